@@ -1,0 +1,28 @@
+import { defineConfig } from 'vitest/config';
+
+// Two projects so that the fast unit tests never wait on Maven:
+//   npm run test:unit          -> pure functions, fixtures, mock servers
+//   npm run test:integration   -> real Maven builds of fixture projects
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        test: {
+          name: 'unit',
+          include: ['test/unit/**/*.test.ts'],
+          testTimeout: 30_000,
+        },
+      },
+      {
+        test: {
+          name: 'integration',
+          include: ['test/integration/**/*.test.ts'],
+          testTimeout: 240_000,
+          hookTimeout: 240_000,
+          // Maven is CPU-bound and the machine has 2 cores.
+          fileParallelism: false,
+        },
+      },
+    ],
+  },
+});
