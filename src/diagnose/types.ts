@@ -1,0 +1,82 @@
+/**
+ * What mvnx knows about a failed build. The shape of `Diagnostic` is the contract's
+ * `diagnostics` field plus extra fields that the repair engine uses; extra fields are
+ * allowed in run.json, removing or renaming the contract's fields is not.
+ */
+
+export type DiagnosticKind = 'compile' | 'test' | 'other';
+
+/** Whether and why a failure can be helped by a code patch. */
+export type FailureCategory =
+  | 'compile'
+  | 'test'
+  | 'dependency-resolution'
+  | 'plugin-resolution'
+  | 'enforcer'
+  | 'jvm-crash'
+  | 'timeout'
+  | 'interrupted'
+  | 'pom-invalid'
+  | 'unknown-lifecycle'
+  | 'unknown';
+
+export interface TestFailureDetail {
+  className: string;
+  method: string;
+  /** `failure` is an assertion failure, `error` an unexpected exception. */
+  outcome: 'failure' | 'error';
+  /** e.g. `org.opentest4j.AssertionFailedError` */
+  failureType: string;
+  /** Trimmed: framework frames after the first project frame are dropped. */
+  stackTrace: string;
+  /** Report file relative to the project root. */
+  reportFile: string;
+}
+
+export interface Diagnostic {
+  kind: DiagnosticKind;
+  category: FailureCategory;
+  /** True only when a code patch can plausibly help (compile and test failures). */
+  fixable: boolean;
+  /** First line of the message, normalised (no ANSI, no `[ERROR]` prefix). */
+  message: string;
+  /** Project-root relative, forward slashes. For tests: the first project frame's file. */
+  file?: string;
+  line?: number;
+  column?: number;
+  /** artifactId of the Maven module the failure came from. */
+  module?: string;
+  /** `com.acme.FooTest#method` for test failures. */
+  test?: string;
+  /** javac continuation lines (`symbol:`, `location:`), in order. */
+  details?: string[];
+  /** For compile errors: main or test sources. */
+  scope?: 'main' | 'test';
+  testFailure?: TestFailureDetail;
+  /** One-line reason, always present when `fixable` is false. */
+  reason?: string;
+  /** Stable identity of "the same failure": see src/diagnose/fingerprint.ts. */
+  fingerprint: string;
+}
+
+export interface ReactorModule {
+  /** Display name from `[INFO] Building X`. */
+  name: string;
+  artifactId?: string;
+  /** Module folder relative to the project root ('' for the root module). */
+  dir?: string;
+  status?: 'SUCCESS' | 'FAILURE' | 'SKIPPED';
+}
+
+export interface Diagnosis {
+  diagnostics: Diagnostic[];
+  /** Every diagnostic's fingerprint, sorted and joined, hashed: "the same diagnosis". */
+  fingerprint: string;
+  /** True when at least one diagnostic is fixable and none is a blocking non-code failure. */
+  fixable: boolean;
+  /** Why the diagnosis is not fixable, when it is not. */
+  reason?: string;
+  modules: ReactorModule[];
+  /** Problems met while parsing (truncated log, malformed XML, ...): the result is partial. */
+  warnings: string[];
+}

@@ -1,0 +1,39 @@
+/** The bounded copy of Maven's output kept for diagnosis. */
+export interface CapturedLog {
+  /** A spooled temp file holding (at most the last `limitBytes` of) the output. */
+  file: string;
+  /** Bytes Maven wrote in total. */
+  bytes: number;
+  /** True when the spool dropped the head of the output to stay within its limit. */
+  truncated: boolean;
+  /** Remove the spool file. Safe to call twice. */
+  dispose(): Promise<void>;
+}
+
+export interface MavenRunResult {
+  exitCode: number;
+  /** Set when Maven died from a signal; exitCode is then 128+N. */
+  signal?: NodeJS.Signals;
+  interrupted: boolean;
+  timedOut: boolean;
+  startedAt: Date;
+  finishedAt: Date;
+  log: CapturedLog;
+}
+
+export interface RunMavenOptions {
+  executable: string;
+  args: string[];
+  cwd: string;
+  env?: NodeJS.ProcessEnv;
+  /** Stream to our own stdout/stderr live (the wrapper) or capture quietly (verification). */
+  echo: boolean;
+  /** Inherit stdin (the wrapper) so interactive prompts work. */
+  inheritStdin?: boolean;
+  timeoutMs?: number;
+  signal?: AbortSignal;
+  /** Spool limit; default 64 MiB. */
+  captureLimitBytes?: number;
+  /** Wrap the command, e.g. a sandbox: returns [file, ...args]. */
+  wrap?: (file: string, args: string[]) => [string, string[]];
+}
