@@ -1,0 +1,149 @@
+import { randomBytes } from 'node:crypto';
+import { mkdir, readFile, readdir, rename, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { Diagnostic } from '../diagnose/types.js';
+
+/** The contract's run record (`.mvnx/runs/<runId>/run.json`). Extra fields are additions. */
+export type RunStatus = 'fixed' | 'unfixed' | 'skipped' | 'error';
+export type StopReason =
+  | 'fixed'
+  | 'budget-exhausted'
+  | 'duplicate-patch'
+  | 'no-progress'
+  | 'provider-unavailable'
+  | 'policy-skip'
+  | 'not-fixable'
+  | 'error'
+  | 'interrupted';
+export type AttemptOutcome = 'verified' | 'rejected' | 'not-applicable' | 'build-failed' | 'regressed';
+export type AttemptSource = 'fixer' | 'model' | 'agent';
+
+export interface AttemptRecord {
+  n: number;
+  source: AttemptSource;
+  /** sha-256 of the normalised change set; empty when no change set could be built. */
+  fingerprint: string;
+  outcome: AttemptOutcome;
+  reason?: string;
+  /** Read from the change set, never from the model's words. */
+  filesChanged: string[];
+  /** The model's own words, context for a human only. */
+  summary?: string;
+  fixer?: string;
+  /** Diagnosis fingerprint after the attempt's build, when it was built. */
+  diagnosisFingerprint?: string;
+  regressions?: string[];
+  timings: { modelMs?: number; applyMs?: number; verifyMs?: number };
+  stages?: { name: string; exitCode: number; durationMs: number }[];
+}
+
+export interface RunRecord {
+  runId: string;
+  startedAt: string;
+  finishedAt: string;
+  mavenArgs: string[];
+  mavenExitCode: number;
+  tier: 'off' | 'monitor' | 'assist' | 'auto';
+  status: RunStatus;
+  stopReason: StopReason;
+  diagnostics: Diagnostic[];
+  attempts: AttemptRecord[];
+  applied: boolean;
+  /** What the policy decided and why, in order: a user can always see why. */
+  decisions: string[];
+  /** verified fix: what to do with it (record | suggest | apply) and its risk. */
+  action?: 'record' | 'suggest' | 'apply';
+  risk?: 'low' | 'medium' | 'high';
+  /** Files the fix was made against, so that a later `mvnx apply` can refuse a changed tree. */
+  fixBase?: { path: string; beforeSha256: string | null }[];
+  modelCalls: number;
+  model?: { provider: string; name: string; host: string };
+  sandbox?: { kind: string; reason?: string };
+  /** The command was re-run in place after an auto apply: its exit code. */
+  inPlaceExitCode?: number;
+  message?: string;
+  timings: { totalMs: number; modelMs: number; applyMs: number; verifyMs: number };
+}
+
+export function runsDir(projectRoot: string): string {
+  return path.join(projectRoot, '.mvnx', 'runs');
+}
+
+/** Sortable by time, unique enough for concurrent runs on one machine. */
+export function newRunId(now: Date = new Date()): string {
+  const stamp = now.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z').replace('T', '-');
+  return `${stamp}-${randomBytes(3).toString('hex')}`;
+}
+
+async function writeAtomically(file: string, content: string): Promise<void> {
+  const temp = `${file}.${process.pid}.tmp`;
+  await writeFile(temp, content);
+  await rename(temp, file);
+}
+
+/** Writes into `.mvnx/runs/<runId>/` as the run goes, so a crash still leaves evidence. */
+export class RunRecorder {
+  readonly dir: string;
+
+  private constructor(
+    readonly projectRoot: string,
+    readonly runId: string,
+  ) {
+    this.dir = path.join(runsDir(projectRoot), runId);
+  }
+
+  static async open(projectRoot: string, runId: string = newRunId()): Promise<RunRecorder> {
+    const recorder = new RunRecorder(projectRoot, runId);
+    await mkdir(recorder.dir, { recursive: true });
+    await writeAtomically(path.join(runsDir(projectRoot), 'latest'), `${runId}\n`);
+    return recorder;
+  }
+
+  async writeAttemptExchange(n: number, prompt: string, response: string): Promise<void> {
+    await writeFile(path.join(this.dir, `attempt-${n}.prompt.txt`), prompt);
+    await writeFile(path.join(this.dir, `attempt-${n}.response.txt`), response);
+  }
+
+  async writeFixPatch(diff: string): Promise<string> {
+    const file = path.join(this.dir, 'fix.patch');
+    await writeAtomically(file, diff);
+    return file;
+  }
+
+  async writeRecord(record: RunRecord): Promise<void> {
+    await writeAtomically(path.join(this.dir, 'run.json'), `${JSON.stringify(record, null, 2)}\n`);
+  }
+}
+
+export async function readLatestRunId(projectRoot: string): Promise<string | undefined> {
+  try {
+    return (await readFile(path.join(runsDir(projectRoot), 'latest'), 'utf8')).trim() || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export async function readRunRecord(projectRoot: string, runId: string): Promise<RunRecord> {
+  const text = await readFile(path.join(runsDir(projectRoot), runId, 'run.json'), 'utf8');
+  return JSON.parse(text) as RunRecord;
+}
+
+/** All readable run records, newest first; unreadable folders are skipped. */
+export async function listRunRecords(projectRoot: string): Promise<RunRecord[]> {
+  let names: string[];
+  try {
+    names = await readdir(runsDir(projectRoot));
+  } catch {
+    return [];
+  }
+  const records: RunRecord[] = [];
+  for (const name of names) {
+    if (name === 'latest') continue;
+    try {
+      records.push(await readRunRecord(projectRoot, name));
+    } catch {
+      // A run killed before its first write leaves an empty folder: not a record.
+    }
+  }
+  return records.sort((a, b) => b.startedAt.localeCompare(a.startedAt));
+}
