@@ -1,0 +1,222 @@
+import { describe, expect, it } from 'vitest';
+import { createHash } from 'node:crypto';
+import type { Diagnosis, Diagnostic } from '../../src/diagnose/types.js';
+import type { ChangeSet } from '../../src/patch/types.js';
+import { runRepairLoop, ProviderUnavailable, type LoopPorts, type Proposal, type Verification } from '../../src/repair/loop.js';
+import { composeChangeSets, overlayRead } from '../../src/repair/compose.js';
+
+function diagnostic(message: string, file = 'src/main/java/com/acme/App.java'): Diagnostic {
+  return { kind: 'compile', category: 'compile', fixable: true, message, file, line: 3, fingerprint: `fp:${file}:${message}` };
+}
+
+function diagnosis(...diagnostics: Diagnostic[]): Diagnosis {
+  return {
+    diagnostics,
+    fingerprint: diagnostics.map((d) => d.fingerprint).sort().join('|'),
+    fixable: true,
+    modules: [],
+    warnings: [],
+  };
+}
+
+const original = 'class App {\n  int x = 1\n}\n';
+
+function edit(after: string, path = 'src/main/java/com/acme/App.java'): ChangeSet {
+  return { files: [{ path, before: original, after }] };
+}
+
+const semicolon = diagnosis(diagnostic("';' expected"));
+
+interface Script {
+  fixers?: Proposal[][];
+  model?: (Proposal | 'down')[];
+  verify?: Verification[];
+  maxAttempts?: number;
+}
+
+function ports(script: Script): LoopPorts & { verified: ChangeSet[]; modelCalls: number } {
+  const fixerRounds = [...(script.fixers ?? [])];
+  const modelReplies = [...(script.model ?? [])];
+  const verifications = [...(script.verify ?? [])];
+  const state = {
+    verified: [] as ChangeSet[],
+    modelCalls: 0,
+    async fixerProposals() {
+      return fixerRounds.shift() ?? [];
+    },
+    async modelProposal() {
+      state.modelCalls++;
+      const next = modelReplies.shift();
+      if (!next) throw new Error('the script ran out of model replies');
+      if (next === 'down') throw new ProviderUnavailable('Ollama at http://127.0.0.1:9 did not answer: run `ollama serve`');
+      return next;
+    },
+    fingerprint(changeSet: ChangeSet) {
+      return createHash('sha256').update(JSON.stringify(changeSet.files.map((f) => [f.path, f.after]))).digest('hex');
+    },
+    async verify(fix: ChangeSet) {
+      state.verified.push(fix);
+      const next = verifications.shift();
+      if (!next) throw new Error('the script ran out of verifications');
+      return next;
+    },
+    budget() {
+      return { maxAttempts: script.maxAttempts ?? 5, maxModelCalls: 4, maxWallSeconds: 600 };
+    },
+    elapsedSeconds: () => 0,
+    interrupted: () => false,
+  };
+  return state;
+}
+
+const stillFailing = (d: Diagnosis): Verification => ({
+  outcome: 'build-failed',
+  diagnosis: d,
+  regressions: [],
+  applyMs: 1,
+  verifyMs: 1,
+  stages: [],
+});
+const verified: Verification = { outcome: 'verified', regressions: [], applyMs: 1, verifyMs: 1, stages: [] };
+
+describe('repair loop stop rules', () => {
+  it('stops with fixed when the first model patch verifies, and takes filesChanged from the change set', async () => {
+    const p = ports({
+      model: [{ source: 'model', changeSet: edit('class App {\n  int x = 1;\n}\n'), problems: [], summary: 'I also updated pom.xml and README.md' }],
+      verify: [verified],
+    });
+    const result = await runRepairLoop(semicolon, p);
+    expect(result.stopReason).toBe('fixed');
+    expect(result.attempts).toHaveLength(1);
+    expect(result.attempts[0]!.filesChanged).toEqual(['src/main/java/com/acme/App.java']);
+    expect(result.attempts[0]!.summary).toContain('pom.xml');
+    expect(result.fix?.files[0]!.after).toContain('int x = 1;');
+  });
+
+  it('stops with duplicate-patch when the model repeats a patch, after 2 calls', async () => {
+    const wrong = edit('class App {\n  int x = 2\n}\n');
+    const p = ports({
+      model: [
+        { source: 'model', changeSet: wrong, problems: [] },
+        { source: 'model', changeSet: wrong, problems: [] },
+      ],
+      verify: [stillFailing(semicolon)],
+    });
+    const result = await runRepairLoop(semicolon, p);
+    expect(result.stopReason).toBe('duplicate-patch');
+    expect(p.modelCalls).toBe(2);
+    expect(p.verified).toHaveLength(1);
+  });
+
+  it('stops with no-progress after two built attempts leave the diagnosis unchanged', async () => {
+    const p = ports({
+      model: [
+        { source: 'model', changeSet: edit('class App {\n  int x = 2\n}\n'), problems: [] },
+        { source: 'model', changeSet: edit('class App {\n  int x = 3\n}\n'), problems: [] },
+        { source: 'model', changeSet: edit('class App {\n  int x = 4\n}\n'), problems: [] },
+      ],
+      verify: [stillFailing(semicolon), stillFailing(semicolon)],
+    });
+    const result = await runRepairLoop(semicolon, p);
+    expect(result.stopReason).toBe('no-progress');
+    expect(result.attempts.map((a) => a.outcome)).toEqual(['build-failed', 'build-failed']);
+  });
+
+  it('sends a rejected patch back without a build', async () => {
+    const p = ports({
+      model: [
+        { source: 'model', problems: [{ code: 'path-traversal', message: 'path ../../etc/passwd leaves the project' }] },
+        { source: 'model', changeSet: edit('class App {\n  int x = 1;\n}\n'), problems: [] },
+      ],
+      verify: [verified],
+    });
+    const result = await runRepairLoop(semicolon, p);
+    expect(result.stopReason).toBe('fixed');
+    expect(result.attempts[0]!.outcome).toBe('rejected');
+    expect(result.attempts[0]!.reason).toContain('path-traversal');
+    expect(p.verified).toHaveLength(1);
+  });
+
+  it('marks a hunk that does not apply as not-applicable', async () => {
+    const p = ports({
+      model: [{ source: 'model', problems: [{ code: 'hunk-not-found', message: 'hunk 1: line "int y" is not in the file' }] }, 'down'],
+    });
+    const result = await runRepairLoop(semicolon, p);
+    expect(result.attempts[0]!.outcome).toBe('not-applicable');
+    expect(result.stopReason).toBe('provider-unavailable');
+  });
+
+  it('stops with provider-unavailable and does not count the failed call', async () => {
+    const result = await runRepairLoop(semicolon, ports({ model: ['down'] }));
+    expect(result.stopReason).toBe('provider-unavailable');
+    expect(result.modelCalls).toBe(0);
+    expect(result.message).toContain('ollama serve');
+  });
+
+  it('tries fixers before the model and never calls the model when a fixer verifies', async () => {
+    const p = ports({
+      fixers: [[{ source: 'fixer', fixer: 'missing-semicolon', changeSet: edit('class App {\n  int x = 1;\n}\n'), problems: [] }]],
+      verify: [verified],
+    });
+    const result = await runRepairLoop(semicolon, p);
+    expect(result.stopReason).toBe('fixed');
+    expect(result.attempts[0]!.source).toBe('fixer');
+    expect(p.modelCalls).toBe(0);
+  });
+
+  it('keeps a patch that made progress and builds the next attempt on it', async () => {
+    const symbol = diagnosis(diagnostic('cannot find symbol'));
+    const first = edit('class App {\n  int x = 1;\n}\n');
+    const second: ChangeSet = { files: [{ path: 'src/main/java/com/acme/App.java', before: first.files[0]!.after, after: 'import java.util.List;\nclass App {\n  int x = 1;\n}\n' }] };
+    const p = ports({
+      fixers: [[{ source: 'fixer', changeSet: first, problems: [] }], [{ source: 'fixer', changeSet: second, problems: [] }]],
+      verify: [stillFailing(symbol), verified],
+    });
+    const result = await runRepairLoop(semicolon, p);
+    expect(result.stopReason).toBe('fixed');
+    expect(result.fix?.files).toHaveLength(1);
+    expect(result.fix?.files[0]!.before).toBe(original);
+    expect(result.fix?.files[0]!.after).toContain('import java.util.List;');
+  });
+
+  it('marks a regression and keeps going', async () => {
+    const p = ports({
+      model: [
+        { source: 'model', changeSet: edit('class App {\n  int x = 0;\n}\n'), problems: [] },
+        { source: 'model', changeSet: edit('class App {\n  int x = 1;\n}\n'), problems: [] },
+      ],
+      verify: [{ outcome: 'regressed', regressions: ['com.acme.AppTest#one'], applyMs: 1, verifyMs: 1, stages: [] }, verified],
+    });
+    const result = await runRepairLoop(semicolon, p);
+    expect(result.attempts[0]!.outcome).toBe('regressed');
+    expect(result.attempts[0]!.reason).toContain('com.acme.AppTest#one');
+    expect(result.stopReason).toBe('fixed');
+  });
+
+  it('stops with budget-exhausted at the attempt limit', async () => {
+    const symbol = diagnosis(diagnostic('cannot find symbol'));
+    const p = ports({
+      maxAttempts: 1,
+      model: [{ source: 'model', changeSet: edit('class App {\n  int x = 1;\n}\n'), problems: [] }],
+      verify: [stillFailing(symbol)],
+    });
+    const result = await runRepairLoop(semicolon, p);
+    expect(result.stopReason).toBe('budget-exhausted');
+    expect(result.message).toContain('1 attempts');
+  });
+});
+
+describe('change-set composition', () => {
+  it('drops a file edited back to its original', () => {
+    const there = edit('changed\n');
+    const back: ChangeSet = { files: [{ path: there.files[0]!.path, before: 'changed\n', after: original }] };
+    expect(composeChangeSets(there, back).files).toEqual([]);
+  });
+
+  it('reads the patched content through an overlay', async () => {
+    const read = overlayRead(edit('patched\n'), async (p) => (p === 'other.txt' ? 'other\n' : undefined));
+    expect(await read('src/main/java/com/acme/App.java')).toBe('patched\n');
+    expect(await read('other.txt')).toBe('other\n');
+    expect(await read('missing.txt')).toBeUndefined();
+  });
+});
