@@ -1,0 +1,47 @@
+/**
+ * The two ways a model call can fail. The repair loop stops with `provider-unavailable`
+ * on the first and feeds the second back as a failed attempt, so the split matters.
+ */
+
+/** The server cannot serve at all: not running, not answering, model not pulled, busy. */
+export class ProviderUnavailableError extends Error {
+  override readonly name = 'ProviderUnavailableError';
+  /** The command or step that would make the provider available, for the user. */
+  readonly hint: string;
+
+  constructor(reason: string, hint: string, options?: { cause?: unknown }) {
+    super(`${reason}. ${hint}`, options);
+    this.hint = hint;
+  }
+}
+
+export type ModelCallErrorCode =
+  | 'timeout'
+  | 'aborted'
+  | 'bad-request'
+  | 'http-error'
+  | 'stream-error'
+  | 'bad-response'
+  | 'prompt-too-large';
+
+/** The server answered but the call failed: bad request, an error mid-stream, a timeout. */
+export class ModelCallError extends Error {
+  override readonly name = 'ModelCallError';
+  readonly code: ModelCallErrorCode;
+  /** HTTP status when the server sent one. */
+  readonly status?: number;
+
+  constructor(code: ModelCallErrorCode, message: string, options?: { cause?: unknown; status?: number }) {
+    super(message, options);
+    this.code = code;
+    this.status = options?.status;
+  }
+}
+
+export function ollamaServeHint(host: string): string {
+  return `Start the server with \`ollama serve\` (mvnx expects it at ${host}; change that with --mvnx-host or MVNX_HOST)`;
+}
+
+export function ollamaPullHint(model: string): string {
+  return `Pull the model with \`ollama pull ${model}\``;
+}

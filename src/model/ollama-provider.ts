@@ -1,0 +1,215 @@
+/**
+ * The Ollama provider, on the official `ollama` client. Every request runs under a
+ * deadline (see deadline.ts) and errors are told apart by HTTP status, never by text:
+ * Ollama's messages for "model not pulled" vary between versions.
+ */
+import { Ollama } from 'ollama';
+import type { ChatResponse, ShowResponse } from 'ollama';
+import { estimateTokens, sizeContextWindow } from './context-window.js';
+import { createDeadline, describeError, isConnectionFailure, type Deadline } from './deadline.js';
+import { ModelCallError, ProviderUnavailableError, ollamaPullHint, ollamaServeHint } from './errors.js';
+import type { ChatRequest, ChatResult, ModelProvider, ModelSettings } from './types.js';
+
+/** Well inside the contract's "provider-unavailable within 5 s", also for a server that never answers. */
+export const DEFAULT_HEALTH_TIMEOUT_MS = 3000;
+
+export interface OllamaProviderOptions {
+  /** Deadline for the whole health check (version, tags, show together). */
+  healthTimeoutMs?: number;
+}
+
+const BUSY_HINT = 'The server is busy: wait for running requests to finish, or raise OLLAMA_NUM_PARALLEL / OLLAMA_MAX_QUEUE';
+
+export class OllamaProvider implements ModelProvider {
+  readonly kind = 'ollama' as const;
+  readonly model: string;
+  readonly host: string;
+  /** The model's trained context length from /api/show, when the server told us. */
+  contextLength?: number;
+  private readonly settings: ModelSettings;
+  private readonly healthTimeoutMs: number;
+  private healthy?: Promise<void>;
+
+  constructor(settings: ModelSettings, options: OllamaProviderOptions = {}) {
+    this.settings = settings;
+    this.model = settings.name;
+    this.host = settings.host.replace(/\/+$/, '');
+    this.healthTimeoutMs = options.healthTimeoutMs ?? DEFAULT_HEALTH_TIMEOUT_MS;
+  }
+
+  async healthCheck(signal?: AbortSignal): Promise<void> {
+    const deadline = createDeadline(this.healthTimeoutMs, signal);
+    const client = this.client(deadline);
+    try {
+      await client.version();
+    } catch (error) {
+      throw this.unavailable(error, deadline, '/api/version');
+    }
+    let names: string[];
+    try {
+      const list = await client.list();
+      names = (list.models ?? []).flatMap((entry) => [entry.name, entry.model]).filter((name): name is string => typeof name === 'string');
+    } catch (error) {
+      throw this.unavailable(error, deadline, '/api/tags');
+    }
+    if (!names.some((name) => sameModelName(name, this.model))) {
+      throw new ProviderUnavailableError(`Model ${this.model} is not pulled on the Ollama server at ${this.host}`, ollamaPullHint(this.model));
+    }
+    try {
+      this.contextLength = contextLengthOf(await client.show({ model: this.model }));
+    } catch (error) {
+      if (responseStatus(error) === 404) {
+        throw new ProviderUnavailableError(`Model ${this.model} is listed but not available on ${this.host}`, ollamaPullHint(this.model), { cause: error });
+      }
+      if (deadline.cause() === 'aborted') throw abortedError(error);
+      // /api/show is only an extra: without it the configured numCtx is the cap.
+    }
+  }
+
+  async chat(request: ChatRequest): Promise<ChatResult> {
+    await this.ensureHealthy(request.signal);
+    const started = performance.now();
+    const numCtx = this.contextWindowFor(request);
+    const deadline = createDeadline(this.settings.timeoutSeconds * 1000, request.signal);
+    const client = this.client(deadline);
+    let text = '';
+    let final: ChatResponse | undefined;
+    let callbackError: unknown;
+    try {
+      const stream = await client.chat({
+        model: this.model,
+        messages: request.messages,
+        stream: true,
+        ...(request.format ? { format: request.format } : {}),
+        ...(this.settings.keepAlive !== undefined ? { keep_alive: this.settings.keepAlive } : {}),
+        options: { temperature: this.settings.temperature, seed: this.settings.seed, num_ctx: numCtx },
+      });
+      for await (const part of stream) {
+        const piece = part.message?.content ?? '';
+        if (piece) {
+          text += piece;
+          try {
+            request.onToken?.(piece);
+          } catch (error) {
+            callbackError = error;
+            stream.abort();
+            break;
+          }
+        }
+        if (part.done) final = part;
+      }
+    } catch (error) {
+      throw this.chatFailure(error, deadline);
+    }
+    // A failing progress display is the caller's bug, not the model's: hand it back as is.
+    if (callbackError !== undefined) throw callbackError;
+    return {
+      text,
+      promptTokens: final?.prompt_eval_count,
+      completionTokens: final?.eval_count,
+      durationMs: Math.round(performance.now() - started),
+      model: final?.model ?? this.model,
+    };
+  }
+
+  /** The window for this prompt; see context-window.ts for why it is sized per call. */
+  contextWindowFor(request: ChatRequest): number {
+    const promptText = request.messages.map((message) => message.content).join('\n');
+    const formatText = request.format ? JSON.stringify(request.format) : '';
+    // A few tokens of chat template per message.
+    const promptTokens = estimateTokens(promptText + formatText) + 8 * request.messages.length;
+    const caps = [this.contextLength, this.settings.numCtx].filter((value): value is number => typeof value === 'number' && value > 0);
+    const cap = caps.length > 0 ? Math.min(...caps) : undefined;
+    const window = sizeContextWindow(promptTokens, { cap });
+    if (window === undefined) {
+      throw new ModelCallError('prompt-too-large', `The prompt (about ${promptTokens} tokens) does not fit the context window of ${cap} tokens; send less source`);
+    }
+    return window;
+  }
+
+  private ensureHealthy(signal?: AbortSignal): Promise<void> {
+    if (!this.healthy) {
+      this.healthy = this.healthCheck(signal).catch((error: unknown) => {
+        // A later call may find the server up (the user ran `ollama serve` meanwhile).
+        this.healthy = undefined;
+        throw error;
+      });
+    }
+    return this.healthy;
+  }
+
+  private client(deadline: Deadline): Ollama {
+    const headers: Record<string, string> = this.settings.apiKey ? { Authorization: `Bearer ${this.settings.apiKey}` } : {};
+    return new Ollama({ host: this.host, fetch: deadline.fetch, headers });
+  }
+
+  private unavailable(error: unknown, deadline: Deadline, endpoint: string): Error {
+    const cause = deadline.cause();
+    if (cause === 'aborted') return abortedError(error);
+    const serve = ollamaServeHint(this.host);
+    if (cause === 'timeout') {
+      return new ProviderUnavailableError(`The Ollama server at ${this.host} did not answer ${endpoint} within ${this.healthTimeoutMs} ms`, serve, { cause: error });
+    }
+    if (isConnectionFailure(error)) {
+      return new ProviderUnavailableError(`Cannot reach the Ollama server at ${this.host} (${describeError(error)})`, serve, { cause: error });
+    }
+    const status = responseStatus(error);
+    if (status === 503) return new ProviderUnavailableError(`The Ollama server at ${this.host} is busy (HTTP 503)`, BUSY_HINT, { cause: error });
+    if (status !== undefined) {
+      return new ProviderUnavailableError(`The server at ${this.host} answered ${endpoint} with HTTP ${status}: ${describeError(error)}`, serve, { cause: error });
+    }
+    return new ProviderUnavailableError(`The server at ${this.host} does not answer ${endpoint} like Ollama (${describeError(error)})`, serve, { cause: error });
+  }
+
+  private chatFailure(error: unknown, deadline: Deadline): Error {
+    const cause = deadline.cause();
+    if (cause === 'aborted') return abortedError(error);
+    if (cause === 'timeout') {
+      return new ModelCallError('timeout', `${this.model} gave no complete answer within ${this.settings.timeoutSeconds} s`, { cause: error });
+    }
+    if (isConnectionFailure(error)) {
+      this.healthy = undefined;
+      return new ProviderUnavailableError(`Lost the Ollama server at ${this.host} (${describeError(error)})`, ollamaServeHint(this.host), { cause: error });
+    }
+    const status = responseStatus(error);
+    if (status === 404) {
+      this.healthy = undefined;
+      return new ProviderUnavailableError(`Model ${this.model} is not available on ${this.host} (HTTP 404)`, ollamaPullHint(this.model), { cause: error });
+    }
+    if (status === 503) return new ProviderUnavailableError(`The Ollama server at ${this.host} is busy (HTTP 503)`, BUSY_HINT, { cause: error });
+    if (status === 400) return new ModelCallError('bad-request', `Ollama refused the request (HTTP 400): ${describeError(error)}`, { cause: error, status });
+    if (status !== undefined) return new ModelCallError('http-error', `Ollama answered HTTP ${status}: ${describeError(error)}`, { cause: error, status });
+    // ollama-js turns an NDJSON {"error"} line (sent under HTTP 200) into a plain Error.
+    return new ModelCallError('stream-error', `Ollama reported an error while answering: ${describeError(error)}`, { cause: error });
+  }
+}
+
+function abortedError(cause: unknown): ModelCallError {
+  return new ModelCallError('aborted', 'The model call was aborted', { cause });
+}
+
+/** ollama-js 0.6.4 does not export ResponseError, so recognise it by shape. */
+function responseStatus(error: unknown): number | undefined {
+  if (error instanceof Error && error.name === 'ResponseError') {
+    const status = (error as { status_code?: unknown }).status_code;
+    if (typeof status === 'number') return status;
+  }
+  return undefined;
+}
+
+/** `qwen2.5-coder` and `qwen2.5-coder:latest` are the same model to Ollama. */
+export function sameModelName(a: string, b: string): boolean {
+  const strip = (name: string) => name.trim().toLowerCase().replace(/:latest$/, '');
+  return strip(a) === strip(b);
+}
+
+/** model_info holds `<architecture>.context_length`, e.g. `qwen2.context_length`. */
+export function contextLengthOf(show: ShowResponse): number | undefined {
+  const info: unknown = show?.model_info;
+  if (!info || typeof info !== 'object') return undefined;
+  const entries = info instanceof Map ? [...info.entries()] : Object.entries(info);
+  for (const [key, value] of entries) {
+    if (typeof key === 'string' && key.endsWith('.context_length') && typeof value === 'number' && value > 0) return value;
+  }
+  return undefined;
+}

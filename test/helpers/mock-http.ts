@@ -1,0 +1,143 @@
+/**
+ * What the Ollama and OpenAI-compatible mocks share: a real node:http server on
+ * 127.0.0.1 port 0 that records every request, hands out scripted replies in order,
+ * and can hang (accept, never answer) so that deadline handling is tested for real.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+
+export interface RecordedRequest {
+  method: string;
+  /** Path without the query string. */
+  path: string;
+  headers: Record<string, string | string[] | undefined>;
+  rawBody: string;
+  /** The body parsed as JSON, or undefined when it is not JSON. */
+  body: unknown;
+}
+
+/** One scripted answer; the plain string form streams `text` in the script's chunking. */
+export interface ReplySpec {
+  text: string;
+  /** How many pieces the text is streamed in (default: the script's, else 4). */
+  chunks?: number;
+  /** Milliseconds between streamed pieces (default: the script's, else 0). */
+  tokenDelayMs?: number;
+  /** Send an error line/event after this many pieces, then end the stream (still HTTP 200). */
+  errorAfterChunks?: { after: number; message: string };
+  /** Answer with this HTTP status and `{"error": errorMessage}` instead of a completion. */
+  status?: number;
+  errorMessage?: string;
+  /** Accept the request and never answer it. */
+  hang?: boolean;
+}
+
+export type ScriptedReply = string | ReplySpec | ((request: RecordedRequest) => string | ReplySpec);
+
+export interface MockHandle {
+  url: string;
+  requests: RecordedRequest[];
+  /** Things the script forbids that happened anyway (e.g. a chat call under failIfCalled). */
+  failures: string[];
+  close(): Promise<void>;
+}
+
+export type Route = (request: RecordedRequest, response: ServerResponse) => void | Promise<void>;
+
+export async function startRecordingServer(route: Route): Promise<MockHandle> {
+  const requests: RecordedRequest[] = [];
+  const failures: string[] = [];
+  const sockets = new Set<Socket>();
+  const server = createServer((incoming: IncomingMessage, response: ServerResponse) => {
+    const parts: Buffer[] = [];
+    incoming.on('data', (part: Buffer) => parts.push(part));
+    incoming.on('end', () => {
+      const rawBody = Buffer.concat(parts).toString('utf8');
+      const recorded: RecordedRequest = {
+        method: incoming.method ?? 'GET',
+        path: (incoming.url ?? '/').split('?')[0] ?? '/',
+        headers: incoming.headers,
+        rawBody,
+        body: parseJson(rawBody),
+      };
+      requests.push(recorded);
+      Promise.resolve(route(recorded, response)).catch((error: unknown) => {
+        failures.push(`mock route threw: ${String(error)}`);
+        if (!response.headersSent) sendJson(response, 500, { error: String(error) });
+        else response.destroy();
+      });
+    });
+  });
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    failures,
+    close: () =>
+      new Promise<void>((resolve) => {
+        // Hung requests keep their sockets open; close() would wait for them forever.
+        for (const socket of sockets) socket.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** A URL where nothing listens: a port the OS just handed out and that was closed again. */
+export async function deadServerUrl(): Promise<string> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return `http://127.0.0.1:${port}`;
+}
+
+export class ReplyQueue {
+  private next = 0;
+  constructor(private readonly replies: ScriptedReply[]) {}
+
+  /** The next reply for `request`, or undefined when the script has run out. */
+  take(request: RecordedRequest): ReplySpec | undefined {
+    const reply = this.replies[this.next];
+    if (reply === undefined) return undefined;
+    this.next++;
+    const value = typeof reply === 'function' ? reply(request) : reply;
+    return typeof value === 'string' ? { text: value } : value;
+  }
+
+  get used(): number {
+    return this.next;
+  }
+}
+
+/** Splits text into `count` pieces of similar size, keeping every character. */
+export function splitIntoPieces(text: string, count: number): string[] {
+  const n = Math.max(1, Math.min(count, text.length || 1));
+  const size = Math.ceil(text.length / n);
+  const pieces: string[] = [];
+  for (let start = 0; start < text.length; start += size) pieces.push(text.slice(start, start + size));
+  return pieces.length > 0 ? pieces : [''];
+}
+
+export function sendJson(response: ServerResponse, status: number, value: unknown): void {
+  const body = JSON.stringify(value);
+  response.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(body) });
+  response.end(body);
+}
+
+export function pause(ms: number): Promise<void> {
+  return ms > 0 ? new Promise((resolve) => setTimeout(resolve, ms)) : new Promise((resolve) => setImmediate(resolve));
+}
+
+function parseJson(text: string): unknown {
+  if (text === '') return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
