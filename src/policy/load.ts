@@ -1,8 +1,27 @@
-// STUB owned by the policy work (issue 5): replaced by cosmiconfig discovery + zod validation.
-// The signature is what the CLI relies on.
+/**
+ * The effective config: defaults, bases, the project's config file, environment and
+ * flags merged in that order, validated by the schema, each value remembering its source.
+ *
+ * Precedence, lowest first (also in docs/config.md):
+ *   1. defaults (src/policy/schema.ts)
+ *   2. OLLAMA_HOST (model.host only: the contract puts it below any config's model.host)
+ *   3. bases named in `extends` (presets, files, npm packages), base first
+ *   4. the config file: `--mvnx-config` / MVNX_CONFIG, else the nearest one found from the
+ *      project root up to the git root
+ *   5. environment variables: MVNX_TIER, MVNX_MODEL, MVNX_HOST, MVNX_MAVEN, ... (overrides.ts)
+ *   6. flags: --mvnx-tier, --mvnx-no-fix (tier off), --mvnx-model, --mvnx-host, ...
+ */
+import path from 'node:path';
+import { MvnxError } from '../cli/errors.js';
 import type { MvnxFlags } from '../cli/flags.js';
+import { ConfigReader, findGitRoot } from './discover.js';
+import { expandExtends } from './extends.js';
+import { mergeLayers, type Layer } from './merge.js';
+import { envLayers, flagLayers, ollamaHostLayer } from './overrides.js';
+import { configSchema, DEFAULT_MODEL_HOST, type EffectiveConfig } from './schema.js';
+import { describeIssues, formatPath } from './validate.js';
 
-export type Tier = 'off' | 'monitor' | 'assist' | 'auto';
+export type { Tier, EffectiveConfig } from './schema.js';
 
 export interface LoadConfigOptions {
   /** Folder of the top pom (or cwd when there is none). */
@@ -13,12 +32,53 @@ export interface LoadConfigOptions {
   flags: MvnxFlags;
 }
 
-export interface EffectiveConfigStub {
-  tier: Tier;
-  maven: { executable?: string };
+export async function loadEffectiveConfig(options: LoadConfigOptions): Promise<EffectiveConfig> {
+  const projectRoot = path.resolve(options.projectRoot);
+  const displayPath = (filepath: string): string => {
+    const relative = path.relative(projectRoot, filepath);
+    return relative && !relative.startsWith('..') && !path.isAbsolute(relative) ? relative.split(path.sep).join('/') : filepath;
+  };
+  const reader = new ConfigReader((await findGitRoot(projectRoot)) ?? projectRoot, displayPath);
+
+  const explicit = options.configFile ?? (options.env.MVNX_CONFIG || undefined);
+  const origin = options.configFile ? 'from --mvnx-config' : 'from MVNX_CONFIG';
+  const file = explicit ? await reader.load(explicit, origin) : await reader.search(projectRoot);
+  const expanded = file ? await expandExtends(file, displayPath(file.filepath), { reader, displayPath }) : { layers: [], files: [] };
+
+  const layers: Layer[] = [
+    { value: configSchema.parse({}) as Record<string, unknown>, source: 'default' },
+    ...ollamaHostLayer(options.env),
+    ...expanded.layers,
+    ...envLayers(options.env),
+    ...flagLayers(options.flags),
+  ];
+  const merged = mergeLayers(layers);
+  const parsed = configSchema.safeParse(merged.value);
+  if (!parsed.success) {
+    // Each layer was valid alone, so this is a combination problem: blame the field's source.
+    const source = merged.sources[formatPath(parsed.error.issues[0]!.path)] ?? 'the merged config';
+    throw new MvnxError(describeIssues(parsed.error.issues, merged.value, { label: source }), 2);
+  }
+  const { $schema: _schema, extends: _extends, ...config } = parsed.data;
+  checkBudgetCaps(config.budget, merged.sources);
+
+  const sources = merged.sources;
+  if (config.model.host === undefined) sources['model.host'] = 'default';
+  return {
+    ...config,
+    model: { ...config.model, host: config.model.host ?? DEFAULT_MODEL_HOST },
+    sources,
+    files: expanded.files,
+  };
 }
 
-export async function loadEffectiveConfig(options: LoadConfigOptions): Promise<EffectiveConfigStub> {
-  const tier = (options.flags['no-fix'] ? 'off' : (options.flags.tier as Tier | undefined)) ?? (options.env.MVNX_TIER as Tier | undefined) ?? 'assist';
-  return { tier, maven: {} };
+function checkBudgetCaps(budget: EffectiveConfig['budget'], sources: Record<string, string>): void {
+  for (const key of ['maxAttempts', 'maxModelCalls', 'maxWallSeconds', 'perAttemptTimeoutSeconds'] as const) {
+    if (budget.hardCap[key] < budget[key]) {
+      throw new MvnxError(
+        `Invalid config ${sources[`budget.${key}`] ?? 'default'}: budget.${key}: found ${budget[key]}, expected at most budget.hardCap.${key} (${budget.hardCap[key]}, from ${sources[`budget.hardCap.${key}`] ?? 'default'})`,
+        2,
+      );
+    }
+  }
 }

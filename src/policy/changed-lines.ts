@@ -1,0 +1,81 @@
+/**
+ * Line-level view of a ChangeSet for risk assessment. The patch stage did not export
+ * `countChangedLines`/`changedLineTexts` when this was written, so policy derives them
+ * from the exact before/after contents with jsdiff; swap in the patch stage's helpers
+ * once they exist.
+ */
+import { diffLines } from 'diff';
+import type { ChangeSet, FileChange } from '../patch/types.js';
+
+export interface LineChanges {
+  /** Lines only on the new side. */
+  added: string[];
+  /** Lines only on the old side. */
+  removed: string[];
+  /** A removed line and the added line that took its place, paired in order. */
+  replaced: { before: string; after: string }[];
+}
+
+export function lineChangesOf(change: FileChange): LineChanges {
+  const result: LineChanges = { added: [], removed: [], replaced: [] };
+  if (change.binary) return result;
+  const parts = diffLines(change.before ?? '', change.after ?? '');
+  for (let i = 0; i < parts.length; i++) {
+    const part = parts[i]!;
+    const next = parts[i + 1];
+    if (part.removed && next?.added) {
+      const before = splitLines(part.value);
+      const after = splitLines(next.value);
+      const paired = Math.min(before.length, after.length);
+      for (let j = 0; j < paired; j++) result.replaced.push({ before: before[j]!, after: after[j]! });
+      result.removed.push(...before.slice(paired));
+      result.added.push(...after.slice(paired));
+      i++;
+    } else if (part.removed) {
+      result.removed.push(...splitLines(part.value));
+    } else if (part.added) {
+      result.added.push(...splitLines(part.value));
+    }
+  }
+  return result;
+}
+
+/** Added plus removed lines; a replaced line counts as one of each, as in a unified diff. */
+export function countChangedLines(changeSet: ChangeSet): number {
+  return changeSet.files.reduce((total, file) => {
+    const changes = lineChangesOf(file);
+    return total + changes.added.length + changes.removed.length + 2 * changes.replaced.length;
+  }, 0);
+}
+
+function splitLines(text: string): string[] {
+  const lines = text.split('\n');
+  if (lines.at(-1) === '') lines.pop();
+  return lines.map((line) => line.replace(/\r$/, ''));
+}
+
+const COMMENT = /^\s*(\/\/|\/\*|\*|\*\/|#)/;
+const IMPORT = /^\s*import\s+(static\s+)?[\w.]+(\.\*)?\s*;?\s*$/;
+const LOG_CALL = /^\s*(this\.)?(log|logger|LOG|LOGGER|Log|Logger)\s*\.\s*(trace|debug|info|warn|warning|error|fatal|fine|finer|finest|severe|config|atDebug|atInfo|atWarn|atError)\s*\(/;
+const PRINT_CALL = /^\s*System\s*\.\s*(out|err)\s*\.\s*print(ln|f)?\s*\(/;
+const STRING_LITERAL = /"(?:[^"\\\n]|\\.)*"/g;
+
+/** A line whose change cannot alter control flow: blank, comment, import or a log/print call. */
+export function isTrivialLine(line: string): boolean {
+  return line.trim() === '' || COMMENT.test(line) || IMPORT.test(line) || LOG_CALL.test(line) || PRINT_CALL.test(line);
+}
+
+/** True when two lines differ only inside string literals. */
+export function differsOnlyInStrings(before: string, after: string): boolean {
+  return before !== after && before.replace(STRING_LITERAL, '""') === after.replace(STRING_LITERAL, '""');
+}
+
+/** The changed lines that are not trivial (see isTrivialLine and differsOnlyInStrings). */
+export function nonTrivialChanges(changes: LineChanges): string[] {
+  const lines = [...changes.added, ...changes.removed].filter((line) => !isTrivialLine(line));
+  for (const { before, after } of changes.replaced) {
+    if (differsOnlyInStrings(before, after) || (isTrivialLine(before) && isTrivialLine(after))) continue;
+    lines.push(after);
+  }
+  return lines;
+}

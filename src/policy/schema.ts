@@ -1,0 +1,220 @@
+/**
+ * The one description of an mvnx config file. Validation, defaults, the `EffectiveConfig`
+ * type and `schema.json` (scripts/write-schema.mjs) all come from this schema, so a field
+ * exists here or nowhere. Every field carries a description because editors show it.
+ */
+import { z } from 'zod';
+
+export const TIERS = ['off', 'monitor', 'assist', 'auto'] as const;
+export type Tier = (typeof TIERS)[number];
+
+export const CHANGE_TYPES = [
+  'edit-main-source',
+  'edit-test-source',
+  'edit-build-file',
+  'edit-resource',
+  'edit-other',
+  'add-file',
+  'delete-file',
+  'rename',
+  'mode-change',
+  'binary',
+  'add-dependency',
+] as const;
+
+export const DEFAULT_PROTECTED_PATHS = [
+  'pom.xml',
+  '**/pom.xml',
+  '.mvn/**',
+  'mvnw*',
+  '.github/**',
+  '.gitlab-ci.yml',
+  '**/src/main/resources/db/migration/**',
+  '.mvnxrc*',
+];
+
+export const DEFAULT_MODEL_HOST = 'http://127.0.0.1:11434';
+export const DEFAULT_MODEL_NAME = 'qwen2.5-coder:7b';
+
+const tier = z.enum(TIERS);
+const changeType = z.enum(CHANGE_TYPES);
+const glob = z.string().min(1).describe('A glob (minimatch syntax, dotfiles included) relative to the project root, forward slashes.');
+const positiveInt = z.number().int().positive();
+
+const ruleSchema = z
+  .strictObject({
+    paths: z.array(glob).min(1).describe('Globs this rule applies to, relative to the project root.'),
+    modules: z.array(z.string().min(1).describe('A Maven artifactId.')).optional().describe('Only apply the rule when the patch is in one of these modules (artifactIds).'),
+    tier: tier.optional().describe('Tier for matching paths. When a patch touches several paths, the strictest tier wins.'),
+    allowedChanges: z.array(changeType).optional().describe('Change types allowed on matching paths; narrows the global allowedChanges.'),
+    protected: z.boolean().optional().describe('true: matching paths may never be patched. false: lift the protectedPaths entries written exactly like this rule\'s paths.'),
+    maxAttempts: positiveInt.optional().describe('Cap on repair attempts when a diagnosed file matches this rule.'),
+    description: z.string().optional().describe('Why the rule exists; shown by `mvnx explain` and in decision reasons.'),
+  })
+  .describe('A rule mapping part of the codebase to a tier and limits. Later rules override earlier ones for the same path.');
+
+const patchSchema = z
+  .strictObject({
+    ignoreWhitespace: z.boolean().default(true).describe('Match context lines of a model patch ignoring whitespace differences.'),
+    allowTabSpaceContext: z.boolean().default(true).describe('Let tabs in the file match spaces in the patch context (and the reverse).'),
+    allowNonUtf8: z.boolean().default(false).describe('Allow patching files that are not valid UTF-8.'),
+    maxFilesTouched: positiveInt.default(5).describe('A patch touching more files than this is rejected.'),
+    maxLinesChanged: positiveInt.default(200).describe('A patch changing more lines (added + removed) than this is rejected.'),
+  })
+  .describe('Limits and tolerances applied when a patch is validated.');
+
+const riskSchema = z
+  .strictObject({
+    lowMaxLines: z.number().int().nonnegative().default(10).describe('A low-risk patch changes at most this many lines (added + removed).'),
+    lowMaxFiles: positiveInt.default(2).describe('A low-risk patch touches at most this many files.'),
+    highMinLines: positiveInt.default(60).describe('A patch changing more lines than this is high risk.'),
+    highMinFiles: positiveInt.default(4).describe('A patch touching more files than this is high risk.'),
+    highChangeTypes: z
+      .array(changeType)
+      .default(['edit-build-file', 'add-dependency', 'delete-file', 'rename', 'mode-change', 'binary'])
+      .describe('Any of these change types makes a patch high risk.'),
+    lowRequiresTrivialLines: z
+      .boolean()
+      .default(true)
+      .describe('true: a patch is low risk only when every changed line is a log statement, comment, import, blank line or string-literal change (and it is within the low limits). false: the low limits alone decide.'),
+  })
+  .describe('How a verified patch is classed as low, medium or high risk.');
+
+const budgetLimits = {
+  maxAttempts: positiveInt.describe('Repair attempts (each one a patch built in the workspace).'),
+  maxModelCalls: positiveInt.describe('Calls to the code model across all attempts.'),
+  maxWallSeconds: positiveInt.describe('Wall-clock seconds for the whole repair.'),
+  perAttemptTimeoutSeconds: positiveInt.describe('Seconds one attempt (model call + verification build) may take.'),
+};
+
+const budgetSchema = z
+  .strictObject({
+    maxAttempts: budgetLimits.maxAttempts.default(3),
+    maxModelCalls: budgetLimits.maxModelCalls.default(6),
+    maxWallSeconds: budgetLimits.maxWallSeconds.default(300),
+    perAttemptTimeoutSeconds: budgetLimits.perAttemptTimeoutSeconds.default(120),
+    dynamic: z.boolean().default(true).describe('Scale the budget with the failure\'s complexity and grow it after attempts that made progress, up to hardCap.'),
+    hardCap: z
+      .strictObject({
+        maxAttempts: budgetLimits.maxAttempts.default(8),
+        maxModelCalls: budgetLimits.maxModelCalls.default(16),
+        maxWallSeconds: budgetLimits.maxWallSeconds.default(900),
+        perAttemptTimeoutSeconds: budgetLimits.perAttemptTimeoutSeconds.default(300),
+      })
+      .prefault({})
+      .describe('Limits a dynamic budget never exceeds. Each must be at least the matching base value.'),
+  })
+  .describe('How much work one repair may do. The values are the budget for a simple failure (one diagnostic, one file, one module).');
+
+const modelSchema = z
+  .strictObject({
+    provider: z.enum(['ollama', 'openai-compatible']).default('ollama').describe('Model server API.'),
+    name: z.string().min(1).default(DEFAULT_MODEL_NAME).describe('Model name as the server knows it.'),
+    host: z
+      .string()
+      .min(1)
+      .optional()
+      .describe(`Model server URL. Precedence: --mvnx-host, MVNX_HOST, this field, OLLAMA_HOST, ${DEFAULT_MODEL_HOST}.`),
+    temperature: z.number().min(0).max(2).default(0).describe('Sampling temperature; 0 keeps repairs reproducible.'),
+    seed: z.number().int().default(42).describe('Sampling seed, for reproducible answers.'),
+    numCtx: positiveInt.default(8192).describe('Context window in tokens (Ollama num_ctx).'),
+    timeoutSeconds: positiveInt.default(120).describe('Seconds one model call may take.'),
+    keepAlive: z.union([z.string().min(1), z.number()]).default('10m').describe('How long the server keeps the model loaded (Ollama keep_alive, e.g. "10m" or seconds).'),
+    editFormat: z.enum(['diff', 'search-replace', 'json']).default('diff').describe('The edit format the model is asked to answer in.'),
+    apiKeyEnv: z.string().min(1).optional().describe('Name of the environment variable holding the API key (openai-compatible). The key itself never goes in a config file.'),
+  })
+  .describe('The code model that proposes patches.');
+
+const guidelinesSchema = z
+  .union([
+    z.string().describe('The guidelines as text.'),
+    z.strictObject({ file: z.string().min(1).describe('Path of a file holding the guidelines, relative to the config file.') }).describe('Guidelines read from a file.'),
+  ])
+  .describe("A team's coding rules, passed to the model: text, or {file: path}.");
+
+export const configSchema = z
+  .strictObject({
+    $schema: z.string().optional().describe('JSON Schema of this file, for editors. Ignored by mvnx.'),
+    extends: z
+      .union([z.string().min(1).describe('One base.'), z.array(z.string().min(1).describe('A base.')).describe('Several bases, applied in order.')])
+      .optional()
+      .describe('Bases this config builds on: a preset (monitor, assist, auto, enterprise-tiered), a relative file path, or an npm package name. Rules append, scalars override, objects merge.'),
+    tier: tier.default('assist').describe('Default tier: off (do nothing), monitor (record fixes), assist (suggest fixes), auto (apply verified fixes).'),
+    rules: z.array(ruleSchema).default([]).describe('Ordered rules mapping paths and modules to tiers and limits.'),
+    protectedPaths: z.array(glob).default(DEFAULT_PROTECTED_PATHS).describe('Globs a patch may never touch. Extending configs add to this list.'),
+    allowedChanges: z.array(changeType).default(['edit-main-source', 'edit-test-source']).describe('Change types a patch may make.'),
+    patch: patchSchema.prefault({}),
+    risk: riskSchema.prefault({}),
+    assist: z
+      .strictObject({
+        autoApplyLowRisk: z.boolean().default(false).describe('Under assist, apply a verified low-risk fix to the real tree instead of only suggesting it.'),
+        promptOnTty: z.boolean().default(true).describe('Under assist on an interactive terminal, ask whether to apply a suggested fix.'),
+      })
+      .prefault({})
+      .describe('Behaviour of the assist tier.'),
+    auto: z
+      .strictObject({
+        requireCoverage: z.number().min(0).max(100).optional().describe('Auto applies only in modules whose JaCoCo line coverage (target/site/jacoco/jacoco.xml) is at least this percentage; elsewhere it drops to assist.'),
+        maxRisk: z.enum(['low', 'medium', 'high']).default('high').describe('Auto applies fixes up to this risk; riskier fixes drop to assist.'),
+      })
+      .prefault({})
+      .describe('Behaviour of the auto tier.'),
+    budget: budgetSchema.prefault({}),
+    guidelines: guidelinesSchema.optional(),
+    model: modelSchema.prefault({}),
+    triggers: z
+      .strictObject({
+        kinds: z.array(z.enum(['compile', 'test']).describe('compile: javac errors; test: Surefire/Failsafe failures.')).default(['compile', 'test']).describe('Failure kinds mvnx tries to repair.'),
+        goals: z.array(z.string().min(1).describe('A Maven phase or goal.')).optional().describe('Only act when the Maven command line names one of these phases or goals. Unset: any.'),
+      })
+      .prefault({})
+      .describe('Which failures and Maven invocations start a repair.'),
+    maven: z
+      .strictObject({
+        executable: z.string().min(1).optional().describe('Maven to run (after --mvnx-maven and MVNX_MAVEN; before mvnw and mvn on PATH).'),
+        offline: z.enum(['inherit', 'always']).default('inherit').describe('Verification builds: inherit the command line\'s -o, or always run offline.'),
+      })
+      .prefault({})
+      .describe('How Maven is found and run.'),
+    sandbox: z
+      .strictObject({
+        mode: z.enum(['auto', 'bwrap', 'none']).default('auto').describe('Isolation of verification builds: bwrap (bubblewrap), none, or auto (bwrap when available).'),
+        network: z.literal(false).default(false).describe('Network access inside the sandbox; always false.'),
+      })
+      .prefault({})
+      .describe('Isolation of verification builds.'),
+    fixers: z
+      .strictObject({
+        enabled: z.boolean().default(true).describe('Try deterministic quick-fixes before the model.'),
+        disabled: z.array(z.string().min(1).describe('A fixer id.')).optional().describe('Fixer ids not to run.'),
+      })
+      .prefault({})
+      .describe('Deterministic quick-fixes.'),
+    redact: z
+      .strictObject({
+        enabled: z.boolean().default(true).describe('Remove secrets from text sent to the model.'),
+        patterns: z.array(z.string().min(1).describe('A JavaScript regular expression source.')).optional().describe('Extra regular expressions whose matches are redacted.'),
+      })
+      .prefault({})
+      .describe('Redaction of secrets before text reaches the model.'),
+    plugins: z.array(z.string().min(1).describe('An npm package name or a relative path.')).optional().describe('Plugins adding tools, fixers, parsers and reporters.'),
+  })
+  .describe('mvnx configuration (.mvnxrc.yaml and friends).');
+
+export type ConfigInput = z.input<typeof configSchema>;
+export type ParsedConfig = z.output<typeof configSchema>;
+export type RuleConfig = z.output<typeof ruleSchema>;
+export type BudgetConfig = z.output<typeof budgetSchema>;
+export type RiskConfig = z.output<typeof riskSchema>;
+export type ModelConfig = z.output<typeof modelSchema>;
+export type Risk = 'low' | 'medium' | 'high';
+
+/** Fields that describe where a config comes from, not what it says. */
+export type PolicyConfig = Omit<ParsedConfig, '$schema' | 'extends'> & { model: ModelConfig & { host: string } };
+
+export interface EffectiveConfig extends PolicyConfig {
+  /** Field path (`model.name`, `rules[0].tier`) -> who set it: a file, `env MVNX_TIER`, `flag --mvnx-tier`, `default`. */
+  sources: Record<string, string>;
+  /** Config files read, base first (presets, extended files, the discovered or given file). */
+  files: string[];
+}
