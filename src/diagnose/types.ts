@@ -80,3 +80,52 @@ export interface Diagnosis {
   /** Problems met while parsing (truncated log, malformed XML, ...): the result is partial. */
   warnings: string[];
 }
+
+/** A failing test as Surefire summarises it on the console (used when no report exists). */
+export interface ConsoleTestFailure {
+  /** As Surefire prints it: simple class name, maybe `Outer$Inner`. */
+  className: string;
+  method: string;
+  line?: number;
+  message: string;
+  outcome: 'failure' | 'error';
+  module?: string;
+}
+
+/** What the console log alone says about a build (see `parseMavenLog`). */
+export interface LogParseResult {
+  /** javac errors, de-duplicated, in the order first printed. */
+  compileErrors: Diagnostic[];
+  /** Non-code failures (dependency, plugin, enforcer, ...), one per category and module. */
+  otherFailures: Diagnostic[];
+  /** Surefire's console summary of failing tests; the XML reports are preferred. */
+  consoleTestFailures: ConsoleTestFailure[];
+  /** The log says tests failed (the diagnosis then reads the reports). */
+  testFailuresReported: boolean;
+  /** artifactIds of modules whose test goal failed. */
+  testFailureModules: string[];
+  /** Reactor modules in build order, with their summary status where printed. */
+  modules: ReactorModule[];
+  /** The log shows a failed build (BUILD FAILURE or any error line). */
+  buildFailed: boolean;
+  /** Maven's own `[WARNING]` lines (bounded); never diagnostics. */
+  mavenWarnings: string[];
+  /** Problems met while parsing; the result is then partial. */
+  warnings: string[];
+  lineCount: number;
+}
+
+/** One test case from a Surefire/Failsafe report, passing ones included. */
+export interface TestCaseResult {
+  /** Binary name from the report: `com.acme.FooTest` or `com.acme.FooTest$Inner`. */
+  className: string;
+  /** Method name with parameterised suffixes (`[1]`, `(int)[2]`) removed. */
+  method: string;
+  /** artifactId of the module whose report holds it. */
+  module?: string;
+  status: 'passed' | 'failed' | 'error' | 'skipped';
+  /** Report file relative to the project root, forward slashes. */
+  reportFile: string;
+  /** The name exactly as the report gives it, when it differs from `method`. */
+  reportedName?: string;
+}

@@ -1,0 +1,100 @@
+/**
+ * Pure assembly of a Diagnosis from what the log and the reports said: module
+ * attribution, fallbacks, and the fixable verdict with its reason.
+ */
+import { CATEGORY_REASONS, type NonCodeCategory } from './categories.js';
+import { diagnosisFingerprint, diagnosticFingerprint } from './fingerprint.js';
+import { attachModuleFolders, type ModuleFolder } from './modules.js';
+import { owningModuleDir } from './paths.js';
+import type { ConsoleTestFailure, Diagnosis, Diagnostic, LogParseResult, ReactorModule } from './types.js';
+
+export interface AssembleInput {
+  log: LogParseResult;
+  /** Diagnostics from the Surefire/Failsafe reports of this run. */
+  testDiagnostics: Diagnostic[];
+  moduleFolders: ModuleFolder[];
+  exitCode: number;
+  interrupted?: boolean;
+  timedOut?: boolean;
+  logTruncated?: boolean;
+  warnings?: string[];
+}
+
+function withFingerprint(d: Omit<Diagnostic, 'fingerprint'> & { fingerprint?: string }): Diagnostic {
+  return { ...d, fingerprint: diagnosticFingerprint(d) };
+}
+
+function otherDiagnostic(category: NonCodeCategory, message: string): Diagnostic {
+  return withFingerprint({ kind: 'other', category, fixable: false, message, reason: CATEGORY_REASONS[category] });
+}
+
+export function isBlocking(d: Diagnostic): boolean {
+  return !d.fixable && d.category !== 'compile' && d.category !== 'test';
+}
+
+/** Compile errors belong to the module whose folder holds the file. */
+function attributeModule(d: Diagnostic, folders: ModuleFolder[]): Diagnostic {
+  if (d.file === undefined) return d;
+  const dir = owningModuleDir(d.file, folders.map((f) => f.dir));
+  const artifactId = folders.find((f) => f.dir === dir)?.artifactId;
+  if (!artifactId || artifactId === d.module) return d;
+  return withFingerprint({ ...d, module: artifactId });
+}
+
+function consoleTestDiagnostic(t: ConsoleTestFailure): Diagnostic {
+  return withFingerprint({
+    kind: 'test',
+    category: 'test',
+    fixable: true,
+    message: t.message,
+    ...(t.module ? { module: t.module } : {}),
+    test: `${t.className}#${t.method}`,
+  });
+}
+
+function reactorModules(log: LogParseResult, folders: ModuleFolder[]): ReactorModule[] {
+  if (log.modules.length > 0) return attachModuleFolders(log.modules, folders);
+  // Quiet logs name no modules; the poms still say which exist.
+  return folders.map((f) => ({ name: f.name ?? f.artifactId ?? (f.dir || '.'), ...(f.artifactId ? { artifactId: f.artifactId } : {}), dir: f.dir }));
+}
+
+export function assembleDiagnosis(input: AssembleInput): Diagnosis {
+  const { log } = input;
+  const warnings = [...log.warnings, ...(input.warnings ?? [])];
+  if (input.logTruncated) warnings.push('the log was truncated (its head was dropped); the diagnosis may be partial');
+
+  const compile = log.compileErrors.map((d) => attributeModule(d, input.moduleFolders));
+  let tests = input.testDiagnostics;
+  if (tests.length === 0 && log.consoleTestFailures.length > 0) {
+    warnings.push('no test report written by this run was found; test failures come from the console summary');
+    tests = log.consoleTestFailures.map(consoleTestDiagnostic);
+  } else if (tests.length === 0 && log.testFailuresReported) {
+    warnings.push('the log reports test failures but no report written by this run names them');
+  }
+  const other = [...log.otherFailures];
+  if (input.timedOut) other.push(otherDiagnostic('timeout', 'the build exceeded its time limit and was stopped'));
+  if (input.interrupted) other.push(otherDiagnostic('interrupted', 'the build was interrupted'));
+
+  const diagnostics = [...compile, ...tests, ...other];
+  if (diagnostics.length === 0 && input.exitCode !== 0) {
+    diagnostics.push(otherDiagnostic('unknown', `Maven exited with code ${input.exitCode} and the log names no failure`));
+  }
+
+  const blocking = diagnostics.find(isBlocking);
+  const fixable = blocking === undefined && diagnostics.some((d) => d.fixable);
+  let reason: string | undefined;
+  if (!fixable) {
+    if (blocking) reason = blocking.reason ?? CATEGORY_REASONS.unknown;
+    else if (diagnostics.length === 0) reason = 'the build did not fail';
+    else reason = diagnostics.find((d) => d.reason)?.reason ?? 'no diagnostic can be fixed by a code patch';
+  }
+
+  return {
+    diagnostics,
+    fingerprint: diagnosisFingerprint(diagnostics),
+    fixable,
+    ...(reason ? { reason } : {}),
+    modules: reactorModules(log, input.moduleFolders),
+    warnings,
+  };
+}

@@ -1,0 +1,188 @@
+/**
+ * The file side of test results: finding the reports a run wrote, and turning failing
+ * cases into diagnostics whose file/line point at the first frame in project source.
+ */
+import { existsSync } from 'node:fs';
+import { readdir, readFile, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { diagnosticFingerprint } from './fingerprint.js';
+import { discoverModules, type ModuleFolder } from './modules.js';
+import { joinRelative, relativeToRoot, toForwardSlashes } from './paths.js';
+import { firstProjectFrame, frameSourceCandidates, trimStackTrace, type StackFrame } from './stack.js';
+import { parseSurefireReport, type ReportedTestCase } from './surefire.js';
+import { truncate } from './text.js';
+import type { Diagnostic, TestCaseResult } from './types.js';
+
+/** Reports older than the run start by more than this are stale (clock and fs slack). */
+export const CLOCK_SLACK_MS = 2_000;
+const REPORT_DIRS = ['target/surefire-reports', 'target/failsafe-reports'];
+const MAX_REPORT_BYTES = 256 * 1024 * 1024;
+
+export interface CollectedCase extends ReportedTestCase {
+  module?: string;
+  moduleDir: string;
+  reportFile: string;
+}
+
+export interface CollectInput {
+  projectRoot: string;
+  /** Module folders, root-relative (or absolute); default: every module the poms list. */
+  moduleDirs?: string[];
+  since?: Date;
+  /** Folders already discovered from the poms (skips reading them again). */
+  knownFolders?: ModuleFolder[];
+}
+
+export interface CollectOutcome {
+  cases: CollectedCase[];
+  warnings: string[];
+  reportCount: number;
+}
+
+async function listReports(dir: string): Promise<string[]> {
+  try {
+    const names = await readdir(dir);
+    return names.filter((n) => /^TEST-.*\.xml$/.test(n)).sort();
+  } catch {
+    return [];
+  }
+}
+
+async function moduleFolders(input: CollectInput, warnings: string[]): Promise<ModuleFolder[]> {
+  const discovered = input.knownFolders ?? (await discoverModules(input.projectRoot, warnings));
+  if (!input.moduleDirs) return discovered.length > 0 ? discovered : [{ dir: '' }];
+  return input.moduleDirs.map((d) => {
+    const dir = relativeToRoot(d, input.projectRoot);
+    return discovered.find((f) => f.dir === dir) ?? { dir };
+  });
+}
+
+export async function collectTestCases(input: CollectInput): Promise<CollectOutcome> {
+  const warnings: string[] = [];
+  const folders = await moduleFolders(input, warnings);
+  const threshold = input.since ? input.since.getTime() - CLOCK_SLACK_MS : -Infinity;
+  const cases: CollectedCase[] = [];
+  const seen = new Map<string, number>();
+  let reportCount = 0;
+  for (const folder of folders) {
+    for (const reportDir of REPORT_DIRS) {
+      const relDir = joinRelative(folder.dir, reportDir);
+      const absDir = path.join(input.projectRoot, relDir);
+      for (const name of await listReports(absDir)) {
+        const absFile = path.join(absDir, name);
+        const reportFile = `${relDir}/${name}`;
+        let info;
+        try {
+          info = await stat(absFile);
+        } catch {
+          continue;
+        }
+        if (info.mtimeMs < threshold) continue;
+        if (info.size > MAX_REPORT_BYTES) {
+          warnings.push(`report ${reportFile} is larger than ${MAX_REPORT_BYTES} bytes; skipped`);
+          continue;
+        }
+        reportCount++;
+        const xml = await readFile(absFile, 'utf8');
+        const parsed = parseSurefireReport(xml, reportFile);
+        warnings.push(...parsed.warnings);
+        for (const c of parsed.cases) {
+          // Surefire may list a nested class's cases in more than one report.
+          const key = `${folder.dir}\u0000${c.className}\u0000${c.reportedName}`;
+          const at = seen.get(key);
+          const entry: CollectedCase = { ...c, moduleDir: folder.dir, reportFile, ...(folder.artifactId ? { module: folder.artifactId } : {}) };
+          if (at === undefined) {
+            seen.set(key, cases.length);
+            cases.push(entry);
+          } else if (c.failure && !cases[at]?.failure) {
+            cases[at] = entry;
+          }
+        }
+      }
+    }
+  }
+  return { cases, warnings, reportCount };
+}
+
+export async function collectTestResults(input: CollectInput): Promise<TestCaseResult[]> {
+  const { cases } = await collectTestCases(input);
+  return cases.map((c) => ({
+    className: c.className,
+    method: c.method,
+    ...(c.module ? { module: c.module } : {}),
+    status: c.status,
+    reportFile: c.reportFile,
+    ...(c.reportedName !== c.method ? { reportedName: c.reportedName } : {}),
+  }));
+}
+
+/** Maps a frame to an existing source file of the module, caching lookups. */
+export function sourceResolver(projectRoot: string, moduleDir: string, cache = new Map<string, boolean>()): (frame: StackFrame) => string | undefined {
+  return (frame) => {
+    for (const candidate of frameSourceCandidates(frame)) {
+      const rel = joinRelative(moduleDir, candidate);
+      let exists = cache.get(rel);
+      if (exists === undefined) {
+        exists = existsSync(path.join(projectRoot, rel));
+        cache.set(rel, exists);
+      }
+      if (exists) return toForwardSlashes(rel);
+    }
+    return undefined;
+  };
+}
+
+const IDENTIFIER = /^[\p{L}_$][\p{L}\p{N}_$]*$/u;
+
+/** Pure given `resolve`: one diagnostic per failing case. */
+export function testCaseDiagnostic(c: CollectedCase, resolve: (frame: StackFrame) => string | undefined): Diagnostic {
+  const failure = c.failure ?? { outcome: 'error' as const, type: '', message: '', stackTrace: '' };
+  const lines = failure.stackTrace.split(/\r?\n/);
+  const project = firstProjectFrame(lines, resolve);
+  // A display name is not a method name; the test class's own frame says which method ran.
+  let method = c.method;
+  if (!IDENTIFIER.test(method)) {
+    const own = firstProjectFrame(lines, (f) => (f.className === c.className ? f.method : undefined));
+    if (own) method = own.file;
+  }
+  const firstLine = failure.message.split(/\r?\n/)[0]?.trim() ?? '';
+  const message = truncate(firstLine || failure.type || `${c.status} without a message`, 500);
+  // A StackOverflowError is usually a code bug (recursion); running out of memory is not.
+  const crashed = /OutOfMemoryError|InternalError|UnknownError/.test(failure.type);
+  const d: Diagnostic = {
+    kind: 'test',
+    category: crashed ? 'jvm-crash' : 'test',
+    fixable: !crashed,
+    message,
+    ...(project ? { file: project.file, ...(project.frame.line ? { line: project.frame.line } : {}) } : {}),
+    ...(c.module ? { module: c.module } : {}),
+    test: `${c.className}#${method}`,
+    testFailure: {
+      className: c.className,
+      method,
+      outcome: failure.outcome,
+      failureType: failure.type,
+      stackTrace: trimStackTrace(lines, project?.lineIndex),
+      reportFile: c.reportFile,
+    },
+    ...(crashed ? { reason: 'the test JVM ran out of memory or crashed; that needs JVM settings, not a code patch' } : {}),
+    fingerprint: '',
+  };
+  d.fingerprint = diagnosticFingerprint(d);
+  return d;
+}
+
+export function failingTestDiagnostics(projectRoot: string, cases: CollectedCase[]): Diagnostic[] {
+  const cache = new Map<string, boolean>();
+  const out: Diagnostic[] = [];
+  const seen = new Set<string>();
+  for (const c of cases) {
+    if (c.status !== 'failed' && c.status !== 'error') continue;
+    const d = testCaseDiagnostic(c, sourceResolver(projectRoot, c.moduleDir, cache));
+    // Parameterised invocations of one method failing the same way are one failure.
+    if (seen.has(d.fingerprint)) continue;
+    seen.add(d.fingerprint);
+    out.push(d);
+  }
+  return out;
+}
