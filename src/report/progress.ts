@@ -1,0 +1,102 @@
+import { Listr, ListrLogger, PRESET_TIMER, ProcessOutput, type ListrTaskWrapper } from 'listr2';
+
+/**
+ * What the repair shows while it works. All of it goes to stderr, so that
+ * `--mvnx-json` leaves stdout holding only the run record.
+ */
+export interface Progress {
+  /** Run the whole repair under this display. */
+  run<T>(title: string, work: () => Promise<T>): Promise<T>;
+  /** A new step began: "attempt 2 (model): verifying". */
+  step(title: string): void;
+  /** Streamed model tokens: shown live on a TTY, dropped in plain mode. */
+  tokens(text: string): void;
+  /** A line worth keeping: the outcome of an attempt. */
+  note(line: string): void;
+}
+
+export function createProgress(options: { interactive: boolean; stream?: NodeJS.WriteStream }): Progress {
+  const stream = options.stream ?? process.stderr;
+  return options.interactive ? new ListrProgress(stream) : new PlainProgress(stream);
+}
+
+/** CI, pipes and non-TTY output: one plain line per step, no cursor movement. */
+class PlainProgress implements Progress {
+  private readonly startedAt = Date.now();
+
+  constructor(private readonly stream: NodeJS.WritableStream) {}
+
+  async run<T>(title: string, work: () => Promise<T>): Promise<T> {
+    this.line(title);
+    return work();
+  }
+
+  step(title: string): void {
+    this.line(title);
+  }
+
+  tokens(): void {}
+
+  note(line: string): void {
+    this.line(line);
+  }
+
+  private line(text: string): void {
+    const seconds = ((Date.now() - this.startedAt) / 1000).toFixed(1);
+    this.stream.write(`mvnx [${seconds}s] ${text}\n`);
+  }
+}
+
+type AnyTask = ListrTaskWrapper<unknown, never, never>;
+
+class ListrProgress implements Progress {
+  private task: AnyTask | undefined;
+  private tail = '';
+  private readonly notes: string[] = [];
+
+  constructor(private readonly stream: NodeJS.WriteStream) {}
+
+  async run<T>(title: string, work: () => Promise<T>): Promise<T> {
+    let result: T | undefined;
+    const list = new Listr(
+      [
+        {
+          title,
+          task: async (_context, task) => {
+            this.task = task as unknown as AnyTask;
+            result = await work();
+            task.title = title;
+            task.output = this.notes.join('\n');
+          },
+          rendererOptions: { persistentOutput: true, bottomBar: 6 },
+        },
+      ],
+      {
+        exitOnError: true,
+        registerSignalListeners: false,
+        rendererOptions: {
+          timer: PRESET_TIMER,
+          logger: new ListrLogger({ processOutput: new ProcessOutput(this.stream, this.stream) }),
+        },
+      },
+    );
+    await list.run();
+    return result as T;
+  }
+
+  step(title: string): void {
+    this.tail = '';
+    if (this.task) this.task.title = title;
+  }
+
+  tokens(text: string): void {
+    this.tail = (this.tail + text).slice(-400);
+    const lastLine = this.tail.split('\n').filter(Boolean).pop() ?? '';
+    if (this.task) this.task.output = [...this.notes.slice(-4), `  ${lastLine}`].join('\n');
+  }
+
+  note(line: string): void {
+    this.notes.push(line);
+    if (this.task) this.task.output = this.notes.slice(-5).join('\n');
+  }
+}
