@@ -1,0 +1,63 @@
+/**
+ * `mvnx explain [--json] [--mvnx-NAME=VALUE ...]`: the effective config, each value with
+ * the file, environment variable, flag or default that set it.
+ */
+import path from 'node:path';
+import { MvnxError } from '../errors.js';
+import type { MvnxFlags } from '../flags.js';
+import { findProjectRoot } from '../../policy/discover.js';
+import { loadEffectiveConfig } from '../../policy/load.js';
+import type { EffectiveConfig } from '../../policy/schema.js';
+import type { CommandIo } from './init.js';
+
+export async function run(args: string[], io: CommandIo): Promise<number> {
+  const flags: MvnxFlags = {};
+  let json = false;
+  for (const arg of args) {
+    const match = /^--mvnx-([a-z][a-z0-9-]*)(?:=(.*))?$/s.exec(arg);
+    if (arg === '--json' || arg === '--mvnx-json') json = true;
+    else if (match) flags[match[1]!] = match[2] ?? true;
+    else {
+      process.stderr.write(`mvnx explain: unknown argument "${arg}" (usage: mvnx explain [--json] [--mvnx-NAME=VALUE ...])\n`);
+      return 2;
+    }
+  }
+  const configFlag = flags.config;
+  delete flags.config;
+  if (configFlag === true) {
+    process.stderr.write('mvnx explain: --mvnx-config needs a file (--mvnx-config=FILE)\n');
+    return 2;
+  }
+  try {
+    const projectRoot = await findProjectRoot(io.cwd);
+    const options = { projectRoot, env: io.env, flags, ...(configFlag ? { configFile: path.resolve(io.cwd, configFlag) } : {}) };
+    const config = await loadEffectiveConfig(options);
+    process.stdout.write(json ? `${JSON.stringify(config, null, 2)}\n` : `${explainLines(config, projectRoot).join('\n')}\n`);
+    return 0;
+  } catch (error) {
+    if (!(error instanceof MvnxError)) throw error;
+    process.stderr.write(`${error.message}\n`);
+    return error.exitCode;
+  }
+}
+
+/** One line per value: `path = value  (source)`, in schema order. */
+export function explainLines(config: EffectiveConfig, projectRoot: string): string[] {
+  const { sources, files, ...values } = config;
+  const lines = [`project root: ${projectRoot}`, `config files: ${files.length > 0 ? files.join(', ') : 'none (defaults)'}`, ''];
+  const rows: [string, string][] = [];
+  const walk = (value: unknown, path: string): void => {
+    if (Array.isArray(value) && (path === 'rules' || path === 'protectedPaths')) {
+      if (value.length === 0) rows.push([`${path} = []`, sources[path] ?? 'default']);
+      value.forEach((item, index) => rows.push([`${path}[${index}] = ${JSON.stringify(item)}`, sources[`${path}[${index}]`] ?? 'default']));
+    } else if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
+      for (const [key, child] of Object.entries(value)) walk(child, path ? `${path}.${key}` : key);
+    } else if (value !== undefined) {
+      rows.push([`${path} = ${JSON.stringify(value)}`, sources[path] ?? 'default']);
+    }
+  };
+  walk(values, '');
+  const width = Math.min(60, Math.max(...rows.map(([text]) => text.length)));
+  for (const [text, source] of rows) lines.push(`${text.padEnd(width)}  (${source})`);
+  return lines;
+}

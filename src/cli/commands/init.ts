@@ -1,0 +1,113 @@
+/**
+ * `mvnx init [--preset NAME] [--force]`: writes a commented starter `.mvnxrc.yaml` in the
+ * project root. It never replaces an existing config without --force.
+ */
+import { access, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { findProjectRoot, SEARCH_PLACES } from '../../policy/discover.js';
+import { PRESET_NAMES } from '../../policy/extends.js';
+import { SCHEMA_ID } from '../../policy/json-schema.js';
+import { closestMatch } from '../../policy/validate.js';
+
+export interface CommandIo {
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+}
+
+const FILE_NAME = '.mvnxrc.yaml';
+
+export async function run(args: string[], io: CommandIo): Promise<number> {
+  const parsed = parseArgs(args);
+  if ('error' in parsed) return fail(parsed.error);
+  const root = await findProjectRoot(io.cwd);
+  const target = path.join(root, FILE_NAME);
+  const existing = await existingConfigs(root);
+  if (existing.length > 0 && !parsed.force) {
+    return fail(`mvnx init: ${existing.join(', ')} already exists in ${root}; use --force to overwrite ${FILE_NAME}`);
+  }
+  await writeFile(target, starterConfig(parsed.preset));
+  process.stdout.write(`mvnx: wrote ${target} (preset ${parsed.preset})\n`);
+  const shadowing = existing.filter((name) => SEARCH_PLACES.indexOf(name) < SEARCH_PLACES.indexOf(FILE_NAME));
+  if (shadowing.length > 0) process.stderr.write(`mvnx: note: ${shadowing.join(', ')} is found first and still wins; remove it to use ${FILE_NAME}\n`);
+  return 0;
+}
+
+function parseArgs(args: readonly string[]): { preset: string; force: boolean } | { error: string } {
+  let preset = 'assist';
+  let force = false;
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (arg === '--force' || arg === '-f') force = true;
+    else if (arg === '--preset') {
+      const value = args[++i];
+      if (value === undefined) return { error: 'mvnx init: --preset needs a name (--preset assist)' };
+      preset = value;
+    } else if (arg.startsWith('--preset=')) preset = arg.slice('--preset='.length);
+    else return { error: `mvnx init: unknown argument "${arg}" (usage: mvnx init [--preset ${PRESET_NAMES.join('|')}] [--force])` };
+  }
+  if (!(PRESET_NAMES as readonly string[]).includes(preset)) {
+    const guess = closestMatch(preset, PRESET_NAMES);
+    return { error: `mvnx init: unknown preset "${preset}"${guess ? ` (did you mean "${guess}"?)` : ''}; expected one of ${PRESET_NAMES.join(', ')}` };
+  }
+  return { preset, force };
+}
+
+async function existingConfigs(root: string): Promise<string[]> {
+  const found = await Promise.all(
+    SEARCH_PLACES.map(async (place) => {
+      try {
+        await access(path.join(root, place));
+        return place;
+      } catch {
+        return undefined;
+      }
+    }),
+  );
+  return found.filter((place): place is string => place !== undefined);
+}
+
+function fail(message: string): number {
+  process.stderr.write(`${message}\n`);
+  return 2;
+}
+
+/** The starter file: the preset plus the settings teams change first, commented out. */
+export function starterConfig(preset: string): string {
+  return `# yaml-language-server: $schema=${SCHEMA_ID}
+#
+# mvnx configuration. Every field and its default: docs/config.md, or \`mvnx explain\`
+# to see the effective values and where each one comes from.
+# Precedence, lowest first: defaults < extends < this file < MVNX_* env < --mvnx-* flags.
+
+# Bases: a preset (monitor, assist, auto, enterprise-tiered), a relative file or an npm
+# package. Rules append to the base's rules, other values override them.
+extends: ${preset}
+
+# What mvnx does with a verified fix: off | monitor (record) | assist (suggest) | auto (apply).
+# tier: ${preset === 'enterprise-tiered' ? 'assist' : preset}
+
+# Map parts of the code base to tiers. Later rules win for a path; when a patch touches
+# several paths, the strictest tier wins.
+# rules:
+#   - paths: ['src/main/java/com/acme/payments/**']
+#     tier: monitor
+#   - paths: ['**/*Test.java']
+#     tier: auto
+
+# Files a patch may never touch (added to the defaults: pom.xml, .mvn/**, CI files, ...).
+# protectedPaths:
+#   - 'src/main/resources/application-prod.properties'
+
+# Your team's coding rules, passed to the model (text, or {file: path}).
+# guidelines:
+#   file: docs/coding-guidelines.md
+
+# model:
+#   name: qwen2.5-coder:7b
+#   host: http://127.0.0.1:11434
+
+# budget:
+#   maxAttempts: 3
+#   maxWallSeconds: 300
+`;
+}
