@@ -6,7 +6,7 @@
  */
 import { matchNonCode, CATEGORY_REASONS, type NonCodeCategory } from './categories.js';
 import { diagnosticFingerprint } from './fingerprint.js';
-import { relativeToRoot } from './paths.js';
+import { relativeToRoot, relativisePathsIn } from './paths.js';
 import { looksBinary, splitLevel, stripAnsi, truncate } from './text.js';
 import type { ConsoleTestFailure, Diagnostic, LogParseResult, ReactorModule } from './types.js';
 
@@ -59,6 +59,8 @@ export class MavenLogParser {
   private binaryLines = 0;
   private lineCount = 0;
   private findingsCapped = false;
+  /** Key of a non-code failure whose message ended in ':' (the next line explains it). */
+  private awaitingExplanation: string | undefined;
 
   constructor(options: { projectRoot: string }) {
     this.projectRoot = options.projectRoot;
@@ -168,11 +170,16 @@ export class MavenLogParser {
       this.addCompile(this.compileDiagnostic({ message: 'javac failed and Maven could not parse its error', module, fixable: false }));
       return;
     }
+    if (/^\[Help \d+\]/.test(text.trim())) return;
     const rule = matchNonCode(text);
     if (rule) {
       this.addOther(rule.category, failedGoal?.[5] || text, module);
       return;
     }
+    if (this.awaitingExplanation && text.trim() !== '' && !/^-> \[Help/.test(text.trim())) {
+      this.explain(this.awaitingExplanation, text.trim());
+    }
+    this.awaitingExplanation = undefined;
     if (failedGoal && !this.firstUnexplainedFailure && !/Compilation failure/.test(text)) {
       this.firstUnexplainedFailure = { text: failedGoal[5] || text, module };
     }
@@ -271,10 +278,10 @@ export class MavenLogParser {
     const key = `${d.file ?? ''}\u0000${d.line ?? ''}\u0000${d.column ?? ''}\u0000${d.message}`;
     const seen = this.compile.get(key);
     if (seen) {
-      if ((d.details?.length ?? 0) > (seen.details?.length ?? 0)) {
-        seen.details = d.details;
-        seen.fingerprint = diagnosticFingerprint(seen);
-      }
+      // The second copy (the "Failed to execute goal ... on project X" block) may know more.
+      if ((d.details?.length ?? 0) > (seen.details?.length ?? 0)) seen.details = d.details;
+      if (seen.module === undefined && d.module !== undefined) seen.module = d.module;
+      seen.fingerprint = diagnosticFingerprint(seen);
       return;
     }
     if (this.compile.size >= MAX_FINDINGS) {
@@ -290,7 +297,7 @@ export class MavenLogParser {
       kind: 'other',
       category,
       fixable: false,
-      message: truncate(text.trim(), MAX_MESSAGE),
+      message: truncate(relativisePathsIn(text.trim(), this.projectRoot), MAX_MESSAGE),
       reason: CATEGORY_REASONS[category],
       fingerprint: '',
       ...(module ? { module } : {}),
@@ -299,8 +306,17 @@ export class MavenLogParser {
     return d;
   }
 
-  private addOther(category: NonCodeCategory, text: string, module: string | undefined): void {
+  private explain(key: string, text: string): void {
+    const seen = this.other.get(key);
+    if (!seen) return;
+    const merged = this.otherDiagnostic(seen.category as NonCodeCategory, `${seen.message} ${text}`, seen.module);
+    this.other.set(key, merged);
+  }
+
+  private addOther(category: NonCodeCategory, rawText: string, module: string | undefined): void {
+    const text = rawText.replace(/\s*-> \[Help \d+\]\s*$/, '');
     const key = `${category}\u0000${module ?? ''}`;
+    this.awaitingExplanation = text.trimEnd().endsWith(':') ? key : undefined;
     const seen = this.other.get(key);
     const informative = text.trim() !== '' && !/^Failed to execute goal/.test(text);
     if (seen) {

@@ -22,7 +22,10 @@ export function relativeToRoot(file: string, root: string): string {
   const flavour = windows ? path.win32 : path.posix;
   const normalisedRoot = flavour.normalize(windows ? root : toForwardSlashes(root));
   const normalisedFile = flavour.normalize(windows ? file : toForwardSlashes(file));
-  if (!flavour.isAbsolute(normalisedFile)) return toForwardSlashes(normalisedFile).replace(/^\.\//, '');
+  if (!flavour.isAbsolute(normalisedFile)) {
+    const rel = toForwardSlashes(normalisedFile).replace(/^\.\//, '').replace(/\/$/, '');
+    return rel === '.' ? '' : rel;
+  }
   const rel = flavour.relative(normalisedRoot, normalisedFile);
   if (rel === '') return '';
   if (rel.startsWith('..') || flavour.isAbsolute(rel)) return toForwardSlashes(normalisedFile);
@@ -42,4 +45,12 @@ export function owningModuleDir(relFile: string, moduleDirs: Iterable<string>): 
 /** Joins root-relative forward-slash segments without producing `//` or a leading `/`. */
 export function joinRelative(...parts: string[]): string {
   return parts.filter((p) => p !== '').join('/');
+}
+
+/** Rewrites absolute paths under `root` inside free text to root-relative ones. */
+export function relativisePathsIn(text: string, root: string): string {
+  const trimmedRoot = root.replace(/[\\/]+$/, '');
+  if (trimmedRoot === '' || !text.includes(trimmedRoot)) return text;
+  const escaped = trimmedRoot.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return text.replace(new RegExp(`${escaped}(?:[\\\\/]|(?=[\\s:)'"]|$))`, 'g'), '');
 }
