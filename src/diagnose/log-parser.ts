@@ -21,7 +21,8 @@ const MOJO_HEADER = /^--- ([\w.-]+):([^:\s]+):([\w-]+) \(([^)]*)\) @ (\S+) ---/;
 const PROJECT_SEPARATOR = /^-+< ([^:\s]+):([^:\s]+) >-+$/;
 const BUILDING = /^Building (.+?) (\S+?)(?:\s+\[(\d+)\/(\d+)\])?\s*$/;
 const SUMMARY_ROW = /^(.+?) (?:\.+ |\.* ?)(SUCCESS|FAILURE|SKIPPED)\b/;
-const FAILED_GOAL = /^Failed to execute goal (?:([\w.-]+):([^:\s]+):([\w-]+) \([^)]*\) )?on project ([^\s:]+): ?(.*)$/;
+// groupId:artifactId:version:goal (execution) on project artifactId: message
+const FAILED_GOAL = /^Failed to execute goal (?:[\w.-]+:([\w.-]+):([^:\s]+):([\w-]+) \([^)]*\) )?on project ([^\s:]+): ?(.*)$/;
 const TEST_MARKER = /There are test failures|There are test errors|Tests run: \d+, Failures: \d+, Errors: \d+.*<<< (?:FAILURE|ERROR)!|^Tests run: \d+, Failures: (?:[1-9]\d*, Errors: \d+|\d+, Errors: [1-9])/;
 const CONSOLE_TEST_ROW = /^ {2}([\w$.]+)\.([\w$]+)(?:\([^)]*\))?(?:\[\d+\])?(?::(\d+))? (?:» )?(.*)$/;
 
