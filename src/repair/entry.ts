@@ -1,7 +1,19 @@
-// STUB owned by the repair engine (issue 6). The CLI calls this only after Maven failed
-// and the tier is not `off`; it returns the exit code mvnx should end with.
+/**
+ * What happens after Maven failed and the tier is not `off`: diagnose, ask the policy,
+ * run the loop, act on a verified fix as the tier says, and leave the run record.
+ */
+import { diagnoseBuild } from '../diagnose/index.js';
+import type { Diagnosis } from '../diagnose/types.js';
 import type { MavenRunResult } from '../maven/types.js';
 import type { MvnxFlags } from '../cli/flags.js';
+import { decideAttempt, decideVerified, loadEffectiveConfig, readReactorCoverage, type EffectiveConfig } from '../policy/index.js';
+import { classify, toUnifiedDiff } from '../patch/index.js';
+import { RunRecorder, type RunRecord } from '../report/run-record.js';
+import { createProgress, type Progress } from '../report/progress.js';
+import { renderSummary } from '../report/summary.js';
+import { startRepairSession } from './engine.js';
+import { runRepairLoop, type LoopResult } from './loop.js';
+import { applyInPlace, confirm, fixBaseOf } from './tier-actions.js';
 
 export interface BuildFailureContext {
   cwd: string;
@@ -12,9 +24,177 @@ export interface BuildFailureContext {
   flags: MvnxFlags;
   env: NodeJS.ProcessEnv;
   configFile?: string;
+  /** The config the CLI already loaded; loaded again when absent. */
+  config?: EffectiveConfig;
   result: MavenRunResult;
 }
 
+export function isCI(env: NodeJS.ProcessEnv): boolean {
+  return Boolean(env.CI && env.CI !== 'false' && env.CI !== '0');
+}
+
 export async function handleBuildFailure(context: BuildFailureContext): Promise<number> {
-  return context.result.exitCode;
+  const { result, projectRoot } = context;
+  const config =
+    context.config ??
+    (await loadEffectiveConfig({
+      projectRoot,
+      env: context.env,
+      flags: context.flags,
+      ...(context.configFile ? { configFile: context.configFile } : {}),
+    }));
+  const interactive = Boolean(process.stderr.isTTY) && !isCI(context.env);
+  const progress = createProgress({ interactive });
+  const recorder = await RunRecorder.open(projectRoot);
+  const startedAt = new Date();
+
+  const diagnosis = await diagnoseBuild({
+    projectRoot,
+    logFile: result.log.file,
+    runStartedAt: result.startedAt,
+    exitCode: result.exitCode,
+    interrupted: result.interrupted,
+    timedOut: result.timedOut,
+    logTruncated: result.log.truncated,
+  });
+
+  const record: RunRecord = {
+    runId: recorder.runId,
+    startedAt: result.startedAt.toISOString(),
+    finishedAt: startedAt.toISOString(),
+    mavenArgs: context.mavenArgs,
+    mavenExitCode: result.exitCode,
+    tier: config.tier,
+    status: 'unfixed',
+    stopReason: 'error',
+    diagnostics: diagnosis.diagnostics,
+    attempts: [],
+    applied: false,
+    decisions: [...diagnosis.warnings.map((w) => `diagnosis: ${w}`)],
+    modelCalls: 0,
+    timings: { totalMs: 0, modelMs: 0, applyMs: 0, verifyMs: 0 },
+  };
+  let exitCode = result.exitCode;
+
+  try {
+    const decision = decideAttempt({ diagnosis, config, mavenArgs: context.mavenArgs });
+    record.tier = decision.tier;
+    record.decisions.push(...decision.reasons);
+    if (result.interrupted) {
+      record.status = 'skipped';
+      record.stopReason = 'interrupted';
+    } else if (decision.action === 'skip') {
+      record.status = 'skipped';
+      record.stopReason = diagnosis.fixable ? 'policy-skip' : 'not-fixable';
+      record.message = diagnosis.fixable ? decision.reasons[0] : (diagnosis.reason ?? decision.reasons[0]);
+    } else {
+      exitCode = await repair({ context, config, diagnosis, record, recorder, progress, interactive });
+    }
+  } catch (error) {
+    record.status = 'error';
+    record.stopReason = 'error';
+    record.message = (error as Error).message;
+    if (context.env.MVNX_DEBUG) process.stderr.write(`${(error as Error).stack}\n`);
+  } finally {
+    record.finishedAt = new Date().toISOString();
+    record.timings.totalMs = Date.now() - startedAt.getTime();
+    await recorder.writeRecord(record);
+  }
+
+  process.stderr.write(renderSummary(record, { recordDir: recorder.dir, projectRoot }));
+  if (context.flags.json) process.stdout.write(`${JSON.stringify(record)}\n`);
+  return exitCode;
+}
+
+interface RepairInput {
+  context: BuildFailureContext;
+  config: EffectiveConfig;
+  diagnosis: Diagnosis;
+  record: RunRecord;
+  recorder: RunRecorder;
+  progress: Progress;
+  interactive: boolean;
+}
+
+async function repair(input: RepairInput): Promise<number> {
+  const { context, config, diagnosis, record, recorder, progress } = input;
+  const abort = new AbortController();
+  const onSignal = () => abort.abort();
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+
+  let loop: LoopResult;
+  const session = await startRepairSession({ context, config, diagnosis, recorder, progress, signal: abort.signal });
+  try {
+    record.sandbox = session.sandbox;
+    record.model = session.model;
+    loop = await progress.run('mvnx: repairing the failed build', () => runRepairLoop(diagnosis, session.ports));
+  } finally {
+    await session.dispose();
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  }
+
+  record.attempts = loop.attempts;
+  record.modelCalls = loop.modelCalls;
+  record.stopReason = loop.stopReason;
+  record.timings = { ...record.timings, ...loop.timings };
+  if (loop.message) record.message = loop.message;
+  if (loop.stopReason === 'interrupted') {
+    record.status = 'unfixed';
+    return 130;
+  }
+  if (!loop.fix) return context.result.exitCode;
+
+  record.status = 'fixed';
+  record.fixBase = fixBaseOf(loop.fix);
+  await recorder.writeFixPatch(toUnifiedDiff(loop.fix));
+
+  const changeTypes = classify(loop.fix);
+  const touchedModules = modulesOf(loop.fix.files.map((f) => f.path), diagnosis);
+  const verdict = decideVerified({
+    config,
+    changeSet: loop.fix,
+    changeTypes,
+    modules: touchedModules,
+    coverage: await readReactorCoverage(context.projectRoot, diagnosis.modules),
+    interactive: input.interactive,
+  });
+  record.action = verdict.action;
+  record.risk = verdict.risk;
+  record.tier = verdict.tier;
+  record.decisions.push(...verdict.reasons);
+
+  let apply = verdict.action === 'apply';
+  if (verdict.action === 'suggest') {
+    process.stderr.write(`\n${toUnifiedDiff(loop.fix)}\n`);
+    if (input.interactive && config.assist.promptOnTty && process.stdin.isTTY) {
+      apply = await confirm('mvnx: apply this verified fix to your files?');
+      record.decisions.push(apply ? 'you chose to apply the fix' : 'you chose not to apply the fix');
+    }
+  }
+  if (!apply) return context.result.exitCode;
+
+  const outcome = await applyInPlace({
+    projectRoot: context.projectRoot,
+    fix: loop.fix,
+    rerun: { executable: context.mavenExecutable, args: context.mavenArgs, cwd: context.cwd, env: context.env },
+  });
+  record.applied = outcome.applied;
+  record.decisions.push(outcome.message);
+  if (outcome.exitCode !== undefined) record.inPlaceExitCode = outcome.exitCode;
+  return outcome.applied && outcome.exitCode === 0 ? 0 : context.result.exitCode;
+}
+
+/** artifactIds of the modules holding these files: the longest module folder prefix wins. */
+function modulesOf(files: string[], diagnosis: Diagnosis): string[] {
+  const modules = new Set<string>();
+  const folders = diagnosis.modules
+    .filter((m) => m.dir !== undefined && m.artifactId)
+    .sort((a, b) => (b.dir ?? '').length - (a.dir ?? '').length);
+  for (const file of files) {
+    const owner = folders.find((m) => m.dir === '' || file.startsWith(`${m.dir}/`));
+    if (owner?.artifactId) modules.add(owner.artifactId);
+  }
+  return [...modules];
 }

@@ -45,7 +45,7 @@ export interface LoopPorts {
   modelProposal(input: { diagnosis: Diagnosis; base: ChangeSet; history: AttemptRecord[]; n: number }): Promise<Proposal>;
   fingerprint(changeSet: ChangeSet): string;
   /** Apply `fix` (relative to the original tree) in a clean workspace and build it. */
-  verify(fix: ChangeSet, n: number): Promise<Verification>;
+  verify(fix: ChangeSet, diagnosis: Diagnosis, n: number): Promise<Verification>;
   budget(diagnosis: Diagnosis, attemptsWithProgress: number): LoopBudget;
   elapsedSeconds(): number;
   interrupted(): boolean;
@@ -145,7 +145,7 @@ export async function runRepairLoop(initial: Diagnosis, ports: LoopPorts): Promi
 
     // Verify the base plus this change in a clean workspace.
     const candidateFix = composeChangeSets(base, proposal.changeSet);
-    const verification = await ports.verify(candidateFix, n);
+    const verification = await ports.verify(candidateFix, diagnosis, n);
     timings.applyMs += verification.applyMs;
     timings.verifyMs += verification.verifyMs;
     record.timings.applyMs = verification.applyMs;

@@ -1,0 +1,162 @@
+/**
+ * Wires the loop's ports to the real stages: fixers, the model, the patch checks, the
+ * workspace and the budget. Everything that needs cleaning up is released by dispose().
+ */
+import { readFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { collectTestResults } from '../diagnose/index.js';
+import type { Diagnosis } from '../diagnose/types.js';
+import { createProvider, withRedaction, type ModelSettings } from '../model/index.js';
+import { fingerprintChangeSet } from '../patch/index.js';
+import { computeBudget, toPatchPolicy, type EffectiveConfig } from '../policy/index.js';
+import type { Progress } from '../report/progress.js';
+import type { RunRecorder } from '../report/run-record.js';
+import { createWorkspace, detectSandbox } from '../workspace/index.js';
+import type { ChangeChecker } from './change-check.js';
+import { overlayRead } from './compose.js';
+import type { BuildFailureContext } from './entry.js';
+import { createFixerProposer } from './fixer-proposer.js';
+import { createDefaultFixerRegistry } from './fixers/registry.js';
+import { createSourceView } from './fixers/source-view.js';
+import type { LoopPorts } from './loop.js';
+import { createModelProposer } from './model-proposer.js';
+import { createVerifier } from './verifier.js';
+
+export interface RepairSession {
+  ports: LoopPorts;
+  sandbox: { kind: string; reason?: string };
+  model: { provider: string; name: string; host: string };
+  dispose(): Promise<void>;
+}
+
+export async function startRepairSession(input: {
+  context: BuildFailureContext;
+  config: EffectiveConfig;
+  diagnosis: Diagnosis;
+  recorder: RunRecorder;
+  progress: Progress;
+  signal: AbortSignal;
+}): Promise<RepairSession> {
+  const { context, config, progress, signal } = input;
+  const started = Date.now();
+  const checker: ChangeChecker = { root: context.projectRoot, policy: toPatchPolicy(config) };
+  const original = createSourceView(context.projectRoot);
+  const readAt = (base: Parameters<typeof overlayRead>[0]) => overlayRead(base, (file) => original.read(file));
+
+  const [workspace, sandbox, baselineTests] = await Promise.all([
+    createWorkspace(context.projectRoot),
+    detectSandbox(config.sandbox.mode),
+    collectTestResults({ projectRoot: context.projectRoot, since: context.result.startedAt }),
+  ]);
+
+  const settings = modelSettings(config, context.env);
+  const provider = config.redact.enabled
+    ? withRedaction(createProvider(settings), {
+        projectRoot: context.projectRoot,
+        homeDirs: [os.homedir()],
+        extraPatterns: (config.redact.patterns ?? []).map((source) => new RegExp(source, 'g')),
+      })
+    : createProvider(settings);
+
+  const budgetFor = (diagnosis: Diagnosis, progressCount: number) =>
+    computeBudget(
+      {
+        diagnostics: diagnosis.diagnostics.length,
+        files: new Set(diagnosis.diagnostics.map((d) => d.file).filter(Boolean)).size,
+        modules: new Set(diagnosis.diagnostics.map((d) => d.module).filter(Boolean)).size,
+        kinds: [...new Set(diagnosis.diagnostics.map((d) => d.kind))],
+        failedAttemptsWithProgress: progressCount,
+      },
+      config.budget,
+    );
+  const perAttemptMs = () => budgetFor(input.diagnosis, 0).perAttemptTimeoutSeconds * 1000;
+
+  const fixerProposals = config.fixers.enabled
+    ? createFixerProposer({
+        root: context.projectRoot,
+        registry: createDefaultFixerRegistry({ disabled: config.fixers.disabled ?? [] }),
+        context: {},
+        checker,
+      })
+    : async () => [];
+
+  const modelProposal = createModelProposer({
+    provider,
+    editFormat: config.model.editFormat,
+    ...(await guidelinesText(config)),
+    sourceBudgetChars: Math.max(8_000, Math.floor((config.model.numCtx ?? 8192) * 3.5 * 0.5)),
+    checker,
+    read: readAt,
+    keepExchange: (n, prompt, response) => input.recorder.writeAttemptExchange(n, prompt, response),
+    onToken: (text) => progress.tokens(text),
+    signal,
+    perCallTimeoutMs: config.model.timeoutSeconds * 1000,
+  });
+
+  const verify = createVerifier({
+    workspace,
+    executable: context.mavenExecutable,
+    mavenArgs: context.mavenArgs,
+    env: context.env,
+    sandbox,
+    baselineTests,
+    timeoutMs: perAttemptMs(),
+    signal,
+    onStage: (name) => progress.step(`verifying: ${name}`),
+  });
+
+  const ports: LoopPorts = {
+    fixerProposals: async (diagnosis, base) => {
+      progress.step('looking for a deterministic quick-fix');
+      return fixerProposals(diagnosis, base);
+    },
+    modelProposal: async (request) => {
+      progress.step(`attempt ${request.n}: asking ${settings.name}`);
+      return modelProposal(request);
+    },
+    fingerprint: fingerprintChangeSet,
+    verify: async (fix, diagnosis, n) => {
+      progress.step(`attempt ${n}: verifying in a workspace`);
+      return verify(fix, diagnosis);
+    },
+    budget: budgetFor,
+    elapsedSeconds: () => (Date.now() - started) / 1000,
+    interrupted: () => signal.aborted,
+    onAttempt: (attempt) =>
+      progress.note(
+        `attempt ${attempt.n} (${attempt.fixer ?? attempt.source}): ${attempt.outcome}${attempt.reason ? ` — ${attempt.reason}` : ''}`,
+      ),
+  };
+
+  return {
+    ports,
+    sandbox: { kind: sandbox.kind, ...(sandbox.reason ? { reason: sandbox.reason } : {}) },
+    model: { provider: settings.provider, name: settings.name, host: settings.host },
+    dispose: () => workspace.dispose(),
+  };
+}
+
+function modelSettings(config: EffectiveConfig, env: NodeJS.ProcessEnv): ModelSettings {
+  const model = config.model;
+  const apiKey = model.apiKeyEnv ? env[model.apiKeyEnv] : undefined;
+  return {
+    provider: model.provider,
+    name: model.name,
+    host: model.host,
+    temperature: model.temperature,
+    seed: model.seed,
+    timeoutSeconds: model.timeoutSeconds,
+    keepAlive: model.keepAlive,
+    ...(model.numCtx ? { numCtx: model.numCtx } : {}),
+    ...(apiKey ? { apiKey } : {}),
+  };
+}
+
+async function guidelinesText(config: EffectiveConfig): Promise<{ guidelines?: string }> {
+  const guidelines = config.guidelines;
+  if (!guidelines) return {};
+  if (typeof guidelines === 'string') return { guidelines };
+  const base = config.files[0] ? path.dirname(config.files[0]) : process.cwd();
+  return { guidelines: await readFile(path.resolve(base, guidelines.file), 'utf8') };
+}

@@ -1,0 +1,43 @@
+import type { Diagnosis } from '../diagnose/types.js';
+import type { ChangeSet } from '../patch/types.js';
+import { fingerprintChangeSet } from '../patch/index.js';
+import { checkChangeSet, type ChangeChecker } from './change-check.js';
+import { overlayRead } from './compose.js';
+import { createSourceView } from './fixers/source-view.js';
+import type { FixerContext, SourceView } from './fixers/types.js';
+import type { FixerRegistry } from './fixers/registry.js';
+import type { Proposal } from './loop.js';
+
+export interface FixerProposerOptions {
+  root: string;
+  registry: FixerRegistry;
+  context: FixerContext;
+  checker: ChangeChecker;
+}
+
+/**
+ * Deterministic candidates for the current diagnosis, read against the tree as the
+ * current attempt sees it. They pass the same validation as a model's patch.
+ */
+export function createFixerProposer(options: FixerProposerOptions) {
+  const original = createSourceView(options.root);
+
+  return async function fixerProposals(diagnosis: Diagnosis, base: ChangeSet): Promise<Proposal[]> {
+    const fixable = diagnosis.diagnostics.filter((d) => d.fixable);
+    if (fixable.length === 0) return [];
+    const view: SourceView = { root: original.root, read: overlayRead(base, (file) => original.read(file)), list: (glob) => original.list(glob) };
+    const candidates = await options.registry.propose(fixable, view, options.context);
+    const proposals: Proposal[] = [];
+    for (const candidate of candidates) {
+      const problems = await checkChangeSet(candidate.changeSet, options.checker);
+      proposals.push({
+        source: 'fixer',
+        fixer: candidate.fixer,
+        summary: candidate.reason,
+        problems,
+        ...(problems.length === 0 ? { changeSet: candidate.changeSet, fingerprint: fingerprintChangeSet(candidate.changeSet) } : {}),
+      });
+    }
+    return proposals;
+  };
+}

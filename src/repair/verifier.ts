@@ -1,0 +1,89 @@
+import { diagnoseBuild, type TestCaseResult } from '../diagnose/index.js';
+import type { Diagnosis } from '../diagnose/types.js';
+import { applyChangeSet } from '../patch/index.js';
+import type { ChangeSet } from '../patch/types.js';
+import { planVerification, verifyInWorkspace, type SandboxInfo, type Workspace } from '../workspace/index.js';
+import type { Verification } from './loop.js';
+
+export interface VerifierOptions {
+  workspace: Workspace;
+  executable: string;
+  mavenArgs: string[];
+  env: NodeJS.ProcessEnv;
+  sandbox: SandboxInfo;
+  baselineTests: TestCaseResult[];
+  timeoutMs: number;
+  signal: AbortSignal;
+  onStage?(name: string): void;
+}
+
+/**
+ * Build a candidate fix in the workspace: reset to the original, apply the whole fix,
+ * run the staged plan (affected modules, failing tests, then the user's own command)
+ * and, when it fails, diagnose the new failure from the workspace's own log.
+ */
+export function createVerifier(options: VerifierOptions) {
+  return async function verify(fix: ChangeSet, diagnosis: Diagnosis): Promise<Verification> {
+    const applyStarted = Date.now();
+    await options.workspace.reset();
+    await applyChangeSet(options.workspace.root, fix);
+    const applyMs = Date.now() - applyStarted;
+
+    const verifyStarted = Date.now();
+    const stages = planVerification({
+      mavenArgs: options.mavenArgs,
+      failingModules: failingModuleDirs(diagnosis),
+      failingTests: failingTests(diagnosis),
+      kinds: [...new Set(diagnosis.diagnostics.map((d) => d.kind).filter((k): k is 'compile' | 'test' => k !== 'other'))],
+    });
+    const result = await verifyInWorkspace({
+      workspace: options.workspace,
+      stages,
+      executable: options.executable,
+      env: options.env,
+      sandbox: options.sandbox,
+      baselineTests: options.baselineTests,
+      timeoutMs: options.timeoutMs,
+      signal: options.signal,
+      ...(options.onStage ? { onStage: options.onStage } : {}),
+    });
+    const verifyMs = Date.now() - verifyStarted;
+    const stageSummaries = result.stageResults.map((stage) => ({
+      name: stage.name,
+      exitCode: stage.exitCode,
+      durationMs: stage.durationMs,
+    }));
+
+    let after: Diagnosis | undefined;
+    if (result.outcome === 'build-failed' && result.diagnosisInput) {
+      after = await diagnoseBuild({
+        projectRoot: options.workspace.root,
+        logFile: result.diagnosisInput.logFile,
+        runStartedAt: result.diagnosisInput.startedAt,
+        exitCode: result.diagnosisInput.exitCode,
+      });
+    }
+    await result.dispose?.();
+    return {
+      outcome: result.outcome,
+      regressions: result.regressions,
+      applyMs,
+      verifyMs,
+      stages: stageSummaries,
+      ...(after ? { diagnosis: after } : {}),
+    };
+  };
+}
+
+function failingModuleDirs(diagnosis: Diagnosis): string[] {
+  const dirs = new Set<string>();
+  for (const d of diagnosis.diagnostics) {
+    const dir = diagnosis.modules.find((m) => m.artifactId === d.module || m.name === d.module)?.dir;
+    if (dir !== undefined) dirs.add(dir);
+  }
+  return [...dirs];
+}
+
+function failingTests(diagnosis: Diagnosis): string[] {
+  return [...new Set(diagnosis.diagnostics.flatMap((d) => (d.test ? [d.test] : [])))];
+}

@@ -1,0 +1,38 @@
+import path from 'node:path';
+import type { RunRecord } from './run-record.js';
+
+/** The few lines mvnx prints after a failed build: what happened, and what to do next. */
+export function renderSummary(record: RunRecord, where: { recordDir: string; projectRoot: string }): string {
+  const dir = path.relative(where.projectRoot, where.recordDir).split(path.sep).join('/') || '.';
+  const lines: string[] = [];
+  const verified = record.attempts.find((a) => a.outcome === 'verified');
+  const files = verified?.filesChanged.join(', ') ?? '';
+  const by = verified ? (verified.source === 'fixer' ? `quick-fix ${verified.fixer ?? ''}`.trim() : verified.source) : '';
+
+  switch (record.status) {
+    case 'fixed':
+      if (record.applied) {
+        lines.push(`mvnx: fixed ${files} (${by}, attempt ${verified?.n}) and applied it; the build passes now.`);
+      } else if (record.action === 'record') {
+        lines.push(`mvnx: monitor: a verified fix for ${files} (${by}) is recorded in ${dir}/fix.patch; nothing was changed.`);
+      } else {
+        lines.push(`mvnx: verified fix for ${files} (${by}, risk ${record.risk ?? 'unknown'}) in ${dir}/fix.patch.`);
+        lines.push(`mvnx: apply it with: mvnx apply ${record.runId}`);
+      }
+      break;
+    case 'skipped':
+      lines.push(`mvnx: not repairing: ${record.message ?? record.decisions.at(-1) ?? record.stopReason}.`);
+      break;
+    case 'error':
+      lines.push(`mvnx: the repair stopped on an error: ${record.message ?? 'unknown'}.`);
+      break;
+    default:
+      lines.push(
+        `mvnx: no verified fix (${record.stopReason}${record.message ? `: ${record.message}` : ''}), ${record.attempts.length} attempt(s).`,
+      );
+  }
+  const reasons = record.decisions.filter((reason) => !reason.startsWith('diagnosis:')).slice(-3);
+  if (reasons.length > 0 && record.status !== 'skipped') lines.push(`mvnx: why: ${reasons.join('; ')}`);
+  lines.push(`mvnx: details in ${dir}/run.json`);
+  return `${lines.join('\n')}\n`;
+}
