@@ -1,0 +1,121 @@
+import { describe, expect, it } from 'vitest';
+import { load, loadError, tempRepo } from './policy-helpers.js';
+
+const FILE = `extends: monitor
+tier: assist
+model:
+  name: file-model
+  host: http://file-host:1
+  editFormat: search-replace
+maven:
+  executable: /opt/file/mvn
+budget:
+  maxAttempts: 4
+`;
+
+describe('precedence: defaults < extends < file < env < flags', () => {
+  it('lets the file override its base, and records both sources', async () => {
+    const root = await tempRepo({ '.mvnxrc.yaml': FILE });
+    const config = await load(root);
+    expect(config.tier).toBe('assist');
+    expect(config.sources.tier).toBe('.mvnxrc.yaml');
+    expect(config.sources['assist.autoApplyLowRisk']).toBe('preset monitor');
+    expect(config.sources['model.temperature']).toBe('default');
+    expect(config.budget.maxAttempts).toBe(4);
+  });
+
+  it('lets env override the file', async () => {
+    const root = await tempRepo({ '.mvnxrc.yaml': FILE });
+    const config = await load(root, {
+      env: { MVNX_TIER: 'auto', MVNX_MODEL: 'env-model', MVNX_MAVEN: '/env/mvn', MVNX_EDIT_FORMAT: 'json', MVNX_MAX_ATTEMPTS: '6' },
+    });
+    expect(config.tier).toBe('auto');
+    expect(config.model.name).toBe('env-model');
+    expect(config.maven.executable).toBe('/env/mvn');
+    expect(config.model.editFormat).toBe('json');
+    expect(config.budget.maxAttempts).toBe(6);
+    expect(config.sources.tier).toBe('env MVNX_TIER');
+    expect(config.sources['budget.maxAttempts']).toBe('env MVNX_MAX_ATTEMPTS');
+  });
+
+  it('lets flags override env', async () => {
+    const root = await tempRepo({ '.mvnxrc.yaml': FILE });
+    const config = await load(root, {
+      env: { MVNX_TIER: 'auto', MVNX_MODEL: 'env-model', MVNX_EDIT_FORMAT: 'json' },
+      flags: { tier: 'monitor', model: 'flag-model', 'edit-format': 'diff' },
+    });
+    expect(config.tier).toBe('monitor');
+    expect(config.model.name).toBe('flag-model');
+    expect(config.model.editFormat).toBe('diff');
+    expect(config.sources.tier).toBe('flag --mvnx-tier');
+    expect(config.sources['model.name']).toBe('flag --mvnx-model');
+  });
+
+  it('treats --mvnx-no-fix as tier off, above --mvnx-tier and env', async () => {
+    const root = await tempRepo({ '.mvnxrc.yaml': 'tier: auto\n' });
+    const config = await load(root, { env: { MVNX_TIER: 'auto' }, flags: { tier: 'auto', 'no-fix': true } });
+    expect(config.tier).toBe('off');
+    expect(config.sources.tier).toBe('flag --mvnx-no-fix');
+  });
+
+  it('treats MVNX_NO_FIX=1 as tier off, and MVNX_NO_FIX=0 as nothing', async () => {
+    const root = await tempRepo();
+    expect((await load(root, { env: { MVNX_NO_FIX: '1', MVNX_TIER: 'auto' } })).tier).toBe('off');
+    expect((await load(root, { env: { MVNX_NO_FIX: '0', MVNX_TIER: 'auto' } })).tier).toBe('auto');
+  });
+
+  it('defaults the tier to assist', async () => {
+    const root = await tempRepo({ '.mvnxrc.json': '{"model": {"name": "x"}}' });
+    expect((await load(root)).tier).toBe('assist');
+  });
+
+  describe('model host: flag, MVNX_HOST, config, OLLAMA_HOST, default', () => {
+    const cases: [string, Record<string, string>, Record<string, string>, string | undefined, string, string][] = [
+      ['flag wins over everything', { MVNX_HOST: 'http://env:2', OLLAMA_HOST: 'ollama:3' }, { host: 'http://flag:1' }, 'http://file:4', 'http://flag:1', 'flag --mvnx-host'],
+      ['MVNX_HOST wins over config', { MVNX_HOST: 'http://env:2', OLLAMA_HOST: 'ollama:3' }, {}, 'http://file:4', 'http://env:2', 'env MVNX_HOST'],
+      ['config wins over OLLAMA_HOST', { OLLAMA_HOST: 'ollama:3' }, {}, 'http://file:4', 'http://file:4', '.mvnxrc.yaml'],
+      ['OLLAMA_HOST wins over the default', { OLLAMA_HOST: 'ollama:3' }, {}, undefined, 'http://ollama:3', 'env OLLAMA_HOST'],
+      ['OLLAMA_HOST without a port gets Ollama\'s', { OLLAMA_HOST: 'gpu-box' }, {}, undefined, 'http://gpu-box:11434', 'env OLLAMA_HOST'],
+      ['OLLAMA_HOST as a URL is kept', { OLLAMA_HOST: 'https://ollama.example.com/' }, {}, undefined, 'https://ollama.example.com', 'env OLLAMA_HOST'],
+      ['default', {}, {}, undefined, 'http://127.0.0.1:11434', 'default'],
+    ];
+    it.each(cases)('%s', async (_name, env, flags, fileHost, expected, source) => {
+      const root = await tempRepo(fileHost ? { '.mvnxrc.yaml': `model:\n  host: ${fileHost}\n` } : {});
+      const config = await load(root, { env, flags });
+      expect(config.model.host).toBe(expected);
+      expect(config.sources['model.host']).toBe(source);
+    });
+
+    it('a preset host (config) also beats OLLAMA_HOST', async () => {
+      const root = await tempRepo({ 'base.yaml': 'model:\n  host: http://base:5\n', '.mvnxrc.yaml': 'extends: ./base.yaml\n' });
+      expect((await load(root, { env: { OLLAMA_HOST: 'ollama:3' } })).model.host).toBe('http://base:5');
+    });
+  });
+
+  it('ignores flags that are not config overrides (they belong to the wrapper)', async () => {
+    const root = await tempRepo();
+    expect((await load(root, { flags: { json: true, config: 'x' } })).tier).toBe('assist');
+  });
+
+  it('refuses a value flag given without a value', async () => {
+    const root = await tempRepo();
+    expect(await loadError(root, { flags: { tier: true } })).toBe('Invalid flag --mvnx-tier: it needs a value (--mvnx-tier=VALUE)');
+  });
+
+  it('refuses a bad switch value', async () => {
+    const root = await tempRepo();
+    expect(await loadError(root, { env: { MVNX_NO_FIX: 'maybe' } })).toBe('Invalid env MVNX_NO_FIX: found "maybe", expected true or false (1/0, yes/no)');
+  });
+
+  it('refuses a bad tier from env with a did-you-mean', async () => {
+    const root = await tempRepo();
+    expect(await loadError(root, { env: { MVNX_TIER: 'asist' } })).toBe(
+      'Invalid env MVNX_TIER: tier: found "asist" (string), expected one of "off", "monitor", "assist", "auto" (did you mean "assist"?)',
+    );
+  });
+
+  it('refuses a non-numeric number flag, naming the flag', async () => {
+    const root = await tempRepo();
+    expect(await loadError(root, { flags: { 'max-attempts': 'lots' } })).toBe('Invalid flag --mvnx-max-attempts: budget.maxAttempts: found "lots" (string), expected a number');
+  });
+});
