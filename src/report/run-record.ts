@@ -147,3 +147,8 @@ export async function listRunRecords(projectRoot: string): Promise<RunRecord[]> 
   }
   return records.sort((a, b) => b.startedAt.localeCompare(a.startedAt));
 }
+
+/** Rewrite an existing record in place (e.g. `mvnx apply` marking it applied). */
+export async function updateRunRecord(projectRoot: string, record: RunRecord): Promise<void> {
+  await writeAtomically(path.join(runsDir(projectRoot), record.runId, 'run.json'), `${JSON.stringify(record, null, 2)}\n`);
+}

@@ -1,0 +1,66 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { findProjectRoot } from '../../maven/project.js';
+import { extractEdits, pathsNeeded, resolveEdits } from '../../patch/index.js';
+import { readLatestRunId, readRunRecord, runsDir, updateRunRecord, type RunRecord } from '../../report/run-record.js';
+import { applyInPlace, staleFiles } from '../../repair/tier-actions.js';
+import { MvnxError } from '../errors.js';
+
+const USAGE = 'usage: mvnx apply [RUN_ID]   (default: the latest run)';
+
+/** `mvnx apply [runId]`: write a recorded, verified fix to the real tree. */
+export async function run(args: string[], io: { cwd: string; env: NodeJS.ProcessEnv }): Promise<number> {
+  if (args.includes('--help') || args.includes('-h')) {
+    process.stdout.write(`${USAGE}\nApplies the verified fix recorded in .mvnx/runs/RUN_ID/fix.patch, after checking that the files it was made against are unchanged.\n`);
+    return 0;
+  }
+  const positional = args.filter((arg) => !arg.startsWith('-'));
+  const unknown = args.find((arg) => arg.startsWith('-'));
+  if (unknown) throw new MvnxError(`mvnx apply: unknown option ${unknown}; ${USAGE}`);
+  if (positional.length > 1) throw new MvnxError(`mvnx apply takes at most one run id; ${USAGE}`);
+
+  const projectRoot = await findProjectRoot(io.cwd, []);
+  const runId = positional[0] ?? (await readLatestRunId(projectRoot));
+  if (!runId) throw new MvnxError(`mvnx apply: no runs recorded under ${runsDir(projectRoot)}`);
+  if (!/^[\w.-]+$/.test(runId)) throw new MvnxError(`mvnx apply: ${JSON.stringify(runId)} is not a run id`);
+
+  let record: RunRecord;
+  try {
+    record = await readRunRecord(projectRoot, runId);
+  } catch {
+    throw new MvnxError(`mvnx apply: no run ${runId} in ${runsDir(projectRoot)}`);
+  }
+  if (record.status !== 'fixed') {
+    throw new MvnxError(`mvnx apply: run ${runId} has no verified fix (status ${record.status}, stop reason ${record.stopReason})`);
+  }
+  if (record.applied) {
+    process.stderr.write(`mvnx: the fix of run ${runId} was already applied.\n`);
+    return 0;
+  }
+
+  const stale = await staleFiles(projectRoot, record.fixBase ?? []);
+  if (stale.length > 0) {
+    throw new MvnxError(`mvnx apply: refused: ${stale.join(', ')} changed since run ${runId} made its fix`, 1);
+  }
+
+  const patchFile = path.join(runsDir(projectRoot), runId, 'fix.patch');
+  const diff = await readFile(patchFile, 'utf8').catch(() => {
+    throw new MvnxError(`mvnx apply: ${patchFile} is missing`);
+  });
+  const extracted = extractEdits(diff);
+  const files = new Map<string, string | undefined>();
+  for (const file of pathsNeeded(extracted.edits)) {
+    files.set(file, await readFile(path.join(projectRoot, file), 'utf8').catch(() => undefined));
+  }
+  const resolved = resolveEdits(extracted.edits, files, { ignoreWhitespace: false, allowTabSpaceContext: false });
+  const problems = [...extracted.problems, ...resolved.problems];
+  if (problems.length > 0) {
+    throw new MvnxError(`mvnx apply: ${patchFile} does not apply: ${problems[0]!.message}`, 1);
+  }
+
+  const outcome = await applyInPlace({ projectRoot, fix: resolved.changeSet });
+  if (!outcome.applied) throw new MvnxError(`mvnx apply: ${outcome.message}`, 1);
+  await updateRunRecord(projectRoot, { ...record, applied: true, decisions: [...record.decisions, `applied later with mvnx apply at ${new Date().toISOString()}`] });
+  process.stderr.write(`mvnx: ${outcome.message} (run ${runId}).\n`);
+  return 0;
+}
