@@ -48,7 +48,7 @@ export class ConfigReader {
     private readonly displayPath: (filepath: string) => string,
   ) {
     const textLoader: Loader = (filepath, content) => {
-      const parsed = parseConfigText(content, this.displayPath(filepath));
+      const parsed = parseConfigText(content, this.displayPath(filepath), filepath.endsWith('.json') ? 'json' : 'yaml');
       this.lineMaps.set(filepath, parsed.lineOf);
       return parsed.value ?? {};
     };

@@ -15,15 +15,28 @@ export interface ParsedText {
 }
 
 /** Parses YAML or JSON text; a syntax error becomes a one-line MvnxError naming file and line. */
-export function parseConfigText(text: string, fileLabel: string): ParsedText {
+export function parseConfigText(text: string, fileLabel: string, format: 'yaml' | 'json'): ParsedText {
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
-  const firstError = doc.errors[0];
-  if (firstError) {
-    const line = lineCounter.linePos(firstError.pos[0]).line;
-    const reason = firstError.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '');
-    throw new MvnxError(`Invalid config ${fileLabel}:${line}: syntax error: ${reason}`, 2);
+  const syntaxError = (offset: number | undefined, reason: string): MvnxError => {
+    // Parsers often notice an unclosed bracket at the end of the text; point at the last real line instead.
+    const lastLine = text.trimEnd().split('\n').length;
+    const line = offset === undefined ? undefined : Math.min(lineCounter.linePos(offset).line, lastLine);
+    return new MvnxError(`Invalid config ${fileLabel}${line === undefined ? '' : `:${line}`}: syntax error: ${reason}`, 2);
+  };
+  if (format === 'json') {
+    // YAML accepts much that JSON does not (trailing commas, bare words): JSON.parse decides.
+    try {
+      JSON.parse(text);
+    } catch (error) {
+      const message = (error as Error).message;
+      const position = / at position (\d+)/.exec(message);
+      if (position) throw syntaxError(Number(position[1]), message.replace(/ in JSON at position \d+.*$/s, ''));
+      if (!doc.errors[0]) throw syntaxError(undefined, `${message.split(',')[0]!} (not valid JSON)`);
+    }
   }
+  const firstError = doc.errors[0];
+  if (firstError) throw syntaxError(firstError.pos[0], firstError.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, ''));
   const lineOf = (path: FieldPath, key?: string): number | undefined => {
     let node: unknown = doc.contents;
     let line = rangeLine(node, lineCounter);

@@ -138,7 +138,10 @@ export function closestMatch(word: string, candidates: readonly string[]): strin
     }
   }
   const tolerance = Math.max(2, Math.floor(word.length / 3));
-  return bestDistance <= tolerance ? best : undefined;
+  if (bestDistance <= tolerance) return best;
+  // A longer name that shares most of the word's start: `edit-tests` for `edit-test-source`.
+  const stem = word.toLowerCase().slice(0, Math.max(4, Math.ceil(word.length * 0.8)));
+  return candidates.find((candidate) => word.length >= 4 && candidate.toLowerCase().startsWith(stem));
 }
 
 function editDistance(a: string, b: string): number {
