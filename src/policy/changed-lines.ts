@@ -1,11 +1,10 @@
 /**
- * Line-level view of a ChangeSet for risk assessment. The patch stage did not export
- * `countChangedLines`/`changedLineTexts` when this was written, so policy derives them
- * from the exact before/after contents with jsdiff; swap in the patch stage's helpers
- * once they exist.
+ * Line-level view of a FileChange for risk assessment. The patch stage's
+ * `changedLineTexts` gives added and removed lines apart; telling "only a string literal
+ * changed" needs each removed line next to the line that replaced it, so this pairs them.
  */
 import { diffLines } from 'diff';
-import type { ChangeSet, FileChange } from '../patch/types.js';
+import type { FileChange } from '../patch/types.js';
 
 export interface LineChanges {
   /** Lines only on the new side. */
@@ -38,14 +37,6 @@ export function lineChangesOf(change: FileChange): LineChanges {
     }
   }
   return result;
-}
-
-/** Added plus removed lines; a replaced line counts as one of each, as in a unified diff. */
-export function countChangedLines(changeSet: ChangeSet): number {
-  return changeSet.files.reduce((total, file) => {
-    const changes = lineChangesOf(file);
-    return total + changes.added.length + changes.removed.length + 2 * changes.replaced.length;
-  }, 0);
 }
 
 function splitLines(text: string): string[] {

@@ -24,7 +24,7 @@ export { decideAttempt, mavenGoals, type AttemptDecision, type AttemptInput } fr
 export { decideVerified, type VerifiedDecision, type VerifiedInput } from './decide-verified.js';
 export { tierForPaths, protectionOf, stricterTier, effectiveProtectedGlobs, matchesGlob, type TierForPaths, type PathPolicy } from './paths.js';
 export { assessRisk, type RiskAssessment } from './risk.js';
-export { countChangedLines } from './changed-lines.js';
+export { lineChangesOf, isTrivialLine, differsOnlyInStrings } from './changed-lines.js';
 export { computeBudget, failureComplexity, type Budget, type BudgetInput } from './budget.js';
 export { toPatchPolicy, type PatchPolicy } from './patch-policy.js';
 export { readJacocoLineCoverage, readModuleCoverage, readReactorCoverage, JACOCO_REPORT } from './coverage.js';

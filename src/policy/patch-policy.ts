@@ -1,21 +1,9 @@
-/**
- * The part of the config the patch stage validates against. `PatchPolicy` is defined
- * here with the shape agreed with the patch stage because src/patch did not export it
- * yet; when it does, this type should become a re-export of that one.
- */
-import type { ChangeType } from '../patch/types.js';
+/** The part of the config the patch stage validates against. */
+import type { PatchPolicy } from '../patch/patch-policy.js';
 import { effectiveProtectedGlobs } from './paths.js';
 import type { ParsedConfig } from './schema.js';
 
-export interface PatchPolicy {
-  allowedChanges: ChangeType[];
-  protectedPaths: string[];
-  maxFilesTouched: number;
-  maxLinesChanged: number;
-  ignoreWhitespace: boolean;
-  allowTabSpaceContext: boolean;
-  allowNonUtf8: boolean;
-}
+export type { PatchPolicy };
 
 export function toPatchPolicy(config: Pick<ParsedConfig, 'allowedChanges' | 'protectedPaths' | 'patch' | 'rules'>): PatchPolicy {
   return {

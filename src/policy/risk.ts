@@ -4,7 +4,8 @@
  * comment, import, blank or string-literal lines. Everything else is medium.
  */
 import type { ChangeSet, ChangeType } from '../patch/types.js';
-import { countChangedLines, lineChangesOf, nonTrivialChanges } from './changed-lines.js';
+import { countChangedLines } from '../patch/classify.js';
+import { lineChangesOf, nonTrivialChanges } from './changed-lines.js';
 import type { RiskConfig, Risk } from './schema.js';
 
 export interface RiskAssessment {
@@ -16,7 +17,8 @@ const SOURCE_EDITS: readonly ChangeType[] = ['edit-main-source', 'edit-test-sour
 
 export function assessRisk(changeSet: ChangeSet, changeTypes: readonly ChangeType[], config: { risk: RiskConfig }): RiskAssessment {
   const { risk } = config;
-  const lines = countChangedLines(changeSet);
+  const counted = countChangedLines(changeSet);
+  const lines = counted.added + counted.removed;
   const files = changeSet.files.length;
   const size = `${lines} line${lines === 1 ? '' : 's'} in ${files} file${files === 1 ? '' : 's'}`;
 
