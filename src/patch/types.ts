@@ -40,6 +40,11 @@ export interface FileChange {
   oldMode?: string;
   newMode?: string;
   binary?: boolean;
+  /**
+   * How `before`/`after` map to bytes on disk. Absent means utf8. `latin1` is a lossless
+   * byte-per-char view used only when the policy allows non-UTF-8 files.
+   */
+  encoding?: 'utf8' | 'latin1';
 }
 
 export interface ChangeSet {

@@ -1,0 +1,141 @@
+import { randomBytes } from 'node:crypto';
+import { chmod, lstat, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import type { ChangeSet, FileChange } from './types.js';
+
+export type PatchApplyErrorCode = 'stale-file' | 'binary-unsupported' | 'write-failed';
+
+export class PatchApplyError extends Error {
+  override readonly name = 'PatchApplyError';
+  constructor(
+    readonly code: PatchApplyErrorCode,
+    message: string,
+    readonly file?: string,
+  ) {
+    super(message);
+  }
+}
+
+interface OnDisk {
+  bytes: Buffer;
+  mode: number;
+}
+
+interface Snapshot {
+  abs: string;
+  state: OnDisk | null;
+}
+
+async function readOnDisk(abs: string): Promise<OnDisk | null> {
+  try {
+    const stats = await lstat(abs);
+    return { bytes: await readFile(abs), mode: stats.mode & 0o7777 };
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw error;
+  }
+}
+
+/**
+ * Write through a fresh temp file in the same folder and rename it over the target: the
+ * target gets a new inode, so a hard-linked or reflinked workspace never writes into the
+ * tree it was cloned from, and a reader never sees half a file.
+ */
+async function replaceFile(abs: string, bytes: Buffer, mode: number): Promise<void> {
+  const temp = join(dirname(abs), `.${basename(abs)}.mvnx-${process.pid}-${randomBytes(4).toString('hex')}.tmp`);
+  try {
+    await writeFile(temp, bytes, { mode, flag: 'wx' });
+    await chmod(temp, mode);
+    await rename(temp, abs);
+  } catch (error) {
+    await rm(temp, { force: true });
+    throw error;
+  }
+}
+
+function modeBits(gitMode: string | undefined): number | undefined {
+  if (gitMode === undefined || !/^[0-7]{6}$/.test(gitMode)) return undefined;
+  return parseInt(gitMode, 8) & 0o777;
+}
+
+function encodingOf(change: FileChange): BufferEncoding {
+  return change.encoding ?? 'utf8';
+}
+
+async function checkNotStale(root: string, change: FileChange, expectBefore: boolean): Promise<void> {
+  const source = change.oldPath ?? change.path;
+  const current = await readOnDisk(join(root, source));
+  if (change.oldPath !== undefined && (await readOnDisk(join(root, change.path))) !== null) {
+    throw new PatchApplyError('stale-file', `${change.path} already exists; the rename from ${change.oldPath} would overwrite it.`, change.path);
+  }
+  if (change.before === null) {
+    if (current !== null) throw new PatchApplyError('stale-file', `${source} exists, but the patch creates it.`, source);
+    return;
+  }
+  if (current === null) throw new PatchApplyError('stale-file', `${source} no longer exists.`, source);
+  if (expectBefore && !current.bytes.equals(Buffer.from(change.before, encodingOf(change)))) {
+    throw new PatchApplyError('stale-file', `${source} changed since the patch was made; refusing to apply it.`, source);
+  }
+}
+
+/**
+ * Apply a change set to the tree at `root`, all or nothing. Every file must still hold its
+ * `before` content (unless `expectBefore` is false); on any failure the files already
+ * written are put back before the error is thrown. The returned rollback restores the
+ * tree as it was, modes included, and removes folders the apply created.
+ */
+export async function applyChangeSet(
+  root: string,
+  cs: ChangeSet,
+  options: { expectBefore?: boolean } = {},
+): Promise<{ rollback(): Promise<void> }> {
+  const expectBefore = options.expectBefore ?? true;
+  for (const change of cs.files) {
+    if (change.binary) throw new PatchApplyError('binary-unsupported', `${change.path}: binary patches carry no content to apply.`, change.path);
+    await checkNotStale(root, change, expectBefore);
+  }
+
+  const snapshots: Snapshot[] = [];
+  const snapshotted = new Set<string>();
+  const createdDirs: string[] = [];
+  const remember = async (abs: string): Promise<void> => {
+    if (snapshotted.has(abs)) return;
+    snapshotted.add(abs);
+    snapshots.push({ abs, state: await readOnDisk(abs) });
+  };
+
+  let rolledBack = false;
+  const rollback = async (): Promise<void> => {
+    if (rolledBack) return;
+    rolledBack = true;
+    for (const { abs, state } of [...snapshots].reverse()) {
+      if (state === null) await rm(abs, { force: true });
+      else await replaceFile(abs, state.bytes, state.mode);
+    }
+    for (const dir of createdDirs.reverse()) await rm(dir, { recursive: true, force: true });
+  };
+
+  try {
+    for (const change of cs.files) {
+      const target = join(root, change.path);
+      const sourceAbs = join(root, change.oldPath ?? change.path);
+      await remember(sourceAbs);
+      await remember(target);
+      if (change.after === null) {
+        await rm(target, { force: true });
+        continue;
+      }
+      const existingMode = snapshots.find((s) => s.abs === sourceAbs)?.state?.mode;
+      const mode = modeBits(change.newMode) ?? existingMode ?? 0o644;
+      const made = await mkdir(dirname(target), { recursive: true });
+      if (made !== undefined) createdDirs.push(made);
+      await replaceFile(target, Buffer.from(change.after, encodingOf(change)), mode);
+      if (change.oldPath !== undefined && sourceAbs !== target) await rm(sourceAbs, { force: true });
+    }
+  } catch (error) {
+    await rollback();
+    if (error instanceof PatchApplyError) throw error;
+    throw new PatchApplyError('write-failed', `Applying the patch failed and was rolled back: ${(error as Error).message}`);
+  }
+  return { rollback };
+}

@@ -1,0 +1,214 @@
+import type { PatchProblem, ProposedEdit, ProposedHunk } from '../types.js';
+import { problem } from '../problems.js';
+import { cleanHeaderPath, parseDiffGitPaths, pathFromMentionLine } from './path-text.js';
+
+type UnifiedEdit = Extract<ProposedEdit, { type: 'unified' }>;
+
+const FENCE = /^\s*(?:```|~~~)/;
+const HUNK_HEADER = /^@@+\s*(?:-(\d+)(?:,(\d+))?)?\s*(?:\+(\d+)(?:,(\d+))?)?\s*@@+/;
+const DIFF_GIT = /^diff --git\s+(.*)$/;
+const OLD_HEADER = /^---\s+(.+)$/;
+const NEW_HEADER = /^\+\+\+\s+(.+)$/;
+const EXTENDED_HEADER =
+  /^(old mode|new mode|new file mode|deleted file mode|rename from|rename to|copy from|copy to|similarity index|dissimilarity index|index)\s+(.*?)\s*$/;
+const BINARY = /^(?:Binary files .* differ|GIT binary patch)\s*$/;
+
+interface FileInProgress {
+  edit: UnifiedEdit;
+  /** Paths from `diff --git`, used when no ---/+++ pair follows. */
+  gitPaths?: { oldPath: string; newPath: string };
+  sawHeaders: boolean;
+  createdByMode: boolean;
+  deletedByMode: boolean;
+}
+
+interface HunkInProgress {
+  hunk: ProposedHunk;
+  claimedOld?: number;
+  claimedNew?: number;
+}
+
+function isFileHeaderPair(lines: readonly string[], i: number): boolean {
+  return OLD_HEADER.test(lines[i] ?? '') && NEW_HEADER.test(lines[i + 1] ?? '');
+}
+
+function isPrefixed(line: string): boolean {
+  const first = line[0];
+  return first === ' ' || first === '-' || first === '+' || first === '\\';
+}
+
+/**
+ * Where the hunk body really ends. Trailing lines with no diff prefix are prose (or blank
+ * separators), never context worth keeping. When the header's counts are met exactly
+ * before a stretch that contains prose, the counts were right and the rest is prose too.
+ */
+function trimHunkBody(body: string[], claimedOld?: number, claimedNew?: number): string[] {
+  let end = body.length;
+  while (end > 0 && !isPrefixed(body[end - 1] as string)) end--;
+  let lines = body.slice(0, end);
+  if (claimedOld !== undefined && claimedNew !== undefined) {
+    let oldCount = 0;
+    let newCount = 0;
+    for (let k = 0; k < lines.length; k++) {
+      const first = (lines[k] as string)[0];
+      if (first === '-') oldCount++;
+      else if (first === '+') newCount++;
+      else if (first !== '\\') {
+        oldCount++;
+        newCount++;
+      }
+      if (oldCount === claimedOld && newCount === claimedNew) {
+        let stop = k + 1;
+        while (lines[stop]?.startsWith('\\')) stop++;
+        const rest = lines.slice(stop);
+        if (rest.some((line) => line !== '' && !isPrefixed(line))) lines = lines.slice(0, stop);
+        break;
+      }
+    }
+  }
+  return lines;
+}
+
+/**
+ * Unified diffs anywhere in the text: fenced or not, with or without `diff --git`, with
+ * or without `a/`/`b/`, several per reply. Header counts are kept only as a hint for where
+ * the body ends; the body itself decides the counts. Lines marked in `consumed` belong to
+ * another format and end any hunk.
+ */
+export function extractUnifiedDiffs(
+  lines: readonly string[],
+  consumed: readonly boolean[],
+): { edits: UnifiedEdit[]; problems: PatchProblem[] } {
+  const edits: UnifiedEdit[] = [];
+  const problems: PatchProblem[] = [];
+  let file: FileInProgress | undefined;
+  let hunk: HunkInProgress | undefined;
+  let lastMention: string | undefined;
+
+  const closeHunk = (): void => {
+    if (!hunk || !file) return;
+    const body = hunk.hunk.lines;
+    const kept = trimHunkBody(body, hunk.claimedOld, hunk.claimedNew);
+    hunk.hunk.lines = kept;
+    if (kept.length > 0) file.edit.hunks.push(hunk.hunk);
+    hunk = undefined;
+    // Prose after the hunk may name the next file ("Then in src/B.java:").
+    const mentions = body
+      .slice(kept.length).map(pathFromMentionLine).filter((m) => m !== undefined);
+    if (mentions.length > 0) {
+      lastMention = mentions.at(-1);
+      closeFile();
+    }
+  };
+  const closeFile = (): void => {
+    closeHunk();
+    if (!file) return;
+    const done = file;
+    file = undefined;
+    if (!done.sawHeaders && done.gitPaths) {
+      done.edit.oldPath = done.createdByMode ? null : done.gitPaths.oldPath;
+      done.edit.newPath = done.deletedByMode ? null : done.gitPaths.newPath;
+    }
+    if (done.createdByMode) done.edit.oldPath = null;
+    if (done.deletedByMode) done.edit.newPath = null;
+    const last = done.edit.hunks.at(-1)?.lines;
+    if (last) {
+      const markerAt = last.findIndex((line) => line.startsWith('\\'));
+      if (markerAt > 0 && !(last[markerAt - 1] as string).startsWith('-')) done.edit.noNewlineAtEnd = true;
+    }
+    const meaningful =
+      done.edit.hunks.length > 0 || done.edit.binary || done.edit.oldMode !== undefined || done.edit.newMode !== undefined ||
+      done.edit.oldPath !== done.edit.newPath || done.createdByMode || done.deletedByMode;
+    if (done.edit.oldPath === null && done.edit.newPath === null) {
+      problems.push(problem('parse-error', 'A diff names /dev/null on both sides, so it says which file to change.'));
+    } else if (meaningful) {
+      edits.push(done.edit);
+    }
+  };
+  const openFile = (oldPath: string | null, newPath: string | null): FileInProgress => {
+    closeFile();
+    file = { edit: { type: 'unified', oldPath, newPath, hunks: [] }, sawHeaders: false, createdByMode: false, deletedByMode: false };
+    return file;
+  };
+
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i] as string;
+    if (consumed[i] || FENCE.test(line)) {
+      closeHunk();
+      continue;
+    }
+    const gitMatch = DIFF_GIT.exec(line);
+    if (gitMatch) {
+      const paths = parseDiffGitPaths(gitMatch[1] as string);
+      const opened = openFile(paths?.oldPath ?? null, paths?.newPath ?? null);
+      if (paths) opened.gitPaths = paths;
+      continue;
+    }
+    if (isFileHeaderPair(lines, i)) {
+      const oldPath = cleanHeaderPath((OLD_HEADER.exec(line) as RegExpExecArray)[1] as string);
+      const newPath = cleanHeaderPath((NEW_HEADER.exec(lines[i + 1] as string) as RegExpExecArray)[1] as string);
+      const reuse = file && !file.sawHeaders && file.edit.hunks.length === 0 && !hunk && file.gitPaths;
+      const target = reuse && file ? file : openFile(oldPath, newPath);
+      target.edit.oldPath = oldPath;
+      target.edit.newPath = newPath;
+      target.sawHeaders = true;
+      i++;
+      continue;
+    }
+    const hunkMatch = HUNK_HEADER.exec(line);
+    if (hunkMatch) {
+      closeHunk();
+      if (!file) {
+        if (lastMention === undefined) {
+          problems.push(problem('parse-error', `Hunk "${line.trim()}" has no file header (---/+++) and no file named before it.`));
+          continue;
+        }
+        openFile(lastMention, lastMention).sawHeaders = true;
+      }
+      const next: HunkInProgress = { hunk: { lines: [] } };
+      if (hunkMatch[1] !== undefined) next.hunk.oldStartHint = Number(hunkMatch[1]);
+      if (hunkMatch[1] !== undefined && hunkMatch[3] !== undefined) {
+        next.claimedOld = hunkMatch[2] === undefined ? 1 : Number(hunkMatch[2]);
+        next.claimedNew = hunkMatch[4] === undefined ? 1 : Number(hunkMatch[4]);
+      }
+      hunk = next;
+      continue;
+    }
+    if (hunk) {
+      if (/^Index:\s/.test(line) || /^={20,}\s*$/.test(line)) {
+        closeFile();
+        continue;
+      }
+      hunk.hunk.lines.push(line);
+      continue;
+    }
+    if (file && file.edit.hunks.length === 0) {
+      const ext = EXTENDED_HEADER.exec(line);
+      if (ext) {
+        const [, key, value] = ext as unknown as [string, string, string];
+        if (key === 'old mode') file.edit.oldMode = value;
+        else if (key === 'new mode') file.edit.newMode = value;
+        else if (key === 'new file mode') {
+          file.createdByMode = true;
+          file.edit.newMode = value;
+        } else if (key === 'deleted file mode') {
+          file.deletedByMode = true;
+          file.edit.oldMode = value;
+        } else if (key === 'rename from' && file.gitPaths) file.gitPaths.oldPath = cleanHeaderPath(value) ?? file.gitPaths.oldPath;
+        else if (key === 'rename to' && file.gitPaths) file.gitPaths.newPath = cleanHeaderPath(value) ?? file.gitPaths.newPath;
+        continue;
+      }
+      if (BINARY.test(line)) {
+        file.edit.binary = true;
+        continue;
+      }
+    }
+    const mention = pathFromMentionLine(line);
+    if (mention !== undefined) {
+      lastMention = mention;
+      if (file && (file.edit.hunks.length > 0 || file.sawHeaders)) closeFile();
+    }
+  }
+  closeFile();
+  return { edits, problems };
+}

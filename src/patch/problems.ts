@@ -1,0 +1,58 @@
+import type { PatchProblem } from './types.js';
+
+/**
+ * Stable reason codes. Callers switch on these, so never rename one; add new ones.
+ * Placement codes mean "the edit does not fit this tree" (attempt outcome not-applicable);
+ * the others mean "the edit is refused" (attempt outcome rejected).
+ */
+export const PATCH_PROBLEM_CODES = [
+  'parse-error',
+  'no-edits',
+  'invalid-path',
+  'absolute-path',
+  'path-traversal',
+  'control-char',
+  'forbidden-dir',
+  'symlink-escape',
+  'protected-path',
+  'change-type-not-allowed',
+  'too-many-files',
+  'too-many-lines',
+  'empty-change',
+  'non-utf8',
+  'file-not-found',
+  'file-exists',
+  'hunk-not-found',
+  'hunk-ambiguous',
+  'hunk-overlap',
+  'line-out-of-range',
+] as const;
+
+export type PatchProblemCode = (typeof PATCH_PROBLEM_CODES)[number];
+
+const PLACEMENT_CODES: ReadonlySet<string> = new Set<PatchProblemCode>([
+  'parse-error',
+  'no-edits',
+  'file-not-found',
+  'file-exists',
+  'hunk-not-found',
+  'hunk-ambiguous',
+  'hunk-overlap',
+  'line-out-of-range',
+]);
+
+/** True when the problem means the edit could not be placed, rather than that it was refused. */
+export function isPlacementProblem(problem: PatchProblem): boolean {
+  return PLACEMENT_CODES.has(problem.code);
+}
+
+export function problem(
+  code: PatchProblemCode,
+  message: string,
+  where: { file?: string; hunk?: number } = {},
+): PatchProblem {
+  const result: PatchProblem = { code, message };
+  if (where.file !== undefined) result.file = where.file;
+  if (where.hunk !== undefined) result.hunk = where.hunk;
+  return result;
+}
