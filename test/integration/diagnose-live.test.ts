@@ -1,0 +1,42 @@
+// Runs real Maven (offline) on a broken fixture project and diagnoses the live output:
+// the result must equal the expectation reviewed for the captured log of the same run.
+import { cp, mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { execa } from 'execa';
+import { describe, expect, it } from 'vitest';
+import { diagnoseBuild } from '../../src/diagnose/index.js';
+import { CASES_DIR, comparable, projectDir } from '../unit/diagnose-cases.js';
+
+async function runMaven(caseName: string, project: string, args: string[]) {
+  const base = await mkdtemp(path.join(os.tmpdir(), 'mvnx-diagnose-live-'));
+  const root = path.join(base, 'my proj');
+  await cp(projectDir(project), root, { recursive: true });
+  const startedAt = new Date();
+  const result = await execa('mvn', args, {
+    cwd: root,
+    all: true,
+    reject: false,
+    env: { MAVEN_OPTS: '-XX:TieredStopAtLevel=1 -XX:+UseSerialGC' },
+  });
+  const logFile = path.join(base, 'console.txt');
+  await writeFile(logFile, result.all ?? '');
+  const expected = JSON.parse(await readFile(path.join(CASES_DIR, caseName, 'expected.json'), 'utf8')) as unknown;
+  return { root, logFile, startedAt, exitCode: result.exitCode ?? -1, expected };
+}
+
+describe('diagnosing a live Maven build', () => {
+  it('finds exactly the compile errors of the multi-module fixture (module folder with a space)', async () => {
+    const run = await runMaven('multi-module', 'multi-module', ['-o', '-B', 'verify']);
+    expect(run.exitCode).toBe(1);
+    const diagnosis = await diagnoseBuild({ projectRoot: run.root, logFile: run.logFile, runStartedAt: run.startedAt, exitCode: run.exitCode });
+    expect(comparable(diagnosis)).toEqual(run.expected);
+  });
+
+  it('finds exactly the failing tests of the test-failures fixture from the reports this run wrote', async () => {
+    const run = await runMaven('test-failures', 'test-failures', ['-o', '-B', 'verify']);
+    expect(run.exitCode).toBe(1);
+    const diagnosis = await diagnoseBuild({ projectRoot: run.root, logFile: run.logFile, runStartedAt: run.startedAt, exitCode: run.exitCode });
+    expect(comparable(diagnosis)).toEqual(run.expected);
+  });
+});
