@@ -1,7 +1,7 @@
 // Diagnosis throughput: generates a ~200 MB Maven log from a real captured fixture log
 // (the project's console output repeated, with build noise in between) and reports MB/s
 // and peak RSS of diagnoseBuild over it. Run: npm run bench:diagnose [-- SIZE_MB]
-import { mkdtemp, readFile, rm, writeFile, open } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, open } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';

@@ -170,3 +170,20 @@ describe('diagnoseBuild on edge inputs', () => {
     expect(d.diagnostics).toHaveLength(1);
   });
 });
+
+describe('never throws on arbitrary input', () => {
+  it('parseMavenLog and parseSurefireReport return a result for any text', async () => {
+    const fc = (await import('fast-check')).default;
+    const { parseSurefireReport } = await import('../../src/diagnose/index.js');
+    const fragments = fc.constantFrom('[ERROR] ', '[WARNING] ', '/__ROOT__/A.java:[', '1,2] ', '  symbol: x', 'Failed to execute goal ', ' on project ', '<testcase name="', '"/>', '<failure ', '\u0000', '\ufffd', '\x1b[1;31m', 'C:\\x\\', '\n');
+    const text = fc.array(fc.oneof(fragments, fc.string()), { maxLength: 40 }).map((parts) => parts.join(''));
+    fc.assert(
+      fc.property(text, (t) => {
+        const log = parseMavenLog(t.split('\n'), { projectRoot: ROOT });
+        expect(Array.isArray(log.compileErrors)).toBe(true);
+        expect(Array.isArray(parseSurefireReport(t, 'r.xml').cases)).toBe(true);
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
