@@ -19,13 +19,42 @@ export interface FixCandidate {
   reason: string;
 }
 
+/** Which classpath a source file compiles against. */
+export type SourceScope = 'main' | 'test';
+
+/**
+ * Where class names come from besides the project's own sources. The default one
+ * (`createTypeIndex` in type-index.ts) reads the JDK image and the module's jars; tests
+ * and plugins may pass their own.
+ */
+export interface TypeIndex {
+  /** Fully qualified names of exported, top-level JDK classes with this simple name. */
+  jdkClasses(simpleName: string): Promise<string[]>;
+  /**
+   * Fully qualified names of top-level classes with this simple name in the jars that
+   * `file` (root-relative) compiles against.
+   */
+  classpathClasses(simpleName: string, file: string, scope: SourceScope): Promise<string[]>;
+}
+
 export interface FixerContext {
   /** Absolute path of the Java home that compiled the project, when known. */
   javaHome?: string;
   /** Absolute jar paths on the failing module's compile classpath, when known. */
   classpath?: string[];
+  /** Absolute jar paths on the failing module's test classpath, when known (a superset of `classpath`). */
+  testClasspath?: string[];
   /** ~/.m2/repository or the configured local repository. */
   localRepository?: string;
+  /** Folder for the JDK and jar indexes; defaults to ~/.cache/mvnx. */
+  cacheDir?: string;
+  /** Overrides the default JDK/classpath index. */
+  types?: TypeIndex;
+  /**
+   * Called when one fixer throws or returns a malformed candidate; the other fixers still
+   * run. Without it, the registry rethrows so the failure is never silent.
+   */
+  onFixerError?: (fixer: string, error: Error) => void;
 }
 
 export interface Fixer {

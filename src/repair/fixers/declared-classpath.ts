@@ -1,0 +1,109 @@
+/**
+ * The jars a module compiles against, worked out from its pom and the poms in the local
+ * repository. It stands in for `mvn dependency:build-classpath`, which cannot run offline
+ * on this Maven (its own plugin dependencies are not in ~/.m2). Versions that only a
+ * parent or BOM manages are taken from the local repository when exactly one is present.
+ */
+import { existsSync } from 'node:fs';
+import { readFile, readdir } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+
+export interface DeclaredDependency {
+  groupId: string;
+  artifactId: string;
+  version?: string;
+  scope: string;
+  optional: boolean;
+  type: string;
+}
+
+export interface DeclaredClasspath {
+  main: string[];
+  test: string[];
+  /** Dependencies that could not be found in the local repository. */
+  missing: string[];
+}
+
+function stripSection(xml: string, tag: string): string {
+  return xml.replace(new RegExp(`<${tag}\\b[\\s\\S]*?</${tag}>`, 'g'), '');
+}
+
+function textOf(xml: string, tag: string): string | undefined {
+  return new RegExp(`<${tag}>\\s*([^<]*?)\\s*</${tag}>`).exec(xml)?.[1];
+}
+
+/** The pom's direct dependencies, with `${property}` references resolved where the pom defines them. */
+export function parseDeclaredDependencies(pomXml: string): DeclaredDependency[] {
+  const xml = pomXml.replace(/<!--[\s\S]*?-->/g, '');
+  const properties = new Map<string, string>();
+  const propertiesBlock = /<properties>([\s\S]*?)<\/properties>/.exec(xml)?.[1] ?? '';
+  for (const [, name = '', value = ''] of propertiesBlock.matchAll(/<([\w.-]+)>\s*([^<]*?)\s*<\/\1>/g)) properties.set(name, value);
+  const withoutParent = stripSection(xml, 'parent');
+  const projectVersion = textOf(stripSection(stripSection(withoutParent, 'dependencies'), 'build'), 'version') ?? textOf(xml, 'version');
+  if (projectVersion) properties.set('project.version', projectVersion);
+  const resolve = (value: string | undefined) =>
+    value?.replace(/\$\{([^}]+)\}/g, (whole, name: string) => properties.get(name) ?? whole);
+
+  const body = ['dependencyManagement', 'build', 'profiles', 'reporting'].reduce(stripSection, xml);
+  const dependencies: DeclaredDependency[] = [];
+  for (const [, block = ''] of body.matchAll(/<dependency>([\s\S]*?)<\/dependency>/g)) {
+    const groupId = resolve(textOf(block, 'groupId'));
+    const artifactId = resolve(textOf(block, 'artifactId'));
+    if (!groupId || !artifactId) continue;
+    const version = resolve(textOf(block, 'version'));
+    dependencies.push({
+      groupId,
+      artifactId,
+      version: version && !version.includes('${') ? version : undefined,
+      scope: textOf(block, 'scope') ?? 'compile',
+      optional: textOf(block, 'optional') === 'true',
+      type: textOf(block, 'type') ?? 'jar',
+    });
+  }
+  return dependencies;
+}
+
+export function defaultLocalRepository(): string {
+  return path.join(os.homedir(), '.m2', 'repository');
+}
+
+async function pickVersion(localRepository: string, dependency: DeclaredDependency): Promise<string | undefined> {
+  if (dependency.version) return dependency.version;
+  const folder = path.join(localRepository, ...dependency.groupId.split('.'), dependency.artifactId);
+  const versions = await readdir(folder).catch(() => [] as string[]);
+  return versions.length === 1 ? versions[0] : undefined;
+}
+
+/** Transitive jars of a pom's dependencies: compile and provided for main, plus test for test. */
+export async function resolveDeclaredClasspath(pomXml: string, localRepository: string = defaultLocalRepository()): Promise<DeclaredClasspath> {
+  const main = new Set<string>();
+  const test = new Set<string>();
+  const missing: string[] = [];
+  const seen = new Set<string>();
+
+  const visit = async (dependency: DeclaredDependency, targets: Set<string>[], depth: number): Promise<void> => {
+    const key = `${dependency.groupId}:${dependency.artifactId}`;
+    if (seen.has(key) || dependency.type !== 'jar' || depth > 8) return;
+    seen.add(key);
+    const version = await pickVersion(localRepository, dependency);
+    const folder = path.join(localRepository, ...dependency.groupId.split('.'), dependency.artifactId, version ?? '');
+    const jar = path.join(folder, `${dependency.artifactId}-${version}.jar`);
+    if (!version || !existsSync(jar)) {
+      missing.push(`${key}:${version ?? '?'}`);
+      return;
+    }
+    for (const target of targets) target.add(jar);
+    const pom = await readFile(path.join(folder, `${dependency.artifactId}-${version}.pom`), 'utf8').catch(() => undefined);
+    if (!pom) return;
+    for (const transitive of parseDeclaredDependencies(pom)) {
+      // Only compile-scope transitive dependencies reach a compile classpath.
+      if (transitive.scope === 'compile' && !transitive.optional) await visit(transitive, targets, depth + 1);
+    }
+  };
+
+  const direct = parseDeclaredDependencies(pomXml);
+  for (const dependency of direct.filter((d) => ['compile', 'provided', 'system'].includes(d.scope))) await visit(dependency, [main, test], 0);
+  for (const dependency of direct.filter((d) => d.scope === 'test')) await visit(dependency, [test], 0);
+  return { main: [...main], test: [...test], missing };
+}
