@@ -1,0 +1,81 @@
+import { describe, expect, it } from 'vitest';
+import { differsOnlyInStrings, isTrivialLine } from '../../src/policy/changed-lines.js';
+import { assessRisk } from '../../src/policy/risk.js';
+import { configSchema } from '../../src/policy/schema.js';
+import type { ChangeSet, ChangeType } from '../../src/patch/types.js';
+
+const config = configSchema.parse({});
+const MAIN = 'src/main/java/com/acme/Order.java';
+
+function edit(before: string, after: string, path = MAIN): ChangeSet {
+  return { files: [{ path, before, after }] };
+}
+
+const body = (...lines: string[]): string => ['package com.acme;', '', 'class Order {', ...lines, '}', ''].join('\n');
+
+describe('assessRisk', () => {
+  const table: [string, ChangeSet, ChangeType[], 'low' | 'medium' | 'high'][] = [
+    ['an added import', edit(body('  List<String> x;'), body('  List<String> x;').replace('package com.acme;\n', 'package com.acme;\nimport java.util.List;\n')), ['edit-main-source'], 'low'],
+    ['a changed log line', edit(body('  void f() {', '    log.info("start");', '  }'), body('  void f() {', '    log.debug("start {}", id);', '  }')), ['edit-main-source'], 'low'],
+    ['a changed comment', edit(body('  // returns the sum'), body('  // returns the total')), ['edit-main-source'], 'low'],
+    ['a changed string literal', edit(body('  String m() { return "Helo"; }'), body('  String m() { return "Hello"; }')), ['edit-main-source'], 'low'],
+    ['a changed assertion message in a test', edit(body('  assertEquals("a", x, "msg one");'), body('  assertEquals("a", x, "msg two");'), 'src/test/java/OrderTest.java'), ['edit-test-source'], 'low'],
+    ['a changed operator', edit(body('  int t() { return a - b; }'), body('  int t() { return a + b; }')), ['edit-main-source'], 'medium'],
+    ['a string change plus a code change on the same line', edit(body('  String m() { return "a" + x; }'), body('  String m() { return "b" + y; }')), ['edit-main-source'], 'medium'],
+    ['a resource edit', edit('a=1\n', 'a=2\n', 'src/main/resources/app.properties'), ['edit-resource'], 'medium'],
+    ['a build file edit', edit('<project/>\n', '<project><x/></project>\n', 'pom.xml'), ['edit-build-file'], 'high'],
+    ['an added dependency', edit('<project/>\n', '<project><dependencies/></project>\n', 'pom.xml'), ['edit-build-file', 'add-dependency'], 'high'],
+    ['a deleted file', { files: [{ path: MAIN, before: 'class A {}\n', after: null }] }, ['delete-file'], 'high'],
+    ['many lines', edit(body(), body(...Array.from({ length: 70 }, (_, i) => `  int f${i};`))), ['edit-main-source'], 'high'],
+  ];
+  it.each(table)('%s -> %s', (_name, changeSet, types, expected) => {
+    expect(assessRisk(changeSet, types, config).risk).toBe(expected);
+  });
+
+  it('says why a patch is not low', () => {
+    const result = assessRisk(edit(body('  int t() { return a - b; }'), body('  int t() { return a + b; }')), ['edit-main-source'], config);
+    expect(result.reasons).toEqual(['changes code, not only log/comment/import/string-literal lines (e.g. src/main/java/com/acme/Order.java: int t() { return a + b; })']);
+  });
+
+  it('says why a patch is high', () => {
+    const result = assessRisk(edit('<project/>\n', '<project><x/></project>\n', 'pom.xml'), ['edit-build-file'], config);
+    expect(result.reasons).toEqual(['change type edit-build-file is high risk (risk.highChangeTypes)']);
+  });
+
+  it('uses the line limits alone when lowRequiresTrivialLines is off', () => {
+    const relaxed = configSchema.parse({ risk: { lowRequiresTrivialLines: false } });
+    expect(assessRisk(edit(body('  int t() { return a - b; }'), body('  int t() { return a + b; }')), ['edit-main-source'], relaxed).risk).toBe('low');
+  });
+
+  it('counts files against the low limit', () => {
+    const twoFiles: ChangeSet = { files: ['A', 'B', 'C'].map((name) => ({ path: `src/main/java/${name}.java`, before: '// a\n', after: '// b\n' })) };
+    const result = assessRisk(twoFiles, ['edit-main-source'], config);
+    expect(result).toEqual({ risk: 'medium', reasons: ['3 files: more than risk.lowMaxFiles (2)'] });
+  });
+});
+
+describe('trivial lines', () => {
+  it.each([
+    ['import java.util.List;', true],
+    ['import static org.junit.Assert.*;', true],
+    ['  // comment', true],
+    ['   * javadoc', true],
+    ['    LOGGER.warn("x {}", y);', true],
+    ['    logger.atInfo().log("x");', true],
+    ['    System.out.println("debug");', true],
+    ['', true],
+    ['    return a + b;', false],
+    ['    logic.info(x);', false],
+  ])('%j trivial: %s', (line, expected) => {
+    expect(isTrivialLine(line)).toBe(expected);
+  });
+
+  it.each([
+    ['return "a";', 'return "b";', true],
+    ['f("x \\" y", 1);', 'f("z", 1);', true],
+    ['f("x", 1);', 'f("x", 2);', false],
+    ['same', 'same', false],
+  ])('%j -> %j differs only in strings: %s', (before, after, expected) => {
+    expect(differsOnlyInStrings(before, after)).toBe(expected);
+  });
+});
