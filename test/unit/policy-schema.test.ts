@@ -73,3 +73,20 @@ describe('example configs', () => {
     }
   });
 });
+
+describe('docs/config.md', () => {
+  it('documents every field of the schema', async () => {
+    const docs = await readFile(path.join(REPO, 'docs/config.md'), 'utf8');
+    const fields: string[] = [];
+    const walk = (node: Record<string, unknown>, at: string): void => {
+      for (const [key, child] of Object.entries((node.properties as Record<string, Record<string, unknown>>) ?? {})) {
+        if (!child.properties) fields.push(`${at}${key}`);
+        walk(child, `${at}${key}.`);
+        const items = child.items as Record<string, unknown> | undefined;
+        if (items?.properties) walk(items, `${at}${key}[].`);
+      }
+    };
+    walk(buildJsonSchema(), '');
+    expect(fields.filter((field) => !docs.includes(`\`${field}\``))).toEqual([]);
+  });
+});
