@@ -1,0 +1,62 @@
+/**
+ * The model layer's entry: build the provider the settings ask for. Redaction is a
+ * separate wrapper (withRedaction) so that it applies to any provider alike.
+ */
+import { OllamaProvider } from './ollama-provider.js';
+import { OpenAiCompatibleProvider } from './openai-provider.js';
+import type { ModelProvider, ModelSettings } from './types.js';
+
+export type { ChatMessage, ChatRequest, ChatResult, ModelProvider, ModelSettings } from './types.js';
+export { ModelCallError, ProviderUnavailableError, type ModelCallErrorCode } from './errors.js';
+export { OllamaProvider } from './ollama-provider.js';
+export { OpenAiCompatibleProvider } from './openai-provider.js';
+export { redact, withRedaction, type RedactionOptions } from './redact.js';
+
+export interface ProviderOptions {
+  /** Deadline of the health check; the default keeps provider-unavailable under 5 s. */
+  healthTimeoutMs?: number;
+}
+
+export function createProvider(settings: ModelSettings, options: ProviderOptions = {}): ModelProvider {
+  validateSettings(settings);
+  const normalised = { ...settings, host: normaliseHost(settings.host, settings.provider) };
+  switch (settings.provider) {
+    case 'ollama':
+      return new OllamaProvider(normalised, options);
+    case 'openai-compatible':
+      return new OpenAiCompatibleProvider(normalised, options);
+    default:
+      throw new Error(`model.provider must be "ollama" or "openai-compatible", got ${JSON.stringify((settings as { provider: unknown }).provider)}`);
+  }
+}
+
+/**
+ * OLLAMA_HOST is often written without a scheme (`127.0.0.1:11434`, `0.0.0.0`, `:11434`);
+ * read it as Ollama does: http, and port 11434 when none is given.
+ */
+export function normaliseHost(host: string, provider: ModelSettings['provider']): string {
+  let value = host.trim();
+  if (value.startsWith(':')) value = `127.0.0.1${value}`;
+  if (!value.includes('://')) {
+    const withScheme = `http://${value}`;
+    const url = new URL(withScheme);
+    if (!url.port && provider === 'ollama') url.port = '11434';
+    value = url.toString();
+  }
+  return value.replace(/\/+$/, '');
+}
+
+function validateSettings(settings: ModelSettings): void {
+  if (!settings.name?.trim()) throw new Error('model.name must name a model, e.g. qwen2.5-coder:7b');
+  let url: URL;
+  try {
+    url = new URL(normaliseHost(settings.host ?? '', settings.provider));
+  } catch {
+    throw new Error(`model.host must be a URL such as http://127.0.0.1:11434, got ${JSON.stringify(settings.host)}`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`model.host must be an http or https URL, got ${JSON.stringify(settings.host)}`);
+  if (!(settings.timeoutSeconds > 0)) throw new Error(`model.timeoutSeconds must be positive, got ${settings.timeoutSeconds}`);
+  if (settings.numCtx !== undefined && !(Number.isInteger(settings.numCtx) && settings.numCtx > 0)) {
+    throw new Error(`model.numCtx must be a positive integer, got ${settings.numCtx}`);
+  }
+}

@@ -1,0 +1,190 @@
+/**
+ * The OpenAI-compatible provider (llama.cpp server, vLLM, LM Studio), on plain fetch:
+ * GET /v1/models for the health check, POST /v1/chat/completions streamed as SSE.
+ */
+import { createDeadline, describeError, isConnectionFailure, type Deadline } from './deadline.js';
+import { ModelCallError, ProviderUnavailableError } from './errors.js';
+import { DEFAULT_HEALTH_TIMEOUT_MS } from './ollama-provider.js';
+import { readSseData } from './sse.js';
+import type { ChatRequest, ChatResult, ModelProvider, ModelSettings } from './types.js';
+
+export interface OpenAiProviderOptions {
+  healthTimeoutMs?: number;
+}
+
+interface CompletionChunk {
+  model?: string;
+  choices?: { delta?: { content?: string | null }; finish_reason?: string | null }[];
+  usage?: { prompt_tokens?: number; completion_tokens?: number } | null;
+  error?: { message?: string } | string;
+}
+
+export class OpenAiCompatibleProvider implements ModelProvider {
+  readonly kind = 'openai-compatible' as const;
+  readonly model: string;
+  readonly host: string;
+  private readonly settings: ModelSettings;
+  private readonly healthTimeoutMs: number;
+  private healthy?: Promise<void>;
+
+  constructor(settings: ModelSettings, options: OpenAiProviderOptions = {}) {
+    this.settings = settings;
+    this.model = settings.name;
+    // Users paste either the server root or the /v1 base URL their tool shows.
+    this.host = settings.host.replace(/\/+$/, '').replace(/\/v1$/, '');
+    this.healthTimeoutMs = options.healthTimeoutMs ?? DEFAULT_HEALTH_TIMEOUT_MS;
+  }
+
+  async healthCheck(signal?: AbortSignal): Promise<void> {
+    const deadline = createDeadline(this.healthTimeoutMs, signal);
+    let response: Response;
+    let listing: { data?: { id?: unknown }[] };
+    try {
+      response = await deadline.fetch(`${this.host}/v1/models`, { headers: this.headers() });
+      if (!response.ok) throw this.statusFailure(response.status, await errorText(response), '/v1/models');
+      listing = (await response.json()) as typeof listing;
+    } catch (error) {
+      throw this.failure(error, deadline, 'health');
+    }
+    const ids = (listing.data ?? []).map((entry) => entry.id).filter((id): id is string => typeof id === 'string');
+    if (!ids.some((id) => sameServedModel(id, this.model))) {
+      throw new ProviderUnavailableError(
+        `The server at ${this.host} does not serve model ${this.model} (it lists: ${ids.join(', ') || 'nothing'})`,
+        'Load the model in the server, or set model.name to one of the listed ids',
+      );
+    }
+  }
+
+  async chat(request: ChatRequest): Promise<ChatResult> {
+    await this.ensureHealthy(request.signal);
+    const started = performance.now();
+    const deadline = createDeadline(this.settings.timeoutSeconds * 1000, request.signal);
+    const body = {
+      model: this.model,
+      messages: request.messages,
+      stream: true,
+      stream_options: { include_usage: true },
+      temperature: this.settings.temperature,
+      seed: this.settings.seed,
+      ...(request.format ? { response_format: { type: 'json_schema', json_schema: { name: 'edits', strict: true, schema: request.format } } } : {}),
+    };
+    let text = '';
+    let model = this.model;
+    let usage: CompletionChunk['usage'];
+    let callbackError: unknown;
+    try {
+      const response = await deadline.fetch(`${this.host}/v1/chat/completions`, {
+        method: 'POST',
+        headers: { ...this.headers(), 'Content-Type': 'application/json', Accept: 'text/event-stream' },
+        body: JSON.stringify(body),
+      });
+      if (!response.ok) throw this.statusFailure(response.status, await errorText(response), '/v1/chat/completions');
+      if (!response.body) throw new ModelCallError('bad-response', 'The server sent no response body');
+      for await (const data of readSseData(response.body)) {
+        if (data.trim() === '[DONE]') break;
+        const chunk = parseChunk(data);
+        if (chunk.error) throw new ModelCallError('stream-error', `The server reported an error while answering: ${errorMessageOf(chunk.error)}`);
+        if (chunk.model) model = chunk.model;
+        if (chunk.usage) usage = chunk.usage;
+        const piece = chunk.choices?.[0]?.delta?.content ?? '';
+        if (!piece) continue;
+        text += piece;
+        try {
+          request.onToken?.(piece);
+        } catch (error) {
+          callbackError = error;
+          break;
+        }
+      }
+    } catch (error) {
+      throw this.failure(error, deadline, 'chat');
+    }
+    if (callbackError !== undefined) throw callbackError;
+    return {
+      text,
+      promptTokens: usage?.prompt_tokens,
+      completionTokens: usage?.completion_tokens,
+      durationMs: Math.round(performance.now() - started),
+      model,
+    };
+  }
+
+  private ensureHealthy(signal?: AbortSignal): Promise<void> {
+    if (!this.healthy) {
+      this.healthy = this.healthCheck(signal).catch((error: unknown) => {
+        this.healthy = undefined;
+        throw error;
+      });
+    }
+    return this.healthy;
+  }
+
+  private headers(): Record<string, string> {
+    return this.settings.apiKey ? { Authorization: `Bearer ${this.settings.apiKey}` } : {};
+  }
+
+  private statusFailure(status: number, message: string, endpoint: string): Error {
+    if (status === 401 || status === 403) {
+      return new ProviderUnavailableError(`The server at ${this.host} refused the API key (HTTP ${status})`, 'Set the key in the environment variable named by model.apiKeyEnv');
+    }
+    if (status === 404) {
+      return new ProviderUnavailableError(`The server at ${this.host} has no ${endpoint} or no model ${this.model} (HTTP 404): ${message}`, 'Check model.host and model.name against the server');
+    }
+    if (status === 503) return new ProviderUnavailableError(`The server at ${this.host} is busy or still loading (HTTP 503)`, 'Wait until the model is loaded and try again');
+    if (status === 400) return new ModelCallError('bad-request', `The server refused the request (HTTP 400): ${message}`, { status });
+    return new ModelCallError('http-error', `The server answered HTTP ${status}: ${message}`, { status });
+  }
+
+  private failure(error: unknown, deadline: Deadline, phase: 'health' | 'chat'): Error {
+    const cause = deadline.cause();
+    if (cause === 'aborted') return new ModelCallError('aborted', 'The model call was aborted', { cause: error });
+    if (cause === 'timeout') {
+      return phase === 'health'
+        ? new ProviderUnavailableError(`The server at ${this.host} did not answer within ${this.healthTimeoutMs} ms`, startServerHint(this.host), { cause: error })
+        : new ModelCallError('timeout', `${this.model} gave no complete answer within ${this.settings.timeoutSeconds} s`, { cause: error });
+    }
+    if (error instanceof ProviderUnavailableError || error instanceof ModelCallError) return error;
+    if (isConnectionFailure(error)) {
+      return new ProviderUnavailableError(`Cannot reach the model server at ${this.host} (${describeError(error)})`, startServerHint(this.host), { cause: error });
+    }
+    if (phase === 'health') {
+      return new ProviderUnavailableError(`The server at ${this.host} does not answer /v1/models like an OpenAI-compatible server (${describeError(error)})`, startServerHint(this.host), { cause: error });
+    }
+    return new ModelCallError('bad-response', `Could not read the answer: ${describeError(error)}`, { cause: error });
+  }
+}
+
+function startServerHint(host: string): string {
+  return `Start the model server (e.g. \`llama-server -m model.gguf --port ...\`) so that it answers at ${host}, or change model.host`;
+}
+
+/** llama.cpp lists the model file; LM Studio and vLLM list ids like `org/name`. */
+export function sameServedModel(id: string, wanted: string): boolean {
+  const normalise = (name: string) => name.trim().toLowerCase().replace(/\.gguf$/, '');
+  const a = normalise(id);
+  const b = normalise(wanted);
+  return a === b || a.endsWith(`/${b}`);
+}
+
+function parseChunk(data: string): CompletionChunk {
+  try {
+    return JSON.parse(data) as CompletionChunk;
+  } catch (error) {
+    throw new ModelCallError('bad-response', `The server streamed something that is not JSON: ${data.slice(0, 120)}`, { cause: error });
+  }
+}
+
+function errorMessageOf(error: NonNullable<CompletionChunk['error']>): string {
+  return typeof error === 'string' ? error : (error.message ?? JSON.stringify(error));
+}
+
+async function errorText(response: Response): Promise<string> {
+  const text = await response.text().catch(() => '');
+  try {
+    const parsed = JSON.parse(text) as { error?: { message?: string } | string };
+    if (parsed.error) return errorMessageOf(parsed.error);
+  } catch {
+    // Not JSON: the text itself is the message.
+  }
+  return text.slice(0, 300) || response.statusText;
+}
