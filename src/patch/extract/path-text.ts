@@ -94,6 +94,9 @@ export function normaliseRelative(path: string): string {
  * `src/Foo.java`, `**src/Foo.java**`, `### File: src/Foo.java`, `` `pom.xml`: ``.
  */
 export function pathFromMentionLine(line: string): string | undefined {
+  // Prose ending in a quoted path: "In `src/Foo.java`:", "Update **pom.xml**:".
+  const quotedAtEnd = /(?:`|\*\*)([^`*\s]+\.[A-Za-z0-9]+)(?:`|\*\*)\s*:?\s*$/.exec(line);
+  if (quotedAtEnd && /\s/.test(line.trim())) return normaliseRelative(quotedAtEnd[1] as string);
   let text = line.trim();
   text = text.replace(/^(?:#{1,6}\s*|[-*>]\s+)+/, '');
   text = text.replace(/^(?:\*\*|__)?(?:file(?:name)?|path)\s*:\s*/i, '');

@@ -5,7 +5,10 @@ import { cleanHeaderPath, parseDiffGitPaths, pathFromMentionLine } from './path-
 type UnifiedEdit = Extract<ProposedEdit, { type: 'unified' }>;
 
 const FENCE = /^\s*(?:```|~~~)/;
-const HUNK_HEADER = /^@@+\s*(?:-(\d+)(?:,(\d+))?)?\s*(?:\+(\d+)(?:,(\d+))?)?\s*@@+/;
+/** `@@ -3,7 +3,8 @@`, and what models make of it: `@@ -3 +3 @@`, `@@ ... @@`, `@@ @@`. */
+const HUNK_HEADER = /^@@+([^@]*)@@+/;
+const HUNK_OLD_RANGE = /-(\d+)(?:,(\d+))?/;
+const HUNK_NEW_RANGE = /\+(\d+)(?:,(\d+))?/;
 const DIFF_GIT = /^diff --git\s+(.*)$/;
 const OLD_HEADER = /^---\s+(.+)$/;
 const NEW_HEADER = /^\+\+\+\s+(.+)$/;
@@ -166,10 +169,13 @@ export function extractUnifiedDiffs(
         openFile(lastMention, lastMention).sawHeaders = true;
       }
       const next: HunkInProgress = { hunk: { lines: [] } };
-      if (hunkMatch[1] !== undefined) next.hunk.oldStartHint = Number(hunkMatch[1]);
-      if (hunkMatch[1] !== undefined && hunkMatch[3] !== undefined) {
-        next.claimedOld = hunkMatch[2] === undefined ? 1 : Number(hunkMatch[2]);
-        next.claimedNew = hunkMatch[4] === undefined ? 1 : Number(hunkMatch[4]);
+      const ranges = hunkMatch[1] as string;
+      const oldRange = HUNK_OLD_RANGE.exec(ranges);
+      const newRange = HUNK_NEW_RANGE.exec(ranges);
+      if (oldRange) next.hunk.oldStartHint = Number(oldRange[1]);
+      if (oldRange && newRange) {
+        next.claimedOld = oldRange[2] === undefined ? 1 : Number(oldRange[2]);
+        next.claimedNew = newRange[2] === undefined ? 1 : Number(newRange[2]);
       }
       hunk = next;
       continue;
