@@ -66,7 +66,7 @@ export async function loadEffectiveConfig(options: LoadConfigOptions): Promise<E
   if (config.model.host === undefined) sources['model.host'] = 'default';
   return {
     ...config,
-    model: { ...config.model, host: config.model.host ?? DEFAULT_MODEL_HOST },
+    model: { ...config.model, host: withScheme(config.model.host ?? DEFAULT_MODEL_HOST) },
     sources,
     files: expanded.files,
   };
@@ -81,4 +81,9 @@ function checkBudgetCaps(budget: EffectiveConfig['budget'], sources: Record<stri
       );
     }
   }
+}
+
+/** `gpu-box:11434` from a flag or file is meant as http; clients need the scheme. */
+function withScheme(host: string): string {
+  return /^[a-z][a-z0-9+.-]*:\/\//i.test(host) ? host.replace(/\/+$/, '') : `http://${host.replace(/\/+$/, '')}`;
 }

@@ -96,6 +96,15 @@ describe('mvnx explain', () => {
     expect((JSON.parse(stdout) as { tier: string }).tier).toBe('off');
   });
 
+  it('refuses unknown arguments and a --mvnx-config without a file', async () => {
+    const root = await tempRepo();
+    expect(await explain(['--verbose'], { cwd: root, env: {} })).toBe(2);
+    expect(await explain(['--mvnx-config'], { cwd: root, env: {} })).toBe(2);
+    expect(stderr).toBe(
+      'mvnx explain: unknown argument "--verbose" (usage: mvnx explain [--json] [--mvnx-NAME=VALUE ...])\nmvnx explain: --mvnx-config needs a file (--mvnx-config=FILE)\n',
+    );
+  });
+
   it('reports an invalid config in one line with exit 2', async () => {
     const root = await tempRepo({ '.mvnxrc.yaml': 'tier: auto\nbudgets: {}\n' });
     expect(await explain([], { cwd: root, env: {} })).toBe(2);

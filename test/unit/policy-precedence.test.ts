@@ -86,6 +86,11 @@ describe('precedence: defaults < extends < file < env < flags', () => {
       expect(config.sources['model.host']).toBe(source);
     });
 
+    it('adds http:// to a host given without a scheme', async () => {
+      const root = await tempRepo();
+      expect((await load(root, { flags: { host: 'gpu-box:11434/' } })).model.host).toBe('http://gpu-box:11434');
+    });
+
     it('a preset host (config) also beats OLLAMA_HOST', async () => {
       const root = await tempRepo({ 'base.yaml': 'model:\n  host: http://base:5\n', '.mvnxrc.yaml': 'extends: ./base.yaml\n' });
       expect((await load(root, { env: { OLLAMA_HOST: 'ollama:3' } })).model.host).toBe('http://base:5');
