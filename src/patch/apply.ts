@@ -31,7 +31,8 @@ async function readOnDisk(abs: string): Promise<OnDisk | null> {
     const stats = await lstat(abs);
     return { bytes: await readFile(abs), mode: stats.mode & 0o7777 };
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return null;
     throw error;
   }
 }
@@ -50,6 +51,15 @@ async function replaceFile(abs: string, bytes: Buffer, mode: number): Promise<vo
   } catch (error) {
     await rm(temp, { force: true });
     throw error;
+  }
+}
+
+/** rm -f that also shrugs at a parent that is not a folder: then there is nothing to remove. */
+async function removeIfPresent(abs: string): Promise<void> {
+  try {
+    await rm(abs, { force: true });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOTDIR') throw error;
   }
 }
 
@@ -109,7 +119,7 @@ export async function applyChangeSet(
     if (rolledBack) return;
     rolledBack = true;
     for (const { abs, state } of [...snapshots].reverse()) {
-      if (state === null) await rm(abs, { force: true });
+      if (state === null) await removeIfPresent(abs);
       else await replaceFile(abs, state.bytes, state.mode);
     }
     for (const dir of createdDirs.reverse()) await rm(dir, { recursive: true, force: true });
