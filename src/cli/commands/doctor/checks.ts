@@ -1,0 +1,125 @@
+/**
+ * `mvnx doctor`'s judgements: pure functions from gathered facts to check results, so
+ * every verdict and hint is testable without the machine being in that state.
+ */
+
+export type CheckStatus = 'ok' | 'warn' | 'fail';
+
+export interface CheckResult {
+  check: string;
+  status: CheckStatus;
+  detail: string;
+  hint?: string;
+}
+
+export type Probe<T> = { ok: true; value: T } | { ok: false; error: string };
+
+export interface PluginPin {
+  groupId: string;
+  artifactId: string;
+  version: string;
+  present: boolean;
+}
+
+export interface DoctorFacts {
+  java: Probe<{ command: string; version: string }>;
+  maven: Probe<{ path: string; source: string }>;
+  mavenVersion?: Probe<string>;
+  offline: { localRepository: string; repositoryExists: boolean; pomFound: boolean; plugins: PluginPin[] };
+  config: Probe<{ tier: string; files: string[] }>;
+  model: { host: string; name: string; version: Probe<string>; models?: Probe<string[]> };
+  sandbox: { version: Probe<string>; isolatedRun?: Probe<true> };
+}
+
+export const MIN_MAVEN_VERSION = '3.6.3';
+const NO_MODEL = 'quick-fixes still work without a model';
+
+/** -1, 0 or 1 comparing dotted numeric versions (`3.8.7` vs `3.6.3`); qualifiers after `-` are ignored. */
+export function compareVersions(a: string, b: string): number {
+  const parts = (v: string) => v.split('-')[0]!.split('.').map((n) => Number.parseInt(n, 10) || 0);
+  const [left, right] = [parts(a), parts(b)];
+  for (let i = 0; i < Math.max(left.length, right.length); i++) {
+    const diff = (left[i] ?? 0) - (right[i] ?? 0);
+    if (diff !== 0) return Math.sign(diff);
+  }
+  return 0;
+}
+
+/** `name` as Ollama lists it: a name without a tag means `:latest`. */
+export function isModelPulled(name: string, models: string[]): boolean {
+  const wanted = name.includes(':') ? name : `${name}:latest`;
+  return models.some((model) => model === name || model === wanted);
+}
+
+function javaCheck(facts: DoctorFacts): CheckResult {
+  if (!facts.java.ok) return { check: 'java', status: 'fail', detail: facts.java.error, hint: 'install a JDK (17 or later) and set JAVA_HOME or put java on PATH' };
+  return { check: 'java', status: 'ok', detail: `${facts.java.value.version} (${facts.java.value.command})` };
+}
+
+function mavenChecks(facts: DoctorFacts): CheckResult[] {
+  if (!facts.maven.ok) return [{ check: 'maven', status: 'fail', detail: facts.maven.error, hint: 'install Maven, add a ./mvnw wrapper, or set MVNX_MAVEN / maven.executable' }];
+  const found: CheckResult = { check: 'maven', status: 'ok', detail: `${facts.maven.value.path} (${facts.maven.value.source})` };
+  const version = facts.mavenVersion;
+  if (!version) return [found];
+  if (!version.ok) return [found, { check: 'maven version', status: 'fail', detail: version.error, hint: `run ${facts.maven.value.path} -v to see why it does not start` }];
+  if (compareVersions(version.value, MIN_MAVEN_VERSION) < 0) {
+    return [found, { check: 'maven version', status: 'warn', detail: `Maven ${version.value} is older than ${MIN_MAVEN_VERSION}`, hint: `upgrade Maven or the wrapper to ${MIN_MAVEN_VERSION} or later` }];
+  }
+  return [found, { check: 'maven version', status: 'ok', detail: version.value }];
+}
+
+function offlineCheck(facts: DoctorFacts): CheckResult {
+  const { localRepository, repositoryExists, pomFound, plugins } = facts.offline;
+  if (!repositoryExists) return { check: 'offline', status: 'warn', detail: `no local repository at ${localRepository}`, hint: 'build once with network access so Maven can fill it' };
+  if (!pomFound) return { check: 'offline', status: 'ok', detail: `local repository ${localRepository} (not in a Maven project: plugin pins not checked)` };
+  const missing = plugins.filter((plugin) => !plugin.present);
+  if (missing.length > 0) {
+    return {
+      check: 'offline',
+      status: 'warn',
+      detail: `pinned plugins missing from ${localRepository}: ${missing.map((p) => `${p.groupId}:${p.artifactId}:${p.version}`).join(', ')}`,
+      hint: 'run the build once online (or mvn dependency:go-offline) so verification builds can run offline',
+    };
+  }
+  return { check: 'offline', status: 'ok', detail: `${plugins.length} pinned plugin(s) present in ${localRepository}` };
+}
+
+function configCheck(facts: DoctorFacts): CheckResult {
+  if (!facts.config.ok) return { check: 'config', status: 'fail', detail: facts.config.error, hint: 'fix the named file or field; mvnx explain shows the effective config' };
+  const from = facts.config.value.files.length > 0 ? facts.config.value.files.join(', ') : 'defaults only';
+  return { check: 'config', status: 'ok', detail: `tier ${facts.config.value.tier} (${from})` };
+}
+
+function modelChecks(facts: DoctorFacts): CheckResult[] {
+  const { host, name, version, models } = facts.model;
+  if (!version.ok) return [{ check: 'model server', status: 'warn', detail: `cannot reach ${host}: ${version.error}`, hint: `start Ollama (ollama serve) or set MVNX_HOST; ${NO_MODEL}` }];
+  const server: CheckResult = { check: 'model server', status: 'ok', detail: `Ollama ${version.value} at ${host}` };
+  if (!models) return [server];
+  if (!models.ok) return [server, { check: 'model', status: 'warn', detail: `cannot list models at ${host}: ${models.error}`, hint: NO_MODEL }];
+  if (!isModelPulled(name, models.value)) return [server, { check: 'model', status: 'warn', detail: `${name} is not pulled on ${host}`, hint: `run ollama pull ${name}; ${NO_MODEL}` }];
+  return [server, { check: 'model', status: 'ok', detail: `${name} is pulled` }];
+}
+
+function sandboxCheck(facts: DoctorFacts): CheckResult {
+  const { version, isolatedRun } = facts.sandbox;
+  const hint = 'install bubblewrap (apt-get install bubblewrap); without it verification builds run without network isolation';
+  if (!version.ok) return { check: 'sandbox', status: 'warn', detail: `bwrap not available: ${version.error}`, hint };
+  if (isolatedRun && !isolatedRun.ok) return { check: 'sandbox', status: 'warn', detail: `${version.value} cannot isolate a process here: ${isolatedRun.error}`, hint: 'allow unprivileged user namespaces, or run in a VM/container that does' };
+  return { check: 'sandbox', status: 'ok', detail: `${version.value}, network isolation works` };
+}
+
+export function evaluateDoctor(facts: DoctorFacts): CheckResult[] {
+  return [javaCheck(facts), ...mavenChecks(facts), offlineCheck(facts), configCheck(facts), ...modelChecks(facts), sandboxCheck(facts)];
+}
+
+/** Checks without which mvnx cannot do its job at all. */
+const ESSENTIAL = new Set(['java', 'maven', 'maven version', 'config']);
+
+export function doctorExitCode(results: CheckResult[]): number {
+  return results.some((result) => result.status === 'fail' && ESSENTIAL.has(result.check)) ? 1 : 0;
+}
+
+export function formatCheck(result: CheckResult): string {
+  const label = { ok: 'ok  ', warn: 'warn', fail: 'FAIL' }[result.status];
+  return `${label} ${result.check}: ${result.detail}${result.hint && result.status !== 'ok' ? ` — ${result.hint}` : ''}`;
+}

@@ -1,0 +1,202 @@
+/** Gathers what `mvnx doctor` judges: each probe runs the real tool or request and reports, never throws. */
+import { constants, existsSync } from 'node:fs';
+import { access, readFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { execa } from 'execa';
+import type { MvnxFlags } from '../../flags.js';
+import { findProjectRoot } from '../../../policy/discover.js';
+import { loadEffectiveConfig } from '../../../policy/load.js';
+import type { DoctorFacts, PluginPin, Probe } from './checks.js';
+
+const DEFAULT_HOST = 'http://127.0.0.1:11434';
+const DEFAULT_MODEL = 'qwen2.5-coder:7b';
+const HTTP_TIMEOUT_MS = 2000;
+
+function failure(error: unknown): { ok: false; error: string } {
+  const message = error instanceof Error ? error.message : String(error);
+  return { ok: false, error: message.split('\n')[0] ?? message };
+}
+
+async function isExecutable(file: string): Promise<boolean> {
+  return access(file, constants.X_OK).then(
+    () => true,
+    () => false,
+  );
+}
+
+async function onPath(command: string, env: NodeJS.ProcessEnv): Promise<string | undefined> {
+  for (const folder of (env.PATH ?? '').split(path.delimiter)) {
+    if (folder && (await isExecutable(path.join(folder, command)))) return path.join(folder, command);
+  }
+  return undefined;
+}
+
+/** `openjdk version "17.0.15" 2025-04-15` -> `17.0.15`. */
+export function parseJavaVersion(output: string): string | undefined {
+  return /version "([^"]+)"/.exec(output)?.[1];
+}
+
+/** `Apache Maven 3.8.7` -> `3.8.7`, ANSI codes and all. */
+export function parseMavenVersion(output: string): string | undefined {
+  return /Apache Maven (\d[\w.-]*)/.exec(output.replace(/\x1b\[[0-9;]*m/g, ''))?.[1];
+}
+
+async function probeJava(env: NodeJS.ProcessEnv): Promise<DoctorFacts['java']> {
+  const command = env.JAVA_HOME ? path.join(env.JAVA_HOME, 'bin', 'java') : ((await onPath('java', env)) ?? 'java');
+  try {
+    const result = await execa(command, ['-version'], { env, reject: false, timeout: 20_000, all: true });
+    const version = parseJavaVersion(result.all ?? '');
+    if (result.exitCode !== 0 || !version) return { ok: false, error: `${command} -version failed${result.all ? `: ${result.all.split('\n')[0]}` : ''}` };
+    return { ok: true, value: { command, version } };
+  } catch (error) {
+    return failure(error);
+  }
+}
+
+/** The contract's Maven search order: --mvnx-maven, MVNX_MAVEN, config, nearest mvnw, mvn on PATH. */
+async function probeMaven(cwd: string, env: NodeJS.ProcessEnv, flags: MvnxFlags, configured: string | undefined): Promise<DoctorFacts['maven']> {
+  const explicit: [string | undefined, string][] = [
+    [typeof flags.maven === 'string' ? flags.maven : undefined, '--mvnx-maven'],
+    [env.MVNX_MAVEN || undefined, 'MVNX_MAVEN'],
+    [configured, 'config maven.executable'],
+  ];
+  for (const [candidate, source] of explicit) {
+    if (!candidate) continue;
+    const resolved = path.resolve(cwd, candidate);
+    if (await isExecutable(resolved)) return { ok: true, value: { path: resolved, source } };
+    return { ok: false, error: `${source} names ${candidate}, which is not an executable file` };
+  }
+  for (let folder = path.resolve(cwd); ; folder = path.dirname(folder)) {
+    const wrapper = path.join(folder, 'mvnw');
+    if (await isExecutable(wrapper)) return { ok: true, value: { path: wrapper, source: 'nearest mvnw' } };
+    if (path.dirname(folder) === folder) break;
+  }
+  const mvn = await onPath('mvn', env);
+  if (mvn) return { ok: true, value: { path: mvn, source: 'PATH' } };
+  return { ok: false, error: 'not found: searched --mvnx-maven, MVNX_MAVEN, config maven.executable, mvnw from the working folder up, mvn on PATH' };
+}
+
+async function probeMavenVersion(maven: string, cwd: string, env: NodeJS.ProcessEnv): Promise<Probe<string>> {
+  try {
+    const result = await execa(maven, ['-v', '-B'], { cwd, env, reject: false, timeout: 60_000, all: true });
+    const version = parseMavenVersion(result.all ?? '');
+    return version && result.exitCode === 0 ? { ok: true, value: version } : { ok: false, error: `${maven} -v exited ${result.exitCode} without a version` };
+  } catch (error) {
+    return failure(error);
+  }
+}
+
+/** Plugins with a literal (or property-resolved) version in a pom's build and pluginManagement sections. */
+export function pinnedPlugins(pomXml: string): Omit<PluginPin, 'present'>[] {
+  const xml = pomXml.replace(/<!--[\s\S]*?-->/g, '');
+  const properties = new Map<string, string>();
+  for (const [, name = '', value = ''] of (/<properties>([\s\S]*?)<\/properties>/.exec(xml)?.[1] ?? '').matchAll(/<([\w.-]+)>\s*([^<]*?)\s*<\/\1>/g)) properties.set(name, value);
+  const pins = new Map<string, Omit<PluginPin, 'present'>>();
+  for (const [, block = ''] of xml.matchAll(/<plugin>([\s\S]*?)<\/plugin>/g)) {
+    const field = (tag: string) => new RegExp(`<${tag}>\\s*([^<]*?)\\s*</${tag}>`).exec(block.replace(/<dependencies>[\s\S]*?<\/dependencies>/g, ''))?.[1];
+    const artifactId = field('artifactId');
+    const version = field('version')?.replace(/\$\{([^}]+)\}/g, (whole, name: string) => properties.get(name) ?? whole);
+    if (!artifactId || !version || version.includes('${')) continue;
+    const groupId = field('groupId') ?? 'org.apache.maven.plugins';
+    pins.set(`${groupId}:${artifactId}:${version}`, { groupId, artifactId, version });
+  }
+  return [...pins.values()];
+}
+
+async function localRepositoryPath(env: NodeJS.ProcessEnv): Promise<string> {
+  const home = env.HOME || os.homedir();
+  const settings = await readFile(path.join(home, '.m2', 'settings.xml'), 'utf8').catch(() => '');
+  const configured = /<localRepository>\s*([^<]+?)\s*<\/localRepository>/.exec(settings)?.[1];
+  return configured ? configured.replace(/\$\{user\.home\}/g, home) : path.join(home, '.m2', 'repository');
+}
+
+async function probeOffline(projectRoot: string, env: NodeJS.ProcessEnv): Promise<DoctorFacts['offline']> {
+  const localRepository = await localRepositoryPath(env);
+  const pom = await readFile(path.join(projectRoot, 'pom.xml'), 'utf8').catch(() => undefined);
+  const plugins = (pom ? pinnedPlugins(pom) : []).map((pin) => ({
+    ...pin,
+    present: existsSync(path.join(localRepository, ...pin.groupId.split('.'), pin.artifactId, pin.version, `${pin.artifactId}-${pin.version}.jar`)),
+  }));
+  return { localRepository, repositoryExists: existsSync(localRepository), pomFound: pom !== undefined, plugins };
+}
+
+async function getJson(url: string): Promise<unknown> {
+  const response = await fetch(url, { signal: AbortSignal.timeout(HTTP_TIMEOUT_MS) });
+  if (!response.ok) throw new Error(`HTTP ${response.status} from ${url}`);
+  return response.json();
+}
+
+function describeFetchError(error: unknown): string {
+  const cause = (error as { cause?: { code?: string } })?.cause?.code;
+  if ((error as Error)?.name === 'TimeoutError') return `no answer within ${HTTP_TIMEOUT_MS / 1000} s`;
+  return cause ?? (error as Error)?.message ?? String(error);
+}
+
+async function probeModel(host: string, name: string): Promise<DoctorFacts['model']> {
+  const base = host.replace(/\/+$/, '');
+  let version: Probe<string>;
+  try {
+    const body = (await getJson(`${base}/api/version`)) as { version?: unknown };
+    version = typeof body?.version === 'string' ? { ok: true, value: body.version } : { ok: false, error: `${base}/api/version did not answer with a version` };
+  } catch (error) {
+    return { host, name, version: { ok: false, error: describeFetchError(error) } };
+  }
+  if (!version.ok) return { host, name, version };
+  try {
+    const body = (await getJson(`${base}/api/tags`)) as { models?: { name?: unknown }[] };
+    if (!Array.isArray(body?.models)) return { host, name, version, models: { ok: false, error: '/api/tags did not list models' } };
+    return { host, name, version, models: { ok: true, value: body.models.map((m) => String(m?.name)) } };
+  } catch (error) {
+    return { host, name, version, models: { ok: false, error: describeFetchError(error) } };
+  }
+}
+
+async function probeSandbox(env: NodeJS.ProcessEnv): Promise<DoctorFacts['sandbox']> {
+  try {
+    const result = await execa('bwrap', ['--version'], { env, reject: false, timeout: 10_000, all: true });
+    if (result.exitCode !== 0) return { version: { ok: false, error: `bwrap --version exited ${result.exitCode}` } };
+    const run = await execa('bwrap', ['--ro-bind', '/', '/', '--unshare-net', 'true'], { env, reject: false, timeout: 10_000, all: true });
+    return {
+      version: { ok: true, value: result.stdout.trim() },
+      isolatedRun: run.exitCode === 0 ? { ok: true, value: true } : { ok: false, error: (run.all ?? '').split('\n')[0] || `exit ${run.exitCode}` },
+    };
+  } catch (error) {
+    return { version: failure(error) };
+  }
+}
+
+export interface GatherOptions {
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  flags: MvnxFlags;
+  configFile?: string;
+}
+
+export async function gatherFacts(options: GatherOptions): Promise<DoctorFacts> {
+  const { cwd, env, flags } = options;
+  const projectRoot = await findProjectRoot(cwd);
+  let config: DoctorFacts['config'];
+  let host = (typeof flags.host === 'string' && flags.host) || env.MVNX_HOST || env.OLLAMA_HOST || DEFAULT_HOST;
+  let modelName = (typeof flags.model === 'string' && flags.model) || env.MVNX_MODEL || DEFAULT_MODEL;
+  let configuredMaven: string | undefined;
+  try {
+    const effective = await loadEffectiveConfig({ projectRoot, configFile: options.configFile, env, flags });
+    config = { ok: true, value: { tier: effective.tier, files: [...effective.files] } };
+    host = effective.model.host;
+    modelName = effective.model.name;
+    configuredMaven = effective.maven.executable;
+  } catch (error) {
+    config = failure(error);
+  }
+  if (!/^[a-z]+:\/\//i.test(host)) host = `http://${host}`;
+  const maven = await probeMaven(cwd, env, flags, configuredMaven);
+  const [java, mavenVersion, offline, model, sandbox] = await Promise.all([
+    probeJava(env),
+    maven.ok ? probeMavenVersion(maven.value.path, cwd, env) : Promise.resolve(undefined),
+    probeOffline(projectRoot, env),
+    probeModel(host, modelName),
+    probeSandbox(env),
+  ]);
+  return { java, maven, mavenVersion, offline, config, model, sandbox };
+}

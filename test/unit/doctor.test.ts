@@ -1,0 +1,111 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { run } from '../../src/cli/commands/doctor.js';
+import { FIXERS_FIXTURES } from './fixers-support.js';
+
+const project = path.join(FIXERS_FIXTURES, 'literal-return', 'project');
+let server: Server;
+let host: string;
+let closedPortHost: string;
+let scratch: string;
+const requests: string[] = [];
+
+beforeAll(async () => {
+  scratch = await mkdtemp(path.join(os.tmpdir(), 'mvnx-doctor-'));
+  server = createServer((request, response) => {
+    requests.push(request.url ?? '');
+    response.setHeader('content-type', 'application/json');
+    if (request.url === '/api/version') response.end(JSON.stringify({ version: '0.6.4' }));
+    else if (request.url === '/api/tags') response.end(JSON.stringify({ models: [{ name: 'qwen2.5-coder:7b' }, { name: 'tiny:latest' }] }));
+    else response.writeHead(404).end('{}');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  host = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  // A port that was just free: bind, read it, close, so nothing listens there.
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  closedPortHost = `http://127.0.0.1:${(probe.address() as AddressInfo).port}`;
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+});
+
+afterAll(async () => {
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  await rm(scratch, { recursive: true, force: true });
+});
+
+async function doctor(args: string[], env: NodeJS.ProcessEnv, cwd = project): Promise<{ code: number; lines: string[] }> {
+  let output = '';
+  const code = await run(args, { cwd, env, write: (text) => (output += text) });
+  return { code, lines: output.trimEnd().split('\n') };
+}
+
+function line(lines: string[], check: string): string {
+  return lines.find((l) => l.slice(5).startsWith(`${check}:`)) ?? `(no ${check} line in:\n${lines.join('\n')})`;
+}
+
+const baseEnv = (): NodeJS.ProcessEnv => {
+  const { MVNX_HOST: _a, OLLAMA_HOST: _b, MVNX_MODEL: _c, MVNX_MAVEN: _d, MVNX_CONFIG: _e, ...rest } = process.env;
+  return rest;
+};
+
+describe('mvnx doctor on this machine', () => {
+  it('reports Java, Maven, offline readiness, config and a reachable model server with the model pulled', async () => {
+    const { code, lines } = await doctor([], { ...baseEnv(), MVNX_HOST: host });
+    expect(line(lines, 'java')).toMatch(/^ok {3}java: 17\./);
+    expect(line(lines, 'maven')).toMatch(/^ok {3}maven: \/.*mvn/);
+    expect(line(lines, 'maven version')).toMatch(/^ok {3}maven version: 3\.\d+\.\d+/);
+    expect(line(lines, 'offline')).toMatch(/^ok {3}offline: 6 pinned plugin\(s\) present/);
+    expect(line(lines, 'config')).toMatch(/^ok {3}config: tier /);
+    expect(line(lines, 'model server')).toBe(`ok   model server: Ollama 0.6.4 at ${host}`);
+    expect(line(lines, 'model')).toBe('ok   model: qwen2.5-coder:7b is pulled');
+    expect(line(lines, 'sandbox')).toMatch(/^(ok|warn) sandbox: /);
+    expect(requests).toContain('/api/version');
+    expect(requests).toContain('/api/tags');
+    expect(code).toBe(0);
+  });
+
+  it('warns, but passes, when the model is not pulled', async () => {
+    const { code, lines } = await doctor(['--mvnx-model=llama9:70b'], { ...baseEnv(), MVNX_HOST: host });
+    expect(line(lines, 'model')).toBe('warn model: llama9:70b is not pulled on ' + host + ' — run ollama pull llama9:70b; quick-fixes still work without a model');
+    expect(code).toBe(0);
+  });
+
+  it('warns, but passes, when nothing listens on the model port', async () => {
+    const { code, lines } = await doctor([], { ...baseEnv(), OLLAMA_HOST: closedPortHost });
+    expect(line(lines, 'model server')).toMatch(new RegExp(`^warn model server: cannot reach ${closedPortHost}: ECONNREFUSED — .*quick-fixes still work without a model$`));
+    expect(lines.some((l) => l.includes(' model: '))).toBe(false);
+    expect(code).toBe(0);
+  });
+
+  it('fails with exit 1 when the configured Maven does not exist', async () => {
+    const { code, lines } = await doctor([], { ...baseEnv(), MVNX_HOST: closedPortHost, MVNX_MAVEN: '/nonexistent/mvn' });
+    expect(line(lines, 'maven')).toMatch(/^FAIL maven: MVNX_MAVEN names \/nonexistent\/mvn, which is not an executable file — /);
+    expect(code).toBe(1);
+  });
+
+  it('fails with exit 1 and names the file when the config is invalid', async () => {
+    const bad = path.join(scratch, 'bad.mvnxrc.json');
+    await writeFile(bad, JSON.stringify({ tier: 'sometimes' }));
+    const { code, lines } = await doctor([`--mvnx-config=${bad}`], { ...baseEnv(), MVNX_HOST: closedPortHost });
+    expect(line(lines, 'config')).toMatch(/^FAIL config: .*bad\.mvnxrc\.json.*tier/);
+    expect(code).toBe(1);
+  });
+
+  it('warns about pinned plugins missing from the local repository', async () => {
+    const projectDir = path.join(scratch, 'unpinned');
+    await import('node:fs/promises').then((fs) => fs.mkdir(projectDir, { recursive: true }));
+    await writeFile(path.join(projectDir, 'pom.xml'), '<project><build><plugins><plugin><artifactId>maven-imaginary-plugin</artifactId><version>9.9.9</version></plugin></plugins></build></project>');
+    const { lines } = await doctor([], { ...baseEnv(), MVNX_HOST: closedPortHost }, projectDir);
+    expect(line(lines, 'offline')).toMatch(/^warn offline: pinned plugins missing from .*: org\.apache\.maven\.plugins:maven-imaginary-plugin:9\.9\.9 — /);
+  });
+
+  it('refuses unknown arguments with exit 2', async () => {
+    const { code, lines } = await doctor(['--verbose'], baseEnv());
+    expect(code).toBe(2);
+    expect(lines[0]).toMatch(/^mvnx doctor: unknown argument "--verbose" \(usage: /);
+  });
+});
