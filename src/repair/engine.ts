@@ -17,7 +17,7 @@ import type { ChangeChecker } from './change-check.js';
 import { overlayRead } from './compose.js';
 import type { BuildFailureContext } from './entry.js';
 import { createFixerProposer } from './fixer-proposer.js';
-import { createDefaultFixerRegistry } from './fixers/registry.js';
+import { BUILT_IN_FIXERS, FixerRegistry } from './fixers/registry.js';
 import { createSourceView } from './fixers/source-view.js';
 import type { LoopPorts } from './loop.js';
 import { createModelProposer } from './model-proposer.js';
@@ -75,8 +75,8 @@ export async function startRepairSession(input: {
   const fixerProposals = config.fixers.enabled
     ? createFixerProposer({
         root: context.projectRoot,
-        registry: createDefaultFixerRegistry({ disabled: config.fixers.disabled ?? [] }),
-        context: {},
+        registry: fixerRegistry(config.fixers.disabled ?? []),
+        context: { onFixerError: (fixer, error) => progress.note(`quick-fix ${fixer} failed: ${error.message}`) },
         checker,
       })
     : async () => [];
@@ -135,6 +135,12 @@ export async function startRepairSession(input: {
     model: { provider: settings.provider, name: settings.name, host: settings.host },
     dispose: () => workspace.dispose(),
   };
+}
+
+function fixerRegistry(disabled: readonly string[]): FixerRegistry {
+  const registry = new FixerRegistry();
+  for (const fixer of BUILT_IN_FIXERS) if (!disabled.includes(fixer.name)) registry.register(fixer);
+  return registry;
 }
 
 function modelSettings(config: EffectiveConfig, env: NodeJS.ProcessEnv): ModelSettings {

@@ -168,7 +168,7 @@ async function repair(input: RepairInput): Promise<number> {
   let apply = verdict.action === 'apply';
   if (verdict.action === 'suggest') {
     process.stderr.write(`\n${toUnifiedDiff(loop.fix)}\n`);
-    if (input.interactive && config.assist.promptOnTty && process.stdin.isTTY) {
+    if (verdict.prompt && process.stdin.isTTY) {
       apply = await confirm('mvnx: apply this verified fix to your files?');
       record.decisions.push(apply ? 'you chose to apply the fix' : 'you chose not to apply the fix');
     }
