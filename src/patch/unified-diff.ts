@@ -34,8 +34,17 @@ function filePatch(change: FileChange): string {
  * accepts it on the tree the change set was resolved against.
  */
 export function toUnifiedDiff(cs: ChangeSet): string {
-  return [...cs.files]
-    .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
-    .map(filePatch)
-    .join('');
+  return sortedByPath(cs).map(filePatch).join('');
+}
+
+/**
+ * The canonical diff as the bytes to write to `fix.patch`: each file's section in that
+ * file's own encoding, so a latin1 file's patch still applies with `git apply`.
+ */
+export function toUnifiedDiffBytes(cs: ChangeSet): Buffer {
+  return Buffer.concat(sortedByPath(cs).map((change) => Buffer.from(filePatch(change), change.encoding ?? 'utf8')));
+}
+
+function sortedByPath(cs: ChangeSet): FileChange[] {
+  return [...cs.files].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
-import { applyChangeSet, changeSetFromModelText, fingerprintChangeSet, isPlacementProblem, toUnifiedDiff } from '../../src/patch/index.js';
+import { applyChangeSet, changeSetFromModelText, fingerprintChangeSet, isPlacementProblem, toUnifiedDiff, toUnifiedDiffBytes } from '../../src/patch/index.js';
 import { checkoutBefore, git, gitRepoWith, loadCases, removeDir, snapshotTree } from './patch-support.js';
 
 const good = loadCases('good');
@@ -32,8 +32,8 @@ describe('malformed-but-correct corpus', () => {
     const repo = gitRepoWith(snapshotTree(join(testCase.dir, 'before')));
     try {
       const { changeSet } = await changeSetFromModelText(testCase.reply, root, testCase.policy);
-      const diff = toUnifiedDiff(changeSet!);
-      expect(diff).toMatch(/^diff --git a\//);
+      expect(toUnifiedDiff(changeSet!)).toMatch(/^diff --git a\//);
+      const diff = toUnifiedDiffBytes(changeSet!);
       git(repo, ['apply', '--check', '-'], diff);
       git(repo, ['apply', '-'], diff);
       expect(snapshotTree(repo)).toEqual(snapshotTree(join(testCase.dir, 'after')));

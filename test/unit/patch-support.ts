@@ -68,7 +68,7 @@ export function checkoutBefore(testCase: CorpusCase): string {
   return root;
 }
 
-export function git(cwd: string, args: string[], input?: string): string {
+export function git(cwd: string, args: string[], input?: string | Buffer): string {
   return execFileSync('git', args, {
     cwd,
     input,
