@@ -1,0 +1,95 @@
+/** Plain-text tables for `mvnx runs` and `mvnx runs --stats`; pure, so tests read them exactly. */
+import type { RunRecord } from './run-record.js';
+import { FAILURE_KINDS, type RunStats } from './stats.js';
+
+/** Columns padded to their widest cell; the last column is not padded. */
+export function alignedTable(header: string[], rows: string[][]): string {
+  const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => (row[column] ?? '').length)));
+  const line = (cells: string[]) =>
+    cells
+      .map((cell, column) => (column === cells.length - 1 ? cell : cell.padEnd(widths[column]!)))
+      .join('  ')
+      .trimEnd();
+  return [line(header), line(widths.map((width) => '-'.repeat(width))), ...rows.map(line)].join('\n');
+}
+
+export function formatDuration(ms: number | null | undefined): string {
+  if (ms === null || ms === undefined || !Number.isFinite(ms)) return '-';
+  if (ms < 1000) return `${Math.round(ms)}ms`;
+  if (ms < 60_000) return `${(ms / 1000).toFixed(1)}s`;
+  const minutes = Math.floor(ms / 60_000);
+  const seconds = Math.round((ms % 60_000) / 1000);
+  return `${minutes}m${String(seconds).padStart(2, '0')}s`;
+}
+
+export function formatPercent(share: number | null): string {
+  return share === null ? '-' : `${(share * 100).toFixed(0)}%`;
+}
+
+/** `2024-05-01 14:03` in UTC, so that a table reads the same on every machine. */
+function formatTime(iso: string): string {
+  const time = new Date(iso);
+  return Number.isNaN(time.getTime()) ? iso : time.toISOString().slice(0, 16).replace('T', ' ');
+}
+
+function runDurationMs(record: RunRecord): number | undefined {
+  const ms = Date.parse(record.finishedAt) - Date.parse(record.startedAt);
+  return Number.isFinite(ms) && ms >= 0 ? ms : undefined;
+}
+
+/** `mvnx runs`: newest first, one line a run. */
+export function formatRunList(records: RunRecord[]): string {
+  if (records.length === 0) return 'No runs recorded yet (mvnx records a run when a build fails).';
+  const rows = records.map((record) => [
+    record.runId,
+    formatTime(record.startedAt),
+    record.tier,
+    record.applied ? `${record.status} (applied)` : record.status,
+    record.stopReason,
+    String(record.attempts?.length ?? 0),
+    formatDuration(runDurationMs(record)),
+  ]);
+  return alignedTable(['run', 'started (UTC)', 'tier', 'status', 'stop reason', 'attempts', 'duration'], rows);
+}
+
+/** `mvnx runs --stats`: a summary block, then the fix rate per kind, then the stop reasons. */
+export function formatRunStats(stats: RunStats): string {
+  if (stats.runs === 0) {
+    return stats.since ? `No runs recorded since ${stats.since}.` : 'No runs recorded yet (mvnx records a run when a build fails).';
+  }
+  const window = stats.since ? `since ${stats.since}` : `${stats.firstRunAt ?? '?'} .. ${stats.lastRunAt ?? '?'}`;
+  const tiers = Object.entries(stats.tiers)
+    .filter(([, count]) => count > 0)
+    .map(([tier, count]) => `${tier} ${count}`)
+    .join(', ');
+  const fixed = stats.autoApplied + stats.suggestedOnly;
+  const summary = alignedTable(
+    ['measure', 'value'],
+    [
+      ['window', window],
+      ['runs', String(stats.runs)],
+      ['runs per tier', tiers],
+      ['attempts', String(stats.attempts)],
+      ['regressions', String(stats.regressions)],
+      ['fix rate', `${formatPercent(stats.overall.fixRate)} (${stats.overall.fixed} of ${stats.overall.repaired} repaired)`],
+      ['median time to a verified fix', formatDuration(stats.medianTimeToFixMs)],
+      ['model calls', String(stats.modelCalls)],
+      ['auto-applied', `${stats.autoApplied} of ${fixed} fixed (${formatPercent(stats.autoAppliedShare)})`],
+      ['only suggested', `${stats.suggestedOnly} of ${fixed} fixed (${formatPercent(stats.suggestedShare)})`],
+    ],
+  );
+  const kinds = alignedTable(
+    ['failure kind', 'runs', 'repaired', 'fixed', 'fix rate'],
+    FAILURE_KINDS.map((kind) => {
+      const kindStats = stats.byKind[kind];
+      return [kind, String(kindStats.runs), String(kindStats.repaired), String(kindStats.fixed), formatPercent(kindStats.fixRate)];
+    }),
+  );
+  const reasons = alignedTable(
+    ['stop reason', 'runs'],
+    Object.entries(stats.stopReasons)
+      .sort(([a, countA], [b, countB]) => countB - countA || a.localeCompare(b))
+      .map(([reason, count]) => [reason, String(count)]),
+  );
+  return [summary, kinds, reasons].join('\n\n');
+}

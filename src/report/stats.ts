@@ -1,0 +1,158 @@
+/**
+ * `mvnx runs --stats`: the numbers a team lead reads before moving a module from
+ * monitor to assist to auto. A pure function of run records, so that the same records
+ * always give the same report.
+ */
+import { MvnxError } from '../cli/errors.js';
+import type { RunRecord, StopReason } from './run-record.js';
+
+export type FailureKind = 'compile' | 'test' | 'other';
+export type Tier = RunRecord['tier'];
+
+export interface KindStats {
+  runs: number;
+  /** Runs where a repair was tried: everything except `skipped` (policy said no). */
+  repaired: number;
+  fixed: number;
+  /** fixed / repaired; null when nothing was repaired. */
+  fixRate: number | null;
+}
+
+export interface RunStats {
+  /** ISO time of the window's start, when one was given. */
+  since?: string;
+  runs: number;
+  attempts: number;
+  /** Attempts whose build broke something that passed before. */
+  regressions: number;
+  byKind: Record<FailureKind, KindStats>;
+  /** Over all kinds, same meaning as `byKind`. */
+  overall: KindStats;
+  /** finishedAt - startedAt of fixed runs; null without fixed runs. */
+  medianTimeToFixMs: number | null;
+  modelCalls: number;
+  stopReasons: Partial<Record<StopReason, number>>;
+  /** Fixed runs whose fix reached the real tree, and those that were only suggested. */
+  autoApplied: number;
+  suggestedOnly: number;
+  /** Shares of the fixed runs; null without fixed runs. */
+  autoAppliedShare: number | null;
+  suggestedShare: number | null;
+  tiers: Record<Tier, number>;
+  firstRunAt?: string;
+  lastRunAt?: string;
+}
+
+const KINDS: FailureKind[] = ['compile', 'test', 'other'];
+
+/**
+ * A run counts under one kind: compile errors stop Maven before tests run, so a run
+ * with any compile diagnostic is a compile run; then test; everything else is other.
+ */
+export function runKind(record: RunRecord): FailureKind {
+  const kinds = new Set((record.diagnostics ?? []).map((diagnostic) => diagnostic.kind));
+  if (kinds.has('compile')) return 'compile';
+  if (kinds.has('test')) return 'test';
+  return 'other';
+}
+
+function emptyKindStats(): KindStats {
+  return { runs: 0, repaired: 0, fixed: 0, fixRate: null };
+}
+
+function addRun(stats: KindStats, record: RunRecord): void {
+  stats.runs += 1;
+  if (record.status !== 'skipped') stats.repaired += 1;
+  if (record.status === 'fixed') stats.fixed += 1;
+  stats.fixRate = stats.repaired === 0 ? null : stats.fixed / stats.repaired;
+}
+
+export function median(values: number[]): number | null {
+  if (values.length === 0) return null;
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+}
+
+function durationMs(record: RunRecord): number | undefined {
+  const start = Date.parse(record.startedAt);
+  const end = Date.parse(record.finishedAt);
+  return Number.isFinite(start) && Number.isFinite(end) && end >= start ? end - start : undefined;
+}
+
+export function computeRunStats(records: RunRecord[], options: { since?: Date } = {}): RunStats {
+  const sinceMs = options.since?.getTime();
+  const inWindow = records.filter((record) => sinceMs === undefined || Date.parse(record.startedAt) >= sinceMs);
+
+  const byKind = { compile: emptyKindStats(), test: emptyKindStats(), other: emptyKindStats() };
+  const overall = emptyKindStats();
+  const tiers: Record<Tier, number> = { off: 0, monitor: 0, assist: 0, auto: 0 };
+  const stopReasons: Partial<Record<StopReason, number>> = {};
+  const fixDurations: number[] = [];
+  let attempts = 0;
+  let regressions = 0;
+  let modelCalls = 0;
+  let autoApplied = 0;
+  let suggestedOnly = 0;
+
+  for (const record of inWindow) {
+    addRun(byKind[runKind(record)], record);
+    addRun(overall, record);
+    if (record.tier in tiers) tiers[record.tier] += 1;
+    stopReasons[record.stopReason] = (stopReasons[record.stopReason] ?? 0) + 1;
+    const recordAttempts = record.attempts ?? [];
+    attempts += recordAttempts.length;
+    regressions += recordAttempts.filter((attempt) => attempt.outcome === 'regressed').length;
+    modelCalls += record.modelCalls ?? 0;
+    if (record.status === 'fixed') {
+      if (record.applied) autoApplied += 1;
+      else suggestedOnly += 1;
+      const duration = durationMs(record);
+      if (duration !== undefined) fixDurations.push(duration);
+    }
+  }
+
+  const fixedRuns = autoApplied + suggestedOnly;
+  const starts = inWindow.map((record) => record.startedAt).sort();
+  return {
+    ...(options.since ? { since: options.since.toISOString() } : {}),
+    runs: inWindow.length,
+    attempts,
+    regressions,
+    byKind,
+    overall,
+    medianTimeToFixMs: median(fixDurations),
+    modelCalls,
+    stopReasons,
+    autoApplied,
+    suggestedOnly,
+    autoAppliedShare: fixedRuns === 0 ? null : autoApplied / fixedRuns,
+    suggestedShare: fixedRuns === 0 ? null : suggestedOnly / fixedRuns,
+    tiers,
+    ...(starts.length > 0 ? { firstRunAt: starts[0]!, lastRunAt: starts[starts.length - 1]! } : {}),
+  };
+}
+
+const UNIT_MS: Record<string, number> = {
+  m: 60_000,
+  h: 3_600_000,
+  d: 86_400_000,
+  w: 7 * 86_400_000,
+};
+
+/** `30d`, `12h`, `2w`, `90m` back from `now`, or an ISO date such as `2024-05-01`. */
+export function parseSince(text: string, now: Date = new Date()): Date {
+  const relative = /^(\d+)([mhdw])$/.exec(text.trim());
+  if (relative) {
+    const amount = Number(relative[1]);
+    if (amount <= 0) throw new MvnxError(`--since ${text}: the amount must be at least 1`);
+    return new Date(now.getTime() - amount * UNIT_MS[relative[2]!]!);
+  }
+  if (/^\d{4}-\d{2}-\d{2}([T ][\d:.]+Z?)?$/.test(text.trim())) {
+    const absolute = new Date(text.trim());
+    if (!Number.isNaN(absolute.getTime())) return absolute;
+  }
+  throw new MvnxError(`--since ${JSON.stringify(text)}: expected an age like 30d, 12h, 2w, 90m or a date like 2024-05-01`);
+}
+
+export { KINDS as FAILURE_KINDS };

@@ -1,0 +1,76 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { run } from '../../src/cli/commands/runs.js';
+import { MvnxError } from '../../src/cli/errors.js';
+import { RunRecorder } from '../../src/report/run-record.js';
+import { teamMonth } from './stats-support.js';
+
+let projectRoot: string;
+let output: string;
+
+beforeEach(async () => {
+  projectRoot = await mkdtemp(path.join(tmpdir(), 'mvnx-runs-'));
+  await writeFile(path.join(projectRoot, 'pom.xml'), '<project/>\n');
+  for (const record of teamMonth()) {
+    const recorder = await RunRecorder.open(projectRoot, record.runId);
+    await recorder.writeRecord(record);
+  }
+  output = '';
+  vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
+    output += String(chunk);
+    return true;
+  });
+});
+
+afterEach(async () => {
+  vi.restoreAllMocks();
+  await rm(projectRoot, { recursive: true, force: true });
+});
+
+const io = () => ({ cwd: projectRoot, env: {} });
+
+describe('mvnx runs', () => {
+  it('lists the recorded runs newest first', async () => {
+    expect(await run([], io())).toBe(0);
+    const ids = output.split('\n').slice(2).filter(Boolean).map((line) => line.split(' ')[0]);
+    expect(ids).toEqual(['r6', 'r5', 'r4', 'r3', 'r2', 'r1']);
+  });
+
+  it('honours --limit', async () => {
+    expect(await run(['--limit', '2'], io())).toBe(0);
+    expect(output.split('\n').filter(Boolean)).toHaveLength(4);
+  });
+
+  it('prints the stats object with --stats --json, from a sub folder of the project', async () => {
+    const sub = path.join(projectRoot, 'src');
+    await import('node:fs/promises').then((fs) => fs.mkdir(sub));
+    expect(await run(['--stats', '--json'], { cwd: sub, env: {} })).toBe(0);
+    const stats = JSON.parse(output);
+    expect(stats.runs).toBe(6);
+    expect(stats.byKind.compile.fixed).toBe(2);
+  });
+
+  it('applies --since=DATE to the stats', async () => {
+    expect(await run(['--stats', '--json', '--since=2024-05-10'], io())).toBe(0);
+    expect(JSON.parse(output).runs).toBe(3);
+  });
+
+  it('prints the text table with --stats', async () => {
+    expect(await run(['--stats'], io())).toBe(0);
+    expect(output).toMatch(/^runs\s+6$/m);
+  });
+
+  it.each([
+    [['--since'], /--since needs a value/],
+    [['--since', 'yesterday'], /--since "yesterday": expected an age like 30d/],
+    [['--limit', '0'], /--limit 0: expected a whole number/],
+    [['--bogus'], /unknown argument --bogus/],
+    [['stats'], /unknown argument stats/],
+  ])('refuses %j with one line and exit 2', async (args, message) => {
+    const failure = run(args, io());
+    await expect(failure).rejects.toBeInstanceOf(MvnxError);
+    await expect(failure).rejects.toMatchObject({ exitCode: 2, message: expect.stringMatching(message) });
+  });
+});
