@@ -25,6 +25,7 @@ export interface RunMavenOptions {
   executable: string;
   args: string[];
   cwd: string;
+  /** The complete environment Maven gets (not merged with ours); default: process.env. */
   env?: NodeJS.ProcessEnv;
   /** Stream to our own stdout/stderr live (the wrapper) or capture quietly (verification). */
   echo: boolean;
@@ -36,4 +37,9 @@ export interface RunMavenOptions {
   captureLimitBytes?: number;
   /** Wrap the command, e.g. a sandbox: returns [file, ...args]. */
   wrap?: (file: string, args: string[]) => [string, string[]];
+  /**
+   * Forward SIGINT/SIGTERM/SIGHUP that mvnx receives to Maven's process tree; default:
+   * `echo` (the foreground run). Background runs are stopped through `signal` instead.
+   */
+  forwardSignals?: boolean;
 }

@@ -1,0 +1,65 @@
+/**
+ * Signalling Maven's whole process tree. Maven forks JVMs (Surefire, javac forks) and
+ * execa only signals its direct child, so a detached Maven is signalled through its own
+ * process group. A Maven kept in our group (interactive terminal) is signalled along
+ * with its descendants as /proc lists them.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+
+export function signalProcessGroup(pid: number, signal: NodeJS.Signals): boolean {
+  try {
+    process.kill(-pid, signal);
+    return true;
+  } catch {
+    // ESRCH: the group is already gone.
+    return false;
+  }
+}
+
+/** Descendants of `pid`, deepest last; empty where /proc is not available. */
+export function descendantPids(pid: number): number[] {
+  const found: number[] = [];
+  const queue = [pid];
+  while (queue.length > 0) {
+    const current = queue.shift()!;
+    for (const child of childPids(current)) {
+      if (!found.includes(child)) {
+        found.push(child);
+        queue.push(child);
+      }
+    }
+  }
+  return found;
+}
+
+function childPids(pid: number): number[] {
+  let tasks: string[];
+  try {
+    tasks = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return [];
+  }
+  const children: number[] = [];
+  for (const task of tasks) {
+    try {
+      const text = readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8');
+      for (const token of text.split(/\s+/)) if (token) children.push(Number(token));
+    } catch {
+      // The thread ended while we looked.
+    }
+  }
+  return children;
+}
+
+export function signalTree(pid: number, signal: NodeJS.Signals, ownGroup: boolean): void {
+  if (ownGroup && signalProcessGroup(pid, signal)) return;
+  // Collect before signalling: once the parent dies, its children are re-parented away.
+  const pids = [pid, ...descendantPids(pid)];
+  for (const target of pids) {
+    try {
+      process.kill(target, signal);
+    } catch {
+      // Already gone.
+    }
+  }
+}

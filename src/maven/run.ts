@@ -1,0 +1,164 @@
+/**
+ * Running Maven: live streaming, a bounded capture for diagnosis, and signals that reach
+ * the whole process tree.
+ *
+ * Colours: Maven colours its output only when its own stdout is a terminal, and ours
+ * must be a pipe so that the log can be captured. When our stdout is a terminal and the
+ * user neither chose batch mode nor a `style.color`, `-Dstyle.color=always` is put in
+ * front of the user's arguments (which stay untouched and in order) so that the terminal
+ * still shows Maven's colours. The trade-off: Maven's other terminal checks (terminal
+ * width) see a pipe, as they would under `mvn | cat`.
+ *
+ * Process groups: Maven normally runs in its own process group, so that one signal to
+ * the group stops Maven and every JVM it forked. The exception is an interactive
+ * terminal with inherited stdin: a background group would be stopped (SIGTTIN) by the
+ * first prompt, so Maven stays in our group, where the terminal's Ctrl-C reaches every
+ * process directly and forwarded signals go to the tree as /proc lists it.
+ */
+import { constants as osConstants } from 'node:os';
+import { execa } from 'execa';
+import type { Readable, Writable } from 'node:stream';
+import { MvnxError } from '../cli/errors.js';
+import { signalProcessGroup, signalTree } from './process-tree.js';
+import { LogSpool } from './spool.js';
+import type { MavenRunResult, RunMavenOptions } from './types.js';
+
+/** Time a stopped Maven gets for its shutdown hooks before the tree is killed. */
+const KILL_GRACE_MS = 5_000;
+const FORWARDED_SIGNALS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+
+export async function runMaven(options: RunMavenOptions): Promise<MavenRunResult> {
+  const forwardSignals = options.forwardSignals ?? options.echo;
+  const interactive = options.inheritStdin === true && Boolean(process.stdin.isTTY);
+  const ownGroup = process.platform !== 'win32' && !interactive;
+  const mavenArgs = [...colorArgs(options.args, options.echo && Boolean(process.stdout.isTTY)), ...options.args];
+  const [file, args] = options.wrap ? options.wrap(options.executable, mavenArgs) : [options.executable, mavenArgs];
+
+  const spool = await LogSpool.create(options.captureLimitBytes);
+  const startedAt = new Date();
+  const subprocess = execa(file, args, {
+    cwd: options.cwd,
+    env: options.env ?? process.env,
+    extendEnv: false,
+    stdin: options.inheritStdin ? 'inherit' : 'ignore',
+    stdout: 'pipe',
+    stderr: 'pipe',
+    buffer: false,
+    reject: false,
+    detached: ownGroup,
+    windowsHide: true,
+  });
+
+  let interrupted = false;
+  let timedOut = false;
+  let forwarded: NodeJS.Signals | undefined;
+  let killTimer: NodeJS.Timeout | undefined;
+  const stopTree = (signal: NodeJS.Signals) => {
+    const pid = subprocess.pid;
+    if (pid === undefined) return;
+    signalTree(pid, signal, ownGroup);
+    killTimer ??= setTimeout(() => signalTree(pid, 'SIGKILL', ownGroup), KILL_GRACE_MS);
+  };
+
+  const onProcessSignal = (signal: NodeJS.Signals) => {
+    // A second Ctrl-C means "now": skip Maven's shutdown hooks.
+    const signalToSend = forwarded ? 'SIGKILL' : signal;
+    interrupted = true;
+    forwarded ??= signal;
+    stopTree(signalToSend);
+  };
+  const onAbort = () => {
+    interrupted = true;
+    stopTree('SIGTERM');
+  };
+  const timeout =
+    options.timeoutMs === undefined
+      ? undefined
+      : setTimeout(() => {
+          timedOut = true;
+          stopTree('SIGTERM');
+        }, options.timeoutMs);
+  if (forwardSignals) for (const signal of FORWARDED_SIGNALS) process.on(signal, onProcessSignal);
+  if (options.signal?.aborted) onAbort();
+  else options.signal?.addEventListener('abort', onAbort, { once: true });
+
+  pump(subprocess.stdout, spool, options.echo ? process.stdout : undefined);
+  pump(subprocess.stderr, spool, options.echo ? process.stderr : undefined);
+
+  let result: Awaited<typeof subprocess>;
+  try {
+    result = await subprocess;
+  } finally {
+    if (timeout) clearTimeout(timeout);
+    if (killTimer) clearTimeout(killTimer);
+    if (forwardSignals) for (const signal of FORWARDED_SIGNALS) process.off(signal, onProcessSignal);
+    options.signal?.removeEventListener('abort', onAbort);
+  }
+  const finishedAt = new Date();
+
+  if (result.exitCode === undefined && result.signal === undefined) {
+    await spool.abandon();
+    throw spawnError(file, result.code);
+  }
+  // Maven was stopped: whatever of its tree is still alive goes too.
+  if ((interrupted || timedOut) && ownGroup && subprocess.pid !== undefined) signalProcessGroup(subprocess.pid, 'SIGKILL');
+
+  const signal = result.signal as NodeJS.Signals | undefined;
+  let exitCode = signal ? 128 + signalNumber(signal) : (result.exitCode ?? 1);
+  // Maven may exit 1 from a build its own shutdown cut short; the user's Ctrl-C still is 130.
+  if (forwarded && exitCode !== 0) exitCode = 128 + signalNumber(forwarded);
+
+  return {
+    exitCode,
+    ...(signal ? { signal } : {}),
+    interrupted,
+    timedOut,
+    startedAt,
+    finishedAt,
+    log: await spool.finish(),
+  };
+}
+
+/** Arguments mvnx puts before the user's so that Maven keeps its colours on our terminal. */
+export function colorArgs(userArgs: readonly string[], stdoutIsTerminal: boolean): string[] {
+  if (!stdoutIsTerminal) return [];
+  const choosesItself = userArgs.some(
+    (arg) => arg === '-B' || arg === '--batch-mode' || /^(-D|--define=?)style\.color(=|$)/.test(arg),
+  );
+  const definesSeparately = userArgs.some((arg, i) => (arg === '-D' || arg === '--define') && userArgs[i + 1]?.startsWith('style.color'));
+  return choosesItself || definesSeparately ? [] : ['-Dstyle.color=always'];
+}
+
+/**
+ * Copy one of Maven's streams to the spool and, when echoing, straight to our own stream.
+ * Chunks are written as they come (no line buffering); when our stream pushes back, Maven's
+ * pipe is paused instead of queueing output in memory.
+ */
+function pump(source: Readable | null, spool: LogSpool, echo: Writable | undefined): void {
+  if (!source) return;
+  let echoing = echo !== undefined;
+  const stopEchoing = () => {
+    // EPIPE (e.g. `mvnx ... | head`): keep capturing, stop echoing.
+    echoing = false;
+    source.resume();
+  };
+  echo?.once('error', stopEchoing);
+  source.on('data', (chunk: Buffer) => {
+    spool.write(chunk);
+    if (echoing && echo && !echo.write(chunk)) {
+      source.pause();
+      echo.once('drain', () => source.resume());
+    }
+  });
+  source.once('end', () => echo?.off('error', stopEchoing));
+}
+
+function signalNumber(signal: NodeJS.Signals): number {
+  return osConstants.signals[signal] ?? 1;
+}
+
+function spawnError(file: string, code: string | undefined): MvnxError {
+  if (code === 'ENOENT') return new MvnxError(`cannot run Maven: ${file} does not exist`, 127);
+  if (code === 'EACCES') return new MvnxError(`cannot run Maven: ${file} is not executable`, 126);
+  return new MvnxError(`cannot run Maven: ${file}: ${code ?? 'spawn failed'}`, 127);
+}
