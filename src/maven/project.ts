@@ -1,0 +1,29 @@
+/** The project root: the folder of the top pom, where `.mvnx/` lives. */
+import { stat } from 'node:fs/promises';
+import path from 'node:path';
+import { fileArgument, startFolder } from './args.js';
+
+/**
+ * Starts at the `-f` target's folder or cwd and walks up while the parent folder also
+ * has a pom.xml, never above a folder holding `.git`. Without any pom: cwd.
+ */
+export async function findProjectRoot(cwd: string, mavenArgs: string[]): Promise<string> {
+  let root = await startFolder(cwd, mavenArgs);
+  // A -f target may be named anything (pom-ci.xml), so its folder counts as a project.
+  if (fileArgument(mavenArgs) === undefined && !(await exists(path.join(root, 'pom.xml')))) return path.resolve(cwd);
+  for (;;) {
+    if (await exists(path.join(root, '.git'))) return root;
+    const parent = path.dirname(root);
+    if (parent === root || !(await exists(path.join(parent, 'pom.xml')))) return root;
+    root = parent;
+  }
+}
+
+async function exists(target: string): Promise<boolean> {
+  try {
+    await stat(target);
+    return true;
+  } catch {
+    return false;
+  }
+}
