@@ -7,7 +7,7 @@ import type { Diagnosis } from '../diagnose/types.js';
 import type { MavenRunResult } from '../maven/types.js';
 import type { MvnxFlags } from '../cli/flags.js';
 import { decideAttempt, decideVerified, loadEffectiveConfig, readReactorCoverage, type EffectiveConfig } from '../policy/index.js';
-import { classify, toUnifiedDiff } from '../patch/index.js';
+import { classify, toUnifiedDiff, toUnifiedDiffBytes } from '../patch/index.js';
 import { RunRecorder, type RunRecord } from '../report/run-record.js';
 import { createProgress, type Progress } from '../report/progress.js';
 import { renderSummary } from '../report/summary.js';
@@ -148,7 +148,7 @@ async function repair(input: RepairInput): Promise<number> {
 
   record.status = 'fixed';
   record.fixBase = fixBaseOf(loop.fix);
-  await recorder.writeFixPatch(toUnifiedDiff(loop.fix));
+  await recorder.writeFixPatch(toUnifiedDiffBytes(loop.fix));
 
   const changeTypes = classify(loop.fix);
   const touchedModules = modulesOf(loop.fix.files.map((f) => f.path), diagnosis);

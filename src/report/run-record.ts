@@ -75,7 +75,7 @@ export function newRunId(now: Date = new Date()): string {
   return `${stamp}-${randomBytes(3).toString('hex')}`;
 }
 
-async function writeAtomically(file: string, content: string): Promise<void> {
+async function writeAtomically(file: string, content: string | Uint8Array): Promise<void> {
   const temp = `${file}.${process.pid}.tmp`;
   await writeFile(temp, content);
   await rename(temp, file);
@@ -104,7 +104,8 @@ export class RunRecorder {
     await writeFile(path.join(this.dir, `attempt-${n}.response.txt`), response);
   }
 
-  async writeFixPatch(diff: string): Promise<string> {
+  /** Bytes, not text: each file's section is in that file's own encoding. */
+  async writeFixPatch(diff: string | Uint8Array): Promise<string> {
     const file = path.join(this.dir, 'fix.patch');
     await writeAtomically(file, diff);
     return file;
