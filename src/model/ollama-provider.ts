@@ -64,6 +64,8 @@ export class OllamaProvider implements ModelProvider {
       if (deadline.cause() === 'aborted') throw abortedError(error);
       // /api/show is only an extra: without it the configured numCtx is the cap.
     }
+    // A caller that checked health first does not pay for a second check in chat().
+    this.healthy ??= Promise.resolve();
   }
 
   async chat(request: ChatRequest): Promise<ChatResult> {

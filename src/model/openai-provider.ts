@@ -53,6 +53,8 @@ export class OpenAiCompatibleProvider implements ModelProvider {
         'Load the model in the server, or set model.name to one of the listed ids',
       );
     }
+    // A caller that checked health first does not pay for a second check in chat().
+    this.healthy ??= Promise.resolve();
   }
 
   async chat(request: ChatRequest): Promise<ChatResult> {

@@ -119,6 +119,14 @@ describe('OllamaProvider chat', () => {
     expect(server.requests.map((r) => r.path)).toEqual(['/api/version', '/api/tags', '/api/show', '/api/chat', '/api/chat']);
   });
 
+  it('does not check health again in chat after an explicit health check passed', async () => {
+    const server = await startMock({ replies: ['one'] });
+    const provider = new OllamaProvider(settings(server.url));
+    await provider.healthCheck();
+    await provider.chat(ask);
+    expect(server.requests.map((r) => r.path)).toEqual(['/api/version', '/api/tags', '/api/show', '/api/chat']);
+  });
+
   it('sends the messages, stream: true, temperature, seed, keep_alive and a num_ctx sized to the prompt', async () => {
     const server = await startMock({ replies: ['ok'] });
     await new OllamaProvider(settings(server.url, { temperature: 0, seed: 7, keepAlive: '5m' })).chat(ask);
