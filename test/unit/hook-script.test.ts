@@ -4,7 +4,6 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
-  HOOK_MARKER,
   HUSKY_BLOCK_BEGIN,
   HUSKY_BLOCK_END,
   isMvnxHook,
