@@ -57,6 +57,29 @@ export interface Invocation {
 
 const PREFIX = '--mvnx-';
 
+/**
+ * Switches that only the CLI reads: their MVNX_* variables are folded in here (the config
+ * loader reads the variables of every config-backed flag itself). A flag beats its variable.
+ * Env values other than on/off words count as off.
+ */
+const CLI_SWITCHES = ['json', 'agent', 'verbose'];
+
+export function withEnvironmentSwitches(flags: MvnxFlags, env: NodeJS.ProcessEnv): MvnxFlags {
+  const merged = { ...flags };
+  for (const name of CLI_SWITCHES) {
+    const value = merged[name] ?? env[`MVNX_${name.toUpperCase()}`];
+    // Normalised to `true` or absent, so that readers may test `flags.json` as a boolean.
+    if (switchOn(value)) merged[name] = true;
+    else delete merged[name];
+  }
+  return merged;
+}
+
+/** A switch's value read as on/off (`--mvnx-json`, `--mvnx-json=false`, `MVNX_JSON=1`). */
+export function switchOn(value: string | true | undefined): boolean {
+  return value === true || (value !== undefined && /^(true|1|yes|on)$/i.test(value));
+}
+
 export function parseInvocation(argv: string[]): Invocation {
   const first = argv[0];
   if (first !== undefined && SUBCOMMANDS.includes(first)) {

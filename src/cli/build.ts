@@ -1,0 +1,54 @@
+/**
+ * The drop-in path: `mvnx ARGS` runs Maven exactly as `mvn ARGS` would. A passing build
+ * costs one config load and nothing else; the repair pipeline is imported only on failure.
+ */
+import path from 'node:path';
+import { findMaven } from '../maven/discover.js';
+import { findProjectRoot } from '../maven/project.js';
+import { runMaven } from '../maven/run.js';
+import { loadEffectiveConfig } from '../policy/load.js';
+import { withEnvironmentSwitches, type Invocation } from './flags.js';
+
+export interface CliIo {
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+}
+
+export async function runBuild(invocation: Invocation, io: CliIo): Promise<number> {
+  const { mavenArgs } = invocation;
+  const flags = withEnvironmentSwitches(invocation.flags, io.env);
+  const projectRoot = await findProjectRoot(io.cwd, mavenArgs);
+  const configFile = typeof flags.config === 'string' ? path.resolve(io.cwd, flags.config) : undefined;
+  const config = await loadEffectiveConfig({ projectRoot, env: io.env, flags, ...(configFile ? { configFile } : {}) });
+
+  // The effective maven.executable already folds in the flag and MVNX_MAVEN; pass it as
+  // "config" only when a config file set it, so that errors name the right source.
+  const executableSource = config.sources['maven.executable'] ?? '';
+  const fromConfigFile = !executableSource.startsWith('flag') && !executableSource.startsWith('env');
+  const maven = await findMaven({
+    ...(typeof flags.maven === 'string' ? { flag: flags.maven } : {}),
+    env: io.env,
+    ...(fromConfigFile && config.maven.executable ? { configured: config.maven.executable } : {}),
+    cwd: io.cwd,
+    mavenArgs,
+  });
+
+  const result = await runMaven({ executable: maven.executable, args: mavenArgs, cwd: io.cwd, env: io.env, echo: true, inheritStdin: true });
+  try {
+    if (result.exitCode === 0 || config.tier === 'off') return result.exitCode;
+    const { handleBuildFailure } = await import('../repair/entry.js');
+    return await handleBuildFailure({
+      cwd: io.cwd,
+      projectRoot,
+      mavenExecutable: maven.executable,
+      mavenArgs,
+      flags,
+      env: io.env,
+      ...(configFile ? { configFile } : {}),
+      config,
+      result,
+    });
+  } finally {
+    await result.log.dispose();
+  }
+}

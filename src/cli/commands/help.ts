@@ -1,0 +1,51 @@
+/** `mvnx help` and `mvnx --help`: the wrapper, its flags and its subcommands. */
+import { FLAGS, type FlagSpec } from '../flags.js';
+
+const COMMANDS: ReadonlyArray<[string, string]> = [
+  ['init', 'write a starter config for this project'],
+  ['doctor', 'check Java, Maven, the model server and the sandbox'],
+  ['explain', 'show the effective config and where each value came from'],
+  ['runs', 'list recorded runs (runs --stats for totals)'],
+  ['apply', 'apply the verified fix of a recorded run'],
+  ['hook', 'install or remove the git pre-push hook'],
+  ['bench', 'measure repair quality on the bundled cases'],
+  ['help', 'this help'],
+  ['version', "mvnx's version"],
+];
+
+export async function run(_args: string[], _io: { cwd: string; env: NodeJS.ProcessEnv }): Promise<number> {
+  process.stdout.write(helpText());
+  return 0;
+}
+
+export function helpText(): string {
+  const flagColumn = (flag: FlagSpec) => `--mvnx-${flag.name}${flag.kind === 'value' ? `=${flag.valueName ?? 'VALUE'}` : ''}`;
+  const width = Math.max(...FLAGS.map((flag) => flagColumn(flag).length));
+  const commandWidth = Math.max(...COMMANDS.map(([name]) => name.length));
+  return [
+    'mvnx: a drop-in replacement for mvn that diagnoses failed builds and proposes verified fixes.',
+    '',
+    'Usage:',
+    '  mvnx [--mvnx-FLAG[=VALUE]...] MAVEN_ARGS...   run Maven exactly as mvn would',
+    '  mvnx COMMAND [ARGS...]                        run an mvnx command',
+    '  mvnx -- MAVEN_ARGS...                         pass everything after -- to Maven',
+    '',
+    'Every argument that is not a --mvnx-* flag goes to Maven unchanged and in order.',
+    'Maven is the first of: --mvnx-maven, MVNX_MAVEN, config maven.executable, the nearest',
+    'mvnw above the working directory (or the -f target), mvn on PATH.',
+    'A passing build prints nothing of mvnx\'s own; a failing one is diagnosed and, unless',
+    'the tier is off, repaired in a separate workspace.',
+    '',
+    'Commands:',
+    ...COMMANDS.map(([name, description]) => `  ${name.padEnd(commandWidth)}  ${description}`),
+    '',
+    'Flags (each also an environment variable: --mvnx-edit-format is MVNX_EDIT_FORMAT):',
+    ...FLAGS.map((flag) => `  ${flagColumn(flag).padEnd(width)}  ${flag.description}`),
+    '',
+    'Exit codes: Maven\'s own; 0 after an applied fix passes (tier auto); 2 for a bad flag or',
+    'config; 127 when Maven is not found; 128+N when Maven died from signal N.',
+    '',
+    "For Maven's own help run mvn --help (or mvnx -- --help).",
+    '',
+  ].join('\n');
+}
