@@ -1,0 +1,7 @@
+package com.acme.calendar;
+
+public class Deadline {
+    public LocalDate dueAfter(LocalDate start, int days) {
+        return start.plusDays(days);
+    }
+}

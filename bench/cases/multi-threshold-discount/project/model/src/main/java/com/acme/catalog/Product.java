@@ -1,0 +1,3 @@
+package com.acme.catalog;
+
+public record Product(String name, int priceCents) {}

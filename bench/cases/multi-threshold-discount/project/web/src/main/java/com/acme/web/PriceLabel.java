@@ -1,0 +1,7 @@
+package com.acme.web;
+
+public class PriceLabel {
+    public String of(int cents) {
+        return "EUR " + cents / 100;
+    }
+}

@@ -1,0 +1,7 @@
+package com.acme.slug;
+
+public class Slug {
+    public String of(String title) {
+        return title.trim().toLowerCase().replace(' ', '-');
+    }
+}

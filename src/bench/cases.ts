@@ -1,0 +1,141 @@
+/**
+ * The benchmark corpus: `bench/cases/<name>/` holds `case.json`, the broken sources under
+ * `project/` and the intended `fix.patch`. Every case shares one pinned, parent-less pom
+ * template (`bench/cases/_template/pom.xml`), filled in when the case is copied out.
+ */
+import { cp, mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { MvnxError } from '../cli/errors.js';
+
+export interface BenchModule {
+  name: string;
+  /** Sibling modules this one needs on its classpath. */
+  dependsOn: string[];
+}
+
+export interface BenchCase {
+  name: string;
+  dir: string;
+  description: string;
+  kind: 'compile' | 'test';
+  expect: 'fixed' | 'unfixed';
+  /** Scripted model replies, in the order the model "says" them. */
+  replies: string[];
+  /** Empty for a single-module project. */
+  modules: BenchModule[];
+}
+
+export const TEMPLATE_DIR = '_template';
+const GROUP_ID = 'com.acme.bench';
+
+function field<T>(file: string, name: string, value: unknown, check: (value: unknown) => value is T, expected: string): T {
+  if (!check(value)) throw new MvnxError(`${file}: field "${name}" must be ${expected}`);
+  return value;
+}
+
+const isString = (value: unknown): value is string => typeof value === 'string' && value.trim() !== '';
+const isStringArray = (value: unknown): value is string[] => Array.isArray(value) && value.every((item) => typeof item === 'string');
+const oneOf =
+  <T extends string>(...allowed: T[]) =>
+  (value: unknown): value is T =>
+    typeof value === 'string' && (allowed as string[]).includes(value);
+
+/** Reads and checks one `case.json`; every problem names the file and the field. */
+export function parseCaseJson(file: string, text: string, name: string, dir: string): BenchCase {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (error) {
+    throw new MvnxError(`${file}: not valid JSON: ${(error as Error).message}`);
+  }
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw new MvnxError(`${file}: expected a JSON object`);
+  const json = raw as Record<string, unknown>;
+  const known = new Set(['description', 'kind', 'expect', 'replies', 'modules']);
+  const unknown = Object.keys(json).find((key) => !known.has(key));
+  if (unknown) throw new MvnxError(`${file}: unknown field "${unknown}" (known: ${[...known].join(', ')})`);
+
+  const modules = json.modules === undefined ? [] : field(file, 'modules', json.modules, Array.isArray, 'a list of {name, dependsOn?}');
+  const parsedModules = modules.map((module, index): BenchModule => {
+    const entry = (module ?? {}) as Record<string, unknown>;
+    const moduleName = field(file, `modules[${index}].name`, entry.name, (value): value is string => isString(value) && /^[a-z][\w-]*$/.test(value), 'a lower-case folder name');
+    const dependsOn = entry.dependsOn === undefined ? [] : field(file, `modules[${index}].dependsOn`, entry.dependsOn, isStringArray, 'a list of module names');
+    return { name: moduleName, dependsOn };
+  });
+  const names = new Set(parsedModules.map((module) => module.name));
+  for (const module of parsedModules) {
+    const missing = module.dependsOn.find((dependency) => !names.has(dependency));
+    if (missing) throw new MvnxError(`${file}: module "${module.name}" depends on "${missing}", which is not in "modules"`);
+  }
+
+  return {
+    name,
+    dir,
+    description: field(file, 'description', json.description, isString, 'a non-empty string'),
+    kind: field(file, 'kind', json.kind, oneOf('compile', 'test'), '"compile" or "test"'),
+    expect: field(file, 'expect', json.expect, oneOf('fixed', 'unfixed'), '"fixed" or "unfixed"'),
+    replies: field(file, 'replies', json.replies, isStringArray, 'a list of strings (the scripted model replies)'),
+    modules: parsedModules,
+  };
+}
+
+/** All cases under `casesDir`, by name; `only` keeps the named ones and refuses unknown names. */
+export async function loadBenchCases(casesDir: string, only: string[] = []): Promise<BenchCase[]> {
+  let entries: string[];
+  try {
+    entries = (await readdir(casesDir)).sort();
+  } catch {
+    throw new MvnxError(`mvnx bench: no cases folder at ${casesDir}`);
+  }
+  const cases: BenchCase[] = [];
+  for (const name of entries) {
+    if (name.startsWith('_') || name.startsWith('.')) continue;
+    const dir = path.join(casesDir, name);
+    if (!(await stat(dir)).isDirectory()) continue;
+    const file = path.join(dir, 'case.json');
+    const text = await readFile(file, 'utf8').catch(() => {
+      throw new MvnxError(`${file}: missing (every folder under ${casesDir} is a case)`);
+    });
+    cases.push(parseCaseJson(file, text, name, dir));
+  }
+  const unknown = only.find((name) => !cases.some((benchCase) => benchCase.name === name));
+  if (unknown) throw new MvnxError(`mvnx bench: --only ${unknown}: no such case in ${casesDir}`);
+  const selected = only.length > 0 ? cases.filter((benchCase) => only.includes(benchCase.name)) : cases;
+  if (selected.length === 0) throw new MvnxError(`mvnx bench: no cases in ${casesDir}`);
+  return selected;
+}
+
+export interface PomFields {
+  artifactId: string;
+  packaging: 'jar' | 'pom';
+  modules?: string[];
+  dependencies?: string[];
+}
+
+/** The template with its `<!-- @NAME@ -->` slots filled; pure. */
+export function renderPom(template: string, fields: PomFields): string {
+  const modules = fields.modules?.length ? `<modules>\n${fields.modules.map((name) => `    <module>${name}</module>`).join('\n')}\n  </modules>` : '';
+  const dependencies = (fields.dependencies ?? [])
+    .map((name) => `<dependency>\n      <groupId>${GROUP_ID}</groupId>\n      <artifactId>${name}</artifactId>\n      <version>1.0.0</version>\n    </dependency>`)
+    .join('\n    ');
+  return template
+    .replaceAll('@ARTIFACT_ID@', fields.artifactId)
+    .replaceAll('@PACKAGING@', fields.packaging)
+    .replace('<!-- @MODULES@ -->', modules)
+    .replace('<!-- @DEPENDENCIES@ -->', dependencies);
+}
+
+/** Copies a case's broken project to `dest` (which must not exist) with its poms. */
+export async function materialiseCase(benchCase: BenchCase, dest: string): Promise<void> {
+  const template = await readFile(path.join(path.dirname(benchCase.dir), TEMPLATE_DIR, 'pom.xml'), 'utf8');
+  await mkdir(path.dirname(dest), { recursive: true });
+  await cp(path.join(benchCase.dir, 'project'), dest, { recursive: true });
+  if (benchCase.modules.length === 0) {
+    await writeFile(path.join(dest, 'pom.xml'), renderPom(template, { artifactId: benchCase.name, packaging: 'jar' }));
+    return;
+  }
+  await writeFile(path.join(dest, 'pom.xml'), renderPom(template, { artifactId: benchCase.name, packaging: 'pom', modules: benchCase.modules.map((module) => module.name) }));
+  for (const module of benchCase.modules) {
+    await mkdir(path.join(dest, module.name), { recursive: true });
+    await writeFile(path.join(dest, module.name, 'pom.xml'), renderPom(template, { artifactId: module.name, packaging: 'jar', dependencies: module.dependsOn }));
+  }
+}

@@ -1,0 +1,158 @@
+/**
+ * Runs mvnx on each broken project the way CI would (`CI=true`, `--mvnx-json`) and keeps
+ * what its run record says; plain `mvn` once per case gives the time a build costs anyway.
+ */
+import { execa } from 'execa';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { RunRecord } from '../report/run-record.js';
+import { materialiseCase, type BenchCase } from './cases.js';
+import { SCRIPTED_MODEL, startScriptedOllama } from './scripted-ollama.js';
+
+export const BENCH_GOALS = ['-o', '-q', 'verify'];
+const FAST_MAVEN_OPTS = '-XX:TieredStopAtLevel=1 -XX:+UseSerialGC';
+const RUN_TIMEOUT_MS = 15 * 60_000;
+
+export interface BenchOptions {
+  cases: BenchCase[];
+  /** The mvnx node script (dist/cli/main.js). */
+  mvnxBin: string;
+  /** A real Ollama; without it each run gets a scripted server with the case's replies. */
+  host?: string;
+  model?: string;
+  repeat: number;
+  scripted: boolean;
+  /** Skip the plain-mvn timing (tests). */
+  skipBaseline?: boolean;
+  env?: NodeJS.ProcessEnv;
+  onProgress?(line: string): void;
+}
+
+export interface BenchSample {
+  exitCode: number;
+  latencyMs: number;
+  /** From the run record; absent when mvnx left none on stdout. */
+  status?: RunRecord['status'];
+  stopReason?: RunRecord['stopReason'];
+  modelCalls: number;
+  attempts: number;
+  /** Attempts that carried a patch, and those whose patch validated and applied. */
+  proposed: number;
+  applicable: number;
+  /** Chat requests the scripted server saw (cross-checks `modelCalls`). */
+  serverCalls?: number;
+  error?: string;
+}
+
+export interface BenchResult {
+  name: string;
+  kind: BenchCase['kind'];
+  expect: BenchCase['expect'];
+  modules: number;
+  samples: BenchSample[];
+  /** Plain `mvn -o -q verify` on the broken project; null when skipped. */
+  mavenMs: number | null;
+}
+
+/**
+ * The run record mvnx printed last on stdout (after Maven's own `-q` output): the last
+ * line that opens a JSON object and parses to the end of the output.
+ */
+export function parseRunRecordFromStdout(stdout: string): RunRecord | undefined {
+  const lines = stdout.split('\n');
+  for (let start = lines.length - 1; start >= 0; start -= 1) {
+    if (lines[start]!.trimEnd() !== '{' && !lines[start]!.startsWith('{"')) continue;
+    try {
+      const parsed = JSON.parse(lines.slice(start).join('\n')) as RunRecord;
+      if (parsed && typeof parsed === 'object' && typeof parsed.runId === 'string') return parsed;
+    } catch {
+      // Not the start of the record: keep looking upwards.
+    }
+  }
+  return undefined;
+}
+
+/** A patch was proposed when the attempt got as far as a change set or a rejection of one. */
+export function sampleFromRecord(record: RunRecord, exitCode: number, latencyMs: number): BenchSample {
+  const attempts = record.attempts ?? [];
+  const applicable = attempts.filter((attempt) => attempt.outcome !== 'rejected' && attempt.outcome !== 'not-applicable').length;
+  return {
+    exitCode,
+    latencyMs,
+    status: record.status,
+    stopReason: record.stopReason,
+    modelCalls: record.modelCalls ?? 0,
+    attempts: attempts.length,
+    proposed: attempts.length,
+    applicable,
+  };
+}
+
+async function timed<T>(work: () => Promise<T>): Promise<{ value: T; ms: number }> {
+  const started = performance.now();
+  const value = await work();
+  return { value, ms: Math.round(performance.now() - started) };
+}
+
+async function withCaseCopy<T>(benchCase: BenchCase, work: (root: string) => Promise<T>): Promise<T> {
+  const parent = await mkdtemp(path.join(tmpdir(), `mvnx-bench-${benchCase.name}-`));
+  try {
+    const root = path.join(parent, benchCase.name);
+    await materialiseCase(benchCase, root);
+    return await work(root);
+  } finally {
+    await rm(parent, { recursive: true, force: true });
+  }
+}
+
+function childEnv(options: BenchOptions): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, ...options.env, CI: 'true' };
+  env.MAVEN_OPTS ??= FAST_MAVEN_OPTS;
+  // The flag names the server; stray variables must not point a run elsewhere.
+  delete env.MVNX_HOST;
+  delete env.OLLAMA_HOST;
+  delete env.MVNX_TIER;
+  return env;
+}
+
+async function runOnce(benchCase: BenchCase, options: BenchOptions): Promise<BenchSample> {
+  return withCaseCopy(benchCase, async (root) => {
+    const server = options.host ? undefined : await startScriptedOllama(benchCase.replies, options.model ? { model: options.model } : {});
+    try {
+      const host = options.host ?? server!.url;
+      const args = [options.mvnxBin, ...BENCH_GOALS, '--mvnx-tier=monitor', '--mvnx-json', `--mvnx-host=${host}`, `--mvnx-model=${options.model ?? SCRIPTED_MODEL}`];
+      const { value: result, ms } = await timed(() => execa('node', args, { cwd: root, env: childEnv(options), reject: false, timeout: RUN_TIMEOUT_MS, stdin: 'ignore' }));
+      const exitCode = result.exitCode ?? -1;
+      const record = parseRunRecordFromStdout(result.stdout);
+      const serverCalls = server ? { serverCalls: server.calls() } : {};
+      if (!record) {
+        const why = exitCode === 0 ? 'the build passed: the case is not broken' : `no run record on stdout (exit ${exitCode}): ${result.stderr.split('\n').filter(Boolean).pop() ?? ''}`;
+        return { exitCode, latencyMs: ms, modelCalls: 0, attempts: 0, proposed: 0, applicable: 0, ...serverCalls, error: why };
+      }
+      return { ...sampleFromRecord(record, exitCode, ms), ...serverCalls };
+    } finally {
+      await server?.close();
+    }
+  });
+}
+
+async function plainMavenMs(benchCase: BenchCase, options: BenchOptions): Promise<number> {
+  return withCaseCopy(benchCase, async (root) => (await timed(() => execa('mvn', BENCH_GOALS, { cwd: root, env: childEnv(options), reject: false, stdin: 'ignore' }))).ms);
+}
+
+export async function runBench(options: BenchOptions): Promise<BenchResult[]> {
+  if (!options.scripted && !options.host) throw new Error('runBench: a run against a real model needs its host');
+  const results: BenchResult[] = [];
+  for (const benchCase of options.cases) {
+    const samples: BenchSample[] = [];
+    for (let round = 1; round <= options.repeat; round += 1) {
+      const sample = await runOnce(benchCase, options);
+      samples.push(sample);
+      options.onProgress?.(`${benchCase.name} #${round}: ${sample.status ?? 'no record'} (${sample.stopReason ?? sample.error ?? '?'}) in ${(sample.latencyMs / 1000).toFixed(1)}s, ${sample.modelCalls} model calls`);
+    }
+    const mavenMs = options.skipBaseline ? null : await plainMavenMs(benchCase, options);
+    results.push({ name: benchCase.name, kind: benchCase.kind, expect: benchCase.expect, modules: benchCase.modules.length || 1, samples, mavenMs });
+  }
+  return results;
+}

@@ -1,0 +1,94 @@
+/** The benchmark's markdown table: one row a case and a total; pure. */
+import type { BenchResult, BenchSample } from './harness.js';
+
+export interface CaseSummary {
+  runs: number;
+  fixed: number;
+  /** Runs that ended as the case expects (fixed or unfixed). */
+  asExpected: number;
+  medianMs: number | null;
+  p90Ms: number | null;
+  proposed: number;
+  applicable: number;
+  /** Stop reasons other than `fixed`, and runs without a record as `no-record`. */
+  earlyStops: Record<string, number>;
+  modelCalls: number;
+}
+
+/** Nearest-rank percentile: always one of the measured values. */
+export function percentile(values: number[], fraction: number): number | null {
+  if (values.length === 0) return null;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.max(0, Math.ceil(fraction * sorted.length) - 1)]!;
+}
+
+export function summariseSamples(samples: BenchSample[], expect: BenchResult['expect']): CaseSummary {
+  const latencies = samples.map((sample) => sample.latencyMs);
+  const earlyStops: Record<string, number> = {};
+  for (const sample of samples) {
+    const reason = sample.stopReason ?? 'no-record';
+    if (reason !== 'fixed') earlyStops[reason] = (earlyStops[reason] ?? 0) + 1;
+  }
+  const fixed = samples.filter((sample) => sample.status === 'fixed').length;
+  return {
+    runs: samples.length,
+    fixed,
+    asExpected: expect === 'fixed' ? fixed : samples.filter((sample) => sample.status !== undefined && sample.status !== 'fixed').length,
+    medianMs: percentile(latencies, 0.5),
+    p90Ms: percentile(latencies, 0.9),
+    proposed: samples.reduce((sum, sample) => sum + sample.proposed, 0),
+    applicable: samples.reduce((sum, sample) => sum + sample.applicable, 0),
+    earlyStops,
+    modelCalls: samples.reduce((sum, sample) => sum + sample.modelCalls, 0),
+  };
+}
+
+const seconds = (ms: number | null) => (ms === null ? '-' : (ms / 1000).toFixed(1));
+const share = (part: number, whole: number) => (whole === 0 ? '-' : `${Math.round((100 * part) / whole)}%`);
+const stops = (earlyStops: Record<string, number>) =>
+  Object.entries(earlyStops)
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([reason, count]) => `${reason} ×${count}`)
+    .join(', ') || '-';
+
+export function formatBenchTable(results: BenchResult[]): string {
+  const header = ['case', 'kind', 'modules', 'expect', 'fixed', 'median s', 'p90 s', 'mvn s', 'applicable patches', 'early stops', 'model calls'];
+  const rows = results.map((result) => {
+    const summary = summariseSamples(result.samples, result.expect);
+    const mark = summary.asExpected === summary.runs ? '' : ' ✗';
+    return [
+      result.name,
+      result.kind,
+      String(result.modules),
+      result.expect,
+      `${summary.fixed}/${summary.runs}${mark}`,
+      seconds(summary.medianMs),
+      seconds(summary.p90Ms),
+      seconds(result.mavenMs),
+      `${summary.applicable}/${summary.proposed} (${share(summary.applicable, summary.proposed)})`,
+      stops(summary.earlyStops),
+      String(summary.modelCalls),
+    ];
+  });
+  const all = summariseSamples(
+    results.flatMap((result) => result.samples),
+    'fixed',
+  );
+  const asExpected = results.reduce((sum, result) => sum + summariseSamples(result.samples, result.expect).asExpected, 0);
+  const mavenTimes = results.map((result) => result.mavenMs).filter((ms): ms is number => ms !== null);
+  rows.push([
+    `**all ${results.length} cases**`,
+    '',
+    '',
+    `${asExpected}/${all.runs} as expected`,
+    `${all.fixed}/${all.runs} (${share(all.fixed, all.runs)})`,
+    seconds(all.medianMs),
+    seconds(all.p90Ms),
+    seconds(percentile(mavenTimes, 0.5)),
+    `${all.applicable}/${all.proposed} (${share(all.applicable, all.proposed)})`,
+    stops(all.earlyStops),
+    String(all.modelCalls),
+  ]);
+  const line = (cells: string[]) => `| ${cells.map((cell) => cell.replace(/\|/g, '\\|')).join(' | ')} |`;
+  return [line(header), line(header.map((_, index) => (index === 0 || index === 1 || index === 3 || index === 9 ? '---' : '---:'))), ...rows.map(line)].join('\n');
+}

@@ -1,0 +1,91 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { loadBenchCases } from '../../bench/cases.js';
+import { runBench } from '../../bench/harness.js';
+import { formatBenchTable } from '../../bench/table.js';
+import { MvnxError } from '../errors.js';
+
+const USAGE = 'usage: mvnx bench [--host URL --model NAME] [--repeat N] [--cases DIR] [--only NAME[,NAME...]] [--json]';
+
+interface BenchArgs {
+  host?: string;
+  model?: string;
+  repeat: number;
+  casesDir?: string;
+  only: string[];
+  json: boolean;
+}
+
+function parseBenchArgs(args: string[]): BenchArgs {
+  const parsed: BenchArgs = { repeat: 1, only: [], json: false };
+  for (let index = 0; index < args.length; index += 1) {
+    const arg = args[index]!;
+    const equals = arg.indexOf('=');
+    const name = arg.startsWith('--') && equals > 0 ? arg.slice(0, equals) : arg;
+    const value = (): string => {
+      const next = equals > 0 && arg.startsWith('--') ? arg.slice(equals + 1) : args[++index];
+      if (next === undefined || next.trim() === '') throw new MvnxError(`mvnx bench: ${name} needs a value; ${USAGE}`);
+      return next;
+    };
+    switch (name) {
+      case '--host': {
+        const host = value();
+        if (!/^https?:\/\/[^\s/]+/.test(host)) throw new MvnxError(`mvnx bench: --host ${host}: expected a URL like http://127.0.0.1:11434`);
+        parsed.host = host;
+        break;
+      }
+      case '--model':
+        parsed.model = value();
+        break;
+      case '--repeat': {
+        const text = value();
+        if (!/^\d+$/.test(text) || Number(text) < 1 || Number(text) > 100) throw new MvnxError(`mvnx bench: --repeat ${text}: expected a whole number from 1 to 100`);
+        parsed.repeat = Number(text);
+        break;
+      }
+      case '--cases':
+        parsed.casesDir = value();
+        break;
+      case '--only':
+        parsed.only.push(...value().split(',').map((item) => item.trim()).filter(Boolean));
+        break;
+      case '--json':
+        parsed.json = true;
+        break;
+      default:
+        throw new MvnxError(`mvnx bench: unknown argument ${arg}; ${USAGE}`);
+    }
+  }
+  if (parsed.model && !parsed.host) throw new MvnxError('mvnx bench: --model needs --host (scripted runs answer as qwen2.5-coder:7b)');
+  return parsed;
+}
+
+/** The corpus next to the working directory, else the one beside this package's sources. */
+function defaultCasesDir(cwd: string): string {
+  const local = path.resolve(cwd, 'bench/cases');
+  return existsSync(local) ? local : fileURLToPath(new URL('../../../bench/cases', import.meta.url));
+}
+
+/** `mvnx bench`: the broken-project corpus against scripted replies, or against a real model. */
+export async function run(args: string[], io: { cwd: string; env: NodeJS.ProcessEnv }): Promise<number> {
+  if (args.includes('--help') || args.includes('-h')) {
+    process.stdout.write(`${USAGE}\nRuns mvnx on every case under bench/cases and prints a markdown table. Without --host each case's scripted replies stand in for the model.\n`);
+    return 0;
+  }
+  const options = parseBenchArgs(args);
+  const cases = await loadBenchCases(options.casesDir ? path.resolve(io.cwd, options.casesDir) : defaultCasesDir(io.cwd), options.only);
+  const mvnxBin = fileURLToPath(new URL('../main.js', import.meta.url));
+  const results = await runBench({
+    cases,
+    mvnxBin,
+    repeat: options.repeat,
+    scripted: !options.host,
+    env: io.env,
+    ...(options.host ? { host: options.host } : {}),
+    ...(options.model ? { model: options.model } : {}),
+    onProgress: (line) => process.stderr.write(`mvnx bench: ${line}\n`),
+  });
+  process.stdout.write(options.json ? `${JSON.stringify(results, null, 2)}\n` : `${formatBenchTable(results)}\n`);
+  return 0;
+}

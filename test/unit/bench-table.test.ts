@@ -1,0 +1,70 @@
+import { describe, expect, it } from 'vitest';
+import { parseRunRecordFromStdout, sampleFromRecord, type BenchResult, type BenchSample } from '../../src/bench/harness.js';
+import { formatBenchTable, percentile, summariseSamples } from '../../src/bench/table.js';
+import { attempt, record } from './stats-support.js';
+
+const fixed = (latencyMs: number, extra: Partial<BenchSample> = {}): BenchSample => ({ exitCode: 1, latencyMs, status: 'fixed', stopReason: 'fixed', modelCalls: 1, attempts: 1, proposed: 1, applicable: 1, ...extra });
+const unfixed = (latencyMs: number, stopReason: BenchSample['stopReason'], extra: Partial<BenchSample> = {}): BenchSample => ({ exitCode: 1, latencyMs, status: 'unfixed', stopReason, modelCalls: 2, attempts: 2, proposed: 2, applicable: 0, ...extra });
+
+const results: BenchResult[] = [
+  { name: 'missing-semicolon-statement', kind: 'compile', expect: 'fixed', modules: 1, samples: [fixed(8000, { modelCalls: 0 }), fixed(9000, { modelCalls: 0 }), fixed(12000, { modelCalls: 0 })], mavenMs: 3500 },
+  { name: 'off-by-one-loop', kind: 'test', expect: 'fixed', modules: 1, samples: [fixed(20000, { attempts: 2, proposed: 2, applicable: 1, modelCalls: 2 }), unfixed(30000, 'budget-exhausted')], mavenMs: 4500 },
+  { name: 'prose-only-replies', kind: 'test', expect: 'unfixed', modules: 3, samples: [unfixed(15000, 'no-progress', { proposed: 0, attempts: 0 }), { exitCode: 2, latencyMs: 900, modelCalls: 0, attempts: 0, proposed: 0, applicable: 0, error: 'no run record' }], mavenMs: null },
+];
+
+describe('percentile', () => {
+  it('is nearest-rank, so always a measured value', () => {
+    expect(percentile([5, 1, 4, 2, 3], 0.5)).toBe(3);
+    expect(percentile([1, 2, 3, 4, 5, 6, 7, 8, 9, 10], 0.9)).toBe(9);
+    expect(percentile([7], 0.9)).toBe(7);
+    expect(percentile([], 0.5)).toBeNull();
+  });
+});
+
+describe('summariseSamples', () => {
+  it('counts fixes, applicability and early stops, a missing record as no-record', () => {
+    expect(summariseSamples(results[1]!.samples, 'fixed')).toEqual({
+      runs: 2, fixed: 1, asExpected: 1, medianMs: 20000, p90Ms: 30000, proposed: 4, applicable: 1, earlyStops: { 'budget-exhausted': 1 }, modelCalls: 4,
+    });
+    // A run without a record is not an "unfixed as expected" run.
+    expect(summariseSamples(results[2]!.samples, 'unfixed')).toMatchObject({ asExpected: 1, earlyStops: { 'no-progress': 1, 'no-record': 1 } });
+  });
+});
+
+describe('formatBenchTable', () => {
+  const table = formatBenchTable(results);
+  const lines = table.split('\n');
+
+  it('is a markdown table with one row a case and a total', () => {
+    expect(lines[0]).toBe('| case | kind | modules | expect | fixed | median s | p90 s | mvn s | applicable patches | early stops | model calls |');
+    expect(lines[1]).toBe('| --- | --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | --- | ---: |');
+    expect(lines).toHaveLength(2 + results.length + 1);
+    expect(lines.every((line) => line.split(' | ').length === 11)).toBe(true);
+  });
+
+  it('shows each case\'s numbers and marks a case that missed its expectation', () => {
+    expect(lines[2]).toBe('| missing-semicolon-statement | compile | 1 | fixed | 3/3 | 9.0 | 12.0 | 3.5 | 3/3 (100%) | - | 0 |');
+    expect(lines[3]).toBe('| off-by-one-loop | test | 1 | fixed | 1/2 ✗ | 20.0 | 30.0 | 4.5 | 1/4 (25%) | budget-exhausted ×1 | 4 |');
+    expect(lines[4]).toBe('| prose-only-replies | test | 3 | unfixed | 0/2 ✗ | 0.9 | 15.0 | - | 0/0 (-) | no-progress ×1, no-record ×1 | 2 |');
+  });
+
+  it('totals over every run', () => {
+    expect(lines[5]).toBe('| **all 3 cases** |  |  | 5/7 as expected | 4/7 (57%) | 12.0 | 30.0 | 3.5 | 4/7 (57%) | budget-exhausted ×1, no-progress ×1, no-record ×1 | 6 |');
+  });
+});
+
+describe('reading the run record mvnx prints', () => {
+  const runRecord = record({ runId: 'r-1', startedAt: '2024-05-01T10:00:00.000Z', status: 'fixed', stopReason: 'fixed', modelCalls: 2, attempts: [attempt(1, 'not-applicable'), attempt(2, 'rejected'), attempt(3, 'build-failed'), attempt(4, 'verified')] });
+
+  it('finds the record after Maven\'s own -q output, pretty-printed or on one line', () => {
+    const maven = '[ERROR] COMPILATION ERROR : \n[ERROR] /p/src/A.java:[3,9] \';\' expected\n{ not json\n';
+    expect(parseRunRecordFromStdout(`${maven}${JSON.stringify(runRecord, null, 2)}\n`)?.runId).toBe('r-1');
+    expect(parseRunRecordFromStdout(`${maven}${JSON.stringify(runRecord)}\n`)?.runId).toBe('r-1');
+    expect(parseRunRecordFromStdout(maven)).toBeUndefined();
+    expect(parseRunRecordFromStdout('')).toBeUndefined();
+  });
+
+  it('counts a patch as applicable unless validation refused it or it did not apply', () => {
+    expect(sampleFromRecord(runRecord, 1, 5000)).toEqual({ exitCode: 1, latencyMs: 5000, status: 'fixed', stopReason: 'fixed', modelCalls: 2, attempts: 4, proposed: 4, applicable: 2 });
+  });
+});
