@@ -1,0 +1,27 @@
+/** The isolated workspace: a private copy of the project, sandboxed Maven verification, regression detection. */
+export { createWorkspace, WorkspaceError, type Workspace, type WorkspaceOptions } from './workspace.js';
+export { registerCleanup, liveCleanupPaths } from './cleanup.js';
+export { detectSandbox, sandboxWrap, SandboxError, type SandboxInfo, type SandboxMode, type SandboxOptions } from './sandbox.js';
+export {
+  MAVEN_OPTIONS,
+  MavenArgsError,
+  parseMavenArgs,
+  formatMavenArgs,
+  goalsOf,
+  rebaseArgs,
+  rebasePath,
+  type MavenArg,
+  type MavenOptionSpec,
+} from './maven-args.js';
+export {
+  planVerification,
+  verifyInWorkspace,
+  VerificationPlanError,
+  type VerificationOutcome,
+  type VerificationResult,
+  type VerificationStage,
+  type VerificationStageName,
+  type VerificationPlanInput,
+  type StageResult,
+  type VerifyInput,
+} from './verify.js';

@@ -1,0 +1,149 @@
+/**
+ * Which Maven commands check a candidate fix, fastest first. Pure: the same input always
+ * gives the same stages, and nothing here touches the disk or runs Maven.
+ *
+ *   compile        the affected modules only, main and test sources (fails fast on a
+ *                  patch that does not even compile)
+ *   failing-tests  only the tests that failed, in the affected modules
+ *   full           the user's own command: a fix is verified only when this passes
+ */
+import {
+  MavenArgsError,
+  formatMavenArgs,
+  goalsOf,
+  hasOption,
+  parseMavenArgs,
+  propertyName,
+  type MavenArg,
+} from './maven-args.js';
+
+export type VerificationStageName = 'compile' | 'failing-tests' | 'full';
+
+export interface VerificationStage {
+  name: VerificationStageName;
+  args: string[];
+}
+
+export interface VerificationPlanInput {
+  mavenArgs: string[];
+  /** Module folders relative to the project root, '' for the root module. */
+  failingModules: string[];
+  /** `com.acme.FooTest#method`, or a class alone to run all of it. */
+  failingTests: string[];
+  kinds: ('compile' | 'test')[];
+}
+
+export class VerificationPlanError extends Error {
+  override name = 'VerificationPlanError';
+}
+
+const DEFAULT_LIFECYCLE = [
+  'validate', 'initialize', 'generate-sources', 'process-sources', 'generate-resources', 'process-resources',
+  'compile', 'process-classes', 'generate-test-sources', 'process-test-sources', 'generate-test-resources',
+  'process-test-resources', 'test-compile', 'process-test-classes', 'test', 'prepare-package', 'package',
+  'pre-integration-test', 'integration-test', 'post-integration-test', 'verify', 'install', 'deploy',
+];
+const phaseIndex = (phase: string) => DEFAULT_LIFECYCLE.indexOf(phase);
+
+/** Properties that would stop the failing-tests stage from running (or judging) exactly those tests. */
+const TEST_SELECTION_PROPERTIES = new Set([
+  'test',
+  'it.test',
+  'skipTests',
+  'maven.test.skip',
+  'maven.test.failure.ignore',
+  'surefire.failIfNoSpecifiedTests',
+  'failIfNoSpecifiedTests',
+]);
+
+const TEST_ID = /^[A-Za-z_$][\w$]*(\.[A-Za-z_$][\w$]*)*(#[^\s,#]+)?$/;
+
+export function planVerification(input: VerificationPlanInput): VerificationStage[] {
+  validate(input);
+  const parsed = parseMavenArgs(input.mavenArgs);
+  const full: VerificationStage = { name: 'full', args: fullArgs(parsed) };
+  const stages: VerificationStage[] = [];
+
+  const furthest = Math.max(-1, ...goalsOf(parsed).map(phaseIndex));
+  const selection = moduleSelection(parsed, input.failingModules);
+  const withoutRedirects = parsed.filter((arg) => !isOptionOfRole(arg, 'log-file'));
+  const globalOptions = withoutRedirects.filter(
+    (arg) => arg.type === 'option' && !(selection.length > 0 && isOptionOfRole(arg, 'selection')),
+  );
+
+  // Compiling more than the user's command would (tests of a `mvn compile`) could fail
+  // on code the user never built, so the stage stops where the user's command stops.
+  const compileGoal = furthest >= phaseIndex('test-compile') ? 'test-compile' : furthest >= phaseIndex('compile') ? 'compile' : undefined;
+  if (input.kinds.length > 0 && compileGoal) {
+    stages.push({ name: 'compile', args: [...formatMavenArgs(globalOptions), ...selection, compileGoal] });
+  }
+
+  if (input.kinds.includes('test') && input.failingTests.length > 0 && furthest >= phaseIndex('test')) {
+    const testOptions = globalOptions.filter((arg) => !TEST_SELECTION_PROPERTIES.has(propertyName(arg) ?? ''));
+    stages.push({
+      name: 'failing-tests',
+      args: [
+        ...formatMavenArgs(testOptions),
+        ...selection,
+        `-Dtest=${unique(input.failingTests).join(',')}`,
+        // Modules pulled in by -am have none of the selected tests.
+        '-Dsurefire.failIfNoSpecifiedTests=false',
+        'test',
+      ],
+    });
+  }
+
+  return [...stages.filter((stage) => !sameArgs(stage.args, full.args)), full];
+}
+
+/**
+ * The user's command, with two deliberate exceptions: `-l FILE` is dropped because the
+ * verdict and any new diagnosis are read from the captured output, and the `deploy` phase
+ * becomes `install` because verifying a candidate must never publish it.
+ */
+function fullArgs(parsed: MavenArg[]): string[] {
+  return formatMavenArgs(
+    parsed
+      .filter((arg) => !isOptionOfRole(arg, 'log-file'))
+      .map((arg) => (arg.type === 'goal' && arg.value === 'deploy' ? { type: 'goal', value: 'install' } : arg)),
+  );
+}
+
+/** `-pl a,b -am` when the failing modules are known and the build is a reactor. */
+function moduleSelection(parsed: MavenArg[], modules: string[]): string[] {
+  if (!modules.some((dir) => dir !== '') || hasOption(parsed, 'non-recursive')) return [];
+  return ['-pl', unique(modules.map((dir) => (dir === '' ? '.' : dir))).join(','), '-am'];
+}
+
+function isOptionOfRole(arg: MavenArg, role: string): boolean {
+  return arg.type === 'option' && arg.spec?.role === role;
+}
+
+function validate(input: VerificationPlanInput): void {
+  if (!input || !Array.isArray(input.mavenArgs) || !Array.isArray(input.failingModules) || !Array.isArray(input.failingTests) || !Array.isArray(input.kinds)) {
+    throw new VerificationPlanError('planVerification needs mavenArgs, failingModules, failingTests and kinds as arrays');
+  }
+  for (const dir of input.failingModules) {
+    if (typeof dir !== 'string' || dir.startsWith('/') || /^[A-Za-z]:/.test(dir) || dir.split(/[\\/]/).includes('..') || dir.includes(',')) {
+      throw new VerificationPlanError(`failing module ${JSON.stringify(dir)} must be a folder relative to the project root, inside it`);
+    }
+  }
+  for (const test of input.failingTests) {
+    if (typeof test !== 'string' || !TEST_ID.test(test)) {
+      throw new VerificationPlanError(`failing test ${JSON.stringify(test)} is not of the form com.acme.FooTest#method`);
+    }
+  }
+  for (const kind of input.kinds) {
+    if (kind !== 'compile' && kind !== 'test') throw new VerificationPlanError(`unknown failure kind ${JSON.stringify(kind)}; expected compile or test`);
+  }
+}
+
+function unique(values: string[]): string[] {
+  return [...new Set(values)];
+}
+
+function sameArgs(a: string[], b: string[]): boolean {
+  return a.length === b.length && a.every((value, i) => value === b[i]);
+}
+
+export { MavenArgsError };

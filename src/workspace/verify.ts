@@ -1,0 +1,181 @@
+/**
+ * Running a verification plan in a workspace and judging it: the first failing stage
+ * ends the run; a test that passed in the user's build and fails now is a regression,
+ * which makes the attempt `regressed` even when the targeted test was fixed.
+ */
+import { mkdir, copyFile, rename } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { collectTestResults } from '../diagnose/index.js';
+import type { TestCaseResult } from '../diagnose/types.js';
+import { runMaven } from '../maven/run.js';
+import type { MavenRunResult } from '../maven/types.js';
+import { hasOption, parseMavenArgs, propertyValue, rebaseArgs, rebasePath, goalsOf } from './maven-args.js';
+import { sandboxWrap, SandboxError, type SandboxInfo } from './sandbox.js';
+import type { VerificationStage, VerificationStageName } from './verify-plan.js';
+import type { Workspace } from './workspace.js';
+
+export { planVerification, VerificationPlanError } from './verify-plan.js';
+export type { VerificationStage, VerificationStageName, VerificationPlanInput } from './verify-plan.js';
+
+export type VerificationOutcome = 'verified' | 'build-failed' | 'regressed' | 'interrupted' | 'timeout';
+
+export interface StageResult {
+  name: VerificationStageName;
+  exitCode: number;
+  durationMs: number;
+  /** Maven's output of the stage, inside the workspace's scratch folder (kept until dispose). */
+  logFile: string;
+  /** The exact command line the stage ran (after rebasing). */
+  args: string[];
+}
+
+export interface VerificationResult {
+  outcome: VerificationOutcome;
+  failedStage?: VerificationStageName;
+  stageResults: StageResult[];
+  /** `com.acme.FooTest#method` of tests that passed in the baseline and fail now. */
+  regressions: string[];
+  /** What the loop needs to diagnose the new failure (run it with projectRoot = workspace root). */
+  diagnosisInput?: { logFile: string; startedAt: Date; exitCode: number; projectRoot: string };
+  /** Why the build was not sandboxed, when it was not. */
+  sandboxNote?: string;
+}
+
+export interface VerifyInput {
+  workspace: Workspace;
+  stages: VerificationStage[];
+  executable: string;
+  /** Maven's complete environment (as runMaven takes it); default process.env. */
+  env?: NodeJS.ProcessEnv;
+  sandbox: SandboxInfo;
+  /** Test results of the user's failed build, read from the original tree. */
+  baselineTests: TestCaseResult[];
+  /** For all stages together. */
+  timeoutMs: number;
+  signal?: AbortSignal;
+  onStage?(name: VerificationStageName): void;
+  /** Where the user ran Maven, when not at the project root (relative -f values). */
+  userCwd?: string;
+}
+
+/** Goals that write the local repository, so the sandbox must let them. */
+const REPOSITORY_WRITING_PHASES = new Set(['install', 'deploy']);
+
+export async function verifyInWorkspace(input: VerifyInput): Promise<VerificationResult> {
+  checkInput(input);
+  const { workspace } = input;
+  const deadline = Date.now() + input.timeoutMs;
+  const userCwd = path.resolve(input.userCwd ?? workspace.source);
+  const cwd = rebasePath(userCwd, workspace.source, workspace.root);
+  const executable = path.isAbsolute(input.executable) ? rebasePath(input.executable, workspace.source, workspace.root) : input.executable;
+  const env = input.env ?? process.env;
+
+  const stageResults: StageResult[] = [];
+  const regressions = new Set<string>();
+  const baselinePassed = new Set(input.baselineTests.filter((t) => t.status === 'passed').map(testKey));
+  const note = input.sandbox.reason ? { sandboxNote: input.sandbox.reason } : {};
+
+  for (const [index, stage] of input.stages.entries()) {
+    const remaining = deadline - Date.now();
+    if (remaining <= 0) return { outcome: 'timeout', failedStage: stage.name, stageResults, regressions: [...regressions], ...note };
+    input.onStage?.(stage.name);
+
+    const args = stageArgs(stage, workspace, userCwd, input.sandbox);
+    const wrap = await wrapFor(input.sandbox, workspace.root, cwd, args, env);
+    const run = await runMaven({
+      executable,
+      args,
+      cwd,
+      env,
+      echo: false,
+      timeoutMs: remaining,
+      ...(input.signal ? { signal: input.signal } : {}),
+      // Stop Maven's whole tree ourselves on Ctrl-C: it runs in its own process group,
+      // where the terminal's signal does not reach it.
+      forwardSignals: true,
+      ...(wrap ? { wrap } : {}),
+    });
+    const logFile = await keepLog(run, workspace.scratchDir, `${index + 1}-${stage.name}.log`);
+    stageResults.push({ name: stage.name, exitCode: run.exitCode, durationMs: run.finishedAt.getTime() - run.startedAt.getTime(), logFile, args });
+
+    if (run.interrupted && !run.timedOut) return { outcome: 'interrupted', failedStage: stage.name, stageResults, regressions: [...regressions], ...note };
+    if (run.timedOut) return { outcome: 'timeout', failedStage: stage.name, stageResults, regressions: [...regressions], ...note };
+
+    if (stage.name !== 'compile') {
+      const now = await collectTestResults({ projectRoot: workspace.root, since: run.startedAt });
+      for (const test of now) if ((test.status === 'failed' || test.status === 'error') && baselinePassed.has(testKey(test))) regressions.add(testName(test));
+    }
+    if (run.exitCode !== 0 || regressions.size > 0) {
+      return {
+        outcome: regressions.size > 0 ? 'regressed' : 'build-failed',
+        failedStage: stage.name,
+        stageResults,
+        regressions: [...regressions].sort(),
+        diagnosisInput: { logFile, startedAt: run.startedAt, exitCode: run.exitCode, projectRoot: workspace.root },
+        ...note,
+      };
+    }
+  }
+  const ranFull = stageResults.some((s) => s.name === 'full');
+  // Without the user's own command passing there is no verdict, whatever else passed.
+  return ranFull
+    ? { outcome: 'verified', stageResults, regressions: [], ...note }
+    : { outcome: 'build-failed', stageResults, regressions: [], ...note };
+}
+
+/**
+ * The stage's arguments pointed at the workspace. Under the sandbox, `-o` is added when
+ * the user did not give it: the network is off anyway, and offline Maven fails at once
+ * with a clear message instead of waiting for connections that cannot succeed.
+ */
+function stageArgs(stage: VerificationStage, workspace: Workspace, userCwd: string, sandbox: SandboxInfo): string[] {
+  const args = rebaseArgs(stage.args, workspace.source, workspace.root, userCwd);
+  const offline = sandbox.kind === 'bwrap' && !hasOption(parseMavenArgs(args), 'offline');
+  return offline ? ['-o', ...args] : args;
+}
+
+async function wrapFor(sandbox: SandboxInfo, workspaceRoot: string, cwd: string, args: string[], env: NodeJS.ProcessEnv) {
+  if (sandbox.kind === 'none') return undefined;
+  const parsed = parseMavenArgs(args);
+  const writesRepository = goalsOf(parsed).some((goal) => REPOSITORY_WRITING_PHASES.has(goal) || goal.startsWith('install:'));
+  const writablePaths: string[] = [];
+  if (writesRepository) {
+    const configured = propertyValue(parsed, 'maven.repo.local');
+    const home = env.HOME ?? os.homedir();
+    // A repository configured in settings.xml (<localRepository>) is not read here.
+    const repository = configured ? path.resolve(cwd, configured) : path.join(home, '.m2', 'repository');
+    await mkdir(repository, { recursive: true });
+    writablePaths.push(repository);
+  }
+  return sandboxWrap(sandbox, { workspaceRoot, writablePaths, network: false, cwd });
+}
+
+/** Moves the spooled log beside the workspace, so one dispose() removes everything. */
+async function keepLog(run: MavenRunResult, scratchDir: string, name: string): Promise<string> {
+  const target = path.join(scratchDir, name);
+  try {
+    await rename(run.log.file, target);
+  } catch {
+    await copyFile(run.log.file, target);
+  }
+  await run.log.dispose();
+  return target;
+}
+
+function testKey(test: TestCaseResult): string {
+  return `${test.module ?? ''}\u0000${test.className}\u0000${test.method}`;
+}
+
+function testName(test: TestCaseResult): string {
+  return `${test.className}#${test.method}`;
+}
+
+function checkInput(input: VerifyInput): void {
+  if (!input?.workspace?.root || !input.workspace.source || !input.workspace.scratchDir) throw new TypeError('verifyInWorkspace needs a workspace made by createWorkspace');
+  if (!Array.isArray(input.stages) || input.stages.length === 0) throw new TypeError('verifyInWorkspace needs at least one stage (the full build)');
+  if (typeof input.executable !== 'string' || input.executable === '') throw new TypeError('verifyInWorkspace needs the Maven executable');
+  if (!Number.isFinite(input.timeoutMs) || input.timeoutMs <= 0) throw new TypeError(`timeoutMs must be a positive number of milliseconds, got ${input.timeoutMs}`);
+  if (!Array.isArray(input.baselineTests)) throw new TypeError('verifyInWorkspace needs the baseline test results (an empty list when there are none)');
+  if (input.sandbox.kind === 'bwrap' && !input.sandbox.available) throw new SandboxError(`the bwrap sandbox is required but unavailable: ${input.sandbox.reason ?? 'unknown reason'}`);
+}

@@ -1,0 +1,233 @@
+/**
+ * A private copy of the project where candidate patches are applied and built, so the
+ * user's tree is never written (the contract's "The original tree").
+ *
+ * Files are copied, copy-on-write where the filesystem can (reflink on btrfs/XFS/APFS;
+ * a plain copy elsewhere, e.g. ext4). They are deliberately never hard-linked: the patch
+ * layer replaces files by rename, but Maven itself writes into the tree it builds
+ * (resource filtering, generated sources, plugins that touch files in place), and a
+ * single in-place write through a hard link would change the user's file.
+ *
+ * Layout: `<tmp>/mvnx-ws-<random>/project` is the copy; `.../logs` holds verification
+ * logs, kept until `dispose()` so the caller can diagnose a new failure from them.
+ */
+import { constants as fsConstants } from 'node:fs';
+import { chmod, copyFile, lstat, mkdir, mkdtemp, readdir, readlink, rm, stat, symlink } from 'node:fs/promises';
+import type { BigIntStats, Dirent } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { registerCleanup } from './cleanup.js';
+
+export interface Workspace {
+  /** The copy of the project: build here. */
+  root: string;
+  /** The project the copy was made from. */
+  source: string;
+  /** Private folder beside the copy (never inside it) for logs and scratch files. */
+  scratchDir: string;
+  /** Remove everything. Safe to call more than once. */
+  dispose(): Promise<void>;
+  /** Back to the content it was created with: changed files restored, added ones (target/) removed. */
+  reset(): Promise<void>;
+}
+
+export interface WorkspaceOptions {
+  /** Copy `.git` too (only for steps that need history). Default false. */
+  includeGit?: boolean;
+  /** Parent folder of the workspace; default `os.tmpdir()`. */
+  baseDir?: string;
+}
+
+export class WorkspaceError extends Error {
+  override name = 'WorkspaceError';
+}
+
+/** Parallel file copies: enough to hide per-file latency without exhausting descriptors. */
+const COPY_CONCURRENCY = 32;
+
+/** What the copy looked like right after creation, per root-relative path. */
+type Manifest = Map<string, Fingerprint>;
+interface Fingerprint {
+  kind: 'file' | 'dir' | 'symlink';
+  /** Inode plus change time catch every later write, chmod and rename-over. */
+  ino: bigint;
+  ctimeNs: bigint;
+  size: bigint;
+}
+
+export async function createWorkspace(projectRoot: string, options: WorkspaceOptions = {}): Promise<Workspace> {
+  if (typeof projectRoot !== 'string' || projectRoot === '') throw new WorkspaceError('createWorkspace needs the project folder');
+  const source = path.resolve(projectRoot);
+  let info;
+  try {
+    info = await stat(source);
+  } catch {
+    throw new WorkspaceError(`cannot copy the project: ${source} does not exist`);
+  }
+  if (!info.isDirectory()) throw new WorkspaceError(`cannot copy the project: ${source} is not a folder`);
+  const baseDir = path.resolve(options.baseDir ?? os.tmpdir());
+  if (isInside(baseDir, source)) throw new WorkspaceError(`the workspace folder ${baseDir} must not be inside the project ${source}`);
+
+  await mkdir(baseDir, { recursive: true });
+  const container = await mkdtemp(path.join(baseDir, 'mvnx-ws-'));
+  const unregister = registerCleanup(container);
+  const root = path.join(container, 'project');
+  const scratchDir = path.join(container, 'logs');
+  const exclude = exclusionRule(options.includeGit === true);
+
+  let manifest: Manifest;
+  try {
+    await mkdir(scratchDir);
+    await copyTree(source, root, exclude);
+    manifest = await snapshot(root);
+  } catch (error) {
+    await rm(container, { recursive: true, force: true });
+    unregister();
+    throw new WorkspaceError(`cannot copy ${source} to a workspace: ${(error as Error).message}`);
+  }
+
+  let disposed = false;
+  return {
+    root,
+    source,
+    scratchDir,
+    async dispose() {
+      if (disposed) return;
+      disposed = true;
+      await rm(container, { recursive: true, force: true, maxRetries: 3 });
+      unregister();
+    },
+    async reset() {
+      if (disposed) throw new WorkspaceError(`workspace ${root} was disposed; it cannot be reset`);
+      await restore(source, root, manifest, exclude);
+      manifest = await snapshot(root);
+    },
+  };
+}
+
+type ExclusionRule = (entry: Dirent, parentHasPom: boolean) => boolean;
+
+/**
+ * `target` is excluded only beside a pom.xml: a Java package may well be called `target`
+ * (`src/main/java/com/acme/target/`), and dropping it would break the build.
+ */
+function exclusionRule(includeGit: boolean): ExclusionRule {
+  return (entry, parentHasPom) => {
+    if (entry.name === 'node_modules' || entry.name === '.mvnx') return entry.isDirectory();
+    if (entry.name === '.git') return !includeGit;
+    return entry.name === 'target' && entry.isDirectory() && parentHasPom;
+  };
+}
+
+async function readEntries(dir: string, exclude: ExclusionRule): Promise<Dirent[]> {
+  const entries = await readdir(dir, { withFileTypes: true });
+  const hasPom = entries.some((e) => e.name === 'pom.xml' && !e.isDirectory());
+  return entries.filter((e) => !exclude(e, hasPom));
+}
+
+async function copyTree(from: string, to: string, exclude: ExclusionRule): Promise<void> {
+  const files: [string, string][] = [];
+  const walk = async (src: string, dest: string) => {
+    await mkdir(dest);
+    for (const entry of await readEntries(src, exclude)) {
+      const s = path.join(src, entry.name);
+      const d = path.join(dest, entry.name);
+      if (entry.isDirectory()) await walk(s, d);
+      else await copyEntry(entry, s, d, files);
+    }
+    await chmod(dest, (await stat(src)).mode & 0o7777);
+  };
+  await walk(from, to);
+  await copyFiles(files);
+}
+
+/** Regular files are queued for the parallel copy; the rest is made right away. */
+async function copyEntry(entry: Dirent, src: string, dest: string, queue: [string, string][]): Promise<void> {
+  if (entry.isFile()) queue.push([src, dest]);
+  // The link text is kept as written, so a relative link still points inside the copy
+  // (resolving it would point the workspace back into the user's tree).
+  else if (entry.isSymbolicLink()) await symlink(await readlink(src), dest);
+  // Sockets, FIFOs and devices are no part of a build's inputs.
+}
+
+async function copyFiles(pairs: [string, string][]): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < pairs.length) {
+      const [src, dest] = pairs[next++]!;
+      // libuv's copyfile keeps the source's mode bits (mvnw stays executable).
+      await copyFile(src, dest, fsConstants.COPYFILE_FICLONE);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(COPY_CONCURRENCY, pairs.length) }, worker));
+}
+
+async function snapshot(root: string): Promise<Manifest> {
+  const manifest: Manifest = new Map();
+  const walk = async (dir: string, rel: string) => {
+    for (const entry of await readdir(dir, { withFileTypes: true })) {
+      const relPath = rel === '' ? entry.name : `${rel}/${entry.name}`;
+      const abs = path.join(dir, entry.name);
+      const info = await lstat(abs, { bigint: true });
+      manifest.set(relPath, fingerprint(info));
+      if (info.isDirectory()) await walk(abs, relPath);
+    }
+  };
+  await walk(root, '');
+  return manifest;
+}
+
+function fingerprint(info: BigIntStats): Fingerprint {
+  const kind = info.isDirectory() ? 'dir' : info.isSymbolicLink() ? 'symlink' : 'file';
+  return { kind, ino: info.ino, ctimeNs: info.ctimeNs, size: info.size };
+}
+
+function unchanged(a: Fingerprint, b: Fingerprint): boolean {
+  return a.kind === b.kind && a.ino === b.ino && a.ctimeNs === b.ctimeNs && a.size === b.size;
+}
+
+/**
+ * Restores the copy without copying the whole project again: anything not in the
+ * manifest goes (build output, files a patch added), anything whose inode or change time
+ * moved is copied again from the project, anything missing comes back.
+ */
+async function restore(source: string, root: string, manifest: Manifest, exclude: ExclusionRule): Promise<void> {
+  const seen = new Set<string>();
+  const walk = async (dir: string, rel: string) => {
+    for (const entry of await readdir(dir, { withFileTypes: true })) {
+      const relPath = rel === '' ? entry.name : `${rel}/${entry.name}`;
+      const abs = path.join(dir, entry.name);
+      const original = manifest.get(relPath);
+      const info = await lstat(abs, { bigint: true });
+      if (original?.kind === 'dir' && info.isDirectory()) {
+        seen.add(relPath);
+        await walk(abs, relPath);
+      } else if (original && unchanged(original, fingerprint(info))) {
+        seen.add(relPath);
+      } else {
+        await rm(abs, { recursive: true, force: true });
+      }
+    }
+  };
+  await walk(root, '');
+
+  const missing = [...manifest.keys()].filter((rel) => !seen.has(rel)).sort();
+  const queue: [string, string][] = [];
+  for (const rel of missing) {
+    if (missing.some((other) => other !== rel && rel.startsWith(`${other}/`) && manifest.get(other)?.kind === 'dir')) continue;
+    const src = path.join(source, rel);
+    const dest = path.join(root, rel);
+    const info = await lstat(src).catch(() => undefined);
+    if (!info) throw new WorkspaceError(`cannot reset ${root}: ${rel} is no longer in the project`);
+    await mkdir(path.dirname(dest), { recursive: true });
+    if (info.isDirectory()) await copyTree(src, dest, exclude);
+    else if (info.isSymbolicLink()) await symlink(await readlink(src), dest);
+    else queue.push([src, dest]);
+  }
+  await copyFiles(queue);
+}
+
+function isInside(candidate: string, folder: string): boolean {
+  const relative = path.relative(folder, candidate);
+  return relative === '' || !(relative === '..' || relative.startsWith(`..${path.sep}`) || path.isAbsolute(relative));
+}
