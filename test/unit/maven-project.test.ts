@@ -1,0 +1,69 @@
+import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { fileArgument } from '../../src/maven/args.js';
+import { findProjectRoot } from '../../src/maven/project.js';
+
+let root: string;
+
+async function pom(dir: string, name = 'pom.xml'): Promise<string> {
+  await mkdir(dir, { recursive: true });
+  await writeFile(path.join(dir, name), '<project/>');
+  return dir;
+}
+
+beforeEach(async () => {
+  root = await mkdtemp(path.join(os.tmpdir(), 'mvnx-project-'));
+});
+
+describe('findProjectRoot', () => {
+  it('walks up to the top pom of consecutive pom folders', async () => {
+    await pom(root);
+    await pom(path.join(root, 'parent'));
+    await pom(path.join(root, 'parent', 'module'));
+    const module = path.join(root, 'parent', 'module');
+    expect(await findProjectRoot(module, [])).toBe(root);
+  });
+
+  it('stops where the parent folder has no pom', async () => {
+    await pom(path.join(root, 'a', 'b'));
+    expect(await findProjectRoot(path.join(root, 'a', 'b'), [])).toBe(path.join(root, 'a', 'b'));
+  });
+
+  it('does not walk above a .git boundary', async () => {
+    await pom(root);
+    const repo = await pom(path.join(root, 'repo'));
+    await mkdir(path.join(repo, '.git'));
+    await pom(path.join(repo, 'module'));
+    expect(await findProjectRoot(path.join(repo, 'module'), [])).toBe(repo);
+  });
+
+  it('returns cwd when there is no pom', async () => {
+    await pom(root);
+    const plain = path.join(root, 'docs');
+    await mkdir(plain);
+    expect(await findProjectRoot(plain, [])).toBe(plain);
+  });
+
+  it('starts at the -f target, which may be a folder or a pom of any name', async () => {
+    const other = await pom(path.join(root, 'other'), 'pom-ci.xml');
+    const cwd = path.join(root, 'cwd');
+    await mkdir(cwd);
+    expect(await findProjectRoot(cwd, ['-f', '../other/pom-ci.xml', 'verify'])).toBe(other);
+    await pom(path.join(root, 'multi'));
+    await pom(path.join(root, 'multi', 'core'));
+    expect(await findProjectRoot(cwd, ['--file', '../multi/core'])).toBe(path.join(root, 'multi'));
+  });
+});
+
+describe('fileArgument', () => {
+  it('reads every -f spelling and lets the last win', () => {
+    expect(fileArgument(['-f', 'a/pom.xml'])).toBe('a/pom.xml');
+    expect(fileArgument(['--file=b', '-f', 'c'])).toBe('c');
+    expect(fileArgument(['-fd/pom.xml'])).toBe('d/pom.xml');
+    expect(fileArgument(['-fae', '-ff', '-fn', 'verify'])).toBeUndefined();
+    expect(fileArgument(['-f'])).toBeUndefined();
+    expect(fileArgument(['--file='])).toBeUndefined();
+  });
+});
