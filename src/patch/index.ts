@@ -36,7 +36,20 @@ export interface ModelTextResult {
  * anything is read, so a reply naming `../../etc/passwd` or a symlink out of the project
  * never gets its target read.
  */
-export async function changeSetFromModelText(text: string, root: string, policy: PatchPolicy): Promise<ModelTextResult> {
+export interface ModelTextOptions {
+  /**
+   * Contents that stand in for the files on disk (null: deleted), e.g. a fix that made
+   * progress and is the base of the next attempt. Paths are still checked against `root`.
+   */
+  overlay?: ReadonlyMap<string, string | null>;
+}
+
+export async function changeSetFromModelText(
+  text: string,
+  root: string,
+  policy: PatchPolicy,
+  options: ModelTextOptions = {},
+): Promise<ModelTextResult> {
   const extracted = extractEdits(text);
   const problems: PatchProblem[] = [...extracted.problems];
   const result: ModelTextResult = { problems, edits: extracted.edits };
@@ -50,6 +63,11 @@ export async function changeSetFromModelText(text: string, root: string, policy:
     const refused = pathProblem(path) ?? (await checkPathOnDisk(rootReal, path));
     if (refused) {
       problems.push(refused);
+      continue;
+    }
+    if (options.overlay?.has(path)) {
+      const content = options.overlay.get(path);
+      if (content !== null && content !== undefined) contents.set(path, content);
       continue;
     }
     const read = await readProjectFile(root, path, policy.allowNonUtf8);

@@ -1,4 +1,4 @@
-import { checkPathsOnDisk, extractEdits, pathsNeeded, resolveEdits, validateChangeSet } from '../patch/index.js';
+import { changeSetFromModelText, checkPathsOnDisk, validateChangeSet } from '../patch/index.js';
 import type { PatchPolicy } from '../patch/index.js';
 import type { ChangeSet, PatchProblem } from '../patch/types.js';
 
@@ -14,31 +14,23 @@ export interface CheckedChange {
   summary?: string;
 }
 
-/** Model text -> placed, validated change set, or the precise reasons it is not one. */
-export async function checkProposedChange(
-  text: string,
-  read: (file: string) => Promise<string | undefined>,
-  checker: ChangeChecker,
-): Promise<CheckedChange> {
-  const extracted = extractEdits(text);
-  const summary = extracted.summary;
-  if (extracted.edits.length === 0) {
-    const problems = extracted.problems.length > 0 ? extracted.problems : [{ code: 'no-edits', message: 'the reply contained no edit in the requested format' }];
-    return { problems, ...(summary ? { summary } : {}) };
+/** Model text -> placed, validated change set against the original tree plus `base`. */
+export async function checkProposedChange(text: string, base: ChangeSet, checker: ChangeChecker): Promise<CheckedChange> {
+  const overlay = new Map<string, string | null>();
+  for (const change of base.files) {
+    if (change.oldPath) overlay.set(change.oldPath, null);
+    overlay.set(change.path, change.after);
   }
-  const files = new Map<string, string | undefined>();
-  for (const file of pathsNeeded(extracted.edits)) {
-    files.set(file, await read(file).catch(() => undefined));
-  }
-  const resolved = resolveEdits(extracted.edits, files, {
-    ignoreWhitespace: checker.policy.ignoreWhitespace,
-    allowTabSpaceContext: checker.policy.allowTabSpaceContext,
-  });
-  const problems = [...extracted.problems, ...resolved.problems];
-  if (problems.length > 0) return { problems, ...(summary ? { summary } : {}) };
-  const invalid = await checkChangeSet(resolved.changeSet, checker);
-  if (invalid.length > 0) return { problems: invalid, ...(summary ? { summary } : {}) };
-  return { changeSet: resolved.changeSet, problems: [], ...(summary ? { summary } : {}) };
+  const result = await changeSetFromModelText(text, checker.root, checker.policy, { overlay });
+  const problems =
+    result.edits.length === 0 && result.problems.length === 0
+      ? [{ code: 'no-edits', message: 'the reply contained no edit in the requested format' }]
+      : result.problems;
+  return {
+    problems,
+    ...(result.changeSet ? { changeSet: result.changeSet } : {}),
+    ...(result.summary ? { summary: result.summary } : {}),
+  };
 }
 
 /** The same rules for every change set, whoever made it. */

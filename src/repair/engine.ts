@@ -103,6 +103,7 @@ export async function startRepairSession(input: {
     baselineTests,
     timeoutMs: perAttemptMs(),
     signal,
+    userCwd: context.cwd,
     onStage: (name) => progress.step(`verifying: ${name}`),
   });
 

@@ -102,7 +102,8 @@ export async function handleBuildFailure(context: BuildFailureContext): Promise<
   }
 
   process.stderr.write(renderSummary(record, { recordDir: recorder.dir, projectRoot }));
-  if (context.flags.json) process.stdout.write(`${JSON.stringify(record)}\n`);
+  // Maven ends its output with colour resets and no newline: start the record on its own line.
+  if (context.flags.json) process.stdout.write(`\n${JSON.stringify(record)}\n`);
   return exitCode;
 }
 
@@ -128,7 +129,7 @@ async function repair(input: RepairInput): Promise<number> {
   try {
     record.sandbox = session.sandbox;
     record.model = session.model;
-    loop = await progress.run('mvnx: repairing the failed build', () => runRepairLoop(diagnosis, session.ports));
+    loop = await progress.run('repairing the failed build', () => runRepairLoop(diagnosis, session.ports));
   } finally {
     await session.dispose();
     process.off('SIGINT', onSignal);

@@ -91,15 +91,28 @@ export function createModelProposer(options: ModelProposerOptions) {
     await options.keepExchange(input.n, promptText, text);
     const modelMs = Date.now() - started;
 
-    const checked = await checkProposedChange(text, read, options.checker);
+    const checked = await checkProposedChange(text, input.base, options.checker);
     return {
       source: 'model',
       problems: checked.problems,
       modelMs,
       ...(checked.changeSet ? { changeSet: checked.changeSet } : {}),
-      ...(checked.summary ? { summary: checked.summary } : {}),
+      ...(summaryOf(text, checked.summary) ? { summary: summaryOf(text, checked.summary) } : {}),
     };
   };
+}
+
+const SUMMARY_LIMIT = 600;
+
+/** The model's prose, outside its code blocks: kept for a human, never trusted. */
+export function summaryOf(reply: string, structured?: string): string | undefined {
+  if (structured?.trim()) return structured.trim().slice(0, SUMMARY_LIMIT);
+  const prose = reply
+    .replace(/(```|~~~)[^\n]*\n[\s\S]*?(\1|$)/g, ' ')
+    .replace(/^(<<<<<<<|=======|>>>>>>>).*$/gm, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+  return prose ? prose.slice(0, SUMMARY_LIMIT) : undefined;
 }
 
 function oneLine(error: ProviderUnavailableError): string {

@@ -14,6 +14,8 @@ export interface VerifierOptions {
   baselineTests: TestCaseResult[];
   timeoutMs: number;
   signal: AbortSignal;
+  /** Where the user ran Maven (relative -f values are resolved from it). */
+  userCwd: string;
   onStage?(name: string): void;
 }
 
@@ -45,6 +47,7 @@ export function createVerifier(options: VerifierOptions) {
       baselineTests: options.baselineTests,
       timeoutMs: options.timeoutMs,
       signal: options.signal,
+      userCwd: options.userCwd,
       ...(options.onStage ? { onStage: options.onStage } : {}),
     });
     const verifyMs = Date.now() - verifyStarted;
@@ -57,13 +60,12 @@ export function createVerifier(options: VerifierOptions) {
     let after: Diagnosis | undefined;
     if (result.outcome === 'build-failed' && result.diagnosisInput) {
       after = await diagnoseBuild({
-        projectRoot: options.workspace.root,
+        projectRoot: result.diagnosisInput.projectRoot,
         logFile: result.diagnosisInput.logFile,
         runStartedAt: result.diagnosisInput.startedAt,
         exitCode: result.diagnosisInput.exitCode,
       });
     }
-    await result.dispose?.();
     return {
       outcome: result.outcome,
       regressions: result.regressions,
