@@ -4,12 +4,12 @@
  * and an exit code.
  */
 import { realpathSync } from 'node:fs';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { MvnxError } from './errors.js';
 import { parseInvocation, switchOn, type Invocation } from './flags.js';
 import type { CliIo } from './build.js';
 
-type Command = { run(args: string[], io: CliIo): Promise<number> };
+export type Command = { run(args: string[], io: CliIo): Promise<number> };
 
 export async function main(argv: string[], io: CliIo): Promise<number> {
   let invocation: Invocation | undefined;
@@ -31,16 +31,25 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
 }
 
 async function runSubcommand(name: string, args: string[], io: CliIo): Promise<number> {
-  const url = new URL(`./commands/${name}.js`, import.meta.url);
-  let command: Command;
+  const command = await loadCommand(name, new URL('./commands/', import.meta.url));
+  return command.run(args, io);
+}
+
+/** A command module that is not part of this build is a one-line error, not a crash. */
+export async function loadCommand(name: string, commandsDir: URL): Promise<Command> {
+  const url = new URL(`${name}.js`, commandsDir);
+  let module: Partial<Command>;
   try {
-    command = (await import(url.href)) as Command;
+    module = (await import(url.href)) as Partial<Command>;
   } catch (error) {
-    const missing = (error as NodeJS.ErrnoException).code === 'ERR_MODULE_NOT_FOUND' && String((error as Error).message).includes(url.pathname);
+    // Only the command file itself being absent counts; a command whose own import is broken must surface.
+    const notFound = /Cannot find module '([^']+)'/.exec(String((error as Error).message))?.[1];
+    const missing = (error as NodeJS.ErrnoException).code === 'ERR_MODULE_NOT_FOUND' && (notFound === fileURLToPath(url) || notFound === url.href);
     if (!missing) throw error;
     throw new MvnxError(`mvnx ${name} is not available in this build`, 2);
   }
-  return command.run(args, io);
+  if (typeof module.run !== 'function') throw new MvnxError(`mvnx ${name} is not available in this build (its module has no run function)`, 2);
+  return module as Command;
 }
 
 function oneLine(message: string): string {

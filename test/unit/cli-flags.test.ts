@@ -98,7 +98,7 @@ describe('environment switches', () => {
   });
 
   it('reads switch values', () => {
-    expect([true, 'true', 'YES', '1', 'on'].map((value) => switchOn(value))).toEqual([true, true, true, true, true]);
+    expect(([true, 'true', 'YES', '1', 'on'] as const).map((value) => switchOn(value))).toEqual([true, true, true, true, true]);
     expect([undefined, 'false', '0', 'off', 'banana'].map((value) => switchOn(value))).toEqual([false, false, false, false, false]);
   });
 });
