@@ -127,14 +127,16 @@ async function readEntries(dir: string, exclude: ExclusionRule): Promise<Dirent[
 
 async function copyTree(from: string, to: string, exclude: ExclusionRule): Promise<void> {
   const files: [string, string][] = [];
-  const walk = async (src: string, dest: string) => {
+  const walk = async (src: string, dest: string): Promise<void> => {
     await mkdir(dest);
-    for (const entry of await readEntries(src, exclude)) {
-      const s = path.join(src, entry.name);
-      const d = path.join(dest, entry.name);
-      if (entry.isDirectory()) await walk(s, d);
-      else await copyEntry(entry, s, d, files);
-    }
+    const entries = await readEntries(src, exclude);
+    await Promise.all(
+      entries.map((entry) => {
+        const s = path.join(src, entry.name);
+        const d = path.join(dest, entry.name);
+        return entry.isDirectory() ? walk(s, d) : copyEntry(entry, s, d, files);
+      }),
+    );
     await chmod(dest, (await stat(src)).mode & 0o7777);
   };
   await walk(from, to);
@@ -164,14 +166,17 @@ async function copyFiles(pairs: [string, string][]): Promise<void> {
 
 async function snapshot(root: string): Promise<Manifest> {
   const manifest: Manifest = new Map();
-  const walk = async (dir: string, rel: string) => {
-    for (const entry of await readdir(dir, { withFileTypes: true })) {
-      const relPath = rel === '' ? entry.name : `${rel}/${entry.name}`;
-      const abs = path.join(dir, entry.name);
-      const info = await lstat(abs, { bigint: true });
-      manifest.set(relPath, fingerprint(info));
-      if (info.isDirectory()) await walk(abs, relPath);
-    }
+  const walk = async (dir: string, rel: string): Promise<void> => {
+    const entries = await readdir(dir, { withFileTypes: true });
+    await Promise.all(
+      entries.map(async (entry) => {
+        const relPath = rel === '' ? entry.name : `${rel}/${entry.name}`;
+        const abs = path.join(dir, entry.name);
+        const info = await lstat(abs, { bigint: true });
+        manifest.set(relPath, fingerprint(info));
+        if (info.isDirectory()) await walk(abs, relPath);
+      }),
+    );
   };
   await walk(root, '');
   return manifest;
@@ -193,21 +198,24 @@ function unchanged(a: Fingerprint, b: Fingerprint): boolean {
  */
 async function restore(source: string, root: string, manifest: Manifest, exclude: ExclusionRule): Promise<void> {
   const seen = new Set<string>();
-  const walk = async (dir: string, rel: string) => {
-    for (const entry of await readdir(dir, { withFileTypes: true })) {
-      const relPath = rel === '' ? entry.name : `${rel}/${entry.name}`;
-      const abs = path.join(dir, entry.name);
-      const original = manifest.get(relPath);
-      const info = await lstat(abs, { bigint: true });
-      if (original?.kind === 'dir' && info.isDirectory()) {
-        seen.add(relPath);
-        await walk(abs, relPath);
-      } else if (original && unchanged(original, fingerprint(info))) {
-        seen.add(relPath);
-      } else {
-        await rm(abs, { recursive: true, force: true });
-      }
-    }
+  const walk = async (dir: string, rel: string): Promise<void> => {
+    const entries = await readdir(dir, { withFileTypes: true });
+    await Promise.all(
+      entries.map(async (entry) => {
+        const relPath = rel === '' ? entry.name : `${rel}/${entry.name}`;
+        const abs = path.join(dir, entry.name);
+        const original = manifest.get(relPath);
+        const info = await lstat(abs, { bigint: true });
+        if (original?.kind === 'dir' && info.isDirectory()) {
+          seen.add(relPath);
+          await walk(abs, relPath);
+        } else if (original && unchanged(original, fingerprint(info))) {
+          seen.add(relPath);
+        } else {
+          await rm(abs, { recursive: true, force: true });
+        }
+      }),
+    );
   };
   await walk(root, '');
 
