@@ -3,7 +3,7 @@
  * bwrap where it runs: a patch that does not compile, a fix, a fix that breaks a test
  * that passed before, and an interrupted and a timed-out verification.
  */
-import { cp, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { cp, mkdtemp, readFile, rm, rmdir, stat, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -59,6 +59,8 @@ afterAll(async () => {
   await workspace?.dispose();
   await rm(scratch, { recursive: true, force: true });
   await rm(installedFixture, { recursive: true, force: true });
+  // The install also made com/example/mvnx; remove those folders when nothing else is in them.
+  for (const parent of [path.dirname(installedFixture), path.dirname(path.dirname(installedFixture))]) await rmdir(parent).catch(() => undefined);
 });
 
 describe('verifyInWorkspace (real Maven)', () => {
