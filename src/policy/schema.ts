@@ -55,7 +55,7 @@ const ruleSchema = z
 
 const patchSchema = z
   .strictObject({
-    ignoreWhitespace: z.boolean().default(true).describe('Match context lines of a model patch ignoring whitespace differences.'),
+    ignoreWhitespace: z.boolean().default(false).describe('Match context and removed lines of a model patch ignoring whitespace differences (the replacement is re-indented to the file). Off by default: an exact match never changes a hunk\'s meaning.'),
     allowTabSpaceContext: z.boolean().default(true).describe('Let tabs in the file match spaces in the patch context (and the reverse).'),
     allowNonUtf8: z.boolean().default(false).describe('Allow patching files that are not valid UTF-8.'),
     maxFilesTouched: positiveInt.default(5).describe('A patch touching more files than this is rejected.'),
