@@ -44,6 +44,8 @@ export function summariseSamples(samples: BenchSample[], expect: BenchResult['ex
 }
 
 const seconds = (ms: number | null) => (ms === null ? '-' : (ms / 1000).toFixed(1));
+/** How many plain builds' time the repair took: the cost of mvnx over the failure it met anyway. */
+const ratio = (ms: number | null, mavenMs: number | null) => (ms === null || mavenMs === null || mavenMs === 0 ? '-' : `${(ms / mavenMs).toFixed(1)}×`);
 const share = (part: number, whole: number) => (whole === 0 ? '-' : `${Math.round((100 * part) / whole)}%`);
 const stops = (earlyStops: Record<string, number>) =>
   Object.entries(earlyStops)
@@ -52,7 +54,7 @@ const stops = (earlyStops: Record<string, number>) =>
     .join(', ') || '-';
 
 export function formatBenchTable(results: BenchResult[]): string {
-  const header = ['case', 'kind', 'modules', 'expect', 'fixed', 'median s', 'p90 s', 'mvn s', 'applicable patches', 'early stops', 'model calls'];
+  const header = ['case', 'kind', 'modules', 'expect', 'fixed', 'median s', 'p90 s', 'mvn s', 'median / mvn', 'applicable patches', 'early stops', 'model calls'];
   const rows = results.map((result) => {
     const summary = summariseSamples(result.samples, result.expect);
     const mark = summary.asExpected === summary.runs ? '' : ' ✗';
@@ -65,6 +67,7 @@ export function formatBenchTable(results: BenchResult[]): string {
       seconds(summary.medianMs),
       seconds(summary.p90Ms),
       seconds(result.mavenMs),
+      ratio(summary.medianMs, result.mavenMs),
       `${summary.applicable}/${summary.proposed} (${share(summary.applicable, summary.proposed)})`,
       stops(summary.earlyStops),
       String(summary.modelCalls),
@@ -85,10 +88,11 @@ export function formatBenchTable(results: BenchResult[]): string {
     seconds(all.medianMs),
     seconds(all.p90Ms),
     seconds(percentile(mavenTimes, 0.5)),
+    ratio(all.medianMs, percentile(mavenTimes, 0.5)),
     `${all.applicable}/${all.proposed} (${share(all.applicable, all.proposed)})`,
     stops(all.earlyStops),
     String(all.modelCalls),
   ]);
   const line = (cells: string[]) => `| ${cells.map((cell) => cell.replace(/\|/g, '\\|')).join(' | ')} |`;
-  return [line(header), line(header.map((_, index) => (index === 0 || index === 1 || index === 3 || index === 9 ? '---' : '---:'))), ...rows.map(line)].join('\n');
+  return [line(header), line(header.map((_, index) => (index === 0 || index === 1 || index === 3 || index === 10 ? '---' : '---:'))), ...rows.map(line)].join('\n');
 }

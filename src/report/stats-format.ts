@@ -55,9 +55,10 @@ export function formatRunList(records: RunRecord[]): string {
 /** `mvnx runs --stats`: a summary block, then the fix rate per kind, then the stop reasons. */
 export function formatRunStats(stats: RunStats): string {
   if (stats.runs === 0) {
+    if (stats.module) return `No runs recorded for module ${stats.module}${stats.since ? ` since ${stats.since}` : ''}.`;
     return stats.since ? `No runs recorded since ${stats.since}.` : 'No runs recorded yet (mvnx records a run when a build fails).';
   }
-  const window = stats.since ? `since ${stats.since}` : `${stats.firstRunAt ?? '?'} .. ${stats.lastRunAt ?? '?'}`;
+  const window = (stats.since ? `since ${stats.since}` : `${stats.firstRunAt ?? '?'} .. ${stats.lastRunAt ?? '?'}`) + (stats.module ? `, module ${stats.module}` : '');
   const tiers = Object.entries(stats.tiers)
     .filter(([, count]) => count > 0)
     .map(([tier, count]) => `${tier} ${count}`)

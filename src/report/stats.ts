@@ -21,6 +21,7 @@ export interface KindStats {
 export interface RunStats {
   /** ISO time of the window's start, when one was given. */
   since?: string;
+  module?: string;
   runs: number;
   attempts: number;
   /** Attempts whose build broke something that passed before. */
@@ -80,9 +81,14 @@ function durationMs(record: RunRecord): number | undefined {
   return Number.isFinite(start) && Number.isFinite(end) && end >= start ? end - start : undefined;
 }
 
-export function computeRunStats(records: RunRecord[], options: { since?: Date } = {}): RunStats {
+/** `module`: only runs with a diagnostic in that Maven module (artifactId), for a per-module rollout. */
+export function computeRunStats(records: RunRecord[], options: { since?: Date; module?: string } = {}): RunStats {
   const sinceMs = options.since?.getTime();
-  const inWindow = records.filter((record) => sinceMs === undefined || Date.parse(record.startedAt) >= sinceMs);
+  const inWindow = records.filter(
+    (record) =>
+      (sinceMs === undefined || Date.parse(record.startedAt) >= sinceMs) &&
+      (options.module === undefined || (record.diagnostics ?? []).some((diagnostic) => diagnostic.module === options.module)),
+  );
 
   const byKind = { compile: emptyKindStats(), test: emptyKindStats(), other: emptyKindStats() };
   const overall = emptyKindStats();
@@ -116,6 +122,7 @@ export function computeRunStats(records: RunRecord[], options: { since?: Date } 
   const starts = inWindow.map((record) => record.startedAt).sort();
   return {
     ...(options.since ? { since: options.since.toISOString() } : {}),
+    ...(options.module ? { module: options.module } : {}),
     runs: inWindow.length,
     attempts,
     regressions,

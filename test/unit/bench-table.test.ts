@@ -36,20 +36,20 @@ describe('formatBenchTable', () => {
   const lines = table.split('\n');
 
   it('is a markdown table with one row a case and a total', () => {
-    expect(lines[0]).toBe('| case | kind | modules | expect | fixed | median s | p90 s | mvn s | applicable patches | early stops | model calls |');
-    expect(lines[1]).toBe('| --- | --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | --- | ---: |');
+    expect(lines[0]).toBe('| case | kind | modules | expect | fixed | median s | p90 s | mvn s | median / mvn | applicable patches | early stops | model calls |');
+    expect(lines[1]).toBe('| --- | --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: |');
     expect(lines).toHaveLength(2 + results.length + 1);
-    expect(lines.every((line) => line.split(' | ').length === 11)).toBe(true);
+    expect(lines.every((line) => line.split(' | ').length === 12)).toBe(true);
   });
 
   it('shows each case\'s numbers and marks a case that missed its expectation', () => {
-    expect(lines[2]).toBe('| missing-semicolon-statement | compile | 1 | fixed | 3/3 | 9.0 | 12.0 | 3.5 | 3/3 (100%) | - | 0 |');
-    expect(lines[3]).toBe('| off-by-one-loop | test | 1 | fixed | 1/2 ✗ | 20.0 | 30.0 | 4.5 | 1/4 (25%) | budget-exhausted ×1 | 4 |');
-    expect(lines[4]).toBe('| prose-only-replies | test | 3 | unfixed | 0/2 ✗ | 0.9 | 15.0 | - | 0/0 (-) | no-progress ×1, no-record ×1 | 2 |');
+    expect(lines[2]).toBe('| missing-semicolon-statement | compile | 1 | fixed | 3/3 | 9.0 | 12.0 | 3.5 | 2.6× | 3/3 (100%) | - | 0 |');
+    expect(lines[3]).toBe('| off-by-one-loop | test | 1 | fixed | 1/2 ✗ | 20.0 | 30.0 | 4.5 | 4.4× | 1/4 (25%) | budget-exhausted ×1 | 4 |');
+    expect(lines[4]).toBe('| prose-only-replies | test | 3 | unfixed | 0/2 ✗ | 0.9 | 15.0 | - | - | 0/0 (-) | no-progress ×1, no-record ×1 | 2 |');
   });
 
   it('totals over every run', () => {
-    expect(lines[5]).toBe('| **all 3 cases** |  |  | 5/7 as expected | 4/7 (57%) | 12.0 | 30.0 | 3.5 | 4/7 (57%) | budget-exhausted ×1, no-progress ×1, no-record ×1 | 6 |');
+    expect(lines[5]).toBe('| **all 3 cases** |  |  | 5/7 as expected | 4/7 (57%) | 12.0 | 30.0 | 3.5 | 3.4× | 4/7 (57%) | budget-exhausted ×1, no-progress ×1, no-record ×1 | 6 |');
   });
 });
 

@@ -35,6 +35,15 @@ describe('computeRunStats', () => {
     expect(stats.autoAppliedShare).toBe(1);
   });
 
+  it('keeps only the runs with a diagnostic in the module asked for', () => {
+    const records = teamMonth();
+    records[0]!.diagnostics = [{ ...records[0]!.diagnostics[0]!, module: 'payments' }];
+    records[3]!.diagnostics = [{ ...records[3]!.diagnostics[0]!, module: 'payments' }];
+    const stats = computeRunStats(records, { module: 'payments' });
+    expect(stats).toMatchObject({ module: 'payments', runs: 2, autoApplied: 1, suggestedOnly: 1 });
+    expect(formatRunStats(computeRunStats(records, { module: 'web' }))).toBe('No runs recorded for module web.');
+  });
+
   it('reports nothing as null rather than as zero percent when there are no runs', () => {
     const stats = computeRunStats([]);
     expect(stats).toMatchObject({ runs: 0, attempts: 0, modelCalls: 0, medianTimeToFixMs: null, autoAppliedShare: null, suggestedShare: null, stopReasons: {} });

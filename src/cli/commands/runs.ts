@@ -6,12 +6,13 @@ import { formatRunList, formatRunStats } from '../../report/stats-format.js';
 import { computeRunStats, parseSince } from '../../report/stats.js';
 import { MvnxError } from '../errors.js';
 
-const USAGE = 'usage: mvnx runs [--limit N] [--since AGE] [--json] | mvnx runs --stats [--since 30d] [--json]';
+const USAGE = 'usage: mvnx runs [--limit N] [--since AGE] [--json] | mvnx runs --stats [--since 30d] [--module ARTIFACT_ID] [--json]';
 
 interface RunsOptions {
   stats: boolean;
   json: boolean;
   since?: Date;
+  module?: string;
   limit: number;
 }
 
@@ -34,6 +35,9 @@ function parseRunsArgs(args: string[], now: Date): RunsOptions {
         break;
       case '--since':
         options.since = parseSince(value(), now);
+        break;
+      case '--module':
+        options.module = value();
         break;
       case '--limit': {
         const text = value();
@@ -66,12 +70,15 @@ export async function run(args: string[], io: { cwd: string; env: NodeJS.Process
   const options = parseRunsArgs(args, now);
   const records = await listRunRecords(await projectRootAbove(io.cwd));
   if (options.stats) {
-    const stats = computeRunStats(records, options.since ? { since: options.since } : {});
+    const stats = computeRunStats(records, { ...(options.since ? { since: options.since } : {}), ...(options.module ? { module: options.module } : {}) });
     process.stdout.write(options.json ? `${JSON.stringify(stats, null, 2)}\n` : `${formatRunStats(stats)}\n`);
     return 0;
   }
   const sinceMs = options.since?.getTime();
-  const recent = records.filter((record) => sinceMs === undefined || Date.parse(record.startedAt) >= sinceMs).slice(0, options.limit);
+  const recent = records
+    .filter((record) => sinceMs === undefined || Date.parse(record.startedAt) >= sinceMs)
+    .filter((record) => options.module === undefined || (record.diagnostics ?? []).some((diagnostic) => diagnostic.module === options.module))
+    .slice(0, options.limit);
   process.stdout.write(options.json ? `${JSON.stringify(recent, null, 2)}\n` : `${formatRunList(recent)}\n`);
   return 0;
 }

@@ -1,0 +1,103 @@
+/**
+ * The CI examples parse as YAML and have the structure docs/rollout.md describes: a
+ * repair job that runs only after a failed build and only with a .mvnxrc*, the run
+ * records kept as an artifact, and a merge/pull request only for an applied fix under auto.
+ */
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { parse, parseDocument } from 'yaml';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const load = async (name: string) => {
+  const text = await readFile(path.join(root, 'examples/ci', name), 'utf8');
+  const document = parseDocument(text);
+  expect(document.errors).toEqual([]);
+  return { text, yaml: parse(text) as Record<string, unknown> };
+};
+const scriptOf = (lines: unknown) => (Array.isArray(lines) ? lines.join('\n') : String(lines));
+
+describe('examples/ci/gitlab-ci.yml', async () => {
+  const { yaml } = await load('gitlab-ci.yml');
+  const build = yaml.build as Record<string, unknown>;
+  const repair = yaml['mvnx-repair'] as Record<string, unknown>;
+
+  it('has a build job and a later mvnx-repair job', () => {
+    expect(yaml.stages).toEqual(['build', 'repair']);
+    expect(build.stage).toBe('build');
+    expect(scriptOf(build.script)).toContain('mvn -B verify');
+    expect(repair.stage).toBe('repair');
+  });
+
+  it('runs the repair only on failure and only where a .mvnxrc* exists', () => {
+    expect(repair.rules).toEqual([{ exists: ['.mvnxrc', '.mvnxrc.*'], when: 'on_failure' }]);
+  });
+
+  it('keeps .mvnx/runs/ as an artifact even though the job fails', () => {
+    expect(repair.artifacts).toMatchObject({ when: 'always', paths: expect.arrayContaining(['.mvnx/runs/']) });
+  });
+
+  it('prints the run record with --mvnx-json and opens a merge request by push options only for an applied fix under auto', () => {
+    const script = scriptOf(repair.script);
+    expect(script).toContain('mvnx -B verify --mvnx-json');
+    expect(script).toMatch(/if \[ "\$\(field tier\)" = auto \] && \[ "\$\(field applied\)" = true \]; then[\s\S]*-o merge_request\.create[\s\S]*-o merge_request\.target=/);
+    expect(script).toContain('mvnx apply $run_id');
+  });
+
+  it('reaches the model through a service named in MVNX_HOST', () => {
+    expect((yaml.variables as Record<string, string>).MVNX_HOST).toBe('http://ollama:11434');
+    expect(repair.services).toEqual([{ name: 'ollama/ollama:latest', alias: 'ollama' }]);
+  });
+});
+
+describe('examples/ci/github-actions.yml', async () => {
+  const { yaml } = await load('github-actions.yml');
+  const job = (yaml.jobs as Record<string, Record<string, unknown>>).build!;
+  const steps = job.steps as Record<string, unknown>[];
+  const step = (name: string) => {
+    const found = steps.find((candidate) => candidate.name === name);
+    expect(found, name).toBeDefined();
+    return found!;
+  };
+
+  it('builds with plain Maven first', () => {
+    expect(step('Build').run).toBe('mvn -B verify');
+    expect(steps.indexOf(step('Build'))).toBeLessThan(steps.indexOf(step('Repair with mvnx')));
+  });
+
+  it('repairs only after a failure and only where a .mvnxrc* exists, with --mvnx-json', () => {
+    const repair = step('Repair with mvnx');
+    expect(repair.if).toBe("failure() && hashFiles('.mvnxrc*') != ''");
+    expect(repair.run).toContain('mvnx -B verify --mvnx-json');
+    expect(repair.id).toBe('repair');
+  });
+
+  it('uploads .mvnx/runs/ with hidden files included', () => {
+    const upload = step('Keep the mvnx run records');
+    expect(upload.uses).toMatch(/^actions\/upload-artifact@v4/);
+    expect(upload.if).toContain('failure()');
+    const withs = upload.with as Record<string, unknown>;
+    expect(String(withs.path).split('\n')).toContain('.mvnx/runs/');
+    expect(withs['include-hidden-files']).toBe(true);
+  });
+
+  it('opens a pull request with gh only for an applied fix under auto', () => {
+    const pr = step('Open a pull request with the verified fix');
+    expect(pr.if).toBe("failure() && steps.repair.outputs.tier == 'auto' && steps.repair.outputs.applied == 'true'");
+    expect(pr.run).toContain('gh pr create');
+    expect(yaml.permissions).toEqual({ contents: 'write', 'pull-requests': 'write' });
+  });
+});
+
+describe('docs/rollout.md', async () => {
+  const guide = await readFile(path.join(root, 'docs/rollout.md'), 'utf8');
+  it('describes the examples as they are', () => {
+    for (const claim of ['examples/ci/gitlab-ci.yml', 'examples/ci/github-actions.yml', 'mvnx-repair', 'when: on_failure', '.mvnx/runs/', 'merge_request.create', 'gh pr create', '--mvnx-json', 'CI=true']) {
+      expect(guide, claim).toContain(claim);
+    }
+  });
+  it('names the preset and the commands it relies on', () => {
+    for (const claim of ['enterprise-tiered', 'mvnx runs --stats', '--since', 'mvnx hook install', 'git push --no-verify', 'mvnx apply']) expect(guide, claim).toContain(claim);
+  });
+});
