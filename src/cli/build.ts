@@ -1,12 +1,15 @@
 /**
  * The drop-in path: `mvnx ARGS` runs Maven exactly as `mvn ARGS` would. A passing build
- * costs one config load and nothing else; the repair pipeline is imported only on failure.
+ * with no config costs a few stats and nothing else: the config stack is loaded only when
+ * some config exists (so that its errors stop the run before Maven starts) or once the
+ * build failed, and the repair pipeline is imported only on failure.
  */
 import path from 'node:path';
 import { findMaven } from '../maven/discover.js';
 import { findProjectRoot } from '../maven/project.js';
 import { runMaven } from '../maven/run.js';
-import { loadEffectiveConfig } from '../policy/load.js';
+import type { EffectiveConfig } from '../policy/schema.js';
+import { configFileMayExist, configGivenOnCommandLine } from './config-inputs.js';
 import { withEnvironmentSwitches, type Invocation } from './flags.js';
 
 export interface CliIo {
@@ -19,23 +22,30 @@ export async function runBuild(invocation: Invocation, io: CliIo): Promise<numbe
   const flags = withEnvironmentSwitches(invocation.flags, io.env);
   const projectRoot = await findProjectRoot(io.cwd, mavenArgs);
   const configFile = typeof flags.config === 'string' ? path.resolve(io.cwd, flags.config) : undefined;
-  const config = await loadEffectiveConfig({ projectRoot, env: io.env, flags, ...(configFile ? { configFile } : {}) });
+  const loadConfig = async (): Promise<EffectiveConfig> => {
+    const { loadEffectiveConfig } = await import('../policy/load.js');
+    return loadEffectiveConfig({ projectRoot, env: io.env, flags, ...(configFile ? { configFile } : {}) });
+  };
+  const hasConfig = configGivenOnCommandLine(flags, io.env) || (await configFileMayExist({ projectRoot, cwd: io.cwd, env: io.env }));
+  let config = hasConfig ? await loadConfig() : undefined;
 
   // The effective maven.executable already folds in the flag and MVNX_MAVEN; pass it as
   // "config" only when a config file set it, so that errors name the right source.
-  const executableSource = config.sources['maven.executable'] ?? '';
+  const executableSource = config?.sources['maven.executable'] ?? '';
   const fromConfigFile = !executableSource.startsWith('flag') && !executableSource.startsWith('env');
   const maven = await findMaven({
     ...(typeof flags.maven === 'string' ? { flag: flags.maven } : {}),
     env: io.env,
-    ...(fromConfigFile && config.maven.executable ? { configured: config.maven.executable } : {}),
+    ...(fromConfigFile && config?.maven.executable ? { configured: config.maven.executable } : {}),
     cwd: io.cwd,
     mavenArgs,
   });
 
   const result = await runMaven({ executable: maven.executable, args: mavenArgs, cwd: io.cwd, env: io.env, echo: true, inheritStdin: true });
   try {
-    if (result.exitCode === 0 || config.tier === 'off') return result.exitCode;
+    if (result.exitCode === 0) return 0;
+    config ??= await loadConfig();
+    if (config.tier === 'off') return result.exitCode;
     const { handleBuildFailure } = await import('../repair/entry.js');
     return await handleBuildFailure({
       cwd: io.cwd,

@@ -103,6 +103,15 @@ describe('mvnx as a drop-in for mvn', () => {
     expect(record).toMatchObject({ mavenArgs: ['verify'], mavenExitCode: 1 });
   });
 
+  it('with no config at all, loads the defaults after a failure and hands it to the repair stage', async () => {
+    const cwd = await project();
+    const run = await mvnx(['verify'], cwd, cleanEnv({ FAKE_MVN_EXIT: '1', FAKE_MVN_STDOUT: '[ERROR] BUILD FAILURE\n' }));
+    expect(run.exitCode).toBe(1);
+    const runId = (await readFile(path.join(cwd, '.mvnx', 'runs', 'latest'), 'utf8')).trim();
+    const record = JSON.parse(await readFile(path.join(cwd, '.mvnx', 'runs', runId, 'run.json'), 'utf8')) as { tier: string };
+    expect(record.tier).toBe('assist');
+  });
+
   it('forwards SIGINT and SIGTERM to the whole Maven tree and exits 128+N', async () => {
     for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {
       const cwd = await project();
@@ -145,6 +154,28 @@ describe('one-line errors', () => {
     expect(run.exitCode).toBe(2);
     expect(run.stderr.split('\n')).toHaveLength(1);
     expect(run.stderr).toMatch(/^mvnx: .*bad\.json.*tier/);
+    expect(await exists(record)).toBe(false);
+  });
+
+  it('exits 2 before Maven runs on a bad config that is found, not named', async () => {
+    const cwd = await project();
+    const record = await recordDir();
+    await writeFile(path.join(cwd, '.mvnxrc.json'), '{"tier": "sometimes"}\n');
+    const run = await mvnx(['verify'], cwd, cleanEnv({ FAKE_MVN_RECORD: record }));
+    expect(run.exitCode).toBe(2);
+    expect(run.stderr).toMatch(/^mvnx: .*\.mvnxrc\.json.*tier/);
+    expect(await exists(record)).toBe(false);
+  });
+
+  it('exits 2 before Maven runs on a bad global config (XDG_CONFIG_HOME/mvnx)', async () => {
+    const cwd = await project();
+    const record = await recordDir();
+    const xdg = path.join(cwd, 'xdg');
+    await mkdir(path.join(xdg, 'mvnx'), { recursive: true });
+    await writeFile(path.join(xdg, 'mvnx', 'config.yaml'), 'tier: sometimes\n');
+    const run = await mvnx(['verify'], path.join(cwd), cleanEnv({ FAKE_MVN_RECORD: record, XDG_CONFIG_HOME: xdg }));
+    expect(run.exitCode).toBe(2);
+    expect(run.stderr).toMatch(/^mvnx: .*config\.yaml.*tier/);
     expect(await exists(record)).toBe(false);
   });
 

@@ -1,0 +1,89 @@
+/**
+ * Whether a run has any config at all, answered without loading the config stack: the
+ * policy loader pulls in cosmiconfig and zod (~80 ms here), which a passing build with no
+ * config does not need. The check is conservative: anything that might be config sends
+ * the run down the full path, so it can only cost time, never change a result.
+ */
+import { stat } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import type { MvnxFlags } from './flags.js';
+
+/** The policy loader's search places (src/policy/discover.ts; a unit test keeps them equal). */
+export const CONFIG_SEARCH_PLACES: readonly string[] = [
+  '.mvnxrc',
+  '.mvnxrc.json',
+  '.mvnxrc.yaml',
+  '.mvnxrc.yml',
+  '.mvnxrc.js',
+  '.mvnxrc.mjs',
+  '.mvnxrc.cjs',
+  'mvnx.config.js',
+  'mvnx.config.mjs',
+  'mvnx.config.cjs',
+  '.config/mvnxrc',
+  '.config/mvnxrc.json',
+  '.config/mvnxrc.yaml',
+  '.config/mvnxrc.yml',
+  '.config/mvnxrc.js',
+  '.config/mvnxrc.mjs',
+  '.config/mvnxrc.cjs',
+];
+
+/** cosmiconfig reads a "meta config" from the working directory that can add search places. */
+const META_CONFIG_PLACES = ['package.json', '.config.json', '.config.yaml', '.config.yml', '.config/config.json', '.config/config.yaml', '.config/config.yml', '.config/config.js', '.config/config.ts', '.config/config.cjs', '.config/config.mjs'];
+
+/** Flags and variables the CLI reads itself; every other one is config. */
+const CLI_ONLY = new Set(['json', 'agent', 'verbose', 'maven']);
+const CLI_ONLY_ENV = new Set(['MVNX_JSON', 'MVNX_AGENT', 'MVNX_VERBOSE', 'MVNX_MAVEN', 'MVNX_DEBUG']);
+
+export function configGivenOnCommandLine(flags: MvnxFlags, env: NodeJS.ProcessEnv): boolean {
+  if (Object.keys(flags).some((name) => !CLI_ONLY.has(name))) return true;
+  return Object.entries(env).some(([name, value]) => name.startsWith('MVNX_') && !CLI_ONLY_ENV.has(name) && value !== undefined && value !== '');
+}
+
+export interface ConfigSearch {
+  projectRoot: string;
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  platform?: NodeJS.Platform;
+  homedir?: string;
+}
+
+/** True when a config file the loader would read might exist (project folders, global dir, meta config). */
+export async function configFileMayExist(search: ConfigSearch): Promise<boolean> {
+  const candidates: string[] = [];
+  const projectRoot = path.resolve(search.projectRoot);
+  const stopDir = (await gitRoot(projectRoot)) ?? projectRoot;
+  for (let dir = projectRoot; ; dir = path.dirname(dir)) {
+    for (const place of CONFIG_SEARCH_PLACES) candidates.push(path.join(dir, place));
+    if (dir === stopDir || path.dirname(dir) === dir) break;
+  }
+  candidates.push(globalConfigDir(search.env, search.platform ?? process.platform, search.homedir ?? os.homedir()));
+  for (const place of META_CONFIG_PLACES) candidates.push(path.join(search.cwd, place));
+  const found = await Promise.all(candidates.map(exists));
+  return found.some(Boolean);
+}
+
+/** Where cosmiconfig's global search looks (env-paths' config folder for "mvnx"). */
+export function globalConfigDir(env: NodeJS.ProcessEnv, platform: NodeJS.Platform, homedir: string): string {
+  if (platform === 'darwin') return path.join(homedir, 'Library', 'Preferences', 'mvnx');
+  if (platform === 'win32') return path.join(env.APPDATA || path.join(homedir, 'AppData', 'Roaming'), 'mvnx', 'Config');
+  return path.join(env.XDG_CONFIG_HOME || path.join(homedir, '.config'), 'mvnx');
+}
+
+async function gitRoot(from: string): Promise<string | undefined> {
+  for (let dir = from; ; dir = path.dirname(dir)) {
+    if (await exists(path.join(dir, '.git'))) return dir;
+    if (path.dirname(dir) === dir) return undefined;
+  }
+}
+
+async function exists(target: string): Promise<boolean> {
+  try {
+    await stat(target);
+    return true;
+  } catch {
+    return false;
+  }
+}
