@@ -3,7 +3,7 @@
  * validate, apply -> verify -> record -> decide the next step. Every step is a port so
  * that this file reads top to bottom; `engine.ts` wires the real implementations.
  */
-import type { Diagnosis } from '../diagnose/types.js';
+import type { Diagnosis, Diagnostic } from '../diagnose/types.js';
 import type { ChangeSet, PatchProblem } from '../patch/types.js';
 import type { AttemptRecord, AttemptSource, StopReason } from '../report/run-record.js';
 import { composeChangeSets } from './compose.js';
@@ -199,11 +199,19 @@ export async function runRepairLoop(initial: Diagnosis, ports: LoopPorts): Promi
   }
 }
 
-/** Progress: some diagnostic that was there is gone and the failure is still fixable. */
+/**
+ * Progress: some failure that was there is gone and the build is still fixable. A test
+ * that still fails with another value (`was: <0>` instead of `was: <50>`) is the same
+ * failure, so test failures are compared by test, not by message.
+ */
 function madeProgress(before: Diagnosis, after: Diagnosis): boolean {
   if (!after.fixable) return false;
-  const remaining = new Set(after.diagnostics.map((d) => d.fingerprint));
-  return before.diagnostics.some((d) => !remaining.has(d.fingerprint));
+  const remaining = new Set(after.diagnostics.map(failureIdentity));
+  return before.diagnostics.some((d) => !remaining.has(failureIdentity(d)));
+}
+
+function failureIdentity(d: Diagnostic): string {
+  return d.kind === 'test' && d.test ? `test:${d.test}` : d.fingerprint;
 }
 
 const PLACEMENT_CODES = new Set(['hunk-not-found', 'hunk-ambiguous', 'file-not-found', 'parse-error', 'no-edits']);

@@ -62,7 +62,7 @@ describe('mvnx doctor on this machine', () => {
     expect(line(lines, 'config')).toMatch(/^ok {3}config: tier /);
     expect(line(lines, 'model server')).toBe(`ok   model server: Ollama 0.6.4 at ${host}`);
     expect(line(lines, 'model')).toBe('ok   model: qwen2.5-coder:7b is pulled');
-    expect(line(lines, 'sandbox')).toMatch(/^(ok|warn) sandbox: /);
+    expect(line(lines, 'sandbox')).toMatch(/^(ok|warn)\s+sandbox: /);
     expect(requests).toContain('/api/version');
     expect(requests).toContain('/api/tags');
     expect(code).toBe(0);

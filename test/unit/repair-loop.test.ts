@@ -34,14 +34,16 @@ interface Script {
   maxAttempts?: number;
 }
 
-function ports(script: Script): LoopPorts & { verified: ChangeSet[]; modelCalls: number } {
+function ports(script: Script): LoopPorts & { verified: ChangeSet[]; modelCalls: number; fixerRounds: number } {
   const fixerRounds = [...(script.fixers ?? [])];
   const modelReplies = [...(script.model ?? [])];
   const verifications = [...(script.verify ?? [])];
   const state = {
     verified: [] as ChangeSet[],
     modelCalls: 0,
+    fixerRounds: 0,
     async fixerProposals() {
+      state.fixerRounds++;
       return fixerRounds.shift() ?? [];
     },
     async modelProposal() {
@@ -218,5 +220,34 @@ describe('change-set composition', () => {
     expect(await read('src/main/java/com/acme/App.java')).toBe('patched\n');
     expect(await read('other.txt')).toBe('other\n');
     expect(await read('missing.txt')).toBeUndefined();
+  });
+});
+
+describe('progress on test failures', () => {
+  const failing = (was: number): Diagnosis =>
+    diagnosis({
+      kind: 'test',
+      category: 'test',
+      fixable: true,
+      message: `expected: <50> but was: <${was}>`,
+      test: 'com.acme.PriceTest#discount',
+      fingerprint: `fp:discount:${was}`,
+    });
+
+  it('does not adopt a patch after which the same test fails with another value', async () => {
+    const wrong = edit('class App {\n  int x = 0;\n}\n');
+    const right: ChangeSet = { files: [{ path: 'src/main/java/com/acme/App.java', before: original, after: 'class App {\n  int x = 50;\n}\n' }] };
+    const p = ports({
+      model: [
+        { source: 'model', changeSet: wrong, problems: [] },
+        { source: 'model', changeSet: right, problems: [] },
+      ],
+      verify: [stillFailing(failing(0)), verified],
+    });
+    const result = await runRepairLoop(failing(40), p);
+    expect(result.stopReason).toBe('fixed');
+    // Adopting progress asks the fixers again; the wrong patch must not become the base.
+    expect(p.fixerRounds).toBe(1);
+    expect(result.fix?.files[0]!.after).toContain('x = 50');
   });
 });
