@@ -51,8 +51,8 @@ type AnyTask = ListrTaskWrapper<unknown, never, never>;
 
 class ListrProgress implements Progress {
   private task: AnyTask | undefined;
+  private stepTitle = '';
   private tail = '';
-  private readonly notes: string[] = [];
 
   constructor(private readonly stream: NodeJS.WriteStream) {}
 
@@ -66,8 +66,8 @@ class ListrProgress implements Progress {
             this.task = task as unknown as AnyTask;
             result = await work();
             task.title = title;
-            task.output = this.notes.join('\n');
           },
+          // Each output assignment is one kept line: notes go there, streamed tokens do not.
           rendererOptions: { persistentOutput: true, bottomBar: 6 },
         },
       ],
@@ -85,18 +85,18 @@ class ListrProgress implements Progress {
   }
 
   step(title: string): void {
+    this.stepTitle = title;
     this.tail = '';
     if (this.task) this.task.title = title;
   }
 
   tokens(text: string): void {
-    this.tail = (this.tail + text).slice(-400);
-    const lastLine = this.tail.split('\n').filter(Boolean).pop() ?? '';
-    if (this.task) this.task.output = [...this.notes.slice(-4), `  ${lastLine}`].join('\n');
+    this.tail = (this.tail + text).slice(-200);
+    const lastLine = (this.tail.split('\n').filter((line) => line.trim()).pop() ?? '').trim().slice(0, 60);
+    if (this.task) this.task.title = lastLine ? `${this.stepTitle}: ${lastLine}` : this.stepTitle;
   }
 
   note(line: string): void {
-    this.notes.push(line);
-    if (this.task) this.task.output = this.notes.slice(-5).join('\n');
+    if (this.task) this.task.output = line;
   }
 }
