@@ -23,6 +23,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { constants as osConstants } from 'node:os';
 import type { Readable, Writable } from 'node:stream';
+import { isatty } from 'node:tty';
 import { MvnxError } from '../cli/errors.js';
 import { signalProcessGroup, signalTree } from './process-tree.js';
 import { LogSpool } from './spool.js';
@@ -34,7 +35,9 @@ const FORWARDED_SIGNALS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
 
 export async function runMaven(options: RunMavenOptions): Promise<MavenRunResult> {
   const forwardSignals = options.forwardSignals ?? options.echo;
-  const interactive = options.inheritStdin === true && Boolean(process.stdin.isTTY);
+  // isatty(0), not process.stdin.isTTY: the getter builds a stream for fd 0 (and loads
+  // fs streams for a file or /dev/null) that nothing reads, since Maven inherits the fd.
+  const interactive = options.inheritStdin === true && isatty(0);
   const ownGroup = process.platform !== 'win32' && !interactive;
   const mavenArgs = [...colorArgs(options.args, options.echo && Boolean(process.stdout.isTTY)), ...options.args];
   const [file, args] = options.wrap ? options.wrap(options.executable, mavenArgs) : [options.executable, mavenArgs];
