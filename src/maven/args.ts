@@ -1,5 +1,5 @@
 /** What mvnx needs to know from Maven's own arguments, read without changing them. */
-import { stat } from 'node:fs/promises';
+import { statSync } from 'node:fs';
 import path from 'node:path';
 
 /** Maven's short options that start with -f but are not -f FILE. */
@@ -22,10 +22,12 @@ export async function startFolder(cwd: string, mavenArgs: readonly string[]): Pr
   const target = fileArgument(mavenArgs);
   if (target === undefined) return path.resolve(cwd);
   const absolute = path.resolve(cwd, target);
+  // Synchronous, like the other stats before Maven starts (see discover.ts). A missing -f
+  // target is Maven's error to report; start beside where it would be.
   try {
-    if ((await stat(absolute)).isDirectory()) return absolute;
+    if (statSync(absolute, { throwIfNoEntry: false })?.isDirectory()) return absolute;
   } catch {
-    // A missing -f target is Maven's error to report; start beside where it would be.
+    // ENOTDIR, EACCES: not a folder we can start in either.
   }
   return path.dirname(absolute);
 }
