@@ -7,6 +7,7 @@
 import { stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { findGitRoot } from '../maven/project.js';
 import type { MvnxFlags } from './flags.js';
 
 /** The policy loader's search places (src/policy/discover.ts; a unit test keeps them equal). */
@@ -54,7 +55,7 @@ export interface ConfigSearch {
 export async function configFileMayExist(search: ConfigSearch): Promise<boolean> {
   const candidates: string[] = [];
   const projectRoot = path.resolve(search.projectRoot);
-  const stopDir = (await gitRoot(projectRoot)) ?? projectRoot;
+  const stopDir = (await findGitRoot(projectRoot)) ?? projectRoot;
   for (let dir = projectRoot; ; dir = path.dirname(dir)) {
     for (const place of CONFIG_SEARCH_PLACES) candidates.push(path.join(dir, place));
     if (dir === stopDir || path.dirname(dir) === dir) break;
@@ -70,13 +71,6 @@ export function globalConfigDir(env: NodeJS.ProcessEnv, platform: NodeJS.Platfor
   if (platform === 'darwin') return path.join(homedir, 'Library', 'Preferences', 'mvnx');
   if (platform === 'win32') return path.join(env.APPDATA || path.join(homedir, 'AppData', 'Roaming'), 'mvnx', 'Config');
   return path.join(env.XDG_CONFIG_HOME || path.join(homedir, '.config'), 'mvnx');
-}
-
-async function gitRoot(from: string): Promise<string | undefined> {
-  for (let dir = from; ; dir = path.dirname(dir)) {
-    if (await exists(path.join(dir, '.git'))) return dir;
-    if (path.dirname(dir) === dir) return undefined;
-  }
 }
 
 async function exists(target: string): Promise<boolean> {

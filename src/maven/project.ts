@@ -1,4 +1,7 @@
-/** The project root: the folder of the top pom, where `.mvnx/` lives. */
+/**
+ * The project root: the folder of the top pom, where `.mvnx/` lives, and the git root
+ * above it. Dependency-free, so the passing-build path can use it without the config stack.
+ */
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { fileArgument, startFolder } from './args.js';
@@ -7,7 +10,7 @@ import { fileArgument, startFolder } from './args.js';
  * Starts at the `-f` target's folder or cwd and walks up while the parent folder also
  * has a pom.xml, never above a folder holding `.git`. Without any pom: cwd.
  */
-export async function findProjectRoot(cwd: string, mavenArgs: string[]): Promise<string> {
+export async function findProjectRoot(cwd: string, mavenArgs: readonly string[]): Promise<string> {
   let root = await startFolder(cwd, mavenArgs);
   // A -f target may be named anything (pom-ci.xml), so its folder counts as a project.
   if (fileArgument(mavenArgs) === undefined && !(await exists(path.join(root, 'pom.xml')))) return path.resolve(cwd);
@@ -16,6 +19,14 @@ export async function findProjectRoot(cwd: string, mavenArgs: string[]): Promise
     const parent = path.dirname(root);
     if (parent === root || !(await exists(path.join(parent, 'pom.xml')))) return root;
     root = parent;
+  }
+}
+
+/** The folder holding `.git` (a folder or, in worktrees, a file) at or above `from`. */
+export async function findGitRoot(from: string): Promise<string | undefined> {
+  for (let dir = path.resolve(from); ; dir = path.dirname(dir)) {
+    if (await exists(path.join(dir, '.git'))) return dir;
+    if (path.dirname(dir) === dir) return undefined;
   }
 }
 

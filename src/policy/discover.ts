@@ -96,36 +96,6 @@ export class ConfigReader {
   }
 }
 
-/** The folder holding `.git` (a folder or, in worktrees, a file) at or above `from`. */
-export async function findGitRoot(from: string): Promise<string | undefined> {
-  let dir = path.resolve(from);
-  for (;;) {
-    if (await exists(path.join(dir, '.git'))) return dir;
-    const parent = path.dirname(dir);
-    if (parent === dir) return undefined;
-    dir = parent;
-  }
-}
-
-/** The top pom's folder: the outermost of consecutive folders with a pom.xml, from `from` up; `from` when it has none. */
-export async function findProjectRoot(from: string): Promise<string> {
-  let root = path.resolve(from);
-  if (!(await exists(path.join(root, 'pom.xml')))) return root;
-  for (let parent = path.dirname(root); parent !== root && (await exists(path.join(parent, 'pom.xml'))); parent = path.dirname(parent)) {
-    root = parent;
-  }
-  return root;
-}
-
-async function exists(target: string): Promise<boolean> {
-  try {
-    await stat(target);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 async function isFile(target: string): Promise<boolean> {
   try {
     return (await stat(target)).isFile();

@@ -18,7 +18,8 @@ export {
   type ModelConfig,
 } from './schema.js';
 export { buildJsonSchema, SCHEMA_ID } from './json-schema.js';
-export { findGitRoot, findProjectRoot, SEARCH_PLACES } from './discover.js';
+export { SEARCH_PLACES } from './discover.js';
+export { findGitRoot, findProjectRoot } from '../maven/project.js';
 export { PRESET_NAMES, PRESETS_DIR, presetPath } from './extends.js';
 export { decideAttempt, mavenGoals, type AttemptDecision, type AttemptInput } from './decide-attempt.js';
 export { decideVerified, type VerifiedDecision, type VerifiedInput } from './decide-verified.js';

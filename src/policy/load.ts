@@ -14,7 +14,8 @@
 import path from 'node:path';
 import { MvnxError } from '../cli/errors.js';
 import type { MvnxFlags } from '../cli/flags.js';
-import { ConfigReader, findGitRoot } from './discover.js';
+import { findGitRoot } from '../maven/project.js';
+import { ConfigReader } from './discover.js';
 import { expandExtends } from './extends.js';
 import { mergeLayers, type Layer } from './merge.js';
 import { envLayers, flagLayers, ollamaHostLayer } from './overrides.js';

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { fileArgument } from '../../src/maven/args.js';
-import { findProjectRoot } from '../../src/maven/project.js';
+import { findGitRoot, findProjectRoot } from '../../src/maven/project.js';
 
 let root: string;
 
@@ -54,6 +54,16 @@ describe('findProjectRoot', () => {
     await pom(path.join(root, 'multi'));
     await pom(path.join(root, 'multi', 'core'));
     expect(await findProjectRoot(cwd, ['--file', '../multi/core'])).toBe(path.join(root, 'multi'));
+  });
+});
+
+describe('findGitRoot', () => {
+  it('finds the nearest folder holding .git, or nothing', async () => {
+    const repo = path.join(root, 'repo');
+    await mkdir(path.join(repo, '.git'), { recursive: true });
+    await mkdir(path.join(repo, 'a', 'b'), { recursive: true });
+    expect(await findGitRoot(path.join(repo, 'a', 'b'))).toBe(repo);
+    expect(await findGitRoot(repo)).toBe(repo);
   });
 });
 

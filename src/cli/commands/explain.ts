@@ -5,7 +5,7 @@
 import path from 'node:path';
 import { MvnxError } from '../errors.js';
 import type { MvnxFlags } from '../flags.js';
-import { findProjectRoot } from '../../policy/discover.js';
+import { findProjectRoot } from '../../maven/project.js';
 import { loadEffectiveConfig } from '../../policy/load.js';
 import type { EffectiveConfig } from '../../policy/schema.js';
 import type { CommandIo } from './init.js';
@@ -29,7 +29,7 @@ export async function run(args: string[], io: CommandIo): Promise<number> {
     return 2;
   }
   try {
-    const projectRoot = await findProjectRoot(io.cwd);
+    const projectRoot = await findProjectRoot(io.cwd, []);
     const options = { projectRoot, env: io.env, flags, ...(configFlag ? { configFile: path.resolve(io.cwd, configFlag) } : {}) };
     const config = await loadEffectiveConfig(options);
     process.stdout.write(json ? `${JSON.stringify(config, null, 2)}\n` : `${explainLines(config, projectRoot).join('\n')}\n`);

@@ -4,7 +4,8 @@
  */
 import { access, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { findProjectRoot, SEARCH_PLACES } from '../../policy/discover.js';
+import { findProjectRoot } from '../../maven/project.js';
+import { SEARCH_PLACES } from '../../policy/discover.js';
 import { PRESET_NAMES } from '../../policy/extends.js';
 import { SCHEMA_ID } from '../../policy/json-schema.js';
 import { closestMatch } from '../../policy/validate.js';
@@ -19,7 +20,7 @@ const FILE_NAME = '.mvnxrc.yaml';
 export async function run(args: string[], io: CommandIo): Promise<number> {
   const parsed = parseArgs(args);
   if ('error' in parsed) return fail(parsed.error);
-  const root = await findProjectRoot(io.cwd);
+  const root = await findProjectRoot(io.cwd, []);
   const target = path.join(root, FILE_NAME);
   const existing = await existingConfigs(root);
   if (existing.length > 0 && !parsed.force) {

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { findProjectRoot } from '../../policy/discover.js';
+import { findProjectRoot } from '../../maven/project.js';
 import { listRunRecords } from '../../report/run-record.js';
 import { formatRunList, formatRunStats } from '../../report/stats-format.js';
 import { computeRunStats, parseSince } from '../../report/stats.js';
@@ -55,7 +55,7 @@ function parseRunsArgs(args: string[], now: Date): RunsOptions {
 /** From a folder without a pom (e.g. `src/`), the nearest ancestor's project: where the runs are. */
 export async function projectRootAbove(cwd: string): Promise<string> {
   for (let dir = path.resolve(cwd); ; dir = path.dirname(dir)) {
-    if (existsSync(path.join(dir, 'pom.xml'))) return findProjectRoot(dir);
+    if (existsSync(path.join(dir, 'pom.xml'))) return findProjectRoot(dir, []);
     if (path.dirname(dir) === dir) return path.resolve(cwd);
   }
 }

@@ -5,7 +5,7 @@
 import { execa } from 'execa';
 import { chmod, mkdir, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { findProjectRoot } from '../../policy/discover.js';
+import { findProjectRoot } from '../../maven/project.js';
 import {
   CHAINED_HOOK_NAME,
   hasHuskyBlock,
@@ -92,7 +92,7 @@ export async function locatePrePushHook(cwd: string): Promise<HookLocation> {
 }
 
 async function scriptOptions(options: InstallOptions, location: HookLocation): Promise<HookScriptOptions> {
-  const projectRoot = await findProjectRoot(options.cwd);
+  const projectRoot = await findProjectRoot(options.cwd, []);
   const relative = path.relative(location.worktreeTop, projectRoot).split(path.sep).join('/');
   if (relative.startsWith('..')) throw new MvnxError(`mvnx hook: the project ${projectRoot} is outside the git working tree ${location.worktreeTop}`);
   return {

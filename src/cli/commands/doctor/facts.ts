@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { execa } from 'execa';
 import type { MvnxFlags } from '../../flags.js';
-import { findProjectRoot } from '../../../policy/discover.js';
+import { findProjectRoot } from '../../../maven/project.js';
 import { loadEffectiveConfig } from '../../../policy/load.js';
 import type { DoctorFacts, PluginPin, Probe } from './checks.js';
 
@@ -175,7 +175,7 @@ export interface GatherOptions {
 
 export async function gatherFacts(options: GatherOptions): Promise<DoctorFacts> {
   const { cwd, env, flags } = options;
-  const projectRoot = await findProjectRoot(cwd);
+  const projectRoot = await findProjectRoot(cwd, []);
   let config: DoctorFacts['config'];
   let host = (typeof flags.host === 'string' && flags.host) || env.MVNX_HOST || env.OLLAMA_HOST || DEFAULT_HOST;
   let modelName = (typeof flags.model === 'string' && flags.model) || env.MVNX_MODEL || DEFAULT_MODEL;
