@@ -8,28 +8,8 @@ import { stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { findGitRoot } from '../maven/project.js';
+import { SEARCH_PLACES } from '../policy/search-places.js';
 import type { MvnxFlags } from './flags.js';
-
-/** The policy loader's search places (src/policy/discover.ts; a unit test keeps them equal). */
-export const CONFIG_SEARCH_PLACES: readonly string[] = [
-  '.mvnxrc',
-  '.mvnxrc.json',
-  '.mvnxrc.yaml',
-  '.mvnxrc.yml',
-  '.mvnxrc.js',
-  '.mvnxrc.mjs',
-  '.mvnxrc.cjs',
-  'mvnx.config.js',
-  'mvnx.config.mjs',
-  'mvnx.config.cjs',
-  '.config/mvnxrc',
-  '.config/mvnxrc.json',
-  '.config/mvnxrc.yaml',
-  '.config/mvnxrc.yml',
-  '.config/mvnxrc.js',
-  '.config/mvnxrc.mjs',
-  '.config/mvnxrc.cjs',
-];
 
 /** cosmiconfig reads a "meta config" from the working directory that can add search places. */
 const META_CONFIG_PLACES = ['package.json', '.config.json', '.config.yaml', '.config.yml', '.config/config.json', '.config/config.yaml', '.config/config.yml', '.config/config.js', '.config/config.ts', '.config/config.cjs', '.config/config.mjs'];
@@ -57,7 +37,7 @@ export async function configFileMayExist(search: ConfigSearch): Promise<boolean>
   const projectRoot = path.resolve(search.projectRoot);
   const stopDir = (await findGitRoot(projectRoot)) ?? projectRoot;
   for (let dir = projectRoot; ; dir = path.dirname(dir)) {
-    for (const place of CONFIG_SEARCH_PLACES) candidates.push(path.join(dir, place));
+    for (const place of SEARCH_PLACES) candidates.push(path.join(dir, place));
     if (dir === stopDir || path.dirname(dir) === dir) break;
   }
   candidates.push(globalConfigDir(search.env, search.platform ?? process.platform, search.homedir ?? os.homedir()));

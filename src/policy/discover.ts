@@ -8,26 +8,9 @@ import path from 'node:path';
 import { cosmiconfig, defaultLoaders, type Loader } from 'cosmiconfig';
 import { MvnxError } from '../cli/errors.js';
 import { parseConfigText, type FieldPath } from './locate.js';
+import { SEARCH_PLACES } from './search-places.js';
 
-export const SEARCH_PLACES = [
-  '.mvnxrc',
-  '.mvnxrc.json',
-  '.mvnxrc.yaml',
-  '.mvnxrc.yml',
-  '.mvnxrc.js',
-  '.mvnxrc.mjs',
-  '.mvnxrc.cjs',
-  'mvnx.config.js',
-  'mvnx.config.mjs',
-  'mvnx.config.cjs',
-  '.config/mvnxrc',
-  '.config/mvnxrc.json',
-  '.config/mvnxrc.yaml',
-  '.config/mvnxrc.yml',
-  '.config/mvnxrc.js',
-  '.config/mvnxrc.mjs',
-  '.config/mvnxrc.cjs',
-];
+export { SEARCH_PLACES };
 
 export interface LoadedFile {
   /** Absolute path. */
@@ -53,7 +36,7 @@ export class ConfigReader {
       return parsed.value ?? {};
     };
     this.explorer = cosmiconfig('mvnx', {
-      searchPlaces: SEARCH_PLACES,
+      searchPlaces: [...SEARCH_PLACES],
       searchStrategy: 'global',
       stopDir,
       mergeSearchPlaces: false,
