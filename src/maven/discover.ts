@@ -25,6 +25,16 @@ export interface FoundMaven {
   source: MavenSource;
 }
 
+/** Maven was not found; `named` says which explicit setting named a file that is not executable. */
+export class MavenNotFoundError extends MvnxError {
+  constructor(
+    message: string,
+    readonly named?: { label: string; value: string },
+  ) {
+    super(message, 127);
+  }
+}
+
 export async function findMaven(opts: FindMavenOptions): Promise<FoundMaven> {
   const platform = opts.platform ?? process.platform;
   const explicit: Array<[MavenSource, string, string | undefined]> = [
@@ -35,7 +45,7 @@ export async function findMaven(opts: FindMavenOptions): Promise<FoundMaven> {
   for (const [source, label, value] of explicit) {
     if (value === undefined || value === '') continue;
     const executable = await resolveNamed(value, opts.cwd, opts.env, platform);
-    if (!executable) throw new MvnxError(`Maven not found: ${label}=${value} is not an executable file`, 127);
+    if (!executable) throw new MavenNotFoundError(`Maven not found: ${label}=${value} is not an executable file`, { label, value });
     return { executable, source };
   }
 
@@ -51,11 +61,10 @@ export async function findMaven(opts: FindMavenOptions): Promise<FoundMaven> {
   const onPath = await searchPath(mavenName, opts.env, platform);
   if (onPath) return { executable: onPath, source: 'path' };
 
-  throw new MvnxError(
+  throw new MavenNotFoundError(
     `Maven not found: searched --mvnx-maven, MVNX_MAVEN, config maven.executable (none set), ` +
       `${wrapperName} in ${start} and its parents, ${mavenName} on PATH (${pathValue(opts.env, platform) || 'empty'}); ` +
       `install Maven or set MVNX_MAVEN=/path/to/mvn`,
-    127,
   );
 }
 

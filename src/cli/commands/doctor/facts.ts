@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { execa } from 'execa';
 import type { MvnxFlags } from '../../flags.js';
+import { findMaven, MavenNotFoundError, type MavenSource } from '../../../maven/discover.js';
 import { findProjectRoot } from '../../../maven/project.js';
 import { loadEffectiveConfig } from '../../../policy/load.js';
 import type { DoctorFacts, PluginPin, Probe } from './checks.js';
@@ -54,27 +55,19 @@ async function probeJava(env: NodeJS.ProcessEnv): Promise<DoctorFacts['java']> {
   }
 }
 
-/** The contract's Maven search order: --mvnx-maven, MVNX_MAVEN, config, nearest mvnw, mvn on PATH. */
+/** Doctor's names for where the Maven came from. */
+const SOURCE_LABELS: Record<MavenSource, string> = { flag: '--mvnx-maven', env: 'MVNX_MAVEN', config: 'config maven.executable', mvnw: 'nearest mvnw', path: 'PATH' };
+
+/** The Maven the build would run (`findMaven`: --mvnx-maven, MVNX_MAVEN, config, nearest mvnw, mvn on PATH). */
 async function probeMaven(cwd: string, env: NodeJS.ProcessEnv, flags: MvnxFlags, configured: string | undefined): Promise<DoctorFacts['maven']> {
-  const explicit: [string | undefined, string][] = [
-    [typeof flags.maven === 'string' ? flags.maven : undefined, '--mvnx-maven'],
-    [env.MVNX_MAVEN || undefined, 'MVNX_MAVEN'],
-    [configured, 'config maven.executable'],
-  ];
-  for (const [candidate, source] of explicit) {
-    if (!candidate) continue;
-    const resolved = path.resolve(cwd, candidate);
-    if (await isExecutable(resolved)) return { ok: true, value: { path: resolved, source } };
-    return { ok: false, error: `${source} names ${candidate}, which is not an executable file` };
+  try {
+    const found = await findMaven({ ...(typeof flags.maven === 'string' ? { flag: flags.maven } : {}), env, ...(configured ? { configured } : {}), cwd, mavenArgs: [] });
+    return { ok: true, value: { path: found.executable, source: SOURCE_LABELS[found.source] } };
+  } catch (error) {
+    if (!(error instanceof MavenNotFoundError)) return failure(error);
+    if (error.named) return { ok: false, error: `${error.named.label} names ${error.named.value}, which is not an executable file` };
+    return { ok: false, error: 'not found: searched --mvnx-maven, MVNX_MAVEN, config maven.executable, mvnw from the working folder up, mvn on PATH' };
   }
-  for (let folder = path.resolve(cwd); ; folder = path.dirname(folder)) {
-    const wrapper = path.join(folder, 'mvnw');
-    if (await isExecutable(wrapper)) return { ok: true, value: { path: wrapper, source: 'nearest mvnw' } };
-    if (path.dirname(folder) === folder) break;
-  }
-  const mvn = await onPath('mvn', env);
-  if (mvn) return { ok: true, value: { path: mvn, source: 'PATH' } };
-  return { ok: false, error: 'not found: searched --mvnx-maven, MVNX_MAVEN, config maven.executable, mvnw from the working folder up, mvn on PATH' };
 }
 
 async function probeMavenVersion(maven: string, cwd: string, env: NodeJS.ProcessEnv): Promise<Probe<string>> {
