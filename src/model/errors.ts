@@ -45,3 +45,11 @@ export function ollamaServeHint(host: string): string {
 export function ollamaPullHint(model: string): string {
   return `Pull the model with \`ollama pull ${model}\``;
 }
+
+export function abortedError(cause: unknown): ModelCallError {
+  return new ModelCallError('aborted', 'The model call was aborted', { cause });
+}
+
+export function chatTimeoutError(model: string, timeoutSeconds: number, cause: unknown): ModelCallError {
+  return new ModelCallError('timeout', `${model} gave no complete answer within ${timeoutSeconds} s`, { cause });
+}

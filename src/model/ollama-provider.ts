@@ -7,7 +7,8 @@ import { Ollama } from 'ollama';
 import type { ChatResponse, ShowResponse } from 'ollama';
 import { estimateTokens, sizeContextWindow } from './context-window.js';
 import { createDeadline, describeError, isConnectionFailure, type Deadline } from './deadline.js';
-import { ModelCallError, ProviderUnavailableError, ollamaPullHint, ollamaServeHint } from './errors.js';
+import { abortedError, chatTimeoutError, ModelCallError, ProviderUnavailableError, ollamaPullHint, ollamaServeHint } from './errors.js';
+import { bearerHeaders, HealthGate, StreamedAnswer } from './provider-support.js';
 import type { ChatRequest, ChatResult, ModelProvider, ModelSettings } from './types.js';
 
 /** Well inside the contract's "provider-unavailable within 5 s", also for a server that never answers. */
@@ -28,7 +29,7 @@ export class OllamaProvider implements ModelProvider {
   contextLength?: number;
   private readonly settings: ModelSettings;
   private readonly healthTimeoutMs: number;
-  private healthy?: Promise<void>;
+  private readonly health = new HealthGate((signal) => this.healthCheck(signal));
 
   constructor(settings: ModelSettings, options: OllamaProviderOptions = {}) {
     this.settings = settings;
@@ -64,19 +65,16 @@ export class OllamaProvider implements ModelProvider {
       if (deadline.cause() === 'aborted') throw abortedError(error);
       // /api/show is only an extra: without it the configured numCtx is the cap.
     }
-    // A caller that checked health first does not pay for a second check in chat().
-    this.healthy ??= Promise.resolve();
+    this.health.passed();
   }
 
   async chat(request: ChatRequest): Promise<ChatResult> {
-    await this.ensureHealthy(request.signal);
-    const started = performance.now();
+    await this.health.ensure(request.signal);
+    const answer = new StreamedAnswer(request.onToken);
     const numCtx = this.contextWindowFor(request);
     const deadline = createDeadline(this.settings.timeoutSeconds * 1000, request.signal);
     const client = this.client(deadline);
-    let text = '';
     let final: ChatResponse | undefined;
-    let callbackError: unknown;
     try {
       const stream = await client.chat({
         model: this.model,
@@ -87,29 +85,21 @@ export class OllamaProvider implements ModelProvider {
         options: { temperature: this.settings.temperature, seed: this.settings.seed, num_ctx: numCtx },
       });
       for await (const part of stream) {
-        const piece = part.message?.content ?? '';
-        if (piece) {
-          text += piece;
-          try {
-            request.onToken?.(piece);
-          } catch (error) {
-            callbackError = error;
-            stream.abort();
-            break;
-          }
+        if (!answer.push(part.message?.content ?? '')) {
+          stream.abort();
+          break;
         }
         if (part.done) final = part;
       }
     } catch (error) {
       throw this.chatFailure(error, deadline);
     }
-    // A failing progress display is the caller's bug, not the model's: hand it back as is.
-    if (callbackError !== undefined) throw callbackError;
+    answer.rethrowCallbackError();
     return {
-      text,
+      text: answer.text,
       promptTokens: final?.prompt_eval_count,
       completionTokens: final?.eval_count,
-      durationMs: Math.round(performance.now() - started),
+      durationMs: answer.durationMs(),
       model: final?.model ?? this.model,
     };
   }
@@ -129,20 +119,8 @@ export class OllamaProvider implements ModelProvider {
     return window;
   }
 
-  private ensureHealthy(signal?: AbortSignal): Promise<void> {
-    if (!this.healthy) {
-      this.healthy = this.healthCheck(signal).catch((error: unknown) => {
-        // A later call may find the server up (the user ran `ollama serve` meanwhile).
-        this.healthy = undefined;
-        throw error;
-      });
-    }
-    return this.healthy;
-  }
-
   private client(deadline: Deadline): Ollama {
-    const headers: Record<string, string> = this.settings.apiKey ? { Authorization: `Bearer ${this.settings.apiKey}` } : {};
-    return new Ollama({ host: this.host, fetch: deadline.fetch, headers });
+    return new Ollama({ host: this.host, fetch: deadline.fetch, headers: bearerHeaders(this.settings.apiKey) });
   }
 
   private unavailable(error: unknown, deadline: Deadline, endpoint: string): Error {
@@ -166,16 +144,14 @@ export class OllamaProvider implements ModelProvider {
   private chatFailure(error: unknown, deadline: Deadline): Error {
     const cause = deadline.cause();
     if (cause === 'aborted') return abortedError(error);
-    if (cause === 'timeout') {
-      return new ModelCallError('timeout', `${this.model} gave no complete answer within ${this.settings.timeoutSeconds} s`, { cause: error });
-    }
+    if (cause === 'timeout') return chatTimeoutError(this.model, this.settings.timeoutSeconds, error);
     if (isConnectionFailure(error)) {
-      this.healthy = undefined;
+      this.health.forget();
       return new ProviderUnavailableError(`Lost the Ollama server at ${this.host} (${describeError(error)})`, ollamaServeHint(this.host), { cause: error });
     }
     const status = responseStatus(error);
     if (status === 404) {
-      this.healthy = undefined;
+      this.health.forget();
       return new ProviderUnavailableError(`Model ${this.model} is not available on ${this.host} (HTTP 404)`, ollamaPullHint(this.model), { cause: error });
     }
     if (status === 503) return new ProviderUnavailableError(`The Ollama server at ${this.host} is busy (HTTP 503)`, BUSY_HINT, { cause: error });
@@ -184,10 +160,6 @@ export class OllamaProvider implements ModelProvider {
     // ollama-js turns an NDJSON {"error"} line (sent under HTTP 200) into a plain Error.
     return new ModelCallError('stream-error', `Ollama reported an error while answering: ${describeError(error)}`, { cause: error });
   }
-}
-
-function abortedError(cause: unknown): ModelCallError {
-  return new ModelCallError('aborted', 'The model call was aborted', { cause });
 }
 
 /** ollama-js 0.6.4 does not export ResponseError, so recognise it by shape. */

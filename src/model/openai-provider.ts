@@ -3,8 +3,9 @@
  * GET /v1/models for the health check, POST /v1/chat/completions streamed as SSE.
  */
 import { createDeadline, describeError, isConnectionFailure, type Deadline } from './deadline.js';
-import { ModelCallError, ProviderUnavailableError } from './errors.js';
+import { abortedError, chatTimeoutError, ModelCallError, ProviderUnavailableError } from './errors.js';
 import { DEFAULT_HEALTH_TIMEOUT_MS } from './ollama-provider.js';
+import { bearerHeaders, HealthGate, StreamedAnswer } from './provider-support.js';
 import { readSseData } from './sse.js';
 import type { ChatRequest, ChatResult, ModelProvider, ModelSettings } from './types.js';
 
@@ -25,7 +26,7 @@ export class OpenAiCompatibleProvider implements ModelProvider {
   readonly host: string;
   private readonly settings: ModelSettings;
   private readonly healthTimeoutMs: number;
-  private healthy?: Promise<void>;
+  private readonly health = new HealthGate((signal) => this.healthCheck(signal));
 
   constructor(settings: ModelSettings, options: OpenAiProviderOptions = {}) {
     this.settings = settings;
@@ -53,13 +54,12 @@ export class OpenAiCompatibleProvider implements ModelProvider {
         'Load the model in the server, or set model.name to one of the listed ids',
       );
     }
-    // A caller that checked health first does not pay for a second check in chat().
-    this.healthy ??= Promise.resolve();
+    this.health.passed();
   }
 
   async chat(request: ChatRequest): Promise<ChatResult> {
-    await this.ensureHealthy(request.signal);
-    const started = performance.now();
+    await this.health.ensure(request.signal);
+    const answer = new StreamedAnswer(request.onToken);
     const deadline = createDeadline(this.settings.timeoutSeconds * 1000, request.signal);
     const body = {
       model: this.model,
@@ -70,10 +70,8 @@ export class OpenAiCompatibleProvider implements ModelProvider {
       seed: this.settings.seed,
       ...(request.format ? { response_format: { type: 'json_schema', json_schema: { name: 'edits', strict: true, schema: request.format } } } : {}),
     };
-    let text = '';
     let model = this.model;
     let usage: CompletionChunk['usage'];
-    let callbackError: unknown;
     try {
       const response = await deadline.fetch(`${this.host}/v1/chat/completions`, {
         method: 'POST',
@@ -88,41 +86,23 @@ export class OpenAiCompatibleProvider implements ModelProvider {
         if (chunk.error) throw new ModelCallError('stream-error', `The server reported an error while answering: ${errorMessageOf(chunk.error)}`);
         if (chunk.model) model = chunk.model;
         if (chunk.usage) usage = chunk.usage;
-        const piece = chunk.choices?.[0]?.delta?.content ?? '';
-        if (!piece) continue;
-        text += piece;
-        try {
-          request.onToken?.(piece);
-        } catch (error) {
-          callbackError = error;
-          break;
-        }
+        if (!answer.push(chunk.choices?.[0]?.delta?.content ?? '')) break;
       }
     } catch (error) {
       throw this.failure(error, deadline, 'chat');
     }
-    if (callbackError !== undefined) throw callbackError;
+    answer.rethrowCallbackError();
     return {
-      text,
+      text: answer.text,
       promptTokens: usage?.prompt_tokens,
       completionTokens: usage?.completion_tokens,
-      durationMs: Math.round(performance.now() - started),
+      durationMs: answer.durationMs(),
       model,
     };
   }
 
-  private ensureHealthy(signal?: AbortSignal): Promise<void> {
-    if (!this.healthy) {
-      this.healthy = this.healthCheck(signal).catch((error: unknown) => {
-        this.healthy = undefined;
-        throw error;
-      });
-    }
-    return this.healthy;
-  }
-
   private headers(): Record<string, string> {
-    return this.settings.apiKey ? { Authorization: `Bearer ${this.settings.apiKey}` } : {};
+    return bearerHeaders(this.settings.apiKey);
   }
 
   private statusFailure(status: number, message: string, endpoint: string): Error {
@@ -139,11 +119,11 @@ export class OpenAiCompatibleProvider implements ModelProvider {
 
   private failure(error: unknown, deadline: Deadline, phase: 'health' | 'chat'): Error {
     const cause = deadline.cause();
-    if (cause === 'aborted') return new ModelCallError('aborted', 'The model call was aborted', { cause: error });
+    if (cause === 'aborted') return abortedError(error);
     if (cause === 'timeout') {
       return phase === 'health'
         ? new ProviderUnavailableError(`The server at ${this.host} did not answer within ${this.healthTimeoutMs} ms`, startServerHint(this.host), { cause: error })
-        : new ModelCallError('timeout', `${this.model} gave no complete answer within ${this.settings.timeoutSeconds} s`, { cause: error });
+        : chatTimeoutError(this.model, this.settings.timeoutSeconds, error);
     }
     if (error instanceof ProviderUnavailableError || error instanceof ModelCallError) return error;
     if (isConnectionFailure(error)) {
