@@ -21,6 +21,8 @@ export interface BenchOptions {
   /** A real Ollama; without it each run gets a scripted server with the case's replies. */
   host?: string;
   model?: string;
+  /** Asked of a real model, to compare edit formats (`model.editFormat`). */
+  editFormat?: 'diff' | 'search-replace' | 'json';
   repeat: number;
   scripted: boolean;
   /** Skip the plain-mvn timing (tests). */
@@ -122,6 +124,7 @@ async function runOnce(benchCase: BenchCase, options: BenchOptions): Promise<Ben
     try {
       const host = options.host ?? server!.url;
       const args = [options.mvnxBin, ...BENCH_GOALS, '--mvnx-tier=monitor', '--mvnx-json', `--mvnx-host=${host}`, `--mvnx-model=${options.model ?? SCRIPTED_MODEL}`];
+      if (options.editFormat) args.push(`--mvnx-edit-format=${options.editFormat}`);
       const { value: result, ms } = await timed(() => execa('node', args, { cwd: root, env: childEnv(options), reject: false, timeout: RUN_TIMEOUT_MS, stdin: 'ignore' }));
       const exitCode = result.exitCode ?? -1;
       const record = parseRunRecordFromStdout(result.stdout);

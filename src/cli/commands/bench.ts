@@ -6,11 +6,12 @@ import { runBench } from '../../bench/harness.js';
 import { formatBenchTable } from '../../bench/table.js';
 import { MvnxError } from '../errors.js';
 
-const USAGE = 'usage: mvnx bench [--host URL --model NAME] [--repeat N] [--cases DIR] [--only NAME[,NAME...]] [--json]';
+const USAGE = 'usage: mvnx bench [--host URL --model NAME] [--edit-format diff|search-replace|json] [--repeat N] [--cases DIR] [--only NAME[,NAME...]] [--json]';
 
 interface BenchArgs {
   host?: string;
   model?: string;
+  editFormat?: 'diff' | 'search-replace' | 'json';
   repeat: number;
   casesDir?: string;
   only: string[];
@@ -38,6 +39,14 @@ function parseBenchArgs(args: string[]): BenchArgs {
       case '--model':
         parsed.model = value();
         break;
+      case '--edit-format': {
+        const format = value();
+        if (format !== 'diff' && format !== 'search-replace' && format !== 'json') {
+          throw new MvnxError(`mvnx bench: --edit-format ${format}: expected diff, search-replace or json`);
+        }
+        parsed.editFormat = format;
+        break;
+      }
       case '--repeat': {
         const text = value();
         if (!/^\d+$/.test(text) || Number(text) < 1 || Number(text) > 100) throw new MvnxError(`mvnx bench: --repeat ${text}: expected a whole number from 1 to 100`);
@@ -57,6 +66,8 @@ function parseBenchArgs(args: string[]): BenchArgs {
         throw new MvnxError(`mvnx bench: unknown argument ${arg}; ${USAGE}`);
     }
   }
+  // Scripted replies are written in one format; comparing formats needs a real model.
+  if (parsed.editFormat && !parsed.host) throw new MvnxError('mvnx bench: --edit-format needs --host (scripted replies are fixed text)');
   if (parsed.model && !parsed.host) throw new MvnxError('mvnx bench: --model needs --host (scripted runs answer as qwen2.5-coder:7b)');
   return parsed;
 }
@@ -84,6 +95,7 @@ export async function run(args: string[], io: { cwd: string; env: NodeJS.Process
     env: io.env,
     ...(options.host ? { host: options.host } : {}),
     ...(options.model ? { model: options.model } : {}),
+    ...(options.editFormat ? { editFormat: options.editFormat } : {}),
     onProgress: (line) => process.stderr.write(`mvnx bench: ${line}\n`),
   });
   process.stdout.write(options.json ? `${JSON.stringify(results, null, 2)}\n` : `${formatBenchTable(results)}\n`);

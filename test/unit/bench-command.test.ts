@@ -1,0 +1,17 @@
+import { describe, expect, it } from 'vitest';
+import { run } from '../../src/cli/commands/bench.js';
+
+const io = { cwd: process.cwd(), env: {} };
+
+describe('mvnx bench arguments', () => {
+  it.each([
+    [['--edit-format', 'json'], '--edit-format needs --host'],
+    [['--host', 'http://127.0.0.1:11434', '--edit-format', 'xml'], 'expected diff, search-replace or json'],
+    [['--model', 'qwen2.5-coder:7b'], '--model needs --host'],
+    [['--repeat', '0'], 'expected a whole number from 1 to 100'],
+    [['--host', 'localhost'], 'expected a URL'],
+    [['--frobnicate'], 'unknown argument --frobnicate'],
+  ])('%j is refused with a clear line', async (args, message) => {
+    await expect(run(args, io)).rejects.toThrow(message);
+  });
+});
