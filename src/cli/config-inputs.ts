@@ -4,7 +4,7 @@
  * config does not need. The check is conservative: anything that might be config sends
  * the run down the full path, so it can only cost time, never change a result.
  */
-import { stat } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { findGitRoot } from '../maven/project.js';
@@ -42,7 +42,7 @@ export async function configFileMayExist(search: ConfigSearch): Promise<boolean>
   }
   candidates.push(globalConfigDir(search.env, search.platform ?? process.platform, search.homedir ?? os.homedir()));
   for (const place of META_CONFIG_PLACES) candidates.push(path.join(search.cwd, place));
-  const found = await Promise.all(candidates.map(exists));
+  const found = candidates.map((candidate) => existsSync(candidate));
   return found.some(Boolean);
 }
 
@@ -53,11 +53,3 @@ export function globalConfigDir(env: NodeJS.ProcessEnv, platform: NodeJS.Platfor
   return path.join(env.XDG_CONFIG_HOME || path.join(homedir, '.config'), 'mvnx');
 }
 
-async function exists(target: string): Promise<boolean> {
-  try {
-    await stat(target);
-    return true;
-  } catch {
-    return false;
-  }
-}

@@ -2,7 +2,7 @@
  * The project root: the folder of the top pom, where `.mvnx/` lives, and the git root
  * above it. Dependency-free, so the passing-build path can use it without the config stack.
  */
-import { stat } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileArgument, startFolder } from './args.js';
 
@@ -13,11 +13,11 @@ import { fileArgument, startFolder } from './args.js';
 export async function findProjectRoot(cwd: string, mavenArgs: readonly string[]): Promise<string> {
   let root = await startFolder(cwd, mavenArgs);
   // A -f target may be named anything (pom-ci.xml), so its folder counts as a project.
-  if (fileArgument(mavenArgs) === undefined && !(await exists(path.join(root, 'pom.xml')))) return path.resolve(cwd);
+  if (fileArgument(mavenArgs) === undefined && !(existsSync(path.join(root, 'pom.xml')))) return path.resolve(cwd);
   for (;;) {
-    if (await exists(path.join(root, '.git'))) return root;
+    if (existsSync(path.join(root, '.git'))) return root;
     const parent = path.dirname(root);
-    if (parent === root || !(await exists(path.join(parent, 'pom.xml')))) return root;
+    if (parent === root || !(existsSync(path.join(parent, 'pom.xml')))) return root;
     root = parent;
   }
 }
@@ -25,16 +25,8 @@ export async function findProjectRoot(cwd: string, mavenArgs: readonly string[])
 /** The folder holding `.git` (a folder or, in worktrees, a file) at or above `from`. */
 export async function findGitRoot(from: string): Promise<string | undefined> {
   for (let dir = path.resolve(from); ; dir = path.dirname(dir)) {
-    if (await exists(path.join(dir, '.git'))) return dir;
+    if (existsSync(path.join(dir, '.git'))) return dir;
     if (path.dirname(dir) === dir) return undefined;
   }
 }
 
-async function exists(target: string): Promise<boolean> {
-  try {
-    await stat(target);
-    return true;
-  } catch {
-    return false;
-  }
-}

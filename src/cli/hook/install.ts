@@ -2,8 +2,9 @@
  * Where the pre-push hook goes and how it gets there without losing anyone's hook:
  * plain hooks folder (`.git/hooks` or `core.hooksPath`), or husky's `.husky/pre-push`.
  */
+import { existsSync } from 'node:fs';
 import { execa } from 'execa';
-import { chmod, mkdir, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readFile, rename, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { findProjectRoot } from '../../maven/project.js';
 import {
@@ -64,13 +65,6 @@ async function readIfPresent(file: string): Promise<string | undefined> {
   }
 }
 
-async function exists(file: string): Promise<boolean> {
-  return stat(file).then(
-    () => true,
-    () => false,
-  );
-}
-
 export async function locatePrePushHook(cwd: string): Promise<HookLocation> {
   const worktreeTop = await git(cwd, ['rev-parse', '--show-toplevel']);
   if (!worktreeTop) throw new MvnxError(`mvnx hook: ${cwd} is not inside a git working tree`);
@@ -84,7 +78,7 @@ export async function locatePrePushHook(cwd: string): Promise<HookLocation> {
     }
     return { kind: 'hooks-dir', file: path.join(hooksDir, 'pre-push'), worktreeTop };
   }
-  if (await exists(path.join(worktreeTop, '.husky'))) {
+  if (existsSync(path.join(worktreeTop, '.husky'))) {
     return { kind: 'husky', file: path.join(worktreeTop, '.husky', 'pre-push'), worktreeTop, huskyNotActive: true };
   }
   const commonDir = await git(worktreeTop, ['rev-parse', '--path-format=absolute', '--git-common-dir']);
@@ -116,7 +110,7 @@ export async function installPrePushHook(options: InstallOptions): Promise<Insta
 
   if (location.kind === 'husky') {
     // husky v4-8 hooks source this helper; v9 hooks are plain commands.
-    const helper = (await exists(path.join(path.dirname(location.file), '_', 'husky.sh'))) ? '. "$(dirname -- "$0")/_/husky.sh"\n' : '';
+    const helper = (existsSync(path.join(path.dirname(location.file), '_', 'husky.sh'))) ? '. "$(dirname -- "$0")/_/husky.sh"\n' : '';
     await writeExecutable(location.file, withHuskyBlock(existing, script, `#!/usr/bin/env sh\n${helper}\n`));
     return { location, action: existing === undefined ? 'created' : hasHuskyBlock(existing) ? 'updated' : 'appended' };
   }
@@ -132,7 +126,7 @@ export async function installPrePushHook(options: InstallOptions): Promise<Insta
   }
   const hooksDir = path.dirname(location.file);
   const movedTo = path.join(hooksDir, options.force ? BACKUP_HOOK_NAME : CHAINED_HOOK_NAME);
-  if (await exists(movedTo)) {
+  if (existsSync(movedTo)) {
     throw new MvnxError(`mvnx hook install: ${location.file} is not mvnx's and ${movedTo} already exists; move one of them away first`);
   }
   await rename(location.file, movedTo);
@@ -159,7 +153,7 @@ export async function uninstallPrePushHook(cwd: string): Promise<UninstallResult
     throw new MvnxError(`mvnx hook uninstall: ${location.file} was not written by mvnx; left as it is`);
   }
   const chained = path.join(path.dirname(location.file), CHAINED_HOOK_NAME);
-  if (await exists(chained)) {
+  if (existsSync(chained)) {
     await rename(chained, location.file);
     return { location, action: 'restored', restoredFrom: chained };
   }
