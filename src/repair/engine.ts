@@ -70,7 +70,7 @@ export async function startRepairSession(input: {
       },
       config.budget,
     );
-  const perAttemptMs = () => budgetFor(input.diagnosis, 0).perAttemptTimeoutSeconds * 1000;
+  const perAttemptMs = budgetFor(input.diagnosis, 0).perAttemptTimeoutSeconds * 1000;
 
   const fixerProposals = config.fixers.enabled
     ? createFixerProposer({
@@ -101,7 +101,7 @@ export async function startRepairSession(input: {
     env: context.env,
     sandbox,
     baselineTests,
-    timeoutMs: perAttemptMs(),
+    timeoutMs: perAttemptMs,
     signal,
     userCwd: context.cwd,
     onStage: (name) => progress.step(`verifying: ${name}`),

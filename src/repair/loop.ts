@@ -4,6 +4,7 @@
  * that this file reads top to bottom; `engine.ts` wires the real implementations.
  */
 import type { Diagnosis, Diagnostic } from '../diagnose/types.js';
+import { isPlacementProblem } from '../patch/problems.js';
 import type { ChangeSet, PatchProblem } from '../patch/types.js';
 import type { AttemptRecord, AttemptSource, StopReason } from '../report/run-record.js';
 import { composeChangeSets } from './compose.js';
@@ -129,7 +130,7 @@ export async function runRepairLoop(initial: Diagnosis, ports: LoopPorts): Promi
     // Extracted, validated and placed by the proposer; refusals go back without a build.
     if (!proposal.changeSet) {
       const first = proposal.problems[0];
-      record.outcome = first && isPlacementProblem(first.code) ? 'not-applicable' : 'rejected';
+      record.outcome = first && isPlacementProblem(first) ? 'not-applicable' : 'rejected';
       record.reason = describeProblems(proposal.problems);
       ports.onAttempt?.(record);
       continue;
@@ -212,12 +213,6 @@ function madeProgress(before: Diagnosis, after: Diagnosis): boolean {
 
 function failureIdentity(d: Diagnostic): string {
   return d.kind === 'test' && d.test ? `test:${d.test}` : d.fingerprint;
-}
-
-const PLACEMENT_CODES = new Set(['hunk-not-found', 'hunk-ambiguous', 'file-not-found', 'parse-error', 'no-edits']);
-
-function isPlacementProblem(code: string): boolean {
-  return PLACEMENT_CODES.has(code);
 }
 
 export function describeProblems(problems: PatchProblem[]): string {

@@ -27,13 +27,12 @@ export interface ModelProposerOptions {
 }
 
 /**
- * One model attempt: prompt from the diagnosis and the sources, one chat call, then
+ * One model attempt: prompt from the diagnosis and the sources, one chat call (the
+ * provider checks the server's health before its first chat), then
  * the same extraction and validation as any other patch. What the model says it did
  * is kept as a summary; what it did is read from the change set.
  */
 export function createModelProposer(options: ModelProposerOptions) {
-  let healthy = false;
-
   return async function modelProposal(input: {
     diagnosis: Diagnosis;
     base: ChangeSet;
@@ -41,16 +40,6 @@ export function createModelProposer(options: ModelProposerOptions) {
     n: number;
   }): Promise<Proposal> {
     const started = Date.now();
-    if (!healthy) {
-      try {
-        await options.provider.healthCheck(options.signal);
-        healthy = true;
-      } catch (error) {
-        if (error instanceof ProviderUnavailableError) throw new ProviderUnavailable(oneLine(error));
-        throw error;
-      }
-    }
-
     const read = options.read(input.base);
     const fixable = input.diagnosis.diagnostics.filter((d) => d.fixable);
     const sources = await gatherSources(fixable, read, options.sourceBudgetChars);
@@ -92,12 +81,13 @@ export function createModelProposer(options: ModelProposerOptions) {
     const modelMs = Date.now() - started;
 
     const checked = await checkProposedChange(text, input.base, options.checker);
+    const summary = summaryOf(text, checked.summary);
     return {
       source: 'model',
       problems: checked.problems,
       modelMs,
       ...(checked.changeSet ? { changeSet: checked.changeSet } : {}),
-      ...(summaryOf(text, checked.summary) ? { summary: summaryOf(text, checked.summary) } : {}),
+      ...(summary ? { summary } : {}),
     };
   };
 }
