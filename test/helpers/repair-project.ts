@@ -7,6 +7,8 @@ import { cp, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseRunRecordFromStdout } from '../../src/bench/harness.js';
+import type { RunRecord } from '../../src/report/run-record.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const repoRoot = path.resolve(here, '../..');
@@ -59,22 +61,9 @@ export interface CliRun {
   stderr: string;
   durationMs: number;
   /** The `--mvnx-json` record, when one was printed. */
-  record?: RunRecordJson;
+  record?: RunRecord;
 }
 
-export interface RunRecordJson {
-  runId: string;
-  status: string;
-  stopReason: string;
-  tier: string;
-  applied: boolean;
-  modelCalls: number;
-  mavenExitCode: number;
-  diagnostics: { kind: string; file?: string; message: string; module?: string; test?: string }[];
-  attempts: { n: number; source: string; outcome: string; reason?: string; filesChanged: string[]; summary?: string; fingerprint: string }[];
-  decisions: string[];
-  message?: string;
-}
 
 export async function runMvnx(cwd: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<CliRun> {
   const started = Date.now();
@@ -84,9 +73,7 @@ export async function runMvnx(cwd: string, args: string[], env: NodeJS.ProcessEn
     stdin: 'ignore',
     env: { CI: 'true', MAVEN_OPTS: FAST_MAVEN_OPTS, ...env },
   });
-  const lastLine = result.stdout.trim().split('\n').pop() ?? '';
-  let record: RunRecordJson | undefined;
-  if (lastLine.startsWith('{')) record = JSON.parse(lastLine) as RunRecordJson;
+  const record = parseRunRecordFromStdout(result.stdout);
   return {
     exitCode: result.exitCode ?? -1,
     stdout: result.stdout,

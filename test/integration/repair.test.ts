@@ -108,11 +108,9 @@ describe('repair engine', () => {
     expect(run.record?.stopReason, run.stderr).toBe('provider-unavailable');
     expect(run.exitCode).toBe(1);
     expect(run.stderr).toContain('ollama serve');
-    const repairMs = Date.parse((run.record as unknown as { finishedAt: string }).finishedAt) - Date.parse((run.record as unknown as { startedAt: string }).startedAt);
-    expect(repairMs).toBeGreaterThan(0);
     // The contract bound: the repair (not the Maven build before it) gives up within 5 s.
-    const timings = (run.record as unknown as { timings: { totalMs: number } }).timings;
-    expect(timings.totalMs).toBeLessThan(5_000);
+    expect(run.record!.timings.totalMs).toBeGreaterThan(0);
+    expect(run.record!.timings.totalMs).toBeLessThan(5_000);
   });
 
   it('rejects a path traversal and a protected pom.xml without building them', async () => {
