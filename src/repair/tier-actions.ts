@@ -3,7 +3,7 @@ import { createInterface } from 'node:readline/promises';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { runMaven } from '../maven/run.js';
-import { applyChangeSet } from '../patch/index.js';
+import { applyChangeSet, PatchApplyError } from '../patch/index.js';
 import type { ChangeSet } from '../patch/types.js';
 import type { RunRecord } from '../report/run-record.js';
 
@@ -52,11 +52,16 @@ export async function applyInPlace(input: {
   fix: ChangeSet;
   rerun?: { executable: string; args: string[]; cwd: string; env: NodeJS.ProcessEnv };
 }): Promise<InPlaceOutcome> {
-  const stale = await staleFiles(input.projectRoot, fixBaseOf(input.fix));
-  if (stale.length > 0) {
-    return { applied: false, message: `not applied: ${stale.join(', ')} changed since the fix was made` };
+  let applied: Awaited<ReturnType<typeof applyChangeSet>>;
+  try {
+    // expectBefore: every file must still hold what the fix was made against.
+    applied = await applyChangeSet(input.projectRoot, input.fix, { expectBefore: true });
+  } catch (error) {
+    if (error instanceof PatchApplyError && error.code === 'stale-file') {
+      return { applied: false, message: `not applied: ${error.file ?? 'a file'} changed since the fix was made` };
+    }
+    throw error;
   }
-  const applied = await applyChangeSet(input.projectRoot, input.fix, { expectBefore: true });
   if (!input.rerun) return { applied: true, message: `applied to ${input.fix.files.map((f) => f.path).join(', ')}` };
 
   const result = await runMaven({ ...input.rerun, echo: true, inheritStdin: true });
