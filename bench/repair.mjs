@@ -17,7 +17,7 @@ import { REPAIR_SCENARIOS, formatRepairTable, sampleFromRepairRecord, scenarioCo
 import { startScriptedOllama } from '../dist/bench/scripted-ollama.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const cliPath = path.join(repoRoot, 'dist/cli/main.js');
+const cliPath = path.join(repoRoot, 'dist/cli/mvnx.cjs');
 const repliesDir = path.join(repoRoot, 'test/fixtures/repair/replies');
 const resultsFile = path.join(repoRoot, 'bench/results-repair.md');
 const MAVEN_OPTS = '-XX:TieredStopAtLevel=1 -XX:+UseSerialGC';

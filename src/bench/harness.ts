@@ -16,7 +16,7 @@ const RUN_TIMEOUT_MS = 15 * 60_000;
 
 export interface BenchOptions {
   cases: BenchCase[];
-  /** The mvnx node script (dist/cli/main.js). */
+  /** The mvnx node script (dist/cli/mvnx.cjs). */
   mvnxBin: string;
   /** A real Ollama; without it each run gets a scripted server with the case's replies. */
   host?: string;

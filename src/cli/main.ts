@@ -1,10 +1,8 @@
-#!/usr/bin/env node
 /**
- * The `mvnx` bin: route a subcommand or run Maven, and turn every error into one line
- * and an exit code.
+ * Route a subcommand or run Maven, and turn every error into one line and an exit code.
+ * The process entry is bin.ts.
  */
-import { realpathSync } from 'node:fs';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { MvnxError } from './errors.js';
 import { parseInvocation, switchOn, type Invocation } from './flags.js';
 import type { CliIo } from './build.js';
@@ -59,20 +57,4 @@ function oneLine(message: string): string {
 
 function debugging(argv: string[], invocation: Invocation | undefined, env: NodeJS.ProcessEnv): boolean {
   return switchOn(invocation?.flags.verbose) || argv.includes('--mvnx-verbose') || switchOn(env.MVNX_VERBOSE) || env.MVNX_DEBUG === '1';
-}
-
-/** Wait until what we wrote reached the pipe: process.exit would drop pending writes. */
-function flush(stream: NodeJS.WriteStream): Promise<void> {
-  return new Promise((resolve) => {
-    if (stream.destroyed || !stream.writable) resolve();
-    else stream.write('', () => resolve());
-  });
-}
-
-const isEntry = process.argv[1] !== undefined && import.meta.url === pathToFileURL(realpathSync(process.argv[1])).href;
-if (isEntry) {
-  const code = await main(process.argv.slice(2), { cwd: process.cwd(), env: process.env });
-  await Promise.all([flush(process.stdout), flush(process.stderr)]);
-  // Exit explicitly: a progress timer or a socket of the repair stage must not keep us alive.
-  process.exit(code);
 }

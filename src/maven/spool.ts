@@ -4,7 +4,6 @@
  * it in order (oldest kept byte first) starting at the first whole line.
  */
 import { closeSync, mkdtempSync, openSync, readSync, rmdirSync, unlinkSync, writeSync } from 'node:fs';
-import { rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { CapturedLog } from './types.js';
@@ -135,6 +134,7 @@ function removeSpoolDir(dir: string, files: readonly string[]): void | Promise<v
     rmdirSync(dir);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
-    return rm(dir, { recursive: true, force: true });
+    // fs/promises is not loaded up front: this fallback is off the start-up path.
+    return import('node:fs/promises').then(({ rm }) => rm(dir, { recursive: true, force: true }));
   }
 }

@@ -60,7 +60,7 @@ function mvnxLauncher(options: HookScriptOptions): string[] {
   return [
     'mvnx_run() {',
     '  if [ -n "${MVNX_BIN:-}" ]; then',
-    '    # MVNX_BIN may be a command with arguments ("node /opt/mvnx/dist/cli/main.js"): split on purpose.',
+    '    # MVNX_BIN may be a command with arguments ("node /opt/mvnx/dist/cli/mvnx.cjs"): split on purpose.',
     '    $MVNX_BIN "$@"',
     ...fallback,
     '  else',

@@ -12,7 +12,7 @@ import type { RunRecord } from '../../src/report/run-record.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const repoRoot = path.resolve(here, '../..');
-export const cliPath = path.join(repoRoot, 'dist/cli/main.js');
+export const cliPath = path.join(repoRoot, 'dist/cli/mvnx.cjs');
 export const repairFixtures = path.join(repoRoot, 'test/fixtures/repair');
 
 export const FAST_MAVEN_OPTS = '-XX:TieredStopAtLevel=1 -XX:+UseSerialGC -Xshare:auto';

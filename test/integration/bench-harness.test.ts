@@ -15,7 +15,7 @@ describe('runBench', () => {
   it('measures a fixed and an unfixed case from the run records mvnx prints', async () => {
     const cases = await loadBenchCases(path.join(repoRoot, 'bench/cases'), ['missing-semicolon-statement', 'prose-only-replies']);
     const progress: string[] = [];
-    const results = await runBench({ cases, mvnxBin: path.join(repoRoot, 'dist/cli/main.js'), repeat: 1, scripted: true, onProgress: (line) => progress.push(line) });
+    const results = await runBench({ cases, mvnxBin: path.join(repoRoot, 'dist/cli/mvnx.cjs'), repeat: 1, scripted: true, onProgress: (line) => progress.push(line) });
 
     const [semicolon, prose] = results;
     expect(semicolon!.samples[0]).toMatchObject({ status: 'fixed', stopReason: 'fixed', exitCode: 1, modelCalls: 0, serverCalls: 0 });

@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const cli = path.join(repoRoot, 'dist/cli/main.js');
+const cli = path.join(repoRoot, 'dist/cli/mvnx.cjs');
 const fixtures = path.join(repoRoot, 'test/fixtures/hook');
 const greeter = 'src/main/java/com/acme/hello/Greeter.java';
 

@@ -1,5 +1,5 @@
 /**
- * The built CLI (`node dist/cli/main.js`) as a drop-in for mvn, against the fake mvn in
+ * The published bin (package.json's `bin.mvnx`, the dist/cli/mvnx.cjs bundle) as a drop-in for mvn, against the fake mvn in
  * test/helpers: argv and environment pass through, exit codes, signals, one-line errors.
  */
 import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
@@ -10,7 +10,8 @@ import { execa } from 'execa';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FAKE_MVN, readRecord, recordDir } from '../helpers/fake-mvn.js';
 
-const MAIN = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
+const manifest = JSON.parse(await readFile(new URL('../../package.json', import.meta.url), 'utf8')) as { bin: { mvnx: string } };
+const MAIN = fileURLToPath(new URL(`../../${manifest.bin.mvnx}`, import.meta.url));
 const cleanups: string[] = [];
 afterEach(async () => {
   for (const dir of cleanups.splice(0)) await rm(dir, { recursive: true, force: true });
@@ -124,6 +125,7 @@ describe('mvnx as a drop-in for mvn', () => {
       expect(await running(grandchild)).toBe(false);
     }
   });
+
 });
 
 describe('one-line errors', () => {

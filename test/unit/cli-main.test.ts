@@ -2,9 +2,10 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { MvnxError } from '../../src/cli/errors.js';
 import { loadCommand } from '../../src/cli/main.js';
+import { MavenNotFoundError } from '../../src/maven/discover.js';
 import { helpText } from '../../src/cli/commands/help.js';
 import { packageVersion } from '../../src/cli/commands/version.js';
 import { FLAGS, SUBCOMMANDS } from '../../src/cli/flags.js';
@@ -14,6 +15,24 @@ async function commandsDir(files: Record<string, string>): Promise<URL> {
   for (const [name, text] of Object.entries(files)) await writeFile(path.join(dir, name), text);
   return pathToFileURL(`${dir}/`);
 }
+
+describe('MvnxError across module copies', () => {
+  it('recognises an MvnxError thrown by another copy of the module (the bundled bin and the unbundled loader)', async () => {
+    vi.resetModules();
+    const copy = (await import('../../src/cli/errors.js')) as typeof import('../../src/cli/errors.js');
+    expect(copy.MvnxError).not.toBe(MvnxError);
+    const foreign = new copy.MvnxError('bad config', 2);
+    expect(foreign).toBeInstanceOf(MvnxError);
+    expect(new MvnxError('x')).toBeInstanceOf(copy.MvnxError);
+  });
+
+  it('keeps ordinary instanceof for plain errors and for subclasses', () => {
+    expect(new Error('x')).not.toBeInstanceOf(MvnxError);
+    expect({ message: 'x', exitCode: 2 }).not.toBeInstanceOf(MvnxError);
+    expect(new MavenNotFoundError('not found')).toBeInstanceOf(MvnxError);
+    expect(new MvnxError('x')).not.toBeInstanceOf(MavenNotFoundError);
+  });
+});
 
 describe('loadCommand', () => {
   it('loads a command module by name', async () => {

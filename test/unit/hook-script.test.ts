@@ -16,7 +16,7 @@ import {
   type HookScriptOptions,
 } from '../../src/report/hook-script.js';
 
-const options: HookScriptOptions = { goals: ['-o', '-q', 'verify', '-Dtest=My Test'], projectDir: '.', node: '/usr/bin/node', script: '/opt/mvnx/dist/cli/main.js' };
+const options: HookScriptOptions = { goals: ['-o', '-q', 'verify', '-Dtest=My Test'], projectDir: '.', node: '/usr/bin/node', script: '/opt/mvnx/dist/cli/mvnx.cjs' };
 
 describe('splitGoals', () => {
   it('splits on whitespace and groups quoted words', () => {
@@ -42,7 +42,7 @@ describe('renderPrePushHook', () => {
     expect(isMvnxHook(hook)).toBe(true);
     expect(hook.indexOf('pre-push.local" "$@" || exit $?')).toBeLessThan(hook.indexOf('mvnx_run -o'));
     expect(hook).toContain(`mvnx_run -o -q verify '-Dtest=My Test' </dev/null`);
-    expect(hook).toContain(`elif [ -f /opt/mvnx/dist/cli/main.js ]; then`);
+    expect(hook).toContain(`elif [ -f /opt/mvnx/dist/cli/mvnx.cjs ]; then`);
     expect(hook).toContain('npx --no-install mvnx "$@"');
   });
   it('is valid sh', async () => {

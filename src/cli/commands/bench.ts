@@ -86,7 +86,7 @@ export async function run(args: string[], io: { cwd: string; env: NodeJS.Process
   }
   const options = parseBenchArgs(args);
   const cases = await loadBenchCases(options.casesDir ? path.resolve(io.cwd, options.casesDir) : defaultCasesDir(io.cwd), options.only);
-  const mvnxBin = fileURLToPath(new URL('../main.js', import.meta.url));
+  const mvnxBin = fileURLToPath(new URL('../mvnx.cjs', import.meta.url));
   const results = await runBench({
     cases,
     mvnxBin,
