@@ -43,27 +43,18 @@ export async function runMaven(options: RunMavenOptions): Promise<MavenRunResult
   const [file, args] = options.wrap ? options.wrap(options.executable, mavenArgs) : [options.executable, mavenArgs];
 
   const spool = await LogSpool.create(options.captureLimitBytes);
-  const startedAt = new Date();
-  const subprocess = spawn(file, args, {
-    cwd: options.cwd,
-    env: options.env ?? process.env,
-    stdio: [options.inheritStdin ? 'inherit' : 'ignore', 'pipe', 'pipe'],
-    detached: ownGroup,
-    windowsHide: true,
-  });
-  const ended = settle(subprocess);
 
+  let subprocess: ChildProcess | undefined;
   let interrupted = false;
   let timedOut = false;
   let forwarded: NodeJS.Signals | undefined;
   let killTimer: NodeJS.Timeout | undefined;
   const stopTree = (signal: NodeJS.Signals) => {
-    const pid = subprocess.pid;
+    const pid = subprocess?.pid;
     if (pid === undefined) return;
     signalTree(pid, signal, ownGroup);
     killTimer ??= setTimeout(() => signalTree(pid, 'SIGKILL', ownGroup), KILL_GRACE_MS);
   };
-
   const onProcessSignal = (signal: NodeJS.Signals) => {
     // A second Ctrl-C means "now": skip Maven's shutdown hooks.
     const signalToSend = forwarded ? 'SIGKILL' : signal;
@@ -71,6 +62,30 @@ export async function runMaven(options: RunMavenOptions): Promise<MavenRunResult
     forwarded ??= signal;
     stopTree(signalToSend);
   };
+  // Before the spawn: Maven can start (and start children) before spawn() returns, and a
+  // signal in that window would otherwise kill mvnx by default and leave Maven running.
+  // Node runs the handler from the event loop, so by then the pid is known.
+  if (forwardSignals) for (const signal of FORWARDED_SIGNALS) process.on(signal, onProcessSignal);
+  const stopForwarding = () => {
+    if (forwardSignals) for (const signal of FORWARDED_SIGNALS) process.off(signal, onProcessSignal);
+  };
+
+  const startedAt = new Date();
+  try {
+    subprocess = spawn(file, args, {
+      cwd: options.cwd,
+      env: options.env ?? process.env,
+      stdio: [options.inheritStdin ? 'inherit' : 'ignore', 'pipe', 'pipe'],
+      detached: ownGroup,
+      windowsHide: true,
+    });
+  } catch (error) {
+    stopForwarding();
+    await spool.abandon();
+    throw error;
+  }
+  const ended = settle(subprocess);
+
   const onAbort = () => {
     interrupted = true;
     stopTree('SIGTERM');
@@ -82,7 +97,6 @@ export async function runMaven(options: RunMavenOptions): Promise<MavenRunResult
           timedOut = true;
           stopTree('SIGTERM');
         }, options.timeoutMs);
-  if (forwardSignals) for (const signal of FORWARDED_SIGNALS) process.on(signal, onProcessSignal);
   if (options.signal?.aborted) onAbort();
   else options.signal?.addEventListener('abort', onAbort, { once: true });
 
@@ -90,8 +104,9 @@ export async function runMaven(options: RunMavenOptions): Promise<MavenRunResult
   pump(subprocess.stderr, spool, options.echo ? process.stderr : undefined);
 
   // Maven is gone, but a JVM of a stopped build may still hold the pipes open: kill the rest.
-  subprocess.once('exit', () => {
-    if ((interrupted || timedOut) && ownGroup && subprocess.pid !== undefined) signalProcessGroup(subprocess.pid, 'SIGKILL');
+  const child = subprocess;
+  child.once('exit', () => {
+    if ((interrupted || timedOut) && ownGroup && child.pid !== undefined) signalProcessGroup(child.pid, 'SIGKILL');
   });
 
   let result: Settled;
@@ -100,7 +115,7 @@ export async function runMaven(options: RunMavenOptions): Promise<MavenRunResult
   } finally {
     if (timeout) clearTimeout(timeout);
     if (killTimer) clearTimeout(killTimer);
-    if (forwardSignals) for (const signal of FORWARDED_SIGNALS) process.off(signal, onProcessSignal);
+    stopForwarding();
     options.signal?.removeEventListener('abort', onAbort);
   }
   const finishedAt = new Date();

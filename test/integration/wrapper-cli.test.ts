@@ -126,6 +126,14 @@ describe('mvnx as a drop-in for mvn', () => {
     }
   });
 
+  it('forwards a signal that arrives the moment Maven starts, before Maven has done anything', async () => {
+    const cwd = await project();
+    const pidFile = path.join(cwd, 'child.pid');
+    const run = await mvnx(['--mvnx-no-fix', 'verify'], cwd, cleanEnv({ FAKE_MVN_SIGNAL_PARENT: 'TERM', FAKE_MVN_CHILD_PID: pidFile }));
+    expect(run.exitCode).toBe(143);
+    const grandchild = Number(await readFile(pidFile, 'utf8').catch(() => 'NaN'));
+    if (Number.isInteger(grandchild)) expect(await running(grandchild)).toBe(false);
+  });
 });
 
 describe('one-line errors', () => {
