@@ -10,6 +10,7 @@ const healthy = (): DoctorFacts => ({
   config: { ok: true, value: { tier: 'assist', files: [] } },
   model: { host: 'http://h:1', name: 'm:7b', version: { ok: true, value: '0.6.4' }, models: { ok: true, value: ['m:7b'] } },
   sandbox: { version: { ok: true, value: 'bubblewrap 0.8.0' }, isolatedRun: { ok: true, value: true } },
+  startup: {},
 });
 
 const statusOf = (facts: DoctorFacts, check: string) => evaluateDoctor(facts).find((r) => r.check === check)?.status;
@@ -17,7 +18,7 @@ const statusOf = (facts: DoctorFacts, check: string) => evaluateDoctor(facts).fi
 describe('doctor verdicts', () => {
   it('passes a healthy machine with every check ok', () => {
     const results = evaluateDoctor(healthy());
-    expect(results.map((r) => `${r.status} ${r.check}`)).toEqual(['ok java', 'ok maven', 'ok maven version', 'ok offline', 'ok config', 'ok model server', 'ok model', 'ok sandbox']);
+    expect(results.map((r) => `${r.status} ${r.check}`)).toEqual(['ok java', 'ok maven', 'ok maven version', 'ok offline', 'ok config', 'ok model server', 'ok model', 'ok sandbox', 'ok start-up']);
     expect(doctorExitCode(results)).toBe(0);
   });
 
@@ -41,6 +42,7 @@ describe('doctor verdicts', () => {
     ['offline', (f: DoctorFacts) => (f.offline = { ...f.offline, plugins: [{ groupId: 'g', artifactId: 'a', version: '1', present: false }] })],
     ['offline', (f: DoctorFacts) => (f.offline = { ...f.offline, repositoryExists: false })],
     ['maven version', (f: DoctorFacts) => (f.mavenVersion = { ok: true, value: '3.6.0' })],
+    ['start-up', (f: DoctorFacts) => (f.startup = { extraCaCerts: '/etc/ssl/certs/ca-certificates.crt', extraCaCertsCostMs: { ok: true, value: 47.6 } })],
   ])('a problem with %s is a warning with a hint, not a failure', (check, breakIt) => {
     const facts = healthy();
     breakIt(facts);
@@ -48,6 +50,16 @@ describe('doctor verdicts', () => {
     expect(result.status).toBe('warn');
     expect(result.hint).toBeTruthy();
     expect(doctorExitCode(evaluateDoctor(facts))).toBe(0);
+  });
+
+  it('names the certificate file and its measured cost, and stays quiet about a cost within noise', () => {
+    const facts = healthy();
+    facts.startup = { extraCaCerts: '/corp/ca.pem', extraCaCertsCostMs: { ok: true, value: 47.6 } };
+    expect(evaluateDoctor(facts).find((r) => r.check === 'start-up')?.detail).toBe('NODE_EXTRA_CA_CERTS=/corp/ca.pem adds about 48 ms to every mvnx run: node parses it before mvnx starts');
+    facts.startup = { extraCaCerts: '/corp/ca.pem', extraCaCertsCostMs: { ok: true, value: 3.2 } };
+    expect(evaluateDoctor(facts).find((r) => r.check === 'start-up')).toMatchObject({ status: 'ok', detail: 'NODE_EXTRA_CA_CERTS=/corp/ca.pem costs about 3 ms per start' });
+    facts.startup = { extraCaCerts: '/corp/ca.pem', extraCaCertsCostMs: { ok: false, error: 'node -e 0 exited 9' } };
+    expect(evaluateDoctor(facts).find((r) => r.check === 'start-up')).toMatchObject({ status: 'ok', detail: expect.stringContaining('could not be measured: node -e 0 exited 9') });
   });
 
   it('formats ok, warn and FAIL lines the same way', () => {

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { rootCertificates } from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { run } from '../../src/cli/commands/doctor.js';
 import { FIXERS_FIXTURES } from './fixers-support.js';
@@ -48,7 +49,7 @@ function line(lines: string[], check: string): string {
 }
 
 const baseEnv = (): NodeJS.ProcessEnv => {
-  const { MVNX_HOST: _a, OLLAMA_HOST: _b, MVNX_MODEL: _c, MVNX_MAVEN: _d, MVNX_CONFIG: _e, ...rest } = process.env;
+  const { MVNX_HOST: _a, OLLAMA_HOST: _b, MVNX_MODEL: _c, MVNX_MAVEN: _d, MVNX_CONFIG: _e, NODE_EXTRA_CA_CERTS: _f, ...rest } = process.env;
   return rest;
 };
 
@@ -67,6 +68,17 @@ describe('mvnx doctor on this machine', () => {
     expect(requests).toContain('/api/tags');
     expect(code).toBe(0);
   });
+
+  it('says so when NODE_EXTRA_CA_CERTS is not set, and measures what it costs node when it is', async () => {
+    const unset = await doctor([], { ...baseEnv(), MVNX_HOST: closedPortHost });
+    expect(line(unset.lines, 'start-up')).toBe('ok   start-up: NODE_EXTRA_CA_CERTS is not set');
+    // Node's own root certificates as a bundle file, as a company CA bundle would be.
+    const bundle = path.join(scratch, 'extra-ca.pem');
+    await writeFile(bundle, rootCertificates.join('\n'));
+    const set = await doctor([], { ...baseEnv(), MVNX_HOST: closedPortHost, NODE_EXTRA_CA_CERTS: bundle });
+    expect(line(set.lines, 'start-up')).toMatch(new RegExp(`^(ok   start-up: NODE_EXTRA_CA_CERTS=${bundle} costs|warn start-up: NODE_EXTRA_CA_CERTS=${bundle} adds) about -?\\d+ ms`));
+    expect(set.code).toBe(0);
+  }, 30_000);
 
   it('warns, but passes, when the model is not pulled', async () => {
     const { code, lines } = await doctor(['--mvnx-model=llama9:70b'], { ...baseEnv(), MVNX_HOST: host });

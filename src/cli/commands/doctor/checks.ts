@@ -29,6 +29,8 @@ export interface DoctorFacts {
   config: Probe<{ tier: string; files: string[] }>;
   model: { host: string; name: string; version: Probe<string>; models?: Probe<string[]> };
   sandbox: { version: Probe<string>; isolatedRun?: Probe<true> };
+  /** Node's own start-up, measured when NODE_EXTRA_CA_CERTS is set (Node 20 parses that file before any code runs). */
+  startup: { extraCaCerts?: string; extraCaCertsCostMs?: Probe<number> };
 }
 
 export const MIN_MAVEN_VERSION = '3.6.3';
@@ -108,8 +110,27 @@ function sandboxCheck(facts: DoctorFacts): CheckResult {
   return { check: 'sandbox', status: 'ok', detail: `${version.value}, network isolation works` };
 }
 
+/** Below this a start-up cost is within run-to-run noise and not worth a warning. */
+export const NOTABLE_STARTUP_COST_MS = 15;
+
+function startupCheck(facts: DoctorFacts): CheckResult {
+  const { extraCaCerts, extraCaCertsCostMs } = facts.startup;
+  if (extraCaCerts === undefined) return { check: 'start-up', status: 'ok', detail: 'NODE_EXTRA_CA_CERTS is not set' };
+  if (!extraCaCertsCostMs || !extraCaCertsCostMs.ok) {
+    return { check: 'start-up', status: 'ok', detail: `NODE_EXTRA_CA_CERTS=${extraCaCerts} (its start-up cost could not be measured: ${extraCaCertsCostMs?.ok === false ? extraCaCertsCostMs.error : 'not measured'})` };
+  }
+  const cost = Math.round(extraCaCertsCostMs.value);
+  if (cost < NOTABLE_STARTUP_COST_MS) return { check: 'start-up', status: 'ok', detail: `NODE_EXTRA_CA_CERTS=${extraCaCerts} costs about ${cost} ms per start` };
+  return {
+    check: 'start-up',
+    status: 'warn',
+    detail: `NODE_EXTRA_CA_CERTS=${extraCaCerts} adds about ${cost} ms to every mvnx run: node parses it before mvnx starts`,
+    hint: 'mvnx itself needs it only for a model server behind a private CA; where only npm needs it, npm config set cafile instead',
+  };
+}
+
 export function evaluateDoctor(facts: DoctorFacts): CheckResult[] {
-  return [javaCheck(facts), ...mavenChecks(facts), offlineCheck(facts), configCheck(facts), ...modelChecks(facts), sandboxCheck(facts)];
+  return [javaCheck(facts), ...mavenChecks(facts), offlineCheck(facts), configCheck(facts), ...modelChecks(facts), sandboxCheck(facts), startupCheck(facts)];
 }
 
 /** Checks without which mvnx cannot do its job at all. */

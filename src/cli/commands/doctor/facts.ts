@@ -159,6 +159,33 @@ async function probeSandbox(env: NodeJS.ProcessEnv): Promise<DoctorFacts['sandbo
   }
 }
 
+const STARTUP_SAMPLES = 7;
+
+/**
+ * What NODE_EXTRA_CA_CERTS costs this node at start-up: the median difference of
+ * interleaved `node -e 0` runs with and without it. Node 20 reads the file before any
+ * JavaScript runs, so only a fresh process shows the cost.
+ */
+async function probeStartup(env: NodeJS.ProcessEnv): Promise<DoctorFacts['startup']> {
+  const extraCaCerts = env.NODE_EXTRA_CA_CERTS;
+  if (extraCaCerts === undefined) return {};
+  const { NODE_EXTRA_CA_CERTS: _measured, ...without } = env;
+  const timeNode = async (childEnv: NodeJS.ProcessEnv) => {
+    const started = process.hrtime.bigint();
+    const result = await execa(process.execPath, ['-e', '0'], { env: childEnv, extendEnv: false, reject: false, timeout: 10_000 });
+    if (result.exitCode !== 0) throw new Error(`node -e 0 exited ${result.exitCode}`);
+    return Number(process.hrtime.bigint() - started) / 1e6;
+  };
+  try {
+    const differences: number[] = [];
+    for (let i = 0; i < STARTUP_SAMPLES; i++) differences.push((await timeNode(env)) - (await timeNode(without)));
+    differences.sort((a, b) => a - b);
+    return { extraCaCerts, extraCaCertsCostMs: { ok: true, value: differences[Math.floor(STARTUP_SAMPLES / 2)]! } };
+  } catch (error) {
+    return { extraCaCerts, extraCaCertsCostMs: failure(error) };
+  }
+}
+
 export interface GatherOptions {
   cwd: string;
   env: NodeJS.ProcessEnv;
@@ -191,5 +218,7 @@ export async function gatherFacts(options: GatherOptions): Promise<DoctorFacts> 
     probeModel(host, modelName),
     probeSandbox(env),
   ]);
-  return { java, maven, mavenVersion, offline, config, model, sandbox };
+  // After the others: timing node start-ups next to JVM start-ups would measure the contention.
+  const startup = await probeStartup(env);
+  return { java, maven, mavenVersion, offline, config, model, sandbox, startup };
 }
