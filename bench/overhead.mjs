@@ -2,13 +2,14 @@
 //
 //   npm run bench:overhead [-- --pairs N] [-- --stream-mb M] [-- --skip-maven]
 //
-// 1. Interleaved rounds of `mvn -o -q verify` and `mvnx -o -q verify` on a copy of
-//    examples/passing (one untimed warm-up of each first); prints the median of the
-//    per-pair wall-time ratios with a bootstrap 95% interval, and mvnx's peak RSS
-//    (VmHWM of the node process). When NODE_EXTRA_CA_CERTS is set, each round also runs
+// 1. Interleaved rounds of `mvn -o -q verify` and `mvnx -o -q verify` (order flipped
+//    every round) on a copy of examples/passing (one untimed warm-up of each first);
+//    prints the median of the per-round wall-time ratios with a bootstrap 95% interval,
+//    and mvnx's peak RSS (VmHWM of the node process). When NODE_EXTRA_CA_CERTS is set, each round also runs
 //    mvnx with it unset: Node 20 parses that certificate file before any JavaScript
 //    runs (about 40 ms for the 144 certificates of a Debian bundle), a cost of the
 //    environment that mvn does not pay and mvnx cannot avoid, so both figures are shown.
+//    Then the fixed cost alone: the fake mvn with and without mvnx in front, 3N rounds.
 // 2. A fake mvn (test/helpers/fake-mvn) prints M MB (default 200) through mvnx into a
 //    pipe this script drains; prints mvnx's peak RSS and the throughput, next to the
 //    fake mvn alone into the same kind of pipe.
@@ -68,7 +69,9 @@ function watchProcess(pid) {
 async function timed(file, args, options) {
   const started = process.hrtime.bigint();
   const child = execa(file, args, { reject: false, stdin: 'ignore', ...options });
-  const stopWatch = child.pid && file === process.execPath ? watchProcess(child.pid) : undefined;
+  // Every run is polled, mvn's too: the polling costs a little CPU, and only the node
+  // process's figures are reported, but both sides must pay the same.
+  const stopWatch = child.pid ? watchProcess(child.pid) : undefined;
   let bytes = 0;
   child.stdout?.on('data', (chunk) => (bytes += chunk.length));
   const result = await child;
@@ -133,11 +136,17 @@ if (!skipMaven) {
     const mvnTimes = [];
     const measured = variants.map((variant) => ({ ...variant, times: [], ratios: [], cpuMs: [], peakRssMb: 0 }));
     for (let i = 0; i < pairs; i++) {
-      const a = await runMvn();
+      // The order flips every round (mvn first, then mvn last) so that whatever one run
+      // leaves behind for the next (dirty pages, a warm JIT cache) falls on both sides.
+      const order = [undefined, ...measured];
+      if (i % 2 === 1) order.reverse();
+      const timings = new Map();
+      for (const variant of order) timings.set(variant, variant ? await runMvnx(variant.env) : await runMvn());
+      const a = timings.get(undefined);
       mvnTimes.push(a.seconds);
       const line = [`round ${i + 1}/${pairs}: mvn ${a.seconds.toFixed(3)} s`];
       for (const variant of measured) {
-        const b = await runMvnx(variant.env);
+        const b = timings.get(variant);
         variant.times.push(b.seconds);
         variant.ratios.push(b.seconds / a.seconds);
         variant.cpuMs.push(b.cpuMs);
@@ -159,12 +168,17 @@ if (!skipMaven) {
   const runStub = () => timed(FAKE_MVN, [], { cwd: os.tmpdir(), env: baseEnv, extendEnv: false, buffer: false });
   const stubCosts = variants.map(() => []);
   for (let i = 0; i < stubRounds; i++) {
-    const alone = await runStub();
-    for (const [index, variant] of variants.entries()) {
-      const env = { ...variant.env, MVNX_MAVEN: FAKE_MVN };
-      const through = await timed(process.execPath, [MAIN, 'verify'], { cwd: os.tmpdir(), env, extendEnv: false, buffer: false });
-      stubCosts[index].push((through.seconds - alone.seconds) * 1000);
+    const order = [-1, ...variants.keys()];
+    if (i % 2 === 1) order.reverse();
+    const seconds = new Map();
+    for (const index of order) {
+      if (index < 0) seconds.set(index, (await runStub()).seconds);
+      else {
+        const env = { ...variants[index].env, MVNX_MAVEN: FAKE_MVN };
+        seconds.set(index, (await timed(process.execPath, [MAIN, 'verify'], { cwd: os.tmpdir(), env, extendEnv: false, buffer: false })).seconds);
+      }
     }
+    for (const index of variants.keys()) stubCosts[index].push((seconds.get(index) - seconds.get(-1)) * 1000);
   }
   for (const [index, variant] of report.variants.entries()) {
     variant.fixedCostMs = +median(stubCosts[index]).toFixed(1);
