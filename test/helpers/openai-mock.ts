@@ -4,7 +4,7 @@
  * JSON object when stream is false). Replies come from a script, in order.
  */
 import type { ServerResponse } from 'node:http';
-import { pause, ReplyQueue, sendJson, splitIntoPieces, startRecordingServer, type MockHandle, type RecordedRequest, type ScriptedReply } from './mock-http.js';
+import { pause, ReplyQueue, sendJson, splitIntoPieces, startRecordingServer, type MockHandle, type RecordedRequest, type ScriptedReply } from '../../src/bench/recording-server.js';
 
 export interface OpenAiMockScript {
   replies?: ScriptedReply[];

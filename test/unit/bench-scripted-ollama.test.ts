@@ -1,6 +1,7 @@
 import { Ollama } from 'ollama';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DEFAULT_EXHAUSTED_REPLY, SCRIPTED_MODEL, splitIntoPieces, startScriptedOllama, type ScriptedOllama } from '../../src/bench/scripted-ollama.js';
+import { splitIntoPieces } from '../../src/bench/recording-server.js';
+import { DEFAULT_EXHAUSTED_REPLY, SCRIPTED_MODEL, startScriptedOllama, type ScriptedOllama } from '../../src/bench/scripted-ollama.js';
 import { OllamaProvider } from '../../src/model/ollama-provider.js';
 
 let server: ScriptedOllama | undefined;

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ModelCallError, ProviderUnavailableError } from '../../src/model/errors.js';
 import { OllamaProvider } from '../../src/model/ollama-provider.js';
 import type { ChatRequest, ModelSettings } from '../../src/model/types.js';
-import { deadServerUrl, startOllamaMock, type MockScript, type OllamaMock } from '../helpers/ollama-mock.js';
+import { deadServerUrl, startOllamaMock, type MockScript, type OllamaMock } from '../../src/bench/ollama-api-server.js';
 
 const CONTRACT_UNAVAILABLE_MS = 5000;
 
@@ -76,7 +76,7 @@ describe('OllamaProvider health check', () => {
   });
 
   it('reports a server that is not Ollama (404 on /api/version) as unavailable', async () => {
-    const { startRecordingServer, sendJson } = await import('../helpers/mock-http.js');
+    const { startRecordingServer, sendJson } = await import('../../src/bench/recording-server.js');
     const other = await startRecordingServer((_request, response) => sendJson(response, 404, { detail: 'Not Found' }));
     try {
       const error = await failure(new OllamaProvider(settings(other.url)).healthCheck());

@@ -2,7 +2,7 @@ import { homedir } from 'node:os';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createProvider } from '../../src/model/index.js';
 import { REDACTED, redact, withRedaction } from '../../src/model/redact.js';
-import { startOllamaMock, type OllamaMock } from '../helpers/ollama-mock.js';
+import { startOllamaMock, type OllamaMock } from '../../src/bench/ollama-api-server.js';
 
 // Built from pieces so that this file itself does not trip secret scanners.
 const AWS_KEY = ['AKIA', 'IOSFODNN7EXAMPLE'].join('');

@@ -1,7 +1,8 @@
 /**
  * A real HTTP server that speaks enough of the Ollama API for the real `ollama` client:
  * /api/version, /api/tags, /api/show, /api/chat (NDJSON stream or one JSON object) and a
- * minimal /api/generate. Replies come from a script, in order.
+ * minimal /api/generate. Replies come from a script, in order. `mvnx bench` serves its
+ * scripted replies with it (scripted-ollama.ts); the tests use its failure injection.
  *
  *   const mock = await startOllamaMock({ replies: [fixture('missing-semicolon-wrong-counts')] });
  *   ... new OllamaProvider({ host: mock.url, ... }) ...
@@ -21,13 +22,15 @@ import {
   type MockHandle,
   type RecordedRequest,
   type ScriptedReply,
-} from './mock-http.js';
+} from './recording-server.js';
 
-export { deadServerUrl, type RecordedRequest, type ReplySpec, type ScriptedReply } from './mock-http.js';
+export { deadServerUrl, type RecordedRequest, type ReplySpec, type ScriptedReply } from './recording-server.js';
 
 export interface MockScript {
-  /** Chat replies in order. When they run out the mock answers 500 and records a failure. */
+  /** Chat replies in order. When they run out the mock answers 500 and records a failure, unless `exhaustedReply` is set. */
   replies?: ScriptedReply[];
+  /** What a model call gets once the replies have run out: the model has nothing more to say. */
+  exhaustedReply?: string;
   /** Models the server has pulled (default: qwen2.5-coder:7b). */
   models?: string[];
   /** The model is not pulled: absent from /api/tags, 404 on /api/show and /api/chat. */
@@ -50,12 +53,15 @@ export interface OllamaMock extends MockHandle {
   script: MockScript;
   /** The recorded /api/chat requests only. */
   chatRequests(): RecordedRequest[];
+  /** Model calls that got a completion (scripted or the exhausted reply). */
+  answered(): number;
 }
 
 export const DEFAULT_MOCK_MODEL = 'qwen2.5-coder:7b';
 
 export async function startOllamaMock(script: MockScript = {}): Promise<OllamaMock> {
   const queue = new ReplyQueue(script.replies ?? []);
+  let answered = 0;
   // Routes run only after the server has started, so `handle` is set by then.
   const fail = (message: string) => handle.failures.push(message);
 
@@ -88,7 +94,7 @@ export async function startOllamaMock(script: MockScript = {}): Promise<OllamaMo
       return sendJson(response, 404, { error: `model "${model}" not found, try pulling it first` });
     }
     if (script.busy) return sendJson(response, 503, { error: 'server busy, please try again.  maximum pending requests exceeded' });
-    const reply = queue.take(request);
+    const reply = queue.take(request) ?? (script.exhaustedReply === undefined ? undefined : { text: script.exhaustedReply });
     if (!reply) {
       fail(`${request.path} call ${queue.used + 1} has no scripted reply`);
       return sendJson(response, 500, { error: 'mock: no scripted reply left' });
@@ -97,6 +103,7 @@ export async function startOllamaMock(script: MockScript = {}): Promise<OllamaMo
     if (reply.status !== undefined && reply.status !== 200) {
       return sendJson(response, reply.status, { error: reply.errorMessage ?? `mock error ${reply.status}` });
     }
+    answered += 1;
     const body = request.body as { stream?: boolean } | undefined;
     // Ollama streams unless the request says stream: false.
     const streamed = body?.stream !== false;
@@ -124,6 +131,7 @@ export async function startOllamaMock(script: MockScript = {}): Promise<OllamaMo
     ...handle,
     script,
     chatRequests: () => handle.requests.filter((request) => request.path === '/api/chat'),
+    answered: () => answered,
   };
 }
 
