@@ -197,7 +197,10 @@ export const configSchema = z
       })
       .prefault({})
       .describe('Redaction of secrets before text reaches the model.'),
-    plugins: z.array(z.string().min(1).describe('An npm package name or a relative path.')).optional().describe('Plugins adding tools, fixers, parsers and reporters.'),
+    plugins: z
+      .array(z.string().min(1).describe('An npm package name (resolved from the project) or a path relative to this config file.'))
+      .optional()
+      .describe('Plugins adding fixers and reporters (see docs/plugins.md); loaded only once a build failed.'),
   })
   .describe('mvnx configuration (.mvnxrc.yaml and friends).');
 

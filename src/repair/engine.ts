@@ -18,6 +18,7 @@ import { overlayRead } from './compose.js';
 import type { BuildFailureContext } from './entry.js';
 import { createFixerProposer } from './fixer-proposer.js';
 import { BUILT_IN_FIXERS, FixerRegistry } from './fixers/registry.js';
+import type { Fixer } from './fixers/types.js';
 import { createSourceView } from './fixers/source-view.js';
 import type { LoopPorts } from './loop.js';
 import { createModelProposer } from './model-proposer.js';
@@ -37,6 +38,8 @@ export async function startRepairSession(input: {
   recorder: RunRecorder;
   progress: Progress;
   signal: AbortSignal;
+  /** Plugins' fixers, tried with the built-in ones. */
+  pluginFixers?: readonly Fixer[];
 }): Promise<RepairSession> {
   const { context, config, progress, signal } = input;
   const started = Date.now();
@@ -75,7 +78,7 @@ export async function startRepairSession(input: {
   const fixerProposals = config.fixers.enabled
     ? createFixerProposer({
         root: context.projectRoot,
-        registry: fixerRegistry(config.fixers.disabled ?? []),
+        registry: fixerRegistry(config.fixers.disabled ?? [], input.pluginFixers ?? []),
         context: { onFixerError: (fixer, error) => progress.note(`quick-fix ${fixer} failed: ${error.message}`) },
         checker,
       })
@@ -138,9 +141,9 @@ export async function startRepairSession(input: {
   };
 }
 
-function fixerRegistry(disabled: readonly string[]): FixerRegistry {
+function fixerRegistry(disabled: readonly string[], pluginFixers: readonly Fixer[]): FixerRegistry {
   const registry = new FixerRegistry();
-  for (const fixer of BUILT_IN_FIXERS) if (!disabled.includes(fixer.name)) registry.register(fixer);
+  for (const fixer of [...BUILT_IN_FIXERS, ...pluginFixers]) if (!disabled.includes(fixer.name)) registry.register(fixer);
   return registry;
 }
 

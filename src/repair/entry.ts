@@ -8,6 +8,8 @@ import type { MavenRunResult } from '../maven/types.js';
 import type { MvnxFlags } from '../cli/flags.js';
 import { decideAttempt, decideVerified, loadEffectiveConfig, readReactorCoverage, type EffectiveConfig } from '../policy/index.js';
 import { classify, toUnifiedDiff, toUnifiedDiffBytes } from '../patch/index.js';
+import { loadPlugins, runReporters } from '../plugins/load.js';
+import type { LoadedPlugins } from '../plugins/types.js';
 import { RunRecorder, type RunRecord } from '../report/run-record.js';
 import { createProgress, type Progress } from '../report/progress.js';
 import { renderSummary } from '../report/summary.js';
@@ -75,8 +77,14 @@ export async function handleBuildFailure(context: BuildFailureContext): Promise<
     timings: { totalMs: 0, modelMs: 0, applyMs: 0, verifyMs: 0 },
   };
   let exitCode = result.exitCode;
+  let plugins: LoadedPlugins | undefined;
 
   try {
+    // A plugin that cannot be loaded stops the repair (the run record says why); Maven's exit code stands.
+    if (config.plugins && config.plugins.length > 0) {
+      plugins = await loadPlugins(config.plugins, { projectRoot });
+      record.decisions.push(`plugins: ${plugins.plugins.map((p) => p.plugin.name).join(', ')}`, ...plugins.notes);
+    }
     const decision = decideAttempt({ diagnosis, config, mavenArgs: context.mavenArgs });
     record.tier = decision.tier;
     record.decisions.push(...decision.reasons);
@@ -88,7 +96,7 @@ export async function handleBuildFailure(context: BuildFailureContext): Promise<
       record.stopReason = diagnosis.fixable ? 'policy-skip' : 'not-fixable';
       record.message = diagnosis.fixable ? decision.reasons[0] : (diagnosis.reason ?? decision.reasons[0]);
     } else {
-      exitCode = await repair({ context, config, diagnosis, record, recorder, progress, interactive });
+      exitCode = await repair({ context, config, diagnosis, record, recorder, progress, interactive, ...(plugins ? { plugins } : {}) });
     }
   } catch (error) {
     record.status = 'error';
@@ -99,6 +107,9 @@ export async function handleBuildFailure(context: BuildFailureContext): Promise<
     record.finishedAt = new Date().toISOString();
     record.timings.totalMs = Date.now() - startedAt.getTime();
     await recorder.writeRecord(record);
+  }
+  if (plugins) {
+    await runReporters(plugins.reporters, structuredClone(record), { projectRoot, recordDir: recorder.dir }, (line) => process.stderr.write(`${line}\n`));
   }
 
   process.stderr.write(renderSummary(record, { recordDir: recorder.dir, projectRoot }));
@@ -115,6 +126,7 @@ interface RepairInput {
   recorder: RunRecorder;
   progress: Progress;
   interactive: boolean;
+  plugins?: LoadedPlugins;
 }
 
 async function repair(input: RepairInput): Promise<number> {
@@ -125,7 +137,7 @@ async function repair(input: RepairInput): Promise<number> {
   process.on('SIGTERM', onSignal);
 
   let loop: LoopResult;
-  const session = await startRepairSession({ context, config, diagnosis, recorder, progress, signal: abort.signal });
+  const session = await startRepairSession({ context, config, diagnosis, recorder, progress, signal: abort.signal, ...(input.plugins ? { pluginFixers: input.plugins.fixers } : {}) });
   try {
     record.sandbox = session.sandbox;
     record.model = session.model;

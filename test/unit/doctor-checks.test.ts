@@ -18,7 +18,7 @@ const statusOf = (facts: DoctorFacts, check: string) => evaluateDoctor(facts).fi
 describe('doctor verdicts', () => {
   it('passes a healthy machine with every check ok', () => {
     const results = evaluateDoctor(healthy());
-    expect(results.map((r) => `${r.status} ${r.check}`)).toEqual(['ok java', 'ok maven', 'ok maven version', 'ok offline', 'ok config', 'ok model server', 'ok model', 'ok sandbox', 'ok start-up']);
+    expect(results.map((r) => `${r.status} ${r.check}`)).toEqual(['ok java', 'ok maven', 'ok maven version', 'ok offline', 'ok config', 'ok model server', 'ok model', 'ok sandbox', 'ok plugins', 'ok start-up']);
     expect(doctorExitCode(results)).toBe(0);
   });
 
@@ -27,6 +27,7 @@ describe('doctor verdicts', () => {
     ['maven', (f: DoctorFacts) => (f.maven = { ok: false, error: 'not found' })],
     ['config', (f: DoctorFacts) => (f.config = { ok: false, error: 'Invalid config .mvnxrc.yaml: tier' })],
     ['maven version', (f: DoctorFacts) => (f.mavenVersion = { ok: false, error: 'exited 1' })],
+    ['plugins', (f: DoctorFacts) => (f.plugins = { ok: false, error: 'plugin mvnx-plugin-acme: not found from /p' })],
   ])('an unusable %s fails the doctor', (check, breakIt) => {
     const facts = healthy();
     breakIt(facts);

@@ -115,6 +115,32 @@ describe('mvnx doctor on this machine', () => {
     expect(line(lines, 'offline')).toMatch(/^warn offline: pinned plugins missing from .*: org\.apache\.maven\.plugins:maven-imaginary-plugin:9\.9\.9 — /);
   });
 
+  it('loads the configured plugins and lists what each brings, or fails with exit 1 naming the one that is broken', async () => {
+    const projectDir = path.join(scratch, 'with-plugins');
+    await import('node:fs/promises').then((fs) => fs.mkdir(projectDir, { recursive: true }));
+    await writeFile(path.join(projectDir, 'pom.xml'), '<project/>');
+    await writeFile(
+      path.join(projectDir, 'typos.mjs'),
+      "export default { name: 'acme', version: '2.0.0', fixers: [{ name: 'acme/x', handles: () => false, propose: async () => [] }], tools: [{}] };\n",
+    );
+    await writeFile(path.join(projectDir, '.mvnxrc.yaml'), 'plugins:\n  - ./typos.mjs\n');
+    const good = await doctor([], { ...baseEnv(), MVNX_HOST: closedPortHost }, projectDir);
+    expect(line(good.lines, 'plugins')).toBe(
+      'ok   plugins: acme 2.0.0 (1 fixer(s), 0 reporter(s)); plugin acme: 1 tool(s) ignored: tools are for the agent mode, which this mvnx does not have yet',
+    );
+    expect(good.code).toBe(0);
+
+    await writeFile(path.join(projectDir, '.mvnxrc.yaml'), 'plugins:\n  - ./typos.mjs\n  - mvnx-plugin-absent\n');
+    const bad = await doctor([], { ...baseEnv(), MVNX_HOST: closedPortHost }, projectDir);
+    expect(line(bad.lines, 'plugins')).toMatch(/^FAIL plugins: plugin mvnx-plugin-absent: not found from .*with-plugins .*— install the plugin or fix the path/);
+    expect(bad.code).toBe(1);
+  });
+
+  it('reports no plugins when none are configured', async () => {
+    const { lines } = await doctor([], { ...baseEnv(), MVNX_HOST: closedPortHost });
+    expect(line(lines, 'plugins')).toBe('ok   plugins: none configured');
+  });
+
   it('refuses unknown arguments with exit 2', async () => {
     const { code, lines } = await doctor(['--verbose'], baseEnv());
     expect(code).toBe(2);

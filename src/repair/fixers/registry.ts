@@ -1,5 +1,5 @@
 /**
- * The one place fixers are collected: the built-in ones and, later, plugins' ones. It
+ * The one place fixers are collected: the built-in ones and plugins' ones. It
  * asks every fixer that cares about some diagnostic, checks what comes back, and hands
  * the loop one list, most confident first, without two candidates that write the same files.
  */
@@ -23,7 +23,7 @@ export class FixerError extends Error {
   }
 }
 
-function checkFixer(fixer: Fixer): void {
+export function checkFixer(fixer: Fixer): void {
   if (!fixer || typeof fixer !== 'object') throw new TypeError('a fixer must be an object with name, handles and propose');
   if (typeof fixer.name !== 'string' || !/^[a-z0-9][\w.:/-]*$/i.test(fixer.name)) throw new TypeError(`a fixer needs a non-empty name without spaces, got ${JSON.stringify(fixer.name)}`);
   if (typeof fixer.handles !== 'function' || typeof fixer.propose !== 'function') throw new TypeError(`fixer ${fixer.name} must have handles() and propose() functions`);

@@ -29,6 +29,8 @@ export interface DoctorFacts {
   config: Probe<{ tier: string; files: string[] }>;
   model: { host: string; name: string; version: Probe<string>; models?: Probe<string[]> };
   sandbox: { version: Probe<string>; isolatedRun?: Probe<true> };
+  /** The configured plugins, loaded; absent when the config names none (or did not load). */
+  plugins?: Probe<{ summaries: string[]; notes: string[] }>;
   /** Node's own start-up, measured when NODE_EXTRA_CA_CERTS is set (Node 20 parses that file before any code runs). */
   startup: { extraCaCerts?: string; extraCaCertsCostMs?: Probe<number> };
 }
@@ -110,6 +112,14 @@ function sandboxCheck(facts: DoctorFacts): CheckResult {
   return { check: 'sandbox', status: 'ok', detail: `${version.value}, network isolation works` };
 }
 
+function pluginsCheck(facts: DoctorFacts): CheckResult {
+  const plugins = facts.plugins;
+  if (!plugins) return { check: 'plugins', status: 'ok', detail: 'none configured' };
+  if (!plugins.ok) return { check: 'plugins', status: 'fail', detail: plugins.error, hint: 'install the plugin or fix the path in the config; until then failed builds are not repaired' };
+  const notes = plugins.value.notes.length > 0 ? `; ${plugins.value.notes.join('; ')}` : '';
+  return { check: 'plugins', status: 'ok', detail: `${plugins.value.summaries.join(', ')}${notes}` };
+}
+
 /** Below this a start-up cost is within run-to-run noise and not worth a warning. */
 export const NOTABLE_STARTUP_COST_MS = 15;
 
@@ -130,11 +140,11 @@ function startupCheck(facts: DoctorFacts): CheckResult {
 }
 
 export function evaluateDoctor(facts: DoctorFacts): CheckResult[] {
-  return [javaCheck(facts), ...mavenChecks(facts), offlineCheck(facts), configCheck(facts), ...modelChecks(facts), sandboxCheck(facts), startupCheck(facts)];
+  return [javaCheck(facts), ...mavenChecks(facts), offlineCheck(facts), configCheck(facts), ...modelChecks(facts), sandboxCheck(facts), pluginsCheck(facts), startupCheck(facts)];
 }
 
 /** Checks without which mvnx cannot do its job at all. */
-const ESSENTIAL = new Set(['java', 'maven', 'maven version', 'config']);
+const ESSENTIAL = new Set(['java', 'maven', 'maven version', 'config', 'plugins']);
 
 export function doctorExitCode(results: CheckResult[]): number {
   return results.some((result) => result.status === 'fail' && ESSENTIAL.has(result.check)) ? 1 : 0;

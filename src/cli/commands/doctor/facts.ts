@@ -7,6 +7,7 @@ import { execa } from 'execa';
 import type { MvnxFlags } from '../../flags.js';
 import { findMaven, MavenNotFoundError, type MavenSource } from '../../../maven/discover.js';
 import { findProjectRoot } from '../../../maven/project.js';
+import { loadPlugins } from '../../../plugins/load.js';
 import { loadEffectiveConfig } from '../../../policy/load.js';
 import type { DoctorFacts, PluginPin, Probe } from './checks.js';
 
@@ -159,6 +160,19 @@ async function probeSandbox(env: NodeJS.ProcessEnv): Promise<DoctorFacts['sandbo
   }
 }
 
+async function probePlugins(specifiers: string[], projectRoot: string): Promise<NonNullable<DoctorFacts['plugins']>> {
+  try {
+    const loaded = await loadPlugins(specifiers, { projectRoot });
+    const summaries = loaded.plugins.map(({ plugin }) => {
+      const parts = [`${plugin.fixers?.length ?? 0} fixer(s)`, `${plugin.reporters?.length ?? 0} reporter(s)`];
+      return `${plugin.name}${plugin.version ? ` ${plugin.version}` : ''} (${parts.join(', ')})`;
+    });
+    return { ok: true, value: { summaries, notes: loaded.notes } };
+  } catch (error) {
+    return failure(error);
+  }
+}
+
 const STARTUP_SAMPLES = 7;
 
 /**
@@ -200,12 +214,14 @@ export async function gatherFacts(options: GatherOptions): Promise<DoctorFacts> 
   let host = (typeof flags.host === 'string' && flags.host) || env.MVNX_HOST || env.OLLAMA_HOST || DEFAULT_HOST;
   let modelName = (typeof flags.model === 'string' && flags.model) || env.MVNX_MODEL || DEFAULT_MODEL;
   let configuredMaven: string | undefined;
+  let plugins: DoctorFacts['plugins'];
   try {
     const effective = await loadEffectiveConfig({ projectRoot, configFile: options.configFile, env, flags });
     config = { ok: true, value: { tier: effective.tier, files: [...effective.files] } };
     host = effective.model.host;
     modelName = effective.model.name;
     configuredMaven = effective.maven.executable;
+    if (effective.plugins && effective.plugins.length > 0) plugins = await probePlugins(effective.plugins, projectRoot);
   } catch (error) {
     config = failure(error);
   }
@@ -220,5 +236,5 @@ export async function gatherFacts(options: GatherOptions): Promise<DoctorFacts> 
   ]);
   // After the others: timing node start-ups next to JVM start-ups would measure the contention.
   const startup = await probeStartup(env);
-  return { java, maven, mavenVersion, offline, config, model, sandbox, startup };
+  return { java, maven, mavenVersion, offline, config, model, sandbox, startup, ...(plugins ? { plugins } : {}) };
 }

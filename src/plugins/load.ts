@@ -1,0 +1,122 @@
+/**
+ * Loading the plugins a config names. Every problem is one MvnxError line that names the
+ * plugin as the config spells it: not found, failed to import, or the wrong shape.
+ * Loading happens only once a build failed (or in `mvnx doctor`), never on a passing build.
+ */
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { MvnxError } from '../cli/errors.js';
+import { BUILT_IN_FIXERS, checkFixer } from '../repair/fixers/registry.js';
+import type { Fixer } from '../repair/fixers/types.js';
+import type { LoadedPlugin, LoadedPlugins, MvnxPlugin, RunReporter } from './types.js';
+
+const KNOWN_KEYS = new Set(['name', 'version', 'description', 'fixers', 'reporters', 'parsers', 'tools']);
+/** Parts of the plugin interface that this mvnx accepts but does not run yet. */
+export const PLUGIN_PARTS_NOT_USED = {
+  parsers: 'log parsers are not used yet: diagnosis comes from the built-in javac and Surefire readers',
+  tools: 'tools are for the agent mode, which this mvnx does not have yet',
+} as const;
+
+export async function loadPlugins(specifiers: readonly string[], options: { projectRoot: string }): Promise<LoadedPlugins> {
+  const loaded: LoadedPlugins = { plugins: [], fixers: [], reporters: [], notes: [] };
+  const fixerNames = new Set(BUILT_IN_FIXERS.map((fixer) => fixer.name));
+  for (const specifier of specifiers) {
+    const file = resolvePlugin(specifier, options.projectRoot);
+    const plugin = checkPlugin(specifier, await importPlugin(specifier, file));
+    if (loaded.plugins.some((other) => other.plugin.name === plugin.name)) {
+      throw new MvnxError(`plugin ${specifier}: another plugin is already named ${plugin.name}`, 2);
+    }
+    for (const fixer of plugin.fixers ?? []) {
+      if (fixerNames.has(fixer.name)) throw new MvnxError(`plugin ${specifier}: fixer ${fixer.name} has the name of a fixer mvnx already has`, 2);
+      fixerNames.add(fixer.name);
+      loaded.fixers.push(fixer);
+    }
+    for (const reporter of plugin.reporters ?? []) loaded.reporters.push({ plugin: plugin.name, reporter });
+    for (const [part, why] of Object.entries(PLUGIN_PARTS_NOT_USED)) {
+      const count = (plugin[part as keyof typeof PLUGIN_PARTS_NOT_USED] ?? []).length;
+      if (count > 0) loaded.notes.push(`plugin ${plugin.name}: ${count} ${part.slice(0, -1)}(s) ignored: ${why}`);
+    }
+    loaded.plugins.push({ specifier, file, plugin } satisfies LoadedPlugin);
+  }
+  return loaded;
+}
+
+/** Paths are absolute by the time a config is loaded (relative to the file that names them); anything else is a package. */
+function resolvePlugin(specifier: string, projectRoot: string): string {
+  if (path.isAbsolute(specifier) || specifier.startsWith('.')) {
+    const file = path.resolve(projectRoot, specifier);
+    if (!existsSync(file)) throw new MvnxError(`plugin ${specifier}: no such file`, 2);
+    return file;
+  }
+  try {
+    // Resolved as the project itself would: from its own node_modules upwards.
+    return createRequire(path.join(projectRoot, 'package.json')).resolve(specifier);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ERR_PACKAGE_PATH_NOT_EXPORTED') {
+      throw new MvnxError(`plugin ${specifier}: its package.json "exports" has no "default" or "require" entry to load`, 2);
+    }
+    throw new MvnxError(`plugin ${specifier}: not found from ${projectRoot} (install it there, e.g. npm install --save-dev ${specifier})`, 2);
+  }
+}
+
+async function importPlugin(specifier: string, file: string): Promise<unknown> {
+  let module: Record<string, unknown>;
+  try {
+    module = (await import(pathToFileURL(file).href)) as Record<string, unknown>;
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    throw new MvnxError(`plugin ${specifier}: loading ${file} failed: ${message.split('\n')[0]}`, 2);
+  }
+  // A CommonJS module's module.exports arrives as `default`.
+  return module.default ?? module.plugin;
+}
+
+function checkPlugin(specifier: string, value: unknown): MvnxPlugin {
+  const fail = (problem: string): never => {
+    throw new MvnxError(`plugin ${specifier}: ${problem}`, 2);
+  };
+  if (!value || typeof value !== 'object' || Array.isArray(value)) fail('its default export (or export "plugin") must be an object with a name');
+  const plugin = value as Record<string, unknown>;
+  if (typeof plugin.name !== 'string' || plugin.name.trim() === '') fail('the plugin object needs a name');
+  for (const key of Object.keys(plugin)) {
+    if (!KNOWN_KEYS.has(key)) fail(`unknown key "${key}" (a plugin has ${[...KNOWN_KEYS].join(', ')})`);
+  }
+  for (const part of ['fixers', 'reporters', 'parsers', 'tools']) {
+    if (plugin[part] !== undefined && !Array.isArray(plugin[part])) fail(`${part} must be an array`);
+  }
+  for (const [index, fixer] of ((plugin.fixers ?? []) as Fixer[]).entries()) {
+    try {
+      checkFixer(fixer);
+    } catch (error) {
+      fail(`fixers[${index}]: ${(error as Error).message}`);
+    }
+  }
+  for (const [index, reporter] of ((plugin.reporters ?? []) as RunReporter[]).entries()) {
+    if (!reporter || typeof reporter !== 'object' || typeof reporter.name !== 'string' || reporter.name === '' || typeof reporter.report !== 'function') {
+      fail(`reporters[${index}]: a reporter must be an object with a name and a report(record, context) function`);
+    }
+  }
+  return plugin as unknown as MvnxPlugin;
+}
+
+/**
+ * Runs every reporter on the finished record. A reporter that throws is reported on one
+ * line and does not change the run: the record is already on disk and the exit code is Maven's.
+ */
+export async function runReporters(
+  reporters: LoadedPlugins['reporters'],
+  record: Parameters<RunReporter['report']>[0],
+  context: Parameters<RunReporter['report']>[1],
+  warn: (line: string) => void,
+): Promise<void> {
+  for (const { plugin, reporter } of reporters) {
+    try {
+      await reporter.report(record, context);
+    } catch (error) {
+      warn(`mvnx: reporter ${reporter.name} of plugin ${plugin} failed: ${(error instanceof Error ? error.message : String(error)).split('\n')[0]}`);
+    }
+  }
+}
