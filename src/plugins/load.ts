@@ -8,6 +8,9 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { MvnxError } from '../cli/errors.js';
+import { STATE_TOOLS } from '../repair/agent/session.js';
+import { BUILT_IN_AGENT_TOOLS } from '../repair/agent/built-in-tools.js';
+import type { AgentState, AgentTool } from '../repair/agent/types.js';
 import { BUILT_IN_FIXERS, checkFixer } from '../repair/fixers/registry.js';
 import type { Fixer } from '../repair/fixers/types.js';
 import type { LoadedPlugin, LoadedPlugins, MvnxPlugin, RunReporter } from './types.js';
@@ -16,12 +19,13 @@ const KNOWN_KEYS = new Set(['name', 'version', 'description', 'fixers', 'reporte
 /** Parts of the plugin interface that this mvnx accepts but does not run yet. */
 export const PLUGIN_PARTS_NOT_USED = {
   parsers: 'log parsers are not used yet: diagnosis comes from the built-in javac and Surefire readers',
-  tools: 'tools are for the agent mode, which this mvnx does not have yet',
 } as const;
+const AGENT_STATES: readonly AgentState[] = ['understand', 'collect', 'fix'];
 
 export async function loadPlugins(specifiers: readonly string[], options: { projectRoot: string }): Promise<LoadedPlugins> {
-  const loaded: LoadedPlugins = { plugins: [], fixers: [], reporters: [], notes: [] };
+  const loaded: LoadedPlugins = { plugins: [], fixers: [], tools: [], reporters: [], notes: [] };
   const fixerNames = new Set(BUILT_IN_FIXERS.map((fixer) => fixer.name));
+  const toolNames = new Set(BUILT_IN_AGENT_TOOLS.map((tool) => tool.name).concat(Object.keys(STATE_TOOLS)));
   for (const specifier of specifiers) {
     const file = resolvePlugin(specifier, options.projectRoot);
     const plugin = checkPlugin(specifier, await importPlugin(specifier, file));
@@ -32,6 +36,11 @@ export async function loadPlugins(specifiers: readonly string[], options: { proj
       if (fixerNames.has(fixer.name)) throw new MvnxError(`plugin ${specifier}: fixer ${fixer.name} has the name of a fixer mvnx already has`, 2);
       fixerNames.add(fixer.name);
       loaded.fixers.push(fixer);
+    }
+    for (const tool of plugin.tools ?? []) {
+      if (toolNames.has(tool.name)) throw new MvnxError(`plugin ${specifier}: tool ${tool.name} has the name of a tool mvnx already has`, 2);
+      toolNames.add(tool.name);
+      loaded.tools.push(tool);
     }
     for (const reporter of plugin.reporters ?? []) loaded.reporters.push({ plugin: plugin.name, reporter });
     for (const [part, why] of Object.entries(PLUGIN_PARTS_NOT_USED)) {
@@ -94,12 +103,28 @@ function checkPlugin(specifier: string, value: unknown): MvnxPlugin {
       fail(`fixers[${index}]: ${(error as Error).message}`);
     }
   }
+  for (const [index, tool] of ((plugin.tools ?? []) as AgentTool[]).entries()) {
+    const problem = toolProblem(tool);
+    if (problem) fail(`tools[${index}]: ${problem}`);
+  }
   for (const [index, reporter] of ((plugin.reporters ?? []) as RunReporter[]).entries()) {
     if (!reporter || typeof reporter !== 'object' || typeof reporter.name !== 'string' || reporter.name === '' || typeof reporter.report !== 'function') {
       fail(`reporters[${index}]: a reporter must be an object with a name and a report(record, context) function`);
     }
   }
   return plugin as unknown as MvnxPlugin;
+}
+
+function toolProblem(tool: AgentTool): string | undefined {
+  if (!tool || typeof tool !== 'object') return 'a tool must be an object with name, description, parameters, states and run';
+  if (typeof tool.name !== 'string' || !/^[a-z][a-z0-9_]*$/.test(tool.name)) return `a tool name is lower_snake_case, got ${JSON.stringify(tool.name)}`;
+  if (typeof tool.description !== 'string' || tool.description.trim() === '') return `tool ${tool.name} needs a description`;
+  if (!tool.parameters || typeof tool.parameters !== 'object' || Array.isArray(tool.parameters)) return `tool ${tool.name}: parameters must be an object (name -> {type, description})`;
+  if (!Array.isArray(tool.states) || tool.states.length === 0 || !tool.states.every((state) => AGENT_STATES.includes(state))) {
+    return `tool ${tool.name}: states must list some of ${AGENT_STATES.join(', ')}`;
+  }
+  if (typeof tool.run !== 'function') return `tool ${tool.name} needs a run(args, context) function`;
+  return undefined;
 }
 
 /**

@@ -3,6 +3,7 @@
  * `plugin`) is an `MvnxPlugin`. Plugins run inside mvnx with its rights, so only the
  * config files a team already trusts can name them.
  */
+import type { AgentTool } from '../repair/agent/types.js';
 import type { Fixer } from '../repair/fixers/types.js';
 import type { RunRecord } from '../report/run-record.js';
 
@@ -25,9 +26,10 @@ export interface MvnxPlugin {
   /** Quick-fixes, tried with the built-in ones (most confident first) before the model. */
   fixers?: Fixer[];
   reporters?: RunReporter[];
+  /** Tools for agent mode, offered to the model next to read_range and the others. */
+  tools?: AgentTool[];
   /** Not used by this version of mvnx (see PLUGIN_PARTS_NOT_USED). */
   parsers?: unknown[];
-  tools?: unknown[];
 }
 
 export interface LoadedPlugin {
@@ -41,6 +43,7 @@ export interface LoadedPlugin {
 export interface LoadedPlugins {
   plugins: LoadedPlugin[];
   fixers: Fixer[];
+  tools: AgentTool[];
   reporters: { plugin: string; reporter: RunReporter }[];
   /** What a plugin brings that this mvnx does not use, one line each. */
   notes: string[];

@@ -197,6 +197,16 @@ export const configSchema = z
       })
       .prefault({})
       .describe('Redaction of secrets before text reaches the model.'),
+    agent: z
+      .strictObject({
+        mode: z
+          .enum(['off', 'escalate', 'always'])
+          .default('off')
+          .describe('Agent mode: off; escalate (after a single-shot model attempt failed, the next model attempt is an agent session); always (every model attempt is one).'),
+        maxSteps: positiveInt.default(12).describe('Tool calls (each one model call) an agent session may take; the model-call budget also caps it.'),
+      })
+      .prefault({})
+      .describe('Agent mode: the model reads the code with tools (read_range, search_code_base, ...) through the states understand, collect and fix before writing a fix.'),
     plugins: z
       .array(z.string().min(1).describe('An npm package name (resolved from the project) or a path relative to this config file.'))
       .optional()

@@ -11,7 +11,7 @@ import { createProvider, withRedaction, type ModelSettings } from '../model/inde
 import { fingerprintChangeSet } from '../patch/index.js';
 import { computeBudget, toPatchPolicy, type EffectiveConfig } from '../policy/index.js';
 import type { Progress } from '../report/progress.js';
-import type { RunRecorder } from '../report/run-record.js';
+import type { AttemptRecord, RunRecorder } from '../report/run-record.js';
 import { createWorkspace, detectSandbox } from '../workspace/index.js';
 import type { ChangeChecker } from './change-check.js';
 import { overlayRead } from './compose.js';
@@ -19,8 +19,10 @@ import type { BuildFailureContext } from './entry.js';
 import { createFixerProposer } from './fixer-proposer.js';
 import { BUILT_IN_FIXERS, FixerRegistry } from './fixers/registry.js';
 import type { Fixer } from './fixers/types.js';
+import type { AgentTool } from './agent/types.js';
 import { createSourceView } from './fixers/source-view.js';
 import type { LoopPorts } from './loop.js';
+import { createAgentProposer } from './agent/proposer.js';
 import { createModelProposer } from './model-proposer.js';
 import { createVerifier } from './verifier.js';
 
@@ -40,6 +42,8 @@ export async function startRepairSession(input: {
   signal: AbortSignal;
   /** Plugins' fixers, tried with the built-in ones. */
   pluginFixers?: readonly Fixer[];
+  /** Plugins' agent tools. */
+  pluginTools?: readonly AgentTool[];
 }): Promise<RepairSession> {
   const { context, config, progress, signal } = input;
   const started = Date.now();
@@ -84,10 +88,11 @@ export async function startRepairSession(input: {
       })
     : async () => [];
 
+  const guidelines = await guidelinesText(config);
   const modelProposal = createModelProposer({
     provider,
     editFormat: config.model.editFormat,
-    ...(await guidelinesText(config)),
+    ...guidelines,
     sourceBudgetChars: Math.max(8_000, Math.floor((config.model.numCtx ?? 8192) * 3.5 * 0.5)),
     checker,
     read: readAt,
@@ -110,12 +115,37 @@ export async function startRepairSession(input: {
     onStage: (name) => progress.step(`verifying: ${name}`),
   });
 
+  const agentProposal = createAgentProposer({
+    provider,
+    editFormat: config.model.editFormat,
+    ...guidelines,
+    checker,
+    read: readAt,
+    list: (glob) => original.list(glob),
+    verify: (base, diagnosis) => {
+      progress.step('agent: running the tests in a workspace');
+      return verify(base, diagnosis);
+    },
+    keepExchange: (n, prompt, response) => input.recorder.writeAttemptExchange(n, prompt, response),
+    maxSteps: config.agent.maxSteps,
+    signal,
+    perCallTimeoutMs: config.model.timeoutSeconds * 1000,
+    onStep: (text) => progress.step(`agent: ${text}`),
+    ...(input.pluginTools ? { extraTools: input.pluginTools } : {}),
+  });
+  const useAgent = (history: AttemptRecord[]) =>
+    config.agent.mode === 'always' || (config.agent.mode === 'escalate' && history.some((attempt) => attempt.source === 'model' && attempt.outcome !== 'verified'));
+
   const ports: LoopPorts = {
     fixerProposals: async (diagnosis, base) => {
       progress.step('looking for a deterministic quick-fix');
       return fixerProposals(diagnosis, base);
     },
     modelProposal: async (request) => {
+      if (useAgent(request.history)) {
+        progress.step(`attempt ${request.n}: agent session with ${settings.name}`);
+        return agentProposal(request);
+      }
       progress.step(`attempt ${request.n}: asking ${settings.name}`);
       return modelProposal(request);
     },

@@ -137,7 +137,7 @@ async function repair(input: RepairInput): Promise<number> {
   process.on('SIGTERM', onSignal);
 
   let loop: LoopResult;
-  const session = await startRepairSession({ context, config, diagnosis, recorder, progress, signal: abort.signal, ...(input.plugins ? { pluginFixers: input.plugins.fixers } : {}) });
+  const session = await startRepairSession({ context, config, diagnosis, recorder, progress, signal: abort.signal, ...(input.plugins ? { pluginFixers: input.plugins.fixers, pluginTools: input.plugins.tools } : {}) });
   try {
     record.sandbox = session.sandbox;
     record.model = session.model;

@@ -19,6 +19,8 @@ export interface Proposal {
   summary?: string;
   fixer?: string;
   modelMs?: number;
+  /** Model calls this proposal took, when more than one (an agent session). */
+  modelCalls?: number;
 }
 
 export interface Verification {
@@ -42,8 +44,8 @@ export class ProviderUnavailable extends Error {}
 export interface LoopPorts {
   /** Deterministic candidates for the current diagnosis, best first. */
   fixerProposals(diagnosis: Diagnosis, base: ChangeSet): Promise<Proposal[]>;
-  /** One model call; throws ProviderUnavailable when the provider cannot serve. */
-  modelProposal(input: { diagnosis: Diagnosis; base: ChangeSet; history: AttemptRecord[]; n: number }): Promise<Proposal>;
+  /** One model call (an agent session may take up to `modelCallsLeft`); throws ProviderUnavailable when the provider cannot serve. */
+  modelProposal(input: { diagnosis: Diagnosis; base: ChangeSet; history: AttemptRecord[]; n: number; modelCallsLeft: number }): Promise<Proposal>;
   fingerprint(changeSet: ChangeSet): string;
   /** Apply `fix` (relative to the original tree) in a clean workspace and build it. */
   verify(fix: ChangeSet, diagnosis: Diagnosis, n: number): Promise<Verification>;
@@ -103,7 +105,8 @@ export async function runRepairLoop(initial: Diagnosis, ports: LoopPorts): Promi
       }
       try {
         modelCalls++;
-        proposal = await ports.modelProposal({ diagnosis, base, history: attempts, n });
+        proposal = await ports.modelProposal({ diagnosis, base, history: attempts, n, modelCallsLeft: budget.maxModelCalls - modelCalls + 1 });
+        modelCalls += Math.max(1, proposal.modelCalls ?? 1) - 1;
       } catch (error) {
         if (error instanceof ProviderUnavailable) {
           modelCalls--;

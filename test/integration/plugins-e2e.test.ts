@@ -54,7 +54,7 @@ export default {
       },
     },
   ],
-  tools: [{ name: 'read_range' }],
+  parsers: [{ name: 'acme-log-parser' }],
 };
 `;
 
@@ -73,7 +73,7 @@ describe('plugins', () => {
       expect(run.record?.modelCalls).toBe(0);
       expect(mock.failures).toEqual([]);
       expect(run.record?.decisions).toContain('plugins: acme-typos');
-      expect(run.record?.decisions).toContain('plugin acme-typos: 1 tool(s) ignored: tools are for the agent mode, which this mvnx does not have yet');
+      expect(run.record?.decisions).toContain('plugin acme-typos: 1 parser(s) ignored: log parsers are not used yet: diagnosis comes from the built-in javac and Surefire readers');
       const recordDir = path.join(copy.root, '.mvnx/runs', run.record!.runId);
       expect(JSON.parse(await readFile(path.join(recordDir, 'reported.json'), 'utf8'))).toEqual({ runId: run.record!.runId, status: 'fixed' });
       expect(await readFile(path.join(recordDir, 'fix.patch'), 'utf8')).toContain('+        return prices.stream().mapToInt(Integer::intValue).sum();');

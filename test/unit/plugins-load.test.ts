@@ -24,6 +24,7 @@ async function project(files: Record<string, string>): Promise<string> {
 
 const FIXER = `{ name: 'acme/sum', handles: (d) => d.kind === 'compile', propose: async () => [] }`;
 const REPORTER = `{ name: 'acme-log', report: async () => {} }`;
+const TOOL = `{ name: 'who_owns', description: 'the team owning a file', parameters: { file: { type: 'string', description: 'a file' } }, states: ['collect'], run: async () => ({ ok: true, output: 'team-a' }) }`;
 
 async function loadError(specifiers: string[], root: string): Promise<MvnxError> {
   const error = await loadPlugins(specifiers, { projectRoot: root }).catch((caught: unknown) => caught);
@@ -67,13 +68,17 @@ describe('loadPlugins', () => {
     expect(loaded.plugins[0]?.plugin.name).toBe('up');
   });
 
-  it('accepts parsers and tools but says they are not used', async () => {
-    const root = await project({ 'p.mjs': `export default { name: 'future', parsers: [{}], tools: [{}, {}] };\n` });
+  it('accepts parsers but says they are not used', async () => {
+    const root = await project({ 'p.mjs': `export default { name: 'future', parsers: [{}] };\n` });
     const loaded = await loadPlugins(['./p.mjs'], { projectRoot: root });
-    expect(loaded.notes).toEqual([
-      'plugin future: 1 parser(s) ignored: log parsers are not used yet: diagnosis comes from the built-in javac and Surefire readers',
-      'plugin future: 2 tool(s) ignored: tools are for the agent mode, which this mvnx does not have yet',
-    ]);
+    expect(loaded.notes).toEqual(['plugin future: 1 parser(s) ignored: log parsers are not used yet: diagnosis comes from the built-in javac and Surefire readers']);
+  });
+
+  it('loads agent tools', async () => {
+    const root = await project({ 'p.mjs': `export default { name: 'owners', tools: [${TOOL}] };\n` });
+    const loaded = await loadPlugins(['./p.mjs'], { projectRoot: root });
+    expect(loaded.tools.map((tool) => [tool.name, tool.states])).toEqual([['who_owns', ['collect']]]);
+    expect(loaded.notes).toEqual([]);
   });
 
   it('names a missing file and a package that is not installed', async () => {
@@ -107,19 +112,24 @@ describe('loadPlugins', () => {
     ["export default { name: 'x', fixers: [{ name: 'a b', handles() {}, propose() {} }] };", 'fixers[0]: a fixer needs a non-empty name without spaces, got "a b"'],
     ["export default { name: 'x', fixers: [{ name: 'ok', handles() {} }] };", 'fixers[0]: fixer ok must have handles() and propose() functions'],
     ["export default { name: 'x', reporters: [{ name: 'r' }] };", 'reporters[0]: a reporter must be an object with a name and a report(record, context) function'],
+    ["export default { name: 'x', tools: [{ name: 'Who Owns' }] };", 'tools[0]: a tool name is lower_snake_case, got "Who Owns"'],
+    ["export default { name: 'x', tools: [{ name: 'who', description: 'd', parameters: {}, states: ['debug'], run() {} }] };", 'tools[0]: tool who: states must list some of understand, collect, fix'],
+    ["export default { name: 'x', tools: [{ name: 'who', description: 'd', parameters: {}, states: ['fix'] }] };", 'tools[0]: tool who needs a run(args, context) function'],
   ])('refuses a plugin of the wrong shape: %s', async (source, problem) => {
     const root = await project({ 'p.mjs': `${source}\n` });
     expect((await loadError(['./p.mjs'], root)).message).toBe(`plugin ./p.mjs: ${problem}`);
   });
 
-  it('refuses two plugins with one name and a fixer named like a built-in one', async () => {
+  it('refuses two plugins with one name, and a fixer or tool named like a built-in one', async () => {
     const root = await project({
+      'd.mjs': "export default { name: 'd', tools: [{ name: 'read_range', description: 'mine', parameters: {}, states: ['fix'], run: async () => ({ ok: true, output: '' }) }] };\n",
       'a.mjs': "export default { name: 'same' };\n",
       'b.mjs': "export default { name: 'same' };\n",
       'c.mjs': "export default { name: 'c', fixers: [{ name: 'missing-import', handles: () => false, propose: async () => [] }] };\n",
     });
     expect((await loadError(['./a.mjs', './b.mjs'], root)).message).toBe('plugin ./b.mjs: another plugin is already named same');
     expect((await loadError(['./c.mjs'], root)).message).toBe('plugin ./c.mjs: fixer missing-import has the name of a fixer mvnx already has');
+    expect((await loadError(['./d.mjs'], root)).message).toBe('plugin ./d.mjs: tool read_range has the name of a tool mvnx already has');
   });
 });
 

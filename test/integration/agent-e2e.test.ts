@@ -1,0 +1,97 @@
+/**
+ * Agent mode end to end: real Maven, the real ollama client against a loopback server
+ * that speaks the Ollama API, and the scripted turns a local 7B model plausibly takes
+ * (prose around the JSON, OpenAI-style keys, numbers as strings, a tool called in the
+ * wrong state, a diff with wrong hunk counts after the write_fix call).
+ */
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startOllamaMock, type OllamaMock } from '../../src/bench/ollama-api-server.js';
+import { copyProject, repoRoot, runMvnx, snapshotTree } from '../helpers/repair-project.js';
+
+const logicBug = path.join(repoRoot, 'test/fixtures/fixers/other-logic-bug/project');
+const MAIN = 'src/main/java/com/acme/calc/Discount.java';
+const TEST = 'src/test/java/com/acme/calc/DiscountTest.java';
+const CONFIG = 'tier: monitor\nagent:\n  mode: always\n  maxSteps: 10\nbudget:\n  maxModelCalls: 12\n  maxAttempts: 2\n';
+
+let mock: OllamaMock | undefined;
+afterEach(async () => {
+  await mock?.close();
+  mock = undefined;
+});
+
+const AGENT_TURNS = [
+  `Let me look at the failing test first.\n\n\`\`\`json\n{"tool": "extract_method", "args": {"file": "${TEST}", "method": "tenPercentOffHundred"}}\n\`\`\``,
+  `{"name": "get_classes_and_methods", "arguments": {"file": "${MAIN}"}}`,
+  `I will run the tests to see the failure.\n{"tool": "run_tests", "args": {}}`,
+  `{"tool": "read_range", "args": {"file": "${MAIN}", "start": "1", "end": "7",}}`,
+  `{"tool": "express_hypothesis", "args": {"hypothesis": "apply() divides by 10 instead of 100, so 10 percent takes 100 off."}}`,
+  `Before changing it I check who owns the file.
+{"tool": "who_owns", "args": {"file": "${MAIN}"}}`,
+  `{"tool": "write_fix", "args": {}}\n\n\`\`\`diff\n--- a/${MAIN}\n+++ b/${MAIN}\n@@ -5,7 +5,7 @@\n     public int apply(int price, int percent) {\n-        return price - price * percent / 10;\n+        return price - price * percent / 100;\n     }\n\`\`\`\n`,
+];
+
+describe('agent mode', () => {
+  it('reads the code with tools (a plugin\'s among them), states a hypothesis and writes a fix that Maven verifies', async () => {
+    mock = await startOllamaMock({ replies: AGENT_TURNS });
+    const copy = await copyProject(logicBug, `${CONFIG}plugins:\n  - ./mvnx/owners.mjs\n`);
+    try {
+      await mkdir(path.join(copy.root, 'mvnx'));
+      await writeFile(
+        path.join(copy.root, 'mvnx/owners.mjs'),
+        "export default { name: 'owners', tools: [{ name: 'who_owns', description: 'the team that owns a file', parameters: { file: { type: 'string', description: 'a project file' } }, states: ['collect', 'fix'], run: async (args) => ({ ok: true, output: `${args.file} is owned by team-payments` }) }] };\n",
+      );
+      const before = await snapshotTree(copy.root);
+      const run = await runMvnx(copy.root, ['-o', '-B', '-q', 'test', `--mvnx-host=${mock.url}`, '--mvnx-json']);
+      expect(run.exitCode).toBe(1);
+      expect(run.record?.status, JSON.stringify(run.record?.attempts, null, 1)).toBe('fixed');
+      expect(run.record?.attempts).toHaveLength(1);
+      expect(run.record?.attempts[0]).toMatchObject({ source: 'agent', outcome: 'verified', filesChanged: [MAIN] });
+      expect(run.record?.modelCalls).toBe(AGENT_TURNS.length);
+      expect(mock.failures).toEqual([]);
+
+      const recordDir = path.join(copy.root, '.mvnx/runs', run.record!.runId);
+      const transcript = await readFile(path.join(recordDir, 'attempt-1.prompt.txt'), 'utf8');
+      // What the tools answered came from the real files.
+      expect(transcript).toContain('assertEquals(90, new Discount().apply(100, 10));');
+      expect(transcript).toContain('return price - price * percent / 10;');
+      expect(transcript).toContain('run_tests cannot be used while understanding the failure');
+      expect(transcript).toContain(`${MAIN} is owned by team-payments`);
+      expect(transcript).toContain('who_owns {"file": string}: the team that owns a file (in: collect, fix)');
+      expect(await readFile(path.join(recordDir, 'fix.patch'), 'utf8')).toContain('+        return price - price * percent / 100;');
+      expect(await snapshotTree(copy.root)).toEqual(before);
+    } finally {
+      await copy.remove();
+    }
+  });
+
+  it('under escalate, the first model attempt is single-shot and the next one, after it failed, an agent session', async () => {
+    mock = await startOllamaMock({ replies: ['The discount formula looks wrong; you should check how the percentage is applied.', ...AGENT_TURNS] });
+    const copy = await copyProject(logicBug, CONFIG.replace('mode: always', 'mode: escalate'));
+    try {
+      const run = await runMvnx(copy.root, ['-o', '-B', '-q', 'test', `--mvnx-host=${mock.url}`, '--mvnx-json']);
+      expect(run.record?.status, JSON.stringify(run.record?.attempts, null, 1)).toBe('fixed');
+      expect(run.record?.attempts.map((attempt) => `${attempt.source} ${attempt.outcome}`)).toEqual(['model not-applicable', 'agent verified']);
+      expect(run.record?.modelCalls).toBe(1 + AGENT_TURNS.length);
+    } finally {
+      await copy.remove();
+    }
+  });
+
+  it('stops a session that keeps asking for the same thing (loop guard), without a fix', async () => {
+    const same = `{"tool": "read_range", "args": {"file": "${MAIN}", "start": 1}}`;
+    mock = await startOllamaMock({ replies: [same, same, same, same], exhaustedReply: 'I am not sure what else to do here.' });
+    const copy = await copyProject(logicBug, 'tier: monitor\nagent:\n  mode: always\nbudget:\n  maxAttempts: 1\n  dynamic: false\n');
+    try {
+      const run = await runMvnx(copy.root, ['-o', '-B', '-q', 'test', `--mvnx-host=${mock.url}`, '--mvnx-json']);
+      expect(run.exitCode).toBe(1);
+      expect(run.record?.status).toBe('unfixed');
+      expect(run.record?.attempts[0]).toMatchObject({ source: 'agent', outcome: 'not-applicable' });
+      expect(run.record?.attempts[0]?.reason).toContain('the agent stopped without a fix (loop-guard) after 4 step(s)');
+      expect(run.record?.modelCalls).toBe(4);
+    } finally {
+      await copy.remove();
+    }
+  });
+});
