@@ -450,7 +450,7 @@ describe('get_classes_and_methods', () => {
 
   it('outlines a record and a one-line interface, listing a type that shares its line with a method once', async () => {
     const text = await output(getClassesAndMethods, { file: RANGE });
-    expect(text.split('\n').slice(0, 4)).toEqual(['   4: public record Range(int low, int high)', '   9:   public int width()', '  11:   interface Visitor', '  11:     void visit(Range range)']);
+    expect(text.split('\n').slice(0, 5)).toEqual(['   4: public record Range(int low, int high)', '   5:   public Range', '   9:   public int width()', '  11:   interface Visitor', '  11:     void visit(Range range)']);
     expect(text.split('\n').filter((line) => line.includes('class Empty'))).toEqual(['  13:   static final class Empty extends RuntimeException']);
     expect(await output(extractMethod, { file: RANGE, method: 'visit' })).toBe(row(RANGE_LINES, 11));
   });

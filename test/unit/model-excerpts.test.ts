@@ -61,6 +61,40 @@ describe('findBraceBlocks', () => {
     const kinds = Object.fromEntries(findBraceBlocks(lines).map((b) => [b.open, b.kind]));
     expect(kinds).toEqual({ 1: 'type', 2: 'method', 3: 'other', 5: 'other', 7: 'other' });
   });
+
+  it('reads Allman braces, clauses wrapped before the brace, annotations with braces, compact constructors and two blocks on one line', () => {
+    const lines = [
+      'public class Orders', // 1
+      '    extends Base', // 2
+      '    implements Runnable', // 3
+      '{', // 4
+      '    @SuppressWarnings({"unchecked", "rawtypes"}) void load() {', // 5
+      '    }', // 6
+      '    public void run()', // 7
+      '        throws IllegalStateException', // 8
+      '    {', // 9
+      '        if (ready)', // 10
+      '        {', // 11
+      '        }', // 12
+      '    }', // 13
+      '    record Range(int low, int high) { public Range { } }', // 14
+      '    static final class Empty { Empty() { } }', // 15
+      '}', // 16
+    ];
+    const blocks = findBraceBlocks(lines).map((b) => [b.open, b.kind, b.declarationStart]);
+    expect(blocks).toEqual([
+      [4, 'type', 1],
+      [5, 'other', 5],
+      [5, 'method', 5],
+      [9, 'method', 7],
+      [11, 'other', 10],
+      // Two blocks opening on one line: the inner one closes first.
+      [14, 'method', 14],
+      [14, 'type', 14],
+      [15, 'method', 15],
+      [15, 'type', 15],
+    ]);
+  });
 });
 
 describe('selectSourceExcerpts', () => {

@@ -17,7 +17,7 @@ export interface BraceBlock {
 
 export function findBraceBlocks(lines: readonly string[]): BraceBlock[] {
   const blocks: BraceBlock[] = [];
-  const stack: number[] = [];
+  const stack: { line: number; col: number }[] = [];
   let inBlockComment = false;
   let inTextBlock = false;
   for (let index = 0; index < lines.length; index++) {
@@ -49,14 +49,14 @@ export function findBraceBlocks(lines: readonly string[]): BraceBlock[] {
       } else if (char === '"' || char === "'") {
         col = endOfLiteral(line, col, char);
       } else if (char === '{') {
-        stack.push(index + 1);
+        stack.push({ line: index + 1, col });
       } else if (char === '}') {
         const open = stack.pop();
         if (open !== undefined) blocks.push(describeBlock(lines, open, index + 1));
       }
     }
   }
-  while (stack.length > 0) blocks.push(describeBlock(lines, stack.pop() as number, lines.length));
+  while (stack.length > 0) blocks.push(describeBlock(lines, stack.pop()!, lines.length));
   return blocks.sort((a, b) => a.open - b.open);
 }
 
@@ -73,32 +73,73 @@ const CONTROL = /^(?:if|else|for|while|do|switch|case|try|catch|finally|synchron
 const TYPE_DECLARATION = /\b(?:class|interface|enum|record)\s+[A-Za-z_$][\w$]*/;
 const METHOD_DECLARATION = /[A-Za-z_$][\w$<>[\],.? ]*\s+[A-Za-z_$][\w$]*\s*\([^]*\)\s*(?:throws\s+[\w$.,\s]+)?\{?\s*$|^\s*(?:public|protected|private)?\s*[A-Z][\w$]*\s*\([^]*\)\s*(?:throws\s+[\w$.,\s]+)?\{?\s*$/;
 
-function describeBlock(lines: readonly string[], open: number, close: number): BraceBlock {
+function describeBlock(lines: readonly string[], brace: { line: number; col: number }, close: number): BraceBlock {
+  const open = brace.line;
   let start = open;
-  let text = codeBefore(lines[open - 1] ?? '');
-  // Allman style: the declaration is on the line(s) above a lone `{`.
+  let text = declarationBefore(lines[open - 1] ?? '', brace.col);
+  // Allman style: the declaration is on the line above a lone `{`.
   if (text.trim() === '' && open > 1) {
     start = open - 1;
     text = lines[start - 1] ?? '';
   }
-  // A parameter list spread over several lines: walk up until the parentheses balance.
-  for (let steps = 0; balance(text) < 0 && start > 1 && steps < 8; steps++) {
+  // A declaration spread over lines: an open parameter list, or `extends`/`implements`/
+  // `throws` (or a list continuing after a comma) wrapped onto their own line.
+  for (let steps = 0; start > 1 && steps < 8 && continuesAbove(text, lines[start - 2] ?? ''); steps++) {
     start--;
     text = `${lines[start - 1] ?? ''}\n${text}`;
   }
   while (start > 1 && /^\s*@/.test(lines[start - 2] ?? '')) start--;
-  const declaration = text.replace(/\s+/g, ' ').trim();
+  const declaration = withoutAnnotations(text.replace(/\s+/g, ' ').trim());
   let kind: BraceBlock['kind'] = 'other';
   if (TYPE_DECLARATION.test(declaration) && !declaration.includes('(')) kind = 'type';
   else if (TYPE_DECLARATION.test(declaration) && /\brecord\b/.test(declaration)) kind = 'type';
+  else if (COMPACT_CONSTRUCTOR.test(declaration)) kind = 'method';
   else if (!CONTROL.test(declaration) && !/[=]|->/.test(declaration.split('(')[0] ?? '') && !declaration.includes('->') && METHOD_DECLARATION.test(declaration)) kind = 'method';
   return { open, close, declarationStart: start, kind };
 }
 
-/** The text of a line up to its first `{`, which is what declares the block. */
-function codeBefore(line: string): string {
-  const brace = line.indexOf('{');
-  return brace >= 0 ? line.slice(0, brace + 1) : line;
+/** A record's compact constructor: `public Range {`. */
+const COMPACT_CONSTRUCTOR = /^(?:public|protected|private)\s+[A-Z][\w$]*\s*\{$/;
+const WRAPPED_CLAUSE = /^\s*(?:extends|implements|throws|permits)\b|^\s*,/;
+
+function continuesAbove(text: string, above: string): boolean {
+  if (balance(text) < 0) return true;
+  const first = text.split('\n')[0] ?? '';
+  if (above.trim() === '' || /^\s*(?:@|\/\/|\*|\/\*)/.test(above)) return false;
+  return WRAPPED_CLAUSE.test(first) || /,\s*$/.test(above);
+}
+
+/**
+ * The text that declares the block opening at `col`: from after the previous `{`, `}` or
+ * `;` on the line (so that `class A { A() {` yields `A() {` for the inner block) up to
+ * and including the brace.
+ */
+function declarationBefore(line: string, col: number): string {
+  const head = line.slice(0, col);
+  const cut = Math.max(head.lastIndexOf('{'), head.lastIndexOf('}'), head.lastIndexOf(';'));
+  // A brace inside an annotation's parentheses (`@SuppressWarnings({"a"}) void f() {`) is not a boundary.
+  const boundary = cut >= 0 && balance(head.slice(0, cut)) === 0 ? cut + 1 : 0;
+  const text = line.slice(boundary, col + 1);
+  return text.trim() === '{' ? '' : text;
+}
+
+/** Leading annotations (`@Override`, `@SuppressWarnings({"a", "b"})`) say nothing about the kind of block. */
+function withoutAnnotations(declaration: string): string {
+  let rest = declaration;
+  for (;;) {
+    const match = /^@[\w$.]+\s*/.exec(rest);
+    if (!match) return rest;
+    rest = rest.slice(match[0].length);
+    if (rest.startsWith('(')) {
+      let depth = 0;
+      let end = 0;
+      for (; end < rest.length; end++) {
+        if (rest[end] === '(') depth++;
+        else if (rest[end] === ')' && --depth === 0) break;
+      }
+      rest = rest.slice(end + 1).trimStart();
+    }
+  }
 }
 
 function balance(text: string): number {
