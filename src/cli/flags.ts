@@ -26,7 +26,7 @@ export const FLAGS: readonly FlagSpec[] = [
   { name: 'host', kind: 'value', valueName: 'URL', description: 'Model server URL (default http://127.0.0.1:11434, or OLLAMA_HOST).' },
   { name: 'provider', kind: 'value', valueName: 'ollama|openai-compatible', description: 'Model server API.' },
   { name: 'edit-format', kind: 'value', valueName: 'diff|search-replace|json', description: 'The edit format the model is asked to answer in.' },
-  { name: 'agent', kind: 'switch', description: 'Agent mode: let the model use tools to inspect the project.' },
+  { name: 'agent', kind: 'switch', description: 'Agent mode for every model attempt (agent.mode: always): the model reads the code with tools before it writes a fix.' },
   { name: 'temperature', kind: 'value', valueName: 'N', description: 'Model sampling temperature.' },
   { name: 'seed', kind: 'value', valueName: 'N', description: 'Model sampling seed, for repeatable runs.' },
   { name: 'num-ctx', kind: 'value', valueName: 'N', description: 'Model context window in tokens.' },
@@ -62,7 +62,7 @@ const PREFIX = '--mvnx-';
  * loader reads the variables of every config-backed flag itself). A flag beats its variable.
  * Env values other than on/off words count as off.
  */
-const CLI_SWITCHES = ['json', 'agent', 'verbose'];
+const CLI_SWITCHES = ['json', 'verbose'];
 
 export function withEnvironmentSwitches(flags: MvnxFlags, env: NodeJS.ProcessEnv): MvnxFlags {
   const merged = { ...flags };

@@ -41,6 +41,7 @@ export const OVERRIDES: readonly Override[] = [
   { name: 'attempt-timeout', path: ['budget', 'perAttemptTimeoutSeconds'], kind: 'number' },
   { name: 'require-coverage', path: ['auto', 'requireCoverage'], kind: 'number' },
   { name: 'no-fixers', path: ['fixers', 'enabled'], kind: 'boolean', whenOn: false },
+  { name: 'agent', path: ['agent', 'mode'], kind: 'boolean', whenOn: 'always' },
   { name: 'auto-apply-low-risk', path: ['assist', 'autoApplyLowRisk'], kind: 'boolean' },
 ];
 

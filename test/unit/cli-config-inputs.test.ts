@@ -68,12 +68,14 @@ describe('configFileMayExist', () => {
 
 describe('configGivenOnCommandLine', () => {
   it('ignores the switches and variables that only the CLI reads', () => {
-    expect(configGivenOnCommandLine({ json: true, verbose: true, agent: true, maven: '/m' }, { MVNX_MAVEN: '/m', MVNX_DEBUG: '1', MVNX_JSON: '1', MVNX_TIER: '', PATH: '/bin' })).toBe(false);
+    expect(configGivenOnCommandLine({ json: true, verbose: true, maven: '/m' }, { MVNX_MAVEN: '/m', MVNX_DEBUG: '1', MVNX_JSON: '1', MVNX_TIER: '', PATH: '/bin' })).toBe(false);
   });
 
   it('sees config-backed flags and MVNX_* variables', () => {
     expect(configGivenOnCommandLine({ tier: 'off' }, {})).toBe(true);
     expect(configGivenOnCommandLine({ 'no-fix': true }, {})).toBe(true);
+    expect(configGivenOnCommandLine({ agent: true }, {})).toBe(true);
+    expect(configGivenOnCommandLine({}, { MVNX_AGENT: '1' })).toBe(true);
     expect(configGivenOnCommandLine({}, { MVNX_CONFIG: 'x.yaml' })).toBe(true);
     expect(configGivenOnCommandLine({}, { MVNX_SOMETHING_NEW: '1' })).toBe(true);
   });

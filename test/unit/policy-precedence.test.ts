@@ -64,6 +64,16 @@ describe('precedence: defaults < extends < file < env < flags', () => {
     expect((await load(root, { env: { MVNX_NO_FIX: '0', MVNX_TIER: 'auto' } })).tier).toBe('auto');
   });
 
+  it('treats --mvnx-agent and MVNX_AGENT=1 as agent.mode always, above the config file', async () => {
+    const root = await tempRepo({ '.mvnxrc.yaml': 'agent:\n  mode: escalate\n' });
+    const flagged = await load(root, { flags: { agent: true } });
+    expect(flagged.agent.mode).toBe('always');
+    expect(flagged.sources['agent.mode']).toBe('flag --mvnx-agent');
+    expect((await load(root, { env: { MVNX_AGENT: '1' } })).agent.mode).toBe('always');
+    expect((await load(root, { env: { MVNX_AGENT: '0' } })).agent.mode).toBe('escalate');
+    expect((await load(await tempRepo())).agent.mode).toBe('off');
+  });
+
   it('defaults the tier to assist', async () => {
     const root = await tempRepo({ '.mvnxrc.json': '{"model": {"name": "x"}}' });
     expect((await load(root)).tier).toBe('assist');
