@@ -209,11 +209,11 @@ export const configSchema = z
       .describe('Deterministic quick-fixes.'),
     redact: z
       .strictObject({
-        enabled: z.boolean().default(true).describe('Remove secrets from text sent to the model.'),
+        enabled: z.boolean().default(true).describe('Remove secrets (well-known token shapes, password assignments, and the values of secret-looking environment variables and settings.xml passwords) from everything mvnx sends or writes: model requests, the console, the run record and its prompt files, reporters.'),
         patterns: z.array(z.string().min(1).describe('A JavaScript regular expression source.')).optional().describe('Extra regular expressions whose matches are redacted.'),
       })
       .prefault({})
-      .describe('Redaction of secrets before text reaches the model.'),
+      .describe('Redaction of secrets before text leaves mvnx.'),
     agent: z
       .strictObject({
         mode: z
