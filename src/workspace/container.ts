@@ -115,3 +115,8 @@ export function containerCommand(run: ContainerRun): { args: string[]; env: Node
     env: clientEnv,
   };
 }
+
+/** The image suggested for a Java release (`17` -> maven:3.9-eclipse-temurin-17), for doctor, init and auto. */
+export function suggestedImage(javaRelease: string | undefined): string {
+  return `maven:3.9-eclipse-temurin-${javaRelease && /^\d+$/.test(javaRelease) ? javaRelease : '17'}`;
+}

@@ -16,6 +16,8 @@ import { randomBytes } from 'node:crypto';
 import { BWRAP_ISOLATION, systemBinds } from './bwrap.js';
 import { containerIsolation, type ContainerEngine } from './container.js';
 
+export { suggestedImage } from './container.js';
+
 export const SANDBOX_MODES = ['auto', 'bwrap', 'podman', 'docker', 'none'] as const;
 export type SandboxMode = (typeof SANDBOX_MODES)[number];
 export type SandboxKind = Exclude<SandboxMode, 'auto'>;
@@ -129,11 +131,6 @@ async function probeContainer(engine: ContainerEngine, image: string, env: NodeJ
     return { problem: `${engine} cannot run ${image} with --network none (${oneLine(trial.stderr) || `exit ${trial.exitCode}`})` };
   }
   return {};
-}
-
-/** The image suggested for a JDK major version (`17` -> maven:3.9-eclipse-temurin-17). */
-export function suggestedImage(javaMajor: string | undefined): string {
-  return `maven:3.9-eclipse-temurin-${javaMajor && /^\d+$/.test(javaMajor) ? javaMajor : '17'}`;
 }
 
 /** One line for the console and the run record: what isolated the verification, or that nothing did. */
