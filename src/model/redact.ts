@@ -120,8 +120,16 @@ export class Redactor {
     return this.options.enabled !== false;
   }
 
-  /** The text with every secret replaced by its placeholder and home paths shortened. */
+  /** For the model: every secret replaced by its placeholder, the project root and home folders shortened. */
   redact(text: string): string {
+    return this.shortenPaths(this.redactSecrets(text));
+  }
+
+  /**
+   * For what stays on this machine (console, run record, reporters): secrets only. Paths
+   * stay as they are there, because a local reader needs them ("not found from /srv/app").
+   */
+  redactSecrets(text: string): string {
     if (!this.enabled || typeof text !== 'string' || text === '') return text;
     const mask = (secret: string) => this.placeholder(secret);
     let result = text;
@@ -133,6 +141,12 @@ export class Redactor {
       result = result.replace(pattern, (...args: unknown[]) => keep(mask, ...(args.slice(0, args.findIndex((a) => typeof a === 'number')) as [string, ...string[]])));
     }
     for (const pattern of this.extra) result = result.replace(pattern, mask);
+    return result;
+  }
+
+  private shortenPaths(text: string): string {
+    if (!this.enabled || typeof text !== 'string' || text === '') return text;
+    let result = text;
     // The project root first: it usually lies inside a home folder and should read as `.`.
     if (this.options.projectRoot) result = replacePathPrefix(result, this.options.projectRoot, '.');
     const homes = [...(this.options.homeDirs ?? []), safeHomedir()].filter((dir): dir is string => !!dir && dir.replace(/[\\/]+$/, '').length > 1);
@@ -141,15 +155,20 @@ export class Redactor {
     return result;
   }
 
-  /** Every string inside a JSON-like value, redacted (for the run record and reporters). */
+  /** Every string inside a JSON-like value, secrets redacted (for the run record and reporters). */
   redactDeep<T>(value: T): T {
     if (!this.enabled) return value;
-    if (typeof value === 'string') return this.redact(value) as T;
+    if (typeof value === 'string') return this.redactSecrets(value) as T;
     if (Array.isArray(value)) return value.map((item) => this.redactDeep(item)) as T;
     if (value && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) {
       return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, this.redactDeep(item)])) as T;
     }
     return value;
+  }
+
+  /** The view the run recorder and the console use: secrets only. */
+  forLocalOutput(): { redact(text: string): string; redactDeep<T>(value: T): T } {
+    return { redact: (text) => this.redactSecrets(text), redactDeep: (value) => this.redactDeep(value) };
   }
 
   /** Placeholders back to the text they stand for: what the model wrote is applied to the real files. */

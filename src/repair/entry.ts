@@ -51,8 +51,8 @@ export async function handleBuildFailure(context: BuildFailureContext): Promise<
     }));
   const interactive = Boolean(process.stderr.isTTY) && !isCI(context.env);
   const redactor = runRedactor(context, config);
-  const progress = redactingProgress(createProgress({ interactive }), (text) => redactor.redact(text));
-  const recorder = await RunRecorder.open(projectRoot, undefined, redactor);
+  const progress = redactingProgress(createProgress({ interactive }), (text) => redactor.redactSecrets(text));
+  const recorder = await RunRecorder.open(projectRoot, undefined, redactor.forLocalOutput());
   const startedAt = new Date();
 
   const diagnosis = await diagnoseBuild({
@@ -115,7 +115,7 @@ export async function handleBuildFailure(context: BuildFailureContext): Promise<
   // From here on only the redacted record is used: the file, reporters, the console, --mvnx-json.
   const written = await recorder.writeRecord(record);
   if (plugins) {
-    await runReporters(plugins.reporters, structuredClone(written), { projectRoot, recordDir: recorder.dir }, (line) => process.stderr.write(`${redactor.redact(line)}\n`));
+    await runReporters(plugins.reporters, structuredClone(written), { projectRoot, recordDir: recorder.dir }, (line) => process.stderr.write(`${redactor.redactSecrets(line)}\n`));
   }
 
   process.stderr.write(renderSummary(written, { recordDir: recorder.dir, projectRoot }));
@@ -223,7 +223,7 @@ async function repair(input: RepairInput): Promise<number> {
   let apply = verdict.action === 'apply';
   if (verdict.action === 'suggest') {
     // Shown redacted; fix.patch and the apply below keep the real text.
-    process.stderr.write(`\n${input.redactor.redact(toUnifiedDiff(loop.fix))}\n`);
+    process.stderr.write(`\n${input.redactor.redactSecrets(toUnifiedDiff(loop.fix))}\n`);
     if (verdict.prompt && process.stdin.isTTY) {
       apply = await confirm('mvnx: apply this verified fix to your files?');
       record.decisions.push(apply ? 'you chose to apply the fix' : 'you chose not to apply the fix');

@@ -16,6 +16,8 @@ export interface BuildFootprint {
   readOnly: string[];
   /** `[copy, original]`: files bound read-only over the original path (settings.xml without secrets). */
   replaced: [string, string][];
+  /** PATH folders inside the hidden home, bound read-only by bwrap (a container has its own PATH). */
+  toolDirs: string[];
   /** Host folders hidden behind an empty tmpfs (the user's home) before the binds. */
   hidden: string[];
   maven: MavenUserState;
@@ -118,6 +120,8 @@ export async function buildFootprint(input: FootprintInput): Promise<BuildFootpr
   }
   const jdk = javaHome(input.env);
   if (jdk) readOnly.push(jdk);
+  // JAVA_HOME as written too: sdkman's `.../java/current` is a link the resolved path does not bring back.
+  if (input.env.JAVA_HOME && path.isAbsolute(input.env.JAVA_HOME)) readOnly.push(input.env.JAVA_HOME);
   const mavenInstall = mavenHome(input.executable, input.env, input.workspaceRoot);
   if (mavenInstall) readOnly.push(mavenInstall);
 
@@ -137,11 +141,14 @@ export async function buildFootprint(input: FootprintInput): Promise<BuildFootpr
   }
 
   const homes = [...new Set([maven.userHome, input.env.HOME].filter((home): home is string => !!home && path.isAbsolute(home) && home !== '/'))];
+  // Tools on PATH that live in the (hidden) home: ~/.sdkman/candidates/maven/current/bin, ~/.local/bin.
+  const toolDirs = (input.env.PATH ?? '').split(path.delimiter).filter((folder) => folder && path.isAbsolute(folder) && homes.some((home) => isInside(folder, home)) && existsSync(folder));
   return {
     workspaceRoot: input.workspaceRoot,
     cwd: input.cwd,
     readOnly: [...new Set(readOnly)].filter((p) => existsSync(p)),
     replaced,
+    toolDirs: [...new Set(toolDirs)],
     hidden: homes,
     maven,
     settingsSecrets: readSettingsSecrets(maven),

@@ -55,7 +55,7 @@ export function bwrapArgs(footprint: BuildFootprint): string[] {
   const args = [...BWRAP_ISOLATION, ...systemBinds(), '--proc', '/proc', '--dev', '/dev', '--tmpfs', '/tmp'];
   // Hidden folders first: the binds below are mounted on top of the empty tmpfs.
   for (const dir of footprint.hidden) if (!underSystem(dir)) args.push('--tmpfs', dir);
-  for (const p of footprint.readOnly) if (!underSystem(p)) args.push('--ro-bind-try', p, p);
+  for (const p of [...footprint.readOnly, ...footprint.toolDirs]) if (!underSystem(p)) args.push('--ro-bind-try', p, p);
   for (const [copy, original] of footprint.replaced) args.push('--ro-bind', copy, original);
   args.push('--bind', footprint.workspaceRoot, footprint.workspaceRoot);
   // The sandbox's own root (where bwrap made the mount points) is read-only too.
