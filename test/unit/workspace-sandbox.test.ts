@@ -215,3 +215,29 @@ describe('the bwrap profile', () => {
     expect(args).not.toContain('--user');
   });
 });
+
+describe('the build footprint', () => {
+  it('keeps PATH folders and JAVA_HOME as written that live in the hidden home usable, and binds nothing else of it', async () => {
+    const home = path.join(scratch, 'home2');
+    const tools = path.join(home, '.sdkman', 'candidates', 'maven', 'current', 'bin');
+    const jdk = path.join(home, '.sdkman', 'candidates', 'java', 'current');
+    await mkdir(tools, { recursive: true });
+    await mkdir(path.join(jdk, 'bin'), { recursive: true });
+    await mkdir(path.join(home, '.ssh'), { recursive: true });
+    const workspace = path.join(scratch, 'ws2');
+    await mkdir(workspace, { recursive: true });
+    const footprint = await buildFootprint({
+      workspaceRoot: workspace,
+      cwd: workspace,
+      executable: '/usr/bin/mvn',
+      args: ['verify'],
+      env: { PATH: `${tools}:/usr/bin`, HOME: home, JAVA_HOME: jdk, MAVEN_OPTS: `-Duser.home=${home}` },
+      scratchDir: scratch,
+    });
+    expect(footprint.toolDirs).toEqual([tools]);
+    expect(footprint.readOnly).toContain(jdk);
+    const args = bwrapArgs(footprint).join(' ');
+    expect(args).toContain(`--ro-bind-try ${tools} ${tools}`);
+    expect(args).not.toContain('.ssh');
+  });
+});
