@@ -57,7 +57,7 @@ export async function afterRun(input: { context: BuildFailureContext; config: Ef
   const suggests = record.status === 'fixed' && record.action === 'suggest';
   const mayUpdate = record.status !== 'fixed' && record.tier === 'assist' && record.stopReason !== 'interrupted';
   if (config.review.post && isCI(context.env) && (suggests || mayUpdate)) {
-    const outcome = await postReview({ record, env: context.env, gitlabTokenEnv: config.review.gitlabTokenEnv, userAgent: `mvnx/${version}`, ...(input.fix ? { fix: input.fix } : {}) });
+    const outcome = await postReview({ record, env: context.env, gitlabTokenEnv: config.review.gitlabTokenEnv, userAgent: `mvnx/${version}`, prefix: await repoPrefix(context.projectRoot), ...(input.fix ? { fix: input.fix } : {}) });
     if (suggests || outcome.posted) say(`review: ${outcome.message}`);
     if (outcome.platform && (suggests || outcome.posted)) {
       record.review = { platform: outcome.platform, message: outcome.message, ...(outcome.url ? { url: outcome.url } : {}) };

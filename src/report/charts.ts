@@ -85,7 +85,7 @@ export function timeChart(id: string, title: string, points: readonly TimePoint[
   const plotBottom = height - 34;
   const left = 40;
   const slot = Math.max(14, Math.min(48, 720 / Math.max(1, points.length)));
-  const width = left + slot * Math.max(1, points.length) + 20;
+  const width = Math.max(320, left + slot * Math.max(1, points.length) + 20);
   const max = Math.max(1, ...points.map((point) => point.runs));
   const scale = (value: number) => ((plotBottom - plotTop) * value) / max;
   const parts: string[] = [legend([{ name: 'runs', value: 0, color: COLORS.runs }, { name: 'verified fixes', value: 0, color: COLORS.fixed }], left, 6)];

@@ -25,8 +25,6 @@ export interface GitlabTarget {
   token: string;
   /** The job's page; its artifacts hold the run record. */
   jobUrl?: string;
-  /** The job's project folder, to name the run record's path in the artifacts. */
-  projectDir?: string;
 }
 
 export type ReviewTarget = GithubTarget | GitlabTarget;
@@ -85,7 +83,6 @@ function gitlabTarget(env: NodeJS.ProcessEnv, tokenEnv: string): TargetLookup {
       mergeRequestIid: iid,
       token,
       ...(env.CI_JOB_URL ? { jobUrl: env.CI_JOB_URL } : {}),
-      ...(env.CI_PROJECT_DIR ? { projectDir: env.CI_PROJECT_DIR } : {}),
     },
   };
 }

@@ -30,7 +30,15 @@ function commentParams(suggestion: Suggestion, body: string) {
 }
 
 export async function postGithubReview(target: GithubTarget, plan: ReviewPlan, options: { userAgent: string; timeoutMs?: number }): Promise<PostResult> {
-  const octokit = new Octokit({ auth: target.token, baseUrl: target.apiUrl, userAgent: options.userAgent, request: { fetch: fetchWithTimeout(options.timeoutMs ?? 20_000) } });
+  const quiet = () => undefined;
+  // Octokit logs failed requests itself; mvnx says it once, in its own line.
+  const octokit = new Octokit({
+    auth: target.token,
+    baseUrl: target.apiUrl,
+    userAgent: options.userAgent,
+    log: { debug: quiet, info: quiet, warn: quiet, error: quiet },
+    request: { fetch: fetchWithTimeout(options.timeoutMs ?? 20_000) },
+  });
   const pull = { owner: target.owner, repo: target.repo, pull_number: target.pullNumber };
 
   const reviews = await octokit.paginate(octokit.rest.pulls.listReviews, { ...pull, per_page: 100 });
@@ -59,7 +67,7 @@ export async function postGithubReview(target: GithubTarget, plan: ReviewPlan, o
     if (diffs.has(suggestion.path) && !inline.includes(suggestion)) notInline.add(`${suggestion.path}:${suggestion.startLine}: outside the pull request's diff`);
   }
   const note = `Verified by mvnx run ${plan.runId}.`;
-  const body = reviewBody({ why: plan.why, diff: plan.fixDiff, notInline: [...notInline], inline: inline.length, ...(target.runUrl ? { runLink: `${target.runUrl} (artifact mvnx-runs, .mvnx/runs/${plan.runId}/)` } : {}) });
+  const body = reviewBody({ why: plan.why, diff: plan.fixDiff, notInline: [...notInline], inline: inline.length, ...(target.runUrl ? { runLink: `${target.runUrl} (artifact mvnx-runs, ${plan.recordPath}/run.json)` } : {}) });
 
   if (!existing) {
     const created = await octokit.rest.pulls.createReview({

@@ -74,7 +74,7 @@ export async function postGitlabSuggestions(target: GitlabTarget, plan: ReviewPl
   const mine = (marker: string) => discussions.flatMap((discussion) => discussion.notes.filter((note) => note.body.includes(marker)).map((note) => ({ discussion, note })));
   const summary = mine(REVIEW_MARKER)[0];
   const lineNotes = mine(SUGGESTION_MARKER);
-  const runLink = target.jobUrl ? `${target.jobUrl}/artifacts/file/.mvnx/runs/${plan.runId}/run.json` : undefined;
+  const runLink = target.jobUrl ? `${target.jobUrl}/artifacts/file/${plan.recordPath}/run.json` : undefined;
   const removeNote = (entry: { discussion: Discussion; note: Note }) => api.call('DELETE', `${mr}/discussions/${entry.discussion.id}/notes/${entry.note.id}`);
 
   if (plan.noFixReason !== undefined) {

@@ -4,6 +4,8 @@ import type { Suggestion } from './suggestions.js';
 
 export interface ReviewPlan {
   runId: string;
+  /** The run record's folder in the job's artifacts, relative to the repository root. */
+  recordPath: string;
   /** Candidate suggestions, before checking where the diff allows them. */
   suggestions: Suggestion[];
   /** The fixed files as the fix found them: a suggestion's lines are valid only where the pull request head has the same text. */

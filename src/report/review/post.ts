@@ -22,6 +22,8 @@ export interface PostInput {
   env: NodeJS.ProcessEnv;
   gitlabTokenEnv: string;
   userAgent: string;
+  /** The project root relative to the repository root ('' when the same): pull request paths are the repository's. */
+  prefix?: string;
   /** Test seam for the event file; defaults to reading it. */
   readEvent?: (file: string) => string | undefined;
 }
@@ -33,14 +35,21 @@ export interface PostOutcome {
   url?: string;
 }
 
-function planOf(record: RunRecord, fix: ChangeSet | undefined): ReviewPlan {
+const recordPathOf = (record: RunRecord, prefix: string) => `${prefix ? `${prefix}/` : ''}.mvnx/runs/${record.runId}`;
+
+function planOf(record: RunRecord, fix: ChangeSet | undefined, prefix: string): ReviewPlan {
   if (!fix || record.status !== 'fixed') {
-    return { runId: record.runId, suggestions: [], before: new Map(), fixDiff: '', wholeFiles: [], why: '', noFixReason: record.stopReason };
+    return { runId: record.runId, recordPath: recordPathOf(record, prefix), suggestions: [], before: new Map(), fixDiff: '', wholeFiles: [], why: '', noFixReason: record.stopReason };
   }
+  const inRepo = (file: string) => (prefix ? `${prefix}/${file}` : file);
   const { changes, wholeFiles } = lineChangesOfFix(fix);
-  const before = new Map(fix.files.filter((file) => file.before !== null).map((file) => [file.path, file.before!] as const));
+  const before = new Map(fix.files.filter((file) => file.before !== null).map((file) => [inRepo(file.path), file.before!] as const));
   const lines = new Map([...before].map(([path, text]) => [path, splitLines(text).lines] as const));
-  return { runId: record.runId, suggestions: suggestionsOf(changes, lines), before, fixDiff: toUnifiedDiff(fix), wholeFiles, why: whyParagraph(record) };
+  const suggestions = suggestionsOf(
+    changes.map((change) => ({ ...change, path: inRepo(change.path) })),
+    lines,
+  );
+  return { runId: record.runId, recordPath: recordPathOf(record, prefix), suggestions, before, fixDiff: toUnifiedDiff(fix), wholeFiles: wholeFiles.map(inRepo), why: whyParagraph(record) };
 }
 
 export async function postReview(input: PostInput): Promise<PostOutcome> {
@@ -54,7 +63,7 @@ export async function postReview(input: PostInput): Promise<PostOutcome> {
   const lookup = findReviewTarget(input.env, readEvent, input.gitlabTokenEnv);
   if ('reason' in lookup) return { posted: false, message: `not posted: ${lookup.reason}` };
   const { target } = lookup;
-  const plan = planOf(input.record, input.fix);
+  const plan = planOf(input.record, input.fix, input.prefix ?? '');
   try {
     const result = target.platform === 'github' ? await postGithubReview(target, plan, { userAgent: input.userAgent }) : await postGitlabSuggestions(target, plan);
     return { posted: true, platform: target.platform, message: result.message, ...(result.url ? { url: result.url } : {}) };
