@@ -236,7 +236,7 @@ describe('a month of runs across three repositories', () => {
       const tiles = await page.$$eval('[data-stat]', (nodes) => nodes.map((node) => [node.getAttribute('data-stat'), node.getAttribute('data-value'), node.textContent]));
       expect(tiles.length).toBeGreaterThanOrEqual(10);
       for (const [stat, value] of tiles) {
-        const expected = stat!.split('.').reduce<unknown>((object, key) => (object as Record<string, unknown>)[key], stats);
+        const expected = stat!.split('.').reduce<unknown>((object: unknown, key: string) => (object as Record<string, unknown>)[key], stats);
         expect(value === 'null' ? null : Number(value), stat!).toBe(expected);
       }
       expect(tiles.find(([stat]) => stat === 'runs')?.[2]).toBe('21');
