@@ -183,3 +183,17 @@ describe('the HTML report', () => {
     for (const id of ['chart-time', 'chart-kind', 'chart-module', 'chart-acceptance', 'chart-stops']) expect(html).toContain(`id="${id}"`);
   });
 });
+
+describe('mvnx report', () => {
+  it.each([
+    [[], /say where to write the page with --html FILE/],
+    [['--html'], /--html needs a file/],
+    [['--html', 'x.html', '--stats'], /--stats is an option of mvnx runs/],
+    [['--html', 'x.html', '--bogus'], /mvnx report: unknown argument --bogus/],
+  ])('refuses %j with one line and exit 2', async (args, message) => {
+    const { run: report } = await import('../../src/cli/commands/report.js');
+    const failure = report(args, { cwd: tmpdir(), env: {} });
+    await expect(failure).rejects.toBeInstanceOf(MvnxError);
+    await expect(failure).rejects.toMatchObject({ exitCode: 2, message: expect.stringMatching(message) });
+  });
+});

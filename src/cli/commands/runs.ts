@@ -83,7 +83,9 @@ export async function projectRootAbove(cwd: string): Promise<string> {
 /** The records asked for: `--from` folders and globs, else this project's. */
 export async function recordsFor(options: Pick<RunsOptions, 'from'>, cwd: string): Promise<RunRecord[]> {
   if (options.from.length > 0) return (await collectRunRecords(options.from, cwd)).records;
-  return listRunRecords(await projectRootAbove(cwd));
+  const root = await projectRootAbove(cwd);
+  // Records written before `repository` existed belong to this project all the same.
+  return (await listRunRecords(root)).map((record) => (record.repository ? record : { ...record, repository: path.basename(root) }));
 }
 
 /** Thresholds from `rollout.promote` of the config in force here (or `--config`), else the defaults. */
