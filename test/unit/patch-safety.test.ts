@@ -83,7 +83,7 @@ async function judge(testCase: SafetyCase): Promise<{ verdict: Verdict; detail: 
       }
       const changed = differences(after, before);
       if (changed.length > 0) return { verdict: 'unsafe', detail: `refused but wrote ${changed.join('; ')}` };
-      if (!codes.includes(testCase.expect.refused as never)) return { verdict: 'wrong-reason', detail: `codes ${codes.join(', ') || '(none)'}: ${result.problems[0]?.message ?? ''}` };
+      if (!codes.includes(testCase.expect.refused)) return { verdict: 'wrong-reason', detail: `codes ${codes.join(', ') || '(none)'}: ${result.problems[0]?.message ?? ''}` };
       const message = testCase.expect.message;
       if (message && !result.problems.some((p) => message.test(p.message))) return { verdict: 'wrong-reason', detail: `no message matches ${message}: ${result.problems.map((p) => p.message).join(' | ')}` };
       if (result.problems.some((p) => p.message.length < 15)) return { verdict: 'wrong-reason', detail: 'a problem without a real message' };
