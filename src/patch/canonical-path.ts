@@ -57,8 +57,9 @@ function windowsName(folded: string): string {
   return folded.replace(/:.*$/, '').replace(/[. ]+$/, '');
 }
 
+/** A path as a message shows it: quoted, escapes visible, and never a megabyte long. */
 function printable(path: string): string {
-  return JSON.stringify(path);
+  return JSON.stringify(path.length > 200 ? `${path.slice(0, 197)}...` : path);
 }
 
 export type CanonicalPath = { path: string } | { problem: PatchProblem };
@@ -95,7 +96,7 @@ export function canonicalPath(raw: string): CanonicalPath {
   }
   for (const segment of segments) {
     if (Buffer.byteLength(segment, 'utf8') > MAX_SEGMENT_BYTES) {
-      return refuse('path-too-long', `Path ${printable(raw.slice(0, 80) + '...')} has a name of ${Buffer.byteLength(segment, 'utf8')} bytes; file systems allow ${MAX_SEGMENT_BYTES}.`);
+      return refuse('path-too-long', `Path ${printable(raw)} has a name of ${Buffer.byteLength(segment, 'utf8')} bytes; file systems allow ${MAX_SEGMENT_BYTES}.`);
     }
     if (INVISIBLE.test(segment)) return refuse('path-alias', `Path ${printable(raw)} contains an invisible character (macOS ignores it), so it names another file than it shows.`);
     if (/[. ]$/.test(segment)) return refuse('path-alias', `Path ${printable(raw)}: ${printable(segment)} ends with a dot or a space, which Windows drops, so it aliases ${printable(segment.replace(/[. ]+$/, ''))}.`);
@@ -105,7 +106,7 @@ export function canonicalPath(raw: string): CanonicalPath {
     if (WINDOWS_DEVICES.test(stem)) return refuse('path-alias', `Path ${printable(raw)}: ${printable(segment)} is the Windows device ${stem.toUpperCase()}, not a file.`);
   }
   if (Buffer.byteLength(path, 'utf8') > MAX_PATH_BYTES) {
-    return refuse('path-too-long', `Path ${printable(raw.slice(0, 80) + '...')} is ${Buffer.byteLength(path, 'utf8')} bytes long; file systems allow ${MAX_PATH_BYTES}.`);
+    return refuse('path-too-long', `Path ${printable(raw)} is ${Buffer.byteLength(path, 'utf8')} bytes long; file systems allow ${MAX_PATH_BYTES}.`);
   }
   return { path };
 }
