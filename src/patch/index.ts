@@ -14,7 +14,7 @@ export { extractEdits, pathsNeeded, type ExtractedEdits } from './extract/extrac
 export { jsonEditListSchema, jsonEditListJsonSchema, type JsonEditList } from './extract/json-edits.js';
 export { resolveEdits, type FileLookup, type PlacementOptions } from './resolve/resolve.js';
 export { validateChangeSet } from './validate/validate.js';
-export { checkPathsOnDisk } from './validate/disk-paths.js';
+export { checkPathOnDisk, checkPathsOnDisk } from './validate/disk-paths.js';
 export { pathProblem, protectedProblem } from './validate/path-rules.js';
 export { canonicalPath, foldName, foldPath, matchPathGlob, aliasCollisions, type CanonicalPath } from './canonical-path.js';
 export { classify, classifyFile, pathKind, countChangedLines, changedLineTexts } from './classify.js';
