@@ -2,11 +2,19 @@
  * Which Maven commands check a candidate fix, fastest first. Pure: the same input always
  * gives the same stages, and nothing here touches the disk or runs Maven.
  *
- *   compile        the affected modules only, main and test sources (fails fast on a
- *                  patch that does not even compile)
- *   failing-tests  only the tests that failed, in the affected modules
- *   full           the user's own command: a fix is verified only when this passes
+ *   compile        the touched and failing modules (with what they need), main and
+ *                  test sources: fails fast on a patch that does not even compile. Only
+ *                  when no failing test is known; otherwise the next stage compiles.
+ *   failing-tests  the same modules compiled, then only the tests that failed: a patch
+ *                  that does not compile fails here just as early, one that leaves the
+ *                  test failing costs no other test
+ *   full           the user's own command: a fix is verified only when this passes. Under
+ *                  the affected scope (verify-scope.ts) it leaves out the tests of modules
+ *                  the fix cannot affect, through a per-module Surefire excludes file,
+ *                  and `clean` (the outputs it would delete are fresh ones of the user's
+ *                  clean build, or were never copied)
  */
+import path from 'node:path';
 import {
   MavenArgsError,
   formatMavenArgs,
@@ -28,6 +36,10 @@ export interface VerificationPlanInput {
   mavenArgs: string[];
   /** Module folders relative to the project root, '' for the root module. */
   failingModules: string[];
+  /** Module folders the fix writes to: compiled in the early stages beside the failing ones. */
+  touchedModules?: string[];
+  /** The affected-scope form of the full stage. */
+  final?: { dropClean?: boolean; excludesFile?: string };
   /** `com.acme.FooTest#method`, or a class alone to run all of it. */
   failingTests: string[];
   kinds: ('compile' | 'test')[];
@@ -61,11 +73,11 @@ const TEST_ID = /^[A-Za-z_$][\w$]*(\.[A-Za-z_$][\w$]*)*(#[^\s,#]+)?$/;
 export function planVerification(input: VerificationPlanInput): VerificationStage[] {
   validate(input);
   const parsed = parseMavenArgs(input.mavenArgs);
-  const full: VerificationStage = { name: 'full', args: fullArgs(parsed) };
+  const full: VerificationStage = { name: 'full', args: fullArgs(parsed, input.final) };
   const stages: VerificationStage[] = [];
 
   const furthest = Math.max(-1, ...goalsOf(parsed).map(phaseIndex));
-  const selection = moduleSelection(parsed, input.failingModules);
+  const selection = moduleSelection(parsed, [...input.failingModules, ...(input.touchedModules ?? [])]);
   const withoutRedirects = parsed.filter((arg) => !isOptionOfRole(arg, 'log-file'));
   const globalOptions = withoutRedirects.filter(
     (arg) => arg.type === 'option' && !(selection.length > 0 && isOptionOfRole(arg, 'selection')),
@@ -74,11 +86,13 @@ export function planVerification(input: VerificationPlanInput): VerificationStag
   // Compiling more than the user's command would (tests of a `mvn compile`) could fail
   // on code the user never built, so the stage stops where the user's command stops.
   const compileGoal = furthest >= phaseIndex('test-compile') ? 'test-compile' : furthest >= phaseIndex('compile') ? 'compile' : undefined;
-  if (input.kinds.length > 0 && compileGoal) {
+  const runsFailingTests = input.kinds.includes('test') && input.failingTests.length > 0 && furthest >= phaseIndex('test');
+  // The failing-tests stage compiles the same modules first: a separate compile stage would only start Maven once more.
+  if (input.kinds.length > 0 && compileGoal && !runsFailingTests) {
     stages.push({ name: 'compile', args: [...formatMavenArgs(globalOptions), ...selection, compileGoal] });
   }
 
-  if (input.kinds.includes('test') && input.failingTests.length > 0 && furthest >= phaseIndex('test')) {
+  if (runsFailingTests) {
     const testOptions = globalOptions.filter((arg) => !TEST_SELECTION_PROPERTIES.has(propertyName(arg) ?? ''));
     stages.push({
       name: 'failing-tests',
@@ -104,13 +118,15 @@ const isRepositoryGoal = (goal: string) => REPOSITORY_PHASES.has(goal) || goal.s
  * The user's command, with two deliberate exceptions: `-l FILE` is dropped because the
  * verdict and any new diagnosis are read from the captured output, and `install` and
  * `deploy` become `verify` (their plugin goals are dropped) because verifying a candidate
- * must never write the user's local repository, let alone publish it.
+ * must never write the user's local repository, let alone publish it. The affected-scope
+ * form also drops `clean` and adds the excludes file.
  */
-function fullArgs(parsed: MavenArg[]): string[] {
+function fullArgs(parsed: MavenArg[], final: VerificationPlanInput['final'] = {}): string[] {
   const kept: MavenArg[] = [];
   let replaced = false;
   for (const arg of parsed) {
     if (isOptionOfRole(arg, 'log-file')) continue;
+    if (final.dropClean && arg.type === 'goal' && isCleanGoal(arg.value)) continue;
     if (arg.type === 'goal' && isRepositoryGoal(arg.value)) {
       if (!replaced) kept.push({ type: 'goal', value: 'verify' });
       replaced = true;
@@ -118,7 +134,19 @@ function fullArgs(parsed: MavenArg[]): string[] {
     }
     kept.push(arg);
   }
-  return formatMavenArgs(kept);
+  const args = formatMavenArgs(kept);
+  if (!final.excludesFile) return args;
+  // Before the goals, beside the user's options.
+  const firstGoal = kept.findIndex((arg) => arg.type === 'goal');
+  const at = firstGoal < 0 ? args.length : formatMavenArgs(kept.slice(0, firstGoal)).length;
+  return [...args.slice(0, at), `-Dsurefire.excludesFile=${final.excludesFile}`, ...args.slice(at)];
+}
+
+const isCleanGoal = (goal: string) => goal === 'clean' || goal === 'clean:clean' || /^(org\.apache\.maven\.plugins:)?maven-clean-plugin(:[^:]+)?:clean$/.test(goal);
+
+/** Whether the command cleans (its outputs are then reused only when its own build wrote them). */
+export function cleansFirst(mavenArgs: readonly string[]): boolean {
+  return goalsOf(parseMavenArgs(mavenArgs)).some(isCleanGoal);
 }
 
 /** Said in the run record when the user's command was changed so verification cannot write the local repository. */
@@ -142,15 +170,22 @@ function validate(input: VerificationPlanInput): void {
   if (!input || !Array.isArray(input.mavenArgs) || !Array.isArray(input.failingModules) || !Array.isArray(input.failingTests) || !Array.isArray(input.kinds)) {
     throw new VerificationPlanError('planVerification needs mavenArgs, failingModules, failingTests and kinds as arrays');
   }
-  for (const dir of input.failingModules) {
-    if (typeof dir !== 'string' || dir.startsWith('/') || /^[A-Za-z]:/.test(dir) || dir.split(/[\\/]/).includes('..') || dir.includes(',')) {
-      throw new VerificationPlanError(`failing module ${JSON.stringify(dir)} must be a folder relative to the project root, inside it`);
+  if (input.touchedModules !== undefined && !Array.isArray(input.touchedModules)) throw new VerificationPlanError('touchedModules must be an array of module folders');
+  for (const [role, dirs] of [['failing', input.failingModules], ['touched', input.touchedModules ?? []]] as const) {
+    for (const dir of dirs) {
+      if (typeof dir !== 'string' || dir.startsWith('/') || /^[A-Za-z]:/.test(dir) || dir.split(/[\\/]/).includes('..') || dir.includes(',')) {
+        throw new VerificationPlanError(`${role} module ${JSON.stringify(dir)} must be a folder relative to the project root, inside it`);
+      }
     }
   }
   for (const test of input.failingTests) {
     if (typeof test !== 'string' || !TEST_ID.test(test)) {
       throw new VerificationPlanError(`failing test ${JSON.stringify(test)} is not of the form com.acme.FooTest#method`);
     }
+  }
+  const excludes = input.final?.excludesFile;
+  if (excludes !== undefined && (typeof excludes !== 'string' || excludes === '' || path.isAbsolute(excludes) || excludes.split('/').includes('..') || /\s|,/.test(excludes))) {
+    throw new VerificationPlanError(`the excludes file ${JSON.stringify(excludes)} must be a plain path relative to each module`);
   }
   for (const kind of input.kinds) {
     if (kind !== 'compile' && kind !== 'test') throw new VerificationPlanError(`unknown failure kind ${JSON.stringify(kind)}; expected compile or test`);

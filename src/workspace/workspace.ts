@@ -12,15 +12,19 @@
  * climbs out of the project and back in, and that leads inside the project, is rewritten
  * as a relative link to the same place in the copy (see `linkTextInCopy`).
  *
+ * Modification times are kept (Maven's staleness checks compare them), and the fresh
+ * build outputs of an `OutputSnapshot` (reuse-outputs.ts) are laid into the copy, so the
+ * build does not redo what the user's build already did.
+ *
  * Layout: `<tmp>/mvnx-ws-<random>/project` is the copy; `.../logs` holds verification
  * logs, kept until `dispose()` so the caller can diagnose a new failure from them.
  */
-import { constants as fsConstants } from 'node:fs';
-import { chmod, copyFile, lstat, mkdir, mkdtemp, readdir, readlink, realpath, rm, stat, symlink } from 'node:fs/promises';
+import { chmod, lstat, mkdir, mkdtemp, readdir, readlink, realpath, rm, stat, symlink } from 'node:fs/promises';
 import type { BigIntStats, Dirent } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { registerCleanup } from './cleanup.js';
+import { copyPreserving, rebaseStatusLists, type OutputSnapshot } from './reuse-outputs.js';
 
 export interface Workspace {
   /** The copy of the project: build here. */
@@ -33,6 +37,8 @@ export interface Workspace {
   dispose(): Promise<void>;
   /** Back to the content it was created with: changed files restored, added ones (target/) removed. */
   reset(): Promise<void>;
+  /** Module folders whose build outputs (target/) were laid in from the user's build. */
+  reusedOutputs: string[];
 }
 
 export interface WorkspaceOptions {
@@ -40,14 +46,13 @@ export interface WorkspaceOptions {
   includeGit?: boolean;
   /** Parent folder of the workspace; default `os.tmpdir()`. */
   baseDir?: string;
+  /** Fresh outputs of the user's build to lay into the copy (taken from this same project). */
+  outputs?: OutputSnapshot;
 }
 
 export class WorkspaceError extends Error {
   override name = 'WorkspaceError';
 }
-
-/** Parallel file copies: enough to hide per-file latency without exhausting descriptors. */
-const COPY_CONCURRENCY = 32;
 
 /** What the copy looked like right after creation, per root-relative path. */
 type Manifest = Map<string, Fingerprint>;
@@ -71,6 +76,8 @@ export async function createWorkspace(projectRoot: string, options: WorkspaceOpt
   if (!info.isDirectory()) throw new WorkspaceError(`cannot copy the project: ${source} is not a folder`);
   const baseDir = path.resolve(options.baseDir ?? os.tmpdir());
   if (isInside(baseDir, source)) throw new WorkspaceError(`the workspace folder ${baseDir} must not be inside the project ${source}`);
+  const outputs = options.outputs;
+  if (outputs && path.resolve(outputs.source) !== source) throw new WorkspaceError(`the build outputs were taken from ${outputs.source}, not from ${source}`);
 
   await mkdir(baseDir, { recursive: true });
   const container = await mkdtemp(path.join(baseDir, 'mvnx-ws-'));
@@ -81,11 +88,13 @@ export async function createWorkspace(projectRoot: string, options: WorkspaceOpt
 
   let manifest: Manifest;
   const links: LinkRoots = { sources: [source], copy: root };
+  const origin = originOf(source, outputs);
   try {
     const sourceReal = await realpath(source);
     if (sourceReal !== source) links.sources.push(sourceReal);
     await mkdir(scratchDir);
     await copyTree(source, root, exclude, links);
+    if (outputs) await layOutputs(outputs, root, links.sources);
     manifest = await snapshot(root);
   } catch (error) {
     await rm(container, { recursive: true, force: true });
@@ -106,10 +115,46 @@ export async function createWorkspace(projectRoot: string, options: WorkspaceOpt
     },
     async reset() {
       if (disposed) throw new WorkspaceError(`workspace ${root} was disposed; it cannot be reset`);
-      await restore(source, root, manifest, exclude, links);
+      const restored = await restore(origin, root, manifest, exclude, links);
+      for (const module of outputs?.modules ?? []) {
+        if (restored.some((rel) => rel === targetOf(module) || rel.startsWith(`${targetOf(module)}/`))) await rebaseStatusLists(path.join(root, targetOf(module)), links.sources, root);
+      }
       manifest = await snapshot(root);
     },
+    reusedOutputs: [...(outputs?.modules ?? [])],
   };
+}
+
+const targetOf = (module: string) => (module === '' ? 'target' : `${module}/target`);
+
+/** Where a root-relative path of the copy comes from: the snapshot for reused outputs, else the project. */
+type Origin = (rel: string) => string;
+
+function originOf(source: string, outputs: OutputSnapshot | undefined): Origin {
+  const targets = (outputs?.modules ?? []).map((module) => ({ module, prefix: targetOf(module) }));
+  return (rel) => {
+    const hit = targets.find((t) => rel === t.prefix || rel.startsWith(`${t.prefix}/`));
+    return hit ? path.join(outputs!.dir, hit.module, 'target', rel.slice(hit.prefix.length)) : path.join(source, rel);
+  };
+}
+
+/** The snapshot's target/ folders, copied in with their times, their status lists pointed at the copy. */
+async function layOutputs(outputs: OutputSnapshot, root: string, sources: string[]): Promise<void> {
+  for (const module of outputs.modules) {
+    const from = path.join(outputs.dir, module, 'target');
+    const to = path.join(root, targetOf(module));
+    const pairs: [string, string][] = [];
+    const walk = async (dir: string, rel: string): Promise<void> => {
+      for (const entry of await readdir(dir, { withFileTypes: true })) {
+        const relPath = rel === '' ? entry.name : `${rel}/${entry.name}`;
+        if (entry.isDirectory()) await walk(path.join(dir, entry.name), relPath);
+        else if (entry.isFile()) pairs.push([path.join(dir, entry.name), path.join(to, relPath)]);
+      }
+    };
+    await walk(from, '');
+    await copyPreserving(pairs);
+    await rebaseStatusLists(to, sources, root);
+  }
 }
 
 type ExclusionRule = (entry: Dirent, parentHasPom: boolean) => boolean;
@@ -183,7 +228,7 @@ async function copyTree(from: string, to: string, exclude: ExclusionRule, links:
     await chmod(dest, (await stat(src)).mode & 0o7777);
   };
   await walk(from, to);
-  await copyFiles(files);
+  await copyPreserving(files);
 }
 
 /** Regular files are queued for the parallel copy; the rest is made right away. */
@@ -191,18 +236,6 @@ async function copyEntry(entry: Dirent, src: string, dest: string, queue: [strin
   if (entry.isFile()) queue.push([src, dest]);
   else if (entry.isSymbolicLink()) await symlink(await linkTextInCopy(src, dest, links), dest);
   // Sockets, FIFOs and devices are no part of a build's inputs.
-}
-
-async function copyFiles(pairs: [string, string][]): Promise<void> {
-  let next = 0;
-  const worker = async () => {
-    while (next < pairs.length) {
-      const [src, dest] = pairs[next++]!;
-      // libuv's copyfile keeps the source's mode bits (mvnw stays executable).
-      await copyFile(src, dest, fsConstants.COPYFILE_FICLONE);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(COPY_CONCURRENCY, pairs.length) }, worker));
 }
 
 async function snapshot(root: string): Promise<Manifest> {
@@ -235,9 +268,10 @@ function unchanged(a: Fingerprint, b: Fingerprint): boolean {
 /**
  * Restores the copy without copying the whole project again: anything not in the
  * manifest goes (build output, files a patch added), anything whose inode or change time
- * moved is copied again from the project, anything missing comes back.
+ * moved is copied again from where it came from (the project, or the outputs snapshot),
+ * anything missing comes back. Returns the root-relative paths copied again.
  */
-async function restore(source: string, root: string, manifest: Manifest, exclude: ExclusionRule, links: LinkRoots): Promise<void> {
+async function restore(origin: Origin, root: string, manifest: Manifest, exclude: ExclusionRule, links: LinkRoots): Promise<string[]> {
   const seen = new Set<string>();
   const walk = async (dir: string, rel: string): Promise<void> => {
     const entries = await readdir(dir, { withFileTypes: true });
@@ -264,7 +298,7 @@ async function restore(source: string, root: string, manifest: Manifest, exclude
   const queue: [string, string][] = [];
   for (const rel of missing) {
     if (missing.some((other) => other !== rel && rel.startsWith(`${other}/`) && manifest.get(other)?.kind === 'dir')) continue;
-    const src = path.join(source, rel);
+    const src = origin(rel);
     const dest = path.join(root, rel);
     const info = await lstat(src).catch(() => undefined);
     if (!info) throw new WorkspaceError(`cannot reset ${root}: ${rel} is no longer in the project`);
@@ -273,7 +307,8 @@ async function restore(source: string, root: string, manifest: Manifest, exclude
     else if (info.isSymbolicLink()) await symlink(await linkTextInCopy(src, dest, links), dest);
     else queue.push([src, dest]);
   }
-  await copyFiles(queue);
+  await copyPreserving(queue);
+  return missing;
 }
 
 function isInside(candidate: string, folder: string): boolean {

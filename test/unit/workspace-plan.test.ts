@@ -14,7 +14,7 @@ describe('planVerification', () => {
     ]);
   });
 
-  it('clean install -pl a -am with a failing test: our selection replaces the user’s, tests run alone', () => {
+  it('clean install -pl a -am with a failing test: our selection replaces the user’s, the failing-tests stage compiles and runs them alone', () => {
     expect(
       asText({
         mavenArgs: ['clean', 'install', '-pl', 'a', '-am'],
@@ -23,7 +23,6 @@ describe('planVerification', () => {
         kinds: ['test'],
       }),
     ).toEqual([
-      'compile: -pl a -am test-compile',
       'failing-tests: -pl a -am -Dtest=com.acme.FooTest#adds,com.acme.FooTest#subtracts -Dsurefire.failIfNoSpecifiedTests=false test',
       'full: clean verify -pl a -am',
     ]);
@@ -31,7 +30,6 @@ describe('planVerification', () => {
 
   it('-Dtest=X test: the user’s test selection is replaced by the failing tests', () => {
     expect(asText({ mavenArgs: ['-Dtest=X', 'test'], failingTests: ['com.acme.XTest#one'], kinds: ['test'] })).toEqual([
-      'compile: -Dtest=X test-compile',
       'failing-tests: -Dtest=com.acme.XTest#one -Dsurefire.failIfNoSpecifiedTests=false test',
       'full: -Dtest=X test',
     ]);
@@ -58,7 +56,8 @@ describe('planVerification', () => {
       kinds: ['test'],
     });
     expect(stages.find((s) => s.name === 'failing-tests')?.args).toEqual(['-Dtest=a.BTest#c', '-Dsurefire.failIfNoSpecifiedTests=false', 'test']);
-    expect(stages.find((s) => s.name === 'compile')?.args[0]).toBe('-DskipTests');
+    expect(stages.find((s) => s.name === 'compile')).toBeUndefined();
+    expect(stages.find((s) => s.name === 'full')?.args[0]).toBe('-DskipTests');
   });
 
   it('the root module is selected as "." beside others', () => {

@@ -1,0 +1,191 @@
+// `npm run bench:verify [-- --rounds N] [--only multi|single] [--cli PATH] [--out FILE]`: what
+// verifying a candidate fix costs on projects of realistic size, as ratios to a plain clean
+// `mvn -o -q verify` of the same project measured in the same round.
+//
+// The projects are generated here (src/bench/verify-projects.ts): a seven-module reactor
+// and a single-module project, a few hundred classes and tests each. Per round and bug:
+//   1. a fresh copy of the correct project gets a plain clean build (the baseline, and the
+//      developer's already-built tree);
+//   2. the bug is written in and `mvnx -o -B -q verify` runs with the scripted model whose
+//      first reply is the right fix: the whole run, and what verifying the fix cost;
+//   3. the fix is written by hand and plain `mvn -o -q verify` runs (the incremental build
+//      a developer would run to check it);
+//   4. the bug again, mvnx with a first reply that does not compile, then the fix;
+//   5. the bug again, mvnx with a first reply that compiles but leaves the test failing.
+// A candidate's cost is its attempt's apply (workspace reset and write) plus verification,
+// from the run record. Plain and mvnx runs interleave; figures are medians over rounds.
+// Maven runs as the user's would: no MAVEN_OPTS from this script.
+import { execa } from 'execa';
+import { cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import { parseRunRecordFromStdout } from '../dist/bench/harness.js';
+import { startScriptedOllama } from '../dist/bench/scripted-ollama.js';
+import { attemptCost, doneWhenProblems, expectedFirstOutcome, formatStagesTable, formatVerifyTable, summariseVerify } from '../dist/bench/verify-bench.js';
+import { MULTI_MODULE_BUGS, MULTI_MODULE_SPEC, SINGLE_MODULE_BUGS, SINGLE_MODULE_SPEC, generateProject } from '../dist/bench/verify-projects.js';
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const TIMEOUT_MS = 20 * 60_000;
+const CONFIG = ['tier: monitor', 'fixers:', '  enabled: false', 'budget:', '  dynamic: false', '  maxAttempts: 4', '  maxModelCalls: 4', '  maxWallSeconds: 3600', '  perAttemptTimeoutSeconds: 1200', '  hardCap:', '    maxWallSeconds: 3600', '    perAttemptTimeoutSeconds: 1200', ''].join('\n');
+
+function parseArgs(argv) {
+  const options = { rounds: 3, only: [], cli: path.join(repoRoot, 'dist/cli/mvnx.cjs'), out: path.join(repoRoot, 'bench/results-verify.md'), config: [] };
+  for (let i = 0; i < argv.length; i += 1) {
+    const arg = argv[i];
+    const [flag, inline] = arg.split(/=(.*)/s, 2);
+    const value = () => inline ?? argv[++i];
+    if (flag === '--rounds') options.rounds = Number(value());
+    else if (flag === '--only') options.only.push(value());
+    else if (flag === '--cli') options.cli = path.resolve(value());
+    else if (flag === '--out') options.out = path.resolve(value());
+    else if (flag === '--config') options.config.push(value());
+    else throw new Error(`unknown argument ${arg} (use --rounds N, --only multi|single, --cli PATH, --out FILE, --config "yaml line")`);
+  }
+  if (!Number.isInteger(options.rounds) || options.rounds < 1) throw new Error('--rounds needs a whole number >= 1');
+  for (const only of options.only) if (only !== 'multi' && only !== 'single') throw new Error(`--only takes multi or single, not ${only}`);
+  return options;
+}
+
+function childEnv() {
+  const env = { ...process.env, CI: 'true' };
+  for (const name of ['MAVEN_OPTS', 'MVNX_HOST', 'OLLAMA_HOST', 'MVNX_TIER', 'JAVA_TOOL_OPTIONS']) delete env[name];
+  return env;
+}
+
+async function timed(work) {
+  const started = performance.now();
+  const value = await work();
+  return { value, ms: Math.round(performance.now() - started) };
+}
+
+async function writeProject(project, root) {
+  for (const [file, content] of project.files) {
+    await mkdir(path.dirname(path.join(root, file)), { recursive: true });
+    await writeFile(path.join(root, file), content);
+  }
+}
+
+async function plainVerify(root, label) {
+  const { value: result, ms } = await timed(() => execa('mvn', ['-o', '-q', 'verify'], { cwd: root, env: childEnv(), reject: false, stdin: 'ignore', timeout: TIMEOUT_MS }));
+  if (result.exitCode !== 0) throw new Error(`${label}: plain mvn -o -q verify failed (exit ${result.exitCode}): ${result.stdout.split('\n').slice(-5).join(' ')}`);
+  return ms;
+}
+
+async function mvnxRun(root, bug, first, options) {
+  await writeFile(path.join(root, bug.file), bug.broken);
+  const replies = first === 'fix' ? [bug.replies.fix] : [bug.replies[first], bug.replies.fix];
+  const server = await startScriptedOllama(replies);
+  try {
+    const args = [options.cli, '-o', '-B', '-q', 'verify', '--mvnx-json', `--mvnx-host=${server.url}`];
+    const { value: result, ms } = await timed(() => execa('node', args, { cwd: root, env: childEnv(), reject: false, stdin: 'ignore', timeout: TIMEOUT_MS }));
+    const record = parseRunRecordFromStdout(result.stdout);
+    const problems = [];
+    if (!record) problems.push(`${first}: no run record (exit ${result.exitCode}): ${result.stderr.split('\n').filter(Boolean).pop() ?? ''}`);
+    const one = attemptCost(record, 1);
+    if (record && !expectedFirstOutcome(first).includes(one?.outcome ?? 'none')) problems.push(`${first}: attempt 1 was ${one?.outcome ?? 'missing'}`);
+    if (record && record.stopReason !== 'fixed') problems.push(`${first}: stopped ${record.stopReason}, not fixed`);
+    return { record, wallMs: ms, first: one, problems };
+  } finally {
+    await server.close();
+  }
+}
+
+async function round(project, template, bug, options) {
+  const parent = await mkdtemp(path.join(os.tmpdir(), 'mvnx-bench-verify-'));
+  const root = path.join(parent, project.name);
+  try {
+    await cp(template, root, { recursive: true });
+    const plainCleanMs = await plainVerify(root, `${project.name} clean`);
+    await writeFile(path.join(root, '.mvnxrc.yaml'), [CONFIG, ...options.config].join('\n'));
+
+    const fix = await mvnxRun(root, bug, 'fix', options);
+    await writeFile(path.join(root, bug.file), bug.correct);
+    const plainIncrementalMs = await plainVerify(root, `${project.name} incremental`);
+    const compile = await mvnxRun(root, bug, 'doesNotCompile', options);
+    const test = await mvnxRun(root, bug, 'testStillFails', options);
+    await writeFile(path.join(root, bug.file), bug.correct);
+
+    return {
+      plainCleanMs,
+      plainIncrementalMs,
+      rejectCompileMs: compile.first?.ms ?? null,
+      rejectTestMs: test.first?.ms ?? null,
+      verifiedMs: fix.first?.ms ?? null,
+      wholeRunMs: fix.record ? fix.wallMs : null,
+      stages: { rejectCompile: compile.first?.stages ?? [], rejectTest: test.first?.stages ?? [], verified: fix.first?.stages ?? [] },
+      ...(fix.first?.verdictCommand ? { verdictCommand: fix.first.verdictCommand } : {}),
+      problems: [...fix.problems, ...compile.problems, ...test.problems],
+    };
+  } finally {
+    await rm(parent, { recursive: true, force: true });
+  }
+}
+
+const options = parseArgs(process.argv.slice(2));
+const projects = [
+  { key: 'multi', label: `multi-module (${MULTI_MODULE_SPEC.modules.length} modules)`, project: generateProject(MULTI_MODULE_SPEC, MULTI_MODULE_BUGS) },
+  { key: 'single', label: 'single-module', project: generateProject(SINGLE_MODULE_SPEC, SINGLE_MODULE_BUGS) },
+].filter((entry) => options.only.length === 0 || options.only.includes(entry.key));
+
+const templates = await mkdtemp(path.join(os.tmpdir(), 'mvnx-bench-verify-templates-'));
+try {
+  for (const entry of projects) {
+    entry.template = path.join(templates, entry.project.name);
+    await writeProject(entry.project, entry.template);
+  }
+  const rounds = new Map();
+  for (let n = 1; n <= options.rounds; n += 1) {
+    for (const entry of projects) {
+      for (const bug of entry.project.bugs) {
+        const key = `${entry.label}\u0000${bug.name}`;
+        const result = await round(entry.project, entry.template, bug, options);
+        rounds.set(key, [...(rounds.get(key) ?? []), result]);
+        const r = (ms) => (ms === null ? '-' : `${(ms / result.plainCleanMs).toFixed(2)}×`);
+        process.stderr.write(
+          `[${n}/${options.rounds}] ${entry.label} / ${bug.name}: clean ${(result.plainCleanMs / 1000).toFixed(1)}s, incremental ${r(result.plainIncrementalMs)}, ` +
+            `reject compile ${r(result.rejectCompileMs)} (${result.stages.rejectCompile.join('→')}), reject test ${r(result.rejectTestMs)} (${result.stages.rejectTest.join('→')}), ` +
+            `verified ${r(result.verifiedMs)} (${result.stages.verified.join('→')}), whole ${r(result.wholeRunMs)}${result.problems.length ? ` PROBLEMS: ${result.problems.join('; ')}` : ''}\n`,
+        );
+      }
+    }
+  }
+
+  const summaries = [...rounds.entries()].map(([key, results]) => {
+    const [label, bug] = key.split('\u0000');
+    return summariseVerify(label, bug, results);
+  });
+  const problems = summaries.flatMap((summary) => summary.problems.map((problem) => `${summary.project} / ${summary.bug} ${problem}`));
+  const limits = doneWhenProblems(summaries);
+  const mavenVersion = ((await execa('mvn', ['-v', '-B'], { reject: false })).stdout.split('\n')[0] ?? '').replace(/\x1b\[[0-9;]*m/g, '');
+  const stats = projects.map((entry) => `${entry.label}: ${entry.project.stats.mainClasses} main classes, ${entry.project.stats.testClasses} test classes, ${entry.project.stats.tests} tests`).join('; ');
+  const lines = [
+    '# Verification benchmark',
+    '',
+    `\`npm run bench:verify -- --rounds ${options.rounds}${options.config.map((c) => ` --config "${c}"`).join('')}\` on ${new Date().toISOString().slice(0, 10)}: ${options.rounds} interleaved round(s), medians of per-round ratios; ` +
+      `${mavenVersion}, node ${process.version}, ${os.cpus().length} cores (shared), load ${os.loadavg().map((l) => l.toFixed(1)).join(' ')} at the end.`,
+    '',
+    `Projects (generated by \`src/bench/verify-projects.ts\`): ${stats}.`,
+    '',
+    'Every figure is a ratio to a plain clean `mvn -o -q verify` of the correct project in the same round (its median seconds in the third column).',
+    '',
+    formatVerifyTable(summaries),
+    '',
+    formatStagesTable(summaries),
+    '',
+    '- **plain incremental**: `mvn -o -q verify` after writing the fix into the tree the failed build left (what checking the fix by hand costs).',
+    '- **rejected** / **verified**: the attempt\'s apply (workspace reset and write) plus all its verification stages, from the run record; the last stage listed is the one that rejected.',
+    '- **whole mvnx run**: the `mvnx -o -B -q verify` process when the model\'s first reply is the fix: the user\'s failed build, the workspace, the flaky check, the model and the verification.',
+    '- Timings come from a shared 2-core machine where other builds run at the same time: expect ±30 % between rounds.',
+    problems.length > 0 ? `- **Runs not as expected**: ${problems.join('; ')}` : '- Every run ended as expected: the wrong candidates were rejected and the fix verified.',
+    limits.length > 0 ? `- **Over the issue-17 limits**: ${limits.join('; ')}` : '- Within the issue-17 limits: rejecting ≤ 0.25× (does not compile) and ≤ 0.40× (test still fails); verifying ≤ 1.0× single-module and ≤ 0.5× for the leaf bug.',
+    '',
+  ];
+  const output = lines.join('\n');
+  await writeFile(options.out, output);
+  process.stdout.write(output);
+  if (problems.length > 0) process.exitCode = 1;
+} finally {
+  await rm(templates, { recursive: true, force: true });
+}

@@ -1,0 +1,105 @@
+/**
+ * Which modules a candidate fix can affect, and so what verification must redo. Pure.
+ *
+ * The affected modules are the ones the fix touches, the ones that failed, and every
+ * module that needs any of those (reactor.ts). They are rebuilt from clean in the
+ * workspace and all their tests run. Every other module builds from the same inputs as
+ * in the user's build: its outputs come from that build (when fresh), and under
+ * `verify.scope: affected` its tests are taken from that build too, when they all ran
+ * and passed there. The user's goals still run for every module (Maven 3 resolves a
+ * module only from the reactor, so upstream modules stay in it); only their tests are
+ * left out, through a Surefire excludes file per module.
+ *
+ * When in doubt the answer is "everything": a pom or `.mvn` file touched, a pom the
+ * reactor reader could not read, a file outside every module, a project that sets its
+ * own test excludes file or fails when a module has no tests.
+ */
+import type { TestCaseResult } from '../diagnose/types.js';
+import { moduleOfFile, withDependents, type ReactorGraph } from '../maven/reactor.js';
+
+export type VerifyScope = 'affected' | 'full';
+
+export interface ScopeInput {
+  scope: VerifyScope;
+  graph: ReactorGraph;
+  /** Project-relative paths the fix writes (renames: both sides). */
+  touchedFiles: string[];
+  /** Module folders with a failure in the diagnosis being worked on. */
+  failingModules: string[];
+  /** Test results of the user's failed build. */
+  baselineTests: TestCaseResult[];
+  /** Project facts that forbid leaving tests out (see `testSkipBlockers`). */
+  blockers: string[];
+}
+
+export interface ScopeDecision {
+  /** `affected` only when some module's tests are taken from the user's build. */
+  scope: VerifyScope;
+  /** Module folders rebuilt from clean, all their tests run. */
+  affected: string[];
+  /** Modules whose tests are taken from the user's build. */
+  testsFromYourBuild: { dir: string; artifactId: string }[];
+  /** Why verification covers every module although `affected` was asked for. */
+  why?: string;
+}
+
+/** The file every module's Surefire reads under the affected scope (relative: Maven resolves it per module). */
+export const EXCLUDES_FILE = 'target/mvnx-verify-excludes.txt';
+
+export function decideScope(input: ScopeInput): ScopeDecision {
+  const everything = (why?: string): ScopeDecision => ({ scope: 'full', affected: input.graph.projects.map((p) => p.dir), testsFromYourBuild: [], ...(why ? { why } : {}) });
+  if (input.graph.projects.length === 0) return everything('no module could be read from the poms');
+  if (input.graph.problems.length > 0) return everything(`the reactor could not be read completely (${input.graph.problems[0]})`);
+
+  const touched = new Set<string>();
+  for (const file of input.touchedFiles) {
+    const name = file.split('/').pop() ?? '';
+    if (name === 'pom.xml' || file === '.mvn' || file.startsWith('.mvn/') || file.includes('/.mvn/')) return everything(`the fix changes ${file}, which every module may read`);
+    const module = moduleOfFile(input.graph, file);
+    if (!module) return everything(`${file} is in no module`);
+    if (module.packaging === 'pom' && input.graph.projects.length > 1) return everything(`${file} belongs to the parent ${module.artifactId}, which other modules may read`);
+    touched.add(module.dir);
+  }
+  const known = new Set(input.graph.projects.map((p) => p.dir));
+  for (const dir of input.failingModules) {
+    if (!known.has(dir)) return everything(`the failing module ${dir || '.'} is not in the reactor`);
+    touched.add(dir);
+  }
+  const affected = withDependents(input.graph, touched);
+  const decision: ScopeDecision = { scope: 'full', affected: [...affected].sort(), testsFromYourBuild: [] };
+  if (input.scope === 'full') return decision;
+  if (input.blockers.length > 0) return { ...decision, why: input.blockers[0]! };
+
+  const artifactCount = new Map<string, number>();
+  for (const project of input.graph.projects) artifactCount.set(project.artifactId, (artifactCount.get(project.artifactId) ?? 0) + 1);
+  for (const project of input.graph.projects) {
+    if (affected.has(project.dir) || artifactCount.get(project.artifactId) !== 1) continue;
+    const results = input.baselineTests.filter((test) => test.module === project.artifactId);
+    const ran = results.some((test) => test.status !== 'skipped');
+    const allPassed = results.every((test) => test.status === 'passed' || test.status === 'skipped');
+    if (ran && allPassed) decision.testsFromYourBuild.push({ dir: project.dir, artifactId: project.artifactId });
+  }
+  if (decision.testsFromYourBuild.length === 0) return { ...decision, why: 'no unaffected module has tests that ran and passed in your build' };
+  return { ...decision, scope: 'affected' };
+}
+
+/** The content of a module's excludes file: everything for a module whose tests are taken from the user's build. */
+export function excludesFileText(skipTests: boolean): string {
+  return skipTests ? '# mvnx: tests taken from your build (the fix cannot affect this module)\n**/*\n' : '# mvnx: this module\'s tests run\n';
+}
+
+/**
+ * Why tests cannot be left out per module, from the project's poms, `.mvn/maven.config`
+ * and the command line: Surefire's excludesFile set by the project (a -D would replace
+ * it) or a build that fails when a module runs no tests.
+ */
+export function testSkipBlockers(texts: { name: string; text: string }[], mavenArgs: readonly string[]): string[] {
+  const blockers: string[] = [];
+  const all = [...texts, { name: 'the command line', text: mavenArgs.join('\n') }];
+  for (const { name, text } of all) {
+    if (/excludesFile/i.test(text)) blockers.push(`${name} sets a Surefire excludes file`);
+    if (/failIfNoTests/i.test(text)) blockers.push(`${name} sets failIfNoTests`);
+    if (/(^|\s)-Dtest=|<test>/.test(text)) blockers.push(`${name} selects tests itself`);
+  }
+  return blockers;
+}
