@@ -18,7 +18,7 @@ export { checkPathsOnDisk } from './validate/disk-paths.js';
 export { pathProblem } from './validate/path-rules.js';
 export { classify, classifyFile, pathKind, countChangedLines, changedLineTexts } from './classify.js';
 export { toUnifiedDiff, toUnifiedDiffBytes } from './unified-diff.js';
-export { fingerprintChangeSet } from './fingerprint.js';
+export { fingerprintChangeSet, fingerprintProposedEdits, fingerprintText } from './fingerprint.js';
 export { applyChangeSet, PatchApplyError, type PatchApplyErrorCode } from './apply.js';
 export { PATCH_PROBLEM_CODES, isPlacementProblem, type PatchProblemCode } from './problems.js';
 export { DEFAULT_PATCH_POLICY, type PatchPolicy } from './patch-policy.js';

@@ -153,6 +153,10 @@ async function repair(input: RepairInput): Promise<number> {
   record.stopReason = loop.stopReason;
   record.timings = { ...record.timings, ...loop.timings };
   if (loop.message) record.message = loop.message;
+  if (loop.flakyTests) {
+    record.flakyTests = loop.flakyTests;
+    record.decisions.push(`flaky: ${loop.message ?? loop.flakyTests.join(', ')}; no model was asked (tests.flakyCheck)`);
+  }
   if (loop.stopReason === 'interrupted') {
     record.status = 'unfixed';
     return 130;
@@ -165,11 +169,13 @@ async function repair(input: RepairInput): Promise<number> {
 
   const changeTypes = classify(loop.fix);
   const touchedModules = modulesOf(loop.fix.files.map((f) => f.path), diagnosis);
+  const failingTestEdits = loop.attempts.find((attempt) => attempt.outcome === 'verified')?.failingTestEdits ?? [];
   const verdict = decideVerified({
     config,
     changeSet: loop.fix,
     changeTypes,
     modules: touchedModules,
+    failingTestEdits,
     coverage: await readReactorCoverage(context.projectRoot, diagnosis.modules),
     interactive: input.interactive,
   });

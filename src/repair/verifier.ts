@@ -45,6 +45,8 @@ export function createVerifier(options: VerifierOptions) {
       env: options.env,
       sandbox: options.sandbox,
       baselineTests: options.baselineTests,
+      // Tests that fail in the diagnosis being worked on (after progress, maybe not in the user's build).
+      requiredTests: failingTests(diagnosis),
       timeoutMs: options.timeoutMs,
       signal: options.signal,
       userCwd: options.userCwd,
@@ -69,6 +71,7 @@ export function createVerifier(options: VerifierOptions) {
     return {
       outcome: result.outcome,
       regressions: result.regressions,
+      ...(result.testProblems.length > 0 ? { testProblems: result.testProblems } : {}),
       applyMs,
       verifyMs,
       stages: stageSummaries,
@@ -77,7 +80,7 @@ export function createVerifier(options: VerifierOptions) {
   };
 }
 
-function failingModuleDirs(diagnosis: Diagnosis): string[] {
+export function failingModuleDirs(diagnosis: Diagnosis): string[] {
   const dirs = new Set<string>();
   for (const d of diagnosis.diagnostics) {
     const dir = diagnosis.modules.find((m) => m.artifactId === d.module || m.name === d.module)?.dir;
@@ -86,6 +89,6 @@ function failingModuleDirs(diagnosis: Diagnosis): string[] {
   return [...dirs];
 }
 
-function failingTests(diagnosis: Diagnosis): string[] {
+export function failingTests(diagnosis: Diagnosis): string[] {
   return [...new Set(diagnosis.diagnostics.flatMap((d) => (d.test ? [d.test] : [])))];
 }

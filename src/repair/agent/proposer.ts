@@ -83,6 +83,7 @@ export function createAgentProposer(options: AgentProposerOptions) {
         modelMs: Date.now() - started,
         modelCalls,
         problems: checked ? checked.problems : [{ code: 'no-edits', message: `the agent stopped without a fix (${session.stop}) after ${session.steps.length} step(s)` }],
+        ...(checked ? { proposalFingerprint: checked.proposalFingerprint } : {}),
         ...(checked?.changeSet ? { changeSet: checked.changeSet } : {}),
         ...(summary ? { summary: summary.slice(0, 600) } : {}),
       };
