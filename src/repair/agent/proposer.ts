@@ -107,7 +107,10 @@ function describeBuild(verification: Verification): ToolResult {
   if (verification.outcome === 'verified') return { ok: true, output: 'The build passes with the code as it is now.' };
   const failures = verification.diagnosis?.diagnostics ?? [];
   const shown = failures.slice(0, 5).map(renderDiagnostic).join('\n\n');
-  const regressions = verification.regressions.length > 0 ? `\nTests that passed before and fail now: ${verification.regressions.join(', ')}` : '';
+  const regressions = [
+    verification.regressions.length > 0 ? `\nTests that passed before and fail now: ${verification.regressions.join(', ')}` : '',
+    verification.testProblems?.length ? `\nThe tests do not show a fix: ${verification.testProblems.join('; ')}` : '',
+  ].join('');
   return { ok: true, output: `The build still fails (${verification.outcome}).${regressions}\n\n${shown || 'No diagnostics were read from the log.'}` };
 }
 
