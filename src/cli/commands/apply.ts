@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { findProjectRoot } from '../../maven/project.js';
 import { extractEdits, pathsNeeded, resolveEdits } from '../../patch/index.js';
+import { withOutcome } from '../../report/outcome.js';
 import { readLatestRunId, readRunRecord, runsDir, updateRunRecord, type RunRecord } from '../../report/run-record.js';
 import { applyInPlace, staleFiles } from '../../repair/tier-actions.js';
 import { MvnxError } from '../errors.js';
@@ -60,7 +61,9 @@ export async function run(args: string[], io: { cwd: string; env: NodeJS.Process
 
   const outcome = await applyInPlace({ projectRoot, fix: resolved.changeSet });
   if (!outcome.applied) throw new MvnxError(`mvnx apply: ${outcome.message}`, 1);
-  await updateRunRecord(projectRoot, { ...record, applied: true, decisions: [...record.decisions, `applied later with mvnx apply at ${new Date().toISOString()}`] });
+  const at = new Date().toISOString();
+  const applied = withOutcome({ ...record, applied: true, decisions: [...record.decisions, `applied later with mvnx apply at ${at}`] }, { outcome: 'applied', at, evidence: 'mvnx apply' });
+  await updateRunRecord(projectRoot, applied);
   process.stderr.write(`mvnx: ${outcome.message} (run ${runId}).\n`);
   return 0;
 }
