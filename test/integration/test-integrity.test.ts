@@ -211,6 +211,21 @@ describe('progress is adopted only when the build got better', () => {
     expect(patch).toContain('+        for (int i = 0; i < values.length; i++) {');
   });
 
+  it('a patch that removed one of two errors is kept, and the next prompt shows the code with it', async () => {
+    const copy = await project('calc-two-symbols', modelOnly());
+    const mock = await ollama([await reply('two-symbols-first'), await reply('two-symbols-second')]);
+
+    const r = record(await runMvnx(copy.root, verify(mock.url)));
+
+    expect(r.attempts.map((a) => a.outcome)).toEqual(['build-failed', 'verified']);
+    expect(r.attempts[0]!.reason).not.toContain('not kept');
+    expect(r.status).toBe('fixed');
+    const secondPrompt = await readRecordFile(copy.root, 'attempt-2.prompt.txt');
+    expect(secondPrompt).toContain('i < values.length; i++');
+    expect(secondPrompt).not.toContain('values.lenght');
+    expect(await readRecordFile(copy.root, 'fix.patch')).toContain('+            sum += values[i];');
+  });
+
   it('two message-only changes in a row stop with no-progress', async () => {
     const copy = await project('calc-symbol', modelOnly());
     const other = (await reply('symbol-message-only')).replace('values.length()', 'values.size()');
