@@ -26,6 +26,7 @@ export const DEFAULT_PROTECTED_PATHS = [
   'pom.xml',
   '**/pom.xml',
   '.mvn/**',
+  '**/.mvn/**',
   'mvnw*',
   '.github/**',
   '.gitlab-ci.yml',
@@ -60,6 +61,9 @@ const patchSchema = z
     allowNonUtf8: z.boolean().default(false).describe('Allow patching files that are not valid UTF-8.'),
     maxFilesTouched: positiveInt.default(5).describe('A patch touching more files than this is rejected.'),
     maxLinesChanged: positiveInt.default(200).describe('A patch changing more lines (added + removed) than this is rejected.'),
+    maxFileBytes: positiveInt.default(1_048_576).describe('A patch that would write a file larger than this many bytes is rejected.'),
+    maxChangeSetBytes: positiveInt.default(4_194_304).describe('A patch that would write more than this many bytes in all is rejected; a model reply over twice this is not read.'),
+    maxLineLength: positiveInt.default(2_000).describe('A patch adding a line longer than this many characters is rejected.'),
   })
   .describe('Limits and tolerances applied when a patch is validated.');
 
