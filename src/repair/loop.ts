@@ -48,6 +48,8 @@ export interface Verification {
 export interface FailureRecheck {
   passed: string[];
   failed: string[];
+  /** What the re-run cost, for the run record. */
+  durationMs: number;
 }
 
 /** Test integrity of a candidate fix, read from the patch before any build. */
@@ -93,6 +95,8 @@ export interface LoopResult {
   message?: string;
   /** stopReason flaky: the tests that passed when re-run. */
   flakyTests?: string[];
+  /** The flaky check's re-run, when there was one. */
+  recheck?: FailureRecheck;
   timings: { modelMs: number; applyMs: number; verifyMs: number };
 }
 
@@ -108,16 +112,17 @@ export async function runRepairLoop(initial: Diagnosis, ports: LoopPorts): Promi
   let modelCalls = 0;
   let progress = 0;
   let unchangedStreak = 0;
+  // A test failure that goes away when the same code runs again is not the code's to fix.
+  const recheck = await ports.recheckFailures?.(initial);
   const end = (stopReason: StopReason, extra: Partial<LoopResult> = {}): LoopResult => ({
     stopReason,
     attempts,
     modelCalls,
     timings,
+    ...(recheck ? { recheck } : {}),
     ...extra,
   });
 
-  // A test failure that goes away when the same code runs again is not the code's to fix.
-  const recheck = await ports.recheckFailures?.(initial);
   if (recheck && recheck.passed.length > 0 && recheck.failed.length === 0) {
     const tests = recheck.passed.join(', ');
     return end('flaky', { flakyTests: recheck.passed, message: `the failing test${recheck.passed.length === 1 ? '' : 's'} passed when re-run on the unchanged code: ${tests}` });

@@ -31,6 +31,7 @@ export function createFailureRecheck(options: RecheckOptions) {
       (candidate) => candidate.name === 'failing-tests',
     );
     if (!stage) return undefined;
+    const started = Date.now();
     const rerun = await rerunTests({
       workspace: options.workspace,
       stage,
@@ -49,6 +50,6 @@ export function createFailureRecheck(options: RecheckOptions) {
     };
     // A build that still fails (even for another reason) proves nothing flaky.
     const passed = rerun.exitCode === 0 ? tests.filter(passedAlways) : [];
-    return { passed, failed: tests.filter((test) => !passed.includes(test)) };
+    return { passed, failed: tests.filter((test) => !passed.includes(test)), durationMs: Date.now() - started };
   };
 }

@@ -63,6 +63,7 @@ describe('test-weakening patches are rejected before any build', () => {
     expect(built(r)).toEqual([2]);
     expect(r.status).toBe('fixed');
     expect(r.stopReason).toBe('fixed');
+    expect(r.decisions).toContain('flaky check: the failing tests failed again when re-run on the unchanged code; repairing');
     expect(JSON.stringify(mock.chatRequests()[1]!.body)).toContain('test-weakening: changed the expected value');
     expect(await copy.snapshot()).toEqual(before);
   });
@@ -154,6 +155,7 @@ describe('the flaky check', () => {
     expect(r.stopReason).toBe('flaky');
     expect(r.status).toBe('unfixed');
     expect(r.flakyTests).toEqual(['com.acme.calc.ExchangeRateTest#convertsAtTheCurrentRate']);
+    expect(r.timings.recheckMs).toBeGreaterThan(0);
     expect(r.attempts).toEqual([]);
     expect(r.modelCalls).toBe(0);
     expect(mock.chatRequests()).toHaveLength(0);

@@ -361,7 +361,7 @@ describe('test integrity in the loop', () => {
 
 describe('the flaky check', () => {
   it('stops with flaky before any proposal when the failing tests pass on the unchanged code', async () => {
-    const p = ports({ recheck: { passed: ['com.acme.PriceTest#discount'], failed: [] } });
+    const p = ports({ recheck: { passed: ['com.acme.PriceTest#discount'], failed: [], durationMs: 3 } });
     const result = await runRepairLoop(semicolon, p);
     expect(result.stopReason).toBe('flaky');
     expect(result.flakyTests).toEqual(['com.acme.PriceTest#discount']);
@@ -372,11 +372,13 @@ describe('the flaky check', () => {
 
   it('repairs as usual when a failing test fails again', async () => {
     const p = ports({
-      recheck: { passed: ['com.acme.PriceTest#discount'], failed: ['com.acme.PriceTest#total'] },
+      recheck: { passed: ['com.acme.PriceTest#discount'], failed: ['com.acme.PriceTest#total'], durationMs: 3 },
       model: [{ source: 'model', changeSet: edit('class App {\n  int x = 1;\n}\n'), problems: [] }],
       verify: [verified],
     });
-    expect((await runRepairLoop(semicolon, p)).stopReason).toBe('fixed');
+    const result = await runRepairLoop(semicolon, p);
+    expect(result.stopReason).toBe('fixed');
+    expect(result.recheck).toEqual({ passed: ['com.acme.PriceTest#discount'], failed: ['com.acme.PriceTest#total'], durationMs: 3 });
   });
 });
 
