@@ -15,6 +15,8 @@ export interface RecheckOptions {
   mavenArgs: string[];
   env: NodeJS.ProcessEnv;
   sandbox: SandboxInfo;
+  /** sandbox.env.pass: extra environment variables the build may see. */
+  envPass?: readonly string[];
   timeoutMs: number;
   signal: AbortSignal;
   userCwd: string;
@@ -38,6 +40,7 @@ export function createFailureRecheck(options: RecheckOptions) {
       executable: options.executable,
       env: options.env,
       sandbox: options.sandbox,
+      ...(options.envPass ? { envPass: options.envPass } : {}),
       timeoutMs: options.timeoutMs,
       signal: options.signal,
       userCwd: options.userCwd,

@@ -11,6 +11,7 @@ export interface VerifierOptions {
   mavenArgs: string[];
   env: NodeJS.ProcessEnv;
   sandbox: SandboxInfo;
+  envPass?: readonly string[];
   baselineTests: TestCaseResult[];
   timeoutMs: number;
   signal: AbortSignal;
@@ -50,6 +51,7 @@ export function createVerifier(options: VerifierOptions) {
       executable: options.executable,
       env: options.env,
       sandbox: options.sandbox,
+      ...(options.envPass ? { envPass: options.envPass } : {}),
       baselineTests: options.baselineTests,
       // Tests that fail in the diagnosis being worked on (after progress, maybe not in the user's build).
       requiredTests: failingTests(diagnosis),

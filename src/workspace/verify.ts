@@ -5,20 +5,20 @@
  * stage passed, the tests must still show the fix (test-verdict.ts): the failing tests
  * ran and passed, nothing went missing, no module ran fewer tests.
  */
-import { mkdir, copyFile, rename } from 'node:fs/promises';
-import os from 'node:os';
+import { copyFile, rename } from 'node:fs/promises';
 import path from 'node:path';
 import { collectTestResults, reportTimes } from '../diagnose/index.js';
 import type { TestCaseResult } from '../diagnose/types.js';
 import { runMaven } from '../maven/run.js';
 import type { MavenRunResult } from '../maven/types.js';
-import { hasOption, parseMavenArgs, propertyValue, rebaseArgs, rebasePath, goalsOf } from './maven-args.js';
-import { sandboxWrap, SandboxError, type SandboxInfo } from './sandbox.js';
+import { prepareLaunch } from './launch.js';
+import { hasOption, parseMavenArgs, rebaseArgs, rebasePath } from './maven-args.js';
+import { requireSandbox, type SandboxInfo } from './sandbox.js';
 import { judgeTestResults, type StageTests } from './test-verdict.js';
 import type { VerificationStage, VerificationStageName } from './verify-plan.js';
 import type { Workspace } from './workspace.js';
 
-export { planVerification, VerificationPlanError } from './verify-plan.js';
+export { planVerification, repositoryGoalNote, VerificationPlanError } from './verify-plan.js';
 export type { VerificationStage, VerificationStageName, VerificationPlanInput } from './verify-plan.js';
 
 export type VerificationOutcome = 'verified' | 'build-failed' | 'regressed' | 'interrupted' | 'timeout';
@@ -54,6 +54,8 @@ export interface VerifyInput {
   /** Maven's complete environment (as runMaven takes it); default process.env. */
   env?: NodeJS.ProcessEnv;
   sandbox: SandboxInfo;
+  /** Extra environment variables the build may see (sandbox.env.pass); the rest of the allowlist is fixed. */
+  envPass?: readonly string[];
   /** Test results of the user's failed build, read from the original tree. */
   baselineTests: TestCaseResult[];
   /** More `com.acme.FooTest#method` that must run and pass (failures that appeared after earlier progress). */
@@ -65,9 +67,6 @@ export interface VerifyInput {
   /** Where the user ran Maven, when not at the project root (relative -f values). */
   userCwd?: string;
 }
-
-/** Goals that write the local repository, so the sandbox must let them. */
-const REPOSITORY_WRITING_PHASES = new Set(['install', 'deploy']);
 
 export async function verifyInWorkspace(input: VerifyInput): Promise<VerificationResult> {
   checkInput(input);
@@ -116,10 +115,11 @@ export async function verifyInWorkspace(input: VerifyInput): Promise<Verificatio
  * the code, and no patch should be made for it. One stage, the failing-tests one.
  */
 export async function rerunTests(input: Omit<VerifyInput, 'stages' | 'baselineTests' | 'requiredTests'> & { stage: VerificationStage }): Promise<{ exitCode: number; tests: TestCaseResult[]; interrupted: boolean }> {
-  checkInput({ ...input, stages: [input.stage], baselineTests: [] });
+  const asVerify: VerifyInput = { ...input, stages: [input.stage], baselineTests: [] };
+  checkInput(asVerify);
   await input.workspace.reset();
   input.onStage?.(input.stage.name);
-  const { run, tests } = await runStage(stageContext({ ...input, stages: [input.stage], baselineTests: [] }), input.stage, 0, input.timeoutMs);
+  const { run, tests } = await runStage(stageContext(asVerify), input.stage, 0, input.timeoutMs);
   return { exitCode: run.exitCode, tests: tests ?? [], interrupted: run.interrupted || run.timedOut };
 }
 
@@ -145,25 +145,27 @@ function stageContext(input: VerifyInput): StageContext {
 
 /** One stage in the workspace; for a stage that runs tests, the reports it wrote itself (not older ones still on disk). */
 async function runStage(context: StageContext, stage: VerificationStage, index: number, timeoutMs: number) {
-  const { input, cwd, env } = context;
+  const { input, cwd, env, executable } = context;
   const { workspace } = input;
   const args = stageArgs(stage, workspace, context.userCwd, input.sandbox);
-  const wrap = await wrapFor(input.sandbox, workspace.root, cwd, args, env);
   const runsTests = stage.name !== 'compile';
   const before = runsTests ? await reportTimes({ projectRoot: workspace.root }) : undefined;
+  const launch = await prepareLaunch({ sandbox: input.sandbox, workspaceRoot: workspace.root, scratchDir: workspace.scratchDir, cwd, executable, args, env, pass: input.envPass ?? [] });
   const run = await runMaven({
-    executable: context.executable,
+    executable,
     args,
     cwd,
-    env,
+    env: launch.env,
     echo: false,
     timeoutMs,
     ...(input.signal ? { signal: input.signal } : {}),
     // Stop Maven's whole tree ourselves on Ctrl-C: it runs in its own process group,
     // where the terminal's signal does not reach it.
     forwardSignals: true,
-    ...(wrap ? { wrap } : {}),
+    killGroupOnExit: true,
+    wrap: launch.wrap,
   });
+  await launch.after(run);
   const logFile = await keepLog(run, workspace.scratchDir, `${index + 1}-${stage.name}.log`);
   const result: StageResult = { name: stage.name, exitCode: run.exitCode, durationMs: run.finishedAt.getTime() - run.startedAt.getTime(), logFile, args };
   // Surefire leaves earlier reports in place (an earlier stage's, or a module it skipped this time).
@@ -178,24 +180,8 @@ async function runStage(context: StageContext, stage: VerificationStage, index: 
  */
 function stageArgs(stage: VerificationStage, workspace: Workspace, userCwd: string, sandbox: SandboxInfo): string[] {
   const args = rebaseArgs(stage.args, workspace.source, workspace.root, userCwd);
-  const offline = sandbox.kind === 'bwrap' && !hasOption(parseMavenArgs(args), 'offline');
+  const offline = sandbox.isolated && !hasOption(parseMavenArgs(args), 'offline');
   return offline ? ['-o', ...args] : args;
-}
-
-async function wrapFor(sandbox: SandboxInfo, workspaceRoot: string, cwd: string, args: string[], env: NodeJS.ProcessEnv) {
-  if (sandbox.kind === 'none') return undefined;
-  const parsed = parseMavenArgs(args);
-  const writesRepository = goalsOf(parsed).some((goal) => REPOSITORY_WRITING_PHASES.has(goal) || goal.startsWith('install:'));
-  const writablePaths: string[] = [];
-  if (writesRepository) {
-    const configured = propertyValue(parsed, 'maven.repo.local');
-    const home = env.HOME ?? os.homedir();
-    // A repository configured in settings.xml (<localRepository>) is not read here.
-    const repository = configured ? path.resolve(cwd, configured) : path.join(home, '.m2', 'repository');
-    await mkdir(repository, { recursive: true });
-    writablePaths.push(repository);
-  }
-  return sandboxWrap(sandbox, { workspaceRoot, writablePaths, network: false, cwd });
 }
 
 /** Moves the spooled log beside the workspace, so one dispose() removes everything. */
@@ -224,5 +210,5 @@ function checkInput(input: VerifyInput): void {
   if (typeof input.executable !== 'string' || input.executable === '') throw new TypeError('verifyInWorkspace needs the Maven executable');
   if (!Number.isFinite(input.timeoutMs) || input.timeoutMs <= 0) throw new TypeError(`timeoutMs must be a positive number of milliseconds, got ${input.timeoutMs}`);
   if (!Array.isArray(input.baselineTests)) throw new TypeError('verifyInWorkspace needs the baseline test results (an empty list when there are none)');
-  if (input.sandbox.kind === 'bwrap' && !input.sandbox.available) throw new SandboxError(`the bwrap sandbox is required but unavailable: ${input.sandbox.reason ?? 'unknown reason'}`);
+  requireSandbox(input.sandbox);
 }
