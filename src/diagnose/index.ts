@@ -7,7 +7,7 @@ import { collectTestCases, failingTestDiagnostics } from './test-reports.js';
 import type { Diagnosis } from './types.js';
 
 export { parseMavenLog, MavenLogParser } from './log-parser.js';
-export { collectTestResults, CLOCK_SLACK_MS } from './test-reports.js';
+export { collectTestResults, reportTimes, CLOCK_SLACK_MS } from './test-reports.js';
 export { diagnosticFingerprint, diagnosisFingerprint } from './fingerprint.js';
 export { discoverModules, summarisePom, type ModuleFolder } from './modules.js';
 export { relativeToRoot } from './paths.js';

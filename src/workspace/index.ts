@@ -24,8 +24,10 @@ export {
   type MavenArg,
   type MavenOptionSpec,
 } from './maven-args.js';
+export { judgeTestResults, type StageTests, type TestVerdict, type TestVerdictInput } from './test-verdict.js';
 export {
   planVerification,
+  rerunTests,
   repositoryGoalNote,
   verifyInWorkspace,
   VerificationPlanError,
