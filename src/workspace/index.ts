@@ -39,3 +39,9 @@ export {
   type StageResult,
   type VerifyInput,
 } from './verify.js';
+export { cleansFirst } from './verify-plan.js';
+export { decideScope, EXCLUDES_FILE, type ScopeDecision, type VerifyScope } from './verify-scope.js';
+export { readVerificationFacts, type VerificationFacts } from './verify-facts.js';
+export { takeOutputs, type OutputSnapshot } from './reuse-outputs.js';
+export { QUICK_JVM_FLAGS, type QuickJvm } from './quick-jvm.js';
+export type { VerdictCommand } from './verify.js';

@@ -24,6 +24,12 @@ export interface TestVerdictInput {
   /** `com.acme.FooTest#method` that must also run and pass (failures revealed after earlier progress). */
   required?: string[];
   stages: StageTests[];
+  /**
+   * artifactIds of modules the fix cannot affect whose tests were left out of the full
+   * stage (verify.scope affected): their results in the user's build stand, unless a
+   * stage ran their tests after all.
+   */
+  fromYourBuild?: string[];
 }
 
 export interface TestVerdict {
@@ -45,6 +51,11 @@ export function judgeTestResults(input: TestVerdictInput): TestVerdict {
     const fresh = group(stage.results);
     for (const [key, cases] of fresh) final.set(key, cases);
   }
+  // Modules whose tests the full stage left out: the user's build speaks for all of them.
+  const ranInFull = new Set(input.stages.filter((stage) => stage.name === 'full').flatMap((stage) => stage.results.map(moduleOf)));
+  const carried = new Set((input.fromYourBuild ?? []).filter((module) => !ranInFull.has(module)));
+  for (const [key, cases] of final) if (carried.has(moduleOf(cases[0]!))) final.delete(key);
+  for (const [key, cases] of group(input.baseline.filter((test) => carried.has(moduleOf(test))))) final.set(key, cases);
   const baseline = group(input.baseline);
   const regressions: string[] = [];
   const problems: string[] = [];

@@ -38,8 +38,8 @@ export interface VerificationPlanInput {
   failingModules: string[];
   /** Module folders the fix writes to: compiled in the early stages beside the failing ones. */
   touchedModules?: string[];
-  /** The affected-scope form of the full stage. */
-  final?: { dropClean?: boolean; excludesFile?: string };
+  /** The affected-scope form of the full stage: without `clean`, with the excludes file, only these modules (`-pl ... -am`). */
+  final?: { dropClean?: boolean; excludesFile?: string; modules?: string[] };
   /** `com.acme.FooTest#method`, or a class alone to run all of it. */
   failingTests: string[];
   kinds: ('compile' | 'test')[];
@@ -135,11 +135,15 @@ function fullArgs(parsed: MavenArg[], final: VerificationPlanInput['final'] = {}
     kept.push(arg);
   }
   const args = formatMavenArgs(kept);
-  if (!final.excludesFile) return args;
+  const added = [
+    ...(final.modules && final.modules.length > 0 ? moduleSelection(parsed, final.modules) : []),
+    ...(final.excludesFile ? [`-Dsurefire.excludesFile=${final.excludesFile}`] : []),
+  ];
+  if (added.length === 0) return args;
   // Before the goals, beside the user's options.
   const firstGoal = kept.findIndex((arg) => arg.type === 'goal');
   const at = firstGoal < 0 ? args.length : formatMavenArgs(kept.slice(0, firstGoal)).length;
-  return [...args.slice(0, at), `-Dsurefire.excludesFile=${final.excludesFile}`, ...args.slice(at)];
+  return [...args.slice(0, at), ...added, ...args.slice(at)];
 }
 
 const isCleanGoal = (goal: string) => goal === 'clean' || goal === 'clean:clean' || /^(org\.apache\.maven\.plugins:)?maven-clean-plugin(:[^:]+)?:clean$/.test(goal);
@@ -156,7 +160,7 @@ export function repositoryGoalNote(mavenArgs: readonly string[]): string | undef
   return `verification ran \`verify\` in place of ${goals.map((g) => `\`${g}\``).join(', ')}: a candidate fix never writes your local repository or publishes anything`;
 }
 
-/** `-pl a,b -am` when the failing modules are known and the build is a reactor. */
+/** `-pl a,b -am` when the modules are known and the build is a reactor. */
 function moduleSelection(parsed: MavenArg[], modules: string[]): string[] {
   if (!modules.some((dir) => dir !== '') || hasOption(parsed, 'non-recursive')) return [];
   return ['-pl', unique(modules.map((dir) => (dir === '' ? '.' : dir))).join(','), '-am'];
@@ -171,7 +175,7 @@ function validate(input: VerificationPlanInput): void {
     throw new VerificationPlanError('planVerification needs mavenArgs, failingModules, failingTests and kinds as arrays');
   }
   if (input.touchedModules !== undefined && !Array.isArray(input.touchedModules)) throw new VerificationPlanError('touchedModules must be an array of module folders');
-  for (const [role, dirs] of [['failing', input.failingModules], ['touched', input.touchedModules ?? []]] as const) {
+  for (const [role, dirs] of [['failing', input.failingModules], ['touched', input.touchedModules ?? []], ['selected', input.final?.modules ?? []]] as const) {
     for (const dir of dirs) {
       if (typeof dir !== 'string' || dir.startsWith('/') || /^[A-Za-z]:/.test(dir) || dir.split(/[\\/]/).includes('..') || dir.includes(',')) {
         throw new VerificationPlanError(`${role} module ${JSON.stringify(dir)} must be a folder relative to the project root, inside it`);

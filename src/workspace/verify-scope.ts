@@ -6,9 +6,12 @@
  * workspace and all their tests run. Every other module builds from the same inputs as
  * in the user's build: its outputs come from that build (when fresh), and under
  * `verify.scope: affected` its tests are taken from that build too, when they all ran
- * and passed there. The user's goals still run for every module (Maven 3 resolves a
- * module only from the reactor, so upstream modules stay in it); only their tests are
- * left out, through a Surefire excludes file per module.
+ * and passed there. Upstream modules stay in the reactor (Maven 3 resolves a module of
+ * the project only from the reactor), their tests left out through a Surefire excludes
+ * file per module; a module that is neither affected nor needed by one leaves the
+ * reactor (`-pl ... -am`) when the user's command built the whole reactor one module at
+ * a time (no -pl/-rf/-N, no -T): then its tests ran and passed, and it is not a failing
+ * module, so every goal of the command passed for it.
  *
  * When in doubt the answer is "everything": a pom or `.mvn` file touched, a pom the
  * reactor reader could not read, a file outside every module, a project that sets its
@@ -16,6 +19,7 @@
  */
 import type { TestCaseResult } from '../diagnose/types.js';
 import { moduleOfFile, withDependents, type ReactorGraph } from '../maven/reactor.js';
+import { hasOption, parseMavenArgs } from './maven-args.js';
 
 export type VerifyScope = 'affected' | 'full';
 
@@ -30,6 +34,8 @@ export interface ScopeInput {
   baselineTests: TestCaseResult[];
   /** Project facts that forbid leaving tests out (see `testSkipBlockers`). */
   blockers: string[];
+  /** The user's command: whether it built the whole reactor one module at a time. */
+  mavenArgs?: readonly string[];
 }
 
 export interface ScopeDecision {
@@ -39,6 +45,8 @@ export interface ScopeDecision {
   affected: string[];
   /** Modules whose tests are taken from the user's build. */
   testsFromYourBuild: { dir: string; artifactId: string }[];
+  /** The modules the verdict build selects (`-pl` these `-am`); absent: the command's own selection. */
+  reactor?: string[];
   /** Why verification covers every module although `affected` was asked for. */
   why?: string;
 }
@@ -80,7 +88,23 @@ export function decideScope(input: ScopeInput): ScopeDecision {
     if (ran && allPassed) decision.testsFromYourBuild.push({ dir: project.dir, artifactId: project.artifactId });
   }
   if (decision.testsFromYourBuild.length === 0) return { ...decision, why: 'no unaffected module has tests that ran and passed in your build' };
-  return { ...decision, scope: 'affected' };
+  const reactor = wholeReactorOneByOne(input.mavenArgs) ? keptModules(input.graph, decision.testsFromYourBuild.map((m) => m.dir)) : undefined;
+  return { ...decision, scope: 'affected', ...(reactor ? { reactor } : {}) };
+}
+
+function wholeReactorOneByOne(mavenArgs: readonly string[] | undefined): boolean {
+  if (!mavenArgs) return false;
+  const parsed = parseMavenArgs(mavenArgs);
+  return !['projects', 'resume-from', 'non-recursive', 'also-make', 'also-make-dependents', 'threads', 'builder'].some((option) => hasOption(parsed, option));
+}
+
+/** Every module but the proven ones (Maven's -am brings back those still needed); undefined when nothing would leave. */
+function keptModules(graph: ReactorGraph, proven: string[]): string[] | undefined {
+  const provenSet = new Set(proven);
+  // Aggregators (packaging pom) are brought in by -am where they are parents; alone they build nothing.
+  const kept = graph.projects.filter((p) => !provenSet.has(p.dir) && !(p.packaging === 'pom' && graph.projects.some((child) => child.parent === `${p.groupId}:${p.artifactId}`)));
+  if (kept.length === 0 || kept.length + proven.length >= graph.projects.length) return undefined;
+  return kept.map((p) => p.dir);
 }
 
 /** The content of a module's excludes file: everything for a module whose tests are taken from the user's build. */

@@ -4,8 +4,13 @@
  * which makes the attempt `regressed` even when the targeted test was fixed. When every
  * stage passed, the tests must still show the fix (test-verdict.ts): the failing tests
  * ran and passed, nothing went missing, no module ran fewer tests.
+ *
+ * Before the first stage, the modules the fix can affect (verify-scope.ts) lose their
+ * build outputs, so they are rebuilt from clean whatever was reused; under the affected
+ * scope every module gets its Surefire excludes file (all tests, or none when its tests
+ * are taken from the user's build), and those modules' results stand in the verdict.
  */
-import { copyFile, rename } from 'node:fs/promises';
+import { copyFile, mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { collectTestResults, reportTimes } from '../diagnose/index.js';
 import type { TestCaseResult } from '../diagnose/types.js';
@@ -16,6 +21,7 @@ import { hasOption, parseMavenArgs, rebaseArgs, rebasePath } from './maven-args.
 import { requireSandbox, type SandboxInfo } from './sandbox.js';
 import { judgeTestResults, type StageTests } from './test-verdict.js';
 import type { VerificationStage, VerificationStageName } from './verify-plan.js';
+import { EXCLUDES_FILE, excludesFileText, type ScopeDecision, type VerifyScope } from './verify-scope.js';
 import type { Workspace } from './workspace.js';
 
 export { planVerification, repositoryGoalNote, VerificationPlanError } from './verify-plan.js';
@@ -45,6 +51,21 @@ export interface VerificationResult {
   diagnosisInput?: { logFile: string; startedAt: Date; exitCode: number; projectRoot: string };
   /** Why the build was not sandboxed, when it was not. */
   sandboxNote?: string;
+  /** The command that decided, when the full stage ran: the run record's verdict. */
+  verdict?: VerdictCommand;
+}
+
+export interface VerdictCommand {
+  /** `affected`: some modules' tests were taken from the user's build. */
+  scope: VerifyScope;
+  /** The full stage's exact arguments. */
+  args: string[];
+  /** artifactIds whose test results were taken from the user's build. */
+  testsFromYourBuild: string[];
+  /** Quick-JVM flags the build ran with. */
+  jvmFlags: string[];
+  /** Why every module's tests ran when `affected` was asked for. */
+  why?: string;
 }
 
 export interface VerifyInput {
@@ -66,6 +87,10 @@ export interface VerifyInput {
   onStage?(name: VerificationStageName): void;
   /** Where the user ran Maven, when not at the project root (relative -f values). */
   userCwd?: string;
+  /** The candidate's scope, and every module folder of the reactor (each gets its excludes file). */
+  scope?: { decision: ScopeDecision; modules: string[] };
+  /** Quick-JVM flags (verify.quickJvm): MAVEN_OPTS to run with, `-DargLine=` to add. */
+  jvm?: { mavenOpts?: string; argLine?: string; added?: string[] };
 }
 
 export async function verifyInWorkspace(input: VerifyInput): Promise<VerificationResult> {
@@ -78,6 +103,7 @@ export async function verifyInWorkspace(input: VerifyInput): Promise<Verificatio
   const baselinePassed = new Set(input.baselineTests.filter((t) => t.status === 'passed').map(testKey));
   const note = input.sandbox.reason ? { sandboxNote: input.sandbox.reason } : {};
   const stop = (outcome: VerificationOutcome, stage: VerificationStageName) => ({ outcome, failedStage: stage, stageResults, regressions: [...regressions], testProblems: [], ...note });
+  if (input.scope) await prepareScope(input.workspace.root, input.scope);
 
   for (const [index, stage] of input.stages.entries()) {
     const remaining = deadline - Date.now();
@@ -101,12 +127,43 @@ export async function verifyInWorkspace(input: VerifyInput): Promise<Verificatio
     }
   }
   // Without the user's own command passing there is no verdict, whatever else passed.
-  if (!stageResults.some((s) => s.name === 'full')) return { outcome: 'build-failed', stageResults, regressions: [], testProblems: [], ...note };
-  const verdict = judgeTestResults({ baseline: input.baselineTests, ...(input.requiredTests ? { required: input.requiredTests } : {}), stages: stageTests });
+  const full = stageResults.find((s) => s.name === 'full');
+  if (!full) return { outcome: 'build-failed', stageResults, regressions: [], testProblems: [], ...note };
+  const decision = input.scope?.decision;
+  const fromYourBuild = decision?.scope === 'affected' ? decision.testsFromYourBuild.map((m) => m.artifactId) : [];
+  const verdictBy: VerdictCommand = {
+    scope: fromYourBuild.length > 0 ? 'affected' : 'full',
+    args: full.args,
+    testsFromYourBuild: fromYourBuild,
+    jvmFlags: input.jvm?.added ?? [],
+    ...(decision?.why ? { why: decision.why } : {}),
+  };
+  const verdict = judgeTestResults({
+    baseline: input.baselineTests,
+    ...(input.requiredTests ? { required: input.requiredTests } : {}),
+    stages: stageTests,
+    ...(fromYourBuild.length > 0 ? { fromYourBuild } : {}),
+  });
   if (verdict.regressions.length > 0 || verdict.problems.length > 0) {
-    return { outcome: 'regressed', failedStage: 'full', stageResults, regressions: verdict.regressions, testProblems: verdict.problems, ...note };
+    return { outcome: 'regressed', failedStage: 'full', stageResults, regressions: verdict.regressions, testProblems: verdict.problems, verdict: verdictBy, ...note };
   }
-  return { outcome: 'verified', stageResults, regressions: [], testProblems: [], ...note };
+  return { outcome: 'verified', stageResults, regressions: [], testProblems: [], verdict: verdictBy, ...note };
+}
+
+/**
+ * The affected modules lose their build outputs (rebuilt from clean, whatever was reused);
+ * under the affected scope every module of the reactor gets its excludes file, since
+ * Surefire fails in a module where the file named by -Dsurefire.excludesFile is missing.
+ */
+async function prepareScope(root: string, scope: NonNullable<VerifyInput['scope']>): Promise<void> {
+  for (const dir of scope.decision.affected) await rm(path.join(root, dir, 'target'), { recursive: true, force: true });
+  if (scope.decision.scope !== 'affected') return;
+  const skipped = new Set(scope.decision.testsFromYourBuild.map((m) => m.dir));
+  for (const dir of scope.modules) {
+    const file = path.join(root, dir, EXCLUDES_FILE);
+    await mkdir(path.dirname(file), { recursive: true });
+    await writeFile(file, excludesFileText(skipped.has(dir)));
+  }
 }
 
 /**
@@ -145,9 +202,10 @@ function stageContext(input: VerifyInput): StageContext {
 
 /** One stage in the workspace; for a stage that runs tests, the reports it wrote itself (not older ones still on disk). */
 async function runStage(context: StageContext, stage: VerificationStage, index: number, timeoutMs: number) {
-  const { input, cwd, env, executable } = context;
+  const { input, cwd, executable } = context;
   const { workspace } = input;
-  const args = stageArgs(stage, workspace, context.userCwd, input.sandbox);
+  const env = input.jvm?.mavenOpts !== undefined ? { ...context.env, MAVEN_OPTS: input.jvm.mavenOpts } : context.env;
+  const args = stageArgs(stage, workspace, context.userCwd, input.sandbox, input.jvm?.argLine);
   const runsTests = stage.name !== 'compile';
   const before = runsTests ? await reportTimes({ projectRoot: workspace.root }) : undefined;
   const launch = await prepareLaunch({ sandbox: input.sandbox, workspaceRoot: workspace.root, scratchDir: workspace.scratchDir, cwd, executable, args, env, pass: input.envPass ?? [] });
@@ -178,10 +236,10 @@ async function runStage(context: StageContext, stage: VerificationStage, index: 
  * the user did not give it: the network is off anyway, and offline Maven fails at once
  * with a clear message instead of waiting for connections that cannot succeed.
  */
-function stageArgs(stage: VerificationStage, workspace: Workspace, userCwd: string, sandbox: SandboxInfo): string[] {
+function stageArgs(stage: VerificationStage, workspace: Workspace, userCwd: string, sandbox: SandboxInfo, argLine?: string): string[] {
   const args = rebaseArgs(stage.args, workspace.source, workspace.root, userCwd);
   const offline = sandbox.isolated && !hasOption(parseMavenArgs(args), 'offline');
-  return offline ? ['-o', ...args] : args;
+  return [...(offline ? ['-o'] : []), ...(argLine ? [argLine] : []), ...args];
 }
 
 /** Moves the spooled log beside the workspace, so one dispose() removes everything. */

@@ -96,17 +96,17 @@ describe('verifyInWorkspace (real Maven)', () => {
     const startedAt = Date.now();
     const result = await verify(testFixPlan(['-o', '-B', 'install']));
 
+    // The failing-tests stage compiles the module first: no separate compile stage for a test failure.
     expect(result.stageResults.map((s) => [s.name, s.exitCode])).toEqual([
-      ['compile', 0],
       ['failing-tests', 0],
       ['full', 0],
     ]);
     expect(result.outcome).toBe('verified');
     expect(result.regressions).toEqual([]);
-    expect(result.stageResults[1]!.args).toContain('-Dtest=com.example.ledger.core.AmountsTest#takesPercent');
+    expect(result.stageResults[0]!.args).toContain('-Dtest=com.example.ledger.core.AmountsTest#takesPercent');
     for (const stage of result.stageResults) expect(existsSync(stage.logFile)).toBe(true);
-    expect(result.stageResults[2]!.args).toContain('verify');
-    expect(result.stageResults[2]!.args).not.toContain('install');
+    expect(result.stageResults[1]!.args).toContain('verify');
+    expect(result.stageResults[1]!.args).not.toContain('install');
     const jar = path.join(installedFixture, 'ledger-core/1.0.0/ledger-core-1.0.0.jar');
     const installed = await stat(jar).catch(() => undefined);
     expect(installed === undefined || installed.mtimeMs < startedAt - 2_000, 'a candidate was installed into ~/.m2').toBe(true);
@@ -121,7 +121,6 @@ describe('verifyInWorkspace (real Maven)', () => {
     const result = await verify(testFixPlan(['-o', '-B', 'verify']));
 
     expect(result.stageResults.map((s) => [s.name, s.exitCode])).toEqual([
-      ['compile', 0],
       ['failing-tests', 0],
       ['full', 1],
     ]);
@@ -135,13 +134,13 @@ describe('verifyInWorkspace (real Maven)', () => {
     const controller = new AbortController();
     const result = await verify(testFixPlan(['-o', '-B', 'verify']), { signal: controller.signal, onStage: () => controller.abort() });
     expect(result.outcome).toBe('interrupted');
-    expect(result.failedStage).toBe('compile');
+    expect(result.failedStage).toBe('failing-tests');
     expect(result.stageResults).toHaveLength(1);
   });
 
   it('running out of time ends the verification as timeout', async () => {
     const result = await verify(testFixPlan(['-o', '-B', 'verify']), { timeoutMs: 1 });
     expect(result.outcome).toBe('timeout');
-    expect(result.failedStage).toBe('compile');
+    expect(result.failedStage).toBe('failing-tests');
   });
 });

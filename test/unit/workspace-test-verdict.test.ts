@@ -72,4 +72,47 @@ describe('judgeTestResults', () => {
     const verdict = judgeTestResults({ baseline: [t('PriceTest#later', 'skipped')], stages: [full()] });
     expect(verdict).toEqual({ regressions: [], problems: [] });
   });
+
+  describe('modules whose tests are taken from your build (verify.scope affected)', () => {
+    it('their results stand: no missing test, no module that ran fewer', () => {
+      const verdict = judgeTestResults({
+        baseline,
+        fromYourBuild: ['app'],
+        stages: [failingStage(t('PriceTest#discount', 'passed')), full(t('PriceTest#discount', 'passed'), t('PriceTest#total', 'passed'), t('TaxTest#vat', 'passed'))],
+      });
+      expect(verdict).toEqual({ regressions: [], problems: [] });
+    });
+
+    it('the affected modules are still judged in full: a failing test still failing, a module running fewer tests', () => {
+      const verdict = judgeTestResults({ baseline, fromYourBuild: ['app'], stages: [full(t('PriceTest#discount', 'failed'), t('PriceTest#total', 'passed'))] });
+      expect(verdict.problems).toEqual([
+        'com.acme.PriceTest#discount, which failed in your build, still fails',
+        'com.acme.TaxTest#vat, which passed in your build, did not run',
+        'module core ran 2 tests, fewer than the 3 that ran in your build',
+      ]);
+    });
+
+    it('without the scope, a module whose tests were left out is judged missing', () => {
+      const verdict = judgeTestResults({ baseline, stages: [full(t('PriceTest#discount', 'passed'), t('PriceTest#total', 'passed'), t('TaxTest#vat', 'passed'))] });
+      expect(verdict.problems).toEqual(['module app ran 0 tests, fewer than the 1 that ran in your build']);
+    });
+
+    it('when the full stage ran a carried module\'s tests after all, those results are judged, not the old ones', () => {
+      const verdict = judgeTestResults({
+        baseline,
+        fromYourBuild: ['app'],
+        stages: [full(t('PriceTest#discount', 'passed'), t('PriceTest#total', 'passed'), t('TaxTest#vat', 'passed'), t('AppTest#starts', 'failed', 'app'))],
+      });
+      expect(verdict.regressions).toEqual(['com.acme.AppTest#starts']);
+    });
+
+    it('results an earlier stage wrote for a carried module (a class of the same name) give way to your build\'s', () => {
+      const verdict = judgeTestResults({
+        baseline,
+        fromYourBuild: ['app'],
+        stages: [failingStage(t('AppTest#starts', 'skipped', 'app')), full(t('PriceTest#discount', 'passed'), t('PriceTest#total', 'passed'), t('TaxTest#vat', 'passed'))],
+      });
+      expect(verdict).toEqual({ regressions: [], problems: [] });
+    });
+  });
 });
