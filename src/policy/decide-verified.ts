@@ -33,6 +33,8 @@ export interface VerifiedInput {
   failingTestEdits?: readonly string[];
   /** How the verification builds ran; absent means isolated (callers that never verify, tests of other rules). */
   isolation?: Isolation;
+  /** The verdict build's scope (`affected`: some modules' tests were taken from the user's build); absent means full. */
+  verdictScope?: 'affected' | 'full';
 }
 
 export interface Isolation {
@@ -121,6 +123,7 @@ function autoBlockers(input: VerifiedInput, risk: Risk): string[] {
   const blockers: string[] = [];
   const untrusted = untrustedIsolation(input.isolation);
   if (untrusted) blockers.push(untrusted);
+  if (config.auto.requireFullVerification && input.verdictScope === 'affected') blockers.push('the fix was verified on the affected modules only and auto.requireFullVerification asks for the whole build');
   if (RISK_ORDER.indexOf(risk) > RISK_ORDER.indexOf(config.auto.maxRisk)) blockers.push(`risk ${risk} is above auto.maxRisk (${config.auto.maxRisk})`);
   const required = config.auto.requireCoverage;
   if (required === undefined) return blockers;

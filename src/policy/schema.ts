@@ -201,6 +201,10 @@ export const configSchema = z
       .strictObject({
         requireCoverage: z.number().min(0).max(100).optional().describe('Auto applies only in modules whose JaCoCo line coverage (target/site/jacoco/jacoco.xml) is at least this percentage; elsewhere it drops to assist.'),
         maxRisk: z.enum(['low', 'medium', 'high']).default('high').describe('Auto applies fixes up to this risk; riskier fixes drop to assist.'),
+        requireFullVerification: z
+          .boolean()
+          .default(false)
+          .describe('When a run may apply a fix at auto, verify it with the whole command (verify.scope full); a fix verified with the affected-module form is never applied by auto.'),
       })
       .prefault({})
       .describe('Behaviour of the auto tier.'),
@@ -284,6 +288,28 @@ export const configSchema = z
       })
       .prefault({})
       .describe('How fixes that touch tests, and failures that may be flaky, are treated.'),
+    // Verification speed (issue 17): what a candidate's build may reuse and leave out.
+    verify: z
+      .strictObject({
+        scope: z
+          .enum(['affected', 'full'])
+          .default('affected')
+          .describe('affected: in the verdict build, modules the fix cannot affect (not touched, not failing, needing neither) keep the test results of your build when their tests all ran and passed there; the run record names them and the exact command. full: every module\'s tests run again.'),
+        reuseOutputs: z
+          .boolean()
+          .default(true)
+          .describe('Copy the fresh build outputs of your build (target/ folders newer than every input of their module) into the workspace, so unaffected modules are not compiled again. Modules the fix can affect are always rebuilt from clean.'),
+        quickJvm: z
+          .boolean()
+          .default(true)
+          .describe('Start verification JVMs with -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -Xshare:auto (MAVEN_OPTS, and Surefire\'s argLine when the project sets no argLine and uses no JaCoCo); flags the project or MAVEN_OPTS already decide are left alone.'),
+        parallel: z
+          .union([z.literal('auto'), z.number().int().min(1).max(8)])
+          .default('auto')
+          .describe('Candidate fixes verified at once, each in its own workspace, when several are ready (the others stop when one verifies). auto: half the processors, at most 4 (1 on a 2-core machine).'),
+      })
+      .prefault({})
+      .describe('How candidate fixes are verified: what is reused from your build and what runs again.'),
     plugins: z
       .array(z.string().min(1).describe('An npm package name (resolved from the project) or a path relative to this config file.'))
       .optional()

@@ -13,7 +13,7 @@ import { computeBudget, toPatchPolicy, type EffectiveConfig } from '../policy/in
 import type { Progress } from '../report/progress.js';
 import type { AttemptRecord, RunRecorder } from '../report/run-record.js';
 import { projectJavaRelease } from '../maven/settings.js';
-import { createWorkspace, detectSandbox, requireSandbox, suggestedImage, type SandboxInfo } from '../workspace/index.js';
+import { detectSandbox, requireSandbox, suggestedImage, type SandboxInfo } from '../workspace/index.js';
 import type { ChangeChecker } from './change-check.js';
 import { overlayRead } from './compose.js';
 import type { BuildFailureContext } from './entry.js';
@@ -27,11 +27,14 @@ import { createAgentProposer } from './agent/proposer.js';
 import { touchesTests } from './integrity/scope.js';
 import { createModelProposer } from './model-proposer.js';
 import { createFailureRecheck } from './recheck.js';
-import { createVerifier, failingTests } from './verifier.js';
+import { startVerificationSession, type VerificationSession } from './verification-session.js';
+import { failingTests } from './verifier.js';
 
 export interface RepairSession {
   ports: LoopPorts;
   sandbox: SandboxInfo;
+  /** The verification builds' session: verifyCandidates verifies several fixes at once. */
+  verification: VerificationSession;
   model: { provider: string; name: string; host: string };
   dispose(): Promise<void>;
 }
@@ -60,10 +63,7 @@ export async function startRepairSession(input: {
   // ends the repair before the first model call, not after it.
   const sandbox = await detectSandbox(config.sandbox.mode, { image: await sandboxImage(config, context.projectRoot), env: context.env });
   requireSandbox(sandbox);
-  const [workspace, baselineTests] = await Promise.all([
-    createWorkspace(context.projectRoot),
-    collectTestResults({ projectRoot: context.projectRoot, since: context.result.startedAt }),
-  ]);
+  const baselineTests = await collectTestResults({ projectRoot: context.projectRoot, since: context.result.startedAt });
 
   const settings = modelSettings(config, context.env);
   const provider = withRedaction(createProvider(settings), input.redactor);
@@ -104,19 +104,23 @@ export async function startRepairSession(input: {
     perCallTimeoutMs: config.model.timeoutSeconds * 1000,
   });
 
-  const verify = createVerifier({
-    workspace,
-    executable: context.mavenExecutable,
+  // The workspaces, the outputs reused from the user's build, the scope and the quick-JVM flags.
+  const verification = await startVerificationSession({
+    projectRoot: context.projectRoot,
     mavenArgs: context.mavenArgs,
+    executable: context.mavenExecutable,
     env: context.env,
+    userCwd: context.cwd,
+    buildStartedAt: context.result.startedAt,
+    config,
     sandbox,
-    envPass: config.sandbox.env.pass,
     baselineTests,
     timeoutMs: perAttemptMs,
     signal,
-    userCwd: context.cwd,
     onStage: (name) => progress.step(`verifying: ${name}`),
   });
+  const { workspace, verify } = verification;
+  if (verification.reusedOutputs.length > 0) progress.note(`verification reuses the outputs of your build for ${describeModules(verification.reusedOutputs)}`);
 
   const recheckFailures = config.tests.flakyCheck
     ? createFailureRecheck({
@@ -129,6 +133,7 @@ export async function startRepairSession(input: {
         timeoutMs: perAttemptMs,
         signal,
         userCwd: context.cwd,
+        ...(verification.facts.jvm ? { jvm: verification.facts.jvm } : {}),
       })
     : undefined;
 
@@ -193,9 +198,9 @@ export async function startRepairSession(input: {
       return modelProposal(request);
     },
     fingerprint: fingerprintChangeSet,
-    verify: async (fix, diagnosis, n) => {
+    verify: async (fix, diagnosis, n, upcoming = []) => {
       progress.step(`attempt ${n}: verifying in a workspace`);
-      return verify(fix, diagnosis);
+      return verification.verifyAhead(fix, diagnosis, upcoming);
     },
     budget: budgetFor,
     elapsedSeconds: () => (Date.now() - started) / 1000,
@@ -210,8 +215,14 @@ export async function startRepairSession(input: {
     ports,
     sandbox,
     model: { provider: settings.provider, name: settings.name, host: settings.host },
-    dispose: () => workspace.dispose(),
+    verification,
+    dispose: () => verification.dispose(),
   };
+}
+
+function describeModules(dirs: string[]): string {
+  const names = dirs.map((dir) => dir || 'the root module');
+  return names.length <= 4 ? names.join(', ') : `${names.length} modules`;
 }
 
 /** sandbox.image, else the image suggested for the project's Java release. */

@@ -221,7 +221,8 @@ async function repair(input: RepairInput): Promise<{ exitCode: number; fix?: Cha
 
   const changeTypes = classify(loop.fix);
   const touchedModules = modulesOf(loop.fix.files.map((f) => f.path), diagnosis);
-  const failingTestEdits = loop.attempts.find((attempt) => attempt.outcome === 'verified')?.failingTestEdits ?? [];
+  const verifiedAttempt = loop.attempts.find((attempt) => attempt.outcome === 'verified');
+  const failingTestEdits = verifiedAttempt?.failingTestEdits ?? [];
   const coverage = await readReactorCoverage(context.projectRoot, diagnosis.modules);
   const verdict = decideVerified({
     config,
@@ -232,6 +233,7 @@ async function repair(input: RepairInput): Promise<{ exitCode: number; fix?: Cha
     coverage,
     interactive: input.interactive,
     isolation,
+    ...(verifiedAttempt?.verdict ? { verdictScope: verifiedAttempt.verdict.scope } : {}),
   });
   if (touchedModules.length > 0) record.fixModules = touchedModules;
   const known = Object.entries(coverage).filter((entry): entry is [string, number] => entry[1] !== undefined);

@@ -42,6 +42,9 @@ export interface Verification {
   applyMs: number;
   verifyMs: number;
   stages: { name: string; exitCode: number; durationMs: number }[];
+  /** What rejected it (compile, or the stage whose tests failed); the command that decided, when the full stage ran. */
+  rejectedAt?: AttemptRecord['rejectedAt'];
+  verdict?: AttemptRecord['verdict'];
 }
 
 /** The failing tests re-run on the unchanged code, before any repair. */
@@ -79,7 +82,7 @@ export interface LoopPorts {
   /** Does `fix` (relative to the original tree) weaken, skip, disable or delete tests? No build. */
   checkIntegrity(fix: ChangeSet, diagnosis: Diagnosis): Promise<IntegrityOutcome>;
   /** Apply `fix` (relative to the original tree) in a clean workspace and build it. */
-  verify(fix: ChangeSet, diagnosis: Diagnosis, n: number): Promise<Verification>;
+  verify(fix: ChangeSet, diagnosis: Diagnosis, n: number, upcoming?: ChangeSet[]): Promise<Verification>;
   budget(diagnosis: Diagnosis, attemptsWithProgress: number): LoopBudget;
   elapsedSeconds(): number;
   interrupted(): boolean;
@@ -205,13 +208,17 @@ export async function runRepairLoop(initial: Diagnosis, ports: LoopPorts): Promi
     if (integrity.failingTestEdits.length > 0) record.failingTestEdits = integrity.failingTestEdits;
 
     // Verify the base plus this change in a clean workspace.
-    const verification = await ports.verify(candidateFix, diagnosis, n);
+    // The quick-fixes queued next, so that spare workspaces can start on them (verify.parallel).
+    const upcoming = queue.flatMap((next) => (next.changeSet ? [composeChangeSets(base, next.changeSet)] : []));
+    const verification = await ports.verify(candidateFix, diagnosis, n, upcoming);
     timings.applyMs += verification.applyMs;
     timings.verifyMs += verification.verifyMs;
     record.timings.applyMs = verification.applyMs;
     record.timings.verifyMs = verification.verifyMs;
     record.stages = verification.stages;
     record.regressions = verification.regressions;
+    if (verification.rejectedAt) record.rejectedAt = verification.rejectedAt;
+    if (verification.verdict) record.verdict = verification.verdict;
 
     if (verification.outcome === 'not-applied') {
       // The workspace refused the write (a link, a FIFO, a file that is not there): back to the proposer.

@@ -5,7 +5,7 @@
  * patch should be made, or paid a model call, for it.
  */
 import type { Diagnosis } from '../diagnose/types.js';
-import { planVerification, rerunTests, type SandboxInfo, type Workspace } from '../workspace/index.js';
+import { planVerification, rerunTests, type QuickJvm, type SandboxInfo, type Workspace } from '../workspace/index.js';
 import type { FailureRecheck } from './loop.js';
 import { failingModuleDirs, failingTests } from './verifier.js';
 
@@ -21,6 +21,8 @@ export interface RecheckOptions {
   signal: AbortSignal;
   userCwd: string;
   onStage?(name: string): void;
+  /** verify.quickJvm's flags. */
+  jvm?: QuickJvm;
 }
 
 export function createFailureRecheck(options: RecheckOptions) {
@@ -45,6 +47,7 @@ export function createFailureRecheck(options: RecheckOptions) {
       signal: options.signal,
       userCwd: options.userCwd,
       ...(options.onStage ? { onStage: options.onStage } : {}),
+      ...(options.jvm ? { jvm: options.jvm } : {}),
     });
     if (rerun.interrupted) return undefined;
     const passedAlways = (test: string) => {

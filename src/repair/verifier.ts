@@ -1,8 +1,19 @@
 import { diagnoseBuild, type TestCaseResult } from '../diagnose/index.js';
 import type { Diagnosis } from '../diagnose/types.js';
+import { moduleOfFile } from '../maven/reactor.js';
 import { applyChangeSet, PatchApplyError } from '../patch/index.js';
 import type { ChangeSet } from '../patch/types.js';
-import { planVerification, verifyInWorkspace, type SandboxInfo, type Workspace } from '../workspace/index.js';
+import {
+  cleansFirst,
+  decideScope,
+  EXCLUDES_FILE,
+  planVerification,
+  verifyInWorkspace,
+  type SandboxInfo,
+  type VerificationFacts,
+  type VerifyScope,
+  type Workspace,
+} from '../workspace/index.js';
 import type { Verification } from './loop.js';
 
 export interface VerifierOptions {
@@ -18,19 +29,28 @@ export interface VerifierOptions {
   /** Where the user ran Maven (relative -f values are resolved from it). */
   userCwd: string;
   onStage?(name: string): void;
+  /** The reactor, what forbids leaving tests out, quick-JVM flags (read once per repair). */
+  facts?: VerificationFacts;
+  /** verify.scope (after auto.requireFullVerification); default full. */
+  scope?: VerifyScope;
 }
 
+export type Verify = (fix: ChangeSet, diagnosis: Diagnosis, at?: { workspace?: Workspace; signal?: AbortSignal }) => Promise<Verification>;
+
 /**
- * Build a candidate fix in the workspace: reset to the original, apply the whole fix,
- * run the staged plan (affected modules, failing tests, then the user's own command)
- * and, when it fails, diagnose the new failure from the workspace's own log.
+ * Build a candidate fix in a workspace: reset to the original, apply the whole fix,
+ * decide which modules it can affect, run the staged plan (touched modules compiled with
+ * only the failing tests, then the user's own command in its affected-scope form) and,
+ * when it fails, diagnose the new failure from the workspace's own log.
  */
-export function createVerifier(options: VerifierOptions) {
-  return async function verify(fix: ChangeSet, diagnosis: Diagnosis): Promise<Verification> {
+export function createVerifier(options: VerifierOptions): Verify {
+  return async function verify(fix, diagnosis, at = {}) {
+    const workspace = at.workspace ?? options.workspace;
+    const signal = at.signal ?? options.signal;
     const applyStarted = Date.now();
-    await options.workspace.reset();
+    await workspace.reset();
     try {
-      await applyChangeSet(options.workspace.root, fix);
+      await applyChangeSet(workspace.root, fix);
     } catch (error) {
       // What a patch asks for can fail to write (the checks ran on the user's tree): an attempt outcome, not a crash.
       if (!(error instanceof PatchApplyError)) throw error;
@@ -39,14 +59,26 @@ export function createVerifier(options: VerifierOptions) {
     const applyMs = Date.now() - applyStarted;
 
     const verifyStarted = Date.now();
+    const failingModules = failingModuleDirs(diagnosis);
+    const touchedFiles = [...new Set(fix.files.flatMap((file) => (file.oldPath && file.oldPath !== file.path ? [file.oldPath, file.path] : [file.path])))];
+    const graph = options.facts?.graph;
+    const decision = graph
+      ? decideScope({ scope: options.scope ?? 'full', graph, touchedFiles, failingModules, baselineTests: options.baselineTests, blockers: options.facts?.blockers ?? [], mavenArgs: options.mavenArgs })
+      : undefined;
+    const touchedModules = graph ? [...new Set(touchedFiles.flatMap((file) => moduleOfFile(graph, file)?.dir ?? []))] : [];
     const stages = planVerification({
       mavenArgs: options.mavenArgs,
-      failingModules: failingModuleDirs(diagnosis),
+      failingModules,
+      touchedModules,
       failingTests: failingTests(diagnosis),
-      kinds: [...new Set(diagnosis.diagnostics.map((d) => d.kind).filter((k): k is 'compile' | 'test' => k !== 'other'))],
+      kinds: [...new Set(diagnosis.diagnostics.map((d) => d.kind).filter((k): k is 'compile' | 'test' => k === 'compile' || k === 'test'))],
+      ...(options.scope === 'affected'
+        ? { final: { dropClean: cleansFirst(options.mavenArgs), ...(decision?.scope === 'affected' ? { excludesFile: EXCLUDES_FILE, ...(decision.reactor ? { modules: decision.reactor } : {}) } : {}) } }
+        : {}),
     });
+    const jvm = options.facts?.jvm;
     const result = await verifyInWorkspace({
-      workspace: options.workspace,
+      workspace,
       stages,
       executable: options.executable,
       env: options.env,
@@ -56,9 +88,11 @@ export function createVerifier(options: VerifierOptions) {
       // Tests that fail in the diagnosis being worked on (after progress, maybe not in the user's build).
       requiredTests: failingTests(diagnosis),
       timeoutMs: options.timeoutMs,
-      signal: options.signal,
+      signal,
       userCwd: options.userCwd,
       ...(options.onStage ? { onStage: options.onStage } : {}),
+      ...(decision && graph ? { scope: { decision, modules: graph.projects.map((p) => p.dir) } } : {}),
+      ...(jvm ? { jvm: { ...(jvm.mavenOpts !== undefined ? { mavenOpts: jvm.mavenOpts } : {}), ...(jvm.argLine ? { argLine: jvm.argLine } : {}), added: jvm.added } } : {}),
     });
     const verifyMs = Date.now() - verifyStarted;
     const stageSummaries = result.stageResults.map((stage) => ({
@@ -76,6 +110,7 @@ export function createVerifier(options: VerifierOptions) {
         exitCode: result.diagnosisInput.exitCode,
       });
     }
+    const rejectedAt = result.outcome === 'verified' || !result.failedStage ? undefined : after?.diagnostics.some((d) => d.kind === 'compile') ? 'compile' : result.failedStage;
     return {
       outcome: result.outcome,
       regressions: result.regressions,
@@ -84,6 +119,8 @@ export function createVerifier(options: VerifierOptions) {
       verifyMs,
       stages: stageSummaries,
       ...(after ? { diagnosis: after } : {}),
+      ...(rejectedAt ? { rejectedAt } : {}),
+      ...(result.verdict ? { verdict: result.verdict } : {}),
     };
   };
 }

@@ -42,6 +42,23 @@ export interface AttemptRecord {
   failingTestEdits?: string[];
   timings: { modelMs?: number; applyMs?: number; verifyMs?: number };
   stages?: { name: string; exitCode: number; durationMs: number }[];
+  /** What rejected a built attempt that failed: `compile` (it did not compile) or the stage whose tests failed. */
+  rejectedAt?: 'compile' | 'failing-tests' | 'full';
+  /** The command that decided a built attempt whose full stage ran (issue 17): its scope, exact arguments, and the modules whose tests came from your build. */
+  verdict?: AttemptVerdict;
+}
+
+export interface AttemptVerdict {
+  /** `affected`: the tests of `testsFromYourBuild` were taken from your build; `full`: every test ran. */
+  scope: 'affected' | 'full';
+  /** The full stage's Maven arguments, exactly as run in the workspace. */
+  args: string[];
+  /** artifactIds of modules the fix cannot affect whose passing tests were taken from your build. */
+  testsFromYourBuild: string[];
+  /** Quick-JVM flags the verification ran with (verify.quickJvm). */
+  jvmFlags: string[];
+  /** Why every module's tests ran although verify.scope is affected. */
+  why?: string;
 }
 
 export interface RunRecord {

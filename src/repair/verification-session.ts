@@ -1,0 +1,191 @@
+/**
+ * Everything a repair's verification builds share, set up once: the project facts (the
+ * reactor, quick-JVM flags), the fresh outputs of the user's build, the scope, and a pool
+ * of workspaces. One workspace serves the loop; more are made on demand when several
+ * candidates are verified at once (`verify.parallel`).
+ */
+import os from 'node:os';
+import type { TestCaseResult } from '../diagnose/types.js';
+import type { Diagnosis } from '../diagnose/types.js';
+import { fingerprintChangeSet } from '../patch/index.js';
+import type { ChangeSet } from '../patch/types.js';
+import type { EffectiveConfig } from '../policy/index.js';
+import { cleansFirst, createWorkspace, readVerificationFacts, takeOutputs, type OutputSnapshot, type SandboxInfo, type VerificationFacts, type VerifyScope, type Workspace } from '../workspace/index.js';
+import { verifyCandidates, type CandidatesResult, type CandidateOrder } from './candidates.js';
+import type { Verification } from './loop.js';
+import { createVerifier, type Verify } from './verifier.js';
+
+export interface VerificationSessionInput {
+  projectRoot: string;
+  mavenArgs: string[];
+  executable: string;
+  env: NodeJS.ProcessEnv;
+  userCwd: string;
+  /** When the user's build started: with a cleaning command, only outputs written since are reused. */
+  buildStartedAt: Date;
+  config: Pick<EffectiveConfig, 'verify' | 'auto' | 'tier' | 'rules'> & { sandbox: { env: { pass: readonly string[] } } };
+  sandbox: SandboxInfo;
+  baselineTests: TestCaseResult[];
+  timeoutMs: number;
+  signal: AbortSignal;
+  onStage?(name: string): void;
+}
+
+export interface VerificationSession {
+  /** The loop's workspace (the flaky check runs there too). */
+  workspace: Workspace;
+  facts: VerificationFacts;
+  scope: VerifyScope;
+  /** Module folders whose outputs came from the user's build. */
+  reusedOutputs: string[];
+  /** Verify one fix, in the loop's workspace unless told otherwise. */
+  verify: Verify;
+  /**
+   * Verify `fix` in the loop's workspace while spare workspaces (verify.parallel) start on
+   * the fixes queued after it; when the loop asks for one of those next, with the same
+   * diagnosis, its verification is already under way. What the loop decides is unchanged:
+   * it still takes the results one by one, in order. Look-ahead on a diagnosis the loop
+   * has left, or after a verified fix, is stopped.
+   */
+  verifyAhead(fix: ChangeSet, diagnosis: Diagnosis, upcoming: ChangeSet[]): Promise<Verification>;
+  /** Verify several fixes at once in their own workspaces; see candidates.ts. */
+  verifyCandidates(fixes: ChangeSet[], diagnosis: Diagnosis, options?: { order?: CandidateOrder; signal?: AbortSignal }): Promise<CandidatesResult>;
+  /** How many candidates may be verified at once. */
+  parallel: number;
+  dispose(): Promise<void>;
+}
+
+/** verify.parallel: a number as given; auto is half the processors, at most 4. */
+export function parallelSlots(setting: EffectiveConfig['verify']['parallel'], processors = os.availableParallelism()): number {
+  return setting === 'auto' ? Math.max(1, Math.min(4, Math.floor(processors / 2))) : setting;
+}
+
+/** verify.scope, unless auto may apply a fix and auto.requireFullVerification asks for the whole build. */
+export function effectiveScope(config: VerificationSessionInput['config']): VerifyScope {
+  const mayApplyAtAuto = config.tier === 'auto' || config.rules.some((rule) => rule.tier === 'auto');
+  return config.auto.requireFullVerification && mayApplyAtAuto ? 'full' : config.verify.scope;
+}
+
+export async function startVerificationSession(input: VerificationSessionInput): Promise<VerificationSession> {
+  const { config } = input;
+  const facts = await readVerificationFacts({ projectRoot: input.projectRoot, mavenArgs: input.mavenArgs, env: input.env, quickJvm: config.verify.quickJvm });
+  const modules = facts.graph.projects.length > 0 ? facts.graph.projects.map((p) => p.dir) : [''];
+  const outputs = config.verify.reuseOutputs
+    ? await takeOutputs({ projectRoot: input.projectRoot, modules, ...(cleansFirst(input.mavenArgs) ? { writtenSince: input.buildStartedAt } : {}) })
+    : undefined;
+  const snapshot: OutputSnapshot | undefined = outputs?.snapshot;
+  const workspaces: Workspace[] = [];
+  try {
+    workspaces.push(await createWorkspace(input.projectRoot, snapshot ? { outputs: snapshot } : {}));
+  } catch (error) {
+    await outputs?.dispose();
+    throw error;
+  }
+  const primary = workspaces[0]!;
+  const scope = effectiveScope(config);
+  const verify = createVerifier({
+    workspace: primary,
+    executable: input.executable,
+    mavenArgs: input.mavenArgs,
+    env: input.env,
+    sandbox: input.sandbox,
+    envPass: config.sandbox.env.pass,
+    baselineTests: input.baselineTests,
+    timeoutMs: input.timeoutMs,
+    signal: input.signal,
+    userCwd: input.userCwd,
+    ...(input.onStage ? { onStage: input.onStage } : {}),
+    facts,
+    scope,
+  });
+
+  const parallel = parallelSlots(config.verify.parallel);
+  // Spare workspaces for look-ahead and candidates; the first one stays the loop's alone.
+  const idle: Workspace[] = [];
+  const acquire = async (): Promise<Workspace> => {
+    const free = idle.pop();
+    if (free) return free;
+    const made = await createWorkspace(input.projectRoot, snapshot ? { outputs: snapshot } : {});
+    workspaces.push(made);
+    return made;
+  };
+  const release = (workspace: Workspace) => {
+    idle.push(workspace);
+  };
+
+  // Look-ahead verifications by key (fix and diagnosis), each in a spare workspace.
+  const ahead = new Map<string, { diagnosis: string; controller: AbortController; result: Promise<Verification> }>();
+  const keyOf = (fix: ChangeSet, diagnosis: Diagnosis) => `${diagnosis.fingerprint}:${fingerprintChangeSet(fix)}`;
+  const stopAhead = (keep?: (entry: { diagnosis: string }) => boolean) => {
+    for (const [key, entry] of ahead) {
+      if (keep?.(entry)) continue;
+      entry.controller.abort();
+      ahead.delete(key);
+    }
+  };
+  const startAhead = (fix: ChangeSet, diagnosis: Diagnosis) => {
+    const controller = new AbortController();
+    const stop = () => controller.abort();
+    input.signal.addEventListener('abort', stop, { once: true });
+    const result = (async () => {
+      const workspace = await acquire();
+      try {
+        return await verify(fix, diagnosis, { workspace, signal: controller.signal });
+      } finally {
+        release(workspace);
+        input.signal.removeEventListener('abort', stop);
+      }
+    })();
+    // A look-ahead nobody asks for must not become an unhandled rejection.
+    result.catch(() => undefined);
+    ahead.set(keyOf(fix, diagnosis), { diagnosis: diagnosis.fingerprint, controller, result });
+  };
+
+  return {
+    workspace: primary,
+    facts,
+    async verifyAhead(fix, diagnosis, upcoming) {
+      stopAhead((entry) => entry.diagnosis === diagnosis.fingerprint);
+      const key = keyOf(fix, diagnosis);
+      const started = ahead.get(key);
+      ahead.delete(key);
+      if (parallel > 1) {
+        for (const next of upcoming) {
+          if (ahead.size >= parallel - 1) break;
+          if (!ahead.has(keyOf(next, diagnosis)) && keyOf(next, diagnosis) !== key) startAhead(next, diagnosis);
+        }
+      }
+      const verification = await (started ? started.result : verify(fix, diagnosis));
+      if (verification.outcome === 'verified') stopAhead();
+      return verification;
+    },
+    scope,
+    reusedOutputs: snapshot?.modules ?? [],
+    verify,
+    parallel,
+    verifyCandidates: (fixes, diagnosis, options = {}) =>
+      verifyCandidates({
+        fixes,
+        parallel,
+        order: options.order ?? 'in-order',
+        signal: options.signal ?? input.signal,
+        run: async (fix, signal): Promise<Verification> => {
+          // One at a time: the loop's own workspace (the loop waits for its proposer meanwhile).
+          if (parallel === 1) return verify(fix, diagnosis, { signal });
+          const workspace = await acquire();
+          try {
+            return await verify(fix, diagnosis, { workspace, signal });
+          } finally {
+            release(workspace);
+          }
+        },
+      }),
+    async dispose() {
+      const pending = [...ahead.values()].map((entry) => entry.result.catch(() => undefined));
+      stopAhead();
+      await Promise.all(pending);
+      await Promise.all(workspaces.map((workspace) => workspace.dispose()));
+      await outputs?.dispose();
+    },
+  };
+}
