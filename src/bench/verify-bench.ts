@@ -13,8 +13,10 @@ export type VerifyRunName = (typeof VERIFY_RUNS)[number];
 
 /** One round of one bug. Milliseconds; null where the run did not give the figure. */
 export interface VerifyRound {
-  /** `mvn -o -q verify` on a fresh copy of the correct project. */
+  /** `mvn -o -q verify` on a fresh copy of the correct project: the mean of the round's two (before and after its mvnx runs). */
   plainCleanMs: number;
+  /** Both of them. */
+  plainCleanEachMs?: number[];
   /** `mvn -o -q verify` after the fix is written into the tree the failed build left. */
   plainIncrementalMs: number | null;
   /** Apply + verification of a candidate that does not compile (attempt 1 of its run). */

@@ -143,18 +143,6 @@ function javaPath(module: ModuleSpec, kind: 'main' | 'test', pkg: string, name: 
   return `${prefix}src/${kind}/java/${pkg.replace(/\./g, '/')}/${name}.java`;
 }
 
-/** Every class a module may use: its own and those of its dependencies, transitively. */
-function visibleModules(spec: ProjectSpec, module: ModuleSpec): Set<string> {
-  const seen = new Set<string>();
-  const visit = (dir: string) => {
-    if (seen.has(dir)) return;
-    seen.add(dir);
-    for (const dep of spec.modules.find((m) => m.dir === dir)?.dependsOn ?? []) visit(dep);
-  };
-  visit(module.dir);
-  return seen;
-}
-
 export function generateProject(spec: ProjectSpec, bugs: BugSpec[], seed = 17): GeneratedProject {
   const next = random(seed);
   const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)]!;
@@ -164,11 +152,11 @@ export function generateProject(spec: ProjectSpec, bugs: BugSpec[], seed = 17): 
   for (const module of spec.modules) {
     const pkg = packageOf(spec, module);
     const own: ClassModel[] = [];
-    const visible = visibleModules(spec, module);
-    const upstream = [...visible].filter((dir) => dir !== module.dir).flatMap((dir) => models.get(dir) ?? []);
+    // Classes build on their own module's and on those of the modules they depend on directly.
+    const upstream = module.dependsOn.flatMap((dir) => (models.get(dir) ?? []).slice(-12));
     for (let i = 0; i < module.classes; i++) {
       const stem = module.stems[i % module.stems.length]!;
-      const candidates = [...own.slice(-12), ...upstream.slice(-24)];
+      const candidates = [...own.slice(-12), ...upstream];
       // Chains stay short enough to read, long enough that a bug travels downstream.
       const dep = candidates.length > 0 && next() < 0.8 ? pick(candidates) : undefined;
       own.push({ module: module.dir, pkg, name: `${stem}${i}`, factor: 2 + Math.floor(next() * 8), offset: 1 + Math.floor(next() * 50), ...(dep ? { dep } : {}), tested: i % module.testEvery === 0 });
