@@ -256,3 +256,20 @@ export function withDependents(graph: ReactorGraph, dirs: Iterable<string>): Set
   }
   return affected;
 }
+
+/** The modules `dir` needs (dependencies and parent), directly or through others, as folders; not `dir` itself. */
+export function withDependencies(graph: ReactorGraph, dir: string): Set<string> {
+  const byCoordinate = new Map(graph.projects.map((p) => [`${p.groupId}:${p.artifactId}`, p]));
+  const found = new Set<string>();
+  const visit = (project: ReactorProject) => {
+    const next = project.needsUnknown ? graph.projects : [...project.needs, ...(project.parent ? [project.parent] : [])].flatMap((key) => byCoordinate.get(key) ?? []);
+    for (const other of next) {
+      if (other.dir === dir || found.has(other.dir)) continue;
+      found.add(other.dir);
+      visit(other);
+    }
+  };
+  const start = graph.projects.find((p) => p.dir === dir);
+  if (start) visit(start);
+  return found;
+}

@@ -9,6 +9,7 @@ import type { TestCaseResult } from '../diagnose/types.js';
 import type { Diagnosis } from '../diagnose/types.js';
 import { fingerprintChangeSet } from '../patch/index.js';
 import type { ChangeSet } from '../patch/types.js';
+import { withDependencies } from '../maven/reactor.js';
 import type { EffectiveConfig } from '../policy/index.js';
 import { cleansFirst, createWorkspace, readVerificationFacts, takeOutputs, type OutputSnapshot, type SandboxInfo, type VerificationFacts, type VerifyScope, type Workspace } from '../workspace/index.js';
 import { verifyCandidates, type CandidatesResult, type CandidateOrder } from './candidates.js';
@@ -71,7 +72,12 @@ export async function startVerificationSession(input: VerificationSessionInput):
   const facts = await readVerificationFacts({ projectRoot: input.projectRoot, mavenArgs: input.mavenArgs, env: input.env, quickJvm: config.verify.quickJvm });
   const modules = facts.graph.projects.length > 0 ? facts.graph.projects.map((p) => p.dir) : [''];
   const outputs = config.verify.reuseOutputs
-    ? await takeOutputs({ projectRoot: input.projectRoot, modules, ...(cleansFirst(input.mavenArgs) ? { writtenSince: input.buildStartedAt } : {}) })
+    ? await takeOutputs({
+        projectRoot: input.projectRoot,
+        modules,
+        upstream: new Map(modules.map((dir) => [dir, withDependencies(facts.graph, dir)])),
+        ...(cleansFirst(input.mavenArgs) ? { writtenSince: input.buildStartedAt } : {}),
+      })
     : undefined;
   const snapshot: OutputSnapshot | undefined = outputs?.snapshot;
   const workspaces: Workspace[] = [];

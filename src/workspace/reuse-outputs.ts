@@ -37,6 +37,12 @@ export interface SnapshotInput {
   modules: string[];
   /** Take only outputs written at or after this moment (the user's command cleaned first). */
   writtenSince?: Date;
+  /**
+   * Module folder -> the module folders it needs (transitively): their inputs are this
+   * module's inputs too, since its classes were compiled against them. Without it, a
+   * module the user's build skipped could bring classes compiled against an older API.
+   */
+  upstream?: ReadonlyMap<string, Iterable<string>>;
 }
 
 /** Report folders: not build outputs, never taken. */
@@ -64,6 +70,10 @@ export async function snapshotOutputs(input: SnapshotInput): Promise<OutputSnaps
   const snapshot: OutputSnapshot = { source, dir: input.into, modules: [], notTaken: [] };
   await mkdir(input.into, { recursive: true });
   const rootInputs = await rootInputsNewest(source);
+  const own = new Map<string, number>();
+  for (const module of modules) {
+    own.set(module, Math.max(await ancestorPomsNewest(source, module), await newestInput(path.join(source, module), modules.filter((m) => isNested(m, module)).map((m) => path.join(source, m)))));
+  }
   for (const module of modules) {
     const target = path.join(source, module, 'target');
     const info = await lstat(target).catch(() => undefined);
@@ -72,7 +82,8 @@ export async function snapshotOutputs(input: SnapshotInput): Promise<OutputSnaps
       snapshot.notTaken.push({ module, reason: 'target is not a folder' });
       continue;
     }
-    const inputs = Math.max(rootInputs, await ancestorPomsNewest(source, module), await newestInput(path.join(source, module), modules.filter((m) => isNested(m, module)).map((m) => path.join(source, m))));
+    const needed = [...(input.upstream?.get(module) ?? [])];
+    const inputs = Math.max(rootInputs, own.get(module) ?? 0, ...needed.map((dir) => own.get(dir) ?? 0));
     const outputs = await listOutputs(target);
     const verdict = freshness(outputs, inputs, input.writtenSince?.getTime());
     if (verdict) {
@@ -96,7 +107,7 @@ export function freshness(outputs: OutputListing, newestInputMs: number, written
   if (outputs.problem) return outputs.problem;
   if (outputs.files.length === 0) return 'target is empty';
   const oldest = outputs.files.reduce((min, file) => (file.mtimeMs < min.mtimeMs ? file : min));
-  if (oldest.mtimeMs <= newestInputMs) return `target/${oldest.rel} is not newer than the module's sources`;
+  if (oldest.mtimeMs <= newestInputMs) return `target/${oldest.rel} is not newer than the module's sources (or those of a module it needs)`;
   if (writtenSinceMs !== undefined && oldest.mtimeMs < writtenSinceMs) return `target/${oldest.rel} was not written by your build (it cleaned first)`;
   return undefined;
 }

@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { moduleOfFile, readPomFacts, readReactor, toProjects, withDependents, type ReactorGraph } from '../../src/maven/reactor.js';
+import { moduleOfFile, readPomFacts, readReactor, toProjects, withDependencies, withDependents, type ReactorGraph } from '../../src/maven/reactor.js';
 
 const pom = (body: string) => `<?xml version="1.0"?>\n<project xmlns="http://maven.apache.org/POM/4.0.0">\n<modelVersion>4.0.0</modelVersion>\n${body}\n</project>\n`;
 const dep = (groupId: string, artifactId: string, extra = '') => `<dependency><groupId>${groupId}</groupId><artifactId>${artifactId}</artifactId>${extra}</dependency>`;
@@ -97,6 +97,14 @@ describe('reactor graph', () => {
     expect([...withDependents(graph, ['core'])].sort()).toEqual(['app', 'core', 'tools/cli']);
     expect([...withDependents(graph, ['util'])].sort()).toEqual(['app', 'core', 'report', 'tools/cli', 'util']);
     expect([...withDependents(graph, [])]).toEqual([]);
+  });
+
+  it('dependencies: what a module needs, transitively, with its parent; an unresolvable coordinate needs everything', () => {
+    expect([...withDependencies(graph, 'app')].sort()).toEqual(['', 'core', 'util']);
+    expect([...withDependencies(graph, 'report')].sort()).toEqual(['', 'util']);
+    expect([...withDependencies(graph, '')]).toEqual([]);
+    expect([...withDependencies(graph, 'tools/cli')].sort()).toEqual(['', 'app', 'core', 'report', 'util']);
+    expect([...withDependencies(graph, 'nowhere')]).toEqual([]);
   });
 
   it('a child depends on its parent', () => {

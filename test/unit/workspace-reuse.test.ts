@@ -54,7 +54,7 @@ describe('freshness', () => {
   it('fresh only when every output is newer than every input (and written since, when asked)', () => {
     const files = [{ rel: 'classes/A.class', mtimeMs: 100 }, { rel: 'x.jar', mtimeMs: 200 }];
     expect(freshness({ files }, 50)).toBeUndefined();
-    expect(freshness({ files }, 100)).toBe('target/classes/A.class is not newer than the module\'s sources');
+    expect(freshness({ files }, 100)).toBe('target/classes/A.class is not newer than the module\'s sources (or those of a module it needs)');
     expect(freshness({ files }, 50, 150)).toBe('target/classes/A.class was not written by your build (it cleaned first)');
     expect(freshness({ files: [] }, 0)).toBe('target is empty');
     expect(freshness({ files, problem: 'target/x is not a regular file' }, 0)).toBe('target/x is not a regular file');
@@ -74,12 +74,20 @@ describe('snapshotOutputs', () => {
     const snapshot = await snapshotOutputs({ projectRoot: project, into, modules: ['', 'core', 'app', 'web', 'docs', 'nested', 'nested/inner'] });
     expect(snapshot.modules).toEqual(['core', 'nested', 'nested/inner']);
     expect(snapshot.notTaken).toEqual([
-      { module: 'app', reason: 'target/classes/App.class is not newer than the module\'s sources' },
-      { module: 'web', reason: 'target/classes/Web.class is not newer than the module\'s sources' },
+      { module: 'app', reason: 'target/classes/App.class is not newer than the module\'s sources (or those of a module it needs)' },
+      { module: 'web', reason: 'target/classes/Web.class is not newer than the module\'s sources (or those of a module it needs)' },
     ]);
     expect(existsSync(path.join(into, 'core/target/classes/Core.class'))).toBe(true);
     expect(existsSync(path.join(into, 'core/target/surefire-reports'))).toBe(false);
     expect((await stat(path.join(into, 'core/target/classes/Core.class'))).mtimeMs).toBe((T0 + 10) * 1000);
+  });
+
+  it('a module compiled against an older version of a module it needs is not taken, although its own sources did not change', async () => {
+    // nested/inner changed at 50, after nested's classes were written (10): nested needs it.
+    const upstream = new Map([['nested', ['nested/inner']], ['core', []]]);
+    const snapshot = await snapshotOutputs({ projectRoot: project, into: path.join(scratch, 'snap3'), modules: ['core', 'nested', 'nested/inner'], upstream });
+    expect(snapshot.modules).toEqual(['core', 'nested/inner']);
+    expect(snapshot.notTaken).toEqual([{ module: 'nested', reason: 'target/classes/N.class is not newer than the module\'s sources (or those of a module it needs)' }]);
   });
 
   it('after a cleaning command, only outputs the user\'s build wrote', async () => {
