@@ -205,7 +205,7 @@ async function runStage(context: StageContext, stage: VerificationStage, index: 
   const { input, cwd, executable } = context;
   const { workspace } = input;
   const env = input.jvm?.mavenOpts !== undefined ? { ...context.env, MAVEN_OPTS: input.jvm.mavenOpts } : context.env;
-  const args = stageArgs(stage, workspace, context.userCwd, input.sandbox, input.jvm?.argLine);
+  const args = stageArgs(stage, workspace, context.userCwd, input.sandbox, [...(input.jvm?.argLine ? [input.jvm.argLine] : []), ...(input.scope ? staleSourcesOnly(stage.args) : [])]);
   const runsTests = stage.name !== 'compile';
   const before = runsTests ? await reportTimes({ projectRoot: workspace.root }) : undefined;
   const launch = await prepareLaunch({ sandbox: input.sandbox, workspaceRoot: workspace.root, scratchDir: workspace.scratchDir, cwd, executable, args, env, pass: input.envPass ?? [] });
@@ -236,10 +236,24 @@ async function runStage(context: StageContext, stage: VerificationStage, index: 
  * the user did not give it: the network is off anyway, and offline Maven fails at once
  * with a clear message instead of waiting for connections that cannot succeed.
  */
-function stageArgs(stage: VerificationStage, workspace: Workspace, userCwd: string, sandbox: SandboxInfo, argLine?: string): string[] {
+function stageArgs(stage: VerificationStage, workspace: Workspace, userCwd: string, sandbox: SandboxInfo, added: string[]): string[] {
   const args = rebaseArgs(stage.args, workspace.source, workspace.root, userCwd);
   const offline = sandbox.isolated && !hasOption(parseMavenArgs(args), 'offline');
-  return [...(offline ? ['-o'] : []), ...(argLine ? [argLine] : []), ...args];
+  return [...(offline ? ['-o'] : []), ...added, ...args];
+}
+
+/**
+ * With the scope prepared, every target/ left in the workspace belongs to a module the
+ * fix cannot affect, whose outputs are fresh for exactly its inputs and those of the
+ * modules it needs (reuse-outputs.ts); every module the fix can affect starts without
+ * target/. Recompiling only stale sources is then exact, while the compiler plugin's
+ * incremental mode would recompile every module downstream of a jar the reactor just
+ * packaged again ("changed dependency"), whose content did not change. Not when the
+ * command decides the setting itself.
+ */
+export const STALE_SOURCES_ONLY = '-Dmaven.compiler.useIncrementalCompilation=false';
+function staleSourcesOnly(args: readonly string[]): string[] {
+  return args.some((arg) => arg.includes('useIncrementalCompilation')) ? [] : [STALE_SOURCES_ONLY];
 }
 
 /** Moves the spooled log beside the workspace, so one dispose() removes everything. */

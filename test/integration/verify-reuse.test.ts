@@ -140,9 +140,10 @@ afterAll(async () => {
 });
 
 describe('verification that reuses the user\'s build (real Maven)', () => {
-  it('the user\'s build failed on report\'s tests only, and its fresh outputs are taken for every module', () => {
+  it('the user\'s build failed on report\'s tests only, and its fresh outputs are taken for every module but report', () => {
     expect(diagnosis.diagnostics.every((d) => d.kind === 'test' && d.module === 'report')).toBe(true);
-    expect(session.reusedOutputs).toEqual(['app', 'core', 'report', 'util']);
+    // report's jar is older than the broken source (the failed build never packaged it): not fresh, not taken.
+    expect(session.reusedOutputs).toEqual(['app', 'core', 'util']);
     expect(session.facts.graph.problems).toEqual([]);
   });
 
@@ -159,7 +160,8 @@ describe('verification that reuses the user\'s build (real Maven)', () => {
     expect(result.verdict).toMatchObject({ scope: 'affected', testsFromYourBuild: ['util', 'core', 'app'] });
     expect(result.verdict!.args).toEqual(expect.arrayContaining(['-pl', 'report', '-am', '-Dsurefire.excludesFile=target/mvnx-verify-excludes.txt', 'verify']));
     expect(result.verdict!.args.some((arg) => arg.startsWith('-DargLine=-XX:TieredStopAtLevel=1'))).toBe(true);
-    // Upstream modules were not compiled again: their classes are the user's build's.
+    expect(result.verdict!.args).toContain('-Dmaven.compiler.useIncrementalCompilation=false');
+    // Upstream modules were not compiled again, not even after the verdict build packaged their jars anew.
     expect((await stat(reused)).mtimeMs).toBe(before);
     expect((await stat(reused)).mtimeMs).toBe((await stat(path.join(project, 'core/target/classes/com/acme/mini/core/Rule0.class'))).mtimeMs);
   }, 600_000);
@@ -185,6 +187,28 @@ describe('verification that reuses the user\'s build (real Maven)', () => {
     const result = await session.verify(broken, diagnosis);
     expect(result.outcome).toBe('regressed');
     expect(result.regressions).toEqual(['com.acme.mini.report.ReportConfigTest#readsTheModuleName']);
+  }, 600_000);
+
+  it('a fix that breaks a module it does not touch (app, through core) is refused: every dependent of a touched module is rebuilt from clean', async () => {
+    // A core class that app builds with and report does not: the fix makes its constructor package-private.
+    const usedBy = (module: string) => new Set([...generated.files].filter(([file]) => file.startsWith(`${module}/src/main/`)).flatMap(([, text]) => [...text.matchAll(/new (Rule\d+)\(\)/g)].map((m) => m[1]!)));
+    const inReport = usedBy('report');
+    const victim = [...usedBy('app')].find((name) => !inReport.has(name))!;
+    expect(victim).toBeDefined();
+    const file = `core/src/main/java/com/acme/mini/core/${victim}.java`;
+    const text = generated.files.get(file)!;
+    const breaking: ChangeSet = { files: [...fix.files, { path: file, before: text, after: text.replace(`public ${victim}() {`, `${victim}() {`) }] };
+    expect(breaking.files[1]!.after).not.toBe(text);
+
+    const result = await session.verify(breaking, diagnosis);
+    expect(result.outcome).toBe('build-failed');
+    expect(result.rejectedAt).toBe('compile');
+    // The failing tests passed (report and core compile); the verdict build, with app in it, did not.
+    expect(result.stages.map((s) => [s.name, s.exitCode])).toEqual([
+      ['failing-tests', 0],
+      ['full', 1],
+    ]);
+    expect(result.diagnosis?.diagnostics.some((d) => d.kind === 'compile' && d.file?.startsWith('app/'))).toBe(true);
   }, 600_000);
 
   it('verify.scope full gives the same verdicts, with the user\'s command as it is', async () => {
