@@ -45,7 +45,7 @@ export const FLAGS: readonly FlagSpec[] = [
 ];
 
 /** Reserved words that route to `src/cli/commands/<name>.ts`, only in first position. */
-export const SUBCOMMANDS: readonly string[] = ['init', 'doctor', 'apply', 'runs', 'hook', 'bench', 'explain', 'help', 'version'];
+export const SUBCOMMANDS: readonly string[] = ['init', 'doctor', 'apply', 'runs', 'hook', 'bench', 'explain', 'diagnose', 'help', 'version'];
 
 export interface Invocation {
   subcommand?: string;

@@ -12,7 +12,8 @@ import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { assembleDiagnosis } from './diagnosis.js';
 import { classFromDump } from './fork-diagnostics.js';
-import { MavenLogParser } from './log-parser.js';
+import { MavenLogParser, rebaseDiagnostic } from './log-parser.js';
+import { inferLogRoot, moduleDirOfSource } from './log-root.js';
 import { discoverModules, type ModuleFolder } from './modules.js';
 import { joinRelative, owningModuleDir, relativeToRoot, toForwardSlashes } from './paths.js';
 import { PluginParserRuns, type DiagnosticParser } from './plugin-parsers.js';
@@ -29,6 +30,7 @@ export interface DiagnoseBuildInput {
   logFile: string;
   /** Reports older than this (less clock slack) are stale. Absent: every report counts (a saved log). */
   runStartedAt?: Date;
+  /** Maven's exit code; negative when unknown (a saved log). */
   exitCode: number;
   interrupted?: boolean;
   timedOut?: boolean;
@@ -57,7 +59,7 @@ export async function diagnoseBuild(input: DiagnoseBuildInput): Promise<Diagnosi
   } catch (error) {
     warnings.push(`cannot read the log ${input.logFile}: ${(error as Error).message}`);
   }
-  const log = parser.result();
+  let log = parser.result();
   const moduleFolders = await discoverModules(input.projectRoot, warnings);
   const files = new FileLookup(input.projectRoot);
   const since = input.runStartedAt ? input.runStartedAt.getTime() - CLOCK_SLACK_MS : -Infinity;
@@ -65,6 +67,7 @@ export async function diagnoseBuild(input: DiagnoseBuildInput): Promise<Diagnosi
 
   const cases = saved ? await savedTestCases(saved, moduleFolders, warnings) : await builtTestCases(input, log, moduleFolders, warnings);
   const reportFindings = await qualityReportFindings({ input, log, folders: moduleFolders, saved, since, warnings });
+  if (input.logRoot === 'infer' && log.logRoot === '') log = withRootFromReports(log, reportFindings);
   const dumpClasses = await dumpFileClasses({ input, log, folders: moduleFolders, saved, since });
   for (const report of await pluginReports(runs.reportNames, input.projectRoot, moduleFolders, saved, since)) runs.report(report);
   const parserDiagnostics = runs.finish(log.logRoot);
@@ -84,6 +87,13 @@ export async function diagnoseBuild(input: DiagnoseBuildInput): Promise<Diagnosi
     classFile: (dir, className, sourceFile) => classSourceCandidates(dir, className, sourceFile).find((candidate) => files.exists(candidate)),
     parserDiagnostics,
   });
+}
+
+/** A saved log that named no module folder: the reports' absolute paths may. */
+function withRootFromReports(log: LogParseResult, findings: QualityFinding[]): LogParseResult {
+  const logRoot = inferLogRoot(findings.flatMap((f) => (f.file && f.fileBase === 'absolute' ? [moduleDirOfSource(f.file)] : [])));
+  if (logRoot === '') return log;
+  return { ...log, logRoot, compileErrors: log.compileErrors.map((d) => rebaseDiagnostic(d, logRoot)), otherFailures: log.otherFailures.map((d) => rebaseDiagnostic(d, logRoot)) };
 }
 
 class FileLookup {
@@ -149,7 +159,10 @@ async function savedTestCases(saved: { dir: string; files: string[] }, folders: 
     const parsed = parseSurefireReport(text, rel);
     warnings.push(...parsed.warnings);
     const folder = moduleOfSaved(rel, folders);
-    for (const c of parsed.cases) cases.push({ ...c, moduleDir: folder?.dir ?? '', reportFile: rel, ...(folder?.artifactId ? { module: folder.artifactId } : {}) });
+    // Named as the build wrote it (module/target/surefire-reports/...), wherever it was saved.
+    const underModule = folder?.dir && rel.startsWith(`${folder.dir}/`) ? rel.slice(folder.dir.length + 1) : rel;
+    const reportFile = underModule.split('/').includes('target') ? rel : joinRelative(folder?.dir ?? '', 'target', underModule);
+    for (const c of parsed.cases) cases.push({ ...c, moduleDir: folder?.dir ?? '', reportFile, ...(folder?.artifactId ? { module: folder.artifactId } : {}) });
   }
   return cases;
 }

@@ -15,6 +15,7 @@ export interface AssembleInput {
   /** Diagnostics from the Surefire/Failsafe reports of this run. */
   testDiagnostics: Diagnostic[];
   moduleFolders: ModuleFolder[];
+  /** Maven's exit code; negative when unknown (a saved log). */
   exitCode: number;
   interrupted?: boolean;
   timedOut?: boolean;
@@ -117,13 +118,18 @@ export function assembleDiagnosis(input: AssembleInput): Diagnosis {
     classFile,
   }).map((d) => attributeModule(d, input.moduleFolders));
   const fromParsers = (input.parserDiagnostics ?? []).map((d) => attributeModule(d, input.moduleFolders));
-  const other = [...log.otherFailures, ...forks.filter((d) => d.kind !== 'test')];
+  // "Not recognised" is the built-in parser's fallback: a plugin parser that explained the failure replaces it.
+  const explainedByPlugin = fromParsers.some((d) => d.kind !== 'other');
+  const other = [...log.otherFailures.filter((d) => !(explainedByPlugin && d.category === 'unknown')), ...forks.filter((d) => d.kind !== 'test')];
   if (input.timedOut) other.push(otherDiagnostic('timeout', 'the build exceeded its time limit and was stopped'));
   if (input.interrupted) other.push(otherDiagnostic('interrupted', 'the build was interrupted'));
 
   const diagnostics = [...compile, ...tests, ...quality, ...fromParsers.filter((d) => d.kind !== 'other'), ...fromParsers.filter((d) => d.kind === 'other'), ...other];
-  if (diagnostics.length === 0 && input.exitCode !== 0) {
+  if (diagnostics.length === 0 && input.exitCode > 0) {
     diagnostics.push(otherDiagnostic('unknown', `Maven exited with code ${input.exitCode} and the log names no failure`));
+  } else if (diagnostics.length === 0 && input.exitCode < 0 && log.buildFailed) {
+    // A saved log: its exit code is unknown, but it shows a failed build.
+    diagnostics.push(otherDiagnostic('unknown', 'the log shows a failed build but names no failure mvnx recognises'));
   }
 
   const blocking = diagnostics.find(isBlocking);
@@ -131,7 +137,7 @@ export function assembleDiagnosis(input: AssembleInput): Diagnosis {
   let reason: string | undefined;
   if (!fixable) {
     if (blocking) reason = blocking.reason ?? CATEGORY_REASONS.unknown;
-    else if (diagnostics.length === 0) reason = 'the build did not fail';
+    else if (diagnostics.length === 0) reason = input.exitCode < 0 ? 'the log shows no failed build' : 'the build did not fail';
     else reason = diagnostics.find((d) => d.reason)?.reason ?? 'no diagnostic can be fixed by a code patch';
   }
 

@@ -42,6 +42,8 @@ const BASEDIR_HINTS: readonly RegExp[] = [
   /^Please refer to (.+)[\\/]target[\\/](?:surefire|failsafe)-reports for the individual test results/,
   /^Building jar: (.+)[\\/]target[\\/][^\\/]+\.jar$/,
   /^Deleting (.+)[\\/]target$/,
+  /^Non-(?:parseable|readable) POM (.+)[\\/]pom\.xml/,
+  /^The project \S+ \((.+)[\\/]pom\.xml\) has \d+ errors?/,
 ];
 
 interface MojoContext {
@@ -166,7 +168,13 @@ export class MavenLogParser {
     if (otherFailures.length === 0 && !explained && this.firstUnexplainedFailure) {
       otherFailures.push(this.otherDiagnostic('unknown', this.firstUnexplainedFailure.text, this.firstUnexplainedFailure.module));
     }
-    const logRoot = this.projectRoot ?? inferLogRoot([...this.basedirHints, ...[...this.compile.values()].flatMap((d) => (d.file ? [moduleDirOfSource(d.file)] : []))]);
+    const qualityFindings = this.promotedQualityFindings(qualityFailures);
+    const logRoot = this.projectRoot ?? inferLogRoot([
+      ...this.basedirHints,
+      ...[...this.compile.values()].flatMap((d) => (d.file ? [moduleDirOfSource(d.file)] : [])),
+      ...qualityFindings.flatMap((f) => (f.file && f.fileBase === 'absolute' ? [moduleDirOfSource(f.file)] : [])),
+      ...qualityFailures.flatMap((f) => (f.reportPath ? [f.reportPath.replace(/\/target\/[^/]+$/, '')] : [])),
+    ]);
     const rebase = (d: Diagnostic): Diagnostic => (this.projectRoot === undefined ? rebaseDiagnostic(d, logRoot) : { ...d });
     return {
       compileErrors: [...this.compile.values()].map(rebase),
@@ -174,7 +182,7 @@ export class MavenLogParser {
       consoleTestFailures: [...this.consoleTests.values()],
       testFailuresReported: this.testFailuresReported,
       testFailureModules: [...this.testFailureModules],
-      qualityFindings: this.promotedQualityFindings(qualityFailures),
+      qualityFindings,
       qualityFailures,
       forkFailures,
       modules: this.modules.map((m) => ({ ...m })),
@@ -393,7 +401,7 @@ export class MavenLogParser {
   }
 
   private noteBasedir(text: string): void {
-    if (this.basedirHints.size >= MAX_HINTS || !/^(?:skip non|Please refer|Building jar|Deleting)/.test(text)) return;
+    if (this.basedirHints.size >= MAX_HINTS || !/^(?:skip non|Please refer|Building jar|Deleting|Non-|The project )/.test(text)) return;
     for (const pattern of BASEDIR_HINTS) {
       const m = pattern.exec(text);
       if (!m) continue;
@@ -626,7 +634,8 @@ function rootedLike(file: string, root: string): string {
   return file;
 }
 
-function rebaseDiagnostic(d: Diagnostic, root: string): Diagnostic {
+/** A diagnostic read against no root, made relative to the root found later. */
+export function rebaseDiagnostic(d: Diagnostic, root: string): Diagnostic {
   if (root === '') return { ...d };
   const out: Diagnostic = { ...d, message: relativisePathsIn(d.message, root) };
   if (d.reason !== undefined) out.reason = relativisePathsIn(d.reason, root);

@@ -2,7 +2,7 @@
  * What happens after Maven failed and the tier is not `off`: diagnose, ask the policy,
  * run the loop, act on a verified fix as the tier says, and leave the run record.
  */
-import { diagnoseBuild } from '../diagnose/index.js';
+import { diagnoseBuild, needsWarningRecovery } from '../diagnose/index.js';
 import type { Diagnosis } from '../diagnose/types.js';
 import type { MavenRunResult } from '../maven/types.js';
 import type { MvnxFlags } from '../cli/flags.js';
@@ -50,6 +50,18 @@ export async function handleBuildFailure(context: BuildFailureContext): Promise<
   const recorder = await RunRecorder.open(projectRoot);
   const startedAt = new Date();
 
+  // Plugins load first: their parsers read the log too. One that cannot load stops the
+  // repair below (the run record says why) after the built-in diagnosis.
+  let plugins: LoadedPlugins | undefined;
+  let pluginError: unknown;
+  if (config.plugins && config.plugins.length > 0) {
+    try {
+      plugins = await loadPlugins(config.plugins, { projectRoot });
+    } catch (error) {
+      pluginError = error;
+    }
+  }
+
   const diagnosis = await diagnoseBuild({
     projectRoot,
     logFile: result.log.file,
@@ -58,6 +70,7 @@ export async function handleBuildFailure(context: BuildFailureContext): Promise<
     interrupted: result.interrupted,
     timedOut: result.timedOut,
     logTruncated: result.log.truncated,
+    ...(plugins && plugins.parsers.length > 0 ? { parsers: plugins.parsers } : {}),
   });
 
   const record: RunRecord = {
@@ -77,14 +90,11 @@ export async function handleBuildFailure(context: BuildFailureContext): Promise<
     timings: { totalMs: 0, modelMs: 0, applyMs: 0, verifyMs: 0 },
   };
   let exitCode = result.exitCode;
-  let plugins: LoadedPlugins | undefined;
 
   try {
     // A plugin that cannot be loaded stops the repair (the run record says why); Maven's exit code stands.
-    if (config.plugins && config.plugins.length > 0) {
-      plugins = await loadPlugins(config.plugins, { projectRoot });
-      record.decisions.push(`plugins: ${plugins.plugins.map((p) => p.plugin.name).join(', ')}`, ...plugins.notes);
-    }
+    if (pluginError !== undefined) throw pluginError;
+    if (plugins) record.decisions.push(`plugins: ${plugins.plugins.map((p) => p.plugin.name).join(', ')}`, ...plugins.notes);
     const decision = decideAttempt({ diagnosis, config, mavenArgs: context.mavenArgs });
     record.tier = decision.tier;
     record.decisions.push(...decision.reasons);
@@ -130,18 +140,34 @@ interface RepairInput {
 }
 
 async function repair(input: RepairInput): Promise<number> {
-  const { context, config, diagnosis, record, recorder, progress } = input;
+  const { context, config, record, recorder, progress } = input;
   const abort = new AbortController();
   const onSignal = () => abort.abort();
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
 
   let loop: LoopResult;
-  const session = await startRepairSession({ context, config, diagnosis, recorder, progress, signal: abort.signal, ...(input.plugins ? { pluginFixers: input.plugins.fixers, pluginTools: input.plugins.tools } : {}) });
+  let diagnosis = input.diagnosis;
+  const session = await startRepairSession({
+    context,
+    config,
+    diagnosis,
+    recorder,
+    progress,
+    signal: abort.signal,
+    ...(input.plugins ? { pluginFixers: input.plugins.fixers, pluginTools: input.plugins.tools, pluginParsers: input.plugins.parsers } : {}),
+  });
   try {
     record.sandbox = session.sandbox;
     record.model = session.model;
-    loop = await progress.run('repairing the failed build', () => runRepairLoop(diagnosis, session.ports));
+    if (needsWarningRecovery(diagnosis)) {
+      const recovered = await session.recoverWarnings(diagnosis);
+      record.decisions.push(recovered.note);
+      diagnosis = recovered.diagnosis;
+      record.diagnostics = diagnosis.diagnostics;
+    }
+    const start = diagnosis;
+    loop = await progress.run('repairing the failed build', () => runRepairLoop(start, session.ports));
   } finally {
     await session.dispose();
     process.off('SIGINT', onSignal);

@@ -15,7 +15,7 @@ import { sandboxWrap, SandboxError, type SandboxInfo } from './sandbox.js';
 import type { VerificationStage, VerificationStageName } from './verify-plan.js';
 import type { Workspace } from './workspace.js';
 
-export { planVerification, VerificationPlanError } from './verify-plan.js';
+export { planGoalRun, planVerification, VerificationPlanError } from './verify-plan.js';
 export type { VerificationStage, VerificationStageName, VerificationPlanInput } from './verify-plan.js';
 
 export type VerificationOutcome = 'verified' | 'build-failed' | 'regressed' | 'interrupted' | 'timeout';
@@ -129,13 +129,14 @@ export async function verifyInWorkspace(input: VerifyInput): Promise<Verificatio
  * the user did not give it: the network is off anyway, and offline Maven fails at once
  * with a clear message instead of waiting for connections that cannot succeed.
  */
-function stageArgs(stage: VerificationStage, workspace: Workspace, userCwd: string, sandbox: SandboxInfo): string[] {
+export function stageArgs(stage: Pick<VerificationStage, 'args'>, workspace: Workspace, userCwd: string, sandbox: SandboxInfo): string[] {
   const args = rebaseArgs(stage.args, workspace.source, workspace.root, userCwd);
   const offline = sandbox.kind === 'bwrap' && !hasOption(parseMavenArgs(args), 'offline');
   return offline ? ['-o', ...args] : args;
 }
 
-async function wrapFor(sandbox: SandboxInfo, workspaceRoot: string, cwd: string, args: string[], env: NodeJS.ProcessEnv) {
+/** The sandbox around one Maven run in the workspace (also used to run a formatter goal). */
+export async function wrapFor(sandbox: SandboxInfo, workspaceRoot: string, cwd: string, args: string[], env: NodeJS.ProcessEnv) {
   if (sandbox.kind === 'none') return undefined;
   const parsed = parseMavenArgs(args);
   const writesRepository = goalsOf(parsed).some((goal) => REPOSITORY_WRITING_PHASES.has(goal) || goal.startsWith('install:'));

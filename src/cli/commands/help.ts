@@ -7,6 +7,7 @@ const COMMANDS: ReadonlyArray<[string, string]> = [
   ['explain', 'show the effective config and where each value came from'],
   ['runs', 'list recorded runs (runs --stats for totals)'],
   ['apply', 'apply the verified fix of a recorded run'],
+  ['diagnose', 'diagnose a saved Maven log (LOGFILE [--json] [--reports DIR])'],
   ['hook', 'install or remove the git pre-push hook'],
   ['bench', 'measure repair quality on the bundled cases'],
   ['help', 'this help'],
