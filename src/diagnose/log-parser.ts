@@ -98,6 +98,7 @@ export class MavenLogParser {
   /** javac warnings per compiler execution (module + goal): -Werror turns them into errors. */
   private readonly javacWarnings = new Map<string, Diagnostic[]>();
   private readonly werrorExecutions = new Set<string>();
+  private readonly seenWarnings = new Set<string>();
   private readonly qualityCandidates: QualityFinding[] = [];
   private readonly qualityFailures = new Map<string, QualityFailure>();
   private readonly multiLine = new MultiLineQuality();
@@ -468,7 +469,12 @@ export class MavenLogParser {
     }
     const key = this.executionKey();
     const list = this.javacWarnings.get(key) ?? [];
-    if (list.length < MAX_FINDINGS) list.push(d);
+    // A warning printed again (a module built twice, a log that repeats) is kept once.
+    const identity = `${key}\u0000${d.file ?? ''}\u0000${d.line ?? ''}\u0000${d.column ?? ''}\u0000${d.message}`;
+    if (list.length < MAX_FINDINGS && !this.seenWarnings.has(identity)) {
+      this.seenWarnings.add(identity);
+      list.push(d);
+    }
     this.javacWarnings.set(key, list);
     // Plain javac prints -Werror's verdict after the warnings; the compiler plugin too.
     if (this.werrorExecutions.has(key)) this.addCompile(d);

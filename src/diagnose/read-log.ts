@@ -15,7 +15,7 @@
  * cost is one pass over the file whatever the line lengths.
  */
 import { isUtf8 } from 'node:buffer';
-import { createReadStream } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { StringDecoder } from 'node:string_decoder';
 
 export interface ReadLogOptions {
@@ -36,7 +36,11 @@ const DEFAULT_MAX_LINE = 64 * 1024;
 const LF = 0x0a;
 const CR = 0x0d;
 
-/** Splits byte chunks into lines; carries a partial line (bounded) and a pending CR between chunks. */
+/**
+ * Splits byte chunks into lines; carries a partial line (bounded) and a pending CR
+ * between chunks. One UTF-8 check covers all the complete lines of a chunk (the common
+ * case); only a chunk that fails it is checked line by line.
+ */
 class ByteLineSplitter {
   private parts: Buffer[] = [];
   private partLength = 0;
@@ -45,7 +49,8 @@ class ByteLineSplitter {
 
   constructor(
     private readonly maxLine: number,
-    private readonly emit: (line: Buffer, cut: boolean) => void,
+    private readonly emitBytes: (line: Buffer, cut: boolean) => void,
+    private readonly emitText: (line: string, cut: boolean) => void,
   ) {}
 
   push(chunk: Buffer): void {
@@ -55,19 +60,23 @@ class ByteLineSplitter {
       this.afterCr = false;
       if (chunk[0] === LF) start = 1;
     }
-    let nextLf = chunk.indexOf(LF, start);
-    let nextCr = chunk.indexOf(CR, start);
-    while (nextLf !== -1 || nextCr !== -1) {
-      const end = nextCr === -1 || (nextLf !== -1 && nextLf < nextCr) ? nextLf : nextCr;
+    // A line begun in an earlier chunk ends at the first break here.
+    if (this.partLength > 0 || this.skipping) {
+      const end = firstBreak(chunk, start);
+      if (end === -1) {
+        this.take(Buffer.from(chunk.subarray(start)));
+        return;
+      }
       this.take(chunk.subarray(start, end));
       this.endLine();
-      start = end + 1;
-      if (end === nextCr) {
-        if (start < chunk.length && chunk[start] === LF) start++;
-        else if (start === chunk.length) this.afterCr = true;
-      }
-      if (nextLf !== -1 && nextLf < start) nextLf = chunk.indexOf(LF, start);
-      if (nextCr !== -1 && nextCr < start) nextCr = chunk.indexOf(CR, start);
+      start = this.afterBreak(chunk, end);
+    }
+    const last = Math.max(chunk.lastIndexOf(LF), chunk.lastIndexOf(CR));
+    if (last >= start) {
+      const whole = chunk.subarray(start, last + 1);
+      this.splitBytes(whole, isUtf8(whole));
+      start = last + 1;
+      if (chunk[last] === CR && start === chunk.length) this.afterCr = true;
     }
     // The unfinished tail outlives this chunk: copy it rather than keep a view into the chunk.
     if (start < chunk.length) this.take(Buffer.from(chunk.subarray(start)));
@@ -75,6 +84,36 @@ class ByteLineSplitter {
 
   end(): void {
     if (!this.skipping && this.partLength > 0) this.endLine();
+  }
+
+  /**
+   * Bytes that end with a line break. Each line is decoded on its own (a fresh string, so
+   * a finding kept from one line never keeps the whole chunk alive); a chunk that is all
+   * valid UTF-8 skips the per-line check.
+   */
+  private splitBytes(bytes: Buffer, utf8: boolean): void {
+    let start = 0;
+    // The next LF and CR are remembered, so a chunk without CRs is not rescanned per line.
+    let nextLf = bytes.indexOf(LF);
+    let nextCr = bytes.indexOf(CR);
+    while (start < bytes.length) {
+      if (nextLf !== -1 && nextLf < start) nextLf = bytes.indexOf(LF, start);
+      if (nextCr !== -1 && nextCr < start) nextCr = bytes.indexOf(CR, start);
+      const end = nextLf === -1 ? nextCr : nextCr === -1 ? nextLf : Math.min(nextLf, nextCr);
+      const cut = end - start > this.maxLine;
+      const stop = cut ? start + this.maxLine : end;
+      if (utf8) this.emitText(bytes.toString('utf8', start, stop), cut);
+      else this.emitBytes(bytes.subarray(start, stop), cut);
+      start = this.afterBreak(bytes, end);
+    }
+  }
+
+  private afterBreak(bytes: Buffer, at: number): number {
+    if (bytes[at] === CR) {
+      if (at + 1 < bytes.length && bytes[at + 1] === LF) return at + 2;
+      if (at + 1 === bytes.length) this.afterCr = true;
+    }
+    return at + 1;
   }
 
   private take(piece: Buffer): void {
@@ -103,8 +142,14 @@ class ByteLineSplitter {
     const line = this.parts.length === 1 ? this.parts[0]! : Buffer.concat(this.parts, this.partLength);
     this.parts = [];
     this.partLength = 0;
-    this.emit(line, cut);
+    this.emitBytes(line, cut);
   }
+}
+
+function firstBreak(bytes: Buffer, from: number): number {
+  const lf = bytes.indexOf(LF, from);
+  const cr = bytes.indexOf(CR, from);
+  return lf === -1 ? cr : cr === -1 ? lf : Math.min(lf, cr);
 }
 
 function decodeLine(bytes: Buffer, stats: ReadLogStats): string {
@@ -168,25 +213,34 @@ export async function streamLogLines(
     if (cut) stats.cutLines++;
     onLine(line);
   };
-  const splitter = new ByteLineSplitter(maxLine, (bytes, cut) => emitString(decodeLine(bytes, stats), cut));
+  const splitter = new ByteLineSplitter(maxLine, (bytes, cut) => emitString(decodeLine(bytes, stats), cut), emitString);
   let utf16: Utf16Lines | undefined;
   let first = true;
 
-  const stream = createReadStream(file, { highWaterMark: options.chunkSize ?? 1024 * 1024 });
-  for await (const raw of stream as AsyncIterable<Buffer>) {
-    let chunk = raw;
-    stats.bytes += chunk.length;
-    if (first) {
-      first = false;
-      if (chunk[0] === 0xef && chunk[1] === 0xbb && chunk[2] === 0xbf) chunk = chunk.subarray(3);
-      else if ((chunk[0] === 0xff && chunk[1] === 0xfe) || (chunk[0] === 0xfe && chunk[1] === 0xff)) {
-        stats.encoding = chunk[0] === 0xff ? 'utf-16le' : 'utf-16be';
-        utf16 = new Utf16Lines(stats.encoding, maxLine, emitString);
-        chunk = chunk.subarray(2);
+  // One buffer, reused for every read: nothing keeps a view into it past push() (tails are
+  // copied), and a 200 MB log then costs no pile of chunk buffers waiting for the GC.
+  const buffer = Buffer.allocUnsafe(options.chunkSize ?? 1024 * 1024);
+  const handle = await open(file, 'r');
+  try {
+    for (;;) {
+      const { bytesRead } = await handle.read(buffer, 0, buffer.length, null);
+      if (bytesRead === 0) break;
+      let chunk = buffer.subarray(0, bytesRead);
+      stats.bytes += bytesRead;
+      if (first) {
+        first = false;
+        if (chunk[0] === 0xef && chunk[1] === 0xbb && chunk[2] === 0xbf) chunk = chunk.subarray(3);
+        else if ((chunk[0] === 0xff && chunk[1] === 0xfe) || (chunk[0] === 0xfe && chunk[1] === 0xff)) {
+          stats.encoding = chunk[0] === 0xff ? 'utf-16le' : 'utf-16be';
+          utf16 = new Utf16Lines(stats.encoding, maxLine, emitString);
+          chunk = chunk.subarray(2);
+        }
       }
+      if (utf16) utf16.push(chunk);
+      else splitter.push(chunk);
     }
-    if (utf16) utf16.push(chunk);
-    else splitter.push(chunk);
+  } finally {
+    await handle.close();
   }
   if (utf16) utf16.end();
   else splitter.end();
