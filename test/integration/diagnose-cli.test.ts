@@ -75,6 +75,44 @@ describe('mvnx diagnose on the checked-in logs', () => {
     expect(notAFolder.stderr.trim()).toMatch(/--reports .*x\.log is not a folder$/);
   });
 
+  it("uses the config's plugin parsers: a team's own lint output becomes fixable quality diagnostics", async () => {
+    const dir = path.join(scratch, 'with-parser');
+    await cp(projectDir('quality-gates'), dir, { recursive: true });
+    await writeFile(
+      path.join(dir, 'acme-lint.mjs'),
+      `export default {
+  name: 'acme',
+  parsers: [{
+    name: 'acme-lint',
+    start: () => ({
+      line: ({ text, level, module }) => {
+        const m = /^ACME-LINT (\\S+):(\\d+) (.*)$/.exec(text);
+        if (level === 'ERROR' && m) return { kind: 'quality', file: m[1], line: Number(m[2]), message: m[3], rule: 'no-println', module };
+      },
+    }),
+  }],
+};
+`,
+    );
+    await writeFile(path.join(dir, '.mvnxrc.yaml'), 'plugins:\n  - ./acme-lint.mjs\n');
+    await writeFile(
+      path.join(dir, 'ci.log'),
+      [
+        '2026-12-02T10:00:00.0000000Z [INFO] --- acme-lint-maven-plugin:1.2:check (default) @ quality-gates ---',
+        '2026-12-02T10:00:00.1000000Z [ERROR] ACME-LINT /home/runner/work/shop/shop/src/main/java/com/acme/shop/Cart.java:14 System.out.println in production code',
+        '2026-12-02T10:00:00.2000000Z [ERROR] Failed to execute goal com.acme:acme-lint-maven-plugin:1.2:check (default) on project quality-gates: 1 finding -> [Help 1]',
+        '',
+      ].join('\n'),
+    );
+    const run = await mvnx(dir, ['ci.log', '--json', '--root', '/home/runner/work/shop/shop']);
+    expect(run.exitCode, run.stderr).toBe(0);
+    const diagnosis = JSON.parse(run.stdout) as { diagnostics: Array<Record<string, unknown>>; fixable: boolean };
+    expect(diagnosis.diagnostics).toEqual([
+      expect.objectContaining({ kind: 'quality', tool: 'acme-lint', rule: 'no-println', file: 'src/main/java/com/acme/shop/Cart.java', line: 14, module: 'quality-gates', fixable: true }),
+    ]);
+    expect(diagnosis.fixable).toBe(true);
+  });
+
   it('a log with no failure in it says so instead of inventing one', async () => {
     const dir = path.join(scratch, 'passing');
     await cp(projectDir('werror'), dir, { recursive: true });
