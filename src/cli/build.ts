@@ -42,10 +42,23 @@ export async function runBuild(invocation: Invocation, io: CliIo): Promise<numbe
   });
 
   const result = await runMaven({ executable: maven.executable, args: mavenArgs, cwd: io.cwd, env: io.env, echo: true, inheritStdin: true });
+  // --mvnx-sarif: a passing build (or one mvnx does not look at) still leaves a log, so code scanning can close earlier alerts.
+  const sarif = typeof flags.sarif === 'string' ? flags.sarif : io.env.MVNX_SARIF || undefined;
+  const emptySarif = async (note?: string) => {
+    if (!sarif) return;
+    const { writeEmptySarif } = await import('../report/sarif-file.js');
+    await writeEmptySarif(path.resolve(io.cwd, sarif), note);
+  };
   try {
-    if (result.exitCode === 0) return 0;
+    if (result.exitCode === 0) {
+      await emptySarif();
+      return 0;
+    }
     config ??= await loadConfig();
-    if (config.tier === 'off') return result.exitCode;
+    if (config.tier === 'off') {
+      await emptySarif('tier off: mvnx did not diagnose the failure');
+      return result.exitCode;
+    }
     const { handleBuildFailure } = await import('../repair/entry.js');
     return await handleBuildFailure({
       cwd: io.cwd,

@@ -15,8 +15,8 @@ import type { MvnxFlags } from './flags.js';
 const META_CONFIG_PLACES = ['package.json', '.config.json', '.config.yaml', '.config.yml', '.config/config.json', '.config/config.yaml', '.config/config.yml', '.config/config.js', '.config/config.ts', '.config/config.cjs', '.config/config.mjs'];
 
 /** Flags and variables the CLI reads itself; every other one is config. */
-const CLI_ONLY = new Set(['json', 'verbose', 'maven']);
-const CLI_ONLY_ENV = new Set(['MVNX_JSON', 'MVNX_VERBOSE', 'MVNX_MAVEN', 'MVNX_DEBUG']);
+const CLI_ONLY = new Set(['json', 'verbose', 'maven', 'sarif']);
+const CLI_ONLY_ENV = new Set(['MVNX_JSON', 'MVNX_VERBOSE', 'MVNX_MAVEN', 'MVNX_DEBUG', 'MVNX_SARIF']);
 
 export function configGivenOnCommandLine(flags: MvnxFlags, env: NodeJS.ProcessEnv): boolean {
   if (Object.keys(flags).some((name) => !CLI_ONLY.has(name))) return true;

@@ -21,6 +21,7 @@ export const FLAGS: readonly FlagSpec[] = [
   { name: 'no-fix', kind: 'switch', description: 'Same as --mvnx-tier=off: run Maven only.' },
   { name: 'config', kind: 'value', valueName: 'FILE', description: 'Use this config file instead of searching for one.' },
   { name: 'json', kind: 'switch', description: 'Print the run record as JSON on stdout at the end of a failed build.' },
+  { name: 'sarif', kind: 'value', valueName: 'FILE', description: 'Write the diagnostics and any verified fix as SARIF 2.1.0 (a passing build writes an empty log).' },
   { name: 'maven', kind: 'value', valueName: 'PATH', description: 'The Maven executable to run (default: nearest mvnw, then mvn on PATH).' },
   { name: 'model', kind: 'value', valueName: 'NAME', description: 'Model name (default qwen2.5-coder:7b).' },
   { name: 'host', kind: 'value', valueName: 'URL', description: 'Model server URL (default http://127.0.0.1:11434, or OLLAMA_HOST).' },
@@ -45,7 +46,7 @@ export const FLAGS: readonly FlagSpec[] = [
 ];
 
 /** Reserved words that route to `src/cli/commands/<name>.ts`, only in first position. */
-export const SUBCOMMANDS: readonly string[] = ['init', 'doctor', 'apply', 'runs', 'hook', 'bench', 'explain', 'diagnose', 'help', 'version'];
+export const SUBCOMMANDS: readonly string[] = ['init', 'doctor', 'apply', 'runs', 'hook', 'bench', 'explain', 'diagnose', 'help', 'version', 'report'];
 
 export interface Invocation {
   subcommand?: string;

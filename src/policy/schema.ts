@@ -26,6 +26,7 @@ export const DEFAULT_PROTECTED_PATHS = [
   'pom.xml',
   '**/pom.xml',
   '.mvn/**',
+  '**/.mvn/**',
   'mvnw*',
   '.github/**',
   '.gitlab-ci.yml',
@@ -60,6 +61,9 @@ const patchSchema = z
     allowNonUtf8: z.boolean().default(false).describe('Allow patching files that are not valid UTF-8.'),
     maxFilesTouched: positiveInt.default(5).describe('A patch touching more files than this is rejected.'),
     maxLinesChanged: positiveInt.default(200).describe('A patch changing more lines (added + removed) than this is rejected.'),
+    maxFileBytes: positiveInt.default(1_048_576).describe('A patch that would write a file larger than this many bytes is rejected.'),
+    maxChangeSetBytes: positiveInt.default(4_194_304).describe('A patch that would write more than this many bytes in all is rejected; a model reply over twice this is not read.'),
+    maxLineLength: positiveInt.default(2_000).describe('A patch adding a line longer than this many characters is rejected.'),
   })
   .describe('Limits and tolerances applied when a patch is validated.');
 
@@ -131,6 +135,47 @@ const guidelinesSchema = z
     z.strictObject({ file: z.string().min(1).describe('Path of a file holding the guidelines, relative to the config file.') }).describe('Guidelines read from a file.'),
   ])
   .describe("A team's coding rules, passed to the model: text, or {file: path}.");
+
+// Rollout loop (docs/rollout.md): posting suggestions on pull/merge requests, and the evidence a module needs to move up a tier.
+const percent = z.number().min(0).max(100);
+
+const reviewSchema = z
+  .strictObject({
+    post: z.boolean().default(true).describe('In CI on a pull/merge request, under assist, post a verified fix as review suggestions on the changed lines, and update that review on the next run.'),
+    gitlabTokenEnv: z
+      .string()
+      .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'an environment variable name')
+      .default('MVNX_GITLAB_TOKEN')
+      .describe('Name of the CI variable holding a GitLab project access token (scope api) for merge request suggestions. GitHub uses GITHUB_TOKEN.'),
+  })
+  .describe('Suggestions where reviewers work: GitHub pull request reviews and GitLab merge request discussions.');
+
+const promoteSchema = z
+  .strictObject({
+    windowDays: positiveInt.default(30).describe('The evidence: runs of the last this many days (mvnx runs --advise --since overrides it).'),
+    monitorToAssist: z
+      .strictObject({
+        minRuns: positiveInt.default(20).describe('Runs at monitor in the window.'),
+        minFixRate: percent.default(50).describe('Percent of the repaired runs that ended with a verified fix.'),
+        maxRegressions: z.number().int().nonnegative().default(0).describe('Attempts whose build broke a test that passed before.'),
+        maxProviderUnavailable: percent.default(10).describe('Percent of runs that stopped because the model server was not there.'),
+      })
+      .prefault({})
+      .describe('Evidence for moving a module from monitor to assist.'),
+    assistToAuto: z
+      .strictObject({
+        minSuggested: positiveInt.default(10).describe('Distinct verified fixes suggested at assist in the window.'),
+        minTaken: percent.default(70).describe('Percent of those applied or adopted by people.'),
+        maxReverted: z.number().int().nonnegative().default(0).describe('Taken fixes later undone in git history.'),
+        maxRegressions: z.number().int().nonnegative().default(0).describe('Attempts whose build broke a test that passed before.'),
+        minCoverage: percent.default(80).describe('JaCoCo line coverage the module needs when auto.requireCoverage is not set (when it is, that value counts).'),
+      })
+      .prefault({})
+      .describe('Evidence for moving a module from assist to auto. A module at auto with more reverted fixes than maxReverted is advised back to assist.'),
+  })
+  .describe('Thresholds of `mvnx runs --advise` and the report\'s promotion section.');
+
+const rolloutSchema = z.strictObject({ promote: promoteSchema.prefault({}) }).describe('Rolling mvnx out tier by tier.');
 
 export const configSchema = z
   .strictObject({
@@ -210,6 +255,8 @@ export const configSchema = z
       })
       .prefault({})
       .describe('Agent mode: the model reads the code with tools (read_range, search_code_base, ...) through the states understand, collect and fix before writing a fix.'),
+    review: reviewSchema.prefault({}),
+    rollout: rolloutSchema.prefault({}),
     plugins: z
       .array(z.string().min(1).describe('An npm package name (resolved from the project) or a path relative to this config file.'))
       .optional()
@@ -224,6 +271,7 @@ export type BudgetConfig = z.output<typeof budgetSchema>;
 export type RiskConfig = z.output<typeof riskSchema>;
 export type ModelConfig = z.output<typeof modelSchema>;
 export type Risk = 'low' | 'medium' | 'high';
+export type PromoteConfig = z.output<typeof promoteSchema>;
 
 /** Fields that describe where a config comes from, not what it says. */
 export type PolicyConfig = Omit<ParsedConfig, '$schema' | 'extends'> & { model: ModelConfig & { host: string } };

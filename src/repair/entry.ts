@@ -16,6 +16,9 @@ import { renderSummary } from '../report/summary.js';
 import { startRepairSession } from './engine.js';
 import { runRepairLoop, type LoopResult } from './loop.js';
 import { applyInPlace, confirm, fixBaseOf } from './tier-actions.js';
+import { afterRun, repositoryOf } from './after-run.js';
+import { withOutcome } from '../report/outcome.js';
+import type { ChangeSet } from '../patch/types.js';
 
 export interface BuildFailureContext {
   cwd: string;
@@ -88,8 +91,10 @@ export async function handleBuildFailure(context: BuildFailureContext): Promise<
     decisions: [...diagnosis.warnings.map((w) => `diagnosis: ${w}`)],
     modelCalls: 0,
     timings: { totalMs: 0, modelMs: 0, applyMs: 0, verifyMs: 0 },
+    ...(await repositoryOf(projectRoot, context.env)),
   };
   let exitCode = result.exitCode;
+  let fix: ChangeSet | undefined;
 
   try {
     // A plugin that cannot be loaded stops the repair (the run record says why); Maven's exit code stands.
@@ -106,7 +111,7 @@ export async function handleBuildFailure(context: BuildFailureContext): Promise<
       record.stopReason = diagnosis.fixable ? 'policy-skip' : 'not-fixable';
       record.message = diagnosis.fixable ? decision.reasons[0] : (diagnosis.reason ?? decision.reasons[0]);
     } else {
-      exitCode = await repair({ context, config, diagnosis, record, recorder, progress, interactive, ...(plugins ? { plugins } : {}) });
+      ({ exitCode, fix } = await repair({ context, config, diagnosis, record, recorder, progress, interactive, ...(plugins ? { plugins } : {}) }));
     }
   } catch (error) {
     record.status = 'error';
@@ -122,6 +127,7 @@ export async function handleBuildFailure(context: BuildFailureContext): Promise<
     await runReporters(plugins.reporters, structuredClone(record), { projectRoot, recordDir: recorder.dir }, (line) => process.stderr.write(`${line}\n`));
   }
 
+  await afterRun({ context, config, record, recorder, ...(fix ? { fix } : {}) });
   process.stderr.write(renderSummary(record, { recordDir: recorder.dir, projectRoot }));
   // Maven ends its output with colour resets and no newline: start the record on its own line.
   if (context.flags.json) process.stdout.write(`\n${JSON.stringify(record)}\n`);
@@ -139,7 +145,7 @@ interface RepairInput {
   plugins?: LoadedPlugins;
 }
 
-async function repair(input: RepairInput): Promise<number> {
+async function repair(input: RepairInput): Promise<{ exitCode: number; fix?: ChangeSet }> {
   const { context, config, record, recorder, progress } = input;
   const abort = new AbortController();
   const onSignal = () => abort.abort();
@@ -181,9 +187,9 @@ async function repair(input: RepairInput): Promise<number> {
   if (loop.message) record.message = loop.message;
   if (loop.stopReason === 'interrupted') {
     record.status = 'unfixed';
-    return 130;
+    return { exitCode: 130 };
   }
-  if (!loop.fix) return context.result.exitCode;
+  if (!loop.fix) return { exitCode: context.result.exitCode };
 
   record.status = 'fixed';
   record.fixBase = fixBaseOf(loop.fix);
@@ -191,28 +197,34 @@ async function repair(input: RepairInput): Promise<number> {
 
   const changeTypes = classify(loop.fix);
   const touchedModules = modulesOf(loop.fix.files.map((f) => f.path), diagnosis);
+  const coverage = await readReactorCoverage(context.projectRoot, diagnosis.modules);
   const verdict = decideVerified({
     config,
     changeSet: loop.fix,
     changeTypes,
     modules: touchedModules,
-    coverage: await readReactorCoverage(context.projectRoot, diagnosis.modules),
+    coverage,
     interactive: input.interactive,
   });
+  if (touchedModules.length > 0) record.fixModules = touchedModules;
+  const known = Object.entries(coverage).filter((entry): entry is [string, number] => entry[1] !== undefined);
+  if (known.length > 0) record.coverage = Object.fromEntries(known);
   record.action = verdict.action;
   record.risk = verdict.risk;
   record.tier = verdict.tier;
   record.decisions.push(...verdict.reasons);
 
   let apply = verdict.action === 'apply';
+  let appliedBy = verdict.tier === 'auto' ? 'tier auto' : 'assist.autoApplyLowRisk';
   if (verdict.action === 'suggest') {
     process.stderr.write(`\n${toUnifiedDiff(loop.fix)}\n`);
     if (verdict.prompt && process.stdin.isTTY) {
       apply = await confirm('mvnx: apply this verified fix to your files?');
+      appliedBy = 'yes at the prompt';
       record.decisions.push(apply ? 'you chose to apply the fix' : 'you chose not to apply the fix');
     }
   }
-  if (!apply) return context.result.exitCode;
+  if (!apply) return { exitCode: context.result.exitCode, fix: loop.fix };
 
   const outcome = await applyInPlace({
     projectRoot: context.projectRoot,
@@ -221,8 +233,9 @@ async function repair(input: RepairInput): Promise<number> {
   });
   record.applied = outcome.applied;
   record.decisions.push(outcome.message);
+  if (outcome.applied) Object.assign(record, withOutcome(record, { outcome: 'applied', at: new Date().toISOString(), evidence: appliedBy }));
   if (outcome.exitCode !== undefined) record.inPlaceExitCode = outcome.exitCode;
-  return outcome.applied && outcome.exitCode === 0 ? 0 : context.result.exitCode;
+  return { exitCode: outcome.applied && outcome.exitCode === 0 ? 0 : context.result.exitCode, fix: loop.fix };
 }
 
 /** artifactIds of the modules holding these files: the longest module folder prefix wins. */

@@ -63,6 +63,32 @@ export interface RunRecord {
   inPlaceExitCode?: number;
   message?: string;
   timings: { totalMs: number; modelMs: number; applyMs: number; verifyMs: number };
+  // Rollout loop (docs/rollout.md): where the run happened and what became of its fix.
+  /** `owner/name` from CI or the git remote (credentials stripped), else the project folder's name. */
+  repository?: string;
+  /** Modules (artifactIds) holding the verified fix's files: what a tier rule with `modules` matches. */
+  fixModules?: string[];
+  /** JaCoCo line coverage (percent) per module (artifactId) when the fix was decided. */
+  coverage?: Record<string, number>;
+  /** What became of the verified fix; absent while nothing is known (see report/outcome.ts). */
+  outcome?: RunOutcome;
+  /** Every outcome change, oldest first, with its evidence. */
+  outcomeHistory?: OutcomeEvent[];
+  /** Last time `mvnx runs --reconcile` (or a later run) looked at the tree and git log for this run. */
+  reconciledAt?: string;
+  /** The pull/merge request suggestion posted for this run, when one was. */
+  review?: { platform: 'github' | 'gitlab'; url?: string; message: string };
+}
+
+export type RunOutcome = 'applied' | 'adopted' | 'superseded' | 'reverted';
+
+export interface OutcomeEvent {
+  outcome: RunOutcome;
+  /** When it happened, as far as the evidence tells (a commit's date, the apply's time). */
+  at: string;
+  /** One line a reviewer can check: `commit 1a2b3c4 "fix calc"`, `mvnx apply`, `auto`. */
+  evidence: string;
+  commit?: string;
 }
 
 export function runsDir(projectRoot: string): string {
@@ -131,9 +157,14 @@ export async function readRunRecord(projectRoot: string, runId: string): Promise
 
 /** All readable run records, newest first; unreadable folders are skipped. */
 export async function listRunRecords(projectRoot: string): Promise<RunRecord[]> {
+  return listRunRecordsIn(runsDir(projectRoot));
+}
+
+/** The same for any `.mvnx/runs` folder, e.g. one collected from a CI artifact. */
+export async function listRunRecordsIn(folder: string): Promise<RunRecord[]> {
   let names: string[];
   try {
-    names = await readdir(runsDir(projectRoot));
+    names = await readdir(folder);
   } catch {
     return [];
   }
@@ -141,7 +172,7 @@ export async function listRunRecords(projectRoot: string): Promise<RunRecord[]> 
   for (const name of names) {
     if (name === 'latest') continue;
     try {
-      records.push(await readRunRecord(projectRoot, name));
+      records.push(JSON.parse(await readFile(path.join(folder, name, 'run.json'), 'utf8')) as RunRecord);
     } catch {
       // A run killed before its first write leaves an empty folder: not a record.
     }

@@ -1,4 +1,5 @@
 /** Plain-text tables for `mvnx runs` and `mvnx runs --stats`; pure, so tests read them exactly. */
+import type { RolloutStats } from './groups.js';
 import type { RunRecord } from './run-record.js';
 import { FAILURE_KINDS, type RunStats } from './stats.js';
 
@@ -45,11 +46,12 @@ export function formatRunList(records: RunRecord[]): string {
     formatTime(record.startedAt),
     record.tier,
     record.applied ? `${record.status} (applied)` : record.status,
+    record.outcome ?? (record.status === 'fixed' ? 'open' : '-'),
     record.stopReason,
     String(record.attempts?.length ?? 0),
     formatDuration(runDurationMs(record)),
   ]);
-  return alignedTable(['run', 'started (UTC)', 'tier', 'status', 'stop reason', 'attempts', 'duration'], rows);
+  return alignedTable(['run', 'started (UTC)', 'tier', 'status', 'outcome', 'stop reason', 'attempts', 'duration'], rows);
 }
 
 /** `mvnx runs --stats`: a summary block, then the fix rate per kind, then the stop reasons. */
@@ -77,6 +79,9 @@ export function formatRunStats(stats: RunStats): string {
       ['model calls', String(stats.modelCalls)],
       ['auto-applied', `${stats.autoApplied} of ${fixed} fixed (${formatPercent(stats.autoAppliedShare)})`],
       ['only suggested', `${stats.suggestedOnly} of ${fixed} fixed (${formatPercent(stats.suggestedShare)})`],
+      ['suggestions taken', `${stats.suggestionsTaken} of ${stats.suggested} suggested (${formatPercent(stats.takenShare)})`],
+      ['fix outcomes', `${stats.outcomes.applied} applied, ${stats.outcomes.adopted} adopted, ${stats.outcomes.superseded} superseded, ${stats.outcomes.reverted} reverted, ${stats.outcomes.open} open (of ${stats.outcomes.fixes} distinct fixes)`],
+      ['time spent by mvnx', `${formatDuration(stats.timeSpentMs)} (model ${formatDuration(stats.modelMs)})`],
     ],
   );
   const kinds = alignedTable(
@@ -93,4 +98,26 @@ export function formatRunStats(stats: RunStats): string {
       .map(([reason, count]) => [reason, String(count)]),
   );
   return [summary, kinds, reasons].join('\n\n');
+}
+
+/** `mvnx runs --stats` over one or many repositories: the totals, then one row per repository, module and tier. */
+export function formatRolloutStats(stats: RolloutStats): string {
+  const totals = formatRunStats(stats);
+  if (stats.runs === 0) return totals;
+  const rows = stats.groups.map((group) => [
+    group.repository,
+    group.module,
+    group.tier,
+    String(group.runs),
+    `${formatPercent(group.fixRate)} (${group.fixed}/${group.repaired})`,
+    formatDuration(group.medianTimeToFixMs),
+    `${group.suggestionsTaken}/${group.suggested}`,
+    String(group.applied),
+    String(group.adopted),
+    String(group.reverted),
+    String(group.modelCalls),
+    formatDuration(group.timeSpentMs),
+  ]);
+  const table = alignedTable(['repository', 'module', 'tier', 'runs', 'fix rate', 'median to fix', 'taken', 'applied', 'adopted', 'reverted', 'model calls', 'time spent'], rows);
+  return `${totals}\n\n${stats.repositories.length} repositor${stats.repositories.length === 1 ? 'y' : 'ies'}, by module and tier:\n${table}`;
 }

@@ -42,6 +42,30 @@ export interface RunStats {
   tiers: Record<Tier, number>;
   firstRunAt?: string;
   lastRunAt?: string;
+  /**
+   * What became of the verified fixes, each distinct fix counted once per repository
+   * (the same suggestion re-made by later runs of the same broken commit is one fix).
+   */
+  outcomes: OutcomeCounts;
+  /** Distinct verified fixes that were suggested (tier assist), and of those, how many people took (applied or adopted, reverted later included). */
+  suggested: number;
+  suggestionsTaken: number;
+  /** suggestionsTaken / suggested; null without suggestions. */
+  takenShare: number | null;
+  /** mvnx's own time on these runs (diagnosis, attempts, verification), and the model's part of it. */
+  timeSpentMs: number;
+  modelMs: number;
+}
+
+export interface OutcomeCounts {
+  /** Distinct verified fixes. */
+  fixes: number;
+  applied: number;
+  adopted: number;
+  superseded: number;
+  reverted: number;
+  /** Nothing known yet. */
+  open: number;
 }
 
 const KINDS: FailureKind[] = ['compile', 'test', 'quality', 'other'];
@@ -82,13 +106,18 @@ function durationMs(record: RunRecord): number | undefined {
   return Number.isFinite(start) && Number.isFinite(end) && end >= start ? end - start : undefined;
 }
 
+/** A run belongs to a module when its fix or one of its diagnostics is there. */
+export function inModule(record: RunRecord, module: string): boolean {
+  return Boolean(record.fixModules?.includes(module)) || (record.diagnostics ?? []).some((diagnostic) => diagnostic.module === module);
+}
+
 /** `module`: only runs with a diagnostic in that Maven module (artifactId), for a per-module rollout. */
 export function computeRunStats(records: RunRecord[], options: { since?: Date; module?: string } = {}): RunStats {
   const sinceMs = options.since?.getTime();
   const inWindow = records.filter(
     (record) =>
       (sinceMs === undefined || Date.parse(record.startedAt) >= sinceMs) &&
-      (options.module === undefined || (record.diagnostics ?? []).some((diagnostic) => diagnostic.module === options.module)),
+      (options.module === undefined || inModule(record, options.module)),
   );
 
   const byKind = { compile: emptyKindStats(), test: emptyKindStats(), quality: emptyKindStats(), other: emptyKindStats() };
@@ -119,6 +148,12 @@ export function computeRunStats(records: RunRecord[], options: { since?: Date; m
     }
   }
 
+  const fixes = distinctFixes(inWindow);
+  const outcomes: OutcomeCounts = { fixes: fixes.length, applied: 0, adopted: 0, superseded: 0, reverted: 0, open: 0 };
+  for (const fix of fixes) outcomes[fix.outcome ?? 'open'] += 1;
+  const suggestions = fixes.filter((fix) => fix.action === 'suggest');
+  const suggestionsTaken = suggestions.filter((fix) => wasTaken(fix)).length;
+
   const fixedRuns = autoApplied + suggestedOnly;
   const starts = inWindow.map((record) => record.startedAt).sort();
   return {
@@ -138,7 +173,44 @@ export function computeRunStats(records: RunRecord[], options: { since?: Date; m
     suggestedShare: fixedRuns === 0 ? null : suggestedOnly / fixedRuns,
     tiers,
     ...(starts.length > 0 ? { firstRunAt: starts[0]!, lastRunAt: starts[starts.length - 1]! } : {}),
+    outcomes,
+    suggested: suggestions.length,
+    suggestionsTaken,
+    takenShare: suggestions.length === 0 ? null : suggestionsTaken / suggestions.length,
+    timeSpentMs: inWindow.reduce((sum, record) => sum + (record.timings?.totalMs ?? 0), 0),
+    modelMs: inWindow.reduce((sum, record) => sum + (record.timings?.modelMs ?? 0), 0),
   };
+}
+
+/** Taken by a person or by mvnx, whatever happened after: a reverted fix was taken first. */
+export function wasTaken(record: RunRecord): boolean {
+  return record.outcome === 'applied' || record.outcome === 'adopted' || record.outcome === 'reverted' || record.applied;
+}
+
+/** The fix's identity: its verified attempt's fingerprint, per repository. */
+function fixKey(record: RunRecord): string {
+  const verified = (record.attempts ?? []).find((attempt) => attempt.outcome === 'verified');
+  return `${record.repository ?? ''}\u0000${verified?.fingerprint || record.runId}`;
+}
+
+/**
+ * Fixed runs, one per distinct fix: the newest run of a fix speaks for it, unless an
+ * older one knows more (an outcome the newer one has not reconciled yet).
+ */
+export function distinctFixes(records: readonly RunRecord[]): RunRecord[] {
+  const byFix = new Map<string, RunRecord>();
+  for (const record of records) {
+    if (record.status !== 'fixed') continue;
+    const key = fixKey(record);
+    const known = byFix.get(key);
+    if (!known) {
+      byFix.set(key, record);
+      continue;
+    }
+    const [newer, older] = record.startedAt > known.startedAt ? [record, known] : [known, record];
+    byFix.set(key, newer.outcome || !older.outcome ? newer : older);
+  }
+  return [...byFix.values()];
 }
 
 const UNIT_MS: Record<string, number> = {

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parse, parseDocument } from 'yaml';
+import { configSchema } from '../../src/policy/schema.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const load = async (name: string) => {
@@ -19,7 +20,7 @@ const load = async (name: string) => {
 const scriptOf = (lines: unknown) => (Array.isArray(lines) ? lines.join('\n') : String(lines));
 
 describe('examples/ci/gitlab-ci.yml', async () => {
-  const { yaml } = await load('gitlab-ci.yml');
+  const { yaml, text } = await load('gitlab-ci.yml');
   const build = yaml.build as Record<string, unknown>;
   const repair = yaml['mvnx-repair'] as Record<string, unknown>;
 
@@ -45,6 +46,26 @@ describe('examples/ci/gitlab-ci.yml', async () => {
     expect(script).toContain('mvnx apply $run_id');
   });
 
+  it('writes SARIF, keeps it, and posts merge request suggestions with the token variable named in config', () => {
+    expect(scriptOf(repair.script)).toContain('mvnx -B verify --mvnx-json --mvnx-sarif=mvnx.sarif');
+    expect((repair.artifacts as { paths: string[] }).paths).toContain('mvnx.sarif');
+    expect(text).toContain('MVNX_GITLAB_TOKEN');
+    expect(configSchema.parse({}).review.gitlabTokenEnv).toBe('MVNX_GITLAB_TOKEN');
+    // Suggestions need merge request pipelines (CI_MERGE_REQUEST_IID), without doubling branch pipelines.
+    expect((yaml.workflow as { rules: unknown[] }).rules[0]).toEqual({ if: '$CI_PIPELINE_SOURCE == "merge_request_event"' });
+  });
+
+  it('records outcomes after a passing build, with the history and the branch\'s run records', () => {
+    const outcomes = yaml['mvnx-outcomes'] as Record<string, unknown>;
+    expect(outcomes.rules).toEqual([{ exists: ['.mvnxrc', '.mvnxrc.*'], when: 'on_success' }]);
+    expect(scriptOf(outcomes.script)).toContain('mvnx runs --reconcile');
+    const shared = yaml['.mvnx-records'] as { variables: Record<string, string>; cache: { key: string; paths: string[]; when?: string }[] };
+    expect(shared.variables.GIT_DEPTH).toBe('0');
+    expect(shared.cache).toContainEqual({ key: 'mvnx-runs-$CI_COMMIT_REF_SLUG', paths: ['.mvnx/runs/'], when: 'always' });
+    expect(repair.extends).toBe('.mvnx-records');
+    expect(outcomes.extends).toBe('.mvnx-records');
+  });
+
   it('reaches the model through a service named in MVNX_HOST', () => {
     expect((yaml.variables as Record<string, string>).MVNX_HOST).toBe('http://ollama:11434');
     expect(repair.services).toEqual([{ name: 'ollama/ollama:latest', alias: 'ollama' }]);
@@ -66,17 +87,39 @@ describe('examples/ci/github-actions.yml', async () => {
     expect(steps.indexOf(step('Build'))).toBeLessThan(steps.indexOf(step('Repair with mvnx')));
   });
 
-  it('repairs only after a failure and only where a .mvnxrc* exists, with --mvnx-json', () => {
+  it('repairs only after a failure and only where a .mvnxrc* exists, with --mvnx-json, SARIF and the token for review suggestions', () => {
     const repair = step('Repair with mvnx');
     expect(repair.if).toBe("failure() && hashFiles('.mvnxrc*') != ''");
-    expect(repair.run).toContain('mvnx -B verify --mvnx-json');
+    expect(repair.run).toContain('mvnx -B verify --mvnx-json --mvnx-sarif=mvnx.sarif');
     expect(repair.id).toBe('repair');
+    expect(repair.env).toEqual({ GITHUB_TOKEN: '${{ github.token }}' });
   });
 
-  it('uploads .mvnx/runs/ with hidden files included', () => {
+  it('uploads the SARIF to code scanning', () => {
+    const upload = step('Show the failure and the fix in code scanning');
+    expect(upload.uses).toMatch(/^github\/codeql-action\/upload-sarif@v3/);
+    expect(upload.with).toEqual({ sarif_file: 'mvnx.sarif', category: 'mvnx' });
+    expect(steps.indexOf(upload)).toBeGreaterThan(steps.indexOf(step('Repair with mvnx')));
+  });
+
+  it('records outcomes on every build, from the whole history and the branch\'s cached run records', () => {
+    expect(steps[0]).toMatchObject({ uses: 'actions/checkout@v4', with: { 'fetch-depth': 0 } });
+    const reconcile = step('Record what became of earlier suggestions');
+    expect(reconcile.if).toBe("always() && hashFiles('.mvnxrc*') != ''");
+    expect(reconcile.run).toContain('mvnx runs --reconcile');
+    const restore = step('Restore the mvnx run records');
+    const save = step('Save the mvnx run records for the next build of this branch');
+    expect(restore.uses).toBe('actions/cache/restore@v4');
+    expect(save.uses).toBe('actions/cache/save@v4');
+    expect(save.if).toContain('always()');
+    expect((save.with as Record<string, string>).key).toBe((restore.with as Record<string, string>).key);
+    expect(steps.indexOf(restore)).toBeLessThan(steps.indexOf(step('Build')));
+  });
+
+  it('uploads .mvnx/runs/ with hidden files included, passing builds too', () => {
     const upload = step('Keep the mvnx run records');
     expect(upload.uses).toMatch(/^actions\/upload-artifact@v4/);
-    expect(upload.if).toContain('failure()');
+    expect(upload.if).toContain('always()');
     const withs = upload.with as Record<string, unknown>;
     expect(String(withs.path).split('\n')).toContain('.mvnx/runs/');
     expect(withs['include-hidden-files']).toBe(true);
@@ -86,18 +129,18 @@ describe('examples/ci/github-actions.yml', async () => {
     const pr = step('Open a pull request with the verified fix');
     expect(pr.if).toBe("failure() && steps.repair.outputs.tier == 'auto' && steps.repair.outputs.applied == 'true'");
     expect(pr.run).toContain('gh pr create');
-    expect(yaml.permissions).toEqual({ contents: 'write', 'pull-requests': 'write' });
+    expect(yaml.permissions).toEqual({ contents: 'write', 'pull-requests': 'write', 'security-events': 'write' });
   });
 });
 
 describe('docs/rollout.md', async () => {
   const guide = await readFile(path.join(root, 'docs/rollout.md'), 'utf8');
   it('describes the examples as they are', () => {
-    for (const claim of ['examples/ci/gitlab-ci.yml', 'examples/ci/github-actions.yml', 'mvnx-repair', 'when: on_failure', '.mvnx/runs/', 'merge_request.create', 'gh pr create', '--mvnx-json', 'CI=true']) {
+    for (const claim of ['examples/ci/gitlab-ci.yml', 'examples/ci/github-actions.yml', 'mvnx-repair', 'mvnx-outcomes', 'when: on_failure', '.mvnx/runs/', 'merge_request.create', 'gh pr create', '--mvnx-json', '--mvnx-sarif', 'upload-sarif', 'MVNX_GITLAB_TOKEN', 'GITHUB_TOKEN', 'CI=true']) {
       expect(guide, claim).toContain(claim);
     }
   });
   it('names the preset and the commands it relies on', () => {
-    for (const claim of ['enterprise-tiered', 'mvnx runs --stats', '--since', 'mvnx hook install', 'git push --no-verify', 'mvnx apply']) expect(guide, claim).toContain(claim);
+    for (const claim of ['enterprise-tiered', 'mvnx runs --stats', '--since', 'mvnx hook install', 'git push --no-verify', 'mvnx apply', 'mvnx runs --reconcile', 'mvnx runs --advise', 'mvnx report --html', '--from', 'rollout.promote', 'adopted', 'superseded', 'reverted']) expect(guide, claim).toContain(claim);
   });
 });

@@ -75,11 +75,11 @@ describe('the flag table', () => {
   });
 
   it('has the contract flags and a description for each', () => {
-    for (const name of ['tier', 'no-fix', 'config', 'json', 'model', 'host', 'maven', 'verbose', 'agent', 'edit-format']) {
+    for (const name of ['tier', 'no-fix', 'config', 'json', 'model', 'host', 'maven', 'verbose', 'agent', 'edit-format', 'sarif']) {
       expect(FLAGS.find((flag) => flag.name === name)?.description).toBeTruthy();
     }
     expect(new Set(FLAGS.map((flag) => flag.name)).size).toBe(FLAGS.length);
-    expect(SUBCOMMANDS).toEqual(['init', 'doctor', 'apply', 'runs', 'hook', 'bench', 'explain', 'diagnose', 'help', 'version']);
+    expect(SUBCOMMANDS).toEqual(['init', 'doctor', 'apply', 'runs', 'hook', 'bench', 'explain', 'diagnose', 'help', 'version', 'report']);
   });
 
   it('suggests the nearest flag, or a flag the name begins', () => {

@@ -119,9 +119,9 @@ describe('formatRunList', () => {
   it('prints one line a run, newest first as given', () => {
     const text = formatRunList(teamMonth().reverse());
     const lines = text.split('\n');
-    expect(lines[0]).toMatch(/^run\s+started \(UTC\)\s+tier\s+status\s+stop reason\s+attempts\s+duration$/);
-    expect(lines[2]).toMatch(/^r6\s+2024-05-28 14:00\s+monitor\s+unfixed\s+provider-unavailable\s+0\s+5\.0s$/);
-    expect(text).toMatch(/^r4\s+2024-05-10 12:00\s+auto\s+fixed \(applied\)\s+fixed\s+1\s+1m00s$/m);
+    expect(lines[0]).toMatch(/^run\s+started \(UTC\)\s+tier\s+status\s+outcome\s+stop reason\s+attempts\s+duration$/);
+    expect(lines[2]).toMatch(/^r6\s+2024-05-28 14:00\s+monitor\s+unfixed\s+-\s+provider-unavailable\s+0\s+5\.0s$/);
+    expect(text).toMatch(/^r4\s+2024-05-10 12:00\s+auto\s+fixed \(applied\)\s+open\s+fixed\s+1\s+1m00s$/m);
     expect(text).toMatch(/^r3 .* 1m35s$/m);
   });
 });

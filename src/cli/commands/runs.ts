@@ -1,37 +1,51 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { findProjectRoot } from '../../maven/project.js';
-import { listRunRecords } from '../../report/run-record.js';
-import { formatRunList, formatRunStats } from '../../report/stats-format.js';
-import { computeRunStats, parseSince } from '../../report/stats.js';
+import { adviseModules, formatAdvice } from '../../report/advice.js';
+import { collectRunRecords } from '../../report/collect.js';
+import { computeRolloutStats } from '../../report/groups.js';
+import { formatReconcile } from '../../report/reconcile-format.js';
+import { reconcileRuns } from '../../report/reconcile.js';
+import { listRunRecords, type RunRecord } from '../../report/run-record.js';
+import { formatRolloutStats, formatRunList } from '../../report/stats-format.js';
+import { inModule, parseSince } from '../../report/stats.js';
 import { MvnxError } from '../errors.js';
 
-const USAGE = 'usage: mvnx runs [--limit N] [--since AGE] [--json] | mvnx runs --stats [--since 30d] [--module ARTIFACT_ID] [--json]';
+const USAGE = [
+  'usage: mvnx runs [--limit N] [--since AGE] [--module ARTIFACT_ID] [--json]',
+  '       mvnx runs --stats [--from DIR|GLOB]... [--since 30d] [--module ARTIFACT_ID] [--json]',
+  '       mvnx runs --advise [--from DIR|GLOB]... [--since 30d] [--config FILE] [--json]',
+  '       mvnx runs --reconcile [--json]',
+].join('\n');
 
-interface RunsOptions {
+export interface RunsOptions {
   stats: boolean;
+  advise: boolean;
+  reconcile: boolean;
   json: boolean;
   since?: Date;
   module?: string;
   limit: number;
+  from: string[];
+  config?: string;
 }
 
-function parseRunsArgs(args: string[], now: Date): RunsOptions {
-  const options: RunsOptions = { stats: false, json: false, limit: 20 };
+export function parseRunsArgs(args: string[], now: Date, command = 'mvnx runs', usage = USAGE): RunsOptions {
+  const options: RunsOptions = { stats: false, advise: false, reconcile: false, json: false, limit: 20, from: [] };
   for (let index = 0; index < args.length; index += 1) {
     const arg = args[index]!;
     const [name, inlineValue] = arg.startsWith('--') && arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
     const value = (): string => {
       const next = inlineValue ?? args[++index];
-      if (next === undefined || next === '') throw new MvnxError(`mvnx runs: ${name} needs a value; ${USAGE}`);
+      if (next === undefined || next === '') throw new MvnxError(`${command}: ${name} needs a value; ${usage.split('\n')[0]}`);
       return next;
     };
     switch (name) {
       case '--stats':
-        options.stats = true;
-        break;
+      case '--advise':
+      case '--reconcile':
       case '--json':
-        options.json = true;
+        options[name.slice(2) as 'stats' | 'advise' | 'reconcile' | 'json'] = true;
         break;
       case '--since':
         options.since = parseSince(value(), now);
@@ -39,14 +53,20 @@ function parseRunsArgs(args: string[], now: Date): RunsOptions {
       case '--module':
         options.module = value();
         break;
+      case '--from':
+        options.from.push(value());
+        break;
+      case '--config':
+        options.config = value();
+        break;
       case '--limit': {
         const text = value();
-        if (!/^\d+$/.test(text) || Number(text) < 1) throw new MvnxError(`mvnx runs: --limit ${text}: expected a whole number of at least 1`);
+        if (!/^\d+$/.test(text) || Number(text) < 1) throw new MvnxError(`${command}: --limit ${text}: expected a whole number of at least 1`);
         options.limit = Number(text);
         break;
       }
       default:
-        throw new MvnxError(`mvnx runs: unknown argument ${arg}; ${USAGE}`);
+        throw new MvnxError(`${command}: unknown argument ${arg}; ${usage.split('\n')[0]}`);
     }
   }
   return options;
@@ -60,25 +80,60 @@ export async function projectRootAbove(cwd: string): Promise<string> {
   }
 }
 
-/** `mvnx runs`: the recent runs; `mvnx runs --stats`: what they add up to. */
+/** The records asked for: `--from` folders and globs, else this project's. */
+export async function recordsFor(options: Pick<RunsOptions, 'from'>, cwd: string): Promise<RunRecord[]> {
+  if (options.from.length > 0) return (await collectRunRecords(options.from, cwd)).records;
+  const root = await projectRootAbove(cwd);
+  // Records written before `repository` existed belong to this project all the same.
+  return (await listRunRecords(root)).map((record) => (record.repository ? record : { ...record, repository: path.basename(root) }));
+}
+
+/** Thresholds from `rollout.promote` of the config in force here (or `--config`), else the defaults. */
+export async function promoteSettings(cwd: string, env: NodeJS.ProcessEnv, configFile?: string) {
+  const { loadEffectiveConfig } = await import('../../policy/load.js');
+  const config = await loadEffectiveConfig({ projectRoot: await projectRootAbove(cwd), env, flags: {}, ...(configFile ? { configFile: path.resolve(cwd, configFile) } : {}) });
+  return { promote: config.rollout.promote, ...(config.auto.requireCoverage !== undefined ? { requireCoverage: config.auto.requireCoverage } : {}) };
+}
+
+const write = (text: string) => process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
+
+/** `mvnx runs`: the recent runs; `--stats`: what they add up to; `--advise`: which module may move up; `--reconcile`: what became of the fixes. */
 export async function run(args: string[], io: { cwd: string; env: NodeJS.ProcessEnv }): Promise<number> {
   if (args.includes('--help') || args.includes('-h')) {
-    process.stdout.write(`${USAGE}\nLists the runs recorded under .mvnx/runs/, or sums them up with --stats.\n`);
+    write(`${USAGE}\nLists the runs recorded under .mvnx/runs/; --stats sums them up per repository, module and tier; --advise says which modules the evidence lets move up a tier; --reconcile reads from the tree and git log what became of each verified fix.`);
     return 0;
   }
   const now = new Date();
   const options = parseRunsArgs(args, now);
-  const records = await listRunRecords(await projectRootAbove(io.cwd));
+  if (options.reconcile && options.from.length > 0) {
+    throw new MvnxError('mvnx runs: --reconcile reads this project\'s tree and git log, so it cannot take --from; run it in each repository (the CI examples do)');
+  }
+  if (options.reconcile) {
+    const report = await reconcileRuns(await projectRootAbove(io.cwd), { now });
+    if (!options.stats && !options.advise) {
+      write(options.json ? JSON.stringify(report, null, 2) : formatReconcile(report));
+      return 0;
+    }
+    process.stderr.write(`${formatReconcile(report)}\n`);
+  }
+
+  const records = await recordsFor(options, io.cwd);
+  if (options.advise) {
+    const settings = await promoteSettings(io.cwd, io.env, options.config);
+    const advice = adviseModules({ records, ...settings, now, ...(options.since ? { since: options.since } : {}) });
+    write(options.json ? JSON.stringify(advice, null, 2) : formatAdvice(advice));
+    return 0;
+  }
   if (options.stats) {
-    const stats = computeRunStats(records, { ...(options.since ? { since: options.since } : {}), ...(options.module ? { module: options.module } : {}) });
-    process.stdout.write(options.json ? `${JSON.stringify(stats, null, 2)}\n` : `${formatRunStats(stats)}\n`);
+    const stats = computeRolloutStats(records, { ...(options.since ? { since: options.since } : {}), ...(options.module ? { module: options.module } : {}) });
+    write(options.json ? JSON.stringify(stats, null, 2) : formatRolloutStats(stats));
     return 0;
   }
   const sinceMs = options.since?.getTime();
   const recent = records
     .filter((record) => sinceMs === undefined || Date.parse(record.startedAt) >= sinceMs)
-    .filter((record) => options.module === undefined || (record.diagnostics ?? []).some((diagnostic) => diagnostic.module === options.module))
+    .filter((record) => options.module === undefined || inModule(record, options.module))
     .slice(0, options.limit);
-  process.stdout.write(options.json ? `${JSON.stringify(recent, null, 2)}\n` : `${formatRunList(recent)}\n`);
+  write(options.json ? JSON.stringify(recent, null, 2) : formatRunList(recent));
   return 0;
 }

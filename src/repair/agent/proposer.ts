@@ -104,6 +104,7 @@ function describeParameters(tool: AgentTool): string {
 
 function describeBuild(verification: Verification): ToolResult {
   if (verification.outcome === 'verified') return { ok: true, output: 'The build passes with the code as it is now.' };
+  if (verification.outcome === 'not-applied') return { ok: false, output: `The change could not be written, so nothing was built: ${verification.message ?? ''}` };
   const failures = verification.diagnosis?.diagnostics ?? [];
   const shown = failures.slice(0, 5).map(renderDiagnostic).join('\n\n');
   const regressions = verification.regressions.length > 0 ? `\nTests that passed before and fail now: ${verification.regressions.join(', ')}` : '';

@@ -1,0 +1,74 @@
+/**
+ * The rollout loop after a run is recorded: the SARIF file (`--mvnx-sarif`), the pull/merge
+ * request suggestion (in CI under assist), and the cheap pass that brings earlier runs'
+ * outcomes up to date. None of these may change the build's exit code or lose the record.
+ */
+import path from 'node:path';
+import { findGitRoot } from '../maven/project.js';
+import type { EffectiveConfig } from '../policy/schema.js';
+import type { ChangeSet } from '../patch/types.js';
+import { reconcileRuns } from '../report/reconcile.js';
+import { repositoryName } from '../report/repository.js';
+import { postReview } from '../report/review/post.js';
+import type { RunRecord, RunRecorder } from '../report/run-record.js';
+import { buildSarif } from '../report/sarif.js';
+import { writeSarifFile } from '../report/sarif-file.js';
+import { toolVersion } from '../report/tool-version.js';
+import type { BuildFailureContext } from './entry.js';
+import { isCI } from './entry.js';
+
+const say = (line: string) => process.stderr.write(`mvnx: ${line}\n`);
+
+export async function repositoryOf(projectRoot: string, env: NodeJS.ProcessEnv): Promise<{ repository?: string }> {
+  try {
+    return { repository: await repositoryName(projectRoot, env) };
+  } catch {
+    return {};
+  }
+}
+
+/** `--mvnx-sarif=FILE` (or MVNX_SARIF), resolved against the working directory. */
+export function sarifTarget(flags: BuildFailureContext['flags'], env: NodeJS.ProcessEnv, cwd: string): string | undefined {
+  const value = typeof flags.sarif === 'string' ? flags.sarif : env.MVNX_SARIF || undefined;
+  return value ? path.resolve(cwd, value) : undefined;
+}
+
+async function repoPrefix(projectRoot: string): Promise<string> {
+  const gitRoot = await findGitRoot(projectRoot);
+  return gitRoot ? path.relative(gitRoot, projectRoot).split(path.sep).join('/') : '';
+}
+
+export async function afterRun(input: { context: BuildFailureContext; config: EffectiveConfig; record: RunRecord; recorder: RunRecorder; fix?: ChangeSet }): Promise<void> {
+  const { context, config, record, recorder } = input;
+  const version = await toolVersion();
+
+  const sarifFile = sarifTarget(context.flags, context.env, context.cwd);
+  if (sarifFile) {
+    try {
+      await writeSarifFile(sarifFile, buildSarif({ record, prefix: await repoPrefix(context.projectRoot), toolVersion: version, ...(input.fix ? { fix: input.fix } : {}) }));
+      say(`SARIF written to ${path.relative(context.cwd, sarifFile) || sarifFile}`);
+    } catch (error) {
+      say(`SARIF not written: ${(error as Error).message}`);
+    }
+  }
+
+  // Suggestions go where reviewers are only for what assist suggests; a later run without a
+  // fix only updates an earlier mvnx review, so that it does not stand as current.
+  const suggests = record.status === 'fixed' && record.action === 'suggest';
+  const mayUpdate = record.status !== 'fixed' && record.tier === 'assist' && record.stopReason !== 'interrupted';
+  if (config.review.post && isCI(context.env) && (suggests || mayUpdate)) {
+    const outcome = await postReview({ record, env: context.env, gitlabTokenEnv: config.review.gitlabTokenEnv, userAgent: `mvnx/${version}`, prefix: await repoPrefix(context.projectRoot), ...(input.fix ? { fix: input.fix } : {}) });
+    if (suggests || outcome.posted) say(`review: ${outcome.message}`);
+    if (outcome.platform && (suggests || outcome.posted)) {
+      record.review = { platform: outcome.platform, message: outcome.message, ...(outcome.url ? { url: outcome.url } : {}) };
+      await recorder.writeRecord(record);
+    }
+  }
+
+  try {
+    const report = await reconcileRuns(context.projectRoot, { skipRunId: record.runId, maxRuns: 20 });
+    if (report.changes.length > 0) say(`${report.changes.length} earlier fix outcome(s) updated from the tree and git log (mvnx runs shows them)`);
+  } catch (error) {
+    if (context.env.MVNX_DEBUG) say(`reconcile skipped: ${(error as Error).message}`);
+  }
+}

@@ -1,0 +1,193 @@
+/**
+ * `mvnx report --html FILE`: one self-contained page a team lead would rather look at than
+ * read. No script, no network: inline CSS and SVG only (a Content-Security-Policy says so
+ * to the browser). Every number shown carries its raw value in a data attribute, so a test
+ * (or a dashboard scraper) can check it against `mvnx runs --stats --json`. Pure.
+ */
+import type { ModuleAdvice } from './advice.js';
+import { barChart, COLORS, escapeHtml, timeChart, type BarRow, type TimePoint } from './charts.js';
+import { runModule, runRepository, type RolloutStats } from './groups.js';
+import type { RunRecord } from './run-record.js';
+import { formatDuration, formatPercent } from './stats-format.js';
+import { computeRunStats, distinctFixes, FAILURE_KINDS } from './stats.js';
+
+export interface ReportInput {
+  stats: RolloutStats;
+  /** The records the stats were computed from (already inside the window). */
+  records: readonly RunRecord[];
+  advice: readonly ModuleAdvice[];
+  generatedAt: Date;
+  /** Where the records came from, for the header. */
+  sources: readonly string[];
+}
+
+const DAY = 86_400_000;
+
+/** Runs and fixes per day, or per week (starting Monday) when the window is longer than 45 days. */
+export function timeSeries(records: readonly RunRecord[]): { points: TimePoint[]; unit: 'day' | 'week' } {
+  const times = records.map((record) => Date.parse(record.startedAt)).filter(Number.isFinite);
+  if (times.length === 0) return { points: [], unit: 'day' };
+  const first = Math.min(...times);
+  const last = Math.max(...times);
+  const weekly = last - first > 45 * DAY;
+  const bucketStart = (time: number) => {
+    const day = Math.floor(time / DAY) * DAY;
+    if (!weekly) return day;
+    const weekday = (new Date(day).getUTCDay() + 6) % 7;
+    return day - weekday * DAY;
+  };
+  const points: TimePoint[] = [];
+  for (let start = bucketStart(first); start <= last; start += weekly ? 7 * DAY : DAY) {
+    points.push({ label: new Date(start).toISOString().slice(5, 10), runs: 0, fixed: 0 });
+  }
+  const origin = bucketStart(first);
+  for (const record of records) {
+    const time = Date.parse(record.startedAt);
+    if (!Number.isFinite(time)) continue;
+    const point = points[Math.round((bucketStart(time) - origin) / (weekly ? 7 * DAY : DAY))]!;
+    point.runs += 1;
+    if (record.status === 'fixed') point.fixed += 1;
+  }
+  return { points, unit: weekly ? 'week' : 'day' };
+}
+
+const moduleLabel = (repository: string, module: string) => `${repository} · ${module}`;
+
+function byModule(records: readonly RunRecord[]): Map<string, RunRecord[]> {
+  const modules = new Map<string, RunRecord[]>();
+  for (const record of records) {
+    const label = moduleLabel(runRepository(record), runModule(record));
+    modules.set(label, [...(modules.get(label) ?? []), record]);
+  }
+  return new Map([...modules].sort(([a], [b]) => a.localeCompare(b)));
+}
+
+function fixRateRow(label: string, fixed: number, repaired: number): BarRow {
+  const rate = repaired === 0 ? null : fixed / repaired;
+  return { label, segments: [{ name: 'fixed', value: fixed, color: COLORS.fixed }, { name: 'not fixed', value: repaired - fixed, color: COLORS.open }], text: `${formatPercent(rate)} (${fixed} of ${repaired})` };
+}
+
+function acceptanceRows(records: readonly RunRecord[]): BarRow[] {
+  const rows: BarRow[] = [];
+  for (const [label, moduleRecords] of byModule(records)) {
+    const suggested = distinctFixes(moduleRecords).filter((fix) => fix.action === 'suggest');
+    if (suggested.length === 0) continue;
+    const count = (outcome: string) => suggested.filter((fix) => (fix.outcome ?? 'open') === outcome).length;
+    const taken = count('applied') + count('adopted') + count('reverted');
+    rows.push({
+      label,
+      segments: [
+        { name: 'applied', value: count('applied'), color: COLORS.applied },
+        { name: 'adopted', value: count('adopted'), color: COLORS.adopted },
+        { name: 'reverted', value: count('reverted'), color: COLORS.reverted },
+        { name: 'superseded', value: count('superseded'), color: COLORS.superseded },
+        { name: 'open', value: count('open'), color: COLORS.open },
+      ],
+      text: `${formatPercent(taken / suggested.length)} taken (${taken} of ${suggested.length})`,
+    });
+  }
+  return rows;
+}
+
+const tile = (stat: string, value: number | null, shown: string, title: string) =>
+  `<div class="tile"><div class="big" data-stat="${stat}" data-value="${value === null ? 'null' : value}">${escapeHtml(shown)}</div><div class="small">${escapeHtml(title)}</div></div>`;
+
+function groupTable(stats: RolloutStats): string {
+  const head = ['repository', 'module', 'tier', 'runs', 'fix rate', 'median time to fix', 'suggested', 'taken', 'applied', 'adopted', 'superseded', 'reverted', 'model calls', 'time spent'];
+  const cell = (field: string, value: number | null, shown: string) => `<td data-field="${field}" data-value="${value === null ? 'null' : value}">${escapeHtml(shown)}</td>`;
+  const rows = stats.groups.map((group) =>
+    [
+      `<tr data-group="${escapeHtml(`${group.repository}|${group.module}|${group.tier}`)}">`,
+      `<td>${escapeHtml(group.repository)}</td><td>${escapeHtml(group.module)}</td><td>${group.tier}</td>`,
+      cell('runs', group.runs, String(group.runs)),
+      cell('fixRate', group.fixRate, `${formatPercent(group.fixRate)} (${group.fixed}/${group.repaired})`),
+      cell('medianTimeToFixMs', group.medianTimeToFixMs, formatDuration(group.medianTimeToFixMs)),
+      cell('suggested', group.suggested, String(group.suggested)),
+      cell('suggestionsTaken', group.suggestionsTaken, `${group.suggestionsTaken} (${formatPercent(group.takenShare)})`),
+      cell('applied', group.applied, String(group.applied)),
+      cell('adopted', group.adopted, String(group.adopted)),
+      cell('superseded', group.superseded, String(group.superseded)),
+      cell('reverted', group.reverted, String(group.reverted)),
+      cell('modelCalls', group.modelCalls, String(group.modelCalls)),
+      cell('timeSpentMs', group.timeSpentMs, formatDuration(group.timeSpentMs)),
+      '</tr>',
+    ].join(''),
+  );
+  return `<table class="groups"><thead><tr>${head.map((title) => `<th>${title}</th>`).join('')}</tr></thead><tbody>${rows.join('\n')}</tbody></table>`;
+}
+
+function adviceSection(advice: readonly ModuleAdvice[]): string {
+  if (advice.length === 0) return '<p>No runs in the evidence window: nothing to advise.</p>';
+  return advice
+    .map((entry) => {
+      const checks = entry.checks.map((check) => `<li class="${check.ok ? 'ok' : 'no'}">${check.ok ? '✔' : '✘'} ${escapeHtml(`${check.name} ${check.need}: ${check.value}`)}</li>`).join('');
+      const rule = entry.rule ? `<p>Add to ${escapeHtml(entry.repository)}'s <code>.mvnxrc.yaml</code>, after the rules already there:</p><pre>${escapeHtml(entry.rule)}</pre>` : '';
+      return `<div class="advice ${entry.verdict}" data-repository="${escapeHtml(entry.repository)}" data-module="${escapeHtml(entry.module)}" data-verdict="${entry.verdict}" data-tier="${entry.tier}"${entry.to ? ` data-to="${entry.to}"` : ''}><h3>${escapeHtml(entry.summary)}</h3><ul>${checks}</ul>${rule}</div>`;
+    })
+    .join('\n');
+}
+
+const STYLE = `body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;margin:24px;color:#222;background:#fff}
+h1{font-size:22px;margin:0 0 4px}h2{font-size:17px;margin:28px 0 8px;border-bottom:1px solid #ddd;padding-bottom:4px}h3{font-size:14px;margin:0 0 6px}
+.meta{color:#666}.tiles{display:flex;flex-wrap:wrap;gap:10px;margin:16px 0}.tile{border:1px solid #ddd;border-radius:6px;padding:8px 14px;min-width:120px}
+.big{font-size:22px;font-weight:600}.small{color:#666;font-size:12px}.chart{margin:12px 0 20px}.chart figcaption{font-weight:600;margin-bottom:4px}
+svg .label{font-size:12px;fill:#222}svg .value{font-size:12px;fill:#444}svg .legend{font-size:11px;fill:#444}
+table{border-collapse:collapse;font-size:12px}td,th{border:1px solid #ddd;padding:3px 6px;text-align:right}td:nth-child(-n+3),th:nth-child(-n+3){text-align:left}
+.advice{border-left:4px solid #bbb;padding:6px 12px;margin:10px 0;background:#fafafa}.advice.promote{border-color:${COLORS.fixed}}.advice.demote{border-color:${COLORS.reverted}}
+.advice ul{margin:4px 0;padding-left:18px;list-style:none}.advice li.ok{color:${COLORS.fixed}}.advice li.no{color:#a33}pre{background:#f4f4f4;padding:8px;overflow:auto}`;
+
+export function renderReportHtml(input: ReportInput): string {
+  const { stats } = input;
+  const kindRows = FAILURE_KINDS.map((kind) => fixRateRow(kind, stats.byKind[kind].fixed, stats.byKind[kind].repaired));
+  const moduleRows = [...byModule(input.records)].map(([label, records]) => {
+    const moduleStats = computeRunStats(records);
+    return fixRateRow(label, moduleStats.overall.fixed, moduleStats.overall.repaired);
+  });
+  const stopRows = Object.entries(stats.stopReasons)
+    .sort(([a, countA], [b, countB]) => countB - countA || a.localeCompare(b))
+    .map(([reason, count]): BarRow => ({ label: reason, segments: [{ name: 'runs', value: count, color: reason === 'fixed' ? COLORS.fixed : COLORS.bar }], text: `${count} (${formatPercent(count / Math.max(1, stats.runs))})` }));
+  const window = stats.since ? `since ${stats.since.slice(0, 10)}` : `${stats.firstRunAt?.slice(0, 10) ?? '-'} to ${stats.lastRunAt?.slice(0, 10) ?? '-'}`;
+  const series = timeSeries(input.records);
+  const acceptanceLegend = (['applied', 'adopted', 'reverted', 'superseded', 'open'] as const).map((name) => ({ name, value: 0, color: COLORS[name] }));
+
+  return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>mvnx rollout report</title>
+<style>${STYLE}</style>
+</head>
+<body>
+<h1>mvnx rollout report</h1>
+<p class="meta">${escapeHtml(`${stats.repositories.length} repositor${stats.repositories.length === 1 ? 'y' : 'ies'}, ${window}; generated ${input.generatedAt.toISOString().slice(0, 16).replace('T', ' ')} UTC from ${input.sources.join(', ')}`)}</p>
+<div class="tiles">
+${tile('runs', stats.runs, String(stats.runs), 'failed builds mvnx looked at')}
+${tile('overall.fixRate', stats.overall.fixRate, formatPercent(stats.overall.fixRate), `fix rate (${stats.overall.fixed} of ${stats.overall.repaired} repaired)`)}
+${tile('overall.fixed', stats.overall.fixed, String(stats.overall.fixed), 'verified fixes')}
+${tile('medianTimeToFixMs', stats.medianTimeToFixMs, formatDuration(stats.medianTimeToFixMs), 'median time from failure to verified fix')}
+${tile('suggested', stats.suggested, String(stats.suggested), 'distinct fixes suggested')}
+${tile('takenShare', stats.takenShare, formatPercent(stats.takenShare), `suggestions taken (${stats.suggestionsTaken} of ${stats.suggested})`)}
+${tile('outcomes.adopted', stats.outcomes.adopted, String(stats.outcomes.adopted), 'adopted without mvnx apply')}
+${tile('outcomes.reverted', stats.outcomes.reverted, String(stats.outcomes.reverted), 'reverted later')}
+${tile('modelCalls', stats.modelCalls, String(stats.modelCalls), 'model calls')}
+${tile('timeSpentMs', stats.timeSpentMs, formatDuration(stats.timeSpentMs), 'time mvnx spent')}
+</div>
+<h2>Runs and verified fixes over time</h2>
+${timeChart('chart-time', `Runs and verified fixes per ${series.unit}`, series.points)}
+<h2>Fix rate</h2>
+${barChart('chart-kind', 'Fix rate by failure kind', kindRows, { legend: [{ name: 'fixed', value: 0, color: COLORS.fixed }, { name: 'not fixed', value: 0, color: COLORS.open }] })}
+${barChart('chart-module', 'Fix rate by module', moduleRows)}
+<h2>Suggestions taken</h2>
+${barChart('chart-acceptance', 'What became of the suggested fixes, by module', acceptanceRows(input.records), { legend: acceptanceLegend })}
+<h2>Why runs stopped</h2>
+${barChart('chart-stops', 'Stop reasons', stopRows)}
+<h2>By repository, module and tier</h2>
+${groupTable(stats)}
+<h2>Promotion advice</h2>
+${adviceSection(input.advice)}
+</body>
+</html>
+`;
+}
