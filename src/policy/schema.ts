@@ -226,7 +226,24 @@ export const configSchema = z
       .describe('How Maven is found and run.'),
     sandbox: z
       .strictObject({
-        mode: z.enum(['auto', 'bwrap', 'none']).default('auto').describe('Isolation of verification builds: bwrap (bubblewrap), none, or auto (bwrap when available).'),
+        mode: z
+          .enum(['auto', 'bwrap', 'podman', 'docker', 'none'])
+          .default('auto')
+          .describe('Isolation of verification builds: bwrap (bubblewrap), podman or docker (a container of sandbox.image), none, or auto (bwrap, then podman, then docker, else none with a warning). A named backend that cannot run stops the repair before the first model call. none written in a config file says the environment itself is the sandbox (an ephemeral CI container): only then does auto apply fixes verified without isolation.'),
+        image: z
+          .string()
+          .min(1)
+          .optional()
+          .describe('Container image for docker/podman: a JDK and Maven matching the project (e.g. maven:3.9-eclipse-temurin-17; mvnx doctor suggests one). It must be present locally: verification never pulls.'),
+        env: z
+          .strictObject({
+            pass: z
+              .array(z.string().min(1).describe('A variable name, or a prefix ending in * (NAME_*).'))
+              .default([])
+              .describe('Environment variables a verification build may see besides PATH, HOME, JAVA_HOME, MAVEN_OPTS, MAVEN_ARGS, MAVEN_HOME, M2_HOME, MAVEN_USER_HOME, LANG, LC_*, TZ and TMPDIR. A name containing TOKEN, SECRET, PASSWORD, PASSWD, KEY or CREDENTIAL passes only when written out in full.'),
+          })
+          .prefault({})
+          .describe('The environment of verification builds: empty but for an allowlist.'),
         network: z.literal(false).default(false).describe('Network access inside the sandbox; always false.'),
       })
       .prefault({})
@@ -240,11 +257,11 @@ export const configSchema = z
       .describe('Deterministic quick-fixes.'),
     redact: z
       .strictObject({
-        enabled: z.boolean().default(true).describe('Remove secrets from text sent to the model.'),
+        enabled: z.boolean().default(true).describe('Remove secrets (well-known token shapes, password assignments, and the values of secret-looking environment variables and settings.xml passwords) from everything mvnx sends or writes: model requests, the console, the run record and its prompt files, reporters.'),
         patterns: z.array(z.string().min(1).describe('A JavaScript regular expression source.')).optional().describe('Extra regular expressions whose matches are redacted.'),
       })
       .prefault({})
-      .describe('Redaction of secrets before text reaches the model.'),
+      .describe('Redaction of secrets before text leaves mvnx.'),
     agent: z
       .strictObject({
         mode: z

@@ -11,6 +11,7 @@ export interface VerifierOptions {
   mavenArgs: string[];
   env: NodeJS.ProcessEnv;
   sandbox: SandboxInfo;
+  envPass?: readonly string[];
   baselineTests: TestCaseResult[];
   timeoutMs: number;
   signal: AbortSignal;
@@ -53,6 +54,7 @@ export function createVerifier(options: VerifierOptions) {
       executable: options.executable,
       env: options.env,
       sandbox: options.sandbox,
+      ...(options.envPass ? { envPass: options.envPass } : {}),
       baselineTests: options.baselineTests,
       timeoutMs: options.timeoutMs,
       signal: options.signal,

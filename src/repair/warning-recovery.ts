@@ -14,6 +14,7 @@ export interface WarningRecoveryOptions {
   mavenArgs: string[];
   env: NodeJS.ProcessEnv;
   sandbox: SandboxInfo;
+  envPass?: readonly string[];
   timeoutMs: number;
   signal: AbortSignal;
   userCwd: string;
@@ -38,6 +39,7 @@ export async function recoverHiddenWarnings(diagnosis: Diagnosis, options: Warni
     executable: options.executable,
     env: options.env,
     sandbox: options.sandbox,
+    ...(options.envPass ? { envPass: options.envPass } : {}),
     baselineTests: [],
     timeoutMs: options.timeoutMs,
     signal: options.signal,

@@ -6,9 +6,10 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { runMaven } from '../maven/run.js';
+import { prepareLaunch } from './launch.js';
 import { rebasePath } from './maven-args.js';
 import type { SandboxInfo } from './sandbox.js';
-import { stageArgs, wrapFor } from './verify.js';
+import { stageArgs } from './verify.js';
 import type { Workspace } from './workspace.js';
 
 export interface GoalRunInput {
@@ -17,6 +18,8 @@ export interface GoalRunInput {
   executable: string;
   env?: NodeJS.ProcessEnv;
   sandbox: SandboxInfo;
+  /** Extra environment variables the build may see (sandbox.env.pass), as for verification. */
+  envPass?: readonly string[];
   timeoutMs: number;
   signal?: AbortSignal;
   userCwd?: string;
@@ -36,18 +39,20 @@ export async function runGoalInWorkspace(input: GoalRunInput): Promise<GoalRun> 
   const executable = path.isAbsolute(input.executable) ? rebasePath(input.executable, workspace.source, workspace.root) : input.executable;
   const env = input.env ?? process.env;
   const args = stageArgs({ args: input.args }, workspace, userCwd, input.sandbox);
-  const wrap = await wrapFor(input.sandbox, workspace.root, cwd, args, env);
+  const launch = await prepareLaunch({ sandbox: input.sandbox, workspaceRoot: workspace.root, scratchDir: workspace.scratchDir, cwd, executable, args, env, pass: input.envPass ?? [] });
   const run = await runMaven({
     executable,
     args,
     cwd,
-    env,
+    env: launch.env,
     echo: false,
     timeoutMs: input.timeoutMs,
     ...(input.signal ? { signal: input.signal } : {}),
     forwardSignals: true,
-    ...(wrap ? { wrap } : {}),
+    killGroupOnExit: true,
+    wrap: launch.wrap,
   });
+  await launch.after(run);
   await run.log.dispose();
   return {
     exitCode: run.exitCode,
