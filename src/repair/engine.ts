@@ -4,16 +4,16 @@
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { collectTestResults } from '../diagnose/index.js';
+import { collectTestResults, type DiagnosticParser } from '../diagnose/index.js';
 import type { Diagnosis } from '../diagnose/types.js';
 import type { ChangeSet } from '../patch/types.js';
 import { createProvider, withRedaction, type ModelSettings, type Redactor } from '../model/index.js';
-import { fingerprintChangeSet } from '../patch/index.js';
+import { applyChangeSet, fingerprintChangeSet } from '../patch/index.js';
 import { computeBudget, toPatchPolicy, type EffectiveConfig } from '../policy/index.js';
 import type { Progress } from '../report/progress.js';
 import type { AttemptRecord, RunRecorder } from '../report/run-record.js';
 import { projectJavaRelease } from '../maven/settings.js';
-import { detectSandbox, requireSandbox, suggestedImage, type SandboxInfo } from '../workspace/index.js';
+import { detectSandbox, planGoalRun, requireSandbox, runGoalInWorkspace, suggestedImage, type SandboxInfo } from '../workspace/index.js';
 import type { ChangeChecker } from './change-check.js';
 import { overlayRead } from './compose.js';
 import type { BuildFailureContext } from './entry.js';
@@ -29,6 +29,7 @@ import { createModelProposer } from './model-proposer.js';
 import { createFailureRecheck } from './recheck.js';
 import { startVerificationSession, type VerificationSession } from './verification-session.js';
 import { failingTests } from './verifier.js';
+import { recoverHiddenWarnings } from './warning-recovery.js';
 
 export interface RepairSession {
   ports: LoopPorts;
@@ -36,6 +37,8 @@ export interface RepairSession {
   /** The verification builds' session: verifyCandidates verifies several fixes at once. */
   verification: VerificationSession;
   model: { provider: string; name: string; host: string };
+  /** -Werror under -q: the diagnosis with the hidden warnings read from a recompile, and what was done. */
+  recoverWarnings(diagnosis: Diagnosis): Promise<{ diagnosis: Diagnosis; note: string }>;
   dispose(): Promise<void>;
 }
 
@@ -52,6 +55,8 @@ export async function startRepairSession(input: {
   pluginFixers?: readonly Fixer[];
   /** Plugins' agent tools. */
   pluginTools?: readonly AgentTool[];
+  /** Plugins' log parsers, for the diagnoses of candidate builds. */
+  pluginParsers?: readonly DiagnosticParser[];
 }): Promise<RepairSession> {
   const { context, config, progress, signal } = input;
   const started = Date.now();
@@ -87,6 +92,23 @@ export async function startRepairSession(input: {
         registry: fixerRegistry(config.fixers.disabled ?? [], input.pluginFixers ?? []),
         context: { onFixerError: (fixer, error) => progress.note(`quick-fix ${fixer} failed: ${error.message}`) },
         checker,
+        // A formatter fixer runs the project's own formatter goal in the workspace, on the attempt's tree.
+        runGoal: async (goal, moduleDirs, base) => {
+          progress.step(`running ${goal} in a workspace`);
+          await workspace.reset();
+          await applyChangeSet(workspace.root, base);
+          return runGoalInWorkspace({
+            workspace,
+            args: planGoalRun({ mavenArgs: context.mavenArgs, moduleDirs, goal }),
+            executable: context.mavenExecutable,
+            env: context.env,
+            sandbox,
+            envPass: config.sandbox.env.pass,
+            timeoutMs: perAttemptMs,
+            signal,
+            userCwd: context.cwd,
+          });
+        },
       })
     : async () => [];
 
@@ -118,6 +140,7 @@ export async function startRepairSession(input: {
     timeoutMs: perAttemptMs,
     signal,
     onStage: (name) => progress.step(`verifying: ${name}`),
+    ...(input.pluginParsers ? { parsers: input.pluginParsers } : {}),
   });
   const { workspace, verify } = verification;
   if (verification.reusedOutputs.length > 0) progress.note(`verification reuses the outputs of your build for ${describeModules(verification.reusedOutputs)}`);
@@ -216,6 +239,21 @@ export async function startRepairSession(input: {
     sandbox,
     model: { provider: settings.provider, name: settings.name, host: settings.host },
     verification,
+    recoverWarnings: (diagnosis) => {
+      progress.step('-Werror under -q: compiling again without -q to read the warnings');
+      return recoverHiddenWarnings(diagnosis, {
+        workspace,
+        executable: context.mavenExecutable,
+        mavenArgs: context.mavenArgs,
+        env: context.env,
+        sandbox,
+        envPass: config.sandbox.env.pass,
+        timeoutMs: perAttemptMs,
+        signal,
+        userCwd: context.cwd,
+        ...(input.pluginParsers ? { parsers: input.pluginParsers } : {}),
+      });
+    },
     dispose: () => verification.dispose(),
   };
 }

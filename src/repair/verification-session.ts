@@ -5,6 +5,7 @@
  * candidates are verified at once (`verify.parallel`).
  */
 import os from 'node:os';
+import type { DiagnosticParser } from '../diagnose/index.js';
 import type { TestCaseResult } from '../diagnose/types.js';
 import type { Diagnosis } from '../diagnose/types.js';
 import { fingerprintChangeSet } from '../patch/index.js';
@@ -30,6 +31,8 @@ export interface VerificationSessionInput {
   timeoutMs: number;
   signal: AbortSignal;
   onStage?(name: string): void;
+  /** Plugins' parsers, for the diagnosis of a failed candidate build. */
+  parsers?: readonly DiagnosticParser[];
 }
 
 export interface VerificationSession {
@@ -101,6 +104,7 @@ export async function startVerificationSession(input: VerificationSessionInput):
     signal: input.signal,
     userCwd: input.userCwd,
     ...(input.onStage ? { onStage: input.onStage } : {}),
+    ...(input.parsers ? { parsers: input.parsers } : {}),
     facts,
     scope,
   });

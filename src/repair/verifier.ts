@@ -1,4 +1,4 @@
-import { diagnoseBuild, type TestCaseResult } from '../diagnose/index.js';
+import { diagnoseBuild, type DiagnosticParser, type TestCaseResult } from '../diagnose/index.js';
 import type { Diagnosis } from '../diagnose/types.js';
 import { moduleOfFile } from '../maven/reactor.js';
 import { applyChangeSet, PatchApplyError } from '../patch/index.js';
@@ -33,6 +33,8 @@ export interface VerifierOptions {
   facts?: VerificationFacts;
   /** verify.scope (after auto.requireFullVerification); default full. */
   scope?: VerifyScope;
+  /** Plugins' parsers, for the diagnosis of a failed candidate build. */
+  parsers?: readonly DiagnosticParser[];
 }
 
 export type Verify = (fix: ChangeSet, diagnosis: Diagnosis, at?: { workspace?: Workspace; signal?: AbortSignal }) => Promise<Verification>;
@@ -71,6 +73,7 @@ export function createVerifier(options: VerifierOptions): Verify {
       failingModules,
       touchedModules,
       failingTests: failingTests(diagnosis),
+      // A quality failure needs no stage of its own: the full build runs the check.
       kinds: [...new Set(diagnosis.diagnostics.map((d) => d.kind).filter((k): k is 'compile' | 'test' => k === 'compile' || k === 'test'))],
       ...(options.scope === 'affected'
         ? { final: { dropClean: cleansFirst(options.mavenArgs), ...(decision?.scope === 'affected' ? { excludesFile: EXCLUDES_FILE, ...(decision.reactor ? { modules: decision.reactor } : {}) } : {}) } }
@@ -108,6 +111,7 @@ export function createVerifier(options: VerifierOptions): Verify {
         logFile: result.diagnosisInput.logFile,
         runStartedAt: result.diagnosisInput.startedAt,
         exitCode: result.diagnosisInput.exitCode,
+        ...(options.parsers ? { parsers: options.parsers } : {}),
       });
     }
     const rejectedAt = result.outcome === 'verified' || !result.failedStage ? undefined : after?.diagnostics.some((d) => d.kind === 'compile') ? 'compile' : result.failedStage;

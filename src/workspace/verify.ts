@@ -24,7 +24,7 @@ import type { VerificationStage, VerificationStageName } from './verify-plan.js'
 import { EXCLUDES_FILE, excludesFileText, type ScopeDecision, type VerifyScope } from './verify-scope.js';
 import type { Workspace } from './workspace.js';
 
-export { planVerification, repositoryGoalNote, VerificationPlanError } from './verify-plan.js';
+export { planGoalRun, planVerification, repositoryGoalNote, VerificationPlanError } from './verify-plan.js';
 export type { VerificationStage, VerificationStageName, VerificationPlanInput } from './verify-plan.js';
 
 export type VerificationOutcome = 'verified' | 'build-failed' | 'regressed' | 'interrupted' | 'timeout';
@@ -236,7 +236,7 @@ async function runStage(context: StageContext, stage: VerificationStage, index: 
  * the user did not give it: the network is off anyway, and offline Maven fails at once
  * with a clear message instead of waiting for connections that cannot succeed.
  */
-function stageArgs(stage: VerificationStage, workspace: Workspace, userCwd: string, sandbox: SandboxInfo, added: string[]): string[] {
+export function stageArgs(stage: Pick<VerificationStage, 'args'>, workspace: Workspace, userCwd: string, sandbox: SandboxInfo, added: readonly string[] = []): string[] {
   const args = rebaseArgs(stage.args, workspace.source, workspace.root, userCwd);
   const offline = sandbox.isolated && !hasOption(parseMavenArgs(args), 'offline');
   return [...(offline ? ['-o'] : []), ...added, ...args];

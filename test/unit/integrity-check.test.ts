@@ -126,6 +126,18 @@ const WEAKENING: Shape[] = [
     says: 'changed the expected value of `assertEquals` in com.acme.calc.CalculatorTest#multipliesTwoNumbers from `6` to `5`',
   },
   {
+    name: 'changes the expected value and adds a message to hide it',
+    changeSet: testEdit('assertEquals(6, product, "2 * 3");', 'assertEquals(5, product, "2 * 3, see the diagnostics");'),
+    rule: 'assertion-changed',
+    says: 'changed the expected value of `assertEquals` in com.acme.calc.CalculatorTest#multipliesTwoNumbers from `6` to `5`',
+  },
+  {
+    name: 'adds a message to a passing test while changing what it expects',
+    changeSet: testEdit('assertEquals(5, sum);', 'assertEquals(4, sum, "sum");'),
+    rule: 'assertion-changed',
+    says: 'in com.acme.calc.CalculatorTest#addsTwoNumbers (a test that passed) from `5` to `4`',
+  },
+  {
     name: "changes an AssertJ matcher's expected value",
     changeSet: testEdit('.isEqualTo(9);', '.isEqualTo(6);'),
     rule: 'assertion-changed',
@@ -456,6 +468,9 @@ const BENIGN: { name: string; changeSet: ChangeSet; failing?: FailingTestRef[] }
   { name: 'adds a new test, even one with an assumption', changeSet: testEdit('    @Nested', '    @Test\n    void subtracts() {\n        assumeTrue(calc != null);\n        assertEquals(1, calc.subtract(3, 2));\n    }\n\n    @Nested') },
   { name: 'reformats the failing test and adds a comment', changeSet: testEdit('        assertEquals(6, product, "2 * 3");', '        // the product of two numbers\n        assertEquals(6,\n                product,\n                "2 * 3");') },
   { name: 'adds a main-code fix and touches an unrelated helper', changeSet: { files: [...MAIN_FIX.files, ...testEdit('class CalculatorTest {', 'class CalculatorTest {\n\n    private static int twice(int x) { return 2 * x; }').files] } },
+  { name: 'rewords the message of the failing assertion', changeSet: testEdit('assertEquals(6, product, "2 * 3");', 'assertEquals(6, product, "2 * 3 = " + product);') },
+  { name: 'adds a message to an assertion of a passing test', changeSet: testEdit('assertEquals(5, sum);', 'assertEquals(5, sum, "diagnostics:" + calc);') },
+  { name: 'describes an AssertJ assertion with as(...)', changeSet: testEdit('assertThat(calc.multiply(3, 3)).isEqualTo(9);', 'assertThat(calc.multiply(3, 3)).as("3 squared").isEqualTo(9);') },
   { name: 'adds a dependency to the pom', changeSet: configEdit('pom.xml', POM, POM.replace('<build>', '<dependencies><dependency><groupId>org.slf4j</groupId><artifactId>slf4j-api</artifactId><version>2.0.13</version></dependency></dependencies>\n  <build>')) },
   { name: 'sets skipTests to false explicitly', changeSet: configEdit('pom.xml', POM, POM.replace('<version>3.2.5</version>', '<version>3.2.5</version>\n        <configuration><skipTests>false</skipTests></configuration>')) },
   { name: 'adds -T 2 to .mvn/maven.config', changeSet: configEdit('.mvn/maven.config', '-B\n', '-B\n-T 2\n') },

@@ -26,6 +26,12 @@ export interface Assertion {
   name: string;
   /** The whole assertion as tokens joined by spaces (whitespace and comments do not matter). */
   tokens: string;
+  /**
+   * What the assertion checks, without its failure message: adding or rewording a message
+   * (`assertEquals(6, x)` -> `assertEquals(6, x, "diagnostics: " + report)`, `.as("...")`)
+   * does not change what passes.
+   */
+  key: string;
   /** As written. */
   text: string;
   range: SourceRange;
@@ -41,18 +47,47 @@ export function assertionsIn(scope: JavaScope): Assertion[] {
     if (!call.firstInChain || !ASSERTION_NAME.test(call.name)) continue;
     // `Assertions.assertThat(...)` qualifies; `list.verify()` (a call on a value) does not.
     if (call.qualifier && !/^([a-z_$][\w$]*\.)*[A-Z][\w$]*$/.test(call.qualifier)) continue;
-    out.push({
-      name: call.name,
-      tokens: tokenTextOfRange(scope, call.chain.range),
-      text: call.chain.text,
-      range: call.chain.range,
-      calls: calls.filter((other) => other.chain.range.start === call.chain.range.start && other.chain.range.end === call.chain.range.end),
-    });
+    const chain = calls.filter((other) => other.chain.range.start === call.chain.range.start && other.chain.range.end === call.chain.range.end);
+    out.push({ name: call.name, tokens: tokenTextOfRange(scope, call.chain.range), key: keyOf(chain), text: call.chain.text, range: call.chain.range, calls: chain });
   }
   for (const statement of findStatements(scope, 'assert')) {
-    out.push({ name: 'assert', tokens: tokenTextOfRange(scope, statement.range), text: statement.text, range: statement.range, calls: [] });
+    const tokens = tokenTextOfRange(scope, statement.range);
+    out.push({ name: 'assert', tokens, key: tokens, text: statement.text, range: statement.range, calls: [] });
   }
   return out.sort((a, b) => a.range.start - b.range.start);
+}
+
+/** Arguments before the optional trailing message (JUnit 5 puts the message last). */
+const ARITY: Record<string, number> = {
+  assertEquals: 2, assertNotEquals: 2, assertSame: 2, assertNotSame: 2, assertArrayEquals: 2, assertIterableEquals: 2, assertLinesMatch: 2,
+  assertInstanceOf: 2, assertThrows: 2, assertThrowsExactly: 2, assertTimeout: 2, assertTimeoutPreemptively: 2,
+  assertTrue: 1, assertFalse: 1, assertNull: 1, assertNotNull: 1, assertDoesNotThrow: 1, fail: 0,
+};
+/** AssertJ's ways of setting the failure message on a chain. */
+const MESSAGE_CALLS = new Set(['as', 'describedAs', 'withFailMessage', 'overridingErrorMessage']);
+/** A message is text: a string literal (maybe concatenated) or String.format(...). */
+const MESSAGE_LIKE = /^("|String\.format\()/;
+
+/**
+ * A call's arguments without a trailing failure message. Only a message past the required
+ * arguments counts: in `assertEquals(actual, "expected")` the string is the expected value.
+ */
+export function argumentsWithoutMessage(call: JavaMethodCall): string[] {
+  const arity = ARITY[call.name];
+  const args = call.arguments;
+  return arity !== undefined && args.length > arity && MESSAGE_LIKE.test(args.at(-1)!.trim()) ? args.slice(0, -1) : args;
+}
+
+/** The chain without message calls, its first call without a message argument. */
+export function checkingCalls(chain: readonly JavaMethodCall[]): JavaMethodCall[] {
+  return chain.filter((call, index) => index === 0 || !MESSAGE_CALLS.has(call.name)).map((call, index) => (index === 0 ? { ...call, arguments: argumentsWithoutMessage(call) } : call));
+}
+
+function keyOf(chain: readonly JavaMethodCall[]): string {
+  const compact = (text: string) => text.replace(/\s+/g, '');
+  return checkingCalls(chain)
+    .map((call) => `${call.name}(${call.arguments.map(compact).join(',')})`)
+    .join('.');
 }
 
 export function isFail(assertion: Assertion): boolean {

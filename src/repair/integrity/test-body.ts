@@ -10,7 +10,7 @@
  * but not lose an assertion, get one that cannot fail, or expect another literal value.
  */
 import { tokenText, type JavaMethod, type JavaSourceFile, type JavaStatement } from '../../java/index.js';
-import { assertionsIn, cannotFail, EXPECTED_FIRST, isFail, oneLine, swallowingTry, type Assertion } from './assertions.js';
+import { assertionsIn, cannotFail, checkingCalls, EXPECTED_FIRST, isFail, oneLine, swallowingTry, type Assertion } from './assertions.js';
 import type { IntegrityFinding, IntegrityRule } from './types.js';
 
 export interface TestBodyInput {
@@ -37,20 +37,21 @@ export function testBodyFindings(input: TestBodyInput): IntegrityFinding[] {
   if (failed) annotationChanges(input, finding);
   const beforeStatements = input.before.body?.statements ?? [];
   const afterStatements = input.after.body?.statements ?? [];
-  const beforeAll = counts(assertionsIn(input.before).map((a) => a.tokens));
+  // Assertions are compared by what they check: a message added or reworded is no change.
+  const beforeAll = counts(assertionsIn(input.before).map((a) => a.key));
   const afterAssertions = assertionsIn(input.after);
-  const afterAll = counts(afterAssertions.map((a) => a.tokens));
+  const afterAll = counts(afterAssertions.map((a) => a.key));
 
-  for (const gap of differingRuns(beforeStatements.map(tokenText), afterStatements.map(tokenText))) {
+  for (const gap of differingRuns(beforeStatements.map(statementKey), afterStatements.map(statementKey))) {
     const removed = gap.removed.map((index) => beforeStatements[index]!);
     const added = gap.added.map((index) => afterStatements[index]!);
     const reported = findings.length;
-    const replacements = added.flatMap((statement) => assertionsIn(statement)).filter((assertion) => !beforeAll.has(assertion.tokens));
+    const replacements = added.flatMap((statement) => assertionsIn(statement)).filter((assertion) => !beforeAll.has(assertion.key));
 
     for (const assertion of removed.flatMap((statement) => assertionsIn(statement))) {
-      if ((afterAll.get(assertion.tokens) ?? 0) >= (beforeAll.get(assertion.tokens) ?? 0)) {
+      if ((afterAll.get(assertion.key) ?? 0) >= (beforeAll.get(assertion.key) ?? 0)) {
         // Still there, somewhere else now: only a catch that swallows it changes its meaning.
-        for (const kept of afterAssertions.filter((a) => a.tokens === assertion.tokens)) {
+        for (const kept of afterAssertions.filter((a) => a.key === assertion.key)) {
           const swallow = swallowingTry(input.after, kept.range);
           if (swallow) finding('assertion-swallowed', `wrapped \`${oneLine(assertion.text)}\` in ${test} in a try block whose \`${swallow}\` swallows its failure`, kept.range.startLine);
         }
@@ -128,20 +129,23 @@ const LITERAL = /^(-?\d[\d_]*(\.\d+)?[lLfFdD]?|"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)
 /** The expected value that changed: the first argument of assertEquals & co, or the argument of a chained matcher. */
 function changedArgument(original: Assertion, replacement: Assertion): { call: string; from: string; to: string } | undefined {
   const compact = (text: string) => text.replace(/\s+/g, '');
-  if (original.calls.length !== replacement.calls.length) return undefined;
-  const first = original.calls[0];
-  const other = replacement.calls[0];
+  // Compared without failure messages: a message added alongside does not hide the change.
+  const was = checkingCalls(original.calls);
+  const now = checkingCalls(replacement.calls);
+  if (was.length !== now.length) return undefined;
+  const first = was[0];
+  const other = now[0];
   if (!first || !other) return undefined;
-  if (original.calls.length === 1 && EXPECTED_FIRST.has(first.name) && first.arguments.length === other.arguments.length) {
+  if (was.length === 1 && EXPECTED_FIRST.has(first.name) && first.arguments.length === other.arguments.length) {
     const rest = first.arguments.slice(1).every((argument, index) => compact(argument) === compact(other.arguments[index + 1] ?? ''));
     if (rest && compact(first.arguments[0] ?? '') !== compact(other.arguments[0] ?? '')) return { call: first.name, from: first.arguments[0]!, to: other.arguments[0]! };
     return undefined;
   }
   // assertThat(actual).isEqualTo(expected): the subject stays, a matcher's argument moves.
-  if (original.calls.length > 1 && first.arguments.map(compact).join() === other.arguments.map(compact).join()) {
-    for (let index = original.calls.length - 1; index > 0; index--) {
-      const a = original.calls[index]!;
-      const b = replacement.calls[index]!;
+  if (was.length > 1 && first.arguments.map(compact).join() === other.arguments.map(compact).join()) {
+    for (let index = was.length - 1; index > 0; index--) {
+      const a = was[index]!;
+      const b = now[index]!;
       if (a.name !== b.name) return undefined;
       if (a.arguments.map(compact).join() !== b.arguments.map(compact).join()) {
         return { call: `${first.name}(...).${a.name}`, from: a.arguments.join(', '), to: b.arguments.join(', ') };
@@ -156,6 +160,11 @@ function commentedOut(file: JavaSourceFile, method: JavaMethod, assertion: Asser
   return file.comments.some(
     (comment) => comment.range.start >= method.range.start && comment.range.end <= method.range.end && comment.text.replace(/^\/\/|^\/\*|\*\/$/g, '').replace(/\s+|^\*/gm, '').includes(needle),
   );
+}
+
+/** A statement's tokens, with each assertion in it reduced to what it checks. */
+function statementKey(statement: JavaStatement): string {
+  return assertionsIn(statement).reduce((text, assertion) => text.replace(assertion.tokens, assertion.key), tokenText(statement));
 }
 
 function isAssertionStatement(statement: JavaStatement): boolean {
