@@ -222,6 +222,19 @@ describe('decideVerified', () => {
     });
   });
 
+  describe('auto.requireFullVerification', () => {
+    it('an affected-scope verdict drops auto to assist, and says why', () => {
+      const decision = decideVerified({ ...base, config: policy({ tier: 'auto', auto: { requireFullVerification: true } }), changeSet: logicFix, verdictScope: 'affected' });
+      expect(decision).toMatchObject({ action: 'suggest', tier: 'assist' });
+      expect(decision.reasons.join('\n')).toContain('the fix was verified on the affected modules only and auto.requireFullVerification asks for the whole build');
+    });
+
+    it('a full verdict is applied; without the setting an affected verdict is applied too', () => {
+      expect(decideVerified({ ...base, config: policy({ tier: 'auto', auto: { requireFullVerification: true } }), changeSet: logicFix, verdictScope: 'full' }).action).toBe('apply');
+      expect(decideVerified({ ...base, config: policy({ tier: 'auto' }), changeSet: logicFix, verdictScope: 'affected' }).action).toBe('apply');
+    });
+  });
+
   it('only records a patch whose change types a rule does not allow', () => {
     const config = policy({ tier: 'auto', rules: [{ paths: ['src/main/**'], allowedChanges: ['edit-test-source'] }] });
     const decision = decideVerified({ ...base, config, changeSet: logicFix });
