@@ -51,7 +51,7 @@ export async function diagnoseBuild(input: DiagnoseBuildInput): Promise<Diagnosi
 
   return assembleDiagnosis({
     log,
-    testDiagnostics: failingTestDiagnostics(input.projectRoot, collected.cases),
+    testDiagnostics: failingTestDiagnostics(input.projectRoot, collected.cases, moduleFolders.map((folder) => folder.dir)),
     moduleFolders,
     exitCode: input.exitCode,
     ...(input.interrupted ? { interrupted: true } : {}),

@@ -21,6 +21,7 @@ import { BUILT_IN_FIXERS, FixerRegistry } from './fixers/registry.js';
 import type { Fixer } from './fixers/types.js';
 import type { AgentTool } from './agent/types.js';
 import { createSourceView } from './fixers/source-view.js';
+import { createTypeIndex } from './fixers/type-index.js';
 import type { LoopPorts } from './loop.js';
 import { createAgentProposer } from './agent/proposer.js';
 import { createModelProposer } from './model-proposer.js';
@@ -93,9 +94,11 @@ export async function startRepairSession(input: {
     provider,
     editFormat: config.model.editFormat,
     ...guidelines,
-    sourceBudgetChars: Math.max(8_000, Math.floor((config.model.numCtx ?? 8192) * 3.5 * 0.5)),
+    contextTokens: Math.min(config.model.contextTokens, config.model.numCtx ?? config.model.contextTokens),
     checker,
     read: readAt,
+    list: (glob) => original.list(glob),
+    types: createTypeIndex({ projectRoot: context.projectRoot, env: context.env }),
     keepExchange: (n, prompt, response) => input.recorder.writeAttemptExchange(n, prompt, response),
     onToken: (text) => progress.tokens(text),
     signal,
@@ -188,7 +191,7 @@ function modelSettings(config: EffectiveConfig, env: NodeJS.ProcessEnv): ModelSe
     seed: model.seed,
     timeoutSeconds: model.timeoutSeconds,
     keepAlive: model.keepAlive,
-    ...(model.numCtx ? { numCtx: model.numCtx } : {}),
+    numCtx: model.numCtx ?? model.contextTokens,
     ...(apiKey ? { apiKey } : {}),
   };
 }
