@@ -8,7 +8,7 @@
  */
 import { allTypes, callReceivers, fieldsOf, rawTypeName, returnTypeOf, type JavaMethod, type JavaSourceFile, type JavaType } from '../../java/index.js';
 import type { Diagnostic, FailureFrame } from '../../diagnose/types.js';
-import type { ContextPiece } from '../../model/prompts/index.js';
+import { CONTEXT_TIERS, type ContextPiece } from '../../model/prompts/index.js';
 import { fieldPieces, importsPiece, methodPiece, typeHeaderPiece, type PieceMeta } from './pieces.js';
 import { scopeOf, type ProjectSources, type ProjectType } from './sources.js';
 
@@ -27,16 +27,23 @@ export function methodAt(file: JavaSourceFile, line: number): { type: JavaType; 
   return best;
 }
 
+/** Pieces without duplicates: the same lines found twice keep their better tier and score. */
 export class PieceSet {
   readonly pieces: ContextPiece[] = [];
-  private readonly keys = new Set<string>();
+  private readonly keys = new Map<string, number>();
 
   add(piece: ContextPiece | undefined): void {
     if (!piece) return;
     const key = `${piece.path ?? piece.heading}\u0000${piece.startLine ?? ''}\u0000${piece.text.length}`;
-    if (this.keys.has(key)) return;
-    this.keys.add(key);
-    this.pieces.push(piece);
+    const at = this.keys.get(key);
+    if (at === undefined) {
+      this.keys.set(key, this.pieces.length);
+      this.pieces.push(piece);
+      return;
+    }
+    const known = this.pieces[at]!;
+    const rank = (p: ContextPiece) => CONTEXT_TIERS.indexOf(p.tier);
+    if (rank(piece) < rank(known) || (rank(piece) === rank(known) && piece.score > known.score)) this.pieces[at] = piece;
   }
 
   addAll(pieces: readonly (ContextPiece | undefined)[]): void {
@@ -45,10 +52,10 @@ export class PieceSet {
 }
 
 /** Imports, the type's declaration and its fields, once per type: what a method's code refers to. */
-export function surroundings(out: PieceSet, path: string, file: JavaSourceFile, type: JavaType, score: number, reason: string): void {
-  out.add(importsPiece(path, file, { tier: 'primary', score: score - 4, reason }));
-  out.add(typeHeaderPiece(path, file, type, { tier: 'primary', score: score - 3, reason }));
-  out.addAll(fieldPieces(path, file, type, { tier: 'declaration', score: score - 20, reason: `fields of ${type.name}` }));
+export function surroundings(out: PieceSet, path: string, file: JavaSourceFile, type: JavaType, score: number, reason: string, tier: 'primary' | 'other' = 'primary'): void {
+  out.add(importsPiece(path, file, { tier, score: score - 4, reason }));
+  out.add(typeHeaderPiece(path, file, type, { tier, score: score - 3, reason }));
+  out.addAll(fieldPieces(path, file, type, { tier: tier === 'primary' ? 'declaration' : 'other', score: score - 20, reason: `fields of ${type.name}` }));
 }
 
 function isTestFrame(frame: FailureFrame, testClass: string): boolean {
@@ -159,6 +166,8 @@ async function codeUnderTest(out: PieceSet, sources: ProjectSources, test: Proje
         if (owner.type.name === conventional) score += 10;
         if (named.has(owner.type.name)) score += 10;
       }
+      // Below the frames of a stack, which locate a failure better than any guess from the test.
+      score = Math.min(score, 99);
       for (const target of await methodsNamed(sources, owner, receiver.call.name, receiver.call.arguments.length)) {
         const key = `${target.owner.name}#${target.method.signature}`;
         if (visited.has(key)) continue;
@@ -181,7 +190,7 @@ async function codeUnderTest(out: PieceSet, sources: ProjectSources, test: Proje
     out.add(methodPiece(entry.owner.path, entry.owner.file, entry.method, { tier, score: entry.score, reason }));
     if (!seenTypes.has(entry.owner.name)) {
       seenTypes.add(entry.owner.name);
-      surroundings(out, entry.owner.path, entry.owner.file, entry.owner.type, entry.score - 1, `code under test: ${entry.owner.type.name}`);
+      surroundings(out, entry.owner.path, entry.owner.file, entry.owner.type, entry.score - 1, `code under test: ${entry.owner.type.name}`, tier);
       for (const method of entry.owner.type.methods) out.add(methodPiece(entry.owner.path, entry.owner.file, method, { tier: 'other', score: 30, reason: `rest of ${entry.owner.type.name}` }));
     }
   }
@@ -194,7 +203,7 @@ async function codeUnderTest(out: PieceSet, sources: ProjectSources, test: Proje
     const owner = qualified && scopeOf(files.get(qualified)!) === 'main' ? await sources.type(qualified) : undefined;
     if (!owner) continue;
     const reason = name === conventional ? `class under test (${test.type.name} -> ${name})` : `named in the failure message`;
-    surroundings(out, owner.path, owner.file, owner.type, options.primary ? 70 : 35, reason);
+    surroundings(out, owner.path, owner.file, owner.type, options.primary ? 70 : 35, reason, tier);
     for (const method of owner.type.methods) out.add(methodPiece(owner.path, owner.file, method, { tier, score: options.primary ? 60 : 25, reason }));
   }
 }

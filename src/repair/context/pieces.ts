@@ -45,7 +45,7 @@ export function methodLabel(method: JavaMethod): string {
  * blank line above it are counted: a method read with its comment is read as written,
  * and consecutive members shown together leave no gap.
  */
-export function withLeadingComment(text: string, startLine: number): number {
+export function withLeadingComment(text: string, startLine: number, blankLine = true): number {
   const lines = linesOf(text);
   let start = startLine;
   let inBlock = false;
@@ -67,7 +67,7 @@ export function withLeadingComment(text: string, startLine: number): number {
     }
     break;
   }
-  return start > 1 && (lines[start - 2] ?? '').trim() === '' ? start - 1 : start;
+  return blankLine && start > 1 && (lines[start - 2] ?? '').trim() === '' ? start - 1 : start;
 }
 
 /** The whole method, or for a very long one the part around `focusLine`. */
@@ -117,7 +117,7 @@ export function fieldPieces(path: string, file: JavaSourceFile, type: JavaType, 
 export function declarationPiece(path: string, file: JavaSourceFile, method: JavaMethod, meta: PieceMeta): ContextPiece | undefined {
   const bodyLine = method.body?.range.startLine;
   const end = bodyLine ?? method.range.endLine;
-  return linesPiece(path, file.text, withLeadingComment(file.text, method.range.startLine), end, `declaration ${methodLabel(method)}`, meta);
+  return linesPiece(path, file.text, withLeadingComment(file.text, method.range.startLine, false), end, `declaration ${methodLabel(method)}`, meta);
 }
 
 /** Lines around `line` and the file's imports, for a file java-parser cannot read (a syntax error). */
@@ -147,11 +147,36 @@ export function editDistance(a: string, b: string): number {
   return previous[y.length]!;
 }
 
+/** `_fromEmptyValue` -> ['_', 'from', 'Empty', 'Value']; `parseURL2` -> ['parse', 'URL', '2']. */
+export function nameWords(name: string): string[] {
+  return name.match(/^_+|[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+|\$/g) ?? [name];
+}
+
+function wordDistance(a: readonly string[], b: readonly string[]): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    previous = current;
+  }
+  return previous[b.length]!;
+}
+
+/**
+ * How far a member's name is from the one asked for, for ordering: camelCase words
+ * replaced, added or dropped first (`_fromEmptyString` is one word from
+ * `_fromEmptyValue`, `getEmptyValue` two), then letters.
+ */
+export function nameDistance(wanted: string, candidate: string): number {
+  const words = wordDistance(nameWords(wanted).map((w) => w.toLowerCase()), nameWords(candidate).map((w) => w.toLowerCase()));
+  return words * 100 + editDistance(wanted, candidate);
+}
+
 /** A library type's members as Java-like lines, nearest names to `near` first. */
 export function libraryPiece(type: LibraryType, near: string | undefined, origin: string, meta: PieceMeta): ContextPiece {
   const members = [...type.members]
     .filter((member) => !member.modifiers.includes('private'))
-    .map((member, index) => ({ member, index, distance: near ? editDistance(member.name, near) : 0 }))
+    .map((member, index) => ({ member, index, distance: near ? nameDistance(near, member.name) : 0 }))
     .sort((a, b) => a.distance - b.distance || a.index - b.index)
     .slice(0, MAX_LIBRARY_MEMBERS)
     .map(({ member }) => `${simplify(member)};`);

@@ -10,7 +10,7 @@ import { callReceivers, fieldsOf, findMethodCalls, lineAt, rawTypeName, type Jav
 import type { Diagnostic } from '../../diagnose/types.js';
 import type { ContextPiece } from '../../model/prompts/index.js';
 import { methodAt, PieceSet, surroundings } from './failures.js';
-import { declarationPiece, editDistance, fieldPiece, libraryPiece, linesPiece, methodPiece, typeHeaderPiece, unparsedPieces } from './pieces.js';
+import { declarationPiece, editDistance, fieldPiece, nameDistance, libraryPiece, linesPiece, methodPiece, typeHeaderPiece, unparsedPieces } from './pieces.js';
 import type { HierarchyType, ProjectSources } from './sources.js';
 
 export interface SymbolReference {
@@ -166,14 +166,16 @@ export async function memberDeclarations(out: PieceSet, sources: ProjectSources,
     }
     const { project } = entry;
     const own = rank === 0;
-    out.add(typeHeaderPiece(project.path, project.file, project.type, { tier: 'declaration', score: base - rank * 0.5, reason: `${reason}: ${own ? '' : 'supertype '}${project.type.name}` }));
+    const why = `${reason}: ${project.type.name}${own ? '' : ' (a supertype)'}`;
+    out.add(typeHeaderPiece(project.path, project.file, project.type, { tier: 'declaration', score: base - rank * 0.5, reason: why }));
     for (const field of fieldsOf(project.type)) {
       if (!own && field.modifiers.includes('private')) continue;
-      members.push({ piece: fieldPiece(project.path, project.file, field, { tier: 'declaration', score: 0, reason: `${reason}: ${project.type.name}` }), distance: near ? editDistance(field.name, near) : 0, rank });
+      members.push({ piece: fieldPiece(project.path, project.file, field, { tier: 'declaration', score: 0, reason: why }), distance: near ? nameDistance(near, field.name) : 0, rank });
     }
+    // Constructors and private members are not inherited.
     for (const method of project.type.methods) {
-      if (!own && method.modifiers.includes('private')) continue;
-      members.push({ piece: declarationPiece(project.path, project.file, method, { tier: 'declaration', score: 0, reason: `${reason}: ${project.type.name}` }), distance: near ? editDistance(method.name, near) : 0, rank });
+      if (!own && (method.modifiers.includes('private') || method.kind === 'constructor')) continue;
+      members.push({ piece: declarationPiece(project.path, project.file, method, { tier: 'declaration', score: 0, reason: why }), distance: near ? nameDistance(near, method.name) : 0, rank });
     }
   }
   members.sort((a, b) => a.distance - b.distance || a.rank - b.rank);
@@ -186,13 +188,13 @@ async function hierarchyStart(sources: ProjectSources, path: string, file: JavaS
   const project = await projectType(sources, typeName, file);
   if (project) return { project };
   const name = rawTypeName(typeName);
-  const binary = name.includes('.') && /^[a-z]/.test(name) ? await libraryBinaryName(sources, name, path) : await sources.libraryName(name, file, path);
+  const binary = name.includes('.') && /^[a-z]/.test(name) ? libraryBinaryName(name) : await sources.libraryName(name, file, path);
   const library = await sources.library(binary, path);
   return library ? { library } : undefined;
 }
 
 /** `java.util.Map.Entry` -> `java.util.Map$Entry`: the first capitalised segment starts the nesting. */
-async function libraryBinaryName(_sources: ProjectSources, dotted: string, _path: string): Promise<string> {
+export function libraryBinaryName(dotted: string): string {
   const parts = dotted.split('.');
   const firstType = parts.findIndex((part) => /^[A-Z]/.test(part));
   return firstType < 0 ? dotted : `${parts.slice(0, firstType + 1).join('.')}${parts.slice(firstType + 1).map((part) => `$${part}`).join('')}`;
