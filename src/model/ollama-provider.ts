@@ -70,6 +70,7 @@ export class OllamaProvider implements ModelProvider {
 
   async chat(request: ChatRequest): Promise<ChatResult> {
     await this.health.ensure(request.signal);
+    request.onSend?.(request.messages);
     const answer = new StreamedAnswer(request.onToken);
     const numCtx = this.contextWindowFor(request);
     const deadline = createDeadline(this.settings.timeoutSeconds * 1000, request.signal);

@@ -59,6 +59,7 @@ export class OpenAiCompatibleProvider implements ModelProvider {
 
   async chat(request: ChatRequest): Promise<ChatResult> {
     await this.health.ensure(request.signal);
+    request.onSend?.(request.messages);
     const answer = new StreamedAnswer(request.onToken);
     const deadline = createDeadline(this.settings.timeoutSeconds * 1000, request.signal);
     const body = {

@@ -16,10 +16,15 @@ export interface ChatRequest {
   /** Receives each piece of the answer as it streams in, for progress display. */
   onToken?: (text: string) => void;
   signal?: AbortSignal;
+  /** Called with the messages exactly as they go out (after redaction), just before the request. */
+  onSend?: (messages: ChatMessage[]) => void;
 }
 
 export interface ChatResult {
+  /** The answer, with redaction placeholders mapped back to the text they stand for. */
   text: string;
+  /** The answer exactly as the model wrote it (placeholders and all), when it differs from `text`. */
+  shown?: string;
   promptTokens?: number;
   completionTokens?: number;
   durationMs: number;

@@ -11,6 +11,7 @@ import { isPlacementProblem } from '../../patch/problems.js';
 import type { ChangeSet } from '../../patch/types.js';
 import type { AttemptRecord } from '../../report/run-record.js';
 import { checkProposedChange, type ChangeChecker } from '../change-check.js';
+import { renderMessages } from '../model-proposer.js';
 import { describeProblems, ProviderUnavailable, type Proposal, type Verification } from '../loop.js';
 import { runAgentSession, STATE_TOOLS, type AgentSessionResult } from './session.js';
 import { BUILT_IN_AGENT_TOOLS } from './built-in-tools.js';
@@ -56,9 +57,19 @@ export function createAgentProposer(options: AgentProposerOptions) {
       view: { root: options.checker.root, read: options.read(input.base), list: options.list },
       runTests: async (): Promise<ToolResult> => describeBuild(await options.verify(input.base, input.diagnosis)),
     };
+    // The last request as it went out (after redaction) and the reply as the model wrote it: what the prompt file keeps.
+    const exchange: { sent?: ChatMessage[]; shown?: string } = {};
     const chat = async (messages: ChatMessage[]): Promise<string> => {
       const signal = AbortSignal.any([options.signal, AbortSignal.timeout(options.perCallTimeoutMs)]);
-      const reply = await options.provider.chat({ messages, signal });
+      const reply = await options.provider.chat({
+        messages,
+        signal,
+        onSend: (outgoing) => {
+          exchange.sent = outgoing;
+          delete exchange.shown;
+        },
+      });
+      exchange.shown = reply.shown ?? reply.text;
       options.onStep?.(firstLine(reply.text));
       return reply.text;
     };
@@ -76,7 +87,7 @@ export function createAgentProposer(options: AgentProposerOptions) {
         modelCalls += session.modelCalls;
         checked = session.fixText === undefined ? undefined : await checkProposedChange(session.fixText, input.base, options.checker);
       }
-      await keep(options, input.n, session.transcript);
+      await keep(options, input.n, session.transcript, exchange);
       const summary = session.hypothesis ?? checked?.summary;
       return {
         source: 'agent',
@@ -87,7 +98,7 @@ export function createAgentProposer(options: AgentProposerOptions) {
         ...(summary ? { summary: summary.slice(0, 600) } : {}),
       };
     } catch (error) {
-      if (session) await keep(options, input.n, session.transcript);
+      if (session) await keep(options, input.n, session.transcript, exchange);
       if (error instanceof ProviderUnavailableError) throw new ProviderUnavailable(error.message);
       if (error instanceof ModelCallError) {
         return { source: 'agent', modelMs: Date.now() - started, modelCalls: modelCalls + 1, problems: [{ code: 'model-error', message: `the model call failed: ${error.message}` }] };
@@ -104,15 +115,24 @@ function describeParameters(tool: AgentTool): string {
 
 function describeBuild(verification: Verification): ToolResult {
   if (verification.outcome === 'verified') return { ok: true, output: 'The build passes with the code as it is now.' };
+  if (verification.outcome === 'not-applied') return { ok: false, output: `The change could not be written, so nothing was built: ${verification.message ?? ''}` };
   const failures = verification.diagnosis?.diagnostics ?? [];
   const shown = failures.slice(0, 5).map(renderDiagnostic).join('\n\n');
   const regressions = verification.regressions.length > 0 ? `\nTests that passed before and fail now: ${verification.regressions.join(', ')}` : '';
   return { ok: true, output: `The build still fails (${verification.outcome}).${regressions}\n\n${shown || 'No diagnostics were read from the log.'}` };
 }
 
-async function keep(options: AgentProposerOptions, n: number, transcript: ChatMessage[]): Promise<void> {
+/**
+ * The prompt file holds the session's last request exactly as sent (it carries the whole
+ * conversation before it), the response file the model's last reply as written.
+ */
+async function keep(options: AgentProposerOptions, n: number, transcript: ChatMessage[], exchange: { sent?: ChatMessage[]; shown?: string }): Promise<void> {
+  if (exchange.sent) {
+    await options.keepExchange(n, renderMessages(exchange.sent), exchange.shown ?? '(no reply)');
+    return;
+  }
   const last = transcript.at(-1)?.role === 'assistant' ? transcript.at(-1)!.content : '';
-  await options.keepExchange(n, transcript.map((m) => `### ${m.role}\n${m.content}`).join('\n\n'), last);
+  await options.keepExchange(n, renderMessages(transcript), last);
 }
 
 function firstLine(text: string): string {
