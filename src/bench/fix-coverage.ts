@@ -22,7 +22,10 @@ export interface FixCoverage {
 interface Hunk {
   removed: string[];
   added: string[];
-  /** The line right above the first added line, for a hunk that only inserts. */
+  /**
+   * For a hunk that only inserts: the nearest line above the insertion that says
+   * something (`}` alone does not), which the model must see to place it.
+   */
   anchor?: string;
 }
 
@@ -30,24 +33,34 @@ const JAVA_KEYWORDS = new Set(
   'abstract assert boolean break byte case catch char class const continue default do double else enum extends final finally float for goto if implements import instanceof int interface long native new package private protected public return short static strictfp super switch synchronized this throw throws transient try void volatile while var record yield sealed permits true false null'.split(' '),
 );
 
+/** A line with letters or digits: `}` alone proves nothing about what was shown. */
+const meaningful = (line: string) => /[\p{L}\p{N}]/u.test(line);
+
 export function parseFixHunks(patch: string): Hunk[] {
   const hunks: Hunk[] = [];
   let current: Hunk | undefined;
   let previous: string | undefined;
+  let above: string[] = [];
   for (const raw of patch.replace(/\r\n/g, '\n').split('\n')) {
     if (raw.startsWith('@@')) {
       current = { removed: [], added: [] };
       hunks.push(current);
       previous = undefined;
+      above = [];
       continue;
     }
     if (!current || raw.startsWith('--- ') || raw.startsWith('+++ ') || raw.startsWith('diff ') || raw.startsWith('index ')) continue;
     const body = raw.slice(1);
     if (raw.startsWith('-')) current.removed.push(body);
     else if (raw.startsWith('+')) {
-      if (current.added.length === 0 && current.removed.length === 0 && previous !== undefined) current.anchor = previous;
+      if (current.added.length === 0 && current.removed.length === 0 && previous !== undefined) {
+        current.anchor = [...above].reverse().find(meaningful) ?? previous;
+      }
       current.added.push(body);
-    } else if (raw.startsWith(' ')) previous = body;
+    } else if (raw.startsWith(' ')) {
+      previous = body;
+      above.push(body);
+    }
   }
   return hunks;
 }
@@ -64,8 +77,6 @@ export function javaIdentifiers(code: string): Set<string> {
   return out;
 }
 
-/** A line with letters or digits: `}` alone proves nothing about what was shown. */
-const meaningful = (line: string) => /[\p{L}\p{N}]/u.test(line);
 
 /** The prompt's lines as code: a `  12 | ` line-number gutter is taken off. */
 function promptLines(prompt: string): Set<string> {

@@ -21,10 +21,11 @@ const PATCH = [
 describe('fixCoverage', () => {
   it('needs the removed lines, the line an insertion follows and the project identifiers the fix introduces', () => {
     const project = new Set(['_fromEmptyString', 'OptionalInt', 'ctxt']);
-    const prompt = '  14 |             return (OptionalInt) _fromEmptyValue(ctxt);\n  32 |         }\n  17 |     protected Object _fromEmptyString(ReadContext ctxt) {';
+    const prompt = '  14 |             return (OptionalInt) _fromEmptyValue(ctxt);\n  31 |             return "B";\n  32 |         }\n  17 |     protected Object _fromEmptyString(ReadContext ctxt) {';
     expect(fixCoverage(PATCH, prompt, project)).toEqual({
       items: [
         { kind: 'line', text: 'return (OptionalInt) _fromEmptyValue(ctxt);', found: true },
+        { kind: 'anchor', text: 'return "B";', found: true },
         { kind: 'identifier', text: '_fromEmptyString', found: true },
       ],
       complete: true,
@@ -34,7 +35,7 @@ describe('fixCoverage', () => {
   it('reports what the prompt lacks; a `}` anchor or a JDK name is not asked for', () => {
     const coverage = fixCoverage(PATCH, '```\nnothing relevant\n```', new Set(['_fromEmptyString']));
     expect(coverage.complete).toBe(false);
-    expect(coverage.items.filter((item) => !item.found).map((item) => item.text)).toEqual(['return (OptionalInt) _fromEmptyValue(ctxt);', '_fromEmptyString']);
+    expect(coverage.items.filter((item) => !item.found).map((item) => item.text)).toEqual(['return (OptionalInt) _fromEmptyValue(ctxt);', 'return "B";', '_fromEmptyString']);
   });
 
   it('asks for the anchor of a pure insertion when it says something', () => {
@@ -44,6 +45,9 @@ describe('fixCoverage', () => {
       { kind: 'identifier', text: 'total', found: true },
     ]);
     expect(parseFixHunks(insertion)).toEqual([{ removed: [], added: ['    total++;'], anchor: '    int total = 0;' }]);
+    // Past a closing brace to the line that places it.
+    const afterBrace = '@@ -7,5 +7,6 @@\n             return "B";\n         }\n+        return "C";\n     }\n';
+    expect(parseFixHunks(afterBrace)[0]!.anchor).toBe('            return "B";');
   });
 
   it('takes identifiers from code, not from strings, comments or keywords', () => {

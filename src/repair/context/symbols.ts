@@ -67,6 +67,9 @@ function splitArguments(text: string): string[] {
   return out;
 }
 
+/** Library types (the receiver and its nearest supertypes) listed for one symbol. */
+const MAX_LIBRARY_TYPES = 3;
+
 const ABOUT_A_CALL = /^(?:incompatible types|method .+ cannot be applied|no suitable (?:method|constructor) found|constructor .+ cannot be applied|.*cannot be dereferenced)/;
 
 export async function compileErrorContext(diagnostic: Diagnostic, sources: ProjectSources): Promise<ContextPiece[]> {
@@ -159,8 +162,11 @@ export async function memberDeclarations(out: PieceSet, sources: ProjectSources,
   if (!start) return;
   const hierarchy = await sources.hierarchy(start, path);
   const members: { piece: ContextPiece | undefined; distance: number; rank: number }[] = [];
+  let libraries = 0;
   for (const [rank, entry] of hierarchy.entries()) {
     if ('library' in entry) {
+      // The JDK's hierarchies are wide (String has five interfaces); the nearest few say enough.
+      if (libraries++ >= MAX_LIBRARY_TYPES) continue;
       out.add(libraryPiece(entry.library, near, rank === 0 ? 'the type the symbol is looked up in' : 'a supertype', { tier: 'declaration', score: base - 5 - rank, reason }));
       continue;
     }
