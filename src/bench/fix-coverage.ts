@@ -65,13 +65,19 @@ export function parseFixHunks(patch: string): Hunk[] {
   return hunks;
 }
 
-/** Identifiers of Java code with string and char literals and comments taken out. */
+/**
+ * Identifiers of Java code with string and char literals, comments and package names
+ * (`java.time.` in `java.time.LocalDate`) taken out: a package is not a member the
+ * project declares, whoever else mentions it.
+ */
 export function javaIdentifiers(code: string): Set<string> {
   const bare = code
     .replace(/\/\*[\s\S]*?\*\//g, ' ')
     .replace(/\/\/.*$/gm, ' ')
     .replace(/"(?:[^"\\\n]|\\.)*"/g, ' ')
-    .replace(/'(?:[^'\\\n]|\\.)*'/g, ' ');
+    .replace(/'(?:[^'\\\n]|\\.)*'/g, ' ')
+    .replace(/^\s*(?:package|import)\s+(?:static\s+)?[\w.]*\.(?=[\w*]+\s*;)/gm, ' ')
+    .replace(/\b(?:[a-z_][\w]*\.)+(?=[A-Z])/g, ' ');
   const out = new Set<string>();
   for (const match of bare.matchAll(/[A-Za-z_$][\w$]*/g)) if (!JAVA_KEYWORDS.has(match[0])) out.add(match[0]);
   return out;

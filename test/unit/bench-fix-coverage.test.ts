@@ -50,7 +50,8 @@ describe('fixCoverage', () => {
     expect(parseFixHunks(afterBrace)[0]!.anchor).toBe('            return "B";');
   });
 
-  it('takes identifiers from code, not from strings, comments or keywords', () => {
+  it('takes identifiers from code, not from strings, comments, keywords or package names', () => {
     expect([...javaIdentifiers('return "a b" + x; // note\n/* y */ int z = \'q\';')]).toEqual(['x', 'z']);
+    expect([...javaIdentifiers('import java.time.LocalDate;\nimport static org.junit.Assert.*;\nvar d = java.time.LocalDate.of(2024, 1, 2);\nmoney.total();')]).toEqual(['LocalDate', 'd', 'of', 'money', 'total']);
   });
 });
