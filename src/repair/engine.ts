@@ -4,15 +4,15 @@
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { collectTestResults } from '../diagnose/index.js';
+import { collectTestResults, type DiagnosticParser } from '../diagnose/index.js';
 import type { Diagnosis } from '../diagnose/types.js';
 import { createProvider, withRedaction, type ModelSettings, type Redactor } from '../model/index.js';
-import { fingerprintChangeSet } from '../patch/index.js';
+import { applyChangeSet, fingerprintChangeSet } from '../patch/index.js';
 import { computeBudget, toPatchPolicy, type EffectiveConfig } from '../policy/index.js';
 import type { Progress } from '../report/progress.js';
 import type { AttemptRecord, RunRecorder } from '../report/run-record.js';
 import { projectJavaRelease } from '../maven/settings.js';
-import { createWorkspace, detectSandbox, requireSandbox, suggestedImage, type SandboxInfo } from '../workspace/index.js';
+import { createWorkspace, detectSandbox, planGoalRun, requireSandbox, runGoalInWorkspace, suggestedImage, type SandboxInfo } from '../workspace/index.js';
 import type { ChangeChecker } from './change-check.js';
 import { overlayRead } from './compose.js';
 import type { BuildFailureContext } from './entry.js';
@@ -26,11 +26,14 @@ import type { LoopPorts } from './loop.js';
 import { createAgentProposer } from './agent/proposer.js';
 import { createModelProposer } from './model-proposer.js';
 import { createVerifier } from './verifier.js';
+import { recoverHiddenWarnings } from './warning-recovery.js';
 
 export interface RepairSession {
   ports: LoopPorts;
   sandbox: SandboxInfo;
   model: { provider: string; name: string; host: string };
+  /** -Werror under -q: the diagnosis with the hidden warnings read from a recompile, and what was done. */
+  recoverWarnings(diagnosis: Diagnosis): Promise<{ diagnosis: Diagnosis; note: string }>;
   dispose(): Promise<void>;
 }
 
@@ -47,6 +50,8 @@ export async function startRepairSession(input: {
   pluginFixers?: readonly Fixer[];
   /** Plugins' agent tools. */
   pluginTools?: readonly AgentTool[];
+  /** Plugins' log parsers, for the diagnoses of candidate builds. */
+  pluginParsers?: readonly DiagnosticParser[];
 }): Promise<RepairSession> {
   const { context, config, progress, signal } = input;
   const started = Date.now();
@@ -85,6 +90,23 @@ export async function startRepairSession(input: {
         registry: fixerRegistry(config.fixers.disabled ?? [], input.pluginFixers ?? []),
         context: { onFixerError: (fixer, error) => progress.note(`quick-fix ${fixer} failed: ${error.message}`) },
         checker,
+        // A formatter fixer runs the project's own formatter goal in the workspace, on the attempt's tree.
+        runGoal: async (goal, moduleDirs, base) => {
+          progress.step(`running ${goal} in a workspace`);
+          await workspace.reset();
+          await applyChangeSet(workspace.root, base);
+          return runGoalInWorkspace({
+            workspace,
+            args: planGoalRun({ mavenArgs: context.mavenArgs, moduleDirs, goal }),
+            executable: context.mavenExecutable,
+            env: context.env,
+            sandbox,
+            envPass: config.sandbox.env.pass,
+            timeoutMs: perAttemptMs,
+            signal,
+            userCwd: context.cwd,
+          });
+        },
       })
     : async () => [];
 
@@ -116,6 +138,7 @@ export async function startRepairSession(input: {
     signal,
     userCwd: context.cwd,
     onStage: (name) => progress.step(`verifying: ${name}`),
+    ...(input.pluginParsers ? { parsers: input.pluginParsers } : {}),
   });
 
   const agentProposal = createAgentProposer({
@@ -170,6 +193,21 @@ export async function startRepairSession(input: {
     ports,
     sandbox,
     model: { provider: settings.provider, name: settings.name, host: settings.host },
+    recoverWarnings: (diagnosis) => {
+      progress.step('-Werror under -q: compiling again without -q to read the warnings');
+      return recoverHiddenWarnings(diagnosis, {
+        workspace,
+        executable: context.mavenExecutable,
+        mavenArgs: context.mavenArgs,
+        env: context.env,
+        sandbox,
+        envPass: config.sandbox.env.pass,
+        timeoutMs: perAttemptMs,
+        signal,
+        userCwd: context.cwd,
+        ...(input.pluginParsers ? { parsers: input.pluginParsers } : {}),
+      });
+    },
     dispose: () => workspace.dispose(),
   };
 }
