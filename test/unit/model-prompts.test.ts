@@ -271,7 +271,7 @@ describe('packContext', () => {
 });
 
 describe('the failure as the model reads it', () => {
-  const prompt = (diagnostic: Diagnostic) => buildRepairPrompt({ diagnostics: [diagnostic], sources: [], editFormat: 'diff', history: [], tokenBudget: 4_000 })[1]!.content;
+  const prompt = (diagnostic: Diagnostic) => buildRepairPrompt({ diagnostics: [diagnostic], context: [], editFormat: 'diff', history: [], contextTokens: 8192 })[1]!.content;
   const base = { category: 'compile' as const, fixable: true, file: 'src/A.java', line: 3, fingerprint: 'f' };
 
   it('names a -Werror warning, a javadoc error and a quality finding as what they are', () => {

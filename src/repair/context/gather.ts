@@ -29,7 +29,8 @@ export async function gatherContext(input: GatherInput): Promise<ContextPiece[]>
   for (const [index, diagnostic] of input.diagnostics.filter((d) => d.fixable).entries()) {
     let pieces: ContextPiece[];
     if (diagnostic.kind === 'test') pieces = await testFailureContext(diagnostic, sources);
-    else if (diagnostic.kind === 'compile' && diagnostic.file?.endsWith('.java')) pieces = await compileErrorContext(diagnostic, sources);
+    // A javac error, a -Werror warning, a javadoc error or a quality finding in Java code: the method it names and what it uses.
+    else if ((diagnostic.kind === 'compile' || diagnostic.kind === 'quality') && diagnostic.file?.endsWith('.java')) pieces = await compileErrorContext(diagnostic, sources);
     else pieces = await plainLines(diagnostic, input.access);
     for (const piece of pieces) {
       const key = `${piece.path ?? piece.heading}\u0000${piece.startLine ?? ''}\u0000${piece.text}`;

@@ -80,7 +80,7 @@ export async function compileErrorContext(diagnostic: Diagnostic, sources: Proje
   const text = await sources.access.read(path);
   if (text === undefined) return [];
   const file = await sources.parse(path);
-  const reason = `where javac fails: ${diagnostic.message.slice(0, 120)}`;
+  const reason = `${diagnostic.kind === 'quality' ? `where ${diagnostic.tool ?? 'the check'} fails` : 'where javac fails'}: ${diagnostic.message.slice(0, 120)}`;
   if (!file) {
     out.addAll(unparsedPieces(path, text, line, { tier: 'primary', score: 100, reason }));
     return out.pieces;
