@@ -4,6 +4,7 @@
  * with the default config the bench runs under. So "fix lines in prompt" measures the
  * prompt mvnx would have sent for every case, not only those a model was asked about.
  */
+import { promptWindow } from '../model/index.js';
 import { configSchema, toPatchPolicy } from '../policy/index.js';
 import type { RunRecord } from '../report/run-record.js';
 import { createSourceView } from '../repair/fixers/source-view.js';
@@ -21,7 +22,7 @@ export async function rebuildFirstPrompt(projectRoot: string, record: RunRecord)
     types: createTypeIndex({ projectRoot }),
     checker: { root: projectRoot, policy: toPatchPolicy(config) },
     editFormat: config.model.editFormat,
-    contextTokens: Math.min(config.model.contextTokens, config.model.numCtx ?? config.model.contextTokens),
+    contextTokens: promptWindow(config.model),
   });
   return renderPromptText(prompt);
 }

@@ -8,6 +8,14 @@ const MIN_WINDOW = 2048;
 export const DEFAULT_ANSWER_TOKENS = 2048;
 
 /**
+ * The window a repair prompt is packed for: `model.contextTokens`, never more than
+ * `model.numCtx` (what Ollama is allowed to allocate) when that is set.
+ */
+export function promptWindow(model: { contextTokens: number; numCtx?: number }): number {
+  return Math.min(model.contextTokens, model.numCtx ?? model.contextTokens);
+}
+
+/**
  * The pre-tokenizer split of Qwen2/Qwen2.5 (and cl100k-style byte-level BPE): contractions,
  * a letter run with one leading symbol, single digits, symbol runs, newlines, spaces.
  */

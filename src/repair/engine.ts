@@ -6,7 +6,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { collectTestResults, type DiagnosticParser } from '../diagnose/index.js';
 import type { Diagnosis } from '../diagnose/types.js';
-import { createProvider, withRedaction, type ModelSettings, type Redactor } from '../model/index.js';
+import { createProvider, promptWindow, withRedaction, type ModelSettings, type Redactor } from '../model/index.js';
 import { applyChangeSet, fingerprintChangeSet } from '../patch/index.js';
 import { computeBudget, toPatchPolicy, type EffectiveConfig } from '../policy/index.js';
 import type { Progress } from '../report/progress.js';
@@ -115,7 +115,7 @@ export async function startRepairSession(input: {
     provider,
     editFormat: config.model.editFormat,
     ...guidelines,
-    contextTokens: Math.min(config.model.contextTokens, config.model.numCtx ?? config.model.contextTokens),
+    contextTokens: promptWindow(config.model),
     checker,
     read: readAt,
     list: (glob) => original.list(glob),

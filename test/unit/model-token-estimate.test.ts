@@ -9,7 +9,8 @@ import { readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { estimateTokens, sizeContextWindow } from '../../src/model/context-window.js';
+import { estimateTokens, promptWindow, sizeContextWindow } from '../../src/model/context-window.js';
+import { configSchema } from '../../src/policy/index.js';
 
 const dir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../fixtures/tokens');
 const { counts } = JSON.parse(await readFile(path.join(dir, 'qwen-counts.json'), 'utf8')) as { counts: Record<string, number> };
@@ -36,5 +37,14 @@ describe('estimateTokens', () => {
     expect(sizeContextWindow(1000)).toBe(4096);
     expect(sizeContextWindow(7000, { cap: 8192 })).toBe(8192);
     expect(sizeContextWindow(9000, { cap: 8192 })).toBeUndefined();
+  });
+});
+
+describe('promptWindow', () => {
+  it('packs for contextTokens (8192 by default), capped by numCtx when that is smaller', () => {
+    expect(promptWindow(configSchema.parse({}).model)).toBe(8192);
+    expect(promptWindow(configSchema.parse({ model: { contextTokens: 16384 } }).model)).toBe(16384);
+    expect(promptWindow(configSchema.parse({ model: { contextTokens: 16384, numCtx: 4096 } }).model)).toBe(4096);
+    expect(promptWindow(configSchema.parse({ model: { numCtx: 32768 } }).model)).toBe(8192);
   });
 });
