@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseRunRecordFromStdout, sampleFromRecord, type BenchResult, type BenchSample } from '../../src/bench/harness.js';
-import { formatBenchTable, percentile, summariseSamples } from '../../src/bench/table.js';
+import { formatBenchTable, isAsExpected, percentile, summariseSamples } from '../../src/bench/table.js';
 import { attempt, record } from './stats-support.js';
 
 const fixed = (latencyMs: number, extra: Partial<BenchSample> = {}): BenchSample => ({ exitCode: 1, latencyMs, status: 'fixed', stopReason: 'fixed', modelCalls: 1, attempts: 1, proposed: 1, applicable: 1, ...extra });
@@ -9,7 +9,7 @@ const unfixed = (latencyMs: number, stopReason: BenchSample['stopReason'], extra
 const rebuilt = { found: 2, total: 2, missing: [], promptTokens: 700, source: 'rebuilt' as const };
 
 const results: BenchResult[] = [
-  { name: 'missing-semicolon-statement', kind: 'compile', expect: 'fixed', modules: 1, samples: [fixed(8000, { modelCalls: 0, fixInPrompt: rebuilt }), fixed(9000, { modelCalls: 0, fixInPrompt: rebuilt }), fixed(12000, { modelCalls: 0, fixInPrompt: rebuilt })], mavenMs: 3500 },
+  { name: 'missing-semicolon-statement', kind: 'compile', expect: 'fixed', modules: 1, samples: [fixed(8000, { modelCalls: 0, outcomes: ['verified'], fixInPrompt: rebuilt }), fixed(9000, { modelCalls: 0, fixInPrompt: rebuilt }), fixed(12000, { modelCalls: 0, fixInPrompt: rebuilt })], mavenMs: 3500 },
   {
     name: 'off-by-one-loop',
     kind: 'test',
@@ -45,26 +45,43 @@ describe('formatBenchTable', () => {
   const lines = table.split('\n');
 
   it('is a markdown table with one row a case and a total', () => {
-    expect(lines[0]).toBe('| case | kind | modules | expect | fixed | median s | p90 s | mvn s | median / mvn | applicable patches | early stops | model calls | fix lines in prompt | prompt tokens |');
-    expect(lines[1]).toBe('| --- | --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: | --- | ---: |');
+    expect(lines[0]).toBe('| case | kind | modules | expect | fixed | median s | p90 s | mvn s | median / mvn | applicable patches | attempts (first run) | early stops | model calls | fix lines in prompt | prompt tokens |');
+    expect(lines[1]).toBe('| --- | --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- | --- | ---: | --- | ---: |');
     const rows = lines.slice(0, lines.indexOf(''));
     expect(rows).toHaveLength(2 + results.length + 1);
-    expect(rows.every((line) => line.split(' | ').length === 14)).toBe(true);
+    expect(rows.every((line) => line.split(' | ').length === 15)).toBe(true);
   });
 
   it('shows each case\'s numbers and marks a case that missed its expectation', () => {
-    expect(lines[2]).toBe('| missing-semicolon-statement | compile | 1 | fixed | 3/3 | 9.0 | 12.0 | 3.5 | 2.6× | 3/3 (100%) | - | 0 | 2/2 (no model call) | 700 |');
+    expect(lines[2]).toBe('| missing-semicolon-statement | compile | 1 | fixed | 3/3 | 9.0 | 12.0 | 3.5 | 2.6× | 3/3 (100%) | verified | - | 0 | 2/2 (no model call) | 700 |');
     // The least complete run of a case counts.
-    expect(lines[3]).toBe('| off-by-one-loop | test | 1 | fixed | 1/2 ✗ | 20.0 | 30.0 | 4.5 | 4.4× | 1/4 (25%) | budget-exhausted ×1 | 4 | 0/1 ✗ | 900 |');
-    expect(lines[4]).toBe('| prose-only-replies | test | 3 | unfixed | 0/2 ✗ | 0.9 | 15.0 | - | - | 0/0 (-) | no-progress ×1, no-record ×1 | 2 | - | - |');
+    expect(lines[3]).toBe('| off-by-one-loop | test | 1 | fixed | 1/2 ✗ | 20.0 | 30.0 | 4.5 | 4.4× | 1/4 (25%) | - | budget-exhausted ×1 | 4 | 0/1 ✗ | 900 |');
+    expect(lines[4]).toBe('| prose-only-replies | test | 3 | unfixed | 0/2 ✗ | 0.9 | 15.0 | - | - | 0/0 (-) | - | no-progress ×1, no-record ×1 | 2 | - | - |');
   });
 
   it('totals over every run', () => {
-    expect(lines[5]).toBe('| **all 3 cases** |  |  | 5/7 as expected | 4/7 (57%) | 12.0 | 30.0 | 3.5 | 3.4× | 4/7 (57%) | budget-exhausted ×1, no-progress ×1, no-record ×1 | 6 | 1/2 cases (50%); 2/3 items | max 900 |');
+    expect(lines[5]).toBe('| **all 3 cases** |  |  | 5/7 as expected | 4/7 (57%) | 12.0 | 30.0 | 3.5 | 3.4× | 4/7 (57%) |  | budget-exhausted ×1, no-progress ×1, no-record ×1 | 6 | 1/2 cases (50%); 2/3 items | max 900 |');
   });
 
   it('lists what the first prompts lacked under the table', () => {
     expect(lines.slice(6)).toEqual(['', 'Not in the first prompt:', '- off-by-one-loop: line: for (int i = 1; i < n; i++) {']);
+  });
+});
+
+describe('isAsExpected: the status, and the stop and first attempts when a case names them', () => {
+  const weakened: BenchSample = { ...unfixed(9000, 'duplicate-patch'), outcomes: ['rejected', 'rejected'], reasons: ['test-weakening: added `@Disabled` to com.acme.PriceTest#total', 'no-edits: none'] };
+  const expectation = { expect: 'unfixed' as const, expectStop: 'duplicate-patch', expectAttempts: [{ outcome: 'rejected', reason: 'test-weakening' }] };
+
+  it('holds when all three match', () => {
+    expect(isAsExpected(weakened, expectation)).toBe(true);
+    expect(isAsExpected(weakened, 'unfixed')).toBe(true);
+  });
+
+  it('fails on another stop, another outcome or another reason', () => {
+    expect(isAsExpected({ ...weakened, stopReason: 'budget-exhausted' }, expectation)).toBe(false);
+    expect(isAsExpected({ ...weakened, outcomes: ['verified'] }, expectation)).toBe(false);
+    expect(isAsExpected({ ...weakened, reasons: ['protected-path: pom.xml'] }, expectation)).toBe(false);
+    expect(isAsExpected({ ...weakened, status: undefined }, 'unfixed')).toBe(false);
   });
 });
 
@@ -80,6 +97,7 @@ describe('reading the run record mvnx prints', () => {
   });
 
   it('counts a patch as applicable unless validation refused it or it did not apply', () => {
-    expect(sampleFromRecord(runRecord, 1, 5000)).toEqual({ exitCode: 1, latencyMs: 5000, status: 'fixed', stopReason: 'fixed', modelCalls: 2, attempts: 4, proposed: 4, applicable: 2 });
+    expect(sampleFromRecord(runRecord, 1, 5000)).toMatchObject({ exitCode: 1, latencyMs: 5000, status: 'fixed', stopReason: 'fixed', modelCalls: 2, attempts: 4, proposed: 4, applicable: 2 });
+    expect(sampleFromRecord(runRecord, 1, 5000).outcomes).toEqual(['not-applicable', 'rejected', 'build-failed', 'verified']);
   });
 });
