@@ -8,3 +8,9 @@ export { parseJava } from './parse.js';
 export { findMethodCalls, findReturnStatements, findStatements, findTryStatements, isInside, tokenText, tokenTextOfRange } from './queries.js';
 export { allTypes, findType, lineAt } from './model.js';
 export type * from './types.js';
+// Added for the agent's tools and the quick-fixes (outline, test code, headers, enclosing methods, lexical layer).
+export { outline, signatureOf, declarationLine, fieldsOf, initializersOf, hasAnnotation, type JavaField, type JavaInitializer, type OutlineEntry } from './outline.js';
+export { findTestCode, type TestCode } from './test-code.js';
+export { readJavaHeader, scanJavaHeader, headerOf, usesSimpleName, type JavaHeader, type JavaImport } from './header.js';
+export { enclosingMethodAt, type EnclosingMethod } from './enclosing.js';
+export { maskCommentsAndLiterals, splitLines, joinLines, offsetOf, type SourceLines } from './lexical.js';

@@ -7,7 +7,7 @@
 import path from 'node:path';
 import { escape } from 'minimatch';
 import { findBraceBlocks } from '../../model/prompts/java-blocks.js';
-import { maskCommentsAndLiterals } from '../fixers/java-source.js';
+import { maskCommentsAndLiterals } from '../../java/index.js';
 import type { SourceView } from '../fixers/types.js';
 import { MAX_TOOL_OUTPUT_CHARS, type AgentState, type AgentTool, type ToolParameter, type ToolResult } from './types.js';
 
