@@ -4,7 +4,7 @@
  * written on one line, annotations and comments left out. This is what a developer's IDE
  * shows in its structure view, and what the agent's get_classes_and_methods answers.
  */
-import { child, childNodes, isToken, ordered, originOf, rangeOf, tokensUnder, type CstNode, type ParsedSource } from './cst.js';
+import { child, childNodes, descendants, isToken, ordered, originOf, rangeOf, tokensUnder, type CstNode, type ParsedSource } from './cst.js';
 import type { JavaAnnotation, JavaMethod, JavaSourceFile, JavaType, SourceRange } from './types.js';
 
 export interface JavaField {
@@ -64,7 +64,9 @@ export function signatureOf(declaration: JavaType | JavaMethod): string {
   const body = bodyOf(node);
   const end = body ? rangeOf(body).start : rangeOf(node).end;
   if (start === undefined) return declaration.name;
-  return oneLine(source, start, end).replace(/;$/, '').trim();
+  // Annotations inside the header too: `void leavesNoFiles(@TempDir Path dir)` reads `void leavesNoFiles(Path dir)`.
+  const annotations = descendants(node, 'annotation').map(rangeOf).filter((span) => span.start >= start && span.end <= end);
+  return oneLine(source, start, end, annotations).replace(/;$/, '').trim();
 }
 
 /** The line a declaration starts on once its annotations are skipped. */
@@ -177,16 +179,17 @@ function bodyOf(node: CstNode): CstNode | undefined {
   return child(node, 'methodBody') ?? child(node, 'constructorBody');
 }
 
-/** Source text between two offsets with comments taken out and whitespace folded. */
-function oneLine(source: ParsedSource, start: number, end: number): string {
-  const comments = ((source.root as CstNode & { comments?: { startOffset: number; endOffset: number }[] }).comments ?? []).filter(
-    (comment) => comment.startOffset >= start && comment.endOffset < end,
-  );
+/** Source text between two offsets with comments (and the `left out` spans) taken out and whitespace folded. */
+function oneLine(source: ParsedSource, start: number, end: number, leftOut: SourceRange[] = []): string {
+  const comments = ((source.root as CstNode & { comments?: { startOffset: number; endOffset: number }[] }).comments ?? [])
+    .filter((comment) => comment.startOffset >= start && comment.endOffset < end)
+    .map((comment) => ({ start: comment.startOffset, end: comment.endOffset + 1 }));
   let textOut = '';
   let at = start;
-  for (const comment of comments.sort((a, b) => a.startOffset - b.startOffset)) {
-    textOut += `${source.text.slice(at, comment.startOffset)} `;
-    at = comment.endOffset + 1;
+  for (const skipped of [...comments, ...leftOut].sort((a, b) => a.start - b.start)) {
+    if (skipped.start < at) continue;
+    textOut += `${source.text.slice(at, skipped.start)} `;
+    at = skipped.end;
   }
   textOut += source.text.slice(at, end);
   return textOut.replace(/\s+/g, ' ').replace(/\(\s+/g, '(').replace(/\s+\)/g, ')').replace(/\s+,/g, ',').trim();
