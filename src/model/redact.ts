@@ -81,8 +81,24 @@ export function withRedaction(provider: ModelProvider, options: RedactionOptions
     host: provider.host,
     healthCheck: (signal) => provider.healthCheck(signal),
     chat: (request: ChatRequest) =>
-      provider.chat({ ...request, messages: request.messages.map((message) => ({ ...message, content: redact(message.content, options) })) }),
+      provider.chat({
+        ...request,
+        messages: request.messages.map((message) => ({
+          ...message,
+          content: redact(message.content, options),
+          // Native tool calls echo the model's arguments back to it: text values are redacted like any message.
+          ...(message.toolCalls ? { toolCalls: message.toolCalls.map((call) => ({ ...call, arguments: redactValues(call.arguments, options) as Record<string, unknown> })) } : {}),
+        })),
+      }),
+    ...(provider.toolCalling ? { toolCalling: (signal?: AbortSignal) => provider.toolCalling!(signal) } : {}),
   };
+}
+
+function redactValues(value: unknown, options: RedactionOptions): unknown {
+  if (typeof value === 'string') return redact(value, options);
+  if (Array.isArray(value)) return value.map((item) => redactValues(item, options));
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, redactValues(item, options)]));
+  return value;
 }
 
 function compileExtraPatterns(patterns: (string | RegExp)[]): RegExp[] {

@@ -5,8 +5,37 @@
 export { ModelCallError, ProviderUnavailableError } from './errors.js';
 
 export interface ChatMessage {
-  role: 'system' | 'user' | 'assistant';
+  role: 'system' | 'user' | 'assistant' | 'tool';
   content: string;
+  /** An assistant message's native tool calls (agent mode). */
+  toolCalls?: ToolCall[];
+  /** A `tool` message answers this call (OpenAI-compatible servers need its id, Ollama its name). */
+  toolCallId?: string;
+  toolName?: string;
+}
+
+/** A tool the model may call natively (Ollama and OpenAI-compatible `tools`). */
+export interface ToolSpec {
+  name: string;
+  description: string;
+  /** JSON Schema of the arguments: `{type: 'object', properties, required}`. */
+  parameters: object;
+}
+
+/** A native tool call from the model. */
+export interface ToolCall {
+  /** The server's id for the call (OpenAI-compatible); absent from Ollama. */
+  id?: string;
+  name: string;
+  arguments: Record<string, unknown>;
+  /** The arguments as sent, when they were not a JSON object (`arguments` is then `{}`). */
+  rawArguments?: string;
+}
+
+/** Whether the server takes native tool calls for this model, and how that was learned. */
+export interface ToolCallingSupport {
+  native: boolean;
+  reason: string;
 }
 
 export interface ChatRequest {
@@ -16,10 +45,14 @@ export interface ChatRequest {
   /** Receives each piece of the answer as it streams in, for progress display. */
   onToken?: (text: string) => void;
   signal?: AbortSignal;
+  /** Native tool calling: the tools the model may call in this answer. */
+  tools?: ToolSpec[];
 }
 
 export interface ChatResult {
   text: string;
+  /** The model's native tool calls, when the request offered tools and it called some. */
+  toolCalls?: ToolCall[];
   promptTokens?: number;
   completionTokens?: number;
   durationMs: number;
@@ -38,6 +71,13 @@ export interface ModelProvider {
    * busy (503); ModelCallError for any other failure, including timeout and abort.
    */
   chat(request: ChatRequest): Promise<ChatResult>;
+  /**
+   * What the server says about native tool calls for the model, once per provider:
+   * undefined while unknown (the first request with tools tells). A request with tools
+   * that the server refuses (HTTP 400) fails with ModelCallError code `tools-unsupported`,
+   * and later calls report `native: false`.
+   */
+  toolCalling?(signal?: AbortSignal): Promise<ToolCallingSupport | undefined>;
 }
 
 export interface ModelSettings {
