@@ -22,7 +22,7 @@ import type { Fixer } from './fixers/types.js';
 import type { AgentTool } from './agent/types.js';
 import { createSourceView } from './fixers/source-view.js';
 import type { LoopPorts } from './loop.js';
-import { createAgentProposer } from './agent/proposer.js';
+import { wireAgent } from './agent-wiring.js';
 import { createModelProposer } from './model-proposer.js';
 import { createVerifier } from './verifier.js';
 
@@ -30,6 +30,8 @@ export interface RepairSession {
   ports: LoopPorts;
   sandbox: { kind: string; reason?: string };
   model: { provider: string; name: string; host: string };
+  /** Agent mode: whether the model took native tool calls, once a session asked. */
+  toolCalling(): { native: boolean; reason: string } | undefined;
   dispose(): Promise<void>;
 }
 
@@ -102,8 +104,8 @@ export async function startRepairSession(input: {
     perCallTimeoutMs: config.model.timeoutSeconds * 1000,
   });
 
-  const verify = createVerifier({
-    workspace,
+  const verifierFor = (buildIn: typeof workspace) => createVerifier({
+    workspace: buildIn,
     executable: context.mavenExecutable,
     mavenArgs: context.mavenArgs,
     env: context.env,
@@ -115,24 +117,28 @@ export async function startRepairSession(input: {
     onStage: (name) => progress.step(`verifying: ${name}`),
   });
 
-  const agentProposal = createAgentProposer({
+  // Agent mode: candidate builds in a pool of workspaces, command tools, native tool calls (agent-wiring.ts).
+  const agent = wireAgent({
+    config,
     provider,
-    editFormat: config.model.editFormat,
     ...guidelines,
     checker,
+    original,
     read: readAt,
-    list: (glob) => original.list(glob),
-    verify: (base, diagnosis) => {
-      progress.step('agent: running the tests in a workspace');
-      return verify(base, diagnosis);
-    },
+    workspace,
+    projectRoot: context.projectRoot,
+    sandbox,
+    env: context.env,
+    verifierFor,
+    fingerprint: fingerprintChangeSet,
     keepExchange: (n, prompt, response) => input.recorder.writeAttemptExchange(n, prompt, response),
-    maxSteps: config.agent.maxSteps,
     signal,
-    perCallTimeoutMs: config.model.timeoutSeconds * 1000,
+    ...(input.pluginTools ? { pluginTools: input.pluginTools } : {}),
     onStep: (text) => progress.step(`agent: ${text}`),
-    ...(input.pluginTools ? { extraTools: input.pluginTools } : {}),
+    onNote: (text) => progress.note(text),
   });
+  const verify = agent.verify;
+  const agentProposal = agent.propose;
   const useAgent = (history: AttemptRecord[]) =>
     config.agent.mode === 'always' || (config.agent.mode === 'escalate' && history.some((attempt) => attempt.source === 'model' && attempt.outcome !== 'verified'));
 
@@ -167,7 +173,11 @@ export async function startRepairSession(input: {
     ports,
     sandbox: { kind: sandbox.kind, ...(sandbox.reason ? { reason: sandbox.reason } : {}) },
     model: { provider: settings.provider, name: settings.name, host: settings.host },
-    dispose: () => workspace.dispose(),
+    toolCalling: () => agent.toolCalling(),
+    dispose: async () => {
+      await agent.dispose();
+      await workspace.dispose();
+    },
   };
 }
 

@@ -148,6 +148,8 @@ async function repair(input: RepairInput): Promise<{ exitCode: number; fix?: Cha
     record.sandbox = session.sandbox;
     record.model = session.model;
     loop = await progress.run('repairing the failed build', () => runRepairLoop(diagnosis, session.ports));
+    const toolCalling = session.toolCalling();
+    if (toolCalling) record.toolCalling = toolCalling;
   } finally {
     await session.dispose();
     process.off('SIGINT', onSignal);

@@ -25,7 +25,8 @@ export interface VerifierOptions {
  * and, when it fails, diagnose the new failure from the workspace's own log.
  */
 export function createVerifier(options: VerifierOptions) {
-  return async function verify(fix: ChangeSet, diagnosis: Diagnosis): Promise<Verification> {
+  /** `signal` stops this build alone (a candidate fix that another one beat); the options' signal stops every build. */
+  return async function verify(fix: ChangeSet, diagnosis: Diagnosis, signal?: AbortSignal): Promise<Verification> {
     const applyStarted = Date.now();
     await options.workspace.reset();
     await applyChangeSet(options.workspace.root, fix);
@@ -46,7 +47,7 @@ export function createVerifier(options: VerifierOptions) {
       sandbox: options.sandbox,
       baselineTests: options.baselineTests,
       timeoutMs: options.timeoutMs,
-      signal: options.signal,
+      signal: signal ? AbortSignal.any([options.signal, signal]) : options.signal,
       userCwd: options.userCwd,
       ...(options.onStage ? { onStage: options.onStage } : {}),
     });
