@@ -34,7 +34,7 @@ export const FLAGS: readonly FlagSpec[] = [
   { name: 'model-timeout', kind: 'value', valueName: 'SECONDS', description: 'Deadline of one model call.' },
   { name: 'keep-alive', kind: 'value', valueName: 'DURATION', description: 'How long the model server keeps the model loaded.' },
   { name: 'offline', kind: 'value', valueName: 'inherit|always', description: 'Verification builds: inherit -o from the command line, or always run offline.' },
-  { name: 'sandbox', kind: 'value', valueName: 'auto|bwrap|none', description: 'Isolation of verification builds.' },
+  { name: 'sandbox', kind: 'value', valueName: 'auto|bwrap|podman|docker|none', description: 'Isolation of verification builds.' },
   { name: 'max-attempts', kind: 'value', valueName: 'N', description: 'Repair budget: candidate fixes tried.' },
   { name: 'max-model-calls', kind: 'value', valueName: 'N', description: 'Repair budget: model calls.' },
   { name: 'max-wall-seconds', kind: 'value', valueName: 'SECONDS', description: 'Repair budget: total time.' },

@@ -63,3 +63,36 @@ export function signalTree(pid: number, signal: NodeJS.Signals, ownGroup: boolea
     }
   }
 }
+
+/**
+ * Kills every process of ours whose environment holds `name=value`: the processes an
+ * unsandboxed build started that left its process group (`setsid`, a daemonising fork).
+ * Linux only (/proc); a process that cleared its environment is not found.
+ */
+export function killByEnvironmentMarker(name: string, value: string): number[] {
+  const needle = `${name}=${value}`;
+  const killed: number[] = [];
+  let entries: string[];
+  try {
+    entries = readdirSync('/proc');
+  } catch {
+    return killed;
+  }
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
+    let environ: string;
+    try {
+      environ = readFileSync(`/proc/${entry}/environ`, 'latin1');
+    } catch {
+      continue;
+    }
+    if (!environ.split('\0').includes(needle)) continue;
+    try {
+      process.kill(Number(entry), 'SIGKILL');
+      killed.push(Number(entry));
+    } catch {
+      // Gone already.
+    }
+  }
+  return killed;
+}

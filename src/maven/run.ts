@@ -104,9 +104,11 @@ export async function runMaven(options: RunMavenOptions): Promise<MavenRunResult
   pump(subprocess.stderr, spool, options.echo ? process.stderr : undefined);
 
   // Maven is gone, but a JVM of a stopped build may still hold the pipes open: kill the rest.
+  // A verification build's group dies with it even when it ended normally: a candidate's
+  // forked background process must not outlive the stage.
   const child = subprocess;
   child.once('exit', () => {
-    if ((interrupted || timedOut) && ownGroup && child.pid !== undefined) signalProcessGroup(child.pid, 'SIGKILL');
+    if ((interrupted || timedOut || options.killGroupOnExit) && ownGroup && child.pid !== undefined) signalProcessGroup(child.pid, 'SIGKILL');
   });
 
   let result: Settled;

@@ -42,4 +42,6 @@ export interface RunMavenOptions {
    * `echo` (the foreground run). Background runs are stopped through `signal` instead.
    */
   forwardSignals?: boolean;
+  /** Kill Maven's whole process group when Maven exits, however it ended (verification builds). */
+  killGroupOnExit?: boolean;
 }

@@ -10,7 +10,8 @@ export type { ChatMessage, ChatRequest, ChatResult, ModelProvider, ModelSettings
 export { ModelCallError, ProviderUnavailableError, type ModelCallErrorCode } from './errors.js';
 export { OllamaProvider } from './ollama-provider.js';
 export { OpenAiCompatibleProvider } from './openai-provider.js';
-export { redact, withRedaction, type RedactionOptions } from './redact.js';
+export { redact, withRedaction, Redactor, REDACTED, type RedactionOptions } from './redact.js';
+export { secretEnvValues, isSecretEnvName, valueForms, base64Forms } from './secret-values.js';
 
 export interface ProviderOptions {
   /** Deadline of the health check; the default keeps provider-unavailable under 5 s. */

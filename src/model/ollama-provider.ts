@@ -81,6 +81,7 @@ export class OllamaProvider implements ModelProvider {
     await this.health.ensure(request.signal);
     const offersTools = (request.tools?.length ?? 0) > 0;
     if (offersTools && this.tools.refused()) throw new ModelCallError('tools-unsupported', `${this.model} takes no native tool calls on ${this.host}`);
+    request.onSend?.(request.messages);
     const answer = new StreamedAnswer(request.onToken);
     const toolCalls: ToolCall[] = [];
     const numCtx = this.contextWindowFor(request);

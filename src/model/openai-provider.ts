@@ -76,6 +76,7 @@ export class OpenAiCompatibleProvider implements ModelProvider {
     await this.health.ensure(request.signal);
     const offersTools = (request.tools?.length ?? 0) > 0;
     if (offersTools && this.tools.refused()) throw new ModelCallError('tools-unsupported', `${this.model} takes no native tool calls on ${this.host}`);
+    request.onSend?.(request.messages);
     const answer = new StreamedAnswer(request.onToken);
     const deadline = createDeadline(this.settings.timeoutSeconds * 1000, request.signal);
     const calls = new Map<number, { id?: string; name: string; arguments: string }>();

@@ -47,12 +47,17 @@ export interface ChatRequest {
   signal?: AbortSignal;
   /** Native tool calling: the tools the model may call in this answer. */
   tools?: ToolSpec[];
+  /** Called with the messages exactly as they go out (after redaction), just before the request. */
+  onSend?: (messages: ChatMessage[]) => void;
 }
 
 export interface ChatResult {
+  /** The answer, with redaction placeholders mapped back to the text they stand for. */
   text: string;
   /** The model's native tool calls, when the request offered tools and it called some. */
   toolCalls?: ToolCall[];
+  /** The answer exactly as the model wrote it (placeholders and all), when it differs from `text`. */
+  shown?: string;
   promptTokens?: number;
   completionTokens?: number;
   durationMs: number;

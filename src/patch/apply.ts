@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { chmod, lstat, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import { basename, dirname, join, relative } from 'node:path';
 import type { ChangeSet, FileChange } from './types.js';
 
-export type PatchApplyErrorCode = 'stale-file' | 'binary-unsupported' | 'write-failed';
+export type PatchApplyErrorCode = 'stale-file' | 'binary-unsupported' | 'write-failed' | 'unsafe-path';
 
 export class PatchApplyError extends Error {
   override readonly name = 'PatchApplyError';
@@ -26,14 +26,44 @@ interface Snapshot {
   state: OnDisk | null;
 }
 
-async function readOnDisk(abs: string): Promise<OnDisk | null> {
+/**
+ * A file as it is now: null when absent. Only regular files are read: a symlink, a
+ * folder, a FIFO (whose read would block) or a device is refused, never written over.
+ */
+async function readOnDisk(abs: string, relPath: string): Promise<OnDisk | null> {
+  let stats;
   try {
-    const stats = await lstat(abs);
-    return { bytes: await readFile(abs), mode: stats.mode & 0o7777 };
+    stats = await lstat(abs);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR') return null;
     throw error;
+  }
+  if (!stats.isFile()) {
+    const what = stats.isSymbolicLink() ? 'a symbolic link' : stats.isDirectory() ? 'a folder' : 'not a regular file';
+    throw new PatchApplyError('unsafe-path', `${relPath} is ${what}; a patch only writes regular files.`, relPath);
+  }
+  return { bytes: await readFile(abs), mode: stats.mode & 0o7777 };
+}
+
+/**
+ * Every folder between the root and the file must be a real folder, not a symlink: the
+ * checks before the apply ran on another tree (the user's, for a workspace), and a link
+ * here could lead anywhere, the user's real files included.
+ */
+async function checkFoldersOnTheWay(root: string, relPath: string): Promise<void> {
+  const segments = relPath.split('/').slice(0, -1);
+  let current = root;
+  for (const segment of segments) {
+    current = join(current, segment);
+    let stats;
+    try {
+      stats = await lstat(current);
+    } catch {
+      return;
+    }
+    if (stats.isSymbolicLink()) throw new PatchApplyError('unsafe-path', `${relPath} is beyond a symbolic link (${relative(root, current)}); refusing to write through it.`, relPath);
+    if (!stats.isDirectory()) throw new PatchApplyError('unsafe-path', `${relPath}: ${relative(root, current)} is not a folder.`, relPath);
   }
 }
 
@@ -72,14 +102,17 @@ function encodingOf(change: FileChange): BufferEncoding {
   return change.encoding ?? 'utf8';
 }
 
-async function checkNotStale(root: string, change: FileChange, expectBefore: boolean): Promise<void> {
+async function checkNotStale(root: string, change: FileChange, expectBefore: boolean, vacated: ReadonlySet<string>): Promise<void> {
   const source = change.oldPath ?? change.path;
-  const current = await readOnDisk(join(root, source));
-  if (change.oldPath !== undefined && (await readOnDisk(join(root, change.path))) !== null) {
+  for (const path of change.oldPath === undefined ? [change.path] : [change.oldPath, change.path]) await checkFoldersOnTheWay(root, path);
+  const current = await readOnDisk(join(root, source), source);
+  const target = change.oldPath === undefined ? current : await readOnDisk(join(root, change.path), change.path);
+  // A rename onto a path that another change of this set renames or deletes first is a chain (A->B, C->A).
+  if (change.oldPath !== undefined && target !== null && !vacated.has(change.path)) {
     throw new PatchApplyError('stale-file', `${change.path} already exists; the rename from ${change.oldPath} would overwrite it.`, change.path);
   }
   if (change.before === null) {
-    if (current !== null) throw new PatchApplyError('stale-file', `${source} exists, but the patch creates it.`, source);
+    if (current !== null && !vacated.has(source)) throw new PatchApplyError('stale-file', `${source} exists, but the patch creates it.`, source);
     return;
   }
   if (current === null) throw new PatchApplyError('stale-file', `${source} no longer exists.`, source);
@@ -100,9 +133,17 @@ export async function applyChangeSet(
   options: { expectBefore?: boolean } = {},
 ): Promise<{ rollback(): Promise<void> }> {
   const expectBefore = options.expectBefore ?? true;
+  // Paths this set empties (rename sources, deletions) and paths it writes.
+  const vacated = new Set(cs.files.flatMap((change) => (change.after === null ? [change.path] : change.oldPath !== undefined ? [change.oldPath] : [])));
+  const written = new Set(cs.files.filter((change) => change.after !== null).map((change) => change.path));
   for (const change of cs.files) {
     if (change.binary) throw new PatchApplyError('binary-unsupported', `${change.path}: binary patches carry no content to apply.`, change.path);
-    await checkNotStale(root, change, expectBefore);
+    try {
+      await checkNotStale(root, change, expectBefore, vacated);
+    } catch (error) {
+      if (error instanceof PatchApplyError) throw error;
+      throw new PatchApplyError('write-failed', `Checking ${change.path} before the apply failed: ${(error as Error).message}`, change.path);
+    }
   }
 
   const snapshots: Snapshot[] = [];
@@ -111,7 +152,7 @@ export async function applyChangeSet(
   const remember = async (abs: string): Promise<void> => {
     if (snapshotted.has(abs)) return;
     snapshotted.add(abs);
-    snapshots.push({ abs, state: await readOnDisk(abs) });
+    snapshots.push({ abs, state: await readOnDisk(abs, relative(root, abs)) });
   };
 
   let rolledBack = false;
@@ -140,7 +181,8 @@ export async function applyChangeSet(
       const made = await mkdir(dirname(target), { recursive: true });
       if (made !== undefined) createdDirs.push(made);
       await replaceFile(target, Buffer.from(change.after, encodingOf(change)), mode);
-      if (change.oldPath !== undefined && sourceAbs !== target) await rm(sourceAbs, { force: true });
+      // A chain's source may already hold another change's new content (C->A after A->B).
+      if (change.oldPath !== undefined && sourceAbs !== target && !written.has(change.oldPath)) await rm(sourceAbs, { force: true });
     }
   } catch (error) {
     await rollback();

@@ -1,4 +1,5 @@
 import { structuredPatch } from 'diff';
+import { addsDependency, isPom } from './classify-pom.js';
 import type { ChangeSet, ChangeType, FileChange } from './types.js';
 
 /** What kind of file a root-relative path is, for the edit-* change types. */
@@ -14,11 +15,15 @@ export function pathKind(path: string): ChangeType {
   return 'edit-other';
 }
 
-function dependencyCount(pom: string | null): number {
-  if (pom === null) return 0;
-  const withoutComments = pom.replace(/<!--[\s\S]*?-->/g, '');
-  return withoutComments.match(/<dependency[\s>]/g)?.length ?? 0;
+/** A build file by name (`pom.xml`), or an XML file whose content is a POM (`ci/release.xml`, `*.pom`). */
+function isBuildFile(change: FileChange): boolean {
+  const name = change.path.split('/').at(-1) ?? '';
+  if (name === 'pom.xml') return true;
+  if (!/\.(xml|pom)$/i.test(name) || change.binary) return false;
+  return isPom(change.after) || isPom(change.before);
 }
+
+const isBinaryContent = (text: string | null): boolean => text !== null && text.includes('\0');
 
 /** The change types one file change needs the policy to allow. */
 export function classifyFile(change: FileChange): ChangeType[] {
@@ -29,13 +34,14 @@ export function classifyFile(change: FileChange): ChangeType[] {
   }
   if (change.before === null) types.add('add-file');
   if (change.after === null) types.add('delete-file');
-  if (change.binary) types.add('binary');
+  if (change.binary || isBinaryContent(change.before) || isBinaryContent(change.after)) types.add('binary');
   if (change.newMode !== undefined && change.newMode !== change.oldMode && change.before !== null && change.after !== null) {
     types.add('mode-change');
   }
   if (change.before === null && change.newMode !== undefined && change.newMode !== '100644') types.add('mode-change');
-  if (change.path.split('/').at(-1) === 'pom.xml' && dependencyCount(change.after) > dependencyCount(change.before)) {
-    types.add('add-dependency');
+  if (isBuildFile(change)) {
+    types.add('edit-build-file');
+    if (!change.binary && addsDependency(change.before, change.after)) types.add('add-dependency');
   }
   return [...types];
 }

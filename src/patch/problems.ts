@@ -26,11 +26,28 @@ export const PATCH_PROBLEM_CODES = [
   'hunk-ambiguous',
   'hunk-overlap',
   'line-out-of-range',
+  // Canonical paths, symlinks and the file system (issue 13).
+  'path-alias',
+  'path-too-long',
+  'beyond-symlink',
+  'symlink-file',
+  'not-a-file',
+  'not-a-folder',
+  'io-error',
+  // Modes, sizes and content.
+  'invalid-mode',
+  'mode-mismatch',
+  'file-too-large',
+  'change-too-large',
+  'line-too-long',
+  'reply-too-large',
+  // Set by the repair stage on the same PatchProblem shape.
+  'model-error',
 ] as const;
 
 export type PatchProblemCode = (typeof PATCH_PROBLEM_CODES)[number];
 
-const PLACEMENT_CODES: ReadonlySet<string> = new Set<PatchProblemCode>([
+const PLACEMENT_CODES: ReadonlySet<PatchProblemCode> = new Set<PatchProblemCode>([
   'parse-error',
   'no-edits',
   'file-not-found',

@@ -1,3 +1,5 @@
+import type { PatchProblemCode } from './problems.js';
+
 /**
  * Edits as models and fixers express them, and the exact change set they become.
  * ProposedEdit is unplaced (hints, search text); ChangeSet is exact file contents.
@@ -23,6 +25,8 @@ export type ProposedEdit =
       newMode?: string;
       /** `\ No newline at end of file` seen after new side. */
       noNewlineAtEnd?: boolean;
+      /** `copy from`/`copy to`: newPath is created from oldPath, which stays. */
+      copy?: boolean;
     }
   | { type: 'search-replace'; path: string; search: string; replace: string }
   | { type: 'line-op'; path: string; op: 'insert' | 'delete' | 'replace'; line: number; endLine?: number; text?: string }
@@ -66,7 +70,7 @@ export type ChangeType =
 
 /** A machine-readable reason with a sentence for humans. */
 export interface PatchProblem {
-  code: string;
+  code: PatchProblemCode;
   message: string;
   file?: string;
   hunk?: number;

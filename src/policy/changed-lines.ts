@@ -45,15 +45,57 @@ function splitLines(text: string): string[] {
   return lines.map((line) => line.replace(/\r$/, ''));
 }
 
-const COMMENT = /^\s*(\/\/|\/\*|\*|\*\/|#)/;
+/**
+ * A line's code: comments removed, string and char literals emptied. Read line by line,
+ * so a line starting with `*` (inside a block comment) is comment up to its `*\/`.
+ */
+export function codeOf(line: string): string {
+  let text = line;
+  const continuation = /^\s*\*(?!\/)/.exec(text);
+  if (continuation) {
+    const close = text.indexOf('*/');
+    if (close < 0) return '';
+    text = text.slice(close + 2);
+  } else if (/^\s*\*\//.test(text)) {
+    text = text.replace(/^\s*\*\//, '');
+  }
+  let out = '';
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i] as string;
+    if (ch === '"' || ch === "'") {
+      let j = i + 1;
+      while (j < text.length && text[j] !== ch) j += text[j] === '\\' ? 2 : 1;
+      out += ch + ch;
+      i = j;
+    } else if (ch === '/' && text[i + 1] === '/') {
+      break;
+    } else if (ch === '/' && text[i + 1] === '*') {
+      const close = text.indexOf('*/', i + 2);
+      if (close < 0) break;
+      out += ' ';
+      i = close + 1;
+    } else {
+      out += ch;
+    }
+  }
+  return out;
+}
+
+const PROPERTIES_COMMENT = /^\s*#/;
 const IMPORT = /^\s*import\s+(static\s+)?[\w.]+(\.\*)?\s*;?\s*$/;
 const LOG_CALL = /^\s*(this\.)?(log|logger|LOG|LOGGER|Log|Logger)\s*\.\s*(trace|debug|info|warn|warning|error|fatal|fine|finer|finest|severe|config|atDebug|atInfo|atWarn|atError)\s*\(/;
 const PRINT_CALL = /^\s*System\s*\.\s*(out|err)\s*\.\s*print(ln|f)?\s*\(/;
 const STRING_LITERAL = /"(?:[^"\\\n]|\\.)*"/g;
 
-/** A line whose change cannot alter control flow: blank, comment, import or a log/print call. */
+/**
+ * A line whose change cannot alter control flow: blank, comment, import or a log/print
+ * call. A comment counts only when nothing but comments is on the line:
+ * `/* log *\/ Runtime.getRuntime().halt(0);` is code.
+ */
 export function isTrivialLine(line: string): boolean {
-  return line.trim() === '' || COMMENT.test(line) || IMPORT.test(line) || LOG_CALL.test(line) || PRINT_CALL.test(line);
+  if (line.trim() === '' || PROPERTIES_COMMENT.test(line)) return true;
+  const code = codeOf(line).trim();
+  return code === '' || IMPORT.test(code) || LOG_CALL.test(code) || PRINT_CALL.test(code);
 }
 
 /** True when two lines differ only inside string literals. */

@@ -29,6 +29,31 @@ export interface VerifiedInput {
   /** JaCoCo line coverage per module (percent); undefined when the module has no report. */
   coverage?: Record<string, number | undefined>;
   interactive: boolean;
+  /** How the verification builds ran; absent means isolated (callers that never verify, tests of other rules). */
+  isolation?: Isolation;
+}
+
+export interface Isolation {
+  isolated: boolean;
+  /** Why not, in words. */
+  reason?: string;
+  /** The config file that set sandbox.mode none: the team declared the environment itself the sandbox. */
+  optedOutIn?: string;
+}
+
+/**
+ * Whether a verdict may be applied without a human: only when verification ran isolated,
+ * or when a config file (not a flag or variable someone typed) says `sandbox.mode: none`.
+ */
+export function isolationOptOut(sandboxModeSource: string | undefined, mode: string): string | undefined {
+  if (mode !== 'none' || !sandboxModeSource) return undefined;
+  if (sandboxModeSource === 'default' || sandboxModeSource.startsWith('env ') || sandboxModeSource.startsWith('flag ')) return undefined;
+  return sandboxModeSource;
+}
+
+function untrustedIsolation(isolation: Isolation | undefined): string | undefined {
+  if (!isolation || isolation.isolated || isolation.optedOutIn) return undefined;
+  return `verification ran without isolation (${isolation.reason ?? 'no sandbox'}), so its verdict is not applied without you; write sandbox.mode: none in the team's config only where the environment itself is the sandbox`;
 }
 
 const RISK_ORDER: readonly Risk[] = ['low', 'medium', 'high'];
@@ -49,6 +74,7 @@ export function decideVerified(input: VerifiedInput): VerifiedDecision {
   const pathTier = tierForPaths(paths, modules, config);
   reasons.push(...pathTier.reasons);
   let tier = pathTier.tier;
+  if (input.isolation?.optedOutIn && !input.isolation.isolated) reasons.push(`verification ran without isolation; ${input.isolation.optedOutIn} sets sandbox.mode none (the environment is the sandbox)`);
 
   // The patch stage enforces the global lists; module-scoped rules are only visible here.
   const forbidden = [
@@ -73,7 +99,11 @@ export function decideVerified(input: VerifiedInput): VerifiedDecision {
     case 'monitor':
       return decide('record', tier, `tier ${tier}: the fix is recorded, not shown or applied`);
     case 'assist':
-      if (assessment.risk === 'low' && config.assist.autoApplyLowRisk) return decide('apply', tier, 'tier assist with assist.autoApplyLowRisk: low-risk fix applied');
+      if (assessment.risk === 'low' && config.assist.autoApplyLowRisk) {
+        const untrusted = untrustedIsolation(input.isolation);
+        if (untrusted) return decide('suggest', tier, `assist.autoApplyLowRisk does not apply: ${untrusted}`, 'tier assist: the fix is suggested');
+        return decide('apply', tier, 'tier assist with assist.autoApplyLowRisk: low-risk fix applied');
+      }
       return decide('suggest', tier, `tier assist: the fix is suggested${assessment.risk === 'low' ? ' (assist.autoApplyLowRisk is off)' : ''}`);
     case 'auto':
       return decide('apply', tier, 'tier auto: verified fix applied');
@@ -83,6 +113,8 @@ export function decideVerified(input: VerifiedInput): VerifiedDecision {
 function autoBlockers(input: VerifiedInput, risk: Risk): string[] {
   const { config, modules } = input;
   const blockers: string[] = [];
+  const untrusted = untrustedIsolation(input.isolation);
+  if (untrusted) blockers.push(untrusted);
   if (RISK_ORDER.indexOf(risk) > RISK_ORDER.indexOf(config.auto.maxRisk)) blockers.push(`risk ${risk} is above auto.maxRisk (${config.auto.maxRisk})`);
   const required = config.auto.requireCoverage;
   if (required === undefined) return blockers;

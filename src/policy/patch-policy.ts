@@ -14,5 +14,8 @@ export function toPatchPolicy(config: Pick<ParsedConfig, 'allowedChanges' | 'pro
     ignoreWhitespace: config.patch.ignoreWhitespace,
     allowTabSpaceContext: config.patch.allowTabSpaceContext,
     allowNonUtf8: config.patch.allowNonUtf8,
+    maxFileBytes: config.patch.maxFileBytes,
+    maxChangeSetBytes: config.patch.maxChangeSetBytes,
+    maxLineLength: config.patch.maxLineLength,
   };
 }

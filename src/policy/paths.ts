@@ -3,7 +3,7 @@
  * path, a later matching rule overrides an earlier one (a project's own rules come after
  * those of its bases). Across several paths the strictest tier wins.
  */
-import { Minimatch } from 'minimatch';
+import { canonicalPath, matchPathGlob } from '../patch/canonical-path.js';
 import type { RuleConfig, Tier } from './schema.js';
 import { TIERS } from './schema.js';
 
@@ -21,19 +21,19 @@ export interface TierForPaths {
   maxAttempts?: number;
 }
 
-const compiled = new Map<string, Minimatch>();
-
+/**
+ * Whether a path matches a rule's glob: in canonical form (so `src/./billing/x` cannot
+ * slip past `src/billing/**`), and also when only a case or Unicode variant of it does
+ * (on macOS and Windows `Billing/` is `billing/`).
+ */
 export function matchesGlob(filePath: string, glob: string): boolean {
-  let matcher = compiled.get(glob);
-  if (!matcher) {
-    matcher = new Minimatch(glob, { dot: true });
-    compiled.set(glob, matcher);
-  }
-  return matcher.match(normalizePath(filePath));
+  return matchPathGlob(normalizePath(filePath), glob) !== undefined;
 }
 
+/** The patch layer's one canonical form, for paths that have one (diagnostics may not). */
 export function normalizePath(filePath: string): string {
-  return filePath.replaceAll('\\', '/').replace(/^\.\//, '');
+  const canonical = canonicalPath(filePath);
+  return 'path' in canonical ? canonical.path : filePath.replaceAll('\\', '/').replace(/^\.\//, '');
 }
 
 /** off < monitor < assist < auto, by how much mvnx may do on its own. */

@@ -1,10 +1,13 @@
 /**
- * How risky a verified patch is. High: a risky change type or a large patch. Low: only
+ * How risky a verified patch is. High: a risky change type, a large patch, or code that
+ * gains a capability (process execution, JVM exit, network, file writes, reflection,
+ * native code, Unicode escapes; see capabilities.ts) whatever its size. Low: only
  * source edits, within the low limits and, by default, touching nothing but log,
  * comment, import, blank or string-literal lines. Everything else is medium.
  */
 import type { ChangeSet, ChangeType } from '../patch/types.js';
 import { countChangedLines } from '../patch/classify.js';
+import { addedCapabilities } from './capabilities.js';
 import { lineChangesOf, nonTrivialChanges } from './changed-lines.js';
 import type { RiskConfig, Risk } from './schema.js';
 
@@ -26,6 +29,7 @@ export function assessRisk(changeSet: ChangeSet, changeTypes: readonly ChangeTyp
   for (const type of changeTypes) if (risk.highChangeTypes.includes(type)) high.push(`change type ${type} is high risk (risk.highChangeTypes)`);
   if (lines > risk.highMinLines) high.push(`${size}: more than risk.highMinLines (${risk.highMinLines})`);
   if (files > risk.highMinFiles) high.push(`${files} files: more than risk.highMinFiles (${risk.highMinFiles})`);
+  for (const capability of addedCapabilities(changeSet)) high.push(`adds ${capability.name} (${capability.where})`);
   if (high.length > 0) return { risk: 'high', reasons: high };
 
   const notLow: string[] = [];

@@ -27,6 +27,7 @@ export const DEFAULT_PROTECTED_PATHS = [
   'pom.xml',
   '**/pom.xml',
   '.mvn/**',
+  '**/.mvn/**',
   'mvnw*',
   '.github/**',
   '.gitlab-ci.yml',
@@ -61,6 +62,9 @@ const patchSchema = z
     allowNonUtf8: z.boolean().default(false).describe('Allow patching files that are not valid UTF-8.'),
     maxFilesTouched: positiveInt.default(5).describe('A patch touching more files than this is rejected.'),
     maxLinesChanged: positiveInt.default(200).describe('A patch changing more lines (added + removed) than this is rejected.'),
+    maxFileBytes: positiveInt.default(1_048_576).describe('A patch that would write a file larger than this many bytes is rejected.'),
+    maxChangeSetBytes: positiveInt.default(4_194_304).describe('A patch that would write more than this many bytes in all is rejected; a model reply over twice this is not read.'),
+    maxLineLength: positiveInt.default(2_000).describe('A patch adding a line longer than this many characters is rejected.'),
   })
   .describe('Limits and tolerances applied when a patch is validated.');
 
@@ -241,7 +245,24 @@ export const configSchema = z
       .describe('How Maven is found and run.'),
     sandbox: z
       .strictObject({
-        mode: z.enum(['auto', 'bwrap', 'none']).default('auto').describe('Isolation of verification builds: bwrap (bubblewrap), none, or auto (bwrap when available).'),
+        mode: z
+          .enum(['auto', 'bwrap', 'podman', 'docker', 'none'])
+          .default('auto')
+          .describe('Isolation of verification builds: bwrap (bubblewrap), podman or docker (a container of sandbox.image), none, or auto (bwrap, then podman, then docker, else none with a warning). A named backend that cannot run stops the repair before the first model call. none written in a config file says the environment itself is the sandbox (an ephemeral CI container): only then does auto apply fixes verified without isolation.'),
+        image: z
+          .string()
+          .min(1)
+          .optional()
+          .describe('Container image for docker/podman: a JDK and Maven matching the project (e.g. maven:3.9-eclipse-temurin-17; mvnx doctor suggests one). It must be present locally: verification never pulls.'),
+        env: z
+          .strictObject({
+            pass: z
+              .array(z.string().min(1).describe('A variable name, or a prefix ending in * (NAME_*).'))
+              .default([])
+              .describe('Environment variables a verification build may see besides PATH, HOME, JAVA_HOME, MAVEN_OPTS, MAVEN_ARGS, MAVEN_HOME, M2_HOME, MAVEN_USER_HOME, LANG, LC_*, TZ and TMPDIR. A name containing TOKEN, SECRET, PASSWORD, PASSWD, KEY or CREDENTIAL passes only when written out in full.'),
+          })
+          .prefault({})
+          .describe('The environment of verification builds: empty but for an allowlist.'),
         network: z.literal(false).default(false).describe('Network access inside the sandbox; always false.'),
       })
       .prefault({})
@@ -255,11 +276,11 @@ export const configSchema = z
       .describe('Deterministic quick-fixes.'),
     redact: z
       .strictObject({
-        enabled: z.boolean().default(true).describe('Remove secrets from text sent to the model.'),
+        enabled: z.boolean().default(true).describe('Remove secrets (well-known token shapes, password assignments, and the values of secret-looking environment variables and settings.xml passwords) from everything mvnx sends or writes: model requests, the console, the run record and its prompt files, reporters.'),
         patterns: z.array(z.string().min(1).describe('A JavaScript regular expression source.')).optional().describe('Extra regular expressions whose matches are redacted.'),
       })
       .prefault({})
-      .describe('Redaction of secrets before text reaches the model.'),
+      .describe('Redaction of secrets before text leaves mvnx.'),
     agent: z
       .strictObject({
         mode: z

@@ -37,6 +37,7 @@ export interface AgentWiringInput {
   verifierFor(workspace: Workspace): (fix: ChangeSet, diagnosis: Diagnosis, signal?: AbortSignal) => Promise<Verification>;
   fingerprint(changeSet: ChangeSet): string;
   keepExchange(n: number, prompt: string, response: string): Promise<void>;
+  keepLog(n: number, log: string): Promise<void>;
   signal: AbortSignal;
   pluginTools?: readonly AgentTool[];
   onStep(text: string): void;
@@ -95,7 +96,16 @@ export function wireAgent(input: AgentWiringInput): AgentWiring {
               // The code as the attempt sees it: the project plus the progress kept so far.
               await workspace.reset();
               await applyChangeSet(workspace.root, base);
-              const run = await runCommandInWorkspace({ argv: argvFor(workspace.root), cwd: workspace.root, env: input.env, sandbox: input.sandbox, timeoutMs, signal: input.signal });
+              const run = await runCommandInWorkspace({
+                argv: argvFor(workspace.root),
+                cwd: workspace.root,
+                scratchDir: workspace.scratchDir,
+                env: input.env,
+                pass: config.sandbox.env.pass,
+                sandbox: input.sandbox,
+                timeoutMs,
+                signal: input.signal,
+              });
               return { run, workspaceRoot: workspace.root };
             }),
         },
@@ -114,6 +124,7 @@ export function wireAgent(input: AgentWiringInput): AgentWiring {
     verify,
     fingerprint: input.fingerprint,
     keepExchange: input.keepExchange,
+    keepLog: input.keepLog,
     maxSteps: config.agent.maxSteps,
     maxCandidates: config.agent.maxCandidates,
     parallelBuilds,

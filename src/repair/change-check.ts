@@ -22,7 +22,7 @@ export async function checkProposedChange(text: string, base: ChangeSet, checker
     overlay.set(change.path, change.after);
   }
   const result = await changeSetFromModelText(text, checker.root, checker.policy, { overlay });
-  const problems =
+  const problems: PatchProblem[] =
     result.edits.length === 0 && result.problems.length === 0
       ? [{ code: 'no-edits', message: 'the reply contained no edit in the requested format' }]
       : result.problems;

@@ -3,16 +3,16 @@
  * workspace and the budget. Everything that needs cleaning up is released by dispose().
  */
 import { readFile } from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import { collectTestResults } from '../diagnose/index.js';
 import type { Diagnosis } from '../diagnose/types.js';
-import { createProvider, withRedaction, type ModelSettings } from '../model/index.js';
+import { createProvider, withRedaction, type ModelSettings, type Redactor } from '../model/index.js';
 import { fingerprintChangeSet } from '../patch/index.js';
 import { computeBudget, toPatchPolicy, type EffectiveConfig } from '../policy/index.js';
 import type { Progress } from '../report/progress.js';
 import type { AttemptRecord, RunRecorder } from '../report/run-record.js';
-import { createWorkspace, detectSandbox } from '../workspace/index.js';
+import { projectJavaRelease } from '../maven/settings.js';
+import { createWorkspace, detectSandbox, requireSandbox, suggestedImage, type SandboxInfo } from '../workspace/index.js';
 import type { ChangeChecker } from './change-check.js';
 import { overlayRead } from './compose.js';
 import type { BuildFailureContext } from './entry.js';
@@ -28,7 +28,7 @@ import { createVerifier } from './verifier.js';
 
 export interface RepairSession {
   ports: LoopPorts;
-  sandbox: { kind: string; reason?: string };
+  sandbox: SandboxInfo;
   model: { provider: string; name: string; host: string };
   /** Agent mode: whether the model took native tool calls, once a session asked. */
   toolCalling(): { native: boolean; reason: string } | undefined;
@@ -42,6 +42,8 @@ export async function startRepairSession(input: {
   recorder: RunRecorder;
   progress: Progress;
   signal: AbortSignal;
+  /** The run's redaction: every message to the model goes through it. */
+  redactor: Redactor;
   /** Plugins' fixers, tried with the built-in ones. */
   pluginFixers?: readonly Fixer[];
   /** Plugins' agent tools. */
@@ -53,20 +55,17 @@ export async function startRepairSession(input: {
   const original = createSourceView(context.projectRoot);
   const readAt = (base: Parameters<typeof overlayRead>[0]) => overlayRead(base, (file) => original.read(file));
 
-  const [workspace, sandbox, baselineTests] = await Promise.all([
+  // Before anything else: a sandbox the team requires by name and that cannot run here
+  // ends the repair before the first model call, not after it.
+  const sandbox = await detectSandbox(config.sandbox.mode, { image: await sandboxImage(config, context.projectRoot), env: context.env });
+  requireSandbox(sandbox);
+  const [workspace, baselineTests] = await Promise.all([
     createWorkspace(context.projectRoot),
-    detectSandbox(config.sandbox.mode),
     collectTestResults({ projectRoot: context.projectRoot, since: context.result.startedAt }),
   ]);
 
   const settings = modelSettings(config, context.env);
-  const provider = config.redact.enabled
-    ? withRedaction(createProvider(settings), {
-        projectRoot: context.projectRoot,
-        homeDirs: [os.homedir()],
-        extraPatterns: (config.redact.patterns ?? []).map((source) => new RegExp(source, 'g')),
-      })
-    : createProvider(settings);
+  const provider = withRedaction(createProvider(settings), input.redactor);
 
   const budgetFor = (diagnosis: Diagnosis, progressCount: number) =>
     computeBudget(
@@ -110,6 +109,7 @@ export async function startRepairSession(input: {
     mavenArgs: context.mavenArgs,
     env: context.env,
     sandbox,
+    envPass: config.sandbox.env.pass,
     baselineTests,
     timeoutMs: perAttemptMs,
     signal,
@@ -132,6 +132,7 @@ export async function startRepairSession(input: {
     verifierFor,
     fingerprint: fingerprintChangeSet,
     keepExchange: (n, prompt, response) => input.recorder.writeAttemptExchange(n, prompt, response),
+    keepLog: (n, log) => input.recorder.writeAttemptLog(n, log),
     signal,
     ...(input.pluginTools ? { pluginTools: input.pluginTools } : {}),
     onStep: (text) => progress.step(`agent: ${text}`),
@@ -171,7 +172,7 @@ export async function startRepairSession(input: {
 
   return {
     ports,
-    sandbox: { kind: sandbox.kind, ...(sandbox.reason ? { reason: sandbox.reason } : {}) },
+    sandbox,
     model: { provider: settings.provider, name: settings.name, host: settings.host },
     toolCalling: () => agent.toolCalling(),
     dispose: async () => {
@@ -179,6 +180,13 @@ export async function startRepairSession(input: {
       await workspace.dispose();
     },
   };
+}
+
+/** sandbox.image, else the image suggested for the project's Java release. */
+export async function sandboxImage(config: EffectiveConfig, projectRoot: string): Promise<string> {
+  if (config.sandbox.image) return config.sandbox.image;
+  const pom = await readFile(path.join(projectRoot, 'pom.xml'), 'utf8').catch(() => '');
+  return suggestedImage(projectJavaRelease(pom));
 }
 
 function fixerRegistry(disabled: readonly string[], pluginFixers: readonly Fixer[]): FixerRegistry {

@@ -2,17 +2,21 @@
  * What happens after Maven failed and the tier is not `off`: diagnose, ask the policy,
  * run the loop, act on a verified fix as the tier says, and leave the run record.
  */
+import os from 'node:os';
 import { diagnoseBuild } from '../diagnose/index.js';
+import { readSettingsSecrets, resolveMavenUserState } from '../maven/settings.js';
+import { Redactor, secretEnvValues } from '../model/index.js';
 import type { Diagnosis } from '../diagnose/types.js';
 import type { MavenRunResult } from '../maven/types.js';
 import type { MvnxFlags } from '../cli/flags.js';
-import { decideAttempt, decideVerified, loadEffectiveConfig, readReactorCoverage, type EffectiveConfig } from '../policy/index.js';
+import { decideAttempt, decideVerified, isolationOptOut, loadEffectiveConfig, readReactorCoverage, type EffectiveConfig, type Isolation } from '../policy/index.js';
 import { classify, toUnifiedDiff, toUnifiedDiffBytes } from '../patch/index.js';
 import { loadPlugins, runReporters } from '../plugins/load.js';
 import type { LoadedPlugins } from '../plugins/types.js';
 import { RunRecorder, type RunRecord } from '../report/run-record.js';
-import { createProgress, type Progress } from '../report/progress.js';
+import { createProgress, redactingProgress, type Progress } from '../report/progress.js';
 import { renderSummary } from '../report/summary.js';
+import { describeSandbox, repositoryGoalNote, SandboxError, type SandboxInfo } from '../workspace/index.js';
 import { startRepairSession } from './engine.js';
 import { runRepairLoop, type LoopResult } from './loop.js';
 import { applyInPlace, confirm, fixBaseOf } from './tier-actions.js';
@@ -49,8 +53,9 @@ export async function handleBuildFailure(context: BuildFailureContext): Promise<
       ...(context.configFile ? { configFile: context.configFile } : {}),
     }));
   const interactive = Boolean(process.stderr.isTTY) && !isCI(context.env);
-  const progress = createProgress({ interactive });
-  const recorder = await RunRecorder.open(projectRoot);
+  const redactor = runRedactor(context, config);
+  const progress = redactingProgress(createProgress({ interactive }), (text) => redactor.redactSecrets(text));
+  const recorder = await RunRecorder.open(projectRoot, undefined, redactor.forLocalOutput());
   const startedAt = new Date();
 
   const diagnosis = await diagnoseBuild({
@@ -101,26 +106,28 @@ export async function handleBuildFailure(context: BuildFailureContext): Promise<
       record.stopReason = diagnosis.fixable ? 'policy-skip' : 'not-fixable';
       record.message = diagnosis.fixable ? decision.reasons[0] : (diagnosis.reason ?? decision.reasons[0]);
     } else {
-      ({ exitCode, fix } = await repair({ context, config, diagnosis, record, recorder, progress, interactive, ...(plugins ? { plugins } : {}) }));
+      ({ exitCode, fix } = await repair({ context, config, diagnosis, record, recorder, progress, redactor, interactive, ...(plugins ? { plugins } : {}) }));
     }
   } catch (error) {
     record.status = 'error';
     record.stopReason = 'error';
     record.message = (error as Error).message;
+    if (error instanceof SandboxError && error.info) record.sandbox = sandboxField(error.info);
     if (context.env.MVNX_DEBUG) process.stderr.write(`${(error as Error).stack}\n`);
-  } finally {
-    record.finishedAt = new Date().toISOString();
-    record.timings.totalMs = Date.now() - startedAt.getTime();
-    await recorder.writeRecord(record);
   }
+  record.finishedAt = new Date().toISOString();
+  record.timings.totalMs = Date.now() - startedAt.getTime();
+  // From here on only the redacted record is used: the file, reporters, the console, --mvnx-json.
+  const written = await recorder.writeRecord(record);
   if (plugins) {
-    await runReporters(plugins.reporters, structuredClone(record), { projectRoot, recordDir: recorder.dir }, (line) => process.stderr.write(`${line}\n`));
+    await runReporters(plugins.reporters, structuredClone(written), { projectRoot, recordDir: recorder.dir }, (line) => process.stderr.write(`${redactor.redactSecrets(line)}\n`));
   }
 
-  await afterRun({ context, config, record, recorder, ...(fix ? { fix } : {}) });
-  process.stderr.write(renderSummary(record, { recordDir: recorder.dir, projectRoot }));
+  // SARIF and review comments leave the machine: they get the redacted record too.
+  await afterRun({ context, config, record: written, recorder, ...(fix ? { fix } : {}) });
+  process.stderr.write(renderSummary(written, { recordDir: recorder.dir, projectRoot }));
   // Maven ends its output with colour resets and no newline: start the record on its own line.
-  if (context.flags.json) process.stdout.write(`\n${JSON.stringify(record)}\n`);
+  if (context.flags.json) process.stdout.write(`\n${JSON.stringify(written)}\n`);
   return exitCode;
 }
 
@@ -131,8 +138,38 @@ interface RepairInput {
   record: RunRecord;
   recorder: RunRecorder;
   progress: Progress;
+  redactor: Redactor;
   interactive: boolean;
   plugins?: LoadedPlugins;
+}
+
+/**
+ * The run's one Redactor: secret shapes, the secret values of this process's environment
+ * and of the settings.xml files the build reads, the project root and home folders.
+ */
+function runRedactor(context: BuildFailureContext, config: EffectiveConfig): Redactor {
+  const maven = resolveMavenUserState({ args: context.mavenArgs, env: context.env, cwd: context.cwd, projectRoot: context.projectRoot });
+  const named = config.model.apiKeyEnv ? [config.model.apiKeyEnv] : [];
+  return new Redactor({
+    enabled: config.redact.enabled,
+    projectRoot: context.projectRoot,
+    homeDirs: [os.homedir(), maven.userHome, ...(context.env.HOME ? [context.env.HOME] : [])],
+    extraPatterns: config.redact.patterns ?? [],
+    knownSecrets: [...secretEnvValues(context.env, named), ...secretEnvValues(process.env, named), ...readSettingsSecrets(maven)],
+  });
+}
+
+function sandboxField(info: SandboxInfo): NonNullable<RunRecord['sandbox']> {
+  return { kind: info.kind, isolated: info.isolated, ...(info.reason ? { reason: info.reason } : {}) };
+}
+
+/** One stderr line every run whose verification is not isolated: said, never silent. */
+function warnIfUnisolated(info: SandboxInfo, isolation: Isolation): void {
+  if (info.isolated) return;
+  const consequence = isolation.optedOutIn
+    ? `the team's ${isolation.optedOutIn} says this environment is the sandbox`
+    : 'a candidate fix runs with your rights, network and environment, and is never applied without you';
+  process.stderr.write(`mvnx: warning: ${describeSandbox(info)}; ${consequence}\n`);
 }
 
 async function repair(input: RepairInput): Promise<{ exitCode: number; fix?: ChangeSet }> {
@@ -143,9 +180,14 @@ async function repair(input: RepairInput): Promise<{ exitCode: number; fix?: Cha
   process.on('SIGTERM', onSignal);
 
   let loop: LoopResult;
-  const session = await startRepairSession({ context, config, diagnosis, recorder, progress, signal: abort.signal, ...(input.plugins ? { pluginFixers: input.plugins.fixers, pluginTools: input.plugins.tools } : {}) });
+  const session = await startRepairSession({ context, config, diagnosis, recorder, progress, redactor: input.redactor, signal: abort.signal, ...(input.plugins ? { pluginFixers: input.plugins.fixers, pluginTools: input.plugins.tools } : {}) });
+  const optedOutIn = isolationOptOut(config.sources['sandbox.mode'], config.sandbox.mode);
+  const isolation: Isolation = { isolated: session.sandbox.isolated, ...(session.sandbox.reason ? { reason: session.sandbox.reason } : {}), ...(optedOutIn ? { optedOutIn } : {}) };
   try {
-    record.sandbox = session.sandbox;
+    record.sandbox = sandboxField(session.sandbox);
+    warnIfUnisolated(session.sandbox, isolation);
+    const goalNote = repositoryGoalNote(context.mavenArgs);
+    if (goalNote) record.decisions.push(goalNote);
     record.model = session.model;
     loop = await progress.run('repairing the failed build', () => runRepairLoop(diagnosis, session.ports));
     const toolCalling = session.toolCalling();
@@ -181,6 +223,7 @@ async function repair(input: RepairInput): Promise<{ exitCode: number; fix?: Cha
     modules: touchedModules,
     coverage,
     interactive: input.interactive,
+    isolation,
   });
   if (touchedModules.length > 0) record.fixModules = touchedModules;
   const known = Object.entries(coverage).filter((entry): entry is [string, number] => entry[1] !== undefined);
@@ -193,7 +236,8 @@ async function repair(input: RepairInput): Promise<{ exitCode: number; fix?: Cha
   let apply = verdict.action === 'apply';
   let appliedBy = verdict.tier === 'auto' ? 'tier auto' : 'assist.autoApplyLowRisk';
   if (verdict.action === 'suggest') {
-    process.stderr.write(`\n${toUnifiedDiff(loop.fix)}\n`);
+    // Shown redacted; fix.patch and the apply below keep the real text.
+    process.stderr.write(`\n${input.redactor.redactSecrets(toUnifiedDiff(loop.fix))}\n`);
     if (verdict.prompt && process.stdin.isTTY) {
       apply = await confirm('mvnx: apply this verified fix to your files?');
       appliedBy = 'yes at the prompt';

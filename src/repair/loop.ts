@@ -30,7 +30,10 @@ export interface Proposal {
 }
 
 export interface Verification {
-  outcome: 'verified' | 'build-failed' | 'regressed' | 'interrupted' | 'timeout';
+  /** `not-applied`: the fix could not be written in the workspace (nothing was built). */
+  outcome: 'verified' | 'build-failed' | 'regressed' | 'interrupted' | 'timeout' | 'not-applied';
+  /** Why, for `not-applied`. */
+  message?: string;
   /** The diagnosis of the patched build when it failed. */
   diagnosis?: Diagnosis;
   regressions: string[];
@@ -179,6 +182,13 @@ export async function runRepairLoop(initial: Diagnosis, ports: LoopPorts): Promi
     record.regressions = verification.regressions;
     record.filesChanged = candidateFix.files.map((file) => file.path);
 
+    if (verification.outcome === 'not-applied') {
+      // The workspace refused the write (a link, a FIFO, a file that is not there): back to the proposer.
+      record.outcome = 'not-applicable';
+      record.reason = `the fix could not be applied in the workspace: ${verification.message ?? 'unknown reason'}`;
+      ports.onAttempt?.(record);
+      continue;
+    }
     if (verification.outcome === 'verified') {
       record.outcome = 'verified';
       ports.onAttempt?.(record);

@@ -53,20 +53,27 @@ export function createModelProposer(options: ModelProposerOptions) {
       history: input.history.map(summariseAttempt),
       tokenBudget: Math.ceil(options.sourceBudgetChars / 3),
     });
-    const promptText = messages.map((m) => `### ${m.role}\n${m.content}`).join('\n\n');
+    // The prompt file holds what went out (after redaction), not what was built.
+    let sent = messages;
+    const promptText = () => renderMessages(sent);
 
     const signal = AbortSignal.any([options.signal, AbortSignal.timeout(options.perCallTimeoutMs)]);
     let text: string;
+    let shown: string;
     try {
       const reply = await options.provider.chat({
         messages,
+        onSend: (outgoing) => {
+          sent = outgoing;
+        },
         signal,
         ...(options.editFormat === 'json' ? { format: jsonEditListJsonSchema } : {}),
         ...(options.onToken ? { onToken: options.onToken } : {}),
       });
       text = reply.text;
+      shown = reply.shown ?? reply.text;
     } catch (error) {
-      await options.keepExchange(input.n, promptText, `(no reply: ${(error as Error).message})`);
+      await options.keepExchange(input.n, promptText(), `(no reply: ${(error as Error).message})`);
       if (error instanceof ProviderUnavailableError) throw new ProviderUnavailable(oneLine(error));
       if (error instanceof ModelCallError) {
         return {
@@ -77,7 +84,7 @@ export function createModelProposer(options: ModelProposerOptions) {
       }
       throw error;
     }
-    await options.keepExchange(input.n, promptText, text);
+    await options.keepExchange(input.n, promptText(), shown);
     const modelMs = Date.now() - started;
 
     const checked = await checkProposedChange(text, input.base, options.checker);
@@ -93,6 +100,10 @@ export function createModelProposer(options: ModelProposerOptions) {
 }
 
 const SUMMARY_LIMIT = 600;
+
+export function renderMessages(messages: readonly { role: string; content: string }[]): string {
+  return messages.map((m) => `### ${m.role}\n${m.content}`).join('\n\n');
+}
 
 /** The model's prose, outside its code blocks: kept for a human, never trusted. */
 export function summaryOf(reply: string, structured?: string): string | undefined {

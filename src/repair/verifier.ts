@@ -1,6 +1,6 @@
 import { diagnoseBuild, type TestCaseResult } from '../diagnose/index.js';
 import type { Diagnosis } from '../diagnose/types.js';
-import { applyChangeSet } from '../patch/index.js';
+import { applyChangeSet, PatchApplyError } from '../patch/index.js';
 import type { ChangeSet } from '../patch/types.js';
 import { planVerification, verifyInWorkspace, type SandboxInfo, type Workspace } from '../workspace/index.js';
 import type { Verification } from './loop.js';
@@ -11,6 +11,7 @@ export interface VerifierOptions {
   mavenArgs: string[];
   env: NodeJS.ProcessEnv;
   sandbox: SandboxInfo;
+  envPass?: readonly string[];
   baselineTests: TestCaseResult[];
   timeoutMs: number;
   signal: AbortSignal;
@@ -29,7 +30,13 @@ export function createVerifier(options: VerifierOptions) {
   return async function verify(fix: ChangeSet, diagnosis: Diagnosis, signal?: AbortSignal): Promise<Verification> {
     const applyStarted = Date.now();
     await options.workspace.reset();
-    await applyChangeSet(options.workspace.root, fix);
+    try {
+      await applyChangeSet(options.workspace.root, fix);
+    } catch (error) {
+      // What a patch asks for can fail to write (the checks ran on the user's tree): an attempt outcome, not a crash.
+      if (!(error instanceof PatchApplyError)) throw error;
+      return { outcome: 'not-applied', message: `${error.code}: ${error.message}`, regressions: [], applyMs: Date.now() - applyStarted, verifyMs: 0, stages: [] };
+    }
     const applyMs = Date.now() - applyStarted;
 
     const verifyStarted = Date.now();
@@ -45,6 +52,7 @@ export function createVerifier(options: VerifierOptions) {
       executable: options.executable,
       env: options.env,
       sandbox: options.sandbox,
+      ...(options.envPass ? { envPass: options.envPass } : {}),
       baselineTests: options.baselineTests,
       timeoutMs: options.timeoutMs,
       signal: signal ? AbortSignal.any([options.signal, signal]) : options.signal,

@@ -15,6 +15,16 @@ export interface Progress {
   note(line: string): void;
 }
 
+/** Every line the progress display shows, redacted first. */
+export function redactingProgress(inner: Progress, redact: (text: string) => string): Progress {
+  return {
+    run: (title, work) => inner.run(redact(title), work),
+    step: (title) => inner.step(redact(title)),
+    tokens: (text) => inner.tokens(redact(text)),
+    note: (line) => inner.note(redact(line)),
+  };
+}
+
 export function createProgress(options: { interactive: boolean; stream?: NodeJS.WriteStream }): Progress {
   const stream = options.stream ?? process.stderr;
   return options.interactive ? new ListrProgress(stream) : new PlainProgress(stream);

@@ -78,7 +78,8 @@ export interface RunRecord {
   model?: { provider: string; name: string; host: string };
   /** Agent mode: whether the model took native tool calls, and how that was learned (once per run). */
   toolCalling?: { native: boolean; reason: string };
-  sandbox?: { kind: string; reason?: string };
+  /** What isolated the verification builds (bwrap, podman, docker, none), and why not when isolated is false. */
+  sandbox?: { kind: string; isolated: boolean; reason?: string };
   /** The command was re-run in place after an auto apply: its exit code. */
   inPlaceExitCode?: number;
   message?: string;
@@ -127,27 +128,46 @@ async function writeAtomically(file: string, content: string | Uint8Array): Prom
   await rename(temp, file);
 }
 
-/** Writes into `.mvnx/runs/<runId>/` as the run goes, so a crash still leaves evidence. */
+/** What the recorder runs every text through before it reaches a file (the run's Redactor). */
+export interface RecordRedaction {
+  redact(text: string): string;
+  redactDeep<T>(value: T): T;
+}
+
+const NO_REDACTION: RecordRedaction = { redact: (text) => text, redactDeep: (value) => value };
+
+/**
+ * Writes into `.mvnx/runs/<runId>/` as the run goes, so a crash still leaves evidence.
+ * Everything but fix.patch is redacted on the way to disk: the patch is what gets
+ * applied, made only of the project's own lines.
+ */
 export class RunRecorder {
   readonly dir: string;
 
   private constructor(
     readonly projectRoot: string,
     readonly runId: string,
+    private readonly redaction: RecordRedaction,
   ) {
     this.dir = path.join(runsDir(projectRoot), runId);
   }
 
-  static async open(projectRoot: string, runId: string = newRunId()): Promise<RunRecorder> {
-    const recorder = new RunRecorder(projectRoot, runId);
+  static async open(projectRoot: string, runId: string = newRunId(), redaction: RecordRedaction = NO_REDACTION): Promise<RunRecorder> {
+    const recorder = new RunRecorder(projectRoot, runId, redaction);
     await mkdir(recorder.dir, { recursive: true });
     await writeAtomically(path.join(runsDir(projectRoot), 'latest'), `${runId}\n`);
     return recorder;
   }
 
   async writeAttemptExchange(n: number, prompt: string, response: string): Promise<void> {
-    await writeFile(path.join(this.dir, `attempt-${n}.prompt.txt`), prompt);
-    await writeFile(path.join(this.dir, `attempt-${n}.response.txt`), response);
+    // The prompt arrives as sent (already redacted); redacting again changes nothing there.
+    await writeFile(path.join(this.dir, `attempt-${n}.prompt.txt`), this.redaction.redact(prompt));
+    await writeFile(path.join(this.dir, `attempt-${n}.response.txt`), this.redaction.redact(response));
+  }
+
+  /** An agent session step by step (each reply and mvnx's answer), secrets redacted like the exchange. */
+  async writeAttemptLog(n: number, log: string): Promise<void> {
+    await writeFile(path.join(this.dir, `attempt-${n}.agent-log.txt`), this.redaction.redact(log));
   }
 
   /** Bytes, not text: each file's section is in that file's own encoding. */
@@ -157,8 +177,11 @@ export class RunRecorder {
     return file;
   }
 
-  async writeRecord(record: RunRecord): Promise<void> {
-    await writeAtomically(path.join(this.dir, 'run.json'), `${JSON.stringify(record, null, 2)}\n`);
+  /** Writes the record redacted, and returns what was written (for the console, --mvnx-json and reporters). */
+  async writeRecord(record: RunRecord): Promise<RunRecord> {
+    const written = this.redaction.redactDeep(record);
+    await writeAtomically(path.join(this.dir, 'run.json'), `${JSON.stringify(written, null, 2)}\n`);
+    return written;
   }
 }
 

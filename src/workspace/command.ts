@@ -1,15 +1,18 @@
 /**
  * Running a team's command (a static analyser the agent may call) in the workspace, under
- * the same isolation as a verification build: network off, writes confined to the
- * workspace, its own process group so that a timeout stops every process it started.
- * stdout and stderr are kept apart (a report on stdout must not be mixed with warnings)
- * and bounded. Never a shell: the arguments are passed as they are.
+ * exactly the isolation of a verification stage (prepareLaunch: the same backend, the
+ * same allowlisted environment, writes confined to the workspace, strays killed after),
+ * in its own process group so that a timeout stops every process it started. stdout and
+ * stderr are kept apart (a report on stdout must not be mixed with warnings) and bounded.
+ * Never a shell: the arguments are passed as they are.
  */
 import { spawn } from 'node:child_process';
 import { accessSync, constants as fsConstants, statSync } from 'node:fs';
 import path from 'node:path';
 import { signalProcessGroup } from '../maven/process-tree.js';
-import { sandboxWrap, type SandboxInfo } from './sandbox.js';
+import type { MavenRunResult } from '../maven/types.js';
+import { prepareLaunch } from './launch.js';
+import type { SandboxInfo } from './sandbox.js';
 
 export interface CommandRun {
   /** null when it did not start (see `notFound`) or was killed. */
@@ -27,7 +30,12 @@ export interface CommandInput {
   argv: string[];
   /** The workspace root: the command runs there and may write only there. */
   cwd: string;
+  /** A private folder outside the workspace (the sandbox writes its settings copy there). */
+  scratchDir: string;
+  /** The host environment; the command gets the allowlisted part, as a build does. */
   env: NodeJS.ProcessEnv;
+  /** sandbox.env.pass */
+  pass: readonly string[];
   sandbox: SandboxInfo;
   timeoutMs: number;
   signal?: AbortSignal;
@@ -40,14 +48,17 @@ const KILL_GRACE_MS = 2_000;
 export async function runCommandInWorkspace(input: CommandInput): Promise<CommandRun> {
   const [program, ...args] = input.argv;
   if (!program) throw new TypeError('runCommandInWorkspace needs a program to run');
-  const resolved = findProgram(program, input.cwd, input.env.PATH ?? '');
+  // A container has its own programs; bwrap and no sandbox run the host's.
+  const inContainer = input.sandbox.kind === 'docker' || input.sandbox.kind === 'podman';
+  const resolved = inContainer ? program : findProgram(program, input.cwd, input.env.PATH ?? '');
   if (!resolved) return { exitCode: null, stdout: '', stderr: '', timedOut: false, truncated: false, notFound: program };
-  const wrap = sandboxWrap(input.sandbox, { workspaceRoot: input.cwd, writablePaths: [], network: false, cwd: input.cwd });
-  const [file, fileArgs] = wrap ? wrap(resolved, args) : [resolved, args];
+  const launch = await prepareLaunch({ sandbox: input.sandbox, workspaceRoot: input.cwd, scratchDir: input.scratchDir, cwd: input.cwd, executable: resolved, args, env: input.env, pass: input.pass });
+  const [file, fileArgs] = launch.wrap(resolved, args);
   const limit = input.maxOutputBytes ?? 2 * 1024 * 1024;
+  const startedAt = new Date();
 
-  return new Promise<CommandRun>((resolve) => {
-    const child = spawn(file, fileArgs, { cwd: input.cwd, env: input.env, stdio: ['ignore', 'pipe', 'pipe'], detached: process.platform !== 'win32', windowsHide: true });
+  const run = await new Promise<CommandRun>((resolve) => {
+    const child = spawn(file, fileArgs, { cwd: input.cwd, env: launch.env, stdio: ['ignore', 'pipe', 'pipe'], detached: process.platform !== 'win32', windowsHide: true });
     const out = collector(limit);
     const err = collector(limit);
     child.stdout.on('data', out.push);
@@ -82,6 +93,9 @@ export async function runCommandInWorkspace(input: CommandInput): Promise<Comman
     });
     child.once('close', (code) => finish(timedOut ? null : code));
   });
+  // The stage's clean-up: strays of an unsandboxed run, a container left by a stopped one.
+  await launch.after({ exitCode: run.exitCode ?? 1, interrupted: Boolean(input.signal?.aborted), timedOut: run.timedOut, startedAt, finishedAt: new Date() } as MavenRunResult);
+  return run;
 }
 
 /** The program's path: one with a slash is relative to the workspace; a bare name is looked up on PATH. */

@@ -1,7 +1,18 @@
 /** The isolated workspace: a private copy of the project, sandboxed Maven verification, regression detection. */
 export { createWorkspace, WorkspaceError, type Workspace, type WorkspaceOptions } from './workspace.js';
 export { registerCleanup, liveCleanupPaths } from './cleanup.js';
-export { detectSandbox, sandboxWrap, SandboxError, type SandboxInfo, type SandboxMode, type SandboxOptions } from './sandbox.js';
+export {
+  detectSandbox,
+  describeSandbox,
+  requireSandbox,
+  suggestedImage,
+  SandboxError,
+  SANDBOX_MODES,
+  type SandboxInfo,
+  type SandboxKind,
+  type SandboxMode,
+} from './sandbox.js';
+export { buildEnvironment, isSecretName, BASE_ENV_ALLOWLIST } from './sandbox-env.js';
 export {
   MAVEN_OPTIONS,
   MavenArgsError,
@@ -15,6 +26,7 @@ export {
 } from './maven-args.js';
 export {
   planVerification,
+  repositoryGoalNote,
   verifyInWorkspace,
   VerificationPlanError,
   type VerificationOutcome,

@@ -96,17 +96,36 @@ export function planVerification(input: VerificationPlanInput): VerificationStag
   return [...stages.filter((stage) => !sameArgs(stage.args, full.args)), full];
 }
 
+/** Phases past `verify` write the local repository (install) or publish (deploy). */
+const REPOSITORY_PHASES = new Set(['install', 'deploy']);
+const isRepositoryGoal = (goal: string) => REPOSITORY_PHASES.has(goal) || goal.startsWith('install:') || goal.startsWith('deploy:');
+
 /**
  * The user's command, with two deliberate exceptions: `-l FILE` is dropped because the
- * verdict and any new diagnosis are read from the captured output, and the `deploy` phase
- * becomes `install` because verifying a candidate must never publish it.
+ * verdict and any new diagnosis are read from the captured output, and `install` and
+ * `deploy` become `verify` (their plugin goals are dropped) because verifying a candidate
+ * must never write the user's local repository, let alone publish it.
  */
 function fullArgs(parsed: MavenArg[]): string[] {
-  return formatMavenArgs(
-    parsed
-      .filter((arg) => !isOptionOfRole(arg, 'log-file'))
-      .map((arg) => (arg.type === 'goal' && arg.value === 'deploy' ? { type: 'goal', value: 'install' } : arg)),
-  );
+  const kept: MavenArg[] = [];
+  let replaced = false;
+  for (const arg of parsed) {
+    if (isOptionOfRole(arg, 'log-file')) continue;
+    if (arg.type === 'goal' && isRepositoryGoal(arg.value)) {
+      if (!replaced) kept.push({ type: 'goal', value: 'verify' });
+      replaced = true;
+      continue;
+    }
+    kept.push(arg);
+  }
+  return formatMavenArgs(kept);
+}
+
+/** Said in the run record when the user's command was changed so verification cannot write the local repository. */
+export function repositoryGoalNote(mavenArgs: readonly string[]): string | undefined {
+  const goals = goalsOf(parseMavenArgs(mavenArgs)).filter(isRepositoryGoal);
+  if (goals.length === 0) return undefined;
+  return `verification ran \`verify\` in place of ${goals.map((g) => `\`${g}\``).join(', ')}: a candidate fix never writes your local repository or publishes anything`;
 }
 
 /** `-pl a,b -am` when the failing modules are known and the build is a reactor. */

@@ -3,19 +3,19 @@
  * ends the run; a test that passed in the user's build and fails now is a regression,
  * which makes the attempt `regressed` even when the targeted test was fixed.
  */
-import { mkdir, copyFile, rename } from 'node:fs/promises';
-import os from 'node:os';
+import { copyFile, rename } from 'node:fs/promises';
 import path from 'node:path';
 import { collectTestResults } from '../diagnose/index.js';
 import type { TestCaseResult } from '../diagnose/types.js';
 import { runMaven } from '../maven/run.js';
 import type { MavenRunResult } from '../maven/types.js';
-import { hasOption, parseMavenArgs, propertyValue, rebaseArgs, rebasePath, goalsOf } from './maven-args.js';
-import { sandboxWrap, SandboxError, type SandboxInfo } from './sandbox.js';
+import { prepareLaunch } from './launch.js';
+import { hasOption, parseMavenArgs, rebaseArgs, rebasePath } from './maven-args.js';
+import { requireSandbox, type SandboxInfo } from './sandbox.js';
 import type { VerificationStage, VerificationStageName } from './verify-plan.js';
 import type { Workspace } from './workspace.js';
 
-export { planVerification, VerificationPlanError } from './verify-plan.js';
+export { planVerification, repositoryGoalNote, VerificationPlanError } from './verify-plan.js';
 export type { VerificationStage, VerificationStageName, VerificationPlanInput } from './verify-plan.js';
 
 export type VerificationOutcome = 'verified' | 'build-failed' | 'regressed' | 'interrupted' | 'timeout';
@@ -49,6 +49,8 @@ export interface VerifyInput {
   /** Maven's complete environment (as runMaven takes it); default process.env. */
   env?: NodeJS.ProcessEnv;
   sandbox: SandboxInfo;
+  /** Extra environment variables the build may see (sandbox.env.pass); the rest of the allowlist is fixed. */
+  envPass?: readonly string[];
   /** Test results of the user's failed build, read from the original tree. */
   baselineTests: TestCaseResult[];
   /** For all stages together. */
@@ -58,9 +60,6 @@ export interface VerifyInput {
   /** Where the user ran Maven, when not at the project root (relative -f values). */
   userCwd?: string;
 }
-
-/** Goals that write the local repository, so the sandbox must let them. */
-const REPOSITORY_WRITING_PHASES = new Set(['install', 'deploy']);
 
 export async function verifyInWorkspace(input: VerifyInput): Promise<VerificationResult> {
   checkInput(input);
@@ -82,20 +81,22 @@ export async function verifyInWorkspace(input: VerifyInput): Promise<Verificatio
     input.onStage?.(stage.name);
 
     const args = stageArgs(stage, workspace, userCwd, input.sandbox);
-    const wrap = await wrapFor(input.sandbox, workspace.root, cwd, args, env);
+    const launch = await prepareLaunch({ sandbox: input.sandbox, workspaceRoot: workspace.root, scratchDir: workspace.scratchDir, cwd, executable, args, env, pass: input.envPass ?? [] });
     const run = await runMaven({
       executable,
       args,
       cwd,
-      env,
+      env: launch.env,
       echo: false,
       timeoutMs: remaining,
       ...(input.signal ? { signal: input.signal } : {}),
       // Stop Maven's whole tree ourselves on Ctrl-C: it runs in its own process group,
       // where the terminal's signal does not reach it.
       forwardSignals: true,
-      ...(wrap ? { wrap } : {}),
+      killGroupOnExit: true,
+      wrap: launch.wrap,
     });
+    await launch.after(run);
     const logFile = await keepLog(run, workspace.scratchDir, `${index + 1}-${stage.name}.log`);
     stageResults.push({ name: stage.name, exitCode: run.exitCode, durationMs: run.finishedAt.getTime() - run.startedAt.getTime(), logFile, args });
 
@@ -131,24 +132,8 @@ export async function verifyInWorkspace(input: VerifyInput): Promise<Verificatio
  */
 function stageArgs(stage: VerificationStage, workspace: Workspace, userCwd: string, sandbox: SandboxInfo): string[] {
   const args = rebaseArgs(stage.args, workspace.source, workspace.root, userCwd);
-  const offline = sandbox.kind === 'bwrap' && !hasOption(parseMavenArgs(args), 'offline');
+  const offline = sandbox.isolated && !hasOption(parseMavenArgs(args), 'offline');
   return offline ? ['-o', ...args] : args;
-}
-
-async function wrapFor(sandbox: SandboxInfo, workspaceRoot: string, cwd: string, args: string[], env: NodeJS.ProcessEnv) {
-  if (sandbox.kind === 'none') return undefined;
-  const parsed = parseMavenArgs(args);
-  const writesRepository = goalsOf(parsed).some((goal) => REPOSITORY_WRITING_PHASES.has(goal) || goal.startsWith('install:'));
-  const writablePaths: string[] = [];
-  if (writesRepository) {
-    const configured = propertyValue(parsed, 'maven.repo.local');
-    const home = env.HOME ?? os.homedir();
-    // A repository configured in settings.xml (<localRepository>) is not read here.
-    const repository = configured ? path.resolve(cwd, configured) : path.join(home, '.m2', 'repository');
-    await mkdir(repository, { recursive: true });
-    writablePaths.push(repository);
-  }
-  return sandboxWrap(sandbox, { workspaceRoot, writablePaths, network: false, cwd });
 }
 
 /** Moves the spooled log beside the workspace, so one dispose() removes everything. */
@@ -177,5 +162,5 @@ function checkInput(input: VerifyInput): void {
   if (typeof input.executable !== 'string' || input.executable === '') throw new TypeError('verifyInWorkspace needs the Maven executable');
   if (!Number.isFinite(input.timeoutMs) || input.timeoutMs <= 0) throw new TypeError(`timeoutMs must be a positive number of milliseconds, got ${input.timeoutMs}`);
   if (!Array.isArray(input.baselineTests)) throw new TypeError('verifyInWorkspace needs the baseline test results (an empty list when there are none)');
-  if (input.sandbox.kind === 'bwrap' && !input.sandbox.available) throw new SandboxError(`the bwrap sandbox is required but unavailable: ${input.sandbox.reason ?? 'unknown reason'}`);
+  requireSandbox(input.sandbox);
 }

@@ -8,11 +8,15 @@
  * (resource filtering, generated sources, plugins that touch files in place), and a
  * single in-place write through a hard link would change the user's file.
  *
+ * Symlinks never reach back into the user's tree: a link whose text is absolute, or
+ * climbs out of the project and back in, and that leads inside the project, is rewritten
+ * as a relative link to the same place in the copy (see `linkTextInCopy`).
+ *
  * Layout: `<tmp>/mvnx-ws-<random>/project` is the copy; `.../logs` holds verification
  * logs, kept until `dispose()` so the caller can diagnose a new failure from them.
  */
 import { constants as fsConstants } from 'node:fs';
-import { chmod, copyFile, lstat, mkdir, mkdtemp, readdir, readlink, rm, stat, symlink } from 'node:fs/promises';
+import { chmod, copyFile, lstat, mkdir, mkdtemp, readdir, readlink, realpath, rm, stat, symlink } from 'node:fs/promises';
 import type { BigIntStats, Dirent } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -76,9 +80,12 @@ export async function createWorkspace(projectRoot: string, options: WorkspaceOpt
   const exclude = exclusionRule(options.includeGit === true);
 
   let manifest: Manifest;
+  const links: LinkRoots = { sources: [source], copy: root };
   try {
+    const sourceReal = await realpath(source);
+    if (sourceReal !== source) links.sources.push(sourceReal);
     await mkdir(scratchDir);
-    await copyTree(source, root, exclude);
+    await copyTree(source, root, exclude, links);
     manifest = await snapshot(root);
   } catch (error) {
     await rm(container, { recursive: true, force: true });
@@ -99,7 +106,7 @@ export async function createWorkspace(projectRoot: string, options: WorkspaceOpt
     },
     async reset() {
       if (disposed) throw new WorkspaceError(`workspace ${root} was disposed; it cannot be reset`);
-      await restore(source, root, manifest, exclude);
+      await restore(source, root, manifest, exclude, links);
       manifest = await snapshot(root);
     },
   };
@@ -125,7 +132,43 @@ async function readEntries(dir: string, exclude: ExclusionRule): Promise<Dirent[
   return entries.filter((e) => !exclude(e, hasPom));
 }
 
-async function copyTree(from: string, to: string, exclude: ExclusionRule): Promise<void> {
+/** The project's folder (as given and as real path) and its copy, for rewriting links. */
+interface LinkRoots {
+  sources: string[];
+  copy: string;
+}
+
+/**
+ * The text a project symlink gets in the copy. A relative link that stays inside the
+ * project keeps its text (it points inside the copy as it is). One that is absolute, or
+ * climbs out of the project on its way (`../../shop/src`), and leads inside the project,
+ * is rewritten relative, to the same place in the copy: kept as it was, it would lead the
+ * build (and any write) back into the user's real files. A link leading outside the
+ * project keeps its text; the sandbox keeps that read-only, and patches never follow links.
+ */
+export async function linkTextInCopy(link: string, linkInCopy: string, roots: LinkRoots): Promise<string> {
+  const text = await readlink(link);
+  const root = roots.sources.find((candidate) => isInside(link, candidate)) ?? roots.sources[0]!;
+  if (!path.isAbsolute(text) && !climbsOut(path.relative(root, path.dirname(link)), text)) return text;
+  const target = path.resolve(path.dirname(link), text);
+  const inside = roots.sources.find((candidate) => isInside(target, candidate));
+  if (inside === undefined) return text;
+  const inCopy = path.join(roots.copy, path.relative(inside, target));
+  return path.relative(path.dirname(linkInCopy), inCopy) || '.';
+}
+
+/** Whether `text`, followed from the folder `from` (relative to the root), ever goes above the root. */
+function climbsOut(from: string, text: string): boolean {
+  let depth = from === '' ? 0 : from.split(path.sep).length;
+  for (const segment of text.split(/[\\/]/)) {
+    if (segment === '' || segment === '.') continue;
+    depth += segment === '..' ? -1 : 1;
+    if (depth < 0) return true;
+  }
+  return false;
+}
+
+async function copyTree(from: string, to: string, exclude: ExclusionRule, links: LinkRoots): Promise<void> {
   const files: [string, string][] = [];
   const walk = async (src: string, dest: string): Promise<void> => {
     await mkdir(dest);
@@ -134,7 +177,7 @@ async function copyTree(from: string, to: string, exclude: ExclusionRule): Promi
       entries.map((entry) => {
         const s = path.join(src, entry.name);
         const d = path.join(dest, entry.name);
-        return entry.isDirectory() ? walk(s, d) : copyEntry(entry, s, d, files);
+        return entry.isDirectory() ? walk(s, d) : copyEntry(entry, s, d, files, links);
       }),
     );
     await chmod(dest, (await stat(src)).mode & 0o7777);
@@ -144,11 +187,9 @@ async function copyTree(from: string, to: string, exclude: ExclusionRule): Promi
 }
 
 /** Regular files are queued for the parallel copy; the rest is made right away. */
-async function copyEntry(entry: Dirent, src: string, dest: string, queue: [string, string][]): Promise<void> {
+async function copyEntry(entry: Dirent, src: string, dest: string, queue: [string, string][], links: LinkRoots): Promise<void> {
   if (entry.isFile()) queue.push([src, dest]);
-  // The link text is kept as written, so a relative link still points inside the copy
-  // (resolving it would point the workspace back into the user's tree).
-  else if (entry.isSymbolicLink()) await symlink(await readlink(src), dest);
+  else if (entry.isSymbolicLink()) await symlink(await linkTextInCopy(src, dest, links), dest);
   // Sockets, FIFOs and devices are no part of a build's inputs.
 }
 
@@ -196,7 +237,7 @@ function unchanged(a: Fingerprint, b: Fingerprint): boolean {
  * manifest goes (build output, files a patch added), anything whose inode or change time
  * moved is copied again from the project, anything missing comes back.
  */
-async function restore(source: string, root: string, manifest: Manifest, exclude: ExclusionRule): Promise<void> {
+async function restore(source: string, root: string, manifest: Manifest, exclude: ExclusionRule, links: LinkRoots): Promise<void> {
   const seen = new Set<string>();
   const walk = async (dir: string, rel: string): Promise<void> => {
     const entries = await readdir(dir, { withFileTypes: true });
@@ -228,8 +269,8 @@ async function restore(source: string, root: string, manifest: Manifest, exclude
     const info = await lstat(src).catch(() => undefined);
     if (!info) throw new WorkspaceError(`cannot reset ${root}: ${rel} is no longer in the project`);
     await mkdir(path.dirname(dest), { recursive: true });
-    if (info.isDirectory()) await copyTree(src, dest, exclude);
-    else if (info.isSymbolicLink()) await symlink(await readlink(src), dest);
+    if (info.isDirectory()) await copyTree(src, dest, exclude, links);
+    else if (info.isSymbolicLink()) await symlink(await linkTextInCopy(src, dest, links), dest);
     else queue.push([src, dest]);
   }
   await copyFiles(queue);

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { run } from '../../src/cli/commands/apply.js';
@@ -62,6 +62,17 @@ describe('mvnx apply', () => {
     await writeFile(path.join(root, SOURCE), edited);
     await expect(run([runId], { cwd: root, env: {} })).rejects.toThrow(`${SOURCE} changed since run ${runId}`);
     expect(await readFile(path.join(root, SOURCE), 'utf8')).toBe(edited);
+  });
+
+  it('refuses to write through a file that became a symlink meanwhile, even with the same content', async () => {
+    const { root, runId } = await projectWithRun();
+    const elsewhere = await mkdtemp(path.join(tmpdir(), 'mvnx-apply-elsewhere-'));
+    roots.push(elsewhere);
+    await writeFile(path.join(elsewhere, 'Calculator.java'), before);
+    await rm(path.join(root, SOURCE));
+    await symlink(path.join(elsewhere, 'Calculator.java'), path.join(root, SOURCE));
+    await expect(run([runId], { cwd: root, env: {} })).rejects.toThrow('outside the project');
+    expect(await readFile(path.join(elsewhere, 'Calculator.java'), 'utf8')).toBe(before);
   });
 
   it('refuses a run without a verified fix', async () => {

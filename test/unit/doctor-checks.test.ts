@@ -9,7 +9,15 @@ const healthy = (): DoctorFacts => ({
   offline: { localRepository: '/m2', repositoryExists: true, pomFound: true, plugins: [{ groupId: 'g', artifactId: 'a', version: '1', present: true }] },
   config: { ok: true, value: { tier: 'assist', files: [] } },
   model: { host: 'http://h:1', name: 'm:7b', version: { ok: true, value: '0.6.4' }, models: { ok: true, value: ['m:7b'] } },
-  sandbox: { version: { ok: true, value: 'bubblewrap 0.8.0' }, isolatedRun: { ok: true, value: true } },
+  sandbox: {
+    mode: 'auto',
+    modeSource: 'default',
+    image: 'maven:3.9-eclipse-temurin-17',
+    imageSuggested: true,
+    probe: { ok: true, value: { kind: 'bwrap', isolated: true, available: true, tried: [{ kind: 'bwrap' }] } },
+    env: { passed: ['HOME', 'PATH'], dropped: ['GITHUB_TOKEN'] },
+    localRepository: '/home/u/.m2/repository',
+  },
   startup: {},
 });
 
@@ -18,7 +26,7 @@ const statusOf = (facts: DoctorFacts, check: string) => evaluateDoctor(facts).fi
 describe('doctor verdicts', () => {
   it('passes a healthy machine with every check ok', () => {
     const results = evaluateDoctor(healthy());
-    expect(results.map((r) => `${r.status} ${r.check}`)).toEqual(['ok java', 'ok maven', 'ok maven version', 'ok offline', 'ok config', 'ok model server', 'ok model', 'ok sandbox', 'ok plugins', 'ok start-up']);
+    expect(results.map((r) => `${r.status} ${r.check}`)).toEqual(['ok java', 'ok maven', 'ok maven version', 'ok offline', 'ok config', 'ok model server', 'ok model', 'ok sandbox', 'ok isolation', 'ok plugins', 'ok start-up']);
     expect(doctorExitCode(results)).toBe(0);
   });
 
@@ -38,8 +46,8 @@ describe('doctor verdicts', () => {
   it.each([
     ['model server', (f: DoctorFacts) => (f.model = { ...f.model, version: { ok: false, error: 'ECONNREFUSED' }, models: undefined })],
     ['model', (f: DoctorFacts) => (f.model = { ...f.model, models: { ok: true, value: ['other:1b'] } })],
-    ['sandbox', (f: DoctorFacts) => (f.sandbox = { version: { ok: false, error: 'spawn bwrap ENOENT' } })],
-    ['sandbox', (f: DoctorFacts) => (f.sandbox = { ...f.sandbox, isolatedRun: { ok: false, error: 'No permissions to create new namespace' } })],
+    ['sandbox', (f: DoctorFacts) => (f.sandbox = { ...f.sandbox, probe: { ok: true, value: { kind: 'none', isolated: false, available: true, reason: 'no sandbox available (bwrap: not installed)', tried: [] } } })],
+    ['isolation', (f: DoctorFacts) => (f.sandbox = { ...f.sandbox, probe: { ok: true, value: { kind: 'none', isolated: false, available: true, reason: 'x', tried: [] } } })],
     ['offline', (f: DoctorFacts) => (f.offline = { ...f.offline, plugins: [{ groupId: 'g', artifactId: 'a', version: '1', present: false }] })],
     ['offline', (f: DoctorFacts) => (f.offline = { ...f.offline, repositoryExists: false })],
     ['maven version', (f: DoctorFacts) => (f.mavenVersion = { ok: true, value: '3.6.0' })],
@@ -96,5 +104,47 @@ describe('doctor verdicts', () => {
       { groupId: 'org.codehaus.mojo', artifactId: 'exec-maven-plugin', version: '3.1.0' },
       { groupId: 'org.apache.maven.plugins', artifactId: 'maven-surefire-plugin', version: '3.2.5' },
     ]);
+  });
+});
+
+describe('the sandbox checks tell the truth', () => {
+  const withProbe = (value: DoctorFacts['sandbox']['probe'], extra: Partial<DoctorFacts['sandbox']> = {}) => {
+    const facts = healthy();
+    facts.sandbox = { ...facts.sandbox, probe: value, ...extra };
+    return evaluateDoctor(facts);
+  };
+  const find = (results: ReturnType<typeof evaluateDoctor>, check: string) => results.find((r) => r.check === check)!;
+
+  it('says which backend verification will use, what is isolated and what is not, and names withheld variables (never values)', () => {
+    const results = withProbe({ ok: true, value: { kind: 'bwrap', isolated: true, available: true, tried: [{ kind: 'bwrap' }] } });
+    expect(find(results, 'sandbox').detail).toBe('verification builds will run under bubblewrap (sandbox.mode auto)');
+    const isolation = find(results, 'isolation').detail;
+    expect(isolation).toMatch(/^isolated: network \(none\), writes \(workspace only; \/home\/u\/.m2\/repository read-only\)/);
+    expect(isolation).toContain('Not isolated: CPU and memory');
+    expect(isolation).toContain('2 variable(s) pass (HOME, PATH), 1 withheld (GITHUB_TOKEN)');
+  });
+
+  it('a container backend names its image, and what auto passed over', () => {
+    const results = withProbe({ ok: true, value: { kind: 'podman', isolated: true, available: true, tried: [{ kind: 'bwrap', problem: 'bubblewrap (bwrap) is not installed' }, { kind: 'podman' }] } });
+    expect(find(results, 'sandbox').detail).toBe('verification builds will run under podman, image maven:3.9-eclipse-temurin-17 (sandbox.mode auto); passed over: bwrap: bubblewrap (bwrap) is not installed');
+  });
+
+  it('no isolation: a warning that says so, suggests an image for the project, and that auto will not apply', () => {
+    const results = withProbe({ ok: true, value: { kind: 'none', isolated: false, available: true, reason: 'no sandbox available (bwrap: x)', tried: [] } });
+    expect(find(results, 'sandbox')).toMatchObject({ status: 'warn', detail: 'verification builds will run WITHOUT isolation: no sandbox available (bwrap: x)' });
+    expect(find(results, 'sandbox').hint).toContain('suggested for this project: maven:3.9-eclipse-temurin-17');
+    expect(find(results, 'isolation')).toMatchObject({ status: 'warn' });
+    expect(find(results, 'isolation').hint).toBe('auto and assist.autoApplyLowRisk will not apply fixes verified like this');
+  });
+
+  it('sandbox.mode none written in a config file: still a warning, and says auto trusts it', () => {
+    const results = withProbe({ ok: true, value: { kind: 'none', isolated: false, available: true, reason: 'sandbox.mode is none', tried: [] } }, { mode: 'none', modeSource: '/repo/.mvnxrc.yaml' });
+    expect(find(results, 'isolation').hint).toBe('/repo/.mvnxrc.yaml says the environment is the sandbox: auto applies fixes anyway');
+  });
+
+  it('a backend required by name that cannot run fails the doctor', () => {
+    const results = withProbe({ ok: true, value: { kind: 'bwrap', isolated: false, available: false, reason: 'bubblewrap (bwrap) is not installed', tried: [] } }, { mode: 'bwrap', modeSource: '.mvnxrc.yaml' });
+    expect(find(results, 'sandbox')).toMatchObject({ status: 'fail', detail: 'sandbox.mode bwrap (.mvnxrc.yaml) is required but unavailable: bubblewrap (bwrap) is not installed' });
+    expect(doctorExitCode(results)).toBe(1);
   });
 });

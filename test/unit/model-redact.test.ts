@@ -1,7 +1,9 @@
 import { homedir } from 'node:os';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createProvider } from '../../src/model/index.js';
-import { REDACTED, redact, withRedaction } from '../../src/model/redact.js';
+import { REDACTED, Redactor, redact, withRedaction } from '../../src/model/redact.js';
+import { base64Forms, secretEnvValues } from '../../src/model/secret-values.js';
+import { sanitizeSettings, settingsSecrets } from '../../src/maven/settings.js';
 import { startOllamaMock, type OllamaMock } from '../../src/bench/ollama-api-server.js';
 
 // Built from pieces so that this file itself does not trip secret scanners.
@@ -113,7 +115,7 @@ describe('withRedaction', () => {
     });
     const raw = mock.chatRequests()[0]?.rawBody ?? '';
     expect(raw).toContain('./src/A.java');
-    expect(raw).toContain(REDACTED);
+    expect(raw).toMatch(/\[REDACTED-\d+\]/);
     for (const secret of [AWS_KEY, GITHUB, 'MIIEpAIBAAKCAQEA', '/home/alice']) expect(raw).not.toContain(secret);
   });
 
@@ -123,5 +125,111 @@ describe('withRedaction', () => {
     expect([wrapped.kind, wrapped.model, wrapped.host]).toEqual([inner.kind, inner.model, inner.host]);
     expect(withRedaction(inner, { enabled: false })).toBe(inner);
     expect(() => withRedaction(inner, { extraPatterns: ['[a-'] })).toThrow(/not a valid regular expression/);
+  });
+});
+
+// More shapes the issue names, built from pieces for the same reason as above.
+const NPM = ['npm', '_', 'a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8'].join('');
+const GCP_KEY = ['AIza', 'SyA1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q'].join('');
+const AZURE = ['DefaultEndpointsProtocol=https;AccountName=acme;AccountKey=', 'Zm9vYmFyYmF6cXV4Zm9vYmFyYmF6cXV4Zm9vYmFyYmF6cXV4Zm9vYmFyYmF6cXV4Zm9vYQ==', ';EndpointSuffix=core.windows.net'].join('');
+const GCP_JSON = JSON.stringify({ type: 'service_account', private_key_id: 'abc', private_key: `${PEM}\n` });
+const GLCBT = ['glcbt', '-', '64_xT9kQ2mN8vB4cL6pR3wZ'].join('');
+const SLACK_HOOK = ['https://hooks.slack.com/services/', 'T00000000/B00000000/XXXXXXXXXXXXXXXXXXXXXXXX'].join('');
+
+describe('redact: every shape the issue names', () => {
+  it.each([
+    ['an npm token', `//registry.npmjs.org/:_authToken=${NPM}`, NPM],
+    ['an npmrc _authToken without the npm_ prefix', '//nexus.acme.io/:_authToken=0f1e2d3c4b5a69788796a5b4', '0f1e2d3c4b5a69788796a5b4'],
+    ['a GCP API key', `maps.key=${GCP_KEY}`, GCP_KEY],
+    ['a GCP service-account JSON private key', GCP_JSON, 'MIIEpAIBAAKCAQEA'],
+    ['an Azure storage connection string', AZURE, 'Zm9vYmFyYmF6cXV4Zm9v'],
+    ['an Azure SAS signature', 'https://acme.blob.core.windows.net/c?sv=2022&sig=AbCdEf0123456789%2BXyZ', 'AbCdEf0123456789'],
+    ['a GitLab CI job token', `CI_JOB_TOKEN ${GLCBT}`, GLCBT],
+    ['a Slack webhook', `notify: ${SLACK_HOOK}`, 'XXXXXXXXXXXXXXXXXXXXXXXX'],
+    ['an XML <password>', '<server><id>n</id><password>s3cr3t!value</password></server>', 's3cr3t!value'],
+    ['an XML <passphrase>', '<passphrase>long pass phrase</passphrase>', 'long pass phrase'],
+    ['a JDBC password parameter', 'jdbc:sqlserver://db:1433;databaseName=app;user=sa;password=Sup3rS3cret', 'Sup3rS3cret'],
+    ['a JDBC URL with credentials', 'jdbc:postgresql://app:pgpass123@db:5432/app', 'pgpass123'],
+    ['a mongodb+srv URL', 'mongodb+srv://admin:m0ng0pw@cluster0.acme.net/db', 'm0ng0pw'],
+    ['a Basic auth header', 'Authorization: Basic ZGVwbG95ZXI6cGE1NXdvcmQ=', 'ZGVwbG95ZXI6cGE1NXdvcmQ'],
+  ])('removes %s', (_kind, text, secret) => {
+    const result = redact(text);
+    expect(result).not.toContain(secret);
+    expect(result).toContain(REDACTED);
+  });
+
+  it('leaves a settings.xml reference to an environment variable alone', () => {
+    expect(redact('<password>${env.NEXUS_PASSWORD}</password>')).toBe('<password>${env.NEXUS_PASSWORD}</password>');
+  });
+
+  it.each([['String password = password;'], ['if (pwd == null) pwd = readPwd();'], ['<password/>']])('leaves code alone: %s', (code) => {
+    expect(redact(code)).toBe(code);
+  });
+});
+
+describe('Redactor: known values', () => {
+  const VALUE = ['Tr0ub4dor', '-', 'x9Kq'].join('');
+
+  it.each([
+    ['raw', `failed with ${VALUE}`],
+    ['inside a longer word', `prefix${VALUE}suffix`],
+    ['base64 at offset 0', Buffer.from(VALUE).toString('base64')],
+    ['base64 at offset 1', Buffer.from(`a${VALUE}`).toString('base64')],
+    ['base64 at offset 2', Buffer.from(`ab${VALUE} and more`).toString('base64')],
+    ['base64url', Buffer.from(`??${VALUE}>>`).toString('base64url')],
+    ['URL-encoded', `?p=${encodeURIComponent(`${VALUE}&/`)}`],
+    ['JSON-escaped', JSON.stringify({ v: `"${VALUE}"` })],
+  ])('finds the value %s', (_form, text) => {
+    const redactor = new Redactor({ knownSecrets: [VALUE + (_form === 'URL-encoded' ? '&/' : '')] });
+    const out = redactor.redact(text);
+    expect(out).toMatch(/\[REDACTED-1\]/);
+    expect(out).not.toContain(VALUE);
+  });
+
+  it('the base64 forms cover every alignment of the value inside a longer text', () => {
+    for (const before of ['', 'x', 'xy', 'xyz']) {
+      const encoded = Buffer.from(`${before}${VALUE}tail`).toString('base64');
+      expect(base64Forms(VALUE).some((form) => encoded.includes(form)), before).toBe(true);
+    }
+  });
+
+  it('ignores values too short or too common to be secrets', () => {
+    const redactor = new Redactor({ knownSecrets: ['true', 'abc', '8080', 'password'] });
+    expect(redactor.redact('enabled=true on port 8080 abc')).toBe('enabled=true on port 8080 abc');
+  });
+
+  it('numbers placeholders consistently, maps them back, and does not redact a placeholder again', () => {
+    const redactor = new Redactor({ knownSecrets: [VALUE] });
+    const once = redactor.redact(`a ${VALUE} b ${AWS_KEY} c ${VALUE} password="[REDACTED-2]"`);
+    expect(once).toBe('a [REDACTED-1] b [REDACTED-2] c [REDACTED-1] password="[REDACTED-2]"');
+    expect(redactor.redact(once)).toBe(once);
+    expect(redactor.restore('x [REDACTED-1] y [REDACTED-2] z [REDACTED-9]')).toBe(`x ${VALUE} y ${AWS_KEY} z [REDACTED-9]`);
+  });
+
+  it('redacts every string of a record, keys and numbers untouched', () => {
+    const redactor = new Redactor({ knownSecrets: [VALUE] });
+    const record = { runId: 'r1', attempts: [{ n: 1, reason: `leaked ${VALUE}` }], mavenArgs: ['-Drepo.password=topsecret'], count: 3 };
+    expect(redactor.redactDeep(record)).toEqual({ runId: 'r1', attempts: [{ n: 1, reason: 'leaked [REDACTED-1]' }], mavenArgs: ['-Drepo.password=[REDACTED-2]'], count: 3 });
+  });
+
+  it('is turned off by redact.enabled: false', () => {
+    const redactor = new Redactor({ knownSecrets: [VALUE], enabled: false });
+    expect(redactor.redact(VALUE)).toBe(VALUE);
+  });
+});
+
+describe('secret sources', () => {
+  it('takes the values of secret-looking environment variables, and of named ones', () => {
+    const env = { GITHUB_TOKEN: 'g1', AWS_SECRET_ACCESS_KEY: 's1', NEXUS_PASSWORD: 'p1', NPM_CONFIG__AUTH: 'a1', MY_API: 'k1', PATH: '/usr/bin', GIT_AUTHOR_NAME: 'Alice', SSH_AUTH_SOCK: '/tmp/a' };
+    expect(secretEnvValues(env, ['MY_API']).sort()).toEqual(['a1', 'g1', 'k1', 'p1', 's1']);
+  });
+
+  it('reads settings.xml passwords and passphrases, CDATA and escapes included, and empties them in a sanitized copy', () => {
+    const xml = '<settings><!-- <password>old</password> --><servers><server><password>p&amp;1</password></server><server><passphrase><![CDATA[x<y]]></passphrase></server><server><password>${env.X}</password></server></servers><localRepository>/r</localRepository></settings>';
+    expect(settingsSecrets(xml)).toEqual(['p&1', 'x<y']);
+    const clean = sanitizeSettings(xml);
+    expect(clean).not.toContain('p&amp;1');
+    expect(clean).not.toContain('x<y');
+    expect(clean).toContain('<localRepository>/r</localRepository>');
   });
 });

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { chmodSync, existsSync, linkSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { chmodSync, existsSync, linkSync, lstatSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { applyChangeSet, changeSetFromModelText, checkPathsOnDisk, DEFAULT_PATCH_POLICY, PatchApplyError, type ChangeSet } from '../../src/patch/index.js';
 import { fileMode, removeDir, snapshotTree, tempDir } from './patch-support.js';
@@ -85,18 +86,50 @@ describe('applyChangeSet', () => {
   it('rolls back the files already written when a later write fails', async () => {
     const root = scratch();
     write(root, 'a.txt', 'one\n');
-    write(root, 'blocker', 'a file where a folder is needed\n');
     const before = snapshotTree(root);
+    // Each change is fine on its own; the third cannot be written once the second made `blocker` a file.
     const error = await applyError(
       applyChangeSet(root, {
         files: [
           { path: 'a.txt', before: 'one\n', after: 'two\n' },
+          { path: 'blocker', before: null, after: 'a file where a folder is needed\n' },
           { path: 'blocker/child.txt', before: null, after: 'x\n' },
         ],
       }),
     );
     expect(error.code).toBe('write-failed');
     expect(snapshotTree(root)).toEqual(before);
+  });
+
+  it('refuses to write through a symlinked folder, to replace a symlink, or to read a FIFO', async () => {
+    const root = scratch();
+    const elsewhere = scratch();
+    write(elsewhere, 'Real.java', 'class Real {}\n');
+    write(root, 'src/A.java', 'class A {}\n');
+    symlinkSync(elsewhere, join(root, 'linked'));
+    symlinkSync('A.java', join(root, 'src/Alias.java'));
+    execFileSync('mkfifo', [join(root, 'src/pipe')]);
+    const through = await applyError(applyChangeSet(root, { files: [{ path: 'linked/Real.java', before: 'class Real {}\n', after: 'pwned\n' }] }));
+    expect([through.code, through.message]).toEqual(['unsafe-path', 'linked/Real.java is beyond a symbolic link (linked); refusing to write through it.']);
+    const link = await applyError(applyChangeSet(root, { files: [{ path: 'src/Alias.java', before: 'class A {}\n', after: 'class B {}\n' }] }));
+    expect([link.code, link.message]).toEqual(['unsafe-path', 'src/Alias.java is a symbolic link; a patch only writes regular files.']);
+    const fifo = await applyError(applyChangeSet(root, { files: [{ path: 'src/pipe', before: '', after: 'x\n' }] }));
+    expect(fifo.code).toBe('unsafe-path');
+    expect(readFileSync(join(elsewhere, 'Real.java'), 'utf8')).toBe('class Real {}\n');
+    expect(lstatSync(join(root, 'src/Alias.java')).isSymbolicLink()).toBe(true);
+  });
+
+  it('applies a rename chain (A->B, C->A) without losing either file', async () => {
+    const root = scratch();
+    write(root, 'A', 'a\n');
+    write(root, 'C', 'c\n');
+    await applyChangeSet(root, {
+      files: [
+        { path: 'B', oldPath: 'A', before: 'a\n', after: 'a!\n' },
+        { path: 'A', oldPath: 'C', before: 'c\n', after: 'c!\n' },
+      ],
+    });
+    expect(Object.fromEntries([...snapshotTree(root)].map(([k, v]) => [k, v.toString()]))).toEqual({ A: 'c!\n', B: 'a!\n' });
   });
 
   it('never writes through a hard link into the original tree', async () => {
@@ -168,11 +201,11 @@ describe('checkPathsOnDisk', () => {
     });
     expect(problems.map((p) => [p.code, p.file])).toEqual([
       ['symlink-escape', 'link.txt'],
-      ['symlink-escape', 'dangling.txt'],
+      ['symlink-file', 'dangling.txt'],
     ]);
   });
 
-  it('accepts symlinks that stay inside, and paths that do not exist yet', async () => {
+  it('refuses writing beyond a symlink even when it stays inside, as git does, and accepts paths that do not exist yet', async () => {
     const root = scratch();
     write(root, 'real/A.java', 'a\n');
     symlinkSync(join(root, 'real'), join(root, 'alias'));
@@ -182,7 +215,23 @@ describe('checkPathsOnDisk', () => {
         { path: 'brand/new/B.java', before: null, after: 'b\n' },
       ],
     });
-    expect(problems).toEqual([]);
+    expect(problems).toEqual([{ code: 'beyond-symlink', file: 'alias/A.java', message: 'alias/A.java is beyond a symbolic link: alias links to real; write the real path, or nothing.' }]);
+  });
+
+  it('refuses a declared old mode that is not the file\'s, and names that alias an existing file', async () => {
+    const root = scratch();
+    write(root, 'run.sh', 'echo\n');
+    chmodSync(join(root, 'run.sh'), 0o755);
+    write(root, 'src/Main.java', 'class Main {}\n');
+    const problems = await checkPathsOnDisk(root, {
+      files: [
+        { path: 'run.sh', before: 'echo\n', after: 'echo hi\n', oldMode: '100644' },
+        { path: 'src/main.java', before: null, after: 'class main {}\n' },
+      ],
+    });
+    expect(problems.map((p) => p.code)).toEqual(['mode-mismatch', 'path-alias']);
+    expect(problems[0]?.message).toBe('run.sh has mode 100755 on disk, but the patch says its old mode is 100644; the patch was not made against this file.');
+    expect(problems[1]?.message).toContain('"main.java" differs from the existing "src/Main.java" only in case');
   });
 
   it('keeps changeSetFromModelText from reading through an escaping symlink', async () => {

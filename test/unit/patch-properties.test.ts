@@ -43,11 +43,24 @@ interface Damage {
   fence: boolean;
 }
 
-/** What a model does to a correct diff: wrong counts, shifted line numbers, lost prefixes, CRLF, fences. */
+/** Per hunk of a diff: whether its body has a context line. */
+function hunksWithContext(patch: string): boolean[] {
+  return patch
+    .split(/^@@.*@@$/m)
+    .slice(1)
+    .map((body) => body.split('\n').some((line) => line.startsWith(' ')));
+}
+
+/**
+ * What a model does to a correct diff: wrong counts, shifted line numbers, lost prefixes,
+ * CRLF, fences. A hunk without context keeps its line number: mvnx places such a hunk
+ * only at its own line (it never guesses where bare removed lines go).
+ */
 function damage(patch: string, d: Damage): string {
   let h = 0;
+  const context = hunksWithContext(patch);
   let text = patch.replace(/^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@/gm, (_m, a: string, _b, c: string) => {
-    const shift = d.starts[h % d.starts.length] ?? 0;
+    const shift = context[h] === false ? 0 : (d.starts[h % d.starts.length] ?? 0);
     const wrong = d.counts[h % d.counts.length] ?? 0;
     h++;
     return `@@ -${Math.max(Number(a) + shift, 1)},${wrong} +${Math.max(Number(c) + shift, 1)},${wrong + 1} @@`;
@@ -66,16 +79,42 @@ const damageArb = fc.record({
   fence: fc.boolean(),
 });
 
-function resolveOne(reply: string, before: string): string | null | undefined {
+/**
+ * The file after the reply, or `refused` when mvnx declined it. The only refusal a
+ * damaged diff may earn is the one that stops a guess: header counts met exactly right
+ * before more added lines (a bullet or a forgotten count: nothing tells them apart).
+ */
+function resolveOne(reply: string, before: string): string | null | undefined | 'refused' {
   const extracted = extractEdits(reply);
-  expect(extracted.problems).toEqual([]);
+  if (extracted.problems.length > 0) {
+    expect(extracted.problems.map((p) => p.code)).toEqual(['parse-error']);
+    expect(extracted.problems[0]?.message).toContain('header counts end before');
+    return 'refused';
+  }
   const { changeSet, problems } = resolveEdits(extracted.edits, new Map([[PATH, before]]), OPTIONS);
   expect(problems).toEqual([]);
   return changeSet.files.find((f) => f.path === PATH)?.after;
 }
 
-describe('property: damaged diffs still apply exactly', () => {
+/** Counts outcomes over a property run, so a run that refuses everything fails. */
+function tally(): { record(result: unknown, after: unknown): void; applied(): number; runs(): number } {
+  let applied = 0;
+  let runs = 0;
+  return {
+    record(result, after) {
+      runs++;
+      if (result === 'refused') return;
+      expect(result).toBe(after);
+      applied++;
+    },
+    applied: () => applied,
+    runs: () => runs,
+  };
+}
+
+describe('property: damaged diffs apply exactly or are refused, never applied wrongly', () => {
   it('unique lines: any counts and any line numbers', () => {
+    const outcomes = tally();
     fc.assert(
       fc.property(
         fc.array(lineText, { minLength: 1, maxLength: 60 }),
@@ -92,14 +131,16 @@ describe('property: damaged diffs still apply exactly', () => {
           const after = render(applyRandomEdits(oldLines, list), newEol, newFinal || after0Empty(list, oldLines));
           fc.pre(before !== after);
           const reply = damage(createTwoFilesPatch(`a/${PATH}`, `b/${PATH}`, before, after), d);
-          expect(resolveOne(reply, before)).toBe(after);
+          outcomes.record(resolveOne(reply, before), after);
         },
       ),
       { numRuns: 300 },
     );
+    expect(outcomes.applied()).toBeGreaterThan(outcomes.runs() * 0.85);
   });
 
-  it('repetitive lines: any counts, true line numbers, nearest occurrence wins', () => {
+  it('repetitive lines: any counts, true line numbers: the hunk lands on its own line', () => {
+    const outcomes = tally();
     const repetitive = fc.constantFrom('}', '', '    x++;', '    return x;', '{');
     fc.assert(
       fc.property(fc.array(repetitive, { minLength: 1, maxLength: 40 }), edits, damageArb, (oldLines, list, d) => {
@@ -107,10 +148,11 @@ describe('property: damaged diffs still apply exactly', () => {
         const after = render(applyRandomEdits(oldLines, list), '\n', true);
         fc.pre(before !== after);
         const reply = damage(createTwoFilesPatch(`a/${PATH}`, `b/${PATH}`, before, after), { ...d, starts: [0] });
-        expect(resolveOne(reply, before)).toBe(after);
+        outcomes.record(resolveOne(reply, before), after);
       }),
       { numRuns: 300 },
     );
+    expect(outcomes.applied()).toBeGreaterThan(outcomes.runs() * 0.85);
   });
 
   it('the same change gets the same fingerprint however it was damaged', () => {
@@ -121,9 +163,13 @@ describe('property: damaged diffs still apply exactly', () => {
         const after = render(applyRandomEdits(oldLines, list), '\n', true);
         fc.pre(before !== after);
         const patch = createTwoFilesPatch(`a/${PATH}`, `b/${PATH}`, before, after);
-        const fingerprint = (reply: string): string =>
-          fingerprintChangeSet(resolveEdits(extractEdits(reply).edits, new Map([[PATH, before]]), OPTIONS).changeSet);
-        expect(fingerprint(damage(patch, d1))).toBe(fingerprint(damage(patch, d2)));
+        const fingerprint = (reply: string): string | undefined => {
+          const extracted = extractEdits(reply);
+          return extracted.problems.length > 0 ? undefined : fingerprintChangeSet(resolveEdits(extracted.edits, new Map([[PATH, before]]), OPTIONS).changeSet);
+        };
+        const [a, b] = [fingerprint(damage(patch, d1)), fingerprint(damage(patch, d2))];
+        fc.pre(a !== undefined && b !== undefined);
+        expect(a).toBe(b);
       }),
       { numRuns: 100 },
     );

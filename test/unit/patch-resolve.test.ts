@@ -11,17 +11,31 @@ function resolveText(reply: string, files: Record<string, string>, options = STR
 const REPEATED = ['a', 'x', 'b', 'c', 'd', 'x', 'e', 'f', 'g', 'x', 'h', ''].join('\n');
 
 describe('placement', () => {
-  it('takes the occurrence nearest the hinted line', () => {
-    const { changeSet, problems } = resolveText('--- a/f\n+++ b/f\n@@ -9,1 +9,1 @@\n-x\n+X\n', { f: REPEATED });
+  it('places a hunk with no context only at its own line', () => {
+    const exact = resolveText('--- a/f\n+++ b/f\n@@ -10,1 +10,1 @@\n-x\n+X\n', { f: REPEATED });
+    expect(exact.problems).toEqual([]);
+    expect(exact.changeSet.files[0]?.after).toBe(REPEATED.replace('g\nx', 'g\nX'));
+    const nearby = resolveText('--- a/f\n+++ b/f\n@@ -9,1 +9,1 @@\n-x\n+X\n', { f: REPEATED });
+    expect(nearby.changeSet.files).toEqual([]);
+    expect(nearby.problems[0]).toMatchObject({ code: 'hunk-not-found', file: 'f', hunk: 1 });
+    expect(nearby.problems[0]?.message).toContain('no context lines, so its removed lines must be exactly at its line 9, and file line 9 is "g"');
+  });
+
+  it('takes a unique match anywhere, whatever the line number says', () => {
+    const { changeSet, problems } = resolveText('--- a/f\n+++ b/f\n@@ -2,2 +2,2 @@\n g\n-x\n+X\n', { f: REPEATED });
     expect(problems).toEqual([]);
     expect(changeSet.files[0]?.after).toBe(REPEATED.replace('g\nx', 'g\nX'));
   });
 
-  it('refuses two occurrences equally near the hint', () => {
-    const { problems } = resolveText('--- a/f\n+++ b/f\n@@ -4,1 +4,1 @@\n-x\n+X\n', { f: REPEATED });
-    expect(problems).toHaveLength(1);
-    expect(problems[0]).toMatchObject({ code: 'hunk-ambiguous', file: 'f', hunk: 1 });
-    expect(problems[0]?.message).toContain('lines 2 and 6');
+  it('refuses content found twice unless the line number is exactly on one of them', () => {
+    const twice = 'p\nx\nq\np\nx\nq\n';
+    const near = resolveText('--- a/f\n+++ b/f\n@@ -3,2 +3,2 @@\n p\n-x\n+X\n', { f: twice });
+    expect(near.problems).toHaveLength(1);
+    expect(near.problems[0]).toMatchObject({ code: 'hunk-ambiguous', file: 'f', hunk: 1 });
+    expect(near.problems[0]?.message).toContain('matches at lines 1 and 4, and its line number (3) is on neither');
+    const onSecond = resolveText('--- a/f\n+++ b/f\n@@ -4,2 +4,2 @@\n p\n-x\n+X\n', { f: twice });
+    expect(onSecond.problems).toEqual([]);
+    expect(onSecond.changeSet.files[0]?.after).toBe('p\nx\nq\np\nX\nq\n');
   });
 
   it('refuses a repeated SEARCH block, which has no hint', () => {
@@ -66,9 +80,12 @@ describe('placement', () => {
     expect(problems.map((p) => p.code)).toEqual(['hunk-overlap']);
   });
 
-  it('refuses a context-free insertion without a line number, and one past the end', () => {
+  it('refuses an insertion with no context, with or without a line number, unless the file is empty', () => {
     expect(resolveText('--- a/f\n+++ b/f\n@@ @@\n+new\n', { f: 'a\n' }).problems.map((p) => p.code)).toEqual(['hunk-ambiguous']);
-    expect(resolveText('--- a/f\n+++ b/f\n@@ -9,0 +10,1 @@\n+new\n', { f: 'a\n' }).problems.map((p) => p.code)).toEqual(['line-out-of-range']);
+    const numbered = resolveText('--- a/f\n+++ b/f\n@@ -1,0 +2,1 @@\n+new\n', { f: 'a\n' }).problems;
+    expect(numbered.map((p) => p.code)).toEqual(['hunk-ambiguous']);
+    expect(numbered[0]?.message).toContain('only adds lines and has no context line');
+    expect(resolveText('--- a/f\n+++ b/f\n@@ -0,0 +1,1 @@\n+new\n', { f: '' }).changeSet.files[0]?.after).toBe('new\n');
   });
 
   it('applies later edits to the result of earlier ones, and skips only the failing one', () => {

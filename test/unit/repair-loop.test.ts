@@ -124,6 +124,20 @@ describe('repair loop stop rules', () => {
     expect(result.attempts.map((a) => a.outcome)).toEqual(['build-failed', 'build-failed']);
   });
 
+  it('records a fix the workspace refused to write as not-applicable, and goes on', async () => {
+    const p = ports({
+      model: [
+        { source: 'model', changeSet: edit('class App {\n  int x = 2;\n}\n'), problems: [] },
+        { source: 'model', changeSet: edit('class App {\n  int x = 1;\n}\n'), problems: [] },
+      ],
+      verify: [{ outcome: 'not-applied', message: 'unsafe-path: lib/App.java is beyond a symbolic link (lib)', regressions: [], applyMs: 1, verifyMs: 0, stages: [] }, verified],
+    });
+    const result = await runRepairLoop(semicolon, p);
+    expect(result.stopReason).toBe('fixed');
+    expect(result.attempts.map((a) => a.outcome)).toEqual(['not-applicable', 'verified']);
+    expect(result.attempts[0]!.reason).toBe('the fix could not be applied in the workspace: unsafe-path: lib/App.java is beyond a symbolic link (lib)');
+  });
+
   it('sends a rejected patch back without a build', async () => {
     const p = ports({
       model: [

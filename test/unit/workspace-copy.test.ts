@@ -6,6 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { liveCleanupPaths } from '../../src/workspace/cleanup.js';
+import { applyChangeSet } from '../../src/patch/index.js';
 import { createWorkspace, WorkspaceError } from '../../src/workspace/workspace.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -67,6 +68,43 @@ describe('createWorkspace', () => {
       expect((await stat(path.join(ws.root, 'pom.xml'))).mode & 0o111).toBe(0);
       expect(await readlink(path.join(ws.root, 'pom-link.xml'))).toBe('pom.xml');
       await execa(path.join(ws.root, 'mvnw'));
+    } finally {
+      await ws.dispose();
+    }
+  });
+
+  it('rewrites links that would reach back into the project so they lead into the copy, and a candidate never writes the real file', async () => {
+    const tree = path.join(scratch, 'linked');
+    const real = path.join(tree, 'src/main/java/com/acme/Real.java');
+    await mkdir(path.dirname(real), { recursive: true });
+    await writeFile(real, 'class Real {}');
+    await writeFile(path.join(scratch, 'outside.txt'), 'outside');
+    await symlink(path.join(tree, 'src/main/java'), path.join(tree, 'lib')); // absolute, inside
+    await symlink('../../linked/src/main/java/com', path.join(tree, 'src/climb')); // out and back in
+    await symlink('main/java/com/acme/Real.java', path.join(tree, 'src/alias.java')); // relative, inside
+    await symlink(path.join(scratch, 'outside.txt'), path.join(tree, 'outside.txt')); // leads outside
+    const ws = await createWorkspace(tree);
+    try {
+      expect(await readlink(path.join(ws.root, 'lib'))).toBe('src/main/java');
+      expect(await readlink(path.join(ws.root, 'src/climb'))).toBe('main/java/com');
+      expect(await readlink(path.join(ws.root, 'src/alias.java'))).toBe('main/java/com/acme/Real.java');
+      expect(await readlink(path.join(ws.root, 'outside.txt'))).toBe(path.join(scratch, 'outside.txt'));
+
+      // A candidate patch written through the old absolute link is refused in the copy...
+      const through = applyChangeSet(ws.root, { files: [{ path: 'lib/com/acme/Real.java', before: 'class Real {}', after: 'class Real { int pwned; }' }] });
+      await expect(through).rejects.toMatchObject({ code: 'unsafe-path' });
+      // ...and whatever writes through the links in the copy (Maven, a plugin) writes the copy.
+      await writeFile(path.join(ws.root, 'lib/com/acme/Real.java'), 'class Real { int a; }');
+      await writeFile(path.join(ws.root, 'src/climb/acme/Real.java'), 'class Real { int b; }');
+      await applyChangeSet(ws.root, { files: [{ path: 'src/main/java/com/acme/Real.java', before: 'class Real { int b; }', after: 'class Real { int c; }' }] });
+      expect(await readFile(path.join(ws.root, 'src/main/java/com/acme/Real.java'), 'utf8')).toBe('class Real { int c; }');
+      expect(await readFile(real, 'utf8')).toBe('class Real {}');
+
+      // Reset restores the rewritten links too.
+      await rm(path.join(ws.root, 'lib'));
+      await ws.reset();
+      expect(await readlink(path.join(ws.root, 'lib'))).toBe('src/main/java');
+      expect(await readFile(path.join(ws.root, 'src/main/java/com/acme/Real.java'), 'utf8')).toBe('class Real {}');
     } finally {
       await ws.dispose();
     }

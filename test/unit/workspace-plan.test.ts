@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { planVerification, VerificationPlanError, type VerificationPlanInput } from '../../src/workspace/verify-plan.js';
+import { planVerification, repositoryGoalNote, VerificationPlanError, type VerificationPlanInput } from '../../src/workspace/verify-plan.js';
 
 const plan = (input: Partial<VerificationPlanInput> & { mavenArgs: string[] }) =>
   planVerification({ failingModules: [], failingTests: [], kinds: ['compile'], ...input });
@@ -25,7 +25,7 @@ describe('planVerification', () => {
     ).toEqual([
       'compile: -pl a -am test-compile',
       'failing-tests: -pl a -am -Dtest=com.acme.FooTest#adds,com.acme.FooTest#subtracts -Dsurefire.failIfNoSpecifiedTests=false test',
-      'full: clean install -pl a -am',
+      'full: clean verify -pl a -am',
     ]);
   });
 
@@ -96,8 +96,11 @@ describe('planVerification', () => {
     expect(asText({ mavenArgs: ['verify'], kinds: [] })).toEqual(['full: verify']);
   });
 
-  it('the full stage never deploys and never redirects the log', () => {
-    expect(asText({ mavenArgs: ['-l', 'build.log', 'clean', 'deploy'], kinds: [] })).toEqual(['full: clean install']);
+  it('the full stage never writes the local repository, never deploys and never redirects the log', () => {
+    expect(asText({ mavenArgs: ['-l', 'build.log', 'clean', 'deploy'], kinds: [] })).toEqual(['full: clean verify']);
+    expect(asText({ mavenArgs: ['install', 'install:install-file', '-Dfile=x.jar'], kinds: [] })).toEqual(['full: verify -Dfile=x.jar']);
+    expect(repositoryGoalNote(['clean', 'install'])).toBe('verification ran `verify` in place of `install`: a candidate fix never writes your local repository or publishes anything');
+    expect(repositoryGoalNote(['-o', 'verify'])).toBeUndefined();
     expect(plan({ mavenArgs: ['--log-file=b.log', 'verify'] })[0]!.args).toEqual(['test-compile']);
   });
 

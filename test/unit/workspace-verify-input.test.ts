@@ -24,7 +24,7 @@ const valid = (): VerifyInput => ({
   workspace,
   stages: [{ name: 'full', args: ['verify'] }],
   executable: 'mvn',
-  sandbox: { kind: 'none', available: true },
+  sandbox: { kind: 'none', isolated: false, available: true, tried: [] },
   baselineTests: [],
   timeoutMs: 1_000,
 });
@@ -42,9 +42,9 @@ describe('verifyInWorkspace input checks (before any Maven runs)', () => {
   });
 
   it('refuses to run unsandboxed when bwrap was demanded but is unavailable', async () => {
-    const run = verifyInWorkspace({ ...valid(), sandbox: { kind: 'bwrap', available: false, reason: 'bubblewrap (bwrap) is not installed' } });
+    const run = verifyInWorkspace({ ...valid(), sandbox: { kind: 'bwrap', isolated: false, available: false, reason: 'bubblewrap (bwrap) is not installed', tried: [] } });
     await expect(run).rejects.toThrow(SandboxError);
-    await expect(verifyInWorkspace({ ...valid(), sandbox: { kind: 'bwrap', available: false, reason: 'x' } })).rejects.toThrow(/required but unavailable: x/);
+    await expect(verifyInWorkspace({ ...valid(), sandbox: { kind: 'bwrap', isolated: false, available: false, reason: 'x', tried: [] } })).rejects.toThrow(/required but unavailable: x/);
   });
 
   it('a bad stage argument list is reported, not run', async () => {

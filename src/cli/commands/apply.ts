@@ -1,7 +1,7 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { findProjectRoot } from '../../maven/project.js';
-import { extractEdits, pathsNeeded, resolveEdits } from '../../patch/index.js';
+import { checkPathOnDisk, extractEdits, pathsNeeded, resolveEdits } from '../../patch/index.js';
 import { withOutcome } from '../../report/outcome.js';
 import { readLatestRunId, readRunRecord, runsDir, updateRunRecord, type RunRecord } from '../../report/run-record.js';
 import { applyInPlace, staleFiles } from '../../repair/tier-actions.js';
@@ -50,7 +50,11 @@ export async function run(args: string[], io: { cwd: string; env: NodeJS.Process
   });
   const extracted = extractEdits(diff);
   const files = new Map<string, string | undefined>();
+  const rootReal = await realpath(projectRoot);
   for (const file of pathsNeeded(extracted.edits)) {
+    // The same file-system rules as when the fix was made: no links, FIFOs or folders.
+    const refused = await checkPathOnDisk(rootReal, file);
+    if (refused) throw new MvnxError(`mvnx apply: refused: ${refused.message}`, 1);
     files.set(file, await readFile(path.join(projectRoot, file), 'utf8').catch(() => undefined));
   }
   const resolved = resolveEdits(extracted.edits, files, { ignoreWhitespace: false, allowTabSpaceContext: false });

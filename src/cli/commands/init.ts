@@ -2,9 +2,11 @@
  * `mvnx init [--preset NAME] [--force]`: writes a commented starter `.mvnxrc.yaml` in the
  * project root. It never replaces an existing config without --force.
  */
-import { access, writeFile } from 'node:fs/promises';
+import { access, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { findProjectRoot } from '../../maven/project.js';
+import { projectJavaRelease } from '../../maven/settings.js';
+import { suggestedImage } from '../../workspace/container.js';
 import { SEARCH_PLACES } from '../../policy/discover.js';
 import { PRESET_NAMES } from '../../policy/extends.js';
 import { SCHEMA_ID } from '../../policy/json-schema.js';
@@ -26,7 +28,8 @@ export async function run(args: string[], io: CommandIo): Promise<number> {
   if (existing.length > 0 && !parsed.force) {
     return fail(`mvnx init: ${existing.join(', ')} already exists in ${root}; use --force to overwrite ${FILE_NAME}`);
   }
-  await writeFile(target, starterConfig(parsed.preset));
+  const pom = await readFile(path.join(root, 'pom.xml'), 'utf8').catch(() => '');
+  await writeFile(target, starterConfig(parsed.preset, suggestedImage(projectJavaRelease(pom))));
   process.stdout.write(`mvnx: wrote ${target} (preset ${parsed.preset})\n`);
   const shadowing = existing.filter((name) => SEARCH_PLACES.indexOf(name) < SEARCH_PLACES.indexOf(FILE_NAME));
   if (shadowing.length > 0) process.stderr.write(`mvnx: note: ${shadowing.join(', ')} is found first and still wins; remove it to use ${FILE_NAME}\n`);
@@ -73,7 +76,7 @@ function fail(message: string): number {
 }
 
 /** The starter file: the preset plus the settings teams change first, commented out. */
-export function starterConfig(preset: string): string {
+export function starterConfig(preset: string, image = suggestedImage(undefined)): string {
   return `# yaml-language-server: $schema=${SCHEMA_ID}
 #
 # mvnx configuration. Every field and its default: docs/config.md, or \`mvnx explain\`
@@ -110,5 +113,15 @@ extends: ${preset}
 # budget:
 #   maxAttempts: 3
 #   maxWallSeconds: 300
+
+# Isolation of verification builds (a candidate fix runs arbitrary code): auto uses
+# bubblewrap, then podman, then docker; without any, builds run unisolated, mvnx says so
+# on every run and auto does not apply fixes. Where bubblewrap cannot run (macOS, CI
+# runners without user namespaces), a container image matching this project's JDK:
+# sandbox:
+#   mode: docker
+#   image: ${image}
+#   env:
+#     pass: [DB_URL]   # variables the build needs; none else reaches it
 `;
 }

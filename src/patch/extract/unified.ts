@@ -23,6 +23,10 @@ interface FileInProgress {
   sawHeaders: boolean;
   createdByMode: boolean;
   deletedByMode: boolean;
+  /** `copy from`/`copy to`: the source stays. */
+  copy?: boolean;
+  /** A hunk whose end could not be told: the file's edit is dropped (its problem is reported). */
+  ambiguous?: boolean;
 }
 
 interface HunkInProgress {
@@ -43,33 +47,41 @@ function isPrefixed(line: string): boolean {
 /**
  * Where the hunk body really ends. Trailing lines with no diff prefix are prose (or blank
  * separators), never context worth keeping. When the header's counts are met exactly
- * before a stretch that contains prose, the counts were right and the rest is prose too.
+ * (consistent with the body) and what follows starts with a blank line or prose, the
+ * counts were right and the hunk ends there, as git reads it: a markdown bullet such as
+ * `+ uses addExact` after the diff is never absorbed. When only `+` lines follow, nothing
+ * tells an added line the counts forgot from a bullet, so the hunk is refused (`ambiguous`).
+ * When context or removed lines follow, the counts were wrong and the body decides (those
+ * lines are checked against the file anyway).
  */
-function trimHunkBody(body: string[], claimedOld?: number, claimedNew?: number): string[] {
+function trimHunkBody(body: string[], claimedOld?: number, claimedNew?: number): { lines: string[]; ambiguous?: string[] } {
   let end = body.length;
   while (end > 0 && !isPrefixed(body[end - 1] as string)) end--;
-  let lines = body.slice(0, end);
-  if (claimedOld !== undefined && claimedNew !== undefined) {
-    let oldCount = 0;
-    let newCount = 0;
-    for (let k = 0; k < lines.length; k++) {
-      const first = (lines[k] as string)[0];
-      if (first === '-') oldCount++;
-      else if (first === '+') newCount++;
-      else if (first !== '\\') {
-        oldCount++;
-        newCount++;
-      }
-      if (oldCount === claimedOld && newCount === claimedNew) {
-        let stop = k + 1;
-        while (lines[stop]?.startsWith('\\')) stop++;
-        const rest = lines.slice(stop);
-        if (rest.some((line) => line !== '' && !isPrefixed(line))) lines = lines.slice(0, stop);
-        break;
-      }
+  const lines = body.slice(0, end);
+  if (claimedOld === undefined || claimedNew === undefined) return { lines };
+  let oldCount = 0;
+  let newCount = 0;
+  for (let k = 0; k < lines.length; k++) {
+    const first = (lines[k] as string)[0];
+    if (first === '-') oldCount++;
+    else if (first === '+') newCount++;
+    else if (first !== '\\') {
+      oldCount++;
+      newCount++;
     }
+    if (oldCount > claimedOld || newCount > claimedNew) break;
+    if (oldCount !== claimedOld || newCount !== claimedNew) continue;
+    let stop = k + 1;
+    while (lines[stop]?.startsWith('\\')) stop++;
+    const rest = lines.slice(stop);
+    if (rest.length === 0) break;
+    const separator = rest.findIndex((line) => line === '' || !isPrefixed(line));
+    const head = separator < 0 ? rest : rest.slice(0, separator);
+    if (head.length === 0) return { lines: lines.slice(0, stop) };
+    if (head.every((line) => line.startsWith('+'))) return { lines: lines.slice(0, stop), ambiguous: head };
+    break;
   }
-  return lines;
+  return { lines };
 }
 
 /**
@@ -91,8 +103,17 @@ export function extractUnifiedDiffs(
   const closeHunk = (): void => {
     if (!hunk || !file) return;
     const body = hunk.hunk.lines;
-    const kept = trimHunkBody(body, hunk.claimedOld, hunk.claimedNew);
+    const trimmed = trimHunkBody(body, hunk.claimedOld, hunk.claimedNew);
+    const kept = trimmed.lines;
     hunk.hunk.lines = kept;
+    if (trimmed.ambiguous) {
+      const name = file.edit.newPath ?? file.edit.oldPath ?? '(unnamed)';
+      const shown = trimmed.ambiguous.slice(0, 2).map((line) => JSON.stringify(line)).join(', ');
+      problems.push(
+        problem('parse-error', `${name} hunk ${file.edit.hunks.length + 1}: its header counts end before ${trimmed.ambiguous.length} more added line(s) (${shown}); fix the counts, or put prose after the diff apart from it.`, { file: name, hunk: file.edit.hunks.length + 1 }),
+      );
+      file.ambiguous = true;
+    }
     if (kept.length > 0) file.edit.hunks.push(hunk.hunk);
     hunk = undefined;
     // Prose after the hunk may name the next file ("Then in src/B.java:").
@@ -122,6 +143,8 @@ export function extractUnifiedDiffs(
     const meaningful =
       done.edit.hunks.length > 0 || done.edit.binary || done.edit.oldMode !== undefined || done.edit.newMode !== undefined ||
       done.edit.oldPath !== done.edit.newPath || done.createdByMode || done.deletedByMode;
+    if (done.copy && done.edit.oldPath !== null && done.edit.newPath !== null && done.edit.oldPath !== done.edit.newPath) done.edit.copy = true;
+    if (done.ambiguous) return;
     if (done.edit.oldPath === null && done.edit.newPath === null) {
       problems.push(problem('parse-error', 'A diff names /dev/null on both sides, so it says which file to change.'));
     } else if (meaningful) {
@@ -200,8 +223,15 @@ export function extractUnifiedDiffs(
         } else if (key === 'deleted file mode') {
           file.deletedByMode = true;
           file.edit.oldMode = value;
-        } else if (key === 'rename from' && file.gitPaths) file.gitPaths.oldPath = cleanHeaderPath(value) ?? file.gitPaths.oldPath;
-        else if (key === 'rename to' && file.gitPaths) file.gitPaths.newPath = cleanHeaderPath(value) ?? file.gitPaths.newPath;
+        } else if ((key === 'rename from' || key === 'copy from') && file.gitPaths) file.gitPaths.oldPath = cleanHeaderPath(value) ?? file.gitPaths.oldPath;
+        else if ((key === 'rename to' || key === 'copy to') && file.gitPaths) file.gitPaths.newPath = cleanHeaderPath(value) ?? file.gitPaths.newPath;
+        if (key === 'copy from' || key === 'copy to') file.copy = true;
+        // `index abc..def 100644`: the mode of both sides, unless a mode line says otherwise.
+        const indexMode = key === 'index' ? /^\S+\.\.\S+\s+(\S+)$/.exec(value)?.[1] : undefined;
+        if (indexMode !== undefined) {
+          file.edit.oldMode ??= indexMode;
+          file.edit.newMode ??= indexMode;
+        }
         continue;
       }
       if (BINARY.test(line)) {

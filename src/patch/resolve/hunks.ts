@@ -72,15 +72,19 @@ function replacementFor(file: FileLines, placed: PlacedHunk): { lines: string[];
   let writerLead: string | undefined;
   let fileLead = '';
   if (placed.loose) {
-    let probe = placed.start;
-    for (const op of placed.parsed.ops) {
-      if (op.kind === 'add') continue;
-      if (op.text.trim() !== '') {
-        writerLead = leadingWhitespace(op.text);
-        fileLead = leadingWhitespace(file.lines[probe] as string);
-        break;
+    // The shift comes from the lines being replaced (the removed ones), else from the context.
+    for (const kind of ['del', 'ctx'] as const) {
+      let probe = placed.start;
+      for (const op of placed.parsed.ops) {
+        if (op.kind === 'add') continue;
+        if (op.kind === kind && op.text.trim() !== '') {
+          writerLead = leadingWhitespace(op.text);
+          fileLead = leadingWhitespace(file.lines[probe] as string);
+          break;
+        }
+        probe++;
       }
-      probe++;
+      if (writerLead !== undefined) break;
     }
   }
   for (const op of placed.parsed.ops) {
@@ -119,28 +123,32 @@ export function applyHunks(
     const old = parsed.ops.filter((op) => op.kind !== 'add');
     const hint = parsed.hintIndex === undefined ? undefined : parsed.hintIndex + offset;
     if (old.length === 0) {
-      if (hint === undefined && file.lines.length > 0) {
-        return { problem: problem('hunk-ambiguous', `${path} hunk ${number} only adds lines and gives neither context nor a line number, so its place is unknown.`, { file: path, hunk: number }) };
+      // Nothing in the file says where added lines go, unless the file is empty.
+      if (file.lines.length > 0) {
+        return { problem: problem('hunk-ambiguous', `${path} hunk ${number} only adds lines and has no context line, so nothing confirms where they go; include the lines around the insertion as context.`, { file: path, hunk: number }) };
       }
-      const at = hint ?? 0;
-      if (at > file.lines.length) {
-        return { problem: problem('line-out-of-range', `${path} hunk ${number} adds lines after line ${at}, but the file has ${file.lines.length} lines.`, { file: path, hunk: number }) };
-      }
-      placed.push({ number, start: at, parsed, oldLength: 0, loose: false });
+      placed.push({ number, start: 0, parsed, oldLength: 0, loose: false });
       continue;
     }
-    let placement = placeOldLines(file.lines, old, hint, strict);
+    // Without context a hunk is placed only where its removed lines are, exactly at its line.
+    const exactOnly = hint !== undefined && !old.some((op) => op.kind === 'ctx');
+    let placement = placeOldLines(file.lines, old, hint, strict, exactOnly);
     let isLoose = false;
     if (placement.kind === 'none' && options.ignoreWhitespace) {
-      placement = placeOldLines(file.lines, old, hint, loose);
+      placement = placeOldLines(file.lines, old, hint, loose, exactOnly);
       isLoose = true;
     }
     if (placement.kind === 'ambiguous') {
       const [a, b] = placement.indexes;
-      return { problem: problem('hunk-ambiguous', `${path} hunk ${number} matches equally well at lines ${a + 1} and ${b + 1}; refusing to guess.`, { file: path, hunk: number }) };
+      const where = hint === undefined ? 'and the hunk gives no line number' : `and its line number (${hint + 1}) is on neither`;
+      return { problem: problem('hunk-ambiguous', `${path} hunk ${number} matches at lines ${a + 1} and ${b + 1}, ${where}; refusing to guess.`, { file: path, hunk: number }) };
     }
     if (placement.kind === 'none') {
-      const why = describeMismatch(file.lines, old, hint, strict);
+      const at = hint ?? 0;
+      const there = at < file.lines.length ? `file line ${at + 1} is ${JSON.stringify((file.lines[at] as string).slice(0, 120))}` : `the file has ${file.lines.length} lines`;
+      const why = exactOnly
+        ? `it has no context lines, so its removed lines must be exactly at its line ${at + 1}, and ${there}; include context lines so it can be found`
+        : describeMismatch(file.lines, old, hint, strict);
       return { problem: problem('hunk-not-found', `${path} hunk ${number} does not apply: ${why}.`, { file: path, hunk: number }) };
     }
     if (parsed.hintIndex !== undefined) offset = placement.index - parsed.hintIndex;

@@ -20,8 +20,32 @@ export interface MatchOptions {
 
 export type LineComparer = (op: HunkOp, fileLine: string) => boolean;
 
-function collapseWhitespace(text: string): string {
-  return text.trim().replace(/\s+/g, ' ');
+/**
+ * Whitespace runs outside string and char literals become one space; inside a literal
+ * every character counts, because `split(" ")` and `split("  ")` are different programs.
+ */
+export function collapseWhitespace(text: string): string {
+  const t = text.trim();
+  let out = '';
+  let space = false;
+  for (let i = 0; i < t.length; i++) {
+    const ch = t[i] as string;
+    if (ch === '"' || ch === "'") {
+      let j = i + 1;
+      while (j < t.length && t[j] !== ch) j += t[j] === '\\' ? 2 : 1;
+      if (space) out += ' ';
+      space = false;
+      out += t.slice(i, j + 1);
+      i = j;
+    } else if (ch === ' ' || ch === '\t' || ch === '\f' || ch === '\v') {
+      space = true;
+    } else {
+      if (space) out += ' ';
+      space = false;
+      out += ch;
+    }
+  }
+  return out;
 }
 
 function indentWidth(lead: string, tabWidth: number): number {

@@ -13,39 +13,31 @@ function matchesAt(lines: readonly string[], index: number, old: readonly HunkOp
 }
 
 /**
- * Where the old side of a hunk sits in the file. With a hint, search outward from it (as
- * GNU patch does) and take the nearest occurrence, refusing two equally near; without a
- * hint, the occurrence must be unique.
+ * Where the old side of a hunk sits in the file. Never a guess: the hunk's own line
+ * (hint) wins when the old side is exactly there; otherwise it must occur once in the
+ * whole file. Two occurrences and a line number on neither are `ambiguous`, however near
+ * one of them the number is. `exactOnly` (a hunk with no context) takes the line or nothing.
  */
 export function placeOldLines(
   lines: readonly string[],
   old: readonly HunkOp[],
   hintIndex: number | undefined,
   compare: LineComparer,
+  exactOnly = false,
 ): Placement {
   const last = lines.length - old.length;
   if (last < 0) return { kind: 'none' };
-  if (hintIndex === undefined) {
-    let found = -1;
-    for (let i = 0; i <= last; i++) {
-      if (!matchesAt(lines, i, old, compare)) continue;
-      if (found >= 0) return { kind: 'ambiguous', indexes: [found, i] };
-      found = i;
-    }
-    return found >= 0 ? { kind: 'found', index: found } : { kind: 'none' };
+  if (hintIndex !== undefined && hintIndex >= 0 && hintIndex <= last && matchesAt(lines, hintIndex, old, compare)) {
+    return { kind: 'found', index: hintIndex };
   }
-  const start = Math.min(Math.max(hintIndex, 0), last);
-  const reach = Math.max(start, last - start);
-  for (let d = 0; d <= reach; d++) {
-    const before = start - d;
-    const after = start + d;
-    const hitBefore = before >= 0 && matchesAt(lines, before, old, compare);
-    const hitAfter = d > 0 && after <= last && matchesAt(lines, after, old, compare);
-    if (hitBefore && hitAfter) return { kind: 'ambiguous', indexes: [before, after] };
-    if (hitBefore) return { kind: 'found', index: before };
-    if (hitAfter) return { kind: 'found', index: after };
+  if (exactOnly) return { kind: 'none' };
+  let found = -1;
+  for (let i = 0; i <= last; i++) {
+    if (!matchesAt(lines, i, old, compare)) continue;
+    if (found >= 0) return { kind: 'ambiguous', indexes: [found, i] };
+    found = i;
   }
-  return { kind: 'none' };
+  return found >= 0 ? { kind: 'found', index: found } : { kind: 'none' };
 }
 
 function quote(text: string): string {

@@ -99,6 +99,14 @@ function applyUnified(work: Workspace, edit: Extract<ProposedEdit, { type: 'unif
   if (source.current === null) return failed(problem('file-not-found', `${oldPath} does not exist, so its hunks cannot apply.`, { file: oldPath }));
   const patched = applyHunks(source.current, edit.hunks, options, oldPath);
   if ('problem' in patched) return failed(patched.problem);
+  if (edit.copy && newPath !== null && newPath !== oldPath) {
+    // A copy creates newPath from oldPath's content; the source stays as it is.
+    const target = work.get(newPath);
+    if (target.current !== null) return failed(problem('file-exists', `${oldPath} is copied to ${newPath}, which already exists.`, { file: newPath }));
+    target.current = patched.file;
+    if (edit.newMode !== undefined) target.newMode = edit.newMode;
+    return OK;
+  }
   if (edit.oldMode !== undefined) source.oldMode = edit.oldMode;
   if (edit.newMode !== undefined) source.newMode = edit.newMode;
   if (newPath === null) {

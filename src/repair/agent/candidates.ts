@@ -125,6 +125,10 @@ function describeBuild(result: CandidateResult, verification: Verification): voi
       result.outcome = 'stopped';
       result.detail = 'the build was interrupted';
       return;
+    case 'not-applied':
+      result.outcome = 'not-applicable';
+      result.detail = `could not be written in the workspace: ${verification.message ?? 'unknown reason'}`;
+      return;
     default: {
       result.outcome = 'build-failed';
       const failures = verification.diagnosis?.diagnostics ?? [];

@@ -7,11 +7,12 @@
 import type { Diagnosis } from '../../diagnose/types.js';
 import { ModelCallError, ProviderUnavailableError, type ModelProvider } from '../../model/index.js';
 import { buildAgentTurn, renderDiagnostic, type EditFormat } from '../../model/prompts/index.js';
-import type { ToolCallingSupport } from '../../model/types.js';
+import type { ChatMessage, ToolCallingSupport } from '../../model/types.js';
 import type { ChangeSet } from '../../patch/types.js';
 import type { AgentAttemptStats, AttemptRecord } from '../../report/run-record.js';
 import { checkProposedChange, type ChangeChecker } from '../change-check.js';
 import { composeChangeSets } from '../compose.js';
+import { renderMessages } from '../model-proposer.js';
 import { ProviderUnavailable, type Proposal, type Verification } from '../loop.js';
 import { BUILT_IN_AGENT_TOOLS } from './built-in-tools.js';
 import { toFixTrial, tryCandidates, type CandidateResult } from './candidates.js';
@@ -30,7 +31,10 @@ export interface AgentProposerOptions {
   /** Builds `fix` (relative to the original tree) in a free workspace; `signal` stops that build alone. */
   verify(fix: ChangeSet, diagnosis: Diagnosis, signal?: AbortSignal): Promise<Verification>;
   fingerprint(changeSet: ChangeSet): string;
+  /** The session's last request exactly as sent (after redaction) and the model's last reply as written. */
   keepExchange(n: number, prompt: string, response: string): Promise<void>;
+  /** The session step by step: each reply and what mvnx answered. */
+  keepLog?(n: number, log: string): Promise<void>;
   maxSteps: number;
   maxCandidates: number;
   /** Candidate builds at the same time. */
@@ -87,6 +91,12 @@ export function createAgentProposer(options: AgentProposerOptions) {
     let writeFixes = 0;
     const candidatesSeen: CandidateResult[] = [];
     options.onBase?.(input.base);
+    // The last request as it went out (after redaction) and the reply as the model wrote it: what the prompt file keeps.
+    const exchange: { sent?: ChatMessage[]; shown?: string } = {};
+    const keep = async (log: string[]) => {
+      if (exchange.sent) await options.keepExchange(input.n, renderMessages(exchange.sent), exchange.shown ?? '(no reply)');
+      await options.keepLog?.(input.n, log.join('\n\n'));
+    };
 
     let session: AgentSessionResult | undefined;
     try {
@@ -116,7 +126,16 @@ export function createAgentProposer(options: AgentProposerOptions) {
         chat: async (messages, specs) => {
           const signal = AbortSignal.any([options.signal, AbortSignal.timeout(options.perCallTimeoutMs)]);
           try {
-            const reply = await options.provider.chat({ messages, signal, ...(specs ? { tools: specs } : {}) });
+            const reply = await options.provider.chat({
+              messages,
+              signal,
+              ...(specs ? { tools: specs } : {}),
+              onSend: (outgoing) => {
+                exchange.sent = outgoing;
+                delete exchange.shown;
+              },
+            });
+            exchange.shown = [reply.shown ?? reply.text, ...(reply.toolCalls ?? []).map((call) => `[tool call] ${call.name} ${call.rawArguments ?? JSON.stringify(call.arguments)}`)].filter(Boolean).join('\n');
             return { text: reply.text, ...(reply.toolCalls ? { toolCalls: reply.toolCalls } : {}) };
           } catch (error) {
             if (error instanceof ModelCallError && error.code === 'tools-unsupported') {
@@ -146,10 +165,10 @@ export function createAgentProposer(options: AgentProposerOptions) {
         onStep: (line) => options.onStep?.(line),
       });
       if (support === undefined && session.mode === 'native') support = { native: true, reason: 'the server took the tool definitions' };
-      await options.keepExchange(input.n, session.log.join('\n\n'), session.log.at(-1) ?? '');
+      await keep(session.log);
       return proposalFrom(session, { verified, built, candidatesSeen, started, fingerprint: (cs) => options.fingerprint(composeChangeSets(input.base, cs)) });
     } catch (error) {
-      if (session) await options.keepExchange(input.n, session.log.join('\n\n'), '');
+      await keep(session?.log ?? []);
       if (error instanceof ProviderUnavailableError) throw new ProviderUnavailable(error.message);
       if (error instanceof ModelCallError) {
         return { source: 'agent', modelMs: Date.now() - started, modelCalls: Math.max(1, session?.modelCalls ?? 1), problems: [{ code: 'model-error', message: `the model call failed: ${error.message}` }] };
@@ -204,6 +223,7 @@ function proposalFrom(
 
 function describeBuild(verification: Verification): ToolResult {
   if (verification.outcome === 'verified') return { ok: true, output: 'The build passes with the code as it is now.' };
+  if (verification.outcome === 'not-applied') return { ok: false, output: `The change could not be written, so nothing was built: ${verification.message ?? ''}` };
   const failures = verification.diagnosis?.diagnostics ?? [];
   const shown = failures.slice(0, 5).map(renderDiagnostic).join('\n\n');
   const regressions = verification.regressions.length > 0 ? `\nTests that passed before and fail now: ${verification.regressions.join(', ')}` : '';

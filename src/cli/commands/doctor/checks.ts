@@ -28,11 +28,26 @@ export interface DoctorFacts {
   offline: { localRepository: string; repositoryExists: boolean; pomFound: boolean; plugins: PluginPin[] };
   config: Probe<{ tier: string; files: string[] }>;
   model: { host: string; name: string; version: Probe<string>; models?: Probe<string[]> };
-  sandbox: { version: Probe<string>; isolatedRun?: Probe<true> };
+  sandbox: SandboxFacts;
   /** The configured plugins, loaded; absent when the config names none (or did not load). */
   plugins?: Probe<{ summaries: string[]; notes: string[] }>;
   /** Node's own start-up, measured when NODE_EXTRA_CA_CERTS is set (Node 20 parses that file before any code runs). */
   startup: { extraCaCerts?: string; extraCaCertsCostMs?: Probe<number> };
+}
+
+/** What the build's own sandbox probe (detectSandbox) found, and what the build's environment would be. */
+export interface SandboxFacts {
+  mode: string;
+  /** Who set sandbox.mode: a config file, a flag, a variable, or `default`. */
+  modeSource: string;
+  /** The configured image, else the one suggested for the project's Java release. */
+  image: string;
+  imageSuggested: boolean;
+  probe: Probe<{ kind: string; isolated: boolean; available: boolean; reason?: string; tried: { kind: string; problem?: string }[] }>;
+  /** Variable names a verification build gets, and the names it does not (never values). */
+  env: { passed: string[]; dropped: string[] };
+  /** The local repository the build reads, read-only. */
+  localRepository: string;
 }
 
 export const MIN_MAVEN_VERSION = '3.6.3';
@@ -105,11 +120,44 @@ function modelChecks(facts: DoctorFacts): CheckResult[] {
 }
 
 function sandboxCheck(facts: DoctorFacts): CheckResult {
-  const { version, isolatedRun } = facts.sandbox;
-  const hint = 'install bubblewrap (apt-get install bubblewrap); without it verification builds run without network isolation';
-  if (!version.ok) return { check: 'sandbox', status: 'warn', detail: `bwrap not available: ${version.error}`, hint };
-  if (isolatedRun && !isolatedRun.ok) return { check: 'sandbox', status: 'warn', detail: `${version.value} cannot isolate a process here: ${isolatedRun.error}`, hint: 'allow unprivileged user namespaces, or run in a VM/container that does' };
-  return { check: 'sandbox', status: 'ok', detail: `${version.value}, network isolation works` };
+  const { probe, mode, modeSource, image, imageSuggested } = facts.sandbox;
+  const imageHint = `set sandbox.mode docker or podman with sandbox.image (${imageSuggested ? `suggested for this project: ${image}` : image}, pulled beforehand)`;
+  if (!probe.ok) return { check: 'sandbox', status: 'warn', detail: `the probe failed: ${probe.error}`, hint: 'run mvnx doctor again; until the probe passes verification is not isolated' };
+  const { kind, isolated, available, reason, tried } = probe.value;
+  const passedOver = tried.filter((t) => t.problem).map((t) => `${t.kind}: ${t.problem}`);
+  if (!available) {
+    return { check: 'sandbox', status: 'fail', detail: `sandbox.mode ${mode} (${modeSource}) is required but unavailable: ${reason ?? 'unknown'}`, hint: `repairs stop before the first model call until it works; install bubblewrap or ${imageHint}` };
+  }
+  if (isolated) {
+    const via = kind === 'bwrap' ? 'bubblewrap' : `${kind}, image ${image}`;
+    return { check: 'sandbox', status: 'ok', detail: `verification builds will run under ${via} (sandbox.mode ${mode})${passedOver.length > 0 ? `; passed over: ${passedOver.join('; ')}` : ''}` };
+  }
+  return {
+    check: 'sandbox',
+    status: 'warn',
+    detail: `verification builds will run WITHOUT isolation: ${reason ?? 'no sandbox'}`,
+    hint: mode === 'none' ? 'sandbox.mode is none; written in a config file it means this environment is the sandbox' : `install bubblewrap (apt-get install bubblewrap) or ${imageHint}; until then auto does not apply fixes`,
+  };
+}
+
+function isolationCheck(facts: DoctorFacts): CheckResult {
+  const { probe, env, localRepository, modeSource, mode } = facts.sandbox;
+  const environment = `environment: ${env.passed.length} variable(s) pass (${env.passed.join(', ') || 'none'}), ${env.dropped.length} withheld${env.dropped.length > 0 ? ` (${env.dropped.slice(0, 6).join(', ')}${env.dropped.length > 6 ? ', ...' : ''})` : ''}`;
+  const always = `${environment}; install/deploy verified as verify; every process of a stage killed when it ends`;
+  if (probe.ok && probe.value.isolated) {
+    return {
+      check: 'isolation',
+      status: 'ok',
+      detail: `isolated: network (none), writes (workspace only; ${localRepository} read-only), host sockets and $HOME (not visible), settings.xml passwords (removed), processes (own PID namespace); ${always}. Not isolated: CPU and memory (no limits), reads of system folders (/usr, needed /etc files)`,
+    };
+  }
+  const optedOut = mode === 'none' && modeSource !== 'default' && !modeSource.startsWith('env ') && !modeSource.startsWith('flag ');
+  return {
+    check: 'isolation',
+    status: 'warn',
+    detail: `NOT isolated: network, your files, host sockets, other processes' environments and settings.xml passwords are reachable by a candidate's code (secrets found are redacted from every output); still done: ${always}`,
+    hint: optedOut ? `${modeSource} says the environment is the sandbox: auto applies fixes anyway` : 'auto and assist.autoApplyLowRisk will not apply fixes verified like this',
+  };
 }
 
 function pluginsCheck(facts: DoctorFacts): CheckResult {
@@ -140,11 +188,12 @@ function startupCheck(facts: DoctorFacts): CheckResult {
 }
 
 export function evaluateDoctor(facts: DoctorFacts): CheckResult[] {
-  return [javaCheck(facts), ...mavenChecks(facts), offlineCheck(facts), configCheck(facts), ...modelChecks(facts), sandboxCheck(facts), pluginsCheck(facts), startupCheck(facts)];
+  return [javaCheck(facts), ...mavenChecks(facts), offlineCheck(facts), configCheck(facts), ...modelChecks(facts), sandboxCheck(facts), isolationCheck(facts), pluginsCheck(facts), startupCheck(facts)];
 }
 
 /** Checks without which mvnx cannot do its job at all. */
-const ESSENTIAL = new Set(['java', 'maven', 'maven version', 'config', 'plugins']);
+// A sandbox fails only when required by name and unavailable: repairs cannot run then.
+const ESSENTIAL = new Set(['java', 'maven', 'maven version', 'config', 'plugins', 'sandbox']);
 
 export function doctorExitCode(results: CheckResult[]): number {
   return results.some((result) => result.status === 'fail' && ESSENTIAL.has(result.check)) ? 1 : 0;

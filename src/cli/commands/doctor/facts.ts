@@ -7,6 +7,8 @@ import { execa } from 'execa';
 import type { MvnxFlags } from '../../flags.js';
 import { findMaven, MavenNotFoundError, type MavenSource } from '../../../maven/discover.js';
 import { findProjectRoot } from '../../../maven/project.js';
+import { projectJavaRelease, resolveMavenUserState } from '../../../maven/settings.js';
+import { buildEnvironment, detectSandbox, suggestedImage, type SandboxMode } from '../../../workspace/index.js';
 import { loadPlugins } from '../../../plugins/load.js';
 import { loadEffectiveConfig } from '../../../policy/load.js';
 import type { DoctorFacts, PluginPin, Probe } from './checks.js';
@@ -146,18 +148,20 @@ async function probeModel(host: string, name: string): Promise<DoctorFacts['mode
   }
 }
 
-async function probeSandbox(env: NodeJS.ProcessEnv): Promise<DoctorFacts['sandbox']> {
+/** Exactly the probe a build runs (detectSandbox with the config's mode and image), and the environment it would pass. */
+async function probeSandbox(input: { env: NodeJS.ProcessEnv; cwd: string; projectRoot: string; mode: SandboxMode; modeSource: string; image?: string; pass: string[] }): Promise<DoctorFacts['sandbox']> {
+  const pom = await readFile(path.join(input.projectRoot, 'pom.xml'), 'utf8').catch(() => '');
+  const image = input.image ?? suggestedImage(projectJavaRelease(pom));
+  const { env, dropped } = buildEnvironment(input.env, input.pass);
+  const localRepository = resolveMavenUserState({ args: [], env: input.env, cwd: input.cwd, projectRoot: input.projectRoot }).localRepository;
+  let probe: DoctorFacts['sandbox']['probe'];
   try {
-    const result = await execa('bwrap', ['--version'], { env, reject: false, timeout: 10_000, all: true });
-    if (result.exitCode !== 0) return { version: { ok: false, error: `bwrap --version exited ${result.exitCode}` } };
-    const run = await execa('bwrap', ['--ro-bind', '/', '/', '--unshare-net', 'true'], { env, reject: false, timeout: 10_000, all: true });
-    return {
-      version: { ok: true, value: result.stdout.trim() },
-      isolatedRun: run.exitCode === 0 ? { ok: true, value: true } : { ok: false, error: (run.all ?? '').split('\n')[0] || `exit ${run.exitCode}` },
-    };
+    const info = await detectSandbox(input.mode, { image, env: input.env });
+    probe = { ok: true, value: { kind: info.kind, isolated: info.isolated, available: info.available, ...(info.reason ? { reason: info.reason } : {}), tried: info.tried } };
   } catch (error) {
-    return { version: failure(error) };
+    probe = failure(error);
   }
+  return { mode: input.mode, modeSource: input.modeSource, image, imageSuggested: input.image === undefined, probe, env: { passed: Object.keys(env).sort(), dropped }, localRepository };
 }
 
 async function probePlugins(specifiers: string[], projectRoot: string): Promise<NonNullable<DoctorFacts['plugins']>> {
@@ -215,12 +219,19 @@ export async function gatherFacts(options: GatherOptions): Promise<DoctorFacts> 
   let modelName = (typeof flags.model === 'string' && flags.model) || env.MVNX_MODEL || DEFAULT_MODEL;
   let configuredMaven: string | undefined;
   let plugins: DoctorFacts['plugins'];
+  let sandboxConfig: { mode: SandboxMode; modeSource: string; image?: string; pass: string[] } = { mode: 'auto', modeSource: 'default', pass: [] };
   try {
     const effective = await loadEffectiveConfig({ projectRoot, configFile: options.configFile, env, flags });
     config = { ok: true, value: { tier: effective.tier, files: [...effective.files] } };
     host = effective.model.host;
     modelName = effective.model.name;
     configuredMaven = effective.maven.executable;
+    sandboxConfig = {
+      mode: effective.sandbox.mode,
+      modeSource: effective.sources['sandbox.mode'] ?? 'default',
+      ...(effective.sandbox.image ? { image: effective.sandbox.image } : {}),
+      pass: effective.sandbox.env.pass,
+    };
     if (effective.plugins && effective.plugins.length > 0) plugins = await probePlugins(effective.plugins, projectRoot);
   } catch (error) {
     config = failure(error);
@@ -232,7 +243,7 @@ export async function gatherFacts(options: GatherOptions): Promise<DoctorFacts> 
     maven.ok ? probeMavenVersion(maven.value.path, cwd, env) : Promise.resolve(undefined),
     probeOffline(projectRoot, env),
     probeModel(host, modelName),
-    probeSandbox(env),
+    probeSandbox({ env, cwd, projectRoot, ...sandboxConfig }),
   ]);
   // After the others: timing node start-ups next to JVM start-ups would measure the contention.
   const startup = await probeStartup(env);

@@ -1,0 +1,116 @@
+/**
+ * What a POM change does to the build, read from the XML (fast-xml-parser), not from
+ * counting tags: a changed or added dependency coordinate (directly, or through a
+ * property it reads) is `add-dependency`; a plugin added or changed is a build edit.
+ */
+import { XMLParser, XMLValidator } from 'fast-xml-parser';
+
+/** Elements that repeat in a POM and must always be read as lists. */
+const LISTS = new Set(['dependency', 'plugin', 'extension', 'profile', 'exclusion', 'execution']);
+
+const parser = new XMLParser({
+  ignoreAttributes: true,
+  // A POM needs no entities; expanding them is how XML bombs work.
+  processEntities: false,
+  parseTagValue: false,
+  trimValues: true,
+  isArray: (name) => LISTS.has(name),
+});
+
+const COORDINATES = ['groupId', 'artifactId', 'version', 'type', 'classifier', 'scope', 'optional', 'systemPath'] as const;
+
+export interface PomFacts {
+  /** Every dependency (and parent, and plugin dependency), as its resolved coordinates. */
+  dependencies: Set<string>;
+  /** Every plugin and build extension, as groupId:artifactId:version. */
+  plugins: Set<string>;
+}
+
+type Node = Record<string, unknown>;
+
+function isNode(value: unknown): value is Node {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** `${name}` replaced from the POM's own properties and project fields, a few levels deep. */
+function interpolator(project: Node): (text: string) => string {
+  const values = new Map<string, string>();
+  const properties = project.properties;
+  if (isNode(properties)) for (const [key, value] of Object.entries(properties)) if (typeof value === 'string') values.set(key, value);
+  for (const field of ['groupId', 'artifactId', 'version']) {
+    const value = project[field];
+    if (typeof value === 'string') {
+      values.set(`project.${field}`, value);
+      values.set(`pom.${field}`, value);
+    }
+  }
+  return (text) => {
+    let out = text;
+    for (let depth = 0; depth < 5 && out.includes('${'); depth++) out = out.replace(/\$\{([^}]+)\}/g, (whole, name: string) => values.get(name) ?? whole);
+    return out;
+  };
+}
+
+function coordinates(node: Node, resolve: (text: string) => string, fields: readonly string[]): string {
+  return fields.map((field) => (typeof node[field] === 'string' ? resolve(node[field] as string) : '')).join(':');
+}
+
+function collect(value: unknown, key: string, facts: PomFacts, resolve: (text: string) => string): void {
+  if (Array.isArray(value)) {
+    for (const item of value) collect(item, key, facts, resolve);
+    return;
+  }
+  if (!isNode(value)) return;
+  if (key === 'dependency' || key === 'parent') {
+    // Dropping an exclusion brings in new transitive dependencies: part of the identity.
+    const exclusions = isNode(value.exclusions) ? JSON.stringify(value.exclusions) : '';
+    facts.dependencies.add(`${key}:${coordinates(value, resolve, COORDINATES)}:${exclusions}`);
+  }
+  if (key === 'plugin' || key === 'extension') facts.plugins.add(coordinates(value, resolve, ['groupId', 'artifactId', 'version']));
+  for (const [child, inner] of Object.entries(value)) collect(inner, child, facts, resolve);
+}
+
+/** The build-relevant facts of a POM, or undefined when the text is not a well-formed POM. */
+export function readPom(text: string): PomFacts | undefined {
+  if (!text.includes('<project')) return undefined;
+  if (XMLValidator.validate(text) !== true) return undefined;
+  let doc: unknown;
+  try {
+    doc = parser.parse(text);
+  } catch {
+    return undefined;
+  }
+  const project = isNode(doc) ? doc.project : undefined;
+  if (!isNode(project) || (project.modelVersion === undefined && project.artifactId === undefined)) return undefined;
+  const facts: PomFacts = { dependencies: new Set(), plugins: new Set() };
+  const resolve = interpolator(project);
+  for (const [key, value] of Object.entries(project)) collect(value, key, facts, resolve);
+  return facts;
+}
+
+/** Whether some text reads as a POM (root `<project>` with a modelVersion or artifactId). */
+export function isPom(text: string | null): boolean {
+  return text !== null && readPom(text) !== undefined;
+}
+
+/**
+ * True when `after` depends on something `before` did not: a dependency, parent or
+ * plugin dependency added or with any coordinate changed. A POM that does not parse
+ * counts as adding one when it mentions a dependency at all: nothing else can be proven.
+ */
+export function addsDependency(before: string | null, after: string | null): boolean {
+  if (after === null) return false;
+  const next = readPom(after);
+  if (!next) return /<(dependency|parent)[\s>]/.test(after.replace(/<!--[\s\S]*?-->/g, ''));
+  const previous = before === null ? undefined : readPom(before);
+  if (!previous) return next.dependencies.size > 0;
+  return [...next.dependencies].some((dependency) => !previous.dependencies.has(dependency));
+}
+
+/** True when `after` has a plugin or extension `before` did not (added or re-versioned). */
+export function changesPlugins(before: string | null, after: string | null): boolean {
+  const next = after === null ? undefined : readPom(after);
+  if (!next) return false;
+  const previous = before === null ? undefined : readPom(before);
+  return [...next.plugins].some((plugin) => !previous?.plugins.has(plugin));
+}
