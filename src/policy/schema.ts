@@ -181,7 +181,7 @@ const rolloutSchema = z.strictObject({ promote: promoteSchema.prefault({}) }).de
 // Command tools (docs/tools.md): programs a team offers the agent without writing a plugin.
 export const COMMAND_TOOL_NAME = /^[a-z][a-z0-9_]{1,39}$/;
 export const COMMAND_TOOL_STATES = ['understand', 'collect', 'fix'] as const;
-const commandToolSchema = z
+export const commandToolSchema = z
   .strictObject({
     name: z.string().regex(COMMAND_TOOL_NAME, 'lower_snake_case, 2-40 characters, starting with a letter').describe('The name the model calls it by, lower_snake_case.'),
     command: z

@@ -9,7 +9,8 @@ const COMMANDS: ReadonlyArray<[string, string]> = [
   ['report', 'write the rollout report as one HTML page (report --html FILE)'],
   ['apply', 'apply the verified fix of a recorded run'],
   ['hook', 'install or remove the git pre-push hook'],
-  ['bench', 'measure repair quality on the bundled cases'],
+  ['bench', 'measure repair quality on the bundled cases (--agent: agent mode)'],
+  ['tool', 'command tools for agent mode: tool add|list|remove (docs/tools.md)'],
   ['help', 'this help'],
   ['version', "mvnx's version"],
 ];
