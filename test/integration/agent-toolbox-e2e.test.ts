@@ -15,7 +15,6 @@ import { cliPath, repoRoot, runMvnx, snapshotTree } from '../helpers/repair-proj
 
 const CART = 'src/main/java/com/acme/shop/Cart.java';
 const MONEY = 'src/main/java/com/acme/shop/Money.java';
-const TEST = 'com.acme.shop.CartTest#totalIsInCents';
 
 let mock: OllamaMock | undefined;
 const cleanups: (() => Promise<void>)[] = [];
