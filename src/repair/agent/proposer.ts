@@ -99,9 +99,11 @@ export function createAgentProposer(options: AgentProposerOptions) {
     };
 
     let session: AgentSessionResult | undefined;
+    const log: string[] = [];
     try {
       const mode = await decideMode();
       session = await runAgentSession({
+        log,
         tools,
         mode,
         maxSteps,
@@ -158,7 +160,7 @@ export function createAgentProposer(options: AgentProposerOptions) {
             label: (index) => `fix ${index + 1} of write_fix ${label}`,
           });
           candidatesSeen.push(...trial.results);
-          built.push(...trial.results.filter((result) => result.verification && result.outcome !== 'stopped'));
+          built.push(...trial.results.filter((result) => result.verification && ['build-failed', 'regressed', 'timeout', 'verified'].includes(result.outcome)));
           verified ??= trial.verified;
           return toFixTrial(trial, budget.left);
         },
@@ -168,7 +170,7 @@ export function createAgentProposer(options: AgentProposerOptions) {
       await keep(session.log);
       return proposalFrom(session, { verified, built, candidatesSeen, started, fingerprint: (cs) => options.fingerprint(composeChangeSets(input.base, cs)) });
     } catch (error) {
-      await keep(session?.log ?? []);
+      await keep(log);
       if (error instanceof ProviderUnavailableError) throw new ProviderUnavailable(error.message);
       if (error instanceof ModelCallError) {
         return { source: 'agent', modelMs: Date.now() - started, modelCalls: Math.max(1, session?.modelCalls ?? 1), problems: [{ code: 'model-error', message: `the model call failed: ${error.message}` }] };
@@ -200,8 +202,8 @@ function proposalFrom(
   };
   const base = { source: 'agent' as const, modelMs: Date.now() - found.started, modelCalls: Math.max(1, session.modelCalls), agent: stats };
   const summary = (session.hypothesis ?? found.verified?.summary)?.slice(0, 600);
-  // The fix that passed; else the last one built, whose build tells the loop whether it made progress.
-  const chosen = found.verified ?? found.built.at(-1);
+  // The fix that passed; else the best one built, whose build tells the loop whether it made progress.
+  const chosen = found.verified ?? bestBuilt(found.built);
   if (chosen?.changeSet && chosen.verification) {
     return {
       ...base,
@@ -219,6 +221,20 @@ function proposalFrom(
     problems: last && last.problems.length > 0 ? last.problems : [{ code: 'no-edits', message: `the agent stopped without a fix (${session.stop}) after ${session.steps.length} step(s)${last ? `: ${last.detail}` : ''}` }],
     ...(summary ? { summary } : {}),
   };
+}
+
+/**
+ * The built candidate that got furthest: one that breaks no passing test before one that
+ * does, then the fewest failures left, then the latest (it had the most feedback).
+ */
+function bestBuilt(built: CandidateResult[]): CandidateResult | undefined {
+  const failures = (candidate: CandidateResult) => candidate.verification?.diagnosis?.diagnostics.length ?? Number.MAX_SAFE_INTEGER;
+  const regressed = (candidate: CandidateResult) => (candidate.verification?.outcome === 'regressed' ? 1 : 0);
+  return built.reduce<CandidateResult | undefined>((best, candidate) => {
+    if (!best) return candidate;
+    const order = regressed(candidate) - regressed(best) || failures(candidate) - failures(best);
+    return order <= 0 ? candidate : best;
+  }, undefined);
 }
 
 function describeBuild(verification: Verification): ToolResult {

@@ -74,6 +74,8 @@ export interface AgentSessionInput {
   maxCandidates: number;
   /** Epoch milliseconds after which no new step starts. */
   deadline?: number;
+  /** Where the step log goes (kept by the caller also when the session ends in an error). */
+  log?: string[];
   onStep?(line: string): void;
 }
 
@@ -102,7 +104,7 @@ export async function runAgentSession(input: AgentSessionInput): Promise<AgentSe
   const steps: AgentStep[] = [];
   const toolCalls: Record<string, number> = {};
   const answered = new Map<string, string>();
-  const log: string[] = [];
+  const log: string[] = input.log ?? [];
   let repeats = 0;
   let unreadableInARow = 0;
   let modelCalls = 0;
@@ -185,7 +187,7 @@ export async function runAgentSession(input: AgentSessionInput): Promise<AgentSe
       continue;
     }
     const signature = signatureOf(tool, input.tools)!;
-    const coerced = tool === 'write_fix' ? { args: rawArgs, corrections: [] } : await coerceArguments(signature, rawArgs, input.context.view);
+    const coerced = await coerceArguments(signature, rawArgs, input.context.view);
     notes.push(...coerced.corrections);
     if (notes.length > 0) corrections++;
     const args = coerced.args;
