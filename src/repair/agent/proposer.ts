@@ -85,6 +85,7 @@ export function createAgentProposer(options: AgentProposerOptions) {
     const fixable = input.diagnosis.diagnostics.filter((d) => d.fixable);
     const maxSteps = Math.max(1, Math.min(options.maxSteps, input.modelCallsLeft));
     const budget = { left: Math.max(1, input.attemptsLeft ?? 1) };
+    const buildsAllowed = budget.left;
     const tried = new Map(input.history.filter((attempt) => attempt.fingerprint).map((attempt) => [attempt.fingerprint, `attempt ${attempt.n}`] as [string, string]));
     const built: CandidateResult[] = [];
     let verified: CandidateResult | undefined;
@@ -168,7 +169,7 @@ export function createAgentProposer(options: AgentProposerOptions) {
       });
       if (support === undefined && session.mode === 'native') support = { native: true, reason: 'the server took the tool definitions' };
       await keep(session.log);
-      return proposalFrom(session, { verified, built, candidatesSeen, started, fingerprint: (cs) => options.fingerprint(composeChangeSets(input.base, cs)) });
+      return proposalFrom(session, { verified, built, candidatesSeen, started, buildsStarted: buildsAllowed - budget.left, fingerprint: (cs) => options.fingerprint(composeChangeSets(input.base, cs)) });
     } catch (error) {
       await keep(log);
       if (error instanceof ProviderUnavailableError) throw new ProviderUnavailable(error.message);
@@ -187,7 +188,7 @@ export function createAgentProposer(options: AgentProposerOptions) {
 
 function proposalFrom(
   session: AgentSessionResult,
-  found: { verified?: CandidateResult; built: CandidateResult[]; candidatesSeen: CandidateResult[]; started: number; fingerprint(changeSet: ChangeSet): string },
+  found: { verified?: CandidateResult; built: CandidateResult[]; candidatesSeen: CandidateResult[]; started: number; buildsStarted: number; fingerprint(changeSet: ChangeSet): string },
 ): Proposal {
   const stats: AgentAttemptStats = {
     stop: session.stop,
@@ -211,7 +212,8 @@ function proposalFrom(
       changeSet: chosen.changeSet,
       fingerprint: chosen.fingerprint ?? found.fingerprint(chosen.changeSet),
       verification: chosen.verification,
-      extraBuilds: Math.max(0, found.built.length - 1),
+      // Every candidate build started (stopped ones too) took its share of the attempt budget.
+      extraBuilds: Math.max(0, found.buildsStarted - 1),
       ...(summary ? { summary } : {}),
     };
   }
