@@ -1,11 +1,13 @@
 // Diagnosis throughput: generates a ~200 MB Maven log from a real captured fixture log
 // (the project's console output repeated, with build noise in between) and reports MB/s
-// and peak RSS of diagnoseBuild over it. Run: npm run bench:diagnose [-- SIZE_MB]
+// and peak RSS of diagnoseBuild over it. Then the long-line section: single lines of
+// 1 to 8 MB of `Tests run:` text (the pathological input of issue 16) through
+// parseMavenLog, to show the cost grows linearly. Run: npm run bench:diagnose [-- SIZE_MB]
 import { mkdtemp, readFile, rm, open } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { diagnoseBuild } from '../dist/diagnose/index.js';
+import { diagnoseBuild, parseMavenLog } from '../dist/diagnose/index.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const sizeMb = Number(process.argv[2] ?? 200);
@@ -48,6 +50,22 @@ try {
     diagnostics: diagnosis.diagnostics.length,
     warnings: diagnosis.warnings.length,
   }, null, 2));
+
+  // Long lines, in memory (streamLogLines would cut them at 64 KiB): time per MB must stay flat.
+  const unit = 'Tests run: 1, Failures: 0, Errors: 0, Skipped: 0, ';
+  const rows = [];
+  for (const lineMb of [1, 2, 4, 8]) {
+    const line = '[ERROR] ' + unit.repeat(Math.ceil((lineMb * 1024 * 1024) / unit.length));
+    const times = [];
+    for (let i = 0; i < 3; i++) {
+      const t = process.hrtime.bigint();
+      parseMavenLog([line], { projectRoot: dir });
+      times.push(Number(process.hrtime.bigint() - t) / 1e6);
+    }
+    const ms = times.sort((a, b) => a - b)[1];
+    rows.push({ lineMB: lineMb, medianMs: Number(ms.toFixed(1)), msPerMB: Number((ms / lineMb).toFixed(1)) });
+  }
+  console.log(JSON.stringify({ benchmark: 'diagnose-long-line', rows }, null, 2));
 } finally {
   await rm(dir, { recursive: true, force: true });
 }

@@ -30,6 +30,8 @@ export interface BenchCase {
   agentReplies?: (string | ReplySpec)[];
   /** Empty for a single-module project. */
   modules: BenchModule[];
+  /** javac arguments the case compiles with (`-Xlint:all`, `-Werror`); default none. */
+  compilerArgs?: string[];
 }
 
 export const TEMPLATE_DIR = '_template';
@@ -68,7 +70,7 @@ export function parseCaseJson(file: string, text: string, name: string, dir: str
   }
   if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw new MvnxError(`${file}: expected a JSON object`);
   const json = raw as Record<string, unknown>;
-  const known = new Set(['description', 'kind', 'expect', 'replies', 'modules', 'agentReplies']);
+  const known = new Set(['description', 'kind', 'expect', 'replies', 'modules', 'compilerArgs', 'agentReplies']);
   const unknown = Object.keys(json).find((key) => !known.has(key));
   if (unknown) throw new MvnxError(`${file}: unknown field "${unknown}" (known: ${[...known].join(', ')})`);
 
@@ -100,6 +102,7 @@ export function parseCaseJson(file: string, text: string, name: string, dir: str
           ),
         }),
     modules: parsedModules,
+    ...(json.compilerArgs !== undefined ? { compilerArgs: field(file, 'compilerArgs', json.compilerArgs, isStringArray, 'a list of javac arguments, e.g. ["-Xlint:all", "-Werror"]') } : {}),
   };
 }
 
@@ -134,6 +137,8 @@ export interface PomFields {
   packaging: 'jar' | 'pom';
   modules?: string[];
   dependencies?: string[];
+  /** javac arguments for maven-compiler-plugin (`-Xlint:all`, `-Werror`). */
+  compilerArgs?: string[];
 }
 
 /** The template with its `<!-- @NAME@ -->` slots filled; pure. */
@@ -146,7 +151,14 @@ export function renderPom(template: string, fields: PomFields): string {
     .replaceAll('@ARTIFACT_ID@', fields.artifactId)
     .replaceAll('@PACKAGING@', fields.packaging)
     .replace('<!-- @MODULES@ -->', modules)
-    .replace('<!-- @DEPENDENCIES@ -->', dependencies);
+    .replace('<!-- @DEPENDENCIES@ -->', dependencies)
+    .replace('<!-- @COMPILER_ARGS@ -->', compilerArgs(fields.compilerArgs));
+}
+
+function compilerArgs(args: string[] | undefined): string {
+  if (!args?.length) return '';
+  const escape = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  return `<configuration><compilerArgs>${args.map((arg) => `<arg>${escape(arg)}</arg>`).join('')}</compilerArgs></configuration>`;
 }
 
 /** Copies a case's broken project to `dest` (which must not exist) with its poms. */
@@ -155,12 +167,12 @@ export async function materialiseCase(benchCase: BenchCase, dest: string): Promi
   await mkdir(path.dirname(dest), { recursive: true });
   await cp(path.join(benchCase.dir, 'project'), dest, { recursive: true });
   if (benchCase.modules.length === 0) {
-    await writeFile(path.join(dest, 'pom.xml'), renderPom(template, { artifactId: benchCase.name, packaging: 'jar' }));
+    await writeFile(path.join(dest, 'pom.xml'), renderPom(template, { artifactId: benchCase.name, packaging: 'jar', ...(benchCase.compilerArgs ? { compilerArgs: benchCase.compilerArgs } : {}) }));
     return;
   }
   await writeFile(path.join(dest, 'pom.xml'), renderPom(template, { artifactId: benchCase.name, packaging: 'pom', modules: benchCase.modules.map((module) => module.name) }));
   for (const module of benchCase.modules) {
     await mkdir(path.join(dest, module.name), { recursive: true });
-    await writeFile(path.join(dest, module.name, 'pom.xml'), renderPom(template, { artifactId: module.name, packaging: 'jar', dependencies: module.dependsOn }));
+    await writeFile(path.join(dest, module.name, 'pom.xml'), renderPom(template, { artifactId: module.name, packaging: 'jar', dependencies: module.dependsOn, ...(benchCase.compilerArgs ? { compilerArgs: benchCase.compilerArgs } : {}) }));
   }
 }

@@ -3,7 +3,9 @@
  *
  * A diagnostic's fingerprint is the sha-256 (hex) of a JSON array of:
  *   kind, category, file (project-relative, forward slashes), module, test id,
- *   the normalised message, and the normalised javac continuation lines.
+ *   the normalised message, and the normalised javac continuation lines; then, only
+ *   when set (so that fingerprints of javac and test diagnostics stay what they were),
+ *   the tool, rule and lint category.
  *
  * Left out, and why:
  *   - line and column: an edit above the error moves it without fixing it ("line
@@ -21,7 +23,8 @@
 import { createHash } from 'node:crypto';
 import type { Diagnostic } from './types.js';
 
-const ABSOLUTE_PATH = /(?:[A-Za-z]:[\\/]|\/)(?:[^\s:'"()[\]<>,]+[\\/])+([^\s:'"()[\]<>,\\/]+)/g;
+// Segments exclude the separators, so a path splits one way only (no catastrophic backtracking).
+const ABSOLUTE_PATH = /(?:[A-Za-z]:[\\/]|\/)(?:[^\s:'"()[\]<>,\\/]+[\\/])+([^\s:'"()[\]<>,\\/]+)/g;
 const TIMESTAMP = /\b\d{4}-\d{2}-\d{2}[T ]\d{2}[:-]\d{2}[:-]\d{2}(?:[.,_]\d+)?Z?\b/g;
 const DURATION = /\b\d+(?:[.,]\d+)?\s?(?:ms|s|sec|seconds|milliseconds)\b/g;
 const IDENTITY_HASH = /@[0-9a-f]{4,}\b/g;
@@ -39,7 +42,7 @@ export function normaliseForFingerprint(text: string): string {
 }
 
 export function diagnosticFingerprint(d: Omit<Diagnostic, 'fingerprint'> & { fingerprint?: string }): string {
-  const identity = [
+  const identity: unknown[] = [
     d.kind,
     d.category,
     d.file ?? '',
@@ -48,6 +51,7 @@ export function diagnosticFingerprint(d: Omit<Diagnostic, 'fingerprint'> & { fin
     normaliseForFingerprint(d.message),
     (d.details ?? []).map(normaliseForFingerprint),
   ];
+  if (d.tool !== undefined || d.rule !== undefined || d.lint !== undefined) identity.push(d.tool ?? '', d.rule ?? '', d.lint ?? '');
   return createHash('sha256').update(JSON.stringify(identity)).digest('hex');
 }
 

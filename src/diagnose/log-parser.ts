@@ -3,54 +3,87 @@
  * streams the log, so memory stays bounded by the number of findings, not the log
  * size); `result()` returns what was seen so far, which is also what a truncated log
  * yields.
+ *
+ * It routes each line: javac's entries to compile-findings.ts (with -Werror's warnings),
+ * quality-gate lines to quality/ (findings count once their gate fails), Surefire's fork
+ * failures to surefire-fork.ts, the reactor's own lines to reactor.ts, the console test
+ * summary to console-tests.ts, and non-code failures to categories.ts. Lines come through
+ * `normaliseLogLine`, so CI prefixes, ANSI codes and CRs are gone before any pattern sees
+ * them.
+ *
+ * Linear: every pattern is anchored or guarded by a literal check, and none has nested
+ * quantifiers over the same characters; a 5 MB line costs one pass.
  */
-import { matchNonCode, CATEGORY_REASONS, type NonCodeCategory } from './categories.js';
+import { matchNonCode } from './categories.js';
+import { CompileFindings, type CompileContext } from './compile-findings.js';
+import { consoleTestRow, isTestMarker, type ConsoleRow } from './console-tests.js';
 import { diagnosticFingerprint } from './fingerprint.js';
-import { relativeToRoot, relativisePathsIn } from './paths.js';
-import { looksBinary, splitLevel, stripAnsi, truncate } from './text.js';
-import type { ConsoleTestFailure, Diagnostic, LogParseResult, ReactorModule } from './types.js';
+import { compilerEntry, isJavacDetail, javacEntry, werrorMarker } from './javac-lines.js';
+import { normaliseLogLine } from './log-line.js';
+import { NonCodeFailures } from './non-code-failures.js';
+import { inferLogRoot, moduleDirOfSource } from './log-root.js';
+import { isWindowsPath, relativeToRoot, relativisePathsIn, toForwardSlashes } from './paths.js';
+import { QualityCollector } from './quality/collector.js';
+import { MultiLineQuality, qualityLine, type QualityFinding } from './quality/console.js';
+import { qualityToolOf } from './quality/tools.js';
+import { ReactorTracker } from './reactor.js';
+import { ForkTracker } from './surefire-fork.js';
+import { looksBinary, splitLevel, truncate, type LogLevel } from './text.js';
+import type { ConsoleTestFailure, Diagnostic, LogParseResult } from './types.js';
 
 const MAX_MESSAGE = 500;
-const MAX_DETAILS = 20;
 const MAX_MAVEN_WARNINGS = 200;
 const MAX_FINDINGS = 5_000;
 
-const JAVAC_ENTRY = /^((?:[A-Za-z]:[\\/]|\\\\|\/)[^[\]]*?\.java):\[(\d+)(?:,(\d+))?\] ?(.*)$/;
-const JAVAC_UNPARSEABLE = /Failure executing javac, but could not parse the error/;
 const MOJO_HEADER = /^--- ([\w.-]+):([^:\s]+):([\w-]+) \(([^)]*)\) @ (\S+) ---/;
-const PROJECT_SEPARATOR = /^-+< ([^:\s]+):([^:\s]+) >-+$/;
-const BUILDING = /^Building (.+?) (\S+?)(?:\s+\[(\d+)\/(\d+)\])?\s*$/;
-const SUMMARY_ROW = /^(.+?) (?:\.+ |\.* ?)(SUCCESS|FAILURE|SKIPPED)\b/;
 // groupId:artifactId:version:goal (execution) on project artifactId: message
-const FAILED_GOAL = /^Failed to execute goal (?:[\w.-]+:([\w.-]+):([^:\s]+):([\w-]+) \([^)]*\) )?on project ([^\s:]+): ?(.*)$/;
-const TEST_MARKER = /There are test failures|There are test errors|Tests run: \d+, Failures: \d+, Errors: \d+.*<<< (?:FAILURE|ERROR)!|^Tests run: \d+, Failures: (?:[1-9]\d*, Errors: \d+|\d+, Errors: [1-9])/;
-const CONSOLE_TEST_ROW = /^ {2}([\w$.]+)\.([\w$]+)(?:\([^)]*\))?(?:\[\d+\])?(?::(\d+))? (?:» )?(.*)$/;
+const FAILED_GOAL = /^Failed to execute goal (?:([\w.-]+):([\w.-]+):([^:\s]+):([\w-]+) \([^)]*\) )?on project ([^\s:]+): ?(.*)$/;
 
 interface MojoContext {
+  groupId?: string;
   plugin: string;
   goal: string;
   artifactId: string;
 }
 
-interface PendingCompile {
-  diagnostic: Diagnostic;
-  details: string[];
-  /** True when the entry came from an `[ERROR]` block, whose continuations keep the prefix. */
-  prefixed: boolean;
+export interface LogLine {
+  /** 1-based line number in the log. */
+  number: number;
+  /** The line as Maven printed it: CI prefixes, ANSI codes and the `[LEVEL] ` prefix removed. */
+  text: string;
+  level?: LogLevel;
+  /** artifactId of the module whose goal was running, when the log says. */
+  module?: string;
+  /** artifactId of the plugin whose goal was running. */
+  plugin?: string;
+  goal?: string;
+}
+
+export interface LogParserOptions {
+  /**
+   * The project root as the log names it (its absolute paths start with it). Undefined
+   * for a log from elsewhere: the root is then inferred from the module folders the log
+   * shows, and `result().logRoot` says which.
+   */
+  projectRoot?: string;
+  /** Sees every line after normalisation (plugin parsers). */
+  onLine?: (line: LogLine) => void;
 }
 
 export class MavenLogParser {
-  private readonly projectRoot: string;
-  private readonly compile = new Map<string, Diagnostic>();
-  private readonly other = new Map<string, Diagnostic>();
+  private readonly projectRoot: string | undefined;
+  private readonly onLine: ((line: LogLine) => void) | undefined;
+  private readonly compile: CompileFindings;
+  private readonly quality = new QualityCollector();
+  private readonly multiLine = new MultiLineQuality();
+  private readonly forks = new ForkTracker();
+  private readonly reactor = new ReactorTracker();
+  private readonly other: NonCodeFailures;
   private readonly consoleTests = new Map<string, ConsoleTestFailure>();
-  private readonly modules: ReactorModule[] = [];
   private readonly mavenWarnings: string[] = [];
-  private readonly warnings: string[] = [];
-  private pending: PendingCompile | undefined;
-  private pendingArtifactId: string | undefined;
   private mojo: MojoContext | undefined;
-  private inSummary = false;
+  private lastLevel: LogLevel | undefined;
+  private sawLevel = false;
   private consoleSection: 'failure' | 'error' | undefined;
   private firstUnexplainedFailure: { text: string; module?: string } | undefined;
   private testFailureModules = new Set<string>();
@@ -59,59 +92,80 @@ export class MavenLogParser {
   private sawAnyError = false;
   private binaryLines = 0;
   private lineCount = 0;
-  private findingsCapped = false;
-  /** Key of a non-code failure whose message ended in ':' (the next line explains it). */
-  private awaitingExplanation: string | undefined;
+  private consoleTestsCapped = false;
 
-  constructor(options: { projectRoot: string }) {
+  constructor(options: LogParserOptions = {}) {
     this.projectRoot = options.projectRoot;
+    this.onLine = options.onLine;
+    this.other = new NonCodeFailures(this.projectRoot);
+    const root = this.projectRoot;
+    this.compile = new CompileFindings((file) => (root === undefined ? toForwardSlashes(file) : relativeToRoot(rootedLike(file, root), root)));
   }
 
   feed(rawLine: string): void {
     this.lineCount++;
-    const line = stripAnsi(rawLine.endsWith('\r') ? rawLine.slice(0, -1) : rawLine);
+    const line = normaliseLogLine(rawLine);
     if (looksBinary(line)) {
       this.binaryLines++;
-      this.flushPending();
+      this.compile.flush();
       return;
     }
     const { level, text } = splitLevel(line);
+    this.onLine?.({ number: this.lineCount, text, ...(level ? { level } : {}), ...this.lineContext() });
     if (level === undefined) {
       this.feedUnprefixed(line);
       return;
     }
+    this.sawLevel = true;
+    this.lastLevel = level;
     if (level === 'ERROR' || level === 'FATAL') {
       this.sawAnyError = true;
       this.feedError(text);
       return;
     }
-    this.flushPending();
+    this.endErrorBlock();
     this.consoleSection = undefined;
-    if (level === 'WARNING') {
-      this.noteMavenWarning(text);
-      return;
-    }
-    if (level === 'INFO') this.feedInfo(text);
+    if (level === 'WARNING') this.feedWarning(text);
+    else if (level === 'INFO') this.feedInfo(text);
   }
 
   result(): LogParseResult {
-    this.flushPending();
-    const warnings = [...this.warnings];
-    if (this.binaryLines > 0) {
-      warnings.push(`log contains ${this.binaryLines} line(s) of binary or non-UTF-8 data; they were skipped`);
+    this.endErrorBlock();
+    const warnings: string[] = [];
+    if (this.binaryLines > 0) warnings.push(`log contains ${this.binaryLines} line(s) of binary data; they were skipped`);
+    if (this.compile.capped || this.quality.capped || this.consoleTestsCapped) warnings.push(`more than ${MAX_FINDINGS} findings; the rest were dropped`);
+    const forkFailures = this.forks.result();
+    const qualityFailures = this.quality.failures();
+    const explained = this.compile.size > 0 || this.testFailuresReported || forkFailures.length > 0 || qualityFailures.length > 0;
+    let otherFailures = this.other.values();
+    // A test JVM that ran out of memory is one failure, however many lines said so.
+    if (forkFailures.some((f) => f.kind === 'out-of-memory')) otherFailures = otherFailures.filter((d) => d.category !== 'jvm-crash');
+    if (otherFailures.length === 0 && !explained && this.firstUnexplainedFailure) {
+      otherFailures.push(this.other.diagnostic('unknown', this.firstUnexplainedFailure.text, this.firstUnexplainedFailure.module));
     }
-    if (this.findingsCapped) warnings.push(`more than ${MAX_FINDINGS} findings; the rest were dropped`);
-    const otherFailures = [...this.other.values()];
-    if (otherFailures.length === 0 && this.compile.size === 0 && !this.testFailuresReported && this.firstUnexplainedFailure) {
-      otherFailures.push(this.otherDiagnostic('unknown', this.firstUnexplainedFailure.text, this.firstUnexplainedFailure.module));
-    }
+    const qualityFindings = this.quality.promoted();
+    const compileErrors = this.compile.values();
+    const logRoot =
+      this.projectRoot ??
+      inferLogRoot([
+        ...this.reactor.hints,
+        ...compileErrors.flatMap((d) => (d.file ? [moduleDirOfSource(d.file)] : [])),
+        ...qualityFindings.flatMap((f) => (f.file && f.fileBase === 'absolute' ? [moduleDirOfSource(f.file)] : [])),
+        ...qualityFailures.flatMap((f) => (f.reportPath ? [f.reportPath.replace(/\/target\/[^/]+$/, '')] : [])),
+      ]);
+    const rebase = (d: Diagnostic): Diagnostic => (this.projectRoot === undefined ? rebaseDiagnostic(d, logRoot) : { ...d });
     return {
-      compileErrors: [...this.compile.values()],
-      otherFailures,
+      compileErrors: compileErrors.map(rebase),
+      otherFailures: otherFailures.map(rebase),
       consoleTestFailures: [...this.consoleTests.values()],
       testFailuresReported: this.testFailuresReported,
       testFailureModules: [...this.testFailureModules],
-      modules: this.modules.map((m) => ({ ...m })),
+      qualityFindings,
+      qualityFailures,
+      forkFailures,
+      modules: this.reactor.modules(),
+      moduleBasedirs: this.reactor.moduleBasedirs(),
+      logRoot,
       buildFailed: this.sawBuildFailure || this.sawAnyError,
       mavenWarnings: [...this.mavenWarnings],
       warnings,
@@ -119,30 +173,48 @@ export class MavenLogParser {
     };
   }
 
+  private lineContext(): Pick<LogLine, 'module' | 'plugin' | 'goal'> {
+    if (!this.mojo) return {};
+    return { module: this.mojo.artifactId, plugin: this.mojo.plugin, goal: this.mojo.goal };
+  }
+
+  private compileContext(): CompileContext {
+    return { ...(this.mojo?.artifactId ? { module: this.mojo.artifactId } : {}), ...(this.mojo?.plugin.includes('compiler') ? { compilerGoal: this.mojo.goal } : {}) };
+  }
+
   private feedUnprefixed(line: string): void {
-    if (this.pending && !this.pending.prefixed && /^\s+\S/.test(line)) {
-      this.addDetail(line);
+    const open = this.compile.open;
+    // javac's continuation lines (`  symbol: ...`) come without a prefix, even in an [ERROR] or [WARNING] block.
+    if (open && (/^\s+\S/.test(line) || (open.role === 'error' && isJavacDetail(line)))) {
+      this.compile.addDetail(line);
       return;
     }
-    this.flushPending();
+    this.compile.flush();
+    // Inside an error block (or in a log with no Maven levels at all: plain javac), an
+    // unprefixed entry is the continuation of Maven's message; elsewhere it is test output.
+    const inError = this.lastLevel === 'ERROR' || this.lastLevel === 'FATAL' || !this.sawLevel;
+    if (inError) {
+      if (this.feedFinding(line, false)) return;
+      if (this.forks.error(line, this.mojo?.artifactId)) return;
+    }
     const rule = matchNonCode(line);
-    if (rule?.category === 'jvm-crash') this.addOther(rule.category, line.trim(), this.mojo?.artifactId);
+    if (rule?.rule.category === 'jvm-crash') this.other.add(rule.rule.category, line.trim(), this.mojo?.artifactId, rule.reason);
   }
 
   private feedError(text: string): void {
-    if (this.pending?.prefixed && /^\s{2,}\S/.test(text)) {
-      this.addDetail(text);
+    this.reactor.noteBasedir(text, this.mojo?.artifactId);
+    const open = this.compile.open;
+    if (open?.prefixed && (/^\s{2,}\S/.test(text) || (open.role !== 'javadoc' && isJavacDetail(text)))) {
+      this.compile.addDetail(text);
       return;
     }
-    this.flushPending();
+    this.compile.flush();
 
-    const entry = JAVAC_ENTRY.exec(text);
-    if (entry) {
-      this.startCompile(entry, true);
-      return;
-    }
+    const failedGoal = FAILED_GOAL.exec(text);
+    if (!failedGoal && this.feedFinding(text, true)) return;
+
     if (this.consoleSection) {
-      const row = CONSOLE_TEST_ROW.exec(text);
+      const row = consoleTestRow(text);
       if (row) {
         this.addConsoleTest(row, this.consoleSection);
         return;
@@ -155,190 +227,154 @@ export class MavenLogParser {
     }
     this.consoleSection = undefined;
 
-    const failedGoal = FAILED_GOAL.exec(text);
+    let quality = false;
     if (failedGoal) {
-      const [, plugin, , goal, artifactId] = failedGoal;
-      if (plugin && goal && artifactId) this.mojo = { plugin, goal, artifactId };
-      this.markModule(artifactId, 'FAILURE');
+      const [, groupId, plugin, version, goal, artifactId] = failedGoal;
+      if (plugin && goal && artifactId) this.mojo = { ...(groupId ? { groupId } : {}), plugin, goal, artifactId };
+      this.reactor.markFailed(artifactId);
+      const spec = plugin && goal ? qualityToolOf(plugin, goal) : undefined;
+      if (spec && groupId && version && artifactId) {
+        quality = true;
+        this.quality.fail({ tool: spec.tool, module: artifactId, goal: `${groupId}:${plugin}:${version}:${goal}`, message: failedGoal[6] ?? '', ...(this.projectRoot !== undefined ? { projectRoot: this.projectRoot } : {}) });
+      }
+      // The message after the colon may itself be a finding header or a fork failure.
+      const message = failedGoal[6] ?? '';
+      if (message !== '') {
+        this.collect(this.multiLine.feed(message).findings);
+        if (this.forks.error(message, artifactId, this.inTests())) return;
+      }
     }
-    const module = failedGoal?.[4] ?? this.mojo?.artifactId;
+    const module = failedGoal?.[5] ?? this.mojo?.artifactId;
+    if (!failedGoal) {
+      if (this.forks.error(text, module, this.inTests())) return;
+      this.forks.endBlock();
+    }
 
-    if (TEST_MARKER.test(text)) {
+    if (isTestMarker(text)) {
       this.testFailuresReported = true;
       if (module) this.testFailureModules.add(module);
     }
-    if (JAVAC_UNPARSEABLE.test(text)) {
-      this.addCompile(this.compileDiagnostic({ message: 'javac failed and Maven could not parse its error', module, fixable: false }));
+    if (/Failure executing javac, but could not parse the error/.test(text)) {
+      this.compile.addUnparseable(module);
       return;
     }
-    if (/^\[Help \d+\]/.test(text.trim())) return;
+    if (/^\[Help \d+\]/.test(header)) return;
     const rule = matchNonCode(text);
     if (rule) {
-      this.addOther(rule.category, failedGoal?.[5] || text, module);
+      this.other.add(rule.rule.category, failedGoal?.[6] || text, module, rule.reason);
       return;
     }
-    if (this.awaitingExplanation && text.trim() !== '' && !/^-> \[Help/.test(text.trim())) {
-      this.explain(this.awaitingExplanation, text.trim());
-    }
-    this.awaitingExplanation = undefined;
-    if (failedGoal && !this.firstUnexplainedFailure && !/Compilation failure/.test(text)) {
-      this.firstUnexplainedFailure = { text: failedGoal[5] || text, module };
+    this.other.next(header);
+    const explained = quality || /Compilation failure/.test(text) || (failedGoal?.[2] === 'maven-javadoc-plugin' && this.compile.size > 0);
+    if (failedGoal && !this.firstUnexplainedFailure && !explained) {
+      this.firstUnexplainedFailure = { text: failedGoal[6] || text, module };
     }
   }
 
+  /**
+   * Findings shared by prefixed and unprefixed lines: javac and javadoc entries, -Werror,
+   * quality-gate lines. True when the line was one.
+   */
+  private feedFinding(text: string, prefixed: boolean): boolean {
+    const multi = this.multiLine.feed(text);
+    this.collect(multi.findings);
+    if (multi.consumed) return true;
+    const tool = this.runningQualityTool();
+    const quality = qualityLine(text, { ...(tool ? { tool } : {}) });
+    if (quality) {
+      this.collect([quality]);
+      return true;
+    }
+    const entry = compilerEntry(text);
+    if (entry) {
+      this.compile.start(entry, prefixed, 'error', this.compileContext());
+      return true;
+    }
+    const marker = werrorMarker(text);
+    if (marker !== undefined) {
+      this.compile.failOnWarnings(marker, this.compileContext());
+      return true;
+    }
+    const javac = javacEntry(text);
+    if (javac) {
+      const javadoc = this.mojo?.plugin === 'maven-javadoc-plugin' || text.startsWith('Exit code:');
+      if (javac.severity === 'error') this.compile.start(javac, prefixed, javadoc ? 'javadoc' : 'error', this.compileContext());
+      else if (!javadoc) this.compile.start(javac, prefixed, 'warning', this.compileContext());
+      return true;
+    }
+    return false;
+  }
+
+  private feedWarning(text: string): void {
+    const open = this.compile.open;
+    if (open?.prefixed && open.role === 'warning' && isJavacDetail(text)) {
+      this.compile.addDetail(text);
+      return;
+    }
+    this.compile.flush();
+    const entry = compilerEntry(text);
+    if (entry && (this.mojo === undefined || this.mojo.plugin.includes('compiler'))) {
+      this.noteMavenWarning(text);
+      this.compile.start(entry, true, 'warning', this.compileContext());
+      return;
+    }
+    const tool = this.runningQualityTool();
+    const quality = qualityLine(text, { ...(tool ? { tool } : {}) });
+    if (quality) {
+      this.collect([quality]);
+      return;
+    }
+    this.noteMavenWarning(text);
+  }
+
   private feedInfo(text: string): void {
-    const separator = PROJECT_SEPARATOR.exec(text);
-    if (separator) {
-      this.pendingArtifactId = separator[2];
-      return;
-    }
-    const building = BUILDING.exec(text);
-    if (building && (this.pendingArtifactId !== undefined || building[3] !== undefined)) {
-      const name = building[1] ?? '';
-      if (!this.modules.some((m) => m.name === name && m.artifactId === this.pendingArtifactId)) {
-        this.modules.push({ name, ...(this.pendingArtifactId ? { artifactId: this.pendingArtifactId } : {}) });
-      }
-      this.pendingArtifactId = undefined;
-      this.mojo = undefined;
-      return;
-    }
+    const reactorLine = this.reactor.info(text);
+    if (reactorLine === 'module-start') this.mojo = undefined;
+    if (reactorLine === 'build-failure') this.sawBuildFailure = true;
+    if (reactorLine) return;
     const mojo = MOJO_HEADER.exec(text);
     if (mojo) {
       this.mojo = { plugin: mojo[1] ?? '', goal: mojo[3] ?? '', artifactId: mojo[5] ?? '' };
       return;
     }
-    if (/^Reactor Summary/.test(text)) {
-      this.inSummary = true;
+    this.reactor.noteBasedir(text, this.mojo?.artifactId);
+    if (this.inTests()) this.forks.info(text, this.mojo?.artifactId);
+    if (text.startsWith('PMD Failure: ')) {
+      const quality = qualityLine(text, {});
+      if (quality) this.collect([quality]);
+    }
+  }
+
+  private inTests(): boolean {
+    return this.mojo !== undefined && /surefire|failsafe/.test(this.mojo.plugin);
+  }
+
+  private runningQualityTool(): string | undefined {
+    return this.mojo ? qualityToolOf(this.mojo.plugin, this.mojo.goal)?.tool : undefined;
+  }
+
+  private collect(findings: QualityFinding[]): void {
+    this.quality.collect(findings, (tool) => (this.mojo && this.runningQualityTool() === tool ? this.mojo.artifactId : undefined));
+  }
+
+  private endErrorBlock(): void {
+    this.compile.flush();
+    this.collect(this.multiLine.flush());
+    this.forks.endBlock();
+  }
+
+  private addConsoleTest(row: ConsoleRow, outcome: 'failure' | 'error'): void {
+    const key = `${row.className}#${row.method}`;
+    if (this.consoleTests.has(key)) return;
+    if (this.consoleTests.size >= MAX_FINDINGS) {
+      this.consoleTestsCapped = true;
       return;
     }
-    if (/^BUILD (FAILURE|SUCCESS)/.test(text)) {
-      this.inSummary = false;
-      if (text.startsWith('BUILD FAILURE')) this.sawBuildFailure = true;
-      return;
-    }
-    if (this.inSummary) {
-      const row = SUMMARY_ROW.exec(text);
-      if (row) this.markSummaryRow(row[1] ?? '', row[2] as 'SUCCESS' | 'FAILURE' | 'SKIPPED');
-    }
-  }
-
-  private markSummaryRow(label: string, status: 'SUCCESS' | 'FAILURE' | 'SKIPPED'): void {
-    // Maven 3.9 prints "Name Version ....": match the longest known name the label starts with.
-    const known = this.modules
-      .filter((m) => label === m.name || label.startsWith(m.name + ' '))
-      .sort((a, b) => b.name.length - a.name.length)[0];
-    if (known) known.status = status;
-    else this.modules.push({ name: label, status });
-  }
-
-  private markModule(artifactId: string | undefined, status: 'FAILURE'): void {
-    if (!artifactId) return;
-    const known = this.modules.find((m) => m.artifactId === artifactId);
-    if (known) known.status ??= status;
-  }
-
-  private startCompile(entry: RegExpExecArray, prefixed: boolean): void {
-    const [, absFile = '', line, column, message = ''] = entry;
-    const file = relativeToRoot(absFile, this.projectRoot);
-    const goal = this.mojo?.plugin.includes('compiler') ? this.mojo.goal : undefined;
-    const scope = goal === 'testCompile' || (goal === undefined && /(^|\/)src\/test\//.test(file)) ? 'test' : 'main';
-    const diagnostic = this.compileDiagnostic({
-      message: truncate(message.trim(), MAX_MESSAGE),
-      file,
-      line: Number(line),
-      ...(column !== undefined ? { column: Number(column) } : {}),
-      module: this.mojo?.artifactId,
-      scope,
-      fixable: true,
-    });
-    this.pending = { diagnostic, details: [], prefixed };
-  }
-
-  private addDetail(text: string): void {
-    if (this.pending && this.pending.details.length < MAX_DETAILS) this.pending.details.push(truncate(text.trim(), MAX_MESSAGE));
-  }
-
-  private flushPending(): void {
-    const pending = this.pending;
-    if (!pending) return;
-    this.pending = undefined;
-    const d = pending.diagnostic;
-    if (pending.details.length > 0) d.details = pending.details;
-    this.addCompile(d);
-  }
-
-  private compileDiagnostic(fields: Partial<Diagnostic> & { message: string; fixable: boolean }): Diagnostic {
-    const d: Diagnostic = { kind: 'compile', category: 'compile', fingerprint: '', ...fields };
-    if (d.module === undefined) delete d.module;
-    if (!d.fixable) d.reason = 'javac failed without a position mvnx can act on';
-    return d;
-  }
-
-  private addCompile(d: Diagnostic): void {
-    // Maven prints each javac error twice; the position and message identify it.
-    const key = `${d.file ?? ''}\u0000${d.line ?? ''}\u0000${d.column ?? ''}\u0000${d.message}`;
-    const seen = this.compile.get(key);
-    if (seen) {
-      // The second copy (the "Failed to execute goal ... on project X" block) may know more.
-      if ((d.details?.length ?? 0) > (seen.details?.length ?? 0)) seen.details = d.details;
-      if (seen.module === undefined && d.module !== undefined) seen.module = d.module;
-      seen.fingerprint = diagnosticFingerprint(seen);
-      return;
-    }
-    if (this.compile.size >= MAX_FINDINGS) {
-      this.findingsCapped = true;
-      return;
-    }
-    d.fingerprint = diagnosticFingerprint(d);
-    this.compile.set(key, d);
-  }
-
-  private otherDiagnostic(category: NonCodeCategory, text: string, module: string | undefined): Diagnostic {
-    const d: Diagnostic = {
-      kind: 'other',
-      category,
-      fixable: false,
-      message: truncate(relativisePathsIn(text.trim(), this.projectRoot), MAX_MESSAGE),
-      reason: CATEGORY_REASONS[category],
-      fingerprint: '',
-      ...(module ? { module } : {}),
-    };
-    d.fingerprint = diagnosticFingerprint(d);
-    return d;
-  }
-
-  private explain(key: string, text: string): void {
-    const seen = this.other.get(key);
-    if (!seen) return;
-    const merged = this.otherDiagnostic(seen.category as NonCodeCategory, `${seen.message} ${text}`, seen.module);
-    this.other.set(key, merged);
-  }
-
-  private addOther(category: NonCodeCategory, rawText: string, module: string | undefined): void {
-    const text = rawText.replace(/\s*-> \[Help \d+\]\s*$/, '');
-    const key = `${category}\u0000${module ?? ''}`;
-    this.awaitingExplanation = text.trimEnd().endsWith(':') ? key : undefined;
-    const seen = this.other.get(key);
-    const informative = text.trim() !== '' && !/^Failed to execute goal/.test(text);
-    if (seen) {
-      // A later line often says more than the "Failed to execute goal" header did.
-      if (informative && (seen.message === '' || /^Failed to execute goal/.test(seen.message))) {
-        this.other.set(key, this.otherDiagnostic(category, text, module));
-      }
-      return;
-    }
-    this.other.set(key, this.otherDiagnostic(category, text, module));
-  }
-
-  private addConsoleTest(row: RegExpExecArray, outcome: 'failure' | 'error'): void {
-    const [, className = '', method = '', line, message = ''] = row;
-    const key = `${className}#${method}`;
-    if (this.consoleTests.has(key) || this.consoleTests.size >= MAX_FINDINGS) return;
     this.consoleTests.set(key, {
-      className,
-      method,
-      ...(line ? { line: Number(line) } : {}),
-      message: truncate(message.trim(), MAX_MESSAGE),
+      className: row.className,
+      method: row.method,
+      ...(row.line !== undefined ? { line: row.line } : {}),
+      message: truncate(row.message.trim(), MAX_MESSAGE),
       outcome,
       ...(this.mojo?.artifactId ? { module: this.mojo.artifactId } : {}),
     });
@@ -351,8 +387,24 @@ export class MavenLogParser {
   }
 }
 
+/** A Windows log whose paths have no drive (`\work\app\...`) gets the root's drive, when the root has one. */
+function rootedLike(file: string, root: string): string {
+  if (/^\\(?!\\)/.test(file) && /^[A-Za-z]:/.test(root)) return `${root.slice(0, 2)}${file}`;
+  return file;
+}
+
+/** A diagnostic read against no root, made relative to the root found later. */
+export function rebaseDiagnostic(d: Diagnostic, root: string): Diagnostic {
+  if (root === '') return { ...d };
+  const out: Diagnostic = { ...d, message: relativisePathsIn(d.message, root) };
+  if (d.reason !== undefined) out.reason = relativisePathsIn(d.reason, root);
+  if (d.file !== undefined && (d.file.startsWith('/') || isWindowsPath(d.file))) out.file = relativeToRoot(rootedLike(d.file, root), root);
+  out.fingerprint = diagnosticFingerprint(out);
+  return out;
+}
+
 /** Parses a whole log held in memory (tests, small logs). `diagnoseBuild` streams instead. */
-export function parseMavenLog(lines: Iterable<string>, options: { projectRoot: string }): LogParseResult {
+export function parseMavenLog(lines: Iterable<string>, options: LogParserOptions = {}): LogParseResult {
   const parser = new MavenLogParser(options);
   for (const line of lines) parser.feed(line);
   return parser.result();

@@ -23,9 +23,13 @@ export function splitLevel(line: string): LeveledLine {
   return { level, text: line.slice(m[0].length) };
 }
 
-/** True for text that is not plausibly a log line: NULs, other C0 controls, U+FFFD. */
+/**
+ * True for text that is not plausibly a log line: NULs and other C0 controls (ESC is
+ * gone with the ANSI codes by now). A U+FFFD is not binary: a log another tool already
+ * decoded lossily still names its errors around the replaced letter.
+ */
 export function looksBinary(line: string): boolean {
-  return /[\x00-\x08\x0e-\x1f\ufffd]/.test(line);
+  return /[\x00-\x08\x0e-\x1a\x1c-\x1f]/.test(line);
 }
 
 export function truncate(text: string, max: number): string {

@@ -4,12 +4,14 @@
  * allowed in run.json, removing or renaming the contract's fields is not.
  */
 
-export type DiagnosticKind = 'compile' | 'test' | 'other';
+/** `quality`: a failed check that names a file (checkstyle, PMD, spotbugs, a formatter or license check). */
+export type DiagnosticKind = 'compile' | 'test' | 'quality' | 'other';
 
 /** Whether and why a failure can be helped by a code patch. */
 export type FailureCategory =
   | 'compile'
   | 'test'
+  | 'quality'
   | 'dependency-resolution'
   | 'plugin-resolution'
   | 'enforcer'
@@ -36,7 +38,7 @@ export interface TestFailureDetail {
 export interface Diagnostic {
   kind: DiagnosticKind;
   category: FailureCategory;
-  /** True only when a code patch can plausibly help (compile and test failures). */
+  /** True only when a code patch can plausibly help (compile, test and quality failures). */
   fixable: boolean;
   /** First line of the message, normalised (no ANSI, no `[ERROR]` prefix). */
   message: string;
@@ -46,8 +48,16 @@ export interface Diagnostic {
   column?: number;
   /** artifactId of the Maven module the failure came from. */
   module?: string;
-  /** `com.acme.FooTest#method` for test failures. */
+  /** `com.acme.FooTest#method` for test failures; the class alone when only the class is known (a crashed fork). */
   test?: string;
+  /** The check that failed, for `quality` (checkstyle, pmd, spotbugs, forbiddenapis, spotless, fmt, license, ...) and javadoc. */
+  tool?: string;
+  /** The rule or bug pattern the tool names (`FileTabCharacter`, `UnusedLocalVariable`, `NP_NULL_ON_SOME_PATH`). */
+  rule?: string;
+  /** javac's lint category of a warning that failed the build under -Werror (`rawtypes`, `unchecked`, ...). */
+  lint?: string;
+  /** The failed goal as `groupId:artifactId:version:goal`, when the log names it (quality checks). */
+  goal?: string;
   /** javac continuation lines (`symbol:`, `location:`), in order. */
   details?: string[];
   /** For compile errors: main or test sources. */
@@ -92,6 +102,52 @@ export interface ConsoleTestFailure {
   module?: string;
 }
 
+/** A quality-gate finding as the console or a report names it, before it has a project file. */
+export interface QualityFinding {
+  tool: string;
+  message: string;
+  rule?: string;
+  /** As the tool printed it: absolute, or relative to the module folder (`fileBase`). */
+  file?: string;
+  fileBase?: 'absolute' | 'module';
+  /** A class the tool named instead of a file (PMD, spotbugs, forbiddenapis). */
+  className?: string;
+  /** The source file name the class came from (`A.java`), when the tool says it. */
+  sourceFile?: string;
+  line?: number;
+  column?: number;
+  module?: string;
+}
+
+/** A quality gate's goal that failed the build. */
+export interface QualityFailure {
+  tool: string;
+  module?: string;
+  /** `groupId:artifactId:version:goal`. */
+  goal: string;
+  /** The plugin's own words (`You have 3 Checkstyle violations.`). */
+  message: string;
+  /** A report the message names (PMD: `For more details see: /abs/target/pmd.xml`), as the log names it. */
+  reportPath?: string;
+}
+
+export type ForkFailureKind = 'exit' | 'timeout' | 'out-of-memory' | 'crash' | 'error';
+
+/** A test JVM that died or hung instead of reporting (see surefire-fork.ts). */
+export interface ForkFailure {
+  kind: ForkFailureKind;
+  module?: string;
+  exitCode?: number;
+  /** Test classes Surefire names as crashed, in order. */
+  classes: string[];
+  /** The last test class that started and printed no result. */
+  lastRunning?: string;
+  /** The JVM's own words for `error` and `out-of-memory` (`Java heap space`). */
+  detail?: string;
+  /** An hs_err_pid file was mentioned: the JVM itself crashed. */
+  fatalErrorFile?: boolean;
+}
+
 /** What the console log alone says about a build (see `parseMavenLog`). */
 export interface LogParseResult {
   /** javac errors, de-duplicated, in the order first printed. */
@@ -104,6 +160,14 @@ export interface LogParseResult {
   testFailuresReported: boolean;
   /** artifactIds of modules whose test goal failed. */
   testFailureModules: string[];
+  /** Findings of quality gates that failed the build. */
+  qualityFindings: QualityFinding[];
+  qualityFailures: QualityFailure[];
+  forkFailures: ForkFailure[];
+  /** Module folders the log shows (artifactId -> absolute folder, as the log names it). */
+  moduleBasedirs: Record<string, string>;
+  /** The project root as the log names it: the one given, or the one inferred ('' when unknown). */
+  logRoot: string;
   /** Reactor modules in build order, with their summary status where printed. */
   modules: ReactorModule[];
   /** The log shows a failed build (BUILD FAILURE or any error line). */

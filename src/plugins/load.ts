@@ -13,17 +13,14 @@ import { BUILT_IN_AGENT_TOOLS } from '../repair/agent/built-in-tools.js';
 import type { AgentState, AgentTool } from '../repair/agent/types.js';
 import { BUILT_IN_FIXERS, checkFixer } from '../repair/fixers/registry.js';
 import type { Fixer } from '../repair/fixers/types.js';
+import type { DiagnosticParser } from '../diagnose/index.js';
 import type { LoadedPlugin, LoadedPlugins, MvnxPlugin, RunReporter } from './types.js';
 
 const KNOWN_KEYS = new Set(['name', 'version', 'description', 'fixers', 'reporters', 'parsers', 'tools']);
-/** Parts of the plugin interface that this mvnx accepts but does not run yet. */
-export const PLUGIN_PARTS_NOT_USED = {
-  parsers: 'log parsers are not used yet: diagnosis comes from the built-in javac and Surefire readers',
-} as const;
 const AGENT_STATES: readonly AgentState[] = ['understand', 'collect', 'fix'];
 
 export async function loadPlugins(specifiers: readonly string[], options: { projectRoot: string }): Promise<LoadedPlugins> {
-  const loaded: LoadedPlugins = { plugins: [], fixers: [], tools: [], reporters: [], notes: [] };
+  const loaded: LoadedPlugins = { plugins: [], fixers: [], tools: [], parsers: [], reporters: [], notes: [] };
   const fixerNames = new Set(BUILT_IN_FIXERS.map((fixer) => fixer.name));
   const toolNames = new Set(BUILT_IN_AGENT_TOOLS.map((tool) => tool.name).concat(Object.keys(STATE_TOOLS)));
   for (const specifier of specifiers) {
@@ -42,11 +39,11 @@ export async function loadPlugins(specifiers: readonly string[], options: { proj
       toolNames.add(tool.name);
       loaded.tools.push(tool);
     }
-    for (const reporter of plugin.reporters ?? []) loaded.reporters.push({ plugin: plugin.name, reporter });
-    for (const [part, why] of Object.entries(PLUGIN_PARTS_NOT_USED)) {
-      const count = (plugin[part as keyof typeof PLUGIN_PARTS_NOT_USED] ?? []).length;
-      if (count > 0) loaded.notes.push(`plugin ${plugin.name}: ${count} ${part.slice(0, -1)}(s) ignored: ${why}`);
+    for (const parser of plugin.parsers ?? []) {
+      if (loaded.parsers.some((other) => other.name === parser.name)) throw new MvnxError(`plugin ${specifier}: parser ${parser.name} has the name of a parser another plugin already has`, 2);
+      loaded.parsers.push(parser);
     }
+    for (const reporter of plugin.reporters ?? []) loaded.reporters.push({ plugin: plugin.name, reporter });
     loaded.plugins.push({ specifier, file, plugin } satisfies LoadedPlugin);
   }
   return loaded;
@@ -107,12 +104,26 @@ function checkPlugin(specifier: string, value: unknown): MvnxPlugin {
     const problem = toolProblem(tool);
     if (problem) fail(`tools[${index}]: ${problem}`);
   }
+  for (const [index, parser] of ((plugin.parsers ?? []) as DiagnosticParser[]).entries()) {
+    const problem = parserProblem(parser);
+    if (problem) fail(`parsers[${index}]: ${problem}`);
+  }
   for (const [index, reporter] of ((plugin.reporters ?? []) as RunReporter[]).entries()) {
     if (!reporter || typeof reporter !== 'object' || typeof reporter.name !== 'string' || reporter.name === '' || typeof reporter.report !== 'function') {
       fail(`reporters[${index}]: a reporter must be an object with a name and a report(record, context) function`);
     }
   }
   return plugin as unknown as MvnxPlugin;
+}
+
+function parserProblem(parser: DiagnosticParser): string | undefined {
+  if (!parser || typeof parser !== 'object') return 'a parser must be an object with a name and a start() function';
+  if (typeof parser.name !== 'string' || !/^[a-z0-9][\w.:/-]*$/i.test(parser.name)) return `a parser needs a name without spaces, got ${JSON.stringify(parser.name)}`;
+  if (typeof parser.start !== 'function') return `parser ${parser.name} needs a start(context) function that returns { line?, report?, finish? }`;
+  if (parser.reports !== undefined && (!Array.isArray(parser.reports) || !parser.reports.every((name) => typeof name === 'string' && /^[^/\\]+$/.test(name)))) {
+    return `parser ${parser.name}: reports must list file names (no folders), e.g. ["acme-lint.xml"]`;
+  }
+  return undefined;
 }
 
 function toolProblem(tool: AgentTool): string | undefined {

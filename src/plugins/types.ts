@@ -3,6 +3,7 @@
  * `plugin`) is an `MvnxPlugin`. Plugins run inside mvnx with its rights, so only the
  * config files a team already trusts can name them.
  */
+import type { DiagnosticParser } from '../diagnose/index.js';
 import type { AgentTool } from '../repair/agent/types.js';
 import type { Fixer } from '../repair/fixers/types.js';
 import type { RunRecord } from '../report/run-record.js';
@@ -28,8 +29,8 @@ export interface MvnxPlugin {
   reporters?: RunReporter[];
   /** Tools for agent mode, offered to the model next to read_range and the others. */
   tools?: AgentTool[];
-  /** Not used by this version of mvnx (see PLUGIN_PARTS_NOT_USED). */
-  parsers?: unknown[];
+  /** Log parsers: they read every log line (and the reports they name) and return diagnostics (docs/plugins.md). */
+  parsers?: DiagnosticParser[];
 }
 
 export interface LoadedPlugin {
@@ -44,6 +45,7 @@ export interface LoadedPlugins {
   plugins: LoadedPlugin[];
   fixers: Fixer[];
   tools: AgentTool[];
+  parsers: DiagnosticParser[];
   reporters: { plugin: string; reporter: RunReporter }[];
   /** What a plugin brings that this mvnx does not use, one line each. */
   notes: string[];

@@ -231,7 +231,10 @@ export const configSchema = z
     model: modelSchema.prefault({}),
     triggers: z
       .strictObject({
-        kinds: z.array(z.enum(['compile', 'test']).describe('compile: javac errors; test: Surefire/Failsafe failures.')).default(['compile', 'test']).describe('Failure kinds mvnx tries to repair.'),
+        kinds: z
+          .array(z.enum(['compile', 'test', 'quality']).describe('compile: javac errors (and -Werror warnings, javadoc errors); test: Surefire/Failsafe failures; quality: checkstyle, PMD, spotbugs, formatter and license checks.'))
+          .default(['compile', 'test', 'quality'])
+          .describe('Failure kinds mvnx tries to repair.'),
         goals: z.array(z.string().min(1).describe('A Maven phase or goal.')).optional().describe('Only act when the Maven command line names one of these phases or goals. Unset: any.'),
       })
       .prefault({})

@@ -4,15 +4,15 @@
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { collectTestResults } from '../diagnose/index.js';
+import { collectTestResults, type DiagnosticParser } from '../diagnose/index.js';
 import type { Diagnosis } from '../diagnose/types.js';
 import { createProvider, withRedaction, type ModelSettings, type Redactor } from '../model/index.js';
-import { fingerprintChangeSet } from '../patch/index.js';
+import { applyChangeSet, fingerprintChangeSet } from '../patch/index.js';
 import { computeBudget, toPatchPolicy, type EffectiveConfig } from '../policy/index.js';
 import type { Progress } from '../report/progress.js';
 import type { AttemptRecord, RunRecorder } from '../report/run-record.js';
 import { projectJavaRelease } from '../maven/settings.js';
-import { createWorkspace, detectSandbox, requireSandbox, suggestedImage, type SandboxInfo } from '../workspace/index.js';
+import { createWorkspace, detectSandbox, planGoalRun, requireSandbox, runGoalInWorkspace, suggestedImage, type SandboxInfo } from '../workspace/index.js';
 import type { ChangeChecker } from './change-check.js';
 import { overlayRead } from './compose.js';
 import type { BuildFailureContext } from './entry.js';
@@ -25,6 +25,7 @@ import type { LoopPorts } from './loop.js';
 import { wireAgent } from './agent-wiring.js';
 import { createModelProposer } from './model-proposer.js';
 import { createVerifier } from './verifier.js';
+import { recoverHiddenWarnings } from './warning-recovery.js';
 
 export interface RepairSession {
   ports: LoopPorts;
@@ -32,6 +33,8 @@ export interface RepairSession {
   model: { provider: string; name: string; host: string };
   /** Agent mode: whether the model took native tool calls, once a session asked. */
   toolCalling(): { native: boolean; reason: string } | undefined;
+  /** -Werror under -q: the diagnosis with the hidden warnings read from a recompile, and what was done. */
+  recoverWarnings(diagnosis: Diagnosis): Promise<{ diagnosis: Diagnosis; note: string }>;
   dispose(): Promise<void>;
 }
 
@@ -48,6 +51,8 @@ export async function startRepairSession(input: {
   pluginFixers?: readonly Fixer[];
   /** Plugins' agent tools. */
   pluginTools?: readonly AgentTool[];
+  /** Plugins' log parsers, for the diagnoses of candidate builds. */
+  pluginParsers?: readonly DiagnosticParser[];
 }): Promise<RepairSession> {
   const { context, config, progress, signal } = input;
   const started = Date.now();
@@ -86,6 +91,23 @@ export async function startRepairSession(input: {
         registry: fixerRegistry(config.fixers.disabled ?? [], input.pluginFixers ?? []),
         context: { onFixerError: (fixer, error) => progress.note(`quick-fix ${fixer} failed: ${error.message}`) },
         checker,
+        // A formatter fixer runs the project's own formatter goal in the workspace, on the attempt's tree.
+        runGoal: async (goal, moduleDirs, base) => {
+          progress.step(`running ${goal} in a workspace`);
+          await workspace.reset();
+          await applyChangeSet(workspace.root, base);
+          return runGoalInWorkspace({
+            workspace,
+            args: planGoalRun({ mavenArgs: context.mavenArgs, moduleDirs, goal }),
+            executable: context.mavenExecutable,
+            env: context.env,
+            sandbox,
+            envPass: config.sandbox.env.pass,
+            timeoutMs: perAttemptMs,
+            signal,
+            userCwd: context.cwd,
+          });
+        },
       })
     : async () => [];
 
@@ -115,6 +137,7 @@ export async function startRepairSession(input: {
     signal,
     userCwd: context.cwd,
     onStage: (name) => progress.step(`verifying: ${name}`),
+    ...(input.pluginParsers ? { parsers: input.pluginParsers } : {}),
   });
 
   // Agent mode: candidate builds in a pool of workspaces, command tools, native tool calls (agent-wiring.ts).
@@ -174,6 +197,21 @@ export async function startRepairSession(input: {
     ports,
     sandbox,
     model: { provider: settings.provider, name: settings.name, host: settings.host },
+    recoverWarnings: (diagnosis) => {
+      progress.step('-Werror under -q: compiling again without -q to read the warnings');
+      return recoverHiddenWarnings(diagnosis, {
+        workspace,
+        executable: context.mavenExecutable,
+        mavenArgs: context.mavenArgs,
+        env: context.env,
+        sandbox,
+        envPass: config.sandbox.env.pass,
+        timeoutMs: perAttemptMs,
+        signal,
+        userCwd: context.cwd,
+        ...(input.pluginParsers ? { parsers: input.pluginParsers } : {}),
+      });
+    },
     toolCalling: () => agent.toolCalling(),
     dispose: async () => {
       await agent.dispose();

@@ -3,7 +3,7 @@
  * run the loop, act on a verified fix as the tier says, and leave the run record.
  */
 import os from 'node:os';
-import { diagnoseBuild } from '../diagnose/index.js';
+import { diagnoseBuild, needsWarningRecovery } from '../diagnose/index.js';
 import { readSettingsSecrets, resolveMavenUserState } from '../maven/settings.js';
 import { Redactor, secretEnvValues } from '../model/index.js';
 import type { Diagnosis } from '../diagnose/types.js';
@@ -58,6 +58,18 @@ export async function handleBuildFailure(context: BuildFailureContext): Promise<
   const recorder = await RunRecorder.open(projectRoot, undefined, redactor.forLocalOutput());
   const startedAt = new Date();
 
+  // Plugins load first: their parsers read the log too. One that cannot load stops the
+  // repair below (the run record says why) after the built-in diagnosis.
+  let plugins: LoadedPlugins | undefined;
+  let pluginError: unknown;
+  if (config.plugins && config.plugins.length > 0) {
+    try {
+      plugins = await loadPlugins(config.plugins, { projectRoot });
+    } catch (error) {
+      pluginError = error;
+    }
+  }
+
   const diagnosis = await diagnoseBuild({
     projectRoot,
     logFile: result.log.file,
@@ -66,6 +78,7 @@ export async function handleBuildFailure(context: BuildFailureContext): Promise<
     interrupted: result.interrupted,
     timedOut: result.timedOut,
     logTruncated: result.log.truncated,
+    ...(plugins && plugins.parsers.length > 0 ? { parsers: plugins.parsers } : {}),
   });
 
   const record: RunRecord = {
@@ -86,15 +99,12 @@ export async function handleBuildFailure(context: BuildFailureContext): Promise<
     ...(await repositoryOf(projectRoot, context.env)),
   };
   let exitCode = result.exitCode;
-  let plugins: LoadedPlugins | undefined;
   let fix: ChangeSet | undefined;
 
   try {
     // A plugin that cannot be loaded stops the repair (the run record says why); Maven's exit code stands.
-    if (config.plugins && config.plugins.length > 0) {
-      plugins = await loadPlugins(config.plugins, { projectRoot });
-      record.decisions.push(`plugins: ${plugins.plugins.map((p) => p.plugin.name).join(', ')}`, ...plugins.notes);
-    }
+    if (pluginError !== undefined) throw pluginError;
+    if (plugins) record.decisions.push(`plugins: ${plugins.plugins.map((p) => p.plugin.name).join(', ')}`, ...plugins.notes);
     const decision = decideAttempt({ diagnosis, config, mavenArgs: context.mavenArgs });
     record.tier = decision.tier;
     record.decisions.push(...decision.reasons);
@@ -173,14 +183,24 @@ function warnIfUnisolated(info: SandboxInfo, isolation: Isolation): void {
 }
 
 async function repair(input: RepairInput): Promise<{ exitCode: number; fix?: ChangeSet }> {
-  const { context, config, diagnosis, record, recorder, progress } = input;
+  const { context, config, record, recorder, progress } = input;
   const abort = new AbortController();
   const onSignal = () => abort.abort();
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
 
   let loop: LoopResult;
-  const session = await startRepairSession({ context, config, diagnosis, recorder, progress, redactor: input.redactor, signal: abort.signal, ...(input.plugins ? { pluginFixers: input.plugins.fixers, pluginTools: input.plugins.tools } : {}) });
+  let diagnosis = input.diagnosis;
+  const session = await startRepairSession({
+    context,
+    config,
+    diagnosis,
+    recorder,
+    progress,
+    redactor: input.redactor,
+    signal: abort.signal,
+    ...(input.plugins ? { pluginFixers: input.plugins.fixers, pluginTools: input.plugins.tools, pluginParsers: input.plugins.parsers } : {}),
+  });
   const optedOutIn = isolationOptOut(config.sources['sandbox.mode'], config.sandbox.mode);
   const isolation: Isolation = { isolated: session.sandbox.isolated, ...(session.sandbox.reason ? { reason: session.sandbox.reason } : {}), ...(optedOutIn ? { optedOutIn } : {}) };
   try {
@@ -189,7 +209,14 @@ async function repair(input: RepairInput): Promise<{ exitCode: number; fix?: Cha
     const goalNote = repositoryGoalNote(context.mavenArgs);
     if (goalNote) record.decisions.push(goalNote);
     record.model = session.model;
-    loop = await progress.run('repairing the failed build', () => runRepairLoop(diagnosis, session.ports));
+    if (needsWarningRecovery(diagnosis)) {
+      const recovered = await session.recoverWarnings(diagnosis);
+      record.decisions.push(recovered.note);
+      diagnosis = recovered.diagnosis;
+      record.diagnostics = diagnosis.diagnostics;
+    }
+    const start = diagnosis;
+    loop = await progress.run('repairing the failed build', () => runRepairLoop(start, session.ports));
     const toolCalling = session.toolCalling();
     if (toolCalling) record.toolCalling = toolCalling;
   } finally {

@@ -13,6 +13,8 @@ export interface FixerProposerOptions {
   registry: FixerRegistry;
   context: FixerContext;
   checker: ChangeChecker;
+  /** Runs a plugin goal in a scratch copy holding `base` (the attempt's tree); see FixerContext.runGoal. */
+  runGoal?: (goal: string, moduleDirs: string[], base: ChangeSet) => ReturnType<NonNullable<FixerContext['runGoal']>>;
 }
 
 /**
@@ -26,7 +28,9 @@ export function createFixerProposer(options: FixerProposerOptions) {
     const fixable = diagnosis.diagnostics.filter((d) => d.fixable);
     if (fixable.length === 0) return [];
     const view: SourceView = { root: original.root, read: overlayRead(base, (file) => original.read(file)), list: (glob) => original.list(glob) };
-    const candidates = await options.registry.propose(fixable, view, options.context);
+    const runGoal = options.runGoal;
+    const context: FixerContext = runGoal ? { ...options.context, runGoal: (goal, moduleDirs) => runGoal(goal, moduleDirs, base) } : options.context;
+    const candidates = await options.registry.propose(fixable, view, context);
     const proposals: Proposal[] = [];
     for (const candidate of candidates) {
       const problems = await checkChangeSet(candidate.changeSet, options.checker);

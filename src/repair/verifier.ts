@@ -1,4 +1,4 @@
-import { diagnoseBuild, type TestCaseResult } from '../diagnose/index.js';
+import { diagnoseBuild, type DiagnosticParser, type TestCaseResult } from '../diagnose/index.js';
 import type { Diagnosis } from '../diagnose/types.js';
 import { applyChangeSet, PatchApplyError } from '../patch/index.js';
 import type { ChangeSet } from '../patch/types.js';
@@ -18,6 +18,8 @@ export interface VerifierOptions {
   /** Where the user ran Maven (relative -f values are resolved from it). */
   userCwd: string;
   onStage?(name: string): void;
+  /** Plugins' parsers, for the diagnosis of a failed candidate build. */
+  parsers?: readonly DiagnosticParser[];
 }
 
 /**
@@ -44,7 +46,8 @@ export function createVerifier(options: VerifierOptions) {
       mavenArgs: options.mavenArgs,
       failingModules: failingModuleDirs(diagnosis),
       failingTests: failingTests(diagnosis),
-      kinds: [...new Set(diagnosis.diagnostics.map((d) => d.kind).filter((k): k is 'compile' | 'test' => k !== 'other'))],
+      // A quality failure needs no stage of its own: the full build runs the check.
+      kinds: [...new Set(diagnosis.diagnostics.map((d) => d.kind).filter((k): k is 'compile' | 'test' => k === 'compile' || k === 'test'))],
     });
     const result = await verifyInWorkspace({
       workspace: options.workspace,
@@ -73,6 +76,7 @@ export function createVerifier(options: VerifierOptions) {
         logFile: result.diagnosisInput.logFile,
         runStartedAt: result.diagnosisInput.startedAt,
         exitCode: result.diagnosisInput.exitCode,
+        ...(options.parsers ? { parsers: options.parsers } : {}),
       });
     }
     return {

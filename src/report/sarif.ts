@@ -26,6 +26,7 @@ export interface SarifInput {
 const RULES: Record<string, string> = {
   compile: 'The Java compiler reported an error.',
   test: 'A test failed.',
+  quality: 'A quality gate failed (checkstyle, PMD, spotbugs, forbiddenapis, a formatter or a license check).',
   'dependency-resolution': 'A dependency could not be resolved.',
   'plugin-resolution': 'A Maven plugin could not be resolved.',
   enforcer: 'The Maven enforcer rejected the build.',

@@ -6,7 +6,7 @@
 import { MvnxError } from '../cli/errors.js';
 import type { RunRecord, StopReason } from './run-record.js';
 
-export type FailureKind = 'compile' | 'test' | 'other';
+export type FailureKind = 'compile' | 'test' | 'quality' | 'other';
 export type Tier = RunRecord['tier'];
 
 export interface KindStats {
@@ -68,16 +68,17 @@ export interface OutcomeCounts {
   open: number;
 }
 
-const KINDS: FailureKind[] = ['compile', 'test', 'other'];
+const KINDS: FailureKind[] = ['compile', 'test', 'quality', 'other'];
 
 /**
  * A run counts under one kind: compile errors stop Maven before tests run, so a run
- * with any compile diagnostic is a compile run; then test; everything else is other.
+ * with any compile diagnostic is a compile run; then test; then quality; everything else is other.
  */
 export function runKind(record: RunRecord): FailureKind {
   const kinds = new Set((record.diagnostics ?? []).map((diagnostic) => diagnostic.kind));
   if (kinds.has('compile')) return 'compile';
   if (kinds.has('test')) return 'test';
+  if (kinds.has('quality')) return 'quality';
   return 'other';
 }
 
@@ -119,7 +120,7 @@ export function computeRunStats(records: RunRecord[], options: { since?: Date; m
       (options.module === undefined || inModule(record, options.module)),
   );
 
-  const byKind = { compile: emptyKindStats(), test: emptyKindStats(), other: emptyKindStats() };
+  const byKind = { compile: emptyKindStats(), test: emptyKindStats(), quality: emptyKindStats(), other: emptyKindStats() };
   const overall = emptyKindStats();
   const tiers: Record<Tier, number> = { off: 0, monitor: 0, assist: 0, auto: 0 };
   const stopReasons: Partial<Record<StopReason, number>> = {};

@@ -24,7 +24,9 @@ export {
   type MavenArg,
   type MavenOptionSpec,
 } from './maven-args.js';
+export { runGoalInWorkspace, type GoalRun, type GoalRunInput } from './run-goal.js';
 export {
+  planGoalRun,
   planVerification,
   repositoryGoalNote,
   verifyInWorkspace,

@@ -6,6 +6,11 @@
  *                  patch that does not even compile)
  *   failing-tests  only the tests that failed, in the affected modules
  *   full           the user's own command: a fix is verified only when this passes
+ *
+ * No stage is quiet: `-q`/`--quiet` only hides output, and the output of a verification
+ * build is never shown but read. Under -q Maven hides every [WARNING] line, and with
+ * them the warnings that -Werror turned into errors: a quiet stage would diagnose
+ * "warnings found" without saying which.
  */
 import {
   MavenArgsError,
@@ -60,7 +65,7 @@ const TEST_ID = /^[A-Za-z_$][\w$]*(\.[A-Za-z_$][\w$]*)*(#[^\s,#]+)?$/;
 
 export function planVerification(input: VerificationPlanInput): VerificationStage[] {
   validate(input);
-  const parsed = parseMavenArgs(input.mavenArgs);
+  const parsed = parseMavenArgs(input.mavenArgs).filter((arg) => !isQuiet(arg));
   const full: VerificationStage = { name: 'full', args: fullArgs(parsed) };
   const stages: VerificationStage[] = [];
 
@@ -132,6 +137,24 @@ export function repositoryGoalNote(mavenArgs: readonly string[]): string | undef
 function moduleSelection(parsed: MavenArg[], modules: string[]): string[] {
   if (!modules.some((dir) => dir !== '') || hasOption(parsed, 'non-recursive')) return [];
   return ['-pl', unique(modules.map((dir) => (dir === '' ? '.' : dir))).join(','), '-am'];
+}
+
+function isQuiet(arg: MavenArg): boolean {
+  return arg.type === 'option' && arg.spec?.long === 'quiet';
+}
+
+/**
+ * One plugin goal (`groupId:artifactId:version:apply`) run with the user's options (not
+ * their goals, not quiet) on the given modules: how a formatter fixer runs the project's
+ * own formatter.
+ */
+export function planGoalRun(input: { mavenArgs: string[]; moduleDirs: string[]; goal: string }): string[] {
+  if (!/^[\w.-]+:[\w.-]+(?::[\w.-]+)?:[\w-]+$/.test(input.goal)) throw new VerificationPlanError(`goal ${JSON.stringify(input.goal)} is not of the form groupId:artifactId:version:goal`);
+  validate({ mavenArgs: input.mavenArgs, failingModules: input.moduleDirs, failingTests: [], kinds: [] });
+  const parsed = parseMavenArgs(input.mavenArgs).filter((arg) => !isQuiet(arg) && !isOptionOfRole(arg, 'log-file'));
+  const selection = moduleSelection(parsed, input.moduleDirs).filter((arg) => arg !== '-am');
+  const options = parsed.filter((arg) => arg.type === 'option' && !(selection.length > 0 && isOptionOfRole(arg, 'selection')));
+  return [...formatMavenArgs(options), ...selection, input.goal];
 }
 
 function isOptionOfRole(arg: MavenArg, role: string): boolean {

@@ -15,7 +15,7 @@ import { requireSandbox, type SandboxInfo } from './sandbox.js';
 import type { VerificationStage, VerificationStageName } from './verify-plan.js';
 import type { Workspace } from './workspace.js';
 
-export { planVerification, repositoryGoalNote, VerificationPlanError } from './verify-plan.js';
+export { planGoalRun, planVerification, repositoryGoalNote, VerificationPlanError } from './verify-plan.js';
 export type { VerificationStage, VerificationStageName, VerificationPlanInput } from './verify-plan.js';
 
 export type VerificationOutcome = 'verified' | 'build-failed' | 'regressed' | 'interrupted' | 'timeout';
@@ -130,7 +130,7 @@ export async function verifyInWorkspace(input: VerifyInput): Promise<Verificatio
  * the user did not give it: the network is off anyway, and offline Maven fails at once
  * with a clear message instead of waiting for connections that cannot succeed.
  */
-function stageArgs(stage: VerificationStage, workspace: Workspace, userCwd: string, sandbox: SandboxInfo): string[] {
+export function stageArgs(stage: Pick<VerificationStage, 'args'>, workspace: Workspace, userCwd: string, sandbox: SandboxInfo): string[] {
   const args = rebaseArgs(stage.args, workspace.source, workspace.root, userCwd);
   const offline = sandbox.isolated && !hasOption(parseMavenArgs(args), 'offline');
   return offline ? ['-o', ...args] : args;

@@ -20,6 +20,7 @@ afterAll(async () => {
 });
 
 const TYPOS_PLUGIN = `
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
@@ -54,7 +55,22 @@ export default {
       },
     },
   ],
-  parsers: [{ name: 'acme-log-parser' }],
+  parsers: [
+    {
+      // Finds nothing, but leaves what it read where the test can see it: the build's own log.
+      name: 'acme-log-parser',
+      start: ({ projectRoot }) => {
+        const levels = {};
+        return {
+          line: ({ level }) => { levels[level ?? 'none'] = (levels[level ?? 'none'] ?? 0) + 1; },
+          finish: () => {
+            mkdirSync(path.join(projectRoot, '.mvnx'), { recursive: true });
+            writeFileSync(path.join(projectRoot, '.mvnx', 'parser-saw.json'), JSON.stringify(levels));
+          },
+        };
+      },
+    },
+  ],
 };
 `;
 
@@ -73,7 +89,8 @@ describe('plugins', () => {
       expect(run.record?.modelCalls).toBe(0);
       expect(mock.failures).toEqual([]);
       expect(run.record?.decisions).toContain('plugins: acme-typos');
-      expect(run.record?.decisions).toContain('plugin acme-typos: 1 parser(s) ignored: log parsers are not used yet: diagnosis comes from the built-in javac and Surefire readers');
+      // The plugin's parser read the failed build's log (-q: only its [ERROR] lines).
+      expect(JSON.parse(await readFile(path.join(copy.root, '.mvnx', 'parser-saw.json'), 'utf8'))).toMatchObject({ ERROR: expect.any(Number) });
       const recordDir = path.join(copy.root, '.mvnx/runs', run.record!.runId);
       expect(JSON.parse(await readFile(path.join(recordDir, 'reported.json'), 'utf8'))).toEqual({ runId: run.record!.runId, status: 'fixed' });
       expect(await readFile(path.join(recordDir, 'fix.patch'), 'utf8')).toContain('+        return prices.stream().mapToInt(Integer::intValue).sum();');

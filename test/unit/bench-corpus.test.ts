@@ -46,6 +46,17 @@ describe('renderPom', () => {
     expect(module).toContain('<groupId>com.acme.bench</groupId>\n      <artifactId>core</artifactId>\n      <version>1.0.0</version>');
     expect(module).not.toContain('@');
   });
+
+  it('gives the compiler plugin the javac arguments a case asks for, escaped, and nothing otherwise', () => {
+    const withSlot = '<plugin><artifactId>maven-compiler-plugin</artifactId><version>3.13.0</version><!-- @COMPILER_ARGS@ --></plugin>';
+    expect(renderPom(withSlot, { artifactId: 'a', packaging: 'jar', compilerArgs: ['-Xlint:all', '-Werror', '-Xmaxwarns=<9>'] })).toBe(
+      '<plugin><artifactId>maven-compiler-plugin</artifactId><version>3.13.0</version><configuration><compilerArgs><arg>-Xlint:all</arg><arg>-Werror</arg><arg>-Xmaxwarns=&lt;9&gt;</arg></compilerArgs></configuration></plugin>',
+    );
+    expect(renderPom(withSlot, { artifactId: 'a', packaging: 'jar' })).toBe('<plugin><artifactId>maven-compiler-plugin</artifactId><version>3.13.0</version></plugin>');
+    expect(() => parseCaseJson('/c/x/case.json', JSON.stringify({ description: 'd', kind: 'compile', expect: 'fixed', replies: [], compilerArgs: '-Werror' }), 'x', '/c/x')).toThrow(
+      '/c/x/case.json: field "compilerArgs" must be a list of javac arguments, e.g. ["-Xlint:all", "-Werror"]',
+    );
+  });
 });
 
 describe('case.json errors', () => {

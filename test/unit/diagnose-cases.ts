@@ -19,7 +19,11 @@ export interface CaseMeta {
   args?: string;
   exitCode?: number;
   derivedFrom?: string;
+  /** The root the log's paths name, for logs that cannot be laid out here (Windows, other encodings). */
   projectRoot?: string;
+  /** Written from a plugin's documented output format, not captured: what was written from what. */
+  composed?: string;
+  note?: string;
 }
 
 export interface FixtureCase {
@@ -54,6 +58,7 @@ export function projectDir(project: string): string {
 
 async function copyReports(from: string, root: string): Promise<void> {
   // reports/<moduleDir>/surefire-reports/X.xml -> <root>/<moduleDir>/target/surefire-reports/X.xml
+  // reports/<moduleDir>/pmd.xml -> <root>/<moduleDir>/target/pmd.xml
   const walk = async (dir: string): Promise<void> => {
     for (const entry of await readdir(dir, { withFileTypes: true })) {
       const abs = path.join(dir, entry.name);
@@ -62,7 +67,8 @@ async function copyReports(from: string, root: string): Promise<void> {
         continue;
       }
       const rel = path.relative(from, abs).split(path.sep);
-      const kindAt = rel.findIndex((p) => p === 'surefire-reports' || p === 'failsafe-reports');
+      const found = rel.findIndex((p) => p === 'surefire-reports' || p === 'failsafe-reports');
+      const kindAt = found === -1 ? rel.length - 1 : found;
       const dest = path.join(root, ...rel.slice(0, kindAt), 'target', ...rel.slice(kindAt));
       await mkdir(path.dirname(dest), { recursive: true });
       const xml = (await readFile(abs, 'utf8')).replaceAll(PLACEHOLDER_ROOT, root);

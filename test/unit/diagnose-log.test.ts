@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { diagnoseBuild, parseMavenLog, relativeToRoot } from '../../src/diagnose/index.js';
+import { assembleDiagnosis } from '../../src/diagnose/diagnosis.js';
 import { streamLogLines } from '../../src/diagnose/read-log.js';
 
 const ROOT = '/__ROOT__';
@@ -72,15 +73,18 @@ describe('parseMavenLog', () => {
     expect(result.otherFailures).toEqual([expect.objectContaining({ category: 'unknown', module: 'app', message: 'it broke -> [Help 1]', fixable: false })]);
   });
 
-  it('recognises a forked VM crash and hs_err files', () => {
-    const result = parseMavenLog(
+  it('recognises a forked VM crash and hs_err files: a JVM crash, not a test failure', () => {
+    const log = parseMavenLog(
       [
         '[ERROR] ExecutionException The forked VM terminated without properly saying goodbye. VM crash or System.exit called?',
         '# /__ROOT__/hs_err_pid4242.log',
       ],
       { projectRoot: ROOT },
     );
-    expect(result.otherFailures.map((d) => d.category)).toEqual(['jvm-crash']);
+    expect(log.forkFailures).toEqual([expect.objectContaining({ kind: 'exit', fatalErrorFile: true })]);
+    const diagnosis = assembleDiagnosis({ log, testDiagnostics: [], moduleFolders: [], exitCode: 1 });
+    expect(diagnosis.diagnostics).toEqual([expect.objectContaining({ kind: 'other', category: 'jvm-crash', fixable: false })]);
+    expect(diagnosis.reason).toMatch(/hs_err_pid file/);
   });
 
   it('reads the Surefire console summary as a fallback for missing reports', () => {
@@ -102,13 +106,13 @@ describe('parseMavenLog', () => {
     ]);
   });
 
-  it('skips binary junk and non-UTF-8 lines with a warning, keeping what it can read', () => {
+  it('skips binary junk with a warning, and keeps a line another tool decoded lossily (U+FFFD)', () => {
     const result = parseMavenLog(
-      ['\u0000\u0001\u0002garbage', '[ERROR] /__ROOT__/A.java:[1,1] oops', 'caf\ufffd'],
+      ['\u0000\u0001\u0002garbage', '[ERROR] /__ROOT__/A.java:[1,1] oops', '[ERROR] /__ROOT__/J\ufffdrgen/B.java:[2,2] lost letter'],
       { projectRoot: ROOT },
     );
-    expect(result.compileErrors).toHaveLength(1);
-    expect(result.warnings).toEqual(['log contains 2 line(s) of binary or non-UTF-8 data; they were skipped']);
+    expect(result.compileErrors.map((d) => d.file)).toEqual(['A.java', 'J\ufffdrgen/B.java']);
+    expect(result.warnings).toEqual(['log contains 1 line(s) of binary data; they were skipped']);
   });
 });
 
@@ -121,12 +125,13 @@ describe('streamLogLines', () => {
     expect(stats.cutLines).toBe(1);
   });
 
-  it('decodes multi-byte characters split across chunks and survives invalid bytes', async () => {
+  it('decodes multi-byte characters split across chunks, and reads the bytes that are not UTF-8 as Latin-1', async () => {
     const bytes = Buffer.concat([Buffer.from('[ERROR] ü'), Buffer.from([0xff, 0xfe]), Buffer.from('\nlast')]);
     const { file } = await tempFile('bytes.txt', bytes);
     const lines: string[] = [];
-    await streamLogLines(file, (l) => lines.push(l), { chunkSize: 9 });
-    expect(lines).toEqual(['[ERROR] ü\ufffd\ufffd', 'last']);
+    const stats = await streamLogLines(file, (l) => lines.push(l), { chunkSize: 9 });
+    expect(lines).toEqual(['[ERROR] üÿþ', 'last']);
+    expect(stats.latin1Lines).toBe(1);
   });
 });
 

@@ -121,12 +121,12 @@ describe('mvnx doctor on this machine', () => {
     await writeFile(path.join(projectDir, 'pom.xml'), '<project/>');
     await writeFile(
       path.join(projectDir, 'typos.mjs'),
-      "export default { name: 'acme', version: '2.0.0', fixers: [{ name: 'acme/x', handles: () => false, propose: async () => [] }], parsers: [{}] };\n",
+      "export default { name: 'acme', version: '2.0.0', fixers: [{ name: 'acme/x', handles: () => false, propose: async () => [] }], parsers: [{ name: 'acme-lint', start: () => ({}) }] };\n",
     );
     await writeFile(path.join(projectDir, '.mvnxrc.yaml'), 'plugins:\n  - ./typos.mjs\n');
     const good = await doctor([], { ...baseEnv(), MVNX_HOST: closedPortHost }, projectDir);
     expect(line(good.lines, 'plugins')).toBe(
-      'ok   plugins: acme 2.0.0 (1 fixer(s), 0 reporter(s), 0 tool(s)); plugin acme: 1 parser(s) ignored: log parsers are not used yet: diagnosis comes from the built-in javac and Surefire readers',
+      'ok   plugins: acme 2.0.0 (1 fixer(s), 0 reporter(s), 0 tool(s), 1 parser(s))',
     );
     expect(good.code).toBe(0);
 

@@ -76,7 +76,7 @@ describe('FixerRegistry', () => {
   });
 
   it('registers the six built-in fixers by default', () => {
-    expect(createDefaultFixerRegistry().list().map((f) => f.name)).toEqual(['missing-import', 'missing-semicolon', 'bad-import', 'missing-throws', 'wrong-package', 'literal-return']);
+    expect(createDefaultFixerRegistry().list().map((f) => f.name)).toEqual(['missing-import', 'missing-semicolon', 'bad-import', 'missing-throws', 'wrong-package', 'literal-return', 'formatter-goal']);
   });
 });
 

@@ -145,3 +145,15 @@ describe('buildRepairPrompt', () => {
     expect(() => buildRepairPrompt(input({ sources: [{ path: 'A.java', startLine: 0, text: 'x' }] }))).toThrow('excerpt of A.java must start at a line number of 1 or more, got 0');
   });
 });
+
+describe('the failure as the model reads it', () => {
+  const prompt = (diagnostic: Diagnostic) => buildRepairPrompt({ diagnostics: [diagnostic], sources: [], editFormat: 'diff', history: [], tokenBudget: 4_000 })[1]!.content;
+  const base = { category: 'compile' as const, fixable: true, file: 'src/A.java', line: 3, fingerprint: 'f' };
+
+  it('names a -Werror warning, a javadoc error and a quality finding as what they are', () => {
+    expect(prompt({ ...base, kind: 'compile', message: 'found raw type: java.util.List', lint: 'rawtypes' })).toContain('1. javac warning [rawtypes] that fails the build under -Werror in src/A.java, line 3:');
+    expect(prompt({ ...base, kind: 'compile', message: 'malformed HTML', tool: 'javadoc' })).toContain('1. Javadoc error in src/A.java, line 3:');
+    expect(prompt({ ...base, kind: 'quality', category: 'quality', message: 'File contains tab characters', tool: 'checkstyle', rule: 'FileTabCharacter' })).toContain('1. checkstyle check failed (rule FileTabCharacter) in src/A.java, line 3:');
+    expect(prompt({ ...base, kind: 'compile', message: 'cannot find symbol' })).toContain('1. Compile error in src/A.java, line 3:');
+  });
+});

@@ -68,10 +68,20 @@ describe('loadPlugins', () => {
     expect(loaded.plugins[0]?.plugin.name).toBe('up');
   });
 
-  it('accepts parsers but says they are not used', async () => {
-    const root = await project({ 'p.mjs': `export default { name: 'future', parsers: [{}] };\n` });
+  it('loads parsers, and refuses a malformed one or a second parser of the same name with one line each', async () => {
+    const parser = "{ name: 'acme-lint', reports: ['acme-lint.xml'], start: () => ({ line: () => undefined }) }";
+    const root = await project({
+      'p.mjs': `export default { name: 'lint', parsers: [${parser}] };\n`,
+      'q.mjs': `export default { name: 'lint2', parsers: [${parser}] };\n`,
+      'bad.mjs': `export default { name: 'bad', parsers: [{ name: 'x' }] };\n`,
+      'folder.mjs': `export default { name: 'folder', parsers: [{ name: 'y', reports: ['target/y.xml'], start() {} }] };\n`,
+    });
     const loaded = await loadPlugins(['./p.mjs'], { projectRoot: root });
-    expect(loaded.notes).toEqual(['plugin future: 1 parser(s) ignored: log parsers are not used yet: diagnosis comes from the built-in javac and Surefire readers']);
+    expect(loaded.parsers.map((p) => [p.name, p.reports])).toEqual([['acme-lint', ['acme-lint.xml']]]);
+    expect(loaded.notes).toEqual([]);
+    await expect(loadPlugins(['./bad.mjs'], { projectRoot: root })).rejects.toThrow('plugin ./bad.mjs: parsers[0]: parser x needs a start(context) function that returns { line?, report?, finish? }');
+    await expect(loadPlugins(['./folder.mjs'], { projectRoot: root })).rejects.toThrow('plugins[0]'.replace('plugins', 'parsers'));
+    await expect(loadPlugins(['./p.mjs', './q.mjs'], { projectRoot: root })).rejects.toThrow('plugin ./q.mjs: parser acme-lint has the name of a parser another plugin already has');
   });
 
   it('loads agent tools', async () => {

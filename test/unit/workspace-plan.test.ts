@@ -7,11 +7,12 @@ const asText = (input: Partial<VerificationPlanInput> & { mavenArgs: string[] })
   plan(input).map((stage) => `${stage.name}: ${stage.args.join(' ')}`);
 
 describe('planVerification', () => {
-  it('-o -q verify with a compile error in a module: compile that module first, then the full build', () => {
+  it('-o -q verify with a compile error in a module: compile that module first, then the full build, neither quiet', () => {
     expect(asText({ mavenArgs: ['-o', '-q', 'verify'], failingModules: ['core'] })).toEqual([
-      'compile: -o -q -pl core -am test-compile',
-      'full: -o -q verify',
+      'compile: -o -pl core -am test-compile',
+      'full: -o verify',
     ]);
+    expect(asText({ mavenArgs: ['--quiet', '-B', 'verify'] })).toEqual(['compile: -B test-compile', 'full: -B verify']);
   });
 
   it('clean install -pl a -am with a failing test: our selection replaces the user’s, tests run alone', () => {

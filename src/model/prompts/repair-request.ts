@@ -104,12 +104,22 @@ export function renderDiagnostic(diagnostic: Diagnostic, index: number): string 
       if (stack.length > 0) lines.push('   Stack trace:', ...capped(stack, MAX_STACK_LINES).map((line) => `     ${line.trim()}`));
     }
   } else {
-    const label = diagnostic.kind === 'compile' ? `Compile error${diagnostic.scope === 'test' ? ' in test code' : ''}` : 'Build error';
+    const label = diagnosticLabel(diagnostic);
     lines.push(`${index + 1}. ${label}${where ? ` in ${where}` : ''}${module}:`);
     lines.push(`   ${diagnostic.message}`);
   }
   for (const detail of capped(diagnostic.details ?? [], MAX_DETAIL_LINES)) lines.push(`     ${detail.trim()}`);
   return lines.join('\n');
+}
+
+/** What kind of failure a non-test diagnostic is, in the words a developer would use. */
+function diagnosticLabel(diagnostic: Diagnostic): string {
+  const inTests = diagnostic.scope === 'test' ? ' in test code' : '';
+  if (diagnostic.kind === 'compile' && diagnostic.lint) return `javac warning [${diagnostic.lint}] that fails the build under -Werror${inTests}`;
+  if (diagnostic.kind === 'compile' && diagnostic.tool === 'javadoc') return `Javadoc error${inTests}`;
+  if (diagnostic.kind === 'compile') return `Compile error${inTests}`;
+  if (diagnostic.kind === 'quality') return `${diagnostic.tool ?? 'Quality'} check failed${diagnostic.rule ? ` (rule ${diagnostic.rule})` : ''}`;
+  return 'Build error';
 }
 
 function renderAttempt(attempt: AttemptSummary): string {

@@ -5,6 +5,7 @@
  */
 import type { Diagnostic } from '../../diagnose/types.js';
 import { badImportFixer } from './bad-import.js';
+import { formatterGoalFixer } from './formatter-goal.js';
 import { literalReturnFixer } from './literal-return.js';
 import { missingImportFixer } from './missing-import.js';
 import { missingSemicolonFixer } from './missing-semicolon.js';
@@ -97,7 +98,7 @@ export class FixerRegistry {
   }
 }
 
-export const BUILT_IN_FIXERS: readonly Fixer[] = [missingImportFixer, missingSemicolonFixer, badImportFixer, missingThrowsFixer, wrongPackageFixer, literalReturnFixer];
+export const BUILT_IN_FIXERS: readonly Fixer[] = [missingImportFixer, missingSemicolonFixer, badImportFixer, missingThrowsFixer, wrongPackageFixer, literalReturnFixer, formatterGoalFixer];
 
 export function createDefaultFixerRegistry(): FixerRegistry {
   const registry = new FixerRegistry();

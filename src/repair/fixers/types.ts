@@ -51,6 +51,13 @@ export interface FixerContext {
   /** Overrides the default JDK/classpath index. */
   types?: TypeIndex;
   /**
+   * Runs one plugin goal (`groupId:artifactId:version:goal`) of the project on some of its
+   * modules, in a scratch copy of the project as the current attempt sees it (sandboxed
+   * like a verification build), and reads files back from that copy. Absent where Maven
+   * cannot run (unit tests, `mvnx diagnose`): fixers that need it propose nothing.
+   */
+  runGoal?(goal: string, moduleDirs: string[]): Promise<{ exitCode: number; read(file: string): Promise<string | undefined> }>;
+  /**
    * Called when one fixer throws or returns a malformed candidate; the other fixers still
    * run. Without it, the registry rethrows so the failure is never silent.
    */

@@ -170,7 +170,7 @@ async function probePlugins(specifiers: string[], projectRoot: string): Promise<
   try {
     const loaded = await loadPlugins(specifiers, { projectRoot });
     const summaries = loaded.plugins.map(({ plugin }) => {
-      const parts = [`${plugin.fixers?.length ?? 0} fixer(s)`, `${plugin.reporters?.length ?? 0} reporter(s)`, `${plugin.tools?.length ?? 0} tool(s)`];
+      const parts = [`${plugin.fixers?.length ?? 0} fixer(s)`, `${plugin.reporters?.length ?? 0} reporter(s)`, `${plugin.tools?.length ?? 0} tool(s)`, `${plugin.parsers?.length ?? 0} parser(s)`];
       return `${plugin.name}${plugin.version ? ` ${plugin.version}` : ''} (${parts.join(', ')})`;
     });
     return { ok: true, value: { summaries, notes: loaded.notes } };
