@@ -72,6 +72,10 @@ export class OllamaProvider implements ModelProvider {
     this.health.passed();
   }
 
+  modelContextTokens(): number | undefined {
+    return this.contextLength;
+  }
+
   async toolCalling(signal?: AbortSignal): Promise<ToolCallingSupport | undefined> {
     await this.health.ensure(signal);
     return this.tools.support('Ollama\'s /api/show');

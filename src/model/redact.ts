@@ -229,6 +229,7 @@ export function withRedaction(provider: ModelProvider, redactor: Redactor | Reda
       };
     },
     ...(provider.toolCalling ? { toolCalling: (signal?: AbortSignal) => provider.toolCalling!(signal) } : {}),
+    ...(provider.modelContextTokens ? { modelContextTokens: () => provider.modelContextTokens!() } : {}),
   };
 }
 

@@ -83,6 +83,12 @@ export interface ModelProvider {
    * and later calls report `native: false`.
    */
   toolCalling?(signal?: AbortSignal): Promise<ToolCallingSupport | undefined>;
+  /**
+   * The model's own context length in tokens when the server told it (Ollama's /api/show,
+   * read by the health check); undefined when unknown. Prompts that are trimmed to fit
+   * (agent mode) take the smaller of this and the configured window.
+   */
+  modelContextTokens?(): number | undefined;
 }
 
 export interface ModelSettings {

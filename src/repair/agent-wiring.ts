@@ -58,7 +58,7 @@ export function defaultParallelBuilds(cores = os.availableParallelism()): number
   return Math.max(1, Math.floor(cores / 2));
 }
 
-/** The model's context window for agent prompts (`model.numCtx`; read in one place). */
+/** The configured context window for agent prompts (`model.numCtx`; read in one place); the proposer caps it by the model's own length. */
 export function agentContextTokens(config: EffectiveConfig): number {
   return config.model.numCtx;
 }

@@ -40,7 +40,7 @@ export interface AgentProposerOptions {
   /** Candidate builds at the same time. */
   parallelBuilds: number;
   toolCalling: ToolCallingSetting;
-  /** The model's context window in tokens. */
+  /** The configured context window in tokens (`model.numCtx`); the model's own length caps it when the server tells. */
   contextTokens: number;
   signal: AbortSignal;
   perCallTimeoutMs: number;
@@ -64,6 +64,14 @@ export interface AgentAttemptInput {
 }
 
 const ANSWER_TOKENS = 1536;
+
+/**
+ * The window agent prompts are trimmed to: the configured one, or the model's own context
+ * length when that is smaller (a prompt beyond it would be refused as too large, not trimmed).
+ */
+export function agentWindow(configured: number, modelTokens: number | undefined): number {
+  return modelTokens !== undefined && Number.isInteger(modelTokens) && modelTokens > 0 ? Math.min(configured, modelTokens) : configured;
+}
 
 export function createAgentProposer(options: AgentProposerOptions) {
   const tools: readonly AgentTool[] = [...BUILT_IN_AGENT_TOOLS, ...(options.extraTools ?? [])];
@@ -122,7 +130,7 @@ export function createAgentProposer(options: AgentProposerOptions) {
             ...(options.guidelines ? { guidelines: options.guidelines } : {}),
             editFormat: options.editFormat,
             ...memory,
-            contextTokens: options.contextTokens,
+            contextTokens: agentWindow(options.contextTokens, options.provider.modelContextTokens?.()),
             answerTokens: ANSWER_TOKENS,
             toolTokens: memory.mode === 'native' ? Math.ceil(JSON.stringify(memory.tools).length / 3.5) : 0,
           }).messages,
