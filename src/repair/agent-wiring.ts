@@ -19,7 +19,7 @@ import { allToolNames } from './agent/state-tools.js';
 import { BUILT_IN_AGENT_TOOLS } from './agent/built-in-tools.js';
 import type { AgentTool } from './agent/types.js';
 import type { SourceView } from './fixers/types.js';
-import type { Proposal, Verification } from './loop.js';
+import type { IntegrityOutcome, Proposal, Verification } from './loop.js';
 import { createWorkspacePool } from './workspace-pool.js';
 
 export interface AgentWiringInput {
@@ -36,6 +36,8 @@ export interface AgentWiringInput {
   /** A verifier bound to one workspace (engine.ts makes them with createVerifier). */
   verifierFor(workspace: Workspace): (fix: ChangeSet, diagnosis: Diagnosis, signal?: AbortSignal) => Promise<Verification>;
   fingerprint(changeSet: ChangeSet): string;
+  /** Test integrity of a fix (relative to the original tree), read from the patch: a candidate that weakens tests is not built. */
+  checkIntegrity(fix: ChangeSet, diagnosis: Diagnosis): Promise<IntegrityOutcome>;
   keepExchange(n: number, prompt: string, response: string): Promise<void>;
   keepLog(n: number, log: string): Promise<void>;
   signal: AbortSignal;
@@ -123,6 +125,7 @@ export function wireAgent(input: AgentWiringInput): AgentWiring {
     list: (glob) => input.original.list(glob),
     verify,
     fingerprint: input.fingerprint,
+    checkIntegrity: input.checkIntegrity,
     keepExchange: input.keepExchange,
     keepLog: input.keepLog,
     maxSteps: config.agent.maxSteps,

@@ -14,14 +14,19 @@ export type StopReason =
   | 'policy-skip'
   | 'not-fixable'
   | 'error'
-  | 'interrupted';
+  | 'interrupted'
+  /** The failing tests passed when re-run on the unchanged code: no model was asked. */
+  | 'flaky';
 export type AttemptOutcome = 'verified' | 'rejected' | 'not-applicable' | 'build-failed' | 'regressed';
 export type AttemptSource = 'fixer' | 'model' | 'agent';
 
 export interface AttemptRecord {
   n: number;
   source: AttemptSource;
-  /** sha-256 of the normalised change set; empty when no change set could be built. */
+  /**
+   * Never empty: sha-256 of the normalised change set, or of the normalised proposed
+   * edits when no change set could be made (of the reply's text when it held no edit).
+   */
   fingerprint: string;
   outcome: AttemptOutcome;
   reason?: string;
@@ -33,6 +38,8 @@ export interface AttemptRecord {
   /** Diagnosis fingerprint after the attempt's build, when it was built. */
   diagnosisFingerprint?: string;
   regressions?: string[];
+  /** The fix edits a test that failed (allowed by tests.allowFailingTestEdits): what it changed, in words. */
+  failingTestEdits?: string[];
   timings: { modelMs?: number; applyMs?: number; verifyMs?: number };
   stages?: { name: string; exitCode: number; durationMs: number }[];
   /** Agent attempts: what the session did. */
@@ -80,10 +87,13 @@ export interface RunRecord {
   toolCalling?: { native: boolean; reason: string };
   /** What isolated the verification builds (bwrap, podman, docker, none), and why not when isolated is false. */
   sandbox?: { kind: string; isolated: boolean; reason?: string };
+  /** stopReason flaky: the failing tests that passed when re-run on the unchanged code. */
+  flakyTests?: string[];
   /** The command was re-run in place after an auto apply: its exit code. */
   inPlaceExitCode?: number;
   message?: string;
-  timings: { totalMs: number; modelMs: number; applyMs: number; verifyMs: number };
+  /** recheckMs: the flaky check's re-run of the failing tests, when there was one. */
+  timings: { totalMs: number; modelMs: number; applyMs: number; verifyMs: number; recheckMs?: number };
   // Rollout loop (docs/rollout.md): where the run happened and what became of its fix.
   /** `owner/name` from CI or the git remote (credentials stripped), else the project folder's name. */
   repository?: string;

@@ -16,6 +16,8 @@ export interface CandidatePorts {
   /** Extraction, placement and validation against the attempt's base. */
   check(text: string): Promise<CheckedChange>;
   fingerprint(changeSet: ChangeSet): string;
+  /** Test integrity read from the patch (the loop's check): why the change weakens tests, or undefined. A refused candidate is not built. */
+  integrity?(changeSet: ChangeSet): Promise<string | undefined>;
   /** Fingerprints already built in this repair, with where (`attempt 2`, `fix 1 at step 5`). */
   tried: Map<string, string>;
   /** Builds `changeSet` (relative to the attempt's base) in a free workspace. */
@@ -33,6 +35,8 @@ export interface CandidateResult {
   text: string;
   changeSet?: ChangeSet;
   fingerprint?: string;
+  /** Of what was proposed, applied or not (the loop's repeat check). */
+  proposalFingerprint: string;
   problems: PatchProblem[];
   summary?: string;
   verification?: Verification;
@@ -49,7 +53,7 @@ export async function tryCandidates(texts: string[], ports: CandidatePorts): Pro
   const results: CandidateResult[] = [];
   for (const [index, text] of texts.entries()) {
     const checked = await ports.check(text);
-    const result: CandidateResult = { index, text, problems: checked.problems, outcome: 'not-built', detail: '', ...(checked.summary ? { summary: checked.summary } : {}) };
+    const result: CandidateResult = { index, text, proposalFingerprint: checked.proposalFingerprint, problems: checked.problems, outcome: 'not-built', detail: '', ...(checked.summary ? { summary: checked.summary } : {}) };
     if (!checked.changeSet) {
       const placement = checked.problems.length > 0 && checked.problems.every(isPlacementProblem);
       result.outcome = placement ? 'not-applicable' : 'rejected';
@@ -61,6 +65,14 @@ export async function tryCandidates(texts: string[], ports: CandidatePorts): Pro
       if (where !== undefined) {
         result.outcome = 'duplicate';
         result.detail = typeof where === 'number' ? `the same change as fix ${where + 1}` : `the same change as ${where}, which did not pass`;
+      } else {
+        // Weakening, skipping or deleting a test is refused from the patch alone: no build is spent on it.
+        const weakens = await ports.integrity?.(checked.changeSet);
+        if (weakens) {
+          result.outcome = 'rejected';
+          result.problems = [{ code: 'test-weakening', message: weakens.replace(/^test-weakening:\s*/, '') }];
+          result.detail = `refused: ${weakens}`;
+        }
       }
     }
     results.push(result);
@@ -115,7 +127,9 @@ function describeBuild(result: CandidateResult, verification: Verification): voi
       return;
     case 'regressed':
       result.outcome = 'regressed';
-      result.detail = `built, but breaks tests that passed before: ${verification.regressions.join(', ')}`;
+      result.detail = verification.testProblems?.length
+        ? `built, but the tests do not show a fix: ${verification.testProblems.join('; ')}`
+        : `built, but breaks tests that passed before: ${verification.regressions.join(', ')}`;
       return;
     case 'timeout':
       result.outcome = 'timeout';

@@ -13,7 +13,7 @@ import type { AgentAttemptStats, AttemptRecord } from '../../report/run-record.j
 import { checkProposedChange, type ChangeChecker } from '../change-check.js';
 import { composeChangeSets } from '../compose.js';
 import { renderMessages } from '../model-proposer.js';
-import { ProviderUnavailable, type Proposal, type Verification } from '../loop.js';
+import { ProviderUnavailable, type IntegrityOutcome, type Proposal, type Verification } from '../loop.js';
 import { BUILT_IN_AGENT_TOOLS } from './built-in-tools.js';
 import { toFixTrial, tryCandidates, type CandidateResult } from './candidates.js';
 import { runAgentSession, ToolCallingRefused, type AgentSessionResult } from './session.js';
@@ -31,6 +31,8 @@ export interface AgentProposerOptions {
   /** Builds `fix` (relative to the original tree) in a free workspace; `signal` stops that build alone. */
   verify(fix: ChangeSet, diagnosis: Diagnosis, signal?: AbortSignal): Promise<Verification>;
   fingerprint(changeSet: ChangeSet): string;
+  /** Test integrity of a fix relative to the original tree (the loop's own check): a candidate that weakens tests is refused before it is built. */
+  checkIntegrity?(fix: ChangeSet, diagnosis: Diagnosis): Promise<IntegrityOutcome>;
   /** The session's last request exactly as sent (after redaction) and the model's last reply as written. */
   keepExchange(n: number, prompt: string, response: string): Promise<void>;
   /** The session step by step: each reply and what mvnx answered. */
@@ -162,6 +164,9 @@ export function createAgentProposer(options: AgentProposerOptions) {
           const trial = await tryCandidates(texts, {
             check: (text) => checkProposedChange(text, input.base, options.checker),
             fingerprint: (changeSet) => options.fingerprint(composeChangeSets(input.base, changeSet)),
+            ...(options.checkIntegrity
+              ? { integrity: async (changeSet: ChangeSet) => (await options.checkIntegrity!(composeChangeSets(input.base, changeSet), input.diagnosis)).refused }
+              : {}),
             tried,
             verify: (changeSet, signal) => options.verify(composeChangeSets(input.base, changeSet), input.diagnosis, signal),
             parallel: options.parallelBuilds,
@@ -219,6 +224,7 @@ function proposalFrom(
       problems: [],
       changeSet: chosen.changeSet,
       fingerprint: chosen.fingerprint ?? found.fingerprint(chosen.changeSet),
+      proposalFingerprint: chosen.proposalFingerprint,
       verification: chosen.verification,
       // Every candidate build started (stopped ones too) took its share of the attempt budget.
       extraBuilds: Math.max(0, found.buildsStarted - 1),
@@ -228,6 +234,8 @@ function proposalFrom(
   const last = found.candidatesSeen.at(-1);
   return {
     ...base,
+    // What was proposed last, so that the loop knows a repeat of it (main's duplicate rule).
+    ...(last ? { proposalFingerprint: last.proposalFingerprint } : {}),
     problems: last && last.problems.length > 0 ? last.problems : [{ code: 'no-edits', message: `the agent stopped without a fix (${session.stop}) after ${session.steps.length} step(s)${last ? `: ${last.detail}` : ''}` }],
     ...(summary ? { summary } : {}),
   };
@@ -252,7 +260,10 @@ function describeBuild(verification: Verification): ToolResult {
   if (verification.outcome === 'not-applied') return { ok: false, output: `The change could not be written, so nothing was built: ${verification.message ?? ''}` };
   const failures = verification.diagnosis?.diagnostics ?? [];
   const shown = failures.slice(0, 5).map(renderDiagnostic).join('\n\n');
-  const regressions = verification.regressions.length > 0 ? `\nTests that passed before and fail now: ${verification.regressions.join(', ')}` : '';
+  const regressions = [
+    verification.regressions.length > 0 ? `\nTests that passed before and fail now: ${verification.regressions.join(', ')}` : '',
+    verification.testProblems?.length ? `\nThe tests do not show a fix: ${verification.testProblems.join('; ')}` : '',
+  ].join('');
   return { ok: true, output: `The build still fails (${verification.outcome}).${regressions}\n\n${shown || 'No diagnostics were read from the log.'}` };
 }
 
