@@ -11,11 +11,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_PATCH_POLICY, fingerprintChangeSet } from '../../src/patch/index.js';
 import type { ChangeSet } from '../../src/patch/types.js';
 import { checkProposedChange } from '../../src/repair/change-check.js';
+import { checkTestIntegrity, failingTestRef, testWeakeningReason } from '../../src/repair/integrity/index.js';
 import { toFixTrial, tryCandidates, type CandidatePorts } from '../../src/repair/agent/candidates.js';
 import type { Verification } from '../../src/repair/loop.js';
 
 const FILE = 'src/main/java/com/acme/D.java';
 const SOURCE = ['package com.acme;', '', 'class D {', '    int apply(int p) {', '        return p / 10;', '    }', '}', ''].join('\n');
+const TEST = 'src/test/java/com/acme/DTest.java';
+const TEST_SOURCE = ['package com.acme;', '', 'import org.junit.jupiter.api.Test;', '', 'import static org.junit.jupiter.api.Assertions.assertEquals;', '', 'class DTest {', '    @Test', '    void tenth() {', '        assertEquals(5, new D().apply(500));', '    }', '}', ''].join('\n');
 const diff = (to: string) => `\`\`\`diff\n--- a/${FILE}\n+++ b/${FILE}\n@@ -3,5 +3,5 @@\n class D {\n     int apply(int p) {\n-        return p / 10;\n+        return ${to};\n     }\n }\n\`\`\``;
 
 let base: string;
@@ -25,6 +28,8 @@ beforeAll(async () => {
   root = path.join(base, 'project');
   await mkdir(path.dirname(path.join(root, FILE)), { recursive: true });
   await writeFile(path.join(root, FILE), SOURCE);
+  await mkdir(path.dirname(path.join(root, TEST)), { recursive: true });
+  await writeFile(path.join(root, TEST), TEST_SOURCE);
   await writeFile(path.join(root, 'pom.xml'), '<a/>\n');
 });
 afterAll(async () => {
@@ -129,5 +134,29 @@ describe('tryCandidates', () => {
     expect(trial.results[5]!.detail).toBe('not built: the budget allows no more builds');
     expect(log).toEqual(['start p / 5']);
     expect(tried.get(trial.results[3]!.fingerprint!)).toBe('fix 4');
+  });
+
+  it('refuses a candidate that weakens the failing test before any build, with the integrity check\'s reason, and builds the next', async () => {
+    const log: string[] = [];
+    const budget = { left: 5 };
+    const weakened = `\`\`\`diff\n--- a/${TEST}\n+++ b/${TEST}\n@@ -9,3 +9,3 @@\n     void tenth() {\n-        assertEquals(5, new D().apply(500));\n+        assertEquals(50, new D().apply(500));\n     }\n\`\`\``;
+    const trial = await tryCandidates(
+      [weakened, diff('p / 100')],
+      ports({
+        log,
+        budget,
+        // The engine's port: the real integrity check on the whole fix, with the test that failed.
+        integrity: async (changeSet) => {
+          const verdict = checkTestIntegrity({ changeSet, failingTests: [failingTestRef('com.acme.DTest#tenth')], policy: { allowFailingTestEdits: false } });
+          return verdict.blocking.length > 0 ? testWeakeningReason(verdict.blocking) : undefined;
+        },
+      }),
+    );
+    expect(trial.results.map((result) => result.outcome)).toEqual(['rejected', 'verified']);
+    expect(trial.results[0]!.detail).toMatch(/^refused: test-weakening: .*com\.acme\.DTest#tenth/);
+    expect(trial.results[0]!.problems).toEqual([{ code: 'test-weakening', message: trial.results[0]!.detail.replace(/^refused: test-weakening: /, '') }]);
+    // No build was spent on the weakened test.
+    expect(log).toEqual(['start p / 100']);
+    expect(budget.left).toBe(4);
   });
 });
