@@ -60,9 +60,9 @@ export function defaultParallelBuilds(cores = os.availableParallelism()): number
   return Math.max(1, Math.floor(cores / 2));
 }
 
-/** The configured context window for agent prompts (`model.numCtx`; read in one place); the proposer caps it by the model's own length. */
+/** The configured context window for agent prompts (`model.contextTokens`, capped by `model.numCtx` when set, as for single-shot prompts); the proposer caps it by the model's own length. */
 export function agentContextTokens(config: EffectiveConfig): number {
-  return config.model.numCtx;
+  return Math.min(config.model.contextTokens, config.model.numCtx ?? Number.POSITIVE_INFINITY);
 }
 
 export function wireAgent(input: AgentWiringInput): AgentWiring {

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadBenchCases } from '../../bench/cases.js';
 import { runBench } from '../../bench/harness.js';
+import { rebuildFirstPrompt } from '../../bench/rebuild-prompt.js';
 import { formatAgentTable, formatBenchTable } from '../../bench/table.js';
 import { MvnxError } from '../errors.js';
 
@@ -104,6 +105,7 @@ export async function run(args: string[], io: { cwd: string; env: NodeJS.Process
     ...(options.editFormat ? { editFormat: options.editFormat } : {}),
     ...(options.agent ? { agent: true } : {}),
     onProgress: (line) => process.stderr.write(`mvnx bench: ${line}\n`),
+    rebuildPrompt: rebuildFirstPrompt,
   });
   const table = options.agent ? formatAgentTable(results) : formatBenchTable(results);
   process.stdout.write(options.json ? `${JSON.stringify(results, null, 2)}\n` : `${table}\n`);

@@ -42,7 +42,7 @@ export interface AgentProposerOptions {
   /** Candidate builds at the same time. */
   parallelBuilds: number;
   toolCalling: ToolCallingSetting;
-  /** The configured context window in tokens (`model.numCtx`); the model's own length caps it when the server tells. */
+  /** The configured context window in tokens (`model.contextTokens`, capped by `model.numCtx`); the model's own length caps it when the server tells. */
   contextTokens: number;
   signal: AbortSignal;
   perCallTimeoutMs: number;
