@@ -46,7 +46,7 @@ export const FLAGS: readonly FlagSpec[] = [
 ];
 
 /** Reserved words that route to `src/cli/commands/<name>.ts`, only in first position. */
-export const SUBCOMMANDS: readonly string[] = ['init', 'doctor', 'apply', 'runs', 'hook', 'bench', 'explain', 'diagnose', 'help', 'version', 'report'];
+export const SUBCOMMANDS: readonly string[] = ['init', 'doctor', 'apply', 'runs', 'hook', 'bench', 'explain', 'diagnose', 'help', 'version', 'report', 'tool'];
 
 export interface Invocation {
   subcommand?: string;

@@ -8,7 +8,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { MvnxError } from '../cli/errors.js';
-import { STATE_TOOLS } from '../repair/agent/session.js';
+import { STATE_TOOLS } from '../repair/agent/state-tools.js';
 import { BUILT_IN_AGENT_TOOLS } from '../repair/agent/built-in-tools.js';
 import type { AgentState, AgentTool } from '../repair/agent/types.js';
 import { BUILT_IN_FIXERS, checkFixer } from '../repair/fixers/registry.js';

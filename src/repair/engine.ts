@@ -24,7 +24,7 @@ import type { AgentTool } from './agent/types.js';
 import { createSourceView } from './fixers/source-view.js';
 import { createTypeIndex } from './fixers/type-index.js';
 import type { IntegrityOutcome, LoopPorts } from './loop.js';
-import { createAgentProposer } from './agent/proposer.js';
+import { wireAgent } from './agent-wiring.js';
 import { touchesTests } from './integrity/scope.js';
 import { createModelProposer } from './model-proposer.js';
 import { createFailureRecheck } from './recheck.js';
@@ -38,6 +38,8 @@ export interface RepairSession {
   /** The verification builds' session: verifyCandidates verifies several fixes at once. */
   verification: VerificationSession;
   model: { provider: string; name: string; host: string };
+  /** Agent mode: whether the model took native tool calls, once a session asked. */
+  toolCalling(): { native: boolean; reason: string } | undefined;
   /** -Werror under -q: the diagnosis with the hidden warnings read from a recompile, and what was done. */
   recoverWarnings(diagnosis: Diagnosis): Promise<{ diagnosis: Diagnosis; note: string }>;
   dispose(): Promise<void>;
@@ -145,7 +147,10 @@ export async function startRepairSession(input: {
     onStage: (name) => progress.step(`verifying: ${name}`),
     ...(input.pluginParsers ? { parsers: input.pluginParsers } : {}),
   });
-  const { workspace, verify } = verification;
+  const { workspace } = verification;
+  // The agent's candidate builds, each in a workspace of its pool, through the same verifier (scope, reused outputs, quick JVMs).
+  const verifierFor = (buildIn: typeof workspace) => (fix: ChangeSet, diagnosis: Diagnosis, buildSignal?: AbortSignal) =>
+    verification.verify(fix, diagnosis, { workspace: buildIn, ...(buildSignal ? { signal: buildSignal } : {}) });
   if (verification.reusedOutputs.length > 0) progress.note(`verification reuses the outputs of your build for ${describeModules(verification.reusedOutputs)}`);
 
   const recheckFailures = config.tests.flakyCheck
@@ -180,24 +185,29 @@ export async function startRepairSession(input: {
     };
   };
 
-  const agentProposal = createAgentProposer({
+  // Agent mode: candidate builds in a pool of workspaces, command tools, native tool calls (agent-wiring.ts).
+  const agent = wireAgent({
+    config,
     provider,
-    editFormat: config.model.editFormat,
     ...guidelines,
     checker,
+    original,
     read: readAt,
-    list: (glob) => original.list(glob),
-    verify: (base, diagnosis) => {
-      progress.step('agent: running the tests in a workspace');
-      return verify(base, diagnosis);
-    },
+    workspace,
+    projectRoot: context.projectRoot,
+    sandbox,
+    env: context.env,
+    verifierFor,
+    fingerprint: fingerprintChangeSet,
+    checkIntegrity,
     keepExchange: (n, prompt, response) => input.recorder.writeAttemptExchange(n, prompt, response),
-    maxSteps: config.agent.maxSteps,
+    keepLog: (n, log) => input.recorder.writeAttemptLog(n, log),
     signal,
-    perCallTimeoutMs: config.model.timeoutSeconds * 1000,
+    ...(input.pluginTools ? { pluginTools: input.pluginTools } : {}),
     onStep: (text) => progress.step(`agent: ${text}`),
-    ...(input.pluginTools ? { extraTools: input.pluginTools } : {}),
+    onNote: (text) => progress.note(text),
   });
+  const agentProposal = agent.propose;
   const useAgent = (history: AttemptRecord[]) =>
     config.agent.mode === 'always' || (config.agent.mode === 'escalate' && history.some((attempt) => attempt.source === 'model' && attempt.outcome !== 'verified'));
 
@@ -257,7 +267,11 @@ export async function startRepairSession(input: {
         ...(input.pluginParsers ? { parsers: input.pluginParsers } : {}),
       });
     },
-    dispose: () => verification.dispose(),
+    toolCalling: () => agent.toolCalling(),
+    dispose: async () => {
+      await agent.dispose();
+      await verification.dispose();
+    },
   };
 }
 

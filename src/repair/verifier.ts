@@ -48,7 +48,8 @@ export type Verify = (fix: ChangeSet, diagnosis: Diagnosis, at?: { workspace?: W
 export function createVerifier(options: VerifierOptions): Verify {
   return async function verify(fix, diagnosis, at = {}) {
     const workspace = at.workspace ?? options.workspace;
-    const signal = at.signal ?? options.signal;
+    // `at.signal` stops this build alone (a candidate another one beat); the options' signal stops every build.
+    const signal = at.signal ? AbortSignal.any([options.signal, at.signal]) : options.signal;
     const applyStarted = Date.now();
     await workspace.reset();
     try {

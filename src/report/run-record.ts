@@ -42,6 +42,8 @@ export interface AttemptRecord {
   failingTestEdits?: string[];
   timings: { modelMs?: number; applyMs?: number; verifyMs?: number };
   stages?: { name: string; exitCode: number; durationMs: number }[];
+  /** Agent attempts: what the session did. */
+  agent?: AgentAttemptStats;
   /** What rejected a built attempt that failed: `compile` (it did not compile) or the stage whose tests failed. */
   rejectedAt?: 'compile' | 'failing-tests' | 'full';
   /** The command that decided a built attempt whose full stage ran (issue 17): its scope, exact arguments, and the modules whose tests came from your build. */
@@ -59,6 +61,22 @@ export interface AttemptVerdict {
   jvmFlags: string[];
   /** Why every module's tests ran although verify.scope is affected. */
   why?: string;
+}
+
+/** An agent session in the run record: its steps, tool calls per tool, and the candidate fixes it built. */
+export interface AgentAttemptStats {
+  /** Why the session ended: fix-verified, goals-accomplished, gave-up, step-limit, loop-guard, unreadable, build-budget, time-limit. */
+  stop: string;
+  steps: number;
+  modelCalls: number;
+  /** Calls per tool, after the middleware corrected the names. */
+  toolCalls: Record<string, number>;
+  /** Calls whose name or arguments the middleware corrected. */
+  corrections: number;
+  /** How the model called tools in this session. */
+  toolCalling: 'native' | 'text';
+  /** Every fix given to write_fix, in order, with what became of it. */
+  candidates?: { outcome: string; reason: string; filesChanged: string[]; fingerprint?: string }[];
 }
 
 export interface RunRecord {
@@ -82,6 +100,8 @@ export interface RunRecord {
   fixBase?: { path: string; beforeSha256: string | null }[];
   modelCalls: number;
   model?: { provider: string; name: string; host: string };
+  /** Agent mode: whether the model took native tool calls, and how that was learned (once per run). */
+  toolCalling?: { native: boolean; reason: string };
   /** What isolated the verification builds (bwrap, podman, docker, none), and why not when isolated is false. */
   sandbox?: { kind: string; isolated: boolean; reason?: string };
   /** stopReason flaky: the failing tests that passed when re-run on the unchanged code. */
@@ -170,6 +190,11 @@ export class RunRecorder {
     // The prompt arrives as sent (already redacted); redacting again changes nothing there.
     await writeFile(path.join(this.dir, `attempt-${n}.prompt.txt`), this.redaction.redact(prompt));
     await writeFile(path.join(this.dir, `attempt-${n}.response.txt`), this.redaction.redact(response));
+  }
+
+  /** An agent session step by step (each reply and mvnx's answer), secrets redacted like the exchange. */
+  async writeAttemptLog(n: number, log: string): Promise<void> {
+    await writeFile(path.join(this.dir, `attempt-${n}.agent-log.txt`), this.redaction.redact(log));
   }
 
   /** Bytes, not text: each file's section is in that file's own encoding. */

@@ -47,3 +47,4 @@ export { readVerificationFacts, type VerificationFacts } from './verify-facts.js
 export { takeOutputs, type OutputSnapshot } from './reuse-outputs.js';
 export { QUICK_JVM_FLAGS, type QuickJvm } from './quick-jvm.js';
 export type { VerdictCommand } from './verify.js';
+export { findProgram, runCommandInWorkspace, type CommandInput, type CommandRun } from './command.js';

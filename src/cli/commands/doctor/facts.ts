@@ -10,6 +10,8 @@ import { findProjectRoot } from '../../../maven/project.js';
 import { projectJavaRelease, resolveMavenUserState } from '../../../maven/settings.js';
 import { buildEnvironment, detectSandbox, suggestedImage, type SandboxMode } from '../../../workspace/index.js';
 import { loadPlugins } from '../../../plugins/load.js';
+import { splitCommandLine } from '../../../policy/command-line.js';
+import { findProgram } from '../../../workspace/command.js';
 import { loadEffectiveConfig } from '../../../policy/load.js';
 import type { DoctorFacts, PluginPin, Probe } from './checks.js';
 
@@ -219,6 +221,7 @@ export async function gatherFacts(options: GatherOptions): Promise<DoctorFacts> 
   let modelName = (typeof flags.model === 'string' && flags.model) || env.MVNX_MODEL || DEFAULT_MODEL;
   let configuredMaven: string | undefined;
   let plugins: DoctorFacts['plugins'];
+  let commandTools: DoctorFacts['commandTools'];
   let sandboxConfig: { mode: SandboxMode; modeSource: string; image?: string; pass: string[] } = { mode: 'auto', modeSource: 'default', pass: [] };
   try {
     const effective = await loadEffectiveConfig({ projectRoot, configFile: options.configFile, env, flags });
@@ -233,6 +236,13 @@ export async function gatherFacts(options: GatherOptions): Promise<DoctorFacts> 
       pass: effective.sandbox.env.pass,
     };
     if (effective.plugins && effective.plugins.length > 0) plugins = await probePlugins(effective.plugins, projectRoot);
+    // Command tools: is each program there? (A container backend has its own programs.)
+    if (effective.tools.length > 0) {
+      commandTools = effective.tools.map((tool) => {
+        const program = splitCommandLine(tool.command)[0] ?? '';
+        return { name: tool.name, program, found: findProgram(program, projectRoot, env.PATH ?? '') !== undefined };
+      });
+    }
   } catch (error) {
     config = failure(error);
   }
@@ -247,5 +257,5 @@ export async function gatherFacts(options: GatherOptions): Promise<DoctorFacts> 
   ]);
   // After the others: timing node start-ups next to JVM start-ups would measure the contention.
   const startup = await probeStartup(env);
-  return { java, maven, mavenVersion, offline, config, model, sandbox, startup, ...(plugins ? { plugins } : {}) };
+  return { java, maven, mavenVersion, offline, config, model, sandbox, startup, ...(plugins ? { plugins } : {}), ...(commandTools ? { commandTools } : {}) };
 }
