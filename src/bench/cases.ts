@@ -5,7 +5,7 @@
  */
 import { cp, mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { MvnxError } from '../cli/errors.js';
+import { MvnxError } from '../shared/errors.js';
 
 export interface BenchModule {
   name: string;

@@ -4,7 +4,7 @@
  */
 import { accessSync, constants, statSync } from 'node:fs';
 import path from 'node:path';
-import { MvnxError } from '../cli/errors.js';
+import { MvnxError } from '../shared/errors.js';
 import { startFolder } from './args.js';
 
 export type MavenSource = 'flag' | 'env' | 'config' | 'mvnw' | 'path';

@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { MvnxError } from '../cli/errors.js';
+import { MvnxError } from '../shared/errors.js';
 import { STATE_TOOLS } from '../repair/agent/session.js';
 import { BUILT_IN_AGENT_TOOLS } from '../repair/agent/built-in-tools.js';
 import type { AgentState, AgentTool } from '../repair/agent/types.js';

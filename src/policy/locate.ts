@@ -4,7 +4,7 @@
  * and that gives both formats the same ranges.
  */
 import { LineCounter, parseDocument, isMap, isSeq, isScalar, type Node } from 'yaml';
-import { MvnxError } from '../cli/errors.js';
+import { MvnxError } from '../shared/errors.js';
 
 export type FieldPath = readonly PropertyKey[];
 

@@ -3,7 +3,7 @@
  * path, the value found, what was expected and, for typos, a "did you mean".
  */
 import type { z } from 'zod';
-import { MvnxError } from '../cli/errors.js';
+import { MvnxError } from '../shared/errors.js';
 import { configSchema } from './schema.js';
 import type { FieldPath } from './locate.js';
 

@@ -8,7 +8,7 @@ import { readSettingsSecrets, resolveMavenUserState } from '../maven/settings.js
 import { Redactor, secretEnvValues } from '../model/index.js';
 import type { Diagnosis } from '../diagnose/types.js';
 import type { MavenRunResult } from '../maven/types.js';
-import type { MvnxFlags } from '../cli/flags.js';
+import type { CliOptions, OptionValues } from '../shared/options.js';
 import { decideAttempt, decideVerified, isolationOptOut, loadEffectiveConfig, readReactorCoverage, type EffectiveConfig, type Isolation } from '../policy/index.js';
 import { classify, toUnifiedDiff, toUnifiedDiffBytes } from '../patch/index.js';
 import { loadPlugins, runReporters } from '../plugins/load.js';
@@ -30,7 +30,10 @@ export interface BuildFailureContext {
   mavenExecutable: string;
   /** The user's Maven arguments, mvnx flags removed. */
   mavenArgs: string[];
-  flags: MvnxFlags;
+  /** `--mvnx-*` flags as given, for loading the config. */
+  overrides: OptionValues;
+  /** What the CLI reads itself (--mvnx-json, --mvnx-sarif, ...), flags and variables folded. */
+  options: CliOptions;
   env: NodeJS.ProcessEnv;
   configFile?: string;
   /** The config the CLI already loaded; loaded again when absent. */
@@ -49,7 +52,7 @@ export async function handleBuildFailure(context: BuildFailureContext): Promise<
     (await loadEffectiveConfig({
       projectRoot,
       env: context.env,
-      flags: context.flags,
+      overrides: context.overrides,
       ...(context.configFile ? { configFile: context.configFile } : {}),
     }));
   const interactive = Boolean(process.stderr.isTTY) && !isCI(context.env);
@@ -137,7 +140,7 @@ export async function handleBuildFailure(context: BuildFailureContext): Promise<
   await afterRun({ context, config, record: written, recorder, ...(fix ? { fix } : {}) });
   process.stderr.write(renderSummary(written, { recordDir: recorder.dir, projectRoot }));
   // Maven ends its output with colour resets and no newline: start the record on its own line.
-  if (context.flags.json) process.stdout.write(`\n${JSON.stringify(written)}\n`);
+  if (context.options.json) process.stdout.write(`\n${JSON.stringify(written)}\n`);
   return exitCode;
 }
 

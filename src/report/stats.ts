@@ -3,7 +3,7 @@
  * monitor to assist to auto. A pure function of run records, so that the same records
  * always give the same report.
  */
-import { MvnxError } from '../cli/errors.js';
+import { MvnxError } from '../shared/errors.js';
 import type { RunRecord, StopReason } from './run-record.js';
 
 export type FailureKind = 'compile' | 'test' | 'quality' | 'other';

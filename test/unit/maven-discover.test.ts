@@ -2,7 +2,7 @@ import { chmod, mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { MvnxError } from '../../src/cli/errors.js';
+import { MvnxError } from '../../src/shared/errors.js';
 import { findMaven } from '../../src/maven/discover.js';
 
 let root: string;

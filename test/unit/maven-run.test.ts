@@ -2,7 +2,7 @@ import { mkdtemp, readFile, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { MvnxError } from '../../src/cli/errors.js';
+import { MvnxError } from '../../src/shared/errors.js';
 import { colorArgs, runMaven } from '../../src/maven/run.js';
 import { FAKE_MVN, readRecord, recordDir } from '../helpers/fake-mvn.js';
 

@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { MvnxError } from '../../src/cli/errors.js';
+import { MvnxError } from '../../src/shared/errors.js';
 import { loadPlugins, runReporters } from '../../src/plugins/load.js';
 import type { RunRecord } from '../../src/report/run-record.js';
 

@@ -5,7 +5,7 @@ import { checkPathOnDisk, extractEdits, pathsNeeded, resolveEdits } from '../../
 import { withOutcome } from '../../report/outcome.js';
 import { readLatestRunId, readRunRecord, runsDir, updateRunRecord, type RunRecord } from '../../report/run-record.js';
 import { applyInPlace, staleFiles } from '../../repair/tier-actions.js';
-import { MvnxError } from '../errors.js';
+import { MvnxError } from '../../shared/errors.js';
 
 const USAGE = 'usage: mvnx apply [RUN_ID]   (default: the latest run)';
 

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { loadBenchCases } from '../../bench/cases.js';
 import { runBench } from '../../bench/harness.js';
 import { formatBenchTable } from '../../bench/table.js';
-import { MvnxError } from '../errors.js';
+import { MvnxError } from '../../shared/errors.js';
 
 const USAGE = 'usage: mvnx bench [--host URL --model NAME] [--edit-format diff|search-replace|json] [--repeat N] [--cases DIR] [--only NAME[,NAME...]] [--json]';
 

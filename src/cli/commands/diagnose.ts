@@ -14,7 +14,7 @@ import type { Diagnosis, Diagnostic, DiagnosticParser } from '../../diagnose/ind
 import { diagnoseBuild } from '../../diagnose/index.js';
 import { loadPlugins } from '../../plugins/load.js';
 import { loadEffectiveConfig } from '../../policy/load.js';
-import { MvnxError } from '../errors.js';
+import { MvnxError } from '../../shared/errors.js';
 import type { CommandIo } from './init.js';
 import { projectRootAbove } from './runs.js';
 
@@ -64,7 +64,7 @@ async function checkReadable(file: string, what: string): Promise<void> {
 
 /** The config's plugins' parsers; a project without a config has none. */
 async function pluginParsers(projectRoot: string, env: NodeJS.ProcessEnv): Promise<DiagnosticParser[]> {
-  const config = await loadEffectiveConfig({ projectRoot, env, flags: {} });
+  const config = await loadEffectiveConfig({ projectRoot, env });
   if (!config.plugins || config.plugins.length === 0) return [];
   return (await loadPlugins(config.plugins, { projectRoot })).parsers;
 }

@@ -9,7 +9,7 @@ import { reconcileRuns } from '../../report/reconcile.js';
 import { listRunRecords, type RunRecord } from '../../report/run-record.js';
 import { formatRolloutStats, formatRunList } from '../../report/stats-format.js';
 import { inModule, parseSince } from '../../report/stats.js';
-import { MvnxError } from '../errors.js';
+import { MvnxError } from '../../shared/errors.js';
 
 const USAGE = [
   'usage: mvnx runs [--limit N] [--since AGE] [--module ARTIFACT_ID] [--json]',
@@ -91,7 +91,7 @@ export async function recordsFor(options: Pick<RunsOptions, 'from'>, cwd: string
 /** Thresholds from `rollout.promote` of the config in force here (or `--config`), else the defaults. */
 export async function promoteSettings(cwd: string, env: NodeJS.ProcessEnv, configFile?: string) {
   const { loadEffectiveConfig } = await import('../../policy/load.js');
-  const config = await loadEffectiveConfig({ projectRoot: await projectRootAbove(cwd), env, flags: {}, ...(configFile ? { configFile: path.resolve(cwd, configFile) } : {}) });
+  const config = await loadEffectiveConfig({ projectRoot: await projectRootAbove(cwd), env, ...(configFile ? { configFile: path.resolve(cwd, configFile) } : {}) });
   return { promote: config.rollout.promote, ...(config.auto.requireCoverage !== undefined ? { requireCoverage: config.auto.requireCoverage } : {}) };
 }
 

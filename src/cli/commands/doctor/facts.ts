@@ -4,7 +4,8 @@ import { access, readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { execa } from 'execa';
-import type { MvnxFlags } from '../../flags.js';
+import { normaliseHost } from '../../../shared/host.js';
+import type { OptionValues } from '../../../shared/options.js';
 import { findMaven, MavenNotFoundError, type MavenSource } from '../../../maven/discover.js';
 import { findProjectRoot } from '../../../maven/project.js';
 import { projectJavaRelease, resolveMavenUserState } from '../../../maven/settings.js';
@@ -62,7 +63,7 @@ async function probeJava(env: NodeJS.ProcessEnv): Promise<DoctorFacts['java']> {
 const SOURCE_LABELS: Record<MavenSource, string> = { flag: '--mvnx-maven', env: 'MVNX_MAVEN', config: 'config maven.executable', mvnw: 'nearest mvnw', path: 'PATH' };
 
 /** The Maven the build would run (`findMaven`: --mvnx-maven, MVNX_MAVEN, config, nearest mvnw, mvn on PATH). */
-async function probeMaven(cwd: string, env: NodeJS.ProcessEnv, flags: MvnxFlags, configured: string | undefined): Promise<DoctorFacts['maven']> {
+async function probeMaven(cwd: string, env: NodeJS.ProcessEnv, flags: OptionValues, configured: string | undefined): Promise<DoctorFacts['maven']> {
   try {
     const found = await findMaven({ ...(typeof flags.maven === 'string' ? { flag: flags.maven } : {}), env, ...(configured ? { configured } : {}), cwd, mavenArgs: [] });
     return { ok: true, value: { path: found.executable, source: SOURCE_LABELS[found.source] } };
@@ -207,7 +208,7 @@ async function probeStartup(env: NodeJS.ProcessEnv): Promise<DoctorFacts['startu
 export interface GatherOptions {
   cwd: string;
   env: NodeJS.ProcessEnv;
-  flags: MvnxFlags;
+  flags: OptionValues;
   configFile?: string;
 }
 
@@ -221,7 +222,7 @@ export async function gatherFacts(options: GatherOptions): Promise<DoctorFacts> 
   let plugins: DoctorFacts['plugins'];
   let sandboxConfig: { mode: SandboxMode; modeSource: string; image?: string; pass: string[] } = { mode: 'auto', modeSource: 'default', pass: [] };
   try {
-    const effective = await loadEffectiveConfig({ projectRoot, configFile: options.configFile, env, flags });
+    const effective = await loadEffectiveConfig({ projectRoot, ...(options.configFile ? { configFile: options.configFile } : {}), env, overrides: flags });
     config = { ok: true, value: { tier: effective.tier, files: [...effective.files] } };
     host = effective.model.host;
     modelName = effective.model.name;
@@ -236,7 +237,8 @@ export async function gatherFacts(options: GatherOptions): Promise<DoctorFacts> 
   } catch (error) {
     config = failure(error);
   }
-  if (!/^[a-z]+:\/\//i.test(host)) host = `http://${host}`;
+  // Without a config that loaded: the flag, MVNX_HOST or OLLAMA_HOST read as the config would.
+  host = normaliseHost(host);
   const maven = await probeMaven(cwd, env, flags, configuredMaven);
   const [java, mavenVersion, offline, model, sandbox] = await Promise.all([
     probeJava(env),
