@@ -10,7 +10,8 @@ import { createProvider, withRedaction, type ModelSettings, type Redactor } from
 import { applyChangeSet, fingerprintChangeSet } from '../patch/index.js';
 import { computeBudget, toPatchPolicy, type EffectiveConfig } from '../policy/index.js';
 import type { Progress } from '../report/progress.js';
-import type { AttemptRecord, RunRecorder } from '../report/run-record.js';
+import type { RunRecorder } from '../report/run-record.js';
+import type { AttemptRecord } from '../shared/run-vocabulary.js';
 import { projectJavaRelease } from '../maven/settings.js';
 import { createWorkspace, detectSandbox, planGoalRun, requireSandbox, runGoalInWorkspace, suggestedImage, type SandboxInfo } from '../workspace/index.js';
 import type { ChangeChecker } from './change-check.js';

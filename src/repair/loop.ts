@@ -6,7 +6,7 @@
 import type { Diagnosis, Diagnostic } from '../diagnose/types.js';
 import { isPlacementProblem } from '../patch/problems.js';
 import type { ChangeSet, PatchProblem } from '../patch/types.js';
-import type { AttemptRecord, AttemptSource, StopReason } from '../report/run-record.js';
+import type { AttemptRecord, AttemptSource, StopReason } from '../shared/run-vocabulary.js';
 import { composeChangeSets } from './compose.js';
 
 export interface Proposal {

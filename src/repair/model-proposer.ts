@@ -4,7 +4,7 @@ import { buildRepairPrompt, selectSourceExcerpts, type SourceExcerpt, type Attem
 import { ModelCallError, ProviderUnavailableError, type ModelProvider } from '../model/index.js';
 import { jsonEditListJsonSchema } from '../patch/index.js';
 import type { ChangeSet } from '../patch/types.js';
-import type { AttemptRecord } from '../report/run-record.js';
+import type { AttemptRecord } from '../shared/run-vocabulary.js';
 import { ProviderUnavailable, type Proposal } from './loop.js';
 import { checkProposedChange, type ChangeChecker } from './change-check.js';
 

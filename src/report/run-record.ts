@@ -3,40 +3,9 @@ import { mkdir, readFile, readdir, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Diagnostic } from '../diagnose/types.js';
 
+import type { AttemptRecord, RunStatus, StopReason } from '../shared/run-vocabulary.js';
+
 /** The contract's run record (`.mvnx/runs/<runId>/run.json`). Extra fields are additions. */
-export type RunStatus = 'fixed' | 'unfixed' | 'skipped' | 'error';
-export type StopReason =
-  | 'fixed'
-  | 'budget-exhausted'
-  | 'duplicate-patch'
-  | 'no-progress'
-  | 'provider-unavailable'
-  | 'policy-skip'
-  | 'not-fixable'
-  | 'error'
-  | 'interrupted';
-export type AttemptOutcome = 'verified' | 'rejected' | 'not-applicable' | 'build-failed' | 'regressed';
-export type AttemptSource = 'fixer' | 'model' | 'agent';
-
-export interface AttemptRecord {
-  n: number;
-  source: AttemptSource;
-  /** sha-256 of the normalised change set; empty when no change set could be built. */
-  fingerprint: string;
-  outcome: AttemptOutcome;
-  reason?: string;
-  /** Read from the change set, never from the model's words. */
-  filesChanged: string[];
-  /** The model's own words, context for a human only. */
-  summary?: string;
-  fixer?: string;
-  /** Diagnosis fingerprint after the attempt's build, when it was built. */
-  diagnosisFingerprint?: string;
-  regressions?: string[];
-  timings: { modelMs?: number; applyMs?: number; verifyMs?: number };
-  stages?: { name: string; exitCode: number; durationMs: number }[];
-}
-
 export interface RunRecord {
   runId: string;
   startedAt: string;

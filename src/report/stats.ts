@@ -4,7 +4,8 @@
  * always give the same report.
  */
 import { MvnxError } from '../shared/errors.js';
-import type { RunRecord, StopReason } from './run-record.js';
+import type { StopReason } from '../shared/run-vocabulary.js';
+import type { RunRecord } from './run-record.js';
 
 export type FailureKind = 'compile' | 'test' | 'quality' | 'other';
 export type Tier = RunRecord['tier'];

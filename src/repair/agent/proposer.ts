@@ -9,7 +9,7 @@ import { buildAgentPrompt, renderDiagnostic, type EditFormat } from '../../model
 import type { ChatMessage } from '../../model/types.js';
 import { isPlacementProblem } from '../../patch/problems.js';
 import type { ChangeSet } from '../../patch/types.js';
-import type { AttemptRecord } from '../../report/run-record.js';
+import type { AttemptRecord } from '../../shared/run-vocabulary.js';
 import { checkProposedChange, type ChangeChecker } from '../change-check.js';
 import { renderMessages } from '../model-proposer.js';
 import { describeProblems, ProviderUnavailable, type Proposal, type Verification } from '../loop.js';

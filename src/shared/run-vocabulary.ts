@@ -1,0 +1,48 @@
+/**
+ * The repair loop's vocabulary, as the run record (contract: run.json) spells it: why a
+ * run stopped, what became of each attempt and where it came from. The loop (repair/)
+ * produces these words and the record, stats and reports (report/) read them, so they live
+ * in this leaf that both import. Each list is a value as well as a type, so that a reader
+ * of run.json can check a word it finds (report/run-record-schema.ts).
+ */
+
+export const RUN_STATUSES = ['fixed', 'unfixed', 'skipped', 'error'] as const;
+export type RunStatus = (typeof RUN_STATUSES)[number];
+
+export const STOP_REASONS = [
+  'fixed',
+  'budget-exhausted',
+  'duplicate-patch',
+  'no-progress',
+  'provider-unavailable',
+  'policy-skip',
+  'not-fixable',
+  'error',
+  'interrupted',
+] as const;
+export type StopReason = (typeof STOP_REASONS)[number];
+
+export const ATTEMPT_OUTCOMES = ['verified', 'rejected', 'not-applicable', 'build-failed', 'regressed'] as const;
+export type AttemptOutcome = (typeof ATTEMPT_OUTCOMES)[number];
+
+export const ATTEMPT_SOURCES = ['fixer', 'model', 'agent'] as const;
+export type AttemptSource = (typeof ATTEMPT_SOURCES)[number];
+
+export interface AttemptRecord {
+  n: number;
+  source: AttemptSource;
+  /** sha-256 of the normalised change set; empty when no change set could be built. */
+  fingerprint: string;
+  outcome: AttemptOutcome;
+  reason?: string;
+  /** Read from the change set, never from the model's words. */
+  filesChanged: string[];
+  /** The model's own words, context for a human only. */
+  summary?: string;
+  fixer?: string;
+  /** Diagnosis fingerprint after the attempt's build, when it was built. */
+  diagnosisFingerprint?: string;
+  regressions?: string[];
+  timings: { modelMs?: number; applyMs?: number; verifyMs?: number };
+  stages?: { name: string; exitCode: number; durationMs: number }[];
+}
