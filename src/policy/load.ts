@@ -49,7 +49,7 @@ export async function loadEffectiveConfig(options: LoadConfigOptions): Promise<E
   const expanded = file ? await expandExtends(file, displayPath(file.filepath), { reader, displayPath }) : { layers: [], files: [] };
 
   const layers: Layer[] = [
-    { value: configSchema.parse({}) as Record<string, unknown>, source: 'default' },
+    { value: configSchema.parse({}), source: 'default' },
     ...ollamaHostLayer(options.env),
     ...expanded.layers,
     ...envLayers(options.env),

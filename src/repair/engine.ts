@@ -108,7 +108,7 @@ export async function startRepairSession(input: {
           });
         },
       })
-    : async () => [];
+    : () => Promise.resolve([]);
 
   const guidelines = await guidelinesText(config);
   const modelProposal = createModelProposer({

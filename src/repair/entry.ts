@@ -11,7 +11,8 @@ import type { MavenRunResult } from '../maven/types.js';
 import type { CliOptions, OptionValues } from '../shared/options.js';
 import { decideAttempt, decideVerified, isolationOptOut, loadEffectiveConfig, readReactorCoverage, type EffectiveConfig, type Isolation } from '../policy/index.js';
 import { classify, toUnifiedDiff, toUnifiedDiffBytes } from '../patch/index.js';
-import { loadPlugins, runReporters } from '../plugins/load.js';
+import { runReporters } from '../plugins/load.js';
+import { loadPlugins } from './plugins.js';
 import type { LoadedPlugins } from '../plugins/types.js';
 import { RunRecorder, type RunRecord } from '../report/run-record.js';
 import { createProgress, redactingProgress, type Progress } from '../report/progress.js';
@@ -106,7 +107,7 @@ export async function handleBuildFailure(context: BuildFailureContext): Promise<
 
   try {
     // A plugin that cannot be loaded stops the repair (the run record says why); Maven's exit code stands.
-    if (pluginError !== undefined) throw pluginError;
+    if (pluginError !== undefined) throw pluginError as Error;
     if (plugins) record.decisions.push(`plugins: ${plugins.plugins.map((p) => p.plugin.name).join(', ')}`, ...plugins.notes);
     const decision = decideAttempt({ diagnosis, config, mavenArgs: context.mavenArgs });
     record.tier = decision.tier;

@@ -21,7 +21,7 @@ export interface ModelProposerOptions {
   read(base: ChangeSet): (file: string) => Promise<string | undefined>;
   /** Where the prompt and the reply of each attempt are kept. */
   keepExchange(n: number, prompt: string, response: string): Promise<void>;
-  onToken?(text: string): void;
+  onToken?: (text: string) => void;
   signal: AbortSignal;
   perCallTimeoutMs: number;
 }

@@ -17,7 +17,7 @@ export interface VerifierOptions {
   signal: AbortSignal;
   /** Where the user ran Maven (relative -f values are resolved from it). */
   userCwd: string;
-  onStage?(name: string): void;
+  onStage?: (name: string) => void;
   /** Plugins' parsers, for the diagnosis of a failed candidate build. */
   parsers?: readonly DiagnosticParser[];
 }

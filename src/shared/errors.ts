@@ -41,7 +41,7 @@ export class MvnxError extends Error {
 
   static override [Symbol.hasInstance](value: unknown): boolean {
     // Subclasses keep the ordinary prototype check: only MvnxError itself is matched by brand.
-    if (this !== MvnxError) return Function.prototype[Symbol.hasInstance].call(this, value) as boolean;
+    if (this !== MvnxError) return Function.prototype[Symbol.hasInstance].call(this, value);
     return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[MVNX_ERROR] === true;
   }
 }

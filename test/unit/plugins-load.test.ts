@@ -3,7 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MvnxError } from '../../src/shared/errors.js';
-import { loadPlugins, runReporters } from '../../src/plugins/load.js';
+import { runReporters } from '../../src/plugins/load.js';
+import { loadPlugins } from '../../src/repair/plugins.js';
 import type { RunRecord } from '../../src/report/run-record.js';
 
 const dirs: string[] = [];

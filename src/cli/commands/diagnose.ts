@@ -12,7 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Diagnosis, Diagnostic, DiagnosticParser } from '../../diagnose/index.js';
 import { diagnoseBuild } from '../../diagnose/index.js';
-import { loadPlugins } from '../../plugins/load.js';
+import { loadPlugins } from '../../repair/plugins.js';
 import { loadEffectiveConfig } from '../../policy/load.js';
 import { MvnxError } from '../../shared/errors.js';
 import type { CommandIo } from './init.js';

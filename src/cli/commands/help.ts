@@ -15,9 +15,9 @@ const COMMANDS: ReadonlyArray<[string, string]> = [
   ['version', "mvnx's version"],
 ];
 
-export async function run(_args: string[], _io: { cwd: string; env: NodeJS.ProcessEnv }): Promise<number> {
+export function run(_args: string[], _io: { cwd: string; env: NodeJS.ProcessEnv }): Promise<number> {
   process.stdout.write(helpText());
-  return 0;
+  return Promise.resolve(0);
 }
 
 export function helpText(): string {

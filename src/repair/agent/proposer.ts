@@ -23,7 +23,7 @@ export interface AgentProposerOptions {
   guidelines?: string;
   checker: ChangeChecker;
   read(base: ChangeSet): (file: string) => Promise<string | undefined>;
-  list(glob: string): Promise<string[]>;
+  list: (glob: string) => Promise<string[]>;
   /** Builds `base` (relative to the original tree) in the workspace. */
   verify(base: ChangeSet, diagnosis: Diagnosis): Promise<Verification>;
   keepExchange(n: number, prompt: string, response: string): Promise<void>;

@@ -1,16 +1,17 @@
 /** Gathers what `mvnx doctor` judges: each probe runs the real tool or request and reports, never throws. */
-import { constants, existsSync } from 'node:fs';
-import { access, readFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { execa } from 'execa';
 import { normaliseHost } from '../../../shared/host.js';
+import { searchPath } from '../../../shared/path-search.js';
 import type { OptionValues } from '../../../shared/options.js';
 import { findMaven, MavenNotFoundError, type MavenSource } from '../../../maven/discover.js';
 import { findProjectRoot } from '../../../maven/project.js';
 import { projectJavaRelease, resolveMavenUserState } from '../../../maven/settings.js';
 import { buildEnvironment, detectSandbox, suggestedImage, type SandboxMode } from '../../../workspace/index.js';
-import { loadPlugins } from '../../../plugins/load.js';
+import { loadPlugins } from '../../../repair/plugins.js';
 import { loadEffectiveConfig } from '../../../policy/load.js';
 import type { DoctorFacts, PluginPin, Probe } from './checks.js';
 
@@ -21,20 +22,6 @@ const HTTP_TIMEOUT_MS = 2000;
 function failure(error: unknown): { ok: false; error: string } {
   const message = error instanceof Error ? error.message : String(error);
   return { ok: false, error: message.split('\n')[0] ?? message };
-}
-
-async function isExecutable(file: string): Promise<boolean> {
-  return access(file, constants.X_OK).then(
-    () => true,
-    () => false,
-  );
-}
-
-async function onPath(command: string, env: NodeJS.ProcessEnv): Promise<string | undefined> {
-  for (const folder of (env.PATH ?? '').split(path.delimiter)) {
-    if (folder && (await isExecutable(path.join(folder, command)))) return path.join(folder, command);
-  }
-  return undefined;
 }
 
 /** `openjdk version "17.0.15" 2025-04-15` -> `17.0.15`. */
@@ -48,7 +35,7 @@ export function parseMavenVersion(output: string): string | undefined {
 }
 
 async function probeJava(env: NodeJS.ProcessEnv): Promise<DoctorFacts['java']> {
-  const command = env.JAVA_HOME ? path.join(env.JAVA_HOME, 'bin', 'java') : ((await onPath('java', env)) ?? 'java');
+  const command = env.JAVA_HOME ? path.join(env.JAVA_HOME, 'bin', 'java') : (searchPath('java', env) ?? 'java');
   try {
     const result = await execa(command, ['-version'], { env, reject: false, timeout: 20_000, all: true });
     const version = parseJavaVersion(result.all ?? '');
