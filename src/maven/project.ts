@@ -27,6 +27,19 @@ export function projectRootOf(cwd: string, mavenArgs: readonly string[]): string
   }
 }
 
+/**
+ * The one project-root rule of the subcommands (apply, runs, diagnose, explain, doctor,
+ * init): run anywhere inside a project (e.g. `src/main/java`), they mean the project of the
+ * nearest pom.xml at or above `cwd`, walked up as a build would (findProjectRoot), never
+ * above the git root. Without any pom: cwd.
+ */
+export function findProjectRootAbove(cwd: string): Promise<string> {
+  for (let dir = path.resolve(cwd); ; dir = path.dirname(dir)) {
+    if (existsSync(path.join(dir, 'pom.xml'))) return findProjectRoot(dir, []);
+    if (existsSync(path.join(dir, '.git')) || path.dirname(dir) === dir) return Promise.resolve(path.resolve(cwd));
+  }
+}
+
 /** The folder holding `.git` (a folder or, in worktrees, a file) at or above `from`. */
 export function findGitRoot(from: string): Promise<string | undefined> {
   return Promise.resolve(gitRootOf(from));

@@ -90,6 +90,14 @@ describe('mvnx apply', () => {
     await expect(run(args, { cwd: root, env: {} })).rejects.toThrow(message);
   });
 
+  it('finds the runs from a folder inside the project, as mvnx runs does', async () => {
+    const { root, runId } = await projectWithRun();
+    const inside = path.join(root, path.dirname(SOURCE));
+    expect(await run([], { cwd: inside, env: {} })).toBe(0);
+    expect(await readFile(path.join(root, SOURCE), 'utf8')).toBe(after);
+    expect((await readRunRecord(root, runId)).applied).toBe(true);
+  });
+
   it('says so when nothing was recorded', async () => {
     const root = await mkdtemp(path.join(tmpdir(), 'mvnx-apply-'));
     roots.push(root);

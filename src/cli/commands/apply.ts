@@ -1,6 +1,6 @@
 import { readFile, realpath } from 'node:fs/promises';
 import path from 'node:path';
-import { findProjectRoot } from '../../maven/project.js';
+import { findProjectRootAbove } from '../../maven/project.js';
 import { checkPathOnDisk, extractEdits, pathsNeeded, resolveEdits } from '../../patch/index.js';
 import { withOutcome } from '../../report/outcome.js';
 import { readLatestRunId, readRunRecord, runsDir, updateRunRecord, type RunRecord } from '../../report/run-record.js';
@@ -20,7 +20,7 @@ export async function run(args: string[], io: { cwd: string; env: NodeJS.Process
   if (unknown) throw new MvnxError(`mvnx apply: unknown option ${unknown}; ${USAGE}`);
   if (positional.length > 1) throw new MvnxError(`mvnx apply takes at most one run id; ${USAGE}`);
 
-  const projectRoot = await findProjectRoot(io.cwd, []);
+  const projectRoot = await findProjectRootAbove(io.cwd);
   const runId = positional[0] ?? (await readLatestRunId(projectRoot));
   if (!runId) throw new MvnxError(`mvnx apply: no runs recorded under ${runsDir(projectRoot)}`);
   if (!/^[\w.-]+$/.test(runId)) throw new MvnxError(`mvnx apply: ${JSON.stringify(runId)} is not a run id`);

@@ -5,7 +5,7 @@
 import path from 'node:path';
 import { MvnxError } from '../../shared/errors.js';
 import { configOptions, envName, FLAG_PREFIX, flagName, readFlag } from '../../shared/options.js';
-import { findProjectRoot } from '../../maven/project.js';
+import { findProjectRootAbove } from '../../maven/project.js';
 import { loadEffectiveConfig } from '../../policy/load.js';
 import type { EffectiveConfig } from '../../policy/schema.js';
 import type { CommandIo } from './init.js';
@@ -33,7 +33,7 @@ export async function run(args: string[], io: CommandIo): Promise<number> {
   const configFlag = flags.config;
   delete flags.config;
   try {
-    const projectRoot = await findProjectRoot(io.cwd, []);
+    const projectRoot = await findProjectRootAbove(io.cwd);
     const options = { projectRoot, env: io.env, overrides: flags, ...(typeof configFlag === 'string' ? { configFile: path.resolve(io.cwd, configFlag) } : {}) };
     const config = await loadEffectiveConfig(options);
     process.stdout.write(json ? `${JSON.stringify(config, null, 2)}\n` : `${explainLines(config, projectRoot).join('\n')}\n`);

@@ -8,7 +8,7 @@ import { normaliseHost } from '../../../shared/host.js';
 import { searchPath } from '../../../shared/path-search.js';
 import type { OptionValues } from '../../../shared/options.js';
 import { findMaven, MavenNotFoundError, type MavenSource } from '../../../maven/discover.js';
-import { findProjectRoot } from '../../../maven/project.js';
+import { findProjectRootAbove } from '../../../maven/project.js';
 import { projectJavaRelease, resolveMavenUserState } from '../../../maven/settings.js';
 import { buildEnvironment, detectSandbox, suggestedImage, type SandboxMode } from '../../../workspace/index.js';
 import { loadPlugins } from '../../../repair/plugins.js';
@@ -201,7 +201,7 @@ export interface GatherOptions {
 
 export async function gatherFacts(options: GatherOptions): Promise<DoctorFacts> {
   const { cwd, env, flags } = options;
-  const projectRoot = await findProjectRoot(cwd, []);
+  const projectRoot = await findProjectRootAbove(cwd);
   let config: DoctorFacts['config'];
   let host = (typeof flags.host === 'string' && flags.host) || env.MVNX_HOST || env.OLLAMA_HOST || DEFAULT_HOST;
   let modelName = (typeof flags.model === 'string' && flags.model) || env.MVNX_MODEL || DEFAULT_MODEL;
