@@ -13,12 +13,22 @@ export interface BenchModule {
   dependsOn: string[];
 }
 
+/** What the first attempts of a run must show: the outcome, and how the reason starts. */
+export interface ExpectedAttempt {
+  outcome: string;
+  reason?: string;
+}
+
 export interface BenchCase {
   name: string;
   dir: string;
   description: string;
   kind: 'compile' | 'test';
   expect: 'fixed' | 'unfixed';
+  /** The stop reason a run must end with, when the case is about how it stops. */
+  expectStop?: string;
+  /** The first attempts' outcomes (and reason prefixes), in order. */
+  expectAttempts?: ExpectedAttempt[];
   /** Scripted model replies, in the order the model "says" them. */
   replies: string[];
   /** Empty for a single-module project. */
@@ -28,6 +38,8 @@ export interface BenchCase {
 }
 
 export const TEMPLATE_DIR = '_template';
+const STOP_REASONS = ['fixed', 'budget-exhausted', 'duplicate-patch', 'no-progress', 'provider-unavailable', 'policy-skip', 'not-fixable', 'error', 'interrupted', 'flaky'];
+const ATTEMPT_OUTCOMES = ['verified', 'rejected', 'not-applicable', 'build-failed', 'regressed'];
 const GROUP_ID = 'com.acme.bench';
 
 function field<T>(file: string, name: string, value: unknown, check: (value: unknown) => value is T, expected: string): T {
@@ -52,7 +64,7 @@ export function parseCaseJson(file: string, text: string, name: string, dir: str
   }
   if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw new MvnxError(`${file}: expected a JSON object`);
   const json = raw as Record<string, unknown>;
-  const known = new Set(['description', 'kind', 'expect', 'replies', 'modules', 'compilerArgs']);
+  const known = new Set(['description', 'kind', 'expect', 'expectStop', 'expectAttempts', 'replies', 'modules', 'compilerArgs']);
   const unknown = Object.keys(json).find((key) => !known.has(key));
   if (unknown) throw new MvnxError(`${file}: unknown field "${unknown}" (known: ${[...known].join(', ')})`);
 
@@ -69,12 +81,21 @@ export function parseCaseJson(file: string, text: string, name: string, dir: str
     if (missing) throw new MvnxError(`${file}: module "${module.name}" depends on "${missing}", which is not in "modules"`);
   }
 
+  const attempts = json.expectAttempts === undefined ? undefined : field(file, 'expectAttempts', json.expectAttempts, Array.isArray, 'a list of {outcome, reason?}');
+  const expectAttempts = attempts?.map((attempt, index): ExpectedAttempt => {
+    const entry = (attempt ?? {}) as Record<string, unknown>;
+    const outcome = field(file, `expectAttempts[${index}].outcome`, entry.outcome, oneOf(...ATTEMPT_OUTCOMES), `one of ${ATTEMPT_OUTCOMES.join(', ')}`);
+    const reason = entry.reason === undefined ? undefined : field(file, `expectAttempts[${index}].reason`, entry.reason, isString, 'the start of the reason');
+    return { outcome, ...(reason ? { reason } : {}) };
+  });
   return {
     name,
     dir,
     description: field(file, 'description', json.description, isString, 'a non-empty string'),
     kind: field(file, 'kind', json.kind, oneOf('compile', 'test'), '"compile" or "test"'),
     expect: field(file, 'expect', json.expect, oneOf('fixed', 'unfixed'), '"fixed" or "unfixed"'),
+    ...(json.expectStop === undefined ? {} : { expectStop: field(file, 'expectStop', json.expectStop, oneOf(...STOP_REASONS), `one of ${STOP_REASONS.join(', ')}`) }),
+    ...(expectAttempts ? { expectAttempts } : {}),
     replies: field(file, 'replies', json.replies, isStringArray, 'a list of strings (the scripted model replies)'),
     modules: parsedModules,
     ...(json.compilerArgs !== undefined ? { compilerArgs: field(file, 'compilerArgs', json.compilerArgs, isStringArray, 'a list of javac arguments, e.g. ["-Xlint:all", "-Werror"]') } : {}),

@@ -44,6 +44,9 @@ export interface BenchSample {
   applicable: number;
   /** Chat requests the scripted server saw (cross-checks `modelCalls`). */
   serverCalls?: number;
+  /** Each attempt's outcome and reason, in order. */
+  outcomes?: string[];
+  reasons?: string[];
   error?: string;
 }
 
@@ -51,6 +54,8 @@ export interface BenchResult {
   name: string;
   kind: BenchCase['kind'];
   expect: BenchCase['expect'];
+  expectStop?: BenchCase['expectStop'];
+  expectAttempts?: BenchCase['expectAttempts'];
   modules: number;
   samples: BenchSample[];
   /** Plain `mvn -o -q verify` on the broken project; null when skipped. */
@@ -88,6 +93,8 @@ export function sampleFromRecord(record: RunRecord, exitCode: number, latencyMs:
     attempts: attempts.length,
     proposed: attempts.length,
     applicable,
+    outcomes: attempts.map((attempt) => attempt.outcome),
+    reasons: attempts.map((attempt) => attempt.reason ?? ''),
   };
 }
 
@@ -155,7 +162,16 @@ export async function runBench(options: BenchOptions): Promise<BenchResult[]> {
       options.onProgress?.(`${benchCase.name} #${round}: ${sample.status ?? 'no record'} (${sample.stopReason ?? sample.error ?? '?'}) in ${(sample.latencyMs / 1000).toFixed(1)}s, ${sample.modelCalls} model calls`);
     }
     const mavenMs = options.skipBaseline ? null : await plainMavenMs(benchCase, options);
-    results.push({ name: benchCase.name, kind: benchCase.kind, expect: benchCase.expect, modules: benchCase.modules.length || 1, samples, mavenMs });
+    results.push({
+      name: benchCase.name,
+      kind: benchCase.kind,
+      expect: benchCase.expect,
+      ...(benchCase.expectStop ? { expectStop: benchCase.expectStop } : {}),
+      ...(benchCase.expectAttempts ? { expectAttempts: benchCase.expectAttempts } : {}),
+      modules: benchCase.modules.length || 1,
+      samples,
+      mavenMs,
+    });
   }
   return results;
 }

@@ -22,7 +22,19 @@ export function percentile(values: number[], fraction: number): number | null {
   return sorted[Math.max(0, Math.ceil(fraction * sorted.length) - 1)]!;
 }
 
-export function summariseSamples(samples: BenchSample[], expect: BenchResult['expect']): CaseSummary {
+/** What a run must show to count as expected: the status, and the stop and attempts when the case names them. */
+export type Expectation = BenchResult['expect'] | Pick<BenchResult, 'expect' | 'expectStop' | 'expectAttempts'>;
+
+export function isAsExpected(sample: BenchSample, expectation: Expectation): boolean {
+  const { expect, expectStop, expectAttempts } = typeof expectation === 'string' ? { expect: expectation, expectStop: undefined, expectAttempts: undefined } : expectation;
+  if (sample.status === undefined || (expect === 'fixed') !== (sample.status === 'fixed')) return false;
+  if (expectStop !== undefined && sample.stopReason !== expectStop) return false;
+  return (expectAttempts ?? []).every(
+    (attempt, index) => sample.outcomes?.[index] === attempt.outcome && (attempt.reason === undefined || (sample.reasons?.[index] ?? '').startsWith(attempt.reason)),
+  );
+}
+
+export function summariseSamples(samples: BenchSample[], expectation: Expectation): CaseSummary {
   const latencies = samples.map((sample) => sample.latencyMs);
   const earlyStops: Record<string, number> = {};
   for (const sample of samples) {
@@ -33,7 +45,7 @@ export function summariseSamples(samples: BenchSample[], expect: BenchResult['ex
   return {
     runs: samples.length,
     fixed,
-    asExpected: expect === 'fixed' ? fixed : samples.filter((sample) => sample.status !== undefined && sample.status !== 'fixed').length,
+    asExpected: samples.filter((sample) => isAsExpected(sample, expectation)).length,
     medianMs: percentile(latencies, 0.5),
     p90Ms: percentile(latencies, 0.9),
     proposed: samples.reduce((sum, sample) => sum + sample.proposed, 0),
@@ -47,6 +59,8 @@ const seconds = (ms: number | null) => (ms === null ? '-' : (ms / 1000).toFixed(
 /** How many plain builds' time the repair took: the cost of mvnx over the failure it met anyway. */
 const ratio = (ms: number | null, mavenMs: number | null) => (ms === null || mavenMs === null || mavenMs === 0 ? '-' : `${(ms / mavenMs).toFixed(1)}×`);
 const share = (part: number, whole: number) => (whole === 0 ? '-' : `${Math.round((100 * part) / whole)}%`);
+/** `rejected → verified`: what each attempt of a run came to. */
+const outcomesOf = (sample: BenchSample | undefined) => (sample?.outcomes?.length ? sample.outcomes.join(' → ') : '-');
 const stops = (earlyStops: Record<string, number>) =>
   Object.entries(earlyStops)
     .sort(([a], [b]) => a.localeCompare(b))
@@ -54,9 +68,9 @@ const stops = (earlyStops: Record<string, number>) =>
     .join(', ') || '-';
 
 export function formatBenchTable(results: BenchResult[]): string {
-  const header = ['case', 'kind', 'modules', 'expect', 'fixed', 'median s', 'p90 s', 'mvn s', 'median / mvn', 'applicable patches', 'early stops', 'model calls'];
+  const header = ['case', 'kind', 'modules', 'expect', 'fixed', 'median s', 'p90 s', 'mvn s', 'median / mvn', 'applicable patches', 'attempts (first run)', 'early stops', 'model calls'];
   const rows = results.map((result) => {
-    const summary = summariseSamples(result.samples, result.expect);
+    const summary = summariseSamples(result.samples, result);
     const mark = summary.asExpected === summary.runs ? '' : ' ✗';
     return [
       result.name,
@@ -69,6 +83,7 @@ export function formatBenchTable(results: BenchResult[]): string {
       seconds(result.mavenMs),
       ratio(summary.medianMs, result.mavenMs),
       `${summary.applicable}/${summary.proposed} (${share(summary.applicable, summary.proposed)})`,
+      outcomesOf(result.samples[0]),
       stops(summary.earlyStops),
       String(summary.modelCalls),
     ];
@@ -77,7 +92,7 @@ export function formatBenchTable(results: BenchResult[]): string {
     results.flatMap((result) => result.samples),
     'fixed',
   );
-  const asExpected = results.reduce((sum, result) => sum + summariseSamples(result.samples, result.expect).asExpected, 0);
+  const asExpected = results.reduce((sum, result) => sum + summariseSamples(result.samples, result).asExpected, 0);
   const mavenTimes = results.map((result) => result.mavenMs).filter((ms): ms is number => ms !== null);
   rows.push([
     `**all ${results.length} cases**`,
@@ -90,9 +105,10 @@ export function formatBenchTable(results: BenchResult[]): string {
     seconds(percentile(mavenTimes, 0.5)),
     ratio(all.medianMs, percentile(mavenTimes, 0.5)),
     `${all.applicable}/${all.proposed} (${share(all.applicable, all.proposed)})`,
+    '',
     stops(all.earlyStops),
     String(all.modelCalls),
   ]);
   const line = (cells: string[]) => `| ${cells.map((cell) => cell.replace(/\|/g, '\\|')).join(' | ')} |`;
-  return [line(header), line(header.map((_, index) => (index === 0 || index === 1 || index === 3 || index === 10 ? '---' : '---:'))), ...rows.map(line)].join('\n');
+  return [line(header), line(header.map((_, index) => (index === 0 || index === 1 || index === 3 || index === 10 || index === 11 ? '---' : '---:'))), ...rows.map(line)].join('\n');
 }

@@ -3,7 +3,7 @@ export { diagnoseBuild, type DiagnoseBuildInput } from './build.js';
 export { parseMavenLog, MavenLogParser, type LogLine, type LogParserOptions } from './log-parser.js';
 export { normaliseLogLine } from './log-line.js';
 export { streamLogLines, type ReadLogStats } from './read-log.js';
-export { collectTestResults, CLOCK_SLACK_MS } from './test-reports.js';
+export { collectTestResults, reportTimes, CLOCK_SLACK_MS } from './test-reports.js';
 export { diagnosticFingerprint, diagnosisFingerprint } from './fingerprint.js';
 export { discoverModules, summarisePom, type ModuleFolder } from './modules.js';
 export { relativeToRoot } from './paths.js';

@@ -29,6 +29,11 @@ export interface CollectInput {
   /** Module folders, root-relative (or absolute); default: every module the poms list. */
   moduleDirs?: string[];
   since?: Date;
+  /**
+   * Report file (root-relative) -> its modification time before a run: a report still
+   * bearing that time was not rewritten by the run, however recent it is.
+   */
+  unchangedSince?: ReadonlyMap<string, number>;
   /** Folders already discovered from the poms (skips reading them again). */
   knownFolders?: ModuleFolder[];
 }
@@ -78,6 +83,7 @@ export async function collectTestCases(input: CollectInput): Promise<CollectOutc
           continue;
         }
         if (info.mtimeMs < threshold) continue;
+        if (input.unchangedSince?.get(reportFile) === info.mtimeMs) continue;
         if (info.size > MAX_REPORT_BYTES) {
           warnings.push(`report ${reportFile} is larger than ${MAX_REPORT_BYTES} bytes; skipped`);
           continue;
@@ -102,6 +108,21 @@ export async function collectTestCases(input: CollectInput): Promise<CollectOutc
     }
   }
   return { cases, warnings, reportCount };
+}
+
+/** Every report's modification time, to tell afterwards which ones a run rewrote (see `unchangedSince`). */
+export async function reportTimes(input: Pick<CollectInput, 'projectRoot' | 'moduleDirs' | 'knownFolders'>): Promise<Map<string, number>> {
+  const times = new Map<string, number>();
+  for (const folder of await moduleFolders(input, [])) {
+    for (const reportDir of REPORT_DIRS) {
+      const relDir = joinRelative(folder.dir, reportDir);
+      for (const name of await listReports(path.join(input.projectRoot, relDir))) {
+        const info = await stat(path.join(input.projectRoot, relDir, name)).catch(() => undefined);
+        if (info) times.set(`${relDir}/${name}`, info.mtimeMs);
+      }
+    }
+  }
+  return times;
 }
 
 export async function collectTestResults(input: CollectInput): Promise<TestCaseResult[]> {

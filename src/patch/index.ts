@@ -19,7 +19,7 @@ export { pathProblem, protectedProblem } from './validate/path-rules.js';
 export { canonicalPath, foldName, foldPath, matchPathGlob, aliasCollisions, type CanonicalPath } from './canonical-path.js';
 export { classify, classifyFile, pathKind, countChangedLines, changedLineTexts } from './classify.js';
 export { toUnifiedDiff, toUnifiedDiffBytes } from './unified-diff.js';
-export { fingerprintChangeSet } from './fingerprint.js';
+export { fingerprintChangeSet, fingerprintProposedEdits, fingerprintText } from './fingerprint.js';
 export { applyChangeSet, PatchApplyError, type PatchApplyErrorCode } from './apply.js';
 export { PATCH_PROBLEM_CODES, isPlacementProblem, type PatchProblemCode } from './problems.js';
 export { DEFAULT_PATCH_POLICY, DEFAULT_MAX_FILE_BYTES, DEFAULT_MAX_CHANGE_SET_BYTES, DEFAULT_MAX_LINE_LENGTH, type PatchPolicy } from './patch-policy.js';

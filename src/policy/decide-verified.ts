@@ -29,6 +29,8 @@ export interface VerifiedInput {
   /** JaCoCo line coverage per module (percent); undefined when the module has no report. */
   coverage?: Record<string, number | undefined>;
   interactive: boolean;
+  /** What the fix changed in the tests that failed (allowed by tests.allowFailingTestEdits), in words. */
+  failingTestEdits?: readonly string[];
   /** How the verification builds ran; absent means isolated (callers that never verify, tests of other rules). */
   isolation?: Isolation;
 }
@@ -61,7 +63,11 @@ const RISK_ORDER: readonly Risk[] = ['low', 'medium', 'high'];
 export function decideVerified(input: VerifiedInput): VerifiedDecision {
   const { config, changeSet, changeTypes, modules } = input;
   const paths = changeSet.files.flatMap((file) => (file.oldPath && file.oldPath !== file.path ? [file.oldPath, file.path] : [file.path]));
-  const assessment = assessRisk(changeSet, changeTypes, config);
+  const editsFailingTest = (input.failingTestEdits ?? []).length > 0;
+  // A fix that changes the test that failed may be right, but only a person can say so.
+  const assessment = editsFailingTest
+    ? { risk: 'high' as const, reasons: [`the fix edits the failing test (tests.allowFailingTestEdits): ${input.failingTestEdits!.join('; ')}`] }
+    : assessRisk(changeSet, changeTypes, config);
   const reasons = [`risk ${assessment.risk}: ${assessment.reasons.join('; ')}`];
   const decide = (action: VerifiedDecision['action'], tier: Tier, ...more: string[]): VerifiedDecision => ({
     action,
@@ -87,7 +93,7 @@ export function decideVerified(input: VerifiedInput): VerifiedDecision {
   if (forbidden.length > 0) return decide('record', tier, ...forbidden, 'recorded only: the policy does not allow this patch');
 
   if (tier === 'auto') {
-    const blocked = autoBlockers(input, assessment.risk);
+    const blocked = [...(editsFailingTest ? ['the fix edits the failing test, so it is never applied automatically'] : []), ...autoBlockers(input, assessment.risk)];
     if (blocked.length > 0) {
       reasons.push(...blocked.map((reason) => `${reason}: tier drops to assist`));
       tier = 'assist';

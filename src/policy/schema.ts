@@ -274,6 +274,19 @@ export const configSchema = z
       .describe('Agent mode: the model reads the code with tools (read_range, search_code_base, ...) through the states understand, collect and fix before writing a fix.'),
     review: reviewSchema.prefault({}),
     rollout: rolloutSchema.prefault({}),
+    tests: z
+      .strictObject({
+        allowFailingTestEdits: z
+          .boolean()
+          .default(false)
+          .describe('Let a fix change the tests that failed (their assertions, expected values, statements, data or setup) when the test itself may be wrong. Such a fix is always high risk, never applied by auto or assist.autoApplyLowRisk, and the console and run record say it edits the failing test. Disabling, skipping or deleting tests is never allowed.'),
+        flakyCheck: z
+          .boolean()
+          .default(true)
+          .describe('Before repairing a test failure, re-run only the failing tests once on the unchanged code in the workspace; when they pass, stop with stop reason flaky, ask no model and keep Maven\'s exit code.'),
+      })
+      .prefault({})
+      .describe('How fixes that touch tests, and failures that may be flaky, are treated.'),
     plugins: z
       .array(z.string().min(1).describe('An npm package name (resolved from the project) or a path relative to this config file.'))
       .optional()

@@ -1,4 +1,4 @@
-import { changeSetFromModelText, checkPathsOnDisk, validateChangeSet } from '../patch/index.js';
+import { changeSetFromModelText, checkPathsOnDisk, fingerprintProposedEdits, fingerprintText, validateChangeSet } from '../patch/index.js';
 import type { PatchPolicy } from '../patch/index.js';
 import type { ChangeSet, PatchProblem } from '../patch/types.js';
 
@@ -12,6 +12,8 @@ export interface CheckedChange {
   changeSet?: ChangeSet;
   problems: PatchProblem[];
   summary?: string;
+  /** What the reply proposed, applied or not: its normalised edits, or its text when it held none. */
+  proposalFingerprint: string;
 }
 
 /** Model text -> placed, validated change set against the original tree plus `base`. */
@@ -28,6 +30,7 @@ export async function checkProposedChange(text: string, base: ChangeSet, checker
       : result.problems;
   return {
     problems,
+    proposalFingerprint: result.edits.length > 0 ? fingerprintProposedEdits(result.edits) : fingerprintText(text),
     ...(result.changeSet ? { changeSet: result.changeSet } : {}),
     ...(result.summary ? { summary: result.summary } : {}),
   };

@@ -6,6 +6,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { collectTestResults, type DiagnosticParser } from '../diagnose/index.js';
 import type { Diagnosis } from '../diagnose/types.js';
+import type { ChangeSet } from '../patch/types.js';
 import { createProvider, withRedaction, type ModelSettings, type Redactor } from '../model/index.js';
 import { applyChangeSet, fingerprintChangeSet } from '../patch/index.js';
 import { computeBudget, toPatchPolicy, type EffectiveConfig } from '../policy/index.js';
@@ -22,10 +23,12 @@ import { BUILT_IN_FIXERS, FixerRegistry } from './fixers/registry.js';
 import type { Fixer } from './fixers/types.js';
 import type { AgentTool } from './agent/types.js';
 import { createSourceView } from './fixers/source-view.js';
-import type { LoopPorts } from './loop.js';
+import type { IntegrityOutcome, LoopPorts } from './loop.js';
 import { createAgentProposer } from './agent/proposer.js';
+import { touchesTests } from './integrity/scope.js';
 import { createModelProposer } from './model-proposer.js';
-import { createVerifier } from './verifier.js';
+import { createFailureRecheck } from './recheck.js';
+import { createVerifier, failingTests } from './verifier.js';
 import { recoverHiddenWarnings } from './warning-recovery.js';
 
 export interface RepairSession {
@@ -139,6 +142,37 @@ export async function startRepairSession(input: {
     ...(input.pluginParsers ? { parsers: input.pluginParsers } : {}),
   });
 
+  const recheckFailures = config.tests.flakyCheck
+    ? createFailureRecheck({
+        workspace,
+        executable: context.mavenExecutable,
+        mavenArgs: context.mavenArgs,
+        env: context.env,
+        sandbox,
+        envPass: config.sandbox.env.pass,
+        timeoutMs: perAttemptMs,
+        signal,
+        userCwd: context.cwd,
+      })
+    : undefined;
+
+  // The tests that failed: in the user's build, and in any later diagnosis worked on.
+  const userFailures = [...failingTests(input.diagnosis), ...baselineTests.filter((t) => t.status === 'failed' || t.status === 'error').map((t) => `${t.className}#${t.method}`)];
+  const checkIntegrity = async (fix: ChangeSet, diagnosis: Diagnosis): Promise<IntegrityOutcome> => {
+    if (!touchesTests(fix)) return { failingTestEdits: [] };
+    // Loaded only for a fix that touches tests or test settings: the Java parser takes a while to start.
+    const integrity = await import('./integrity/index.js');
+    const verdict = integrity.checkTestIntegrity({
+      changeSet: fix,
+      failingTests: [...new Set([...userFailures, ...failingTests(diagnosis)])].map(integrity.failingTestRef),
+      policy: { allowFailingTestEdits: config.tests.allowFailingTestEdits },
+    });
+    return {
+      ...(verdict.blocking.length > 0 ? { refused: integrity.testWeakeningReason(verdict.blocking) } : {}),
+      failingTestEdits: verdict.allowedFailingTestEdits.map((finding) => finding.message),
+    };
+  };
+
   const agentProposal = createAgentProposer({
     provider,
     editFormat: config.model.editFormat,
@@ -161,6 +195,15 @@ export async function startRepairSession(input: {
     config.agent.mode === 'always' || (config.agent.mode === 'escalate' && history.some((attempt) => attempt.source === 'model' && attempt.outcome !== 'verified'));
 
   const ports: LoopPorts = {
+    ...(recheckFailures
+      ? {
+          recheckFailures: async (diagnosis: Diagnosis) => {
+            progress.step('re-running the failing tests on the unchanged code (tests.flakyCheck)');
+            return recheckFailures(diagnosis);
+          },
+        }
+      : {}),
+    checkIntegrity,
     fixerProposals: async (diagnosis, base) => {
       progress.step('looking for a deterministic quick-fix');
       return fixerProposals(diagnosis, base);

@@ -232,6 +232,14 @@ async function repair(input: RepairInput): Promise<{ exitCode: number; fix?: Cha
   record.stopReason = loop.stopReason;
   record.timings = { ...record.timings, ...loop.timings };
   if (loop.message) record.message = loop.message;
+  if (loop.recheck) {
+    record.timings.recheckMs = loop.recheck.durationMs;
+    const { passed, failed } = loop.recheck;
+    if (loop.flakyTests) record.decisions.push(`flaky: ${loop.message ?? passed.join(', ')}; no model was asked (tests.flakyCheck)`);
+    else if (passed.length > 0) record.decisions.push(`flaky check: ${passed.join(', ')} passed when re-run on the unchanged code, ${failed.join(', ')} failed again; repairing`);
+    else record.decisions.push(`flaky check: the failing tests failed again when re-run on the unchanged code; repairing`);
+  }
+  if (loop.flakyTests) record.flakyTests = loop.flakyTests;
   if (loop.stopReason === 'interrupted') {
     record.status = 'unfixed';
     return { exitCode: 130 };
@@ -244,12 +252,14 @@ async function repair(input: RepairInput): Promise<{ exitCode: number; fix?: Cha
 
   const changeTypes = classify(loop.fix);
   const touchedModules = modulesOf(loop.fix.files.map((f) => f.path), diagnosis);
+  const failingTestEdits = loop.attempts.find((attempt) => attempt.outcome === 'verified')?.failingTestEdits ?? [];
   const coverage = await readReactorCoverage(context.projectRoot, diagnosis.modules);
   const verdict = decideVerified({
     config,
     changeSet: loop.fix,
     changeTypes,
     modules: touchedModules,
+    failingTestEdits,
     coverage,
     interactive: input.interactive,
     isolation,

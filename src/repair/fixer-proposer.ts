@@ -39,7 +39,9 @@ export function createFixerProposer(options: FixerProposerOptions) {
         fixer: candidate.fixer,
         summary: candidate.reason,
         problems,
-        ...(problems.length === 0 ? { changeSet: candidate.changeSet, fingerprint: fingerprintChangeSet(candidate.changeSet) } : {}),
+        // Fingerprinted even when refused: every attempt has one.
+        fingerprint: fingerprintChangeSet(candidate.changeSet),
+        ...(problems.length === 0 ? { changeSet: candidate.changeSet } : {}),
       });
     }
     return proposals;

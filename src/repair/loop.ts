@@ -1,19 +1,25 @@
 /**
- * The repair loop: diagnose -> ask policy -> propose (fixers, then model) -> extract,
- * validate, apply -> verify -> record -> decide the next step. Every step is a port so
- * that this file reads top to bottom; `engine.ts` wires the real implementations.
+ * The repair loop: diagnose -> ask policy -> recheck a test failure (flaky?) -> propose
+ * (fixers, then model) -> extract, validate, apply -> check test integrity -> verify ->
+ * record -> decide the next step. Every step is a port so that this file reads top to
+ * bottom; `engine.ts` wires the real implementations.
  */
-import type { Diagnosis, Diagnostic } from '../diagnose/types.js';
+import type { Diagnosis } from '../diagnose/types.js';
+import { fingerprintText } from '../patch/fingerprint.js';
 import { isPlacementProblem } from '../patch/problems.js';
 import type { ChangeSet, PatchProblem } from '../patch/types.js';
 import type { AttemptRecord, AttemptSource, StopReason } from '../shared/run-vocabulary.js';
 import { composeChangeSets } from './compose.js';
+import { judgeProgress } from './progress.js';
 
 export interface Proposal {
   source: AttemptSource;
   /** Relative to the current base (the original tree plus adopted progress). */
   changeSet?: ChangeSet;
+  /** Of the change set (the loop computes it when absent). */
   fingerprint?: string;
+  /** Of what was proposed (the normalised edits, or the reply when it held none), whether it applied or not. */
+  proposalFingerprint?: string;
   problems: PatchProblem[];
   /** The model's own words; context only. */
   summary?: string;
@@ -31,9 +37,27 @@ export interface Verification {
   /** The diagnosis of the patched build when it failed. */
   diagnosis?: Diagnosis;
   regressions: string[];
+  /** Why the tests do not show a fix although the build passed: a failing test skipped or missing, fewer tests run. */
+  testProblems?: string[];
   applyMs: number;
   verifyMs: number;
   stages: { name: string; exitCode: number; durationMs: number }[];
+}
+
+/** The failing tests re-run on the unchanged code, before any repair. */
+export interface FailureRecheck {
+  passed: string[];
+  failed: string[];
+  /** What the re-run cost, for the run record. */
+  durationMs: number;
+}
+
+/** Test integrity of a candidate fix, read from the patch before any build. */
+export interface IntegrityOutcome {
+  /** Set when the fix weakens, skips, disables or deletes tests: the attempt's reason. */
+  refused?: string;
+  /** Edits of failing tests the policy allows (tests.allowFailingTestEdits), in words. */
+  failingTestEdits: string[];
 }
 
 export interface LoopBudget {
@@ -45,11 +69,15 @@ export interface LoopBudget {
 export class ProviderUnavailable extends Error {}
 
 export interface LoopPorts {
+  /** tests.flakyCheck: re-run the failing tests on the unchanged code; undefined when that does not apply. */
+  recheckFailures?(diagnosis: Diagnosis): Promise<FailureRecheck | undefined>;
   /** Deterministic candidates for the current diagnosis, best first. */
   fixerProposals(diagnosis: Diagnosis, base: ChangeSet): Promise<Proposal[]>;
   /** One model call (an agent session may take up to `modelCallsLeft`); throws ProviderUnavailable when the provider cannot serve. */
   modelProposal(input: { diagnosis: Diagnosis; base: ChangeSet; history: AttemptRecord[]; n: number; modelCallsLeft: number }): Promise<Proposal>;
   fingerprint(changeSet: ChangeSet): string;
+  /** Does `fix` (relative to the original tree) weaken, skip, disable or delete tests? No build. */
+  checkIntegrity(fix: ChangeSet, diagnosis: Diagnosis): Promise<IntegrityOutcome>;
   /** Apply `fix` (relative to the original tree) in a clean workspace and build it. */
   verify(fix: ChangeSet, diagnosis: Diagnosis, n: number): Promise<Verification>;
   budget(diagnosis: Diagnosis, attemptsWithProgress: number): LoopBudget;
@@ -65,10 +93,14 @@ export interface LoopResult {
   fix?: ChangeSet;
   modelCalls: number;
   message?: string;
+  /** stopReason flaky: the tests that passed when re-run. */
+  flakyTests?: string[];
+  /** The flaky check's re-run, when there was one. */
+  recheck?: FailureRecheck;
   timings: { modelMs: number; applyMs: number; verifyMs: number };
 }
 
-/** Two built attempts in a row that leave the diagnosis as it was: stop. */
+/** Two built attempts in a row that do not make the build better: stop. */
 const NO_PROGRESS_STREAK = 2;
 
 export async function runRepairLoop(initial: Diagnosis, ports: LoopPorts): Promise<LoopResult> {
@@ -80,14 +112,23 @@ export async function runRepairLoop(initial: Diagnosis, ports: LoopPorts): Promi
   let modelCalls = 0;
   let progress = 0;
   let unchangedStreak = 0;
-  let queue = await ports.fixerProposals(diagnosis, base);
+  // A test failure that goes away when the same code runs again is not the code's to fix.
+  const recheck = await ports.recheckFailures?.(initial);
   const end = (stopReason: StopReason, extra: Partial<LoopResult> = {}): LoopResult => ({
     stopReason,
     attempts,
     modelCalls,
     timings,
+    ...(recheck ? { recheck } : {}),
     ...extra,
   });
+
+  if (recheck && recheck.passed.length > 0 && recheck.failed.length === 0) {
+    const tests = recheck.passed.join(', ');
+    return end('flaky', { flakyTests: recheck.passed, message: `the failing test${recheck.passed.length === 1 ? '' : 's'} passed when re-run on the unchanged code: ${tests}` });
+  }
+  if (ports.interrupted()) return end('interrupted');
+  let queue = await ports.fixerProposals(diagnosis, base);
 
   for (let n = 1; ; n++) {
     if (ports.interrupted()) return end('interrupted');
@@ -121,11 +162,14 @@ export async function runRepairLoop(initial: Diagnosis, ports: LoopPorts): Promi
     }
     if (ports.interrupted()) return end('interrupted');
 
+    const fingerprints = fingerprintsOf(proposal, ports);
     const record: AttemptRecord = {
       n,
       source: proposal.source,
-      fingerprint: '',
-      outcome: 'rejected',
+      // A call that failed outright still gets one, unique to it, so it never counts as a repeat.
+      fingerprint: fingerprints[0] ?? fingerprintText(`attempt ${n} (${proposal.source}): ${describeProblems(proposal.problems)}`),
+      // What became of a proposal without a change set; a built one gets its outcome below.
+      outcome: !proposal.changeSet && proposal.problems[0] && isPlacementProblem(proposal.problems[0]) ? 'not-applicable' : 'rejected',
       filesChanged: proposal.changeSet ? proposal.changeSet.files.map((file) => file.path) : [],
       timings: { modelMs: proposal.modelMs },
       ...(proposal.summary ? { summary: proposal.summary } : {}),
@@ -133,25 +177,34 @@ export async function runRepairLoop(initial: Diagnosis, ports: LoopPorts): Promi
     };
     attempts.push(record);
 
+    // The same proposal again, whatever became of it the first time: the next call would be wasted too.
+    if (fingerprints.some((fingerprint) => tried.has(fingerprint))) {
+      record.reason = 'the same change was already tried';
+      ports.onAttempt?.(record);
+      if (proposal.source === 'fixer') continue;
+      return end('duplicate-patch', { message: `attempt ${n} repeated an earlier proposal` });
+    }
+    fingerprints.forEach((fingerprint) => tried.add(fingerprint));
+
     // Extracted, validated and placed by the proposer; refusals go back without a build.
     if (!proposal.changeSet) {
-      const first = proposal.problems[0];
-      record.outcome = first && isPlacementProblem(first) ? 'not-applicable' : 'rejected';
       record.reason = describeProblems(proposal.problems);
       ports.onAttempt?.(record);
       continue;
     }
-    record.fingerprint = proposal.fingerprint ?? ports.fingerprint(proposal.changeSet);
-    if (tried.has(record.fingerprint)) {
-      record.reason = 'the same change was already tried';
+
+    // Test integrity, read from the patch: weakening a test costs no build.
+    const candidateFix = composeChangeSets(base, proposal.changeSet);
+    record.filesChanged = candidateFix.files.map((file) => file.path);
+    const integrity = await ports.checkIntegrity(candidateFix, diagnosis);
+    if (integrity.refused) {
+      record.reason = integrity.refused;
       ports.onAttempt?.(record);
-      if (proposal.source === 'fixer') continue;
-      return end('duplicate-patch', { message: `attempt ${n} repeated an earlier patch` });
+      continue;
     }
-    tried.add(record.fingerprint);
+    if (integrity.failingTestEdits.length > 0) record.failingTestEdits = integrity.failingTestEdits;
 
     // Verify the base plus this change in a clean workspace.
-    const candidateFix = composeChangeSets(base, proposal.changeSet);
     const verification = await ports.verify(candidateFix, diagnosis, n);
     timings.applyMs += verification.applyMs;
     timings.verifyMs += verification.verifyMs;
@@ -159,7 +212,6 @@ export async function runRepairLoop(initial: Diagnosis, ports: LoopPorts): Promi
     record.timings.verifyMs = verification.verifyMs;
     record.stages = verification.stages;
     record.regressions = verification.regressions;
-    record.filesChanged = candidateFix.files.map((file) => file.path);
 
     if (verification.outcome === 'not-applied') {
       // The workspace refused the write (a link, a FIFO, a file that is not there): back to the proposer.
@@ -181,51 +233,43 @@ export async function runRepairLoop(initial: Diagnosis, ports: LoopPorts): Promi
     }
     if (verification.outcome === 'regressed') {
       record.outcome = 'regressed';
-      record.reason = `broke tests that passed before: ${verification.regressions.join(', ')}`;
+      record.reason = verification.testProblems?.length
+        ? `test-weakening: ${verification.testProblems.join('; ')}`
+        : `broke tests that passed before: ${verification.regressions.join(', ')}`;
       ports.onAttempt?.(record);
       continue;
     }
 
     record.outcome = 'build-failed';
+    const after = verification.diagnosis;
+    const judged = after ? judgeProgress(diagnosis, after) : { adopted: false, why: 'nothing was read from the patched build' };
     record.reason =
       verification.outcome === 'timeout'
         ? 'verification timed out'
-        : `the patched build still fails: ${firstMessages(verification.diagnosis)}`;
-    const after = verification.diagnosis;
+        : `the patched build still fails: ${firstMessages(after)}${judged.adopted ? '' : ` (not kept: ${judged.why})`}`;
     record.diagnosisFingerprint = after?.fingerprint;
     ports.onAttempt?.(record);
 
-    if (!after || after.fingerprint === diagnosis.fingerprint) {
+    if (!after || !judged.adopted) {
       unchangedStreak++;
       if (unchangedStreak >= NO_PROGRESS_STREAK) {
-        return end('no-progress', { message: `the failure was unchanged after ${unchangedStreak} attempts in a row` });
+        return end('no-progress', { message: `${unchangedStreak} attempts in a row did not make the build better (last: ${judged.why})` });
       }
       continue;
     }
+    // Keep what worked: the next attempt starts from the patched tree, and is shown it.
     unchangedStreak = 0;
-    if (madeProgress(diagnosis, after)) {
-      // Keep what worked; the next attempt starts from the patched tree.
-      progress++;
-      base = candidateFix;
-      diagnosis = after;
-      queue = await ports.fixerProposals(diagnosis, base);
-    }
+    progress++;
+    base = candidateFix;
+    diagnosis = after;
+    queue = await ports.fixerProposals(diagnosis, base);
   }
 }
 
-/**
- * Progress: some failure that was there is gone and the build is still fixable. A test
- * that still fails with another value (`was: <0>` instead of `was: <50>`) is the same
- * failure, so test failures are compared by test, not by message.
- */
-function madeProgress(before: Diagnosis, after: Diagnosis): boolean {
-  if (!after.fixable) return false;
-  const remaining = new Set(after.diagnostics.map(failureIdentity));
-  return before.diagnostics.some((d) => !remaining.has(failureIdentity(d)));
-}
-
-function failureIdentity(d: Diagnostic): string {
-  return d.kind === 'test' && d.test ? `test:${d.test}` : d.fingerprint;
+/** The change set's fingerprint first (it is the record's), then the proposal's own. */
+function fingerprintsOf(proposal: Proposal, ports: LoopPorts): string[] {
+  const ofChangeSet = proposal.fingerprint ?? (proposal.changeSet ? ports.fingerprint(proposal.changeSet) : undefined);
+  return [ofChangeSet, proposal.proposalFingerprint].filter((value): value is string => typeof value === 'string' && value !== '');
 }
 
 export function describeProblems(problems: PatchProblem[]): string {

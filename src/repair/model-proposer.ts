@@ -93,6 +93,7 @@ export function createModelProposer(options: ModelProposerOptions) {
       source: 'model',
       problems: checked.problems,
       modelMs,
+      proposalFingerprint: checked.proposalFingerprint,
       ...(checked.changeSet ? { changeSet: checked.changeSet } : {}),
       ...(summary ? { summary } : {}),
     };

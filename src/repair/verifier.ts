@@ -56,6 +56,8 @@ export function createVerifier(options: VerifierOptions) {
       sandbox: options.sandbox,
       ...(options.envPass ? { envPass: options.envPass } : {}),
       baselineTests: options.baselineTests,
+      // Tests that fail in the diagnosis being worked on (after progress, maybe not in the user's build).
+      requiredTests: failingTests(diagnosis),
       timeoutMs: options.timeoutMs,
       signal: options.signal,
       userCwd: options.userCwd,
@@ -81,6 +83,7 @@ export function createVerifier(options: VerifierOptions) {
     return {
       outcome: result.outcome,
       regressions: result.regressions,
+      ...(result.testProblems.length > 0 ? { testProblems: result.testProblems } : {}),
       applyMs,
       verifyMs,
       stages: stageSummaries,
@@ -89,7 +92,7 @@ export function createVerifier(options: VerifierOptions) {
   };
 }
 
-function failingModuleDirs(diagnosis: Diagnosis): string[] {
+export function failingModuleDirs(diagnosis: Diagnosis): string[] {
   const dirs = new Set<string>();
   for (const d of diagnosis.diagnostics) {
     const dir = diagnosis.modules.find((m) => m.artifactId === d.module || m.name === d.module)?.dir;
@@ -98,6 +101,6 @@ function failingModuleDirs(diagnosis: Diagnosis): string[] {
   return [...dirs];
 }
 
-function failingTests(diagnosis: Diagnosis): string[] {
+export function failingTests(diagnosis: Diagnosis): string[] {
   return [...new Set(diagnosis.diagnostics.flatMap((d) => (d.test ? [d.test] : [])))];
 }

@@ -29,10 +29,13 @@ export interface RunRecord {
   model?: { provider: string; name: string; host: string };
   /** What isolated the verification builds (bwrap, podman, docker, none), and why not when isolated is false. */
   sandbox?: { kind: string; isolated: boolean; reason?: string };
+  /** stopReason flaky: the failing tests that passed when re-run on the unchanged code. */
+  flakyTests?: string[];
   /** The command was re-run in place after an auto apply: its exit code. */
   inPlaceExitCode?: number;
   message?: string;
-  timings: { totalMs: number; modelMs: number; applyMs: number; verifyMs: number };
+  /** recheckMs: the flaky check's re-run of the failing tests, when there was one. */
+  timings: { totalMs: number; modelMs: number; applyMs: number; verifyMs: number; recheckMs?: number };
   // Rollout loop (docs/rollout.md): where the run happened and what became of its fix.
   /** `owner/name` from CI or the git remote (credentials stripped), else the project folder's name. */
   repository?: string;

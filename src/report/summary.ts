@@ -19,6 +19,9 @@ export function renderSummary(record: RunRecord, where: { recordDir: string; pro
         lines.push(`mvnx: verified fix for ${files} (${by}, risk ${record.risk ?? 'unknown'}) in ${dir}/fix.patch.`);
         lines.push(`mvnx: apply it with: mvnx apply ${record.runId}`);
       }
+      if (verified?.failingTestEdits?.length) {
+        lines.push(`mvnx: careful: this fix edits the test that failed (tests.allowFailingTestEdits): ${verified.failingTestEdits.join('; ')}`);
+      }
       break;
     case 'skipped':
       lines.push(`mvnx: not repairing: ${record.message ?? record.decisions.at(-1) ?? record.stopReason}.`);
@@ -27,6 +30,10 @@ export function renderSummary(record: RunRecord, where: { recordDir: string; pro
       lines.push(`mvnx: the repair stopped on an error: ${record.message ?? 'unknown'}.`);
       break;
     default:
+      if (record.stopReason === 'flaky') {
+        lines.push(`mvnx: ${record.message ?? 'the failing tests passed when re-run'}: a flaky failure, not one a patch should fix; no model was asked.`);
+        break;
+      }
       lines.push(
         `mvnx: no verified fix (${record.stopReason}${record.message ? `: ${record.message}` : ''}), ${record.attempts.length} attempt(s).`,
       );

@@ -19,6 +19,8 @@ export const STOP_REASONS = [
   'not-fixable',
   'error',
   'interrupted',
+  /** The failing tests passed when re-run on the unchanged code: no model was asked. */
+  'flaky',
 ] as const;
 export type StopReason = (typeof STOP_REASONS)[number];
 
@@ -31,7 +33,10 @@ export type AttemptSource = (typeof ATTEMPT_SOURCES)[number];
 export interface AttemptRecord {
   n: number;
   source: AttemptSource;
-  /** sha-256 of the normalised change set; empty when no change set could be built. */
+  /**
+   * Never empty: sha-256 of the normalised change set, or of the normalised proposed
+   * edits when no change set could be made (of the reply's text when it held no edit).
+   */
   fingerprint: string;
   outcome: AttemptOutcome;
   reason?: string;
@@ -43,6 +48,8 @@ export interface AttemptRecord {
   /** Diagnosis fingerprint after the attempt's build, when it was built. */
   diagnosisFingerprint?: string;
   regressions?: string[];
+  /** The fix edits a test that failed (allowed by tests.allowFailingTestEdits): what it changed, in words. */
+  failingTestEdits?: string[];
   timings: { modelMs?: number; applyMs?: number; verifyMs?: number };
   stages?: { name: string; exitCode: number; durationMs: number }[];
 }

@@ -24,10 +24,12 @@ export {
   type MavenArg,
   type MavenOptionSpec,
 } from './maven-args.js';
+export { judgeTestResults, type StageTests, type TestVerdict, type TestVerdictInput } from './test-verdict.js';
 export { runGoalInWorkspace, type GoalRun, type GoalRunInput } from './run-goal.js';
 export {
   planGoalRun,
   planVerification,
+  rerunTests,
   repositoryGoalNote,
   verifyInWorkspace,
   VerificationPlanError,

@@ -1,17 +1,20 @@
 /**
  * Running a verification plan in a workspace and judging it: the first failing stage
  * ends the run; a test that passed in the user's build and fails now is a regression,
- * which makes the attempt `regressed` even when the targeted test was fixed.
+ * which makes the attempt `regressed` even when the targeted test was fixed. When every
+ * stage passed, the tests must still show the fix (test-verdict.ts): the failing tests
+ * ran and passed, nothing went missing, no module ran fewer tests.
  */
 import { copyFile, rename } from 'node:fs/promises';
 import path from 'node:path';
-import { collectTestResults } from '../diagnose/index.js';
+import { collectTestResults, reportTimes } from '../diagnose/index.js';
 import type { TestCaseResult } from '../diagnose/types.js';
 import { runMaven } from '../maven/run.js';
 import type { MavenRunResult } from '../maven/types.js';
 import { prepareLaunch } from './launch.js';
 import { hasOption, parseMavenArgs, rebaseArgs, rebasePath } from './maven-args.js';
 import { requireSandbox, type SandboxInfo } from './sandbox.js';
+import { judgeTestResults, type StageTests } from './test-verdict.js';
 import type { VerificationStage, VerificationStageName } from './verify-plan.js';
 import type { Workspace } from './workspace.js';
 
@@ -36,6 +39,8 @@ export interface VerificationResult {
   stageResults: StageResult[];
   /** `com.acme.FooTest#method` of tests that passed in the baseline and fail now. */
   regressions: string[];
+  /** The build passed but its tests do not show the fix (a failing test skipped or missing, fewer tests run). */
+  testProblems: string[];
   /** What the loop needs to diagnose the new failure (run it with projectRoot = workspace root). */
   diagnosisInput?: { logFile: string; startedAt: Date; exitCode: number; projectRoot: string };
   /** Why the build was not sandboxed, when it was not. */
@@ -53,6 +58,8 @@ export interface VerifyInput {
   envPass?: readonly string[];
   /** Test results of the user's failed build, read from the original tree. */
   baselineTests: TestCaseResult[];
+  /** More `com.acme.FooTest#method` that must run and pass (failures that appeared after earlier progress). */
+  requiredTests?: string[];
   /** For all stages together. */
   timeoutMs: number;
   signal?: AbortSignal;
@@ -63,66 +70,107 @@ export interface VerifyInput {
 
 export async function verifyInWorkspace(input: VerifyInput): Promise<VerificationResult> {
   checkInput(input);
-  const { workspace } = input;
   const deadline = Date.now() + input.timeoutMs;
-  const userCwd = path.resolve(input.userCwd ?? workspace.source);
-  const cwd = rebasePath(userCwd, workspace.source, workspace.root);
-  const executable = path.isAbsolute(input.executable) ? rebasePath(input.executable, workspace.source, workspace.root) : input.executable;
-  const env = input.env ?? process.env;
-
+  const context = stageContext(input);
   const stageResults: StageResult[] = [];
+  const stageTests: StageTests[] = [];
   const regressions = new Set<string>();
   const baselinePassed = new Set(input.baselineTests.filter((t) => t.status === 'passed').map(testKey));
   const note = input.sandbox.reason ? { sandboxNote: input.sandbox.reason } : {};
+  const stop = (outcome: VerificationOutcome, stage: VerificationStageName) => ({ outcome, failedStage: stage, stageResults, regressions: [...regressions], testProblems: [], ...note });
 
   for (const [index, stage] of input.stages.entries()) {
     const remaining = deadline - Date.now();
-    if (remaining <= 0) return { outcome: 'timeout', failedStage: stage.name, stageResults, regressions: [...regressions], ...note };
+    if (remaining <= 0) return stop('timeout', stage.name);
     input.onStage?.(stage.name);
+    const { run, result, tests } = await runStage(context, stage, index, remaining);
+    stageResults.push(result);
+    if (run.interrupted && !run.timedOut) return stop('interrupted', stage.name);
+    if (run.timedOut) return stop('timeout', stage.name);
 
-    const args = stageArgs(stage, workspace, userCwd, input.sandbox);
-    const launch = await prepareLaunch({ sandbox: input.sandbox, workspaceRoot: workspace.root, scratchDir: workspace.scratchDir, cwd, executable, args, env, pass: input.envPass ?? [] });
-    const run = await runMaven({
-      executable,
-      args,
-      cwd,
-      env: launch.env,
-      echo: false,
-      timeoutMs: remaining,
-      ...(input.signal ? { signal: input.signal } : {}),
-      // Stop Maven's whole tree ourselves on Ctrl-C: it runs in its own process group,
-      // where the terminal's signal does not reach it.
-      forwardSignals: true,
-      killGroupOnExit: true,
-      wrap: launch.wrap,
-    });
-    await launch.after(run);
-    const logFile = await keepLog(run, workspace.scratchDir, `${index + 1}-${stage.name}.log`);
-    stageResults.push({ name: stage.name, exitCode: run.exitCode, durationMs: run.finishedAt.getTime() - run.startedAt.getTime(), logFile, args });
-
-    if (run.interrupted && !run.timedOut) return { outcome: 'interrupted', failedStage: stage.name, stageResults, regressions: [...regressions], ...note };
-    if (run.timedOut) return { outcome: 'timeout', failedStage: stage.name, stageResults, regressions: [...regressions], ...note };
-
-    if (stage.name !== 'compile') {
-      const now = await collectTestResults({ projectRoot: workspace.root, since: run.startedAt });
-      for (const test of now) if ((test.status === 'failed' || test.status === 'error') && baselinePassed.has(testKey(test))) regressions.add(testName(test));
+    if (tests) {
+      stageTests.push({ name: stage.name, results: tests });
+      for (const test of tests) if ((test.status === 'failed' || test.status === 'error') && baselinePassed.has(testKey(test))) regressions.add(testName(test));
     }
     if (run.exitCode !== 0 || regressions.size > 0) {
       return {
-        outcome: regressions.size > 0 ? 'regressed' : 'build-failed',
-        failedStage: stage.name,
-        stageResults,
+        ...stop(regressions.size > 0 ? 'regressed' : 'build-failed', stage.name),
         regressions: [...regressions].sort(),
-        diagnosisInput: { logFile, startedAt: run.startedAt, exitCode: run.exitCode, projectRoot: workspace.root },
-        ...note,
+        diagnosisInput: { logFile: result.logFile, startedAt: run.startedAt, exitCode: run.exitCode, projectRoot: input.workspace.root },
       };
     }
   }
-  const ranFull = stageResults.some((s) => s.name === 'full');
   // Without the user's own command passing there is no verdict, whatever else passed.
-  return ranFull
-    ? { outcome: 'verified', stageResults, regressions: [], ...note }
-    : { outcome: 'build-failed', stageResults, regressions: [], ...note };
+  if (!stageResults.some((s) => s.name === 'full')) return { outcome: 'build-failed', stageResults, regressions: [], testProblems: [], ...note };
+  const verdict = judgeTestResults({ baseline: input.baselineTests, ...(input.requiredTests ? { required: input.requiredTests } : {}), stages: stageTests });
+  if (verdict.regressions.length > 0 || verdict.problems.length > 0) {
+    return { outcome: 'regressed', failedStage: 'full', stageResults, regressions: verdict.regressions, testProblems: verdict.problems, ...note };
+  }
+  return { outcome: 'verified', stageResults, regressions: [], testProblems: [], ...note };
+}
+
+/**
+ * The tests a failed build reported as failing, run once more on the code as it is (the
+ * workspace reset to the original): a test that passes now failed for a reason outside
+ * the code, and no patch should be made for it. One stage, the failing-tests one.
+ */
+export async function rerunTests(input: Omit<VerifyInput, 'stages' | 'baselineTests' | 'requiredTests'> & { stage: VerificationStage }): Promise<{ exitCode: number; tests: TestCaseResult[]; interrupted: boolean }> {
+  const asVerify: VerifyInput = { ...input, stages: [input.stage], baselineTests: [] };
+  checkInput(asVerify);
+  await input.workspace.reset();
+  input.onStage?.(input.stage.name);
+  const { run, tests } = await runStage(stageContext(asVerify), input.stage, 0, input.timeoutMs);
+  return { exitCode: run.exitCode, tests: tests ?? [], interrupted: run.interrupted || run.timedOut };
+}
+
+interface StageContext {
+  input: VerifyInput;
+  userCwd: string;
+  cwd: string;
+  executable: string;
+  env: NodeJS.ProcessEnv;
+}
+
+function stageContext(input: VerifyInput): StageContext {
+  const { workspace } = input;
+  const userCwd = path.resolve(input.userCwd ?? workspace.source);
+  return {
+    input,
+    userCwd,
+    cwd: rebasePath(userCwd, workspace.source, workspace.root),
+    executable: path.isAbsolute(input.executable) ? rebasePath(input.executable, workspace.source, workspace.root) : input.executable,
+    env: input.env ?? process.env,
+  };
+}
+
+/** One stage in the workspace; for a stage that runs tests, the reports it wrote itself (not older ones still on disk). */
+async function runStage(context: StageContext, stage: VerificationStage, index: number, timeoutMs: number) {
+  const { input, cwd, env, executable } = context;
+  const { workspace } = input;
+  const args = stageArgs(stage, workspace, context.userCwd, input.sandbox);
+  const runsTests = stage.name !== 'compile';
+  const before = runsTests ? await reportTimes({ projectRoot: workspace.root }) : undefined;
+  const launch = await prepareLaunch({ sandbox: input.sandbox, workspaceRoot: workspace.root, scratchDir: workspace.scratchDir, cwd, executable, args, env, pass: input.envPass ?? [] });
+  const run = await runMaven({
+    executable,
+    args,
+    cwd,
+    env: launch.env,
+    echo: false,
+    timeoutMs,
+    ...(input.signal ? { signal: input.signal } : {}),
+    // Stop Maven's whole tree ourselves on Ctrl-C: it runs in its own process group,
+    // where the terminal's signal does not reach it.
+    forwardSignals: true,
+    killGroupOnExit: true,
+    wrap: launch.wrap,
+  });
+  await launch.after(run);
+  const logFile = await keepLog(run, workspace.scratchDir, `${index + 1}-${stage.name}.log`);
+  const result: StageResult = { name: stage.name, exitCode: run.exitCode, durationMs: run.finishedAt.getTime() - run.startedAt.getTime(), logFile, args };
+  // Surefire leaves earlier reports in place (an earlier stage's, or a module it skipped this time).
+  const tests = before ? await collectTestResults({ projectRoot: workspace.root, since: run.startedAt, unchangedSince: before }) : undefined;
+  return { run, result, tests };
 }
 
 /**

@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { parseRunRecordFromStdout, sampleFromRecord, type BenchResult, type BenchSample } from '../../src/bench/harness.js';
-import { formatBenchTable, percentile, summariseSamples } from '../../src/bench/table.js';
+import { formatBenchTable, isAsExpected, percentile, summariseSamples } from '../../src/bench/table.js';
 import { attempt, record } from './stats-support.js';
 
 const fixed = (latencyMs: number, extra: Partial<BenchSample> = {}): BenchSample => ({ exitCode: 1, latencyMs, status: 'fixed', stopReason: 'fixed', modelCalls: 1, attempts: 1, proposed: 1, applicable: 1, ...extra });
 const unfixed = (latencyMs: number, stopReason: BenchSample['stopReason'], extra: Partial<BenchSample> = {}): BenchSample => ({ exitCode: 1, latencyMs, status: 'unfixed', stopReason, modelCalls: 2, attempts: 2, proposed: 2, applicable: 0, ...extra });
 
 const results: BenchResult[] = [
-  { name: 'missing-semicolon-statement', kind: 'compile', expect: 'fixed', modules: 1, samples: [fixed(8000, { modelCalls: 0 }), fixed(9000, { modelCalls: 0 }), fixed(12000, { modelCalls: 0 })], mavenMs: 3500 },
+  { name: 'missing-semicolon-statement', kind: 'compile', expect: 'fixed', modules: 1, samples: [fixed(8000, { modelCalls: 0, outcomes: ['verified'] }), fixed(9000, { modelCalls: 0 }), fixed(12000, { modelCalls: 0 })], mavenMs: 3500 },
   { name: 'off-by-one-loop', kind: 'test', expect: 'fixed', modules: 1, samples: [fixed(20000, { attempts: 2, proposed: 2, applicable: 1, modelCalls: 2 }), unfixed(30000, 'budget-exhausted')], mavenMs: 4500 },
   { name: 'prose-only-replies', kind: 'test', expect: 'unfixed', modules: 3, samples: [unfixed(15000, 'no-progress', { proposed: 0, attempts: 0 }), { exitCode: 2, latencyMs: 900, modelCalls: 0, attempts: 0, proposed: 0, applicable: 0, error: 'no run record' }], mavenMs: null },
 ];
@@ -36,20 +36,37 @@ describe('formatBenchTable', () => {
   const lines = table.split('\n');
 
   it('is a markdown table with one row a case and a total', () => {
-    expect(lines[0]).toBe('| case | kind | modules | expect | fixed | median s | p90 s | mvn s | median / mvn | applicable patches | early stops | model calls |');
-    expect(lines[1]).toBe('| --- | --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: |');
+    expect(lines[0]).toBe('| case | kind | modules | expect | fixed | median s | p90 s | mvn s | median / mvn | applicable patches | attempts (first run) | early stops | model calls |');
+    expect(lines[1]).toBe('| --- | --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- | --- | ---: |');
     expect(lines).toHaveLength(2 + results.length + 1);
-    expect(lines.every((line) => line.split(' | ').length === 12)).toBe(true);
+    expect(lines.every((line) => line.split(' | ').length === 13)).toBe(true);
   });
 
   it('shows each case\'s numbers and marks a case that missed its expectation', () => {
-    expect(lines[2]).toBe('| missing-semicolon-statement | compile | 1 | fixed | 3/3 | 9.0 | 12.0 | 3.5 | 2.6× | 3/3 (100%) | - | 0 |');
-    expect(lines[3]).toBe('| off-by-one-loop | test | 1 | fixed | 1/2 ✗ | 20.0 | 30.0 | 4.5 | 4.4× | 1/4 (25%) | budget-exhausted ×1 | 4 |');
-    expect(lines[4]).toBe('| prose-only-replies | test | 3 | unfixed | 0/2 ✗ | 0.9 | 15.0 | - | - | 0/0 (-) | no-progress ×1, no-record ×1 | 2 |');
+    expect(lines[2]).toBe('| missing-semicolon-statement | compile | 1 | fixed | 3/3 | 9.0 | 12.0 | 3.5 | 2.6× | 3/3 (100%) | verified | - | 0 |');
+    expect(lines[3]).toBe('| off-by-one-loop | test | 1 | fixed | 1/2 ✗ | 20.0 | 30.0 | 4.5 | 4.4× | 1/4 (25%) | - | budget-exhausted ×1 | 4 |');
+    expect(lines[4]).toBe('| prose-only-replies | test | 3 | unfixed | 0/2 ✗ | 0.9 | 15.0 | - | - | 0/0 (-) | - | no-progress ×1, no-record ×1 | 2 |');
   });
 
   it('totals over every run', () => {
-    expect(lines[5]).toBe('| **all 3 cases** |  |  | 5/7 as expected | 4/7 (57%) | 12.0 | 30.0 | 3.5 | 3.4× | 4/7 (57%) | budget-exhausted ×1, no-progress ×1, no-record ×1 | 6 |');
+    expect(lines[5]).toBe('| **all 3 cases** |  |  | 5/7 as expected | 4/7 (57%) | 12.0 | 30.0 | 3.5 | 3.4× | 4/7 (57%) |  | budget-exhausted ×1, no-progress ×1, no-record ×1 | 6 |');
+  });
+});
+
+describe('isAsExpected: the status, and the stop and first attempts when a case names them', () => {
+  const weakened: BenchSample = { ...unfixed(9000, 'duplicate-patch'), outcomes: ['rejected', 'rejected'], reasons: ['test-weakening: added `@Disabled` to com.acme.PriceTest#total', 'no-edits: none'] };
+  const expectation = { expect: 'unfixed' as const, expectStop: 'duplicate-patch', expectAttempts: [{ outcome: 'rejected', reason: 'test-weakening' }] };
+
+  it('holds when all three match', () => {
+    expect(isAsExpected(weakened, expectation)).toBe(true);
+    expect(isAsExpected(weakened, 'unfixed')).toBe(true);
+  });
+
+  it('fails on another stop, another outcome or another reason', () => {
+    expect(isAsExpected({ ...weakened, stopReason: 'budget-exhausted' }, expectation)).toBe(false);
+    expect(isAsExpected({ ...weakened, outcomes: ['verified'] }, expectation)).toBe(false);
+    expect(isAsExpected({ ...weakened, reasons: ['protected-path: pom.xml'] }, expectation)).toBe(false);
+    expect(isAsExpected({ ...weakened, status: undefined }, 'unfixed')).toBe(false);
   });
 });
 
@@ -65,6 +82,7 @@ describe('reading the run record mvnx prints', () => {
   });
 
   it('counts a patch as applicable unless validation refused it or it did not apply', () => {
-    expect(sampleFromRecord(runRecord, 1, 5000)).toEqual({ exitCode: 1, latencyMs: 5000, status: 'fixed', stopReason: 'fixed', modelCalls: 2, attempts: 4, proposed: 4, applicable: 2 });
+    expect(sampleFromRecord(runRecord, 1, 5000)).toMatchObject({ exitCode: 1, latencyMs: 5000, status: 'fixed', stopReason: 'fixed', modelCalls: 2, attempts: 4, proposed: 4, applicable: 2 });
+    expect(sampleFromRecord(runRecord, 1, 5000).outcomes).toEqual(['not-applicable', 'rejected', 'build-failed', 'verified']);
   });
 });

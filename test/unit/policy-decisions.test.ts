@@ -207,6 +207,21 @@ describe('decideVerified', () => {
     expect(decision.reasons).toContain(`${MAIN} is protected by rules[0] (paths **/*.java)`);
   });
 
+  describe('a fix that edits the failing test (tests.allowFailingTestEdits)', () => {
+    const edits = ['changed the expected value of `assertEquals` in com.acme.OrderTest#total from `6` to `5`'];
+    it('is always high risk, says so, and is never applied by auto', () => {
+      const decision = decideVerified({ ...base, config: policy({ tier: 'auto', tests: { allowFailingTestEdits: true } }), changeSet: importFix, failingTestEdits: edits });
+      expect(decision).toMatchObject({ action: 'suggest', tier: 'assist', risk: 'high' });
+      expect(decision.reasons).toContain(`risk high: the fix edits the failing test (tests.allowFailingTestEdits): ${edits[0]}`);
+      expect(decision.reasons).toContain('the fix edits the failing test, so it is never applied automatically: tier drops to assist');
+    });
+
+    it('is never applied by assist.autoApplyLowRisk, even when the lines are trivial', () => {
+      const decision = decideVerified({ ...base, config: policy({ tier: 'assist', assist: { autoApplyLowRisk: true } }), changeSet: importFix, failingTestEdits: edits });
+      expect(decision).toMatchObject({ action: 'suggest', risk: 'high' });
+    });
+  });
+
   it('only records a patch whose change types a rule does not allow', () => {
     const config = policy({ tier: 'auto', rules: [{ paths: ['src/main/**'], allowedChanges: ['edit-test-source'] }] });
     const decision = decideVerified({ ...base, config, changeSet: logicFix });

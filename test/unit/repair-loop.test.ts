@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createHash } from 'node:crypto';
 import type { Diagnosis, Diagnostic } from '../../src/diagnose/types.js';
 import type { ChangeSet } from '../../src/patch/types.js';
-import { runRepairLoop, ProviderUnavailable, type LoopPorts, type Proposal, type Verification } from '../../src/repair/loop.js';
+import { runRepairLoop, ProviderUnavailable, type FailureRecheck, type IntegrityOutcome, type LoopPorts, type Proposal, type Verification } from '../../src/repair/loop.js';
 import { composeChangeSets, overlayRead } from '../../src/repair/compose.js';
 
 function diagnostic(message: string, file = 'src/main/java/com/acme/App.java'): Diagnostic {
@@ -32,16 +32,26 @@ interface Script {
   model?: (Proposal | 'down')[];
   verify?: Verification[];
   maxAttempts?: number;
+  /** What the integrity check says, per candidate fix checked (default: nothing to say). */
+  integrity?: IntegrityOutcome[];
+  recheck?: FailureRecheck;
 }
 
-function ports(script: Script): LoopPorts & { verified: ChangeSet[]; modelCalls: number; fixerRounds: number } {
+function ports(script: Script): LoopPorts & { verified: ChangeSet[]; checked: ChangeSet[]; modelCalls: number; fixerRounds: number } {
   const fixerRounds = [...(script.fixers ?? [])];
   const modelReplies = [...(script.model ?? [])];
   const verifications = [...(script.verify ?? [])];
+  const integrity = [...(script.integrity ?? [])];
   const state = {
     verified: [] as ChangeSet[],
+    checked: [] as ChangeSet[],
     modelCalls: 0,
     fixerRounds: 0,
+    ...(script.recheck ? { recheckFailures: async () => script.recheck } : {}),
+    async checkIntegrity(fix: ChangeSet): Promise<IntegrityOutcome> {
+      state.checked.push(fix);
+      return integrity.shift() ?? { failingTestEdits: [] };
+    },
     async fixerProposals() {
       state.fixerRounds++;
       return fixerRounds.shift() ?? [];
@@ -263,5 +273,131 @@ describe('progress on test failures', () => {
     // Adopting progress asks the fixers again; the wrong patch must not become the base.
     expect(p.fixerRounds).toBe(1);
     expect(result.fix?.files[0]!.after).toContain('x = 50');
+  });
+});
+
+describe('every attempt has a fingerprint; a repeated proposal stops the loop', () => {
+  const notApplicable = (proposalFingerprint: string): Proposal => ({
+    source: 'model',
+    proposalFingerprint,
+    problems: [{ code: 'hunk-not-found', message: 'hunk 1: line "int product = x * y" is not in the file' }],
+  });
+
+  it('fingerprints a proposal that never became a change set, and stops when the same one comes again', async () => {
+    const p = ports({ model: [notApplicable('a'.repeat(64)), notApplicable('a'.repeat(64)), notApplicable('b'.repeat(64))] });
+    const result = await runRepairLoop(semicolon, p);
+    expect(result.attempts.map((a) => a.outcome)).toEqual(['not-applicable', 'not-applicable']);
+    expect(result.attempts.map((a) => a.fingerprint)).toEqual(['a'.repeat(64), 'a'.repeat(64)]);
+    expect(result.attempts[1]!.reason).toBe('the same change was already tried');
+    expect(result.stopReason).toBe('duplicate-patch');
+    expect(p.modelCalls).toBe(2);
+  });
+
+  it('gives a failed model call a fingerprint of its own, which never counts as a repeat', async () => {
+    const failed: Proposal = { source: 'model', problems: [{ code: 'model-error', message: 'the model call failed: timeout' }] };
+    const p = ports({ model: [failed, { ...failed }, { source: 'model', changeSet: edit('class App {\n  int x = 1;\n}\n'), problems: [] }], verify: [verified] });
+    const result = await runRepairLoop(semicolon, p);
+    expect(result.stopReason).toBe('fixed');
+    const fingerprints = result.attempts.map((a) => a.fingerprint);
+    expect(fingerprints.every((f) => /^[0-9a-f]{64}$/.test(f))).toBe(true);
+    expect(new Set(fingerprints).size).toBe(3);
+  });
+
+  it('stops when a reply that was built once comes again and no longer applies', async () => {
+    const symbol = diagnosis(diagnostic('cannot find symbol', 'src/main/java/com/acme/Other.java'));
+    const first: Proposal = { source: 'model', changeSet: edit('class App {\n  int x = 1;\n}\n'), proposalFingerprint: 'c'.repeat(64), problems: [] };
+    const p = ports({ model: [first, notApplicable('c'.repeat(64))], verify: [stillFailing(symbol)] });
+    const result = await runRepairLoop(semicolon, p);
+    expect(result.stopReason).toBe('duplicate-patch');
+    expect(p.verified).toHaveLength(1);
+  });
+});
+
+describe('test integrity in the loop', () => {
+  it('rejects a weakening patch without a build and tells the model why', async () => {
+    const weakened = edit('class App {\n  int x = 2;\n}\n');
+    const p = ports({
+      model: [
+        { source: 'model', changeSet: weakened, problems: [] },
+        { source: 'model', changeSet: edit('class App {\n  int x = 1;\n}\n'), problems: [] },
+      ],
+      integrity: [{ refused: 'test-weakening: added `@Disabled` to com.acme.AppTest#one', failingTestEdits: [] }],
+      verify: [verified],
+    });
+    const history: string[] = [];
+    const modelProposal = p.modelProposal.bind(p);
+    p.modelProposal = async (input) => {
+      history.push(...input.history.map((a) => `${a.outcome}: ${a.reason ?? ''}`));
+      return modelProposal(input);
+    };
+    const result = await runRepairLoop(semicolon, p);
+    expect(result.attempts.map((a) => a.outcome)).toEqual(['rejected', 'verified']);
+    expect(result.attempts[0]!.reason).toBe('test-weakening: added `@Disabled` to com.acme.AppTest#one');
+    expect(result.attempts[0]!.stages).toBeUndefined();
+    expect(p.verified).toHaveLength(1);
+    expect(history).toEqual(['rejected: test-weakening: added `@Disabled` to com.acme.AppTest#one']);
+  });
+
+  it('checks the whole candidate fix, base included, and records allowed edits of the failing test', async () => {
+    const p = ports({
+      model: [{ source: 'model', changeSet: edit('class App {\n  int x = 1;\n}\n'), problems: [] }],
+      integrity: [{ failingTestEdits: ['changed the expected value of `assertEquals` in com.acme.AppTest#one from `6` to `5`'] }],
+      verify: [verified],
+    });
+    const result = await runRepairLoop(semicolon, p);
+    expect(result.attempts[0]!.failingTestEdits).toEqual(['changed the expected value of `assertEquals` in com.acme.AppTest#one from `6` to `5`']);
+    expect(p.checked[0]!.files[0]!.before).toBe(original);
+  });
+
+  it('names the missing or skipped tests of a build that passed without showing the fix', async () => {
+    const p = ports({
+      model: [{ source: 'model', changeSet: edit('class App {\n  int x = 1;\n}\n'), problems: [] }, 'down'],
+      verify: [{ outcome: 'regressed', regressions: [], testProblems: ['com.acme.AppTest#one, which failed in your build, was skipped'], applyMs: 1, verifyMs: 1, stages: [] }],
+    });
+    const result = await runRepairLoop(semicolon, p);
+    expect(result.attempts[0]).toMatchObject({ outcome: 'regressed', reason: 'test-weakening: com.acme.AppTest#one, which failed in your build, was skipped' });
+  });
+});
+
+describe('the flaky check', () => {
+  it('stops with flaky before any proposal when the failing tests pass on the unchanged code', async () => {
+    const p = ports({ recheck: { passed: ['com.acme.PriceTest#discount'], failed: [], durationMs: 3 } });
+    const result = await runRepairLoop(semicolon, p);
+    expect(result.stopReason).toBe('flaky');
+    expect(result.flakyTests).toEqual(['com.acme.PriceTest#discount']);
+    expect(result.message).toBe('the failing test passed when re-run on the unchanged code: com.acme.PriceTest#discount');
+    expect(p.modelCalls).toBe(0);
+    expect(p.fixerRounds).toBe(0);
+  });
+
+  it('repairs as usual when a failing test fails again', async () => {
+    const p = ports({
+      recheck: { passed: ['com.acme.PriceTest#discount'], failed: ['com.acme.PriceTest#total'], durationMs: 3 },
+      model: [{ source: 'model', changeSet: edit('class App {\n  int x = 1;\n}\n'), problems: [] }],
+      verify: [verified],
+    });
+    const result = await runRepairLoop(semicolon, p);
+    expect(result.stopReason).toBe('fixed');
+    expect(result.recheck).toEqual({ passed: ['com.acme.PriceTest#discount'], failed: ['com.acme.PriceTest#total'], durationMs: 3 });
+  });
+});
+
+describe('progress: only a build that got better becomes the next base', () => {
+  it('does not keep a patch that only changed the message at the same place, and counts it toward no-progress', async () => {
+    const before = diagnosis({ ...diagnostic('cannot find symbol'), details: ['symbol: variable lenght'], line: 8, fingerprint: 'fp:variable' });
+    const moved = diagnosis({ ...diagnostic('cannot find symbol'), details: ['symbol: method length()'], line: 8, fingerprint: 'fp:method' });
+    const p = ports({
+      model: [
+        { source: 'model', changeSet: edit('class App {\n  int x = 2;\n}\n'), problems: [] },
+        { source: 'model', changeSet: edit('class App {\n  int x = 3;\n}\n'), problems: [] },
+      ],
+      verify: [stillFailing(moved), stillFailing(moved)],
+    });
+    const result = await runRepairLoop(before, p);
+    expect(result.stopReason).toBe('no-progress');
+    expect(result.attempts[0]!.reason).toContain('not kept: the failure at src/main/java/com/acme/App.java:8 only changed its message');
+    // Both attempts were built on the original tree.
+    expect(p.verified.map((fix) => fix.files[0]!.before)).toEqual([original, original]);
+    expect(p.fixerRounds).toBe(1);
   });
 });

@@ -94,6 +94,7 @@ export function createAgentProposer(options: AgentProposerOptions) {
         modelMs: Date.now() - started,
         modelCalls,
         problems: checked ? checked.problems : [{ code: 'no-edits', message: `the agent stopped without a fix (${session.stop}) after ${session.steps.length} step(s)` }],
+        ...(checked ? { proposalFingerprint: checked.proposalFingerprint } : {}),
         ...(checked?.changeSet ? { changeSet: checked.changeSet } : {}),
         ...(summary ? { summary: summary.slice(0, 600) } : {}),
       };
@@ -118,7 +119,10 @@ function describeBuild(verification: Verification): ToolResult {
   if (verification.outcome === 'not-applied') return { ok: false, output: `The change could not be written, so nothing was built: ${verification.message ?? ''}` };
   const failures = verification.diagnosis?.diagnostics ?? [];
   const shown = failures.slice(0, 5).map(renderDiagnostic).join('\n\n');
-  const regressions = verification.regressions.length > 0 ? `\nTests that passed before and fail now: ${verification.regressions.join(', ')}` : '';
+  const regressions = [
+    verification.regressions.length > 0 ? `\nTests that passed before and fail now: ${verification.regressions.join(', ')}` : '',
+    verification.testProblems?.length ? `\nThe tests do not show a fix: ${verification.testProblems.join('; ')}` : '',
+  ].join('');
   return { ok: true, output: `The build still fails (${verification.outcome}).${regressions}\n\n${shown || 'No diagnostics were read from the log.'}` };
 }
 

@@ -1,0 +1,31 @@
+/**
+ * Which files of a change set the test-integrity check reads. Kept apart from the
+ * checker (and from the Java parser it loads) so that a fix of main code alone is passed
+ * without loading either.
+ */
+import type { ChangeSet, FileChange } from '../../patch/types.js';
+
+/** Test markers in a Java file's text. */
+const TEST_MARKERS = /@(Test|ParameterizedTest|RepeatedTest|TestFactory|TestTemplate|Nested)\b|\bextends\s+TestCase\b|\borg\.junit\b|\borg\.testng\b/;
+
+/** A Java file that holds tests: under a test source folder, or with test markers. */
+export function looksLikeTest(path: string, text: string): boolean {
+  return /(^|\/)src\/(test|it|integration-test)\//.test(path) || TEST_MARKERS.test(text);
+}
+
+/** Build and test-runner settings that decide which tests run. */
+export function isTestConfig(path: string): boolean {
+  const name = path.split('/').pop() ?? '';
+  return name === 'pom.xml' || name === 'junit-platform.properties' || /(^|\/)\.mvn\/(maven|jvm)\.config$/.test(path) || /(^|\/)META-INF\/services\/org\.junit\./.test(path);
+}
+
+function concerns(file: FileChange): boolean {
+  const before = file.oldPath ?? file.path;
+  if (isTestConfig(file.path) || isTestConfig(before)) return true;
+  return before.endsWith('.java') && file.before !== null && looksLikeTest(before, file.before);
+}
+
+/** Whether the check has anything to read in this change set. */
+export function touchesTests(changeSet: ChangeSet): boolean {
+  return changeSet.files.some(concerns);
+}
