@@ -2,7 +2,7 @@
  * What happens after Maven failed and the tier is not `off`: diagnose, ask the policy,
  * run the loop, act on a verified fix as the tier says, and leave the run record.
  */
-import os from 'node:os';
+import os, { constants as osConstants } from 'node:os';
 import { diagnoseBuild, needsWarningRecovery } from '../diagnose/index.js';
 import { readSettingsSecrets, resolveMavenUserState } from '../maven/settings.js';
 import { Redactor, secretEnvValues } from '../model/index.js';
@@ -189,7 +189,12 @@ function warnIfUnisolated(info: SandboxInfo, isolation: Isolation): void {
 async function repair(input: RepairInput): Promise<{ exitCode: number; fix?: ChangeSet }> {
   const { context, config, record, recorder, progress } = input;
   const abort = new AbortController();
-  const onSignal = () => abort.abort();
+  // The signal decides the exit code, as a shell reports a command it stopped: 130 for SIGINT, 143 for SIGTERM.
+  let stoppedBy: NodeJS.Signals | undefined;
+  const onSignal = (signal: NodeJS.Signals) => {
+    stoppedBy ??= signal;
+    abort.abort();
+  };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
 
@@ -242,7 +247,7 @@ async function repair(input: RepairInput): Promise<{ exitCode: number; fix?: Cha
   if (loop.flakyTests) record.flakyTests = loop.flakyTests;
   if (loop.stopReason === 'interrupted') {
     record.status = 'unfixed';
-    return { exitCode: 130 };
+    return { exitCode: 128 + (osConstants.signals[stoppedBy ?? 'SIGINT'] ?? 2) };
   }
   if (!loop.fix) return { exitCode: context.result.exitCode };
 

@@ -226,7 +226,7 @@ export async function runRepairLoop(initial: Diagnosis, ports: LoopPorts): Promi
       return end('fixed', { fix: candidateFix });
     }
     if (verification.outcome === 'interrupted') {
-      record.outcome = 'build-failed';
+      record.outcome = 'interrupted';
       record.reason = 'interrupted during verification';
       ports.onAttempt?.(record);
       return end('interrupted');

@@ -24,7 +24,8 @@ export const STOP_REASONS = [
 ] as const;
 export type StopReason = (typeof STOP_REASONS)[number];
 
-export const ATTEMPT_OUTCOMES = ['verified', 'rejected', 'not-applicable', 'build-failed', 'regressed'] as const;
+/** `interrupted`: Ctrl-C or SIGTERM stopped the attempt's build; it says nothing about the fix. */
+export const ATTEMPT_OUTCOMES = ['verified', 'rejected', 'not-applicable', 'build-failed', 'regressed', 'interrupted'] as const;
 export type AttemptOutcome = (typeof ATTEMPT_OUTCOMES)[number];
 
 export const ATTEMPT_SOURCES = ['fixer', 'model', 'agent'] as const;
