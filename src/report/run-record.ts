@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, readdir, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Diagnostic } from '../diagnose/types.js';
+import { InvalidRunRecordError, parseRunRecord } from './run-record-schema.js';
 
 import type { AttemptRecord, RunStatus, StopReason } from '../shared/run-vocabulary.js';
 
@@ -140,18 +141,22 @@ export async function readLatestRunId(projectRoot: string): Promise<string | und
   }
 }
 
+/** The record, checked (InvalidRunRecordError names the wrong field); a missing file rejects with ENOENT. */
 export async function readRunRecord(projectRoot: string, runId: string): Promise<RunRecord> {
-  const text = await readFile(path.join(runsDir(projectRoot), runId, 'run.json'), 'utf8');
-  return JSON.parse(text) as RunRecord;
+  const file = path.join(runsDir(projectRoot), runId, 'run.json');
+  return parseRunRecord(await readFile(file, 'utf8'), file);
 }
 
+/** Told about a run.json that is there but is not a valid record (it is left out of the list). */
+export type OnInvalidRecord = (error: InvalidRunRecordError) => void;
+
 /** All readable run records, newest first; unreadable folders are skipped. */
-export async function listRunRecords(projectRoot: string): Promise<RunRecord[]> {
-  return listRunRecordsIn(runsDir(projectRoot));
+export async function listRunRecords(projectRoot: string, onInvalid?: OnInvalidRecord): Promise<RunRecord[]> {
+  return listRunRecordsIn(runsDir(projectRoot), onInvalid);
 }
 
 /** The same for any `.mvnx/runs` folder, e.g. one collected from a CI artifact. */
-export async function listRunRecordsIn(folder: string): Promise<RunRecord[]> {
+export async function listRunRecordsIn(folder: string, onInvalid?: OnInvalidRecord): Promise<RunRecord[]> {
   let names: string[];
   try {
     names = await readdir(folder);
@@ -161,10 +166,19 @@ export async function listRunRecordsIn(folder: string): Promise<RunRecord[]> {
   const records: RunRecord[] = [];
   for (const name of names) {
     if (name === 'latest') continue;
+    const file = path.join(folder, name, 'run.json');
+    let text: string;
     try {
-      records.push(JSON.parse(await readFile(path.join(folder, name, 'run.json'), 'utf8')) as RunRecord);
+      text = await readFile(file, 'utf8');
     } catch {
       // A run killed before its first write leaves an empty folder: not a record.
+      continue;
+    }
+    try {
+      records.push(parseRunRecord(text, file));
+    } catch (error) {
+      if (!(error instanceof InvalidRunRecordError)) throw error;
+      onInvalid?.(error);
     }
   }
   return records.sort((a, b) => b.startedAt.localeCompare(a.startedAt));

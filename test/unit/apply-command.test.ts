@@ -109,6 +109,17 @@ describe('mvnx apply', () => {
     expect((await readRunRecord(root, runId)).applied).toBe(true);
   });
 
+  it('refuses a run.json that is not a valid record, naming the field, before acting on it', async () => {
+    const { root, runId } = await projectWithRun();
+    const file = path.join(root, '.mvnx', 'runs', runId, 'run.json');
+    const record = JSON.parse(await readFile(file, 'utf8')) as Record<string, unknown>;
+    await writeFile(file, JSON.stringify({ ...record, fixBase: 'src/main/java/com/acme/calc/Calculator.java' }));
+    await expect(run([runId], { cwd: root, env: {} })).rejects.toThrow(`mvnx apply: ${file} is not a run record: fixBase: `);
+    await writeFile(file, '{"runId": ');
+    await expect(run([runId], { cwd: root, env: {} })).rejects.toThrow(`${file} is not a run record: not JSON`);
+    expect(await readFile(path.join(root, SOURCE), 'utf8')).toBe(before);
+  });
+
   it('says so when nothing was recorded', async () => {
     const root = await mkdtemp(path.join(tmpdir(), 'mvnx-apply-'));
     roots.push(root);

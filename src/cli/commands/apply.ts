@@ -5,6 +5,7 @@ import { findProjectRootAbove } from '../../maven/project.js';
 import { checkPathOnDisk, extractEdits, pathsNeeded, resolveEdits } from '../../patch/index.js';
 import { withOutcome } from '../../report/outcome.js';
 import { readLatestRunId, readRunRecord, runsDir, updateRunRecord, type RunRecord } from '../../report/run-record.js';
+import { InvalidRunRecordError } from '../../report/run-record-schema.js';
 import { applyInPlace, staleFiles } from '../../repair/tier-actions.js';
 import { MvnxError } from '../../shared/errors.js';
 
@@ -29,7 +30,9 @@ export async function run(args: string[], io: { cwd: string; env: NodeJS.Process
   let record: RunRecord;
   try {
     record = await readRunRecord(projectRoot, runId);
-  } catch {
+  } catch (error) {
+    // A record that is there but wrong is said as such: it is not the same as no record.
+    if (error instanceof InvalidRunRecordError) throw new MvnxError(`mvnx apply: ${error.message}`);
     throw new MvnxError(`mvnx apply: no run ${runId} in ${runsDir(projectRoot)}`);
   }
   if (record.status !== 'fixed') {

@@ -76,7 +76,8 @@ export async function recordsFor(options: Pick<RunsOptions, 'from'>, cwd: string
   if (options.from.length > 0) return (await collectRunRecords(options.from, cwd)).records;
   const root = await findProjectRootAbove(cwd);
   // Records written before `repository` existed belong to this project all the same.
-  return (await listRunRecords(root)).map((record) => (record.repository ? record : { ...record, repository: path.basename(root) }));
+  const warn = (error: Error) => process.stderr.write(`mvnx: skipped ${error.message}\n`);
+  return (await listRunRecords(root, warn)).map((record) => (record.repository ? record : { ...record, repository: path.basename(root) }));
 }
 
 /** Thresholds from `rollout.promote` of the config in force here (or `--config`), else the defaults. */
