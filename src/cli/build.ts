@@ -65,6 +65,7 @@ export async function runBuild(invocation: Invocation, io: CliIo): Promise<numbe
       cwd: io.cwd,
       projectRoot,
       mavenExecutable: maven.executable,
+      mavenSource: maven.source,
       mavenArgs,
       overrides: flags,
       options,

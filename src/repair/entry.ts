@@ -4,7 +4,9 @@
  */
 import os, { constants as osConstants } from 'node:os';
 import { diagnoseBuild, needsWarningRecovery } from '../diagnose/index.js';
+import type { MavenSource } from '../maven/discover.js';
 import { readSettingsSecrets, resolveMavenUserState } from '../maven/settings.js';
+import { wrapperFailure } from '../maven/wrapper.js';
 import { Redactor, secretEnvValues } from '../model/index.js';
 import type { Diagnosis } from '../diagnose/types.js';
 import type { MavenRunResult } from '../maven/types.js';
@@ -29,6 +31,8 @@ export interface BuildFailureContext {
   cwd: string;
   projectRoot: string;
   mavenExecutable: string;
+  /** How it was found (the project's ./mvnw, PATH, ...): a wrapper that fails before Maven starts is said as such. */
+  mavenSource?: MavenSource;
   /** The user's Maven arguments, mvnx flags removed. */
   mavenArgs: string[];
   /** `--mvnx-*` flags as given, for loading the config. */
@@ -40,6 +44,18 @@ export interface BuildFailureContext {
   /** The config the CLI already loaded; loaded again when absent. */
   config?: EffectiveConfig;
   result: MavenRunResult;
+}
+
+/**
+ * Nothing recognised in the log, and the project's ./mvnw ran: when Maven never started
+ * (the wrapper could not download its distribution offline), say which Maven ran and why.
+ */
+async function explainWrapperFailure(context: BuildFailureContext, diagnosis: Diagnosis): Promise<Diagnosis> {
+  if (context.mavenSource !== 'mvnw' || !diagnosis.diagnostics.every((d) => d.category === 'unknown')) return diagnosis;
+  const line = await wrapperFailure({ wrapper: context.mavenExecutable, cwd: context.cwd, exitCode: context.result.exitCode, logFile: context.result.log.file }).catch(() => undefined);
+  if (!line) return diagnosis;
+  const why = 'Maven did not start, so there is no build failure to repair';
+  return { ...diagnosis, fixable: false, reason: line, diagnostics: diagnosis.diagnostics.map((d) => ({ ...d, message: line, reason: why })) };
 }
 
 export function isCI(env: NodeJS.ProcessEnv): boolean {
@@ -74,16 +90,19 @@ export async function handleBuildFailure(context: BuildFailureContext): Promise<
     }
   }
 
-  const diagnosis = await diagnoseBuild({
-    projectRoot,
-    logFile: result.log.file,
-    runStartedAt: result.startedAt,
-    exitCode: result.exitCode,
-    interrupted: result.interrupted,
-    timedOut: result.timedOut,
-    logTruncated: result.log.truncated,
-    ...(plugins && plugins.parsers.length > 0 ? { parsers: plugins.parsers } : {}),
-  });
+  const diagnosis = await explainWrapperFailure(
+    context,
+    await diagnoseBuild({
+      projectRoot,
+      logFile: result.log.file,
+      runStartedAt: result.startedAt,
+      exitCode: result.exitCode,
+      interrupted: result.interrupted,
+      timedOut: result.timedOut,
+      logTruncated: result.log.truncated,
+      ...(plugins && plugins.parsers.length > 0 ? { parsers: plugins.parsers } : {}),
+    }),
+  );
 
   const record: RunRecord = {
     runId: recorder.runId,

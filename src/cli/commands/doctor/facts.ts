@@ -9,6 +9,7 @@ import { searchPath } from '../../../shared/path-search.js';
 import type { OptionValues } from '../../../shared/options.js';
 import { findMaven, MavenNotFoundError, type MavenSource } from '../../../maven/discover.js';
 import { findProjectRootAbove } from '../../../maven/project.js';
+import { describeWrapperFailure, wrapperDistribution } from '../../../maven/wrapper.js';
 import { projectJavaRelease, resolveMavenUserState } from '../../../maven/settings.js';
 import { buildEnvironment, detectSandbox, suggestedImage, type SandboxMode } from '../../../workspace/index.js';
 import { loadPlugins } from '../../../repair/plugins.js';
@@ -61,11 +62,18 @@ async function probeMaven(cwd: string, env: NodeJS.ProcessEnv, flags: OptionValu
   }
 }
 
-async function probeMavenVersion(maven: string, cwd: string, env: NodeJS.ProcessEnv): Promise<Probe<string>> {
+async function probeMavenVersion(maven: string, source: string, cwd: string, env: NodeJS.ProcessEnv): Promise<Probe<string>> {
   try {
     const result = await execa(maven, ['-v', '-B'], { cwd, env, reject: false, timeout: 60_000, all: true });
     const version = parseMavenVersion(result.all ?? '');
-    return version && result.exitCode === 0 ? { ok: true, value: version } : { ok: false, error: `${maven} -v exited ${result.exitCode} without a version` };
+    if (version && result.exitCode === 0) return { ok: true, value: version };
+    // The project's wrapper that cannot fetch its Maven offline: the same line a failed build prints.
+    const distribution = wrapperDistribution(maven);
+    const wrapperLine =
+      source === SOURCE_LABELS.mvnw
+        ? describeWrapperFailure({ wrapper: maven, cwd, exitCode: result.exitCode ?? 1, output: result.all ?? '', ...(distribution ? { distribution } : {}) })
+        : undefined;
+    return { ok: false, error: wrapperLine ?? `${maven} -v exited ${result.exitCode} without a version` };
   } catch (error) {
     return failure(error);
   }
@@ -229,7 +237,7 @@ export async function gatherFacts(options: GatherOptions): Promise<DoctorFacts> 
   const maven = await probeMaven(cwd, env, flags, configuredMaven);
   const [java, mavenVersion, offline, model, sandbox] = await Promise.all([
     probeJava(env),
-    maven.ok ? probeMavenVersion(maven.value.path, cwd, env) : Promise.resolve(undefined),
+    maven.ok ? probeMavenVersion(maven.value.path, maven.value.source, cwd, env) : Promise.resolve(undefined),
     probeOffline(projectRoot, env),
     probeModel(host, modelName),
     probeSandbox({ env, cwd, projectRoot, ...sandboxConfig }),
