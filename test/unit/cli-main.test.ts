@@ -1,5 +1,4 @@
-import { mkdtemp, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it, vi } from 'vitest';
@@ -10,9 +9,10 @@ import { helpText } from '../../src/cli/commands/help.js';
 import { packageVersion } from '../../src/cli/commands/version.js';
 import { SUBCOMMANDS } from '../../src/cli/flags.js';
 import { OPTIONS as FLAGS } from '../../src/shared/options.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 async function commandsDir(files: Record<string, string>): Promise<URL> {
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'mvnx-commands-'));
+  const dir = await tempDir('mvnx-commands-');
   for (const [name, text] of Object.entries(files)) await writeFile(path.join(dir, name), text);
   return pathToFileURL(`${dir}/`);
 }

@@ -1,7 +1,7 @@
-import { chmod, mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, writeFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MvnxError } from '../../src/shared/errors.js';
 import { findMaven } from '../../src/maven/discover.js';
 
@@ -25,6 +25,9 @@ async function failure(promise: Promise<unknown>): Promise<MvnxError> {
 
 beforeEach(async () => {
   root = await mkdtemp(path.join(os.tmpdir(), 'mvnx-discover-'));
+});
+afterEach(async () => {
+  await rm(root, { recursive: true, force: true });
 });
 
 describe('findMaven', () => {
