@@ -3,11 +3,13 @@
  * what its run record says; plain `mvn` once per case gives the time a build costs anyway.
  */
 import { execa } from 'execa';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { RunRecord } from '../report/run-record.js';
+import { estimateTokens } from '../model/context-window.js';
 import { materialiseCase, type BenchCase } from './cases.js';
+import { fixCoverage, javaIdentifiers } from './fix-coverage.js';
 import { SCRIPTED_MODEL, startScriptedOllama } from './scripted-ollama.js';
 
 export const BENCH_GOALS = ['-o', '-q', 'verify'];
@@ -29,6 +31,8 @@ export interface BenchOptions {
   skipBaseline?: boolean;
   env?: NodeJS.ProcessEnv;
   onProgress?(line: string): void;
+  /** Without it, a run that asked no model has no prompt to measure. */
+  rebuildPrompt?: PromptRebuilder;
 }
 
 export interface BenchSample {
@@ -48,7 +52,27 @@ export interface BenchSample {
   outcomes?: string[];
   reasons?: string[];
   error?: string;
+  /** "Fix lines in prompt" (src/bench/fix-coverage.ts), for a case with a fix.patch. */
+  fixInPrompt?: FixInPrompt;
 }
+
+export interface FixInPrompt {
+  found: number;
+  total: number;
+  /** What the first prompt lacked: `line: ...`, `identifier: ...`. */
+  missing: string[];
+  /** Estimated tokens of the whole first prompt (system and user message). */
+  promptTokens: number;
+  /**
+   * `prompt`: the first attempt-N.prompt.txt of the run; `rebuilt`: no model was asked (a
+   * quick-fix fixed it), so the prompt mvnx would have sent was built from the run's
+   * diagnosis by the same code; `none`: there was no prompt to measure.
+   */
+  source: 'prompt' | 'rebuilt' | 'none';
+}
+
+/** Builds the first prompt for a run that asked no model (see FixInPrompt.source). */
+export type PromptRebuilder = (projectRoot: string, record: RunRecord) => Promise<string | undefined>;
 
 export interface BenchResult {
   name: string;
@@ -140,11 +164,55 @@ async function runOnce(benchCase: BenchCase, options: BenchOptions): Promise<Ben
         const why = exitCode === 0 ? 'the build passed: the case is not broken' : `no run record on stdout (exit ${exitCode}): ${result.stderr.split('\n').filter(Boolean).pop() ?? ''}`;
         return { exitCode, latencyMs: ms, modelCalls: 0, attempts: 0, proposed: 0, applicable: 0, ...serverCalls, error: why };
       }
-      return { ...sampleFromRecord(record, exitCode, ms), ...serverCalls };
+      const fixInPrompt = await measureFixInPrompt(benchCase, root, record, options.rebuildPrompt);
+      return { ...sampleFromRecord(record, exitCode, ms), ...serverCalls, ...(fixInPrompt ? { fixInPrompt } : {}) };
     } finally {
       await server?.close();
     }
   });
+}
+
+/** The lowest-numbered `attempt-N.prompt.txt` of the run, if any model was asked. */
+async function firstPrompt(projectRoot: string, runId: string): Promise<string | undefined> {
+  const dir = path.join(projectRoot, '.mvnx', 'runs', runId);
+  const numbers = (await readdir(dir).catch(() => [] as string[]))
+    .map((name) => /^attempt-(\d+)\.prompt\.txt$/.exec(name)?.[1])
+    .filter((n): n is string => n !== undefined)
+    .map(Number)
+    .sort((a, b) => a - b);
+  return numbers.length > 0 ? readFile(path.join(dir, `attempt-${numbers[0]}.prompt.txt`), 'utf8') : undefined;
+}
+
+async function projectJavaIdentifiers(root: string): Promise<Set<string>> {
+  const out = new Set<string>();
+  const entries = await readdir(root, { recursive: true, withFileTypes: true });
+  for (const entry of entries) {
+    if (!entry.isFile() || !entry.name.endsWith('.java')) continue;
+    const folder = entry.parentPath;
+    if (/[\\/](target|\.mvnx)([\\/]|$)/.test(path.relative(root, folder))) continue;
+    for (const identifier of javaIdentifiers(await readFile(path.join(folder, entry.name), 'utf8'))) out.add(identifier);
+  }
+  return out;
+}
+
+export async function measureFixInPrompt(benchCase: BenchCase, root: string, record: RunRecord, rebuild?: PromptRebuilder): Promise<FixInPrompt | undefined> {
+  const patch = await readFile(path.join(benchCase.dir, 'fix.patch'), 'utf8').catch(() => undefined);
+  if (patch === undefined) return undefined;
+  let source: FixInPrompt['source'] = 'prompt';
+  let prompt = await firstPrompt(root, record.runId);
+  if (prompt === undefined && rebuild) {
+    prompt = await rebuild(root, record);
+    source = 'rebuilt';
+  }
+  if (prompt === undefined) return { found: 0, total: 0, missing: [], promptTokens: 0, source: 'none' };
+  const coverage = fixCoverage(patch, prompt, await projectJavaIdentifiers(root));
+  return {
+    found: coverage.items.filter((item) => item.found).length,
+    total: coverage.items.length,
+    missing: coverage.items.filter((item) => !item.found).map((item) => `${item.kind}: ${item.text}`),
+    promptTokens: estimateTokens(prompt),
+    source,
+  };
 }
 
 async function plainMavenMs(benchCase: BenchCase, options: BenchOptions): Promise<number> {

@@ -1,5 +1,5 @@
 /** The benchmark's markdown table: one row a case and a total; pure. */
-import type { BenchResult, BenchSample } from './harness.js';
+import type { BenchResult, BenchSample, FixInPrompt } from './harness.js';
 
 export interface CaseSummary {
   runs: number;
@@ -67,8 +67,43 @@ const stops = (earlyStops: Record<string, number>) =>
     .map(([reason, count]) => `${reason} ×${count}`)
     .join(', ') || '-';
 
+/** The least complete measurement of a case's runs (they differ only if the prompt does). */
+export function caseFixInPrompt(samples: BenchSample[]): FixInPrompt | undefined {
+  const measured = samples.map((sample) => sample.fixInPrompt).filter((value): value is FixInPrompt => value !== undefined);
+  return measured.sort((a, b) => a.found / Math.max(1, a.total) - b.found / Math.max(1, b.total) || b.promptTokens - a.promptTokens)[0];
+}
+
+function fixInPromptCell(value: FixInPrompt | undefined): string {
+  if (!value) return '-';
+  if (value.source === 'none') return 'no prompt';
+  const mark = value.total > 0 && value.found === value.total ? '' : ' ✗';
+  return `${value.found}/${value.total}${mark}${value.source === 'rebuilt' ? ' (no model call)' : ''}`;
+}
+
+export interface FixInPromptTotals {
+  /** Cases with a fix.patch and a prompt to measure. */
+  cases: number;
+  /** Of those, cases whose first prompt held every line and identifier of the fix. */
+  complete: number;
+  found: number;
+  total: number;
+  /** The largest first prompt, in estimated tokens. */
+  maxPromptTokens: number;
+}
+
+export function fixInPromptTotals(results: BenchResult[]): FixInPromptTotals {
+  const measured = results.map((result) => caseFixInPrompt(result.samples)).filter((value): value is FixInPrompt => value !== undefined && value.source !== 'none');
+  return {
+    cases: measured.length,
+    complete: measured.filter((value) => value.total > 0 && value.found === value.total).length,
+    found: measured.reduce((sum, value) => sum + value.found, 0),
+    total: measured.reduce((sum, value) => sum + value.total, 0),
+    maxPromptTokens: Math.max(0, ...measured.map((value) => value.promptTokens)),
+  };
+}
+
 export function formatBenchTable(results: BenchResult[]): string {
-  const header = ['case', 'kind', 'modules', 'expect', 'fixed', 'median s', 'p90 s', 'mvn s', 'median / mvn', 'applicable patches', 'attempts (first run)', 'early stops', 'model calls'];
+  const header = ['case', 'kind', 'modules', 'expect', 'fixed', 'median s', 'p90 s', 'mvn s', 'median / mvn', 'applicable patches', 'attempts (first run)', 'early stops', 'model calls', 'fix lines in prompt', 'prompt tokens'];
   const rows = results.map((result) => {
     const summary = summariseSamples(result.samples, result);
     const mark = summary.asExpected === summary.runs ? '' : ' ✗';
@@ -86,8 +121,11 @@ export function formatBenchTable(results: BenchResult[]): string {
       outcomesOf(result.samples[0]),
       stops(summary.earlyStops),
       String(summary.modelCalls),
+      fixInPromptCell(caseFixInPrompt(result.samples)),
+      String(caseFixInPrompt(result.samples)?.promptTokens || '-'),
     ];
   });
+  const coverage = fixInPromptTotals(results);
   const all = summariseSamples(
     results.flatMap((result) => result.samples),
     'fixed',
@@ -108,7 +146,11 @@ export function formatBenchTable(results: BenchResult[]): string {
     '',
     stops(all.earlyStops),
     String(all.modelCalls),
+    coverage.cases === 0 ? '-' : `${coverage.complete}/${coverage.cases} cases (${share(coverage.complete, coverage.cases)}); ${coverage.found}/${coverage.total} items`,
+    coverage.cases === 0 ? '-' : `max ${coverage.maxPromptTokens}`,
   ]);
   const line = (cells: string[]) => `| ${cells.map((cell) => cell.replace(/\|/g, '\\|')).join(' | ')} |`;
-  return [line(header), line(header.map((_, index) => (index === 0 || index === 1 || index === 3 || index === 10 || index === 11 ? '---' : '---:'))), ...rows.map(line)].join('\n');
+  const table = [line(header), line(header.map((_, index) => (index === 0 || index === 1 || index === 3 || index === 10 || index === 11 || index === 13 ? '---' : '---:'))), ...rows.map(line)].join('\n');
+  const gaps = results.flatMap((result) => (caseFixInPrompt(result.samples)?.missing ?? []).map((item) => `- ${result.name}: ${item}`));
+  return gaps.length === 0 ? table : `${table}\n\nNot in the first prompt:\n${gaps.join('\n')}`;
 }

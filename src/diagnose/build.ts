@@ -75,7 +75,7 @@ export async function diagnoseBuild(input: DiagnoseBuildInput): Promise<Diagnosi
 
   return assembleDiagnosis({
     log,
-    testDiagnostics: failingTestDiagnostics(input.projectRoot, cases),
+    testDiagnostics: failingTestDiagnostics(input.projectRoot, cases, moduleFolders.map((folder) => folder.dir)),
     moduleFolders,
     exitCode: input.exitCode,
     ...(input.interrupted ? { interrupted: true } : {}),

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { diagnosticFingerprint } from './fingerprint.js';
 import { discoverModules, type ModuleFolder } from './modules.js';
 import { joinRelative, relativeToRoot, toForwardSlashes } from './paths.js';
-import { firstProjectFrame, frameSourceCandidates, trimStackTrace, type StackFrame } from './stack.js';
+import { analyseStackTrace, condenseStackTrace, firstProjectFrame, frameSourceCandidates, type StackFrame } from './stack.js';
 import { parseSurefireReport, type ReportedTestCase } from './surefire.js';
 import { truncate } from './text.js';
 import type { Diagnostic, TestCaseResult } from './types.js';
@@ -137,11 +137,15 @@ export async function collectTestResults(input: CollectInput): Promise<TestCaseR
   }));
 }
 
-/** Maps a frame to an existing source file of the module, caching lookups. */
-export function sourceResolver(projectRoot: string, moduleDir: string, cache = new Map<string, boolean>()): (frame: StackFrame) => string | undefined {
+/**
+ * Maps a frame to an existing source file, caching lookups: the test's own module first,
+ * then the project's other modules (the code under test often lives in a sibling).
+ */
+export function sourceResolver(projectRoot: string, moduleDir: string, cache = new Map<string, boolean>(), otherModuleDirs: readonly string[] = []): (frame: StackFrame) => string | undefined {
+  const dirs = [moduleDir, ...otherModuleDirs.filter((dir) => dir !== moduleDir)];
   return (frame) => {
-    for (const candidate of frameSourceCandidates(frame)) {
-      const rel = joinRelative(moduleDir, candidate);
+    for (const candidate of dirs.flatMap((dir) => frameSourceCandidates(frame).map((relative) => joinRelative(dir, relative)))) {
+      const rel = candidate;
       let exists = cache.get(rel);
       if (exists === undefined) {
         exists = existsSync(path.join(projectRoot, rel));
@@ -159,7 +163,9 @@ const IDENTIFIER = /^[\p{L}_$][\p{L}\p{N}_$]*$/u;
 export function testCaseDiagnostic(c: CollectedCase, resolve: (frame: StackFrame) => string | undefined): Diagnostic {
   const failure = c.failure ?? { outcome: 'error' as const, type: '', message: '', stackTrace: '' };
   const lines = failure.stackTrace.split(/\r?\n/);
-  const project = firstProjectFrame(lines, resolve);
+  const chain = analyseStackTrace(lines, resolve);
+  const project = chain.primary;
+  const rootCause = chain.rootCause > 0 ? chain.sections[chain.rootCause]?.header.split('\n')[0] : undefined;
   // A display name is not a method name; the test class's own frame says which method ran.
   let method = c.method;
   if (!IDENTIFIER.test(method)) {
@@ -183,7 +189,11 @@ export function testCaseDiagnostic(c: CollectedCase, resolve: (frame: StackFrame
       method,
       outcome: failure.outcome,
       failureType: failure.type,
-      stackTrace: trimStackTrace(lines, project?.lineIndex),
+      stackTrace: condenseStackTrace(lines, (frame) => resolve(frame) !== undefined),
+      ...(rootCause ? { rootCause } : {}),
+      ...(chain.projectFrames.length > 0
+        ? { frames: chain.projectFrames.map(({ frame, file }) => ({ file, ...(frame.line ? { line: frame.line } : {}), className: frame.className, method: frame.method })) }
+        : {}),
       reportFile: c.reportFile,
     },
     ...(crashed ? { reason: 'the test JVM ran out of memory or crashed; that needs JVM settings, not a code patch' } : {}),
@@ -193,13 +203,13 @@ export function testCaseDiagnostic(c: CollectedCase, resolve: (frame: StackFrame
   return d;
 }
 
-export function failingTestDiagnostics(projectRoot: string, cases: CollectedCase[]): Diagnostic[] {
+export function failingTestDiagnostics(projectRoot: string, cases: CollectedCase[], moduleDirs: readonly string[] = []): Diagnostic[] {
   const cache = new Map<string, boolean>();
   const out: Diagnostic[] = [];
   const seen = new Set<string>();
   for (const c of cases) {
     if (c.status !== 'failed' && c.status !== 'error') continue;
-    const d = testCaseDiagnostic(c, sourceResolver(projectRoot, c.moduleDir, cache));
+    const d = testCaseDiagnostic(c, sourceResolver(projectRoot, c.moduleDir, cache, moduleDirs));
     // Parameterised invocations of one method failing the same way are one failure.
     if (seen.has(d.fingerprint)) continue;
     seen.add(d.fingerprint);

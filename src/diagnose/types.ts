@@ -29,10 +29,29 @@ export interface TestFailureDetail {
   outcome: 'failure' | 'error';
   /** e.g. `org.opentest4j.AssertionFailedError` */
   failureType: string;
-  /** Trimmed: framework frames after the first project frame are dropped. */
+  /**
+   * The whole chain (every `Caused by:` and `Suppressed:` with its project frames), runs
+   * of framework frames folded into one line each.
+   */
   stackTrace: string;
+  /** First line of the root cause (the last `Caused by:`), when it differs from the failure itself. */
+  rootCause?: string;
+  /**
+   * Project frames, most relevant first: the root cause's from where it was thrown down to
+   * the test, then wrappers' and suppressed failures'. The first is the diagnostic's file and line.
+   */
+  frames?: FailureFrame[];
   /** Report file relative to the project root. */
   reportFile: string;
+}
+
+export interface FailureFrame {
+  /** Project-root relative source file. */
+  file: string;
+  line?: number;
+  /** Binary class name. */
+  className: string;
+  method: string;
 }
 
 export interface Diagnostic {

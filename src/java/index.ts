@@ -8,3 +8,5 @@ export { parseJava } from './parse.js';
 export { findMethodCalls, findReturnStatements, findStatements, findTryStatements, isInside, tokenText, tokenTextOfRange } from './queries.js';
 export { allTypes, findType, lineAt } from './model.js';
 export type * from './types.js';
+export { fieldsOf, implicitMethodsOf, returnTypeOf, superTypesOf, typeHeaderOf, typeParametersOf, type JavaField, type SuperTypes } from './members.js';
+export { callReceivers, qualifyTypeName, rawTypeName, variableAt, variablesOf, type CallReceiver, type JavaVariable, type ReceiverOptions } from './resolve.js';

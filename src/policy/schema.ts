@@ -121,7 +121,15 @@ const modelSchema = z
       .describe(`Model server URL. Precedence: --mvnx-host, MVNX_HOST, this field, OLLAMA_HOST, ${DEFAULT_MODEL_HOST}.`),
     temperature: z.number().min(0).max(2).default(0).describe('Sampling temperature; 0 keeps repairs reproducible.'),
     seed: z.number().int().default(42).describe('Sampling seed, for reproducible answers.'),
-    numCtx: positiveInt.default(8192).describe('Context window in tokens (Ollama num_ctx).'),
+    // Prompt context (issue 15): the window prompts are packed for, and Ollama's allocation cap.
+    contextTokens: positiveInt
+      .min(2560)
+      .default(8192)
+      .describe('Context window in tokens that a repair prompt is packed for: the failure, then the code ranked by relevance, leaving 2048 tokens for the answer. Capped by numCtx when that is set.'),
+    numCtx: positiveInt
+      .min(2560)
+      .optional()
+      .describe('Largest context window mvnx asks Ollama to allocate (num_ctx); each call asks for just enough for its prompt and answer. Default: contextTokens. At least 2560, like contextTokens, which it caps.'),
     timeoutSeconds: positiveInt.default(120).describe('Seconds one model call may take.'),
     keepAlive: z.union([z.string().min(1), z.number()]).default('10m').describe('How long the server keeps the model loaded (Ollama keep_alive, e.g. "10m" or seconds).'),
     editFormat: z.enum(['diff', 'search-replace', 'json']).default('diff').describe('The edit format the model is asked to answer in.'),

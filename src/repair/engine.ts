@@ -7,7 +7,7 @@ import path from 'node:path';
 import { collectTestResults, type DiagnosticParser } from '../diagnose/index.js';
 import type { Diagnosis } from '../diagnose/types.js';
 import type { ChangeSet } from '../patch/types.js';
-import { createProvider, withRedaction, type ModelSettings, type Redactor } from '../model/index.js';
+import { createProvider, promptWindow, withRedaction, type ModelSettings, type Redactor } from '../model/index.js';
 import { applyChangeSet, fingerprintChangeSet } from '../patch/index.js';
 import { computeBudget, toPatchPolicy, type EffectiveConfig } from '../policy/index.js';
 import type { Progress } from '../report/progress.js';
@@ -23,6 +23,7 @@ import { BUILT_IN_FIXERS, FixerRegistry } from './fixers/registry.js';
 import type { Fixer } from './fixers/types.js';
 import type { AgentTool } from './agent/types.js';
 import { createSourceView } from './fixers/source-view.js';
+import { createTypeIndex } from './fixers/type-index.js';
 import type { IntegrityOutcome, LoopPorts } from './loop.js';
 import { createAgentProposer } from './agent/proposer.js';
 import { touchesTests } from './integrity/scope.js';
@@ -118,9 +119,11 @@ export async function startRepairSession(input: {
     provider,
     editFormat: config.model.editFormat,
     ...guidelines,
-    sourceBudgetChars: Math.max(8_000, Math.floor((config.model.numCtx ?? 8192) * 3.5 * 0.5)),
+    contextTokens: promptWindow(config.model),
     checker,
     read: readAt,
+    list: (glob) => original.list(glob),
+    types: createTypeIndex({ projectRoot: context.projectRoot, env: context.env }),
     keepExchange: (n, prompt, response) => input.recorder.writeAttemptExchange(n, prompt, response),
     onToken: (text) => progress.tokens(text),
     signal,
@@ -277,7 +280,7 @@ function modelSettings(config: EffectiveConfig, env: NodeJS.ProcessEnv): ModelSe
     seed: model.seed,
     timeoutSeconds: model.timeoutSeconds,
     keepAlive: model.keepAlive,
-    ...(model.numCtx ? { numCtx: model.numCtx } : {}),
+    numCtx: model.numCtx ?? model.contextTokens,
     ...(apiKey ? { apiKey } : {}),
   };
 }

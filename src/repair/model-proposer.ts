@@ -1,10 +1,11 @@
-import path from 'node:path';
-import type { Diagnosis, Diagnostic } from '../diagnose/types.js';
-import { buildRepairPrompt, selectSourceExcerpts, type SourceExcerpt, type AttemptSummary } from '../model/prompts/index.js';
+import type { Diagnosis } from '../diagnose/types.js';
+import { composeRepairPrompt, type AttemptSummary, type RepairPrompt } from '../model/prompts/index.js';
 import { ModelCallError, ProviderUnavailableError, type ModelProvider } from '../model/index.js';
-import { jsonEditListJsonSchema } from '../patch/index.js';
+import { jsonEditListJsonSchema, validateChangeSet, type PatchPolicy } from '../patch/index.js';
 import type { ChangeSet } from '../patch/types.js';
 import type { AttemptRecord } from '../shared/run-vocabulary.js';
+import { gatherContext } from './context/gather.js';
+import type { TypeIndex } from './fixers/types.js';
 import { ProviderUnavailable, type Proposal } from './loop.js';
 import { checkProposedChange, type ChangeChecker } from './change-check.js';
 
@@ -14,11 +15,15 @@ export interface ModelProposerOptions {
   provider: ModelProvider;
   editFormat: EditFormat;
   guidelines?: string;
-  /** Characters of source the prompt may carry (the provider sizes num_ctx to the prompt). */
-  sourceBudgetChars: number;
+  /** The window the prompt is packed for (`model.contextTokens`, capped by `model.numCtx`). */
+  contextTokens: number;
   checker: ChangeChecker;
   /** Read a file as the current attempt sees it (original tree plus adopted progress). */
   read(base: ChangeSet): (file: string) => Promise<string | undefined>;
+  /** Project-relative paths matching a glob (the original tree's file list). */
+  list: (glob: string) => Promise<string[]>;
+  /** JDK and jar lookups for the declarations a compile error needs. */
+  types?: TypeIndex;
   /** Where the prompt and the reply of each attempt are kept. */
   keepExchange(n: number, prompt: string, response: string): Promise<void>;
   onToken?: (text: string) => void;
@@ -40,19 +45,8 @@ export function createModelProposer(options: ModelProposerOptions) {
     n: number;
   }): Promise<Proposal> {
     const started = Date.now();
-    const read = options.read(input.base);
-    const fixable = input.diagnosis.diagnostics.filter((d) => d.fixable);
-    const sources = await gatherSources(fixable, read, options.sourceBudgetChars);
-    const failingTests = await gatherFailingTests(fixable, read, Math.floor(options.sourceBudgetChars / 3));
-    const messages = buildRepairPrompt({
-      diagnostics: fixable,
-      sources,
-      failingTests,
-      ...(options.guidelines ? { guidelines: options.guidelines } : {}),
-      editFormat: options.editFormat,
-      history: input.history.map(summariseAttempt),
-      tokenBudget: Math.ceil(options.sourceBudgetChars / 3),
-    });
+    const prompt = await buildPromptFor(input.diagnosis, input.base, input.history, options);
+    const { messages } = prompt;
     // The prompt file holds what went out (after redaction), not what was built.
     let sent = messages;
     const promptText = () => renderMessages(sent);
@@ -129,55 +123,36 @@ function summariseAttempt(attempt: AttemptRecord): AttemptSummary {
   };
 }
 
-async function gatherSources(
-  diagnostics: Diagnostic[],
-  read: (file: string) => Promise<string | undefined>,
-  budgetChars: number,
-): Promise<SourceExcerpt[]> {
-  const focus = new Map<string, number[]>();
-  for (const d of diagnostics) {
-    if (!d.file) continue;
-    const lines = focus.get(d.file) ?? [];
-    if (d.line) lines.push(d.line);
-    focus.set(d.file, lines);
-  }
-  const perFile = Math.max(2_000, Math.floor(budgetChars / Math.max(1, focus.size)));
-  const excerpts: SourceExcerpt[] = [];
-  for (const [file, lines] of focus) {
-    const text = await read(file);
-    if (text === undefined) continue;
-    excerpts.push(...selectSourceExcerpts(text, file, lines.length > 0 ? lines : [1], perFile));
-  }
-  return excerpts;
+/**
+ * The prompt of one attempt: context gathered from the tree as the attempt sees it
+ * (`base`: the original tree plus adopted progress), the same tree the reply's patch is
+ * checked and applied against; files the policy protects are shown as read-only.
+ */
+export async function buildPromptFor(
+  diagnosis: Diagnosis,
+  base: ChangeSet,
+  history: AttemptRecord[],
+  options: Pick<ModelProposerOptions, 'read' | 'list' | 'types' | 'checker' | 'guidelines' | 'editFormat' | 'contextTokens'>,
+): Promise<RepairPrompt> {
+  const fixable = diagnosis.diagnostics.filter((d) => d.fixable);
+  const context = await gatherContext({ diagnostics: fixable, access: { read: options.read(base), list: (glob) => options.list(glob) }, ...(options.types ? { types: options.types } : {}) });
+  return composeRepairPrompt({
+    diagnostics: fixable,
+    context,
+    editable: editableUnder(options.checker.policy),
+    ...(options.guidelines ? { guidelines: options.guidelines } : {}),
+    editFormat: options.editFormat,
+    history: history.map(summariseAttempt),
+    contextTokens: options.contextTokens,
+  });
 }
 
-/** The failing test's own code: where the expectation that failed is written. */
-async function gatherFailingTests(
-  diagnostics: Diagnostic[],
-  read: (file: string) => Promise<string | undefined>,
-  budgetChars: number,
-): Promise<SourceExcerpt[]> {
-  const excerpts: SourceExcerpt[] = [];
-  const seen = new Set<string>();
-  for (const d of diagnostics) {
-    const failure = d.testFailure;
-    if (!failure) continue;
-    const outer = failure.className.split('$')[0]!;
-    const moduleDir = moduleDirOf(d.file);
-    const file = path.posix.join(moduleDir, 'src/test/java', `${outer.replaceAll('.', '/')}.java`);
-    if (seen.has(file) || file === d.file) continue;
-    seen.add(file);
-    const text = await read(file);
-    if (text === undefined) continue;
-    const methodLine = text.split('\n').findIndex((line) => new RegExp(`\\b${failure.method}\\s*\\(`).test(line));
-    excerpts.push(...selectSourceExcerpts(text, file, [methodLine >= 0 ? methodLine + 1 : 1], budgetChars));
-  }
-  return excerpts;
+/** Whether the policy lets a patch edit `path`: the same rules a patch is validated by. */
+export function editableUnder(policy: PatchPolicy): (path: string) => boolean {
+  return (path) => validateChangeSet({ files: [{ path, before: 'a', after: 'b' }] }, policy).length === 0;
 }
 
-function moduleDirOf(file: string | undefined): string {
-  if (!file) return '';
-  const at = file.indexOf('src/');
-  return at > 0 ? file.slice(0, at - 1) : '';
+/** What `attempt-N.prompt.txt` holds: every message, in order, under its role. */
+export function renderPromptText(prompt: RepairPrompt): string {
+  return renderMessages(prompt.messages);
 }
-

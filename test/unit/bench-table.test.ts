@@ -6,9 +6,18 @@ import { attempt, record } from './stats-support.js';
 const fixed = (latencyMs: number, extra: Partial<BenchSample> = {}): BenchSample => ({ exitCode: 1, latencyMs, status: 'fixed', stopReason: 'fixed', modelCalls: 1, attempts: 1, proposed: 1, applicable: 1, ...extra });
 const unfixed = (latencyMs: number, stopReason: BenchSample['stopReason'], extra: Partial<BenchSample> = {}): BenchSample => ({ exitCode: 1, latencyMs, status: 'unfixed', stopReason, modelCalls: 2, attempts: 2, proposed: 2, applicable: 0, ...extra });
 
+const rebuilt = { found: 2, total: 2, missing: [], promptTokens: 700, source: 'rebuilt' as const };
+
 const results: BenchResult[] = [
-  { name: 'missing-semicolon-statement', kind: 'compile', expect: 'fixed', modules: 1, samples: [fixed(8000, { modelCalls: 0, outcomes: ['verified'] }), fixed(9000, { modelCalls: 0 }), fixed(12000, { modelCalls: 0 })], mavenMs: 3500 },
-  { name: 'off-by-one-loop', kind: 'test', expect: 'fixed', modules: 1, samples: [fixed(20000, { attempts: 2, proposed: 2, applicable: 1, modelCalls: 2 }), unfixed(30000, 'budget-exhausted')], mavenMs: 4500 },
+  { name: 'missing-semicolon-statement', kind: 'compile', expect: 'fixed', modules: 1, samples: [fixed(8000, { modelCalls: 0, outcomes: ['verified'], fixInPrompt: rebuilt }), fixed(9000, { modelCalls: 0, fixInPrompt: rebuilt }), fixed(12000, { modelCalls: 0, fixInPrompt: rebuilt })], mavenMs: 3500 },
+  {
+    name: 'off-by-one-loop',
+    kind: 'test',
+    expect: 'fixed',
+    modules: 1,
+    samples: [fixed(20000, { attempts: 2, proposed: 2, applicable: 1, modelCalls: 2, fixInPrompt: { found: 1, total: 1, missing: [], promptTokens: 1500, source: 'prompt' } }), unfixed(30000, 'budget-exhausted', { fixInPrompt: { found: 0, total: 1, missing: ['line: for (int i = 1; i < n; i++) {'], promptTokens: 900, source: 'prompt' } })],
+    mavenMs: 4500,
+  },
   { name: 'prose-only-replies', kind: 'test', expect: 'unfixed', modules: 3, samples: [unfixed(15000, 'no-progress', { proposed: 0, attempts: 0 }), { exitCode: 2, latencyMs: 900, modelCalls: 0, attempts: 0, proposed: 0, applicable: 0, error: 'no run record' }], mavenMs: null },
 ];
 
@@ -36,20 +45,26 @@ describe('formatBenchTable', () => {
   const lines = table.split('\n');
 
   it('is a markdown table with one row a case and a total', () => {
-    expect(lines[0]).toBe('| case | kind | modules | expect | fixed | median s | p90 s | mvn s | median / mvn | applicable patches | attempts (first run) | early stops | model calls |');
-    expect(lines[1]).toBe('| --- | --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- | --- | ---: |');
-    expect(lines).toHaveLength(2 + results.length + 1);
-    expect(lines.every((line) => line.split(' | ').length === 13)).toBe(true);
+    expect(lines[0]).toBe('| case | kind | modules | expect | fixed | median s | p90 s | mvn s | median / mvn | applicable patches | attempts (first run) | early stops | model calls | fix lines in prompt | prompt tokens |');
+    expect(lines[1]).toBe('| --- | --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- | --- | ---: | --- | ---: |');
+    const rows = lines.slice(0, lines.indexOf(''));
+    expect(rows).toHaveLength(2 + results.length + 1);
+    expect(rows.every((line) => line.split(' | ').length === 15)).toBe(true);
   });
 
   it('shows each case\'s numbers and marks a case that missed its expectation', () => {
-    expect(lines[2]).toBe('| missing-semicolon-statement | compile | 1 | fixed | 3/3 | 9.0 | 12.0 | 3.5 | 2.6× | 3/3 (100%) | verified | - | 0 |');
-    expect(lines[3]).toBe('| off-by-one-loop | test | 1 | fixed | 1/2 ✗ | 20.0 | 30.0 | 4.5 | 4.4× | 1/4 (25%) | - | budget-exhausted ×1 | 4 |');
-    expect(lines[4]).toBe('| prose-only-replies | test | 3 | unfixed | 0/2 ✗ | 0.9 | 15.0 | - | - | 0/0 (-) | - | no-progress ×1, no-record ×1 | 2 |');
+    expect(lines[2]).toBe('| missing-semicolon-statement | compile | 1 | fixed | 3/3 | 9.0 | 12.0 | 3.5 | 2.6× | 3/3 (100%) | verified | - | 0 | 2/2 (no model call) | 700 |');
+    // The least complete run of a case counts.
+    expect(lines[3]).toBe('| off-by-one-loop | test | 1 | fixed | 1/2 ✗ | 20.0 | 30.0 | 4.5 | 4.4× | 1/4 (25%) | - | budget-exhausted ×1 | 4 | 0/1 ✗ | 900 |');
+    expect(lines[4]).toBe('| prose-only-replies | test | 3 | unfixed | 0/2 ✗ | 0.9 | 15.0 | - | - | 0/0 (-) | - | no-progress ×1, no-record ×1 | 2 | - | - |');
   });
 
   it('totals over every run', () => {
-    expect(lines[5]).toBe('| **all 3 cases** |  |  | 5/7 as expected | 4/7 (57%) | 12.0 | 30.0 | 3.5 | 3.4× | 4/7 (57%) |  | budget-exhausted ×1, no-progress ×1, no-record ×1 | 6 |');
+    expect(lines[5]).toBe('| **all 3 cases** |  |  | 5/7 as expected | 4/7 (57%) | 12.0 | 30.0 | 3.5 | 3.4× | 4/7 (57%) |  | budget-exhausted ×1, no-progress ×1, no-record ×1 | 6 | 1/2 cases (50%); 2/3 items | max 900 |');
+  });
+
+  it('lists what the first prompts lacked under the table', () => {
+    expect(lines.slice(6)).toEqual(['', 'Not in the first prompt:', '- off-by-one-loop: line: for (int i = 1; i < n; i++) {']);
   });
 });
 

@@ -164,7 +164,7 @@ describe('test failure diagnostics', () => {
       ['com.acme.FooTest$Inner$Deeper#inner', 'mod/src/test/java/com/acme/FooTest.java', 44, 'mod-a', 'org.opentest4j.AssertionFailedError'],
     ]);
     expect(d.diagnostics[1]?.testFailure?.stackTrace).toBe(
-      'org.opentest4j.AssertionFailedError\n\tat org.junit.jupiter.api.Assertions.fail(Assertions.java:1)\n\tat com.acme.FooTest$Inner$Deeper.inner(FooTest.java:44)',
+      'org.opentest4j.AssertionFailedError\n\tat org.junit.jupiter.api.Assertions.fail(Assertions.java:1)\n\tat com.acme.FooTest$Inner$Deeper.inner(FooTest.java:44)\n\t... 2 framework frames (org.junit.platform.X.run ... org.junit.platform.Y.run)',
     );
     expect(d.fixable).toBe(true);
   });

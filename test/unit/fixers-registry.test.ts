@@ -75,8 +75,8 @@ describe('FixerRegistry', () => {
     await expect(new FixerRegistry().propose(undefined as unknown as Diagnostic[], view())).rejects.toThrow('propose() needs an array of diagnostics');
   });
 
-  it('registers the six built-in fixers by default', () => {
-    expect(createDefaultFixerRegistry().list().map((f) => f.name)).toEqual(['missing-import', 'missing-semicolon', 'bad-import', 'missing-throws', 'wrong-package', 'literal-return', 'formatter-goal']);
+  it('registers the eight built-in fixers by default', () => {
+    expect(createDefaultFixerRegistry().list().map((f) => f.name)).toEqual(['missing-import', 'missing-semicolon', 'bad-import', 'missing-throws', 'wrong-package', 'literal-return', 'renamed-member', 'formatter-goal']);
   });
 });
 

@@ -53,7 +53,9 @@ export const MECHANICAL_FIXTURES: { name: string; fixer: string; files: string[]
   { name: 'unreported-private', fixer: 'missing-throws', files: ['src/main/java/com/acme/config/ConfigLoader.java'] },
   { name: 'wrong-package', fixer: 'wrong-package', files: ['src/main/java/com/acme/util/Slugs.java'] },
   { name: 'literal-return', fixer: 'literal-return', files: ['src/main/java/com/acme/net/RetryPolicy.java'] },
+  { name: 'renamed-superclass-method', fixer: 'renamed-member', files: ['src/main/java/com/acme/json/OptionalIntReader.java'] },
+  { name: 'renamed-jdk-member', fixer: 'renamed-member', files: ['src/main/java/com/acme/window/Window.java'] },
 ];
 
 /** Fixtures whose failure is not mechanical: no fixer may propose anything. */
-export const OTHER_FIXTURES = ['other-logic-bug', 'other-public-unreported', 'other-lossy-return', 'other-unknown-method'];
+export const OTHER_FIXTURES = ['other-logic-bug', 'other-public-unreported', 'other-lossy-return', 'other-unknown-method', 'other-ambiguous-member'];

@@ -37,10 +37,12 @@ describe('createProvider', () => {
 });
 
 describe('context window sizing', () => {
-  it('estimates about 3.5 characters per token', () => {
+  it('estimates a token per five letters of a word, per two symbols and per digit (see model-token-estimate.test.ts)', () => {
     expect(estimateTokens('')).toBe(0);
-    expect(estimateTokens('x'.repeat(35))).toBe(10);
-    expect(estimateTokens('x'.repeat(36))).toBe(11);
+    expect(estimateTokens('x'.repeat(35))).toBe(7);
+    expect(estimateTokens('x'.repeat(36))).toBe(8);
+    expect(estimateTokens('();')).toBe(2);
+    expect(estimateTokens('2026')).toBe(4);
   });
 
   it.each([

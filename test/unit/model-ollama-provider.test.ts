@@ -153,7 +153,7 @@ describe('OllamaProvider chat', () => {
 
   it('refuses a prompt that cannot fit the window instead of letting Ollama truncate it', async () => {
     const server = await startMock({ replies: ['never'] });
-    const error = await failure(new OllamaProvider(settings(server.url, { numCtx: 2048 })).chat({ messages: [{ role: 'user', content: 'y'.repeat(10_000) }] }));
+    const error = await failure(new OllamaProvider(settings(server.url, { numCtx: 2048 })).chat({ messages: [{ role: 'user', content: 'y '.repeat(5_000) }] }));
     expect(error).toBeInstanceOf(ModelCallError);
     expect((error as ModelCallError).code).toBe('prompt-too-large');
     expect(server.chatRequests()).toHaveLength(0);

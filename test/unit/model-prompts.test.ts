@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Diagnostic } from '../../src/diagnose/types.js';
 import { estimateTokens } from '../../src/model/context-window.js';
-import { buildRepairPrompt, EDIT_FORMAT_INSTRUCTIONS, SYSTEM_PROMPT, type RepairPromptInput } from '../../src/model/prompts/index.js';
+import { buildRepairPrompt, composeRepairPrompt, EDIT_FORMAT_INSTRUCTIONS, packContext, SYSTEM_PROMPT, type ContextPiece, type RepairPromptInput } from '../../src/model/prompts/index.js';
 
 const missingImport: Diagnostic = {
   kind: 'compile',
@@ -37,33 +37,67 @@ const failingTest: Diagnostic = {
   fingerprint: 'f2',
 };
 
-const appSource = { path: 'src/main/java/com/acme/App.java', startLine: 1, text: 'package com.acme;\n\npublic class App {\n    public static void main(String[] args) {\n        System.out.println(names());\n    }\n    static List<String> names() {\n        return java.util.List.of("a");\n    }\n}' };
+const appSource: ContextPiece = {
+  path: 'src/main/java/com/acme/App.java',
+  startLine: 1,
+  text: 'package com.acme;\n\npublic class App {\n    public static void main(String[] args) {\n        System.out.println(names());\n    }\n    static List<String> names() {\n        return java.util.List.of("a");\n    }\n}',
+  tier: 'primary',
+  score: 100,
+  label: 'class App',
+  reason: 'where javac fails',
+};
 
 function input(overrides: Partial<RepairPromptInput> = {}): RepairPromptInput {
-  return { diagnostics: [missingImport], sources: [appSource], editFormat: 'diff', history: [], tokenBudget: 6000, ...overrides };
+  return { diagnostics: [missingImport], context: [appSource], editFormat: 'diff', history: [], contextTokens: 8192, ...overrides };
 }
 
 const user = (messages: { role: string; content: string }[]) => messages.find((m) => m.role === 'user')?.content ?? '';
+const system = (messages: { role: string; content: string }[]) => messages.find((m) => m.role === 'system')?.content ?? '';
+
+const piece = (overrides: Partial<ContextPiece> & Pick<ContextPiece, 'label'>): ContextPiece => ({ tier: 'other', score: 0, text: 'x', ...overrides });
+const lines = (n: number, word = 'code') => Array.from({ length: n }, (_, i) => `    ${word}${i}();`).join('\n');
 
 describe('buildRepairPrompt', () => {
-  it('sends a system message with the rules and a user message with the failure and numbered source', () => {
+  it('sends the rules and the files the model may edit, then the failure and the numbered code', () => {
     const messages = buildRepairPrompt(input());
     expect(messages.map((m) => m.role)).toEqual(['system', 'user']);
-    expect(messages[0]?.content).toBe(SYSTEM_PROMPT);
+    expect(system(messages)).toBe(`${SYSTEM_PROMPT}\n\nFiles you may edit (all shown in the prompt):\n- src/main/java/com/acme/App.java`);
     const text = user(messages);
     expect(text).toContain('Compile error in src/main/java/com/acme/App.java, line 7, column 9 (module app):');
-    expect(text).toContain('cannot find symbol');
     expect(text).toContain('symbol:   class List');
     expect(text).toContain('location: class com.acme.App');
-    expect(text).toContain('### src/main/java/com/acme/App.java (lines 1-10)\n```java\n 1 | package com.acme;');
+    expect(text).toContain('### src/main/java/com/acme/App.java\nShown: where javac fails\n```java\n 1 | package com.acme;');
     expect(text).toContain(' 7 |     static List<String> names() {');
     expect(text).toContain('10 | }');
   });
 
-  it('numbers an excerpt from its own start line', () => {
-    const text = user(buildRepairPrompt(input({ sources: [{ path: 'src/A.java', startLine: 98, text: 'a();\nb();\nc();' }] })));
-    expect(text).toContain(' 98 | a();\n 99 | b();\n100 | c();');
-    expect(text).toContain('(lines 98-100)');
+  it('shows a file once, its pieces merged and numbered from their own lines, runs apart split into blocks', () => {
+    const text = user(
+      buildRepairPrompt(
+        input({
+          context: [
+            piece({ path: 'src/A.java', startLine: 98, text: 'a();\nb();', label: 'm1', reason: 'first', tier: 'primary' }),
+            piece({ path: 'src/A.java', startLine: 99, text: 'b();\nc();', label: 'm2', reason: 'second' }),
+            piece({ path: 'src/A.java', startLine: 1, text: 'package a;', label: 'imports', reason: 'first' }),
+          ],
+        }),
+      ),
+    );
+    expect(text.match(/### src\/A\.java/g)).toHaveLength(1);
+    expect(text).toContain('Shown: first; second');
+    expect(text).toContain('```java\n  1 | package a;\n```\n...\n```java\n 98 | a();\n 99 | b();\n100 | c();\n```');
+  });
+
+  it('names a shown file that policy protects as read-only, in the system message and at the file', () => {
+    const messages = buildRepairPrompt(input({ context: [appSource, piece({ path: 'pom.xml', startLine: 1, text: '<project/>', label: 'pom' })], editable: (path) => path !== 'pom.xml' }));
+    expect(system(messages)).toContain('Files you may edit (all shown in the prompt):\n- src/main/java/com/acme/App.java\nShown for reference only (team policy protects them):\n- pom.xml');
+    expect(user(messages)).toContain('### pom.xml (read-only: policy protects it)');
+  });
+
+  it('puts library declarations in their own section, never among the editable files', () => {
+    const messages = buildRepairPrompt(input({ context: [appSource, piece({ heading: 'java.util.List (JDK)', text: 'interface java.util.List<E> {\n    boolean add(E);\n}', label: 'members of java.util.List', tier: 'declaration' })] }));
+    expect(user(messages)).toContain('## Declarations from the JDK and libraries (not editable)\n\n### java.util.List (JDK)\n```java\ninterface java.util.List<E> {');
+    expect(system(messages)).not.toContain('java.util.List');
   });
 
   it.each(['diff', 'search-replace', 'json'] as const)('ends with the exact %s format instructions', (editFormat) => {
@@ -74,15 +108,19 @@ describe('buildRepairPrompt', () => {
     }
   });
 
-  it('describes a test failure with its test, assertion, stack and the failing test code', () => {
-    const testCode = { path: 'src/test/java/com/acme/CalcTest.java', startLine: 8, text: '    @Test void addsTwoNumbers() {\n        assertEquals(5, new Calc().add(2, 3));\n    }' };
-    const text = user(buildRepairPrompt(input({ diagnostics: [failingTest], sources: [{ path: 'src/main/java/com/acme/Calc.java', startLine: 3, text: '    int add(int a, int b) {\n        return a + b + 1;\n    }' }], failingTests: [testCode] })));
+  it('describes a test failure with its root cause and the whole stack', () => {
+    const wrapped: Diagnostic = {
+      ...failingTest,
+      testFailure: {
+        ...failingTest.testFailure!,
+        rootCause: 'java.lang.NullPointerException: value is null',
+        stackTrace: 'com.acme.ExportException: boom\n\tat com.acme.Exporter.export(Exporter.java:15)\nCaused by: java.lang.NullPointerException: value is null\n\tat com.acme.CsvRow.cell(CsvRow.java:20)\n\t... 4 more',
+      },
+    };
+    const text = user(buildRepairPrompt(input({ diagnostics: [wrapped] })));
     expect(text).toContain('Test failure: com.acme.CalcTest#addsTwoNumbers (module app), failing at src/main/java/com/acme/Calc.java, line 4');
-    expect(text).toContain('Assertion failed: org.opentest4j.AssertionFailedError');
-    expect(text).toContain('at com.acme.CalcTest.addsTwoNumbers(CalcTest.java:9)');
-    expect(text).toContain('## The failing test');
-    expect(text).toContain(' 9 |         assertEquals(5, new Calc().add(2, 3));');
-    expect(text.indexOf('## Source')).toBeLessThan(text.indexOf('## The failing test'));
+    expect(text).toContain('   Root cause: java.lang.NullPointerException: value is null');
+    expect(text).toContain('     Caused by: java.lang.NullPointerException: value is null\n     at com.acme.CsvRow.cell(CsvRow.java:20)\n     ... 4 more');
   });
 
   it('lists every earlier attempt with how it failed, and the diffs that were tried', () => {
@@ -99,7 +137,6 @@ describe('buildRepairPrompt', () => {
     expect(text).toContain('## Earlier attempts that did not work (do not repeat them)');
     expect(text).toContain('Attempt 1 (rejected): the patch touches pom.xml, which is protected');
     expect(text).toContain('Attempt 2 (build-failed): App.java:[3,1] class, interface, or enum expected\n```diff\n--- a/x');
-    expect(text).toContain('+tried-second');
     expect(text.indexOf('Attempt 1')).toBeLessThan(text.indexOf('Attempt 2'));
   });
 
@@ -107,28 +144,40 @@ describe('buildRepairPrompt', () => {
     expect(user(buildRepairPrompt(input()))).not.toContain('Earlier attempts');
   });
 
-  it('puts the team guidelines into the system message', () => {
-    const [system] = buildRepairPrompt(input({ guidelines: 'Use Optional instead of returning null.' }));
-    expect(system?.content).toContain('Team guidelines (follow them in every change):\nUse Optional instead of returning null.');
+  it('puts the team guidelines last in the system message, cut at a line when they are too long', () => {
+    const [first] = buildRepairPrompt(input({ guidelines: 'Use Optional instead of returning null.' }));
+    expect(first?.content.endsWith('Team guidelines (follow them in every change):\nUse Optional instead of returning null.')).toBe(true);
+    const long = Array.from({ length: 2000 }, (_, i) => `Rule ${i}: keep it short.`).join('\n');
+    const cut = system(buildRepairPrompt(input({ guidelines: long, contextTokens: 4096 })));
+    expect(cut).toContain('(guidelines cut here to fit the context window)');
+    expect(estimateTokens(cut)).toBeLessThan(4096 * 0.2 + estimateTokens(SYSTEM_PROMPT) + 100);
   });
 
-  it('stays within the token budget by leaving out source, noting what it left out', () => {
-    const many = Array.from({ length: 30 }, (_, i) => ({ path: `src/main/java/F${i}.java`, startLine: 1, text: `class F${i} {\n${'    int field;\n'.repeat(40)}}` }));
-    const budget = 2500;
-    const messages = buildRepairPrompt(input({ sources: many, tokenBudget: budget }));
-    const total = messages.reduce((sum, m) => sum + estimateTokens(m.content), 0);
-    expect(total).toBeLessThanOrEqual(budget);
-    const text = user(messages);
-    expect(text).toContain('### src/main/java/F0.java');
-    expect(text).not.toContain('### src/main/java/F29.java');
-    expect(text).toMatch(/\(\d+ more excerpts left out to fit the context window\)/);
-    expect(text).toContain('cannot find symbol');
+  it('fills the window with the most relevant whole pieces, leaves room for the answer and names what it left out', () => {
+    const context = [
+      piece({ path: 'src/Main.java', startLine: 10, text: lines(40, 'primary'), label: 'method Main.run()', tier: 'primary', score: 100 }),
+      ...Array.from({ length: 30 }, (_, i) => piece({ path: `src/F${i}.java`, startLine: 1, text: lines(20), label: `method F${i}.m()`, tier: 'other', score: 30 - i })),
+      piece({ path: 'src/Test.java', startLine: 5, text: lines(10, 'test'), label: 'method T.test()', tier: 'test', score: 100 }),
+    ];
+    const prompt = composeRepairPrompt(input({ context, contextTokens: 5000 }));
+    expect(prompt.tokens).toBeLessThanOrEqual(5000 - 2048);
+    const text = user(prompt.messages);
+    expect(text).toContain('primary39();');
+    expect(text).toContain('test9();');
+    expect(text).toContain('### src/F0.java');
+    expect(text).not.toContain('### src/F29.java');
+    expect(text).toContain('## Left out to fit the context window\n\n- method F');
+    expect(text).toMatch(/- and \d+ more/);
+    // Only what is shown is offered for editing.
+    expect(prompt.files).toContain('src/Main.java');
+    expect(prompt.files).not.toContain('src/F29.java');
+    expect(system(prompt.messages)).not.toContain('src/F29.java');
   });
 
-  it('drops older diffs before newer ones when the budget is short', () => {
+  it('drops older diffs before newer ones when the window is short', () => {
     const bigDiff = (tag: string) => `--- a/x\n+++ b/x\n@@ -1,40 +1,40 @@\n${Array.from({ length: 40 }, () => `+${tag} line of a tried change`).join('\n')}`;
     const history = [1, 2, 3].map((n) => ({ n, outcome: 'build-failed', reason: `reason ${n}`, diff: bigDiff(`try${n}`) }));
-    const text = user(buildRepairPrompt(input({ history, tokenBudget: 1300 })));
+    const text = user(buildRepairPrompt(input({ history, contextTokens: 2048 + 1900 })));
     expect(text).toContain('+try3 line');
     expect(text).not.toContain('+try1 line');
     expect(text).toContain('Attempt 1 (build-failed): reason 1');
@@ -140,14 +189,89 @@ describe('buildRepairPrompt', () => {
 
   it('explains each bad input', () => {
     expect(() => buildRepairPrompt(input({ diagnostics: [] }))).toThrow('buildRepairPrompt needs at least one diagnostic');
-    expect(() => buildRepairPrompt(input({ tokenBudget: 0 }))).toThrow('tokenBudget must be a positive number of tokens, got 0');
+    expect(() => buildRepairPrompt(input({ contextTokens: 0 }))).toThrow('contextTokens must be a positive number of tokens, got 0');
+    expect(() => buildRepairPrompt(input({ contextTokens: 2048 }))).toThrow('answerTokens must leave room for a prompt in 2048 tokens, got 2048');
     expect(() => buildRepairPrompt(input({ editFormat: 'whole' as never }))).toThrow('editFormat must be one of diff, search-replace, json, got "whole"');
-    expect(() => buildRepairPrompt(input({ sources: [{ path: 'A.java', startLine: 0, text: 'x' }] }))).toThrow('excerpt of A.java must start at a line number of 1 or more, got 0');
+    expect(() => buildRepairPrompt(input({ context: [piece({ path: 'A.java', startLine: 0, label: 'm' })] }))).toThrow('context piece of A.java must start at a line number of 1 or more, got 0');
+    expect(() => buildRepairPrompt(input({ context: [piece({ startLine: 3, label: 'orphan' })] }))).toThrow('context piece "orphan" has a start line but no path');
+  });
+});
+
+describe('packContext', () => {
+  const cases: { name: string; pieces: ContextPiece[]; budget: number; included: string[]; omitted: string[] }[] = [
+    {
+      name: 'takes tiers in order: primary, declaration, test, other, whatever the scores',
+      pieces: [
+        piece({ label: 'other', tier: 'other', score: 99, path: 'o.java', startLine: 1, text: 'o' }),
+        piece({ label: 'test', tier: 'test', score: 99, path: 't.java', startLine: 1, text: 't' }),
+        piece({ label: 'decl', tier: 'declaration', score: 1, path: 'd.java', startLine: 1, text: 'd' }),
+        piece({ label: 'primary', tier: 'primary', score: 1, path: 'p.java', startLine: 1, text: 'p' }),
+      ],
+      budget: 10_000,
+      included: ['primary', 'decl', 'test', 'other'],
+      omitted: [],
+    },
+    {
+      name: 'orders by score within a tier, ties by input order',
+      pieces: [
+        piece({ label: 'low', tier: 'primary', score: 1, path: 'a.java', startLine: 1, text: 'a' }),
+        piece({ label: 'high', tier: 'primary', score: 5, path: 'b.java', startLine: 1, text: 'b' }),
+        piece({ label: 'tie', tier: 'primary', score: 1, path: 'c.java', startLine: 1, text: 'c' }),
+      ],
+      budget: 10_000,
+      included: ['high', 'low', 'tie'],
+      omitted: [],
+    },
+    {
+      name: 'leaves a piece out whole and still takes a smaller one after it',
+      pieces: [
+        piece({ label: 'big', tier: 'primary', score: 10, path: 'a.java', startLine: 1, text: lines(200) }),
+        piece({ label: 'small', tier: 'primary', score: 5, path: 'b.java', startLine: 1, text: lines(3) }),
+      ],
+      budget: 200,
+      included: ['small'],
+      omitted: ['big'],
+    },
+    {
+      name: 'charges nothing for lines another piece of the file already brought',
+      pieces: [
+        piece({ label: 'class', tier: 'primary', score: 10, path: 'a.java', startLine: 1, text: lines(30) }),
+        piece({ label: 'method inside', tier: 'primary', score: 5, path: 'a.java', startLine: 5, text: lines(30).split('\n').slice(4, 10).join('\n') }),
+      ],
+      budget: 10_000,
+      included: ['class', 'method inside'],
+      omitted: [],
+    },
+    {
+      name: 'takes nothing with no budget',
+      pieces: [piece({ label: 'a', tier: 'primary', path: 'a.java', startLine: 1, text: 'a' })],
+      budget: 0,
+      included: [],
+      omitted: ['a'],
+    },
+  ];
+
+  it.each(cases)('$name', ({ pieces, budget, included, omitted }) => {
+    const result = packContext(pieces, budget);
+    expect(result.included.map((p) => p.label)).toEqual(included);
+    expect(result.omitted.map((p) => p.label)).toEqual(omitted);
+    expect(result.tokens).toBeLessThanOrEqual(budget);
+  });
+
+  it('costs a piece inside lines already taken nothing more', () => {
+    const whole = piece({ label: 'class', tier: 'primary', path: 'a.java', startLine: 1, text: lines(30) });
+    const inner = piece({ label: 'inner', tier: 'other', path: 'a.java', startLine: 5, text: lines(30).split('\n').slice(4, 10).join('\n') });
+    expect(packContext([whole, inner], 10_000).tokens).toBe(packContext([whole], 10_000).tokens);
+  });
+
+  it('refuses a negative or non-numeric budget', () => {
+    expect(() => packContext([], -1)).toThrow('budgetTokens must be a non-negative number, got -1');
+    expect(() => packContext([], Number.NaN)).toThrow('budgetTokens must be a non-negative number, got NaN');
   });
 });
 
 describe('the failure as the model reads it', () => {
-  const prompt = (diagnostic: Diagnostic) => buildRepairPrompt({ diagnostics: [diagnostic], sources: [], editFormat: 'diff', history: [], tokenBudget: 4_000 })[1]!.content;
+  const prompt = (diagnostic: Diagnostic) => buildRepairPrompt({ diagnostics: [diagnostic], context: [], editFormat: 'diff', history: [], contextTokens: 8192 })[1]!.content;
   const base = { category: 'compile' as const, fixable: true, file: 'src/A.java', line: 3, fingerprint: 'f' };
 
   it('names a -Werror warning, a javadoc error and a quality finding as what they are', () => {

@@ -22,6 +22,8 @@ describe('validation errors: one line, file, line, field, found, expected', () =
     ['mapping expected', '.mvnxrc.yaml', 'model: qwen\n', 'Invalid config .mvnxrc.yaml:1: model: found "qwen" (string), expected a mapping (object)'],
     ['number out of range', '.mvnxrc.yaml', 'auto:\n  requireCoverage: 120\n', 'Invalid config .mvnxrc.yaml:2: auto.requireCoverage: found 120 (number), expected a number <= 100'],
     ['not positive', '.mvnxrc.yaml', 'budget:\n  maxAttempts: 0\n', 'Invalid config .mvnxrc.yaml:2: budget.maxAttempts: found 0 (number), expected a number > 0'],
+    ['a context window too small for a prompt and its answer', '.mvnxrc.yaml', 'model:\n  contextTokens: 2048\n', 'Invalid config .mvnxrc.yaml:2: model.contextTokens: found 2048 (number), expected a number >= 2560'],
+    ['a num_ctx cap too small for a prompt and its answer', '.mvnxrc.yaml', 'model:\n  numCtx: 2048\n', 'Invalid config .mvnxrc.yaml:2: model.numCtx: found 2048 (number), expected a number >= 2560'],
     ['not an integer', '.mvnxrc.yaml', 'budget:\n  maxAttempts: 2.5\n', 'Invalid config .mvnxrc.yaml:2: budget.maxAttempts: found 2.5 (number), expected a int'],
     ['missing required field', '.mvnxrc.yaml', 'rules:\n  - tier: auto\n', 'Invalid config .mvnxrc.yaml:2: rules[0].paths: found nothing, expected a list'],
     ['empty list', '.mvnxrc.yaml', 'rules:\n  - paths: []\n', 'Invalid config .mvnxrc.yaml:2: rules[0].paths: found a list, expected a list of at least 1 item(s)'],

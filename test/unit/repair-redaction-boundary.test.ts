@@ -66,7 +66,8 @@ describe('redaction at the provider boundary', () => {
     const propose = createModelProposer({
       provider,
       editFormat: 'diff',
-      sourceBudgetChars: 8_000,
+      contextTokens: 8192,
+      list: async () => [FILE],
       checker: { root, policy: toPatchPolicy(configSchema.parse({})) },
       read: () => async (file) => readFile(path.join(root, file), 'utf8').catch(() => undefined),
       keepExchange: async (_n, prompt, response) => {

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadBenchCases } from '../../bench/cases.js';
 import { runBench } from '../../bench/harness.js';
+import { rebuildFirstPrompt } from '../../bench/rebuild-prompt.js';
 import { formatBenchTable } from '../../bench/table.js';
 import { MvnxError } from '../../shared/errors.js';
 
@@ -97,6 +98,7 @@ export async function run(args: string[], io: { cwd: string; env: NodeJS.Process
     ...(options.model ? { model: options.model } : {}),
     ...(options.editFormat ? { editFormat: options.editFormat } : {}),
     onProgress: (line) => process.stderr.write(`mvnx bench: ${line}\n`),
+    rebuildPrompt: rebuildFirstPrompt,
   });
   process.stdout.write(options.json ? `${JSON.stringify(results, null, 2)}\n` : `${formatBenchTable(results)}\n`);
   return 0;

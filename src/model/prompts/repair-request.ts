@@ -1,17 +1,19 @@
 /**
- * The messages of one repair call: a pure function of the diagnostics, the source
- * excerpts, the failing tests, the team guidelines, the history and the edit format.
+ * The messages of one repair call: a pure function of the diagnostics, the context pieces
+ * the repair stage gathered, the team guidelines, the history and the edit format.
  *
- * Budget: the failure, the format instructions and what each earlier attempt did are
- * always sent; source excerpts, then failing-test excerpts, then earlier diffs (newest
- * first) are added while the estimate stays within `tokenBudget`.
+ * Budget (`contextTokens`, the model's window): room for the answer is kept free; the
+ * failure, the format instructions and what each earlier attempt did are always sent;
+ * the context pieces are packed by tier and relevance (context-pack.ts), whole methods or
+ * nothing, and what was left out is named; earlier diffs (newest first) fill what is left.
+ * The system message lists the files shown, which are the files the model may edit.
  */
 import type { Diagnostic } from '../../diagnose/types.js';
-import { estimateTokens } from '../context-window.js';
+import { DEFAULT_ANSWER_TOKENS, estimateTokens } from '../context-window.js';
 import type { ChatMessage } from '../types.js';
+import { packContext, type ContextPiece, type PackResult } from './context-pack.js';
 import { EDIT_FORMAT_INSTRUCTIONS, EDIT_FORMATS, type EditFormat } from './edit-formats.js';
-import type { SourceExcerpt } from './excerpts.js';
-import { GUIDELINES_HEADING, SYSTEM_PROMPT } from './system.js';
+import { GUIDELINES_HEADING, SYSTEM_PROMPT, editableFilesSection } from './system.js';
 
 export interface AttemptSummary {
   n: number;
@@ -25,67 +27,140 @@ export interface AttemptSummary {
 
 export interface RepairPromptInput {
   diagnostics: Diagnostic[];
-  sources: SourceExcerpt[];
-  failingTests?: SourceExcerpt[];
+  /** Code the repair stage found relevant; packed into what fits (context-pack.ts). */
+  context: ContextPiece[];
+  /** Whether policy lets the model edit a shown file; default: every shown file. */
+  editable?: (path: string) => boolean;
   guidelines?: string;
   editFormat: EditFormat;
   history: AttemptSummary[];
-  /** Upper bound for the whole prompt, in estimated tokens. */
-  tokenBudget: number;
+  /** The model's context window in tokens (`model.contextTokens`). */
+  contextTokens: number;
+  /** Kept free for the answer; default DEFAULT_ANSWER_TOKENS. */
+  answerTokens?: number;
+}
+
+export interface RepairPrompt {
+  messages: ChatMessage[];
+  /** What the packer took and left out. */
+  pack: PackResult;
+  /** Project files shown, in the order shown. */
+  files: string[];
+  /** Estimated tokens of the messages. */
+  tokens: number;
 }
 
 const MAX_DETAIL_LINES = 10;
-const MAX_STACK_LINES = 15;
+const MAX_STACK_LINES = 60;
 const MAX_DIFF_LINES = 80;
-/** Guidelines may take at most this share of the budget; the failure and source matter more. */
-const GUIDELINES_SHARE = 0.25;
+const MAX_OMITTED_NAMED = 20;
+/** Guidelines may take at most this share of the window; the failure and the code matter more. */
+const GUIDELINES_SHARE = 0.2;
+/** Tokens of chat template around each message (Ollama's templates add a few). */
+const MESSAGE_OVERHEAD = 8;
 
 export function buildRepairPrompt(input: RepairPromptInput): ChatMessage[] {
+  return composeRepairPrompt(input).messages;
+}
+
+export function composeRepairPrompt(input: RepairPromptInput): RepairPrompt {
   validate(input);
-  const system = systemMessage(input.guidelines, input.tokenBudget);
+  const answer = input.answerTokens ?? DEFAULT_ANSWER_TOKENS;
+  const promptBudget = input.contextTokens - answer;
+  const guidelines = guidelinesText(input.guidelines, input.contextTokens);
   const failure = `## Build failure\n\n${input.diagnostics.map(renderDiagnostic).join('\n\n')}`;
   const format = `## Your answer\n\n${EDIT_FORMAT_INSTRUCTIONS[input.editFormat]}`;
   const history = [...input.history].sort((a, b) => a.n - b.n);
+  const editable = input.editable ?? (() => true);
 
-  let spent = estimateTokens(system) + estimateTokens(failure) + estimateTokens(format) + history.reduce((sum, attempt) => sum + estimateTokens(renderAttempt(attempt)), 0);
-  const fits = (text: string): boolean => {
-    const cost = estimateTokens(text) + 1;
-    if (spent + cost > input.tokenBudget) return false;
-    spent += cost;
-    return true;
-  };
+  // Reserve the largest file list and left-out note the pieces could need, so the packed prompt always fits.
+  const allPaths = [...new Set(input.context.map((piece) => piece.path).filter((p): p is string => p !== undefined))];
+  const reserved =
+    estimateTokens(SYSTEM_PROMPT) +
+    estimateTokens(guidelines) +
+    estimateTokens(editableFilesSection(allPaths, editable)) +
+    estimateTokens(failure) +
+    estimateTokens(format) +
+    history.reduce((sum, attempt) => sum + estimateTokens(renderAttempt(attempt)) + 2, 0) +
+    estimateTokens(omittedSection(input.context)) +
+    40 +
+    2 * MESSAGE_OVERHEAD;
+  const pack = packContext(input.context, Math.max(0, promptBudget - reserved));
+  const code = renderContext(pack.included, editable);
 
-  const sources = pickExcerpts(input.sources, fits);
-  const tests = pickExcerpts(input.failingTests ?? [], fits);
-  // Newest diffs first: the last failure says most about what to avoid now.
+  let spent = reserved + pack.tokens;
   const diffs = new Map<number, string>();
   for (const attempt of [...history].reverse()) {
     if (!attempt.diff) continue;
     const fenced = fenceDiff(attempt.diff);
-    if (fits(fenced)) diffs.set(attempt.n, fenced);
+    const cost = estimateTokens(fenced) + 2;
+    if (spent + cost > promptBudget) continue;
+    spent += cost;
+    diffs.set(attempt.n, fenced);
   }
 
-  const sections = [failure];
-  sections.push(renderExcerptSection('## Source', sources, input.sources.length));
-  if ((input.failingTests ?? []).length > 0) sections.push(renderExcerptSection('## The failing test', tests, input.failingTests?.length ?? 0));
+  const sections = [failure, code.text || '## Code\n\n(no source could be read for this failure)'];
+  if (pack.omitted.length > 0) sections.push(omittedSection(pack.omitted));
   if (history.length > 0) {
     const attempts = history.map((attempt) => [renderAttempt(attempt), diffs.get(attempt.n)].filter(Boolean).join('\n'));
     sections.push(`## Earlier attempts that did not work (do not repeat them)\n\n${attempts.join('\n\n')}`);
   }
   sections.push(format);
-  return [
+  const system = [SYSTEM_PROMPT, editableFilesSection(code.files, editable), guidelines].filter(Boolean).join('\n\n');
+  const messages: ChatMessage[] = [
     { role: 'system', content: system },
     { role: 'user', content: sections.join('\n\n') },
   ];
+  return { messages, pack, files: code.files, tokens: messages.reduce((sum, message) => sum + estimateTokens(message.content) + MESSAGE_OVERHEAD, 0) };
 }
 
-/** Source lines with their numbers: `  12 | code`. */
-export function renderNumberedExcerpt(excerpt: SourceExcerpt): string {
-  const lines = excerpt.text.replace(/\r\n/g, '\n').split('\n');
-  const width = String(excerpt.startLine + lines.length - 1).length;
-  const numbered = lines.map((line, index) => `${String(excerpt.startLine + index).padStart(width)} | ${line}`);
-  const endLine = excerpt.startLine + lines.length - 1;
-  return `### ${excerpt.path} (lines ${excerpt.startLine}-${endLine})\n\`\`\`${fenceLanguage(excerpt.path)}\n${numbered.join('\n')}\n\`\`\``;
+/**
+ * Included pieces as the model reads them: each project file once, under a heading that
+ * says why it is shown, its lines numbered, one fenced block per run of lines; then the
+ * library declarations.
+ */
+function renderContext(pieces: readonly ContextPiece[], editable: (path: string) => boolean): { text: string; files: string[] } {
+  const files = new Map<string, { lines: Map<number, string>; reasons: string[] }>();
+  const library: ContextPiece[] = [];
+  for (const piece of pieces) {
+    if (piece.path === undefined || piece.startLine === undefined) {
+      library.push(piece);
+      continue;
+    }
+    const file = files.get(piece.path) ?? { lines: new Map<number, string>(), reasons: [] };
+    piece.text
+      .replace(/\r\n/g, '\n')
+      .split('\n')
+      .forEach((text, offset) => file.lines.set(piece.startLine! + offset, text));
+    const reason = piece.reason ?? piece.label;
+    if (!file.reasons.includes(reason)) file.reasons.push(reason);
+    files.set(piece.path, file);
+  }
+  const blocks: string[] = [];
+  for (const [path, file] of files) {
+    const numbers = [...file.lines.keys()].sort((a, b) => a - b);
+    const width = String(numbers.at(-1) ?? 1).length;
+    const runs: number[][] = [];
+    for (const n of numbers) {
+      const run = runs.at(-1);
+      if (run && run.at(-1) === n - 1) run.push(n);
+      else runs.push([n]);
+    }
+    const fenced = runs.map((run) => `\`\`\`${fenceLanguage(path)}\n${run.map((n) => `${String(n).padStart(width)} | ${file.lines.get(n)}`).join('\n')}\n\`\`\``);
+    const access = editable(path) ? '' : ' (read-only: policy protects it)';
+    blocks.push(`### ${path}${access}\nShown: ${file.reasons.slice(0, 4).join('; ')}${file.reasons.length > 4 ? `; and ${file.reasons.length - 4} more` : ''}\n${fenced.join('\n...\n')}`);
+  }
+  const sections: string[] = [];
+  if (blocks.length > 0) sections.push(`## Code\n\n${blocks.join('\n\n')}`);
+  if (library.length > 0) sections.push(`## Declarations from the JDK and libraries (not editable)\n\n${library.map((piece) => `### ${piece.heading ?? piece.label}\n\`\`\`java\n${piece.text}\n\`\`\``).join('\n\n')}`);
+  return { text: sections.join('\n\n'), files: [...files.keys()] };
+}
+
+function omittedSection(omitted: readonly ContextPiece[]): string {
+  if (omitted.length === 0) return '';
+  const named = omitted.slice(0, MAX_OMITTED_NAMED).map((piece) => `- ${piece.label}${piece.path ? ` (${piece.path}${piece.startLine ? `, line ${piece.startLine}` : ''})` : ''}`);
+  const more = omitted.length > MAX_OMITTED_NAMED ? `\n- and ${omitted.length - MAX_OMITTED_NAMED} more` : '';
+  return `## Left out to fit the context window\n\n${named.join('\n')}${more}`;
 }
 
 export function renderDiagnostic(diagnostic: Diagnostic, index: number): string {
@@ -100,8 +175,9 @@ export function renderDiagnostic(diagnostic: Diagnostic, index: number): string 
     const failure = diagnostic.testFailure;
     if (failure) {
       lines.push(`   ${failure.outcome === 'failure' ? 'Assertion failed' : 'Unexpected exception'}: ${failure.failureType}`);
+      if (failure.rootCause) lines.push(`   Root cause: ${failure.rootCause}`);
       const stack = failure.stackTrace.split('\n').filter((line) => line.trim() !== '');
-      if (stack.length > 0) lines.push('   Stack trace:', ...capped(stack, MAX_STACK_LINES).map((line) => `     ${line.trim()}`));
+      if (stack.length > 0) lines.push('   Stack trace:', ...capped(stack, MAX_STACK_LINES).map((line) => `     ${line.replace(/^\t/, '').replace(/\t/g, '  ')}`));
     }
   } else {
     const label = diagnosticLabel(diagnostic);
@@ -126,28 +202,15 @@ function renderAttempt(attempt: AttemptSummary): string {
   return `Attempt ${attempt.n} (${attempt.outcome})${attempt.reason ? `: ${attempt.reason}` : ''}`;
 }
 
-function systemMessage(guidelines: string | undefined, tokenBudget: number): string {
+function guidelinesText(guidelines: string | undefined, contextTokens: number): string {
   const text = guidelines?.trim();
-  if (!text) return SYSTEM_PROMPT;
-  const limitChars = Math.floor(tokenBudget * GUIDELINES_SHARE * 3.5);
-  const kept = text.length > limitChars ? `${text.slice(0, limitChars)}\n(guidelines cut here to fit the context window)` : text;
-  return `${SYSTEM_PROMPT}\n\n${GUIDELINES_HEADING}\n${kept}`;
-}
-
-function pickExcerpts(excerpts: readonly SourceExcerpt[], fits: (text: string) => boolean): string[] {
-  const rendered: string[] = [];
-  for (const excerpt of excerpts) {
-    const text = renderNumberedExcerpt(excerpt);
-    if (fits(text)) rendered.push(text);
-  }
-  return rendered;
-}
-
-function renderExcerptSection(heading: string, rendered: string[], offered: number): string {
-  if (offered === 0) return `${heading}\n\n(no source could be read for this failure)`;
-  const left = offered - rendered.length;
-  const note = left > 0 ? `\n\n(${left} more excerpt${left === 1 ? '' : 's'} left out to fit the context window)` : '';
-  return `${heading}\n\n${rendered.join('\n\n')}${note}`;
+  if (!text) return '';
+  const limit = Math.floor(contextTokens * GUIDELINES_SHARE);
+  if (estimateTokens(text) <= limit) return `${GUIDELINES_HEADING}\n${text}`;
+  // Cut at a line: the estimate is at most one token per character, so `limit` characters always fit.
+  let kept = text.slice(0, limit);
+  while (estimateTokens(kept) > limit - 12 && kept.includes('\n')) kept = kept.slice(0, kept.lastIndexOf('\n'));
+  return `${GUIDELINES_HEADING}\n${kept}\n(guidelines cut here to fit the context window)`;
 }
 
 function fenceDiff(diff: string): string {
@@ -167,13 +230,18 @@ function fenceLanguage(path: string): string {
 
 function validate(input: RepairPromptInput): void {
   if (input.diagnostics.length === 0) throw new Error('buildRepairPrompt needs at least one diagnostic: there is nothing to repair');
-  if (!Number.isFinite(input.tokenBudget) || input.tokenBudget <= 0) throw new RangeError(`tokenBudget must be a positive number of tokens, got ${input.tokenBudget}`);
+  if (!Number.isFinite(input.contextTokens) || input.contextTokens <= 0) throw new RangeError(`contextTokens must be a positive number of tokens, got ${input.contextTokens}`);
+  const answer = input.answerTokens ?? DEFAULT_ANSWER_TOKENS;
+  if (!Number.isFinite(answer) || answer < 0 || answer >= input.contextTokens) throw new RangeError(`answerTokens must leave room for a prompt in ${input.contextTokens} tokens, got ${answer}`);
   if (!EDIT_FORMATS.includes(input.editFormat)) {
     throw new Error(`editFormat must be one of ${EDIT_FORMATS.join(', ')}, got ${JSON.stringify(input.editFormat)}`);
   }
-  for (const excerpt of [...input.sources, ...(input.failingTests ?? [])]) {
-    if (!Number.isInteger(excerpt.startLine) || excerpt.startLine < 1) {
-      throw new RangeError(`excerpt of ${excerpt.path} must start at a line number of 1 or more, got ${excerpt.startLine}`);
+  for (const piece of input.context) {
+    if (piece.startLine !== undefined && (!Number.isInteger(piece.startLine) || piece.startLine < 1)) {
+      throw new RangeError(`context piece of ${piece.path ?? piece.label} must start at a line number of 1 or more, got ${piece.startLine}`);
     }
+    if (piece.startLine !== undefined && piece.path === undefined) throw new Error(`context piece "${piece.label}" has a start line but no path`);
   }
 }
+
+export type { PackResult };

@@ -11,6 +11,7 @@ import { literalReturnFixer } from './literal-return.js';
 import { missingImportFixer } from './missing-import.js';
 import { missingSemicolonFixer } from './missing-semicolon.js';
 import { missingThrowsFixer } from './missing-throws.js';
+import { renamedMemberFixer } from './renamed-member.js';
 import type { FixCandidate, Fixer, FixerContext, SourceView } from './types.js';
 import { wrongPackageFixer } from './wrong-package.js';
 
@@ -93,7 +94,7 @@ export class FixerRegistry {
   }
 }
 
-export const BUILT_IN_FIXERS: readonly Fixer[] = [missingImportFixer, missingSemicolonFixer, badImportFixer, missingThrowsFixer, wrongPackageFixer, literalReturnFixer, formatterGoalFixer];
+export const BUILT_IN_FIXERS: readonly Fixer[] = [missingImportFixer, missingSemicolonFixer, badImportFixer, missingThrowsFixer, wrongPackageFixer, literalReturnFixer, renamedMemberFixer, formatterGoalFixer];
 
 export function createDefaultFixerRegistry(): FixerRegistry {
   const registry = new FixerRegistry();

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { readFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { defaultLocalRepository, resolveDeclaredClasspath, type DeclaredClasspath } from './declared-classpath.js';
+import { readLibraryTypes } from './class-members.js';
 import { jarClasses } from './jar-index.js';
 import { defaultCacheDir, loadJdkIndex, resolveJavaHome } from './jdk-index.js';
 import type { SourceScope, TypeIndex } from './types.js';
@@ -63,6 +64,10 @@ export function createTypeIndex(options: TypeIndexOptions): TypeIndex {
         }
       }
       return [...matches].sort();
+    },
+    async typeMembers(binaryName, file, scope) {
+      const jars = await jarsFor(file, scope);
+      return (await readLibraryTypes([binaryName], jars, options.javaHome)).get(binaryName);
     },
   };
 }

@@ -1,5 +1,6 @@
 import type { Diagnostic } from '../../diagnose/types.js';
 import type { ChangeSet } from '../../patch/types.js';
+import type { LibraryType } from './class-members.js';
 
 /** Read-only view of the project sources a fixer may inspect. */
 export interface SourceView {
@@ -35,6 +36,12 @@ export interface TypeIndex {
    * `file` (root-relative) compiles against.
    */
   classpathClasses(simpleName: string, file: string, scope: SourceScope): Promise<string[]>;
+  /**
+   * Members of a JDK or library class (binary name, `java.util.Map$Entry`) that `file`
+   * can see, or undefined when the class is not found. Optional: an index without it
+   * simply offers no library members.
+   */
+  typeMembers?(binaryName: string, file: string, scope: SourceScope): Promise<LibraryType | undefined>;
 }
 
 export interface FixerContext {

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { findBraceBlocks } from '../../src/model/prompts/java-blocks.js';
-import { selectSourceExcerpts } from '../../src/model/prompts/excerpts.js';
 
 const ORDER_SERVICE = [
   '/*', // 1
@@ -36,8 +35,6 @@ const ORDER_SERVICE = [
   '}', // 70
 ].join('\n');
 
-const lineNumbersOf = (excerpts: { startLine: number; text: string }[]) =>
-  excerpts.flatMap((e) => e.text.split('\n').map((_, i) => e.startLine + i));
 
 describe('findBraceBlocks', () => {
   it('finds methods and types, ignoring braces in comments, strings and chars, with multi-line signatures and annotations', () => {
@@ -94,59 +91,5 @@ describe('findBraceBlocks', () => {
       [15, 'method', 15],
       [15, 'type', 15],
     ]);
-  });
-});
-
-describe('selectSourceExcerpts', () => {
-  it('keeps the package and imports, the class line and the whole enclosing method of the error', () => {
-    const excerpts = selectSourceExcerpts(ORDER_SERVICE, 'src/main/java/com/acme/orders/OrderService.java', [25], 10_000);
-    const lines = lineNumbersOf(excerpts);
-    for (const line of [4, 6, 7, 9, ...Array.from({ length: 13 }, (_, i) => 16 + i)]) expect(lines).toContain(line);
-    expect(lines).not.toContain(2);
-    expect(lines).not.toContain(60);
-    expect(excerpts.every((e) => e.path === 'src/main/java/com/acme/orders/OrderService.java')).toBe(true);
-  });
-
-  it('returns the exact text of each run of lines, starting at its own line number', () => {
-    const excerpts = selectSourceExcerpts(ORDER_SERVICE, 'O.java', [25], 10_000);
-    const all = ORDER_SERVICE.split('\n');
-    for (const excerpt of excerpts) {
-      expect(excerpt.text).toBe(all.slice(excerpt.startLine - 1, excerpt.startLine - 1 + excerpt.text.split('\n').length).join('\n'));
-    }
-    expect(excerpts.length).toBeGreaterThan(1);
-  });
-
-  it('stays within the budget, keeping the lines nearest the error first', () => {
-    for (const budget of [60, 200, 400, 800]) {
-      const excerpts = selectSourceExcerpts(ORDER_SERVICE, 'O.java', [25], budget);
-      const chars = excerpts.reduce((sum, e) => sum + e.text.split('\n').reduce((s, l) => s + l.length + 1, 0), 0);
-      expect(chars).toBeLessThanOrEqual(budget);
-      expect(lineNumbersOf(excerpts)).toContain(25);
-    }
-    const tight = lineNumbersOf(selectSourceExcerpts(ORDER_SERVICE, 'O.java', [25], 300));
-    expect(tight).toEqual(expect.arrayContaining([23, 24, 25, 26, 27]));
-    expect(tight).not.toContain(17);
-  });
-
-  it('covers several focus lines and clamps lines beyond the end of the file', () => {
-    const lines = lineNumbersOf(selectSourceExcerpts(ORDER_SERVICE, 'O.java', [13, 500], 10_000));
-    expect(lines).toEqual(expect.arrayContaining([12, 13, 14, 70]));
-  });
-
-  it('cuts a single overlong line rather than returning nothing', () => {
-    const excerpts = selectSourceExcerpts('x'.repeat(500), 'Big.java', [1], 50);
-    expect(excerpts).toEqual([{ path: 'Big.java', startLine: 1, text: 'x'.repeat(49) }]);
-  });
-
-  it('handles CRLF files and an empty file', () => {
-    const excerpts = selectSourceExcerpts('package a;\r\nclass A {\r\n  int x\r\n}\r\n', 'A.java', [3], 1000);
-    expect(excerpts).toEqual([{ path: 'A.java', startLine: 1, text: 'package a;\nclass A {\n  int x\n}' }]);
-    expect(selectSourceExcerpts('', 'E.java', [1], 100)).toEqual([]);
-  });
-
-  it('explains a bad budget or focus line', () => {
-    expect(() => selectSourceExcerpts('a', 'A.java', [1], 0)).toThrow(/budgetChars must be a positive number, got 0/);
-    expect(() => selectSourceExcerpts('a', 'A.java', [1], Number.NaN)).toThrow(/budgetChars/);
-    expect(() => selectSourceExcerpts('a', 'A.java', [1.5], 10)).toThrow(/focus lines must be integers, got 1.5/);
   });
 });

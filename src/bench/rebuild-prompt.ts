@@ -1,0 +1,28 @@
+/**
+ * The first prompt of a run that asked no model (a quick-fix fixed it): built from the
+ * run record's diagnosis by the same code the model proposer uses, on the case's tree,
+ * with the default config the bench runs under. So "fix lines in prompt" measures the
+ * prompt mvnx would have sent for every case, not only those a model was asked about.
+ */
+import { promptWindow } from '../model/index.js';
+import { configSchema, toPatchPolicy } from '../policy/index.js';
+import type { RunRecord } from '../report/run-record.js';
+import { createSourceView } from '../repair/fixers/source-view.js';
+import { createTypeIndex } from '../repair/fixers/type-index.js';
+import { buildPromptFor, renderPromptText } from '../repair/model-proposer.js';
+
+export async function rebuildFirstPrompt(projectRoot: string, record: RunRecord): Promise<string | undefined> {
+  if (!record.diagnostics.some((diagnostic) => diagnostic.fixable)) return undefined;
+  const config = configSchema.parse({});
+  const view = createSourceView(projectRoot);
+  const diagnosis = { diagnostics: record.diagnostics, fingerprint: '', fixable: true, modules: [], warnings: [] };
+  const prompt = await buildPromptFor(diagnosis, { files: [] }, [], {
+    read: () => (file) => view.read(file),
+    list: (glob) => view.list(glob),
+    types: createTypeIndex({ projectRoot }),
+    checker: { root: projectRoot, policy: toPatchPolicy(config) },
+    editFormat: config.model.editFormat,
+    contextTokens: promptWindow(config.model),
+  });
+  return renderPromptText(prompt);
+}

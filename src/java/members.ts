@@ -1,0 +1,163 @@
+/**
+ * What a type declares beyond its methods: fields (record components and enum constants
+ * included), the types it extends and implements, and its type parameters. Read from
+ * the syntax tree the type was parsed from, so the model of types.ts stays small.
+ */
+import { child, childNodes, childTokens, descendants, isToken, originOf, rangeOf, textOf, type CstNode, type ParsedSource } from './cst.js';
+import type { JavaMethod, JavaType, SourceRange } from './types.js';
+
+export interface JavaField {
+  name: string;
+  /** As written: `List<String>`, `int[]` (array brackets after the name included). */
+  type: string;
+  /** Keyword modifiers, with the implicit ones of interface constants, record components and enum constants. */
+  modifiers: string[];
+  /** The whole declaration (`private int a, b;` for both a and b). */
+  text: string;
+  range: SourceRange;
+  /** Binary name of the declaring type. */
+  declaringType: string;
+  kind: 'field' | 'record-component' | 'enum-constant';
+}
+
+/** Every field the type declares, in source order. */
+export function fieldsOf(type: JavaType): JavaField[] {
+  const { node, source } = originOf(type);
+  const body = typeBody(node);
+  if (!body) return [];
+  const fields: JavaField[] = [];
+  for (const component of recordComponents(node)) {
+    const typeNode = child(component, 'unannType');
+    const name = childTokens(component, 'Identifier').at(-1)?.image ?? '';
+    fields.push({ name, type: typeNode ? textOf(source, typeNode) : '', modifiers: ['private', 'final'], text: textOf(source, component), range: rangeOf(component), declaringType: type.binaryName, kind: 'record-component' });
+  }
+  for (const constant of descendants(body, 'enumConstant', STOP_AT_NESTED)) {
+    const name = childTokens(constant, 'Identifier')[0]?.image ?? '';
+    fields.push({ name, type: type.name, modifiers: ['public', 'static', 'final'], text: textOf(source, constant), range: rangeOf(constant), declaringType: type.binaryName, kind: 'enum-constant' });
+  }
+  for (const declaration of memberFieldDeclarations(body)) fields.push(...readFieldDeclaration(source, declaration, type));
+  return fields.sort((a, b) => a.range.start - b.range.start);
+}
+
+/**
+ * Methods the compiler adds that the source does not spell out: a record's component
+ * accessors (`name()`), unless the record writes its own.
+ */
+export function implicitMethodsOf(type: JavaType): { name: string; returnType: string; parameters: string[] }[] {
+  if (type.kind !== 'record') return [];
+  return fieldsOf(type)
+    .filter((field) => field.kind === 'record-component' && !type.methods.some((method) => method.name === field.name && method.parameters.length === 0))
+    .map((field) => ({ name: field.name, returnType: field.type, parameters: [] }));
+}
+
+export interface SuperTypes {
+  /** As written: `BaseReader<OptionalInt>`. */
+  superclass?: string;
+  /** Implemented interfaces, or for an interface the ones it extends, as written. */
+  interfaces: string[];
+}
+
+export function superTypesOf(type: JavaType): SuperTypes {
+  const { node, source } = originOf(type);
+  const shape = shapeOf(node);
+  if (!shape) return { interfaces: [] };
+  const extendsNode = child(shape, 'classExtends');
+  const superclass = extendsNode && child(extendsNode, 'classType');
+  const list = child(shape, 'classImplements') ?? child(shape, 'interfaceExtends');
+  const typeList = list && child(list, 'interfaceTypeList');
+  const interfaces = typeList ? childNodes(typeList, 'interfaceType').map((item) => textOf(source, item)) : [];
+  return { ...(superclass ? { superclass: textOf(source, superclass) } : {}), interfaces };
+}
+
+/** `class Box<T extends Number, U>` -> ['T', 'U']. */
+export function typeParametersOf(type: JavaType | JavaMethod): string[] {
+  const { node } = originOf(type);
+  const holder = 'methods' in type ? shapeOf(node) : (child(node, 'methodHeader') ?? node);
+  const parameters = holder && child(holder, 'typeParameters');
+  const list = parameters && child(parameters, 'typeParameterList');
+  if (!list) return [];
+  return childNodes(list, 'typeParameter').map((parameter) => {
+    const identifier = child(parameter, 'typeIdentifier');
+    return identifier ? (childTokens(identifier)[0]?.image ?? '') : '';
+  });
+}
+
+/** A method's return type as written (`List<String>`, `void`); undefined for a constructor. */
+export function returnTypeOf(method: JavaMethod): string | undefined {
+  const { node, source } = originOf(method);
+  const header = child(node, 'methodHeader');
+  const result = header && child(header, 'result');
+  return result ? textOf(source, result) : undefined;
+}
+
+/** The header of a type up to its opening brace: `public class A extends B implements C`. */
+export function typeHeaderOf(type: JavaType): string {
+  const { node, source } = originOf(type);
+  const shape = shapeOf(node);
+  const body = shape && typeBody(node);
+  const start = rangeOf(node).start;
+  const end = body ? rangeOf(body).start : rangeOf(node).end;
+  return source.text.slice(start, end).trim();
+}
+
+const STOP_AT_NESTED = new Set(['classBody', 'classDeclaration', 'interfaceDeclaration', 'enumBodyDeclarations']);
+
+function shapeOf(declaration: CstNode): CstNode | undefined {
+  for (const rule of ['normalClassDeclaration', 'enumDeclaration', 'recordDeclaration', 'normalInterfaceDeclaration', 'annotationInterfaceDeclaration']) {
+    const found = child(declaration, rule);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+function typeBody(declaration: CstNode): CstNode | undefined {
+  const shape = shapeOf(declaration);
+  if (!shape) return undefined;
+  return child(shape, 'classBody') ?? child(shape, 'enumBody') ?? child(shape, 'recordBody') ?? child(shape, 'interfaceBody') ?? child(shape, 'annotationInterfaceBody');
+}
+
+function recordComponents(declaration: CstNode): CstNode[] {
+  const shape = child(declaration, 'recordDeclaration');
+  const header = shape && child(shape, 'recordHeader');
+  const list = header && child(header, 'recordComponentList');
+  return list ? childNodes(list, 'recordComponent') : [];
+}
+
+/** Field and constant declarations directly in the body (not in member types or initialisers). */
+function memberFieldDeclarations(body: CstNode): CstNode[] {
+  const containers = new Set(['classBody', 'classBodyDeclaration', 'classMemberDeclaration', 'enumBody', 'enumBodyDeclarations', 'recordBody', 'recordBodyDeclaration', 'interfaceBody', 'interfaceMemberDeclaration', 'annotationInterfaceBody', 'annotationInterfaceMemberDeclaration']);
+  const out: CstNode[] = [];
+  const visit = (node: CstNode) => {
+    for (const list of Object.values(node.children)) {
+      for (const element of list) {
+        if (isToken(element)) continue;
+        if (element.name === 'fieldDeclaration' || element.name === 'constantDeclaration') out.push(element);
+        else if (containers.has(element.name)) visit(element);
+      }
+    }
+  };
+  visit(body);
+  return out;
+}
+
+function readFieldDeclaration(source: ParsedSource, node: CstNode, type: JavaType): JavaField[] {
+  const modifierRule = node.name === 'fieldDeclaration' ? 'fieldModifier' : 'constantModifier';
+  const modifiers = childNodes(node, modifierRule).flatMap((modifier) => childTokens(modifier).map((token) => token.image));
+  // Interface constants are implicitly public static final.
+  const effective = node.name === 'constantDeclaration' ? [...new Set([...modifiers, 'public', 'static', 'final'])] : modifiers;
+  const typeNode = child(node, 'unannType');
+  const declarators = child(node, 'variableDeclaratorList');
+  return (declarators ? childNodes(declarators, 'variableDeclarator') : []).map((declarator) => {
+    const id = child(declarator, 'variableDeclaratorId');
+    const dims = id ? (textOf(source, id).match(/\[/g) ?? []).length : 0;
+    return {
+      name: id ? (childTokens(id)[0]?.image ?? '') : '',
+      type: `${typeNode ? textOf(source, typeNode) : ''}${'[]'.repeat(dims)}`,
+      modifiers: effective,
+      text: textOf(source, node),
+      range: rangeOf(node),
+      declaringType: type.binaryName,
+      kind: 'field' as const,
+    };
+  });
+}

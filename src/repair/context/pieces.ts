@@ -1,0 +1,192 @@
+/**
+ * Context pieces cut from source: a whole method, a file's imports, a type's header line,
+ * a field, a member's declaration line, a library type's member list, and a window of
+ * lines for a file that does not parse. Pure functions of the parsed source.
+ */
+import { fieldsOf, typeHeaderOf, type JavaField, type JavaMethod, type JavaSourceFile, type JavaType } from '../../java/index.js';
+import type { ContextPiece, ContextTier } from '../../model/prompts/index.js';
+import type { LibraryMember, LibraryType } from '../fixers/class-members.js';
+
+/** A method longer than this is shown as a window around the line that matters. */
+const MAX_METHOD_LINES = 120;
+const LONG_METHOD_WINDOW = 30;
+/** Around a line of a file that does not parse. */
+const UNPARSED_WINDOW = 15;
+const MAX_LIBRARY_MEMBERS = 40;
+
+export interface PieceMeta {
+  tier: ContextTier;
+  score: number;
+  reason: string;
+}
+
+function linesOf(text: string): string[] {
+  const lines = text.replace(/\r\n/g, '\n').split('\n');
+  if (lines.length > 1 && lines.at(-1) === '') lines.pop();
+  return lines;
+}
+
+export function linesPiece(path: string, text: string, from: number, to: number, label: string, meta: PieceMeta): ContextPiece | undefined {
+  const lines = linesOf(text);
+  const start = Math.max(1, from);
+  const end = Math.min(lines.length, to);
+  if (end < start) return undefined;
+  return { path, startLine: start, text: lines.slice(start - 1, end).join('\n'), label, ...meta };
+}
+
+/** `Exporter.export(List<Item>)`. */
+export function methodLabel(method: JavaMethod): string {
+  const owner = method.declaringType.slice(method.declaringType.lastIndexOf('.') + 1).replace(/\$/g, '.');
+  return `${method.kind} ${owner}.${method.name}(${method.parameters.map((parameter) => parameter.type).join(', ')})`;
+}
+
+/**
+ * The line where a member's text begins once its comment (javadoc, `//` lines) and one
+ * blank line above it are counted: a method read with its comment is read as written,
+ * and consecutive members shown together leave no gap.
+ */
+export function withLeadingComment(text: string, startLine: number, blankLine = true): number {
+  const lines = linesOf(text);
+  let start = startLine;
+  let inBlock = false;
+  while (start > 1) {
+    const above = (lines[start - 2] ?? '').trim();
+    if (inBlock) {
+      start--;
+      if (above.startsWith('/*')) inBlock = false;
+      continue;
+    }
+    if (above.endsWith('*/')) {
+      start--;
+      inBlock = !above.startsWith('/*');
+      continue;
+    }
+    if (above.startsWith('//')) {
+      start--;
+      continue;
+    }
+    break;
+  }
+  return blankLine && start > 1 && (lines[start - 2] ?? '').trim() === '' ? start - 1 : start;
+}
+
+/** The whole method, or for a very long one the part around `focusLine`. */
+export function methodPiece(path: string, file: JavaSourceFile, method: JavaMethod, meta: PieceMeta, focusLine?: number): ContextPiece | undefined {
+  const { endLine } = method.range;
+  const startLine = withLeadingComment(file.text, method.range.startLine);
+  if (endLine - startLine + 1 <= MAX_METHOD_LINES || focusLine === undefined) {
+    return linesPiece(path, file.text, startLine, Math.min(endLine, startLine + MAX_METHOD_LINES * 2), methodLabel(method), meta);
+  }
+  return linesPiece(path, file.text, Math.max(startLine, focusLine - LONG_METHOD_WINDOW), Math.min(endLine, focusLine + LONG_METHOD_WINDOW), `part of ${methodLabel(method)}`, meta);
+}
+
+/** From the package line to the last import: what a missing or wrong import is about. */
+export function importsPiece(path: string, file: JavaSourceFile, meta: PieceMeta): ContextPiece | undefined {
+  const lines = linesOf(file.text);
+  let from: number | undefined;
+  let to: number | undefined;
+  lines.forEach((line, index) => {
+    if (/^\s*(?:package|import)\s+[\w.*\s]+;/.test(line)) {
+      from ??= index + 1;
+      to = index + 1;
+    }
+  });
+  return from !== undefined && to !== undefined ? linesPiece(path, file.text, from, to, `imports of ${path.slice(path.lastIndexOf('/') + 1)}`, meta) : undefined;
+}
+
+/** The type's declaration up to its `{`: annotations, name, extends and implements. */
+export function typeHeaderPiece(path: string, file: JavaSourceFile, type: JavaType, meta: PieceMeta): ContextPiece | undefined {
+  const header = typeHeaderOf(type);
+  const lines = header.split('\n').length;
+  const openLine = linesOf(file.text)[type.range.startLine + lines - 1]?.includes('{') ? type.range.startLine + lines : type.range.startLine + lines - 1;
+  return linesPiece(path, file.text, withLeadingComment(file.text, type.range.startLine), Math.max(type.range.startLine, openLine), `declaration of ${type.name}`, meta);
+}
+
+export function fieldPiece(path: string, file: JavaSourceFile, field: JavaField, meta: PieceMeta): ContextPiece | undefined {
+  return linesPiece(path, file.text, withLeadingComment(file.text, field.range.startLine), field.range.endLine, `field ${field.declaringType.slice(field.declaringType.lastIndexOf('.') + 1)}.${field.name}`, meta);
+}
+
+export function fieldPieces(path: string, file: JavaSourceFile, type: JavaType, meta: PieceMeta): ContextPiece[] {
+  return fieldsOf(type)
+    .filter((field) => field.kind !== 'enum-constant')
+    .map((field) => fieldPiece(path, file, field, meta))
+    .filter((piece): piece is ContextPiece => piece !== undefined);
+}
+
+/** A method's declaration without its body: the lines up to the one with `{` (or the whole of a bodiless one). */
+export function declarationPiece(path: string, file: JavaSourceFile, method: JavaMethod, meta: PieceMeta): ContextPiece | undefined {
+  const bodyLine = method.body?.range.startLine;
+  const end = bodyLine ?? method.range.endLine;
+  return linesPiece(path, file.text, withLeadingComment(file.text, method.range.startLine, false), end, `declaration ${methodLabel(method)}`, meta);
+}
+
+/** Lines around `line` and the file's imports, for a file java-parser cannot read (a syntax error). */
+export function unparsedPieces(path: string, text: string, line: number, meta: PieceMeta): ContextPiece[] {
+  const pieces: ContextPiece[] = [];
+  const lines = linesOf(text);
+  const importLines = lines.map((content, index) => (/^\s*(?:package|import)\s+[\w.*\s]+;/.test(content) ? index + 1 : 0)).filter((n) => n > 0);
+  if (importLines.length > 0) {
+    const imports = linesPiece(path, text, importLines[0]!, importLines.at(-1)!, `imports of ${path.slice(path.lastIndexOf('/') + 1)}`, { ...meta, score: meta.score - 5 });
+    if (imports) pieces.push(imports);
+  }
+  const window = linesPiece(path, text, line - UNPARSED_WINDOW, line + UNPARSED_WINDOW, `lines ${Math.max(1, line - UNPARSED_WINDOW)}-${Math.min(lines.length, line + UNPARSED_WINDOW)} of ${path.slice(path.lastIndexOf('/') + 1)}`, meta);
+  if (window) pieces.push(window);
+  return pieces;
+}
+
+/** Damerau-free Levenshtein distance, case-insensitive: how far one name is from another. */
+export function editDistance(a: string, b: string): number {
+  const x = a.toLowerCase();
+  const y = b.toLowerCase();
+  let previous = Array.from({ length: y.length + 1 }, (_, index) => index);
+  for (let i = 1; i <= x.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= y.length; j++) current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (x[i - 1] === y[j - 1] ? 0 : 1));
+    previous = current;
+  }
+  return previous[y.length]!;
+}
+
+/** `_fromEmptyValue` -> ['_', 'from', 'Empty', 'Value']; `parseURL2` -> ['parse', 'URL', '2']. */
+export function nameWords(name: string): string[] {
+  return name.match(/^_+|[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+|\$/g) ?? [name];
+}
+
+function wordDistance(a: readonly string[], b: readonly string[]): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    previous = current;
+  }
+  return previous[b.length]!;
+}
+
+/**
+ * How far a member's name is from the one asked for, for ordering: camelCase words
+ * replaced, added or dropped first (`_fromEmptyString` is one word from
+ * `_fromEmptyValue`, `getEmptyValue` two), then letters.
+ */
+export function nameDistance(wanted: string, candidate: string): number {
+  const words = wordDistance(nameWords(wanted).map((w) => w.toLowerCase()), nameWords(candidate).map((w) => w.toLowerCase()));
+  return words * 100 + editDistance(wanted, candidate);
+}
+
+/** A library type's members as Java-like lines, nearest names to `near` first. */
+export function libraryPiece(type: LibraryType, near: string | undefined, origin: string, meta: PieceMeta): ContextPiece {
+  const members = [...type.members]
+    .filter((member) => !member.modifiers.includes('private'))
+    .map((member, index) => ({ member, index, distance: near ? nameDistance(near, member.name) : 0 }))
+    .sort((a, b) => a.distance - b.distance || a.index - b.index)
+    .slice(0, MAX_LIBRARY_MEMBERS)
+    .map(({ member }) => `${simplify(member)};`);
+  const left = type.members.length - members.length;
+  const header = `${type.kind === 'annotation' ? '@interface' : type.kind} ${type.name}${type.superclass ? ` extends ${type.superclass}` : ''}${type.interfaces.length > 0 ? ` ${type.kind === 'interface' ? 'extends' : 'implements'} ${type.interfaces.join(', ')}` : ''}`;
+  const text = [`${header} {`, ...members.map((line) => `    ${line}`), ...(left > 0 ? [`    // ... ${left} more members`] : []), '}'].join('\n');
+  return { text, heading: `${type.name} (${origin}${near ? `; nearest names to ${near} first` : ''})`, label: `members of ${type.name}`, ...meta };
+}
+
+/** `public boolean java.util.List.add(E)` reads better as `public boolean add(E)`. */
+function simplify(member: LibraryMember): string {
+  return member.signature.replace(/java\.lang\.(?=[A-Z])/g, '');
+}
