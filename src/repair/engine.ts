@@ -31,6 +31,7 @@ import { createModelProposer } from './model-proposer.js';
 import { createFailureRecheck } from './recheck.js';
 import { createVerifier, failingTests } from './verifier.js';
 import { recoverHiddenWarnings } from './warning-recovery.js';
+import { resolveMavenUserState } from '../maven/settings.js';
 
 export interface RepairSession {
   ports: LoopPorts;
@@ -61,19 +62,22 @@ export async function startRepairSession(input: {
   const started = Date.now();
   const checker: ChangeChecker = { root: context.projectRoot, policy: toPatchPolicy(config) };
   const original = createSourceView(context.projectRoot);
+  // Where this build's jars are: the user's settings.xml, -Dmaven.repo.local (arguments, MAVEN_OPTS, .mvn/maven.config).
+  const { localRepository } = resolveMavenUserState({ args: context.mavenArgs, env: context.env, cwd: context.cwd, projectRoot: context.projectRoot });
   const readAt = (base: Parameters<typeof overlayRead>[0]) => overlayRead(base, (file) => original.read(file));
 
   // Before anything else: a sandbox the team requires by name and that cannot run here
   // ends the repair before the first model call, not after it.
   const sandbox = await detectSandbox(config.sandbox.mode, { image: await sandboxImage(config, context.projectRoot), env: context.env });
   requireSandbox(sandbox);
+  // The provider before the workspace: a provider set-up that throws leaves no workspace behind.
+  const settings = modelSettings(config, context.env);
+  const provider = withRedaction(createProvider(settings), input.redactor);
   const [workspace, baselineTests] = await Promise.all([
     createWorkspace(context.projectRoot),
     collectTestResults({ projectRoot: context.projectRoot, since: context.result.startedAt }),
   ]);
 
-  const settings = modelSettings(config, context.env);
-  const provider = withRedaction(createProvider(settings), input.redactor);
 
   const budgetFor = (diagnosis: Diagnosis, progressCount: number) =>
     computeBudget(
@@ -92,7 +96,7 @@ export async function startRepairSession(input: {
     ? createFixerProposer({
         root: context.projectRoot,
         registry: fixerRegistry(config.fixers.disabled ?? [], input.pluginFixers ?? []),
-        context: { onFixerError: (fixer, error) => progress.note(`quick-fix ${fixer} failed: ${error.message}`) },
+        context: { localRepository, onFixerError: (fixer, error) => progress.note(`quick-fix ${fixer} failed: ${error.message}`) },
         checker,
         // A formatter fixer runs the project's own formatter goal in the workspace, on the attempt's tree.
         runGoal: async (goal, moduleDirs, base) => {
@@ -123,7 +127,7 @@ export async function startRepairSession(input: {
     checker,
     read: readAt,
     list: (glob) => original.list(glob),
-    types: createTypeIndex({ projectRoot: context.projectRoot, env: context.env }),
+    types: createTypeIndex({ projectRoot: context.projectRoot, env: context.env, localRepository }),
     keepExchange: (n, prompt, response) => input.recorder.writeAttemptExchange(n, prompt, response),
     onToken: (text) => progress.tokens(text),
     signal,

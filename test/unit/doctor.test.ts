@@ -115,6 +115,15 @@ describe('mvnx doctor on this machine', () => {
     expect(line(lines, 'offline')).toMatch(/^warn offline: pinned plugins missing from .*: org\.apache\.maven\.plugins:maven-imaginary-plugin:9\.9\.9 — /);
   });
 
+  it('reads the local repository as the build does: -Dmaven.repo.local in MAVEN_OPTS counts', async () => {
+    const projectDir = path.join(scratch, 'repo-local');
+    await import('node:fs/promises').then((fs) => fs.mkdir(projectDir, { recursive: true }));
+    await writeFile(path.join(projectDir, 'pom.xml'), '<project/>');
+    const elsewhere = path.join(scratch, 'elsewhere-repository');
+    const { lines } = await doctor([], { ...baseEnv(), MVNX_HOST: closedPortHost, MAVEN_OPTS: `-Xmx1g -Dmaven.repo.local=${elsewhere}` }, projectDir);
+    expect(line(lines, 'offline')).toContain(`no local repository at ${elsewhere}`);
+  });
+
   it('loads the configured plugins and lists what each brings, or fails with exit 1 naming the one that is broken', async () => {
     const projectDir = path.join(scratch, 'with-plugins');
     await import('node:fs/promises').then((fs) => fs.mkdir(projectDir, { recursive: true }));

@@ -1,7 +1,6 @@
 /** Gathers what `mvnx doctor` judges: each probe runs the real tool or request and reports, never throws. */
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import { execa } from 'execa';
 import { normaliseHost } from '../../../shared/host.js';
@@ -96,15 +95,9 @@ export function pinnedPlugins(pomXml: string): Omit<PluginPin, 'present'>[] {
   return [...pins.values()];
 }
 
-async function localRepositoryPath(env: NodeJS.ProcessEnv): Promise<string> {
-  const home = env.HOME || os.homedir();
-  const settings = await readFile(path.join(home, '.m2', 'settings.xml'), 'utf8').catch(() => '');
-  const configured = /<localRepository>\s*([^<]+?)\s*<\/localRepository>/.exec(settings)?.[1];
-  return configured ? configured.replace(/\$\{user\.home\}/g, home) : path.join(home, '.m2', 'repository');
-}
-
 async function probeOffline(projectRoot: string, env: NodeJS.ProcessEnv): Promise<DoctorFacts['offline']> {
-  const localRepository = await localRepositoryPath(env);
+  // The one resolver the build uses: settings.xml <localRepository>, -Dmaven.repo.local in MAVEN_OPTS or .mvn/maven.config.
+  const { localRepository } = resolveMavenUserState({ args: [], env, cwd: projectRoot, projectRoot });
   const pom = await readFile(path.join(projectRoot, 'pom.xml'), 'utf8').catch(() => undefined);
   const plugins = (pom ? pinnedPlugins(pom) : []).map((pin) => ({
     ...pin,
