@@ -185,6 +185,18 @@ const promoteSchema = z
 
 const rolloutSchema = z.strictObject({ promote: promoteSchema.prefault({}) }).describe('Rolling mvnx out tier by tier.');
 
+/** A regular expression source, checked when the config loads (not after Maven failed). */
+const regexSource = z
+  .string()
+  .min(1)
+  .superRefine((source, ctx) => {
+    try {
+      new RegExp(source, 'g');
+    } catch (error) {
+      ctx.addIssue({ code: 'custom', message: `a valid regular expression (${(error as Error).message})` });
+    }
+  });
+
 export const configSchema = z
   .strictObject({
     $schema: z.string().optional().describe('JSON Schema of this file, for editors. Ignored by mvnx.'),
@@ -266,7 +278,7 @@ export const configSchema = z
     redact: z
       .strictObject({
         enabled: z.boolean().default(true).describe('Remove secrets (well-known token shapes, password assignments, and the values of secret-looking environment variables and settings.xml passwords) from everything mvnx sends or writes: model requests, the console, the run record and its prompt files, reporters.'),
-        patterns: z.array(z.string().min(1).describe('A JavaScript regular expression source.')).optional().describe('Extra regular expressions whose matches are redacted.'),
+        patterns: z.array(regexSource.describe('A JavaScript regular expression source.')).optional().describe('Extra regular expressions whose matches are redacted.'),
       })
       .prefault({})
       .describe('Redaction of secrets before text leaves mvnx.'),
