@@ -273,7 +273,8 @@ function fixerRegistry(disabled: readonly string[], pluginFixers: readonly Fixer
   return registry;
 }
 
-function modelSettings(config: EffectiveConfig, env: NodeJS.ProcessEnv): ModelSettings {
+/** The provider settings of a config (also what `mvnx doctor` checks). */
+export function modelSettings(config: EffectiveConfig, env: NodeJS.ProcessEnv): ModelSettings {
   const model = config.model;
   const apiKey = model.apiKeyEnv ? env[model.apiKeyEnv] : undefined;
   return {

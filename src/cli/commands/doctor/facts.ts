@@ -14,6 +14,9 @@ import { buildEnvironment, detectSandbox, suggestedImage, type SandboxMode } fro
 import { loadPlugins } from '../../../repair/plugins.js';
 import { loadEffectiveConfig } from '../../../policy/load.js';
 import type { DoctorFacts, PluginPin, Probe } from './checks.js';
+import { createProvider } from '../../../model/index.js';
+import type { EffectiveConfig } from '../../../policy/schema.js';
+import { modelSettings } from '../../../repair/engine.js';
 
 const DEFAULT_HOST = 'http://127.0.0.1:11434';
 const DEFAULT_MODEL = 'qwen2.5-coder:7b';
@@ -137,6 +140,18 @@ async function probeModel(host: string, name: string): Promise<DoctorFacts['mode
   }
 }
 
+/** A provider that is not Ollama, checked by its own health check. */
+async function probeProvider(config: EffectiveConfig, env: NodeJS.ProcessEnv): Promise<DoctorFacts['model']> {
+  const settings = modelSettings(config, env);
+  const base = { host: config.model.host, name: config.model.name, provider: settings.provider };
+  try {
+    await createProvider(settings).healthCheck();
+    return { ...base, version: { ok: true, value: settings.provider }, models: { ok: true, value: [settings.name] } };
+  } catch (error) {
+    return { ...base, version: failure(error) as Probe<string> };
+  }
+}
+
 /** Exactly the probe a build runs (detectSandbox with the config's mode and image), and the environment it would pass. */
 async function probeSandbox(input: { env: NodeJS.ProcessEnv; cwd: string; projectRoot: string; mode: SandboxMode; modeSource: string; image?: string; pass: string[] }): Promise<DoctorFacts['sandbox']> {
   const pom = await readFile(path.join(input.projectRoot, 'pom.xml'), 'utf8').catch(() => '');
@@ -207,6 +222,7 @@ export async function gatherFacts(options: GatherOptions): Promise<DoctorFacts> 
   let host = (typeof flags.host === 'string' && flags.host) || env.MVNX_HOST || env.OLLAMA_HOST || DEFAULT_HOST;
   let modelName = (typeof flags.model === 'string' && flags.model) || env.MVNX_MODEL || DEFAULT_MODEL;
   let configuredMaven: string | undefined;
+  let providerCheck: (() => Promise<DoctorFacts['model']>) | undefined;
   let plugins: DoctorFacts['plugins'];
   let sandboxConfig: { mode: SandboxMode; modeSource: string; image?: string; pass: string[] } = { mode: 'auto', modeSource: 'default', pass: [] };
   try {
@@ -214,6 +230,8 @@ export async function gatherFacts(options: GatherOptions): Promise<DoctorFacts> 
     config = { ok: true, value: { tier: effective.tier, files: [...effective.files] } };
     host = effective.model.host;
     modelName = effective.model.name;
+    // Not Ollama: the provider's own health check (GET /v1/models and the model in it), as a repair runs it.
+    if (effective.model.provider !== 'ollama') providerCheck = () => probeProvider(effective, env);
     configuredMaven = effective.maven.executable;
     sandboxConfig = {
       mode: effective.sandbox.mode,
@@ -232,7 +250,7 @@ export async function gatherFacts(options: GatherOptions): Promise<DoctorFacts> 
     probeJava(env),
     maven.ok ? probeMavenVersion(maven.value.path, maven.value.source, cwd, env) : Promise.resolve(undefined),
     probeOffline(projectRoot, env),
-    probeModel(host, modelName),
+    providerCheck ? providerCheck() : probeModel(host, modelName),
     probeSandbox({ env, cwd, projectRoot, ...sandboxConfig }),
   ]);
   // After the others: timing node start-ups next to JVM start-ups would measure the contention.
