@@ -7,6 +7,7 @@ import { cp, mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises'
 import path from 'node:path';
 import { MvnxError } from '../shared/errors.js';
 import { ATTEMPT_OUTCOMES } from '../shared/run-vocabulary.js';
+import type { ReplySpec } from './recording-server.js';
 
 export interface BenchModule {
   name: string;
@@ -32,6 +33,12 @@ export interface BenchCase {
   expectAttempts?: ExpectedAttempt[];
   /** Scripted model replies, in the order the model "says" them. */
   replies: string[];
+  /**
+   * Scripted turns of an agent session (`mvnx bench --agent`): text, or native tool calls
+   * that the scripted server sends as tool_calls (and as JSON in the text to a request
+   * without tools).
+   */
+  agentReplies?: (string | ReplySpec)[];
   /** Empty for a single-module project. */
   modules: BenchModule[];
   /** javac arguments the case compiles with (`-Xlint:all`, `-Werror`); default none. */
@@ -49,6 +56,17 @@ function field<T>(file: string, name: string, value: unknown, check: (value: unk
 
 const isString = (value: unknown): value is string => typeof value === 'string' && value.trim() !== '';
 const isStringArray = (value: unknown): value is string[] => Array.isArray(value) && value.every((item) => typeof item === 'string');
+const isToolCall = (value: unknown): boolean => {
+  const call = value as { name?: unknown; arguments?: unknown };
+  return Boolean(call) && typeof call.name === 'string' && call.name !== '' && typeof call.arguments === 'object' && call.arguments !== null && !Array.isArray(call.arguments);
+};
+const isAgentReplies = (value: unknown): value is (string | ReplySpec)[] =>
+  Array.isArray(value) &&
+  value.every((item) => {
+    if (typeof item === 'string') return true;
+    const reply = item as { text?: unknown; toolCalls?: unknown };
+    return Boolean(reply) && typeof reply === 'object' && (reply.text === undefined || typeof reply.text === 'string') && Array.isArray(reply.toolCalls) && reply.toolCalls.every(isToolCall);
+  });
 const oneOf =
   <T extends string>(...allowed: T[]) =>
   (value: unknown): value is T =>
@@ -64,7 +82,7 @@ export function parseCaseJson(file: string, text: string, name: string, dir: str
   }
   if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw new MvnxError(`${file}: expected a JSON object`);
   const json = raw as Record<string, unknown>;
-  const known = new Set(['description', 'kind', 'expect', 'expectStop', 'expectAttempts', 'replies', 'modules', 'compilerArgs']);
+  const known = new Set(['description', 'kind', 'expect', 'expectStop', 'expectAttempts', 'replies', 'modules', 'compilerArgs', 'agentReplies']);
   const unknown = Object.keys(json).find((key) => !known.has(key));
   if (unknown) throw new MvnxError(`${file}: unknown field "${unknown}" (known: ${[...known].join(', ')})`);
 
@@ -97,6 +115,13 @@ export function parseCaseJson(file: string, text: string, name: string, dir: str
     ...(json.expectStop === undefined ? {} : { expectStop: field(file, 'expectStop', json.expectStop, oneOf(...STOP_REASONS), `one of ${STOP_REASONS.join(', ')}`) }),
     ...(expectAttempts ? { expectAttempts } : {}),
     replies: field(file, 'replies', json.replies, isStringArray, 'a list of strings (the scripted model replies)'),
+    ...(json.agentReplies === undefined
+      ? {}
+      : {
+          agentReplies: field(file, 'agentReplies', json.agentReplies, isAgentReplies, 'a list of texts or {text, toolCalls: [{name, arguments}]}').map((reply) =>
+            typeof reply === 'string' ? reply : { ...reply, text: reply.text ?? '' },
+          ),
+        }),
     modules: parsedModules,
     ...(json.compilerArgs !== undefined ? { compilerArgs: field(file, 'compilerArgs', json.compilerArgs, isStringArray, 'a list of javac arguments, e.g. ["-Xlint:all", "-Werror"]') } : {}),
   };

@@ -6,6 +6,7 @@ import { execa } from 'execa';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { MvnxError } from '../shared/errors.js';
 import type { RunRecord } from '../report/run-record.js';
 import { estimateTokens } from '../model/context-window.js';
 import { materialiseCase, type BenchCase } from './cases.js';
@@ -13,6 +14,8 @@ import { fixCoverage, javaIdentifiers } from './fix-coverage.js';
 import { SCRIPTED_MODEL, startScriptedOllama } from './scripted-ollama.js';
 
 export const BENCH_GOALS = ['-o', '-q', 'verify'];
+/** Model calls an agent run may take: one session of agent.maxSteps (12) and a second, shorter one. */
+const AGENT_MODEL_CALLS = 16;
 const FAST_MAVEN_OPTS = '-XX:TieredStopAtLevel=1 -XX:+UseSerialGC';
 const RUN_TIMEOUT_MS = 15 * 60_000;
 
@@ -25,6 +28,8 @@ export interface BenchOptions {
   model?: string;
   /** Asked of a real model, to compare edit formats (`model.editFormat`). */
   editFormat?: 'diff' | 'search-replace' | 'json';
+  /** Agent mode for every model attempt, quick-fixers off; scripted runs take each case's agentReplies. */
+  agent?: boolean;
   repeat: number;
   scripted: boolean;
   /** Skip the plain-mvn timing (tests). */
@@ -48,12 +53,27 @@ export interface BenchSample {
   applicable: number;
   /** Chat requests the scripted server saw (cross-checks `modelCalls`). */
   serverCalls?: number;
+  /** Agent sessions of the run, added up over its attempts. */
+  agent?: AgentSample;
   /** Each attempt's outcome and reason, in order. */
   outcomes?: string[];
   reasons?: string[];
   error?: string;
   /** "Fix lines in prompt" (src/bench/fix-coverage.ts), for a case with a fix.patch. */
   fixInPrompt?: FixInPrompt;
+}
+
+export interface AgentSample {
+  sessions: number;
+  steps: number;
+  /** Calls per tool (after the middleware corrected names). */
+  toolCalls: Record<string, number>;
+  /** Calls whose name or arguments the middleware corrected. */
+  corrections: number;
+  /** Candidate fixes built or checked in write_fix calls. */
+  candidates: number;
+  /** native or text, as the last session called tools. */
+  toolCalling?: 'native' | 'text';
 }
 
 export interface FixInPrompt {
@@ -108,6 +128,21 @@ export function parseRunRecordFromStdout(stdout: string): RunRecord | undefined 
 export function sampleFromRecord(record: RunRecord, exitCode: number, latencyMs: number): BenchSample {
   const attempts = record.attempts ?? [];
   const applicable = attempts.filter((attempt) => attempt.outcome !== 'rejected' && attempt.outcome !== 'not-applicable').length;
+  const sessions = attempts.flatMap((attempt) => (attempt.agent ? [attempt.agent] : []));
+  const agent: AgentSample | undefined =
+    sessions.length === 0
+      ? undefined
+      : {
+          sessions: sessions.length,
+          steps: sessions.reduce((sum, session) => sum + session.steps, 0),
+          toolCalls: sessions.reduce<Record<string, number>>((all, session) => {
+            for (const [tool, count] of Object.entries(session.toolCalls)) all[tool] = (all[tool] ?? 0) + count;
+            return all;
+          }, {}),
+          corrections: sessions.reduce((sum, session) => sum + session.corrections, 0),
+          candidates: sessions.reduce((sum, session) => sum + (session.candidates?.length ?? 0), 0),
+          toolCalling: sessions.at(-1)!.toolCalling,
+        };
   return {
     exitCode,
     latencyMs,
@@ -117,6 +152,7 @@ export function sampleFromRecord(record: RunRecord, exitCode: number, latencyMs:
     attempts: attempts.length,
     proposed: attempts.length,
     applicable,
+    ...(agent ? { agent } : {}),
     outcomes: attempts.map((attempt) => attempt.outcome),
     reasons: attempts.map((attempt) => attempt.reason ?? ''),
   };
@@ -151,11 +187,14 @@ function childEnv(options: BenchOptions): NodeJS.ProcessEnv {
 
 async function runOnce(benchCase: BenchCase, options: BenchOptions): Promise<BenchSample> {
   return withCaseCopy(benchCase, async (root) => {
-    const server = options.host ? undefined : await startScriptedOllama(benchCase.replies, options.model ? { model: options.model } : {});
+    const replies = options.agent ? (benchCase.agentReplies ?? []) : benchCase.replies;
+    const server = options.host ? undefined : await startScriptedOllama(replies, options.model ? { model: options.model } : {});
     try {
       const host = options.host ?? server!.url;
       const args = [options.mvnxBin, ...BENCH_GOALS, '--mvnx-tier=monitor', '--mvnx-json', `--mvnx-host=${host}`, `--mvnx-model=${options.model ?? SCRIPTED_MODEL}`];
       if (options.editFormat) args.push(`--mvnx-edit-format=${options.editFormat}`);
+      // The agent is what is measured: no quick-fix before it, and room for a session's calls.
+      if (options.agent) args.push('--mvnx-agent', '--mvnx-no-fixers', `--mvnx-max-model-calls=${AGENT_MODEL_CALLS}`);
       const { value: result, ms } = await timed(() => execa('node', args, { cwd: root, env: childEnv(options), reject: false, timeout: RUN_TIMEOUT_MS, stdin: 'ignore' }));
       const exitCode = result.exitCode ?? -1;
       const record = parseRunRecordFromStdout(result.stdout);
@@ -221,13 +260,18 @@ async function plainMavenMs(benchCase: BenchCase, options: BenchOptions): Promis
 
 export async function runBench(options: BenchOptions): Promise<BenchResult[]> {
   if (!options.scripted && !options.host) throw new Error('runBench: a run against a real model needs its host');
+  // Scripted agent runs need scripted sessions; a real model runs every case.
+  const cases = options.agent && !options.host ? options.cases.filter((benchCase) => benchCase.agentReplies !== undefined) : options.cases;
+  if (cases.length === 0) throw new MvnxError('mvnx bench --agent: none of the chosen cases has agentReplies to script a session with (or give --host)');
+  if (cases.length < options.cases.length) options.onProgress?.(`${options.cases.length - cases.length} case(s) without agentReplies left out`);
   const results: BenchResult[] = [];
-  for (const benchCase of options.cases) {
+  for (const benchCase of cases) {
     const samples: BenchSample[] = [];
     for (let round = 1; round <= options.repeat; round += 1) {
       const sample = await runOnce(benchCase, options);
       samples.push(sample);
-      options.onProgress?.(`${benchCase.name} #${round}: ${sample.status ?? 'no record'} (${sample.stopReason ?? sample.error ?? '?'}) in ${(sample.latencyMs / 1000).toFixed(1)}s, ${sample.modelCalls} model calls`);
+      const agent = sample.agent ? `, ${sample.agent.steps} agent steps` : '';
+      options.onProgress?.(`${benchCase.name} #${round}: ${sample.status ?? 'no record'} (${sample.stopReason ?? sample.error ?? '?'}) in ${(sample.latencyMs / 1000).toFixed(1)}s, ${sample.modelCalls} model calls${agent}`);
     }
     const mavenMs = options.skipBaseline ? null : await plainMavenMs(benchCase, options);
     results.push({

@@ -14,17 +14,19 @@
  */
 import type { ServerResponse } from 'node:http';
 import {
+  offersTools,
   pause,
   ReplyQueue,
   sendJson,
   splitIntoPieces,
   startRecordingServer,
+  toolCallsAsText,
   type MockHandle,
   type RecordedRequest,
   type ScriptedReply,
 } from './recording-server.js';
 
-export { deadServerUrl, type RecordedRequest, type ReplySpec, type ScriptedReply } from './recording-server.js';
+export { deadServerUrl, type RecordedRequest, type ReplySpec, type ScriptedReply, type ScriptedToolCall } from './recording-server.js';
 
 export interface MockScript {
   /** Chat replies in order. When they run out the mock answers 500 and records a failure, unless `exhaustedReply` is set. */
@@ -43,6 +45,14 @@ export interface MockScript {
   failIfCalled?: boolean;
   /** Context length reported by /api/show (default 32768). */
   contextLength?: number;
+  /**
+   * Native tool calling (default true): /api/show lists `tools` among the capabilities.
+   * false: it does not, and a chat request with `tools` gets HTTP 400, as Ollama answers
+   * for a model whose template has no tool support.
+   */
+  tools?: boolean;
+  /** /api/show without a `capabilities` field, as Ollama before 0.6.4 answers. */
+  noCapabilities?: boolean;
   /** Default pieces per streamed reply (default 4) and delay between them. */
   chunks?: number;
   tokenDelayMs?: number;
@@ -94,6 +104,7 @@ export async function startOllamaMock(script: MockScript = {}): Promise<OllamaMo
       return sendJson(response, 404, { error: `model "${model}" not found, try pulling it first` });
     }
     if (script.busy) return sendJson(response, 503, { error: 'server busy, please try again.  maximum pending requests exceeded' });
+    if (script.tools === false && offersTools(request)) return sendJson(response, 400, { error: `registry.ollama.ai/library/${model} does not support tools` });
     const reply = queue.take(request) ?? (script.exhaustedReply === undefined ? undefined : { text: script.exhaustedReply });
     if (!reply) {
       fail(`${request.path} call ${queue.used + 1} has no scripted reply`);
@@ -108,12 +119,18 @@ export async function startOllamaMock(script: MockScript = {}): Promise<OllamaMo
     // Ollama streams unless the request says stream: false.
     const streamed = body?.stream !== false;
     const shape = request.path === '/api/chat' ? chatPiece : generatePiece;
+    const native = reply.toolCalls !== undefined && offersTools(request);
+    const text = native || !reply.toolCalls ? reply.text : toolCallsAsText(reply);
+    // Ollama sends tool calls whole, arguments as an object, in the message of one chunk.
+    const calls = native ? { tool_calls: reply.toolCalls!.map((call) => ({ function: { name: call.name, arguments: call.rawArguments ?? call.arguments } })) } : undefined;
     if (!streamed) {
       if (reply.errorAfterChunks) return sendJson(response, 500, { error: reply.errorAfterChunks.message });
-      return sendJson(response, 200, { ...shape(model, reply.text), ...doneFields(request, reply.text) });
+      const whole = shape(model, text) as { message?: object };
+      if (calls && whole.message) whole.message = { ...whole.message, ...calls };
+      return sendJson(response, 200, { ...whole, ...doneFields(request, text) });
     }
     response.writeHead(200, { 'Content-Type': 'application/x-ndjson' });
-    const pieces = splitIntoPieces(reply.text, reply.chunks ?? script.chunks ?? 4);
+    const pieces = splitIntoPieces(text, reply.chunks ?? script.chunks ?? 4);
     const delay = reply.tokenDelayMs ?? script.tokenDelayMs ?? 0;
     for (const [index, piece] of pieces.entries()) {
       if (reply.errorAfterChunks && index === reply.errorAfterChunks.after) {
@@ -124,7 +141,8 @@ export async function startOllamaMock(script: MockScript = {}): Promise<OllamaMo
       response.write(`${JSON.stringify({ ...shape(model, piece), done: false })}\n`);
       await pause(delay);
     }
-    response.end(`${JSON.stringify({ ...shape(model, ''), ...doneFields(request, reply.text) })}\n`);
+    if (calls) response.write(`${JSON.stringify({ model, created_at: new Date().toISOString(), message: { role: 'assistant', content: '', ...calls }, done: false })}\n`);
+    response.end(`${JSON.stringify({ ...shape(model, ''), ...doneFields(request, text) })}\n`);
   }
 
   return {
@@ -172,7 +190,7 @@ function showResponse(script: MockScript) {
     template: '{{ .Prompt }}',
     details: describeModel(DEFAULT_MOCK_MODEL).details,
     model_info: { 'general.architecture': 'qwen2', 'qwen2.context_length': script.contextLength ?? 32768 },
-    capabilities: ['completion', 'tools', 'insert'],
+    ...(script.noCapabilities ? {} : { capabilities: script.tools === false ? ['completion', 'insert'] : ['completion', 'tools', 'insert'] }),
   };
 }
 

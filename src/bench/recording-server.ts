@@ -30,6 +30,30 @@ export interface ReplySpec {
   errorMessage?: string;
   /** Accept the request and never answer it. */
   hang?: boolean;
+  /**
+   * Native tool calls, sent the way the server sends them when the request offered
+   * `tools`; to a request without tools the same model writes them as JSON in its text.
+   */
+  toolCalls?: ScriptedToolCall[];
+}
+
+export interface ScriptedToolCall {
+  name: string;
+  /** An object, as the model meant it; `rawArguments` sends this text instead (a model's broken JSON). */
+  arguments: Record<string, unknown>;
+  rawArguments?: string;
+}
+
+/** Whether a chat request offered native tools. */
+export function offersTools(request: RecordedRequest): boolean {
+  const tools = (request.body as { tools?: unknown } | undefined)?.tools;
+  return Array.isArray(tools) && tools.length > 0;
+}
+
+/** A reply's tool calls written into its text, as a model without native tool calling does. */
+export function toolCallsAsText(reply: ReplySpec): string {
+  const calls = (reply.toolCalls ?? []).map((call) => JSON.stringify({ tool: call.name, args: call.arguments }));
+  return [reply.text, ...calls].filter((part) => part !== '').join('\n');
 }
 
 export type ScriptedReply = string | ReplySpec | ((request: RecordedRequest) => string | ReplySpec);

@@ -3,7 +3,7 @@
  * that the benchmark measures mvnx (extraction, validation, verification, stop rules)
  * and not a model's mood; once the script has run out, the model has nothing to add.
  */
-import { startOllamaMock } from './ollama-api-server.js';
+import { startOllamaMock, type ScriptedReply } from './ollama-api-server.js';
 
 export interface ScriptedOllamaOptions {
   /** Default qwen2.5-coder:7b. */
@@ -28,7 +28,7 @@ export interface ScriptedOllama {
 export const SCRIPTED_MODEL = 'qwen2.5-coder:7b';
 export const DEFAULT_EXHAUSTED_REPLY = 'I could not find another way to fix this build from the information given.';
 
-export async function startScriptedOllama(replies: string[], options: ScriptedOllamaOptions = {}): Promise<ScriptedOllama> {
+export async function startScriptedOllama(replies: ScriptedReply[], options: ScriptedOllamaOptions = {}): Promise<ScriptedOllama> {
   const server = await startOllamaMock({
     replies: [...replies],
     exhaustedReply: options.exhaustedReply ?? DEFAULT_EXHAUSTED_REPLY,

@@ -154,3 +154,43 @@ export function formatBenchTable(results: BenchResult[]): string {
   const gaps = results.flatMap((result) => (caseFixInPrompt(result.samples)?.missing ?? []).map((item) => `- ${result.name}: ${item}`));
   return gaps.length === 0 ? table : `${table}\n\nNot in the first prompt:\n${gaps.join('\n')}`;
 }
+
+/**
+ * `mvnx bench --agent`: per case the fix rate, and what the sessions did: steps, model
+ * calls, calls per tool (per run), calls the middleware corrected, candidate fixes tried.
+ */
+export function formatAgentTable(results: BenchResult[]): string {
+  const header = ['case', 'kind', 'expect', 'fixed', 'fix rate', 'median s', 'steps', 'model calls', 'tool calls per run', 'corrected', 'candidates', 'tool calling'];
+  const perRun = (total: number, runs: number) => (runs === 0 ? '-' : (total / runs).toFixed(total % runs === 0 ? 0 : 1));
+  const rows = results.map((result) => {
+    const summary = summariseSamples(result.samples, result.expect);
+    const runs = result.samples.length;
+    const agents = result.samples.flatMap((sample) => (sample.agent ? [sample.agent] : []));
+    const tools: Record<string, number> = {};
+    for (const agent of agents) for (const [tool, count] of Object.entries(agent.toolCalls)) tools[tool] = (tools[tool] ?? 0) + count;
+    const toolList = Object.entries(tools)
+      .sort(([a, x], [b, y]) => y - x || a.localeCompare(b))
+      .map(([tool, count]) => `${tool} ${perRun(count, runs)}`)
+      .join(', ');
+    const modes = [...new Set(agents.map((agent) => agent.toolCalling).filter(Boolean))].join('/');
+    return [
+      result.name,
+      result.kind,
+      result.expect,
+      `${summary.fixed}/${runs}${summary.asExpected === runs ? '' : ' ✗'}`,
+      share(summary.fixed, runs),
+      seconds(summary.medianMs),
+      String(percentile(agents.map((agent) => agent.steps), 0.5) ?? '-'),
+      String(percentile(result.samples.map((sample) => sample.modelCalls), 0.5) ?? '-'),
+      toolList || '-',
+      perRun(agents.reduce((sum, agent) => sum + agent.corrections, 0), runs),
+      perRun(agents.reduce((sum, agent) => sum + agent.candidates, 0), runs),
+      modes || '-',
+    ];
+  });
+  const all = results.flatMap((result) => result.samples);
+  const fixed = all.filter((sample) => sample.status === 'fixed').length;
+  rows.push([`**all ${results.length} cases**`, '', '', `${fixed}/${all.length}`, share(fixed, all.length), seconds(percentile(all.map((sample) => sample.latencyMs), 0.5)), String(percentile(all.flatMap((sample) => (sample.agent ? [sample.agent.steps] : [])), 0.5) ?? '-'), String(percentile(all.map((sample) => sample.modelCalls), 0.5) ?? '-'), '', '', '', '']);
+  const line = (cells: string[]) => `| ${cells.map((cell) => cell.replace(/\|/g, '\\|')).join(' | ')} |`;
+  return [line(header), line(header.map((_, index) => (index <= 2 || index === 8 || index === 11 ? '---' : '---:'))), ...rows.map(line)].join('\n');
+}

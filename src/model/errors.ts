@@ -22,7 +22,9 @@ export type ModelCallErrorCode =
   | 'http-error'
   | 'stream-error'
   | 'bad-response'
-  | 'prompt-too-large';
+  | 'prompt-too-large'
+  /** The server refused a request that offered native tools (HTTP 400): ask again without them. */
+  | 'tools-unsupported';
 
 /** The server answered but the call failed: bad request, an error mid-stream, a timeout. */
 export class ModelCallError extends Error {

@@ -7,7 +7,7 @@ import { OpenAiCompatibleProvider } from './openai-provider.js';
 import type { ModelProvider, ModelSettings } from './types.js';
 import { normaliseHost } from '../shared/host.js';
 
-export type { ChatMessage, ChatRequest, ChatResult, ModelProvider, ModelSettings } from './types.js';
+export type { ChatMessage, ChatRequest, ChatResult, ModelProvider, ModelSettings, ToolCall, ToolCallingSupport, ToolSpec } from './types.js';
 export { ModelCallError, ProviderUnavailableError, type ModelCallErrorCode } from './errors.js';
 export { OllamaProvider } from './ollama-provider.js';
 export { OpenAiCompatibleProvider } from './openai-provider.js';

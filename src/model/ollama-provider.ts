@@ -4,12 +4,12 @@
  * Ollama's messages for "model not pulled" vary between versions.
  */
 import { Ollama } from 'ollama';
-import type { ChatResponse, ShowResponse } from 'ollama';
+import type { ChatResponse, Message, ShowResponse, Tool } from 'ollama';
 import { estimateTokens, sizeContextWindow } from './context-window.js';
 import { createDeadline, describeError, isConnectionFailure, type Deadline } from './deadline.js';
 import { abortedError, chatTimeoutError, ModelCallError, ProviderUnavailableError, ollamaPullHint, ollamaServeHint } from './errors.js';
-import { bearerHeaders, HealthGate, StreamedAnswer } from './provider-support.js';
-import type { ChatRequest, ChatResult, ModelProvider, ModelSettings } from './types.js';
+import { bearerHeaders, HealthGate, parseToolArguments, StreamedAnswer, ToolCallingMemory } from './provider-support.js';
+import type { ChatMessage, ChatRequest, ChatResult, ModelProvider, ModelSettings, ToolCall, ToolCallingSupport } from './types.js';
 
 /** Well inside the contract's "provider-unavailable within 5 s", also for a server that never answers. */
 export const DEFAULT_HEALTH_TIMEOUT_MS = 3000;
@@ -30,6 +30,7 @@ export class OllamaProvider implements ModelProvider {
   private readonly settings: ModelSettings;
   private readonly healthTimeoutMs: number;
   private readonly health = new HealthGate((signal) => this.healthCheck(signal));
+  private readonly tools = new ToolCallingMemory();
 
   constructor(settings: ModelSettings, options: OllamaProviderOptions = {}) {
     this.settings = settings;
@@ -57,7 +58,10 @@ export class OllamaProvider implements ModelProvider {
       throw new ProviderUnavailableError(`Model ${this.model} is not pulled on the Ollama server at ${this.host}`, ollamaPullHint(this.model));
     }
     try {
-      this.contextLength = contextLengthOf(await client.show({ model: this.model }));
+      const show = await client.show({ model: this.model });
+      this.contextLength = contextLengthOf(show);
+      // Ollama before 0.6.4 sends no capabilities: then the first request with tools tells.
+      this.tools.advertise(Array.isArray(show?.capabilities) ? show.capabilities.includes('tools') : undefined);
     } catch (error) {
       if (responseStatus(error) === 404) {
         throw new ProviderUnavailableError(`Model ${this.model} is listed but not available on ${this.host}`, ollamaPullHint(this.model), { cause: error });
@@ -68,10 +72,22 @@ export class OllamaProvider implements ModelProvider {
     this.health.passed();
   }
 
+  modelContextTokens(): number | undefined {
+    return this.contextLength;
+  }
+
+  async toolCalling(signal?: AbortSignal): Promise<ToolCallingSupport | undefined> {
+    await this.health.ensure(signal);
+    return this.tools.support('Ollama\'s /api/show');
+  }
+
   async chat(request: ChatRequest): Promise<ChatResult> {
     await this.health.ensure(request.signal);
+    const offersTools = (request.tools?.length ?? 0) > 0;
+    if (offersTools && this.tools.refused()) throw new ModelCallError('tools-unsupported', `${this.model} takes no native tool calls on ${this.host}`);
     request.onSend?.(request.messages);
     const answer = new StreamedAnswer(request.onToken);
+    const toolCalls: ToolCall[] = [];
     const numCtx = this.contextWindowFor(request);
     const deadline = createDeadline(this.settings.timeoutSeconds * 1000, request.signal);
     const client = this.client(deadline);
@@ -79,13 +95,16 @@ export class OllamaProvider implements ModelProvider {
     try {
       const stream = await client.chat({
         model: this.model,
-        messages: request.messages,
+        messages: request.messages.map(toOllamaMessage),
         stream: true,
         ...(request.format ? { format: request.format } : {}),
+        ...(offersTools ? { tools: request.tools!.map(toOllamaTool) } : {}),
         ...(this.settings.keepAlive !== undefined ? { keep_alive: this.settings.keepAlive } : {}),
         options: { temperature: this.settings.temperature, seed: this.settings.seed, num_ctx: numCtx },
       });
       for await (const part of stream) {
+        // Ollama sends each tool call whole, in one streamed message.
+        for (const call of part.message?.tool_calls ?? []) toolCalls.push({ name: call.function?.name ?? '', ...parseToolArguments(call.function?.arguments) });
         if (!answer.push(part.message?.content ?? '')) {
           stream.abort();
           break;
@@ -93,11 +112,17 @@ export class OllamaProvider implements ModelProvider {
         if (part.done) final = part;
       }
     } catch (error) {
-      throw this.chatFailure(error, deadline);
+      const failure = this.chatFailure(error, deadline);
+      if (offersTools && failure instanceof ModelCallError && failure.status === 400) {
+        this.tools.refuse(`the server refused tools for ${this.model} (HTTP 400)`);
+        throw new ModelCallError('tools-unsupported', `Ollama refused native tools for ${this.model} (HTTP 400): ${describeError(error)}`, { cause: error, status: 400 });
+      }
+      throw failure;
     }
     answer.rethrowCallbackError();
     return {
       text: answer.text,
+      ...(toolCalls.length > 0 ? { toolCalls } : {}),
       promptTokens: final?.prompt_eval_count,
       completionTokens: final?.eval_count,
       durationMs: answer.durationMs(),
@@ -107,8 +132,9 @@ export class OllamaProvider implements ModelProvider {
 
   /** The window for this prompt; see context-window.ts for why it is sized per call. */
   contextWindowFor(request: ChatRequest): number {
-    const promptText = request.messages.map((message) => message.content).join('\n');
-    const formatText = request.format ? JSON.stringify(request.format) : '';
+    const promptText = request.messages.map((message) => message.content + (message.toolCalls ? JSON.stringify(message.toolCalls) : '')).join('\n');
+    // Tool definitions are part of the prompt the model reads.
+    const formatText = (request.format ? JSON.stringify(request.format) : '') + (request.tools ? JSON.stringify(request.tools) : '');
     // A few tokens of chat template per message.
     const promptTokens = estimateTokens(promptText + formatText) + 8 * request.messages.length;
     const caps = [this.contextLength, this.settings.numCtx].filter((value): value is number => typeof value === 'number' && value > 0);
@@ -161,6 +187,19 @@ export class OllamaProvider implements ModelProvider {
     // ollama-js turns an NDJSON {"error"} line (sent under HTTP 200) into a plain Error.
     return new ModelCallError('stream-error', `Ollama reported an error while answering: ${describeError(error)}`, { cause: error });
   }
+}
+
+function toOllamaMessage(message: ChatMessage): Message {
+  return {
+    role: message.role,
+    content: message.content,
+    ...(message.toolCalls ? { tool_calls: message.toolCalls.map((call) => ({ function: { name: call.name, arguments: call.arguments } })) } : {}),
+    ...(message.role === 'tool' && message.toolName ? { tool_name: message.toolName } : {}),
+  };
+}
+
+function toOllamaTool(tool: NonNullable<ChatRequest['tools']>[number]): Tool {
+  return { type: 'function', function: { name: tool.name, description: tool.description, parameters: tool.parameters } };
 }
 
 /** ollama-js 0.6.4 does not export ResponseError, so recognise it by shape. */

@@ -5,9 +5,9 @@
 import { createDeadline, describeError, isConnectionFailure, type Deadline } from './deadline.js';
 import { abortedError, chatTimeoutError, ModelCallError, ProviderUnavailableError } from './errors.js';
 import { DEFAULT_HEALTH_TIMEOUT_MS } from './ollama-provider.js';
-import { bearerHeaders, HealthGate, StreamedAnswer } from './provider-support.js';
+import { bearerHeaders, HealthGate, parseToolArguments, StreamedAnswer, ToolCallingMemory } from './provider-support.js';
 import { readSseData } from './sse.js';
-import type { ChatRequest, ChatResult, ModelProvider, ModelSettings } from './types.js';
+import type { ChatMessage, ChatRequest, ChatResult, ModelProvider, ModelSettings, ToolCall, ToolCallingSupport } from './types.js';
 
 export interface OpenAiProviderOptions {
   healthTimeoutMs?: number;
@@ -15,9 +15,17 @@ export interface OpenAiProviderOptions {
 
 interface CompletionChunk {
   model?: string;
-  choices?: { delta?: { content?: string | null }; finish_reason?: string | null }[];
+  choices?: { delta?: { content?: string | null; tool_calls?: ToolCallDelta[] }; finish_reason?: string | null }[];
   usage?: { prompt_tokens?: number; completion_tokens?: number } | null;
   error?: { message?: string } | string;
+}
+
+/** A streamed piece of a tool call: the first carries id and name, the rest pieces of the arguments' JSON text. */
+interface ToolCallDelta {
+  index?: number;
+  id?: string;
+  type?: string;
+  function?: { name?: string; arguments?: string };
 }
 
 export class OpenAiCompatibleProvider implements ModelProvider {
@@ -27,6 +35,8 @@ export class OpenAiCompatibleProvider implements ModelProvider {
   private readonly settings: ModelSettings;
   private readonly healthTimeoutMs: number;
   private readonly health = new HealthGate((signal) => this.healthCheck(signal));
+  /** The OpenAI API has no capability listing: the first request with tools tells. */
+  private readonly tools = new ToolCallingMemory();
 
   constructor(settings: ModelSettings, options: OpenAiProviderOptions = {}) {
     this.settings = settings;
@@ -57,14 +67,23 @@ export class OpenAiCompatibleProvider implements ModelProvider {
     this.health.passed();
   }
 
+  async toolCalling(signal?: AbortSignal): Promise<ToolCallingSupport | undefined> {
+    await this.health.ensure(signal);
+    return this.tools.support('the server');
+  }
+
   async chat(request: ChatRequest): Promise<ChatResult> {
     await this.health.ensure(request.signal);
+    const offersTools = (request.tools?.length ?? 0) > 0;
+    if (offersTools && this.tools.refused()) throw new ModelCallError('tools-unsupported', `${this.model} takes no native tool calls on ${this.host}`);
     request.onSend?.(request.messages);
     const answer = new StreamedAnswer(request.onToken);
     const deadline = createDeadline(this.settings.timeoutSeconds * 1000, request.signal);
+    const calls = new Map<number, { id?: string; name: string; arguments: string }>();
     const body = {
       model: this.model,
-      messages: request.messages,
+      messages: request.messages.map(toOpenAiMessage),
+      ...(offersTools ? { tools: request.tools!.map((tool) => ({ type: 'function', function: { name: tool.name, description: tool.description, parameters: tool.parameters } })) } : {}),
       stream: true,
       stream_options: { include_usage: true },
       temperature: this.settings.temperature,
@@ -79,7 +98,14 @@ export class OpenAiCompatibleProvider implements ModelProvider {
         headers: { ...this.headers(), 'Content-Type': 'application/json', Accept: 'text/event-stream' },
         body: JSON.stringify(body),
       });
-      if (!response.ok) throw this.statusFailure(response.status, await errorText(response), '/v1/chat/completions');
+      if (!response.ok) {
+        const message = await errorText(response);
+        if (offersTools && response.status === 400) {
+          this.tools.refuse(`the server refused tools for ${this.model} (HTTP 400)`);
+          throw new ModelCallError('tools-unsupported', `The server refused native tools for ${this.model} (HTTP 400): ${message}`, { status: 400 });
+        }
+        throw this.statusFailure(response.status, message, '/v1/chat/completions');
+      }
       if (!response.body) throw new ModelCallError('bad-response', 'The server sent no response body');
       for await (const data of readSseData(response.body)) {
         if (data.trim() === '[DONE]') break;
@@ -87,14 +113,26 @@ export class OpenAiCompatibleProvider implements ModelProvider {
         if (chunk.error) throw new ModelCallError('stream-error', `The server reported an error while answering: ${errorMessageOf(chunk.error)}`);
         if (chunk.model) model = chunk.model;
         if (chunk.usage) usage = chunk.usage;
+        for (const delta of chunk.choices?.[0]?.delta?.tool_calls ?? []) {
+          const index = delta.index ?? calls.size;
+          const call = calls.get(index) ?? { name: '', arguments: '' };
+          if (delta.id) call.id = delta.id;
+          if (delta.function?.name) call.name += delta.function.name;
+          if (delta.function?.arguments) call.arguments += delta.function.arguments;
+          calls.set(index, call);
+        }
         if (!answer.push(chunk.choices?.[0]?.delta?.content ?? '')) break;
       }
     } catch (error) {
       throw this.failure(error, deadline, 'chat');
     }
     answer.rethrowCallbackError();
+    const toolCalls: ToolCall[] = [...calls.entries()]
+      .sort(([a], [b]) => a - b)
+      .map(([, call]) => ({ ...(call.id ? { id: call.id } : {}), name: call.name, ...parseToolArguments(call.arguments) }));
     return {
       text: answer.text,
+      ...(toolCalls.length > 0 ? { toolCalls } : {}),
       promptTokens: usage?.prompt_tokens,
       completionTokens: usage?.completion_tokens,
       durationMs: answer.durationMs(),
@@ -135,6 +173,19 @@ export class OpenAiCompatibleProvider implements ModelProvider {
     }
     return new ModelCallError('bad-response', `Could not read the answer: ${describeError(error)}`, { cause: error });
   }
+}
+
+/** Tool calls and results in the OpenAI wire shape: arguments as a JSON string, results tied to the call's id. */
+function toOpenAiMessage(message: ChatMessage): Record<string, unknown> {
+  if (message.role === 'tool') return { role: 'tool', tool_call_id: message.toolCallId ?? message.toolName ?? 'call_0', content: message.content };
+  if (message.role === 'assistant' && message.toolCalls) {
+    return {
+      role: 'assistant',
+      content: message.content === '' ? null : message.content,
+      tool_calls: message.toolCalls.map((call, index) => ({ id: call.id ?? `call_${index}`, type: 'function', function: { name: call.name, arguments: JSON.stringify(call.arguments) } })),
+    };
+  }
+  return { role: message.role, content: message.content };
 }
 
 function startServerHint(host: string): string {

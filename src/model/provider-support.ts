@@ -1,4 +1,5 @@
 /** What the Ollama and OpenAI-compatible providers do alike around their wire protocols. */
+import type { ToolCallingSupport } from './types.js';
 
 /**
  * The health check that runs once before the first chat. A failed check is forgotten, so
@@ -67,4 +68,51 @@ export class StreamedAnswer {
 /** The Authorization header for an API key, or none. */
 export function bearerHeaders(apiKey: string | undefined): Record<string, string> {
   return apiKey ? { Authorization: `Bearer ${apiKey}` } : {};
+}
+
+/**
+ * What a provider knows about native tool calls for its model: what the server said
+ * (Ollama's /api/show capabilities), and whether it refused a request with tools. Both
+ * Ollama and OpenAI-compatible servers answer HTTP 400 to tools a model cannot take;
+ * after one such refusal no request offers tools again.
+ */
+export class ToolCallingMemory {
+  private advertised?: boolean;
+  private refusal?: string;
+
+  /** From the server's own description of the model; undefined when it says nothing. */
+  advertise(native: boolean | undefined): void {
+    this.advertised = native;
+  }
+
+  refuse(reason: string): void {
+    this.refusal = reason;
+  }
+
+  refused(): boolean {
+    return this.refusal !== undefined;
+  }
+
+  support(source: string): ToolCallingSupport | undefined {
+    if (this.refusal !== undefined) return { native: false, reason: this.refusal };
+    if (this.advertised === undefined) return undefined;
+    return this.advertised
+      ? { native: true, reason: `${source} lists tools among the model's capabilities` }
+      : { native: false, reason: `${source} does not list tools among the model's capabilities` };
+  }
+}
+
+/** Tool-call arguments as a JSON object: servers send an object (Ollama) or a JSON string (OpenAI), models sometimes neither. */
+export function parseToolArguments(raw: unknown): { arguments: Record<string, unknown>; rawArguments?: string } {
+  if (raw && typeof raw === 'object' && !Array.isArray(raw)) return { arguments: raw as Record<string, unknown> };
+  if (typeof raw !== 'string' || raw.trim() === '') return { arguments: {} };
+  for (const candidate of [raw, raw.replace(/,\s*([}\]])/g, '$1')]) {
+    try {
+      const parsed: unknown = JSON.parse(candidate);
+      if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) return { arguments: parsed as Record<string, unknown> };
+    } catch {
+      // Not JSON: kept as written below.
+    }
+  }
+  return { arguments: {}, rawArguments: raw };
 }

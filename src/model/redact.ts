@@ -211,13 +211,33 @@ export function withRedaction(provider: ModelProvider, redactor: Redactor | Reda
     host: provider.host,
     healthCheck: (signal) => provider.healthCheck(signal),
     chat: async (request: ChatRequest): Promise<ChatResult> => {
-      const messages: ChatMessage[] = request.messages.map((message) => ({ ...message, content: active.redact(message.content) }));
+      const messages: ChatMessage[] = request.messages.map((message) => ({
+        ...message,
+        content: active.redact(message.content),
+        // Native tool calls echo the model's arguments back to it: their text is redacted like any message.
+        ...(message.toolCalls ? { toolCalls: message.toolCalls.map((call) => ({ ...call, arguments: mapStrings(call.arguments, (text) => active.redact(text)) })) } : {}),
+      }));
       const { onSend, ...rest } = request;
       onSend?.(messages);
       const result = await provider.chat({ ...rest, messages });
-      return { ...result, shown: result.shown ?? result.text, text: active.restore(result.text) };
+      return {
+        ...result,
+        shown: result.shown ?? result.text,
+        text: active.restore(result.text),
+        // A placeholder in a tool call's arguments stands for the real text, as in the answer's text.
+        ...(result.toolCalls ? { toolCalls: result.toolCalls.map((call) => ({ ...call, arguments: mapStrings(call.arguments, (text) => active.restore(text)) })) } : {}),
+      };
     },
+    ...(provider.toolCalling ? { toolCalling: (signal?: AbortSignal) => provider.toolCalling!(signal) } : {}),
+    ...(provider.modelContextTokens ? { modelContextTokens: () => provider.modelContextTokens!() } : {}),
   };
+}
+
+function mapStrings<T>(value: T, map: (text: string) => string): T {
+  if (typeof value === 'string') return map(value) as T;
+  if (Array.isArray(value)) return (value as unknown[]).map((item) => mapStrings(item, map)) as T;
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, mapStrings(item, map)])) as T;
+  return value;
 }
 
 function compileExtraPatterns(patterns: (string | RegExp)[]): RegExp[] {

@@ -5,8 +5,37 @@
 export { ModelCallError, ProviderUnavailableError } from './errors.js';
 
 export interface ChatMessage {
-  role: 'system' | 'user' | 'assistant';
+  role: 'system' | 'user' | 'assistant' | 'tool';
   content: string;
+  /** An assistant message's native tool calls (agent mode). */
+  toolCalls?: ToolCall[];
+  /** A `tool` message answers this call (OpenAI-compatible servers need its id, Ollama its name). */
+  toolCallId?: string;
+  toolName?: string;
+}
+
+/** A tool the model may call natively (Ollama and OpenAI-compatible `tools`). */
+export interface ToolSpec {
+  name: string;
+  description: string;
+  /** JSON Schema of the arguments: `{type: 'object', properties, required}`. */
+  parameters: object;
+}
+
+/** A native tool call from the model. */
+export interface ToolCall {
+  /** The server's id for the call (OpenAI-compatible); absent from Ollama. */
+  id?: string;
+  name: string;
+  arguments: Record<string, unknown>;
+  /** The arguments as sent, when they were not a JSON object (`arguments` is then `{}`). */
+  rawArguments?: string;
+}
+
+/** Whether the server takes native tool calls for this model, and how that was learned. */
+export interface ToolCallingSupport {
+  native: boolean;
+  reason: string;
 }
 
 export interface ChatRequest {
@@ -16,6 +45,8 @@ export interface ChatRequest {
   /** Receives each piece of the answer as it streams in, for progress display. */
   onToken?: (text: string) => void;
   signal?: AbortSignal;
+  /** Native tool calling: the tools the model may call in this answer. */
+  tools?: ToolSpec[];
   /** Called with the messages exactly as they go out (after redaction), just before the request. */
   onSend?: (messages: ChatMessage[]) => void;
 }
@@ -23,6 +54,8 @@ export interface ChatRequest {
 export interface ChatResult {
   /** The answer, with redaction placeholders mapped back to the text they stand for. */
   text: string;
+  /** The model's native tool calls, when the request offered tools and it called some. */
+  toolCalls?: ToolCall[];
   /** The answer exactly as the model wrote it (placeholders and all), when it differs from `text`. */
   shown?: string;
   promptTokens?: number;
@@ -43,6 +76,19 @@ export interface ModelProvider {
    * busy (503); ModelCallError for any other failure, including timeout and abort.
    */
   chat(request: ChatRequest): Promise<ChatResult>;
+  /**
+   * What the server says about native tool calls for the model, once per provider:
+   * undefined while unknown (the first request with tools tells). A request with tools
+   * that the server refuses (HTTP 400) fails with ModelCallError code `tools-unsupported`,
+   * and later calls report `native: false`.
+   */
+  toolCalling?(signal?: AbortSignal): Promise<ToolCallingSupport | undefined>;
+  /**
+   * The model's own context length in tokens when the server told it (Ollama's /api/show,
+   * read by the health check); undefined when unknown. Prompts that are trimmed to fit
+   * (agent mode) take the smaller of this and the configured window.
+   */
+  modelContextTokens?(): number | undefined;
 }
 
 export interface ModelSettings {

@@ -43,6 +43,8 @@ export const PATCH_PROBLEM_CODES = [
   'reply-too-large',
   // Set by the repair stage on the same PatchProblem shape.
   'model-error',
+  // An agent's candidate fix that weakens, skips, disables or deletes tests (refused before its build).
+  'test-weakening',
 ] as const;
 
 export type PatchProblemCode = (typeof PATCH_PROBLEM_CODES)[number];

@@ -4,6 +4,7 @@
  * exists here or nowhere. Every field carries a description because editors show it.
  */
 import { z } from 'zod';
+import { commandProblem } from './command-line.js';
 
 export const TIERS = ['off', 'monitor', 'assist', 'auto'] as const;
 export type Tier = (typeof TIERS)[number];
@@ -197,6 +198,27 @@ const regexSource = z
     }
   });
 
+// Command tools (docs/tools.md): programs a team offers the agent without writing a plugin.
+export const COMMAND_TOOL_NAME = /^[a-z][a-z0-9_]{1,39}$/;
+export const COMMAND_TOOL_STATES = ['understand', 'collect', 'fix'] as const;
+export const commandToolSchema = z
+  .strictObject({
+    name: z.string().regex(COMMAND_TOOL_NAME, 'lower_snake_case, 2-40 characters, starting with a letter').describe('The name the model calls it by, lower_snake_case.'),
+    command: z
+      .string()
+      .min(1)
+      .superRefine((command, context) => {
+        const problem = commandProblem(command);
+        if (problem) context.addIssue({ code: 'custom', message: problem });
+      })
+      .describe('The command line, split like a shell would (quotes kept together) but run without a shell. Placeholders: %FILE% %LINE% %CLASS% %MODULE% %WORKSPACE%.'),
+    description: z.string().min(1).optional().describe('One line telling the model what the tool finds; default: the command.'),
+    outputFormat: z.enum(['text', 'xml', 'sarif']).default('text').describe('How to read its output: text as is; xml (SpotBugs, Checkstyle, PMD) and sarif reduced to `file:line: message` lines.'),
+    states: z.array(z.enum(COMMAND_TOOL_STATES)).min(1).default(['understand', 'collect', 'fix']).describe('Agent states in which the tool is offered.'),
+    timeoutSeconds: positiveInt.max(3600).default(60).describe('Seconds one run may take.'),
+  })
+  .describe('A command tool.');
+
 export const configSchema = z
   .strictObject({
     $schema: z.string().optional().describe('JSON Schema of this file, for editors. Ignored by mvnx.'),
@@ -289,9 +311,26 @@ export const configSchema = z
           .default('off')
           .describe('Agent mode: off; escalate (after a single-shot model attempt failed, the next model attempt is an agent session); always (every model attempt is one).'),
         maxSteps: positiveInt.default(12).describe('Tool calls (each one model call) an agent session may take; the model-call budget also caps it.'),
+        toolCalling: z
+          .enum(['auto', 'native', 'text'])
+          .default('auto')
+          .describe("How the model calls tools: auto (native when the server supports it for the model, learned from Ollama's /api/show or the first refusal, else JSON in the text), native, or text."),
+        maxCandidates: positiveInt.default(3).describe('Most candidate fixes one write_fix call may hold; each is built and tested, the first that passes is kept.'),
+        parallelBuilds: positiveInt
+          .optional()
+          .describe('Candidate fixes built at the same time, each in its own workspace. Default: half the CPU cores, at least 1 (a Maven build keeps about two cores busy).'),
       })
       .prefault({})
       .describe('Agent mode: the model reads the code with tools (read_range, search_code_base, ...) through the states understand, collect and fix before writing a fix.'),
+    tools: z
+      .array(commandToolSchema)
+      .default([])
+      .superRefine((tools, context) => {
+        tools.forEach((tool, index) => {
+          if (tools.findIndex((other) => other.name === tool.name) < index) context.addIssue({ code: 'custom', path: [index, 'name'], message: `another command tool is already named ${tool.name}` });
+        });
+      })
+      .describe('Command tools for agent mode (`mvnx tool add`): a program the agent may run on the code, such as a static analyser.'),
     review: reviewSchema.prefault({}),
     rollout: rolloutSchema.prefault({}),
     tests: z

@@ -25,7 +25,7 @@ import type { AgentTool } from './agent/types.js';
 import { createSourceView } from './fixers/source-view.js';
 import { createTypeIndex } from './fixers/type-index.js';
 import type { IntegrityOutcome, LoopPorts } from './loop.js';
-import { createAgentProposer } from './agent/proposer.js';
+import { wireAgent } from './agent-wiring.js';
 import { touchesTests } from './integrity/scope.js';
 import { createModelProposer } from './model-proposer.js';
 import { createFailureRecheck } from './recheck.js';
@@ -37,6 +37,8 @@ export interface RepairSession {
   ports: LoopPorts;
   sandbox: SandboxInfo;
   model: { provider: string; name: string; host: string };
+  /** Agent mode: whether the model took native tool calls, once a session asked. */
+  toolCalling(): { native: boolean; reason: string } | undefined;
   /** -Werror under -q: the diagnosis with the hidden warnings read from a recompile, and what was done. */
   recoverWarnings(diagnosis: Diagnosis): Promise<{ diagnosis: Diagnosis; note: string }>;
   dispose(): Promise<void>;
@@ -134,8 +136,8 @@ export async function startRepairSession(input: {
     perCallTimeoutMs: config.model.timeoutSeconds * 1000,
   });
 
-  const verify = createVerifier({
-    workspace,
+  const verifierFor = (buildIn: typeof workspace) => createVerifier({
+    workspace: buildIn,
     executable: context.mavenExecutable,
     mavenArgs: context.mavenArgs,
     env: context.env,
@@ -180,24 +182,30 @@ export async function startRepairSession(input: {
     };
   };
 
-  const agentProposal = createAgentProposer({
+  // Agent mode: candidate builds in a pool of workspaces, command tools, native tool calls (agent-wiring.ts).
+  const agent = wireAgent({
+    config,
     provider,
-    editFormat: config.model.editFormat,
     ...guidelines,
     checker,
+    original,
     read: readAt,
-    list: (glob) => original.list(glob),
-    verify: (base, diagnosis) => {
-      progress.step('agent: running the tests in a workspace');
-      return verify(base, diagnosis);
-    },
+    workspace,
+    projectRoot: context.projectRoot,
+    sandbox,
+    env: context.env,
+    verifierFor,
+    fingerprint: fingerprintChangeSet,
+    checkIntegrity,
     keepExchange: (n, prompt, response) => input.recorder.writeAttemptExchange(n, prompt, response),
-    maxSteps: config.agent.maxSteps,
+    keepLog: (n, log) => input.recorder.writeAttemptLog(n, log),
     signal,
-    perCallTimeoutMs: config.model.timeoutSeconds * 1000,
+    ...(input.pluginTools ? { pluginTools: input.pluginTools } : {}),
     onStep: (text) => progress.step(`agent: ${text}`),
-    ...(input.pluginTools ? { extraTools: input.pluginTools } : {}),
+    onNote: (text) => progress.note(text),
   });
+  const verify = agent.verify;
+  const agentProposal = agent.propose;
   const useAgent = (history: AttemptRecord[]) =>
     config.agent.mode === 'always' || (config.agent.mode === 'escalate' && history.some((attempt) => attempt.source === 'model' && attempt.outcome !== 'verified'));
 
@@ -256,7 +264,11 @@ export async function startRepairSession(input: {
         ...(input.pluginParsers ? { parsers: input.pluginParsers } : {}),
       });
     },
-    dispose: () => workspace.dispose(),
+    toolCalling: () => agent.toolCalling(),
+    dispose: async () => {
+      await agent.dispose();
+      await workspace.dispose();
+    },
   };
 }
 

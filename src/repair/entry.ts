@@ -245,6 +245,8 @@ async function repair(input: RepairInput): Promise<{ exitCode: number; fix?: Cha
     }
     const start = diagnosis;
     loop = await progress.run('repairing the failed build', () => runRepairLoop(start, session.ports));
+    const toolCalling = session.toolCalling();
+    if (toolCalling) record.toolCalling = toolCalling;
   } finally {
     await session.dispose();
     process.off('SIGINT', onSignal);

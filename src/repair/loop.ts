@@ -8,7 +8,7 @@ import type { Diagnosis } from '../diagnose/types.js';
 import { fingerprintText } from '../patch/fingerprint.js';
 import { isPlacementProblem } from '../patch/problems.js';
 import type { ChangeSet, PatchProblem } from '../patch/types.js';
-import type { AttemptRecord, AttemptSource, StopReason } from '../shared/run-vocabulary.js';
+import type { AgentAttemptStats, AttemptRecord, AttemptSource, StopReason } from '../shared/run-vocabulary.js';
 import { composeChangeSets } from './compose.js';
 import { judgeProgress } from './progress.js';
 
@@ -27,6 +27,12 @@ export interface Proposal {
   modelMs?: number;
   /** Model calls this proposal took, when more than one (an agent session). */
   modelCalls?: number;
+  // Agent mode: the session builds its candidate fixes itself (several may be tried in one attempt).
+  /** The build of `changeSet` already done by the proposer; the loop does not build it again. */
+  verification?: Verification;
+  /** Builds beyond this attempt's own that the proposer made (other candidates): they count against maxAttempts. */
+  extraBuilds?: number;
+  agent?: AgentAttemptStats;
 }
 
 export interface Verification {
@@ -73,8 +79,11 @@ export interface LoopPorts {
   recheckFailures?(diagnosis: Diagnosis): Promise<FailureRecheck | undefined>;
   /** Deterministic candidates for the current diagnosis, best first. */
   fixerProposals(diagnosis: Diagnosis, base: ChangeSet): Promise<Proposal[]>;
-  /** One model call (an agent session may take up to `modelCallsLeft`); throws ProviderUnavailable when the provider cannot serve. */
-  modelProposal(input: { diagnosis: Diagnosis; base: ChangeSet; history: AttemptRecord[]; n: number; modelCallsLeft: number }): Promise<Proposal>;
+  /**
+   * One model call (an agent session may take up to `modelCallsLeft` calls, `attemptsLeft`
+   * builds and `secondsLeft`); throws ProviderUnavailable when the provider cannot serve.
+   */
+  modelProposal(input: { diagnosis: Diagnosis; base: ChangeSet; history: AttemptRecord[]; n: number; modelCallsLeft: number; attemptsLeft: number; secondsLeft: number }): Promise<Proposal>;
   fingerprint(changeSet: ChangeSet): string;
   /** Does `fix` (relative to the original tree) weaken, skip, disable or delete tests? No build. */
   checkIntegrity(fix: ChangeSet, diagnosis: Diagnosis): Promise<IntegrityOutcome>;
@@ -110,6 +119,8 @@ export async function runRepairLoop(initial: Diagnosis, ports: LoopPorts): Promi
   let diagnosis = initial;
   let base: ChangeSet = { files: [] };
   let modelCalls = 0;
+  /** Builds made inside agent attempts beyond one per attempt: they use up attempts too. */
+  let extraBuilds = 0;
   let progress = 0;
   let unchangedStreak = 0;
   // A test failure that goes away when the same code runs again is not the code's to fix.
@@ -133,7 +144,7 @@ export async function runRepairLoop(initial: Diagnosis, ports: LoopPorts): Promi
   for (let n = 1; ; n++) {
     if (ports.interrupted()) return end('interrupted');
     const budget = ports.budget(diagnosis, progress);
-    if (n > budget.maxAttempts) return end('budget-exhausted', { message: `used all ${budget.maxAttempts} attempts` });
+    if (n + extraBuilds > budget.maxAttempts) return end('budget-exhausted', { message: `used all ${budget.maxAttempts} attempts` });
     if (ports.elapsedSeconds() > budget.maxWallSeconds) {
       return end('budget-exhausted', { message: `ran past the ${budget.maxWallSeconds}s wall-time budget` });
     }
@@ -149,8 +160,17 @@ export async function runRepairLoop(initial: Diagnosis, ports: LoopPorts): Promi
       }
       try {
         modelCalls++;
-        proposal = await ports.modelProposal({ diagnosis, base, history: attempts, n, modelCallsLeft: budget.maxModelCalls - modelCalls + 1 });
+        proposal = await ports.modelProposal({
+          diagnosis,
+          base,
+          history: attempts,
+          n,
+          modelCallsLeft: budget.maxModelCalls - modelCalls + 1,
+          attemptsLeft: budget.maxAttempts - n - extraBuilds + 1,
+          secondsLeft: Math.max(0, budget.maxWallSeconds - ports.elapsedSeconds()),
+        });
         modelCalls += Math.max(1, proposal.modelCalls ?? 1) - 1;
+        extraBuilds += proposal.extraBuilds ?? 0;
       } catch (error) {
         if (error instanceof ProviderUnavailable) {
           modelCalls--;
@@ -174,6 +194,7 @@ export async function runRepairLoop(initial: Diagnosis, ports: LoopPorts): Promi
       timings: { modelMs: proposal.modelMs },
       ...(proposal.summary ? { summary: proposal.summary } : {}),
       ...(proposal.fixer ? { fixer: proposal.fixer } : {}),
+      ...(proposal.agent ? { agent: proposal.agent } : {}),
     };
     attempts.push(record);
 
@@ -205,7 +226,8 @@ export async function runRepairLoop(initial: Diagnosis, ports: LoopPorts): Promi
     if (integrity.failingTestEdits.length > 0) record.failingTestEdits = integrity.failingTestEdits;
 
     // Verify the base plus this change in a clean workspace.
-    const verification = await ports.verify(candidateFix, diagnosis, n);
+    // An agent attempt's fix was already built by its session (it passed the same integrity check above).
+    const verification = proposal.verification ?? (await ports.verify(candidateFix, diagnosis, n));
     timings.applyMs += verification.applyMs;
     timings.verifyMs += verification.verifyMs;
     record.timings.applyMs = verification.applyMs;

@@ -28,7 +28,8 @@ export interface VerifierOptions {
  * and, when it fails, diagnose the new failure from the workspace's own log.
  */
 export function createVerifier(options: VerifierOptions) {
-  return async function verify(fix: ChangeSet, diagnosis: Diagnosis): Promise<Verification> {
+  /** `signal` stops this build alone (a candidate fix that another one beat); the options' signal stops every build. */
+  return async function verify(fix: ChangeSet, diagnosis: Diagnosis, signal?: AbortSignal): Promise<Verification> {
     const applyStarted = Date.now();
     await options.workspace.reset();
     try {
@@ -59,7 +60,7 @@ export function createVerifier(options: VerifierOptions) {
       // Tests that fail in the diagnosis being worked on (after progress, maybe not in the user's build).
       requiredTests: failingTests(diagnosis),
       timeoutMs: options.timeoutMs,
-      signal: options.signal,
+      signal: signal ? AbortSignal.any([options.signal, signal]) : options.signal,
       userCwd: options.userCwd,
       ...(options.onStage ? { onStage: options.onStage } : {}),
     });

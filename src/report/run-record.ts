@@ -5,6 +5,8 @@ import type { Diagnostic } from '../diagnose/types.js';
 import { InvalidRunRecordError, parseRunRecord } from './run-record-schema.js';
 
 import type { AttemptRecord, RunStatus, StopReason } from '../shared/run-vocabulary.js';
+// The loop's vocabulary lives in the shared leaf; named here too for readers of the record's types.
+export type { AgentAttemptStats, AttemptOutcome, AttemptRecord, AttemptSource, RunStatus, StopReason } from '../shared/run-vocabulary.js';
 
 /** The contract's run record (`.mvnx/runs/<runId>/run.json`). Extra fields are additions. */
 export interface RunRecord {
@@ -28,6 +30,8 @@ export interface RunRecord {
   fixBase?: { path: string; beforeSha256: string | null }[];
   modelCalls: number;
   model?: { provider: string; name: string; host: string };
+  /** Agent mode: whether the model took native tool calls, and how that was learned (once per run). */
+  toolCalling?: { native: boolean; reason: string };
   /** What isolated the verification builds (bwrap, podman, docker, none), and why not when isolated is false. */
   sandbox?: { kind: string; isolated: boolean; reason?: string };
   /** stopReason flaky: the failing tests that passed when re-run on the unchanged code. */
@@ -116,6 +120,11 @@ export class RunRecorder {
     // The prompt arrives as sent (already redacted); redacting again changes nothing there.
     await writeFile(path.join(this.dir, `attempt-${n}.prompt.txt`), this.redaction.redact(prompt));
     await writeFile(path.join(this.dir, `attempt-${n}.response.txt`), this.redaction.redact(response));
+  }
+
+  /** An agent session step by step (each reply and mvnx's answer), secrets redacted like the exchange. */
+  async writeAttemptLog(n: number, log: string): Promise<void> {
+    await writeFile(path.join(this.dir, `attempt-${n}.agent-log.txt`), this.redaction.redact(log));
   }
 
   /** Bytes, not text: each file's section is in that file's own encoding. */

@@ -53,4 +53,22 @@ export interface AttemptRecord {
   failingTestEdits?: string[];
   timings: { modelMs?: number; applyMs?: number; verifyMs?: number };
   stages?: { name: string; exitCode: number; durationMs: number }[];
+  /** Agent attempts: what the session did. */
+  agent?: AgentAttemptStats;
+}
+
+/** An agent session in the run record: its steps, tool calls per tool, and the candidate fixes it built. */
+export interface AgentAttemptStats {
+  /** Why the session ended: fix-verified, goals-accomplished, gave-up, step-limit, loop-guard, unreadable, build-budget, time-limit. */
+  stop: string;
+  steps: number;
+  modelCalls: number;
+  /** Calls per tool, after the middleware corrected the names. */
+  toolCalls: Record<string, number>;
+  /** Calls whose name or arguments the middleware corrected. */
+  corrections: number;
+  /** How the model called tools in this session. */
+  toolCalling: 'native' | 'text';
+  /** Every fix given to write_fix, in order, with what became of it. */
+  candidates?: { outcome: string; reason: string; filesChanged: string[]; fingerprint?: string }[];
 }

@@ -41,3 +41,4 @@ export {
   type StageResult,
   type VerifyInput,
 } from './verify.js';
+export { findProgram, runCommandInWorkspace, type CommandInput, type CommandRun } from './command.js';

@@ -4,7 +4,7 @@
  * JSON object when stream is false). Replies come from a script, in order.
  */
 import type { ServerResponse } from 'node:http';
-import { pause, ReplyQueue, sendJson, splitIntoPieces, startRecordingServer, type MockHandle, type RecordedRequest, type ScriptedReply } from '../../src/bench/recording-server.js';
+import { offersTools, pause, ReplyQueue, sendJson, splitIntoPieces, startRecordingServer, toolCallsAsText, type MockHandle, type RecordedRequest, type ScriptedReply } from '../../src/bench/recording-server.js';
 
 export interface OpenAiMockScript {
   replies?: ScriptedReply[];
@@ -22,6 +22,8 @@ export interface OpenAiMockScript {
   keepAliveComments?: boolean;
   /** Use CRLF line ends in the event stream. */
   crlf?: boolean;
+  /** false: a request with `tools` gets HTTP 400, as llama.cpp answers without --jinja. Default true. */
+  tools?: boolean;
 }
 
 export interface OpenAiMock extends MockHandle {
@@ -56,6 +58,7 @@ export async function startOpenAiMock(script: OpenAiMockScript = {}): Promise<Op
     const model = body?.model ?? '';
     if (!models().includes(model)) return sendJson(response, 404, { error: { message: `The model \`${model}\` does not exist.`, type: 'invalid_request_error' } });
     if (script.busy) return sendJson(response, 503, { error: { message: 'Loading model', type: 'unavailable_error' } });
+    if (script.tools === false && offersTools(request)) return sendJson(response, 400, { error: { message: 'tools param requires --jinja flag', type: 'invalid_request_error' } });
     const reply = queue.take(request);
     if (!reply) {
       fail(`${request.path} call ${queue.used + 1} has no scripted reply`);
@@ -65,13 +68,18 @@ export async function startOpenAiMock(script: OpenAiMockScript = {}): Promise<Op
     if (reply.status !== undefined && reply.status !== 200) {
       return sendJson(response, reply.status, { error: { message: reply.errorMessage ?? `mock error ${reply.status}`, type: 'invalid_request_error' } });
     }
-    const usage = { prompt_tokens: Math.ceil(request.rawBody.length / 4), completion_tokens: Math.max(1, Math.ceil(reply.text.length / 4)) };
+    const native = reply.toolCalls !== undefined && offersTools(request);
+    const text = native || !reply.toolCalls ? reply.text : toolCallsAsText(reply);
+    // The OpenAI shape: an id per call, arguments as a JSON string.
+    const calls = native ? reply.toolCalls!.map((call, index) => ({ id: `call_${index + 1}`, type: 'function', function: { name: call.name, arguments: call.rawArguments ?? JSON.stringify(call.arguments) } })) : [];
+    const finish = calls.length > 0 ? 'tool_calls' : 'stop';
+    const usage = { prompt_tokens: Math.ceil(request.rawBody.length / 4), completion_tokens: Math.max(1, Math.ceil(text.length / 4)) };
     if (body?.stream !== true) {
       return sendJson(response, 200, {
         id: 'chatcmpl-mock',
         object: 'chat.completion',
         model,
-        choices: [{ index: 0, message: { role: 'assistant', content: reply.text }, finish_reason: 'stop' }],
+        choices: [{ index: 0, message: { role: 'assistant', content: calls.length > 0 && text === '' ? null : text, ...(calls.length > 0 ? { tool_calls: calls } : {}) }, finish_reason: finish }],
         usage: { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens },
       });
     }
@@ -80,7 +88,7 @@ export async function startOpenAiMock(script: OpenAiMockScript = {}): Promise<Op
     const chunk = (delta: object, finish: string | null) => ({ id: 'chatcmpl-mock', object: 'chat.completion.chunk', model, choices: [{ index: 0, delta, finish_reason: finish }] });
     response.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache' });
     response.write(event(chunk({ role: 'assistant', content: '' }, null)));
-    const pieces = splitIntoPieces(reply.text, reply.chunks ?? script.chunks ?? 4);
+    const pieces = text === '' ? [] : splitIntoPieces(text, reply.chunks ?? script.chunks ?? 4);
     for (const [index, piece] of pieces.entries()) {
       if (reply.errorAfterChunks && index === reply.errorAfterChunks.after) {
         response.end(event({ error: { message: reply.errorAfterChunks.message, type: 'server_error' } }));
@@ -91,7 +99,12 @@ export async function startOpenAiMock(script: OpenAiMockScript = {}): Promise<Op
       response.write(event(chunk({ content: piece }, null)));
       await pause(reply.tokenDelayMs ?? script.tokenDelayMs ?? 0);
     }
-    response.write(event(chunk({}, 'stop')));
+    // A streamed call: id, type and name first, then its arguments' JSON text in pieces.
+    for (const [index, call] of calls.entries()) {
+      response.write(event(chunk({ tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.function.name, arguments: '' } }] }, null)));
+      for (const piece of splitIntoPieces(call.function.arguments, 3)) response.write(event(chunk({ tool_calls: [{ index, function: { arguments: piece } }] }, null)));
+    }
+    response.write(event(chunk({}, finish)));
     if (body.stream_options?.include_usage) response.write(event({ id: 'chatcmpl-mock', object: 'chat.completion.chunk', model, choices: [], usage }));
     response.end(event('[DONE]'));
   }

@@ -52,13 +52,21 @@ describe('agent mode', () => {
       expect(mock.failures).toEqual([]);
 
       const recordDir = path.join(copy.root, '.mvnx/runs', run.record!.runId);
-      const transcript = await readFile(path.join(recordDir, 'attempt-1.prompt.txt'), 'utf8');
-      // What the tools answered came from the real files.
-      expect(transcript).toContain('assertEquals(90, new Discount().apply(100, 10));');
-      expect(transcript).toContain('return price - price * percent / 10;');
-      expect(transcript).toContain('run_tests cannot be used while understanding the failure');
-      expect(transcript).toContain(`${MAIN} is owned by team-payments`);
-      expect(transcript).toContain('who_owns {"file": string}: the team that owns a file (in: collect, fix)');
+      // The prompt file holds the last request as sent: it carries what the tools found, from the real files.
+      const lastPrompt = await readFile(path.join(recordDir, 'attempt-1.prompt.txt'), 'utf8');
+      expect(lastPrompt).toContain('## What you found so far');
+      expect(lastPrompt).toContain('assertEquals(90, new Discount().apply(100, 10));');
+      expect(lastPrompt).toContain('return price - price * percent / 10;');
+      expect(lastPrompt).toContain(`${MAIN} is owned by team-payments`);
+      expect(lastPrompt).toContain('## Your hypothesis\n\napply() divides by 10 instead of 100');
+      const log = await readFile(path.join(recordDir, 'attempt-1.agent-log.txt'), 'utf8');
+      expect(log).toContain('run_tests cannot be used while understanding the failure');
+      // The plugin's tool is offered natively from the collect state on, not before.
+      const offered = mock.chatRequests().map((request) => ((request.body as { tools?: { function: { name: string } }[] }).tools ?? []).map((tool) => tool.function.name));
+      expect(offered[0]).not.toContain('who_owns');
+      expect(offered[5]).toContain('who_owns');
+      expect(run.record?.attempts[0]?.agent).toMatchObject({ stop: 'fix-verified', steps: 7, toolCalling: 'native', toolCalls: { extract_method: 1, get_classes_and_methods: 1, read_range: 1, express_hypothesis: 1, who_owns: 1, write_fix: 1 } });
+      expect(run.record?.toolCalling).toEqual({ native: true, reason: "Ollama's /api/show lists tools among the model's capabilities" });
       expect(await readFile(path.join(recordDir, 'fix.patch'), 'utf8')).toContain('+        return price - price * percent / 100;');
       expect(await snapshotTree(copy.root)).toEqual(before);
     } finally {
@@ -89,6 +97,7 @@ describe('agent mode', () => {
       expect(run.record?.status).toBe('unfixed');
       expect(run.record?.attempts[0]).toMatchObject({ source: 'agent', outcome: 'not-applicable' });
       expect(run.record?.attempts[0]?.reason).toContain('the agent stopped without a fix (loop-guard) after 4 step(s)');
+      expect(run.record?.attempts[0]?.agent).toMatchObject({ stop: 'loop-guard', steps: 4, toolCalls: { read_range: 4 } });
       expect(run.record?.modelCalls).toBe(4);
     } finally {
       await copy.remove();

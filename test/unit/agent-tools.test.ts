@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CODE_TOOLS, extractMethod, getClassesAndMethods, readRange, searchCodeBase } from '../../src/repair/agent/tools.js';
+import { CODE_TOOLS, extractMethod, extractTestCode, findSimilarApiCalls, getClassesAndMethods, readRange, searchCodeBase } from '../../src/repair/agent/tools.js';
 import { MAX_TOOL_OUTPUT_CHARS, type AgentTool, type AgentToolContext } from '../../src/repair/agent/types.js';
 import { createSourceView } from '../../src/repair/fixers/source-view.js';
 
@@ -186,13 +186,15 @@ afterAll(async () => {
 });
 
 describe('CODE_TOOLS', () => {
-  it('lists the four reading tools in order, each usable in every state, with their parameters', () => {
-    expect(CODE_TOOLS).toEqual([readRange, searchCodeBase, getClassesAndMethods, extractMethod]);
+  it('lists the reading tools in order, each usable in every state, with their parameters', () => {
+    expect(CODE_TOOLS).toEqual([readRange, searchCodeBase, getClassesAndMethods, extractMethod, extractTestCode, findSimilarApiCalls]);
     expect(CODE_TOOLS.map((tool) => [tool.name, tool.states, Object.entries(tool.parameters).map(([name, p]) => `${name}:${p.type}${p.optional ? '?' : ''}`)])).toEqual([
       ['read_range', ['understand', 'collect', 'fix'], ['file:string', 'start:integer', 'end:integer?']],
       ['search_code_base', ['understand', 'collect', 'fix'], ['pattern:string', 'glob:string?']],
       ['get_classes_and_methods', ['understand', 'collect', 'fix'], ['file:string']],
       ['extract_method', ['understand', 'collect', 'fix'], ['file:string', 'method:string']],
+      ['extract_test_code', ['understand', 'collect', 'fix'], ['test:string?', 'file:string?']],
+      ['find_similar_api_calls', ['understand', 'collect', 'fix'], ['call:string', 'file:string?', 'line:integer?']],
     ]);
     for (const tool of CODE_TOOLS) expect(tool.description).not.toContain('\n');
   });
@@ -337,44 +339,69 @@ describe('path checks', () => {
 });
 
 describe('search_code_base', () => {
-  it('lists every line holding the text, in path order, across the Java files by default', async () => {
-    expect(await run(searchCodeBase, { pattern: 'add(' })).toEqual({
-      ok: true,
-      output: [
-        `${CALC}:14: history.add(0);`,
-        `${CALC}:19: return add(a, b);`,
-        `${CALC}:22: public int add(int a, int b) {`,
-        `${CALC}:23: history.add(a + b);`,
-        `${CALC}:27: public double add(double a,`,
-        `${TEST}:16: assertEquals(5, new Calculator().add(2, 3));`,
-        `${TEST}:27: assertEquals(value, new Calculator().add(value, 0));`,
-      ].join('\n'),
-    });
+  const hitsOf = (text: string) => text.split('\n').slice(1);
+
+  it('lists the exact matches first, in path order, across the Java files by default, under a line that counts them', async () => {
+    const text = await output(searchCodeBase, { pattern: 'add(' });
+    expect(text.split('\n')[0]).toBe('7 lines match (7 exactly), best first:');
+    expect(hitsOf(text)).toEqual([
+      `${CALC}:14: history.add(0);`,
+      `${CALC}:19: return add(a, b);`,
+      `${CALC}:22: public int add(int a, int b) {`,
+      `${CALC}:23: history.add(a + b);`,
+      `${CALC}:27: public double add(double a,`,
+      `${TEST}:16: assertEquals(5, new Calculator().add(2, 3));`,
+      `${TEST}:27: assertEquals(value, new Calculator().add(value, 0));`,
+    ]);
   });
 
-  it('matches literally and case-sensitively, so parentheses and dots need no escaping', async () => {
-    expect(await output(searchCodeBase, { pattern: 'add(a, b)' })).toBe(`${CALC}:19: return add(a, b);`);
-    expect(await output(searchCodeBase, { pattern: 'getClass().get' })).toBe(`${OP}:8: return getClass().getSimpleName();`);
-    expect(await output(searchCodeBase, { pattern: 'a.b' })).toBe('no match for "a.b" in 6 files');
-    expect(await output(searchCodeBase, { pattern: 'ADD(' })).toBe('no match for "ADD(" in 6 files');
+  it('matches the pattern literally first, so parentheses and dots need no escaping', async () => {
+    expect(hitsOf(await output(searchCodeBase, { pattern: 'add(a, b)' }))[0]).toBe(`${CALC}:19: return add(a, b);`);
+    expect(hitsOf(await output(searchCodeBase, { pattern: 'getClass().get' }))[0]).toBe(`${OP}:8: return getClass().getSimpleName();`);
+  });
+
+  it('finds the words of an identifier in other identifiers, case-insensitively, ranked by how many words a line holds', async () => {
+    const text = await output(searchCodeBase, { pattern: 'addsTwoValues' });
+    expect(text.split('\n')[0]).toBe('4 lines match (0 exactly; words: adds, two, values), best first:');
+    expect(hitsOf(text)).toEqual([`${TEST}:15: void addsTwoNumbers() {  [adds, two]`, `${TEST}:14: @DisplayName("adds (two) numbers")  [adds, two]`,
+      `${OP}:3: /** Something that combines two numbers. */  [two]`,
+      `${TEST}:26: void addsZero(int value) {  [adds]`,
+    ]);
+  });
+
+  it('ranks a line holding a run of the words (sortArray of fastSortArray) above one holding the same number apart', async () => {
+    await writeFile(
+      path.join(root, 'src/main/java/com/acme/calc/Sorting.java'),
+      ['package com.acme.calc;', 'class Sorting {', '  int[] arrayToSort;', '  void sortArray(int[] a) {}', '  void fast() {}', '}', ''].join('\n'),
+    );
+    try {
+      // A fresh view: the test's view listed the files before this one was written.
+      const fresh = { ...context, view: createSourceView(root) };
+      const hits = hitsOf((await searchCodeBase.run({ pattern: 'fastSortArray', glob: '**/Sorting.java' }, fresh)).output);
+      expect(hits).toEqual([
+        'src/main/java/com/acme/calc/Sorting.java:4: void sortArray(int[] a) {}  [sort, array]',
+        'src/main/java/com/acme/calc/Sorting.java:3: int[] arrayToSort;  [sort, array]',
+        'src/main/java/com/acme/calc/Sorting.java:5: void fast() {}  [fast]',
+      ]);
+    } finally {
+      await rm(path.join(root, 'src/main/java/com/acme/calc/Sorting.java'));
+    }
   });
 
   it('finds text inside strings and comments, since it is a text search', async () => {
-    expect(await output(searchCodeBase, { pattern: '{ ', glob: 'src/*/java/com/acme/calc/*.java' })).toBe(
-      [`${CALC}:7: * A calculator with a memory. Braces in this comment { do not } count.`, `${CALC}:33: public String symbol() { return "+"; }`, `${CALC}:36: String text = "value { " + value;`, `${CALC}:47: int recall() { return stored; }`, `${RANGE}:9: public int width() { return high - low; }`, `${RANGE}:11: interface Visitor { void visit(Range range); }`, `${RANGE}:13: static final class Empty extends RuntimeException { Empty() { super("empty range"); } }`, `${TEST}:21: assertEquals("value { 7", new Calculator().describe(7));`].join('\n'),
-    );
+    const hits = hitsOf(await output(searchCodeBase, { pattern: 'memory', glob: 'src/*/java/com/acme/calc/*.java' }));
+    expect(hits).toEqual([`${CALC}:7: * A calculator with a memory. Braces in this comment { do not } count.`, `${CALC}:40: static class Memory {`]);
   });
 
   it('searches the files a glob names; a glob without a slash matches names in any folder', async () => {
-    expect(await output(searchCodeBase, { pattern: 'assertEquals(', glob: '*Test.java' })).toBe(
-      [
-        `${TEST}:16: assertEquals(5, new Calculator().add(2, 3));`,
-        `${TEST}:21: assertEquals("value { 7", new Calculator().describe(7));`,
-        `${TEST}:27: assertEquals(value, new Calculator().add(value, 0));`,
-        `${TEST}:32: assertEquals(0, dir.toFile().list().length);`,
-      ].join('\n'),
-    );
-    expect(await output(searchCodeBase, { pattern: 'artifactId', glob: 'pom.xml' })).toBe('pom.xml:4: <artifactId>calc</artifactId>');
+    expect(hitsOf(await output(searchCodeBase, { pattern: 'assertEquals(', glob: '*Test.java' }))).toEqual([
+      `${TEST}:16: assertEquals(5, new Calculator().add(2, 3));`,
+      `${TEST}:21: assertEquals("value { 7", new Calculator().describe(7));`,
+      `${TEST}:27: assertEquals(value, new Calculator().add(value, 0));`,
+      `${TEST}:32: assertEquals(0, dir.toFile().list().length);`,
+      `${TEST}:3: import static org.junit.jupiter.api.Assertions.assertEquals;  [assert, equals]`,
+    ]);
+    expect(hitsOf(await output(searchCodeBase, { pattern: 'artifactId', glob: 'pom.xml' }))).toEqual(['pom.xml:4: <artifactId>calc</artifactId>']);
     expect(await output(searchCodeBase, { pattern: 'Stale', glob: '**/*' })).toBe('no match for "Stale" in 20 files');
   });
 
@@ -382,21 +409,22 @@ describe('search_code_base', () => {
     expect(await output(searchCodeBase, { pattern: 'Calculator', glob: 'lib/**' })).toBe('no match for "Calculator" in 1 file');
   });
 
-  it('says how many files it looked in when nothing matches', async () => {
+  it('says how many files it looked in when nothing matches, and which words it tried', async () => {
     expect(await run(searchCodeBase, { pattern: 'subtract(' })).toEqual({ ok: true, output: 'no match for "subtract(" in 6 files' });
+    expect(await run(searchCodeBase, { pattern: 'zebraQuark' })).toEqual({ ok: true, output: 'no match for "zebraQuark" nor any of its words (zebra, quark) in 6 files' });
     expect(await run(searchCodeBase, { pattern: 'fun ', glob: '**/*.kt' })).toEqual({ ok: true, output: 'no match for "fun " in 0 files (no file matches the glob "**/*.kt")' });
   });
 
   it('shows at most 50 hits and says how many more there are', async () => {
     const expected = Array.from({ length: 50 }, (_, i) => `src/main/resources/notes.txt:${i + 1}: TODO item ${i + 1}`);
-    expect(await output(searchCodeBase, { pattern: 'TODO', glob: '**/notes.txt' })).toBe(`${expected.join('\n')}\n... 10 more matches not shown: narrow the pattern or the glob`);
+    expect(await output(searchCodeBase, { pattern: 'TODO', glob: '**/notes.txt' })).toBe(`60 lines match (60 exactly), best first:\n${expected.join('\n')}\n... 10 more matches not shown: narrow the pattern or the glob`);
   });
 
   it('stops at the output limit before 50 long hits', async () => {
-    // 44 hits of 131-133 characters and the note fit in 6000 characters, 45 do not.
-    const expected = Array.from({ length: 44 }, (_, i) => `src/main/resources/wide.txt:${i + 1}: ${'x'.repeat(100)}`);
     const text = await output(searchCodeBase, { pattern: 'xxx', glob: 'src/main/resources/wide.txt' });
-    expect(text).toBe(`${expected.join('\n')}\n... 156 more matches not shown: narrow the pattern or the glob`);
+    const hits = hitsOf(text);
+    expect(hits.at(-1)).toMatch(/^\.\.\. \d+ more matches not shown: narrow the pattern or the glob$/);
+    expect(hits.length).toBeLessThan(50);
     expect(text.length).toBeLessThanOrEqual(MAX_TOOL_OUTPUT_CHARS);
   });
 
@@ -409,9 +437,9 @@ describe('search_code_base', () => {
 
   it('answers each bad argument with one line naming it', async () => {
     const cases: [Record<string, unknown>, string][] = [
-      [{}, 'search_code_base needs "pattern" (the text to look for)'],
-      [{ pattern: '' }, 'search_code_base needs "pattern" (the text to look for), got ""'],
-      [{ pattern: 5 }, 'search_code_base needs "pattern" (the text to look for), got 5'],
+      [{}, 'search_code_base needs "pattern" (the code or identifier to look for)'],
+      [{ pattern: '' }, 'search_code_base needs "pattern" (the code or identifier to look for), got ""'],
+      [{ pattern: 5 }, 'search_code_base needs "pattern" (the code or identifier to look for), got 5'],
       [{ pattern: 'int a,\nint b' }, 'search_code_base matches within one line: "pattern" cannot hold a line break'],
       [{ pattern: 'add', glob: 3 }, 'search_code_base needs "glob" as text such as "**/*.java", got 3'],
       [{ pattern: 'add', glob: ['**/*.java'] }, 'search_code_base needs "glob" as text such as "**/*.java", got ["**/*.java"]'],
@@ -456,7 +484,16 @@ describe('get_classes_and_methods', () => {
   });
 
   it('says when a file declares nothing', async () => {
-    expect(await run(getClassesAndMethods, { file: 'pom.xml' })).toEqual({ ok: true, output: 'no class, interface, enum, record or method found in pom.xml (6 lines)' });
+    await writeFile(path.join(root, 'src/main/java/com/acme/calc/package-info.java'), '/** Calculators. */\npackage com.acme.calc;\n');
+    try {
+      expect(await getClassesAndMethods.run({ file: 'src/main/java/com/acme/calc/package-info.java' }, { ...context, view: createSourceView(root) })).toEqual({
+        ok: true,
+        output: 'no class, interface, enum, record or method found in src/main/java/com/acme/calc/package-info.java (2 lines)',
+      });
+    } finally {
+      await rm(path.join(root, 'src/main/java/com/acme/calc/package-info.java'));
+    }
+    expect(await run(getClassesAndMethods, { file: 'pom.xml' })).toEqual({ ok: false, output: 'get_classes_and_methods reads Java source files; pom.xml is not one (read it with read_range)' });
   });
 
   it('stops at the output limit and says where the rest starts', async () => {
@@ -505,7 +542,7 @@ describe('extract_method', () => {
     expect(await output(extractMethod, { file: GENERATED, method: 'value0' })).toBe(
       `no method value0 in ${GENERATED}; its methods are: ${Array.from({ length: 40 }, (_, i) => `value${i + 1}`).join(', ')} and 260 more`,
     );
-    expect(await output(extractMethod, { file: 'pom.xml', method: 'build' })).toBe('no method build in pom.xml: it declares no methods or constructors');
+    expect(await output(extractMethod, { file: 'pom.xml', method: 'build' })).toBe('extract_method reads Java source files; pom.xml is not one (read it with read_range)');
   });
 
   it('stops at the output limit and says where to read on', async () => {

@@ -76,9 +76,18 @@ describe('case.json errors', () => {
     [{ ...good, reply: [] }, /unknown field "reply"/],
     [{ ...good, modules: [{ name: 'App' }] }, /field "modules\[0\]\.name" must be a lower-case folder name/],
     [{ ...good, modules: [{ name: 'app', dependsOn: ['core'] }] }, /module "app" depends on "core", which is not in "modules"/],
+    [{ ...good, agentReplies: 'call read_range' }, /field "agentReplies" must be a list of texts or \{text, toolCalls: \[\{name, arguments\}\]\}/],
+    [{ ...good, agentReplies: [{ toolCalls: [{ name: 'read_range', arguments: 'file=A' }] }] }, /field "agentReplies"/],
+    [{ ...good, agentReplies: [{ text: 'x' }] }, /field "agentReplies"/],
   ])('%j', (json, message) => {
     expect(parse(json)).toThrow(MvnxError);
     expect(parse(json)).toThrow(message);
+  });
+
+  it('reads agentReplies: texts, and native tool calls whose text defaults to empty', () => {
+    const parsed = parse({ ...good, agentReplies: ['{"tool": "give_up"}', { toolCalls: [{ name: 'read_range', arguments: { file: 'A.java', start: 1 } }] }] })();
+    expect(parsed.agentReplies).toEqual(['{"tool": "give_up"}', { text: '', toolCalls: [{ name: 'read_range', arguments: { file: 'A.java', start: 1 } }] }]);
+    expect(parse(good)().agentReplies).toBeUndefined();
   });
 
   it('refuses an unknown --only name and a missing folder', async () => {

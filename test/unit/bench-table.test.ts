@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseRunRecordFromStdout, sampleFromRecord, type BenchResult, type BenchSample } from '../../src/bench/harness.js';
-import { formatBenchTable, isAsExpected, percentile, summariseSamples } from '../../src/bench/table.js';
+import { formatAgentTable, formatBenchTable, isAsExpected, percentile, summariseSamples } from '../../src/bench/table.js';
 import { attempt, record } from './stats-support.js';
 
 const fixed = (latencyMs: number, extra: Partial<BenchSample> = {}): BenchSample => ({ exitCode: 1, latencyMs, status: 'fixed', stopReason: 'fixed', modelCalls: 1, attempts: 1, proposed: 1, applicable: 1, ...extra });
@@ -99,5 +99,21 @@ describe('reading the run record mvnx prints', () => {
   it('counts a patch as applicable unless validation refused it or it did not apply', () => {
     expect(sampleFromRecord(runRecord, 1, 5000)).toMatchObject({ exitCode: 1, latencyMs: 5000, status: 'fixed', stopReason: 'fixed', modelCalls: 2, attempts: 4, proposed: 4, applicable: 2 });
     expect(sampleFromRecord(runRecord, 1, 5000).outcomes).toEqual(['not-applicable', 'rejected', 'build-failed', 'verified']);
+  });
+
+  it('adds up the agent sessions of a run: steps, tool calls per tool, corrections and candidates', () => {
+    const session = (steps: number, toolCalls: Record<string, number>, candidates: number, toolCalling: 'native' | 'text') => ({
+      stop: 'step-limit',
+      steps,
+      modelCalls: steps,
+      toolCalls,
+      corrections: 1,
+      toolCalling,
+      candidates: Array.from({ length: candidates }, () => ({ outcome: 'build-failed', reason: 'x', filesChanged: [] })),
+    });
+    const agentRecord = record({ ...runRecord, attempts: [{ ...attempt(1, 'build-failed'), agent: session(5, { read_range: 3, write_fix: 2 }, 2, 'native') }, { ...attempt(2, 'verified'), agent: session(3, { read_range: 1, write_fix: 1 }, 1, 'text') }] });
+    expect(sampleFromRecord(agentRecord, 1, 9000).agent).toEqual({ sessions: 2, steps: 8, toolCalls: { read_range: 4, write_fix: 3 }, corrections: 2, candidates: 3, toolCalling: 'text' });
+    const table = formatAgentTable([{ name: 'c', kind: 'test', expect: 'fixed', modules: 1, mavenMs: null, samples: [{ ...sampleFromRecord(agentRecord, 1, 9000), status: 'fixed' }, { exitCode: 1, latencyMs: 3000, status: 'unfixed', modelCalls: 4, attempts: 1, proposed: 1, applicable: 0 }] }]);
+    expect(table.split('\n')[2]).toBe('| c | test | fixed | 1/2 ✗ | 50% | 3.0 | 8 | 2 | read_range 2, write_fix 1.5 | 1 | 1.5 | text |');
   });
 });

@@ -24,9 +24,17 @@ const healthy = (): DoctorFacts => ({
 const statusOf = (facts: DoctorFacts, check: string) => evaluateDoctor(facts).find((r) => r.check === check)?.status;
 
 describe('doctor verdicts', () => {
+  it('names the command tools and the programs that are not installed', () => {
+    const facts = healthy();
+    facts.commandTools = [{ name: 'lint', program: './tools/lint.sh', found: true }];
+    expect(evaluateDoctor(facts).find((r) => r.check === 'command tools')).toEqual({ check: 'command tools', status: 'ok', detail: 'lint (./tools/lint.sh)' });
+    facts.commandTools.push({ name: 'spotbugs_advisor', program: 'spotbugs', found: false });
+    expect(evaluateDoctor(facts).find((r) => r.check === 'command tools')?.detail).toBe('not installed here: spotbugs_advisor needs spotbugs');
+  });
+
   it('passes a healthy machine with every check ok', () => {
     const results = evaluateDoctor(healthy());
-    expect(results.map((r) => `${r.status} ${r.check}`)).toEqual(['ok java', 'ok maven', 'ok maven version', 'ok offline', 'ok config', 'ok model server', 'ok model', 'ok sandbox', 'ok isolation', 'ok plugins', 'ok start-up']);
+    expect(results.map((r) => `${r.status} ${r.check}`)).toEqual(['ok java', 'ok maven', 'ok maven version', 'ok offline', 'ok config', 'ok model server', 'ok model', 'ok sandbox', 'ok isolation', 'ok plugins', 'ok command tools', 'ok start-up']);
     expect(doctorExitCode(results)).toBe(0);
   });
 
@@ -52,6 +60,7 @@ describe('doctor verdicts', () => {
     ['offline', (f: DoctorFacts) => (f.offline = { ...f.offline, repositoryExists: false })],
     ['maven version', (f: DoctorFacts) => (f.mavenVersion = { ok: true, value: '3.6.0' })],
     ['start-up', (f: DoctorFacts) => (f.startup = { extraCaCerts: '/etc/ssl/certs/ca-certificates.crt', extraCaCertsCostMs: { ok: true, value: 47.6 } })],
+    ['command tools', (f: DoctorFacts) => (f.commandTools = [{ name: 'lint', program: 'lint', found: true }, { name: 'spotbugs_advisor', program: 'spotbugs', found: false }])],
   ])('a problem with %s is a warning with a hint, not a failure', (check, breakIt) => {
     const facts = healthy();
     breakIt(facts);

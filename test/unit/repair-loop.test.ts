@@ -286,6 +286,29 @@ describe('progress on test failures', () => {
   });
 });
 
+describe('agent attempts that built their candidates themselves', () => {
+  it('takes the verification the proposer already did instead of building again, and keeps the session stats', async () => {
+    const agent = { stop: 'fix-verified', steps: 5, modelCalls: 5, toolCalls: { read_range: 2, write_fix: 1 }, corrections: 1, toolCalling: 'native' as const };
+    const p = ports({ model: [{ source: 'agent', changeSet: edit('class App {\n  int x = 1;\n}\n'), problems: [], verification: verified, extraBuilds: 1, modelCalls: 5, agent }] });
+    const result = await runRepairLoop(semicolon, p);
+    expect(result.stopReason).toBe('fixed');
+    expect(p.verified).toHaveLength(0);
+    expect(result.attempts[0]).toMatchObject({ source: 'agent', outcome: 'verified', agent });
+    expect(result.modelCalls).toBe(5);
+  });
+
+  it('counts the extra candidate builds against maxAttempts', async () => {
+    const built = (x: number, extraBuilds: number): Proposal => ({ source: 'agent', changeSet: edit(`class App {\n  int x = ${x}\n}\n`), problems: [], verification: stillFailing(diagnosis(diagnostic(`other ${x}`))), extraBuilds });
+    const p = ports({ model: [built(2, 2), built(3, 0)], maxAttempts: 4 });
+    const result = await runRepairLoop(semicolon, p);
+    // Attempt 1 built three candidates (1 + 2 extra), attempt 2 the fourth: no room for a third attempt.
+    expect(result.attempts).toHaveLength(2);
+    expect(result.stopReason).toBe('budget-exhausted');
+    expect(result.message).toBe('used all 4 attempts');
+    expect(p.verified).toHaveLength(0);
+  });
+});
+
 describe('every attempt has a fingerprint; a repeated proposal stops the loop', () => {
   const notApplicable = (proposalFingerprint: string): Proposal => ({
     source: 'model',

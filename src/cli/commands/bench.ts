@@ -4,10 +4,10 @@ import { fileURLToPath } from 'node:url';
 import { loadBenchCases } from '../../bench/cases.js';
 import { runBench } from '../../bench/harness.js';
 import { rebuildFirstPrompt } from '../../bench/rebuild-prompt.js';
-import { formatBenchTable } from '../../bench/table.js';
+import { formatAgentTable, formatBenchTable } from '../../bench/table.js';
 import { MvnxError } from '../../shared/errors.js';
 
-const USAGE = 'usage: mvnx bench [--host URL --model NAME] [--edit-format diff|search-replace|json] [--repeat N] [--cases DIR] [--only NAME[,NAME...]] [--json]';
+const USAGE = 'usage: mvnx bench [--host URL --model NAME] [--agent] [--edit-format diff|search-replace|json] [--repeat N] [--cases DIR] [--only NAME[,NAME...]] [--json]';
 
 interface BenchArgs {
   host?: string;
@@ -17,10 +17,11 @@ interface BenchArgs {
   casesDir?: string;
   only: string[];
   json: boolean;
+  agent: boolean;
 }
 
 function parseBenchArgs(args: string[]): BenchArgs {
-  const parsed: BenchArgs = { repeat: 1, only: [], json: false };
+  const parsed: BenchArgs = { repeat: 1, only: [], json: false, agent: false };
   for (let index = 0; index < args.length; index += 1) {
     const arg = args[index]!;
     const equals = arg.indexOf('=');
@@ -63,6 +64,9 @@ function parseBenchArgs(args: string[]): BenchArgs {
       case '--json':
         parsed.json = true;
         break;
+      case '--agent':
+        parsed.agent = true;
+        break;
       default:
         throw new MvnxError(`mvnx bench: unknown argument ${arg}; ${USAGE}`);
     }
@@ -82,7 +86,9 @@ function defaultCasesDir(cwd: string): string {
 /** `mvnx bench`: the broken-project corpus against scripted replies, or against a real model. */
 export async function run(args: string[], io: { cwd: string; env: NodeJS.ProcessEnv }): Promise<number> {
   if (args.includes('--help') || args.includes('-h')) {
-    process.stdout.write(`${USAGE}\nRuns mvnx on every case under bench/cases and prints a markdown table. Without --host each case's scripted replies stand in for the model.\n`);
+    process.stdout.write(
+      `${USAGE}\nRuns mvnx on every case under bench/cases and prints a markdown table. Without --host each case's scripted replies stand in for the model.\n--agent: agent mode for every model attempt (quick-fixers off); the table gives steps, tool calls per tool, model calls and the fix rate per case. Scripted, only cases with agentReplies run.\n`,
+    );
     return 0;
   }
   const options = parseBenchArgs(args);
@@ -97,9 +103,11 @@ export async function run(args: string[], io: { cwd: string; env: NodeJS.Process
     ...(options.host ? { host: options.host } : {}),
     ...(options.model ? { model: options.model } : {}),
     ...(options.editFormat ? { editFormat: options.editFormat } : {}),
+    ...(options.agent ? { agent: true } : {}),
     onProgress: (line) => process.stderr.write(`mvnx bench: ${line}\n`),
     rebuildPrompt: rebuildFirstPrompt,
   });
-  process.stdout.write(options.json ? `${JSON.stringify(results, null, 2)}\n` : `${formatBenchTable(results)}\n`);
+  const table = options.agent ? formatAgentTable(results) : formatBenchTable(results);
+  process.stdout.write(options.json ? `${JSON.stringify(results, null, 2)}\n` : `${table}\n`);
   return 0;
 }

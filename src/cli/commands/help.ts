@@ -10,7 +10,8 @@ const COMMANDS: ReadonlyArray<[string, string]> = [
   ['apply', 'apply the verified fix of a recorded run'],
   ['diagnose', 'diagnose a saved Maven log (LOGFILE [--json] [--reports DIR])'],
   ['hook', 'install or remove the git pre-push hook'],
-  ['bench', 'measure repair quality on the bundled cases'],
+  ['bench', 'measure repair quality on the bundled cases (--agent: agent mode)'],
+  ['tool', 'command tools for agent mode: tool add|list|remove (docs/tools.md)'],
   ['help', 'this help'],
   ['version', "mvnx's version"],
 ];

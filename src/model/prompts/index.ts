@@ -3,4 +3,4 @@ export { buildRepairPrompt, composeRepairPrompt, renderDiagnostic, type AttemptS
 export { CONTEXT_TIERS, orderPieces, packContext, type ContextPiece, type ContextTier, type PackResult } from './context-pack.js';
 export { EDIT_FORMAT_INSTRUCTIONS, EDIT_FORMATS, type EditFormat } from './edit-formats.js';
 export { SYSTEM_PROMPT, editableFilesSection } from './system.js';
-export { AGENT_SYSTEM_PROMPT, buildAgentPrompt, type AgentPromptInput, type AgentToolDescription } from './agent.js';
+export { AGENT_GOALS, AGENT_ROLE, buildAgentTurn, type AgentPromptState, type AgentToolDescription, type AgentTurn, type AgentTurnInput, type GatheredFact, type LastCall, type TriedFix } from './agent.js';

@@ -1,21 +1,25 @@
 /**
- * The agent as a proposer for the repair loop: one session (several model calls) ends
- * in at most one patch, which gets the same extraction and checks as a single-shot
- * reply. A patch that does not fit the code sends the session to its fix state, once.
+ * The agent as a proposer for the repair loop: one session (several model calls) whose
+ * write_fix calls are checked and built here, so that the loop gets a fix that already
+ * passed (or the last one that was built, with its build's verdict, so that progress is
+ * kept). Each build counts against the attempt budget, like any other attempt.
  */
 import type { Diagnosis } from '../../diagnose/types.js';
 import { ModelCallError, ProviderUnavailableError, type ModelProvider } from '../../model/index.js';
-import { buildAgentPrompt, renderDiagnostic, type EditFormat } from '../../model/prompts/index.js';
-import type { ChatMessage } from '../../model/types.js';
-import { isPlacementProblem } from '../../patch/problems.js';
+import { buildAgentTurn, renderDiagnostic, type EditFormat } from '../../model/prompts/index.js';
+import type { ChatMessage, ToolCallingSupport } from '../../model/types.js';
 import type { ChangeSet } from '../../patch/types.js';
-import type { AttemptRecord } from '../../shared/run-vocabulary.js';
+import type { AgentAttemptStats, AttemptRecord } from '../../shared/run-vocabulary.js';
 import { checkProposedChange, type ChangeChecker } from '../change-check.js';
+import { composeChangeSets } from '../compose.js';
 import { renderMessages } from '../model-proposer.js';
-import { describeProblems, ProviderUnavailable, type Proposal, type Verification } from '../loop.js';
-import { runAgentSession, STATE_TOOLS, type AgentSessionResult } from './session.js';
+import { ProviderUnavailable, type IntegrityOutcome, type Proposal, type Verification } from '../loop.js';
 import { BUILT_IN_AGENT_TOOLS } from './built-in-tools.js';
+import { toFixTrial, tryCandidates, type CandidateResult } from './candidates.js';
+import { runAgentSession, ToolCallingRefused, type AgentSessionResult } from './session.js';
 import type { AgentTool, ToolResult } from './types.js';
+
+export type ToolCallingSetting = 'auto' | 'native' | 'text';
 
 export interface AgentProposerOptions {
   provider: ModelProvider;
@@ -24,94 +28,231 @@ export interface AgentProposerOptions {
   checker: ChangeChecker;
   read(base: ChangeSet): (file: string) => Promise<string | undefined>;
   list: (glob: string) => Promise<string[]>;
-  /** Builds `base` (relative to the original tree) in the workspace. */
-  verify(base: ChangeSet, diagnosis: Diagnosis): Promise<Verification>;
+  /** Builds `fix` (relative to the original tree) in a free workspace; `signal` stops that build alone. */
+  verify(fix: ChangeSet, diagnosis: Diagnosis, signal?: AbortSignal): Promise<Verification>;
+  fingerprint(changeSet: ChangeSet): string;
+  /** Test integrity of a fix relative to the original tree (the loop's own check): a candidate that weakens tests is refused before it is built. */
+  checkIntegrity?(fix: ChangeSet, diagnosis: Diagnosis): Promise<IntegrityOutcome>;
+  /** The session's last request exactly as sent (after redaction) and the model's last reply as written. */
   keepExchange(n: number, prompt: string, response: string): Promise<void>;
+  /** The session step by step: each reply and what mvnx answered. */
+  keepLog?(n: number, log: string): Promise<void>;
   maxSteps: number;
+  maxCandidates: number;
+  /** Candidate builds at the same time. */
+  parallelBuilds: number;
+  toolCalling: ToolCallingSetting;
+  /** The configured context window in tokens (`model.contextTokens`, capped by `model.numCtx`); the model's own length caps it when the server tells. */
+  contextTokens: number;
   signal: AbortSignal;
   perCallTimeoutMs: number;
   onStep?(text: string): void;
-  /** Plugins' tools, offered next to the built-in ones. */
+  /** Plugins' and the config's command tools, offered next to the built-in ones. */
   extraTools?: readonly AgentTool[];
+  /** Tools that run a command on the code as the attempt sees it: told which base that is. */
+  onBase?(base: ChangeSet): void;
+}
+
+/** What the loop passes to each model attempt, plus what agent mode needs of the budget. */
+export interface AgentAttemptInput {
+  diagnosis: Diagnosis;
+  base: ChangeSet;
+  history: AttemptRecord[];
+  n: number;
+  modelCallsLeft: number;
+  /** Builds the attempt budget still allows (this attempt's included). */
+  attemptsLeft?: number;
+  secondsLeft?: number;
+}
+
+const ANSWER_TOKENS = 1536;
+
+/**
+ * The window agent prompts are trimmed to: the configured one, or the model's own context
+ * length when that is smaller (a prompt beyond it would be refused as too large, not trimmed).
+ */
+export function agentWindow(configured: number, modelTokens: number | undefined): number {
+  return modelTokens !== undefined && Number.isInteger(modelTokens) && modelTokens > 0 ? Math.min(configured, modelTokens) : configured;
 }
 
 export function createAgentProposer(options: AgentProposerOptions) {
   const tools: readonly AgentTool[] = [...BUILT_IN_AGENT_TOOLS, ...(options.extraTools ?? [])];
+  let support: ToolCallingSupport | undefined;
 
-  return async function agentProposal(input: { diagnosis: Diagnosis; base: ChangeSet; history: AttemptRecord[]; n: number; modelCallsLeft: number }): Promise<Proposal> {
+  const decideMode = async (): Promise<'native' | 'text'> => {
+    if (options.toolCalling !== 'auto') {
+      support ??= { native: options.toolCalling === 'native', reason: `agent.toolCalling is ${options.toolCalling}` };
+      return options.toolCalling;
+    }
+    const told = await options.provider.toolCalling?.(options.signal);
+    if (told) support = told;
+    // Unknown: try native; the first refusal (HTTP 400) switches to text for good.
+    return told?.native === false ? 'text' : 'native';
+  };
+
+  async function agentProposal(input: AgentAttemptInput): Promise<Proposal> {
     const started = Date.now();
     const fixable = input.diagnosis.diagnostics.filter((d) => d.fixable);
     const maxSteps = Math.max(1, Math.min(options.maxSteps, input.modelCallsLeft));
-    const opening = buildAgentPrompt({
-      diagnostics: fixable,
-      tools: [
-        ...tools.map((tool) => ({ name: tool.name, description: tool.description, parameters: describeParameters(tool), states: tool.states })),
-        ...Object.entries(STATE_TOOLS).map(([name, tool]) => ({ name, description: tool.description, parameters: tool.parameters, states: tool.states })),
-      ],
-      editFormat: options.editFormat,
-      history: input.history.map((a) => ({ n: a.n, outcome: a.outcome, ...(a.reason ? { reason: a.reason } : {}) })),
-      ...(options.guidelines ? { guidelines: options.guidelines } : {}),
-      maxSteps,
-    });
-    const context = {
-      view: { root: options.checker.root, read: options.read(input.base), list: options.list },
-      runTests: async (): Promise<ToolResult> => describeBuild(await options.verify(input.base, input.diagnosis)),
-    };
+    const budget = { left: Math.max(1, input.attemptsLeft ?? 1) };
+    const buildsAllowed = budget.left;
+    const tried = new Map(input.history.filter((attempt) => attempt.fingerprint).map((attempt) => [attempt.fingerprint, `attempt ${attempt.n}`] as [string, string]));
+    const built: CandidateResult[] = [];
+    let verified: CandidateResult | undefined;
+    let writeFixes = 0;
+    const candidatesSeen: CandidateResult[] = [];
+    options.onBase?.(input.base);
     // The last request as it went out (after redaction) and the reply as the model wrote it: what the prompt file keeps.
     const exchange: { sent?: ChatMessage[]; shown?: string } = {};
-    const chat = async (messages: ChatMessage[]): Promise<string> => {
-      const signal = AbortSignal.any([options.signal, AbortSignal.timeout(options.perCallTimeoutMs)]);
-      const reply = await options.provider.chat({
-        messages,
-        signal,
-        onSend: (outgoing) => {
-          exchange.sent = outgoing;
-          delete exchange.shown;
-        },
-      });
-      exchange.shown = reply.shown ?? reply.text;
-      options.onStep?.(firstLine(reply.text));
-      return reply.text;
+    const keep = async (log: string[]) => {
+      if (exchange.sent) await options.keepExchange(input.n, renderMessages(exchange.sent), exchange.shown ?? '(no reply)');
+      await options.keepLog?.(input.n, log.join('\n\n'));
     };
 
     let session: AgentSessionResult | undefined;
-    let modelCalls = 0;
+    const log: string[] = [];
     try {
-      session = await runAgentSession({ opening, tools, context, chat, maxSteps });
-      modelCalls += session.modelCalls;
-      let checked = session.fixText === undefined ? undefined : await checkProposedChange(session.fixText, input.base, options.checker);
-      const stepsLeft = maxSteps - session.modelCalls;
-      if (checked && checked.problems.length > 0 && checked.problems.every(isPlacementProblem) && stepsLeft > 0) {
-        const correction: ChatMessage = { role: 'user', content: `That fix does not fit the code: ${describeProblems(checked.problems)}. Read the lines again and write the fix anew.\n(state: fix)` };
-        session = await runAgentSession({ opening: [...session.transcript, correction], tools, context, chat, maxSteps: stepsLeft, initialState: 'fix' });
-        modelCalls += session.modelCalls;
-        checked = session.fixText === undefined ? undefined : await checkProposedChange(session.fixText, input.base, options.checker);
-      }
-      await keep(options, input.n, session.transcript, exchange);
-      const summary = session.hypothesis ?? checked?.summary;
-      return {
-        source: 'agent',
-        modelMs: Date.now() - started,
-        modelCalls,
-        problems: checked ? checked.problems : [{ code: 'no-edits', message: `the agent stopped without a fix (${session.stop}) after ${session.steps.length} step(s)` }],
-        ...(checked ? { proposalFingerprint: checked.proposalFingerprint } : {}),
-        ...(checked?.changeSet ? { changeSet: checked.changeSet } : {}),
-        ...(summary ? { summary: summary.slice(0, 600) } : {}),
-      };
+      const mode = await decideMode();
+      session = await runAgentSession({
+        log,
+        tools,
+        mode,
+        maxSteps,
+        maxCandidates: options.maxCandidates,
+        ...(input.secondsLeft !== undefined ? { deadline: started + input.secondsLeft * 1000 } : {}),
+        context: {
+          view: { root: options.checker.root, read: options.read(input.base), list: options.list },
+          runTests: async (): Promise<ToolResult> => describeBuild(await options.verify(input.base, input.diagnosis)),
+          diagnostics: fixable,
+        },
+        turn: (memory) =>
+          buildAgentTurn({
+            diagnostics: fixable,
+            history: input.history.map((a) => ({ n: a.n, outcome: a.outcome, ...(a.reason ? { reason: a.reason } : {}) })),
+            ...(options.guidelines ? { guidelines: options.guidelines } : {}),
+            editFormat: options.editFormat,
+            ...memory,
+            contextTokens: agentWindow(options.contextTokens, options.provider.modelContextTokens?.()),
+            answerTokens: ANSWER_TOKENS,
+            toolTokens: memory.mode === 'native' ? Math.ceil(JSON.stringify(memory.tools).length / 3.5) : 0,
+          }).messages,
+        chat: async (messages, specs) => {
+          const signal = AbortSignal.any([options.signal, AbortSignal.timeout(options.perCallTimeoutMs)]);
+          try {
+            const reply = await options.provider.chat({
+              messages,
+              signal,
+              ...(specs ? { tools: specs } : {}),
+              onSend: (outgoing) => {
+                exchange.sent = outgoing;
+                delete exchange.shown;
+              },
+            });
+            exchange.shown = [reply.shown ?? reply.text, ...(reply.toolCalls ?? []).map((call) => `[tool call] ${call.name} ${call.rawArguments ?? JSON.stringify(call.arguments)}`)].filter(Boolean).join('\n');
+            return { text: reply.text, ...(reply.toolCalls ? { toolCalls: reply.toolCalls } : {}) };
+          } catch (error) {
+            if (error instanceof ModelCallError && error.code === 'tools-unsupported') {
+              support = { native: false, reason: (await options.provider.toolCalling?.())?.reason ?? 'the server refused tools (HTTP 400)' };
+              throw new ToolCallingRefused(error.message);
+            }
+            throw error;
+          }
+        },
+        tryFixes: async (texts) => {
+          writeFixes++;
+          const label = writeFixes;
+          const trial = await tryCandidates(texts, {
+            check: (text) => checkProposedChange(text, input.base, options.checker),
+            fingerprint: (changeSet) => options.fingerprint(composeChangeSets(input.base, changeSet)),
+            ...(options.checkIntegrity
+              ? { integrity: async (changeSet: ChangeSet) => (await options.checkIntegrity!(composeChangeSets(input.base, changeSet), input.diagnosis)).refused }
+              : {}),
+            tried,
+            verify: (changeSet, signal) => options.verify(composeChangeSets(input.base, changeSet), input.diagnosis, signal),
+            parallel: options.parallelBuilds,
+            budget,
+            label: (index) => `fix ${index + 1} of write_fix ${label}`,
+          });
+          candidatesSeen.push(...trial.results);
+          built.push(...trial.results.filter((result) => result.verification && ['build-failed', 'regressed', 'timeout', 'verified'].includes(result.outcome)));
+          verified ??= trial.verified;
+          return toFixTrial(trial, budget.left);
+        },
+        onStep: (line) => options.onStep?.(line),
+      });
+      if (support === undefined && session.mode === 'native') support = { native: true, reason: 'the server took the tool definitions' };
+      await keep(session.log);
+      return proposalFrom(session, { verified, built, candidatesSeen, started, buildsStarted: buildsAllowed - budget.left, fingerprint: (cs) => options.fingerprint(composeChangeSets(input.base, cs)) });
     } catch (error) {
-      if (session) await keep(options, input.n, session.transcript, exchange);
+      await keep(log);
       if (error instanceof ProviderUnavailableError) throw new ProviderUnavailable(error.message);
       if (error instanceof ModelCallError) {
-        return { source: 'agent', modelMs: Date.now() - started, modelCalls: modelCalls + 1, problems: [{ code: 'model-error', message: `the model call failed: ${error.message}` }] };
+        return { source: 'agent', modelMs: Date.now() - started, modelCalls: Math.max(1, session?.modelCalls ?? 1), problems: [{ code: 'model-error', message: `the model call failed: ${error.message}` }] };
       }
       throw error;
     }
+  }
+
+  return Object.assign(agentProposal, {
+    /** What was learned about native tool calls (for the run record), once a session asked. */
+    toolCalling: (): ToolCallingSupport | undefined => support,
+  });
+}
+
+function proposalFrom(
+  session: AgentSessionResult,
+  found: { verified?: CandidateResult; built: CandidateResult[]; candidatesSeen: CandidateResult[]; started: number; buildsStarted: number; fingerprint(changeSet: ChangeSet): string },
+): Proposal {
+  const stats: AgentAttemptStats = {
+    stop: session.stop,
+    steps: session.steps.length,
+    modelCalls: session.modelCalls,
+    toolCalls: session.toolCalls,
+    corrections: session.corrections,
+    toolCalling: session.mode,
+    ...(found.candidatesSeen.length > 0
+      ? { candidates: found.candidatesSeen.map((c) => ({ outcome: c.outcome, reason: c.detail, filesChanged: c.changeSet ? c.changeSet.files.map((file) => file.path) : [], ...(c.fingerprint ? { fingerprint: c.fingerprint } : {}) })) }
+      : {}),
+  };
+  const base = { source: 'agent' as const, modelMs: Date.now() - found.started, modelCalls: Math.max(1, session.modelCalls), agent: stats };
+  const summary = (session.hypothesis ?? found.verified?.summary)?.slice(0, 600);
+  // The fix that passed; else the best one built, whose build tells the loop whether it made progress.
+  const chosen = found.verified ?? bestBuilt(found.built);
+  if (chosen?.changeSet && chosen.verification) {
+    return {
+      ...base,
+      problems: [],
+      changeSet: chosen.changeSet,
+      fingerprint: chosen.fingerprint ?? found.fingerprint(chosen.changeSet),
+      proposalFingerprint: chosen.proposalFingerprint,
+      verification: chosen.verification,
+      // Every candidate build started (stopped ones too) took its share of the attempt budget.
+      extraBuilds: Math.max(0, found.buildsStarted - 1),
+      ...(summary ? { summary } : {}),
+    };
+  }
+  const last = found.candidatesSeen.at(-1);
+  return {
+    ...base,
+    // What was proposed last, so that the loop knows a repeat of it (main's duplicate rule).
+    ...(last ? { proposalFingerprint: last.proposalFingerprint } : {}),
+    problems: last && last.problems.length > 0 ? last.problems : [{ code: 'no-edits', message: `the agent stopped without a fix (${session.stop}) after ${session.steps.length} step(s)${last ? `: ${last.detail}` : ''}` }],
+    ...(summary ? { summary } : {}),
   };
 }
 
-function describeParameters(tool: AgentTool): string {
-  const entries = Object.entries(tool.parameters).map(([name, p]) => `"${name}"${p.optional ? '?' : ''}: ${p.type}`);
-  return `{${entries.join(', ')}}`;
+/**
+ * The built candidate that got furthest: one that breaks no passing test before one that
+ * does, then the fewest failures left, then the latest (it had the most feedback).
+ */
+function bestBuilt(built: CandidateResult[]): CandidateResult | undefined {
+  const failures = (candidate: CandidateResult) => candidate.verification?.diagnosis?.diagnostics.length ?? Number.MAX_SAFE_INTEGER;
+  const regressed = (candidate: CandidateResult) => (candidate.verification?.outcome === 'regressed' ? 1 : 0);
+  return built.reduce<CandidateResult | undefined>((best, candidate) => {
+    if (!best) return candidate;
+    const order = regressed(candidate) - regressed(best) || failures(candidate) - failures(best);
+    return order <= 0 ? candidate : best;
+  }, undefined);
 }
 
 function describeBuild(verification: Verification): ToolResult {
@@ -126,19 +267,3 @@ function describeBuild(verification: Verification): ToolResult {
   return { ok: true, output: `The build still fails (${verification.outcome}).${regressions}\n\n${shown || 'No diagnostics were read from the log.'}` };
 }
 
-/**
- * The prompt file holds the session's last request exactly as sent (it carries the whole
- * conversation before it), the response file the model's last reply as written.
- */
-async function keep(options: AgentProposerOptions, n: number, transcript: ChatMessage[], exchange: { sent?: ChatMessage[]; shown?: string }): Promise<void> {
-  if (exchange.sent) {
-    await options.keepExchange(n, renderMessages(exchange.sent), exchange.shown ?? '(no reply)');
-    return;
-  }
-  const last = transcript.at(-1)?.role === 'assistant' ? transcript.at(-1)!.content : '';
-  await options.keepExchange(n, renderMessages(transcript), last);
-}
-
-function firstLine(text: string): string {
-  return text.trim().split('\n')[0]!.slice(0, 120);
-}

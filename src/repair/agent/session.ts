@@ -1,14 +1,23 @@
 /**
- * One agent session: the model moves through understand -> collect -> fix, calling tools,
- * until it writes a fix or a guard stops it. The state decides which tools it may call.
+ * One agent session: the model moves through understand -> collect -> fix (state-tools.ts),
+ * one tool call per model call, until a fix passes, it stops itself, or a guard stops
+ * it. Every turn's prompt is rebuilt from the session's memory (gathered facts,
+ * hypothesis, fixes tried, the last call and its result), not appended to a transcript.
+ *
+ * Calls come natively (the server's tool calls) or as JSON in the text; either way they
+ * go through the middleware, which corrects names and arguments and says so in one line.
  * Guards: a repeated call gets the earlier answer and a warning (three repeats end the
- * session), two unreadable replies in a row end it, and so does the step limit.
+ * session), two unreadable replies in a row end it, and so do the step limit, the
+ * deadline and a build budget spent on fixes that did not pass.
  */
-import type { ChatMessage } from '../../model/types.js';
+import type { AgentToolDescription, GatheredFact, LastCall, TriedFix } from '../../model/prompts/index.js';
+import type { ChatMessage, ToolCall, ToolSpec } from '../../model/types.js';
+import { coerceArguments, describeCorrections, resolveToolName } from './middleware.js';
 import { callKey, containsPatch, parseAgentReply } from './protocol.js';
+import { allToolNames, describeParameters, isStateTool, signatureOf, toolSpec, toolsAllowedIn } from './state-tools.js';
 import { MAX_TOOL_OUTPUT_CHARS, type AgentState, type AgentTool, type AgentToolContext, type ToolResult } from './types.js';
 
-export type AgentStop = 'fix-written' | 'step-limit' | 'loop-guard' | 'unreadable' | 'gave-up';
+export type AgentStop = 'fix-verified' | 'goals-accomplished' | 'gave-up' | 'step-limit' | 'loop-guard' | 'unreadable' | 'build-budget' | 'time-limit';
 
 export interface AgentStep {
   state: AgentState;
@@ -16,117 +25,206 @@ export interface AgentStep {
   ok: boolean;
 }
 
-export interface AgentSessionResult {
-  stop: AgentStop;
-  /** The reply or write_fix argument that holds the fix, when one was written. */
-  fixText?: string;
+/** What became of one candidate of a write_fix call. */
+export interface FixOutcome {
+  outcome: string;
+  /** One line for the model: why it did not pass, or that it did. */
+  detail: string;
+  files: string[];
+}
+
+export interface FixTrial {
+  outcomes: FixOutcome[];
+  /** Index of the candidate that passed, if one did. */
+  verified?: number;
+  /** Builds the budget still allows after this trial. */
+  buildsLeft: number;
+}
+
+export interface AgentModelReply {
+  text: string;
+  toolCalls?: ToolCall[];
+}
+
+/** The server refused native tools: the session goes on in text mode. */
+export class ToolCallingRefused extends Error {}
+
+export interface TurnMemory {
+  mode: 'native' | 'text';
+  state: AgentState;
+  tools: AgentToolDescription[];
   hypothesis?: string;
-  steps: AgentStep[];
-  modelCalls: number;
-  /** The whole conversation, for the run record. */
-  transcript: ChatMessage[];
+  facts: GatheredFact[];
+  fixesTried: TriedFix[];
+  last?: LastCall;
+  stepsLeft: number;
 }
 
 export interface AgentSessionInput {
-  /** System and first user message: the failure, the rules, the reply format. */
-  opening: ChatMessage[];
   tools: readonly AgentTool[];
   context: AgentToolContext;
-  chat(messages: ChatMessage[]): Promise<string>;
+  mode: 'native' | 'text';
+  /** The messages of one turn, built from the memory (model/prompts/agent.ts). */
+  turn(memory: TurnMemory): ChatMessage[];
+  chat(messages: ChatMessage[], tools: ToolSpec[] | undefined): Promise<AgentModelReply>;
+  /** Builds each candidate fix (in parallel where allowed) and says what became of each. */
+  tryFixes(candidates: string[]): Promise<FixTrial>;
   maxSteps: number;
-  /** `fix` when a written fix did not fit and the session continues to correct it. */
-  initialState?: AgentState;
+  /** Most fixes one write_fix may hold; more are dropped with a note. */
+  maxCandidates: number;
+  /** Epoch milliseconds after which no new step starts. */
+  deadline?: number;
+  /** Where the step log goes (kept by the caller also when the session ends in an error). */
+  log?: string[];
+  onStep?(line: string): void;
+}
+
+export interface AgentSessionResult {
+  stop: AgentStop;
+  hypothesis?: string;
+  steps: AgentStep[];
+  modelCalls: number;
+  /** Calls run per tool (state tools included), after name correction. */
+  toolCalls: Record<string, number>;
+  /** Calls the middleware had to correct. */
+  corrections: number;
+  /** Text when the server refused native tools during the session. */
+  mode: 'native' | 'text';
+  modeNote?: string;
+  /** A readable log: the first prompt, then each reply and answer. */
+  log: string[];
 }
 
 const MAX_REPEATS = 3;
 const MAX_UNREADABLE_IN_A_ROW = 2;
-
-/** Tools that move between states; they are answered by the session itself. */
-export const STATE_TOOLS = {
-  express_hypothesis: { states: ['understand', 'collect'], description: 'say what you think causes the failure; moves to collecting what the fix needs', parameters: '{"hypothesis": string}' },
-  discard_hypothesis: { states: ['collect', 'fix'], description: 'the hypothesis was wrong; back to understanding the failure', parameters: '{}' },
-  write_fix: { states: ['collect', 'fix'], description: 'the fix, in the edit format asked for, as "patch" (or as a fenced block after the JSON)', parameters: '{"patch": string}' },
-  give_up: { states: ['understand', 'collect', 'fix'], description: 'no fix can be found from here', parameters: '{"reason": string}' },
-} as const satisfies Record<string, { states: readonly AgentState[]; description: string; parameters: string }>;
-
-export function toolsAllowedIn(state: AgentState, tools: readonly AgentTool[]): string[] {
-  const stateTools = Object.entries(STATE_TOOLS).filter(([, tool]) => (tool.states as readonly AgentState[]).includes(state)).map(([name]) => name);
-  return [...tools.filter((tool) => tool.states.includes(state)).map((tool) => tool.name), ...stateTools];
-}
+const STATE_NAMES: Record<AgentState, string> = { understand: 'understanding the failure', collect: 'collecting what the fix needs', fix: 'fixing' };
 
 export async function runAgentSession(input: AgentSessionInput): Promise<AgentSessionResult> {
-  const messages: ChatMessage[] = [...input.opening];
+  const memory: TurnMemory = { mode: input.mode, state: 'understand', facts: [], fixesTried: [], tools: [], stepsLeft: input.maxSteps };
   const steps: AgentStep[] = [];
+  const toolCalls: Record<string, number> = {};
   const answered = new Map<string, string>();
-  let state: AgentState = input.initialState ?? 'understand';
-  let hypothesis: string | undefined;
+  const log: string[] = input.log ?? [];
   let repeats = 0;
   let unreadableInARow = 0;
   let modelCalls = 0;
-  const end = (stop: AgentStop, fixText?: string): AgentSessionResult => ({
+  let corrections = 0;
+  let modeNote: string | undefined;
+  /** Whether `memory.last` was a reading tool, whose output becomes a gathered fact once the next call comes. */
+  let lastIsFact = false;
+
+  const end = (stop: AgentStop): AgentSessionResult => ({
     stop,
     steps,
     modelCalls,
-    transcript: messages,
-    ...(fixText !== undefined ? { fixText } : {}),
-    ...(hypothesis ? { hypothesis } : {}),
+    toolCalls,
+    corrections,
+    mode: memory.mode,
+    ...(modeNote ? { modeNote } : {}),
+    log,
+    ...(memory.hypothesis ? { hypothesis: memory.hypothesis } : {}),
   });
-  const answer = (text: string) => messages.push({ role: 'user', content: `${text}\n\n${stateLine(state, input.tools)}` });
+  const remember = (last: LastCall, isFact: boolean) => {
+    if (memory.last && lastIsFact) memory.facts.push({ call: `${memory.last.tool} ${JSON.stringify(memory.last.args)}`, output: memory.last.result });
+    memory.last = last;
+    lastIsFact = isFact;
+    log.push(`### mvnx answered\n${last.result}`);
+  };
+  const count = (tool: string) => (toolCalls[tool] = (toolCalls[tool] ?? 0) + 1);
 
   while (steps.length < input.maxSteps) {
+    if (input.deadline !== undefined && Date.now() > input.deadline) return end('time-limit');
+    const allowed = toolsAllowedIn(memory.state, input.tools);
+    memory.tools = allowed.map((name) => describe(name, input.tools));
+    memory.stepsLeft = input.maxSteps - steps.length;
+    let reply: AgentModelReply;
+    try {
+      reply = await ask(input, memory, allowed, log, modelCalls === 0 && log.length === 0);
+    } catch (error) {
+      if (!(error instanceof ToolCallingRefused) || memory.mode === 'text') throw error;
+      memory.mode = 'text';
+      modeNote = error.message;
+      log.push(`### native tool calls refused: ${error.message}; going on with JSON in the text`);
+      continue;
+    }
     modelCalls++;
-    const reply = await input.chat(messages);
-    messages.push({ role: 'assistant', content: reply });
-    const parsed = parseAgentReply(reply);
+    log.push(`### model (step ${steps.length + 1}, ${memory.state})\n${renderReply(reply)}`);
+    const parsed = interpret(reply);
+    input.onStep?.(parsed.kind === 'call' ? `${parsed.tool}` : parsed.kind === 'patch' ? 'a fix' : 'an unreadable answer');
 
     if (parsed.kind === 'unreadable') {
       unreadableInARow++;
+      steps.push({ state: memory.state, tool: '(unreadable)', ok: false });
       if (unreadableInARow >= MAX_UNREADABLE_IN_A_ROW) return end('unreadable');
-      answer(`I could not read a tool call in your reply (${parsed.why}). Answer with one JSON object, for example {"tool": "read_range", "args": {"file": "src/main/java/App.java", "start": 1}}.`);
+      remember({ tool: '(no tool call)', args: {}, result: `I could not read a tool call in your answer (${parsed.why}). ${memory.mode === 'text' ? 'Answer with one JSON object, for example {"tool": "read_range", "args": {"file": "src/main/java/App.java", "start": 1}}.' : 'Call one of the tools.'}` }, false);
       continue;
     }
     unreadableInARow = 0;
 
+    let tool: string;
+    let rawArgs: Record<string, unknown>;
+    const notes: string[] = [];
     if (parsed.kind === 'patch') {
-      steps.push({ state, tool: 'write_fix', ok: true });
-      return end('fix-written', parsed.text);
+      tool = 'write_fix';
+      rawArgs = {};
+    } else {
+      const resolution = resolveToolName(parsed.tool, allToolNames(input.tools));
+      if ('unknown' in resolution) {
+        steps.push({ state: memory.state, tool: parsed.tool, ok: false });
+        const guesses = resolution.candidates.length > 0 ? ` (did you mean ${resolution.candidates.join(' or ')}?)` : '';
+        remember({ tool: parsed.tool, args: parsed.args, result: `There is no tool named ${parsed.tool}${guesses}. You can use: ${allowed.join(', ')}.` }, false);
+        continue;
+      }
+      tool = resolution.tool;
+      rawArgs = parsed.args;
+      if (resolution.correction) notes.push(resolution.correction);
+      if (parsed.note) notes.push(parsed.note);
     }
-
-    const { tool, args } = parsed;
-    const allowed = toolsAllowedIn(state, input.tools);
-    if (!allowed.includes(tool)) {
-      steps.push({ state, tool, ok: false });
-      const known = tool in STATE_TOOLS || input.tools.some((t) => t.name === tool);
-      answer(`${known ? `${tool} cannot be used while ${describeState(state)}` : `there is no tool named ${tool}`}. You can use: ${allowed.join(', ')}.`);
+    if (!allowed.includes(tool) && parsed.kind !== 'patch') {
+      steps.push({ state: memory.state, tool, ok: false });
+      const corrected = describeCorrections(notes);
+      remember({ tool, args: rawArgs, result: `${corrected ? `${corrected}\n` : ''}${tool} cannot be used while ${STATE_NAMES[memory.state]}. You can use: ${allowed.join(', ')}.` }, false);
       continue;
     }
+    const signature = signatureOf(tool, input.tools)!;
+    const coerced = await coerceArguments(signature, rawArgs, input.context.view);
+    notes.push(...coerced.corrections);
+    if (notes.length > 0) corrections++;
+    const args = coerced.args;
+    const prefix = describeCorrections(notes);
+    const withNote = (text: string) => (prefix ? `${prefix}\n${text}` : text);
+    count(tool);
 
     if (tool === 'write_fix') {
-      // The patch may follow the JSON as a fenced block: the whole reply goes to extraction, which skips the JSON.
-      const given = typeof args.patch === 'object' && args.patch !== null ? JSON.stringify(args.patch) : args.patch;
-      const patch = typeof given === 'string' && given.trim() !== '' ? given : containsPatch(reply) ? reply : undefined;
-      steps.push({ state, tool, ok: patch !== undefined });
-      if (patch === undefined) {
-        answer('write_fix needs the fix as "patch", or as a fenced block after the JSON.');
+      const { candidates, note } = fixCandidates(args, parsed.kind === 'patch' ? parsed.text : reply.text, input.maxCandidates);
+      if (candidates.length === 0) {
+        steps.push({ state: memory.state, tool, ok: false });
+        remember({ tool, args: {}, result: withNote(`write_fix needs the fix: as "patch"${memory.mode === 'text' ? ', or as a fenced block after the JSON' : ''}.`) }, false);
         continue;
       }
-      return end('fix-written', patch);
-    }
-    if (tool === 'give_up') {
-      steps.push({ state, tool, ok: true });
-      return end('gave-up');
-    }
-    if (tool === 'express_hypothesis' || tool === 'discard_hypothesis') {
-      const text = typeof args.hypothesis === 'string' ? args.hypothesis.trim() : '';
-      if (tool === 'express_hypothesis' && text === '') {
-        steps.push({ state, tool, ok: false });
-        answer('express_hypothesis needs "hypothesis": one sentence on what causes the failure.');
-        continue;
+      const trial = await input.tryFixes(candidates);
+      steps.push({ state: memory.state, tool, ok: trial.verified !== undefined });
+      const step = steps.length;
+      trial.outcomes.forEach((outcome, index) => {
+        memory.fixesTried.push({ summary: `step ${step}, fix ${index + 1}${outcome.files.length > 0 ? ` (${outcome.files.join(', ')})` : ''}`, outcome: outcome.detail });
+      });
+      const lines = trial.outcomes.map((outcome, index) => `Fix ${index + 1}: ${outcome.detail}`);
+      const shownArgs = candidates.length === 1 ? { patch: candidates[0] } : { patches: candidates };
+      if (trial.verified !== undefined) {
+        remember({ tool, args: shownArgs, result: withNote([...lines, note].filter(Boolean).join('\n')) }, false);
+        return end('fix-verified');
       }
-      steps.push({ state, tool, ok: true });
-      hypothesis = tool === 'express_hypothesis' ? text : undefined;
-      state = tool === 'express_hypothesis' ? 'collect' : 'understand';
-      answer(tool === 'express_hypothesis' ? `Noted. Now collect what the fix needs, then write it.` : 'Hypothesis dropped. Look at the failure again.');
+      memory.state = 'fix';
+      const next = trial.buildsLeft > 0 ? 'None passed. Correct the fix and call write_fix again, or collect_more_information, or discard_hypothesis.' : 'None passed, and the budget allows no more builds.';
+      remember({ tool, args: shownArgs, result: withNote([...lines, note, next].filter(Boolean).join('\n')) }, false);
+      if (trial.buildsLeft <= 0) return end('build-budget');
+      continue;
+    }
+    if (isStateTool(tool)) {
+      const moved = moveState(tool, args, memory);
+      steps.push({ state: moved.from, tool, ok: moved.ok });
+      remember({ tool, args, result: withNote(moved.answer) }, false);
+      if (moved.stop) return end(moved.stop);
       continue;
     }
 
@@ -134,18 +232,100 @@ export async function runAgentSession(input: AgentSessionInput): Promise<AgentSe
     const earlier = answered.get(key);
     if (earlier !== undefined) {
       repeats++;
-      steps.push({ state, tool, ok: false });
+      steps.push({ state: memory.state, tool, ok: false });
       if (repeats >= MAX_REPEATS) return end('loop-guard');
-      answer(`You already called ${tool} with these arguments; the answer is the same:\n${earlier}\nUse it, or do something else.`);
+      remember({ tool, args, result: withNote(`You already called ${tool} with these arguments; the answer is the same:\n${earlier}\nUse it, or do something else.`) }, false);
       continue;
     }
-    const result = await runTool(input.tools.find((t) => t.name === tool)!, args, input.context);
-    steps.push({ state, tool, ok: result.ok });
+    const result = await runTool(input.tools.find((candidate) => candidate.name === tool)!, args, input.context);
+    steps.push({ state: memory.state, tool, ok: result.ok });
     // Only answers to reading tools repeat; the build may change between two run_tests.
     if (tool !== 'run_tests') answered.set(key, result.output);
-    answer(result.output);
+    remember({ tool, args, result: withNote(result.output) }, true);
   }
   return end('step-limit');
+}
+
+async function ask(input: AgentSessionInput, memory: TurnMemory, allowed: string[], log: string[], first: boolean): Promise<AgentModelReply> {
+  const messages = input.turn(memory);
+  if (first) log.push(messages.map((message) => `### ${message.role}\n${message.content}`).join('\n\n'));
+  const specs = memory.mode === 'native' ? allowed.map((name) => { const tool = signatureOf(name, input.tools)!; return toolSpec(name, tool.description, tool.parameters); }) : undefined;
+  return input.chat(messages, specs);
+}
+
+function describe(name: string, tools: readonly AgentTool[]): AgentToolDescription {
+  const tool = signatureOf(name, tools)!;
+  return { name, description: tool.description, parameters: describeParameters(tool.parameters), states: tool.states };
+}
+
+type Interpreted = { kind: 'call'; tool: string; args: Record<string, unknown>; note?: string } | { kind: 'patch'; text: string } | { kind: 'unreadable'; why: string };
+
+/** A native tool call first; the text (JSON or a bare patch) when the model wrote its call there. */
+function interpret(reply: AgentModelReply): Interpreted {
+  const [call, ...more] = reply.toolCalls ?? [];
+  if (call) {
+    const notes = [
+      ...(more.length > 0 ? [`one tool call per answer: only ${call.name} was run`] : []),
+      ...(call.rawArguments !== undefined ? ['the arguments were not a JSON object and were left out'] : []),
+    ];
+    return { kind: 'call', tool: call.name, args: call.arguments, ...(notes.length > 0 ? { note: notes.join('; ') } : {}) };
+  }
+  return parseAgentReply(reply.text);
+}
+
+function renderReply(reply: AgentModelReply): string {
+  const calls = (reply.toolCalls ?? []).map((call) => `[tool call] ${call.name} ${call.rawArguments ?? JSON.stringify(call.arguments)}`);
+  return [reply.text, ...calls].filter((part) => part.trim() !== '').join('\n');
+}
+
+/** The state tools: where each one leads and what the model is told. */
+function moveState(tool: string, args: Record<string, unknown>, memory: TurnMemory): { from: AgentState; ok: boolean; answer: string; stop?: AgentStop } {
+  const from = memory.state;
+  const reason = typeof args.reason === 'string' ? args.reason.trim() : '';
+  switch (tool) {
+    case 'express_hypothesis': {
+      const text = typeof args.hypothesis === 'string' ? args.hypothesis.trim() : '';
+      if (text === '') return { from, ok: false, answer: 'express_hypothesis needs "hypothesis": one sentence on what causes the failure.' };
+      memory.hypothesis = text;
+      memory.state = 'collect';
+      return { from, ok: true, answer: 'Noted. Now collect what the fix needs, then call write_fix.' };
+    }
+    case 'discard_hypothesis':
+      memory.hypothesis = undefined;
+      memory.state = 'understand';
+      return { from, ok: true, answer: `Hypothesis dropped${reason ? ` (${reason})` : ''}. Look at the failure again.` };
+    case 'collect_more_information':
+      memory.state = 'collect';
+      return { from, ok: true, answer: 'Back to collecting: read what the next fix needs, then call write_fix.' };
+    case 'goals_accomplished':
+      return { from, ok: true, answer: 'Stopping here with the best fix so far.', stop: 'goals-accomplished' };
+    default:
+      return { from, ok: true, answer: `Giving up${reason ? `: ${reason}` : ''}.`, stop: 'gave-up' };
+  }
+}
+
+const FENCE = /```[^\n]*\n([\s\S]*?)```/g;
+
+/**
+ * The fixes of a write_fix call: "patches", "patch", or fenced blocks after the JSON.
+ * Several fenced blocks are several fixes only when each is a whole unified diff; blocks
+ * of the other formats (a SEARCH/REPLACE block per file) make up one fix together.
+ */
+export function fixCandidates(args: Record<string, unknown>, replyText: string, max: number): { candidates: string[]; note?: string } {
+  const texts = (value: unknown): string[] => {
+    if (typeof value === 'string') return value.trim() === '' ? [] : [value];
+    if (Array.isArray(value)) return value.flatMap(texts);
+    if (value && typeof value === 'object') return [JSON.stringify(value)];
+    return [];
+  };
+  let candidates = [...texts(args.patches), ...texts(args.patch)];
+  if (candidates.length === 0) {
+    const blocks = [...replyText.matchAll(FENCE)].map((match) => match[0]).filter(containsPatch);
+    const wholeDiffs = blocks.filter((block) => /^--- /m.test(block) && /^\+\+\+ /m.test(block) && /^@@/m.test(block));
+    candidates = wholeDiffs.length >= 2 && wholeDiffs.length === blocks.length ? wholeDiffs : containsPatch(replyText) || /"edits"\s*:/.test(replyText) ? [replyText] : [];
+  }
+  if (candidates.length <= max) return { candidates };
+  return { candidates: candidates.slice(0, max), note: `(only the first ${max} fixes were tried; ${candidates.length - max} more were left out)` };
 }
 
 async function runTool(tool: AgentTool, args: Record<string, unknown>, context: AgentToolContext): Promise<ToolResult> {
@@ -155,12 +335,4 @@ async function runTool(tool: AgentTool, args: Record<string, unknown>, context: 
   } catch (error) {
     return { ok: false, output: `${tool.name} failed: ${(error as Error).message.split('\n')[0]}` };
   }
-}
-
-function describeState(state: AgentState): string {
-  return { understand: 'understanding the failure', collect: 'collecting what the fix needs', fix: 'fixing' }[state];
-}
-
-export function stateLine(state: AgentState, tools: readonly AgentTool[]): string {
-  return `(state: ${state}; tools you can use now: ${toolsAllowedIn(state, tools).join(', ')})`;
 }

@@ -3,13 +3,15 @@
  * the model works through states, calling tools to read the code and run tests, and
  * ends with a patch that goes through the same checks and verification as any other.
  */
+import type { Diagnostic } from '../../diagnose/types.js';
 import type { SourceView } from '../fixers/types.js';
 
 /** understand the failure -> collect what the fix needs -> write the fix. */
 export type AgentState = 'understand' | 'collect' | 'fix';
 
 export interface ToolParameter {
-  type: 'string' | 'integer';
+  /** `string[]`: a list of texts (write_fix's candidate fixes). */
+  type: 'string' | 'integer' | 'string[]';
   description: string;
   optional?: boolean;
 }
@@ -25,6 +27,8 @@ export interface AgentToolContext {
   view: SourceView;
   /** Builds the code as it is now in the workspace (failing tests, then the whole command) and says what still fails. */
   runTests(): Promise<ToolResult>;
+  /** The failure being repaired (extract_test_code finds the failing test and its line here). */
+  diagnostics?: readonly Diagnostic[];
 }
 
 export interface AgentTool {

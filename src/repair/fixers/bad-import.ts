@@ -9,7 +9,7 @@
  */
 import type { Diagnostic } from '../../diagnose/types.js';
 import { isPlacedCompileError, symbolLocation } from './diagnostic-text.js';
-import { findImports, joinLines, maskCommentsAndLiterals, splitLines, usesIdentifier, type ImportLine } from './java-source.js';
+import { joinLines, readJavaHeader, splitLines, usesSimpleName, type JavaImport } from '../../java/index.js';
 import { packageRank } from './package-preference.js';
 import type { FixCandidate, Fixer, SourceView } from './types.js';
 
@@ -23,37 +23,34 @@ function handles(diagnostic: Diagnostic): boolean {
   return diagnostic.message === 'cannot find symbol' && (symbolLocation(diagnostic) ?? '').startsWith('package ');
 }
 
-function withoutLine(text: string, index: number): string {
+/** The text without the import declaration's lines. */
+function withoutImport(text: string, entry: JavaImport): string {
   const source = splitLines(text);
-  source.lines.splice(index, 1);
+  source.lines.splice(entry.line - 1, entry.endLine - entry.line + 1);
   return joinLines(source);
 }
 
-function importAt(imports: ImportLine[], line: number): ImportLine | undefined {
-  return imports.find((entry) => entry.index === line - 1);
+function importAt(imports: JavaImport[], line: number): JavaImport | undefined {
+  return imports.find((entry) => entry.line <= line && line <= entry.endLine);
 }
 
 function removeUnusedMissingImport(text: string, line: number): { after: string; name: string; confidence: number } | undefined {
-  const masked = splitLines(maskCommentsAndLiterals(text)).lines;
-  const imports = findImports(masked);
-  const target = importAt(imports, line);
+  const target = importAt(readJavaHeader(text).imports, line);
   if (!target) return undefined;
-  if (target.simpleName === '*') return { after: withoutLine(text, target.index), name: target.name, confidence: 0.6 };
-  const importLines = new Set(imports.map((entry) => entry.index));
-  if (usesIdentifier(masked, target.simpleName, importLines)) return undefined;
-  return { after: withoutLine(text, target.index), name: target.name, confidence: 0.9 };
+  if (target.simpleName === '*') return { after: withoutImport(text, target), name: target.name, confidence: 0.6 };
+  if (usesSimpleName(text, target.simpleName)) return undefined;
+  return { after: withoutImport(text, target), name: target.name, confidence: 0.9 };
 }
 
 function resolveConflict(text: string, line: number, earlier: string): { keep: string; drop: string; after: string; confidence: number }[] {
-  const masked = splitLines(maskCommentsAndLiterals(text)).lines;
-  const imports = findImports(masked);
+  const imports = readJavaHeader(text).imports;
   const reported = importAt(imports, line);
   const first = imports.find((entry) => !entry.isStatic && entry.name === earlier);
   if (!reported || !first || reported.simpleName !== first.simpleName) return [];
   const reportedPreferred = packageRank(reported.name) < packageRank(first.name);
   const options = [
-    { keep: first.name, drop: reported.name, after: withoutLine(text, reported.index), confidence: reportedPreferred ? 0.4 : 0.7 },
-    { keep: reported.name, drop: first.name, after: withoutLine(text, first.index), confidence: reportedPreferred ? 0.7 : 0.4 },
+    { keep: first.name, drop: reported.name, after: withoutImport(text, reported), confidence: reportedPreferred ? 0.4 : 0.7 },
+    { keep: reported.name, drop: first.name, after: withoutImport(text, first), confidence: reportedPreferred ? 0.7 : 0.4 },
   ];
   return options.sort((a, b) => b.confidence - a.confidence);
 }

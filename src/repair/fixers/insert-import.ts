@@ -1,4 +1,4 @@
-import { findImports, findPackage, joinLines, maskCommentsAndLiterals, splitLines, type ImportLine } from './java-source.js';
+import { joinLines, readJavaHeader, splitLines, type JavaImport } from '../../java/index.js';
 
 function packageOf(qualifiedName: string): string {
   return qualifiedName.slice(0, qualifiedName.lastIndexOf('.'));
@@ -13,25 +13,24 @@ function sharedPrefixSegments(a: string, b: string): number {
 }
 
 /** Runs of import lines with nothing but other imports between them. */
-function importGroups(imports: ImportLine[]): ImportLine[][] {
-  const groups: ImportLine[][] = [];
+function importGroups(imports: JavaImport[]): JavaImport[][] {
+  const groups: JavaImport[][] = [];
   for (const entry of imports) {
     const current = groups.at(-1);
     const last = current?.at(-1);
-    if (current && last && last.index + 1 === entry.index && last.isStatic === entry.isStatic) current.push(entry);
+    if (current && last && last.endLine + 1 === entry.line && last.isStatic === entry.isStatic) current.push(entry);
     else groups.push([entry]);
   }
   return groups;
 }
 
-function isSorted(group: ImportLine[]): boolean {
+function isSorted(group: JavaImport[]): boolean {
   return group.every((entry, i) => i === 0 || (group[i - 1]?.name ?? '') <= entry.name);
 }
 
 /** True when `qualifiedName` is already visible through a single-type or on-demand import. */
 export function isImported(text: string, qualifiedName: string): boolean {
-  const imports = findImports(splitLines(maskCommentsAndLiterals(text)).lines);
-  return imports.some((entry) => !entry.isStatic && (entry.name === qualifiedName || entry.name === `${packageOf(qualifiedName)}.*`));
+  return readJavaHeader(text).imports.some((entry) => !entry.isStatic && (entry.name === qualifiedName || entry.name === `${packageOf(qualifiedName)}.*`));
 }
 
 /**
@@ -43,13 +42,14 @@ export function insertImport(text: string, qualifiedName: string): string {
   if (!/^[\w$]+(?:\.[\w$]+)+$/.test(qualifiedName)) throw new Error(`not a qualified class name: ${qualifiedName}`);
   if (isImported(text, qualifiedName)) return text;
   const source = splitLines(text);
-  const masked = splitLines(maskCommentsAndLiterals(text)).lines;
+  const header = readJavaHeader(text);
   const statement = `import ${qualifiedName};`;
-  const imports = findImports(masked);
+  const imports = header.imports;
   const regular = importGroups(imports).filter((group) => group[0]?.isStatic === false);
 
   if (regular.length === 0) {
-    const anchor = imports.at(-1)?.index ?? findPackage(masked)?.index;
+    // 0-based index of the line to insert after: the last import, else the package line.
+    const anchor = imports.length > 0 ? imports.at(-1)!.endLine - 1 : header.packageLine !== undefined ? header.packageLine - 1 : undefined;
     if (anchor === undefined) {
       source.lines.splice(0, 0, statement, '');
     } else if (imports.length > 0) {
@@ -61,7 +61,7 @@ export function insertImport(text: string, qualifiedName: string): string {
     return joinLines(source);
   }
 
-  let best = regular[regular.length - 1] as ImportLine[];
+  let best = regular[regular.length - 1] as JavaImport[];
   let bestShared = -1;
   for (const group of regular) {
     const shared = Math.max(...group.map((entry) => sharedPrefixSegments(entry.name, qualifiedName)));
@@ -70,10 +70,10 @@ export function insertImport(text: string, qualifiedName: string): string {
       bestShared = shared;
     }
   }
-  let at = best.at(-1)!.index + 1;
+  let at = best.at(-1)!.endLine;
   if (isSorted(best)) {
     const next = best.find((entry) => entry.name > qualifiedName);
-    if (next) at = next.index;
+    if (next) at = next.line - 1;
   }
   source.lines.splice(at, 0, statement);
   return joinLines(source);

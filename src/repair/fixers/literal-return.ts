@@ -6,8 +6,7 @@
  */
 import type { Diagnostic } from '../../diagnose/types.js';
 import { isPlacedCompileError } from './diagnostic-text.js';
-import { findEnclosingMethod } from './enclosing-method.js';
-import { joinLines, maskCommentsAndLiterals, offsetOf, splitLines } from './java-source.js';
+import { enclosingMethodAt, joinLines, offsetOf, parseJava, splitLines } from '../../java/index.js';
 import type { FixCandidate, Fixer, SourceView } from './types.js';
 
 const NAME = 'literal-return';
@@ -60,7 +59,8 @@ export function rewriteLiteralReturn(text: string, line: number, column: number,
   const match = original === undefined ? null : RETURN_LITERAL.exec(original);
   const [, prefix, literal, suffix] = match ?? [];
   if (prefix === undefined || literal === undefined || suffix === undefined || prefix.length !== column - 1) return undefined;
-  const method = findEnclosingMethod(maskCommentsAndLiterals(text), offsetOf(source, line, column));
+  const parsed = parseJava(text);
+  const method = parsed.ok ? enclosingMethodAt(parsed.file, offsetOf(source, line, column)) : undefined;
   const declared = method?.returnType;
   if (!declared || (declared !== target && `java.lang.${declared}` !== target)) return undefined;
   const converted = convertLiteral(literal, declared);

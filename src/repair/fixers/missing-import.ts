@@ -6,7 +6,8 @@ import type { Diagnostic } from '../../diagnose/types.js';
 import type { FileChange } from '../../patch/types.js';
 import { byFile, isPlacedCompileError, missingSymbol } from './diagnostic-text.js';
 import { insertImport } from './insert-import.js';
-import { findImports, findPackage, maskCommentsAndLiterals, scopeOfPath, splitLines } from './java-source.js';
+import { readJavaHeader } from '../../java/index.js';
+import { scopeOfPath } from './maven-layout.js';
 import { packageRank } from './package-preference.js';
 import { projectTypes, type ProjectTypes } from './project-types.js';
 import { createTypeIndex } from './type-index.js';
@@ -97,11 +98,11 @@ async function propose(diagnostics: Diagnostic[], view: SourceView, context: Fix
   for (const [file, group] of byFile(placed)) {
     const text = await view.read(file);
     if (text === undefined) continue;
-    const masked = splitLines(maskCommentsAndLiterals(text)).lines;
-    const imports = findImports(masked);
-    const importLines = new Set(imports.map((entry) => entry.index));
-    const filePackage = findPackage(masked)?.name ?? '';
-    for (const simpleName of new Set(group.filter((d) => !importLines.has(d.line - 1)).map((d) => missingSymbol(d)!.name))) {
+    const header = readJavaHeader(text);
+    const imports = header.imports;
+    const onImportLine = (line: number) => imports.some((entry) => entry.line <= line && line <= entry.endLine);
+    const filePackage = header.packageName ?? '';
+    for (const simpleName of new Set(group.filter((d) => !onImportLine(d.line)).map((d) => missingSymbol(d)!.name))) {
       // A file that already imports this simple name has a different problem than a missing import.
       if (imports.some((entry) => entry.simpleName === simpleName)) continue;
       const choices = await rankImportChoices(simpleName, file, filePackage, project, types);

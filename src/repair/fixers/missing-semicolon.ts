@@ -6,7 +6,8 @@
  */
 import type { Diagnostic } from '../../diagnose/types.js';
 import { isPlacedCompileError } from './diagnostic-text.js';
-import { joinLines, maskCommentsAndLiterals, splitLines } from './java-source.js';
+// The file does not parse (that is the failure), so this fixer reads the masked text.
+import { joinLines, maskCommentsAndLiterals, splitLines } from '../../java/index.js';
 import type { FixCandidate, Fixer, SourceView } from './types.js';
 
 const NAME = 'missing-semicolon';

@@ -6,9 +6,8 @@
  */
 import type { Diagnostic } from '../../diagnose/types.js';
 import { byFile, isPlacedCompileError } from './diagnostic-text.js';
-import { findEnclosingMethod } from './enclosing-method.js';
+import { enclosingMethodAt, offsetOf, parseJava, readJavaHeader, splitLines } from '../../java/index.js';
 import { insertImport } from './insert-import.js';
-import { findImports, findPackage, maskCommentsAndLiterals, offsetOf, splitLines } from './java-source.js';
 import type { FixCandidate, Fixer, SourceView } from './types.js';
 
 const NAME = 'missing-throws';
@@ -29,9 +28,9 @@ interface Declaration {
 function spelling(text: string, exception: string): { name: string; importName?: string } {
   const simpleName = exception.slice(exception.lastIndexOf('.') + 1);
   const pkg = exception.slice(0, exception.lastIndexOf('.'));
-  const masked = splitLines(maskCommentsAndLiterals(text)).lines;
-  if (pkg === 'java.lang' || pkg === (findPackage(masked)?.name ?? '')) return { name: simpleName };
-  const clash = findImports(masked).find((entry) => !entry.isStatic && entry.simpleName === simpleName);
+  const header = readJavaHeader(text);
+  if (pkg === 'java.lang' || pkg === (header.packageName ?? '')) return { name: simpleName };
+  const clash = header.imports.find((entry) => !entry.isStatic && entry.simpleName === simpleName);
   if (clash) return clash.name === exception ? { name: simpleName } : { name: exception };
   return { name: simpleName, importName: exception };
 }
@@ -39,13 +38,15 @@ function spelling(text: string, exception: string): { name: string; importName?:
 /** The file with `throws` added for each unreported exception, or undefined when any is out of bounds for a local fix. */
 export function declareThrows(text: string, sites: { line: number; column: number; exception: string }[]): string | undefined {
   const source = splitLines(text);
-  const masked = maskCommentsAndLiterals(text);
+  // javac reports an unreported exception only in a file that parses.
+  const parsed = parseJava(text);
+  if (!parsed.ok) return undefined;
   const declarations = new Map<number, Declaration>();
   for (const site of sites) {
-    const method = findEnclosingMethod(masked, offsetOf(source, site.line, site.column));
+    const method = enclosingMethodAt(parsed.file, offsetOf(source, site.line, site.column));
     if (!method || method.inInterface || method.annotations.includes('Override')) return undefined;
-    if (method.modifiers.includes('public') || method.modifiers.includes('protected')) return undefined;
-    const declaration = declarations.get(method.headerEnd) ?? { headerEnd: method.headerEnd, hasThrows: method.thrown.length > 0, method: method.name, exceptions: [] };
+    if (method.method.modifiers.includes('public') || method.method.modifiers.includes('protected')) return undefined;
+    const declaration = declarations.get(method.headerEnd) ?? { headerEnd: method.headerEnd, hasThrows: method.thrown.length > 0, method: method.method.name, exceptions: [] };
     if (!declaration.exceptions.includes(site.exception)) declaration.exceptions.push(site.exception);
     declarations.set(method.headerEnd, declaration);
   }

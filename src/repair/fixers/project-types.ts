@@ -1,5 +1,6 @@
 /** What the project's own Java sources declare and import, read through the SourceView. */
-import { findImports, findPackage, maskCommentsAndLiterals, scopeOfPath, splitLines, topLevelTypeNames } from './java-source.js';
+import { scanJavaHeader } from '../../java/index.js';
+import { scopeOfPath } from './maven-layout.js';
 import type { SourceScope, SourceView } from './types.js';
 
 export interface ProjectType {
@@ -23,14 +24,14 @@ async function scan(view: SourceView): Promise<ProjectTypes> {
   for (const file of await view.list('**/*.java')) {
     const text = await view.read(file);
     if (text === undefined) continue;
-    const masked = maskCommentsAndLiterals(text);
-    const lines = splitLines(masked).lines;
-    const pkg = findPackage(lines)?.name ?? '';
-    for (const name of topLevelTypeNames(masked)) {
+    // Every file of the project: the lexical reading, since parsing each one would take seconds.
+    const header = scanJavaHeader(text);
+    const pkg = header.packageName ?? '';
+    for (const name of header.topLevelTypes) {
       const entry = { qualifiedName: pkg ? `${pkg}.${name}` : name, file, scope: scopeOfPath(file) };
       declared.set(name, [...(declared.get(name) ?? []), entry]);
     }
-    for (const entry of findImports(lines)) {
+    for (const entry of header.imports) {
       if (!entry.isStatic && entry.simpleName !== '*') importCounts.set(entry.name, (importCounts.get(entry.name) ?? 0) + 1);
     }
   }

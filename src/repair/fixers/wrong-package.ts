@@ -8,7 +8,8 @@
 import path from 'node:path';
 import type { Diagnostic } from '../../diagnose/types.js';
 import { isPlacedCompileError } from './diagnostic-text.js';
-import { findPackage, maskCommentsAndLiterals, packageImpliedByPath, splitLines, joinLines } from './java-source.js';
+import { joinLines, readJavaHeader, splitLines } from '../../java/index.js';
+import { packageImpliedByPath } from './maven-layout.js';
 import type { FixCandidate, Fixer, SourceView } from './types.js';
 
 const NAME = 'wrong-package';
@@ -36,11 +37,15 @@ export function correctPackage(file: string, text: string): { after: string; dec
   const implied = packageImpliedByPath(file);
   if (!implied) return undefined;
   const source = splitLines(text);
-  const declaration = findPackage(splitLines(maskCommentsAndLiterals(text)).lines);
-  if (!declaration || declaration.name === implied) return undefined;
-  const original = source.lines[declaration.index] ?? '';
-  source.lines[declaration.index] = original.replace(/package\s+[\w$.\s]+?\s*;/, `package ${implied};`);
-  return { after: joinLines(source), declared: declaration.name, implied };
+  const header = readJavaHeader(text);
+  if (header.packageName === undefined || header.packageLine === undefined || header.packageName === implied) return undefined;
+  const index = header.packageLine - 1;
+  const original = source.lines[index] ?? '';
+  const rewritten = original.replace(/package\s+[\w$.\s]+?\s*;/, `package ${implied};`);
+  // A declaration wrapped over several lines is not rewritten by a one-line edit.
+  if (rewritten === original) return undefined;
+  source.lines[index] = rewritten;
+  return { after: joinLines(source), declared: header.packageName, implied };
 }
 
 async function propose(diagnostics: Diagnostic[], view: SourceView): Promise<FixCandidate[]> {

@@ -31,6 +31,8 @@ export interface DoctorFacts {
   sandbox: SandboxFacts;
   /** The configured plugins, loaded; absent when the config names none (or did not load). */
   plugins?: Probe<{ summaries: string[]; notes: string[] }>;
+  /** The config's command tools and whether each program is installed here; absent when none. */
+  commandTools?: { name: string; program: string; found: boolean }[];
   /** Node's own start-up, measured when NODE_EXTRA_CA_CERTS is set (Node 20 parses that file before any code runs). */
   startup: { extraCaCerts?: string; extraCaCertsCostMs?: Probe<number> };
 }
@@ -172,6 +174,19 @@ function pluginsCheck(facts: DoctorFacts): CheckResult {
   return { check: 'plugins', status: 'ok', detail: `${plugins.value.summaries.join(', ')}${notes}` };
 }
 
+function commandToolsCheck(facts: DoctorFacts): CheckResult {
+  const tools = facts.commandTools;
+  if (!tools || tools.length === 0) return { check: 'command tools', status: 'ok', detail: 'none configured' };
+  const missing = tools.filter((tool) => !tool.found);
+  if (missing.length === 0) return { check: 'command tools', status: 'ok', detail: tools.map((tool) => `${tool.name} (${tool.program})`).join(', ') };
+  return {
+    check: 'command tools',
+    status: 'warn',
+    detail: `not installed here: ${missing.map((tool) => `${tool.name} needs ${tool.program}`).join(', ')}`,
+    hint: 'install it (or fix the command with mvnx tool add --replace); until then the agent is told the tool is not installed, and the repair goes on',
+  };
+}
+
 /** Below this a start-up cost is within run-to-run noise and not worth a warning. */
 export const NOTABLE_STARTUP_COST_MS = 15;
 
@@ -192,7 +207,7 @@ function startupCheck(facts: DoctorFacts): CheckResult {
 }
 
 export function evaluateDoctor(facts: DoctorFacts): CheckResult[] {
-  return [javaCheck(facts), ...mavenChecks(facts), offlineCheck(facts), configCheck(facts), ...modelChecks(facts), sandboxCheck(facts), isolationCheck(facts), pluginsCheck(facts), startupCheck(facts)];
+  return [javaCheck(facts), ...mavenChecks(facts), offlineCheck(facts), configCheck(facts), ...modelChecks(facts), sandboxCheck(facts), isolationCheck(facts), pluginsCheck(facts), commandToolsCheck(facts), startupCheck(facts)];
 }
 
 /** Checks without which mvnx cannot do its job at all. */

@@ -12,6 +12,8 @@ import { describeWrapperFailure, wrapperDistribution } from '../../../maven/wrap
 import { projectJavaRelease, resolveMavenUserState } from '../../../maven/settings.js';
 import { buildEnvironment, detectSandbox, suggestedImage, type SandboxMode } from '../../../workspace/index.js';
 import { loadPlugins } from '../../../repair/plugins.js';
+import { splitCommandLine } from '../../../policy/command-line.js';
+import { findProgram } from '../../../workspace/command.js';
 import { loadEffectiveConfig } from '../../../policy/load.js';
 import type { DoctorFacts, PluginPin, Probe } from './checks.js';
 import { createProvider } from '../../../model/index.js';
@@ -224,6 +226,7 @@ export async function gatherFacts(options: GatherOptions): Promise<DoctorFacts> 
   let configuredMaven: string | undefined;
   let providerCheck: (() => Promise<DoctorFacts['model']>) | undefined;
   let plugins: DoctorFacts['plugins'];
+  let commandTools: DoctorFacts['commandTools'];
   let sandboxConfig: { mode: SandboxMode; modeSource: string; image?: string; pass: string[] } = { mode: 'auto', modeSource: 'default', pass: [] };
   try {
     const effective = await loadEffectiveConfig({ projectRoot, ...(options.configFile ? { configFile: options.configFile } : {}), env, overrides: flags });
@@ -240,6 +243,13 @@ export async function gatherFacts(options: GatherOptions): Promise<DoctorFacts> 
       pass: effective.sandbox.env.pass,
     };
     if (effective.plugins && effective.plugins.length > 0) plugins = await probePlugins(effective.plugins, projectRoot);
+    // Command tools: is each program there? (A container backend has its own programs.)
+    if (effective.tools.length > 0) {
+      commandTools = effective.tools.map((tool) => {
+        const program = splitCommandLine(tool.command)[0] ?? '';
+        return { name: tool.name, program, found: findProgram(program, projectRoot, env.PATH ?? '') !== undefined };
+      });
+    }
   } catch (error) {
     config = failure(error);
   }
@@ -255,5 +265,5 @@ export async function gatherFacts(options: GatherOptions): Promise<DoctorFacts> 
   ]);
   // After the others: timing node start-ups next to JVM start-ups would measure the contention.
   const startup = await probeStartup(env);
-  return { java, maven, mavenVersion, offline, config, model, sandbox, startup, ...(plugins ? { plugins } : {}) };
+  return { java, maven, mavenVersion, offline, config, model, sandbox, startup, ...(plugins ? { plugins } : {}), ...(commandTools ? { commandTools } : {}) };
 }

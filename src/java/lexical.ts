@@ -1,6 +1,9 @@
 /**
- * Small, forgiving readers of Java source text. They are not a parser: they work on text
- * whose comments and literals are blanked out, which is enough for the mechanical fixes.
+ * The lexical layer of the Java-source module: line handling, and text with its
+ * comments and literals blanked out. It reads any text, also a file that does not parse
+ * (a missing semicolon, an unclosed brace), and it is fast enough to scan every file of
+ * a big project, which the parser is not (java-parser takes milliseconds per file). The
+ * readers over masked text below are the fallback of header.ts, not a second parser.
  */
 
 export interface SourceLines {
@@ -127,21 +130,4 @@ export function offsetOf(source: SourceLines, line: number, column: number): num
   let offset = 0;
   for (let i = 0; i < line - 1; i++) offset += (source.lines[i] ?? '').length + source.eol.length;
   return offset + column - 1;
-}
-
-/** Where `source` root folders end in a Maven layout, e.g. `src/main/java/`. */
-const SOURCE_ROOT = /(?:^|\/)src\/(main|test)\/java\//;
-
-/** `main` or `test` from a root-relative path, when it follows the Maven layout. */
-export function scopeOfPath(file: string): 'main' | 'test' | undefined {
-  const match = SOURCE_ROOT.exec(file);
-  return match ? (match[1] as 'main' | 'test') : undefined;
-}
-
-/** The package a file's folder implies in the Maven layout, or undefined outside it. */
-export function packageImpliedByPath(file: string): string | undefined {
-  const match = SOURCE_ROOT.exec(file);
-  if (!match) return undefined;
-  const folders = file.slice(match.index + match[0].length).split('/').slice(0, -1);
-  return folders.join('.');
 }

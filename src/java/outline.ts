@@ -1,0 +1,207 @@
+/**
+ * The outline of a parsed file: its types, methods and constructors (and, on request,
+ * fields and initializer blocks) with the line each is declared on and its declaration
+ * written on one line, annotations and comments left out. This is what a developer's IDE
+ * shows in its structure view, and what the agent's get_classes_and_methods answers.
+ */
+import { child, childNodes, descendants, isToken, ordered, originOf, rangeOf, tokensUnder, type CstNode, type ParsedSource } from './cst.js';
+import type { JavaAnnotation, JavaMethod, JavaSourceFile, JavaType, SourceRange } from './types.js';
+
+export interface JavaField {
+  /** One entry per declarator: `int a, b;` gives a and b, sharing `text` and `range`. */
+  name: string;
+  /** The type as written: `List<Integer>`, `int[]`. */
+  type: string;
+  modifiers: string[];
+  annotations: string[];
+  /** The whole declaration, annotations and initializer included. */
+  text: string;
+  range: SourceRange;
+}
+
+export interface JavaInitializer {
+  isStatic: boolean;
+  text: string;
+  range: SourceRange;
+}
+
+export interface OutlineEntry {
+  kind: 'type' | 'method' | 'constructor';
+  name: string;
+  /** The declaration up to its body, on one line: `public int add(int a, int b)`. */
+  signature: string;
+  /** Line of the declaration itself (after its annotations). */
+  line: number;
+  /** The whole declaration, annotations included. */
+  range: SourceRange;
+  /** 0 for a top-level type, 1 for its members, and so on. */
+  depth: number;
+}
+
+/** Types, methods and constructors of a file, in source order, nested ones after their type. */
+export function outline(file: JavaSourceFile): OutlineEntry[] {
+  const entries: OutlineEntry[] = [];
+  const visit = (type: JavaType, depth: number) => {
+    entries.push({ kind: 'type', name: type.name, signature: signatureOf(type), line: declarationLine(type), range: type.range, depth });
+    const members: (JavaMethod | JavaType)[] = [...type.methods, ...type.types].sort((a, b) => a.range.start - b.range.start);
+    for (const member of members) {
+      if ('binaryName' in member) visit(member, depth + 1);
+      else entries.push({ kind: member.kind, name: member.name, signature: signatureOf(member), line: declarationLine(member), range: member.range, depth: depth + 1 });
+    }
+  };
+  file.types.forEach((type) => visit(type, 0));
+  return entries;
+}
+
+/**
+ * A type, method or constructor declaration up to its body on one line, without
+ * annotations or comments: `public class Calculator implements Operation`,
+ * `static <T> List<T> copy(List<T> items) throws IOException`.
+ */
+export function signatureOf(declaration: JavaType | JavaMethod): string {
+  const { node, source } = originOf(declaration);
+  const start = firstOwnToken(node);
+  const body = bodyOf(node);
+  const end = body ? rangeOf(body).start : rangeOf(node).end;
+  if (start === undefined) return declaration.name;
+  // Annotations inside the header too: `void leavesNoFiles(@TempDir Path dir)` reads `void leavesNoFiles(Path dir)`.
+  const annotations = descendants(node, 'annotation').map(rangeOf).filter((span) => span.start >= start && span.end <= end);
+  return oneLine(source, start, end, annotations).replace(/;$/, '').trim();
+}
+
+/** The line a declaration starts on once its annotations are skipped. */
+export function declarationLine(declaration: JavaType | JavaMethod): number {
+  const { node, source } = originOf(declaration);
+  const start = firstOwnToken(node);
+  return start === undefined ? declaration.range.startLine : lineOfOffset(source, start);
+}
+
+/** Fields declared directly in the type (interface constants included), in source order. */
+export function fieldsOf(type: JavaType): JavaField[] {
+  const { node, source } = originOf(type);
+  const fields: JavaField[] = [];
+  for (const declaration of directMembers(node, FIELD_RULES)) {
+    const typeNode = child(declaration, 'unannType');
+    const modifiers = [...childNodes(declaration, 'fieldModifier'), ...childNodes(declaration, 'constantModifier')];
+    const annotations = modifiers.flatMap((modifier) => childNodes(modifier, 'annotation').map((annotation) => text(source, annotation)));
+    const keywords = modifiers.filter((modifier) => childNodes(modifier, 'annotation').length === 0).map((modifier) => text(source, modifier));
+    const declarators = child(declaration, 'variableDeclaratorList');
+    for (const declarator of declarators ? childNodes(declarators, 'variableDeclarator') : []) {
+      const id = child(declarator, 'variableDeclaratorId');
+      fields.push({
+        name: id ? (tokensUnder(id)[0]?.image ?? '') : '',
+        type: typeNode ? text(source, typeNode) : '',
+        modifiers: keywords,
+        annotations,
+        text: text(source, declaration),
+        range: rangeOf(declaration),
+      });
+    }
+  }
+  return fields;
+}
+
+/** `static { ... }` and `{ ... }` blocks declared directly in the type. */
+export function initializersOf(type: JavaType): JavaInitializer[] {
+  const { node, source } = originOf(type);
+  return directMembers(node, INITIALIZER_RULES).map((initializer) => ({
+    isStatic: initializer.name === 'staticInitializer',
+    text: text(source, initializer),
+    range: rangeOf(initializer),
+  }));
+}
+
+/** Whether a method or type carries an annotation with this simple name (`Test`, `BeforeEach`). */
+export function hasAnnotation(declaration: { annotations: JavaAnnotation[] }, ...names: string[]): boolean {
+  return declaration.annotations.some((annotation) => names.includes(annotation.name));
+}
+
+const FIELD_RULES = new Set(['fieldDeclaration', 'constantDeclaration']);
+const INITIALIZER_RULES = new Set(['staticInitializer', 'instanceInitializer']);
+/** Nodes between a type declaration and its members, for every kind of type body. */
+const CONTAINERS = new Set([
+  'normalClassDeclaration',
+  'enumDeclaration',
+  'recordDeclaration',
+  'normalInterfaceDeclaration',
+  'annotationInterfaceDeclaration',
+  'classBody',
+  'classBodyDeclaration',
+  'classMemberDeclaration',
+  'enumBody',
+  'enumBodyDeclarations',
+  'recordBody',
+  'recordBodyDeclaration',
+  'interfaceBody',
+  'interfaceMemberDeclaration',
+  'annotationInterfaceBody',
+  'annotationInterfaceMemberDeclaration',
+]);
+/** Rules that hold a declaration's annotations: skipped when looking for where it starts. */
+const ANNOTATION_RULES = new Set(['annotation']);
+
+function directMembers(typeNode: CstNode, wanted: ReadonlySet<string>): CstNode[] {
+  const out: CstNode[] = [];
+  const visit = (node: CstNode) => {
+    for (const element of ordered(node)) {
+      if (isToken(element)) continue;
+      if (wanted.has(element.name)) out.push(element);
+      else if (CONTAINERS.has(element.name)) visit(element);
+    }
+  };
+  visit(typeNode);
+  return out;
+}
+
+/** Offset of the first token of a declaration that is not part of an annotation. */
+function firstOwnToken(node: CstNode): number | undefined {
+  let found: number | undefined;
+  const visit = (current: CstNode): boolean => {
+    for (const element of ordered(current)) {
+      if (isToken(element)) {
+        found = element.startOffset;
+        return true;
+      }
+      if (ANNOTATION_RULES.has(element.name)) continue;
+      if (visit(element)) return true;
+    }
+    return false;
+  };
+  visit(node);
+  return found;
+}
+
+/** The body a declaration's one-line form stops at: class body, block, or the `;` of an abstract method. */
+function bodyOf(node: CstNode): CstNode | undefined {
+  const shapes = ['normalClassDeclaration', 'enumDeclaration', 'recordDeclaration', 'normalInterfaceDeclaration', 'annotationInterfaceDeclaration'];
+  const shape = shapes.map((name) => child(node, name)).find(Boolean);
+  if (shape) return ['classBody', 'enumBody', 'recordBody', 'interfaceBody', 'annotationInterfaceBody'].map((name) => child(shape, name)).find(Boolean);
+  return child(node, 'methodBody') ?? child(node, 'constructorBody');
+}
+
+/** Source text between two offsets with comments (and the `left out` spans) taken out and whitespace folded. */
+function oneLine(source: ParsedSource, start: number, end: number, leftOut: SourceRange[] = []): string {
+  const comments = ((source.root as CstNode & { comments?: { startOffset: number; endOffset: number }[] }).comments ?? [])
+    .filter((comment) => comment.startOffset >= start && comment.endOffset < end)
+    .map((comment) => ({ start: comment.startOffset, end: comment.endOffset + 1 }));
+  let textOut = '';
+  let at = start;
+  for (const skipped of [...comments, ...leftOut].sort((a, b) => a.start - b.start)) {
+    if (skipped.start < at) continue;
+    textOut += `${source.text.slice(at, skipped.start)} `;
+    at = skipped.end;
+  }
+  textOut += source.text.slice(at, end);
+  return textOut.replace(/\s+/g, ' ').replace(/\(\s+/g, '(').replace(/\s+\)/g, ')').replace(/\s+,/g, ',').trim();
+}
+
+function text(source: ParsedSource, node: CstNode): string {
+  const range = rangeOf(node);
+  return source.text.slice(range.start, range.end);
+}
+
+function lineOfOffset(source: ParsedSource, offset: number): number {
+  let line = 1;
+  for (let index = 0; index < offset && index < source.text.length; index++) if (source.text.charCodeAt(index) === 10) line++;
+  return line;
+}
