@@ -1,5 +1,6 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import layers from './scripts/eslint-layers.mjs';
 
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'examples/**', 'bench/cases/**', 'test/fixtures/**', 'coverage/**', '**/.mvnx/**'] },
@@ -13,6 +14,35 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/no-explicit-any': 'error',
       'no-control-regex': 'off',
+    },
+  },
+  // The folder boundaries of src/ (layers, top to bottom: scripts/eslint-layers.mjs).
+  {
+    files: ['src/**/*.ts'],
+    plugins: { mvnx: layers },
+    rules: { 'mvnx/layers': 'error' },
+  },
+  // Type-checked rules: the bugs only types show (an async function that never awaits, a
+  // switch that misses a case of its union, a promise nobody awaits, a method torn from its object).
+  {
+    files: ['src/**/*.ts', 'test/**/*.ts', 'vitest.config.ts'],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+  },
+  {
+    files: ['src/**/*.ts'],
+    extends: [...tseslint.configs.recommendedTypeChecked],
+    rules: {
+      '@typescript-eslint/switch-exhaustiveness-check': ['error', { considerDefaultExhaustiveForUnions: true }],
+    },
+  },
+  // Tests: the rules that make a test unable to fail (an assertion promise nobody awaits).
+  {
+    files: ['test/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/await-thenable': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
+      '@typescript-eslint/switch-exhaustiveness-check': ['error', { considerDefaultExhaustiveForUnions: true }],
     },
   },
 );

@@ -5,6 +5,8 @@ import { defineConfig } from 'vitest/config';
 //   npm run test:integration   -> real Maven builds of fixture projects
 export default defineConfig({
   test: {
+    // One private TMPDIR per run, removed at the end (test/setup/private-tmp.ts).
+    globalSetup: ['test/setup/private-tmp.ts'],
     projects: [
       {
         test: {

@@ -5,7 +5,8 @@
  */
 import { cp, mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { MvnxError } from '../cli/errors.js';
+import { MvnxError } from '../shared/errors.js';
+import { ATTEMPT_OUTCOMES } from '../shared/run-vocabulary.js';
 import type { ReplySpec } from './recording-server.js';
 
 export interface BenchModule {
@@ -46,7 +47,6 @@ export interface BenchCase {
 
 export const TEMPLATE_DIR = '_template';
 const STOP_REASONS = ['fixed', 'budget-exhausted', 'duplicate-patch', 'no-progress', 'provider-unavailable', 'policy-skip', 'not-fixable', 'error', 'interrupted', 'flaky'];
-const ATTEMPT_OUTCOMES = ['verified', 'rejected', 'not-applicable', 'build-failed', 'regressed'];
 const GROUP_ID = 'com.acme.bench';
 
 function field<T>(file: string, name: string, value: unknown, check: (value: unknown) => value is T, expected: string): T {

@@ -6,7 +6,7 @@ import { execa } from 'execa';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { MvnxError } from '../cli/errors.js';
+import { MvnxError } from '../shared/errors.js';
 import type { RunRecord } from '../report/run-record.js';
 import { estimateTokens } from '../model/context-window.js';
 import { materialiseCase, type BenchCase } from './cases.js';

@@ -10,7 +10,8 @@ import { findProjectRoot } from '../maven/project.js';
 import { runMaven } from '../maven/run.js';
 import type { EffectiveConfig } from '../policy/schema.js';
 import { configFileMayExist, configGivenOnCommandLine } from './config-inputs.js';
-import { withEnvironmentSwitches, type Invocation } from './flags.js';
+import { cliOptions } from '../shared/options.js';
+import type { Invocation } from './flags.js';
 
 export interface CliIo {
   cwd: string;
@@ -18,13 +19,13 @@ export interface CliIo {
 }
 
 export async function runBuild(invocation: Invocation, io: CliIo): Promise<number> {
-  const { mavenArgs } = invocation;
-  const flags = withEnvironmentSwitches(invocation.flags, io.env);
+  const { mavenArgs, flags } = invocation;
+  const options = cliOptions(flags, io.env);
   const projectRoot = await findProjectRoot(io.cwd, mavenArgs);
   const configFile = typeof flags.config === 'string' ? path.resolve(io.cwd, flags.config) : undefined;
   const loadConfig = async (): Promise<EffectiveConfig> => {
     const { loadEffectiveConfig } = await import('../policy/load.js');
-    return loadEffectiveConfig({ projectRoot, env: io.env, flags, ...(configFile ? { configFile } : {}) });
+    return loadEffectiveConfig({ projectRoot, env: io.env, overrides: flags, ...(configFile ? { configFile } : {}) });
   };
   const hasConfig = configGivenOnCommandLine(flags, io.env) || (await configFileMayExist({ projectRoot, cwd: io.cwd, env: io.env }));
   let config = hasConfig ? await loadConfig() : undefined;
@@ -43,7 +44,7 @@ export async function runBuild(invocation: Invocation, io: CliIo): Promise<numbe
 
   const result = await runMaven({ executable: maven.executable, args: mavenArgs, cwd: io.cwd, env: io.env, echo: true, inheritStdin: true });
   // --mvnx-sarif: a passing build (or one mvnx does not look at) still leaves a log, so code scanning can close earlier alerts.
-  const sarif = typeof flags.sarif === 'string' ? flags.sarif : io.env.MVNX_SARIF || undefined;
+  const sarif = options.sarif;
   const emptySarif = async (note?: string) => {
     if (!sarif) return;
     const { writeEmptySarif } = await import('../report/sarif-file.js');
@@ -64,8 +65,10 @@ export async function runBuild(invocation: Invocation, io: CliIo): Promise<numbe
       cwd: io.cwd,
       projectRoot,
       mavenExecutable: maven.executable,
+      mavenSource: maven.source,
       mavenArgs,
-      flags,
+      overrides: flags,
+      options,
       env: io.env,
       ...(configFile ? { configFile } : {}),
       config,

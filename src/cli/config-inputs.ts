@@ -9,18 +9,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { findGitRoot } from '../maven/project.js';
 import { SEARCH_PLACES } from '../policy/search-places.js';
-import type { MvnxFlags } from './flags.js';
+import { configOptionGiven, type OptionValues } from '../shared/options.js';
 
 /** cosmiconfig reads a "meta config" from the working directory that can add search places. */
 const META_CONFIG_PLACES = ['package.json', '.config.json', '.config.yaml', '.config.yml', '.config/config.json', '.config/config.yaml', '.config/config.yml', '.config/config.js', '.config/config.ts', '.config/config.cjs', '.config/config.mjs'];
 
-/** Flags and variables the CLI reads itself; every other one is config. */
-const CLI_ONLY = new Set(['json', 'verbose', 'maven', 'sarif']);
-const CLI_ONLY_ENV = new Set(['MVNX_JSON', 'MVNX_VERBOSE', 'MVNX_MAVEN', 'MVNX_DEBUG', 'MVNX_SARIF']);
-
-export function configGivenOnCommandLine(flags: MvnxFlags, env: NodeJS.ProcessEnv): boolean {
-  if (Object.keys(flags).some((name) => !CLI_ONLY.has(name))) return true;
-  return Object.entries(env).some(([name, value]) => name.startsWith('MVNX_') && !CLI_ONLY_ENV.has(name) && value !== undefined && value !== '');
+/** A config-backed flag or MVNX_* variable is set (the option table says which the CLI reads itself). */
+export function configGivenOnCommandLine(flags: OptionValues, env: NodeJS.ProcessEnv): boolean {
+  return configOptionGiven(flags, env);
 }
 
 export interface ConfigSearch {

@@ -3,8 +3,9 @@
  * The process entry is bin.ts.
  */
 import { fileURLToPath } from 'node:url';
-import { MvnxError } from './errors.js';
-import { parseInvocation, switchOn, type Invocation } from './flags.js';
+import { MvnxError } from '../shared/errors.js';
+import { cliOptions } from '../shared/options.js';
+import { parseInvocation, type Invocation } from './flags.js';
 import type { CliIo } from './build.js';
 
 export type Command = { run(args: string[], io: CliIo): Promise<number> };
@@ -56,5 +57,6 @@ function oneLine(message: string): string {
 }
 
 function debugging(argv: string[], invocation: Invocation | undefined, env: NodeJS.ProcessEnv): boolean {
-  return switchOn(invocation?.flags.verbose) || argv.includes('--mvnx-verbose') || switchOn(env.MVNX_VERBOSE) || env.MVNX_DEBUG === '1';
+  // The flags did not parse when parsing failed: a bare --mvnx-verbose among them still counts.
+  return cliOptions(invocation?.flags ?? {}, env).verbose || argv.includes('--mvnx-verbose');
 }

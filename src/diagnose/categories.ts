@@ -6,6 +6,7 @@
  * unresolvable enforcer plugin is a plugin problem, not an enforcer rule).
  */
 import type { FailureCategory } from './types.js';
+import { editDistance } from '../shared/similar.js';
 
 export type NonCodeCategory = Exclude<FailureCategory, 'compile' | 'test' | 'quality'>;
 
@@ -122,19 +123,13 @@ export function matchNonCode(text: string): NonCodeMatch | undefined {
 export function nearestPhase(word: string): string | undefined {
   let best: { phase: string; distance: number } | undefined;
   for (const phase of LIFECYCLE_PHASES) {
-    const distance = editDistance(word.toLowerCase(), phase);
+    const distance = nearDistance(word.toLowerCase(), phase);
     if (!best || distance < best.distance) best = { phase, distance };
   }
   return best && best.distance <= 2 && best.distance < word.length ? best.phase : undefined;
 }
 
-function editDistance(a: string, b: string): number {
-  if (Math.abs(a.length - b.length) > 3) return 99;
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++) current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    previous = current;
-  }
-  return previous[b.length]!;
+/** Levenshtein distance, cut short (99) for words whose lengths differ by more than 3. */
+function nearDistance(a: string, b: string): number {
+  return Math.abs(a.length - b.length) > 3 ? 99 : editDistance(a, b);
 }

@@ -19,7 +19,7 @@ export interface ForkInput {
 }
 
 function finish(d: Omit<Diagnostic, 'fingerprint'>): Diagnostic {
-  const out = { ...d, fingerprint: '' } as Diagnostic;
+  const out = { ...d, fingerprint: '' };
   out.fingerprint = diagnosticFingerprint(out);
   return out;
 }

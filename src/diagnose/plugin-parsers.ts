@@ -61,7 +61,7 @@ function problemOf(p: ParsedDiagnostic): string | undefined {
   if (!KINDS.includes(p.kind)) return `kind must be one of ${KINDS.join(', ')}, got ${JSON.stringify(p.kind)}`;
   if (typeof p.message !== 'string' || p.message.trim() === '') return 'message must be a non-empty string';
   for (const key of ['line', 'column'] as const) {
-    if (p[key] !== undefined && !(Number.isInteger(p[key]) && p[key]! > 0)) return `${key} must be a positive whole number`;
+    if (p[key] !== undefined && !(Number.isInteger(p[key]) && p[key] > 0)) return `${key} must be a positive whole number`;
   }
   for (const key of ['file', 'module', 'test', 'tool', 'rule', 'category', 'reason'] as const) {
     if (p[key] !== undefined && typeof p[key] !== 'string') return `${key} must be a string`;

@@ -53,7 +53,8 @@ export function normaliseTestMethod(name: string): string {
 }
 
 function str(value: unknown): string {
-  return typeof value === 'string' ? value : value === undefined || value === null ? '' : String(value);
+  // fast-xml-parser gives strings, numbers and booleans for text; an element is no text.
+  return typeof value === 'string' ? value : typeof value === 'number' || typeof value === 'boolean' ? String(value) : '';
 }
 
 function nodes(value: unknown): XmlNode[] {

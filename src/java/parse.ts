@@ -37,7 +37,7 @@ export function parseJava(text: string): JavaParseResult {
   const lexable = text.startsWith('\uFEFF') ? ` ${text.slice(1)}` : text;
   let parsed: { cst: unknown; tokens: unknown[] };
   try {
-    parsed = lexAndParse(lexable) as unknown as { cst: unknown; tokens: unknown[] };
+    parsed = lexAndParse(lexable);
   } catch (error) {
     return { ok: false, error: parseError((error as Error).message) };
   }

@@ -18,7 +18,7 @@ export function fileArgument(mavenArgs: readonly string[]): string | undefined {
 }
 
 /** Where Maven starts: the `-f` target's folder (the target itself when it is a folder), else cwd. */
-export async function startFolder(cwd: string, mavenArgs: readonly string[]): Promise<string> {
+export function startFolder(cwd: string, mavenArgs: readonly string[]): string {
   const target = fileArgument(mavenArgs);
   if (target === undefined) return path.resolve(cwd);
   const absolute = path.resolve(cwd, target);

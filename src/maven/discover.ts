@@ -2,9 +2,9 @@
  * Finding the Maven to run, in the contract's order: `--mvnx-maven`, `MVNX_MAVEN`, config
  * `maven.executable`, the nearest `mvnw` from the start folder up, `mvn` on PATH.
  */
-import { accessSync, constants, statSync } from 'node:fs';
 import path from 'node:path';
-import { MvnxError } from '../cli/errors.js';
+import { MvnxError } from '../shared/errors.js';
+import { isExecutable, pathValue, searchPath } from '../shared/path-search.js';
 import { startFolder } from './args.js';
 
 export type MavenSource = 'flag' | 'env' | 'config' | 'mvnw' | 'path';
@@ -35,7 +35,12 @@ export class MavenNotFoundError extends MvnxError {
   }
 }
 
-export async function findMaven(opts: FindMavenOptions): Promise<FoundMaven> {
+export function findMaven(opts: FindMavenOptions): Promise<FoundMaven> {
+  // A rejected promise, not a throw, when Maven is not found: callers await it.
+  return new Promise((resolve) => resolve(locateMaven(opts)));
+}
+
+function locateMaven(opts: FindMavenOptions): FoundMaven {
   const platform = opts.platform ?? process.platform;
   const explicit: Array<[MavenSource, string, string | undefined]> = [
     ['flag', '--mvnx-maven', opts.flag],
@@ -44,21 +49,21 @@ export async function findMaven(opts: FindMavenOptions): Promise<FoundMaven> {
   ];
   for (const [source, label, value] of explicit) {
     if (value === undefined || value === '') continue;
-    const executable = await resolveNamed(value, opts.cwd, opts.env, platform);
+    const executable = resolveNamed(value, opts.cwd, opts.env, platform);
     if (!executable) throw new MavenNotFoundError(`Maven not found: ${label}=${value} is not an executable file`, { label, value });
     return { executable, source };
   }
 
-  const start = await startFolder(opts.cwd, opts.mavenArgs);
+  const start = startFolder(opts.cwd, opts.mavenArgs);
   const wrapperName = platform === 'win32' ? 'mvnw.cmd' : 'mvnw';
   for (let dir = start; ; dir = path.dirname(dir)) {
     const candidate = path.join(dir, wrapperName);
-    if (await isExecutable(candidate, platform)) return { executable: candidate, source: 'mvnw' };
+    if (isExecutable(candidate, platform)) return { executable: candidate, source: 'mvnw' };
     if (path.dirname(dir) === dir) break;
   }
 
   const mavenName = platform === 'win32' ? 'mvn.cmd' : 'mvn';
-  const onPath = await searchPath(mavenName, opts.env, platform);
+  const onPath = searchPath(mavenName, opts.env, platform);
   if (onPath) return { executable: onPath, source: 'path' };
 
   throw new MavenNotFoundError(
@@ -69,40 +74,9 @@ export async function findMaven(opts: FindMavenOptions): Promise<FoundMaven> {
 }
 
 /** A value with a path separator is a path (relative to cwd); a bare name is looked up on PATH. */
-async function resolveNamed(value: string, cwd: string, env: NodeJS.ProcessEnv, platform: NodeJS.Platform): Promise<string | undefined> {
+function resolveNamed(value: string, cwd: string, env: NodeJS.ProcessEnv, platform: NodeJS.Platform): string | undefined {
   const hasSeparator = value.includes('/') || (platform === 'win32' && value.includes('\\'));
   if (!hasSeparator) return searchPath(value, env, platform);
   const absolute = path.resolve(cwd, value);
-  return (await isExecutable(absolute, platform)) ? absolute : undefined;
-}
-
-async function searchPath(name: string, env: NodeJS.ProcessEnv, platform: NodeJS.Platform): Promise<string | undefined> {
-  const delimiter = platform === 'win32' ? ';' : ':';
-  for (const dir of pathValue(env, platform).split(delimiter)) {
-    if (!dir) continue;
-    const candidate = path.join(dir, name);
-    if (await isExecutable(candidate, platform)) return candidate;
-  }
-  return undefined;
-}
-
-function pathValue(env: NodeJS.ProcessEnv, platform: NodeJS.Platform): string {
-  // Windows spells it Path as often as PATH.
-  if (platform === 'win32') return env.PATH ?? env.Path ?? '';
-  return env.PATH ?? '';
-}
-
-/**
- * Synchronous on purpose: nothing else runs before Maven starts, and a statSync that
- * returns undefined for a missing file costs microseconds where each awaited stat is a
- * thread-pool round trip (~0.1-0.25 ms here, times every mvnw candidate and PATH entry).
- */
-async function isExecutable(file: string, platform: NodeJS.Platform): Promise<boolean> {
-  try {
-    if (!statSync(file, { throwIfNoEntry: false })?.isFile()) return false;
-    if (platform !== 'win32') accessSync(file, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
+  return isExecutable(absolute, platform) ? absolute : undefined;
 }

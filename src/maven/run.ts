@@ -24,7 +24,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { constants as osConstants } from 'node:os';
 import type { Readable, Writable } from 'node:stream';
 import { isatty } from 'node:tty';
-import { MvnxError } from '../cli/errors.js';
+import { MvnxError } from '../shared/errors.js';
 import { signalProcessGroup, signalTree } from './process-tree.js';
 import { LogSpool } from './spool.js';
 import type { MavenRunResult, RunMavenOptions } from './types.js';

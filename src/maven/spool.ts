@@ -24,7 +24,11 @@ export class LogSpool {
     this.fd = openSync(file, 'w+');
   }
 
-  static async create(limitBytes = DEFAULT_CAPTURE_LIMIT): Promise<LogSpool> {
+  static create(limitBytes = DEFAULT_CAPTURE_LIMIT): Promise<LogSpool> {
+    return new Promise((resolve) => resolve(LogSpool.createNow(limitBytes)));
+  }
+
+  private static createNow(limitBytes: number): LogSpool {
     if (!Number.isInteger(limitBytes) || limitBytes < 1) {
       throw new RangeError(`capture limit must be a positive integer of bytes, got ${limitBytes}`);
     }
@@ -51,7 +55,11 @@ export class LogSpool {
     }
   }
 
-  async finish(): Promise<CapturedLog> {
+  finish(): Promise<CapturedLog> {
+    return new Promise((resolve) => resolve(this.finishNow()));
+  }
+
+  private finishNow(): CapturedLog {
     if (this.closed) throw new Error('log spool already finished');
     this.closed = true;
     const truncated = this.written > this.limitBytes;

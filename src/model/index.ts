@@ -5,12 +5,14 @@
 import { OllamaProvider } from './ollama-provider.js';
 import { OpenAiCompatibleProvider } from './openai-provider.js';
 import type { ModelProvider, ModelSettings } from './types.js';
+import { normaliseHost } from '../shared/host.js';
 
 export type { ChatMessage, ChatRequest, ChatResult, ModelProvider, ModelSettings, ToolCall, ToolCallingSupport, ToolSpec } from './types.js';
 export { ModelCallError, ProviderUnavailableError, type ModelCallErrorCode } from './errors.js';
 export { OllamaProvider } from './ollama-provider.js';
 export { OpenAiCompatibleProvider } from './openai-provider.js';
 export { redact, withRedaction, Redactor, REDACTED, type RedactionOptions } from './redact.js';
+export { normaliseHost } from '../shared/host.js';
 export { promptWindow } from './context-window.js';
 export { secretEnvValues, isSecretEnvName, valueForms, base64Forms } from './secret-values.js';
 
@@ -30,22 +32,6 @@ export function createProvider(settings: ModelSettings, options: ProviderOptions
     default:
       throw new Error(`model.provider must be "ollama" or "openai-compatible", got ${JSON.stringify((settings as { provider: unknown }).provider)}`);
   }
-}
-
-/**
- * OLLAMA_HOST is often written without a scheme (`127.0.0.1:11434`, `0.0.0.0`, `:11434`);
- * read it as Ollama does: http, and port 11434 when none is given.
- */
-export function normaliseHost(host: string, provider: ModelSettings['provider']): string {
-  let value = host.trim();
-  if (value.startsWith(':')) value = `127.0.0.1${value}`;
-  if (!value.includes('://')) {
-    const withScheme = `http://${value}`;
-    const url = new URL(withScheme);
-    if (!url.port && provider === 'ollama') url.port = '11434';
-    value = url.toString();
-  }
-  return value.replace(/\/+$/, '');
 }
 
 function validateSettings(settings: ModelSettings): void {

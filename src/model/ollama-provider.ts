@@ -199,7 +199,7 @@ function toOllamaMessage(message: ChatMessage): Message {
 }
 
 function toOllamaTool(tool: NonNullable<ChatRequest['tools']>[number]): Tool {
-  return { type: 'function', function: { name: tool.name, description: tool.description, parameters: tool.parameters as Tool['function']['parameters'] } };
+  return { type: 'function', function: { name: tool.name, description: tool.description, parameters: tool.parameters } };
 }
 
 /** ollama-js 0.6.4 does not export ResponseError, so recognise it by shape. */

@@ -57,7 +57,7 @@ export class StreamedAnswer {
   }
 
   rethrowCallbackError(): void {
-    if (this.callbackError !== undefined) throw this.callbackError;
+    if (this.callbackError !== undefined) throw this.callbackError as Error;
   }
 
   durationMs(): number {

@@ -70,32 +70,32 @@ const SECRET_VALUES: { pattern: RegExp; keep: Keep }[] = [
   // whitespace inside, so `"Invalid token: " + name` (code, not a secret) is left alone.
   {
     pattern: new RegExp(String.raw`(${KEY}["']?\s*[:=]\s*)(["'])((?:(?!\2)[^\\\s]|\\.)+)\2`, 'gi'),
-    keep: (mask, _m, prefix, quote, value) => `${prefix}${quote}${mask(value!)}${quote}`,
+    keep: (mask, _m, prefix, quote, value) => `${prefix}${quote}${mask(value)}${quote}`,
   },
   // properties/YAML/env lines and -Dkey=value flags: an unquoted value that ends the line or the flag.
   {
     pattern: new RegExp(String.raw`(^[ \t]*(?:export[ \t]+)?${KEY}[ \t]*[:=][ \t]*)(?!\$\{)([^\s"'][^\s;(){}]*)[ \t]*$`, 'gim'),
-    keep: (mask, _m, prefix, value) => `${prefix}${mask(value!)}`,
+    keep: (mask, _m, prefix, value) => `${prefix}${mask(value)}`,
   },
-  { pattern: new RegExp(String.raw`((?:^|\s)--?D?${KEY}=)(?!\$\{)([^\s"']+)`, 'gi'), keep: (mask, _m, prefix, value) => `${prefix}${mask(value!)}` },
+  { pattern: new RegExp(String.raw`((?:^|\s)--?D?${KEY}=)(?!\$\{)([^\s"']+)`, 'gi'), keep: (mask, _m, prefix, value) => `${prefix}${mask(value)}` },
   // <password>x</password>, <passphrase>, <privateKey> in settings.xml and friends.
   {
     pattern: /(<(password|passphrase|secret|token|apiKey|accessKey|secretKey)>)(?!\s*\$\{)([^<]+)(<\/\2>)/gi,
-    keep: (mask, _m, open, _tag, value, close) => `${open}${mask(value!)}${close}`,
+    keep: (mask, _m, open, _tag, value, close) => `${open}${mask(value)}${close}`,
   },
-  { pattern: /(\bBearer\s+)([A-Za-z0-9._~+/-]{16,}=*)/g, keep: (mask, _m, prefix, value) => `${prefix}${mask(value!)}` },
-  { pattern: /(\bBasic\s+)([A-Za-z0-9+/]{12,}={0,2})/g, keep: (mask, _m, prefix, value) => `${prefix}${mask(value!)}` },
+  { pattern: /(\bBearer\s+)([A-Za-z0-9._~+/-]{16,}=*)/g, keep: (mask, _m, prefix, value) => `${prefix}${mask(value)}` },
+  { pattern: /(\bBasic\s+)([A-Za-z0-9+/]{12,}={0,2})/g, keep: (mask, _m, prefix, value) => `${prefix}${mask(value)}` },
   // https://user:secret@host, jdbc:postgresql://user:secret@host, mongodb+srv://...
-  { pattern: /(\b[a-z][a-z0-9+.:-]*:\/\/[^\s:/@]+:)([^\s@/]+)(@)/gi, keep: (mask, _m, prefix, value, at) => `${prefix}${mask(value!)}${at}` },
+  { pattern: /(\b[a-z][a-z0-9+.:-]*:\/\/[^\s:/@]+:)([^\s@/]+)(@)/gi, keep: (mask, _m, prefix, value, at) => `${prefix}${mask(value)}${at}` },
   // Connection strings: ;Password=x; ?password=x& AccountKey=x; SharedAccessKey=x; sig=x (Azure SAS), npm _authToken=x.
   {
     pattern: new RegExp(String.raw`((?:^|[?&;])[ \t]*${CONNECTION_KEYS}[ \t]*=[ \t]*)(?!\$\{)([^;&\s"'<>()]+)`, 'gim'),
-    keep: (mask, _m, prefix, value) => `${prefix}${mask(value!)}`,
+    keep: (mask, _m, prefix, value) => `${prefix}${mask(value)}`,
   },
   // The same keys written `key=value` after a space or quote (a command line, a JDBC URL in a string).
   {
     pattern: new RegExp(String.raw`((?:[\s"'/:])${CONNECTION_KEYS}=)(?!\$\{)([^;&\s"'<>()=]+)`, 'gi'),
-    keep: (mask, _m, prefix, value) => `${prefix}${mask(value!)}`,
+    keep: (mask, _m, prefix, value) => `${prefix}${mask(value)}`,
   },
 ];
 
@@ -159,7 +159,7 @@ export class Redactor {
   redactDeep<T>(value: T): T {
     if (!this.enabled) return value;
     if (typeof value === 'string') return this.redactSecrets(value) as T;
-    if (Array.isArray(value)) return value.map((item) => this.redactDeep(item)) as T;
+    if (Array.isArray(value)) return (value as unknown[]).map((item) => this.redactDeep(item)) as T;
     if (value && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) {
       return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, this.redactDeep(item)])) as T;
     }
@@ -235,7 +235,7 @@ export function withRedaction(provider: ModelProvider, redactor: Redactor | Reda
 
 function mapStrings<T>(value: T, map: (text: string) => string): T {
   if (typeof value === 'string') return map(value) as T;
-  if (Array.isArray(value)) return value.map((item) => mapStrings(item, map)) as T;
+  if (Array.isArray(value)) return (value as unknown[]).map((item) => mapStrings(item, map)) as T;
   if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, mapStrings(item, map)])) as T;
   return value;
 }

@@ -52,7 +52,7 @@ function interpolator(project: Node): (text: string) => string {
 }
 
 function coordinates(node: Node, resolve: (text: string) => string, fields: readonly string[]): string {
-  return fields.map((field) => (typeof node[field] === 'string' ? resolve(node[field] as string) : '')).join(':');
+  return fields.map((field) => (typeof node[field] === 'string' ? resolve(node[field]) : '')).join(':');
 }
 
 function collect(value: unknown, key: string, facts: PomFacts, resolve: (text: string) => string): void {

@@ -7,11 +7,8 @@ import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { MvnxError } from '../cli/errors.js';
-import { STATE_TOOLS } from '../repair/agent/state-tools.js';
-import { BUILT_IN_AGENT_TOOLS } from '../repair/agent/built-in-tools.js';
+import { MvnxError } from '../shared/errors.js';
 import type { AgentState, AgentTool } from '../repair/agent/types.js';
-import { BUILT_IN_FIXERS, checkFixer } from '../repair/fixers/registry.js';
 import type { Fixer } from '../repair/fixers/types.js';
 import type { DiagnosticParser } from '../diagnose/index.js';
 import type { LoadedPlugin, LoadedPlugins, MvnxPlugin, RunReporter } from './types.js';
@@ -19,10 +16,16 @@ import type { LoadedPlugin, LoadedPlugins, MvnxPlugin, RunReporter } from './typ
 const KNOWN_KEYS = new Set(['name', 'version', 'description', 'fixers', 'reporters', 'parsers', 'tools']);
 const AGENT_STATES: readonly AgentState[] = ['understand', 'collect', 'fix'];
 
-export async function loadPlugins(specifiers: readonly string[], options: { projectRoot: string }): Promise<LoadedPlugins> {
+/** The names mvnx's own fixers and agent tools take, which no plugin may reuse (repair/ knows them: repair/plugins.ts). */
+export interface BuiltInNames {
+  fixers: readonly string[];
+  tools: readonly string[];
+}
+
+export async function loadPlugins(specifiers: readonly string[], options: { projectRoot: string; builtIn: BuiltInNames }): Promise<LoadedPlugins> {
   const loaded: LoadedPlugins = { plugins: [], fixers: [], tools: [], parsers: [], reporters: [], notes: [] };
-  const fixerNames = new Set(BUILT_IN_FIXERS.map((fixer) => fixer.name));
-  const toolNames = new Set(BUILT_IN_AGENT_TOOLS.map((tool) => tool.name).concat(Object.keys(STATE_TOOLS)));
+  const fixerNames = new Set(options.builtIn.fixers);
+  const toolNames = new Set(options.builtIn.tools);
   for (const specifier of specifiers) {
     const file = resolvePlugin(specifier, options.projectRoot);
     const plugin = checkPlugin(specifier, await importPlugin(specifier, file));
@@ -116,6 +119,13 @@ function checkPlugin(specifier: string, value: unknown): MvnxPlugin {
   return plugin as unknown as MvnxPlugin;
 }
 
+/** The shape every fixer has, built-in or a plugin's (the registry checks it too). */
+export function checkFixer(fixer: Fixer): void {
+  if (!fixer || typeof fixer !== 'object') throw new TypeError('a fixer must be an object with name, handles and propose');
+  if (typeof fixer.name !== 'string' || !/^[a-z0-9][\w.:/-]*$/i.test(fixer.name)) throw new TypeError(`a fixer needs a non-empty name without spaces, got ${JSON.stringify(fixer.name)}`);
+  if (typeof fixer.handles !== 'function' || typeof fixer.propose !== 'function') throw new TypeError(`fixer ${fixer.name} must have handles() and propose() functions`);
+}
+
 function parserProblem(parser: DiagnosticParser): string | undefined {
   if (!parser || typeof parser !== 'object') return 'a parser must be an object with a name and a start() function';
   if (typeof parser.name !== 'string' || !/^[a-z0-9][\w.:/-]*$/i.test(parser.name)) return `a parser needs a name without spaces, got ${JSON.stringify(parser.name)}`;
@@ -131,7 +141,8 @@ function toolProblem(tool: AgentTool): string | undefined {
   if (typeof tool.name !== 'string' || !/^[a-z][a-z0-9_]*$/.test(tool.name)) return `a tool name is lower_snake_case, got ${JSON.stringify(tool.name)}`;
   if (typeof tool.description !== 'string' || tool.description.trim() === '') return `tool ${tool.name} needs a description`;
   if (!tool.parameters || typeof tool.parameters !== 'object' || Array.isArray(tool.parameters)) return `tool ${tool.name}: parameters must be an object (name -> {type, description})`;
-  if (!Array.isArray(tool.states) || tool.states.length === 0 || !tool.states.every((state) => AGENT_STATES.includes(state))) {
+  const states: unknown = tool.states;
+  if (!Array.isArray(states) || states.length === 0 || !states.every((state) => AGENT_STATES.includes(state as AgentState))) {
     return `tool ${tool.name}: states must list some of ${AGENT_STATES.join(', ')}`;
   }
   if (typeof tool.run !== 'function') return `tool ${tool.name} needs a run(args, context) function`;

@@ -6,7 +6,7 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { cosmiconfig, defaultLoaders, type Loader } from 'cosmiconfig';
-import { MvnxError } from '../cli/errors.js';
+import { MvnxError } from '../shared/errors.js';
 import { parseConfigText, type FieldPath } from './locate.js';
 import { SEARCH_PLACES } from './search-places.js';
 

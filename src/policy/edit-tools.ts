@@ -4,8 +4,8 @@
  * comments, key order and layout survive; JSON re-serialised with its own indentation.
  * Pure: text in, text out. The result is validated like any config before it is written.
  */
-import { isMap, isSeq, parseDocument, YAMLMap, YAMLSeq } from 'yaml';
-import { MvnxError } from '../cli/errors.js';
+import { isMap, isSeq, parseDocument, YAMLSeq } from 'yaml';
+import { MvnxError } from '../shared/errors.js';
 
 export type ConfigTextFormat = 'yaml' | 'json';
 
@@ -26,7 +26,7 @@ export function configTextFormat(file: string): ConfigTextFormat | undefined {
 
 /** The tool names already written in the file's `tools:` list. */
 export function toolNamesIn(text: string, format: ConfigTextFormat, label: string): string[] {
-  const value = format === 'json' ? parseJson(text, label) : parseYaml(text, label).toJS();
+  const value: unknown = format === 'json' ? parseJson(text, label) : parseYaml(text, label).toJS();
   const tools = value && typeof value === 'object' ? (value as { tools?: unknown }).tools : undefined;
   return Array.isArray(tools) ? tools.map((tool) => (tool && typeof tool === 'object' ? String((tool as { name?: unknown }).name) : '')) : [];
 }
@@ -77,7 +77,7 @@ export function removeTool(text: string, format: ConfigTextFormat, name: string,
   const doc = parseYaml(text, label);
   const existing = doc.get('tools', true);
   if (!isSeq(existing)) return text;
-  existing.items = existing.items.filter((item) => !(isMap(item) && (item as YAMLMap).get('name') === name));
+  existing.items = existing.items.filter((item) => !(isMap(item) && item.get('name') === name));
   if (existing.items.length === 0) doc.delete('tools');
   return doc.toString();
 }

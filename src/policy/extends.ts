@@ -9,7 +9,7 @@ import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { MvnxError } from '../cli/errors.js';
+import { MvnxError } from '../shared/errors.js';
 import type { ConfigReader, LoadedFile } from './discover.js';
 import { validateLayer } from './validate.js';
 import { isPlainObject, type Layer } from './merge.js';

@@ -12,8 +12,9 @@
  *   6. flags: --mvnx-tier, --mvnx-no-fix (tier off), --mvnx-model, --mvnx-host, ...
  */
 import path from 'node:path';
-import { MvnxError } from '../cli/errors.js';
-import type { MvnxFlags } from '../cli/flags.js';
+import { MvnxError } from '../shared/errors.js';
+import { normaliseHost } from '../shared/host.js';
+import type { OptionValues } from '../shared/options.js';
 import { findGitRoot } from '../maven/project.js';
 import { ConfigReader } from './discover.js';
 import { expandExtends } from './extends.js';
@@ -30,7 +31,8 @@ export interface LoadConfigOptions {
   /** `--mvnx-config=FILE`, resolved against cwd. */
   configFile?: string;
   env: NodeJS.ProcessEnv;
-  flags: MvnxFlags;
+  /** Options given on the command line: option name (src/shared/options.ts) -> value. */
+  overrides?: OptionValues;
 }
 
 export async function loadEffectiveConfig(options: LoadConfigOptions): Promise<EffectiveConfig> {
@@ -47,11 +49,11 @@ export async function loadEffectiveConfig(options: LoadConfigOptions): Promise<E
   const expanded = file ? await expandExtends(file, displayPath(file.filepath), { reader, displayPath }) : { layers: [], files: [] };
 
   const layers: Layer[] = [
-    { value: configSchema.parse({}) as Record<string, unknown>, source: 'default' },
+    { value: configSchema.parse({}), source: 'default' },
     ...ollamaHostLayer(options.env),
     ...expanded.layers,
     ...envLayers(options.env),
-    ...flagLayers(options.flags),
+    ...flagLayers(options.overrides ?? {}),
   ];
   const merged = mergeLayers(layers);
   const parsed = configSchema.safeParse(merged.value);
@@ -67,7 +69,8 @@ export async function loadEffectiveConfig(options: LoadConfigOptions): Promise<E
   if (config.model.host === undefined) sources['model.host'] = 'default';
   return {
     ...config,
-    model: { ...config.model, host: withScheme(config.model.host ?? DEFAULT_MODEL_HOST) },
+    // One reading of a host for every source: `gpu-box` is http://gpu-box:11434 for Ollama.
+    model: { ...config.model, host: normaliseHost(config.model.host ?? DEFAULT_MODEL_HOST, config.model.provider) },
     sources,
     files: expanded.files,
   };
@@ -82,9 +85,4 @@ function checkBudgetCaps(budget: EffectiveConfig['budget'], sources: Record<stri
       );
     }
   }
-}
-
-/** `gpu-box:11434` from a flag or file is meant as http; clients need the scheme. */
-function withScheme(host: string): string {
-  return /^[a-z][a-z0-9+.-]*:\/\//i.test(host) ? host.replace(/\/+$/, '') : `http://${host.replace(/\/+$/, '')}`;
 }

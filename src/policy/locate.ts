@@ -4,14 +4,14 @@
  * and that gives both formats the same ranges.
  */
 import { LineCounter, parseDocument, isMap, isSeq, isScalar, type Node } from 'yaml';
-import { MvnxError } from '../cli/errors.js';
+import { MvnxError } from '../shared/errors.js';
 
 export type FieldPath = readonly PropertyKey[];
 
 export interface ParsedText {
   value: unknown;
   /** Line (1-based) of the node at `path`; with `key`, of that key inside the map at `path`. */
-  lineOf(path: FieldPath, key?: string): number | undefined;
+  lineOf: (path: FieldPath, key?: string) => number | undefined;
 }
 
 /** Parses YAML or JSON text; a syntax error becomes a one-line MvnxError naming file and line. */

@@ -186,6 +186,18 @@ const promoteSchema = z
 
 const rolloutSchema = z.strictObject({ promote: promoteSchema.prefault({}) }).describe('Rolling mvnx out tier by tier.');
 
+/** A regular expression source, checked when the config loads (not after Maven failed). */
+const regexSource = z
+  .string()
+  .min(1)
+  .superRefine((source, ctx) => {
+    try {
+      new RegExp(source, 'g');
+    } catch (error) {
+      ctx.addIssue({ code: 'custom', message: `a valid regular expression (${(error as Error).message})` });
+    }
+  });
+
 // Command tools (docs/tools.md): programs a team offers the agent without writing a plugin.
 export const COMMAND_TOOL_NAME = /^[a-z][a-z0-9_]{1,39}$/;
 export const COMMAND_TOOL_STATES = ['understand', 'collect', 'fix'] as const;
@@ -292,7 +304,7 @@ export const configSchema = z
     redact: z
       .strictObject({
         enabled: z.boolean().default(true).describe('Remove secrets (well-known token shapes, password assignments, and the values of secret-looking environment variables and settings.xml passwords) from everything mvnx sends or writes: model requests, the console, the run record and its prompt files, reporters.'),
-        patterns: z.array(z.string().min(1).describe('A JavaScript regular expression source.')).optional().describe('Extra regular expressions whose matches are redacted.'),
+        patterns: z.array(regexSource.describe('A JavaScript regular expression source.')).optional().describe('Extra regular expressions whose matches are redacted.'),
       })
       .prefault({})
       .describe('Redaction of secrets before text leaves mvnx.'),

@@ -3,9 +3,10 @@
  * path, the value found, what was expected and, for typos, a "did you mean".
  */
 import type { z } from 'zod';
-import { MvnxError } from '../cli/errors.js';
+import { MvnxError } from '../shared/errors.js';
 import { configSchema } from './schema.js';
 import type { FieldPath } from './locate.js';
+import { editDistance } from '../shared/similar.js';
 
 /** Where a layer of config came from, to name it in an error. */
 export interface LayerOrigin {
@@ -144,15 +145,3 @@ export function closestMatch(word: string, candidates: readonly string[]): strin
   return candidates.find((candidate) => word.length >= 4 && candidate.toLowerCase().startsWith(stem));
 }
 
-function editDistance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++) {
-      const substitution = previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1);
-      current.push(Math.min(previous[j]! + 1, current[j - 1]! + 1, substitution));
-    }
-    previous = current;
-  }
-  return previous[b.length]!;
-}

@@ -27,10 +27,9 @@ export async function repositoryOf(projectRoot: string, env: NodeJS.ProcessEnv):
   }
 }
 
-/** `--mvnx-sarif=FILE` (or MVNX_SARIF), resolved against the working directory. */
-export function sarifTarget(flags: BuildFailureContext['flags'], env: NodeJS.ProcessEnv, cwd: string): string | undefined {
-  const value = typeof flags.sarif === 'string' ? flags.sarif : env.MVNX_SARIF || undefined;
-  return value ? path.resolve(cwd, value) : undefined;
+/** `--mvnx-sarif=FILE` (or MVNX_SARIF, folded in by the CLI), resolved against the working directory. */
+export function sarifTarget(options: BuildFailureContext['options'], cwd: string): string | undefined {
+  return options.sarif ? path.resolve(cwd, options.sarif) : undefined;
 }
 
 async function repoPrefix(projectRoot: string): Promise<string> {
@@ -42,7 +41,7 @@ export async function afterRun(input: { context: BuildFailureContext; config: Ef
   const { context, config, record, recorder } = input;
   const version = await toolVersion();
 
-  const sarifFile = sarifTarget(context.flags, context.env, context.cwd);
+  const sarifFile = sarifTarget(context.options, context.cwd);
   if (sarifFile) {
     try {
       await writeSarifFile(sarifFile, buildSarif({ record, prefix: await repoPrefix(context.projectRoot), toolVersion: version, ...(input.fix ? { fix: input.fix } : {}) }));

@@ -28,29 +28,29 @@ export interface AgentWiringInput {
   guidelines?: string;
   checker: ChangeChecker;
   original: SourceView;
-  read(base: ChangeSet): (file: string) => Promise<string | undefined>;
+  read: (base: ChangeSet) => (file: string) => Promise<string | undefined>;
   workspace: Workspace;
   projectRoot: string;
   sandbox: SandboxInfo;
   env: NodeJS.ProcessEnv;
   /** A verifier bound to one workspace (engine.ts makes them with createVerifier). */
   verifierFor(workspace: Workspace): (fix: ChangeSet, diagnosis: Diagnosis, signal?: AbortSignal) => Promise<Verification>;
-  fingerprint(changeSet: ChangeSet): string;
+  fingerprint: (changeSet: ChangeSet) => string;
   /** Test integrity of a fix (relative to the original tree), read from the patch: a candidate that weakens tests is not built. */
-  checkIntegrity(fix: ChangeSet, diagnosis: Diagnosis): Promise<IntegrityOutcome>;
-  keepExchange(n: number, prompt: string, response: string): Promise<void>;
-  keepLog(n: number, log: string): Promise<void>;
+  checkIntegrity: (fix: ChangeSet, diagnosis: Diagnosis) => Promise<IntegrityOutcome>;
+  keepExchange: (n: number, prompt: string, response: string) => Promise<void>;
+  keepLog: (n: number, log: string) => Promise<void>;
   signal: AbortSignal;
   pluginTools?: readonly AgentTool[];
-  onStep(text: string): void;
+  onStep: (text: string) => void;
   /** A command tool left out (its name is taken), for the console and the record. */
   onNote(text: string): void;
 }
 
 export interface AgentWiring {
-  propose(input: AgentAttemptInput): Promise<Proposal>;
+  propose: (input: AgentAttemptInput) => Promise<Proposal>;
   /** Builds through the pool, so that the loop's own builds wait for a free workspace too. */
-  verify(fix: ChangeSet, diagnosis: Diagnosis, signal?: AbortSignal): Promise<Verification>;
+  verify: (fix: ChangeSet, diagnosis: Diagnosis, signal?: AbortSignal) => Promise<Verification>;
   toolCalling(): ToolCallingSupport | undefined;
   dispose(): Promise<void>;
 }

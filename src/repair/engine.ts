@@ -11,7 +11,8 @@ import { createProvider, promptWindow, withRedaction, type ModelSettings, type R
 import { applyChangeSet, fingerprintChangeSet } from '../patch/index.js';
 import { computeBudget, toPatchPolicy, type EffectiveConfig } from '../policy/index.js';
 import type { Progress } from '../report/progress.js';
-import type { AttemptRecord, RunRecorder } from '../report/run-record.js';
+import type { RunRecorder } from '../report/run-record.js';
+import type { AttemptRecord } from '../shared/run-vocabulary.js';
 import { projectJavaRelease } from '../maven/settings.js';
 import { detectSandbox, planGoalRun, requireSandbox, runGoalInWorkspace, suggestedImage, type SandboxInfo } from '../workspace/index.js';
 import type { ChangeChecker } from './change-check.js';
@@ -31,6 +32,7 @@ import { createFailureRecheck } from './recheck.js';
 import { startVerificationSession, type VerificationSession } from './verification-session.js';
 import { failingTests } from './verifier.js';
 import { recoverHiddenWarnings } from './warning-recovery.js';
+import { resolveMavenUserState } from '../maven/settings.js';
 
 export interface RepairSession {
   ports: LoopPorts;
@@ -65,16 +67,19 @@ export async function startRepairSession(input: {
   const started = Date.now();
   const checker: ChangeChecker = { root: context.projectRoot, policy: toPatchPolicy(config) };
   const original = createSourceView(context.projectRoot);
+  // Where this build's jars are: the user's settings.xml, -Dmaven.repo.local (arguments, MAVEN_OPTS, .mvn/maven.config).
+  const { localRepository } = resolveMavenUserState({ args: context.mavenArgs, env: context.env, cwd: context.cwd, projectRoot: context.projectRoot });
   const readAt = (base: Parameters<typeof overlayRead>[0]) => overlayRead(base, (file) => original.read(file));
 
   // Before anything else: a sandbox the team requires by name and that cannot run here
   // ends the repair before the first model call, not after it.
   const sandbox = await detectSandbox(config.sandbox.mode, { image: await sandboxImage(config, context.projectRoot), env: context.env });
   requireSandbox(sandbox);
-  const baselineTests = await collectTestResults({ projectRoot: context.projectRoot, since: context.result.startedAt });
-
+  // The provider before the workspace: a provider set-up that throws leaves no workspace behind.
   const settings = modelSettings(config, context.env);
   const provider = withRedaction(createProvider(settings), input.redactor);
+  const baselineTests = await collectTestResults({ projectRoot: context.projectRoot, since: context.result.startedAt });
+
 
   const budgetFor = (diagnosis: Diagnosis, progressCount: number) =>
     computeBudget(
@@ -93,7 +98,7 @@ export async function startRepairSession(input: {
     ? createFixerProposer({
         root: context.projectRoot,
         registry: fixerRegistry(config.fixers.disabled ?? [], input.pluginFixers ?? []),
-        context: { onFixerError: (fixer, error) => progress.note(`quick-fix ${fixer} failed: ${error.message}`) },
+        context: { localRepository, onFixerError: (fixer, error) => progress.note(`quick-fix ${fixer} failed: ${error.message}`) },
         checker,
         // A formatter fixer runs the project's own formatter goal in the workspace, on the attempt's tree.
         runGoal: async (goal, moduleDirs, base) => {
@@ -113,7 +118,7 @@ export async function startRepairSession(input: {
           });
         },
       })
-    : async () => [];
+    : () => Promise.resolve([]);
 
   const guidelines = await guidelinesText(config);
   const modelProposal = createModelProposer({
@@ -124,7 +129,7 @@ export async function startRepairSession(input: {
     checker,
     read: readAt,
     list: (glob) => original.list(glob),
-    types: createTypeIndex({ projectRoot: context.projectRoot, env: context.env }),
+    types: createTypeIndex({ projectRoot: context.projectRoot, env: context.env, localRepository }),
     keepExchange: (n, prompt, response) => input.recorder.writeAttemptExchange(n, prompt, response),
     onToken: (text) => progress.tokens(text),
     signal,
@@ -293,7 +298,8 @@ function fixerRegistry(disabled: readonly string[], pluginFixers: readonly Fixer
   return registry;
 }
 
-function modelSettings(config: EffectiveConfig, env: NodeJS.ProcessEnv): ModelSettings {
+/** The provider settings of a config (also what `mvnx doctor` checks). */
+export function modelSettings(config: EffectiveConfig, env: NodeJS.ProcessEnv): ModelSettings {
   const model = config.model;
   const apiKey = model.apiKeyEnv ? env[model.apiKeyEnv] : undefined;
   return {

@@ -2,16 +2,19 @@
  * What happens after Maven failed and the tier is not `off`: diagnose, ask the policy,
  * run the loop, act on a verified fix as the tier says, and leave the run record.
  */
-import os from 'node:os';
+import os, { constants as osConstants } from 'node:os';
 import { diagnoseBuild, needsWarningRecovery } from '../diagnose/index.js';
+import type { MavenSource } from '../maven/discover.js';
 import { readSettingsSecrets, resolveMavenUserState } from '../maven/settings.js';
+import { wrapperFailure } from '../maven/wrapper.js';
 import { Redactor, secretEnvValues } from '../model/index.js';
 import type { Diagnosis } from '../diagnose/types.js';
 import type { MavenRunResult } from '../maven/types.js';
-import type { MvnxFlags } from '../cli/flags.js';
+import type { CliOptions, OptionValues } from '../shared/options.js';
 import { decideAttempt, decideVerified, isolationOptOut, loadEffectiveConfig, readReactorCoverage, type EffectiveConfig, type Isolation } from '../policy/index.js';
 import { classify, toUnifiedDiff, toUnifiedDiffBytes } from '../patch/index.js';
-import { loadPlugins, runReporters } from '../plugins/load.js';
+import { runReporters } from '../plugins/load.js';
+import { loadPlugins } from './plugins.js';
 import type { LoadedPlugins } from '../plugins/types.js';
 import { RunRecorder, type RunRecord } from '../report/run-record.js';
 import { createProgress, redactingProgress, type Progress } from '../report/progress.js';
@@ -28,14 +31,31 @@ export interface BuildFailureContext {
   cwd: string;
   projectRoot: string;
   mavenExecutable: string;
+  /** How it was found (the project's ./mvnw, PATH, ...): a wrapper that fails before Maven starts is said as such. */
+  mavenSource?: MavenSource;
   /** The user's Maven arguments, mvnx flags removed. */
   mavenArgs: string[];
-  flags: MvnxFlags;
+  /** `--mvnx-*` flags as given, for loading the config. */
+  overrides: OptionValues;
+  /** What the CLI reads itself (--mvnx-json, --mvnx-sarif, ...), flags and variables folded. */
+  options: CliOptions;
   env: NodeJS.ProcessEnv;
   configFile?: string;
   /** The config the CLI already loaded; loaded again when absent. */
   config?: EffectiveConfig;
   result: MavenRunResult;
+}
+
+/**
+ * Nothing recognised in the log, and the project's ./mvnw ran: when Maven never started
+ * (the wrapper could not download its distribution offline), say which Maven ran and why.
+ */
+async function explainWrapperFailure(context: BuildFailureContext, diagnosis: Diagnosis): Promise<Diagnosis> {
+  if (context.mavenSource !== 'mvnw' || !diagnosis.diagnostics.every((d) => d.category === 'unknown')) return diagnosis;
+  const line = await wrapperFailure({ wrapper: context.mavenExecutable, cwd: context.cwd, exitCode: context.result.exitCode, logFile: context.result.log.file }).catch(() => undefined);
+  if (!line) return diagnosis;
+  const why = 'Maven did not start, so there is no build failure to repair';
+  return { ...diagnosis, fixable: false, reason: line, diagnostics: diagnosis.diagnostics.map((d) => ({ ...d, message: line, reason: why })) };
 }
 
 export function isCI(env: NodeJS.ProcessEnv): boolean {
@@ -49,7 +69,7 @@ export async function handleBuildFailure(context: BuildFailureContext): Promise<
     (await loadEffectiveConfig({
       projectRoot,
       env: context.env,
-      flags: context.flags,
+      overrides: context.overrides,
       ...(context.configFile ? { configFile: context.configFile } : {}),
     }));
   const interactive = Boolean(process.stderr.isTTY) && !isCI(context.env);
@@ -70,16 +90,19 @@ export async function handleBuildFailure(context: BuildFailureContext): Promise<
     }
   }
 
-  const diagnosis = await diagnoseBuild({
-    projectRoot,
-    logFile: result.log.file,
-    runStartedAt: result.startedAt,
-    exitCode: result.exitCode,
-    interrupted: result.interrupted,
-    timedOut: result.timedOut,
-    logTruncated: result.log.truncated,
-    ...(plugins && plugins.parsers.length > 0 ? { parsers: plugins.parsers } : {}),
-  });
+  const diagnosis = await explainWrapperFailure(
+    context,
+    await diagnoseBuild({
+      projectRoot,
+      logFile: result.log.file,
+      runStartedAt: result.startedAt,
+      exitCode: result.exitCode,
+      interrupted: result.interrupted,
+      timedOut: result.timedOut,
+      logTruncated: result.log.truncated,
+      ...(plugins && plugins.parsers.length > 0 ? { parsers: plugins.parsers } : {}),
+    }),
+  );
 
   const record: RunRecord = {
     runId: recorder.runId,
@@ -103,7 +126,7 @@ export async function handleBuildFailure(context: BuildFailureContext): Promise<
 
   try {
     // A plugin that cannot be loaded stops the repair (the run record says why); Maven's exit code stands.
-    if (pluginError !== undefined) throw pluginError;
+    if (pluginError !== undefined) throw pluginError as Error;
     if (plugins) record.decisions.push(`plugins: ${plugins.plugins.map((p) => p.plugin.name).join(', ')}`, ...plugins.notes);
     const decision = decideAttempt({ diagnosis, config, mavenArgs: context.mavenArgs });
     record.tier = decision.tier;
@@ -137,7 +160,7 @@ export async function handleBuildFailure(context: BuildFailureContext): Promise<
   await afterRun({ context, config, record: written, recorder, ...(fix ? { fix } : {}) });
   process.stderr.write(renderSummary(written, { recordDir: recorder.dir, projectRoot }));
   // Maven ends its output with colour resets and no newline: start the record on its own line.
-  if (context.flags.json) process.stdout.write(`\n${JSON.stringify(written)}\n`);
+  if (context.options.json) process.stdout.write(`\n${JSON.stringify(written)}\n`);
   return exitCode;
 }
 
@@ -185,7 +208,12 @@ function warnIfUnisolated(info: SandboxInfo, isolation: Isolation): void {
 async function repair(input: RepairInput): Promise<{ exitCode: number; fix?: ChangeSet }> {
   const { context, config, record, recorder, progress } = input;
   const abort = new AbortController();
-  const onSignal = () => abort.abort();
+  // The signal decides the exit code, as a shell reports a command it stopped: 130 for SIGINT, 143 for SIGTERM.
+  let stoppedBy: NodeJS.Signals | undefined;
+  const onSignal = (signal: NodeJS.Signals) => {
+    stoppedBy ??= signal;
+    abort.abort();
+  };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
 
@@ -240,7 +268,7 @@ async function repair(input: RepairInput): Promise<{ exitCode: number; fix?: Cha
   if (loop.flakyTests) record.flakyTests = loop.flakyTests;
   if (loop.stopReason === 'interrupted') {
     record.status = 'unfixed';
-    return { exitCode: 130 };
+    return { exitCode: 128 + (osConstants.signals[stoppedBy ?? 'SIGINT'] ?? 2) };
   }
   if (!loop.fix) return { exitCode: context.result.exitCode };
 

@@ -8,7 +8,7 @@ import type { Diagnosis } from '../diagnose/types.js';
 import { fingerprintText } from '../patch/fingerprint.js';
 import { isPlacementProblem } from '../patch/problems.js';
 import type { ChangeSet, PatchProblem } from '../patch/types.js';
-import type { AgentAttemptStats, AttemptRecord, AttemptSource, StopReason } from '../report/run-record.js';
+import type { AgentAttemptStats, AttemptRecord, AttemptSource, StopReason } from '../shared/run-vocabulary.js';
 import { composeChangeSets } from './compose.js';
 import { judgeProgress } from './progress.js';
 
@@ -255,7 +255,7 @@ export async function runRepairLoop(initial: Diagnosis, ports: LoopPorts): Promi
       return end('fixed', { fix: candidateFix });
     }
     if (verification.outcome === 'interrupted') {
-      record.outcome = 'build-failed';
+      record.outcome = 'interrupted';
       record.reason = 'interrupted during verification';
       ports.onAttempt?.(record);
       return end('interrupted');

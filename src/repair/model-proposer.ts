@@ -3,7 +3,7 @@ import { composeRepairPrompt, type AttemptSummary, type RepairPrompt } from '../
 import { ModelCallError, ProviderUnavailableError, type ModelProvider } from '../model/index.js';
 import { jsonEditListJsonSchema, validateChangeSet, type PatchPolicy } from '../patch/index.js';
 import type { ChangeSet } from '../patch/types.js';
-import type { AttemptRecord } from '../report/run-record.js';
+import type { AttemptRecord } from '../shared/run-vocabulary.js';
 import { gatherContext } from './context/gather.js';
 import type { TypeIndex } from './fixers/types.js';
 import { ProviderUnavailable, type Proposal } from './loop.js';
@@ -21,12 +21,12 @@ export interface ModelProposerOptions {
   /** Read a file as the current attempt sees it (original tree plus adopted progress). */
   read(base: ChangeSet): (file: string) => Promise<string | undefined>;
   /** Project-relative paths matching a glob (the original tree's file list). */
-  list(glob: string): Promise<string[]>;
+  list: (glob: string) => Promise<string[]>;
   /** JDK and jar lookups for the declarations a compile error needs. */
   types?: TypeIndex;
   /** Where the prompt and the reply of each attempt are kept. */
   keepExchange(n: number, prompt: string, response: string): Promise<void>;
-  onToken?(text: string): void;
+  onToken?: (text: string) => void;
   signal: AbortSignal;
   perCallTimeoutMs: number;
 }

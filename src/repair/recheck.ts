@@ -20,7 +20,7 @@ export interface RecheckOptions {
   timeoutMs: number;
   signal: AbortSignal;
   userCwd: string;
-  onStage?(name: string): void;
+  onStage?: (name: string) => void;
   /** verify.quickJvm's flags. */
   jvm?: QuickJvm;
 }

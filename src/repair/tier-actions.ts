@@ -7,15 +7,19 @@ import { applyChangeSet, PatchApplyError } from '../patch/index.js';
 import type { ChangeSet } from '../patch/types.js';
 import type { RunRecord } from '../report/run-record.js';
 
-export function sha256(text: string): string {
-  return createHash('sha256').update(text).digest('hex');
+export function sha256(content: string | Uint8Array): string {
+  return createHash('sha256').update(content).digest('hex');
 }
 
-/** What the fix was made against, so that applying it later can refuse a changed tree. */
+/**
+ * What the fix was made against, so that applying it later can refuse a changed tree.
+ * Hashed as the bytes on disk (a Latin-1 file's text re-encoded as Latin-1): for UTF-8
+ * files that is the hash of the text, as records before this change hold.
+ */
 export function fixBaseOf(fix: ChangeSet): NonNullable<RunRecord['fixBase']> {
   return fix.files.map((file) => ({
     path: file.oldPath ?? file.path,
-    beforeSha256: file.before === null ? null : sha256(file.before),
+    beforeSha256: file.before === null ? null : sha256(Buffer.from(file.before, file.encoding ?? 'utf8')),
   }));
 }
 
@@ -23,9 +27,10 @@ export function fixBaseOf(fix: ChangeSet): NonNullable<RunRecord['fixBase']> {
 export async function staleFiles(projectRoot: string, base: NonNullable<RunRecord['fixBase']>): Promise<string[]> {
   const stale: string[] = [];
   for (const entry of base) {
-    let current: string | null;
+    let current: Buffer | null;
     try {
-      current = await readFile(path.join(projectRoot, entry.path), 'utf8');
+      // Bytes, not UTF-8 text: a file that is not UTF-8 would read as replacement characters and always look changed.
+      current = await readFile(path.join(projectRoot, entry.path));
     } catch {
       current = null;
     }

@@ -30,7 +30,7 @@ export interface VerificationSessionInput {
   baselineTests: TestCaseResult[];
   timeoutMs: number;
   signal: AbortSignal;
-  onStage?(name: string): void;
+  onStage?: (name: string) => void;
   /** Plugins' parsers, for the diagnosis of a failed candidate build. */
   parsers?: readonly DiagnosticParser[];
 }

@@ -28,7 +28,7 @@ export interface VerifierOptions {
   signal: AbortSignal;
   /** Where the user ran Maven (relative -f values are resolved from it). */
   userCwd: string;
-  onStage?(name: string): void;
+  onStage?: (name: string) => void;
   /** The reactor, what forbids leaving tests out, quick-JVM flags (read once per repair). */
   facts?: VerificationFacts;
   /** verify.scope (after auto.requireFullVerification); default full. */

@@ -6,7 +6,7 @@ import { existsSync, type Dirent } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { minimatch } from 'minimatch';
-import { MvnxError } from '../cli/errors.js';
+import { MvnxError } from '../shared/errors.js';
 import { listRunRecordsIn, type RunRecord } from './run-record.js';
 
 export interface CollectedRuns {

@@ -73,7 +73,7 @@ class ListrProgress implements Progress {
         {
           title,
           task: async (_context, task) => {
-            this.task = task as unknown as AnyTask;
+            this.task = task;
             result = await work();
             task.title = title;
           },

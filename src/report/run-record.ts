@@ -2,83 +2,13 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, readdir, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Diagnostic } from '../diagnose/types.js';
+import { InvalidRunRecordError, parseRunRecord } from './run-record-schema.js';
+
+import type { AttemptRecord, RunStatus, StopReason } from '../shared/run-vocabulary.js';
+// The loop's vocabulary lives in the shared leaf; named here too for readers of the record's types.
+export type { AgentAttemptStats, AttemptOutcome, AttemptRecord, AttemptSource, RunStatus, StopReason } from '../shared/run-vocabulary.js';
 
 /** The contract's run record (`.mvnx/runs/<runId>/run.json`). Extra fields are additions. */
-export type RunStatus = 'fixed' | 'unfixed' | 'skipped' | 'error';
-export type StopReason =
-  | 'fixed'
-  | 'budget-exhausted'
-  | 'duplicate-patch'
-  | 'no-progress'
-  | 'provider-unavailable'
-  | 'policy-skip'
-  | 'not-fixable'
-  | 'error'
-  | 'interrupted'
-  /** The failing tests passed when re-run on the unchanged code: no model was asked. */
-  | 'flaky';
-export type AttemptOutcome = 'verified' | 'rejected' | 'not-applicable' | 'build-failed' | 'regressed';
-export type AttemptSource = 'fixer' | 'model' | 'agent';
-
-export interface AttemptRecord {
-  n: number;
-  source: AttemptSource;
-  /**
-   * Never empty: sha-256 of the normalised change set, or of the normalised proposed
-   * edits when no change set could be made (of the reply's text when it held no edit).
-   */
-  fingerprint: string;
-  outcome: AttemptOutcome;
-  reason?: string;
-  /** Read from the change set, never from the model's words. */
-  filesChanged: string[];
-  /** The model's own words, context for a human only. */
-  summary?: string;
-  fixer?: string;
-  /** Diagnosis fingerprint after the attempt's build, when it was built. */
-  diagnosisFingerprint?: string;
-  regressions?: string[];
-  /** The fix edits a test that failed (allowed by tests.allowFailingTestEdits): what it changed, in words. */
-  failingTestEdits?: string[];
-  timings: { modelMs?: number; applyMs?: number; verifyMs?: number };
-  stages?: { name: string; exitCode: number; durationMs: number }[];
-  /** Agent attempts: what the session did. */
-  agent?: AgentAttemptStats;
-  /** What rejected a built attempt that failed: `compile` (it did not compile) or the stage whose tests failed. */
-  rejectedAt?: 'compile' | 'failing-tests' | 'full';
-  /** The command that decided a built attempt whose full stage ran (issue 17): its scope, exact arguments, and the modules whose tests came from your build. */
-  verdict?: AttemptVerdict;
-}
-
-export interface AttemptVerdict {
-  /** `affected`: the tests of `testsFromYourBuild` were taken from your build; `full`: every test ran. */
-  scope: 'affected' | 'full';
-  /** The full stage's Maven arguments, exactly as run in the workspace. */
-  args: string[];
-  /** artifactIds of modules the fix cannot affect whose passing tests were taken from your build. */
-  testsFromYourBuild: string[];
-  /** Quick-JVM flags the verification ran with (verify.quickJvm). */
-  jvmFlags: string[];
-  /** Why every module's tests ran although verify.scope is affected. */
-  why?: string;
-}
-
-/** An agent session in the run record: its steps, tool calls per tool, and the candidate fixes it built. */
-export interface AgentAttemptStats {
-  /** Why the session ended: fix-verified, goals-accomplished, gave-up, step-limit, loop-guard, unreadable, build-budget, time-limit. */
-  stop: string;
-  steps: number;
-  modelCalls: number;
-  /** Calls per tool, after the middleware corrected the names. */
-  toolCalls: Record<string, number>;
-  /** Calls whose name or arguments the middleware corrected. */
-  corrections: number;
-  /** How the model called tools in this session. */
-  toolCalling: 'native' | 'text';
-  /** Every fix given to write_fix, in order, with what became of it. */
-  candidates?: { outcome: string; reason: string; filesChanged: string[]; fingerprint?: string }[];
-}
-
 export interface RunRecord {
   runId: string;
   startedAt: string;
@@ -220,18 +150,22 @@ export async function readLatestRunId(projectRoot: string): Promise<string | und
   }
 }
 
+/** The record, checked (InvalidRunRecordError names the wrong field); a missing file rejects with ENOENT. */
 export async function readRunRecord(projectRoot: string, runId: string): Promise<RunRecord> {
-  const text = await readFile(path.join(runsDir(projectRoot), runId, 'run.json'), 'utf8');
-  return JSON.parse(text) as RunRecord;
+  const file = path.join(runsDir(projectRoot), runId, 'run.json');
+  return parseRunRecord(await readFile(file, 'utf8'), file);
 }
 
+/** Told about a run.json that is there but is not a valid record (it is left out of the list). */
+export type OnInvalidRecord = (error: InvalidRunRecordError) => void;
+
 /** All readable run records, newest first; unreadable folders are skipped. */
-export async function listRunRecords(projectRoot: string): Promise<RunRecord[]> {
-  return listRunRecordsIn(runsDir(projectRoot));
+export async function listRunRecords(projectRoot: string, onInvalid?: OnInvalidRecord): Promise<RunRecord[]> {
+  return listRunRecordsIn(runsDir(projectRoot), onInvalid);
 }
 
 /** The same for any `.mvnx/runs` folder, e.g. one collected from a CI artifact. */
-export async function listRunRecordsIn(folder: string): Promise<RunRecord[]> {
+export async function listRunRecordsIn(folder: string, onInvalid?: OnInvalidRecord): Promise<RunRecord[]> {
   let names: string[];
   try {
     names = await readdir(folder);
@@ -241,10 +175,19 @@ export async function listRunRecordsIn(folder: string): Promise<RunRecord[]> {
   const records: RunRecord[] = [];
   for (const name of names) {
     if (name === 'latest') continue;
+    const file = path.join(folder, name, 'run.json');
+    let text: string;
     try {
-      records.push(JSON.parse(await readFile(path.join(folder, name, 'run.json'), 'utf8')) as RunRecord);
+      text = await readFile(file, 'utf8');
     } catch {
       // A run killed before its first write leaves an empty folder: not a record.
+      continue;
+    }
+    try {
+      records.push(parseRunRecord(text, file));
+    } catch (error) {
+      if (!(error instanceof InvalidRunRecordError)) throw error;
+      onInvalid?.(error);
     }
   }
   return records.sort((a, b) => b.startedAt.localeCompare(a.startedAt));

@@ -3,8 +3,9 @@
  * monitor to assist to auto. A pure function of run records, so that the same records
  * always give the same report.
  */
-import { MvnxError } from '../cli/errors.js';
-import type { RunRecord, StopReason } from './run-record.js';
+import { MvnxError } from '../shared/errors.js';
+import type { StopReason } from '../shared/run-vocabulary.js';
+import type { RunRecord } from './run-record.js';
 
 export type FailureKind = 'compile' | 'test' | 'quality' | 'other';
 export type Tier = RunRecord['tier'];

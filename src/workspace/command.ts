@@ -7,9 +7,9 @@
  * Never a shell: the arguments are passed as they are.
  */
 import { spawn } from 'node:child_process';
-import { accessSync, constants as fsConstants, statSync } from 'node:fs';
 import path from 'node:path';
 import { signalProcessGroup } from '../maven/process-tree.js';
+import { isExecutable, searchPath } from '../shared/path-search.js';
 import type { MavenRunResult } from '../maven/types.js';
 import { prepareLaunch } from './launch.js';
 import type { SandboxInfo } from './sandbox.js';
@@ -99,16 +99,13 @@ export async function runCommandInWorkspace(input: CommandInput): Promise<Comman
 }
 
 /** The program's path: one with a slash is relative to the workspace; a bare name is looked up on PATH. */
-export function findProgram(program: string, cwd: string, searchPath: string): string | undefined {
-  const candidates = program.includes('/') ? [path.resolve(cwd, program)] : searchPath.split(path.delimiter).filter(Boolean).map((dir) => path.join(dir, program));
-  return candidates.find((candidate) => {
-    try {
-      accessSync(candidate, fsConstants.X_OK);
-      return statSync(candidate).isFile();
-    } catch {
-      return false;
-    }
-  });
+export function findProgram(program: string, cwd: string, pathValue: string): string | undefined {
+  // The one PATH search (shared/path-search.ts); a name with a slash is a path from cwd.
+  if (program.includes('/')) {
+    const file = path.resolve(cwd, program);
+    return isExecutable(file) ? file : undefined;
+  }
+  return searchPath(program, { PATH: pathValue });
 }
 
 function collector(limit: number) {

@@ -49,8 +49,9 @@ export async function prepareLaunch(input: LaunchInput): Promise<Launch> {
     return {
       wrap: (file, args) => [file, args],
       env: { ...allowed, [STAGE_MARKER]: marker },
-      after: async () => {
+      after: () => {
         killByEnvironmentMarker(STAGE_MARKER, marker);
+        return Promise.resolve();
       },
     };
   }
@@ -59,7 +60,7 @@ export async function prepareLaunch(input: LaunchInput): Promise<Launch> {
   if (sandbox.kind === 'bwrap') {
     const executable = sandbox.executable ?? 'bwrap';
     const profile = bwrapArgs(footprint);
-    return { wrap: (file, args) => [executable, [...profile, '--', file, ...args]], env: allowed, after: async () => undefined };
+    return { wrap: (file, args) => [executable, [...profile, '--', file, ...args]], env: allowed, after: () => Promise.resolve() };
   }
 
   const engine = sandbox.kind;

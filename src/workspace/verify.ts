@@ -84,7 +84,7 @@ export interface VerifyInput {
   /** For all stages together. */
   timeoutMs: number;
   signal?: AbortSignal;
-  onStage?(name: VerificationStageName): void;
+  onStage?: (name: VerificationStageName) => void;
   /** Where the user ran Maven, when not at the project root (relative -f values). */
   userCwd?: string;
   /** The candidate's scope, and every module folder of the reactor (each gets its excludes file). */

@@ -1,8 +1,8 @@
 /** Helpers around test/helpers/fake-mvn: where it is and what it recorded. */
-import { mkdtemp, readFile } from 'node:fs/promises';
-import os from 'node:os';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { tempDir } from './temp-dir.js';
 
 export const FAKE_MVN = fileURLToPath(new URL('./fake-mvn', import.meta.url));
 
@@ -13,7 +13,7 @@ export interface FakeMvnRecord {
 }
 
 export async function recordDir(): Promise<string> {
-  return path.join(await mkdtemp(path.join(os.tmpdir(), 'mvnx-fake-')), 'record');
+  return path.join(await tempDir('mvnx-fake-'), 'record');
 }
 
 export async function readRecord(dir: string): Promise<FakeMvnRecord> {

@@ -1,6 +1,7 @@
 /**
- * Ctrl-C while a candidate fix is being verified: mvnx stops Maven's whole process tree,
- * removes the workspace, records `interrupted` and exits 130.
+ * Ctrl-C (or SIGTERM) while a candidate fix is being verified: mvnx stops Maven's whole
+ * process tree, removes the workspace, records `interrupted` and exits as a shell reports
+ * the signal: 130 for SIGINT, 143 for SIGTERM.
  */
 import { afterEach, expect, it } from 'vitest';
 import { execa } from 'execa';
@@ -25,7 +26,10 @@ async function javaProcessesMentioning(marker: string): Promise<string[]> {
   return found;
 }
 
-it('Ctrl-C during verification leaves no workspace and no JVM behind', async () => {
+it.each([
+  ['SIGINT', 130],
+  ['SIGTERM', 143],
+] as const)('%s during verification leaves no workspace and no JVM behind, and exits %i', async (signal, exitCode) => {
   const copy = await copyProject(path.join(repairFixtures, 'calc-slow-test'), 'tier: monitor\nfixers:\n  enabled: false\n');
   cleanups.push(copy.remove);
   const mock = await startOllamaMock({ replies: [await reply('semicolon-wrong-counts')] });
@@ -58,12 +62,14 @@ it('Ctrl-C during verification leaves no workspace and no JVM behind', async () 
   expect(workspaceJvms.length, stderr).toBeGreaterThan(0);
   expect((await readdir(scratch)).some((name) => name.startsWith('mvnx-ws-'))).toBe(true);
 
-  child.kill('SIGINT');
+  child.kill(signal);
   const result = await child;
 
-  expect(result.exitCode, result.stderr).toBe(130);
-  const record = JSON.parse(result.stdout.trim().split('\n').pop() ?? '{}') as { stopReason?: string };
+  expect(result.exitCode, result.stderr).toBe(exitCode);
+  const record = JSON.parse(result.stdout.trim().split('\n').pop() ?? '{}') as { stopReason?: string; attempts?: { outcome: string }[] };
   expect(record.stopReason).toBe('interrupted');
+  // The attempt the signal cut short says so: its build did not fail.
+  expect(record.attempts?.at(-1)?.outcome).toBe('interrupted');
   expect((await readdir(scratch)).filter((name) => name.startsWith('mvnx-ws-'))).toEqual([]);
   // Give the kernel a moment to reap, then no JVM of that workspace may remain.
   for (let i = 0; i < 25 && (await javaProcessesMentioning(scratch)).length > 0; i++) {

@@ -196,6 +196,40 @@ describe('one-line errors', () => {
   });
 });
 
+describe("the project's ./mvnw", () => {
+  it('says which Maven ran and why when the wrapper fails before Maven starts (offline, no distribution yet)', async () => {
+    const cwd = await project();
+    await mkdir(path.join(cwd, '.mvn', 'wrapper'), { recursive: true });
+    await writeFile(path.join(cwd, '.mvn', 'wrapper', 'maven-wrapper.properties'), 'distributionUrl=https\\://repo.maven.apache.org/maven2/org/apache/maven/apache-maven/3.9.9/apache-maven-3.9.9-bin.zip\n');
+    // What the Apache Maven Wrapper (3.3, only-script) prints when it cannot download Maven.
+    await writeFile(
+      path.join(cwd, 'mvnw'),
+      '#!/bin/sh\necho "Downloading https://repo.maven.apache.org/maven2/org/apache/maven/apache-maven/3.9.9/apache-maven-3.9.9-bin.zip"\necho "curl: (6) Could not resolve host: repo.maven.apache.org" >&2\necho "ERROR: Failed to fetch https://repo.maven.apache.org/maven2/org/apache/maven/apache-maven/3.9.9/apache-maven-3.9.9-bin.zip" >&2\nexit 1\n',
+      { mode: 0o755 },
+    );
+    const env = cleanEnv();
+    delete env.MVNX_MAVEN;
+    const run = await mvnx(['-o', 'verify'], cwd, env);
+    expect(run.exitCode).toBe(1);
+    expect(run.stderr).toContain("mvnx: not repairing: Maven did not start: the project's Maven wrapper ./mvnw exited 1 (ERROR: Failed to fetch");
+    expect(run.stderr).toContain('it downloads apache-maven-3.9.9-bin.zip (.mvn/wrapper/maven-wrapper.properties) on first use, which needs the network');
+    expect(run.stderr).toContain('--mvnx-maven=mvn or MVNX_MAVEN');
+
+    const doctor = await mvnx(['doctor'], cwd, env);
+    expect(doctor.stdout + doctor.stderr).toMatch(/maven version: Maven did not start: the project's Maven wrapper \.\/mvnw exited 1/);
+  });
+
+  it('says nothing of the kind when Maven itself ran and failed', async () => {
+    const cwd = await project();
+    await writeFile(path.join(cwd, 'mvnw'), '#!/bin/sh\necho "[INFO] Scanning for projects..."\necho "[ERROR] Some problem Maven reports"\nexit 1\n', { mode: 0o755 });
+    const env = cleanEnv();
+    delete env.MVNX_MAVEN;
+    const run = await mvnx(['-o', 'verify'], cwd, env);
+    expect(run.exitCode).toBe(1);
+    expect(run.stderr).not.toContain('Maven did not start');
+  });
+});
+
 describe('help and version', () => {
   it('mvnx --help explains the wrapper and points to mvn --help; mvnx version prints the version', async () => {
     const cwd = await project();

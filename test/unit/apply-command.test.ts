@@ -18,14 +18,14 @@ afterEach(async () => {
   while (roots.length > 0) await rm(roots.pop()!, { recursive: true, force: true });
 });
 
-async function projectWithRun(overrides: Partial<RunRecord> = {}): Promise<{ root: string; runId: string }> {
+async function projectWithRun(overrides: Partial<RunRecord> = {}, recorded: ChangeSet = fix): Promise<{ root: string; runId: string }> {
   const root = await mkdtemp(path.join(tmpdir(), 'mvnx-apply-'));
   roots.push(root);
   await writeFile(path.join(root, 'pom.xml'), '<project/>\n');
   await mkdir(path.join(root, path.dirname(SOURCE)), { recursive: true });
   await writeFile(path.join(root, SOURCE), before);
   const recorder = await RunRecorder.open(root);
-  await recorder.writeFixPatch(toUnifiedDiffBytes(fix));
+  await recorder.writeFixPatch(toUnifiedDiffBytes(recorded));
   const now = new Date().toISOString();
   await recorder.writeRecord({
     runId: recorder.runId,
@@ -88,6 +88,36 @@ describe('mvnx apply', () => {
   ])('%j is refused with a clear line', async (args, message) => {
     const { root } = await projectWithRun();
     await expect(run(args, { cwd: root, env: {} })).rejects.toThrow(message);
+  });
+
+  it('applies a fix to a Latin-1 file (patch.allowNonUtf8): its bytes are not stale the moment the fix is made', async () => {
+    // "é" is one byte (0xE9) in Latin-1 and not valid UTF-8: read as UTF-8 it becomes U+FFFD.
+    const latin1Before = `${before.replace('public class', '/** Qualité */\npublic class')}`;
+    const latin1Fix: ChangeSet = { files: [{ path: SOURCE, before: latin1Before, after: latin1Before.replace('a * 2\n', 'a * 2;\n'), encoding: 'latin1' }] };
+    const { root, runId } = await projectWithRun({ fixBase: fixBaseOf(latin1Fix) }, latin1Fix);
+    await writeFile(path.join(root, SOURCE), Buffer.from(latin1Before, 'latin1'));
+    expect(await run([runId], { cwd: root, env: {} })).toBe(0);
+    expect((await readFile(path.join(root, SOURCE))).equals(Buffer.from(latin1Fix.files[0]!.after!, 'latin1'))).toBe(true);
+    expect((await readRunRecord(root, runId)).applied).toBe(true);
+  });
+
+  it('finds the runs from a folder inside the project, as mvnx runs does', async () => {
+    const { root, runId } = await projectWithRun();
+    const inside = path.join(root, path.dirname(SOURCE));
+    expect(await run([], { cwd: inside, env: {} })).toBe(0);
+    expect(await readFile(path.join(root, SOURCE), 'utf8')).toBe(after);
+    expect((await readRunRecord(root, runId)).applied).toBe(true);
+  });
+
+  it('refuses a run.json that is not a valid record, naming the field, before acting on it', async () => {
+    const { root, runId } = await projectWithRun();
+    const file = path.join(root, '.mvnx', 'runs', runId, 'run.json');
+    const record = JSON.parse(await readFile(file, 'utf8')) as Record<string, unknown>;
+    await writeFile(file, JSON.stringify({ ...record, fixBase: 'src/main/java/com/acme/calc/Calculator.java' }));
+    await expect(run([runId], { cwd: root, env: {} })).rejects.toThrow(`mvnx apply: ${file} is not a run record: fixBase: `);
+    await writeFile(file, '{"runId": ');
+    await expect(run([runId], { cwd: root, env: {} })).rejects.toThrow(`${file} is not a run record: not JSON`);
+    expect(await readFile(path.join(root, SOURCE), 'utf8')).toBe(before);
   });
 
   it('says so when nothing was recorded', async () => {

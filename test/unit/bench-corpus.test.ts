@@ -5,7 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { loadBenchCases, materialiseCase, parseCaseJson, renderPom } from '../../src/bench/cases.js';
-import { MvnxError } from '../../src/cli/errors.js';
+import { MvnxError } from '../../src/shared/errors.js';
 
 const casesDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../bench/cases');
 

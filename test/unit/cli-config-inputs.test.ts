@@ -1,7 +1,7 @@
-import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, writeFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { fileURLToPath } from 'node:url';
 import { configFileMayExist, configGivenOnCommandLine, globalConfigDir } from '../../src/cli/config-inputs.js';
 
@@ -14,6 +14,9 @@ beforeEach(async () => {
   await mkdir(path.join(root, 'repo', '.git'), { recursive: true });
   await mkdir(path.join(root, 'repo', 'project', 'module'), { recursive: true });
   await mkdir(home);
+});
+afterEach(async () => {
+  await rm(root, { recursive: true, force: true });
 });
 
 const search = (projectRoot: string, env: NodeJS.ProcessEnv = {}) => configFileMayExist({ projectRoot, cwd: projectRoot, env, platform: 'linux', homedir: home });

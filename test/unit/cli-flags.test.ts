@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { MvnxError } from '../../src/cli/errors.js';
-import { closestFlag, FLAGS, parseInvocation, SUBCOMMANDS, switchOn, withEnvironmentSwitches } from '../../src/cli/flags.js';
-import { OVERRIDES } from '../../src/policy/overrides.js';
+import { MvnxError } from '../../src/shared/errors.js';
+import { parseInvocation, SUBCOMMANDS } from '../../src/cli/flags.js';
+import { cliOptions, closestOption as closestFlag, configOptions, OPTIONS as FLAGS, switchOn } from '../../src/shared/options.js';
 
 function errorOf(run: () => unknown): MvnxError {
   try {
@@ -71,12 +71,12 @@ describe('parseInvocation', () => {
 describe('the flag table', () => {
   it('knows every flag that the config loader reads, so none is refused as unknown', () => {
     const names = FLAGS.map((flag) => flag.name);
-    for (const override of OVERRIDES) expect(names).toContain(override.name);
+    for (const override of configOptions()) expect(names).toContain(override.name);
   });
 
   it('has the contract flags and a description for each', () => {
     for (const name of ['tier', 'no-fix', 'config', 'json', 'model', 'host', 'maven', 'verbose', 'agent', 'edit-format', 'sarif']) {
-      expect(FLAGS.find((flag) => flag.name === name)?.description).toBeTruthy();
+      expect(FLAGS.find((flag) => flag.name === name)?.help).toBeTruthy();
     }
     expect(new Set(FLAGS.map((flag) => flag.name)).size).toBe(FLAGS.length);
     expect(SUBCOMMANDS).toEqual(['init', 'doctor', 'apply', 'runs', 'hook', 'bench', 'explain', 'diagnose', 'help', 'version', 'report', 'tool']);
@@ -91,10 +91,13 @@ describe('the flag table', () => {
 });
 
 describe('environment switches', () => {
-  it('reads MVNX_JSON, MVNX_AGENT and MVNX_VERBOSE below the flags, normalised to true or absent', () => {
-    expect(withEnvironmentSwitches({}, { MVNX_JSON: '1', MVNX_AGENT: 'no', MVNX_VERBOSE: '' })).toEqual({ json: true });
-    expect(withEnvironmentSwitches({ json: 'false', tier: 'auto' }, { MVNX_JSON: '1' })).toEqual({ tier: 'auto' });
-    expect(withEnvironmentSwitches({ verbose: true }, {})).toEqual({ verbose: true });
+  it('reads MVNX_JSON, MVNX_VERBOSE and MVNX_SARIF below the flags, normalised once', () => {
+    expect(cliOptions({}, { MVNX_JSON: '1', MVNX_AGENT: 'no', MVNX_VERBOSE: '' })).toEqual({ json: true, verbose: false });
+    expect(cliOptions({ json: 'false', tier: 'auto' }, { MVNX_JSON: '1' })).toEqual({ json: false, verbose: false });
+    expect(cliOptions({ verbose: true }, {})).toEqual({ json: false, verbose: true });
+    expect(cliOptions({}, { MVNX_DEBUG: '1' }).verbose).toBe(true);
+    expect(cliOptions({}, { MVNX_SARIF: 'out.sarif' }).sarif).toBe('out.sarif');
+    expect(cliOptions({ sarif: 'flag.sarif' }, { MVNX_SARIF: 'env.sarif' }).sarif).toBe('flag.sarif');
   });
 
   it('reads switch values', () => {

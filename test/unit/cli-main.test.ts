@@ -1,17 +1,18 @@
-import { mkdtemp, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it, vi } from 'vitest';
-import { MvnxError } from '../../src/cli/errors.js';
+import { MvnxError } from '../../src/shared/errors.js';
 import { loadCommand } from '../../src/cli/main.js';
 import { MavenNotFoundError } from '../../src/maven/discover.js';
 import { helpText } from '../../src/cli/commands/help.js';
 import { packageVersion } from '../../src/cli/commands/version.js';
-import { FLAGS, SUBCOMMANDS } from '../../src/cli/flags.js';
+import { SUBCOMMANDS } from '../../src/cli/flags.js';
+import { OPTIONS as FLAGS } from '../../src/shared/options.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 async function commandsDir(files: Record<string, string>): Promise<URL> {
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'mvnx-commands-'));
+  const dir = await tempDir('mvnx-commands-');
   for (const [name, text] of Object.entries(files)) await writeFile(path.join(dir, name), text);
   return pathToFileURL(`${dir}/`);
 }
@@ -19,7 +20,7 @@ async function commandsDir(files: Record<string, string>): Promise<URL> {
 describe('MvnxError across module copies', () => {
   it('recognises an MvnxError thrown by another copy of the module (the bundled bin and the unbundled loader)', async () => {
     vi.resetModules();
-    const copy = (await import('../../src/cli/errors.js')) as typeof import('../../src/cli/errors.js');
+    const copy = (await import('../../src/shared/errors.js')) as typeof import('../../src/shared/errors.js');
     expect(copy.MvnxError).not.toBe(MvnxError);
     const foreign = new copy.MvnxError('bad config', 2);
     expect(foreign).toBeInstanceOf(MvnxError);

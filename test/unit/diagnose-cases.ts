@@ -2,12 +2,12 @@
  * Loads the captured fixture cases under test/fixtures/diagnose/cases and lays one out
  * as a real project tree (project sources + the reports the run wrote) in a temp dir.
  */
-import { cp, mkdtemp, readdir, readFile, writeFile, mkdir, utimes } from 'node:fs/promises';
+import { cp, readdir, readFile, writeFile, mkdir, utimes } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Diagnosis } from '../../src/diagnose/index.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 export const FIXTURES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../fixtures/diagnose');
 export const CASES_DIR = path.join(FIXTURES, 'cases');
@@ -86,7 +86,7 @@ export interface LaidOutCase {
 
 /** A real tree for `diagnoseBuild`: project copy, reports (fresh mtimes), log with real paths. */
 export async function layOut(c: FixtureCase): Promise<LaidOutCase> {
-  const base = await mkdtemp(path.join(os.tmpdir(), 'mvnx-diagnose-'));
+  const base = await tempDir('mvnx-diagnose-');
   const root = path.join(base, 'project');
   await cp(projectDir(c.project), root, { recursive: true });
   const startedAt = new Date(Date.now() - 1_000);

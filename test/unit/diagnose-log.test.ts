@@ -1,16 +1,16 @@
 // The log side of diagnosis on hand-written inputs: robustness, categories, paths.
-import { mkdtemp, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { diagnoseBuild, parseMavenLog, relativeToRoot } from '../../src/diagnose/index.js';
 import { assembleDiagnosis } from '../../src/diagnose/diagnosis.js';
 import { streamLogLines } from '../../src/diagnose/read-log.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 const ROOT = '/__ROOT__';
 
 async function tempFile(name: string, content: string | Buffer): Promise<{ dir: string; file: string }> {
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'mvnx-diagnose-log-'));
+  const dir = await tempDir('mvnx-diagnose-log-');
   const file = path.join(dir, name);
   await writeFile(file, content);
   return { dir, file };
@@ -152,7 +152,7 @@ describe('diagnoseBuild on edge inputs', () => {
   });
 
   it('says so when the log is missing, instead of throwing', async () => {
-    const dir = await mkdtemp(path.join(os.tmpdir(), 'mvnx-diagnose-log-'));
+    const dir = await tempDir('mvnx-diagnose-log-');
     const d = await diagnoseBuild({ projectRoot: dir, logFile: path.join(dir, 'absent.txt'), runStartedAt: new Date(), exitCode: 1 });
     expect(d.warnings[0]).toMatch(/^cannot read the log .*absent\.txt/);
     expect(d.diagnostics).toEqual([expect.objectContaining({ category: 'unknown', message: 'Maven exited with code 1 and the log names no failure' })]);

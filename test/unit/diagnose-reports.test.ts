@@ -1,10 +1,10 @@
 // Surefire/Failsafe reports: freshness, robustness, name normalisation, frame mapping.
-import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { collectTestResults, diagnoseBuild, normaliseTestMethod, parseSurefireReport } from '../../src/diagnose/index.js';
 import { layOut, loadCases, setMtime } from './diagnose-cases.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 const cases = await loadCases();
 const testFailures = cases.find((c) => c.name === 'test-failures');
@@ -15,7 +15,7 @@ function report(body: string, suite = 'com.acme.FooTest'): string {
 }
 
 async function projectWithReport(xml: string, moduleDir = ''): Promise<string> {
-  const root = await mkdtemp(path.join(os.tmpdir(), 'mvnx-diagnose-rep-'));
+  const root = await tempDir('mvnx-diagnose-rep-');
   const dir = path.join(root, moduleDir, 'target', 'surefire-reports');
   await mkdir(dir, { recursive: true });
   await writeFile(path.join(dir, 'TEST-com.acme.FooTest.xml'), xml);
@@ -79,12 +79,12 @@ describe('collectTestResults', () => {
   });
 
   it('returns nothing, without throwing, for a module without reports', async () => {
-    const root = await mkdtemp(path.join(os.tmpdir(), 'mvnx-diagnose-rep-'));
+    const root = await tempDir('mvnx-diagnose-rep-');
     expect(await collectTestResults({ projectRoot: root, moduleDirs: ['absent'] })).toEqual([]);
   });
 
   it('reads failsafe reports too', async () => {
-    const root = await mkdtemp(path.join(os.tmpdir(), 'mvnx-diagnose-rep-'));
+    const root = await tempDir('mvnx-diagnose-rep-');
     const dir = path.join(root, 'target', 'failsafe-reports');
     await mkdir(dir, { recursive: true });
     await writeFile(path.join(dir, 'TEST-com.acme.FooIT.xml'), report('<testcase name="works" classname="com.acme.FooIT"><skipped/></testcase>'));

@@ -22,6 +22,8 @@ beforeAll(async () => {
     response.setHeader('content-type', 'application/json');
     if (request.url === '/api/version') response.end(JSON.stringify({ version: '0.6.4' }));
     else if (request.url === '/api/tags') response.end(JSON.stringify({ models: [{ name: 'qwen2.5-coder:7b' }, { name: 'tiny:latest' }] }));
+    // What an OpenAI-compatible server (llama.cpp, vLLM, LM Studio) lists.
+    else if (request.url === '/v1/models') response.end(JSON.stringify({ object: 'list', data: [{ id: 'served-coder', object: 'model' }] }));
     else response.writeHead(404).end('{}');
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -113,6 +115,29 @@ describe('mvnx doctor on this machine', () => {
     await writeFile(path.join(projectDir, 'pom.xml'), '<project><build><plugins><plugin><artifactId>maven-imaginary-plugin</artifactId><version>9.9.9</version></plugin></plugins></build></project>');
     const { lines } = await doctor([], { ...baseEnv(), MVNX_HOST: closedPortHost }, projectDir);
     expect(line(lines, 'offline')).toMatch(/^warn offline: pinned plugins missing from .*: org\.apache\.maven\.plugins:maven-imaginary-plugin:9\.9\.9 — /);
+  });
+
+  it('reads the local repository as the build does: -Dmaven.repo.local in MAVEN_OPTS counts', async () => {
+    const projectDir = path.join(scratch, 'repo-local');
+    await import('node:fs/promises').then((fs) => fs.mkdir(projectDir, { recursive: true }));
+    await writeFile(path.join(projectDir, 'pom.xml'), '<project/>');
+    const elsewhere = path.join(scratch, 'elsewhere-repository');
+    const { lines } = await doctor([], { ...baseEnv(), MVNX_HOST: closedPortHost, MAVEN_OPTS: `-Xmx1g -Dmaven.repo.local=${elsewhere}` }, projectDir);
+    expect(line(lines, 'offline')).toContain(`no local repository at ${elsewhere}`);
+  });
+
+  it('checks an OpenAI-compatible provider with its own health check, not Ollama\'s /api/version', async () => {
+    const projectDir = path.join(scratch, 'openai');
+    await import('node:fs/promises').then((fs) => fs.mkdir(projectDir, { recursive: true }));
+    await writeFile(path.join(projectDir, 'pom.xml'), '<project/>');
+    await writeFile(path.join(projectDir, '.mvnxrc.yaml'), `model:\n  provider: openai-compatible\n  host: ${host}\n  name: served-coder\n`);
+    const { lines } = await doctor([], baseEnv(), projectDir);
+    expect(line(lines, 'model server')).toBe(`ok   model server: OpenAI-compatible server at ${host}`);
+    expect(line(lines, 'model')).toBe('ok   model: served-coder is served');
+
+    await writeFile(path.join(projectDir, '.mvnxrc.yaml'), `model:\n  provider: openai-compatible\n  host: ${host}\n  name: absent-model\n`);
+    const missing = await doctor([], baseEnv(), projectDir);
+    expect(line(missing.lines, 'model server')).toMatch(/^warn model server: the OpenAI-compatible server at .* fails its health check: .*does not serve model absent-model \(it lists: served-coder\)/);
   });
 
   it('loads the configured plugins and lists what each brings, or fails with exit 1 naming the one that is broken', async () => {

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { run } from '../../src/cli/commands/hook.js';
-import { MvnxError } from '../../src/cli/errors.js';
+import { MvnxError } from '../../src/shared/errors.js';
 import { BACKUP_HOOK_NAME, installPrePushHook, locatePrePushHook, uninstallPrePushHook } from '../../src/cli/hook/install.js';
 import { HUSKY_BLOCK_BEGIN, isMvnxHook } from '../../src/report/hook-script.js';
 

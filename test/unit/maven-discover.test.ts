@@ -1,8 +1,8 @@
-import { chmod, mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, writeFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { beforeEach, describe, expect, it } from 'vitest';
-import { MvnxError } from '../../src/cli/errors.js';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { MvnxError } from '../../src/shared/errors.js';
 import { findMaven } from '../../src/maven/discover.js';
 
 let root: string;
@@ -25,6 +25,9 @@ async function failure(promise: Promise<unknown>): Promise<MvnxError> {
 
 beforeEach(async () => {
   root = await mkdtemp(path.join(os.tmpdir(), 'mvnx-discover-'));
+});
+afterEach(async () => {
+  await rm(root, { recursive: true, force: true });
 });
 
 describe('findMaven', () => {

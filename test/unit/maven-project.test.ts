@@ -1,9 +1,9 @@
-import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { fileArgument } from '../../src/maven/args.js';
-import { findGitRoot, findProjectRoot } from '../../src/maven/project.js';
+import { findGitRoot, findProjectRoot, findProjectRootAbove } from '../../src/maven/project.js';
 
 let root: string;
 
@@ -15,6 +15,9 @@ async function pom(dir: string, name = 'pom.xml'): Promise<string> {
 
 beforeEach(async () => {
   root = await mkdtemp(path.join(os.tmpdir(), 'mvnx-project-'));
+});
+afterEach(async () => {
+  await rm(root, { recursive: true, force: true });
 });
 
 describe('findProjectRoot', () => {
@@ -54,6 +57,25 @@ describe('findProjectRoot', () => {
     await pom(path.join(root, 'multi'));
     await pom(path.join(root, 'multi', 'core'));
     expect(await findProjectRoot(cwd, ['--file', '../multi/core'])).toBe(path.join(root, 'multi'));
+  });
+});
+
+describe('findProjectRootAbove (the subcommands\' rule)', () => {
+  it('from a source folder without a pom, finds the top pom above it', async () => {
+    await pom(root);
+    await pom(path.join(root, 'core'));
+    const sources = path.join(root, 'core', 'src', 'main', 'java');
+    await mkdir(sources, { recursive: true });
+    expect(await findProjectRootAbove(sources)).toBe(root);
+    expect(await findProjectRoot(sources, [])).toBe(sources);
+  });
+
+  it('never looks above the git root, and without any pom means cwd', async () => {
+    await pom(root);
+    const repo = path.join(root, 'repo');
+    await mkdir(path.join(repo, '.git'), { recursive: true });
+    await mkdir(path.join(repo, 'docs'), { recursive: true });
+    expect(await findProjectRootAbove(path.join(repo, 'docs'))).toBe(path.join(repo, 'docs'));
   });
 });
 

@@ -1,10 +1,11 @@
-import { mkdtemp, readFile, stat } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { MvnxError } from '../../src/cli/errors.js';
+import { MvnxError } from '../../src/shared/errors.js';
 import { colorArgs, runMaven } from '../../src/maven/run.js';
 import { FAKE_MVN, readRecord, recordDir } from '../helpers/fake-mvn.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 const cwd = os.tmpdir();
 
@@ -77,7 +78,7 @@ describe('runMaven', () => {
   });
 
   it('stops the whole tree on timeout, grandchildren included', async () => {
-    const pidFile = path.join(await mkdtemp(path.join(os.tmpdir(), 'mvnx-run-')), 'child.pid');
+    const pidFile = path.join(await tempDir('mvnx-run-'), 'child.pid');
     const result = await runMaven({ executable: FAKE_MVN, args: [], cwd, env: { FAKE_MVN_CHILD_PID: pidFile }, echo: false, timeoutMs: 500 });
     await result.log.dispose();
     expect(result).toMatchObject({ timedOut: true, exitCode: 143, signal: 'SIGTERM' });
@@ -86,7 +87,7 @@ describe('runMaven', () => {
   });
 
   it('stops the whole tree on abort', async () => {
-    const pidFile = path.join(await mkdtemp(path.join(os.tmpdir(), 'mvnx-run-')), 'child.pid');
+    const pidFile = path.join(await tempDir('mvnx-run-'), 'child.pid');
     const controller = new AbortController();
     const pending = runMaven({ executable: FAKE_MVN, args: [], cwd, env: { FAKE_MVN_CHILD_PID: pidFile }, echo: false, signal: controller.signal });
     const grandchild = await waitForPid(pidFile);

@@ -2,8 +2,9 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { MvnxError } from '../../src/cli/errors.js';
-import { loadPlugins, runReporters } from '../../src/plugins/load.js';
+import { MvnxError } from '../../src/shared/errors.js';
+import { runReporters } from '../../src/plugins/load.js';
+import { loadPlugins } from '../../src/repair/plugins.js';
 import type { RunRecord } from '../../src/report/run-record.js';
 
 const dirs: string[] = [];

@@ -3,7 +3,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll } from 'vitest';
-import { MvnxError } from '../../src/cli/errors.js';
+import { MvnxError } from '../../src/shared/errors.js';
 import { loadEffectiveConfig, type LoadConfigOptions } from '../../src/policy/load.js';
 import type { EffectiveConfig } from '../../src/policy/schema.js';
 
@@ -29,7 +29,7 @@ export async function writeFiles(root: string, files: Record<string, string>): P
 }
 
 export function load(projectRoot: string, options: Partial<Omit<LoadConfigOptions, 'projectRoot'>> = {}): Promise<EffectiveConfig> {
-  return loadEffectiveConfig({ projectRoot, env: {}, flags: {}, ...options });
+  return loadEffectiveConfig({ projectRoot, env: {}, ...options });
 }
 
 /** The one-line MvnxError message loading fails with; fails the test when loading succeeds. */

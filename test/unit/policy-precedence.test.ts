@@ -42,7 +42,7 @@ describe('precedence: defaults < extends < file < env < flags', () => {
     const root = await tempRepo({ '.mvnxrc.yaml': FILE });
     const config = await load(root, {
       env: { MVNX_TIER: 'auto', MVNX_MODEL: 'env-model', MVNX_EDIT_FORMAT: 'json' },
-      flags: { tier: 'monitor', model: 'flag-model', 'edit-format': 'diff' },
+      overrides: { tier: 'monitor', model: 'flag-model', 'edit-format': 'diff' },
     });
     expect(config.tier).toBe('monitor');
     expect(config.model.name).toBe('flag-model');
@@ -53,7 +53,7 @@ describe('precedence: defaults < extends < file < env < flags', () => {
 
   it('treats --mvnx-no-fix as tier off, above --mvnx-tier and env', async () => {
     const root = await tempRepo({ '.mvnxrc.yaml': 'tier: auto\n' });
-    const config = await load(root, { env: { MVNX_TIER: 'auto' }, flags: { tier: 'auto', 'no-fix': true } });
+    const config = await load(root, { env: { MVNX_TIER: 'auto' }, overrides: { tier: 'auto', 'no-fix': true } });
     expect(config.tier).toBe('off');
     expect(config.sources.tier).toBe('flag --mvnx-no-fix');
   });
@@ -66,7 +66,7 @@ describe('precedence: defaults < extends < file < env < flags', () => {
 
   it('treats --mvnx-agent and MVNX_AGENT=1 as agent.mode always, above the config file', async () => {
     const root = await tempRepo({ '.mvnxrc.yaml': 'agent:\n  mode: escalate\n' });
-    const flagged = await load(root, { flags: { agent: true } });
+    const flagged = await load(root, { overrides: { agent: true } });
     expect(flagged.agent.mode).toBe('always');
     expect(flagged.sources['agent.mode']).toBe('flag --mvnx-agent');
     expect((await load(root, { env: { MVNX_AGENT: '1' } })).agent.mode).toBe('always');
@@ -91,14 +91,39 @@ describe('precedence: defaults < extends < file < env < flags', () => {
     ];
     it.each(cases)('%s', async (_name, env, flags, fileHost, expected, source) => {
       const root = await tempRepo(fileHost ? { '.mvnxrc.yaml': `model:\n  host: ${fileHost}\n` } : {});
-      const config = await load(root, { env, flags });
+      const config = await load(root, { env, overrides: flags });
       expect(config.model.host).toBe(expected);
       expect(config.sources['model.host']).toBe(source);
     });
 
+    // Before the option table, the flag, MVNX_HOST and a config file gave http://gpu-box (port 80)
+    // while OLLAMA_HOST gave port 11434; the contract reads a bare host the same from every source.
+    it.each([
+      ['flag', { overrides: { host: 'gpu-box' } }, 'flag --mvnx-host'],
+      ['MVNX_HOST', { env: { MVNX_HOST: 'gpu-box' } }, 'env MVNX_HOST'],
+      ['OLLAMA_HOST', { env: { OLLAMA_HOST: 'gpu-box' } }, 'env OLLAMA_HOST'],
+    ] as const)('a bare host from %s means Ollama\'s port 11434', async (_source, options, source) => {
+      const root = await tempRepo();
+      const config = await load(root, options);
+      expect(config.model.host).toBe('http://gpu-box:11434');
+      expect(config.sources['model.host']).toBe(source);
+    });
+
+    it('a bare host in a config file means port 11434 too, and a port or scheme given is kept', async () => {
+      expect((await load(await tempRepo({ '.mvnxrc.yaml': 'model:\n  host: gpu-box\n' }))).model.host).toBe('http://gpu-box:11434');
+      expect((await load(await tempRepo(), { overrides: { host: 'gpu-box:8080' } })).model.host).toBe('http://gpu-box:8080');
+      expect((await load(await tempRepo(), { overrides: { host: 'http://gpu-box' } })).model.host).toBe('http://gpu-box');
+      expect((await load(await tempRepo(), { overrides: { host: ':11500' } })).model.host).toBe('http://127.0.0.1:11500');
+    });
+
+    it('a bare host for an OpenAI-compatible server keeps the scheme\'s port (11434 is Ollama\'s)', async () => {
+      const config = await load(await tempRepo(), { overrides: { host: 'llm-box', provider: 'openai-compatible' } });
+      expect(config.model.host).toBe('http://llm-box');
+    });
+
     it('adds http:// to a host given without a scheme', async () => {
       const root = await tempRepo();
-      expect((await load(root, { flags: { host: 'gpu-box:11434/' } })).model.host).toBe('http://gpu-box:11434');
+      expect((await load(root, { overrides: { host: 'gpu-box:11434/' } })).model.host).toBe('http://gpu-box:11434');
     });
 
     it('a preset host (config) also beats OLLAMA_HOST', async () => {
@@ -109,12 +134,12 @@ describe('precedence: defaults < extends < file < env < flags', () => {
 
   it('ignores flags that are not config overrides (they belong to the wrapper)', async () => {
     const root = await tempRepo();
-    expect((await load(root, { flags: { json: true, config: 'x' } })).tier).toBe('assist');
+    expect((await load(root, { overrides: { json: true, config: 'x' } })).tier).toBe('assist');
   });
 
   it('refuses a value flag given without a value', async () => {
     const root = await tempRepo();
-    expect(await loadError(root, { flags: { tier: true } })).toBe('Invalid flag --mvnx-tier: it needs a value (--mvnx-tier=VALUE)');
+    expect(await loadError(root, { overrides: { tier: true } })).toBe('Invalid flag --mvnx-tier: it needs a value (--mvnx-tier=VALUE)');
   });
 
   it('refuses a bad switch value', async () => {
@@ -131,6 +156,6 @@ describe('precedence: defaults < extends < file < env < flags', () => {
 
   it('refuses a non-numeric number flag, naming the flag', async () => {
     const root = await tempRepo();
-    expect(await loadError(root, { flags: { 'max-attempts': 'lots' } })).toBe('Invalid flag --mvnx-max-attempts: budget.maxAttempts: found "lots" (string), expected a number');
+    expect(await loadError(root, { overrides: { 'max-attempts': 'lots' } })).toBe('Invalid flag --mvnx-max-attempts: budget.maxAttempts: found "lots" (string), expected a number');
   });
 });

@@ -36,6 +36,7 @@ describe('validation errors: one line, file, line, field, found, expected', () =
     ['JSON syntax error: missing comma', '.mvnxrc.json', '{\n  "tier": "auto"\n  "model": {}\n}', "Invalid config .mvnxrc.json:3: syntax error: Expected ',' or '}' after property value"],
     ['JSON syntax error: bare word', '.mvnxrc.json', '{\n  "tier": auto\n}', "Invalid config .mvnxrc.json: syntax error: Unexpected token 'a' (not valid JSON)"],
     ['duplicate key', '.mvnxrc.yaml', 'tier: auto\ntier: off\n', 'Invalid config .mvnxrc.yaml:2: syntax error: Map keys must be unique'],
+    ['redact.patterns are checked as regular expressions when the config loads', '.mvnxrc.yaml', "redact:\n  patterns:\n    - 'ACME-[0-9]{8}'\n    - 'token=(['\n", 'Invalid config .mvnxrc.yaml:4: redact.patterns[1]: found "token=([" (string), expected a valid regular expression (Invalid regular expression: /token=([/g: Unterminated character class)'],
     ['a .mvnxrc without extension is YAML', '.mvnxrc', 'tier: auto\nfixer:\n  enabled: false\n', 'Invalid config .mvnxrc:2: fixer: unknown key "fixer" (did you mean "fixers"?)'],
   ])('%s', async (_name, file, content, expected) => {
     expect(await errorFor(file, content)).toBe(expected);

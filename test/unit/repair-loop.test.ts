@@ -134,6 +134,16 @@ describe('repair loop stop rules', () => {
     expect(result.attempts.map((a) => a.outcome)).toEqual(['build-failed', 'build-failed']);
   });
 
+  it('records an attempt whose build was interrupted as interrupted, not build-failed, and stops', async () => {
+    const p = ports({
+      model: [{ source: 'model', changeSet: edit('class App {\n  int x = 1;\n}\n'), problems: [] }],
+      verify: [{ outcome: 'interrupted', regressions: [], applyMs: 1, verifyMs: 1, stages: [] }],
+    });
+    const result = await runRepairLoop(semicolon, p);
+    expect(result.stopReason).toBe('interrupted');
+    expect(result.attempts.map((a) => [a.outcome, a.reason])).toEqual([['interrupted', 'interrupted during verification']]);
+  });
+
   it('records a fix the workspace refused to write as not-applicable, and goes on', async () => {
     const p = ports({
       model: [

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { run as runsCommand } from '../../src/cli/commands/runs.js';
-import { MvnxError } from '../../src/cli/errors.js';
+import { MvnxError } from '../../src/shared/errors.js';
 import { configSchema } from '../../src/policy/schema.js';
 import { adviseModules, formatAdvice } from '../../src/report/advice.js';
 import { collectRunRecords, repositoryFromFolder } from '../../src/report/collect.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MvnxError } from '../../src/cli/errors.js';
+import { MvnxError } from '../../src/shared/errors.js';
 import { computeRunStats, median, parseSince, runKind } from '../../src/report/stats.js';
 import { formatRunList, formatRunStats } from '../../src/report/stats-format.js';
 import { diagnostic, record, teamMonth } from './stats-support.js';

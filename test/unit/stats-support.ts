@@ -1,6 +1,7 @@
 /** Hand-written run records shaped like the ones the repair engine leaves. */
 import type { Diagnostic } from '../../src/diagnose/types.js';
-import type { AttemptRecord, RunRecord } from '../../src/report/run-record.js';
+import type { RunRecord } from '../../src/report/run-record.js';
+import type { AttemptRecord } from '../../src/shared/run-vocabulary.js';
 
 export function diagnostic(kind: Diagnostic['kind'], message: string, file?: string): Diagnostic {
   return {

@@ -8,9 +8,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { liveCleanupPaths } from '../../src/workspace/cleanup.js';
 import { applyChangeSet } from '../../src/patch/index.js';
 import { createWorkspace, WorkspaceError } from '../../src/workspace/workspace.js';
+import { build } from 'esbuild';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const distWorkspace = path.join(repoRoot, 'dist/workspace/workspace.js');
+// The child runs the workspace module built from src/ here (esbuild, dependencies left to
+// node_modules), so this test needs no prior `npm run build` and tests the code in src/.
+const distWorkspace = path.join(repoRoot, 'node_modules', '.cache', 'mvnx-test', `workspace-${process.pid}.mjs`);
 
 let scratch: string;
 let project: string;
@@ -23,6 +26,7 @@ async function put(rel: string, content = rel, mode?: number) {
 }
 
 beforeAll(async () => {
+  await build({ entryPoints: [path.join(repoRoot, 'src/workspace/workspace.ts')], bundle: true, packages: 'external', platform: 'node', format: 'esm', outfile: distWorkspace, logLevel: 'silent' });
   scratch = await mkdtemp(path.join(os.tmpdir(), 'mvnx-ws-test-'));
   project = path.join(scratch, 'shop');
   await put('pom.xml', '<project/>');
@@ -42,6 +46,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await rm(scratch, { recursive: true, force: true });
+  await rm(distWorkspace, { force: true });
 });
 
 describe('createWorkspace', () => {
@@ -203,7 +208,7 @@ describe('createWorkspace', () => {
 
 /** A separate node process that makes a workspace with the built package and then misbehaves. */
 async function childWithWorkspace(behaviour: 'wait' | 'throw' | 'wait-with-own-handler') {
-  expect(existsSync(distWorkspace), `${distWorkspace} is missing: run npm run build first`).toBe(true);
+  expect(existsSync(distWorkspace), `${distWorkspace} was not built`).toBe(true);
   const script = `
     const { createWorkspace } = await import(${JSON.stringify(distWorkspace)});
     const ws = await createWorkspace(${JSON.stringify(project)});

@@ -1,11 +1,13 @@
 import { readFile, realpath } from 'node:fs/promises';
 import path from 'node:path';
-import { findProjectRoot } from '../../maven/project.js';
+import { isUtf8 } from 'node:buffer';
+import { findProjectRootAbove } from '../../maven/project.js';
 import { checkPathOnDisk, extractEdits, pathsNeeded, resolveEdits } from '../../patch/index.js';
 import { withOutcome } from '../../report/outcome.js';
 import { readLatestRunId, readRunRecord, runsDir, updateRunRecord, type RunRecord } from '../../report/run-record.js';
+import { InvalidRunRecordError } from '../../report/run-record-schema.js';
 import { applyInPlace, staleFiles } from '../../repair/tier-actions.js';
-import { MvnxError } from '../errors.js';
+import { MvnxError } from '../../shared/errors.js';
 
 const USAGE = 'usage: mvnx apply [RUN_ID]   (default: the latest run)';
 
@@ -20,7 +22,7 @@ export async function run(args: string[], io: { cwd: string; env: NodeJS.Process
   if (unknown) throw new MvnxError(`mvnx apply: unknown option ${unknown}; ${USAGE}`);
   if (positional.length > 1) throw new MvnxError(`mvnx apply takes at most one run id; ${USAGE}`);
 
-  const projectRoot = await findProjectRoot(io.cwd, []);
+  const projectRoot = await findProjectRootAbove(io.cwd);
   const runId = positional[0] ?? (await readLatestRunId(projectRoot));
   if (!runId) throw new MvnxError(`mvnx apply: no runs recorded under ${runsDir(projectRoot)}`);
   if (!/^[\w.-]+$/.test(runId)) throw new MvnxError(`mvnx apply: ${JSON.stringify(runId)} is not a run id`);
@@ -28,7 +30,9 @@ export async function run(args: string[], io: { cwd: string; env: NodeJS.Process
   let record: RunRecord;
   try {
     record = await readRunRecord(projectRoot, runId);
-  } catch {
+  } catch (error) {
+    // A record that is there but wrong is said as such: it is not the same as no record.
+    if (error instanceof InvalidRunRecordError) throw new MvnxError(`mvnx apply: ${error.message}`);
     throw new MvnxError(`mvnx apply: no run ${runId} in ${runsDir(projectRoot)}`);
   }
   if (record.status !== 'fixed') {
@@ -45,17 +49,21 @@ export async function run(args: string[], io: { cwd: string; env: NodeJS.Process
   }
 
   const patchFile = path.join(runsDir(projectRoot), runId, 'fix.patch');
-  const diff = await readFile(patchFile, 'utf8').catch(() => {
+  const bytes = await readFile(patchFile).catch(() => {
     throw new MvnxError(`mvnx apply: ${patchFile} is missing`);
   });
-  const extracted = extractEdits(diff);
+  // A fix to a file that is not UTF-8 (patch.allowNonUtf8) is written in that file's bytes.
+  // Then the patch and the files are read as Latin-1, a one-char-per-byte view in which
+  // applying the patch changes exactly the bytes it names, whatever each file's encoding.
+  const encoding: 'utf8' | 'latin1' = isUtf8(bytes) ? 'utf8' : 'latin1';
+  const extracted = extractEdits(bytes.toString(encoding));
   const files = new Map<string, string | undefined>();
   const rootReal = await realpath(projectRoot);
   for (const file of pathsNeeded(extracted.edits)) {
     // The same file-system rules as when the fix was made: no links, FIFOs or folders.
     const refused = await checkPathOnDisk(rootReal, file);
     if (refused) throw new MvnxError(`mvnx apply: refused: ${refused.message}`, 1);
-    files.set(file, await readFile(path.join(projectRoot, file), 'utf8').catch(() => undefined));
+    files.set(file, await readFile(path.join(projectRoot, file), encoding).catch(() => undefined));
   }
   const resolved = resolveEdits(extracted.edits, files, { ignoreWhitespace: false, allowTabSpaceContext: false });
   const problems = [...extracted.problems, ...resolved.problems];
@@ -63,7 +71,8 @@ export async function run(args: string[], io: { cwd: string; env: NodeJS.Process
     throw new MvnxError(`mvnx apply: ${patchFile} does not apply: ${problems[0]!.message}`, 1);
   }
 
-  const outcome = await applyInPlace({ projectRoot, fix: resolved.changeSet });
+  const fix = encoding === 'utf8' ? resolved.changeSet : { ...resolved.changeSet, files: resolved.changeSet.files.map((file) => ({ ...file, encoding })) };
+  const outcome = await applyInPlace({ projectRoot, fix });
   if (!outcome.applied) throw new MvnxError(`mvnx apply: ${outcome.message}`, 1);
   const at = new Date().toISOString();
   const applied = withOutcome({ ...record, applied: true, decisions: [...record.decisions, `applied later with mvnx apply at ${at}`] }, { outcome: 'applied', at, evidence: 'mvnx apply' });

@@ -5,7 +5,7 @@ import { loadBenchCases } from '../../bench/cases.js';
 import { runBench } from '../../bench/harness.js';
 import { rebuildFirstPrompt } from '../../bench/rebuild-prompt.js';
 import { formatAgentTable, formatBenchTable } from '../../bench/table.js';
-import { MvnxError } from '../errors.js';
+import { MvnxError } from '../../shared/errors.js';
 
 const USAGE = 'usage: mvnx bench [--host URL --model NAME] [--agent] [--edit-format diff|search-replace|json] [--repeat N] [--cases DIR] [--only NAME[,NAME...]] [--json]';
 

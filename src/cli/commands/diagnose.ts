@@ -12,11 +12,11 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Diagnosis, Diagnostic, DiagnosticParser } from '../../diagnose/index.js';
 import { diagnoseBuild } from '../../diagnose/index.js';
-import { loadPlugins } from '../../plugins/load.js';
+import { findProjectRootAbove } from '../../maven/project.js';
+import { loadPlugins } from '../../repair/plugins.js';
 import { loadEffectiveConfig } from '../../policy/load.js';
-import { MvnxError } from '../errors.js';
+import { MvnxError } from '../../shared/errors.js';
 import type { CommandIo } from './init.js';
-import { projectRootAbove } from './runs.js';
 
 const USAGE = 'usage: mvnx diagnose LOGFILE [--json] [--reports DIR] [--root PATH]   (LOGFILE - reads stdin)';
 
@@ -64,7 +64,7 @@ async function checkReadable(file: string, what: string): Promise<void> {
 
 /** The config's plugins' parsers; a project without a config has none. */
 async function pluginParsers(projectRoot: string, env: NodeJS.ProcessEnv): Promise<DiagnosticParser[]> {
-  const config = await loadEffectiveConfig({ projectRoot, env, flags: {} });
+  const config = await loadEffectiveConfig({ projectRoot, env });
   if (!config.plugins || config.plugins.length === 0) return [];
   return (await loadPlugins(config.plugins, { projectRoot })).parsers;
 }
@@ -89,7 +89,7 @@ export async function run(args: string[], io: CommandIo): Promise<number> {
   try {
     await checkReadable(logFile, 'log file');
     if (options.reportsDir) await checkReadable(options.reportsDir, 'reports folder');
-    const projectRoot = await projectRootAbove(io.cwd);
+    const projectRoot = await findProjectRootAbove(io.cwd);
     const parsers = await pluginParsers(projectRoot, io.env);
     const diagnosis = await diagnoseBuild({
       projectRoot,

@@ -4,7 +4,7 @@
  * missing model server or sandbox is only a warning: the deterministic quick-fixes need neither.
  */
 import path from 'node:path';
-import type { MvnxFlags } from '../flags.js';
+import { FLAG_PREFIX, readFlag } from '../../shared/options.js';
 import { doctorExitCode, evaluateDoctor, formatCheck } from './doctor/checks.js';
 import { gatherFacts } from './doctor/facts.js';
 
@@ -19,22 +19,22 @@ const USAGE = 'usage: mvnx doctor [--mvnx-config=FILE] [--mvnx-host=URL] [--mvnx
 
 export async function run(args: string[], io: DoctorIo): Promise<number> {
   const write = io.write ?? ((text: string) => void process.stdout.write(text));
-  const flags: MvnxFlags = {};
+  const flags: Record<string, string | true> = {};
   for (const arg of args) {
-    const match = /^--mvnx-([a-z][a-z0-9-]*)(?:=(.*))?$/s.exec(arg);
-    if (!match?.[1]) {
+    if (!arg.startsWith(FLAG_PREFIX)) {
       write(`mvnx doctor: unknown argument "${arg}" (${USAGE})\n`);
       return 2;
     }
-    flags[match[1]] = match[2] ?? true;
+    const flag = readFlag(arg);
+    if ('problem' in flag) {
+      write(`mvnx doctor: ${flag.problem}\n`);
+      return 2;
+    }
+    flags[flag.name] = flag.value;
   }
   const configFile = flags.config;
   delete flags.config;
-  if (configFile === true) {
-    write(`mvnx doctor: --mvnx-config needs a file (${USAGE})\n`);
-    return 2;
-  }
-  const facts = await gatherFacts({ cwd: io.cwd, env: io.env, flags, configFile: configFile === undefined ? undefined : path.resolve(io.cwd, configFile) });
+  const facts = await gatherFacts({ cwd: io.cwd, env: io.env, flags, configFile: typeof configFile === 'string' ? path.resolve(io.cwd, configFile) : undefined });
   const results = evaluateDoctor(facts);
   for (const result of results) write(`${formatCheck(result)}\n`);
   return doctorExitCode(results);

@@ -3,34 +3,38 @@
  * the file, environment variable, flag or default that set it.
  */
 import path from 'node:path';
-import { MvnxError } from '../errors.js';
-import type { MvnxFlags } from '../flags.js';
-import { findProjectRoot } from '../../maven/project.js';
+import { MvnxError } from '../../shared/errors.js';
+import { configOptions, envName, FLAG_PREFIX, flagName, readFlag } from '../../shared/options.js';
+import { findProjectRootAbove } from '../../maven/project.js';
 import { loadEffectiveConfig } from '../../policy/load.js';
 import type { EffectiveConfig } from '../../policy/schema.js';
 import type { CommandIo } from './init.js';
 
 export async function run(args: string[], io: CommandIo): Promise<number> {
-  const flags: MvnxFlags = {};
+  const flags: Record<string, string | true> = {};
   let json = false;
   for (const arg of args) {
-    const match = /^--mvnx-([a-z][a-z0-9-]*)(?:=(.*))?$/s.exec(arg);
     if (arg === '--json' || arg === '--mvnx-json') json = true;
-    else if (match) flags[match[1]!] = match[2] ?? true;
-    else {
+    else if (arg === '--mvnx-config') {
+      process.stderr.write('mvnx explain: --mvnx-config needs a file (--mvnx-config=FILE)\n');
+      return 2;
+    } else if (arg.startsWith(FLAG_PREFIX)) {
+      const flag = readFlag(arg);
+      if ('problem' in flag) {
+        process.stderr.write(`mvnx explain: ${flag.problem}\n`);
+        return 2;
+      }
+      flags[flag.name] = flag.value;
+    } else {
       process.stderr.write(`mvnx explain: unknown argument "${arg}" (usage: mvnx explain [--json] [--mvnx-NAME=VALUE ...])\n`);
       return 2;
     }
   }
   const configFlag = flags.config;
   delete flags.config;
-  if (configFlag === true) {
-    process.stderr.write('mvnx explain: --mvnx-config needs a file (--mvnx-config=FILE)\n');
-    return 2;
-  }
   try {
-    const projectRoot = await findProjectRoot(io.cwd, []);
-    const options = { projectRoot, env: io.env, flags, ...(configFlag ? { configFile: path.resolve(io.cwd, configFlag) } : {}) };
+    const projectRoot = await findProjectRootAbove(io.cwd);
+    const options = { projectRoot, env: io.env, overrides: flags, ...(typeof configFlag === 'string' ? { configFile: path.resolve(io.cwd, configFlag) } : {}) };
     const config = await loadEffectiveConfig(options);
     process.stdout.write(json ? `${JSON.stringify(config, null, 2)}\n` : `${explainLines(config, projectRoot).join('\n')}\n`);
     return 0;
@@ -59,5 +63,17 @@ export function explainLines(config: EffectiveConfig, projectRoot: string): stri
   walk(values, '');
   const width = Math.min(60, Math.max(...rows.map(([text]) => text.length)));
   for (const [text, source] of rows) lines.push(`${text.padEnd(width)}  (${source})`);
+  lines.push('', 'Set from the command line (a flag beats its variable, both beat config files):', ...overrideLines());
   return lines;
+}
+
+/** Which flag and variable set which field: the option table, grouped by field. */
+function overrideLines(): string[] {
+  const byField = new Map<string, string[]>();
+  for (const option of configOptions()) {
+    const how = `${flagName(option.name)}${option.kind === 'switch' ? '' : '=…'} / ${envName(option.name)}${option.whenOn === undefined ? '' : ` (${JSON.stringify(option.whenOn)})`}`;
+    byField.set(option.config, [...(byField.get(option.config) ?? []), how]);
+  }
+  const width = Math.max(...[...byField.keys()].map((field) => field.length));
+  return [...byField].map(([field, ways]) => `  ${field.padEnd(width)}  ${ways.join(', ')}`);
 }

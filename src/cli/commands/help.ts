@@ -1,5 +1,5 @@
 /** `mvnx help` and `mvnx --help`: the wrapper, its flags and its subcommands. */
-import { FLAGS, type FlagSpec } from '../flags.js';
+import { envName, flagName, OPTIONS, type OptionSpec } from '../../shared/options.js';
 
 const COMMANDS: ReadonlyArray<[string, string]> = [
   ['init', 'write a starter config for this project'],
@@ -16,14 +16,14 @@ const COMMANDS: ReadonlyArray<[string, string]> = [
   ['version', "mvnx's version"],
 ];
 
-export async function run(_args: string[], _io: { cwd: string; env: NodeJS.ProcessEnv }): Promise<number> {
+export function run(_args: string[], _io: { cwd: string; env: NodeJS.ProcessEnv }): Promise<number> {
   process.stdout.write(helpText());
-  return 0;
+  return Promise.resolve(0);
 }
 
 export function helpText(): string {
-  const flagColumn = (flag: FlagSpec) => `--mvnx-${flag.name}${flag.kind === 'value' ? `=${flag.valueName ?? 'VALUE'}` : ''}`;
-  const width = Math.max(...FLAGS.map((flag) => flagColumn(flag).length));
+  const flagColumn = (option: OptionSpec) => `${flagName(option.name)}${option.kind === 'switch' ? '' : `=${option.valueName ?? 'VALUE'}`}`;
+  const width = Math.max(...OPTIONS.map((option) => flagColumn(option).length));
   const commandWidth = Math.max(...COMMANDS.map(([name]) => name.length));
   return [
     'mvnx: a drop-in replacement for mvn that diagnoses failed builds and proposes verified fixes.',
@@ -42,8 +42,8 @@ export function helpText(): string {
     'Commands:',
     ...COMMANDS.map(([name, description]) => `  ${name.padEnd(commandWidth)}  ${description}`),
     '',
-    'Flags (each also an environment variable: --mvnx-edit-format is MVNX_EDIT_FORMAT):',
-    ...FLAGS.map((flag) => `  ${flagColumn(flag).padEnd(width)}  ${flag.description}`),
+    `Flags (each also an environment variable: ${flagName('edit-format')} is ${envName('edit-format')}):`,
+    ...OPTIONS.map((option) => `  ${flagColumn(option).padEnd(width)}  ${option.help}`),
     '',
     'Exit codes: Maven\'s own; 0 after an applied fix passes (tier auto); 2 for a bad flag or',
     'config; 127 when Maven is not found; 128+N when Maven died from signal N.',

@@ -1,7 +1,7 @@
 import { realpathSync } from 'node:fs';
 import { installPrePushHook, uninstallPrePushHook, type InstallResult } from '../hook/install.js';
 import { DEFAULT_HOOK_GOALS, splitGoals } from '../../report/hook-script.js';
-import { MvnxError } from '../errors.js';
+import { MvnxError } from '../../shared/errors.js';
 
 const USAGE = 'usage: mvnx hook install [--goals "-o -q verify"] [--force] | mvnx hook uninstall';
 

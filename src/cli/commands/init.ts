@@ -4,7 +4,7 @@
  */
 import { access, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { findProjectRoot } from '../../maven/project.js';
+import { findProjectRootAbove } from '../../maven/project.js';
 import { projectJavaRelease } from '../../maven/settings.js';
 import { suggestedImage } from '../../workspace/container.js';
 import { SEARCH_PLACES } from '../../policy/discover.js';
@@ -22,7 +22,7 @@ const FILE_NAME = '.mvnxrc.yaml';
 export async function run(args: string[], io: CommandIo): Promise<number> {
   const parsed = parseArgs(args);
   if ('error' in parsed) return fail(parsed.error);
-  const root = await findProjectRoot(io.cwd, []);
+  const root = await findProjectRootAbove(io.cwd);
   const target = path.join(root, FILE_NAME);
   const existing = await existingConfigs(root);
   if (existing.length > 0 && !parsed.force) {

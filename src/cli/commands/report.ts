@@ -5,7 +5,7 @@ import { adviseModules } from '../../report/advice.js';
 import { computeRolloutStats } from '../../report/groups.js';
 import { renderReportHtml } from '../../report/html.js';
 import { inModule } from '../../report/stats.js';
-import { MvnxError } from '../errors.js';
+import { MvnxError } from '../../shared/errors.js';
 import { parseRunsArgs, promoteSettings, recordsFor } from './runs.js';
 
 const USAGE = 'usage: mvnx report --html FILE [--from DIR|GLOB]... [--since 30d] [--module ARTIFACT_ID] [--config FILE]';

@@ -1,6 +1,5 @@
-import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { findProjectRoot } from '../../maven/project.js';
+import { findProjectRootAbove } from '../../maven/project.js';
 import { adviseModules, formatAdvice } from '../../report/advice.js';
 import { collectRunRecords } from '../../report/collect.js';
 import { computeRolloutStats } from '../../report/groups.js';
@@ -9,7 +8,7 @@ import { reconcileRuns } from '../../report/reconcile.js';
 import { listRunRecords, type RunRecord } from '../../report/run-record.js';
 import { formatRolloutStats, formatRunList } from '../../report/stats-format.js';
 import { inModule, parseSince } from '../../report/stats.js';
-import { MvnxError } from '../errors.js';
+import { MvnxError } from '../../shared/errors.js';
 
 const USAGE = [
   'usage: mvnx runs [--limit N] [--since AGE] [--module ARTIFACT_ID] [--json]',
@@ -72,26 +71,19 @@ export function parseRunsArgs(args: string[], now: Date, command = 'mvnx runs', 
   return options;
 }
 
-/** From a folder without a pom (e.g. `src/`), the nearest ancestor's project: where the runs are. */
-export async function projectRootAbove(cwd: string): Promise<string> {
-  for (let dir = path.resolve(cwd); ; dir = path.dirname(dir)) {
-    if (existsSync(path.join(dir, 'pom.xml'))) return findProjectRoot(dir, []);
-    if (path.dirname(dir) === dir) return path.resolve(cwd);
-  }
-}
-
 /** The records asked for: `--from` folders and globs, else this project's. */
 export async function recordsFor(options: Pick<RunsOptions, 'from'>, cwd: string): Promise<RunRecord[]> {
   if (options.from.length > 0) return (await collectRunRecords(options.from, cwd)).records;
-  const root = await projectRootAbove(cwd);
+  const root = await findProjectRootAbove(cwd);
   // Records written before `repository` existed belong to this project all the same.
-  return (await listRunRecords(root)).map((record) => (record.repository ? record : { ...record, repository: path.basename(root) }));
+  const warn = (error: Error) => process.stderr.write(`mvnx: skipped ${error.message}\n`);
+  return (await listRunRecords(root, warn)).map((record) => (record.repository ? record : { ...record, repository: path.basename(root) }));
 }
 
 /** Thresholds from `rollout.promote` of the config in force here (or `--config`), else the defaults. */
 export async function promoteSettings(cwd: string, env: NodeJS.ProcessEnv, configFile?: string) {
   const { loadEffectiveConfig } = await import('../../policy/load.js');
-  const config = await loadEffectiveConfig({ projectRoot: await projectRootAbove(cwd), env, flags: {}, ...(configFile ? { configFile: path.resolve(cwd, configFile) } : {}) });
+  const config = await loadEffectiveConfig({ projectRoot: await findProjectRootAbove(cwd), env, ...(configFile ? { configFile: path.resolve(cwd, configFile) } : {}) });
   return { promote: config.rollout.promote, ...(config.auto.requireCoverage !== undefined ? { requireCoverage: config.auto.requireCoverage } : {}) };
 }
 
@@ -109,7 +101,7 @@ export async function run(args: string[], io: { cwd: string; env: NodeJS.Process
     throw new MvnxError('mvnx runs: --reconcile reads this project\'s tree and git log, so it cannot take --from; run it in each repository (the CI examples do)');
   }
   if (options.reconcile) {
-    const report = await reconcileRuns(await projectRootAbove(io.cwd), { now });
+    const report = await reconcileRuns(await findProjectRootAbove(io.cwd), { now });
     if (!options.stats && !options.advise) {
       write(options.json ? JSON.stringify(report, null, 2) : formatReconcile(report));
       return 0;

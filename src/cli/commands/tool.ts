@@ -8,7 +8,7 @@
 import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { findGitRoot, findProjectRoot } from '../../maven/project.js';
+import { findGitRoot, findProjectRootAbove } from '../../maven/project.js';
 import { ConfigReader } from '../../policy/discover.js';
 import { addTool, configTextFormat, removeTool, toolNamesIn, type CommandToolEntry } from '../../policy/edit-tools.js';
 import { loadEffectiveConfig } from '../../policy/index.js';
@@ -19,7 +19,7 @@ import { splitCommandLine } from '../../policy/command-line.js';
 import { BUILT_IN_AGENT_TOOLS } from '../../repair/agent/built-in-tools.js';
 import { STATE_TOOLS } from '../../repair/agent/state-tools.js';
 import { findProgram } from '../../workspace/command.js';
-import { MvnxError } from '../errors.js';
+import { MvnxError } from '../../shared/errors.js';
 
 const USAGE = [
   'usage: mvnx tool add --name NAME --command "PROGRAM ARGS... %FILE%" [--output-format text|xml|sarif] [--states understand,collect,fix] [--timeout SECONDS] [--description TEXT] [--replace] [--config FILE]',
@@ -82,7 +82,7 @@ function parseOptions(args: string[], valued: string[], switches: string[], posi
 
 /** The config file to edit, and how the user should hear its name. */
 async function targetFile(options: Options, io: Io): Promise<{ file: string; label: string; exists: boolean; root: string }> {
-  const root = await findProjectRoot(io.cwd, []);
+  const root = await findProjectRootAbove(io.cwd);
   const label = (file: string) => {
     const relative = path.relative(io.cwd, file);
     return relative && !relative.startsWith('..') ? relative : file;
@@ -152,8 +152,8 @@ function optionName(message: string): string {
 }
 
 async function list(options: Options, io: Io): Promise<number> {
-  const root = await findProjectRoot(io.cwd, []);
-  const config = await loadEffectiveConfig({ projectRoot: root, env: io.env, flags: {}, ...(options.values.config ? { configFile: path.resolve(io.cwd, options.values.config) } : {}) });
+  const root = await findProjectRootAbove(io.cwd);
+  const config = await loadEffectiveConfig({ projectRoot: root, env: io.env, overrides: {}, ...(options.values.config ? { configFile: path.resolve(io.cwd, options.values.config) } : {}) });
   const tools = config.tools ?? [];
   if (options.switches.has('json')) {
     process.stdout.write(`${JSON.stringify(tools, null, 2)}\n`);

@@ -17,7 +17,7 @@ import {
   withHuskyBlock,
   type HookScriptOptions,
 } from '../../report/hook-script.js';
-import { MvnxError } from '../errors.js';
+import { MvnxError } from '../../shared/errors.js';
 
 export const BACKUP_HOOK_NAME = 'pre-push.mvnx-backup';
 

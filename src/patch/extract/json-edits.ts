@@ -32,7 +32,7 @@ export const jsonEditListSchema = z.object({
 
 export type JsonEditList = z.infer<typeof jsonEditListSchema>;
 
-export const jsonEditListJsonSchema: Record<string, unknown> = z.toJSONSchema(jsonEditListSchema) as Record<string, unknown>;
+export const jsonEditListJsonSchema: Record<string, unknown> = z.toJSONSchema(jsonEditListSchema);
 
 function toProposedEdit(edit: JsonEditList['edits'][number]): ProposedEdit {
   const path = normaliseRelative(edit.file);

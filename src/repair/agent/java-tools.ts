@@ -12,6 +12,10 @@ import { fileParameter } from './read-tools.js';
 import { subTokens } from './sub-tokens.js';
 import { BadCall, clip, defineTool, fit, given, integer, MAX_NAMES, numbered, plural, projectPath, readJava, someOf, text, toLines, widthFor, type Args } from './tool-kit.js';
 import { MAX_TOOL_OUTPUT_CHARS } from './types.js';
+import { editDistance } from '../../shared/similar.js';
+
+// The one Levenshtein distance, named here too for the agent's tools and their tests.
+export { editDistance };
 
 export const getClassesAndMethods = defineTool(
   'get_classes_and_methods',
@@ -198,19 +202,6 @@ export function similarName(a: string, b: string): boolean {
   return shared > 0 && shared >= Math.ceil(Math.min(left.size, right.size) / 2) && Math.max(left.size, right.size) <= shared + 2;
 }
 
-export function editDistance(a: string, b: string): number {
-  const previous = Array.from({ length: b.length + 1 }, (_, index) => index);
-  for (let i = 1; i <= a.length; i++) {
-    let diagonal = previous[0]!;
-    previous[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const above = previous[j]!;
-      previous[j] = Math.min(previous[j]! + 1, previous[j - 1]! + 1, diagonal + (a[i - 1] === b[j - 1] ? 0 : 1));
-      diagonal = above;
-    }
-  }
-  return previous[b.length]!;
-}
 
 /** The method name a snippet calls: the last `name(` in it, or the bare name. */
 function calledName(raw: string): string | undefined {

@@ -16,7 +16,7 @@
  */
 import { escape } from 'minimatch';
 import type { SourceView } from '../fixers/types.js';
-import { editDistance } from './java-tools.js';
+import { editDistance } from '../../shared/similar.js';
 import { subTokens } from './sub-tokens.js';
 import type { ToolParameter } from './types.js';
 

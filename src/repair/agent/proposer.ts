@@ -9,7 +9,7 @@ import { ModelCallError, ProviderUnavailableError, type ModelProvider } from '..
 import { buildAgentTurn, renderDiagnostic, type EditFormat } from '../../model/prompts/index.js';
 import type { ChatMessage, ToolCallingSupport } from '../../model/types.js';
 import type { ChangeSet } from '../../patch/types.js';
-import type { AgentAttemptStats, AttemptRecord } from '../../report/run-record.js';
+import type { AgentAttemptStats, AttemptRecord } from '../../shared/run-vocabulary.js';
 import { checkProposedChange, type ChangeChecker } from '../change-check.js';
 import { composeChangeSets } from '../compose.js';
 import { renderMessages } from '../model-proposer.js';
@@ -27,7 +27,7 @@ export interface AgentProposerOptions {
   guidelines?: string;
   checker: ChangeChecker;
   read(base: ChangeSet): (file: string) => Promise<string | undefined>;
-  list(glob: string): Promise<string[]>;
+  list: (glob: string) => Promise<string[]>;
   /** Builds `fix` (relative to the original tree) in a free workspace; `signal` stops that build alone. */
   verify(fix: ChangeSet, diagnosis: Diagnosis, signal?: AbortSignal): Promise<Verification>;
   fingerprint(changeSet: ChangeSet): string;

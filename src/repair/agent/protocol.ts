@@ -82,6 +82,6 @@ function parseLenient(text: string): unknown {
 export function callKey(tool: string, args: Record<string, unknown>): string {
   const sorted = Object.keys(args)
     .sort()
-    .map((key) => [key, typeof args[key] === 'string' ? (args[key] as string).trim() : args[key]]);
+    .map((key) => [key, typeof args[key] === 'string' ? (args[key]).trim() : args[key]]);
   return `${tool} ${JSON.stringify(sorted)}`;
 }

@@ -6,6 +6,7 @@
 import { fieldsOf, typeHeaderOf, type JavaField, type JavaMethod, type JavaSourceFile, type JavaType } from '../../java/index.js';
 import type { ContextPiece, ContextTier } from '../../model/prompts/index.js';
 import type { LibraryMember, LibraryType } from '../fixers/class-members.js';
+import { editDistance as levenshtein } from '../../shared/similar.js';
 
 /** A method longer than this is shown as a window around the line that matters. */
 const MAX_METHOD_LINES = 120;
@@ -134,17 +135,9 @@ export function unparsedPieces(path: string, text: string, line: number, meta: P
   return pieces;
 }
 
-/** Damerau-free Levenshtein distance, case-insensitive: how far one name is from another. */
+/** Levenshtein distance (shared/similar.ts), case-insensitive: how far one name is from another. */
 export function editDistance(a: string, b: string): number {
-  const x = a.toLowerCase();
-  const y = b.toLowerCase();
-  let previous = Array.from({ length: y.length + 1 }, (_, index) => index);
-  for (let i = 1; i <= x.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= y.length; j++) current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (x[i - 1] === y[j - 1] ? 0 : 1));
-    previous = current;
-  }
-  return previous[y.length]!;
+  return levenshtein(a.toLowerCase(), b.toLowerCase());
 }
 
 /** `_fromEmptyValue` -> ['_', 'from', 'Empty', 'Value']; `parseURL2` -> ['parse', 'URL', '2']. */

@@ -6,8 +6,8 @@
  */
 import { existsSync } from 'node:fs';
 import { readFile, readdir } from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
+import { resolveMavenUserState } from '../../maven/settings.js';
 
 export interface DeclaredDependency {
   groupId: string;
@@ -64,8 +64,10 @@ export function parseDeclaredDependencies(pomXml: string): DeclaredDependency[] 
   return dependencies;
 }
 
-export function defaultLocalRepository(): string {
-  return path.join(os.homedir(), '.m2', 'repository');
+/** The local repository Maven uses here (maven/settings.ts: settings.xml, -Dmaven.repo.local, .mvn/maven.config). */
+export function defaultLocalRepository(options: { env?: NodeJS.ProcessEnv; projectRoot?: string; mavenArgs?: readonly string[] } = {}): string {
+  const projectRoot = options.projectRoot ?? process.cwd();
+  return resolveMavenUserState({ args: options.mavenArgs ?? [], env: options.env ?? process.env, cwd: projectRoot, projectRoot }).localRepository;
 }
 
 async function pickVersion(localRepository: string, dependency: DeclaredDependency): Promise<string | undefined> {

@@ -8,6 +8,7 @@ import { mkdir, readFile, realpath, rename, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { execa } from 'execa';
+import { searchPath } from '../../shared/path-search.js';
 
 export interface JdkIndex {
   javaHome: string;
@@ -21,13 +22,6 @@ export function defaultCacheDir(env: NodeJS.ProcessEnv = process.env): string {
   return path.join(base, 'mvnx');
 }
 
-async function findOnPath(command: string, env: NodeJS.ProcessEnv): Promise<string | undefined> {
-  for (const folder of (env.PATH ?? '').split(path.delimiter)) {
-    if (folder && existsSync(path.join(folder, command))) return path.join(folder, command);
-  }
-  return undefined;
-}
-
 /** The Java home to index: the explicit one, else JAVA_HOME, else the one behind `java` on PATH. */
 export async function resolveJavaHome(explicit: string | undefined, env: NodeJS.ProcessEnv = process.env): Promise<string> {
   const chosen = explicit ?? env.JAVA_HOME;
@@ -35,7 +29,7 @@ export async function resolveJavaHome(explicit: string | undefined, env: NodeJS.
     if (!existsSync(path.join(chosen, 'lib', 'modules'))) throw new Error(`${chosen} is not a JDK home: lib/modules is missing`);
     return chosen;
   }
-  const java = await findOnPath('java', env);
+  const java = searchPath('java', env);
   if (!java) throw new Error('no JDK found: set JAVA_HOME or put java on PATH');
   const home = path.dirname(path.dirname(await realpath(java)));
   if (!existsSync(path.join(home, 'lib', 'modules'))) throw new Error(`${home} (from java on PATH) has no lib/modules runtime image`);

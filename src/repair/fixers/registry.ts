@@ -4,6 +4,7 @@
  * the loop one list, most confident first, without two candidates that write the same files.
  */
 import type { Diagnostic } from '../../diagnose/types.js';
+import { checkFixer } from '../../plugins/load.js';
 import { badImportFixer } from './bad-import.js';
 import { formatterGoalFixer } from './formatter-goal.js';
 import { literalReturnFixer } from './literal-return.js';
@@ -23,12 +24,6 @@ export class FixerError extends Error {
     super(`fixer ${fixer}: ${message}`, options);
     this.name = 'FixerError';
   }
-}
-
-export function checkFixer(fixer: Fixer): void {
-  if (!fixer || typeof fixer !== 'object') throw new TypeError('a fixer must be an object with name, handles and propose');
-  if (typeof fixer.name !== 'string' || !/^[a-z0-9][\w.:/-]*$/i.test(fixer.name)) throw new TypeError(`a fixer needs a non-empty name without spaces, got ${JSON.stringify(fixer.name)}`);
-  if (typeof fixer.handles !== 'function' || typeof fixer.propose !== 'function') throw new TypeError(`fixer ${fixer.name} must have handles() and propose() functions`);
 }
 
 /** Why a candidate cannot be used, or undefined when it is well formed. */

@@ -9,7 +9,7 @@ export interface SourceView {
   /** File text, or undefined when it does not exist. Path is root-relative. */
   read(path: string): Promise<string | undefined>;
   /** Root-relative paths of files matching a glob (minimatch), excluding target/ and .mvnx/. */
-  list(glob: string): Promise<string[]>;
+  list: (glob: string) => Promise<string[]>;
 }
 
 export interface FixCandidate {

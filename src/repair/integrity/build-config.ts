@@ -86,7 +86,7 @@ function xmlSettings(text: string): Setting[] | undefined {
         const kids = Array.isArray(children) ? (children as Record<string, unknown>[]) : [];
         const path = `${prefix}${prefix ? '/' : ''}${segmentName(tag, kids)}`;
         const elements = kids.filter((kid) => !('#text' in kid));
-        if (elements.length === 0) out.push({ path, value: kids.map((kid) => String(kid['#text'] ?? '')).join('').trim() });
+        if (elements.length === 0) out.push({ path, value: kids.map((kid) => xmlText(kid['#text'])).join('').trim() });
         else visit(kids, path);
       }
     }
@@ -95,12 +95,17 @@ function xmlSettings(text: string): Setting[] | undefined {
   return out;
 }
 
+/** fast-xml-parser gives strings, numbers and booleans for text; anything else is no text. */
+function xmlText(value: unknown): string {
+  return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' ? String(value) : '';
+}
+
 /** Plugins, executions and profiles are told apart by their ids. */
 function segmentName(tag: string, kids: Record<string, unknown>[]): string {
   const key = { plugin: 'artifactId', execution: 'id', profile: 'id' }[tag];
   if (!key) return tag;
   const holder = kids.find((kid) => key in kid)?.[key];
-  const text = Array.isArray(holder) ? String((holder[0] as Record<string, unknown> | undefined)?.['#text'] ?? '') : '';
+  const text = Array.isArray(holder) ? xmlText((holder[0] as Record<string, unknown> | undefined)?.['#text']) : '';
   return `${tag}[${text}]`;
 }
 

@@ -27,7 +27,7 @@ export interface DoctorFacts {
   mavenVersion?: Probe<string>;
   offline: { localRepository: string; repositoryExists: boolean; pomFound: boolean; plugins: PluginPin[] };
   config: Probe<{ tier: string; files: string[] }>;
-  model: { host: string; name: string; version: Probe<string>; models?: Probe<string[]> };
+  model: { host: string; name: string; version: Probe<string>; models?: Probe<string[]>; provider?: 'ollama' | 'openai-compatible' };
   sandbox: SandboxFacts;
   /** The configured plugins, loaded; absent when the config names none (or did not load). */
   plugins?: Probe<{ summaries: string[]; notes: string[] }>;
@@ -113,6 +113,10 @@ function configCheck(facts: DoctorFacts): CheckResult {
 
 function modelChecks(facts: DoctorFacts): CheckResult[] {
   const { host, name, version, models } = facts.model;
+  if (facts.model.provider === 'openai-compatible') {
+    if (!version.ok) return [{ check: 'model server', status: 'warn', detail: `the OpenAI-compatible server at ${host} fails its health check: ${version.error}`, hint: `start the server with ${name} loaded, or fix model.host / model.apiKeyEnv; ${NO_MODEL}` }];
+    return [{ check: 'model server', status: 'ok', detail: `OpenAI-compatible server at ${host}` }, { check: 'model', status: 'ok', detail: `${name} is served` }];
+  }
   if (!version.ok) return [{ check: 'model server', status: 'warn', detail: `cannot reach ${host}: ${version.error}`, hint: `start Ollama (ollama serve) or set MVNX_HOST; ${NO_MODEL}` }];
   const server: CheckResult = { check: 'model server', status: 'ok', detail: `Ollama ${version.value} at ${host}` };
   if (!models) return [server];

@@ -1,19 +1,24 @@
 /** Gathers what `mvnx doctor` judges: each probe runs the real tool or request and reports, never throws. */
-import { constants, existsSync } from 'node:fs';
-import { access, readFile } from 'node:fs/promises';
-import os from 'node:os';
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { execa } from 'execa';
-import type { MvnxFlags } from '../../flags.js';
+import { normaliseHost } from '../../../shared/host.js';
+import { searchPath } from '../../../shared/path-search.js';
+import type { OptionValues } from '../../../shared/options.js';
 import { findMaven, MavenNotFoundError, type MavenSource } from '../../../maven/discover.js';
-import { findProjectRoot } from '../../../maven/project.js';
+import { findProjectRootAbove } from '../../../maven/project.js';
+import { describeWrapperFailure, wrapperDistribution } from '../../../maven/wrapper.js';
 import { projectJavaRelease, resolveMavenUserState } from '../../../maven/settings.js';
 import { buildEnvironment, detectSandbox, suggestedImage, type SandboxMode } from '../../../workspace/index.js';
-import { loadPlugins } from '../../../plugins/load.js';
+import { loadPlugins } from '../../../repair/plugins.js';
 import { splitCommandLine } from '../../../policy/command-line.js';
 import { findProgram } from '../../../workspace/command.js';
 import { loadEffectiveConfig } from '../../../policy/load.js';
 import type { DoctorFacts, PluginPin, Probe } from './checks.js';
+import { createProvider } from '../../../model/index.js';
+import type { EffectiveConfig } from '../../../policy/schema.js';
+import { modelSettings } from '../../../repair/engine.js';
 
 const DEFAULT_HOST = 'http://127.0.0.1:11434';
 const DEFAULT_MODEL = 'qwen2.5-coder:7b';
@@ -22,20 +27,6 @@ const HTTP_TIMEOUT_MS = 2000;
 function failure(error: unknown): { ok: false; error: string } {
   const message = error instanceof Error ? error.message : String(error);
   return { ok: false, error: message.split('\n')[0] ?? message };
-}
-
-async function isExecutable(file: string): Promise<boolean> {
-  return access(file, constants.X_OK).then(
-    () => true,
-    () => false,
-  );
-}
-
-async function onPath(command: string, env: NodeJS.ProcessEnv): Promise<string | undefined> {
-  for (const folder of (env.PATH ?? '').split(path.delimiter)) {
-    if (folder && (await isExecutable(path.join(folder, command)))) return path.join(folder, command);
-  }
-  return undefined;
 }
 
 /** `openjdk version "17.0.15" 2025-04-15` -> `17.0.15`. */
@@ -49,7 +40,7 @@ export function parseMavenVersion(output: string): string | undefined {
 }
 
 async function probeJava(env: NodeJS.ProcessEnv): Promise<DoctorFacts['java']> {
-  const command = env.JAVA_HOME ? path.join(env.JAVA_HOME, 'bin', 'java') : ((await onPath('java', env)) ?? 'java');
+  const command = env.JAVA_HOME ? path.join(env.JAVA_HOME, 'bin', 'java') : (searchPath('java', env) ?? 'java');
   try {
     const result = await execa(command, ['-version'], { env, reject: false, timeout: 20_000, all: true });
     const version = parseJavaVersion(result.all ?? '');
@@ -64,7 +55,7 @@ async function probeJava(env: NodeJS.ProcessEnv): Promise<DoctorFacts['java']> {
 const SOURCE_LABELS: Record<MavenSource, string> = { flag: '--mvnx-maven', env: 'MVNX_MAVEN', config: 'config maven.executable', mvnw: 'nearest mvnw', path: 'PATH' };
 
 /** The Maven the build would run (`findMaven`: --mvnx-maven, MVNX_MAVEN, config, nearest mvnw, mvn on PATH). */
-async function probeMaven(cwd: string, env: NodeJS.ProcessEnv, flags: MvnxFlags, configured: string | undefined): Promise<DoctorFacts['maven']> {
+async function probeMaven(cwd: string, env: NodeJS.ProcessEnv, flags: OptionValues, configured: string | undefined): Promise<DoctorFacts['maven']> {
   try {
     const found = await findMaven({ ...(typeof flags.maven === 'string' ? { flag: flags.maven } : {}), env, ...(configured ? { configured } : {}), cwd, mavenArgs: [] });
     return { ok: true, value: { path: found.executable, source: SOURCE_LABELS[found.source] } };
@@ -75,11 +66,18 @@ async function probeMaven(cwd: string, env: NodeJS.ProcessEnv, flags: MvnxFlags,
   }
 }
 
-async function probeMavenVersion(maven: string, cwd: string, env: NodeJS.ProcessEnv): Promise<Probe<string>> {
+async function probeMavenVersion(maven: string, source: string, cwd: string, env: NodeJS.ProcessEnv): Promise<Probe<string>> {
   try {
     const result = await execa(maven, ['-v', '-B'], { cwd, env, reject: false, timeout: 60_000, all: true });
     const version = parseMavenVersion(result.all ?? '');
-    return version && result.exitCode === 0 ? { ok: true, value: version } : { ok: false, error: `${maven} -v exited ${result.exitCode} without a version` };
+    if (version && result.exitCode === 0) return { ok: true, value: version };
+    // The project's wrapper that cannot fetch its Maven offline: the same line a failed build prints.
+    const distribution = wrapperDistribution(maven);
+    const wrapperLine =
+      source === SOURCE_LABELS.mvnw
+        ? describeWrapperFailure({ wrapper: maven, cwd, exitCode: result.exitCode ?? 1, output: result.all ?? '', ...(distribution ? { distribution } : {}) })
+        : undefined;
+    return { ok: false, error: wrapperLine ?? `${maven} -v exited ${result.exitCode} without a version` };
   } catch (error) {
     return failure(error);
   }
@@ -102,15 +100,9 @@ export function pinnedPlugins(pomXml: string): Omit<PluginPin, 'present'>[] {
   return [...pins.values()];
 }
 
-async function localRepositoryPath(env: NodeJS.ProcessEnv): Promise<string> {
-  const home = env.HOME || os.homedir();
-  const settings = await readFile(path.join(home, '.m2', 'settings.xml'), 'utf8').catch(() => '');
-  const configured = /<localRepository>\s*([^<]+?)\s*<\/localRepository>/.exec(settings)?.[1];
-  return configured ? configured.replace(/\$\{user\.home\}/g, home) : path.join(home, '.m2', 'repository');
-}
-
 async function probeOffline(projectRoot: string, env: NodeJS.ProcessEnv): Promise<DoctorFacts['offline']> {
-  const localRepository = await localRepositoryPath(env);
+  // The one resolver the build uses: settings.xml <localRepository>, -Dmaven.repo.local in MAVEN_OPTS or .mvn/maven.config.
+  const { localRepository } = resolveMavenUserState({ args: [], env, cwd: projectRoot, projectRoot });
   const pom = await readFile(path.join(projectRoot, 'pom.xml'), 'utf8').catch(() => undefined);
   const plugins = (pom ? pinnedPlugins(pom) : []).map((pin) => ({
     ...pin,
@@ -147,6 +139,18 @@ async function probeModel(host: string, name: string): Promise<DoctorFacts['mode
     return { host, name, version, models: { ok: true, value: body.models.map((m) => String(m?.name)) } };
   } catch (error) {
     return { host, name, version, models: { ok: false, error: describeFetchError(error) } };
+  }
+}
+
+/** A provider that is not Ollama, checked by its own health check. */
+async function probeProvider(config: EffectiveConfig, env: NodeJS.ProcessEnv): Promise<DoctorFacts['model']> {
+  const settings = modelSettings(config, env);
+  const base = { host: config.model.host, name: config.model.name, provider: settings.provider };
+  try {
+    await createProvider(settings).healthCheck();
+    return { ...base, version: { ok: true, value: settings.provider }, models: { ok: true, value: [settings.name] } };
+  } catch (error) {
+    return { ...base, version: failure(error) as Probe<string> };
   }
 }
 
@@ -209,25 +213,28 @@ async function probeStartup(env: NodeJS.ProcessEnv): Promise<DoctorFacts['startu
 export interface GatherOptions {
   cwd: string;
   env: NodeJS.ProcessEnv;
-  flags: MvnxFlags;
+  flags: OptionValues;
   configFile?: string;
 }
 
 export async function gatherFacts(options: GatherOptions): Promise<DoctorFacts> {
   const { cwd, env, flags } = options;
-  const projectRoot = await findProjectRoot(cwd, []);
+  const projectRoot = await findProjectRootAbove(cwd);
   let config: DoctorFacts['config'];
   let host = (typeof flags.host === 'string' && flags.host) || env.MVNX_HOST || env.OLLAMA_HOST || DEFAULT_HOST;
   let modelName = (typeof flags.model === 'string' && flags.model) || env.MVNX_MODEL || DEFAULT_MODEL;
   let configuredMaven: string | undefined;
+  let providerCheck: (() => Promise<DoctorFacts['model']>) | undefined;
   let plugins: DoctorFacts['plugins'];
   let commandTools: DoctorFacts['commandTools'];
   let sandboxConfig: { mode: SandboxMode; modeSource: string; image?: string; pass: string[] } = { mode: 'auto', modeSource: 'default', pass: [] };
   try {
-    const effective = await loadEffectiveConfig({ projectRoot, configFile: options.configFile, env, flags });
+    const effective = await loadEffectiveConfig({ projectRoot, ...(options.configFile ? { configFile: options.configFile } : {}), env, overrides: flags });
     config = { ok: true, value: { tier: effective.tier, files: [...effective.files] } };
     host = effective.model.host;
     modelName = effective.model.name;
+    // Not Ollama: the provider's own health check (GET /v1/models and the model in it), as a repair runs it.
+    if (effective.model.provider !== 'ollama') providerCheck = () => probeProvider(effective, env);
     configuredMaven = effective.maven.executable;
     sandboxConfig = {
       mode: effective.sandbox.mode,
@@ -246,13 +253,14 @@ export async function gatherFacts(options: GatherOptions): Promise<DoctorFacts> 
   } catch (error) {
     config = failure(error);
   }
-  if (!/^[a-z]+:\/\//i.test(host)) host = `http://${host}`;
+  // Without a config that loaded: the flag, MVNX_HOST or OLLAMA_HOST read as the config would.
+  host = normaliseHost(host);
   const maven = await probeMaven(cwd, env, flags, configuredMaven);
   const [java, mavenVersion, offline, model, sandbox] = await Promise.all([
     probeJava(env),
-    maven.ok ? probeMavenVersion(maven.value.path, cwd, env) : Promise.resolve(undefined),
+    maven.ok ? probeMavenVersion(maven.value.path, maven.value.source, cwd, env) : Promise.resolve(undefined),
     probeOffline(projectRoot, env),
-    probeModel(host, modelName),
+    providerCheck ? providerCheck() : probeModel(host, modelName),
     probeSandbox({ env, cwd, projectRoot, ...sandboxConfig }),
   ]);
   // After the others: timing node start-ups next to JVM start-ups would measure the contention.

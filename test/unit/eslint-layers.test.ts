@@ -1,0 +1,36 @@
+import path from 'node:path';
+import { RuleTester } from 'eslint';
+import tseslint from 'typescript-eslint';
+import { describe, it } from 'vitest';
+import { layersRule } from '../../scripts/eslint-layers.mjs';
+
+RuleTester.describe = describe;
+RuleTester.it = it;
+RuleTester.itOnly = it.only;
+
+const src = (file: string) => path.resolve(import.meta.dirname, '../../src', file);
+const tester = new RuleTester({ languageOptions: { parser: tseslint.parser, ecmaVersion: 2022, sourceType: 'module' } });
+
+describe('mvnx/layers', () => {
+  tester.run('layers', layersRule, {
+    valid: [
+      { filename: src('repair/loop.ts'), code: "import { decideAttempt } from '../policy/decide-attempt.js';" },
+      { filename: src('cli/main.ts'), code: "import { runRepair } from '../repair/entry.js';" },
+      { filename: src('maven/run.ts'), code: "import { MvnxError } from '../shared/errors.js';" },
+      { filename: src('patch/apply.ts'), code: "import { x } from './helpers.js';" },
+      // Known debt: plugins/ names repair/'s Fixer and AgentTool types, types only.
+      { filename: src('plugins/types.ts'), code: "import type { Fixer } from '../repair/fixers/types.js';" },
+      { filename: src('maven/run.ts'), code: "import { execa } from 'execa';" },
+    ],
+    invalid: [
+      { filename: src('policy/load.ts'), code: "import { parseFlags } from '../cli/flags.js';", errors: [{ messageId: 'upward' }] },
+      { filename: src('maven/run.ts'), code: "export { x } from '../repair/loop.js';", errors: [{ messageId: 'upward' }] },
+      { filename: src('report/write.ts'), code: "const m = await import('../plugins/load.js');", errors: [{ messageId: 'upward' }] },
+      // A type is a dependency too, and peers may not import each other (no cycle).
+      { filename: src('policy/x.ts'), code: "import type { Provider } from '../model/provider.js';", errors: [{ messageId: 'upward' }] },
+      // The exception covers types only: a runtime import of repair/ from plugins/ is refused.
+      { filename: src('plugins/load.ts'), code: "import { BUILT_IN_FIXERS } from '../repair/fixers/registry.js';", errors: [{ messageId: 'upward' }] },
+      { filename: src('newstage/x.ts'), code: "import { y } from '../maven/run.js';", errors: [{ messageId: 'unknownFolder' }] },
+    ],
+  });
+});
