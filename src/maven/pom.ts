@@ -12,12 +12,26 @@ export type PomNode = Record<string, unknown>;
 /** Elements that repeat in a POM and must always be read as lists. */
 const LISTS = new Set(['dependency', 'plugin', 'extension', 'profile', 'exclusion', 'execution']);
 
+/** XML's five predefined entities and character references: all a POM's text needs. */
+const PREDEFINED: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
+
+function decodeEntities(text: string): string {
+  if (!text.includes('&')) return text;
+  return text.replace(/&(#x[0-9a-fA-F]+|#\d+|amp|lt|gt|quot|apos);/g, (whole, name: string) => {
+    if (!name.startsWith('#')) return PREDEFINED[name] ?? whole;
+    const code = name[1] === 'x' ? Number.parseInt(name.slice(2), 16) : Number.parseInt(name.slice(1), 10);
+    return code <= 0x10ffff ? String.fromCodePoint(code) : whole;
+  });
+}
+
 const parser = new XMLParser({
   ignoreAttributes: true,
-  // A POM needs no entities; expanding them is how XML bombs work.
+  // No DOCTYPE entities: expanding them is how XML bombs work. The predefined ones are
+  // decoded below (`<name>Tom &amp; Jerry</name>` is the name Maven prints).
   processEntities: false,
   parseTagValue: false,
   trimValues: true,
+  tagValueProcessor: (_name, value) => decodeEntities(value),
   isArray: (name) => LISTS.has(name),
 });
 
@@ -36,6 +50,17 @@ export function parsePomProject(text: string): PomNode | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * The `<project>` element, or the parser's own error (`Closing Tag is not closed.`) for a
+ * reader that reports why a pom could not be read rather than skipping it.
+ */
+export function parsePomProjectOrThrow(text: string): PomNode {
+  const doc: unknown = parser.parse(text);
+  const project = isNode(doc) ? doc.project : undefined;
+  if (!isNode(project)) throw new Error('no <project> element');
+  return project;
 }
 
 /** A child element's text (fast-xml-parser gives strings for text; an element is no text). */

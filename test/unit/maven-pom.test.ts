@@ -4,6 +4,7 @@ import { pinnedPlugins } from '../../src/cli/commands/doctor/facts.js';
 import { parseDeclaredDependencies } from '../../src/repair/fixers/declared-classpath.js';
 import { projectJavaRelease } from '../../src/maven/settings.js';
 import { addsDependency, isPom } from '../../src/patch/classify-pom.js';
+import { summarisePom } from '../../src/diagnose/modules.js';
 
 // POMs written the way real projects write them, each with something a regex misreads.
 const TRICKY = `<?xml version="1.0" encoding="UTF-8"?>
@@ -112,5 +113,12 @@ describe('the one POM reader (maven/pom.ts)', () => {
     expect(addsDependency(before, commented)).toBe(false);
     const bumped = TRICKY.replace('<junit.version>5.10.2</junit.version>', '<junit.version>5.11.0</junit.version>');
     expect(addsDependency(before, bumped)).toBe(true);
+  });
+
+  it('decodes the predefined entities but never expands a DOCTYPE entity; module discovery reads through it too', () => {
+    const pom = '<project><artifactId>a</artifactId><name>Tom &amp; Jerry &#x263A;</name><modules><module>core</module></modules></project>';
+    expect(summarisePom(pom)).toEqual({ artifactId: 'a', name: 'Tom & Jerry \u263A', modules: ['core'] });
+    const bomb = '<!DOCTYPE project [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;">]><project><artifactId>x</artifactId><name>&b;</name></project>';
+    expect(summarisePom(bomb).name).toBe('&b;');
   });
 });
