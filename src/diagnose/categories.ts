@@ -7,6 +7,7 @@
  */
 import type { FailureCategory } from './types.js';
 import { editDistance } from '../shared/similar.js';
+import { LIFECYCLE_PHASES } from '../maven/facts.js';
 
 export type NonCodeCategory = Exclude<FailureCategory, 'compile' | 'test' | 'quality'>;
 
@@ -18,12 +19,6 @@ export interface NonCodeRule {
   explain?: (match: RegExpExecArray, text: string) => string | undefined;
 }
 
-const LIFECYCLE_PHASES = [
-  'validate', 'initialize', 'generate-sources', 'process-sources', 'generate-resources', 'process-resources', 'compile',
-  'process-classes', 'generate-test-sources', 'process-test-sources', 'generate-test-resources', 'process-test-resources',
-  'test-compile', 'process-test-classes', 'test', 'prepare-package', 'package', 'pre-integration-test', 'integration-test',
-  'post-integration-test', 'verify', 'install', 'deploy', 'clean', 'pre-clean', 'post-clean', 'site', 'pre-site', 'post-site', 'site-deploy',
-];
 
 const offline = (text: string) => /offline mode|in offline|\(offline\)/.test(text);
 const COORDINATES = /\b([\w.-]+:[\w.-]+(?::[\w.-]+){1,3})\b/;

@@ -5,7 +5,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { XMLParser } from 'fast-xml-parser';
+import { parsePomProjectOrThrow } from '../maven/pom.js';
 import { joinRelative, toForwardSlashes } from './paths.js';
 import type { ReactorModule } from './types.js';
 
@@ -22,8 +22,6 @@ export interface ModuleFolder {
   name?: string;
 }
 
-const pomParser = new XMLParser({ ignoreAttributes: true, parseTagValue: false, trimValues: true });
-
 function asArray(value: unknown): unknown[] {
   if (value === undefined || value === null) return [];
   return Array.isArray(value) ? value : [value];
@@ -35,9 +33,7 @@ function text(value: unknown): string | undefined {
 
 /** Pure: the parts of a pom that module discovery needs. Throws on XML it cannot read. */
 export function summarisePom(xml: string): PomSummary {
-  const doc = pomParser.parse(xml) as { project?: Record<string, unknown> };
-  const project = doc.project;
-  if (!project || typeof project !== 'object') throw new Error('no <project> element');
+  const project = parsePomProjectOrThrow(xml);
   const moduleLists = [project.modules, ...asArray((project.profiles as Record<string, unknown> | undefined)?.profile).map((p) => (p as Record<string, unknown>)?.modules)];
   const modules: string[] = [];
   for (const list of moduleLists) {

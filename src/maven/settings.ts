@@ -8,6 +8,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { parsePomProject, pomInterpolator, pomProperties } from './pom.js';
 
 export interface MavenUserState {
   /** Java's user.home for the Maven JVM. */
@@ -175,9 +176,13 @@ export function readSettingsSecrets(state: Pick<MavenUserState, 'userSettings' |
  * (`maven.compiler.release`, else `.target`, `.source`, `java.version`): `17`, `21`, `8`.
  */
 export function projectJavaRelease(pomXml: string): string | undefined {
-  const properties = /<properties>([\s\S]*?)<\/properties>/.exec(stripComments(pomXml))?.[1] ?? '';
+  const project = parsePomProject(pomXml);
+  if (!project) return undefined;
+  const properties = pomProperties(project);
+  const resolve = pomInterpolator(project);
   for (const name of ['maven.compiler.release', 'maven.compiler.target', 'maven.compiler.source', 'java.version']) {
-    const value = new RegExp(`<${name.replace(/\./g, '\\.')}>\\s*([^<]+?)\\s*</`).exec(properties)?.[1];
+    const written = properties.get(name);
+    const value = written === undefined ? undefined : resolve(written);
     if (value && /^(1\.)?\d+$/.test(value)) return value.replace(/^1\./, '');
   }
   return undefined;

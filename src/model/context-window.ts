@@ -51,6 +51,23 @@ export function estimateTokens(text: string): number {
   return tokens;
 }
 
+/**
+ * Characters per token for a rough conversion where no text is at hand to estimate
+ * (how much of a tool result to cut to free some tokens; the size of tool schemas sent
+ * natively). Named once: the agent's prompt and its proposer use the same figure.
+ */
+export const CHARS_PER_TOKEN = 3.5;
+
+/** Tokens that `chars` characters take, roughly (CHARS_PER_TOKEN). */
+export function tokensForChars(chars: number): number {
+  return Math.ceil(chars / CHARS_PER_TOKEN);
+}
+
+/** Characters that free about `tokens` tokens (CHARS_PER_TOKEN). */
+export function charsForTokens(tokens: number): number {
+  return Math.ceil(tokens * CHARS_PER_TOKEN);
+}
+
 export interface WindowLimits {
   /** The smallest of the model's own context length and the configured numCtx. */
   cap?: number;

@@ -13,7 +13,7 @@ export { OllamaProvider } from './ollama-provider.js';
 export { OpenAiCompatibleProvider } from './openai-provider.js';
 export { redact, withRedaction, Redactor, REDACTED, type RedactionOptions } from './redact.js';
 export { normaliseHost } from '../shared/host.js';
-export { promptWindow } from './context-window.js';
+export { promptWindow, CHARS_PER_TOKEN, charsForTokens, tokensForChars } from './context-window.js';
 export { secretEnvValues, isSecretEnvName, valueForms, base64Forms } from './secret-values.js';
 
 export interface ProviderOptions {

@@ -3,19 +3,7 @@
  * counting tags: a changed or added dependency coordinate (directly, or through a
  * property it reads) is `add-dependency`; a plugin added or changed is a build edit.
  */
-import { XMLParser, XMLValidator } from 'fast-xml-parser';
-
-/** Elements that repeat in a POM and must always be read as lists. */
-const LISTS = new Set(['dependency', 'plugin', 'extension', 'profile', 'exclusion', 'execution']);
-
-const parser = new XMLParser({
-  ignoreAttributes: true,
-  // A POM needs no entities; expanding them is how XML bombs work.
-  processEntities: false,
-  parseTagValue: false,
-  trimValues: true,
-  isArray: (name) => LISTS.has(name),
-});
+import { isNode, parsePomProject, pomInterpolator, type PomNode } from '../maven/pom.js';
 
 const COORDINATES = ['groupId', 'artifactId', 'version', 'type', 'classifier', 'scope', 'optional', 'systemPath'] as const;
 
@@ -26,30 +14,7 @@ export interface PomFacts {
   plugins: Set<string>;
 }
 
-type Node = Record<string, unknown>;
-
-function isNode(value: unknown): value is Node {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** `${name}` replaced from the POM's own properties and project fields, a few levels deep. */
-function interpolator(project: Node): (text: string) => string {
-  const values = new Map<string, string>();
-  const properties = project.properties;
-  if (isNode(properties)) for (const [key, value] of Object.entries(properties)) if (typeof value === 'string') values.set(key, value);
-  for (const field of ['groupId', 'artifactId', 'version']) {
-    const value = project[field];
-    if (typeof value === 'string') {
-      values.set(`project.${field}`, value);
-      values.set(`pom.${field}`, value);
-    }
-  }
-  return (text) => {
-    let out = text;
-    for (let depth = 0; depth < 5 && out.includes('${'); depth++) out = out.replace(/\$\{([^}]+)\}/g, (whole, name: string) => values.get(name) ?? whole);
-    return out;
-  };
-}
+type Node = PomNode;
 
 function coordinates(node: Node, resolve: (text: string) => string, fields: readonly string[]): string {
   return fields.map((field) => (typeof node[field] === 'string' ? resolve(node[field]) : '')).join(':');
@@ -72,18 +37,10 @@ function collect(value: unknown, key: string, facts: PomFacts, resolve: (text: s
 
 /** The build-relevant facts of a POM, or undefined when the text is not a well-formed POM. */
 export function readPom(text: string): PomFacts | undefined {
-  if (!text.includes('<project')) return undefined;
-  if (XMLValidator.validate(text) !== true) return undefined;
-  let doc: unknown;
-  try {
-    doc = parser.parse(text);
-  } catch {
-    return undefined;
-  }
-  const project = isNode(doc) ? doc.project : undefined;
-  if (!isNode(project) || (project.modelVersion === undefined && project.artifactId === undefined)) return undefined;
+  const project = parsePomProject(text);
+  if (!project || (project.modelVersion === undefined && project.artifactId === undefined)) return undefined;
   const facts: PomFacts = { dependencies: new Set(), plugins: new Set() };
-  const resolve = interpolator(project);
+  const resolve = pomInterpolator(project);
   for (const [key, value] of Object.entries(project)) collect(value, key, facts, resolve);
   return facts;
 }

@@ -5,6 +5,10 @@
 import type { Diagnosis, Diagnostic } from '../diagnose/types.js';
 import { protectionOf, tierForPaths, type PathPolicy } from './paths.js';
 import type { ParsedConfig, Tier } from './schema.js';
+import { mavenGoals } from '../maven/args.js';
+
+/** The phases and goals on a Maven command line: the one reader (maven/args.ts). */
+export { mavenGoals };
 
 export interface AttemptDecision {
   action: 'skip' | 'attempt';
@@ -71,18 +75,4 @@ export function decideAttempt({ diagnosis, config, mavenArgs }: AttemptInput): A
 
 function firstReason(diagnostics: readonly Diagnostic[]): string | undefined {
   return diagnostics.find((diagnostic) => diagnostic.reason)?.reason;
-}
-
-/** Options of mvn that take the next argument as their value. */
-const OPTIONS_WITH_VALUE = new Set(['-f', '--file', '-pl', '--projects', '-P', '--activate-profiles', '-s', '--settings', '-gs', '--global-settings', '-t', '--toolchains', '-T', '--threads', '-rf', '--resume-from', '-b', '--builder', '-l', '--log-file', '-D', '--define', '-gt', '--global-toolchains', '-emp', '--encrypt-master-password', '-ep', '--encrypt-password']);
-
-/** The phases and goals on a Maven command line (`clean`, `verify`, `spotless:apply`). */
-export function mavenGoals(args: readonly string[]): string[] {
-  const goals: string[] = [];
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i]!;
-    if (OPTIONS_WITH_VALUE.has(arg)) i++;
-    else if (!arg.startsWith('-')) goals.push(arg);
-  }
-  return goals;
 }

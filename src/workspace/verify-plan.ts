@@ -29,6 +29,7 @@ import {
   propertyName,
   type MavenArg,
 } from './maven-args.js';
+import { defaultPhaseIndex } from '../maven/facts.js';
 
 export type VerificationStageName = 'compile' | 'failing-tests' | 'full';
 
@@ -54,13 +55,7 @@ export class VerificationPlanError extends Error {
   override name = 'VerificationPlanError';
 }
 
-const DEFAULT_LIFECYCLE = [
-  'validate', 'initialize', 'generate-sources', 'process-sources', 'generate-resources', 'process-resources',
-  'compile', 'process-classes', 'generate-test-sources', 'process-test-sources', 'generate-test-resources',
-  'process-test-resources', 'test-compile', 'process-test-classes', 'test', 'prepare-package', 'package',
-  'pre-integration-test', 'integration-test', 'post-integration-test', 'verify', 'install', 'deploy',
-];
-const phaseIndex = (phase: string) => DEFAULT_LIFECYCLE.indexOf(phase);
+const phaseIndex = defaultPhaseIndex;
 
 /** Properties that would stop the failing-tests stage from running (or judging) exactly those tests. */
 const TEST_SELECTION_PROPERTIES = new Set([

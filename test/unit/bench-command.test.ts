@@ -15,3 +15,14 @@ describe('mvnx bench arguments', () => {
     await expect(run(args, io)).rejects.toThrow(message);
   });
 });
+
+describe('mvnx bench reads its arguments through the shared subcommand reader', () => {
+  it.each([
+    [['--repeat'], 'mvnx bench: --repeat needs a value; usage: mvnx bench'],
+    [['--only='], 'mvnx bench: --only needs a value; usage: mvnx bench'],
+    [['--json=yes'], 'mvnx bench: --json takes no value; usage: mvnx bench'],
+    [['extra'], 'mvnx bench: unknown argument extra; usage: mvnx bench'],
+  ])('%j', async (args, message) => {
+    await expect(run(args, io)).rejects.toThrow(message);
+  });
+});

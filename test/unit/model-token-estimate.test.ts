@@ -9,7 +9,7 @@ import { readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { estimateTokens, promptWindow, sizeContextWindow } from '../../src/model/context-window.js';
+import { CHARS_PER_TOKEN, charsForTokens, estimateTokens, promptWindow, sizeContextWindow, tokensForChars } from '../../src/model/context-window.js';
 import { configSchema } from '../../src/policy/index.js';
 
 const dir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../fixtures/tokens');
@@ -46,5 +46,15 @@ describe('promptWindow', () => {
     expect(promptWindow(configSchema.parse({ model: { contextTokens: 16384 } }).model)).toBe(16384);
     expect(promptWindow(configSchema.parse({ model: { contextTokens: 16384, numCtx: 4096 } }).model)).toBe(4096);
     expect(promptWindow(configSchema.parse({ model: { numCtx: 32768 } }).model)).toBe(8192);
+  });
+});
+
+describe('the rough chars-per-token figure, named once', () => {
+  it('converts both ways with the same constant, rounding up so a cut frees at least what it says', () => {
+    expect(CHARS_PER_TOKEN).toBe(3.5);
+    expect(tokensForChars(7)).toBe(2);
+    expect(tokensForChars(8)).toBe(3);
+    expect(charsForTokens(3)).toBe(11);
+    expect(tokensForChars(charsForTokens(100))).toBeGreaterThanOrEqual(100);
   });
 });

@@ -62,7 +62,7 @@ describe('mvnx init', () => {
   it('refuses unknown arguments', async () => {
     const root = await tempRepo();
     expect(await init(['--yes'], { cwd: root, env: {} })).toBe(2);
-    expect(stderr).toBe('mvnx init: unknown argument "--yes" (usage: mvnx init [--preset monitor|assist|auto|enterprise-tiered] [--force])\n');
+    expect(stderr).toBe('mvnx init: unknown argument --yes; usage: mvnx init [--preset monitor|assist|auto|enterprise-tiered] [--force]\n');
   });
 });
 

@@ -2,7 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { run } from '../../src/cli/commands/runs.js';
+import { parseRunsArgs, run } from '../../src/cli/commands/runs.js';
 import { MvnxError } from '../../src/shared/errors.js';
 import { RunRecorder } from '../../src/report/run-record.js';
 import { teamMonth } from './stats-support.js';
@@ -72,5 +72,35 @@ describe('mvnx runs', () => {
     const failure = run(args, io());
     await expect(failure).rejects.toBeInstanceOf(MvnxError);
     await expect(failure).rejects.toMatchObject({ exitCode: 2, message: expect.stringMatching(message) });
+  });
+});
+
+describe('mvnx runs arguments (the shared subcommand reader)', () => {
+  const now = new Date('2026-06-30T12:00:00Z');
+  it('reads every spelling, --from more than once', () => {
+    const options = parseRunsArgs(['--stats', '--from', 'a', '--from=b/*', '--since=7d', '--limit', '5', '--json'], now);
+    expect(options).toMatchObject({ stats: true, json: true, from: ['a', 'b/*'], limit: 5, advise: false, reconcile: false });
+    expect(options.since?.toISOString()).toBe('2026-06-23T12:00:00.000Z');
+  });
+
+  it.each([
+    [['--limit'], /^mvnx runs: --limit needs a value; usage: mvnx runs \[--limit N\]/],
+    [['--module='], /^mvnx runs: --module needs a value; usage/],
+    [['--limit', '0'], /^mvnx runs: --limit 0: expected a whole number of at least 1$/],
+    [['--bogus'], /^mvnx runs: unknown argument --bogus; usage/],
+    [['stray'], /^mvnx runs: unknown argument stray; usage/],
+    [['--json=1'], /^mvnx runs: --json takes no value; usage/],
+  ])('%j is refused in one line, exit 2', (args, message) => {
+    const error = (() => {
+      try {
+        parseRunsArgs(args, now);
+      } catch (caught) {
+        return caught as MvnxError;
+      }
+      throw new Error('no error');
+    })();
+    expect(error).toBeInstanceOf(MvnxError);
+    expect(error.exitCode).toBe(2);
+    expect(error.message).toMatch(message);
   });
 });

@@ -6,6 +6,7 @@ import { runBench } from '../../bench/harness.js';
 import { rebuildFirstPrompt } from '../../bench/rebuild-prompt.js';
 import { formatAgentTable, formatBenchTable } from '../../bench/table.js';
 import { MvnxError } from '../../shared/errors.js';
+import { parseSubcommandArgs, type SubcommandOption, type SubcommandSpec } from '../subcommand-args.js';
 
 const USAGE = 'usage: mvnx bench [--host URL --model NAME] [--agent] [--edit-format diff|search-replace|json] [--repeat N] [--cases DIR] [--only NAME[,NAME...]] [--json]';
 
@@ -20,57 +21,41 @@ interface BenchArgs {
   agent: boolean;
 }
 
+const ARGS = {
+  command: 'mvnx bench',
+  usage: USAGE,
+  options: {
+    host: { type: 'string' },
+    model: { type: 'string' },
+    'edit-format': { type: 'string' },
+    repeat: { type: 'string' },
+    cases: { type: 'string' },
+    only: { type: 'string', multiple: true },
+    json: { type: 'boolean' },
+    agent: { type: 'boolean' },
+  },
+} satisfies SubcommandSpec<Record<string, SubcommandOption>>;
+
 function parseBenchArgs(args: string[]): BenchArgs {
-  const parsed: BenchArgs = { repeat: 1, only: [], json: false, agent: false };
-  for (let index = 0; index < args.length; index += 1) {
-    const arg = args[index]!;
-    const equals = arg.indexOf('=');
-    const name = arg.startsWith('--') && equals > 0 ? arg.slice(0, equals) : arg;
-    const value = (): string => {
-      const next = equals > 0 && arg.startsWith('--') ? arg.slice(equals + 1) : args[++index];
-      if (next === undefined || next.trim() === '') throw new MvnxError(`mvnx bench: ${name} needs a value; ${USAGE}`);
-      return next;
-    };
-    switch (name) {
-      case '--host': {
-        const host = value();
-        if (!/^https?:\/\/[^\s/]+/.test(host)) throw new MvnxError(`mvnx bench: --host ${host}: expected a URL like http://127.0.0.1:11434`);
-        parsed.host = host;
-        break;
-      }
-      case '--model':
-        parsed.model = value();
-        break;
-      case '--edit-format': {
-        const format = value();
-        if (format !== 'diff' && format !== 'search-replace' && format !== 'json') {
-          throw new MvnxError(`mvnx bench: --edit-format ${format}: expected diff, search-replace or json`);
-        }
-        parsed.editFormat = format;
-        break;
-      }
-      case '--repeat': {
-        const text = value();
-        if (!/^\d+$/.test(text) || Number(text) < 1 || Number(text) > 100) throw new MvnxError(`mvnx bench: --repeat ${text}: expected a whole number from 1 to 100`);
-        parsed.repeat = Number(text);
-        break;
-      }
-      case '--cases':
-        parsed.casesDir = value();
-        break;
-      case '--only':
-        parsed.only.push(...value().split(',').map((item) => item.trim()).filter(Boolean));
-        break;
-      case '--json':
-        parsed.json = true;
-        break;
-      case '--agent':
-        parsed.agent = true;
-        break;
-      default:
-        throw new MvnxError(`mvnx bench: unknown argument ${arg}; ${USAGE}`);
-    }
+  const { values } = parseSubcommandArgs(ARGS, args);
+  const parsed: BenchArgs = { repeat: 1, only: [], json: values.json === true, agent: values.agent === true };
+  if (values.host !== undefined) {
+    if (!/^https?:\/\/[^\s/]+/.test(values.host)) throw new MvnxError(`mvnx bench: --host ${values.host}: expected a URL like http://127.0.0.1:11434`);
+    parsed.host = values.host;
   }
+  if (values.model !== undefined) parsed.model = values.model;
+  const format = values['edit-format'];
+  if (format !== undefined) {
+    if (format !== 'diff' && format !== 'search-replace' && format !== 'json') throw new MvnxError(`mvnx bench: --edit-format ${format}: expected diff, search-replace or json`);
+    parsed.editFormat = format;
+  }
+  if (values.repeat !== undefined) {
+    const text = values.repeat;
+    if (!/^\d+$/.test(text) || Number(text) < 1 || Number(text) > 100) throw new MvnxError(`mvnx bench: --repeat ${text}: expected a whole number from 1 to 100`);
+    parsed.repeat = Number(text);
+  }
+  if (values.cases !== undefined) parsed.casesDir = values.cases;
+  for (const only of values.only ?? []) parsed.only.push(...only.split(',').map((item) => item.trim()).filter(Boolean));
   // Scripted replies are written in one format; comparing formats needs a real model.
   if (parsed.editFormat && !parsed.host) throw new MvnxError('mvnx bench: --edit-format needs --host (scripted replies are fixed text)');
   if (parsed.model && !parsed.host) throw new MvnxError('mvnx bench: --model needs --host (scripted runs answer as qwen2.5-coder:7b)');

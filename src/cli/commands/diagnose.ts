@@ -16,6 +16,7 @@ import { findProjectRootAbove } from '../../maven/project.js';
 import { loadPlugins } from '../../repair/plugins.js';
 import { loadEffectiveConfig } from '../../policy/load.js';
 import { MvnxError } from '../../shared/errors.js';
+import { parseSubcommandArgs, type SubcommandOption, type SubcommandSpec } from '../subcommand-args.js';
 import type { CommandIo } from './init.js';
 
 const USAGE = 'usage: mvnx diagnose LOGFILE [--json] [--reports DIR] [--root PATH]   (LOGFILE - reads stdin)';
@@ -27,28 +28,29 @@ interface DiagnoseOptions {
   logRoot?: string;
 }
 
-function parseArgs(args: string[], cwd: string): DiagnoseOptions {
-  let logFile: string | undefined;
-  let json = false;
-  let reportsDir: string | undefined;
-  let logRoot: string | undefined;
-  for (let index = 0; index < args.length; index++) {
-    const arg = args[index]!;
-    const [name, inline] = arg.startsWith('--') && arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
-    const value = (): string => {
-      const next = inline ?? args[++index];
-      if (next === undefined || next === '') throw new MvnxError(`mvnx diagnose: ${name} needs a value; ${USAGE}`);
-      return next;
-    };
-    if (name === '--json' || name === '--mvnx-json') json = true;
-    else if (name === '--reports') reportsDir = path.resolve(cwd, value());
-    else if (name === '--root') logRoot = value();
-    else if (name.startsWith('-') && name !== '-') throw new MvnxError(`mvnx diagnose: unknown argument ${arg}; ${USAGE}`);
-    else if (logFile === undefined) logFile = name;
-    else throw new MvnxError(`mvnx diagnose: one log file at a time, got ${logFile} and ${name}; ${USAGE}`);
-  }
+const ARGS = {
+  command: 'mvnx diagnose',
+  usage: USAGE,
+  options: {
+    json: { type: 'boolean' },
+    'mvnx-json': { type: 'boolean' },
+    reports: { type: 'string' },
+    root: { type: 'string' },
+  },
+  maxPositionals: 1,
+  tooMany: (logs: string[]) => `one log file at a time, got ${logs[0]} and ${logs[1]}`,
+} satisfies SubcommandSpec<Record<string, SubcommandOption>>;
+
+function readOptions(args: string[], cwd: string): DiagnoseOptions {
+  const { values, positionals } = parseSubcommandArgs(ARGS, args);
+  const [logFile] = positionals;
   if (logFile === undefined) throw new MvnxError(`mvnx diagnose: which log? ${USAGE}`);
-  return { logFile, json, ...(reportsDir ? { reportsDir } : {}), ...(logRoot ? { logRoot } : {}) };
+  return {
+    logFile,
+    json: values.json === true || values['mvnx-json'] === true,
+    ...(values.reports ? { reportsDir: path.resolve(cwd, values.reports) } : {}),
+    ...(values.root ? { logRoot: values.root } : {}),
+  };
 }
 
 async function checkReadable(file: string, what: string): Promise<void> {
@@ -83,7 +85,7 @@ export async function run(args: string[], io: CommandIo): Promise<number> {
     process.stdout.write(`${USAGE}\nPrints the diagnosis of a saved Maven log: what failed, where, and whether a code patch can help.\n`);
     return 0;
   }
-  const options = parseArgs(args, io.cwd);
+  const options = readOptions(args, io.cwd);
   const fromStdin = options.logFile === '-' ? await readStdin() : undefined;
   const logFile = fromStdin?.file ?? path.resolve(io.cwd, options.logFile);
   try {

@@ -11,6 +11,7 @@ import { SEARCH_PLACES } from '../../policy/discover.js';
 import { PRESET_NAMES } from '../../policy/extends.js';
 import { SCHEMA_ID } from '../../policy/json-schema.js';
 import { closestMatch } from '../../policy/validate.js';
+import { parseSubcommandArgs, type SubcommandOption, type SubcommandSpec } from '../subcommand-args.js';
 
 export interface CommandIo {
   cwd: string;
@@ -36,19 +37,24 @@ export async function run(args: string[], io: CommandIo): Promise<number> {
   return 0;
 }
 
+const ARGS = {
+  command: 'mvnx init',
+  usage: `usage: mvnx init [--preset ${PRESET_NAMES.join('|')}] [--force]`,
+  options: {
+    preset: { type: 'string', valueName: 'a name (--preset assist)' },
+    force: { type: 'boolean', short: 'f' },
+  },
+} satisfies SubcommandSpec<Record<string, SubcommandOption>>;
+
 function parseArgs(args: readonly string[]): { preset: string; force: boolean } | { error: string } {
-  let preset = 'assist';
-  let force = false;
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i]!;
-    if (arg === '--force' || arg === '-f') force = true;
-    else if (arg === '--preset') {
-      const value = args[++i];
-      if (value === undefined) return { error: 'mvnx init: --preset needs a name (--preset assist)' };
-      preset = value;
-    } else if (arg.startsWith('--preset=')) preset = arg.slice('--preset='.length);
-    else return { error: `mvnx init: unknown argument "${arg}" (usage: mvnx init [--preset ${PRESET_NAMES.join('|')}] [--force])` };
+  let values;
+  try {
+    ({ values } = parseSubcommandArgs(ARGS, args));
+  } catch (error) {
+    return { error: (error as Error).message };
   }
+  const preset = values.preset ?? 'assist';
+  const force = values.force === true;
   if (!(PRESET_NAMES as readonly string[]).includes(preset)) {
     const guess = closestMatch(preset, PRESET_NAMES);
     return { error: `mvnx init: unknown preset "${preset}"${guess ? ` (did you mean "${guess}"?)` : ''}; expected one of ${PRESET_NAMES.join(', ')}` };

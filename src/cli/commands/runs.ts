@@ -9,6 +9,7 @@ import { listRunRecords, type RunRecord } from '../../report/run-record.js';
 import { formatRolloutStats, formatRunList } from '../../report/stats-format.js';
 import { inModule, parseSince } from '../../report/stats.js';
 import { MvnxError } from '../../shared/errors.js';
+import { parseSubcommandArgs, type SubcommandOption } from '../subcommand-args.js';
 
 const USAGE = [
   'usage: mvnx runs [--limit N] [--since AGE] [--module ARTIFACT_ID] [--json]',
@@ -29,44 +30,35 @@ export interface RunsOptions {
   config?: string;
 }
 
+const RUNS_OPTIONS = {
+  stats: { type: 'boolean' },
+  advise: { type: 'boolean' },
+  reconcile: { type: 'boolean' },
+  json: { type: 'boolean' },
+  since: { type: 'string' },
+  module: { type: 'string' },
+  from: { type: 'string', multiple: true },
+  config: { type: 'string' },
+  limit: { type: 'string' },
+} satisfies Record<string, SubcommandOption>;
+
 export function parseRunsArgs(args: string[], now: Date, command = 'mvnx runs', usage = USAGE): RunsOptions {
-  const options: RunsOptions = { stats: false, advise: false, reconcile: false, json: false, limit: 20, from: [] };
-  for (let index = 0; index < args.length; index += 1) {
-    const arg = args[index]!;
-    const [name, inlineValue] = arg.startsWith('--') && arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
-    const value = (): string => {
-      const next = inlineValue ?? args[++index];
-      if (next === undefined || next === '') throw new MvnxError(`${command}: ${name} needs a value; ${usage.split('\n')[0]}`);
-      return next;
-    };
-    switch (name) {
-      case '--stats':
-      case '--advise':
-      case '--reconcile':
-      case '--json':
-        options[name.slice(2) as 'stats' | 'advise' | 'reconcile' | 'json'] = true;
-        break;
-      case '--since':
-        options.since = parseSince(value(), now);
-        break;
-      case '--module':
-        options.module = value();
-        break;
-      case '--from':
-        options.from.push(value());
-        break;
-      case '--config':
-        options.config = value();
-        break;
-      case '--limit': {
-        const text = value();
-        if (!/^\d+$/.test(text) || Number(text) < 1) throw new MvnxError(`${command}: --limit ${text}: expected a whole number of at least 1`);
-        options.limit = Number(text);
-        break;
-      }
-      default:
-        throw new MvnxError(`${command}: unknown argument ${arg}; ${usage.split('\n')[0]}`);
-    }
+  const { values } = parseSubcommandArgs({ command, usage: usage.split('\n')[0]!, options: RUNS_OPTIONS }, args);
+  const options: RunsOptions = {
+    stats: values.stats === true,
+    advise: values.advise === true,
+    reconcile: values.reconcile === true,
+    json: values.json === true,
+    limit: 20,
+    from: values.from ?? [],
+  };
+  if (values.since !== undefined) options.since = parseSince(values.since, now);
+  if (values.module !== undefined) options.module = values.module;
+  if (values.config !== undefined) options.config = values.config;
+  if (values.limit !== undefined) {
+    const text = values.limit;
+    if (!/^\d+$/.test(text) || Number(text) < 1) throw new MvnxError(`${command}: --limit ${text}: expected a whole number of at least 1`);
+    options.limit = Number(text);
   }
   return options;
 }

@@ -10,7 +10,7 @@
  * shortened. A pure function, like the single-shot repair prompt.
  */
 import type { Diagnostic } from '../../diagnose/types.js';
-import { estimateTokens } from '../context-window.js';
+import { charsForTokens, estimateTokens } from '../context-window.js';
 import type { ChatMessage, ToolCall } from '../types.js';
 import { EDIT_FORMAT_INSTRUCTIONS, type EditFormat } from './edit-formats.js';
 import { renderDiagnostic, type AttemptSummary } from './repair-request.js';
@@ -130,7 +130,7 @@ export function buildAgentTurn(input: AgentTurnInput): AgentTurn {
   }
   const over = cost(messages) - input.contextTokens;
   if (over > 0 && lastResult.length > 0) {
-    const keep = Math.max(200, lastResult.length - Math.ceil(over * 3.5) - 100);
+    const keep = Math.max(200, lastResult.length - charsForTokens(over) - 100);
     lastResult = `${lastResult.slice(0, keep)}\n... (cut to fit the context window)`;
     messages = assemble();
   }

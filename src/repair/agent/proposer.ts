@@ -5,7 +5,7 @@
  * kept). Each build counts against the attempt budget, like any other attempt.
  */
 import type { Diagnosis } from '../../diagnose/types.js';
-import { ModelCallError, ProviderUnavailableError, type ModelProvider } from '../../model/index.js';
+import { ModelCallError, ProviderUnavailableError, tokensForChars, type ModelProvider } from '../../model/index.js';
 import { buildAgentTurn, renderDiagnostic, type EditFormat } from '../../model/prompts/index.js';
 import type { ChatMessage, ToolCallingSupport } from '../../model/types.js';
 import type { ChangeSet } from '../../patch/types.js';
@@ -134,7 +134,7 @@ export function createAgentProposer(options: AgentProposerOptions) {
             ...memory,
             contextTokens: agentWindow(options.contextTokens, options.provider.modelContextTokens?.()),
             answerTokens: ANSWER_TOKENS,
-            toolTokens: memory.mode === 'native' ? Math.ceil(JSON.stringify(memory.tools).length / 3.5) : 0,
+            toolTokens: memory.mode === 'native' ? tokensForChars(JSON.stringify(memory.tools).length) : 0,
           }).messages,
         chat: async (messages, specs) => {
           const signal = AbortSignal.any([options.signal, AbortSignal.timeout(options.perCallTimeoutMs)]);

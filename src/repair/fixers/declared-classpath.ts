@@ -7,16 +7,10 @@
 import { existsSync } from 'node:fs';
 import { readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
+import { parsePomProject, pomDependencies, type PomDependency } from '../../maven/pom.js';
 import { resolveMavenUserState } from '../../maven/settings.js';
 
-export interface DeclaredDependency {
-  groupId: string;
-  artifactId: string;
-  version?: string;
-  scope: string;
-  optional: boolean;
-  type: string;
-}
+export type DeclaredDependency = PomDependency;
 
 export interface DeclaredClasspath {
   main: string[];
@@ -25,43 +19,10 @@ export interface DeclaredClasspath {
   missing: string[];
 }
 
-function stripSection(xml: string, tag: string): string {
-  return xml.replace(new RegExp(`<${tag}\\b[\\s\\S]*?</${tag}>`, 'g'), '');
-}
-
-function textOf(xml: string, tag: string): string | undefined {
-  return new RegExp(`<${tag}>\\s*([^<]*?)\\s*</${tag}>`).exec(xml)?.[1];
-}
-
-/** The pom's direct dependencies, with `${property}` references resolved where the pom defines them. */
+/** The pom's direct dependencies, with `${property}` references resolved where the pom defines them (maven/pom.ts). */
 export function parseDeclaredDependencies(pomXml: string): DeclaredDependency[] {
-  const xml = pomXml.replace(/<!--[\s\S]*?-->/g, '');
-  const properties = new Map<string, string>();
-  const propertiesBlock = /<properties>([\s\S]*?)<\/properties>/.exec(xml)?.[1] ?? '';
-  for (const [, name = '', value = ''] of propertiesBlock.matchAll(/<([\w.-]+)>\s*([^<]*?)\s*<\/\1>/g)) properties.set(name, value);
-  const withoutParent = stripSection(xml, 'parent');
-  const projectVersion = textOf(stripSection(stripSection(withoutParent, 'dependencies'), 'build'), 'version') ?? textOf(xml, 'version');
-  if (projectVersion) properties.set('project.version', projectVersion);
-  const resolve = (value: string | undefined) =>
-    value?.replace(/\$\{([^}]+)\}/g, (whole, name: string) => properties.get(name) ?? whole);
-
-  const body = ['dependencyManagement', 'build', 'profiles', 'reporting'].reduce(stripSection, xml);
-  const dependencies: DeclaredDependency[] = [];
-  for (const [, block = ''] of body.matchAll(/<dependency>([\s\S]*?)<\/dependency>/g)) {
-    const groupId = resolve(textOf(block, 'groupId'));
-    const artifactId = resolve(textOf(block, 'artifactId'));
-    if (!groupId || !artifactId) continue;
-    const version = resolve(textOf(block, 'version'));
-    dependencies.push({
-      groupId,
-      artifactId,
-      version: version && !version.includes('${') ? version : undefined,
-      scope: textOf(block, 'scope') ?? 'compile',
-      optional: textOf(block, 'optional') === 'true',
-      type: textOf(block, 'type') ?? 'jar',
-    });
-  }
-  return dependencies;
+  const project = parsePomProject(pomXml);
+  return project ? pomDependencies(project) : [];
 }
 
 /** The local repository Maven uses here (maven/settings.ts: settings.xml, -Dmaven.repo.local, .mvn/maven.config). */

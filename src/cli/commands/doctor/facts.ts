@@ -10,6 +10,7 @@ import { findMaven, MavenNotFoundError, type MavenSource } from '../../../maven/
 import { findProjectRootAbove } from '../../../maven/project.js';
 import { describeWrapperFailure, wrapperDistribution } from '../../../maven/wrapper.js';
 import { projectJavaRelease, resolveMavenUserState } from '../../../maven/settings.js';
+import { parsePomProject, pomPlugins } from '../../../maven/pom.js';
 import { buildEnvironment, detectSandbox, suggestedImage, type SandboxMode } from '../../../workspace/index.js';
 import { loadPlugins } from '../../../repair/plugins.js';
 import { splitCommandLine } from '../../../policy/command-line.js';
@@ -83,18 +84,12 @@ async function probeMavenVersion(maven: string, source: string, cwd: string, env
   }
 }
 
-/** Plugins with a literal (or property-resolved) version in a pom's build and pluginManagement sections. */
+/** Plugins with a literal (or property-resolved) version in a pom's build and pluginManagement sections (maven/pom.ts). */
 export function pinnedPlugins(pomXml: string): Omit<PluginPin, 'present'>[] {
-  const xml = pomXml.replace(/<!--[\s\S]*?-->/g, '');
-  const properties = new Map<string, string>();
-  for (const [, name = '', value = ''] of (/<properties>([\s\S]*?)<\/properties>/.exec(xml)?.[1] ?? '').matchAll(/<([\w.-]+)>\s*([^<]*?)\s*<\/\1>/g)) properties.set(name, value);
+  const project = parsePomProject(pomXml);
   const pins = new Map<string, Omit<PluginPin, 'present'>>();
-  for (const [, block = ''] of xml.matchAll(/<plugin>([\s\S]*?)<\/plugin>/g)) {
-    const field = (tag: string) => new RegExp(`<${tag}>\\s*([^<]*?)\\s*</${tag}>`).exec(block.replace(/<dependencies>[\s\S]*?<\/dependencies>/g, ''))?.[1];
-    const artifactId = field('artifactId');
-    const version = field('version')?.replace(/\$\{([^}]+)\}/g, (whole, name: string) => properties.get(name) ?? whole);
-    if (!artifactId || !version || version.includes('${')) continue;
-    const groupId = field('groupId') ?? 'org.apache.maven.plugins';
+  for (const { groupId, artifactId, version } of project ? pomPlugins(project) : []) {
+    if (!version || version.includes('${')) continue;
     pins.set(`${groupId}:${artifactId}:${version}`, { groupId, artifactId, version });
   }
   return [...pins.values()];

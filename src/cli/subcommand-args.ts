@@ -1,0 +1,79 @@
+/**
+ * The subcommands' argument reading: node:util `parseArgs` (strict) behind one shape, with
+ * one way to say what is wrong: `mvnx <command>: <what>; <usage>` as an MvnxError (exit 2).
+ * Each subcommand declares its options; it never walks argv by hand.
+ */
+import { parseArgs } from 'node:util';
+import { MvnxError } from '../shared/errors.js';
+
+export interface SubcommandOption {
+  type: 'string' | 'boolean';
+  short?: string;
+  multiple?: boolean;
+  /** For a string option: what the value is, said when it is missing (`a file`, `the Maven arguments`). */
+  valueName?: string;
+}
+
+export interface SubcommandSpec<O extends Record<string, SubcommandOption>> {
+  /** `mvnx diagnose`, `mvnx hook install`: the prefix of every error. */
+  command: string;
+  usage: string;
+  options: O;
+  /** How many positional arguments the command takes at most (0 when unset). */
+  maxPositionals?: number;
+  /** Said when there are more positionals than `maxPositionals`. */
+  tooMany?: (positionals: string[]) => string;
+}
+
+type Values<O extends Record<string, SubcommandOption>> = {
+  [K in keyof O]?: O[K]['type'] extends 'boolean' ? (O[K]['multiple'] extends true ? boolean[] : boolean) : O[K]['multiple'] extends true ? string[] : string;
+};
+
+export interface SubcommandArgs<O extends Record<string, SubcommandOption>> {
+  values: Values<O>;
+  positionals: string[];
+}
+
+/** The error every subcommand reports a bad argument with. */
+export function usageError(spec: Pick<SubcommandSpec<Record<string, SubcommandOption>>, 'command' | 'usage'>, what: string): MvnxError {
+  return new MvnxError(`${spec.command}: ${what}; ${spec.usage}`);
+}
+
+/** Reads `args` as the spec says; throws the usage error for an unknown option, a missing or empty value, or too many positionals. */
+export function parseSubcommandArgs<O extends Record<string, SubcommandOption>>(spec: SubcommandSpec<O>, args: readonly string[]): SubcommandArgs<O> {
+  const options = Object.fromEntries(
+    Object.entries(spec.options).map(([name, option]) => [name, { type: option.type, ...(option.short ? { short: option.short } : {}), ...(option.multiple ? { multiple: true } : {}) }]),
+  );
+  let parsed: { values: Record<string, unknown>; positionals: string[] };
+  try {
+    parsed = parseArgs({ args: [...args], options, allowPositionals: true, strict: true });
+  } catch (error) {
+    throw usageError(spec, describeParseError(error, spec.options));
+  }
+  for (const [name, option] of Object.entries(spec.options)) {
+    const value = parsed.values[name];
+    const values = Array.isArray(value) ? value : [value];
+    if (option.type === 'string' && values.some((v) => typeof v === 'string' && v.trim() === '')) throw usageError(spec, missingValue(name, option));
+  }
+  const max = spec.maxPositionals ?? 0;
+  if (parsed.positionals.length > max) {
+    throw usageError(spec, spec.tooMany?.(parsed.positionals) ?? `unknown argument ${parsed.positionals[max]}`);
+  }
+  return { values: parsed.values as Values<O>, positionals: parsed.positionals };
+}
+
+function missingValue(name: string, option: SubcommandOption): string {
+  return `--${name} needs ${option.valueName ?? 'a value'}`;
+}
+
+function describeParseError(error: unknown, options: Record<string, SubcommandOption>): string {
+  const { code, message = '' } = error as { code?: string; message?: string };
+  // node names the option in quotes: '--frob', '--reports <value>', '-f, --force'.
+  const named: string[] = /'([^']+)'/.exec(message)?.[1]?.match(/--?[\w-]+/g) ?? [];
+  const known = Object.entries(options).find(([long, option]) => named.includes(`--${long}`) || (option.short !== undefined && named.includes(`-${option.short}`)));
+  if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && named[0]) return `unknown argument ${named[0]}`;
+  if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' && known) {
+    return known[1].type === 'boolean' ? `--${known[0]} takes no value` : missingValue(known[0], known[1]);
+  }
+  return message.split('\n')[0] ?? String(error);
+}
