@@ -104,7 +104,10 @@ describe.skipIf(!bwrap.available)('the attack fixture under bwrap', () => {
     expect(seen).toEqual({ sandbox: { kind: 'bwrap', isolated: true }, escapes: [], leaks: [] });
     // The probes ran and were refused (not skipped): the first attempt's failure says so.
     const reason = run.record?.attempts[0]?.reason ?? '';
-    expect(reason).toContain('write=blocked');
+    // A checkout under /tmp puts the trap under the sandbox's private /tmp: the write then
+    // lands in that tmpfs and vanishes (escapes above proves the host never saw it).
+    const trapInSandboxTmp = s.setup.outsideFile.startsWith('/tmp/');
+    expect(reason).toMatch(trapInSandboxTmp ? / write=(blocked|written)/ : / write=blocked/);
     expect(reason).toContain('repo=blocked');
     expect(reason).toContain('tcp=blocked');
     expect(reason).toContain('unix=blocked');
