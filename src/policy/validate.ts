@@ -6,7 +6,7 @@ import type { z } from 'zod';
 import { MvnxError } from '../shared/errors.js';
 import { configSchema } from './schema.js';
 import type { FieldPath } from './locate.js';
-import { editDistance } from '../shared/similar.js';
+import { closestMatch } from '../shared/similar.js';
 
 /** Where a layer of config came from, to name it in an error. */
 export interface LayerOrigin {
@@ -127,21 +127,4 @@ function unwrap(schema: z.core.$ZodType): z.core.$ZodType[] {
   }
 }
 
-/** The candidate nearest to `word` by edit distance, when it is near enough to be a typo. */
-export function closestMatch(word: string, candidates: readonly string[]): string | undefined {
-  let best: string | undefined;
-  let bestDistance = Infinity;
-  for (const candidate of candidates) {
-    const distance = editDistance(word.toLowerCase(), candidate.toLowerCase());
-    if (distance < bestDistance) {
-      best = candidate;
-      bestDistance = distance;
-    }
-  }
-  const tolerance = Math.max(2, Math.floor(word.length / 3));
-  if (bestDistance <= tolerance) return best;
-  // A longer name that shares most of the word's start: `edit-tests` for `edit-test-source`.
-  const stem = word.toLowerCase().slice(0, Math.max(4, Math.ceil(word.length * 0.8)));
-  return candidates.find((candidate) => word.length >= 4 && candidate.toLowerCase().startsWith(stem));
-}
 

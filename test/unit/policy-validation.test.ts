@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { closestMatch } from '../../src/policy/validate.js';
+import { closestMatch } from '../../src/shared/similar.js';
 import { loadError, tempRepo } from './policy-helpers.js';
 
 async function errorFor(file: string, content: string): Promise<string> {

@@ -10,7 +10,7 @@ import { suggestedImage } from '../../workspace/container.js';
 import { SEARCH_PLACES } from '../../policy/discover.js';
 import { PRESET_NAMES } from '../../policy/extends.js';
 import { SCHEMA_ID } from '../../policy/json-schema.js';
-import { closestMatch } from '../../policy/validate.js';
+import { closestMatch } from '../../shared/similar.js';
 import { parseSubcommandArgs, type SubcommandOption, type SubcommandSpec } from '../subcommand-args.js';
 
 export interface CommandIo {
