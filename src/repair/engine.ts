@@ -105,17 +105,7 @@ export async function startRepairSession(input: {
           progress.step(`running ${goal} in a workspace`);
           await workspace.reset();
           await applyChangeSet(workspace.root, base);
-          return runGoalInWorkspace({
-            workspace,
-            args: planGoalRun({ mavenArgs: context.mavenArgs, moduleDirs, goal }),
-            executable: context.mavenExecutable,
-            env: context.env,
-            sandbox,
-            envPass: config.sandbox.env.pass,
-            timeoutMs: perAttemptMs,
-            signal,
-            userCwd: context.cwd,
-          });
+          return runGoalInWorkspace({ ...buildInWorkspace, args: planGoalRun({ mavenArgs: context.mavenArgs, moduleDirs, goal }) });
         },
       })
     : () => Promise.resolve([]);
@@ -153,6 +143,17 @@ export async function startRepairSession(input: {
     ...(input.pluginParsers ? { parsers: input.pluginParsers } : {}),
   });
   const { workspace } = verification;
+  // What the extra builds in the workspace share: the formatter goal, the flaky re-run, the -Werror recompile.
+  const buildInWorkspace = {
+    workspace,
+    executable: context.mavenExecutable,
+    env: context.env,
+    sandbox,
+    envPass: config.sandbox.env.pass,
+    timeoutMs: perAttemptMs,
+    signal,
+    userCwd: context.cwd,
+  };
   // The agent's candidate builds, each in a workspace of its pool, through the same verifier (scope, reused outputs, quick JVMs).
   const verifierFor = (buildIn: typeof workspace) => (fix: ChangeSet, diagnosis: Diagnosis, buildSignal?: AbortSignal) =>
     verification.verify(fix, diagnosis, { workspace: buildIn, ...(buildSignal ? { signal: buildSignal } : {}) });
@@ -160,15 +161,8 @@ export async function startRepairSession(input: {
 
   const recheckFailures = config.tests.flakyCheck
     ? createFailureRecheck({
-        workspace,
-        executable: context.mavenExecutable,
+        ...buildInWorkspace,
         mavenArgs: context.mavenArgs,
-        env: context.env,
-        sandbox,
-        envPass: config.sandbox.env.pass,
-        timeoutMs: perAttemptMs,
-        signal,
-        userCwd: context.cwd,
         ...(verification.facts.jvm ? { jvm: verification.facts.jvm } : {}),
       })
     : undefined;
@@ -260,15 +254,8 @@ export async function startRepairSession(input: {
     recoverWarnings: (diagnosis) => {
       progress.step('-Werror under -q: compiling again without -q to read the warnings');
       return recoverHiddenWarnings(diagnosis, {
-        workspace,
-        executable: context.mavenExecutable,
+        ...buildInWorkspace,
         mavenArgs: context.mavenArgs,
-        env: context.env,
-        sandbox,
-        envPass: config.sandbox.env.pass,
-        timeoutMs: perAttemptMs,
-        signal,
-        userCwd: context.cwd,
         ...(input.pluginParsers ? { parsers: input.pluginParsers } : {}),
       });
     },
