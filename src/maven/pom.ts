@@ -15,7 +15,8 @@ const LISTS = new Set(['dependency', 'plugin', 'extension', 'profile', 'exclusio
 /** XML's five predefined entities and character references: all a POM's text needs. */
 const PREDEFINED: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
 
-function decodeEntities(text: string): string {
+/** Decodes the predefined entities and character references, and nothing else (no DOCTYPE entities). */
+export function decodeEntities(text: string): string {
   if (!text.includes('&')) return text;
   return text.replace(/&(#x[0-9a-fA-F]+|#\d+|amp|lt|gt|quot|apos);/g, (whole, name: string) => {
     if (!name.startsWith('#')) return PREDEFINED[name] ?? whole;
