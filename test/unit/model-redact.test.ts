@@ -4,7 +4,7 @@ import { createProvider } from '../../src/model/index.js';
 import { REDACTED, Redactor, redact, withRedaction } from '../../src/model/redact.js';
 import { base64Forms, secretEnvValues } from '../../src/model/secret-values.js';
 import { sanitizeSettings, settingsSecrets } from '../../src/maven/settings.js';
-import { startOllamaMock, type OllamaMock } from '../../src/bench/ollama-api-server.js';
+import { startOllamaMock, type OllamaMock } from '../helpers/ollama-mock.js';
 
 // Built from pieces so that this file itself does not trip secret scanners.
 const AWS_KEY = ['AKIA', 'IOSFODNN7EXAMPLE'].join('');
