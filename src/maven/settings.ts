@@ -212,7 +212,7 @@ export function sanitizeSettings(xml: string): string {
   };
   const tree: unknown = roundTripParser.parse(xml);
   empty(tree);
-  return roundTripBuilder.build(tree) as string;
+  return String(roundTripBuilder.build(tree));
 }
 
 /** Secret values of the settings files this build reads (user and `-gs`), for value-based redaction. */

@@ -59,6 +59,13 @@ describe('mvnx init', () => {
     expect(stderr).toBe('mvnx init: unknown preset "asist" (did you mean "assist"?); expected one of monitor, assist, auto, enterprise-tiered\n');
   });
 
+  it('prints its usage for --help and writes nothing', async () => {
+    const root = await tempRepo({ 'pom.xml': '<project/>' });
+    expect(await init(['--help'], { cwd: root, env: {} })).toBe(0);
+    expect(stdout).toMatch(/^usage: mvnx init \[--preset /);
+    await expect(readFile(path.join(root, '.mvnxrc.yaml'), 'utf8')).rejects.toThrow();
+  });
+
   it('refuses unknown arguments', async () => {
     const root = await tempRepo();
     expect(await init(['--yes'], { cwd: root, env: {} })).toBe(2);
