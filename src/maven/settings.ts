@@ -14,7 +14,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { XMLBuilder, XMLParser, XMLValidator } from 'fast-xml-parser';
-import { childText, decodeEntities, isNode, parsePomProject, pomInterpolator, pomProperties, type PomNode } from './pom.js';
+import { childText, decodeEntities, isNode, parsePomProject, rootElement, pomInterpolator, pomProperties, type PomNode } from './pom.js';
 
 export interface MavenUserState {
   /** Java's user.home for the Maven JVM. */
@@ -147,14 +147,7 @@ const settingsParser = new XMLParser({
 
 /** The `<settings>` element of a well-formed settings file, or undefined. */
 export function parseSettings(xml: string): PomNode | undefined {
-  if (!xml.includes('<') || XMLValidator.validate(xml) !== true) return undefined;
-  try {
-    const doc: unknown = settingsParser.parse(xml);
-    const settings = isNode(doc) ? doc.settings : undefined;
-    return isNode(settings) ? settings : undefined;
-  } catch {
-    return undefined;
-  }
+  return xml.includes('<') ? rootElement(settingsParser, xml, 'settings') : undefined;
 }
 
 /** Elements of settings.xml whose text is a secret. */
