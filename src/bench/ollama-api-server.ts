@@ -4,7 +4,7 @@
  * minimal /api/generate. It answers as a healthy Ollama does, with the replies `reply`
  * hands it. `mvnx bench` serves its scripted replies with it (scripted-ollama.ts).
  *
- * What it reports (models, context length, capabilities, chunking) is read from the
+ * What it reports (models, context length, tool support, chunking) is read from the
  * options on every request, so a caller may change it midway. A server in trouble (a full
  * queue, a hang, a stream that breaks off) is the tests' business, not the shipped
  * code's: test/helpers/ollama-mock.ts puts those in front of this server through `intercept`.
@@ -30,11 +30,13 @@ export interface OllamaApiOptions {
   /** Context length reported by /api/show (default 32768). */
   contextLength?: number | undefined;
   /**
-   * /api/show's `capabilities` (default completion, tools, insert); `null`: no such field,
-   * as Ollama before 0.6.4 answers. A list without `tools` refuses a chat request that
-   * offers tools with HTTP 400, as Ollama does for a model whose template has none.
+   * The model has native tool calling (default true): /api/show lists `tools` among its
+   * capabilities. false: it does not, and a chat request that offers tools gets HTTP 400,
+   * as Ollama answers for a model whose template has no tool support.
    */
-  capabilities?: string[] | null | undefined;
+  tools?: boolean | undefined;
+  /** /api/show without a `capabilities` field, as Ollama before 0.6.4 answers. */
+  noCapabilities?: boolean | undefined;
   /** Default pieces per streamed reply (default 4) and delay between them. */
   chunks?: number | undefined;
   tokenDelayMs?: number | undefined;
@@ -53,7 +55,6 @@ export interface OllamaApiServer extends MockHandle {
 }
 
 export const DEFAULT_MOCK_MODEL = 'qwen2.5-coder:7b';
-const DEFAULT_CAPABILITIES = ['completion', 'tools', 'insert'];
 
 export async function startOllamaApiServer(options: OllamaApiOptions): Promise<OllamaApiServer> {
   let answered = 0;
@@ -84,8 +85,7 @@ export async function startOllamaApiServer(options: OllamaApiOptions): Promise<O
   async function answerModelCall(request: RecordedRequest, response: ServerResponse): Promise<void> {
     const model = modelOf(request);
     if (!hasModel(models(), model)) return sendJson(response, 404, { error: `model "${model}" not found, try pulling it first` });
-    const capabilities = options.capabilities === undefined ? DEFAULT_CAPABILITIES : options.capabilities;
-    if (capabilities && !capabilities.includes('tools') && offersTools(request)) {
+    if (options.tools === false && offersTools(request)) {
       return sendJson(response, 400, { error: `registry.ollama.ai/library/${model} does not support tools` });
     }
     const reply = options.reply(request);
@@ -154,14 +154,13 @@ function describeModel(name: string) {
 }
 
 function showResponse(options: OllamaApiOptions) {
-  const capabilities = options.capabilities === undefined ? DEFAULT_CAPABILITIES : options.capabilities;
   return {
     modelfile: '# scripted',
     parameters: '',
     template: '{{ .Prompt }}',
     details: describeModel(DEFAULT_MOCK_MODEL).details,
     model_info: { 'general.architecture': 'qwen2', 'qwen2.context_length': options.contextLength ?? 32768 },
-    ...(capabilities ? { capabilities } : {}),
+    ...(options.noCapabilities ? {} : { capabilities: options.tools === false ? ['completion', 'insert'] : ['completion', 'tools', 'insert'] }),
   };
 }
 

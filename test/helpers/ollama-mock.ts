@@ -82,8 +82,11 @@ export async function startOllamaMock(script: MockScript = {}): Promise<OllamaMo
     get contextLength() {
       return script.contextLength;
     },
-    get capabilities() {
-      return script.noCapabilities ? null : script.tools === false ? ['completion', 'insert'] : undefined;
+    get tools() {
+      return script.tools;
+    },
+    get noCapabilities() {
+      return script.noCapabilities;
     },
     get chunks() {
       return script.chunks;
