@@ -8,13 +8,10 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { MvnxError } from '../shared/errors.js';
-import type { AgentState, AgentTool } from '../repair/agent/types.js';
-import type { Fixer } from '../repair/fixers/types.js';
-import type { DiagnosticParser } from '../diagnose/index.js';
-import type { LoadedPlugin, LoadedPlugins, MvnxPlugin, RunReporter } from './types.js';
+import { AGENT_STATES, type AgentState, type AgentTool, type DiagnosticParser, type Fixer, type MvnxPlugin, type RunReporter } from './contracts.js';
+import type { LoadedPlugin, LoadedPlugins } from './types.js';
 
 const KNOWN_KEYS = new Set(['name', 'version', 'description', 'fixers', 'reporters', 'parsers', 'tools']);
-const AGENT_STATES: readonly AgentState[] = ['understand', 'collect', 'fix'];
 
 /** The names mvnx's own fixers and agent tools take, which no plugin may reuse (repair/ knows them: repair/plugins.ts). */
 export interface BuiltInNames {

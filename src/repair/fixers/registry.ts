@@ -12,7 +12,7 @@ import { missingImportFixer } from './missing-import.js';
 import { missingSemicolonFixer } from './missing-semicolon.js';
 import { missingThrowsFixer } from './missing-throws.js';
 import { renamedMemberFixer } from './renamed-member.js';
-import type { FixCandidate, Fixer, FixerContext, SourceView } from './types.js';
+import type { FixCandidate, Fixer, FixerContext, SourceView } from '../../plugins/contracts.js';
 import { wrongPackageFixer } from './wrong-package.js';
 
 export class FixerError extends Error {
