@@ -42,8 +42,9 @@ describe('FixerRegistry', () => {
     const registry = new FixerRegistry();
     registry.register(fixer('one', []));
     expect(() => registry.register(fixer('one', []))).toThrow('a fixer named one is already registered');
-    expect(() => registry.register(fixer('has space', []))).toThrow(/non-empty name without spaces/);
-    expect(() => registry.register({ name: 'x' } as Fixer)).toThrow('fixer x must have handles() and propose() functions');
+    expect(() => registry.register(fixer('has space', []))).toThrow('fixer has space: name: found "has space" (string), expected a name of letters, digits and . : / - _ (no spaces)');
+    expect(() => registry.register({ name: 'x' } as Fixer)).toThrow('fixer x: handles: found nothing, expected a function (and 1 more problem)');
+    expect(() => registry.register(undefined as unknown as Fixer)).toThrow('a fixer: (top level): found nothing, expected a mapping (object)');
     expect(registry.list().map((f) => f.name)).toEqual(['one']);
   });
 

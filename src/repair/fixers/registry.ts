@@ -4,7 +4,7 @@
  * the loop one list, most confident first, without two candidates that write the same files.
  */
 import type { Diagnostic } from '../../diagnose/types.js';
-import { checkFixer } from '../../plugins/load.js';
+import { checkFixer } from '../../plugins/check.js';
 import { badImportFixer } from './bad-import.js';
 import { formatterGoalFixer } from './formatter-goal.js';
 import { literalReturnFixer } from './literal-return.js';
