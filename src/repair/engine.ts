@@ -14,7 +14,7 @@ import type { Progress } from '../report/progress.js';
 import type { RunRecorder } from '../report/run-record.js';
 import type { AttemptRecord } from '../shared/run-vocabulary.js';
 import { projectJavaRelease } from '../maven/settings.js';
-import { detectSandbox, planGoalRun, requireSandbox, runGoalInWorkspace, suggestedImage, type SandboxInfo } from '../workspace/index.js';
+import { detectSandbox, planGoalRun, requireSandbox, runGoalInWorkspace, suggestedImage, type SandboxInfo, type WorkspaceBuildOptions } from '../workspace/index.js';
 import type { ChangeChecker } from './change-check.js';
 import { overlayRead } from './compose.js';
 import type { BuildFailureContext } from './entry.js';
@@ -143,7 +143,7 @@ export async function startRepairSession(input: {
   });
   const { workspace } = verification;
   // What the extra builds in the workspace share: the formatter goal, the flaky re-run, the -Werror recompile.
-  const buildInWorkspace = {
+  const buildInWorkspace: WorkspaceBuildOptions = {
     workspace,
     executable: context.mavenExecutable,
     env: context.env,
