@@ -7,6 +7,10 @@ export default defineConfig({
   test: {
     // One private TMPDIR per run, removed at the end (test/setup/private-tmp.ts).
     globalSetup: ['test/setup/private-tmp.ts'],
+    // Two workers even on two cores: a Maven build keeps about 0.8 of a core busy (JVM
+    // start, disk), so two files at once finish sooner than one after the other, and the
+    // unit files run while the integration ones wait on Maven.
+    maxWorkers: 2,
     projects: [
       {
         test: {
@@ -21,8 +25,6 @@ export default defineConfig({
           include: ['test/integration/**/*.test.ts'],
           testTimeout: 240_000,
           hookTimeout: 240_000,
-          // Maven is CPU-bound and the machine has 2 cores.
-          fileParallelism: false,
         },
       },
     ],
