@@ -5,8 +5,7 @@
  * and the module's jars.
  */
 import { allTypes, parseJava, qualifyTypeName, superTypesOf, rawTypeName, type JavaSourceFile, type JavaType } from '../../java/index.js';
-import type { LibraryType } from '../fixers/class-members.js';
-import type { SourceScope, TypeIndex } from '../fixers/types.js';
+import type { LibraryType, SourceScope, TypeIndex } from '../../plugins/contracts.js';
 
 export interface SourceAccess {
   /** Project-relative path -> text as the current attempt sees it; undefined when missing. */

@@ -8,7 +8,7 @@ import type { Diagnostic } from '../../diagnose/types.js';
 import { byFile, isPlacedCompileError } from './diagnostic-text.js';
 import { enclosingMethodAt, offsetOf, parseJava, readJavaHeader, splitLines } from '../../java/index.js';
 import { insertImport } from './insert-import.js';
-import type { FixCandidate, Fixer, SourceView } from './types.js';
+import type { FixCandidate, Fixer, SourceView } from '../../plugins/contracts.js';
 
 const NAME = 'missing-throws';
 const UNREPORTED = /^unreported exception ([\w$.]+); must be caught or declared to be thrown$/;
