@@ -24,7 +24,8 @@ import {
 
 export { ReplyQueue, type RecordedRequest, type ReplySpec, type ScriptedReply, type ScriptedToolCall } from './recording-server.js';
 
-export interface OllamaApiOptions {
+/** What the server reports and how it streams; read on every request, so a caller may change it midway. */
+export interface OllamaApiSettings {
   /** Models the server has pulled (default: qwen2.5-coder:7b). */
   models?: string[] | undefined;
   /** Context length reported by /api/show (default 32768). */
@@ -41,6 +42,9 @@ export interface OllamaApiOptions {
   chunks?: number | undefined;
   tokenDelayMs?: number | undefined;
   version?: string | undefined;
+}
+
+export interface OllamaApiHandlers {
   /** The reply to a model call; undefined when there is none (then HTTP 500). */
   reply(request: RecordedRequest): ReplySpec | undefined;
   /** Runs before the API's routes: true when it has dealt with the request (answered it, or chosen never to). */
@@ -56,23 +60,23 @@ export interface OllamaApiServer extends MockHandle {
 
 export const DEFAULT_MOCK_MODEL = 'qwen2.5-coder:7b';
 
-export async function startOllamaApiServer(options: OllamaApiOptions): Promise<OllamaApiServer> {
+export async function startOllamaApiServer(settings: OllamaApiSettings, handlers: OllamaApiHandlers): Promise<OllamaApiServer> {
   let answered = 0;
-  const models = () => options.models ?? [DEFAULT_MOCK_MODEL];
+  const models = () => settings.models ?? [DEFAULT_MOCK_MODEL];
 
   const handle = await startRecordingServer(async (request, response) => {
-    if (options.intercept && (await options.intercept(request, response))) return;
+    if (handlers.intercept && (await handlers.intercept(request, response))) return;
     const route = `${request.method} ${request.path}`;
     switch (route) {
       case 'GET /api/version':
       case 'HEAD /api/version':
-        return sendJson(response, 200, { version: options.version ?? '0.6.8' });
+        return sendJson(response, 200, { version: settings.version ?? '0.6.8' });
       case 'GET /api/tags':
         return sendJson(response, 200, { models: models().map(describeModel) });
       case 'POST /api/show': {
         const model = modelOf(request);
         if (!hasModel(models(), model)) return sendJson(response, 404, { error: `model '${model}' not found` });
-        return sendJson(response, 200, showResponse(options));
+        return sendJson(response, 200, showResponse(settings));
       }
       case 'POST /api/chat':
       case 'POST /api/generate':
@@ -85,10 +89,10 @@ export async function startOllamaApiServer(options: OllamaApiOptions): Promise<O
   async function answerModelCall(request: RecordedRequest, response: ServerResponse): Promise<void> {
     const model = modelOf(request);
     if (!hasModel(models(), model)) return sendJson(response, 404, { error: `model "${model}" not found, try pulling it first` });
-    if (options.tools === false && offersTools(request)) {
+    if (settings.tools === false && offersTools(request)) {
       return sendJson(response, 400, { error: `registry.ollama.ai/library/${model} does not support tools` });
     }
-    const reply = options.reply(request);
+    const reply = handlers.reply(request);
     if (!reply) return sendJson(response, 500, { error: 'no scripted reply left' });
     answered += 1;
     const body = request.body as { stream?: boolean } | undefined;
@@ -103,8 +107,8 @@ export async function startOllamaApiServer(options: OllamaApiOptions): Promise<O
       return sendJson(response, 200, { ...whole, ...doneFields(request, text) });
     }
     response.writeHead(200, { 'Content-Type': 'application/x-ndjson' });
-    const delay = reply.tokenDelayMs ?? options.tokenDelayMs ?? 0;
-    for (const piece of splitIntoPieces(text, reply.chunks ?? options.chunks ?? 4)) {
+    const delay = reply.tokenDelayMs ?? settings.tokenDelayMs ?? 0;
+    for (const piece of splitIntoPieces(text, reply.chunks ?? settings.chunks ?? 4)) {
       if (response.destroyed) return;
       response.write(`${JSON.stringify({ ...modelPiece(request, model, piece), done: false })}\n`);
       await pause(delay);
@@ -153,14 +157,14 @@ function describeModel(name: string) {
   };
 }
 
-function showResponse(options: OllamaApiOptions) {
+function showResponse(settings: OllamaApiSettings) {
   return {
     modelfile: '# scripted',
     parameters: '',
     template: '{{ .Prompt }}',
     details: describeModel(DEFAULT_MOCK_MODEL).details,
-    model_info: { 'general.architecture': 'qwen2', 'qwen2.context_length': options.contextLength ?? 32768 },
-    ...(options.noCapabilities ? {} : { capabilities: options.tools === false ? ['completion', 'insert'] : ['completion', 'tools', 'insert'] }),
+    model_info: { 'general.architecture': 'qwen2', 'qwen2.context_length': settings.contextLength ?? 32768 },
+    ...(settings.noCapabilities ? {} : { capabilities: settings.tools === false ? ['completion', 'insert'] : ['completion', 'tools', 'insert'] }),
   };
 }
 

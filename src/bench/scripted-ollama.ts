@@ -31,13 +31,8 @@ export const DEFAULT_EXHAUSTED_REPLY = 'I could not find another way to fix this
 export async function startScriptedOllama(replies: ScriptedReply[], options: ScriptedOllamaOptions = {}): Promise<ScriptedOllama> {
   const queue = new ReplyQueue([...replies]);
   const exhausted = { text: options.exhaustedReply ?? DEFAULT_EXHAUSTED_REPLY };
-  const server = await startOllamaApiServer({
-    reply: (request) => queue.take(request) ?? exhausted,
-    models: [options.model ?? SCRIPTED_MODEL],
-    contextLength: options.contextLength ?? 32768,
-    chunks: options.streamPieces ?? 8,
-    version: '0.6.4-scripted',
-  });
+  const settings = { models: [options.model ?? SCRIPTED_MODEL], contextLength: options.contextLength ?? 32768, chunks: options.streamPieces ?? 8, version: '0.6.4-scripted' };
+  const server = await startOllamaApiServer(settings, { reply: (request) => queue.take(request) ?? exhausted });
   return {
     url: server.url,
     calls: () => server.answered(),

@@ -22,6 +22,7 @@ import {
   ReplyQueue,
   startOllamaApiServer,
   type OllamaApiServer,
+  type OllamaApiSettings,
   type RecordedRequest,
   type ReplySpec,
 } from '../../src/bench/ollama-api-server.js';
@@ -75,28 +76,9 @@ export async function startOllamaMock(script: MockScript = {}): Promise<OllamaMo
   const models = () => (script.modelMissing ? [] : (script.models ?? [DEFAULT_MOCK_MODEL]));
   const fail = (message: string) => server.failures.push(message);
 
-  const server = await startOllamaApiServer({
-    get models() {
-      return models();
-    },
-    get contextLength() {
-      return script.contextLength;
-    },
-    get tools() {
-      return script.tools;
-    },
-    get noCapabilities() {
-      return script.noCapabilities;
-    },
-    get chunks() {
-      return script.chunks;
-    },
-    get tokenDelayMs() {
-      return script.tokenDelayMs;
-    },
-    get version() {
-      return script.version;
-    },
+  // The server reads its settings on every request: the script's own, live, but for the models a missing model hides.
+  const settings = new Proxy(script, { get: (target, key) => (key === 'models' ? models() : target[key as keyof MockScript]) }) as OllamaApiSettings;
+  const server = await startOllamaApiServer(settings, {
     reply: (request) => taken.get(request),
     intercept: async (request, response) => {
       if (script.hang === true || (script.hang === 'chat' && isModelCall(request.path))) return true;
