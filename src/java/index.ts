@@ -11,7 +11,6 @@ export type * from './types.js';
 export { fieldsOf, implicitMethodsOf, returnTypeOf, superTypesOf, typeHeaderOf, typeParametersOf, type JavaField, type SuperTypes } from './members.js';
 export { callReceivers, qualifyTypeName, rawTypeName, variableAt, variablesOf, type CallReceiver, type JavaVariable, type ReceiverOptions } from './resolve.js';
 // The agent's tools and the quick-fixes: outlines, a test's code, headers, enclosing methods, the lexical layer.
-// outline.ts has its own fields reader (with annotations and ranges, for extract_test_code); members.ts's fieldsOf is the one exported here.
 export { outline, signatureOf, declarationLine, initializersOf, hasAnnotation, type JavaInitializer, type OutlineEntry } from './outline.js';
 export { findTestCode, type TestCode } from './test-code.js';
 export { readJavaHeader, scanJavaHeader, headerOf, usesSimpleName, type JavaHeader, type JavaImport } from './header.js';
