@@ -5,6 +5,7 @@
  * import it; it imports nothing from the other stages. See docs/ARCHITECTURE.md.
  */
 export { parseJava } from './parse.js';
+export { viewJavaFile, type SourceView, type ViewedJavaFile } from './source-view.js';
 export { findMethodCalls, findReturnStatements, findStatements, findTryStatements, isInside, tokenText, tokenTextOfRange } from './queries.js';
 export { allTypes, findType, lineAt } from './model.js';
 export type * from './types.js';

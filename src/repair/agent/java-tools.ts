@@ -6,7 +6,7 @@
  */
 import { escape } from 'minimatch';
 import type { Diagnostic } from '../../diagnose/types.js';
-import { findMethodCalls, findTestCode, outline, parseJava, type OutlineEntry } from '../../java/index.js';
+import { findMethodCalls, findTestCode, lineAt, outline, viewJavaFile, type OutlineEntry } from '../../java/index.js';
 import type { SourceView } from '../fixers/types.js';
 import { fileParameter } from './read-tools.js';
 import { subTokens } from './sub-tokens.js';
@@ -254,17 +254,18 @@ export const findSimilarApiCalls = defineTool(
     const declared: { file: string; line: number; signature: string; name: string }[] = [];
     let parsed = 0;
     let skipped = 0;
-    for (const [file, content] of texts) {
+    for (const file of [...texts.keys()]) {
       if (parsed >= MAX_PARSED_FILES) {
         skipped++;
         continue;
       }
       parsed++;
-      const result = parseJava(content);
-      if (!result.ok) continue;
-      const entries = outline(result.file);
-      for (const call of findMethodCalls(result.file, (found) => candidates.has(found.name))) {
-        const line = lineOfName(content, call.range.start, call.range.end, call.name);
+      const viewed = await viewJavaFile(view, file);
+      if (!viewed?.parsed.ok) continue;
+      texts.set(file, viewed.text);
+      const entries = outline(viewed.parsed.file);
+      for (const call of findMethodCalls(viewed.parsed.file, (found) => candidates.has(found.name))) {
+        const line = lineOfName(viewed.text, call.range.start, call.range.end, call.name);
         // The call the model is looking at is no example of how others call it.
         if (file === own && ownLine === line) continue;
         calls.push({ file, line, name: call.name, ...withinOf(entries, call.range.start) });
@@ -298,10 +299,7 @@ export const findSimilarApiCalls = defineTool(
 function lineOfName(content: string, start: number, end: number, name: string): number {
   const piece = content.slice(start, end);
   const at = piece.lastIndexOf(`${name}`);
-  const offset = start + (at >= 0 ? at : 0);
-  let line = 1;
-  for (let index = 0; index < offset; index++) if (content.charCodeAt(index) === 10) line++;
-  return line;
+  return lineAt(content, start + (at >= 0 ? at : 0));
 }
 
 function withinOf(entries: OutlineEntry[], offset: number): { within?: string } {

@@ -1,16 +1,10 @@
 import type { Diagnostic } from '../../diagnose/types.js';
 import type { ChangeSet } from '../../patch/types.js';
+import type { SourceView } from '../../java/index.js';
 import type { LibraryType } from './class-members.js';
 
-/** Read-only view of the project sources a fixer may inspect. */
-export interface SourceView {
-  /** Absolute project root. */
-  root: string;
-  /** File text, or undefined when it does not exist. Path is root-relative. */
-  read(path: string): Promise<string | undefined>;
-  /** Root-relative paths of files matching a glob (minimatch), excluding target/ and .mvnx/. */
-  list: (glob: string) => Promise<string[]>;
-}
+/** Read-only view of the project sources a fixer may inspect: src/java's, shared with the prompt context and the agent's tools. */
+export type { SourceView };
 
 export interface FixCandidate {
   fixer: string;

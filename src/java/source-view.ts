@@ -1,0 +1,48 @@
+/**
+ * The project's sources as one stage sees them (the original tree, or the tree of the
+ * current attempt with its changes laid over), and each Java file of it parsed once. The
+ * quick-fixes, the prompt context and the agent's tools all read through a SourceView;
+ * the parse of a file is kept with the view, so the agent's twentieth look at a file, or
+ * the second fixer that reads it, costs a read and no parse. The view itself is plain
+ * data and two functions: reading the disk is the caller's edge (repair/fixers/source-view.ts).
+ */
+import { parseJava } from './parse.js';
+import type { JavaParseResult } from './types.js';
+
+export interface SourceView {
+  /** Absolute project root. */
+  root: string;
+  /** File text, or undefined when it does not exist. Path is root-relative. */
+  read(path: string): Promise<string | undefined>;
+  /** Root-relative paths of files matching a glob (minimatch), excluding target/ and .mvnx/. */
+  list: (glob: string) => Promise<string[]>;
+}
+
+export interface ViewedJavaFile {
+  text: string;
+  /** The model, or the parse error with its line (a file with a syntax error is still read). */
+  parsed: JavaParseResult;
+}
+
+/** Per view: path -> the text last read and its parse. A view that reads other text for a path parses it again. */
+const parses = new WeakMap<object, Map<string, ViewedJavaFile>>();
+
+/**
+ * The file's text and its parse, or undefined when the file does not exist. Parsed once
+ * per view and text: a view reads what its tree holds, so the text is read each time and
+ * compared, and the parse is redone only when it changed.
+ */
+export async function viewJavaFile(view: Pick<SourceView, 'read'>, path: string): Promise<ViewedJavaFile | undefined> {
+  const text = await view.read(path);
+  if (text === undefined) return undefined;
+  let files = parses.get(view);
+  if (!files) {
+    files = new Map();
+    parses.set(view, files);
+  }
+  const known = files.get(path);
+  if (known?.text === text) return known;
+  const viewed = { text, parsed: parseJava(text) };
+  files.set(path, viewed);
+  return viewed;
+}

@@ -1,0 +1,47 @@
+/** src/java's SourceView parse: once per view and text, shared by the prompt context, the fixers and the agent's tools. */
+import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { viewJavaFile } from '../../src/java/index.js';
+import { ProjectSources } from '../../src/repair/context/sources.js';
+import { createSourceView } from '../../src/repair/fixers/source-view.js';
+import { readJava } from '../../src/repair/agent/tool-kit.js';
+
+const root = mkdtempSync(path.join(os.tmpdir(), 'mvnx-java-view-'));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+const FILE = 'src/main/java/com/acme/Calc.java';
+mkdirSync(path.join(root, 'src/main/java/com/acme'), { recursive: true });
+writeFileSync(path.join(root, FILE), 'package com.acme;\nclass Calc {\n  int add(int a, int b) { return a + b; }\n}\n');
+writeFileSync(path.join(root, 'src/main/java/com/acme/Broken.java'), 'package com.acme;\nclass Broken {\n  void f() {\n');
+
+describe('viewJavaFile', () => {
+  it('parses a file once per view: the prompt context, a fixer and an agent tool get the same model', async () => {
+    const view = createSourceView(root);
+    const first = await viewJavaFile(view, FILE);
+    expect(first?.parsed.ok).toBe(true);
+    expect(await viewJavaFile(view, FILE)).toBe(first);
+    const fromContext = await new ProjectSources(view).parse(FILE);
+    const fromTool = (await readJava('extract_method', view, FILE)).java;
+    expect(first?.parsed.ok && fromContext === first.parsed.file && fromTool === first.parsed.file).toBe(true);
+  });
+
+  it('parses again when the view reads other text for the path (a change laid over, or the file edited)', async () => {
+    let text = 'class A { }';
+    const view = { root, read: async () => text, list: async () => [] };
+    const before = await viewJavaFile(view, 'A.java');
+    text = 'class A { int x; }';
+    const after = await viewJavaFile(view, 'A.java');
+    expect(after).not.toBe(before);
+    expect(after?.parsed.ok && after.parsed.file.text).toBe('class A { int x; }');
+  });
+
+  it('keeps a file that does not parse as its error, and a missing file as undefined', async () => {
+    const view = createSourceView(root);
+    const broken = await viewJavaFile(view, 'src/main/java/com/acme/Broken.java');
+    expect(broken?.parsed.ok).toBe(false);
+    expect(broken?.parsed.ok === false && broken.parsed.error.message).toMatch(/end of the file/);
+    expect(await viewJavaFile(view, 'src/main/java/com/acme/Missing.java')).toBeUndefined();
+  });
+});
