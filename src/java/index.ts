@@ -7,7 +7,7 @@
 export { parseJava } from './parse.js';
 export { viewJavaFile, type SourceView, type ViewedJavaFile } from './source-view.js';
 export { findMethodCalls, findReturnStatements, findStatements, findTryStatements, isInside, tokenText, tokenTextOfRange } from './queries.js';
-export { allTypes, findType, lineAt } from './model.js';
+export { allTypes, findType, lineAt, offsetAt, methodAt, typeAt, type SourcePosition } from './model.js';
 export type * from './types.js';
 export { fieldsOf, implicitMethodsOf, returnTypeOf, superTypesOf, typeHeaderOf, typeParametersOf, type JavaField, type SuperTypes } from './members.js';
 export { callReceivers, qualifyTypeName, rawTypeName, variableAt, variablesOf, type CallReceiver, type JavaVariable, type ReceiverOptions } from './resolve.js';
@@ -16,4 +16,4 @@ export { outline, signatureOf, declarationLine, initializersOf, hasAnnotation, t
 export { findTestCode, type TestCode } from './test-code.js';
 export { readJavaHeader, scanJavaHeader, headerOf, usesSimpleName, type JavaHeader, type JavaImport } from './header.js';
 export { enclosingMethodAt, type EnclosingMethod } from './enclosing.js';
-export { maskCommentsAndLiterals, splitLines, joinLines, offsetOf, type SourceLines } from './lexical.js';
+export { maskCommentsAndLiterals, splitLines, joinLines, type SourceLines } from './lexical.js';

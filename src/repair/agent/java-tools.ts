@@ -6,7 +6,7 @@
  */
 import { escape } from 'minimatch';
 import type { Diagnostic } from '../../diagnose/types.js';
-import { findMethodCalls, findTestCode, lineAt, outline, viewJavaFile, type OutlineEntry } from '../../java/index.js';
+import { findMethodCalls, findTestCode, lineAt, methodAt, outline, typeAt, viewJavaFile, type JavaSourceFile } from '../../java/index.js';
 import type { SourceView } from '../fixers/types.js';
 import { fileParameter } from './read-tools.js';
 import { subTokens } from './sub-tokens.js';
@@ -268,7 +268,7 @@ export const findSimilarApiCalls = defineTool(
         const line = lineOfName(viewed.text, call.range.start, call.range.end, call.name);
         // The call the model is looking at is no example of how others call it.
         if (file === own && ownLine === line) continue;
-        calls.push({ file, line, name: call.name, ...withinOf(entries, call.range.start) });
+        calls.push({ file, line, name: call.name, ...withinOf(viewed.parsed.file, call.range.start) });
       }
       for (const entry of entries) {
         if (entry.kind !== 'type' && (entry.name === name || candidates.has(entry.name))) declared.push({ file, line: entry.line, signature: entry.signature, name: entry.name });
@@ -302,15 +302,9 @@ function lineOfName(content: string, start: number, end: number, name: string): 
   return lineAt(content, start + (at >= 0 ? at : 0));
 }
 
-function withinOf(entries: OutlineEntry[], offset: number): { within?: string } {
-  let owner: OutlineEntry | undefined;
-  let method: OutlineEntry | undefined;
-  for (const entry of entries) {
-    if (offset < entry.range.start || offset >= entry.range.end) continue;
-    if (entry.kind === 'type') owner = entry;
-    else method = entry;
-  }
+function withinOf(file: JavaSourceFile, offset: number): { within?: string } {
+  const owner = typeAt(file, { offset });
+  const method = methodAt(file, { offset })?.method;
   if (!method) return owner ? { within: owner.name } : {};
   return { within: `${owner?.name ?? '?'}.${method.name}` };
 }
-

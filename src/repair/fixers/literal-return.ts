@@ -6,7 +6,7 @@
  */
 import type { Diagnostic } from '../../diagnose/types.js';
 import { isPlacedCompileError } from './diagnostic-text.js';
-import { enclosingMethodAt, joinLines, offsetOf, parseJava, splitLines, viewJavaFile, type JavaParseResult } from '../../java/index.js';
+import { enclosingMethodAt, joinLines, offsetAt, parseJava, splitLines, viewJavaFile, type JavaParseResult } from '../../java/index.js';
 import type { FixCandidate, Fixer, SourceView } from './types.js';
 
 const NAME = 'literal-return';
@@ -60,7 +60,7 @@ export function rewriteLiteralReturn(text: string, line: number, column: number,
   const [, prefix, literal, suffix] = match ?? [];
   if (prefix === undefined || literal === undefined || suffix === undefined || prefix.length !== column - 1) return undefined;
   const parsed = parsedText ?? parseJava(text);
-  const method = parsed.ok ? enclosingMethodAt(parsed.file, offsetOf(source, line, column)) : undefined;
+  const method = parsed.ok ? enclosingMethodAt(parsed.file, offsetAt(text, line, column)) : undefined;
   const declared = method?.returnType;
   if (!declared || (declared !== target && `java.lang.${declared}` !== target)) return undefined;
   const converted = convertLiteral(literal, declared);

@@ -6,7 +6,7 @@
  */
 import type { Diagnostic } from '../../diagnose/types.js';
 import { byFile, isPlacedCompileError } from './diagnostic-text.js';
-import { enclosingMethodAt, headerOf, offsetOf, parseJava, splitLines, viewJavaFile, type JavaHeader, type JavaParseResult } from '../../java/index.js';
+import { enclosingMethodAt, headerOf, offsetAt, parseJava, viewJavaFile, type JavaHeader, type JavaParseResult } from '../../java/index.js';
 import { insertImport } from './insert-import.js';
 import type { FixCandidate, Fixer, SourceView } from './types.js';
 
@@ -36,13 +36,12 @@ function spelling(header: JavaHeader, exception: string): { name: string; import
 
 /** The file with `throws` added for each unreported exception, or undefined when any is out of bounds for a local fix. */
 export function declareThrows(text: string, sites: { line: number; column: number; exception: string }[], parsed: JavaParseResult = parseJava(text)): string | undefined {
-  const source = splitLines(text);
   // javac reports an unreported exception only in a file that parses.
   if (!parsed.ok) return undefined;
   const header = headerOf(parsed.file);
   const declarations = new Map<number, Declaration>();
   for (const site of sites) {
-    const method = enclosingMethodAt(parsed.file, offsetOf(source, site.line, site.column));
+    const method = enclosingMethodAt(parsed.file, offsetAt(text, site.line, site.column));
     if (!method || method.inInterface || method.annotations.includes('Override')) return undefined;
     if (method.method.modifiers.includes('public') || method.method.modifiers.includes('protected')) return undefined;
     const declaration = declarations.get(method.headerEnd) ?? { headerEnd: method.headerEnd, hasThrows: method.thrown.length > 0, method: method.method.name, exceptions: [] };
