@@ -7,7 +7,7 @@
 export { parseJava } from './parse.js';
 export { viewJavaFile, type SourceView, type ViewedJavaFile } from './source-view.js';
 export { findMethodCalls, findReturnStatements, findStatements, findTryStatements, isInside, tokenText, tokenTextOfRange } from './queries.js';
-export { allTypes, findType, lineAt, offsetAt, methodAt, typeAt, type SourcePosition } from './model.js';
+export { allTypes, commentedStartLine, findType, lineAt, offsetAt, methodAt, typeAt, type SourcePosition } from './model.js';
 export type * from './types.js';
 export { fieldsOf, implicitMethodsOf, returnTypeOf, superTypesOf, typeHeaderOf, typeParametersOf, type JavaField, type SuperTypes } from './members.js';
 export { callReceivers, qualifyTypeName, rawTypeName, variableAt, variablesOf, type CallReceiver, type JavaVariable, type ReceiverOptions } from './resolve.js';

@@ -73,3 +73,40 @@ export function methodAt(file: JavaSourceFile, at: SourcePosition): { type: Java
   }
   return best;
 }
+
+/** Per file: for each 1-based line, whether it holds a comment and nothing else (see commentedStartLine). */
+const commentOnlyLines = new WeakMap<JavaSourceFile, boolean[]>();
+
+function commentOnly(file: JavaSourceFile): boolean[] {
+  let known = commentOnlyLines.get(file);
+  if (known) return known;
+  const text = file.text;
+  const inComment = new Uint8Array(text.length);
+  for (const comment of file.comments) inComment.fill(1, comment.range.start, comment.range.end);
+  known = [false];
+  let hasComment = false;
+  let hasCode = false;
+  for (let index = 0; index <= text.length; index++) {
+    if (index === text.length || text.charCodeAt(index) === 10) {
+      known.push(hasComment && !hasCode);
+      hasComment = false;
+      hasCode = false;
+    } else if (inComment[index]) hasComment = true;
+    else if (!/\s/.test(text[index]!)) hasCode = true;
+  }
+  commentOnlyLines.set(file, known);
+  return known;
+}
+
+/**
+ * The line a declaration starting on `startLine` begins at once the comments right above
+ * it are counted (javadoc, `//` lines, block comments), read from the parser's comments:
+ * a line counts only when it holds nothing but comment, so `int count; /* n *\/` above a
+ * method is code and the method is shown without it.
+ */
+export function commentedStartLine(file: JavaSourceFile, startLine: number): number {
+  const lines = commentOnly(file);
+  let start = startLine;
+  while (start > 1 && lines[start - 1]) start--;
+  return start;
+}
