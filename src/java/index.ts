@@ -9,7 +9,7 @@ export { viewJavaFile, type SourceView, type ViewedJavaFile } from './source-vie
 export { findMethodCalls, findReturnStatements, findStatements, findTryStatements, isInside, tokenText, tokenTextOfRange } from './queries.js';
 export { allTypes, commentedStartLine, findType, lineAt, offsetAt, methodAt, typeAt, type SourcePosition } from './model.js';
 export type * from './types.js';
-export { fieldsOf, implicitMethodsOf, returnTypeOf, superTypesOf, typeHeaderOf, typeParametersOf, type JavaField, type SuperTypes } from './members.js';
+export { fieldsOf, implicitMethodsOf, returnTypeOf, superTypesOf, typeBodyLine, typeHeaderOf, typeParametersOf, type JavaField, type SuperTypes } from './members.js';
 export { callReceivers, qualifyTypeName, rawTypeName, variableAt, variablesOf, type CallReceiver, type JavaVariable, type ReceiverOptions } from './resolve.js';
 // The agent's tools and the quick-fixes: outlines, a test's code, headers, enclosing methods, the lexical layer.
 export { outline, signatureOf, declarationLine, initializersOf, hasAnnotation, type JavaInitializer, type OutlineEntry } from './outline.js';

@@ -112,6 +112,12 @@ export function typeHeaderOf(type: JavaType): string {
   return source.text.slice(start, end).trim();
 }
 
+/** The line of the type's opening brace, where its header ends (the type's first line when it has no body). */
+export function typeBodyLine(type: JavaType): number {
+  const body = typeBodyOf(originOf(type).node);
+  return body ? rangeOf(body).startLine : type.range.startLine;
+}
+
 const STOP_AT_NESTED = new Set(['classBody', 'classDeclaration', 'interfaceDeclaration', 'enumBodyDeclarations']);
 
 function recordComponents(declaration: CstNode): CstNode[] {

@@ -12,7 +12,7 @@ import type { Diagnostic } from '../../src/diagnose/types.js';
 import { composeRepairPrompt, orderPieces, type ContextPiece } from '../../src/model/prompts/index.js';
 import { classUnderTestName } from '../../src/repair/context/failures.js';
 import { gatherContext } from '../../src/repair/context/gather.js';
-import { importsPiece, methodPiece, unparsedPieces } from '../../src/repair/context/pieces.js';
+import { importsPiece, methodPiece, typeHeaderPiece, unparsedPieces } from '../../src/repair/context/pieces.js';
 import { locationOf, symbolOf } from '../../src/repair/context/symbols.js';
 import { parseJava } from '../../src/java/index.js';
 import { createSourceView } from '../../src/repair/fixers/source-view.js';
@@ -214,5 +214,12 @@ describe('context pieces', () => {
     expect(importsPiece('A.java', parsed(lines.join('\n')), meta)).toMatchObject({ startLine: 1, text: 'package a;\n\nimport java.util.List;' });
     const broken = [...lines.slice(0, -1), '    void f() {', '}'].join('\n');
     expect(unparsedPieces('A.java', broken, 9, meta)[0]).toMatchObject({ startLine: 1, text: 'package a;\n\nimport java.util.List;' });
+  });
+
+  it('a type\'s declaration piece ends at its opening brace, on the header\'s line or below it', () => {
+    const kAndR = parsed(['/** Orders. */', 'public class Orders extends Base {', '    void load() {', '    }', '}'].join('\n'));
+    expect(typeHeaderPiece('Orders.java', kAndR, kAndR.types[0]!, meta)?.text).toBe('/** Orders. */\npublic class Orders extends Base {');
+    const allman = parsed(['public class Orders', '    implements Runnable', '{', '    public void run() { }', '}'].join('\n'));
+    expect(typeHeaderPiece('Orders.java', allman, allman.types[0]!, meta)?.text).toBe('public class Orders\n    implements Runnable\n{');
   });
 });

@@ -3,7 +3,7 @@
  * a field, a member's declaration line, a library type's member list, and a window of
  * lines for a file that does not parse. Pure functions of the parsed source.
  */
-import { commentedStartLine, fieldsOf, headerOf, scanJavaHeader, typeHeaderOf, type JavaHeader, type JavaField, type JavaMethod, type JavaSourceFile, type JavaType } from '../../java/index.js';
+import { commentedStartLine, fieldsOf, headerOf, scanJavaHeader, typeBodyLine, type JavaHeader, type JavaField, type JavaMethod, type JavaSourceFile, type JavaType } from '../../java/index.js';
 import type { ContextPiece, ContextTier } from '../../model/prompts/index.js';
 import type { LibraryMember, LibraryType } from '../fixers/class-members.js';
 import { editDistance as levenshtein } from '../../shared/similar.js';
@@ -75,10 +75,7 @@ function headerSpan(header: JavaHeader): { from: number; to: number } | undefine
 
 /** The type's declaration up to its `{`: annotations, name, extends and implements. */
 export function typeHeaderPiece(path: string, file: JavaSourceFile, type: JavaType, meta: PieceMeta): ContextPiece | undefined {
-  const header = typeHeaderOf(type);
-  const lines = header.split('\n').length;
-  const openLine = linesOf(file.text)[type.range.startLine + lines - 1]?.includes('{') ? type.range.startLine + lines : type.range.startLine + lines - 1;
-  return linesPiece(path, file.text, withLeadingComment(file, type.range.startLine), Math.max(type.range.startLine, openLine), `declaration of ${type.name}`, meta);
+  return linesPiece(path, file.text, withLeadingComment(file, type.range.startLine), typeBodyLine(type), `declaration of ${type.name}`, meta);
 }
 
 export function fieldPiece(path: string, file: JavaSourceFile, field: JavaField, meta: PieceMeta): ContextPiece | undefined {
