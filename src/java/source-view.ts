@@ -24,21 +24,25 @@ export interface ViewedJavaFile {
   parsed: JavaParseResult;
 }
 
-/** Per view: path -> the text last read and its parse. A view that reads other text for a path parses it again. */
-const parses = new WeakMap<object, Map<string, ViewedJavaFile>>();
+/**
+ * Per reader (a view's `read` function): path -> the text last read and its parse. Keyed
+ * by the reader, not the view object, so that views built around one reader (the fixers',
+ * the prompt context's and the agent's view of one attempt's tree) share the parse.
+ */
+const parses = new WeakMap<SourceView['read'], Map<string, ViewedJavaFile>>();
 
 /**
  * The file's text and its parse, or undefined when the file does not exist. Parsed once
- * per view and text: a view reads what its tree holds, so the text is read each time and
+ * per reader and text: a view reads what its tree holds, so the text is read each time and
  * compared, and the parse is redone only when it changed.
  */
 export async function viewJavaFile(view: Pick<SourceView, 'read'>, path: string): Promise<ViewedJavaFile | undefined> {
   const text = await view.read(path);
   if (text === undefined) return undefined;
-  let files = parses.get(view);
+  let files = parses.get(view.read);
   if (!files) {
     files = new Map();
-    parses.set(view, files);
+    parses.set(view.read, files);
   }
   const known = files.get(path);
   if (known?.text === text) return known;

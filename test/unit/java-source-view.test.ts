@@ -7,6 +7,8 @@ import { viewJavaFile } from '../../src/java/index.js';
 import { ProjectSources } from '../../src/repair/context/sources.js';
 import { createSourceView } from '../../src/repair/fixers/source-view.js';
 import { readJava } from '../../src/repair/agent/tool-kit.js';
+import { overlayReaders } from '../../src/repair/compose.js';
+import type { ChangeSet } from '../../src/patch/types.js';
 
 const root = mkdtempSync(path.join(os.tmpdir(), 'mvnx-java-view-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -43,5 +45,19 @@ describe('viewJavaFile', () => {
     expect(broken?.parsed.ok).toBe(false);
     expect(broken?.parsed.ok === false && broken.parsed.error.message).toMatch(/end of the file/);
     expect(await viewJavaFile(view, 'src/main/java/com/acme/Missing.java')).toBeUndefined();
+  });
+
+  it('one reader per base: the views the fixers, the prompt context and the agent build of one attempt share the parse; a new base reads its own text', async () => {
+    const original = createSourceView(root);
+    const readAt = overlayReaders((file) => original.read(file));
+    const base: ChangeSet = { files: [] };
+    const list = (glob: string) => original.list(glob);
+    const fixers = await viewJavaFile({ read: readAt(base) }, FILE);
+    const context = await new ProjectSources({ read: readAt(base), list }).parse(FILE);
+    const agent = await readJava('extract_method', { root, read: readAt(base), list }, FILE);
+    expect(fixers?.parsed.ok && context === fixers.parsed.file && agent.java === fixers.parsed.file).toBe(true);
+    const next: ChangeSet = { files: [{ path: FILE, before: fixers!.text, after: 'package com.acme;\nclass Calc { }\n' }] };
+    const changed = await viewJavaFile({ read: readAt(next) }, FILE);
+    expect(changed?.parsed.ok && changed.parsed.file.types[0]!.methods).toEqual([]);
   });
 });
