@@ -30,6 +30,11 @@ export interface ViewedJavaFile {
  * the prompt context's and the agent's view of one attempt's tree) share the parse.
  */
 const parses = new WeakMap<SourceView['read'], Map<string, ViewedJavaFile>>();
+/**
+ * Parses kept per reader, the most recently used: a syntax tree takes many times its
+ * file's size, and the agent's find_similar_api_calls reads up to 150 files at a time.
+ */
+const KEPT_PER_READER = 64;
 
 /**
  * The file's text and its parse, or undefined when the file does not exist. Parsed once
@@ -45,8 +50,9 @@ export async function viewJavaFile(view: Pick<SourceView, 'read'>, path: string)
     parses.set(view.read, files);
   }
   const known = files.get(path);
-  if (known?.text === text) return known;
-  const viewed = { text, parsed: parseJava(text) };
+  files.delete(path);
+  const viewed = known?.text === text ? known : { text, parsed: parseJava(text) };
   files.set(path, viewed);
+  if (files.size > KEPT_PER_READER) files.delete(files.keys().next().value!);
   return viewed;
 }

@@ -61,3 +61,14 @@ describe('viewJavaFile', () => {
     expect(changed?.parsed.ok && changed.parsed.file.types[0]!.methods).toEqual([]);
   });
 });
+
+describe('viewJavaFile keeps a bounded number of parses', () => {
+  it('keeps the most recently used 64 files of a reader and parses an older one again', async () => {
+    const view = { read: async (file: string) => `class ${file.replace('.java', '')} { }` };
+    const first = await viewJavaFile(view, 'C0.java');
+    for (let n = 1; n <= 63; n++) await viewJavaFile(view, `C${n}.java`);
+    expect(await viewJavaFile(view, 'C0.java')).toBe(first);
+    for (let n = 64; n <= 128; n++) await viewJavaFile(view, `C${n}.java`);
+    expect(await viewJavaFile(view, 'C0.java')).not.toBe(first);
+  });
+});
