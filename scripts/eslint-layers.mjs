@@ -6,8 +6,9 @@
 // cycle by construction. docs/ARCHITECTURE.md shows the same table.
 //
 // Static imports, `export ... from` and `import('...')` with a literal path are checked,
-// `import type` included: a type is a dependency too. A folder not in the table is an error
-// (say where it sits).
+// `import type` included, with no exception: a type is a dependency too (the shapes plugins/
+// and repair/ share live in src/plugins/contracts.ts, below repair/). A folder not in the
+// table is an error (say where it sits).
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -23,13 +24,6 @@ export const LAYERS = [
   ['maven', 'java'],
   ['shared'],
 ];
-
-/**
- * Known debt, each with the reason and what removes it. Only type imports may be listed.
- * plugins/ still names the Fixer and AgentTool shapes that repair/ declares, until the
- * plugin contracts module (issue 19) takes them.
- */
-export const TYPE_ONLY_EXCEPTIONS = [{ from: 'plugins', to: 'repair' }];
 
 const SRC = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'src');
 
@@ -56,7 +50,7 @@ export const layersRule = {
     const relative = path.relative(SRC, file);
     if (relative.startsWith('..') || path.isAbsolute(relative) || !relative.includes(path.sep)) return {};
     const from = relative.split(path.sep)[0];
-    const check = (node, source, typeOnly) => {
+    const check = (node, source) => {
       if (typeof source !== 'string' || !source.startsWith('.')) return;
       const target = path.relative(SRC, path.resolve(path.dirname(file), source));
       if (target.startsWith('..') || path.isAbsolute(target)) return;
@@ -66,7 +60,6 @@ export const layersRule = {
       if (fromLayer < 0) return context.report({ node, messageId: 'unknownFolder', data: { folder: from } });
       if (toLayer < 0) return context.report({ node, messageId: 'unknownFolder', data: { folder: to } });
       if (toLayer > fromLayer) return;
-      if (typeOnly && TYPE_ONLY_EXCEPTIONS.some((exception) => exception.from === from && exception.to === to)) return;
       context.report({
         node,
         messageId: 'upward',
@@ -74,11 +67,10 @@ export const layersRule = {
       });
     };
     return {
-      ImportDeclaration: (node) =>
-        check(node, node.source.value, node.importKind === 'type' || (node.specifiers.length > 0 && node.specifiers.every((specifier) => specifier.importKind === 'type'))),
-      ExportNamedDeclaration: (node) => node.source && check(node, node.source.value, node.exportKind === 'type'),
-      ExportAllDeclaration: (node) => check(node, node.source.value, node.exportKind === 'type'),
-      ImportExpression: (node) => node.source.type === 'Literal' && check(node, node.source.value, false),
+      ImportDeclaration: (node) => check(node, node.source.value),
+      ExportNamedDeclaration: (node) => node.source && check(node, node.source.value),
+      ExportAllDeclaration: (node) => check(node, node.source.value),
+      ImportExpression: (node) => node.source.type === 'Literal' && check(node, node.source.value),
     };
   },
 };

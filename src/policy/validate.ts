@@ -23,21 +23,30 @@ export function validateLayer(raw: unknown, origin: LayerOrigin): void {
 
 export function describeIssues(issues: readonly z.core.$ZodIssue[], raw: unknown, origin: LayerOrigin): string {
   const issue = issues[0]!;
-  const more = issues.length > 1 ? ` (and ${issues.length - 1} more problem${issues.length > 2 ? 's' : ''})` : '';
-  return describeIssue(issue, raw, origin) + more;
+  return `${where(origin, issue.path, issue.code === 'unrecognized_keys' ? issue.keys[0] : undefined)} ${describeFields(configSchema, issues, raw)}`;
 }
 
-function describeIssue(issue: z.core.$ZodIssue, raw: unknown, origin: LayerOrigin): string {
+/**
+ * The first issue as `field.path: found X, expected Y` (or `field: unknown key "k" (did you
+ * mean ...)`, from the keys `schema` accepts there), plus how many more there are. The
+ * config errors put where the layer came from in front; the plugin loader, the plugin.
+ */
+export function describeFields(schema: z.core.$ZodType, issues: readonly z.core.$ZodIssue[], raw: unknown): string {
+  const more = issues.length > 1 ? ` (and ${issues.length - 1} more problem${issues.length > 2 ? 's' : ''})` : '';
+  return describeField(schema, issues[0]!, raw) + more;
+}
+
+function describeField(schema: z.core.$ZodType, issue: z.core.$ZodIssue, raw: unknown): string {
   const path = issue.path;
   if (issue.code === 'unrecognized_keys') {
     const key = issue.keys[0]!;
-    const known = knownKeysAt(configSchema, path);
+    const known = knownKeysAt(schema, path);
     const guess = closestMatch(key, known);
     const hint = guess ? `did you mean "${guess}"?` : `expected one of: ${known.join(', ')}`;
-    return `${where(origin, path, key)} ${formatPath([...path, key])}: unknown key "${key}" (${hint})`;
+    return `${formatPath([...path, key])}: unknown key "${key}" (${hint})`;
   }
   const found = valueAt(raw, path);
-  return `${where(origin, path)} ${formatPath(path) || '(top level)'}: found ${showValue(found)}, expected ${expectation(issue, found)}`;
+  return `${formatPath(path) || '(top level)'}: found ${showValue(found)}, expected ${expectation(issue, found)}`;
 }
 
 function where(origin: LayerOrigin, path: FieldPath, key?: string): string {
@@ -48,7 +57,7 @@ function where(origin: LayerOrigin, path: FieldPath, key?: string): string {
 function expectation(issue: z.core.$ZodIssue, found: unknown): string {
   switch (issue.code) {
     case 'invalid_type':
-      return issue.expected === 'object' ? 'a mapping (object)' : issue.expected === 'array' ? 'a list' : `a ${issue.expected}`;
+      return issue.expected === 'object' || issue.expected === 'record' ? 'a mapping (object)' : issue.expected === 'array' ? 'a list' : `a ${issue.expected}`;
     case 'invalid_value': {
       const values = issue.values.map((v) => JSON.stringify(v));
       const guess = typeof found === 'string' ? closestMatch(found, issue.values.map(String)) : undefined;
@@ -87,7 +96,9 @@ function showValue(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'a list';
   if (typeof value === 'object') return 'a mapping';
-  const text = JSON.stringify(value);
+  // A plugin's fields are code: JSON has no text for a function, a symbol or a bigint.
+  if (typeof value === 'function') return 'a function';
+  const text = typeof value === 'bigint' || typeof value === 'symbol' ? String(value) : JSON.stringify(value);
   return `${text.length > 60 ? `${text.slice(0, 57)}...` : text} (${typeof value})`;
 }
 

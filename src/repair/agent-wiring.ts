@@ -17,8 +17,7 @@ import { createCommandTool } from './agent/command-tools.js';
 import { createAgentProposer, type AgentAttemptInput } from './agent/proposer.js';
 import { allToolNames } from './agent/state-tools.js';
 import { BUILT_IN_AGENT_TOOLS } from './agent/built-in-tools.js';
-import type { AgentTool } from './agent/types.js';
-import type { SourceView } from './fixers/types.js';
+import type { AgentTool, SourceView } from '../plugins/contracts.js';
 import type { IntegrityOutcome, Proposal, Verification } from './loop.js';
 import { createWorkspacePool } from './workspace-pool.js';
 

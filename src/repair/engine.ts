@@ -14,14 +14,13 @@ import type { Progress } from '../report/progress.js';
 import type { RunRecorder } from '../report/run-record.js';
 import type { AttemptRecord } from '../shared/run-vocabulary.js';
 import { projectJavaRelease } from '../maven/settings.js';
-import { detectSandbox, planGoalRun, requireSandbox, runGoalInWorkspace, suggestedImage, type SandboxInfo } from '../workspace/index.js';
+import { detectSandbox, planGoalRun, requireSandbox, runGoalInWorkspace, suggestedImage, type SandboxInfo, type WorkspaceBuildOptions } from '../workspace/index.js';
 import type { ChangeChecker } from './change-check.js';
 import { overlayReaders } from './compose.js';
 import type { BuildFailureContext } from './entry.js';
 import { createFixerProposer } from './fixer-proposer.js';
 import { BUILT_IN_FIXERS, FixerRegistry } from './fixers/registry.js';
-import type { Fixer } from './fixers/types.js';
-import type { AgentTool } from './agent/types.js';
+import type { AgentTool, Fixer } from '../plugins/contracts.js';
 import { createSourceView } from './fixers/source-view.js';
 import { createTypeIndex } from './fixers/type-index.js';
 import type { IntegrityOutcome, LoopPorts } from './loop.js';
@@ -146,7 +145,7 @@ export async function startRepairSession(input: {
   });
   const { workspace } = verification;
   // What the extra builds in the workspace share: the formatter goal, the flaky re-run, the -Werror recompile.
-  const buildInWorkspace = {
+  const buildInWorkspace: WorkspaceBuildOptions = {
     workspace,
     executable: context.mavenExecutable,
     env: context.env,

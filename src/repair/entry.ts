@@ -20,7 +20,7 @@ import { RunRecorder, type RunRecord } from '../report/run-record.js';
 import { createProgress, redactingProgress, type Progress } from '../report/progress.js';
 import { renderSummary } from '../report/summary.js';
 import { describeSandbox, repositoryGoalNote, SandboxError, type SandboxInfo } from '../workspace/index.js';
-import { startRepairSession } from './engine.js';
+import { startRepairSession, type RepairSession } from './engine.js';
 import { runRepairLoop, type LoopResult } from './loop.js';
 import { applyInPlace, confirm, fixBaseOf } from './tier-actions.js';
 import { afterRun, repositoryOf } from './after-run.js';
@@ -219,19 +219,23 @@ async function repair(input: RepairInput): Promise<{ exitCode: number; fix?: Cha
 
   let loop: LoopResult;
   let diagnosis = input.diagnosis;
-  const session = await startRepairSession({
-    context,
-    config,
-    diagnosis,
-    recorder,
-    progress,
-    redactor: input.redactor,
-    signal: abort.signal,
-    ...(input.plugins ? { pluginFixers: input.plugins.fixers, pluginTools: input.plugins.tools, pluginParsers: input.plugins.parsers } : {}),
-  });
-  const optedOutIn = isolationOptOut(config.sources['sandbox.mode'], config.sandbox.mode);
-  const isolation: Isolation = { isolated: session.sandbox.isolated, ...(session.sandbox.reason ? { reason: session.sandbox.reason } : {}), ...(optedOutIn ? { optedOutIn } : {}) };
+  // Inside the try: a session that fails to start (a required sandbox missing, a bad
+  // provider setting) must not leave these signal handlers swallowing Ctrl-C.
+  let session: RepairSession | undefined;
+  let isolation: Isolation;
   try {
+    session = await startRepairSession({
+      context,
+      config,
+      diagnosis,
+      recorder,
+      progress,
+      redactor: input.redactor,
+      signal: abort.signal,
+      ...(input.plugins ? { pluginFixers: input.plugins.fixers, pluginTools: input.plugins.tools, pluginParsers: input.plugins.parsers } : {}),
+    });
+    const optedOutIn = isolationOptOut(config.sources['sandbox.mode'], config.sandbox.mode);
+    isolation = { isolated: session.sandbox.isolated, ...(session.sandbox.reason ? { reason: session.sandbox.reason } : {}), ...(optedOutIn ? { optedOutIn } : {}) };
     record.sandbox = sandboxField(session.sandbox);
     warnIfUnisolated(session.sandbox, isolation);
     const goalNote = repositoryGoalNote(context.mavenArgs);
@@ -244,11 +248,12 @@ async function repair(input: RepairInput): Promise<{ exitCode: number; fix?: Cha
       record.diagnostics = diagnosis.diagnostics;
     }
     const start = diagnosis;
-    loop = await progress.run('repairing the failed build', () => runRepairLoop(start, session.ports));
+    const { ports } = session;
+    loop = await progress.run('repairing the failed build', () => runRepairLoop(start, ports));
     const toolCalling = session.toolCalling();
     if (toolCalling) record.toolCalling = toolCalling;
   } finally {
-    await session.dispose();
+    await session?.dispose();
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
   }

@@ -4,7 +4,7 @@ import { fingerprintChangeSet } from '../patch/index.js';
 import { checkChangeSet, type ChangeChecker } from './change-check.js';
 import { overlayReaders } from './compose.js';
 import { createSourceView } from './fixers/source-view.js';
-import type { FixerContext, SourceView } from './fixers/types.js';
+import type { FixerContext, SourceView } from '../plugins/contracts.js';
 import type { FixerRegistry } from './fixers/registry.js';
 import type { Proposal } from './loop.js';
 

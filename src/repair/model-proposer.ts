@@ -5,7 +5,7 @@ import { jsonEditListJsonSchema, validateChangeSet, type PatchPolicy } from '../
 import type { ChangeSet } from '../patch/types.js';
 import type { AttemptRecord } from '../shared/run-vocabulary.js';
 import { gatherContext } from './context/gather.js';
-import type { TypeIndex } from './fixers/types.js';
+import type { TypeIndex } from '../plugins/contracts.js';
 import { ProviderUnavailable, type Proposal } from './loop.js';
 import { checkProposedChange, type ChangeChecker } from './change-check.js';
 

@@ -5,50 +5,30 @@
  * patch should be made, or paid a model call, for it.
  */
 import type { Diagnosis } from '../diagnose/types.js';
-import { planVerification, rerunTests, type QuickJvm, type SandboxInfo, type Workspace } from '../workspace/index.js';
+import { planVerification, rerunTests, type QuickJvm, type WorkspaceBuildOptions } from '../workspace/index.js';
 import type { FailureRecheck } from './loop.js';
 import { failingModuleDirs, failingTests } from './verifier.js';
 
-export interface RecheckOptions {
-  workspace: Workspace;
-  executable: string;
+export interface RecheckOptions extends WorkspaceBuildOptions {
   mavenArgs: string[];
-  env: NodeJS.ProcessEnv;
-  sandbox: SandboxInfo;
-  /** sandbox.env.pass: extra environment variables the build may see. */
-  envPass?: readonly string[];
-  timeoutMs: number;
-  signal: AbortSignal;
-  userCwd: string;
   onStage?: (name: string) => void;
   /** verify.quickJvm's flags. */
   jvm?: QuickJvm;
 }
 
 export function createFailureRecheck(options: RecheckOptions) {
+  const { mavenArgs, ...build } = options;
   return async function recheckFailures(diagnosis: Diagnosis): Promise<FailureRecheck | undefined> {
     // Only a build whose every fixable failure is a failing test: a compile error is no accident.
     const fixable = diagnosis.diagnostics.filter((d) => d.fixable);
     if (fixable.length === 0 || !fixable.every((d) => d.kind === 'test' && d.test)) return undefined;
     const tests = failingTests(diagnosis);
-    const stage = planVerification({ mavenArgs: options.mavenArgs, failingModules: failingModuleDirs(diagnosis), failingTests: tests, kinds: ['test'] }).find(
+    const stage = planVerification({ mavenArgs, failingModules: failingModuleDirs(diagnosis), failingTests: tests, kinds: ['test'] }).find(
       (candidate) => candidate.name === 'failing-tests',
     );
     if (!stage) return undefined;
     const started = Date.now();
-    const rerun = await rerunTests({
-      workspace: options.workspace,
-      stage,
-      executable: options.executable,
-      env: options.env,
-      sandbox: options.sandbox,
-      ...(options.envPass ? { envPass: options.envPass } : {}),
-      timeoutMs: options.timeoutMs,
-      signal: options.signal,
-      userCwd: options.userCwd,
-      ...(options.onStage ? { onStage: options.onStage } : {}),
-      ...(options.jvm ? { jvm: options.jvm } : {}),
-    });
+    const rerun = await rerunTests({ ...build, stage });
     if (rerun.interrupted) return undefined;
     const passedAlways = (test: string) => {
       const runs = rerun.tests.filter((result) => `${result.className}#${result.method}` === test);

@@ -40,6 +40,7 @@ export {
   type VerificationPlanInput,
   type StageResult,
   type VerifyInput,
+  type WorkspaceBuildOptions,
 } from './verify.js';
 export { cleansFirst } from './verify-plan.js';
 export { decideScope, EXCLUDES_FILE, type ScopeDecision, type VerifyScope } from './verify-scope.js';

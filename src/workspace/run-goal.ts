@@ -8,21 +8,10 @@ import path from 'node:path';
 import { runMaven } from '../maven/run.js';
 import { prepareLaunch } from './launch.js';
 import { rebasePath } from './maven-args.js';
-import type { SandboxInfo } from './sandbox.js';
-import { stageArgs } from './verify.js';
-import type { Workspace } from './workspace.js';
+import { stageArgs, type WorkspaceBuildOptions } from './verify.js';
 
-export interface GoalRunInput {
-  workspace: Workspace;
+export interface GoalRunInput extends WorkspaceBuildOptions {
   args: string[];
-  executable: string;
-  env?: NodeJS.ProcessEnv;
-  sandbox: SandboxInfo;
-  /** Extra environment variables the build may see (sandbox.env.pass), as for verification. */
-  envPass?: readonly string[];
-  timeoutMs: number;
-  signal?: AbortSignal;
-  userCwd?: string;
 }
 
 export interface GoalRun {

@@ -68,25 +68,33 @@ export interface VerdictCommand {
   why?: string;
 }
 
-export interface VerifyInput {
+/**
+ * What every Maven run in the workspace needs, a verification or another build (the
+ * formatter goal, the flaky re-run, the -Werror recompile): repair/engine.ts builds one
+ * record of it and hands it to each.
+ */
+export interface WorkspaceBuildOptions {
   workspace: Workspace;
-  stages: VerificationStage[];
   executable: string;
   /** Maven's complete environment (as runMaven takes it); default process.env. */
   env?: NodeJS.ProcessEnv;
   sandbox: SandboxInfo;
   /** Extra environment variables the build may see (sandbox.env.pass); the rest of the allowlist is fixed. */
   envPass?: readonly string[];
+  /** For the whole run (all stages of a verification together). */
+  timeoutMs: number;
+  signal?: AbortSignal;
+  /** Where the user ran Maven, when not at the project root (relative -f values). */
+  userCwd?: string;
+}
+
+export interface VerifyInput extends WorkspaceBuildOptions {
+  stages: VerificationStage[];
   /** Test results of the user's failed build, read from the original tree. */
   baselineTests: TestCaseResult[];
   /** More `com.acme.FooTest#method` that must run and pass (failures that appeared after earlier progress). */
   requiredTests?: string[];
-  /** For all stages together. */
-  timeoutMs: number;
-  signal?: AbortSignal;
   onStage?: (name: VerificationStageName) => void;
-  /** Where the user ran Maven, when not at the project root (relative -f values). */
-  userCwd?: string;
   /** The candidate's scope, and every module folder of the reactor (each gets its excludes file). */
   scope?: { decision: ScopeDecision; modules: string[] };
   /** Quick-JVM flags (verify.quickJvm): MAVEN_OPTS to run with, `-DargLine=` to add. */

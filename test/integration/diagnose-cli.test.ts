@@ -113,6 +113,26 @@ describe('mvnx diagnose on the checked-in logs', () => {
     expect(diagnosis.fixable).toBe(true);
   });
 
+  it('a plugin of the wrong shape, or a parser name two plugins use, is a config error: one line naming it, exit code 2', async () => {
+    const dir = path.join(scratch, 'bad-plugins');
+    await cp(projectDir('quality-gates'), dir, { recursive: true });
+    const parser = "{ name: 'acme-lint', start: () => ({}) }";
+    await writeFile(path.join(dir, 'a.mjs'), `export default { name: 'a', parsers: [${parser}] };\n`);
+    await writeFile(path.join(dir, 'b.mjs'), `export default { name: 'b', parsers: [${parser}] };\n`);
+    await writeFile(path.join(dir, 'shape.mjs'), "export default { name: 'c', parsers: [{ name: 'x', start: 'start' }] };\n");
+    await writeFile(path.join(dir, 'ci.log'), '[ERROR] BUILD FAILURE\n');
+    await writeFile(path.join(dir, '.mvnxrc.yaml'), 'plugins:\n  - ./a.mjs\n  - ./b.mjs\n');
+    const twice = await mvnx(dir, ['ci.log']);
+    expect(twice.exitCode).toBe(2);
+    // The config names plugin files relative to itself; they are absolute once it is loaded.
+    expect(twice.stderr).toContain(`plugin ${path.join(dir, 'b.mjs')}: parsers[0]: the parser name "acme-lint" is already taken by parsers[0] of plugin ${path.join(dir, 'a.mjs')}`);
+    expect(twice.stderr.trim().split('\n')).toHaveLength(1);
+    await writeFile(path.join(dir, '.mvnxrc.yaml'), 'plugins:\n  - ./shape.mjs\n');
+    const shape = await mvnx(dir, ['ci.log']);
+    expect(shape.exitCode).toBe(2);
+    expect(shape.stderr).toContain(`plugin ${path.join(dir, 'shape.mjs')}: parsers[0].start: found "start" (string), expected a function`);
+  });
+
   it('a log with no failure in it says so instead of inventing one', async () => {
     const dir = path.join(scratch, 'passing');
     await cp(projectDir('werror'), dir, { recursive: true });

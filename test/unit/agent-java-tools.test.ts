@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Diagnostic } from '../../src/diagnose/types.js';
 import { editDistance, similarName } from '../../src/repair/agent/java-tools.js';
 import { extractTestCode, findSimilarApiCalls } from '../../src/repair/agent/tools.js';
-import { MAX_TOOL_OUTPUT_CHARS, type AgentToolContext } from '../../src/repair/agent/types.js';
+import { MAX_TOOL_OUTPUT_CHARS, type AgentToolContext } from '../../src/plugins/contracts.js';
 import { createSourceView } from '../../src/repair/fixers/source-view.js';
 
 const TEST = 'src/test/java/com/acme/shop/CartTest.java';

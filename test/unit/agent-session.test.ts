@@ -12,7 +12,7 @@ import { buildAgentTurn } from '../../src/model/prompts/index.js';
 import { ModelCallError } from '../../src/model/errors.js';
 import { fixCandidates, runAgentSession, ToolCallingRefused, type FixTrial } from '../../src/repair/agent/session.js';
 import { toolsAllowedIn } from '../../src/repair/agent/state-tools.js';
-import type { AgentTool } from '../../src/repair/agent/types.js';
+import type { AgentTool } from '../../src/plugins/contracts.js';
 
 let mock: OllamaMock | undefined;
 afterEach(async () => {

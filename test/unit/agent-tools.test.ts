@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CODE_TOOLS, extractMethod, extractTestCode, findSimilarApiCalls, getClassesAndMethods, readRange, searchCodeBase } from '../../src/repair/agent/tools.js';
-import { MAX_TOOL_OUTPUT_CHARS, type AgentTool, type AgentToolContext } from '../../src/repair/agent/types.js';
+import { MAX_TOOL_OUTPUT_CHARS, type AgentTool, type AgentToolContext } from '../../src/plugins/contracts.js';
 import { createSourceView } from '../../src/repair/fixers/source-view.js';
 
 const CALCULATOR = [

@@ -18,8 +18,8 @@ describe('mvnx/layers', () => {
       { filename: src('cli/main.ts'), code: "import { runRepair } from '../repair/entry.js';" },
       { filename: src('maven/run.ts'), code: "import { MvnxError } from '../shared/errors.js';" },
       { filename: src('patch/apply.ts'), code: "import { x } from './helpers.js';" },
-      // Known debt: plugins/ names repair/'s Fixer and AgentTool types, types only.
-      { filename: src('plugins/types.ts'), code: "import type { Fixer } from '../repair/fixers/types.js';" },
+      // The shapes repair/ and plugins/ share come from plugins/, below repair/.
+      { filename: src('repair/fixers/registry.ts'), code: "import type { Fixer } from '../../plugins/contracts.js';" },
       { filename: src('maven/run.ts'), code: "import { execa } from 'execa';" },
     ],
     invalid: [
@@ -28,7 +28,9 @@ describe('mvnx/layers', () => {
       { filename: src('report/write.ts'), code: "const m = await import('../plugins/load.js');", errors: [{ messageId: 'upward' }] },
       // A type is a dependency too, and peers may not import each other (no cycle).
       { filename: src('policy/x.ts'), code: "import type { Provider } from '../model/provider.js';", errors: [{ messageId: 'upward' }] },
-      // The exception covers types only: a runtime import of repair/ from plugins/ is refused.
+      // No exception is left: plugins/ may not import repair/, not even a type (the contracts module holds the shared shapes).
+      { filename: src('plugins/types.ts'), code: "import type { Fixer } from '../repair/fixers/registry.js';", errors: [{ messageId: 'upward' }] },
+      { filename: src('plugins/load.ts'), code: "import { type AgentTool } from '../repair/agent/tool-kit.js';", errors: [{ messageId: 'upward' }] },
       { filename: src('plugins/load.ts'), code: "import { BUILT_IN_FIXERS } from '../repair/fixers/registry.js';", errors: [{ messageId: 'upward' }] },
       { filename: src('newstage/x.ts'), code: "import { y } from '../maven/run.js';", errors: [{ messageId: 'unknownFolder' }] },
     ],

@@ -4,7 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Diagnostic } from '../../src/diagnose/types.js';
-import { createDefaultFixerRegistry, createSourceView, FixerRegistry, type Fixer, type FixCandidate } from '../../src/repair/fixers/index.js';
+import { createDefaultFixerRegistry, createSourceView, FixerRegistry } from '../../src/repair/fixers/index.js';
+import type { Fixer, FixCandidate } from '../../src/plugins/contracts.js';
 import { resolveDeclaredClasspath, parseDeclaredDependencies } from '../../src/repair/fixers/declared-classpath.js';
 import { classNamesFromEntries, jarClasses } from '../../src/repair/fixers/jar-index.js';
 import { indexPublicClasses, loadJdkIndex, parseJimageList, parseModuleExports, readJavaVersion, resolveJavaHome } from '../../src/repair/fixers/jdk-index.js';
@@ -42,8 +43,9 @@ describe('FixerRegistry', () => {
     const registry = new FixerRegistry();
     registry.register(fixer('one', []));
     expect(() => registry.register(fixer('one', []))).toThrow('a fixer named one is already registered');
-    expect(() => registry.register(fixer('has space', []))).toThrow(/non-empty name without spaces/);
-    expect(() => registry.register({ name: 'x' } as Fixer)).toThrow('fixer x must have handles() and propose() functions');
+    expect(() => registry.register(fixer('has space', []))).toThrow('fixer has space: name: found "has space" (string), expected a name of letters, digits and . : / - _ (no spaces)');
+    expect(() => registry.register({ name: 'x' } as Fixer)).toThrow('fixer x: handles: found nothing, expected a function (and 1 more problem)');
+    expect(() => registry.register(undefined as unknown as Fixer)).toThrow('a fixer: (top level): found nothing, expected a mapping (object)');
     expect(registry.list().map((f) => f.name)).toEqual(['one']);
   });
 

@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { MvnxError } from '../../src/shared/errors.js';
 import { runReporters } from '../../src/plugins/load.js';
 import { loadPlugins } from '../../src/repair/plugins.js';
+import type { Diagnostic } from '../../src/diagnose/types.js';
 import type { RunRecord } from '../../src/report/run-record.js';
 
 const dirs: string[] = [];
@@ -80,9 +81,11 @@ describe('loadPlugins', () => {
     const loaded = await loadPlugins(['./p.mjs'], { projectRoot: root });
     expect(loaded.parsers.map((p) => [p.name, p.reports])).toEqual([['acme-lint', ['acme-lint.xml']]]);
     expect(loaded.notes).toEqual([]);
-    await expect(loadPlugins(['./bad.mjs'], { projectRoot: root })).rejects.toThrow('plugin ./bad.mjs: parsers[0]: parser x needs a start(context) function that returns { line?, report?, finish? }');
-    await expect(loadPlugins(['./folder.mjs'], { projectRoot: root })).rejects.toThrow('plugins[0]'.replace('plugins', 'parsers'));
-    await expect(loadPlugins(['./p.mjs', './q.mjs'], { projectRoot: root })).rejects.toThrow('plugin ./q.mjs: parser acme-lint has the name of a parser another plugin already has');
+    expect((await loadError(['./bad.mjs'], root)).message).toBe('plugin ./bad.mjs: parsers[0].start: found nothing, expected a function');
+    expect((await loadError(['./folder.mjs'], root)).message).toBe(
+      'plugin ./folder.mjs: parsers[0].reports[0]: found "target/y.xml" (string), expected a file name without folders, e.g. "acme-lint.xml"',
+    );
+    expect((await loadError(['./p.mjs', './q.mjs'], root)).message).toBe('plugin ./q.mjs: parsers[0]: the parser name "acme-lint" is already taken by parsers[0] of plugin ./p.mjs');
   });
 
   it('loads agent tools', async () => {
@@ -114,33 +117,99 @@ describe('loadPlugins', () => {
     expect((await loadError(['./broken.mjs'], root)).message).toMatch(new RegExp(`^plugin \\./broken\\.mjs: loading .*broken\\.mjs failed: \\S`));
   });
 
+  const GOOD_TOOL = "name: 'who', description: 'd', parameters: {}, states: ['fix'], run: async () => ({ ok: true, output: '' })";
   it.each([
     ['export const nothing = 1;', 'its default export (or export "plugin") must be an object with a name'],
     ['export default [1];', 'its default export (or export "plugin") must be an object with a name'],
-    ['export default { fixers: [] };', 'the plugin object needs a name'],
-    ["export default { name: 'x', fixer: [] };", 'unknown key "fixer" (a plugin has name, version, description, fixers, reporters, parsers, tools)'],
-    ["export default { name: 'x', fixers: {} };", 'fixers must be an array'],
-    ["export default { name: 'x', fixers: [{ name: 'a b', handles() {}, propose() {} }] };", 'fixers[0]: a fixer needs a non-empty name without spaces, got "a b"'],
-    ["export default { name: 'x', fixers: [{ name: 'ok', handles() {} }] };", 'fixers[0]: fixer ok must have handles() and propose() functions'],
-    ["export default { name: 'x', reporters: [{ name: 'r' }] };", 'reporters[0]: a reporter must be an object with a name and a report(record, context) function'],
-    ["export default { name: 'x', tools: [{ name: 'Who Owns' }] };", 'tools[0]: a tool name is lower_snake_case, got "Who Owns"'],
-    ["export default { name: 'x', tools: [{ name: 'who', description: 'd', parameters: {}, states: ['debug'], run() {} }] };", 'tools[0]: tool who: states must list some of understand, collect, fix'],
-    ["export default { name: 'x', tools: [{ name: 'who', description: 'd', parameters: {}, states: ['fix'] }] };", 'tools[0]: tool who needs a run(args, context) function'],
+    ["export default 'acme';", 'its default export (or export "plugin") must be an object with a name'],
+    // The plugin object: the same words as a config error, the field path first.
+    ['export default { fixers: [] };', 'name: found nothing, expected a string'],
+    ["export default { name: '  ' };", 'name: found "  " (string), expected a non-empty string'],
+    ["export default { name: 'x', version: 2 };", 'version: found 2 (number), expected a string'],
+    ["export default { name: 'x', fixer: [] };", 'fixer: unknown key "fixer" (did you mean "fixers"?)'],
+    ["export default { name: 'x', onLoad: 1 };", 'onLoad: unknown key "onLoad" (expected one of: name, version, description, fixers, tools, parsers, reporters)'],
+    ["export default { name: 'x', fixers: {} };", 'fixers: found a mapping, expected a list'],
+    ["export default { name: 'x', tools: 'who_owns' };", 'tools: found "who_owns" (string), expected a list'],
+    ["export default { name: 'x', parsers: null };", 'parsers: found null, expected a list'],
+    ["export default { name: 'x', reporters: {} };", 'reporters: found a mapping, expected a list'],
+    // Fixers.
+    ["export default { name: 'x', fixers: [null] };", 'fixers[0]: found null, expected a mapping (object)'],
+    ["export default { name: 'x', fixers: [{ handles() {}, propose() {} }] };", 'fixers[0].name: found nothing, expected a string'],
+    ["export default { name: 'x', fixers: [{ name: 'a b', handles() {}, propose() {} }] };", 'fixers[0].name: found "a b" (string), expected a name of letters, digits and . : / - _ (no spaces)'],
+    ["export default { name: 'x', fixers: [{ name: 'ok', handles() {} }] };", 'fixers[0].propose: found nothing, expected a function'],
+    ["export default { name: 'x', fixers: [{ name: 'ok', handles: true, propose() {} }] };", 'fixers[0].handles: found true (boolean), expected a function'],
+    // Agent tools.
+    ["export default { name: 'x', tools: [{ name: 'Who Owns' }] };", 'tools[0].name: found "Who Owns" (string), expected a lower_snake_case name (and 4 more problems)'],
+    ["export default { name: 'x', tools: [{ name: 'who', parameters: {}, states: ['fix'], run() {} }] };", 'tools[0].description: found nothing, expected a string'],
+    ["export default { name: 'x', tools: [{ name: 'who', description: ' ', parameters: {}, states: ['fix'], run() {} }] };", 'tools[0].description: found " " (string), expected a non-empty string'],
+    ["export default { name: 'x', tools: [{ name: 'who', description: 'd', states: ['fix'], run() {} }] };", 'tools[0].parameters: found nothing, expected a mapping (object)'],
+    ["export default { name: 'x', tools: [{ name: 'who', description: 'd', parameters: [], states: ['fix'], run() {} }] };", 'tools[0].parameters: found a list, expected a mapping (object)'],
+    [
+      "export default { name: 'x', tools: [{ name: 'who', description: 'd', parameters: { file: { type: 'path', description: 'f' } }, states: ['fix'], run() {} }] };",
+      'tools[0].parameters.file.type: found "path" (string), expected one of "string", "integer", "string[]"',
+    ],
+    ["export default { name: 'x', tools: [{ name: 'who', description: 'd', parameters: { file: { type: 'string' } }, states: ['fix'], run() {} }] };", 'tools[0].parameters.file.description: found nothing, expected a string'],
+    ["export default { name: 'x', tools: [{ name: 'who', description: 'd', parameters: {}, states: ['debug'], run() {} }] };", 'tools[0].states[0]: found "debug" (string), expected one of "understand", "collect", "fix"'],
+    ["export default { name: 'x', tools: [{ name: 'who', description: 'd', parameters: {}, states: [], run() {} }] };", 'tools[0].states: found a list, expected a list of at least 1 item(s)'],
+    ["export default { name: 'x', tools: [{ name: 'who', description: 'd', parameters: {}, states: ['fix'] }] };", 'tools[0].run: found nothing, expected a function'],
+    // Parsers.
+    ["export default { name: 'x', parsers: [() => []] };", 'parsers[0]: found a function, expected a mapping (object)'],
+    ["export default { name: 'x', parsers: [{ name: 'p', start: {} }] };", 'parsers[0].start: found a mapping, expected a function'],
+    ["export default { name: 'x', parsers: [{ name: 'p', reports: 'p.xml', start() {} }] };", 'parsers[0].reports: found "p.xml" (string), expected a list'],
+    // Reporters.
+    ["export default { name: 'x', reporters: [{ name: 'r' }] };", 'reporters[0].report: found nothing, expected a function'],
+    ["export default { name: 'x', reporters: [{ report() {} }] };", 'reporters[0].name: found nothing, expected a string'],
+    // More than one problem: the first, and how many more.
+    [`export default { name: 'x', fixers: [{ name: 'a' }], tools: [{ ${GOOD_TOOL}, run: 1 }] };`, 'fixers[0].handles: found nothing, expected a function (and 2 more problems)'],
   ])('refuses a plugin of the wrong shape: %s', async (source, problem) => {
     const root = await project({ 'p.mjs': `${source}\n` });
     expect((await loadError(['./p.mjs'], root)).message).toBe(`plugin ./p.mjs: ${problem}`);
   });
 
-  it('refuses two plugins with one name, and a fixer or tool named like a built-in one', async () => {
+  it('notes the fields of a part that mvnx does not read, and keeps a class instance as it is (its methods keep their this)', async () => {
     const root = await project({
-      'd.mjs': "export default { name: 'd', tools: [{ name: 'read_range', description: 'mine', parameters: {}, states: ['fix'], run: async () => ({ ok: true, output: '' }) }] };\n",
-      'a.mjs': "export default { name: 'same' };\n",
-      'b.mjs': "export default { name: 'same' };\n",
-      'c.mjs': "export default { name: 'c', fixers: [{ name: 'missing-import', handles: () => false, propose: async () => [] }] };\n",
+      'p.mjs': `class SumFixer {
+  constructor() { this.name = 'acme/sum'; this.pattern = /totl/; this.priority = 3; }
+  handles(d) { return this.pattern.test(d.message); }
+  async propose() { return []; }
+}
+export default { name: 'acme', fixers: [new SumFixer()], tools: [{ name: 'who', description: 'd', parameters: {}, states: ['fix'], run: async () => ({ ok: true, output: '' }), cache: {} }] };
+`,
     });
-    expect((await loadError(['./a.mjs', './b.mjs'], root)).message).toBe('plugin ./b.mjs: another plugin is already named same');
-    expect((await loadError(['./c.mjs'], root)).message).toBe('plugin ./c.mjs: fixer missing-import has the name of a fixer mvnx already has');
-    expect((await loadError(['./d.mjs'], root)).message).toBe('plugin ./d.mjs: tool read_range has the name of a tool mvnx already has');
+    const loaded = await loadPlugins(['./p.mjs'], { projectRoot: root });
+    expect(loaded.fixers[0]?.handles({ kind: 'compile', message: 'x.totl()' } as Diagnostic)).toBe(true);
+    expect(loaded.notes).toEqual([
+      'plugin ./p.mjs: fixers[0].pattern is not read by mvnx (a fixer has name, handles, propose)',
+      'plugin ./p.mjs: fixers[0].priority is not read by mvnx (a fixer has name, handles, propose)',
+      'plugin ./p.mjs: tools[0].cache is not read by mvnx (a tool has name, description, parameters, states, run)',
+    ]);
+  });
+
+  it('refuses a name used twice, naming both: plugins, a fixer or tool of mvnx, and fixers, tools, parsers or reporters of two plugins or of one', async () => {
+    const tool = (name: string) => `{ name: '${name}', description: 'mine', parameters: {}, states: ['fix'], run: async () => ({ ok: true, output: '' }) }`;
+    const fixer = (name: string) => `{ name: '${name}', handles: () => false, propose: async () => [] }`;
+    const reporter = (name: string) => `{ name: '${name}', report: async () => {} }`;
+    const root = await project({
+      'a.mjs': `export default { name: 'same', fixers: [${fixer('acme/sum')}], tools: [${tool('who_owns')}], reporters: [${reporter('chat')}] };\n`,
+      'b.mjs': "export default { name: 'same' };\n",
+      'builtin-fixer.mjs': `export default { name: 'c', fixers: [${fixer('missing-import')}] };\n`,
+      'builtin-tool.mjs': `export default { name: 'd', tools: [${tool('read_range')}] };\n`,
+      'state-tool.mjs': `export default { name: 'e', tools: [${tool('write_fix')}] };\n`,
+      'other-fixer.mjs': `export default { name: 'f', fixers: [${fixer('acme/sum')}] };\n`,
+      'other-tool.mjs': `export default { name: 'g', tools: [${tool('who_owns')}] };\n`,
+      'other-reporter.mjs': `export default { name: 'h', reporters: [${reporter('chat')}] };\n`,
+      'twice.mjs': `export default { name: 'i', fixers: [${fixer('one')}, ${fixer('one')}] };\n`,
+    });
+    expect((await loadError(['./a.mjs', './b.mjs'], root)).message).toBe('plugin ./b.mjs: the plugin name "same" is already taken by plugin ./a.mjs');
+    expect((await loadError(['./builtin-fixer.mjs'], root)).message).toBe('plugin ./builtin-fixer.mjs: fixers[0]: the fixer name "missing-import" is already taken by a built-in fixer of mvnx');
+    expect((await loadError(['./builtin-tool.mjs'], root)).message).toBe('plugin ./builtin-tool.mjs: tools[0]: the tool name "read_range" is already taken by a built-in tool of mvnx');
+    expect((await loadError(['./state-tool.mjs'], root)).message).toBe('plugin ./state-tool.mjs: tools[0]: the tool name "write_fix" is already taken by a built-in tool of mvnx');
+    expect((await loadError(['./a.mjs', './other-fixer.mjs'], root)).message).toBe('plugin ./other-fixer.mjs: fixers[0]: the fixer name "acme/sum" is already taken by fixers[0] of plugin ./a.mjs');
+    expect((await loadError(['./a.mjs', './other-tool.mjs'], root)).message).toBe('plugin ./other-tool.mjs: tools[0]: the tool name "who_owns" is already taken by tools[0] of plugin ./a.mjs');
+    expect((await loadError(['./a.mjs', './other-reporter.mjs'], root)).message).toBe('plugin ./other-reporter.mjs: reporters[0]: the reporter name "chat" is already taken by reporters[0] of plugin ./a.mjs');
+    expect((await loadError(['./twice.mjs'], root)).message).toBe('plugin ./twice.mjs: fixers[1]: the fixer name "one" is already taken by fixers[0] of plugin ./twice.mjs');
+    // Each on its own loads.
+    for (const alone of ['./a.mjs', './b.mjs', './other-fixer.mjs', './other-tool.mjs', './other-reporter.mjs']) await expect(loadPlugins([alone], { projectRoot: root })).resolves.toBeDefined();
   });
 });
 

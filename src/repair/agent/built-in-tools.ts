@@ -1,6 +1,6 @@
 /** The tools every agent session has: the code readers, and the build. */
 import { CODE_TOOLS } from './tools.js';
-import type { AgentTool } from './types.js';
+import type { AgentTool } from '../../plugins/contracts.js';
 
 export const RUN_TESTS_TOOL: AgentTool = {
   name: 'run_tests',

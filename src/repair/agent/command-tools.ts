@@ -8,12 +8,11 @@
  * program that is missing, fails or times out answers one line: it never stops a repair.
  */
 import { escape } from 'minimatch';
-import type { SourceView } from '../fixers/types.js';
+import { type AgentState, type AgentTool, MAX_TOOL_OUTPUT_CHARS, type SourceView, type ToolParameter, type ToolResult } from '../../plugins/contracts.js';
 import type { CommandRun } from '../../workspace/command.js';
 import { splitCommandLine } from '../../policy/command-line.js';
 import { fit, plural } from './tool-kit.js';
 import { readToolOutput, renderFinding, type OutputFormat } from './tool-output.js';
-import { MAX_TOOL_OUTPUT_CHARS, type AgentState, type AgentTool, type ToolParameter, type ToolResult } from './types.js';
 
 export interface CommandToolConfig {
   name: string;

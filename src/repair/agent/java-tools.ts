@@ -7,11 +7,10 @@
 import { escape } from 'minimatch';
 import type { Diagnostic } from '../../diagnose/types.js';
 import { findMethodCalls, findTestCode, lineAt, methodAt, outline, typeAt, viewJavaFile, type JavaSourceFile } from '../../java/index.js';
-import type { SourceView } from '../fixers/types.js';
+import { MAX_TOOL_OUTPUT_CHARS, type SourceView } from '../../plugins/contracts.js';
 import { fileParameter } from './read-tools.js';
 import { subTokens } from './sub-tokens.js';
 import { BadCall, clip, defineTool, fit, given, integer, MAX_NAMES, numbered, plural, projectPath, readJava, someOf, text, toLines, widthFor, type Args } from './tool-kit.js';
-import { MAX_TOOL_OUTPUT_CHARS } from './types.js';
 import { editDistance } from '../../shared/similar.js';
 
 // The one Levenshtein distance, named here too for the agent's tools and their tests.

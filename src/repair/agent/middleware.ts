@@ -15,10 +15,9 @@
  * - anything left over is dropped, with a note.
  */
 import { escape } from 'minimatch';
-import type { SourceView } from '../fixers/types.js';
+import type { SourceView, ToolParameter } from '../../plugins/contracts.js';
 import { editDistance } from '../../shared/similar.js';
 import { subTokens } from './sub-tokens.js';
-import type { ToolParameter } from './types.js';
 
 export interface ToolSignature {
   name: string;

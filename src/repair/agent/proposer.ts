@@ -17,7 +17,7 @@ import { ProviderUnavailable, type IntegrityOutcome, type Proposal, type Verific
 import { BUILT_IN_AGENT_TOOLS } from './built-in-tools.js';
 import { toFixTrial, tryCandidates, type CandidateResult } from './candidates.js';
 import { runAgentSession, ToolCallingRefused, type AgentSessionResult } from './session.js';
-import type { AgentTool, ToolResult } from './types.js';
+import type { AgentTool, ToolResult } from '../../plugins/contracts.js';
 
 export type ToolCallingSetting = 'auto' | 'native' | 'text';
 

@@ -5,7 +5,7 @@
  */
 import { compareScores, scoreLine, searchTerms, type LineScore } from './sub-tokens.js';
 import { BadCall, clip, defineTool, fit, given, integer, numbered, plural, projectPath, readLines, span, widthFor } from './tool-kit.js';
-import { MAX_TOOL_OUTPUT_CHARS, type ToolParameter } from './types.js';
+import { MAX_TOOL_OUTPUT_CHARS, type ToolParameter } from '../../plugins/contracts.js';
 
 const MAX_LINES = 200;
 const DEFAULT_LINES = 60;

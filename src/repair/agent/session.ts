@@ -15,7 +15,7 @@ import type { ChatMessage, ToolCall, ToolSpec } from '../../model/types.js';
 import { coerceArguments, describeCorrections, resolveToolName } from './middleware.js';
 import { callKey, containsPatch, parseAgentReply } from './protocol.js';
 import { allToolNames, describeParameters, isStateTool, signatureOf, toolSpec, toolsAllowedIn } from './state-tools.js';
-import { MAX_TOOL_OUTPUT_CHARS, type AgentState, type AgentTool, type AgentToolContext, type ToolResult } from './types.js';
+import { MAX_TOOL_OUTPUT_CHARS, type AgentState, type AgentTool, type AgentToolContext, type ToolResult } from '../../plugins/contracts.js';
 
 export type AgentStop = 'fix-verified' | 'goals-accomplished' | 'gave-up' | 'step-limit' | 'loop-guard' | 'unreadable' | 'build-budget' | 'time-limit';
 

@@ -11,7 +11,7 @@
  * They are answered by the session itself, not run like the reading tools.
  */
 import type { ToolSpec } from '../../model/types.js';
-import type { AgentState, AgentTool, ToolParameter } from './types.js';
+import type { AgentState, AgentTool, ToolParameter } from '../../plugins/contracts.js';
 
 export interface StateTool {
   description: string;

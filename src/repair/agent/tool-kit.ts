@@ -7,10 +7,8 @@
 import path from 'node:path';
 import { escape } from 'minimatch';
 import { viewJavaFile, type JavaSourceFile } from '../../java/index.js';
-import type { SourceView } from '../fixers/types.js';
-import { MAX_TOOL_OUTPUT_CHARS, type AgentState, type AgentTool, type AgentToolContext, type ToolParameter, type ToolResult } from './types.js';
+import { AGENT_STATES, type AgentTool, type AgentToolContext, MAX_TOOL_OUTPUT_CHARS, type SourceView, type ToolParameter, type ToolResult } from '../../plugins/contracts.js';
 
-export const ALL_STATES: readonly AgentState[] = ['understand', 'collect', 'fix'];
 export const MAX_SUGGESTIONS = 5;
 export const MAX_NAMES = 40;
 /** A generated or minified line would otherwise fill a whole answer on its own, every time it is asked for. */
@@ -28,7 +26,7 @@ export function defineTool(
   run: (args: Args, view: SourceView, context: AgentToolContext) => Promise<ToolResult>,
 ): AgentTool {
   return {
-    ...{ name, description, parameters, states: ALL_STATES },
+    ...{ name, description, parameters, states: AGENT_STATES },
     async run(args, context) {
       try {
         return cap(await run(args ?? {}, context.view, context));

@@ -7,7 +7,7 @@
  */
 import { extractMethod, extractTestCode, findSimilarApiCalls, getClassesAndMethods } from './java-tools.js';
 import { readRange, searchCodeBase } from './read-tools.js';
-import type { AgentTool } from './types.js';
+import type { AgentTool } from '../../plugins/contracts.js';
 
 export { extractMethod, extractTestCode, findSimilarApiCalls, getClassesAndMethods } from './java-tools.js';
 export { readRange, searchCodeBase } from './read-tools.js';

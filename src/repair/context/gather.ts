@@ -6,7 +6,7 @@
  */
 import type { Diagnostic } from '../../diagnose/types.js';
 import type { ContextPiece } from '../../model/prompts/index.js';
-import type { TypeIndex } from '../fixers/types.js';
+import type { TypeIndex } from '../../plugins/contracts.js';
 import { testFailureContext } from './failures.js';
 import { linesPiece } from './pieces.js';
 import { ProjectSources, type SourceAccess } from './sources.js';

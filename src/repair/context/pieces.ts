@@ -5,7 +5,7 @@
  */
 import { commentedStartLine, fieldsOf, headerOf, scanJavaHeader, typeBodyLine, type JavaHeader, type JavaField, type JavaMethod, type JavaSourceFile, type JavaType } from '../../java/index.js';
 import type { ContextPiece, ContextTier } from '../../model/prompts/index.js';
-import type { LibraryMember, LibraryType } from '../fixers/class-members.js';
+import type { LibraryMember, LibraryType } from '../../plugins/contracts.js';
 import { editDistance as levenshtein } from '../../shared/similar.js';
 
 /** A method longer than this is shown as a window around the line that matters. */

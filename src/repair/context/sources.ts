@@ -5,8 +5,7 @@
  * and the module's jars.
  */
 import { allTypes, qualifyTypeName, superTypesOf, rawTypeName, viewJavaFile, type JavaSourceFile, type JavaType, type SourceView } from '../../java/index.js';
-import type { LibraryType } from '../fixers/class-members.js';
-import type { SourceScope, TypeIndex } from '../fixers/types.js';
+import type { LibraryType, SourceScope, TypeIndex } from '../../plugins/contracts.js';
 
 /** The tree as the current attempt sees it: a SourceView (its root is not needed here). */
 export type SourceAccess = Pick<SourceView, 'read' | 'list'>;

@@ -11,7 +11,7 @@ import type { Diagnostic } from '../../diagnose/types.js';
 import { isPlacedCompileError, symbolLocation } from './diagnostic-text.js';
 import { joinLines, readJavaHeader, splitLines, usesSimpleName, type JavaImport } from '../../java/index.js';
 import { packageRank } from './package-preference.js';
-import type { FixCandidate, Fixer, SourceView } from './types.js';
+import type { FixCandidate, Fixer, SourceView } from '../../plugins/contracts.js';
 
 const NAME = 'bad-import';
 const MISSING_PACKAGE = /^package ([\w$.]+) does not exist$/;

@@ -7,27 +7,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { execa } from 'execa';
-
-export interface LibraryMember {
-  kind: 'method' | 'field' | 'constructor';
-  name: string;
-  /** Parameter types as javap prints them (qualified, generic), empty for a field. */
-  parameters: string[];
-  /** The field's type or the method's return type; absent for a constructor. */
-  type?: string;
-  modifiers: string[];
-  /** The line as javap prints it, without the trailing `;`: `public boolean add(E)`. */
-  signature: string;
-}
-
-export interface LibraryType {
-  /** `java.util.Map$Entry`. */
-  name: string;
-  kind: 'class' | 'interface' | 'enum' | 'record' | 'annotation';
-  superclass?: string;
-  interfaces: string[];
-  members: LibraryMember[];
-}
+import type { LibraryMember, LibraryType } from '../../plugins/contracts.js';
 
 const HEADER = /^((?:[\w-]+\s+)*?)(class|interface|enum|record|@interface)\s+([\w$.]+)(<.*?>)?(?:\s+extends\s+(.+?))?(?:\s+implements\s+(.+?))?\s*\{$/;
 const MODIFIERS = new Set(['public', 'protected', 'private', 'static', 'final', 'abstract', 'native', 'synchronized', 'transient', 'volatile', 'default', 'strictfp', 'sealed', 'non-sealed']);

@@ -10,7 +10,7 @@
 import { fixGoalFor } from '../../diagnose/quality/tools.js';
 import type { Diagnostic } from '../../diagnose/types.js';
 import type { FileChange } from '../../patch/types.js';
-import type { FixCandidate, Fixer } from './types.js';
+import type { FixCandidate, Fixer } from '../../plugins/contracts.js';
 
 const SOURCE_FILES = /\.(?:java|kt|groovy|scala|xml|properties|ya?ml|json|md|sql|js|ts|css|html)$/;
 const MAX_UNNAMED_FILES = 2_000;

@@ -3,4 +3,3 @@ export { createSourceView } from './source-view.js';
 export { createTypeIndex, type TypeIndexOptions } from './type-index.js';
 export { resolveDeclaredClasspath, parseDeclaredDependencies, defaultLocalRepository } from './declared-classpath.js';
 export { loadJdkIndex, resolveJavaHome, defaultCacheDir } from './jdk-index.js';
-export type { Fixer, FixCandidate, FixerContext, SourceView, TypeIndex, SourceScope } from './types.js';

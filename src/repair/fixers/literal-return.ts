@@ -7,7 +7,7 @@
 import type { Diagnostic } from '../../diagnose/types.js';
 import { isPlacedCompileError } from './diagnostic-text.js';
 import { enclosingMethodAt, joinLines, offsetAt, parseJava, splitLines, viewJavaFile, type JavaParseResult } from '../../java/index.js';
-import type { FixCandidate, Fixer, SourceView } from './types.js';
+import type { FixCandidate, Fixer, SourceView } from '../../plugins/contracts.js';
 
 const NAME = 'literal-return';
 const CANNOT_CONVERT = /^incompatible types: ([\w$.]+) cannot be converted to ([\w$.]+)$/;

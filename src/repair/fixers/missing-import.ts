@@ -11,7 +11,7 @@ import { scopeOfPath } from './maven-layout.js';
 import { packageRank } from './package-preference.js';
 import { projectTypes, type ProjectTypes } from './project-types.js';
 import { createTypeIndex } from './type-index.js';
-import type { FixCandidate, Fixer, FixerContext, SourceView, TypeIndex } from './types.js';
+import type { FixCandidate, Fixer, FixerContext, SourceView, TypeIndex } from '../../plugins/contracts.js';
 
 const NAME = 'missing-import';
 

@@ -8,7 +8,7 @@ import type { Diagnostic } from '../../diagnose/types.js';
 import { isPlacedCompileError } from './diagnostic-text.js';
 // The file does not parse (that is the failure), so this fixer reads the masked text.
 import { joinLines, maskCommentsAndLiterals, splitLines } from '../../java/index.js';
-import type { FixCandidate, Fixer, SourceView } from './types.js';
+import type { FixCandidate, Fixer, SourceView } from '../../plugins/contracts.js';
 
 const NAME = 'missing-semicolon';
 

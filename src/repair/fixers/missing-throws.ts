@@ -8,7 +8,7 @@ import type { Diagnostic } from '../../diagnose/types.js';
 import { byFile, isPlacedCompileError } from './diagnostic-text.js';
 import { enclosingMethodAt, headerOf, offsetAt, parseJava, viewJavaFile, type JavaHeader, type JavaParseResult } from '../../java/index.js';
 import { insertImport } from './insert-import.js';
-import type { FixCandidate, Fixer, SourceView } from './types.js';
+import type { FixCandidate, Fixer, SourceView } from '../../plugins/contracts.js';
 
 const NAME = 'missing-throws';
 const UNREPORTED = /^unreported exception ([\w$.]+); must be caught or declared to be thrown$/;

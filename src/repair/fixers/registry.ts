@@ -4,7 +4,7 @@
  * the loop one list, most confident first, without two candidates that write the same files.
  */
 import type { Diagnostic } from '../../diagnose/types.js';
-import { checkFixer } from '../../plugins/load.js';
+import { checkFixer } from '../../plugins/check.js';
 import { badImportFixer } from './bad-import.js';
 import { formatterGoalFixer } from './formatter-goal.js';
 import { literalReturnFixer } from './literal-return.js';
@@ -12,7 +12,7 @@ import { missingImportFixer } from './missing-import.js';
 import { missingSemicolonFixer } from './missing-semicolon.js';
 import { missingThrowsFixer } from './missing-throws.js';
 import { renamedMemberFixer } from './renamed-member.js';
-import type { FixCandidate, Fixer, FixerContext, SourceView } from './types.js';
+import type { FixCandidate, Fixer, FixerContext, SourceView } from '../../plugins/contracts.js';
 import { wrongPackageFixer } from './wrong-package.js';
 
 export class FixerError extends Error {

@@ -13,9 +13,8 @@ import { locationOf, symbolOf, type SymbolReference } from '../context/symbols.j
 import { ProjectSources, type HierarchyType, type ProjectType } from '../context/sources.js';
 import { editDistance, nameWords } from '../context/pieces.js';
 import { byFile, isPlacedCompileError } from './diagnostic-text.js';
-import type { LibraryMember } from './class-members.js';
+import type { FixCandidate, Fixer, FixerContext, LibraryMember, SourceView } from '../../plugins/contracts.js';
 import { createTypeIndex } from './type-index.js';
-import type { FixCandidate, Fixer, FixerContext, SourceView } from './types.js';
 
 const NAME = 'renamed-member';
 

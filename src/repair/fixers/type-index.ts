@@ -6,7 +6,7 @@ import { defaultLocalRepository, resolveDeclaredClasspath, type DeclaredClasspat
 import { readLibraryTypes } from './class-members.js';
 import { jarClasses } from './jar-index.js';
 import { defaultCacheDir, loadJdkIndex, resolveJavaHome } from './jdk-index.js';
-import type { SourceScope, TypeIndex } from './types.js';
+import type { SourceScope, TypeIndex } from '../../plugins/contracts.js';
 
 export interface TypeIndexOptions {
   /** Absolute project root; files passed to `classpathClasses` are relative to it. */

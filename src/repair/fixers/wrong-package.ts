@@ -10,7 +10,7 @@ import type { Diagnostic } from '../../diagnose/types.js';
 import { isPlacedCompileError } from './diagnostic-text.js';
 import { joinLines, readJavaHeader, splitLines } from '../../java/index.js';
 import { packageImpliedByPath } from './maven-layout.js';
-import type { FixCandidate, Fixer, SourceView } from './types.js';
+import type { FixCandidate, Fixer, SourceView } from '../../plugins/contracts.js';
 
 const NAME = 'wrong-package';
 const DUPLICATE_CLASS = /^duplicate class: ([\w$.]+)$/;

@@ -1,0 +1,64 @@
+/**
+ * The repair listens for SIGINT/SIGTERM only while it runs. A session that cannot start
+ * (here: the team requires Docker, which this PATH does not have) must not leave its
+ * handlers behind: with a handler attached Node no longer exits on Ctrl-C, so the rest
+ * of the run (writing the record, posting a review) could not be interrupted.
+ */
+import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterEach, beforeEach, expect, it, vi } from 'vitest';
+import { handleBuildFailure } from '../../src/repair/entry.js';
+import { tempDir } from '../helpers/temp-dir.js';
+
+const COMPILE_ERROR = [
+  '[INFO] --- compiler:3.13.0:compile (default-compile) @ calc ---',
+  '[ERROR] COMPILATION ERROR : ',
+  '[ERROR] /PROJECT/src/main/java/demo/Calc.java:[3,31] \';\' expected',
+  '[INFO] BUILD FAILURE',
+  '',
+].join('\n');
+
+beforeEach(() => {
+  // The run's summary goes to stderr; keep the test output readable.
+  vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+});
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+it('a repair session that fails to start removes its signal handlers and records why', async () => {
+  const root = await tempDir('mvnx-entry-');
+  await mkdir(path.join(root, 'src/main/java/demo'), { recursive: true });
+  await writeFile(path.join(root, 'pom.xml'), '<project><modelVersion>4.0.0</modelVersion><groupId>demo</groupId><artifactId>calc</artifactId><version>1</version></project>\n');
+  await writeFile(path.join(root, 'src/main/java/demo/Calc.java'), 'package demo;\npublic class Calc {\n  int one() { return 1 }\n}\n');
+  await writeFile(path.join(root, '.mvnxrc.yaml'), 'tier: monitor\nfixers:\n  enabled: false\nsandbox:\n  mode: docker\n');
+  const logFile = path.join(root, 'build.log');
+  await writeFile(logFile, COMPILE_ERROR.replaceAll('/PROJECT', root));
+  const env = { PATH: path.join(root, 'no-tools-here'), HOME: root, CI: 'true' };
+  const before = { int: process.listenerCount('SIGINT'), term: process.listenerCount('SIGTERM') };
+
+  const exitCode = await handleBuildFailure({
+    cwd: root,
+    projectRoot: root,
+    mavenExecutable: 'mvn',
+    mavenArgs: ['-o', 'verify'],
+    overrides: {},
+    options: { json: false, verbose: false },
+    env,
+    result: {
+      exitCode: 1,
+      interrupted: false,
+      timedOut: false,
+      startedAt: new Date(Date.now() - 1_000),
+      finishedAt: new Date(),
+      log: { file: logFile, bytes: COMPILE_ERROR.length, truncated: false, dispose: () => Promise.resolve() },
+    },
+  });
+
+  expect(exitCode).toBe(1);
+  expect({ int: process.listenerCount('SIGINT'), term: process.listenerCount('SIGTERM') }).toEqual(before);
+  const [runId] = await readdir(path.join(root, '.mvnx/runs'));
+  const record = JSON.parse(await readFile(path.join(root, '.mvnx/runs', runId!, 'run.json'), 'utf8')) as { stopReason: string; message: string };
+  expect(record.stopReason).toBe('error');
+  expect(record.message).toMatch(/docker/i);
+});
