@@ -88,7 +88,8 @@ function commentOnly(file: JavaSourceFile): boolean[] {
   let hasCode = false;
   for (let index = 0; index <= text.length; index++) {
     if (index === text.length || text.charCodeAt(index) === 10) {
-      known.push(hasComment && !hasCode);
+      // A blank line inside a block comment ends in a line break the comment holds.
+      known.push((hasComment || inComment[index] === 1) && !hasCode);
       hasComment = false;
       hasCode = false;
     } else if (inComment[index]) hasComment = true;

@@ -203,7 +203,7 @@ describe('context pieces', () => {
   };
 
   it('a method is shown with the comments above it, and only those: a trailing comment on the line above is code, not its javadoc', () => {
-    const file = parsed(['/* License. */', 'package a;', '', 'class A {', '    int count; /* how many */', '    int f() {', '        return count;', '    }', '', '    // Twice the count.', '    /*', '     * Not javadoc, still a comment.', '     */', '    int g() { return 2 * count; }', '}'].join('\n'));
+    const file = parsed(['/* License. */', 'package a;', '', 'class A {', '    int count; /* how many */', '    int f() {', '        return count;', '    }', '', '    // Twice the count.', '    /*', '', '     * Not javadoc, still a comment.', '     */', '    int g() { return 2 * count; }', '}'].join('\n'));
     const [f, g] = file.types[0]!.methods;
     expect(methodPiece('A.java', file, f!, meta)?.startLine).toBe(6);
     expect(methodPiece('A.java', file, g!, meta)).toMatchObject({ startLine: 9, text: expect.stringMatching(/^\n {4}\/\/ Twice the count\./) });
