@@ -5,15 +5,15 @@
  * import it; it imports nothing from the other stages. See docs/ARCHITECTURE.md.
  */
 export { parseJava } from './parse.js';
+export { viewJavaFile, type SourceView, type ViewedJavaFile } from './source-view.js';
 export { findMethodCalls, findReturnStatements, findStatements, findTryStatements, isInside, tokenText, tokenTextOfRange } from './queries.js';
-export { allTypes, findType, lineAt } from './model.js';
+export { allTypes, commentedStartLine, findType, lineAt, offsetAt, methodAt, typeAt, type SourcePosition } from './model.js';
 export type * from './types.js';
-export { fieldsOf, implicitMethodsOf, returnTypeOf, superTypesOf, typeHeaderOf, typeParametersOf, type JavaField, type SuperTypes } from './members.js';
+export { fieldsOf, implicitMethodsOf, returnTypeOf, superTypesOf, typeBodyLine, typeHeaderOf, typeParametersOf, type JavaField, type SuperTypes } from './members.js';
 export { callReceivers, qualifyTypeName, rawTypeName, variableAt, variablesOf, type CallReceiver, type JavaVariable, type ReceiverOptions } from './resolve.js';
 // The agent's tools and the quick-fixes: outlines, a test's code, headers, enclosing methods, the lexical layer.
-// outline.ts has its own fields reader (with annotations and ranges, for extract_test_code); members.ts's fieldsOf is the one exported here.
 export { outline, signatureOf, declarationLine, initializersOf, hasAnnotation, type JavaInitializer, type OutlineEntry } from './outline.js';
 export { findTestCode, type TestCode } from './test-code.js';
 export { readJavaHeader, scanJavaHeader, headerOf, usesSimpleName, type JavaHeader, type JavaImport } from './header.js';
 export { enclosingMethodAt, type EnclosingMethod } from './enclosing.js';
-export { maskCommentsAndLiterals, splitLines, joinLines, offsetOf, type SourceLines } from './lexical.js';
+export { maskCommentsAndLiterals, splitLines, joinLines, type SourceLines } from './lexical.js';

@@ -124,10 +124,3 @@ export function usesIdentifier(maskedLines: string[], name: string, ignoredLines
   const pattern = new RegExp(`(?<![\\w$.])${name.replace(/\$/g, '\\$')}(?![\\w$])`);
   return maskedLines.some((line, index) => !ignoredLines.has(index) && pattern.test(line));
 }
-
-/** 0-based offset of a 1-based line and column. */
-export function offsetOf(source: SourceLines, line: number, column: number): number {
-  let offset = 0;
-  for (let i = 0; i < line - 1; i++) offset += (source.lines[i] ?? '').length + source.eol.length;
-  return offset + column - 1;
-}

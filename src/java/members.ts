@@ -3,16 +3,23 @@
  * included), the types it extends and implements, and its type parameters. Read from
  * the syntax tree the type was parsed from, so the model of types.ts stays small.
  */
-import { child, childNodes, childTokens, descendants, isToken, originOf, rangeOf, textOf, type CstNode, type ParsedSource } from './cst.js';
-import type { JavaMethod, JavaType, SourceRange } from './types.js';
+import { child, childNodes, childTokens, descendants, originOf, rangeOf, textOf, type CstNode, type ParsedSource } from './cst.js';
+import { annotationsOf, membersOf, shapeOf, typeBodyOf } from './grammar.js';
+import type { JavaAnnotation, JavaMethod, JavaType, SourceRange } from './types.js';
 
+/**
+ * A field as every reader sees it (the prompt context, the agent's extract_test_code,
+ * call-receiver resolution, the renamed-member fixer): one entry per declarator.
+ */
 export interface JavaField {
   name: string;
   /** As written: `List<String>`, `int[]` (array brackets after the name included). */
   type: string;
   /** Keyword modifiers, with the implicit ones of interface constants, record components and enum constants. */
   modifiers: string[];
-  /** The whole declaration (`private int a, b;` for both a and b). */
+  /** Annotations written on the declaration (`@Mock`, `@TempDir`), shared by its declarators. */
+  annotations: JavaAnnotation[];
+  /** The whole declaration, annotations and initializer included (`private int a, b;` for both a and b). */
   text: string;
   range: SourceRange;
   /** Binary name of the declaring type. */
@@ -23,19 +30,25 @@ export interface JavaField {
 /** Every field the type declares, in source order. */
 export function fieldsOf(type: JavaType): JavaField[] {
   const { node, source } = originOf(type);
-  const body = typeBody(node);
+  const body = typeBodyOf(node);
   if (!body) return [];
   const fields: JavaField[] = [];
+  const common = (holder: CstNode, modifierRule: string) => ({
+    annotations: annotationsOf(source, childNodes(holder, modifierRule)),
+    text: textOf(source, holder),
+    range: rangeOf(holder),
+    declaringType: type.binaryName,
+  });
   for (const component of recordComponents(node)) {
     const typeNode = child(component, 'unannType');
     const name = childTokens(component, 'Identifier').at(-1)?.image ?? '';
-    fields.push({ name, type: typeNode ? textOf(source, typeNode) : '', modifiers: ['private', 'final'], text: textOf(source, component), range: rangeOf(component), declaringType: type.binaryName, kind: 'record-component' });
+    fields.push({ name, type: typeNode ? textOf(source, typeNode) : '', modifiers: ['private', 'final'], ...common(component, 'recordComponentModifier'), kind: 'record-component' });
   }
   for (const constant of descendants(body, 'enumConstant', STOP_AT_NESTED)) {
     const name = childTokens(constant, 'Identifier')[0]?.image ?? '';
-    fields.push({ name, type: type.name, modifiers: ['public', 'static', 'final'], text: textOf(source, constant), range: rangeOf(constant), declaringType: type.binaryName, kind: 'enum-constant' });
+    fields.push({ name, type: type.name, modifiers: ['public', 'static', 'final'], ...common(constant, 'enumConstantModifier'), kind: 'enum-constant' });
   }
-  for (const declaration of memberFieldDeclarations(body)) fields.push(...readFieldDeclaration(source, declaration, type));
+  for (const declaration of membersOf(body, FIELD_RULES)) fields.push(...readFieldDeclaration(source, declaration, type));
   return fields.sort((a, b) => a.range.start - b.range.start);
 }
 
@@ -59,7 +72,7 @@ export interface SuperTypes {
 
 export function superTypesOf(type: JavaType): SuperTypes {
   const { node, source } = originOf(type);
-  const shape = shapeOf(node);
+  const shape = shapeOf(node)?.node;
   if (!shape) return { interfaces: [] };
   const extendsNode = child(shape, 'classExtends');
   const superclass = extendsNode && child(extendsNode, 'classType');
@@ -72,7 +85,7 @@ export function superTypesOf(type: JavaType): SuperTypes {
 /** `class Box<T extends Number, U>` -> ['T', 'U']. */
 export function typeParametersOf(type: JavaType | JavaMethod): string[] {
   const { node } = originOf(type);
-  const holder = 'methods' in type ? shapeOf(node) : (child(node, 'methodHeader') ?? node);
+  const holder = 'methods' in type ? shapeOf(node)?.node : (child(node, 'methodHeader') ?? node);
   const parameters = holder && child(holder, 'typeParameters');
   const list = parameters && child(parameters, 'typeParameterList');
   if (!list) return [];
@@ -93,28 +106,19 @@ export function returnTypeOf(method: JavaMethod): string | undefined {
 /** The header of a type up to its opening brace: `public class A extends B implements C`. */
 export function typeHeaderOf(type: JavaType): string {
   const { node, source } = originOf(type);
-  const shape = shapeOf(node);
-  const body = shape && typeBody(node);
+  const body = typeBodyOf(node);
   const start = rangeOf(node).start;
   const end = body ? rangeOf(body).start : rangeOf(node).end;
   return source.text.slice(start, end).trim();
 }
 
+/** The line of the type's opening brace, where its header ends (the type's first line when it has no body). */
+export function typeBodyLine(type: JavaType): number {
+  const body = typeBodyOf(originOf(type).node);
+  return body ? rangeOf(body).startLine : type.range.startLine;
+}
+
 const STOP_AT_NESTED = new Set(['classBody', 'classDeclaration', 'interfaceDeclaration', 'enumBodyDeclarations']);
-
-function shapeOf(declaration: CstNode): CstNode | undefined {
-  for (const rule of ['normalClassDeclaration', 'enumDeclaration', 'recordDeclaration', 'normalInterfaceDeclaration', 'annotationInterfaceDeclaration']) {
-    const found = child(declaration, rule);
-    if (found) return found;
-  }
-  return undefined;
-}
-
-function typeBody(declaration: CstNode): CstNode | undefined {
-  const shape = shapeOf(declaration);
-  if (!shape) return undefined;
-  return child(shape, 'classBody') ?? child(shape, 'enumBody') ?? child(shape, 'recordBody') ?? child(shape, 'interfaceBody') ?? child(shape, 'annotationInterfaceBody');
-}
 
 function recordComponents(declaration: CstNode): CstNode[] {
   const shape = child(declaration, 'recordDeclaration');
@@ -123,26 +127,13 @@ function recordComponents(declaration: CstNode): CstNode[] {
   return list ? childNodes(list, 'recordComponent') : [];
 }
 
-/** Field and constant declarations directly in the body (not in member types or initialisers). */
-function memberFieldDeclarations(body: CstNode): CstNode[] {
-  const containers = new Set(['classBody', 'classBodyDeclaration', 'classMemberDeclaration', 'enumBody', 'enumBodyDeclarations', 'recordBody', 'recordBodyDeclaration', 'interfaceBody', 'interfaceMemberDeclaration', 'annotationInterfaceBody', 'annotationInterfaceMemberDeclaration']);
-  const out: CstNode[] = [];
-  const visit = (node: CstNode) => {
-    for (const list of Object.values(node.children)) {
-      for (const element of list) {
-        if (isToken(element)) continue;
-        if (element.name === 'fieldDeclaration' || element.name === 'constantDeclaration') out.push(element);
-        else if (containers.has(element.name)) visit(element);
-      }
-    }
-  };
-  visit(body);
-  return out;
-}
+const FIELD_RULES = new Set(['fieldDeclaration', 'constantDeclaration']);
 
 function readFieldDeclaration(source: ParsedSource, node: CstNode, type: JavaType): JavaField[] {
   const modifierRule = node.name === 'fieldDeclaration' ? 'fieldModifier' : 'constantModifier';
-  const modifiers = childNodes(node, modifierRule).flatMap((modifier) => childTokens(modifier).map((token) => token.image));
+  const modifierNodes = childNodes(node, modifierRule);
+  const modifiers = modifierNodes.flatMap((modifier) => childTokens(modifier).map((token) => token.image));
+  const annotations = annotationsOf(source, modifierNodes);
   // Interface constants are implicitly public static final.
   const effective = node.name === 'constantDeclaration' ? [...new Set([...modifiers, 'public', 'static', 'final'])] : modifiers;
   const typeNode = child(node, 'unannType');
@@ -154,6 +145,7 @@ function readFieldDeclaration(source: ParsedSource, node: CstNode, type: JavaTyp
       name: id ? (childTokens(id)[0]?.image ?? '') : '',
       type: `${typeNode ? textOf(source, typeNode) : ''}${'[]'.repeat(dims)}`,
       modifiers: effective,
+      annotations,
       text: textOf(source, node),
       range: rangeOf(node),
       declaringType: type.binaryName,

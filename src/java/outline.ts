@@ -4,20 +4,10 @@
  * written on one line, annotations and comments left out. This is what a developer's IDE
  * shows in its structure view, and what the agent's get_classes_and_methods answers.
  */
-import { child, childNodes, descendants, isToken, ordered, originOf, rangeOf, tokensUnder, type CstNode, type ParsedSource } from './cst.js';
+import { child, descendants, isToken, ordered, originOf, rangeOf, textOf, type CstNode, type ParsedSource } from './cst.js';
+import { membersOf, typeBodyOf } from './grammar.js';
+import { lineAt } from './model.js';
 import type { JavaAnnotation, JavaMethod, JavaSourceFile, JavaType, SourceRange } from './types.js';
-
-export interface JavaField {
-  /** One entry per declarator: `int a, b;` gives a and b, sharing `text` and `range`. */
-  name: string;
-  /** The type as written: `List<Integer>`, `int[]`. */
-  type: string;
-  modifiers: string[];
-  annotations: string[];
-  /** The whole declaration, annotations and initializer included. */
-  text: string;
-  range: SourceRange;
-}
 
 export interface JavaInitializer {
   isStatic: boolean;
@@ -73,40 +63,15 @@ export function signatureOf(declaration: JavaType | JavaMethod): string {
 export function declarationLine(declaration: JavaType | JavaMethod): number {
   const { node, source } = originOf(declaration);
   const start = firstOwnToken(node);
-  return start === undefined ? declaration.range.startLine : lineOfOffset(source, start);
-}
-
-/** Fields declared directly in the type (interface constants included), in source order. */
-export function fieldsOf(type: JavaType): JavaField[] {
-  const { node, source } = originOf(type);
-  const fields: JavaField[] = [];
-  for (const declaration of directMembers(node, FIELD_RULES)) {
-    const typeNode = child(declaration, 'unannType');
-    const modifiers = [...childNodes(declaration, 'fieldModifier'), ...childNodes(declaration, 'constantModifier')];
-    const annotations = modifiers.flatMap((modifier) => childNodes(modifier, 'annotation').map((annotation) => text(source, annotation)));
-    const keywords = modifiers.filter((modifier) => childNodes(modifier, 'annotation').length === 0).map((modifier) => text(source, modifier));
-    const declarators = child(declaration, 'variableDeclaratorList');
-    for (const declarator of declarators ? childNodes(declarators, 'variableDeclarator') : []) {
-      const id = child(declarator, 'variableDeclaratorId');
-      fields.push({
-        name: id ? (tokensUnder(id)[0]?.image ?? '') : '',
-        type: typeNode ? text(source, typeNode) : '',
-        modifiers: keywords,
-        annotations,
-        text: text(source, declaration),
-        range: rangeOf(declaration),
-      });
-    }
-  }
-  return fields;
+  return start === undefined ? declaration.range.startLine : lineAt(source.text, start);
 }
 
 /** `static { ... }` and `{ ... }` blocks declared directly in the type. */
 export function initializersOf(type: JavaType): JavaInitializer[] {
   const { node, source } = originOf(type);
-  return directMembers(node, INITIALIZER_RULES).map((initializer) => ({
+  return membersOf(node, INITIALIZER_RULES).map((initializer) => ({
     isStatic: initializer.name === 'staticInitializer',
-    text: text(source, initializer),
+    text: textOf(source, initializer),
     range: rangeOf(initializer),
   }));
 }
@@ -116,42 +81,9 @@ export function hasAnnotation(declaration: { annotations: JavaAnnotation[] }, ..
   return declaration.annotations.some((annotation) => names.includes(annotation.name));
 }
 
-const FIELD_RULES = new Set(['fieldDeclaration', 'constantDeclaration']);
 const INITIALIZER_RULES = new Set(['staticInitializer', 'instanceInitializer']);
-/** Nodes between a type declaration and its members, for every kind of type body. */
-const CONTAINERS = new Set([
-  'normalClassDeclaration',
-  'enumDeclaration',
-  'recordDeclaration',
-  'normalInterfaceDeclaration',
-  'annotationInterfaceDeclaration',
-  'classBody',
-  'classBodyDeclaration',
-  'classMemberDeclaration',
-  'enumBody',
-  'enumBodyDeclarations',
-  'recordBody',
-  'recordBodyDeclaration',
-  'interfaceBody',
-  'interfaceMemberDeclaration',
-  'annotationInterfaceBody',
-  'annotationInterfaceMemberDeclaration',
-]);
 /** Rules that hold a declaration's annotations: skipped when looking for where it starts. */
 const ANNOTATION_RULES = new Set(['annotation']);
-
-function directMembers(typeNode: CstNode, wanted: ReadonlySet<string>): CstNode[] {
-  const out: CstNode[] = [];
-  const visit = (node: CstNode) => {
-    for (const element of ordered(node)) {
-      if (isToken(element)) continue;
-      if (wanted.has(element.name)) out.push(element);
-      else if (CONTAINERS.has(element.name)) visit(element);
-    }
-  };
-  visit(typeNode);
-  return out;
-}
 
 /** Offset of the first token of a declaration that is not part of an annotation. */
 function firstOwnToken(node: CstNode): number | undefined {
@@ -173,10 +105,7 @@ function firstOwnToken(node: CstNode): number | undefined {
 
 /** The body a declaration's one-line form stops at: class body, block, or the `;` of an abstract method. */
 function bodyOf(node: CstNode): CstNode | undefined {
-  const shapes = ['normalClassDeclaration', 'enumDeclaration', 'recordDeclaration', 'normalInterfaceDeclaration', 'annotationInterfaceDeclaration'];
-  const shape = shapes.map((name) => child(node, name)).find(Boolean);
-  if (shape) return ['classBody', 'enumBody', 'recordBody', 'interfaceBody', 'annotationInterfaceBody'].map((name) => child(shape, name)).find(Boolean);
-  return child(node, 'methodBody') ?? child(node, 'constructorBody');
+  return typeBodyOf(node) ?? child(node, 'methodBody') ?? child(node, 'constructorBody');
 }
 
 /** Source text between two offsets with comments (and the `left out` spans) taken out and whitespace folded. */
@@ -193,15 +122,4 @@ function oneLine(source: ParsedSource, start: number, end: number, leftOut: Sour
   }
   textOut += source.text.slice(at, end);
   return textOut.replace(/\s+/g, ' ').replace(/\(\s+/g, '(').replace(/\s+\)/g, ')').replace(/\s+,/g, ',').trim();
-}
-
-function text(source: ParsedSource, node: CstNode): string {
-  const range = rangeOf(node);
-  return source.text.slice(range.start, range.end);
-}
-
-function lineOfOffset(source: ParsedSource, offset: number): number {
-  let line = 1;
-  for (let index = 0; index < offset && index < source.text.length; index++) if (source.text.charCodeAt(index) === 10) line++;
-  return line;
 }

@@ -15,12 +15,13 @@ import {
   registerNode,
   registerSource,
   textOf,
+  tokensUnder,
   type CstNode,
   type CstToken,
   type ParsedSource,
 } from './cst.js';
+import { annotationsOf, keywordModifiers, membersOf, shapeOf } from './grammar.js';
 import type {
-  JavaAnnotation,
   JavaBlock,
   JavaMethod,
   JavaParameter,
@@ -28,7 +29,6 @@ import type {
   JavaSourceFile,
   JavaStatement,
   JavaType,
-  JavaTypeKind,
 } from './types.js';
 
 export function parseJava(text: string): JavaParseResult {
@@ -84,9 +84,19 @@ function readCompilationUnit(source: ParsedSource, comments: CstToken[]): JavaSo
 }
 
 function importText(source: ParsedSource, node: CstNode): string {
-  const tokens = tokensIn(node).filter((token) => token.image !== 'import' && token.image !== ';');
+  const tokens = tokensUnder(node).filter((token) => token.image !== 'import' && token.image !== ';');
   return tokens.map((token) => (token.image === 'static' ? 'static ' : token.image)).join('');
 }
+
+/** Method, constructor and member-type declarations of a type body, in source order. */
+const MEMBER_RULES = new Set([
+  'methodDeclaration',
+  'interfaceMethodDeclaration',
+  'constructorDeclaration',
+  'compactConstructorDeclaration',
+  'classDeclaration',
+  'interfaceDeclaration',
+]);
 
 /** A `typeDeclaration`, `classDeclaration` or `interfaceDeclaration` node -> a type. */
 function readTypeDeclaration(source: ParsedSource, node: CstNode, prefix: string): JavaType | undefined {
@@ -94,22 +104,15 @@ function readTypeDeclaration(source: ParsedSource, node: CstNode, prefix: string
   if (!declaration) return undefined;
   const modifierRule = declaration.name === 'classDeclaration' ? 'classModifier' : 'interfaceModifier';
   const modifiers = childNodes(declaration, modifierRule);
-  const shapes: [string, JavaTypeKind][] = [
-    ['normalClassDeclaration', 'class'],
-    ['enumDeclaration', 'enum'],
-    ['recordDeclaration', 'record'],
-    ['normalInterfaceDeclaration', 'interface'],
-    ['annotationInterfaceDeclaration', 'annotation'],
-  ];
-  const shape = shapes.find(([rule]) => child(declaration, rule));
+  const shape = shapeOf(declaration);
   if (!shape) return undefined;
-  const body = child(declaration, shape[0])!;
+  const body = shape.node;
   const name = identifierOf(child(body, 'typeIdentifier')) ?? '';
   const binaryName = `${prefix}${name}`;
   const superclass = child(body, 'classExtends');
   const superType = superclass && child(superclass, 'classType');
   const type: JavaType = {
-    kind: shape[1],
+    kind: shape.kind,
     name,
     binaryName,
     ...(superType ? { superclass: textOf(source, superType) } : {}),
@@ -120,7 +123,7 @@ function readTypeDeclaration(source: ParsedSource, node: CstNode, prefix: string
     types: [],
   };
   registerNode(type, declaration, source);
-  for (const member of memberDeclarations(body)) {
+  for (const member of membersOf(body, MEMBER_RULES)) {
     if (member.name === 'classDeclaration' || member.name === 'interfaceDeclaration') {
       const nested = readTypeDeclaration(source, member, `${binaryName}$`);
       if (nested) type.types.push(nested);
@@ -129,42 +132,6 @@ function readTypeDeclaration(source: ParsedSource, node: CstNode, prefix: string
     }
   }
   return type;
-}
-
-/** Method, constructor and member-type declarations of a type body, in source order. */
-function memberDeclarations(typeNode: CstNode): CstNode[] {
-  const wanted = new Set([
-    'methodDeclaration',
-    'interfaceMethodDeclaration',
-    'constructorDeclaration',
-    'compactConstructorDeclaration',
-    'classDeclaration',
-    'interfaceDeclaration',
-  ]);
-  // Containers between a type and its members, for every kind of type body.
-  const containers = new Set([
-    'classBody',
-    'classBodyDeclaration',
-    'classMemberDeclaration',
-    'enumBody',
-    'enumBodyDeclarations',
-    'recordBody',
-    'recordBodyDeclaration',
-    'interfaceBody',
-    'interfaceMemberDeclaration',
-    'annotationInterfaceBody',
-    'annotationInterfaceMemberDeclaration',
-  ]);
-  const out: CstNode[] = [];
-  const visit = (node: CstNode) => {
-    for (const element of ordered(node)) {
-      if (isToken(element)) continue;
-      if (wanted.has(element.name)) out.push(element);
-      else if (containers.has(element.name)) visit(element);
-    }
-  };
-  visit(typeNode);
-  return out;
 }
 
 function readMethod(source: ParsedSource, node: CstNode, declaringType: string): JavaMethod {
@@ -242,31 +209,6 @@ function statementKind(rule: string): string {
   return base.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`);
 }
 
-function annotationsOf(source: ParsedSource, holders: CstNode[]): JavaAnnotation[] {
-  const out: JavaAnnotation[] = [];
-  for (const holder of holders) {
-    for (const annotation of childNodes(holder, 'annotation')) {
-      const typeName = child(annotation, 'typeName');
-      const parts = typeName ? tokensIn(typeName).filter((token) => token.image !== '.').map((token) => token.image) : [];
-      out.push({ name: parts.at(-1) ?? '', qualifiedName: parts.join('.'), text: textOf(source, annotation), range: rangeOf(annotation) });
-    }
-  }
-  return out;
-}
-
-function keywordModifiers(holders: CstNode[]): string[] {
-  return holders.flatMap((holder) => childTokens(holder).map((token) => token.image));
-}
-
 function identifierOf(node: CstNode | undefined): string | undefined {
-  return node ? tokensIn(node)[0]?.image : undefined;
-}
-
-function tokensIn(node: CstNode): CstToken[] {
-  const out: CstToken[] = [];
-  for (const element of ordered(node)) {
-    if (isToken(element)) out.push(element);
-    else out.push(...tokensIn(element));
-  }
-  return out;
+  return node ? tokensUnder(node)[0]?.image : undefined;
 }

@@ -3,14 +3,15 @@
  * its class and the set-up methods that run before it (JUnit 5, JUnit 4, JUnit 3 and
  * TestNG spellings), and where in the method the assertions are.
  */
-import { fieldsOf, hasAnnotation, initializersOf, type JavaField, type JavaInitializer } from './outline.js';
+import { fieldsOf, type JavaField } from './members.js';
+import { hasAnnotation, initializersOf, type JavaInitializer } from './outline.js';
 import { allTypes } from './model.js';
 import { findMethodCalls } from './queries.js';
 import type { JavaMethod, JavaSourceFile, JavaType } from './types.js';
 
 export interface TestCode {
   type: JavaType;
-  /** Fields of the test class, and of the classes it is nested in (JUnit 5 @Nested). */
+  /** Fields declared in the test class, and in the classes it is nested in (JUnit 5 @Nested). */
   fields: JavaField[];
   initializers: JavaInitializer[];
   /** Methods that run before (and after) each test or the class, outer classes' first. */
@@ -38,7 +39,7 @@ export function findTestCode(file: JavaSourceFile, method: string, className?: s
     const chain = enclosingChain(file, type);
     return {
       type,
-      fields: chain.flatMap(fieldsOf),
+      fields: chain.flatMap(fieldsOf).filter((field) => field.kind === 'field'),
       initializers: chain.flatMap(initializersOf),
       setup: chain.flatMap((owner) => owner.methods.filter((candidate) => candidate !== tests[0] && (hasAnnotation(candidate, ...SETUP_ANNOTATIONS) || (SETUP_NAMES.includes(candidate.name) && candidate.parameters.length === 0)))),
       tests,

@@ -10,6 +10,7 @@
  */
 import type { Diagnostic } from '../diagnose/types.js';
 import type { DiagnosticParser } from '../diagnose/plugin-parsers.js';
+import type { SourceView } from '../java/index.js';
 import type { ChangeSet } from '../patch/types.js';
 import { COMMAND_TOOL_STATES } from '../policy/schema.js';
 import type { RunRecord } from '../report/run-record.js';
@@ -19,15 +20,12 @@ export type { DiagnosticParser, DiagnosticParserRun, ParsedDiagnostic, ParserRep
 // ---------------------------------------------------------------------------------------
 // Fixers: quick-fixes tried before the model.
 
-/** Read-only view of the project sources a fixer (or an agent tool) may inspect. */
-export interface SourceView {
-  /** Absolute project root. */
-  root: string;
-  /** File text, or undefined when it does not exist. Path is root-relative. */
-  read(path: string): Promise<string | undefined>;
-  /** Root-relative paths of files matching a glob (minimatch), excluding target/ and .mvnx/. */
-  list: (glob: string) => Promise<string[]>;
-}
+/**
+ * Read-only view of the project sources a fixer (or an agent tool) may inspect: the Java
+ * module's own (java/source-view.ts), where `viewJavaFile(view, path)` gives a file's
+ * parse, shared with mvnx's fixers, prompt context and tools.
+ */
+export type { SourceView };
 
 export interface FixCandidate {
   fixer: string;

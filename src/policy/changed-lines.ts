@@ -5,6 +5,8 @@
  */
 import { diffLines } from 'diff';
 import type { FileChange } from '../patch/types.js';
+// The lexical layer alone: java/index.js would load java-parser (a second or so) wherever the policy is read.
+import { maskCommentsAndLiterals } from '../java/lexical.js';
 
 export interface LineChanges {
   /** Lines only on the new side. */
@@ -46,8 +48,9 @@ function splitLines(text: string): string[] {
 }
 
 /**
- * A line's code: comments removed, string and char literals emptied. Read line by line,
- * so a line starting with `*` (inside a block comment) is comment up to its `*\/`.
+ * A line's code: comments and the contents of string, char and text-block literals
+ * blanked (src/java's masking). Read line by line, so a line starting with `*` (inside a
+ * block comment) is comment up to its `*\/`.
  */
 export function codeOf(line: string): string {
   let text = line;
@@ -59,26 +62,7 @@ export function codeOf(line: string): string {
   } else if (/^\s*\*\//.test(text)) {
     text = text.replace(/^\s*\*\//, '');
   }
-  let out = '';
-  for (let i = 0; i < text.length; i++) {
-    const ch = text[i] as string;
-    if (ch === '"' || ch === "'") {
-      let j = i + 1;
-      while (j < text.length && text[j] !== ch) j += text[j] === '\\' ? 2 : 1;
-      out += ch + ch;
-      i = j;
-    } else if (ch === '/' && text[i + 1] === '/') {
-      break;
-    } else if (ch === '/' && text[i + 1] === '*') {
-      const close = text.indexOf('*/', i + 2);
-      if (close < 0) break;
-      out += ' ';
-      i = close + 1;
-    } else {
-      out += ch;
-    }
-  }
-  return out;
+  return maskCommentsAndLiterals(text);
 }
 
 const PROPERTIES_COMMENT = /^\s*#/;

@@ -43,3 +43,20 @@ export function overlayRead(
     return readOriginal(file);
   };
 }
+
+/**
+ * One reader per base change set: the fixers, the prompt context and the agent's tools of
+ * an attempt read the same tree through the same function, so src/java's viewJavaFile
+ * parses each file of it once for all of them (and again only once a new base is adopted).
+ */
+export function overlayReaders(readOriginal: (path: string) => Promise<string | undefined>): (changes: ChangeSet) => (path: string) => Promise<string | undefined> {
+  const readers = new WeakMap<ChangeSet, (path: string) => Promise<string | undefined>>();
+  return (changes) => {
+    let reader = readers.get(changes);
+    if (!reader) {
+      reader = overlayRead(changes, readOriginal);
+      readers.set(changes, reader);
+    }
+    return reader;
+  };
+}

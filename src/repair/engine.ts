@@ -16,7 +16,7 @@ import type { AttemptRecord } from '../shared/run-vocabulary.js';
 import { projectJavaRelease } from '../maven/settings.js';
 import { detectSandbox, planGoalRun, requireSandbox, runGoalInWorkspace, suggestedImage, type SandboxInfo, type WorkspaceBuildOptions } from '../workspace/index.js';
 import type { ChangeChecker } from './change-check.js';
-import { overlayRead } from './compose.js';
+import { overlayReaders } from './compose.js';
 import type { BuildFailureContext } from './entry.js';
 import { createFixerProposer } from './fixer-proposer.js';
 import { BUILT_IN_FIXERS, FixerRegistry } from './fixers/registry.js';
@@ -68,7 +68,8 @@ export async function startRepairSession(input: {
   const original = createSourceView(context.projectRoot);
   // Where this build's jars are: the user's settings.xml, -Dmaven.repo.local (arguments, MAVEN_OPTS, .mvn/maven.config).
   const { localRepository } = resolveMavenUserState({ args: context.mavenArgs, env: context.env, cwd: context.cwd, projectRoot: context.projectRoot });
-  const readAt = (base: Parameters<typeof overlayRead>[0]) => overlayRead(base, (file) => original.read(file));
+  // One reader per base: fixers, prompt context and agent tools share each file's parse (src/java viewJavaFile).
+  const readAt = overlayReaders((file) => original.read(file));
 
   // Before anything else: a sandbox the team requires by name and that cannot run here
   // ends the repair before the first model call, not after it.
@@ -97,6 +98,7 @@ export async function startRepairSession(input: {
     ? createFixerProposer({
         root: context.projectRoot,
         registry: fixerRegistry(config.fixers.disabled ?? [], input.pluginFixers ?? []),
+        read: readAt,
         context: { localRepository, onFixerError: (fixer, error) => progress.note(`quick-fix ${fixer} failed: ${error.message}`) },
         checker,
         // A formatter fixer runs the project's own formatter goal in the workspace, on the attempt's tree.

@@ -2,7 +2,7 @@ import type { Diagnosis } from '../diagnose/types.js';
 import type { ChangeSet } from '../patch/types.js';
 import { fingerprintChangeSet } from '../patch/index.js';
 import { checkChangeSet, type ChangeChecker } from './change-check.js';
-import { overlayRead } from './compose.js';
+import { overlayReaders } from './compose.js';
 import { createSourceView } from './fixers/source-view.js';
 import type { FixerContext, SourceView } from '../plugins/contracts.js';
 import type { FixerRegistry } from './fixers/registry.js';
@@ -13,6 +13,8 @@ export interface FixerProposerOptions {
   registry: FixerRegistry;
   context: FixerContext;
   checker: ChangeChecker;
+  /** The tree as an attempt sees it; engine.ts passes the reader the prompt context and the agent share. */
+  read?: (base: ChangeSet) => (file: string) => Promise<string | undefined>;
   /** Runs a plugin goal in a scratch copy holding `base` (the attempt's tree); see FixerContext.runGoal. */
   runGoal?: (goal: string, moduleDirs: string[], base: ChangeSet) => ReturnType<NonNullable<FixerContext['runGoal']>>;
 }
@@ -23,11 +25,12 @@ export interface FixerProposerOptions {
  */
 export function createFixerProposer(options: FixerProposerOptions) {
   const original = createSourceView(options.root);
+  const readAt = options.read ?? overlayReaders((file) => original.read(file));
 
   return async function fixerProposals(diagnosis: Diagnosis, base: ChangeSet): Promise<Proposal[]> {
     const fixable = diagnosis.diagnostics.filter((d) => d.fixable);
     if (fixable.length === 0) return [];
-    const view: SourceView = { root: original.root, read: overlayRead(base, (file) => original.read(file)), list: (glob) => original.list(glob) };
+    const view: SourceView = { root: original.root, read: readAt(base), list: (glob) => original.list(glob) };
     const runGoal = options.runGoal;
     const context: FixerContext = runGoal ? { ...options.context, runGoal: (goal, moduleDirs) => runGoal(goal, moduleDirs, base) } : options.context;
     const candidates = await options.registry.propose(fixable, view, context);

@@ -89,6 +89,10 @@ describe('declareThrows', () => {
   ])('refuses %s', (_why, text) => {
     expect(declareThrows(text, [{ line: 5, column: 5, exception: 'java.io.IOException' }])).toBeUndefined();
   });
+  it('finds the method in a file with mixed line endings (a CRLF file with one LF line pasted in)', () => {
+    const mixed = (header: string) => ['package a;\r\n', 'import java.io.IOException;\n', 'class A {\r\n', '  void a() {\r\n', '  }\r\n', `  ${header} {\r\n`, '    x.run();\r\n', '  }\r\n', '}\r\n'].join('');
+    expect(declareThrows(mixed('void b()'), [{ line: 7, column: 5, exception: 'java.io.IOException' }])).toBe(mixed('void b() throws IOException'));
+  });
   it('refuses inside a lambda and inside an interface', () => {
     const lambda = java('class A {', '  private void f() {', '    Runnable r = () -> {', '      x.run();', '    };', '  }', '}');
     expect(declareThrows(lambda, [{ line: 4, column: 7, exception: 'java.io.IOException' }])).toBeUndefined();

@@ -51,6 +51,29 @@ describe('members', () => {
     expect(fieldsOf(shape!).map((f) => [f.name, f.modifiers])).toEqual([['SIDES', ['public', 'static', 'final']]]);
   });
 
+  it('reads every field with its annotations, declaring type and kind: the one reader behind the prompt context and extract_test_code', () => {
+    const annotated = parse(`package t;
+class T {
+    @Mock @SuppressWarnings({"a", "b"}) private Repo repo, other;
+    enum Mode { @Deprecated OLD, NEW }
+    record Span(@Positive int low, int high) { int width() { return high - low; } }
+}`);
+    const [type] = annotated.types;
+    expect(fieldsOf(type!).map((f) => [f.name, f.annotations.map((a) => a.text), f.declaringType, f.kind, f.range.startLine])).toEqual([
+      ['repo', ['@Mock', '@SuppressWarnings({"a", "b"})'], 't.T', 'field', 3],
+      ['other', ['@Mock', '@SuppressWarnings({"a", "b"})'], 't.T', 'field', 3],
+    ]);
+    const [mode, span] = type!.types;
+    expect(fieldsOf(mode!).map((f) => [f.name, f.annotations.map((a) => a.name), f.declaringType, f.kind])).toEqual([
+      ['OLD', ['Deprecated'], 't.T$Mode', 'enum-constant'],
+      ['NEW', [], 't.T$Mode', 'enum-constant'],
+    ]);
+    expect(fieldsOf(span!).map((f) => [f.name, f.annotations.map((a) => a.name), f.kind])).toEqual([
+      ['low', ['Positive'], 'record-component'],
+      ['high', [], 'record-component'],
+    ]);
+  });
+
   it('reads supertypes, type parameters, the header and return types', () => {
     expect(superTypesOf(a!)).toEqual({ superclass: 'B<C>', interfaces: ['I', 'J<K>'] });
     expect(superTypesOf(shape!)).toEqual({ interfaces: ['Comparable<Shape>'] });

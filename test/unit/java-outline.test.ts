@@ -5,7 +5,11 @@ import {
   fieldsOf,
   findTestCode,
   initializersOf,
+  lineAt,
+  methodAt,
+  offsetAt,
   outline,
+  typeAt,
   parseJava,
   readJavaHeader,
   scanJavaHeader,
@@ -164,5 +168,22 @@ describe('enclosingMethodAt', () => {
     expect(enclosingMethodAt(file, at('void inner() { }') + 15)).toBeUndefined();
     expect(enclosingMethodAt(file, at('count = 1;'))).toBeUndefined();
     expect(enclosingMethodAt(file, at('count = 0;'))).toBeUndefined();
+  });
+});
+
+describe('methodAt and typeAt', () => {
+  const file = parse(SOURCE);
+  const at = (needle: string) => SOURCE.indexOf(needle);
+
+  it('give the method (with its declaring type) and the innermost type at a line or an offset; code in a lambda belongs to the method around it', () => {
+    const line = lineAt(SOURCE, at('ordinal()'));
+    expect(methodAt(file, { line })?.method.name).toBe('code');
+    expect(methodAt(file, { line })?.type.name).toBe('Color');
+    expect(typeAt(file, { line })?.name).toBe('Color');
+    expect(methodAt(file, { offset: at('throw new IllegalStateException()') })?.method.name).toBe('map');
+    expect(typeAt(file, { offset: at('static int count') })?.name).toBe('Calculator');
+    expect(methodAt(file, { offset: at('static int count') })).toBeUndefined();
+    expect(typeAt(file, { line: 1 })).toBeUndefined();
+    expect(offsetAt(SOURCE, line, 1)).toBe(SOURCE.lastIndexOf('\n', at('ordinal()')) + 1);
   });
 });

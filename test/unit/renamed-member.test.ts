@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseJavapOutput, splitTopLevel } from '../../src/repair/fixers/class-members.js';
-import { accepts, isNearName, nameWords } from '../../src/repair/fixers/renamed-member.js';
+import { accepts, codeOccurrences, isNearName, nameWords } from '../../src/repair/fixers/renamed-member.js';
 
 describe('isNearName', () => {
   it.each([
@@ -26,6 +26,17 @@ describe('isNearName', () => {
   it('splits camelCase, acronyms, digits and leading underscores into words', () => {
     expect(nameWords('_fromEmptyValue')).toEqual(['_', 'from', 'Empty', 'Value']);
     expect(nameWords('parseURL2Fast')).toEqual(['parse', 'URL', '2', 'Fast']);
+  });
+});
+
+describe('codeOccurrences', () => {
+  it('finds the name in code only: not after a char literal of a quote, in a trailing comment, a string or a text block', () => {
+    const line = `    if (c == '"') x.getNmae(); // getNmae, "getNmae"`;
+    const text = ['class A {', '  void f() {', line, '    String s = """', '      getNmae', '      """; y.getNmae();', '  }', '}'].join('\n');
+    expect(codeOccurrences(text, 3, 'getNmae')).toEqual([line.indexOf('getNmae')]);
+    expect(codeOccurrences(text, 5, 'getNmae')).toEqual([]);
+    expect(codeOccurrences(text, 6, 'getNmae')).toEqual([13]);
+    expect(codeOccurrences(text, 3, 'get$Nmae')).toEqual([]);
   });
 });
 

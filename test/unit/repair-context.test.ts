@@ -12,7 +12,9 @@ import type { Diagnostic } from '../../src/diagnose/types.js';
 import { composeRepairPrompt, orderPieces, type ContextPiece } from '../../src/model/prompts/index.js';
 import { classUnderTestName } from '../../src/repair/context/failures.js';
 import { gatherContext } from '../../src/repair/context/gather.js';
+import { importsPiece, methodPiece, typeHeaderPiece, unparsedPieces } from '../../src/repair/context/pieces.js';
 import { locationOf, symbolOf } from '../../src/repair/context/symbols.js';
+import { parseJava } from '../../src/java/index.js';
 import { createSourceView } from '../../src/repair/fixers/source-view.js';
 import { createTypeIndex } from '../../src/repair/fixers/type-index.js';
 
@@ -189,5 +191,35 @@ describe('gatherContext for a compile error about a symbol', () => {
     expect(locationOf(d)).toEqual({ kind: 'variable', variable: 'money', type: 'com.acme.Money' });
     expect(symbolOf(compileError({ details: ['symbol:   variable total'] }))).toEqual({ kind: 'variable', name: 'total' });
     expect(locationOf(compileError({ details: ['location: interface java.util.stream.IntStream'] }))).toEqual({ kind: 'interface', type: 'java.util.stream.IntStream' });
+  });
+});
+
+describe('context pieces', () => {
+  const meta = { tier: 'primary' as const, score: 100, reason: 'test' };
+  const parsed = (text: string) => {
+    const result = parseJava(text);
+    if (!result.ok) throw new Error(result.error.message);
+    return result.file;
+  };
+
+  it('a method is shown with the comments above it, and only those: a trailing comment on the line above is code, not its javadoc', () => {
+    const file = parsed(['/* License. */', 'package a;', '', 'class A {', '    int count; /* how many */', '    int f() {', '        return count;', '    }', '', '    // Twice the count.', '    /*', '', '     * Not javadoc, still a comment.', '     */', '    int g() { return 2 * count; }', '}'].join('\n'));
+    const [f, g] = file.types[0]!.methods;
+    expect(methodPiece('A.java', file, f!, meta)?.startLine).toBe(6);
+    expect(methodPiece('A.java', file, g!, meta)).toMatchObject({ startLine: 9, text: expect.stringMatching(/^\n {4}\/\/ Twice the count\./) });
+  });
+
+  it('the imports piece runs from the package line to the last import, an import commented out below it left out, parsed or not', () => {
+    const lines = ['package a;', '', 'import java.util.List;', '/*', 'import java.util.Map;', ' */', 'class A {', '    List<String> names;', '}'];
+    expect(importsPiece('A.java', parsed(lines.join('\n')), meta)).toMatchObject({ startLine: 1, text: 'package a;\n\nimport java.util.List;' });
+    const broken = [...lines.slice(0, -1), '    void f() {', '}'].join('\n');
+    expect(unparsedPieces('A.java', broken, 9, meta)[0]).toMatchObject({ startLine: 1, text: 'package a;\n\nimport java.util.List;' });
+  });
+
+  it('a type\'s declaration piece ends at its opening brace, on the header\'s line or below it', () => {
+    const kAndR = parsed(['/** Orders. */', 'public class Orders extends Base {', '    void load() {', '    }', '}'].join('\n'));
+    expect(typeHeaderPiece('Orders.java', kAndR, kAndR.types[0]!, meta)?.text).toBe('/** Orders. */\npublic class Orders extends Base {');
+    const allman = parsed(['public class Orders', '    implements Runnable', '{', '    public void run() { }', '}'].join('\n'));
+    expect(typeHeaderPiece('Orders.java', allman, allman.types[0]!, meta)?.text).toBe('public class Orders\n    implements Runnable\n{');
   });
 });

@@ -6,7 +6,7 @@
  */
 import { escape } from 'minimatch';
 import type { Diagnostic } from '../../diagnose/types.js';
-import { findMethodCalls, findTestCode, outline, parseJava, type OutlineEntry } from '../../java/index.js';
+import { findMethodCalls, findTestCode, lineAt, methodAt, outline, typeAt, viewJavaFile, type JavaSourceFile } from '../../java/index.js';
 import { MAX_TOOL_OUTPUT_CHARS, type SourceView } from '../../plugins/contracts.js';
 import { fileParameter } from './read-tools.js';
 import { subTokens } from './sub-tokens.js';
@@ -253,20 +253,21 @@ export const findSimilarApiCalls = defineTool(
     const declared: { file: string; line: number; signature: string; name: string }[] = [];
     let parsed = 0;
     let skipped = 0;
-    for (const [file, content] of texts) {
+    for (const file of [...texts.keys()]) {
       if (parsed >= MAX_PARSED_FILES) {
         skipped++;
         continue;
       }
       parsed++;
-      const result = parseJava(content);
-      if (!result.ok) continue;
-      const entries = outline(result.file);
-      for (const call of findMethodCalls(result.file, (found) => candidates.has(found.name))) {
-        const line = lineOfName(content, call.range.start, call.range.end, call.name);
+      const viewed = await viewJavaFile(view, file);
+      if (!viewed?.parsed.ok) continue;
+      texts.set(file, viewed.text);
+      const entries = outline(viewed.parsed.file);
+      for (const call of findMethodCalls(viewed.parsed.file, (found) => candidates.has(found.name))) {
+        const line = lineOfName(viewed.text, call.range.start, call.range.end, call.name);
         // The call the model is looking at is no example of how others call it.
         if (file === own && ownLine === line) continue;
-        calls.push({ file, line, name: call.name, ...withinOf(entries, call.range.start) });
+        calls.push({ file, line, name: call.name, ...withinOf(viewed.parsed.file, call.range.start) });
       }
       for (const entry of entries) {
         if (entry.kind !== 'type' && (entry.name === name || candidates.has(entry.name))) declared.push({ file, line: entry.line, signature: entry.signature, name: entry.name });
@@ -297,21 +298,12 @@ export const findSimilarApiCalls = defineTool(
 function lineOfName(content: string, start: number, end: number, name: string): number {
   const piece = content.slice(start, end);
   const at = piece.lastIndexOf(`${name}`);
-  const offset = start + (at >= 0 ? at : 0);
-  let line = 1;
-  for (let index = 0; index < offset; index++) if (content.charCodeAt(index) === 10) line++;
-  return line;
+  return lineAt(content, start + (at >= 0 ? at : 0));
 }
 
-function withinOf(entries: OutlineEntry[], offset: number): { within?: string } {
-  let owner: OutlineEntry | undefined;
-  let method: OutlineEntry | undefined;
-  for (const entry of entries) {
-    if (offset < entry.range.start || offset >= entry.range.end) continue;
-    if (entry.kind === 'type') owner = entry;
-    else method = entry;
-  }
+function withinOf(file: JavaSourceFile, offset: number): { within?: string } {
+  const owner = typeAt(file, { offset });
+  const method = methodAt(file, { offset })?.method;
   if (!method) return owner ? { within: owner.name } : {};
   return { within: `${owner?.name ?? '?'}.${method.name}` };
 }
-

@@ -6,7 +6,7 @@
  */
 import path from 'node:path';
 import { escape } from 'minimatch';
-import { parseJava, type JavaSourceFile } from '../../java/index.js';
+import { viewJavaFile, type JavaSourceFile } from '../../java/index.js';
 import { AGENT_STATES, type AgentTool, type AgentToolContext, MAX_TOOL_OUTPUT_CHARS, type SourceView, type ToolParameter, type ToolResult } from '../../plugins/contracts.js';
 
 export const MAX_SUGGESTIONS = 5;
@@ -129,11 +129,16 @@ export function toLines(content: string): string[] {
   return lines;
 }
 
-/** The parsed Java file, or a BadCall that gives the parse error and points to read_range. */
+/**
+ * The parsed Java file, or a BadCall that gives the parse error and points to read_range.
+ * Parsed once per view (src/java's viewJavaFile): the agent asks about the same files again and again.
+ */
 export async function readJava(tool: string, view: SourceView, file: string): Promise<{ lines: string[]; java: JavaSourceFile }> {
   if (!file.endsWith('.java')) throw new BadCall(`${tool} reads Java source files; ${file} is not one (read it with read_range)`);
+  // A missing file or a folder: readLines's BadCall says what exists instead.
   const lines = await readLines(view, file);
-  const parsed = parseJava(lines.join('\n'));
+  const parsed = (await viewJavaFile(view, file))?.parsed;
+  if (!parsed) throw new BadCall(`no file ${file} in the project`);
   if (!parsed.ok) throw new BadCall(`${file} does not parse as Java (${parsed.error.message}); read it with read_range${parsed.error.line ? ` around line ${parsed.error.line}` : ''}`);
   return { lines, java: parsed.file };
 }

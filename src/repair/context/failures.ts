@@ -6,7 +6,7 @@
  * static calls), ranked by the failing line, the FooTest -> Foo convention and the
  * classes the message names, with the methods those call in turn. Always: the test.
  */
-import { allTypes, callReceivers, fieldsOf, rawTypeName, returnTypeOf, type JavaMethod, type JavaSourceFile, type JavaType } from '../../java/index.js';
+import { allTypes, callReceivers, fieldsOf, methodAt, rawTypeName, returnTypeOf, type JavaMethod, type JavaSourceFile, type JavaType } from '../../java/index.js';
 import type { Diagnostic, FailureFrame } from '../../diagnose/types.js';
 import { CONTEXT_TIERS, type ContextPiece } from '../../model/prompts/index.js';
 import { fieldPieces, importsPiece, methodPiece, typeHeaderPiece, type PieceMeta } from './pieces.js';
@@ -15,17 +15,6 @@ import { scopeOf, type ProjectSources, type ProjectType } from './sources.js';
 /** How far calls are followed from the test into the code under test. */
 const MAX_CALL_DEPTH = 3;
 const MAX_UNDER_TEST_METHODS = 24;
-
-export function methodAt(file: JavaSourceFile, line: number): { type: JavaType; method: JavaMethod } | undefined {
-  let best: { type: JavaType; method: JavaMethod } | undefined;
-  for (const type of allTypes(file)) {
-    for (const method of type.methods) {
-      if (method.range.startLine > line || method.range.endLine < line) continue;
-      if (!best || method.range.end - method.range.start < best.method.range.end - best.method.range.start) best = { type, method };
-    }
-  }
-  return best;
-}
 
 /** Pieces without duplicates: the same lines found twice keep their better tier and score. */
 export class PieceSet {
@@ -73,7 +62,7 @@ export async function testFailureContext(diagnostic: Diagnostic, sources: Projec
   for (const [rank, frame] of frames.entries()) {
     if (frame.line === undefined) continue;
     const file = await sources.parse(frame.file);
-    const found = file && methodAt(file, frame.line);
+    const found = file && methodAt(file, { line: frame.line });
     if (!file || !found) continue;
     if (isTestFrame(frame, testClass)) {
       out.add(methodPiece(frame.file, file, found.method, { tier: 'test', score: 100 - rank, reason: 'the failing test' }, frame.line));

@@ -3,7 +3,7 @@
  * a field, a member's declaration line, a library type's member list, and a window of
  * lines for a file that does not parse. Pure functions of the parsed source.
  */
-import { fieldsOf, typeHeaderOf, type JavaField, type JavaMethod, type JavaSourceFile, type JavaType } from '../../java/index.js';
+import { commentedStartLine, fieldsOf, headerOf, scanJavaHeader, typeBodyLine, type JavaHeader, type JavaField, type JavaMethod, type JavaSourceFile, type JavaType } from '../../java/index.js';
 import type { ContextPiece, ContextTier } from '../../model/prompts/index.js';
 import type { LibraryMember, LibraryType } from '../../plugins/contracts.js';
 import { editDistance as levenshtein } from '../../shared/similar.js';
@@ -42,39 +42,19 @@ export function methodLabel(method: JavaMethod): string {
 }
 
 /**
- * The line where a member's text begins once its comment (javadoc, `//` lines) and one
- * blank line above it are counted: a method read with its comment is read as written,
- * and consecutive members shown together leave no gap.
+ * The line where a member's text begins once its comments (src/java's commentedStartLine)
+ * and one blank line above them are counted: a method read with its comment is read as
+ * written, and consecutive members shown together leave no gap.
  */
-export function withLeadingComment(text: string, startLine: number, blankLine = true): number {
-  const lines = linesOf(text);
-  let start = startLine;
-  let inBlock = false;
-  while (start > 1) {
-    const above = (lines[start - 2] ?? '').trim();
-    if (inBlock) {
-      start--;
-      if (above.startsWith('/*')) inBlock = false;
-      continue;
-    }
-    if (above.endsWith('*/')) {
-      start--;
-      inBlock = !above.startsWith('/*');
-      continue;
-    }
-    if (above.startsWith('//')) {
-      start--;
-      continue;
-    }
-    break;
-  }
-  return blankLine && start > 1 && (lines[start - 2] ?? '').trim() === '' ? start - 1 : start;
+export function withLeadingComment(file: JavaSourceFile, startLine: number, blankLine = true): number {
+  const start = commentedStartLine(file, startLine);
+  return blankLine && start > 1 && (linesOf(file.text)[start - 2] ?? '').trim() === '' ? start - 1 : start;
 }
 
 /** The whole method, or for a very long one the part around `focusLine`. */
 export function methodPiece(path: string, file: JavaSourceFile, method: JavaMethod, meta: PieceMeta, focusLine?: number): ContextPiece | undefined {
   const { endLine } = method.range;
-  const startLine = withLeadingComment(file.text, method.range.startLine);
+  const startLine = withLeadingComment(file, method.range.startLine);
   if (endLine - startLine + 1 <= MAX_METHOD_LINES || focusLine === undefined) {
     return linesPiece(path, file.text, startLine, Math.min(endLine, startLine + MAX_METHOD_LINES * 2), methodLabel(method), meta);
   }
@@ -83,28 +63,23 @@ export function methodPiece(path: string, file: JavaSourceFile, method: JavaMeth
 
 /** From the package line to the last import: what a missing or wrong import is about. */
 export function importsPiece(path: string, file: JavaSourceFile, meta: PieceMeta): ContextPiece | undefined {
-  const lines = linesOf(file.text);
-  let from: number | undefined;
-  let to: number | undefined;
-  lines.forEach((line, index) => {
-    if (/^\s*(?:package|import)\s+[\w.*\s]+;/.test(line)) {
-      from ??= index + 1;
-      to = index + 1;
-    }
-  });
-  return from !== undefined && to !== undefined ? linesPiece(path, file.text, from, to, `imports of ${path.slice(path.lastIndexOf('/') + 1)}`, meta) : undefined;
+  const span = headerSpan(headerOf(file));
+  return span ? linesPiece(path, file.text, span.from, span.to, `imports of ${path.slice(path.lastIndexOf('/') + 1)}`, meta) : undefined;
+}
+
+/** The lines from the package declaration to the last import, as src/java's header reader found them. */
+function headerSpan(header: JavaHeader): { from: number; to: number } | undefined {
+  const lines = [...(header.packageLine !== undefined ? [header.packageLine] : []), ...header.imports.flatMap((entry) => [entry.line, entry.endLine])];
+  return lines.length > 0 ? { from: Math.min(...lines), to: Math.max(...lines) } : undefined;
 }
 
 /** The type's declaration up to its `{`: annotations, name, extends and implements. */
 export function typeHeaderPiece(path: string, file: JavaSourceFile, type: JavaType, meta: PieceMeta): ContextPiece | undefined {
-  const header = typeHeaderOf(type);
-  const lines = header.split('\n').length;
-  const openLine = linesOf(file.text)[type.range.startLine + lines - 1]?.includes('{') ? type.range.startLine + lines : type.range.startLine + lines - 1;
-  return linesPiece(path, file.text, withLeadingComment(file.text, type.range.startLine), Math.max(type.range.startLine, openLine), `declaration of ${type.name}`, meta);
+  return linesPiece(path, file.text, withLeadingComment(file, type.range.startLine), typeBodyLine(type), `declaration of ${type.name}`, meta);
 }
 
 export function fieldPiece(path: string, file: JavaSourceFile, field: JavaField, meta: PieceMeta): ContextPiece | undefined {
-  return linesPiece(path, file.text, withLeadingComment(file.text, field.range.startLine), field.range.endLine, `field ${field.declaringType.slice(field.declaringType.lastIndexOf('.') + 1)}.${field.name}`, meta);
+  return linesPiece(path, file.text, withLeadingComment(file, field.range.startLine), field.range.endLine, `field ${field.declaringType.slice(field.declaringType.lastIndexOf('.') + 1)}.${field.name}`, meta);
 }
 
 export function fieldPieces(path: string, file: JavaSourceFile, type: JavaType, meta: PieceMeta): ContextPiece[] {
@@ -118,16 +93,17 @@ export function fieldPieces(path: string, file: JavaSourceFile, type: JavaType, 
 export function declarationPiece(path: string, file: JavaSourceFile, method: JavaMethod, meta: PieceMeta): ContextPiece | undefined {
   const bodyLine = method.body?.range.startLine;
   const end = bodyLine ?? method.range.endLine;
-  return linesPiece(path, file.text, withLeadingComment(file.text, method.range.startLine, false), end, `declaration ${methodLabel(method)}`, meta);
+  return linesPiece(path, file.text, withLeadingComment(file, method.range.startLine, false), end, `declaration ${methodLabel(method)}`, meta);
 }
 
 /** Lines around `line` and the file's imports, for a file java-parser cannot read (a syntax error). */
 export function unparsedPieces(path: string, text: string, line: number, meta: PieceMeta): ContextPiece[] {
   const pieces: ContextPiece[] = [];
   const lines = linesOf(text);
-  const importLines = lines.map((content, index) => (/^\s*(?:package|import)\s+[\w.*\s]+;/.test(content) ? index + 1 : 0)).filter((n) => n > 0);
-  if (importLines.length > 0) {
-    const imports = linesPiece(path, text, importLines[0]!, importLines.at(-1)!, `imports of ${path.slice(path.lastIndexOf('/') + 1)}`, { ...meta, score: meta.score - 5 });
+  // The file does not parse: its header is read from the masked text.
+  const span = headerSpan(scanJavaHeader(text));
+  if (span) {
+    const imports = linesPiece(path, text, span.from, span.to, `imports of ${path.slice(path.lastIndexOf('/') + 1)}`, { ...meta, score: meta.score - 5 });
     if (imports) pieces.push(imports);
   }
   const window = linesPiece(path, text, line - UNPARSED_WINDOW, line + UNPARSED_WINDOW, `lines ${Math.max(1, line - UNPARSED_WINDOW)}-${Math.min(lines.length, line + UNPARSED_WINDOW)} of ${path.slice(path.lastIndexOf('/') + 1)}`, meta);

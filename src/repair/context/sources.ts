@@ -4,15 +4,11 @@
  * each file parsed once, and a type's supertypes followed through the project, the JDK
  * and the module's jars.
  */
-import { allTypes, parseJava, qualifyTypeName, superTypesOf, rawTypeName, type JavaSourceFile, type JavaType } from '../../java/index.js';
+import { allTypes, qualifyTypeName, superTypesOf, rawTypeName, viewJavaFile, type JavaSourceFile, type JavaType, type SourceView } from '../../java/index.js';
 import type { LibraryType, SourceScope, TypeIndex } from '../../plugins/contracts.js';
 
-export interface SourceAccess {
-  /** Project-relative path -> text as the current attempt sees it; undefined when missing. */
-  read(path: string): Promise<string | undefined>;
-  /** Project-relative paths matching a glob. */
-  list(glob: string): Promise<string[]>;
-}
+/** The tree as the current attempt sees it: a SourceView (its root is not needed here). */
+export type SourceAccess = Pick<SourceView, 'read' | 'list'>;
 
 export interface ProjectType {
   path: string;
@@ -60,11 +56,8 @@ export class ProjectSources {
   parse(path: string): Promise<JavaSourceFile | undefined> {
     let file = this.parsed.get(path);
     if (!file) {
-      file = this.access.read(path).then((text) => {
-        if (text === undefined) return undefined;
-        const result = parseJava(text);
-        return result.ok ? result.file : undefined;
-      });
+      // Through the view's parse, shared with the fixers and tools that read the same view.
+      file = viewJavaFile(this.access, path).then((viewed) => (viewed?.parsed.ok ? viewed.parsed.file : undefined));
       this.parsed.set(path, file);
     }
     return file;

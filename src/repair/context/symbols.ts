@@ -6,10 +6,10 @@
  * with its superclasses and interfaces (project sources, the JDK, the jars), nearest
  * names first.
  */
-import { callReceivers, fieldsOf, findMethodCalls, lineAt, rawTypeName, type JavaMethodCall, type JavaSourceFile, type JavaType } from '../../java/index.js';
+import { callReceivers, fieldsOf, findMethodCalls, lineAt, methodAt, offsetAt, rawTypeName, typeAt, type JavaMethodCall, type JavaSourceFile } from '../../java/index.js';
 import type { Diagnostic } from '../../diagnose/types.js';
 import type { ContextPiece } from '../../model/prompts/index.js';
-import { methodAt, PieceSet, surroundings } from './failures.js';
+import { PieceSet, surroundings } from './failures.js';
 import { declarationPiece, editDistance, fieldPiece, nameDistance, libraryPiece, linesPiece, methodPiece, typeHeaderPiece, unparsedPieces } from './pieces.js';
 import type { HierarchyType, ProjectSources } from './sources.js';
 
@@ -85,8 +85,8 @@ export async function compileErrorContext(diagnostic: Diagnostic, sources: Proje
     out.addAll(unparsedPieces(path, text, line, { tier: 'primary', score: 100, reason }));
     return out.pieces;
   }
-  const found = methodAt(file, line);
-  const owner = found?.type ?? typeAt(file, line);
+  const found = methodAt(file, { line });
+  const owner = found?.type ?? typeAt(file, { line });
   if (found) out.add(methodPiece(path, file, found.method, { tier: 'primary', score: 100, reason }, line));
   else out.add(linesPiece(path, file.text, line - 8, line + 8, `lines around line ${line}`, { tier: 'primary', score: 100, reason }));
   if (owner) {
@@ -117,25 +117,12 @@ export async function compileErrorContext(diagnostic: Diagnostic, sources: Proje
   return out.pieces;
 }
 
-function typeAt(file: JavaSourceFile, line: number): JavaType | undefined {
-  let best: JavaType | undefined;
-  const visit = (type: JavaType) => {
-    if (type.range.startLine <= line && line <= type.range.endLine) {
-      best = type;
-      type.types.forEach(visit);
-    }
-  };
-  file.types.forEach(visit);
-  return best;
-}
-
 /** The innermost call on `line` whose argument list holds `column`; else the first call on the line. */
 export function callAt(file: JavaSourceFile, scope: Parameters<typeof findMethodCalls>[0], line: number, column?: number): JavaMethodCall | undefined {
   const calls = findMethodCalls(scope).filter((call) => call.range.startLine <= line && line <= call.range.endLine);
   if (calls.length === 0) return undefined;
   if (column !== undefined) {
-    const lineStart = file.text.split('\n').slice(0, line - 1).reduce((sum, text) => sum + text.length + 1, 0);
-    const offset = lineStart + column - 1;
+    const offset = offsetAt(file.text, line, column);
     const inside = calls.filter((call) => {
       const nameAt = call.range.start + call.text.indexOf(call.name, call.qualifier ? call.qualifier.length : 0);
       const open = call.range.start + call.text.indexOf('(', nameAt - call.range.start);

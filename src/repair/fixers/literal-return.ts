@@ -6,7 +6,7 @@
  */
 import type { Diagnostic } from '../../diagnose/types.js';
 import { isPlacedCompileError } from './diagnostic-text.js';
-import { enclosingMethodAt, joinLines, offsetOf, parseJava, splitLines } from '../../java/index.js';
+import { enclosingMethodAt, joinLines, offsetAt, parseJava, splitLines, viewJavaFile, type JavaParseResult } from '../../java/index.js';
 import type { FixCandidate, Fixer, SourceView } from '../../plugins/contracts.js';
 
 const NAME = 'literal-return';
@@ -53,14 +53,14 @@ function fits(digits: string, target: string): boolean {
 }
 
 /** The fixed text, or undefined when the diagnostic is not an unambiguous literal return. */
-export function rewriteLiteralReturn(text: string, line: number, column: number, target: string): string | undefined {
+export function rewriteLiteralReturn(text: string, line: number, column: number, target: string, parsedText?: JavaParseResult): string | undefined {
   const source = splitLines(text);
   const original = source.lines[line - 1];
   const match = original === undefined ? null : RETURN_LITERAL.exec(original);
   const [, prefix, literal, suffix] = match ?? [];
   if (prefix === undefined || literal === undefined || suffix === undefined || prefix.length !== column - 1) return undefined;
-  const parsed = parseJava(text);
-  const method = parsed.ok ? enclosingMethodAt(parsed.file, offsetOf(source, line, column)) : undefined;
+  const parsed = parsedText ?? parseJava(text);
+  const method = parsed.ok ? enclosingMethodAt(parsed.file, offsetAt(text, line, column)) : undefined;
   const declared = method?.returnType;
   if (!declared || (declared !== target && `java.lang.${declared}` !== target)) return undefined;
   const converted = convertLiteral(literal, declared);
@@ -74,10 +74,11 @@ async function propose(diagnostics: Diagnostic[], view: SourceView): Promise<Fix
   for (const diagnostic of diagnostics.filter(handles)) {
     if (!isPlacedCompileError(diagnostic) || diagnostic.column === undefined) continue;
     const conversion = CANNOT_CONVERT.exec(diagnostic.message) ?? LOSSY.exec(diagnostic.message);
-    const before = await view.read(diagnostic.file);
     const target = conversion?.[2];
-    if (!target || before === undefined) continue;
-    const after = rewriteLiteralReturn(before, diagnostic.line, diagnostic.column, target);
+    const viewed = target ? await viewJavaFile(view, diagnostic.file) : undefined;
+    if (!target || viewed === undefined) continue;
+    const before = viewed.text;
+    const after = rewriteLiteralReturn(before, diagnostic.line, diagnostic.column, target, viewed.parsed);
     if (after === undefined) continue;
     candidates.push({
       fixer: NAME,

@@ -6,7 +6,7 @@
  */
 import type { Diagnostic } from '../../diagnose/types.js';
 import { byFile, isPlacedCompileError } from './diagnostic-text.js';
-import { enclosingMethodAt, offsetOf, parseJava, readJavaHeader, splitLines } from '../../java/index.js';
+import { enclosingMethodAt, headerOf, offsetAt, parseJava, viewJavaFile, type JavaHeader, type JavaParseResult } from '../../java/index.js';
 import { insertImport } from './insert-import.js';
 import type { FixCandidate, Fixer, SourceView } from '../../plugins/contracts.js';
 
@@ -25,10 +25,9 @@ interface Declaration {
 }
 
 /** How the exception is written in this file, and the import it needs, if any. */
-function spelling(text: string, exception: string): { name: string; importName?: string } {
+function spelling(header: JavaHeader, exception: string): { name: string; importName?: string } {
   const simpleName = exception.slice(exception.lastIndexOf('.') + 1);
   const pkg = exception.slice(0, exception.lastIndexOf('.'));
-  const header = readJavaHeader(text);
   if (pkg === 'java.lang' || pkg === (header.packageName ?? '')) return { name: simpleName };
   const clash = header.imports.find((entry) => !entry.isStatic && entry.simpleName === simpleName);
   if (clash) return clash.name === exception ? { name: simpleName } : { name: exception };
@@ -36,14 +35,13 @@ function spelling(text: string, exception: string): { name: string; importName?:
 }
 
 /** The file with `throws` added for each unreported exception, or undefined when any is out of bounds for a local fix. */
-export function declareThrows(text: string, sites: { line: number; column: number; exception: string }[]): string | undefined {
-  const source = splitLines(text);
+export function declareThrows(text: string, sites: { line: number; column: number; exception: string }[], parsed: JavaParseResult = parseJava(text)): string | undefined {
   // javac reports an unreported exception only in a file that parses.
-  const parsed = parseJava(text);
   if (!parsed.ok) return undefined;
+  const header = headerOf(parsed.file);
   const declarations = new Map<number, Declaration>();
   for (const site of sites) {
-    const method = enclosingMethodAt(parsed.file, offsetOf(source, site.line, site.column));
+    const method = enclosingMethodAt(parsed.file, offsetAt(text, site.line, site.column));
     if (!method || method.inInterface || method.annotations.includes('Override')) return undefined;
     if (method.method.modifiers.includes('public') || method.method.modifiers.includes('protected')) return undefined;
     const declaration = declarations.get(method.headerEnd) ?? { headerEnd: method.headerEnd, hasThrows: method.thrown.length > 0, method: method.method.name, exceptions: [] };
@@ -55,7 +53,7 @@ export function declareThrows(text: string, sites: { line: number; column: numbe
   // From the bottom up, so earlier offsets stay valid.
   for (const declaration of [...declarations.values()].sort((a, b) => b.headerEnd - a.headerEnd)) {
     const names = declaration.exceptions.map((exception) => {
-      const written = spelling(text, exception);
+      const written = spelling(header, exception);
       if (written.importName) imports.push(written.importName);
       return written.name;
     });
@@ -70,10 +68,11 @@ async function propose(diagnostics: Diagnostic[], view: SourceView): Promise<Fix
   const placed = diagnostics.filter(handles).filter(isPlacedCompileError);
   const candidates: FixCandidate[] = [];
   for (const [file, group] of byFile(placed)) {
-    const before = await view.read(file);
-    if (before === undefined) continue;
+    const viewed = await viewJavaFile(view, file);
+    if (viewed === undefined) continue;
+    const before = viewed.text;
     const sites = group.map((d) => ({ line: d.line, column: d.column as number, exception: UNREPORTED.exec(d.message)?.[1] ?? '' }));
-    const after = declareThrows(before, sites);
+    const after = declareThrows(before, sites, viewed.parsed);
     if (after === undefined || after === before) continue;
     const exceptions = [...new Set(sites.map((site) => site.exception))].join(', ');
     candidates.push({

@@ -8,7 +8,7 @@
  * types javac reports. Two close members, or none: no fix (the model gets them listed).
  */
 import type { Diagnostic } from '../../diagnose/types.js';
-import { allTypes, fieldsOf, typeParametersOf, type JavaMethod } from '../../java/index.js';
+import { allTypes, fieldsOf, maskCommentsAndLiterals, typeParametersOf, type JavaMethod } from '../../java/index.js';
 import { locationOf, symbolOf, type SymbolReference } from '../context/symbols.js';
 import { ProjectSources, type HierarchyType, type ProjectType } from '../context/sources.js';
 import { editDistance, nameWords } from '../context/pieces.js';
@@ -143,16 +143,15 @@ async function intendedMember(diagnostic: Diagnostic & { file: string }, sources
 }
 
 /** Offsets of `name` as a whole word on `line` outside string and char literals. */
-function occurrences(lineText: string, name: string): number[] {
-  const out: number[] = [];
-  const escaped = name.replace(/[$]/g, '\\$');
-  const pattern = new RegExp(`(?<![\\w$])${escaped}(?![\\w$])`, 'g');
-  for (const match of lineText.matchAll(pattern)) {
-    const before = lineText.slice(0, match.index);
-    const quotes = (before.replace(/\\./g, '').match(/"/g) ?? []).length;
-    if (quotes % 2 === 0) out.push(match.index);
-  }
-  return out;
+/**
+ * 0-based columns where `name` stands as a whole identifier in the code of a 1-based line:
+ * not in a comment, a string, a char or a text block (src/java's masking, over the whole
+ * file so that a comment or text block begun on an earlier line counts).
+ */
+export function codeOccurrences(text: string, line: number, name: string): number[] {
+  const lineText = maskCommentsAndLiterals(text).split('\n')[line - 1] ?? '';
+  const pattern = new RegExp(`(?<![\\w$])${name.replace(/[$]/g, '\\$')}(?![\\w$])`, 'g');
+  return [...lineText.matchAll(pattern)].map((match) => match.index);
 }
 
 async function propose(diagnostics: Diagnostic[], view: SourceView, context: FixerContext): Promise<FixCandidate[]> {
@@ -171,9 +170,8 @@ async function propose(diagnostics: Diagnostic[], view: SourceView, context: Fix
       const member = await intendedMember(diagnostic, sources);
       if (!member) continue;
       const wanted = symbolOf(diagnostic)!.name;
-      const lineText = lines[diagnostic.line - 1] ?? '';
       const column = (diagnostic.column ?? 1) - 1;
-      const at = occurrences(lineText, wanted).sort((a, b) => Math.abs(a - column) - Math.abs(b - column))[0];
+      const at = codeOccurrences(before, diagnostic.line, wanted).sort((a, b) => Math.abs(a - column) - Math.abs(b - column))[0];
       if (at === undefined) continue;
       renames.set(`${diagnostic.line}:${at}`, { line: diagnostic.line, at, from: wanted, to: member.name });
       const reason = `${wanted} -> ${member.name} (${member.kind} of ${member.owner})`;
