@@ -1,7 +1,8 @@
 /**
- * What the Ollama and OpenAI-compatible mocks share: a real node:http server on
- * 127.0.0.1 port 0 that records every request, hands out scripted replies in order,
- * and can hang (accept, never answer) so that deadline handling is tested for real.
+ * What the scripted model servers share (the Ollama-API server `mvnx bench` uses, and the
+ * tests' OpenAI-compatible one): a real node:http server on 127.0.0.1 port 0 that records
+ * every request and hands out scripted replies in order. A route may leave a request
+ * unanswered; close() still ends at once.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
@@ -23,13 +24,6 @@ export interface ReplySpec {
   chunks?: number;
   /** Milliseconds between streamed pieces (default: the script's, else 0). */
   tokenDelayMs?: number;
-  /** Send an error line/event after this many pieces, then end the stream (still HTTP 200). */
-  errorAfterChunks?: { after: number; message: string };
-  /** Answer with this HTTP status and `{"error": errorMessage}` instead of a completion. */
-  status?: number;
-  errorMessage?: string;
-  /** Accept the request and never answer it. */
-  hang?: boolean;
   /**
    * Native tool calls, sent the way the server sends them when the request offered
    * `tools`; to a request without tools the same model writes them as JSON in its text.
@@ -56,12 +50,12 @@ export function toolCallsAsText(reply: ReplySpec): string {
   return [reply.text, ...calls].filter((part) => part !== '').join('\n');
 }
 
-export type ScriptedReply = string | ReplySpec | ((request: RecordedRequest) => string | ReplySpec);
+export type ScriptedReply<R extends ReplySpec = ReplySpec> = string | R | ((request: RecordedRequest) => string | R);
 
 export interface MockHandle {
   url: string;
   requests: RecordedRequest[];
-  /** Things the script forbids that happened anyway (e.g. a chat call under failIfCalled). */
+  /** What went wrong in the server itself (a route that threw), and what a caller's script forbids that happened anyway. */
   failures: string[];
   close(): Promise<void>;
 }
@@ -111,26 +105,17 @@ export async function startRecordingServer(route: Route): Promise<MockHandle> {
   };
 }
 
-/** A URL where nothing listens: a port the OS just handed out and that was closed again. */
-export async function deadServerUrl(): Promise<string> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return `http://127.0.0.1:${port}`;
-}
-
-export class ReplyQueue {
+export class ReplyQueue<R extends ReplySpec = ReplySpec> {
   private next = 0;
-  constructor(private readonly replies: ScriptedReply[]) {}
+  constructor(private readonly replies: readonly ScriptedReply<R>[]) {}
 
-  /** The next reply for `request`, or undefined when the script has run out. */
-  take(request: RecordedRequest): ReplySpec | undefined {
+  /** The next reply for `request`, or undefined when the script has run out (a bare text is a reply with nothing else set). */
+  take(request: RecordedRequest): R | undefined {
     const reply = this.replies[this.next];
     if (reply === undefined) return undefined;
     this.next++;
     const value = typeof reply === 'function' ? reply(request) : reply;
-    return typeof value === 'string' ? { text: value } : value;
+    return typeof value === 'string' ? ({ text: value } as R) : value;
   }
 
   get used(): number {

@@ -3,7 +3,7 @@
  * that the benchmark measures mvnx (extraction, validation, verification, stop rules)
  * and not a model's mood; once the script has run out, the model has nothing to add.
  */
-import { startOllamaMock, type ScriptedReply } from './ollama-api-server.js';
+import { ReplyQueue, startOllamaApiServer, type ScriptedReply } from './ollama-api-server.js';
 
 export interface ScriptedOllamaOptions {
   /** Default qwen2.5-coder:7b. */
@@ -29,14 +29,10 @@ export const SCRIPTED_MODEL = 'qwen2.5-coder:7b';
 export const DEFAULT_EXHAUSTED_REPLY = 'I could not find another way to fix this build from the information given.';
 
 export async function startScriptedOllama(replies: ScriptedReply[], options: ScriptedOllamaOptions = {}): Promise<ScriptedOllama> {
-  const server = await startOllamaMock({
-    replies: [...replies],
-    exhaustedReply: options.exhaustedReply ?? DEFAULT_EXHAUSTED_REPLY,
-    models: [options.model ?? SCRIPTED_MODEL],
-    contextLength: options.contextLength ?? 32768,
-    chunks: options.streamPieces ?? 8,
-    version: '0.6.4-scripted',
-  });
+  const queue = new ReplyQueue([...replies]);
+  const exhausted = { text: options.exhaustedReply ?? DEFAULT_EXHAUSTED_REPLY };
+  const settings = { models: [options.model ?? SCRIPTED_MODEL], contextLength: options.contextLength ?? 32768, chunks: options.streamPieces ?? 8, version: '0.6.4-scripted' };
+  const server = await startOllamaApiServer(settings, { reply: (request) => queue.take(request) ?? exhausted });
   return {
     url: server.url,
     calls: () => server.answered(),

@@ -6,8 +6,12 @@ import path from 'node:path';
 import { MvnxError } from '../shared/errors.js';
 import { isExecutable, pathValue, searchPath } from '../shared/path-search.js';
 import { startFolder } from './args.js';
+import { wrapperDistribution, wrapperDistributionCache } from './wrapper.js';
 
 export type MavenSource = 'flag' | 'env' | 'config' | 'mvnw' | 'path';
+
+/** How a user names each source: the flag, the variable, the config field. */
+export const MAVEN_SOURCE_LABELS: Record<MavenSource, string> = { flag: '--mvnx-maven', env: 'MVNX_MAVEN', config: 'config maven.executable', mvnw: 'nearest mvnw', path: 'PATH' };
 
 export interface FindMavenOptions {
   /** `--mvnx-maven=PATH`. */
@@ -79,4 +83,25 @@ function resolveNamed(value: string, cwd: string, env: NodeJS.ProcessEnv, platfo
   if (!hasSeparator) return searchPath(value, env, platform);
   const absolute = path.resolve(cwd, value);
   return isExecutable(absolute, platform) ? absolute : undefined;
+}
+
+/**
+ * Which Maven a build started here runs and why, in one line (`mvnx explain`): the setting
+ * that named it, or the project's wrapper with the distribution it runs and whether that is
+ * downloaded yet, or `mvn` on PATH because no wrapper was found.
+ */
+export function describeMavenChoice(found: FoundMaven, opts: Pick<FindMavenOptions, 'cwd' | 'env' | 'mavenArgs'>): string {
+  const shown = (file: string): string => {
+    const relative = path.relative(opts.cwd, file);
+    return relative === '' || relative.startsWith('..') || path.isAbsolute(relative) ? file : relative.startsWith('.') ? relative : `./${relative}`;
+  };
+  if (found.source === 'mvnw') {
+    const distribution = wrapperDistribution(found.executable);
+    if (!distribution) return `${shown(found.executable)} (the project's Maven wrapper, the nearest mvnw; it names no distributionUrl in .mvn/wrapper/maven-wrapper.properties)`;
+    const cache = wrapperDistributionCache(distribution, opts.env);
+    const state = cache.downloaded ? `downloaded in ${cache.folder}` : `not downloaded yet (${cache.folder}): its first run needs the network`;
+    return `${shown(found.executable)} (the project's Maven wrapper, the nearest mvnw; it runs ${distribution.split('/').at(-1)} from .mvn/wrapper/maven-wrapper.properties, ${state})`;
+  }
+  if (found.source === 'path') return `${found.executable} (mvn on PATH: no mvnw in ${startFolder(opts.cwd, opts.mavenArgs)} or its parents)`;
+  return `${found.executable} (${MAVEN_SOURCE_LABELS[found.source]})`;
 }

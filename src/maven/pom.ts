@@ -15,7 +15,8 @@ const LISTS = new Set(['dependency', 'plugin', 'extension', 'profile', 'exclusio
 /** XML's five predefined entities and character references: all a POM's text needs. */
 const PREDEFINED: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
 
-function decodeEntities(text: string): string {
+/** Decodes the predefined entities and character references, and nothing else (no DOCTYPE entities). */
+export function decodeEntities(text: string): string {
   if (!text.includes('&')) return text;
   return text.replace(/&(#x[0-9a-fA-F]+|#\d+|amp|lt|gt|quot|apos);/g, (whole, name: string) => {
     if (!name.startsWith('#')) return PREDEFINED[name] ?? whole;
@@ -41,12 +42,16 @@ export function isNode(value: unknown): value is PomNode {
 
 /** The `<project>` element of well-formed XML, or undefined (not XML, or another root). */
 export function parsePomProject(text: string): PomNode | undefined {
-  if (!text.includes('<project')) return undefined;
+  return text.includes('<project') ? rootElement(parser, text, 'project') : undefined;
+}
+
+/** The root element `name` of well-formed XML read by `reader`, or undefined (not XML, or another root). */
+export function rootElement(reader: XMLParser, text: string, name: string): PomNode | undefined {
   if (XMLValidator.validate(text) !== true) return undefined;
   try {
-    const doc: unknown = parser.parse(text);
-    const project = isNode(doc) ? doc.project : undefined;
-    return isNode(project) ? project : undefined;
+    const doc: unknown = reader.parse(text);
+    const root = isNode(doc) ? doc[name] : undefined;
+    return isNode(root) ? root : undefined;
   } catch {
     return undefined;
   }

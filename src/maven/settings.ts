@@ -4,11 +4,17 @@
  * `-Duser.home`), the user settings file, the local repository, and the secrets a
  * settings file holds. The sandbox binds these (the settings without their secrets) and
  * redaction learns the secret values from them.
+ *
+ * settings.xml is read as XML (fast-xml-parser, as maven/pom.ts reads POMs): no DOCTYPE
+ * entity expansion, comments ignored, CDATA read as text, and an element is only the
+ * element at its place (`<localRepository>` is the child of `<settings>`, not a word in a
+ * comment or a profile).
  */
 import { existsSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { parsePomProject, pomInterpolator, pomProperties } from './pom.js';
+import { XMLBuilder, XMLParser, XMLValidator } from 'fast-xml-parser';
+import { childText, decodeEntities, isNode, parsePomProject, rootElement, pomInterpolator, pomProperties, type PomNode } from './pom.js';
 
 export interface MavenUserState {
   /** Java's user.home for the Maven JVM. */
@@ -103,7 +109,8 @@ export function resolveMavenUserState(input: MavenStateInput): MavenUserState {
 
   let localRepository = path.join(userHome, '.m2', 'repository');
   let localRepositorySource = 'default (<user.home>/.m2/repository)';
-  const configured = /<localRepository>\s*([^<]+?)\s*<\/localRepository>/.exec(stripComments(readText(userSettings) ?? ''))?.[1];
+  const settings = parseSettings(readText(userSettings) ?? '');
+  const configured = settings ? childText(settings, 'localRepository') : undefined;
   if (configured) {
     localRepository = path.resolve(input.cwd, expand(configured, userHome, input.env));
     localRepositorySource = `<localRepository> in ${userSettings}`;
@@ -127,42 +134,78 @@ export function resolveMavenUserState(input: MavenStateInput): MavenUserState {
   };
 }
 
-function stripComments(xml: string): string {
-  return xml.replace(/<!--[\s\S]*?-->/g, '');
+const settingsParser = new XMLParser({
+  ignoreAttributes: true,
+  // No DOCTYPE entities (XML bombs); the predefined ones and character references are decoded.
+  processEntities: false,
+  parseTagValue: false,
+  trimValues: true,
+  // `<s:settings xmlns:s=...>` is the same file to Maven.
+  removeNSPrefix: true,
+  tagValueProcessor: (_name, value) => decodeEntities(value),
+});
+
+/** The `<settings>` element of a well-formed settings file, or undefined. */
+export function parseSettings(xml: string): PomNode | undefined {
+  return xml.includes('<') ? rootElement(settingsParser, xml, 'settings') : undefined;
 }
 
 /** Elements of settings.xml whose text is a secret. */
-const SECRET_ELEMENTS = ['password', 'passphrase'];
-
-function unescapeXml(text: string): string {
-  return text
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&quot;/g, '"')
-    .replace(/&apos;/g, "'")
-    .replace(/&amp;/g, '&');
-}
+const SECRET_ELEMENTS = new Set(['password', 'passphrase']);
 
 /** The literal `<password>`/`<passphrase>` values of a settings file (encrypted `{...}` ones included). */
 export function settingsSecrets(xml: string): string[] {
   const values = new Set<string>();
-  for (const element of SECRET_ELEMENTS) {
-    for (const match of stripComments(xml).matchAll(new RegExp(`<${element}>\\s*(?:<!\\[CDATA\\[([\\s\\S]*?)\\]\\]>|([^<]*?))\\s*</${element}>`, 'g'))) {
-      const value = match[1] ?? unescapeXml(match[2] ?? '');
-      // ${env.X} is a reference, not a value; the variable's value is redacted by its name.
-      if (value && !/^\$\{[^}]+\}$/.test(value)) values.add(value);
+  const add = (value: string) => {
+    // ${env.X} is a reference, not a value; the variable's value is redacted by its name.
+    if (value && !/^\$\{[^}]+\}$/.test(value)) values.add(value);
+  };
+  const settings = parseSettings(xml);
+  if (settings) {
+    const walk = (node: unknown, name: string): void => {
+      if (Array.isArray(node)) for (const item of node) walk(item, name);
+      else if (isNode(node)) for (const [child, value] of Object.entries(node)) walk(value, child);
+      else if (typeof node === 'string' && SECRET_ELEMENTS.has(name)) add(node);
+    };
+    walk(settings, 'settings');
+  } else {
+    // A file that is not well-formed XML breaks Maven, which may echo it: its secrets are
+    // still found, by the lenient scan (comments skipped), so that redaction knows them.
+    for (const element of SECRET_ELEMENTS) {
+      for (const match of xml.replace(/<!--[\s\S]*?-->/g, '').matchAll(new RegExp(`<${element}\\b[^>]*>\\s*(?:<!\\[CDATA\\[([\\s\\S]*?)\\]\\]>|([^<]*?))\\s*</${element}\\s*>`, 'g'))) {
+        add(match[1] ?? decodeEntities(match[2] ?? ''));
+      }
     }
   }
   return [...values];
 }
 
-/** The settings file with every secret emptied: mirrors, profiles and the repository path stay. */
+/** Order-keeping reader and writer: the sanitized copy is the same file, secrets and comments out. */
+const ROUND_TRIP = { preserveOrder: true, ignoreAttributes: false, cdataPropName: '#cdata', processEntities: false, parseTagValue: false, parseAttributeValue: false, trimValues: false } as const;
+const roundTripParser = new XMLParser(ROUND_TRIP);
+const roundTripBuilder = new XMLBuilder({ ...ROUND_TRIP, suppressEmptyNode: false });
+
+/**
+ * The settings file with every secret emptied and its comments dropped (a commented-out
+ * password is still a password): mirrors, profiles, attributes and the repository path stay.
+ * A file that is not well-formed XML becomes an empty `<settings/>` (Maven refuses it anyway).
+ */
 export function sanitizeSettings(xml: string): string {
-  let result = xml;
-  for (const element of SECRET_ELEMENTS) {
-    result = result.replace(new RegExp(`(<${element}>)[\\s\\S]*?(</${element}>)`, 'g'), '$1$2');
-  }
-  return result;
+  if (XMLValidator.validate(xml) !== true) return '<settings/>\n';
+  const empty = (nodes: unknown): void => {
+    if (!Array.isArray(nodes)) return;
+    for (const node of nodes) {
+      if (!isNode(node)) continue;
+      for (const [name, children] of Object.entries(node)) {
+        if (name === ':@') continue;
+        if (SECRET_ELEMENTS.has(name.replace(/^[\w.-]+:/, ''))) node[name] = [];
+        else empty(children);
+      }
+    }
+  };
+  const tree: unknown = roundTripParser.parse(xml);
+  empty(tree);
+  return String(roundTripBuilder.build(tree));
 }
 
 /** Secret values of the settings files this build reads (user and `-gs`), for value-based redaction. */

@@ -4,8 +4,9 @@
  * offline, and its output has no line from Maven. Then the failure line says which Maven
  * ran and why it did not start, instead of "a reason mvnx does not recognise".
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { open } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 
 /** A line Maven itself prints (`[INFO]`, `[ERROR]`, ... with or without colours): Maven started. */
@@ -21,6 +22,27 @@ export function wrapperDistribution(wrapper: string): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * Where the wrapper keeps the Maven it downloads, and whether it is there: Apache Maven
+ * Wrapper puts it under `$MAVEN_USER_HOME/wrapper/dists/` (default `~/.m2`), in a folder
+ * named after the distribution (`apache-maven-3.9.9`, older wrappers `apache-maven-3.9.9-bin`).
+ */
+export function wrapperDistributionCache(distribution: string, env: NodeJS.ProcessEnv): { folder: string; downloaded: boolean } {
+  const dists = path.join(env.MAVEN_USER_HOME || path.join(env.HOME || os.homedir(), '.m2'), 'wrapper', 'dists');
+  const file = distribution.split('/').at(-1) ?? distribution;
+  const withBin = file.replace(/\.(zip|tar\.gz)$/, '');
+  const names = [withBin.replace(/-bin$/, ''), withBin];
+  const nonEmpty = (folder: string): boolean => {
+    try {
+      return readdirSync(folder).length > 0;
+    } catch {
+      return false;
+    }
+  };
+  const present = names.map((name) => path.join(dists, name)).find(nonEmpty);
+  return { folder: present ?? path.join(dists, names[0]!), downloaded: present !== undefined };
 }
 
 /** Pure: the failure line for a wrapper whose output (its tail) shows no Maven line, else undefined. */

@@ -4,10 +4,11 @@
  * JSON object when stream is false). Replies come from a script, in order.
  */
 import type { ServerResponse } from 'node:http';
-import { offersTools, pause, ReplyQueue, sendJson, splitIntoPieces, startRecordingServer, toolCallsAsText, type MockHandle, type RecordedRequest, type ScriptedReply } from '../../src/bench/recording-server.js';
+import { offersTools, pause, ReplyQueue, sendJson, splitIntoPieces, startRecordingServer, toolCallsAsText, type MockHandle, type RecordedRequest } from '../../src/bench/recording-server.js';
+import type { MockReplySpec, MockScriptedReply } from './mock-server.js';
 
 export interface OpenAiMockScript {
-  replies?: ScriptedReply[];
+  replies?: MockScriptedReply[];
   /** Model ids listed by /v1/models (default: qwen2.5-coder-7b-instruct). */
   models?: string[];
   /** When set, requests without `Authorization: Bearer <apiKey>` get 401. */
@@ -34,7 +35,7 @@ export interface OpenAiMock extends MockHandle {
 export const DEFAULT_OPENAI_MOCK_MODEL = 'qwen2.5-coder-7b-instruct';
 
 export async function startOpenAiMock(script: OpenAiMockScript = {}): Promise<OpenAiMock> {
-  const queue = new ReplyQueue(script.replies ?? []);
+  const queue = new ReplyQueue<MockReplySpec>(script.replies ?? []);
   const models = () => script.models ?? [DEFAULT_OPENAI_MOCK_MODEL];
   // Routes run only after the server has started, so `handle` is set by then.
   const fail = (message: string) => handle.failures.push(message);

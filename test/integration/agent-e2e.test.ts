@@ -7,7 +7,7 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startOllamaMock, type OllamaMock } from '../../src/bench/ollama-api-server.js';
+import { startOllamaMock, type OllamaMock } from '../helpers/ollama-mock.js';
 import { copyProject, repoRoot, runMvnx, snapshotTree } from '../helpers/repair-project.js';
 
 const logicBug = path.join(repoRoot, 'test/fixtures/fixers/other-logic-bug/project');

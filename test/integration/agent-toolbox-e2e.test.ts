@@ -10,7 +10,7 @@ import path from 'node:path';
 import { execa } from 'execa';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadBenchCases, materialiseCase } from '../../src/bench/cases.js';
-import { startOllamaMock, type OllamaMock, type ScriptedReply } from '../../src/bench/ollama-api-server.js';
+import { startOllamaMock, type OllamaMock, type ScriptedReply } from '../helpers/ollama-mock.js';
 import { cliPath, repoRoot, runMvnx, snapshotTree } from '../helpers/repair-project.js';
 
 const CART = 'src/main/java/com/acme/shop/Cart.java';

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { loadBenchCases } from '../../src/bench/cases.js';
 import { runBench } from '../../src/bench/harness.js';
 import { formatAgentTable, formatBenchTable } from '../../src/bench/table.js';
-import { startOllamaMock } from '../../src/bench/ollama-api-server.js';
+import { startOllamaMock } from '../helpers/ollama-mock.js';
 import { execa } from 'execa';
 import { rebuildFirstPrompt } from '../../src/bench/rebuild-prompt.js';
 

@@ -8,7 +8,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startOllamaMock, type OllamaMock } from '../../src/bench/ollama-api-server.js';
+import { startOllamaMock, type OllamaMock } from '../helpers/ollama-mock.js';
 import { detectSandbox } from '../../src/workspace/sandbox.js';
 import { setUpAttack, attackFixture, type AttackSetup } from '../helpers/attack.js';
 import { copyProject, repoRoot, runMvnx, type CliRun, type ProjectCopy } from '../helpers/repair-project.js';

@@ -6,7 +6,7 @@
  */
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startOllamaMock } from '../../src/bench/ollama-api-server.js';
+import { startOllamaMock } from '../helpers/ollama-mock.js';
 import { copyProject, repairFixtures, reply, runMvnx } from '../helpers/repair-project.js';
 
 const cleanups: (() => Promise<void>)[] = [];

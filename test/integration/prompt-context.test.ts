@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadBenchCases, materialiseCase } from '../../src/bench/cases.js';
-import { startOllamaMock } from '../../src/bench/ollama-api-server.js';
+import { startOllamaMock } from '../helpers/ollama-mock.js';
 import { renderMessages } from '../../src/repair/model-proposer.js';
 import { readRecordFile, repoRoot, runMvnx } from '../helpers/repair-project.js';
 

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { startOllamaMock, deadServerUrl, type OllamaMock } from '../../src/bench/ollama-api-server.js';
+import { startOllamaMock, deadServerUrl, type OllamaMock } from '../helpers/ollama-mock.js';
 import { copyProject, repoRoot, runMvnx, snapshotTree } from '../helpers/repair-project.js';
 
 const fixtures = path.join(repoRoot, 'test/fixtures/fixers');

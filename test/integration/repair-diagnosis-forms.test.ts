@@ -14,7 +14,7 @@
 import path from 'node:path';
 import { execa } from 'execa';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { deadServerUrl, startOllamaMock, type OllamaMock } from '../../src/bench/ollama-api-server.js';
+import { deadServerUrl, startOllamaMock, type OllamaMock } from '../helpers/ollama-mock.js';
 import { copyProject, readRecordFile, repairFixtures, reply, runMvnx, type ProjectCopy } from '../helpers/repair-project.js';
 import { ensureTinyFormatPlugin } from '../helpers/tiny-format-plugin.js';
 import { projectDir } from '../unit/diagnose-cases.js';

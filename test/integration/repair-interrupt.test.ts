@@ -8,7 +8,7 @@ import { execa } from 'execa';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { startOllamaMock } from '../../src/bench/ollama-api-server.js';
+import { startOllamaMock } from '../helpers/ollama-mock.js';
 import { cliPath, copyProject, FAST_MAVEN_OPTS, repairFixtures, reply } from '../helpers/repair-project.js';
 
 const cleanups: (() => Promise<void>)[] = [];

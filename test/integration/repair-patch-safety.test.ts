@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
 import { mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { startOllamaMock, type OllamaMock } from '../../src/bench/ollama-api-server.js';
+import { startOllamaMock, type OllamaMock } from '../helpers/ollama-mock.js';
 import { copyProject, repairFixtures, reply, runMvnx, type ProjectCopy } from '../helpers/repair-project.js';
 
 const CONFIG = `tier: monitor

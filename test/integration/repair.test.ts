@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { execa } from 'execa';
-import { deadServerUrl, startOllamaMock, type OllamaMock } from '../../src/bench/ollama-api-server.js';
+import { deadServerUrl, startOllamaMock, type OllamaMock } from '../helpers/ollama-mock.js';
 import { copyProject, readRecordFile, repairFixtures, reply, runMvnx, type ProjectCopy } from '../helpers/repair-project.js';
 
 const MODEL_ONLY = `tier: monitor

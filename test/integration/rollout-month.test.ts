@@ -18,7 +18,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import puppeteer, { type Browser } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startOllamaMock } from '../../src/bench/ollama-api-server.js';
+import { startOllamaMock } from '../helpers/ollama-mock.js';
 import type { ModuleAdvice } from '../../src/report/advice.js';
 import type { RolloutStats } from '../../src/report/groups.js';
 import { gitBlobSha } from '../../src/report/review/plan.js';

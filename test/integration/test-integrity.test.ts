@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import path from 'node:path';
-import { startOllamaMock, type OllamaMock } from '../../src/bench/ollama-api-server.js';
+import { startOllamaMock, type OllamaMock } from '../helpers/ollama-mock.js';
 import type { RunRecord } from '../../src/report/run-record.js';
 import { copyProject, readRecordFile, repairFixtures, reply, runMvnx, type CliRun, type ProjectCopy } from '../helpers/repair-project.js';
 

@@ -217,6 +217,13 @@ describe("the project's ./mvnw", () => {
 
     const doctor = await mvnx(['doctor'], cwd, env);
     expect(doctor.stdout + doctor.stderr).toMatch(/maven version: Maven did not start: the project's Maven wrapper \.\/mvnw exited 1/);
+
+    // mvnx explain says the same before anything runs: the wrapper, its distribution, not downloaded yet.
+    const explain = await mvnx(['explain'], cwd, { ...env, MAVEN_USER_HOME: path.join(cwd, 'maven-user-home') });
+    expect(explain.exitCode).toBe(0);
+    expect(explain.stdout).toContain(
+      `maven: ./mvnw (the project's Maven wrapper, the nearest mvnw; it runs apache-maven-3.9.9-bin.zip from .mvn/wrapper/maven-wrapper.properties, not downloaded yet (${path.join(cwd, 'maven-user-home', 'wrapper', 'dists', 'apache-maven-3.9.9')}): its first run needs the network)`,
+    );
   });
 
   it('says nothing of the kind when Maven itself ran and failed', async () => {

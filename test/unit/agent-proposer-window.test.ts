@@ -9,7 +9,7 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startOllamaMock, type ScriptedReply } from '../../src/bench/ollama-api-server.js';
+import { startOllamaMock, type ScriptedReply } from '../helpers/ollama-mock.js';
 import type { Diagnosis } from '../../src/diagnose/types.js';
 import { createProvider, Redactor, withRedaction } from '../../src/model/index.js';
 import { configSchema } from '../../src/policy/schema.js';

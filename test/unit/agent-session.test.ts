@@ -6,7 +6,7 @@
  * here (the integration tests build with Maven).
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { startOllamaMock, type OllamaMock, type ScriptedReply } from '../../src/bench/ollama-api-server.js';
+import { startOllamaMock, type OllamaMock, type ScriptedReply } from '../helpers/ollama-mock.js';
 import { OllamaProvider } from '../../src/model/ollama-provider.js';
 import { buildAgentTurn } from '../../src/model/prompts/index.js';
 import { ModelCallError } from '../../src/model/errors.js';

@@ -83,11 +83,19 @@ describe('mvnx apply', () => {
   it.each([
     [['../../etc'], 'is not a run id'],
     [['20200101-000000Z-abcdef'], 'no run 20200101-000000Z-abcdef'],
-    [['--force'], 'unknown option --force'],
-    [['a', 'b'], 'at most one run id'],
   ])('%j is refused with a clear line', async (args, message) => {
     const { root } = await projectWithRun();
     await expect(run(args, { cwd: root, env: {} })).rejects.toThrow(message);
+  });
+
+  it.each([
+    [['--force'], 'unknown argument --force'],
+    [['-x', 'abc'], 'unknown argument -x'],
+    [['a', 'b'], 'one run id at a time, got a and b'],
+  ])('%j is refused with the usage error (exit 2) and nothing applied', async (args, what) => {
+    const { root } = await projectWithRun();
+    await expect(run(args, { cwd: root, env: {} })).rejects.toMatchObject({ exitCode: 2, message: `mvnx apply: ${what}; usage: mvnx apply [RUN_ID]   (default: the latest run)` });
+    expect(await readFile(path.join(root, SOURCE), 'utf8')).toBe(before);
   });
 
   it('applies a fix to a Latin-1 file (patch.allowNonUtf8): its bytes are not stale the moment the fix is made', async () => {

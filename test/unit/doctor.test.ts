@@ -166,9 +166,24 @@ describe('mvnx doctor on this machine', () => {
     expect(line(lines, 'plugins')).toBe('ok   plugins: none configured');
   });
 
-  it('refuses unknown arguments with exit 2', async () => {
-    const { code, lines } = await doctor(['--verbose'], baseEnv());
-    expect(code).toBe(2);
-    expect(lines[0]).toMatch(/^mvnx doctor: unknown argument "--verbose" \(usage: /);
+  it.each([
+    [['--verbose'], 'unknown argument --verbose'],
+    [['now'], 'unknown argument now'],
+    [['--mvnx-config'], 'flag --mvnx-config needs a value: --mvnx-config=FILE'],
+    [['--mvnx-hots=gpu-box'], 'unknown flag --mvnx-hots; did you mean --mvnx-host? (see mvnx --help)'],
+    [['--mvnx-agent=maybe'], 'flag --mvnx-agent is a switch: use --mvnx-agent or --mvnx-agent=true|false, not "maybe"'],
+  ])('refuses %j with the usage error (exit 2) before probing anything', async (args, what) => {
+    let output = '';
+    await expect(run(args, { cwd: project, env: baseEnv(), write: (text) => (output += text) })).rejects.toMatchObject({
+      exitCode: 2,
+      message: `mvnx doctor: ${what}; usage: mvnx doctor [--mvnx-config=FILE] [--mvnx-host=URL] [--mvnx-model=NAME] [--mvnx-maven=PATH] [--mvnx-NAME=VALUE ...]`,
+    });
+    expect(output).toBe('');
+  });
+
+  it('prints its usage for --help', async () => {
+    const { code, lines } = await doctor(['--help'], baseEnv());
+    expect(code).toBe(0);
+    expect(lines[0]).toMatch(/^usage: mvnx doctor /);
   });
 });

@@ -124,19 +124,40 @@ describe('mvnx hook (command)', () => {
     expect(await present(hooksFile())).toBe(false);
   });
 
+  it('reads --goals in every spelling, a value that starts with a dash included', async () => {
+    for (const args of [['--goals', '-o -q verify'], ['--goals=-o -q verify'], ['--force', '--goals', '-o -q verify']]) {
+      expect(await run(['install', ...args], io())).toBe(0);
+      expect(await readFile(hooksFile(), 'utf8')).toContain('mvnx_run -o -q verify </dev/null');
+    }
+    expect(await run(['install', '--goals', '-q'], io())).toBe(0);
+    expect(await readFile(hooksFile(), 'utf8')).toContain('mvnx_run -q </dev/null');
+  });
+
+  const usage = 'usage: mvnx hook install [--goals "-o -q verify"] [--force] | mvnx hook uninstall';
   it.each([
-    [[], /say install or uninstall/],
-    [['bogus'], /unknown action "bogus"/],
-    [['install', '--goals'], /--goals needs the Maven arguments/],
-    [['install', '--goals', '  '], /--goals needs the Maven arguments/],
-    [['install', '--goals', '-Dx="a'], /--goals: unbalanced "/],
-    [['install', '--frobnicate'], /unknown argument --frobnicate/],
-    [['uninstall', 'now'], /unexpected argument now/],
+    [[], `mvnx hook: say install or uninstall; ${usage}`],
+    [['bogus'], `mvnx hook: unknown action "bogus"; ${usage}`],
+    [['install', '--goals'], `mvnx hook install: --goals needs the Maven arguments, e.g. --goals "-o -q verify"; ${usage}`],
+    [['install', '--goals', '  '], `mvnx hook install: --goals needs the Maven arguments, e.g. --goals "-o -q verify"; ${usage}`],
+    [['install', '--goals', '--force'], `mvnx hook install: --goals needs the Maven arguments, e.g. --goals "-o -q verify"; ${usage}`],
+    [['install', '--goals', '-Dx="a'], /^mvnx hook install: --goals: unbalanced ".*; usage: mvnx hook install/],
+    [['install', '--frobnicate'], `mvnx hook install: unknown argument --frobnicate; ${usage}`],
+    [['install', '--force=yes'], `mvnx hook install: --force takes no value; ${usage}`],
+    [['install', 'verify'], `mvnx hook install: unknown argument verify; ${usage}`],
+    [['uninstall', 'now'], `mvnx hook uninstall: unknown argument now; ${usage}`],
+    [['uninstall', '--force'], `mvnx hook uninstall: unknown argument --force; ${usage}`],
     [['uninstall'], /no pre-push hook at/],
   ])('refuses %j with one line and exit 2', async (args, message) => {
     const failure = run(args, io());
     await expect(failure).rejects.toBeInstanceOf(MvnxError);
-    await expect(failure).rejects.toMatchObject({ exitCode: 2, message: expect.stringMatching(message) });
+    await expect(failure).rejects.toMatchObject({ exitCode: 2, message: typeof message === 'string' ? message : expect.stringMatching(message) });
+  });
+
+  it('prints the usage for install --help without installing', async () => {
+    const stdout = vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
+    expect(await run(['install', '--help'], io())).toBe(0);
+    expect(String(stdout.mock.calls[0]?.[0])).toContain(usage);
+    expect(await present(hooksFile())).toBe(false);
   });
 
   it('refuses to uninstall a hook it did not write, and leaves it', async () => {

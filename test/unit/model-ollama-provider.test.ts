@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ModelCallError, ProviderUnavailableError } from '../../src/model/errors.js';
 import { OllamaProvider } from '../../src/model/ollama-provider.js';
 import type { ChatRequest, ModelSettings } from '../../src/model/types.js';
-import { deadServerUrl, startOllamaMock, type MockScript, type OllamaMock } from '../../src/bench/ollama-api-server.js';
+import { deadServerUrl, startOllamaMock, type MockScript, type OllamaMock } from '../helpers/ollama-mock.js';
 
 const CONTRACT_UNAVAILABLE_MS = 5000;
 

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ModelCallError, ProviderUnavailableError } from '../../src/model/errors.js';
 import { OpenAiCompatibleProvider } from '../../src/model/openai-provider.js';
 import type { ChatRequest, ModelSettings } from '../../src/model/types.js';
-import { deadServerUrl } from '../../src/bench/recording-server.js';
+import { deadServerUrl } from '../helpers/mock-server.js';
 import { startOpenAiMock, type OpenAiMock, type OpenAiMockScript } from '../helpers/openai-mock.js';
 
 const CONTRACT_UNAVAILABLE_MS = 5000;

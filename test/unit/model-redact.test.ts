@@ -4,7 +4,7 @@ import { createProvider } from '../../src/model/index.js';
 import { REDACTED, Redactor, redact, withRedaction } from '../../src/model/redact.js';
 import { base64Forms, secretEnvValues } from '../../src/model/secret-values.js';
 import { sanitizeSettings, settingsSecrets } from '../../src/maven/settings.js';
-import { startOllamaMock, type OllamaMock } from '../../src/bench/ollama-api-server.js';
+import { startOllamaMock, type OllamaMock } from '../helpers/ollama-mock.js';
 
 // Built from pieces so that this file itself does not trip secret scanners.
 const AWS_KEY = ['AKIA', 'IOSFODNN7EXAMPLE'].join('');
@@ -231,5 +231,36 @@ describe('secret sources', () => {
     expect(clean).not.toContain('p&amp;1');
     expect(clean).not.toContain('x<y');
     expect(clean).toContain('<localRepository>/r</localRepository>');
+  });
+
+  it('reads settings.xml secrets as XML: a CDATA that holds a closing tag, a tag with whitespace, repeated elements', () => {
+    const xml = [
+      '<?xml version="1.0" encoding="UTF-8"?>',
+      '<settings xmlns="http://maven.apache.org/SETTINGS/1.0.0">',
+      '  <!-- the old one: <password>old-but-maybe-live</password> -->',
+      '  <servers>',
+      '    <server id="nexus"><username>ci</username><password><![CDATA[ab</password>cd]]></password></server>',
+      '    <server id="gpg"><passphrase >  spaced-secret  </passphrase ></server>',
+      '    <server id="h"><configuration><httpHeaders><property><name>X-Token</name><value>v &lt; 2</value></property></httpHeaders></configuration></server>',
+      '  </servers>',
+      '  <proxies><proxy><password>proxy&amp;pass</password></proxy><proxy><password>second</password></proxy></proxies>',
+      '  <localRepository>/r</localRepository>',
+      '</settings>',
+      '',
+    ].join('\n');
+    expect(settingsSecrets(xml)).toEqual(['ab</password>cd', 'spaced-secret', 'proxy&pass', 'second']);
+    const clean = sanitizeSettings(xml);
+    for (const secret of ['ab</password>cd', 'cd]]>', 'spaced-secret', 'proxy&amp;pass', 'second', 'old-but-maybe-live']) expect(clean).not.toContain(secret);
+    // The rest is the same file: attributes, escapes, the repository path and the layout stay.
+    expect(clean).toContain('<server id="nexus"><username>ci</username><password></password></server>');
+    expect(clean).toContain('<value>v &lt; 2</value>');
+    expect(clean).toContain('\n  <localRepository>/r</localRepository>\n</settings>');
+    expect(settingsSecrets(clean)).toEqual([]);
+  });
+
+  it('still finds the secrets of a settings file that is not well-formed, and sanitizes it to an empty one', () => {
+    const broken = '<settings><servers><server><password>leaky</password></server><server><passphrase><![CDATA[p<q]]></passphrase></server></servers>';
+    expect(settingsSecrets(broken)).toEqual(['leaky', 'p<q']);
+    expect(sanitizeSettings(broken)).toBe('<settings/>\n');
   });
 });

@@ -5,7 +5,7 @@
  * JSON text in pieces), and the HTTP 400 both send for tools a model cannot take.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { startOllamaMock } from '../../src/bench/ollama-api-server.js';
+import { startOllamaMock } from '../helpers/ollama-mock.js';
 import type { MockHandle } from '../../src/bench/recording-server.js';
 import { ModelCallError } from '../../src/model/errors.js';
 import { withRedaction } from '../../src/model/index.js';

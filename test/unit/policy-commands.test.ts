@@ -1,4 +1,4 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { chmod, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { run as explain } from '../../src/cli/commands/explain.js';
@@ -59,6 +59,13 @@ describe('mvnx init', () => {
     expect(stderr).toBe('mvnx init: unknown preset "asist" (did you mean "assist"?); expected one of monitor, assist, auto, enterprise-tiered\n');
   });
 
+  it('prints its usage for --help and writes nothing', async () => {
+    const root = await tempRepo({ 'pom.xml': '<project/>' });
+    expect(await init(['--help'], { cwd: root, env: {} })).toBe(0);
+    expect(stdout).toMatch(/^usage: mvnx init \[--preset /);
+    await expect(readFile(path.join(root, '.mvnxrc.yaml'), 'utf8')).rejects.toThrow();
+  });
+
   it('refuses unknown arguments', async () => {
     const root = await tempRepo();
     expect(await init(['--yes'], { cwd: root, env: {} })).toBe(2);
@@ -79,6 +86,44 @@ describe('mvnx explain', () => {
     expect(line('rules[0] = ')).toMatch(/^rules\[0\] = \{"paths":\["\*\*\/\*Test.java"\],"tier":"auto"\}\s+\(\.mvnxrc\.yaml\)$/);
     expect(line('assist.autoApplyLowRisk = ')).toMatch(/\(preset monitor\)$/);
     expect(line('config files: ')).toBe(`config files: ${path.join(PRESETS_DIR, 'monitor.yaml')}, ${path.join(root, '.mvnxrc.yaml')}`);
+    expect(line('maven: ')).toBe('maven: Maven not found: MVNX_MAVEN=/opt/mvn/bin/mvn is not an executable file');
+  });
+
+  describe('says which Maven a build here runs, and why', () => {
+    const DISTRIBUTION = 'https://repo.maven.apache.org/maven2/org/apache/maven/apache-maven/3.9.9/apache-maven-3.9.9-bin.zip';
+    const mavenLine = () => stdout.split('\n').find((candidate) => candidate.startsWith('maven: '));
+    const withWrapper = async () => {
+      const root = await tempRepo({ 'pom.xml': '<project/>', '.mvn/wrapper/maven-wrapper.properties': `distributionUrl=${DISTRIBUTION.replace(':', '\\:')}\n`, 'core/pom.xml': '<project/>' });
+      await writeFile(path.join(root, 'mvnw'), '#!/bin/sh\nexit 1\n', { mode: 0o755 });
+      return root;
+    };
+
+    it("the project's ./mvnw with its distribution, not downloaded yet, then downloaded", async () => {
+      const root = await withWrapper();
+      const userHome = path.join(root, 'user-m2');
+      expect(await explain([], { cwd: root, env: { MAVEN_USER_HOME: userHome, PATH: '/usr/bin:/bin' } })).toBe(0);
+      const dists = path.join(userHome, 'wrapper', 'dists', 'apache-maven-3.9.9');
+      expect(mavenLine()).toBe(
+        `maven: ./mvnw (the project's Maven wrapper, the nearest mvnw; it runs apache-maven-3.9.9-bin.zip from .mvn/wrapper/maven-wrapper.properties, not downloaded yet (${dists}): its first run needs the network)`,
+      );
+      await writeFiles(dists, { 'abc123/apache-maven-3.9.9/bin/mvn': '' });
+      stdout = '';
+      expect(await explain([], { cwd: path.join(root, 'core'), env: { MAVEN_USER_HOME: userHome, PATH: '/usr/bin:/bin' } })).toBe(0);
+      expect(mavenLine()).toBe(`maven: ${path.join(root, 'mvnw')} (the project's Maven wrapper, the nearest mvnw; it runs apache-maven-3.9.9-bin.zip from .mvn/wrapper/maven-wrapper.properties, downloaded in ${dists})`);
+    });
+
+    it('mvn on PATH when there is no wrapper, and the setting that names another Maven', async () => {
+      const root = await tempRepo({ 'pom.xml': '<project/>' });
+      const bin = path.join(root, 'bin');
+      await writeFiles(bin, { mvn: '#!/bin/sh\n' });
+      await chmod(path.join(bin, 'mvn'), 0o755);
+      expect(await explain([], { cwd: root, env: { PATH: bin } })).toBe(0);
+      expect(mavenLine()).toBe(`maven: ${path.join(bin, 'mvn')} (mvn on PATH: no mvnw in ${root} or its parents)`);
+      stdout = '';
+      const wrapped = await withWrapper();
+      expect(await explain([`--mvnx-maven=${path.join(bin, 'mvn')}`, '--json'], { cwd: wrapped, env: { PATH: bin } })).toBe(0);
+      expect((JSON.parse(stdout) as { mavenToRun: unknown }).mavenToRun).toEqual({ executable: path.join(bin, 'mvn'), source: 'flag', why: `${path.join(bin, 'mvn')} (--mvnx-maven)` });
+    });
   });
 
   it('prints JSON with --json', async () => {
@@ -87,6 +132,9 @@ describe('mvnx explain', () => {
     const printed = JSON.parse(stdout) as { tier: string; sources: Record<string, string> };
     expect(printed.tier).toBe('monitor');
     expect(printed.sources.tier).toBe('.mvnxrc.json');
+    stdout = '';
+    expect(await explain(['--mvnx-json'], { cwd: root, env: {} })).toBe(0);
+    expect((JSON.parse(stdout) as { tier: string }).tier).toBe('monitor');
   });
 
   it('uses --mvnx-config relative to the working folder', async () => {
@@ -96,13 +144,17 @@ describe('mvnx explain', () => {
     expect((JSON.parse(stdout) as { tier: string }).tier).toBe('off');
   });
 
-  it('refuses unknown arguments and a --mvnx-config without a file', async () => {
+  const USAGE = 'usage: mvnx explain [--json] [--mvnx-NAME=VALUE ...]';
+  it.each([
+    [['--verbose'], 'unknown argument --verbose'],
+    [['pom.xml'], 'unknown argument pom.xml'],
+    [['--json=yes'], '--json takes no value'],
+    [['--mvnx-config'], 'flag --mvnx-config needs a value: --mvnx-config=FILE'],
+    [['--mvnx-tire=auto'], 'unknown flag --mvnx-tire; did you mean --mvnx-tier? (see mvnx --help)'],
+  ])('refuses %j with the usage error (exit 2)', async (args, what) => {
     const root = await tempRepo();
-    expect(await explain(['--verbose'], { cwd: root, env: {} })).toBe(2);
-    expect(await explain(['--mvnx-config'], { cwd: root, env: {} })).toBe(2);
-    expect(stderr).toBe(
-      'mvnx explain: unknown argument "--verbose" (usage: mvnx explain [--json] [--mvnx-NAME=VALUE ...])\nmvnx explain: --mvnx-config needs a file (--mvnx-config=FILE)\n',
-    );
+    await expect(explain(args, { cwd: root, env: {} })).rejects.toMatchObject({ exitCode: 2, message: `mvnx explain: ${what}; ${USAGE}` });
+    expect(stdout).toBe('');
   });
 
   it('reports an invalid config in one line with exit 2', async () => {

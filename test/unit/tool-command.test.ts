@@ -78,11 +78,43 @@ describe('mvnx tool add', () => {
     [['add', '--name', 'lint', '--command', 'x', '--output-format', 'html'], 'mvnx tool add: --output-format: found "html" (string), expected one of "text", "xml", "sarif"'],
     [['add', '--name', 'lint', '--command', 'x', '--states', 'collect,deploy'], 'mvnx tool add: --states: found "deploy" (string), expected one of "understand", "collect", "fix"'],
     [['add', '--name', 'lint', '--command', 'x', '--timeout', '1m'], 'mvnx tool add: --timeout 1m: expected whole seconds, e.g. 60'],
-    [['add', '--name', 'lint', '--command', 'x', '--frobnicate'], 'mvnx tool: unknown option --frobnicate'],
     [['rename', 'x'], 'mvnx tool: unknown action "rename"'],
-    [['remove'], 'mvnx tool remove: which tool?'],
   ])('%j is refused with one line naming what is wrong', async (args, message) => {
     await expect(run(args, io())).rejects.toThrow(message);
+  });
+
+  const ADD = 'usage: mvnx tool add --name NAME --command "PROGRAM ARGS... %FILE%" [--output-format text|xml|sarif] [--states understand,collect,fix] [--timeout SECONDS] [--description TEXT] [--replace] [--config FILE]';
+  const LIST = 'usage: mvnx tool list [--json] [--config FILE]';
+  const REMOVE = 'usage: mvnx tool remove NAME [--config FILE]';
+  it.each([
+    [['add', '--name', 'lint', '--command', 'x', '--frobnicate'], `mvnx tool add: unknown argument --frobnicate; ${ADD}`],
+    [['add', '--name', 'lint', '--command'], `mvnx tool add: --command needs the command line; ${ADD}`],
+    [['add', '--name', '--command', 'x'], `mvnx tool add: --name needs a value; ${ADD}`],
+    [['add', '--name', 'lint', '--command', 'x', '--timeout', '--replace'], `mvnx tool add: --timeout needs whole seconds; ${ADD}`],
+    [['add', '--name', 'lint', '--command', 'x', '--replace=yes'], `mvnx tool add: --replace takes no value; ${ADD}`],
+    [['add', 'lint', '--command', 'x'], `mvnx tool add: unknown argument lint; ${ADD}`],
+    [['add', '--command', 'x'], `mvnx tool add: --name is required; ${ADD}`],
+    [['list', '--config'], `mvnx tool list: --config needs a file; ${LIST}`],
+    [['list', 'lint'], `mvnx tool list: unknown argument lint; ${LIST}`],
+    [['list', '--json', '--name', 'lint'], `mvnx tool list: unknown argument --name; ${LIST}`],
+    [['remove'], `mvnx tool remove: which tool? ${REMOVE}`],
+    [['remove', 'lint', 'pmd'], `mvnx tool remove: one tool at a time, got lint and pmd; ${REMOVE}`],
+    [['remove', 'lint', '--json'], `mvnx tool remove: unknown argument --json; ${REMOVE}`],
+  ])('%j is refused with the usage error (exit 2)', async (args, message) => {
+    await expect(run(args, io())).rejects.toMatchObject({ exitCode: 2, message });
+  });
+
+  it('takes option values that start with a dash as separate arguments', async () => {
+    expect(await run(['add', '--name', 'lint', '--command', './lint.sh -x %FILE%', '--description', '-- the strict one, run with -x'], io())).toBe(0);
+    expect(await readFile(path.join(root, '.mvnxrc.yaml'), 'utf8')).toBe('tools:\n  - name: lint\n    command: ./lint.sh -x %FILE%\n    description: -- the strict one, run with -x\n');
+    expect(await run(['add', '--name', 'dash', '--command', '-x %FILE%'], io())).toBe(0);
+    expect(await readFile(path.join(root, '.mvnxrc.yaml'), 'utf8')).toContain('  - name: dash\n    command: -x %FILE%\n');
+  });
+
+  it('prints the usage for --help after an action, and exit 2 with no action', async () => {
+    expect(await run(['add', '--help'], io())).toBe(0);
+    expect(out.join('')).toContain(ADD);
+    expect(await run([], io())).toBe(2);
   });
 
   it('refuses to rewrite a JavaScript config and says what to add by hand', async () => {

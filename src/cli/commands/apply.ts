@@ -8,22 +8,26 @@ import { readLatestRunId, readRunRecord, runsDir, updateRunRecord, type RunRecor
 import { InvalidRunRecordError } from '../../report/run-record-schema.js';
 import { applyInPlace, staleFiles } from '../../repair/tier-actions.js';
 import { MvnxError } from '../../shared/errors.js';
+import { helpAsked, parseSubcommandArgs, type SubcommandOption, type SubcommandSpec } from '../subcommand-args.js';
 
-const USAGE = 'usage: mvnx apply [RUN_ID]   (default: the latest run)';
+const ARGS = {
+  command: 'mvnx apply',
+  usage: 'usage: mvnx apply [RUN_ID]   (default: the latest run)',
+  options: {},
+  maxPositionals: 1,
+  tooMany: (ids: string[]) => `one run id at a time, got ${ids.join(' and ')}`,
+} satisfies SubcommandSpec<Record<string, SubcommandOption>>;
 
 /** `mvnx apply [runId]`: write a recorded, verified fix to the real tree. */
 export async function run(args: string[], io: { cwd: string; env: NodeJS.ProcessEnv }): Promise<number> {
-  if (args.includes('--help') || args.includes('-h')) {
-    process.stdout.write(`${USAGE}\nApplies the verified fix recorded in .mvnx/runs/RUN_ID/fix.patch, after checking that the files it was made against are unchanged.\n`);
+  if (helpAsked(ARGS, args)) {
+    process.stdout.write(`${ARGS.usage}\nApplies the verified fix recorded in .mvnx/runs/RUN_ID/fix.patch, after checking that the files it was made against are unchanged.\n`);
     return 0;
   }
-  const positional = args.filter((arg) => !arg.startsWith('-'));
-  const unknown = args.find((arg) => arg.startsWith('-'));
-  if (unknown) throw new MvnxError(`mvnx apply: unknown option ${unknown}; ${USAGE}`);
-  if (positional.length > 1) throw new MvnxError(`mvnx apply takes at most one run id; ${USAGE}`);
+  const { positionals } = parseSubcommandArgs(ARGS, args);
 
   const projectRoot = await findProjectRootAbove(io.cwd);
-  const runId = positional[0] ?? (await readLatestRunId(projectRoot));
+  const runId = positionals[0] ?? (await readLatestRunId(projectRoot));
   if (!runId) throw new MvnxError(`mvnx apply: no runs recorded under ${runsDir(projectRoot)}`);
   if (!/^[\w.-]+$/.test(runId)) throw new MvnxError(`mvnx apply: ${JSON.stringify(runId)} is not a run id`);
 

@@ -6,7 +6,7 @@ import { runBench } from '../../bench/harness.js';
 import { rebuildFirstPrompt } from '../../bench/rebuild-prompt.js';
 import { formatAgentTable, formatBenchTable } from '../../bench/table.js';
 import { MvnxError } from '../../shared/errors.js';
-import { parseSubcommandArgs, type SubcommandOption, type SubcommandSpec } from '../subcommand-args.js';
+import { helpAsked, parseSubcommandArgs, type SubcommandOption, type SubcommandSpec } from '../subcommand-args.js';
 
 const USAGE = 'usage: mvnx bench [--host URL --model NAME] [--agent] [--edit-format diff|search-replace|json] [--repeat N] [--cases DIR] [--only NAME[,NAME...]] [--json]';
 
@@ -70,7 +70,7 @@ function defaultCasesDir(cwd: string): string {
 
 /** `mvnx bench`: the broken-project corpus against scripted replies, or against a real model. */
 export async function run(args: string[], io: { cwd: string; env: NodeJS.ProcessEnv }): Promise<number> {
-  if (args.includes('--help') || args.includes('-h')) {
+  if (helpAsked(ARGS, args)) {
     process.stdout.write(
       `${USAGE}\nRuns mvnx on every case under bench/cases and prints a markdown table. Without --host each case's scripted replies stand in for the model.\n--agent: agent mode for every model attempt (quick-fixers off); the table gives steps, tool calls per tool, model calls and the fix rate per case. Scripted, only cases with agentReplies run.\n`,
     );

@@ -16,7 +16,7 @@ import { findProjectRootAbove } from '../../maven/project.js';
 import { loadPlugins } from '../../repair/plugins.js';
 import { loadEffectiveConfig } from '../../policy/load.js';
 import { MvnxError } from '../../shared/errors.js';
-import { parseSubcommandArgs, type SubcommandOption, type SubcommandSpec } from '../subcommand-args.js';
+import { helpAsked, parseSubcommandArgs, type SubcommandOption, type SubcommandSpec } from '../subcommand-args.js';
 import type { CommandIo } from './init.js';
 
 const USAGE = 'usage: mvnx diagnose LOGFILE [--json] [--reports DIR] [--root PATH]   (LOGFILE - reads stdin)';
@@ -81,7 +81,7 @@ async function readStdin(): Promise<{ file: string; cleanup: () => Promise<void>
 }
 
 export async function run(args: string[], io: CommandIo): Promise<number> {
-  if (args.includes('--help') || args.includes('-h')) {
+  if (helpAsked(ARGS, args)) {
     process.stdout.write(`${USAGE}\nPrints the diagnosis of a saved Maven log: what failed, where, and whether a code patch can help.\n`);
     return 0;
   }

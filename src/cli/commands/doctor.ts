@@ -4,7 +4,7 @@
  * missing model server or sandbox is only a warning: the deterministic quick-fixes need neither.
  */
 import path from 'node:path';
-import { FLAG_PREFIX, readFlag } from '../../shared/options.js';
+import { helpAsked, parseSubcommandArgs, type SubcommandOption, type SubcommandSpec } from '../subcommand-args.js';
 import { doctorExitCode, evaluateDoctor, formatCheck } from './doctor/checks.js';
 import { gatherFacts } from './doctor/facts.js';
 
@@ -15,25 +15,20 @@ export interface DoctorIo {
   write?: (text: string) => void;
 }
 
-const USAGE = 'usage: mvnx doctor [--mvnx-config=FILE] [--mvnx-host=URL] [--mvnx-model=NAME] [--mvnx-maven=PATH]';
+const ARGS = {
+  command: 'mvnx doctor',
+  usage: 'usage: mvnx doctor [--mvnx-config=FILE] [--mvnx-host=URL] [--mvnx-model=NAME] [--mvnx-maven=PATH] [--mvnx-NAME=VALUE ...]',
+  options: {},
+  mvnxFlags: true,
+} satisfies SubcommandSpec<Record<string, SubcommandOption>>;
 
 export async function run(args: string[], io: DoctorIo): Promise<number> {
   const write = io.write ?? ((text: string) => void process.stdout.write(text));
-  const flags: Record<string, string | true> = {};
-  for (const arg of args) {
-    if (!arg.startsWith(FLAG_PREFIX)) {
-      write(`mvnx doctor: unknown argument "${arg}" (${USAGE})\n`);
-      return 2;
-    }
-    const flag = readFlag(arg);
-    if ('problem' in flag) {
-      write(`mvnx doctor: ${flag.problem}\n`);
-      return 2;
-    }
-    flags[flag.name] = flag.value;
+  if (helpAsked(ARGS, args)) {
+    write(`${ARGS.usage}\nChecks Java, Maven, the config, the model server, the sandbox and the plugins the way a build uses them; exit 1 when Java, Maven or the config is unusable.\n`);
+    return 0;
   }
-  const configFile = flags.config;
-  delete flags.config;
+  const { config: configFile, ...flags } = parseSubcommandArgs(ARGS, args).flags ?? {};
   const facts = await gatherFacts({ cwd: io.cwd, env: io.env, flags, configFile: typeof configFile === 'string' ? path.resolve(io.cwd, configFile) : undefined });
   const results = evaluateDoctor(facts);
   for (const result of results) write(`${formatCheck(result)}\n`);

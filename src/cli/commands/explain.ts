@@ -1,42 +1,40 @@
 /**
  * `mvnx explain [--json] [--mvnx-NAME=VALUE ...]`: the effective config, each value with
- * the file, environment variable, flag or default that set it.
+ * the file, environment variable, flag or default that set it, and which Maven a build
+ * started here runs and why (the setting that named it, the project's ./mvnw with its
+ * distribution, or mvn on PATH).
  */
 import path from 'node:path';
 import { MvnxError } from '../../shared/errors.js';
-import { configOptions, envName, FLAG_PREFIX, flagName, readFlag } from '../../shared/options.js';
+import { configOptions, envName, flagName, switchOn, type OptionValues } from '../../shared/options.js';
+import { describeMavenChoice, findMaven, MavenNotFoundError, type MavenSource } from '../../maven/discover.js';
 import { findProjectRootAbove } from '../../maven/project.js';
 import { loadEffectiveConfig } from '../../policy/load.js';
 import type { EffectiveConfig } from '../../policy/schema.js';
 import type { CommandIo } from './init.js';
+import { helpAsked, parseSubcommandArgs, type SubcommandOption, type SubcommandSpec } from '../subcommand-args.js';
+
+const ARGS = {
+  command: 'mvnx explain',
+  usage: 'usage: mvnx explain [--json] [--mvnx-NAME=VALUE ...]',
+  options: { json: { type: 'boolean' } },
+  mvnxFlags: true,
+} satisfies SubcommandSpec<Record<string, SubcommandOption>>;
 
 export async function run(args: string[], io: CommandIo): Promise<number> {
-  const flags: Record<string, string | true> = {};
-  let json = false;
-  for (const arg of args) {
-    if (arg === '--json' || arg === '--mvnx-json') json = true;
-    else if (arg === '--mvnx-config') {
-      process.stderr.write('mvnx explain: --mvnx-config needs a file (--mvnx-config=FILE)\n');
-      return 2;
-    } else if (arg.startsWith(FLAG_PREFIX)) {
-      const flag = readFlag(arg);
-      if ('problem' in flag) {
-        process.stderr.write(`mvnx explain: ${flag.problem}\n`);
-        return 2;
-      }
-      flags[flag.name] = flag.value;
-    } else {
-      process.stderr.write(`mvnx explain: unknown argument "${arg}" (usage: mvnx explain [--json] [--mvnx-NAME=VALUE ...])\n`);
-      return 2;
-    }
+  if (helpAsked(ARGS, args)) {
+    process.stdout.write(`${ARGS.usage}\nPrints the effective config, each value with the file, variable, flag or default that set it, and which Maven a build here runs.\n`);
+    return 0;
   }
-  const configFlag = flags.config;
-  delete flags.config;
+  const { values, flags: given = {} } = parseSubcommandArgs(ARGS, args);
+  const { config: configFlag, json: jsonFlag, ...flags } = given;
+  const json = values.json === true || switchOn(jsonFlag);
   try {
     const projectRoot = await findProjectRootAbove(io.cwd);
     const options = { projectRoot, env: io.env, overrides: flags, ...(typeof configFlag === 'string' ? { configFile: path.resolve(io.cwd, configFlag) } : {}) };
     const config = await loadEffectiveConfig(options);
-    process.stdout.write(json ? `${JSON.stringify(config, null, 2)}\n` : `${explainLines(config, projectRoot).join('\n')}\n`);
+    const maven = await mavenToRun(config, flags, io);
+    process.stdout.write(json ? `${JSON.stringify({ ...config, mavenToRun: maven }, null, 2)}\n` : `${explainLines(config, projectRoot, maven).join('\n')}\n`);
     return 0;
   } catch (error) {
     if (!(error instanceof MvnxError)) throw error;
@@ -45,10 +43,31 @@ export async function run(args: string[], io: CommandIo): Promise<number> {
   }
 }
 
+interface MavenToRun {
+  executable?: string;
+  source?: MavenSource;
+  /** One line: which Maven and why (or why none was found). */
+  why: string;
+}
+
+/** The Maven a build started here runs, found the way the build finds it. */
+async function mavenToRun(config: EffectiveConfig, flags: OptionValues, io: CommandIo): Promise<MavenToRun> {
+  const find = { env: io.env, cwd: io.cwd, mavenArgs: [] };
+  try {
+    const found = await findMaven({ ...find, ...(typeof flags.maven === 'string' ? { flag: flags.maven } : {}), ...(config.maven.executable ? { configured: config.maven.executable } : {}) });
+    return { executable: found.executable, source: found.source, why: describeMavenChoice(found, find) };
+  } catch (error) {
+    if (!(error instanceof MavenNotFoundError)) throw error;
+    return { why: error.message };
+  }
+}
+
 /** One line per value: `path = value  (source)`, in schema order. */
-export function explainLines(config: EffectiveConfig, projectRoot: string): string[] {
+export function explainLines(config: EffectiveConfig, projectRoot: string, maven?: MavenToRun): string[] {
   const { sources, files, ...values } = config;
-  const lines = [`project root: ${projectRoot}`, `config files: ${files.length > 0 ? files.join(', ') : 'none (defaults)'}`, ''];
+  const lines = [`project root: ${projectRoot}`, `config files: ${files.length > 0 ? files.join(', ') : 'none (defaults)'}`];
+  if (maven) lines.push(`maven: ${maven.why}`);
+  lines.push('');
   const rows: [string, string][] = [];
   const walk = (value: unknown, path: string): void => {
     if (Array.isArray(value) && (path === 'rules' || path === 'protectedPaths')) {

@@ -2,25 +2,25 @@ import { realpathSync } from 'node:fs';
 import { installPrePushHook, uninstallPrePushHook, type InstallResult } from '../hook/install.js';
 import { DEFAULT_HOOK_GOALS, splitGoals } from '../../report/hook-script.js';
 import { MvnxError } from '../../shared/errors.js';
+import { helpAsked, parseSubcommandArgs, usageError, type SubcommandOption, type SubcommandSpec } from '../subcommand-args.js';
 
 const USAGE = 'usage: mvnx hook install [--goals "-o -q verify"] [--force] | mvnx hook uninstall';
 
+const INSTALL_ARGS = {
+  command: 'mvnx hook install',
+  usage: USAGE,
+  options: {
+    goals: { type: 'string', valueName: 'the Maven arguments, e.g. --goals "-o -q verify"' },
+    force: { type: 'boolean' },
+  },
+} satisfies SubcommandSpec<Record<string, SubcommandOption>>;
+
 function parseInstallArgs(args: string[]): { goals: string[]; force: boolean } {
-  let goalsText = DEFAULT_HOOK_GOALS;
-  let force = false;
-  for (let index = 0; index < args.length; index += 1) {
-    const arg = args[index]!;
-    if (arg === '--force') force = true;
-    else if (arg === '--goals' || arg.startsWith('--goals=')) {
-      const value = arg === '--goals' ? args[++index] : arg.slice('--goals='.length);
-      if (value === undefined || value.trim() === '') throw new MvnxError(`mvnx hook install: --goals needs the Maven arguments, e.g. --goals "-o -q verify"`);
-      goalsText = value;
-    } else throw new MvnxError(`mvnx hook install: unknown argument ${arg}; ${USAGE}`);
-  }
+  const { values } = parseSubcommandArgs(INSTALL_ARGS, args);
   try {
-    return { goals: splitGoals(goalsText), force };
+    return { goals: splitGoals(values.goals ?? DEFAULT_HOOK_GOALS), force: values.force === true };
   } catch (error) {
-    throw new MvnxError(`mvnx hook install: --goals: ${(error as Error).message}`);
+    throw usageError(INSTALL_ARGS, `--goals: ${(error as Error).message}`);
   }
 }
 
@@ -53,7 +53,7 @@ function describeInstall(result: InstallResult): string {
 export async function run(args: string[], io: { cwd: string; env: NodeJS.ProcessEnv }): Promise<number> {
   const [action, ...rest] = args;
   if (action === undefined) throw new MvnxError(`mvnx hook: say install or uninstall; ${USAGE}`);
-  if (action === '--help' || action === '-h' || action === 'help') {
+  if (action === '--help' || action === '-h' || action === 'help' || helpAsked(INSTALL_ARGS, rest)) {
     process.stdout.write(`${USAGE}\nWrites a git pre-push hook that runs mvnx with the goals; see docs/rollout.md.\n`);
     return 0;
   }
@@ -64,7 +64,7 @@ export async function run(args: string[], io: { cwd: string; env: NodeJS.Process
     return 0;
   }
   if (action === 'uninstall') {
-    if (rest.length > 0) throw new MvnxError(`mvnx hook uninstall: unexpected argument ${rest[0]}; ${USAGE}`);
+    parseSubcommandArgs({ command: 'mvnx hook uninstall', usage: USAGE, options: {} }, rest);
     const result = await uninstallPrePushHook(io.cwd);
     const message =
       result.action === 'restored'

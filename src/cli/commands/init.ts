@@ -11,7 +11,7 @@ import { SEARCH_PLACES } from '../../policy/discover.js';
 import { PRESET_NAMES } from '../../policy/extends.js';
 import { SCHEMA_ID } from '../../policy/json-schema.js';
 import { closestMatch } from '../../shared/similar.js';
-import { parseSubcommandArgs, type SubcommandOption, type SubcommandSpec } from '../subcommand-args.js';
+import { helpAsked, parseSubcommandArgs, type SubcommandOption, type SubcommandSpec } from '../subcommand-args.js';
 
 export interface CommandIo {
   cwd: string;
@@ -21,6 +21,10 @@ export interface CommandIo {
 const FILE_NAME = '.mvnxrc.yaml';
 
 export async function run(args: string[], io: CommandIo): Promise<number> {
+  if (helpAsked(ARGS, args)) {
+    process.stdout.write(`${ARGS.usage}\nWrites a commented ${FILE_NAME} in the project root, starting from the preset (default assist).\n`);
+    return 0;
+  }
   const parsed = parseArgs(args);
   if ('error' in parsed) return fail(parsed.error);
   const root = await findProjectRootAbove(io.cwd);

@@ -9,7 +9,7 @@ import { listRunRecords, type RunRecord } from '../../report/run-record.js';
 import { formatRolloutStats, formatRunList } from '../../report/stats-format.js';
 import { inModule, parseSince } from '../../report/stats.js';
 import { MvnxError } from '../../shared/errors.js';
-import { parseSubcommandArgs, type SubcommandOption } from '../subcommand-args.js';
+import { helpAsked, parseSubcommandArgs, type SubcommandOption } from '../subcommand-args.js';
 
 const USAGE = [
   'usage: mvnx runs [--limit N] [--since AGE] [--module ARTIFACT_ID] [--json]',
@@ -83,7 +83,7 @@ const write = (text: string) => process.stdout.write(text.endsWith('\n') ? text 
 
 /** `mvnx runs`: the recent runs; `--stats`: what they add up to; `--advise`: which module may move up; `--reconcile`: what became of the fixes. */
 export async function run(args: string[], io: { cwd: string; env: NodeJS.ProcessEnv }): Promise<number> {
-  if (args.includes('--help') || args.includes('-h')) {
+  if (helpAsked({ options: RUNS_OPTIONS }, args)) {
     write(`${USAGE}\nLists the runs recorded under .mvnx/runs/; --stats sums them up per repository, module and tier; --advise says which modules the evidence lets move up a tier; --reconcile reads from the tree and git log what became of each verified fix.`);
     return 0;
   }

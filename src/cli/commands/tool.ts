@@ -20,12 +20,34 @@ import { BUILT_IN_AGENT_TOOLS } from '../../repair/agent/built-in-tools.js';
 import { STATE_TOOLS } from '../../repair/agent/state-tools.js';
 import { findProgram } from '../../workspace/command.js';
 import { MvnxError } from '../../shared/errors.js';
+import { helpAsked, parseSubcommandArgs, type SubcommandOption, type SubcommandSpec } from '../subcommand-args.js';
 
-const USAGE = [
-  'usage: mvnx tool add --name NAME --command "PROGRAM ARGS... %FILE%" [--output-format text|xml|sarif] [--states understand,collect,fix] [--timeout SECONDS] [--description TEXT] [--replace] [--config FILE]',
-  '       mvnx tool list [--json] [--config FILE]',
-  '       mvnx tool remove NAME [--config FILE]',
-].join('\n');
+const USAGES = {
+  add: 'usage: mvnx tool add --name NAME --command "PROGRAM ARGS... %FILE%" [--output-format text|xml|sarif] [--states understand,collect,fix] [--timeout SECONDS] [--description TEXT] [--replace] [--config FILE]',
+  list: 'usage: mvnx tool list [--json] [--config FILE]',
+  remove: 'usage: mvnx tool remove NAME [--config FILE]',
+};
+const USAGE = Object.values(USAGES).map((usage, index) => (index === 0 ? usage : usage.replace(/^usage:/, '      '))).join('\n');
+
+const CONFIG = { config: { type: 'string', valueName: 'a file' } } satisfies Record<string, SubcommandOption>;
+const SPECS = {
+  add: {
+    command: 'mvnx tool add',
+    usage: USAGES.add,
+    options: {
+      name: { type: 'string' },
+      command: { type: 'string', valueName: 'the command line' },
+      'output-format': { type: 'string' },
+      states: { type: 'string' },
+      timeout: { type: 'string', valueName: 'whole seconds' },
+      description: { type: 'string' },
+      replace: { type: 'boolean' },
+      ...CONFIG,
+    },
+  },
+  list: { command: 'mvnx tool list', usage: USAGES.list, options: { json: { type: 'boolean' }, ...CONFIG } },
+  remove: { command: 'mvnx tool remove', usage: USAGES.remove, options: CONFIG, maxPositionals: 1, tooMany: (names: string[]) => `one tool at a time, got ${names.join(' and ')}` },
+} satisfies Record<string, SubcommandSpec<Record<string, SubcommandOption>>>;
 
 interface Io {
   cwd: string;
@@ -34,50 +56,29 @@ interface Io {
 
 export async function run(args: string[], io: Io): Promise<number> {
   const [action, ...rest] = args;
-  if (!action || action === '--help' || action === '-h' || action === 'help') {
+  if (!action || action === '--help' || action === '-h' || action === 'help' || (isAction(action) && helpAsked(SPECS[action], rest))) {
     process.stdout.write(`${USAGE}\nPlaceholders: %FILE% %LINE% %CLASS% %MODULE% %WORKSPACE% (see docs/tools.md).\n`);
     return action ? 0 : 2;
   }
-  switch (action) {
-    case 'add':
-      return add(parseOptions(rest, ['name', 'command', 'output-format', 'states', 'timeout', 'description', 'config'], ['replace']), io);
-    case 'list':
-      return list(parseOptions(rest, ['config'], ['json']), io);
-    case 'remove':
-      return remove(parseOptions(rest, ['config'], [], 1), io);
-    default:
-      throw new MvnxError(`mvnx tool: unknown action "${action}"; ${USAGE.split('\n')[0]}`);
-  }
+  if (!isAction(action)) throw new MvnxError(`mvnx tool: unknown action "${action}"; ${USAGES.add}`);
+  const parsed = parseSubcommandArgs<Record<string, SubcommandOption>>(SPECS[action], rest);
+  const values = parsed.values as Record<string, string | boolean | undefined>;
+  const text = Object.fromEntries(Object.entries(values).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
+  const options: Options = { values: text, replace: values.replace === true, json: values.json === true, positional: parsed.positionals };
+  if (action === 'add') return add(options, io);
+  if (action === 'list') return list(options, io);
+  return remove(options, io);
+}
+
+function isAction(word: string): word is keyof typeof SPECS {
+  return Object.hasOwn(SPECS, word);
 }
 
 interface Options {
-  values: Record<string, string>;
-  switches: Set<string>;
+  values: Record<string, string | undefined>;
+  replace: boolean;
+  json: boolean;
   positional: string[];
-}
-
-function parseOptions(args: string[], valued: string[], switches: string[], positionals = 0): Options {
-  const options: Options = { values: {}, switches: new Set(), positional: [] };
-  for (let index = 0; index < args.length; index++) {
-    const arg = args[index]!;
-    if (!arg.startsWith('--')) {
-      if (options.positional.length >= positionals) throw new MvnxError(`mvnx tool: unexpected argument "${arg}"; ${USAGE}`);
-      options.positional.push(arg);
-      continue;
-    }
-    const equals = arg.indexOf('=');
-    const name = arg.slice(2, equals > 0 ? equals : undefined);
-    if (switches.includes(name) && equals < 0) {
-      options.switches.add(name);
-    } else if (valued.includes(name)) {
-      const value = equals > 0 ? arg.slice(equals + 1) : args[++index];
-      if (value === undefined || value.trim() === '') throw new MvnxError(`mvnx tool: --${name} needs a value`);
-      options.values[name] = value;
-    } else {
-      throw new MvnxError(`mvnx tool: unknown option --${name} (known: ${[...valued, ...switches].map((option) => `--${option}`).join(', ')})`);
-    }
-  }
-  return options;
 }
 
 /** The config file to edit, and how the user should hear its name. */
@@ -101,8 +102,8 @@ async function targetFile(options: Options, io: Io): Promise<{ file: string; lab
 async function add(options: Options, io: Io): Promise<number> {
   const name = options.values.name;
   const command = options.values.command;
-  if (!name) throw new MvnxError(`mvnx tool add: --name is required; ${USAGE.split('\n')[0]}`);
-  if (!command) throw new MvnxError(`mvnx tool add: --command is required; ${USAGE.split('\n')[0]}`);
+  if (!name) throw new MvnxError(`mvnx tool add: --name is required; ${USAGES.add}`);
+  if (!command) throw new MvnxError(`mvnx tool add: --command is required; ${USAGES.add}`);
   const builtIn = [...BUILT_IN_AGENT_TOOLS.map((tool) => tool.name), ...Object.keys(STATE_TOOLS)];
   if (builtIn.includes(name)) throw new MvnxError(`mvnx tool add: ${name} is a built-in tool of agent mode; choose another name`);
   const entry: CommandToolEntry = { name, command };
@@ -127,7 +128,7 @@ async function add(options: Options, io: Io): Promise<number> {
   }
   const before = target.exists ? await readFile(target.file, 'utf8') : '';
   const replacing = toolNamesIn(before, format, target.label).includes(name);
-  if (replacing && !options.switches.has('replace')) throw new MvnxError(`mvnx tool add: ${target.label} already has a tool named ${name}; use --replace to change it`);
+  if (replacing && !options.replace) throw new MvnxError(`mvnx tool add: ${target.label} already has a tool named ${name}; use --replace to change it`);
   const after = addTool(before, format, entry, target.label, replacing);
   const parsed = parseConfigText(after, target.label, format);
   validateLayer(parsed.value, { label: target.label, lineOf: parsed.lineOf });
@@ -155,7 +156,7 @@ async function list(options: Options, io: Io): Promise<number> {
   const root = await findProjectRootAbove(io.cwd);
   const config = await loadEffectiveConfig({ projectRoot: root, env: io.env, overrides: {}, ...(options.values.config ? { configFile: path.resolve(io.cwd, options.values.config) } : {}) });
   const tools = config.tools ?? [];
-  if (options.switches.has('json')) {
+  if (options.json) {
     process.stdout.write(`${JSON.stringify(tools, null, 2)}\n`);
     return 0;
   }
@@ -173,7 +174,7 @@ async function list(options: Options, io: Io): Promise<number> {
 
 async function remove(options: Options, io: Io): Promise<number> {
   const name = options.positional[0];
-  if (!name) throw new MvnxError(`mvnx tool remove: which tool? ${USAGE.split('\n')[2]!.trim()}`);
+  if (!name) throw new MvnxError(`mvnx tool remove: which tool? ${USAGES.remove}`);
   const target = await targetFile(options, io);
   const format = configTextFormat(target.file);
   if (!target.exists) throw new MvnxError(`mvnx tool remove: no config file (looked for ${target.label}); there is no tool ${name} to remove`);

@@ -6,7 +6,7 @@ import { execa } from 'execa';
 import { normaliseHost } from '../../../shared/host.js';
 import { searchPath } from '../../../shared/path-search.js';
 import type { OptionValues } from '../../../shared/options.js';
-import { findMaven, MavenNotFoundError, type MavenSource } from '../../../maven/discover.js';
+import { findMaven, MAVEN_SOURCE_LABELS, MavenNotFoundError } from '../../../maven/discover.js';
 import { findProjectRootAbove } from '../../../maven/project.js';
 import { describeWrapperFailure, wrapperDistribution } from '../../../maven/wrapper.js';
 import { projectJavaRelease, resolveMavenUserState } from '../../../maven/settings.js';
@@ -52,14 +52,11 @@ async function probeJava(env: NodeJS.ProcessEnv): Promise<DoctorFacts['java']> {
   }
 }
 
-/** Doctor's names for where the Maven came from. */
-const SOURCE_LABELS: Record<MavenSource, string> = { flag: '--mvnx-maven', env: 'MVNX_MAVEN', config: 'config maven.executable', mvnw: 'nearest mvnw', path: 'PATH' };
-
 /** The Maven the build would run (`findMaven`: --mvnx-maven, MVNX_MAVEN, config, nearest mvnw, mvn on PATH). */
 async function probeMaven(cwd: string, env: NodeJS.ProcessEnv, flags: OptionValues, configured: string | undefined): Promise<DoctorFacts['maven']> {
   try {
     const found = await findMaven({ ...(typeof flags.maven === 'string' ? { flag: flags.maven } : {}), env, ...(configured ? { configured } : {}), cwd, mavenArgs: [] });
-    return { ok: true, value: { path: found.executable, source: SOURCE_LABELS[found.source] } };
+    return { ok: true, value: { path: found.executable, source: MAVEN_SOURCE_LABELS[found.source] } };
   } catch (error) {
     if (!(error instanceof MavenNotFoundError)) return failure(error);
     if (error.named) return { ok: false, error: `${error.named.label} names ${error.named.value}, which is not an executable file` };
@@ -75,7 +72,7 @@ async function probeMavenVersion(maven: string, source: string, cwd: string, env
     // The project's wrapper that cannot fetch its Maven offline: the same line a failed build prints.
     const distribution = wrapperDistribution(maven);
     const wrapperLine =
-      source === SOURCE_LABELS.mvnw
+      source === MAVEN_SOURCE_LABELS.mvnw
         ? describeWrapperFailure({ wrapper: maven, cwd, exitCode: result.exitCode ?? 1, output: result.all ?? '', ...(distribution ? { distribution } : {}) })
         : undefined;
     return { ok: false, error: wrapperLine ?? `${maven} -v exited ${result.exitCode} without a version` };
