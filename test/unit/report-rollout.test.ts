@@ -190,6 +190,9 @@ describe('mvnx report', () => {
     [['--html'], /--html needs a file/],
     [['--html', 'x.html', '--stats'], /--stats is an option of mvnx runs/],
     [['--html', 'x.html', '--bogus'], /mvnx report: unknown argument --bogus/],
+    [['--html', 'x.html', '--limit', '3'], /mvnx report: --limit is an option of mvnx runs; usage: mvnx report --html FILE/],
+    [['--html', 'x.html', 'extra'], /mvnx report: .*extra/],
+    [['--html', 'x.html', '--since', 'soon'], /--since "soon": expected/],
   ])('refuses %j with one line and exit 2', async (args, message) => {
     const { run: report } = await import('../../src/cli/commands/report.js');
     const failure = report(args, { cwd: tmpdir(), env: {} });

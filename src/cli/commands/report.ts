@@ -5,32 +5,28 @@ import { adviseModules } from '../../report/advice.js';
 import { computeRolloutStats } from '../../report/groups.js';
 import { renderReportHtml } from '../../report/html.js';
 import { inModule } from '../../report/stats.js';
-import { MvnxError } from '../../shared/errors.js';
-import { parseRunsArgs, promoteSettings, recordsFor } from './runs.js';
+import { helpAsked, parseSubcommandArgs, usageError, type SubcommandOption } from '../subcommand-args.js';
+import { promoteSettings, RECORD_WINDOW_OPTIONS, recordsFor, runsOptionsOf } from './runs.js';
+
+// Accepted only to say they belong to mvnx runs.
+const RUNS_ONLY = { stats: { type: 'boolean' }, advise: { type: 'boolean' }, reconcile: { type: 'boolean' }, json: { type: 'boolean' }, limit: { type: 'string' } } satisfies Record<string, SubcommandOption>;
 
 const USAGE = 'usage: mvnx report --html FILE [--from DIR|GLOB]... [--since 30d] [--module ARTIFACT_ID] [--config FILE]';
 
+const spec = { command: 'mvnx report', usage: USAGE, options: { html: { type: 'string', valueName: 'a file' }, ...RECORD_WINDOW_OPTIONS, ...RUNS_ONLY } } as const;
+
 export async function run(args: string[], io: { cwd: string; env: NodeJS.ProcessEnv }): Promise<number> {
-  if (args.includes('--help') || args.includes('-h')) {
+  if (helpAsked(spec, args)) {
     process.stdout.write(`${USAGE}\nWrites one HTML page (no script, no network) with runs and fixes over time, fix rate by failure kind and by module, suggestions taken by module, stop reasons, the numbers per repository, module and tier, and the promotion advice. Its numbers are those of mvnx runs --stats --json with the same options.\n`);
     return 0;
   }
-  let html: string | undefined;
-  const rest: string[] = [];
-  for (let index = 0; index < args.length; index += 1) {
-    const arg = args[index]!;
-    if (arg === '--html' || arg.startsWith('--html=')) {
-      html = arg.startsWith('--html=') ? arg.slice('--html='.length) : args[++index];
-      if (!html) throw new MvnxError(`mvnx report: --html needs a file; ${USAGE}`);
-    } else if (['--stats', '--advise', '--reconcile', '--json', '--limit'].includes(arg.split('=')[0]!)) {
-      throw new MvnxError(`mvnx report: ${arg.split('=')[0]} is an option of mvnx runs; ${USAGE}`);
-    } else {
-      rest.push(arg);
-    }
-  }
-  if (!html) throw new MvnxError(`mvnx report: say where to write the page with --html FILE; ${USAGE}`);
+  const { values } = parseSubcommandArgs(spec, args);
+  const runsOnly = Object.keys(RUNS_ONLY).find((name) => values[name as keyof typeof RUNS_ONLY] !== undefined);
+  if (runsOnly) throw usageError(spec, `--${runsOnly} is an option of mvnx runs`);
+  const html = values.html;
+  if (!html) throw usageError(spec, 'say where to write the page with --html FILE');
   const now = new Date();
-  const options = parseRunsArgs(rest, now, 'mvnx report', USAGE);
+  const options = runsOptionsOf(values, now, spec.command);
   const records = await recordsFor(options, io.cwd);
   const window = { ...(options.since ? { since: options.since } : {}), ...(options.module ? { module: options.module } : {}) };
   const stats = computeRolloutStats(records, window);

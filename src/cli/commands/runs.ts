@@ -44,6 +44,15 @@ const RUNS_OPTIONS = {
 
 export function parseRunsArgs(args: string[], now: Date, command = 'mvnx runs', usage = USAGE): RunsOptions {
   const { values } = parseSubcommandArgs({ command, usage: usage.split('\n')[0]!, options: RUNS_OPTIONS }, args);
+  return runsOptionsOf(values, now, command);
+}
+
+/** The options `mvnx report` shares with `mvnx runs`: which records, over which window. */
+export const RECORD_WINDOW_OPTIONS = { since: RUNS_OPTIONS.since, module: RUNS_OPTIONS.module, from: RUNS_OPTIONS.from, config: RUNS_OPTIONS.config };
+
+type RunsValues = { [K in keyof typeof RUNS_OPTIONS]?: (typeof RUNS_OPTIONS)[K] extends { multiple: true } ? string[] : (typeof RUNS_OPTIONS)[K]['type'] extends 'boolean' ? boolean : string };
+
+export function runsOptionsOf(values: RunsValues, now: Date, command: string): RunsOptions {
   const options: RunsOptions = {
     stats: values.stats === true,
     advise: values.advise === true,
