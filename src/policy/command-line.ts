@@ -52,6 +52,8 @@ export function commandProblem(command: string): string | undefined {
   }
   if (words.length === 0) return 'the command is empty';
   if (words[0]!.includes('%')) return 'the program itself cannot be a placeholder';
+  // "-x %FILE%" is options with the program left out; run, it would fail as "not found".
+  if (words[0]!.startsWith('-')) return `the command starts with the option ${words[0]}; name the program first`;
   const unknown = [...command.matchAll(/%[A-Z_]+%/g)].map((match) => match[0]).find((found) => !(PLACEHOLDERS as readonly string[]).includes(found));
   if (unknown) return `unknown placeholder ${unknown} (known: ${PLACEHOLDERS.join(' ')})`;
   return undefined;
