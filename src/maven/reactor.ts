@@ -16,7 +16,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { XMLParser } from 'fast-xml-parser';
+import { parsePomProjectOrThrow } from './pom.js';
 
 export interface ReactorProject {
   /** Folder relative to the root, forward slashes, '' for the root. */
@@ -50,8 +50,6 @@ interface PomFacts {
   /** Some value names a path above the module (`../x`): it may read another module's files. */
   readsOutside?: boolean;
 }
-
-const parser = new XMLParser({ ignoreAttributes: true, parseTagValue: false, trimValues: true, processEntities: false });
 
 function asArray(value: unknown): unknown[] {
   if (value === undefined || value === null) return [];
@@ -94,9 +92,8 @@ function collectCoordinates(node: unknown, managed: 'dependencies' | 'plugins' |
 
 /** Pure: the facts of one pom. Throws on XML without a <project>. */
 export function readPomFacts(xml: string): PomFacts {
-  const doc = parser.parse(xml) as { project?: XmlNode };
-  const project = doc.project;
-  if (!project || typeof project !== 'object') throw new Error('no <project> element');
+  // The one POM reader (maven/pom.ts): no DOCTYPE entities, the predefined ones decoded.
+  const project: XmlNode = parsePomProjectOrThrow(xml);
   const parent = project.parent as XmlNode | undefined;
   const properties: Record<string, string> = {};
   const props = project.properties;
