@@ -25,16 +25,18 @@ export function decodeEntities(text: string): string {
   });
 }
 
-const parser = new XMLParser({
+/** How Maven's XML files (POMs, settings.xml) are read: element text only, as written, trimmed. */
+export const MAVEN_XML_OPTIONS = {
   ignoreAttributes: true,
   // No DOCTYPE entities: expanding them is how XML bombs work. The predefined ones are
-  // decoded below (`<name>Tom &amp; Jerry</name>` is the name Maven prints).
+  // decoded instead (`<name>Tom &amp; Jerry</name>` is the name Maven prints).
   processEntities: false,
   parseTagValue: false,
   trimValues: true,
-  tagValueProcessor: (_name, value) => decodeEntities(value),
-  isArray: (name) => LISTS.has(name),
-});
+  tagValueProcessor: (_name: string, value: string) => decodeEntities(value),
+} as const;
+
+const parser = new XMLParser({ ...MAVEN_XML_OPTIONS, isArray: (name) => LISTS.has(name) });
 
 export function isNode(value: unknown): value is PomNode {
   return typeof value === 'object' && value !== null && !Array.isArray(value);

@@ -14,7 +14,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { XMLBuilder, XMLParser, XMLValidator } from 'fast-xml-parser';
-import { childText, decodeEntities, isNode, parsePomProject, rootElement, pomInterpolator, pomProperties, type PomNode } from './pom.js';
+import { childText, decodeEntities, isNode, MAVEN_XML_OPTIONS, parsePomProject, rootElement, pomInterpolator, pomProperties, type PomNode } from './pom.js';
 
 export interface MavenUserState {
   /** Java's user.home for the Maven JVM. */
@@ -134,16 +134,8 @@ export function resolveMavenUserState(input: MavenStateInput): MavenUserState {
   };
 }
 
-const settingsParser = new XMLParser({
-  ignoreAttributes: true,
-  // No DOCTYPE entities (XML bombs); the predefined ones and character references are decoded.
-  processEntities: false,
-  parseTagValue: false,
-  trimValues: true,
-  // `<s:settings xmlns:s=...>` is the same file to Maven.
-  removeNSPrefix: true,
-  tagValueProcessor: (_name, value) => decodeEntities(value),
-});
+// `<s:settings xmlns:s=...>` is the same file to Maven.
+const settingsParser = new XMLParser({ ...MAVEN_XML_OPTIONS, removeNSPrefix: true });
 
 /** The `<settings>` element of a well-formed settings file, or undefined. */
 export function parseSettings(xml: string): PomNode | undefined {
