@@ -4,7 +4,7 @@
  * the syntax tree the type was parsed from, so the model of types.ts stays small.
  */
 import { child, childNodes, childTokens, descendants, originOf, rangeOf, textOf, type CstNode, type ParsedSource } from './cst.js';
-import { annotationsOf, membersOf, shapeOf, typeBodyOf } from './grammar.js';
+import { annotationsOf, keywordModifiers, membersOf, shapeOf, typeBodyOf } from './grammar.js';
 import type { JavaAnnotation, JavaMethod, JavaType, SourceRange } from './types.js';
 
 /**
@@ -132,7 +132,7 @@ const FIELD_RULES = new Set(['fieldDeclaration', 'constantDeclaration']);
 function readFieldDeclaration(source: ParsedSource, node: CstNode, type: JavaType): JavaField[] {
   const modifierRule = node.name === 'fieldDeclaration' ? 'fieldModifier' : 'constantModifier';
   const modifierNodes = childNodes(node, modifierRule);
-  const modifiers = modifierNodes.flatMap((modifier) => childTokens(modifier).map((token) => token.image));
+  const modifiers = keywordModifiers(modifierNodes);
   const annotations = annotationsOf(source, modifierNodes);
   // Interface constants are implicitly public static final.
   const effective = node.name === 'constantDeclaration' ? [...new Set([...modifiers, 'public', 'static', 'final'])] : modifiers;
