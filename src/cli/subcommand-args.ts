@@ -31,12 +31,13 @@ export interface SubcommandSpec<O extends Record<string, SubcommandOption>> {
   mvnxFlags?: boolean;
 }
 
-type Values<O extends Record<string, SubcommandOption>> = {
+/** What parseSubcommandArgs reads for each declared option. */
+export type SubcommandValues<O extends Record<string, SubcommandOption>> = {
   [K in keyof O]?: O[K]['type'] extends 'boolean' ? (O[K]['multiple'] extends true ? boolean[] : boolean) : O[K]['multiple'] extends true ? string[] : string;
 };
 
 export interface SubcommandArgs<O extends Record<string, SubcommandOption>> {
-  values: Values<O>;
+  values: SubcommandValues<O>;
   positionals: string[];
   /** `--mvnx-*` flags (only with `mvnxFlags`): name without the prefix -> value, true for a bare switch. */
   flags?: OptionValues;
@@ -83,7 +84,7 @@ export function parseSubcommandArgs<O extends Record<string, SubcommandOption>>(
   if (parsed.positionals.length > max) {
     throw usageError(spec, spec.tooMany?.(parsed.positionals) ?? `unknown argument ${parsed.positionals[max]}`);
   }
-  return { values: parsed.values as Values<O>, positionals: parsed.positionals, ...(spec.mvnxFlags ? { flags } : {}) };
+  return { values: parsed.values as SubcommandValues<O>, positionals: parsed.positionals, ...(spec.mvnxFlags ? { flags } : {}) };
 }
 
 /**

@@ -5,15 +5,12 @@ import { adviseModules } from '../../report/advice.js';
 import { computeRolloutStats } from '../../report/groups.js';
 import { renderReportHtml } from '../../report/html.js';
 import { inModule } from '../../report/stats.js';
-import { helpAsked, parseSubcommandArgs, usageError, type SubcommandOption } from '../subcommand-args.js';
-import { promoteSettings, RECORD_WINDOW_OPTIONS, recordsFor, runsOptionsOf } from './runs.js';
-
-// Accepted only to say they belong to mvnx runs.
-const RUNS_ONLY = { stats: { type: 'boolean' }, advise: { type: 'boolean' }, reconcile: { type: 'boolean' }, json: { type: 'boolean' }, limit: { type: 'string' } } satisfies Record<string, SubcommandOption>;
+import { helpAsked, parseSubcommandArgs, usageError } from '../subcommand-args.js';
+import { LISTING_OPTIONS, promoteSettings, RECORD_WINDOW_OPTIONS, recordsFor, runsOptionsOf } from './runs.js';
 
 const USAGE = 'usage: mvnx report --html FILE [--from DIR|GLOB]... [--since 30d] [--module ARTIFACT_ID] [--config FILE]';
 
-const spec = { command: 'mvnx report', usage: USAGE, options: { html: { type: 'string', valueName: 'a file' }, ...RECORD_WINDOW_OPTIONS, ...RUNS_ONLY } } as const;
+const spec = { command: 'mvnx report', usage: USAGE, options: { html: { type: 'string', valueName: 'a file' }, ...RECORD_WINDOW_OPTIONS, ...LISTING_OPTIONS } } as const;
 
 export async function run(args: string[], io: { cwd: string; env: NodeJS.ProcessEnv }): Promise<number> {
   if (helpAsked(spec, args)) {
@@ -21,7 +18,8 @@ export async function run(args: string[], io: { cwd: string; env: NodeJS.Process
     return 0;
   }
   const { values } = parseSubcommandArgs(spec, args);
-  const runsOnly = Object.keys(RUNS_ONLY).find((name) => values[name as keyof typeof RUNS_ONLY] !== undefined);
+  // mvnx runs's own options are read only to say where they belong.
+  const runsOnly = Object.keys(LISTING_OPTIONS).find((name) => values[name as keyof typeof LISTING_OPTIONS] !== undefined);
   if (runsOnly) throw usageError(spec, `--${runsOnly} is an option of mvnx runs`);
   const html = values.html;
   if (!html) throw usageError(spec, 'say where to write the page with --html FILE');

@@ -9,7 +9,7 @@ import { listRunRecords, type RunRecord } from '../../report/run-record.js';
 import { formatRolloutStats, formatRunList } from '../../report/stats-format.js';
 import { inModule, parseSince } from '../../report/stats.js';
 import { MvnxError } from '../../shared/errors.js';
-import { helpAsked, parseSubcommandArgs, type SubcommandOption } from '../subcommand-args.js';
+import { helpAsked, parseSubcommandArgs, type SubcommandOption, type SubcommandValues } from '../subcommand-args.js';
 
 const USAGE = [
   'usage: mvnx runs [--limit N] [--since AGE] [--module ARTIFACT_ID] [--json]',
@@ -30,29 +30,31 @@ export interface RunsOptions {
   config?: string;
 }
 
-const RUNS_OPTIONS = {
-  stats: { type: 'boolean' },
-  advise: { type: 'boolean' },
-  reconcile: { type: 'boolean' },
-  json: { type: 'boolean' },
+/** The options `mvnx report` shares with `mvnx runs`: which records, over which window. */
+export const RECORD_WINDOW_OPTIONS = {
   since: { type: 'string' },
   module: { type: 'string' },
   from: { type: 'string', multiple: true },
   config: { type: 'string' },
+} satisfies Record<string, SubcommandOption>;
+
+/** The options of `mvnx runs` alone: what to show of the records. */
+export const LISTING_OPTIONS = {
+  stats: { type: 'boolean' },
+  advise: { type: 'boolean' },
+  reconcile: { type: 'boolean' },
+  json: { type: 'boolean' },
   limit: { type: 'string' },
 } satisfies Record<string, SubcommandOption>;
+
+const RUNS_OPTIONS = { ...LISTING_OPTIONS, ...RECORD_WINDOW_OPTIONS };
 
 export function parseRunsArgs(args: string[], now: Date, command = 'mvnx runs', usage = USAGE): RunsOptions {
   const { values } = parseSubcommandArgs({ command, usage: usage.split('\n')[0]!, options: RUNS_OPTIONS }, args);
   return runsOptionsOf(values, now, command);
 }
 
-/** The options `mvnx report` shares with `mvnx runs`: which records, over which window. */
-export const RECORD_WINDOW_OPTIONS = { since: RUNS_OPTIONS.since, module: RUNS_OPTIONS.module, from: RUNS_OPTIONS.from, config: RUNS_OPTIONS.config };
-
-type RunsValues = { [K in keyof typeof RUNS_OPTIONS]?: (typeof RUNS_OPTIONS)[K] extends { multiple: true } ? string[] : (typeof RUNS_OPTIONS)[K]['type'] extends 'boolean' ? boolean : string };
-
-export function runsOptionsOf(values: RunsValues, now: Date, command: string): RunsOptions {
+export function runsOptionsOf(values: SubcommandValues<typeof RUNS_OPTIONS>, now: Date, command: string): RunsOptions {
   const options: RunsOptions = {
     stats: values.stats === true,
     advise: values.advise === true,

@@ -20,7 +20,7 @@ import { BUILT_IN_AGENT_TOOLS } from '../../repair/agent/built-in-tools.js';
 import { STATE_TOOLS } from '../../repair/agent/state-tools.js';
 import { findProgram } from '../../workspace/command.js';
 import { MvnxError } from '../../shared/errors.js';
-import { helpAsked, parseSubcommandArgs, type SubcommandOption, type SubcommandSpec } from '../subcommand-args.js';
+import { helpAsked, parseSubcommandArgs, usageError, type SubcommandOption, type SubcommandSpec } from '../subcommand-args.js';
 
 const USAGES = {
   add: 'usage: mvnx tool add --name NAME --command "PROGRAM ARGS... %FILE%" [--output-format text|xml|sarif] [--states understand,collect,fix] [--timeout SECONDS] [--description TEXT] [--replace] [--config FILE]',
@@ -102,8 +102,8 @@ async function targetFile(options: Options, io: Io): Promise<{ file: string; lab
 async function add(options: Options, io: Io): Promise<number> {
   const name = options.values.name;
   const command = options.values.command;
-  if (!name) throw new MvnxError(`mvnx tool add: --name is required; ${USAGES.add}`);
-  if (!command) throw new MvnxError(`mvnx tool add: --command is required; ${USAGES.add}`);
+  if (!name) throw usageError(SPECS.add, '--name is required');
+  if (!command) throw usageError(SPECS.add, '--command is required');
   const builtIn = [...BUILT_IN_AGENT_TOOLS.map((tool) => tool.name), ...Object.keys(STATE_TOOLS)];
   if (builtIn.includes(name)) throw new MvnxError(`mvnx tool add: ${name} is a built-in tool of agent mode; choose another name`);
   const entry: CommandToolEntry = { name, command };
