@@ -378,7 +378,6 @@ function makeBug(spec: ProjectSpec, bug: BugSpec, models: Map<string, ClassModel
   const file = javaPath(module, 'main', model.pkg, model.name);
   const correct = files.get(file)!;
   const broken = replaceOnce(correct, applyLine('+'), applyLine('-'));
-  files.set(file, correct);
   return {
     name: bug.name,
     kind: bug.kind,
