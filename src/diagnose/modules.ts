@@ -5,7 +5,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { parsePomProjectOrThrow } from '../maven/pom.js';
+import { parsePomProjectOrThrow, pomModules } from '../maven/pom.js';
 import { joinRelative, toForwardSlashes } from './paths.js';
 import type { ReactorModule } from './types.js';
 
@@ -22,11 +22,6 @@ export interface ModuleFolder {
   name?: string;
 }
 
-function asArray(value: unknown): unknown[] {
-  if (value === undefined || value === null) return [];
-  return Array.isArray(value) ? value : [value];
-}
-
 function text(value: unknown): string | undefined {
   return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
 }
@@ -34,15 +29,7 @@ function text(value: unknown): string | undefined {
 /** Pure: the parts of a pom that module discovery needs. Throws on XML it cannot read. */
 export function summarisePom(xml: string): PomSummary {
   const project = parsePomProjectOrThrow(xml);
-  const moduleLists = [project.modules, ...asArray((project.profiles as Record<string, unknown> | undefined)?.profile).map((p) => (p as Record<string, unknown>)?.modules)];
-  const modules: string[] = [];
-  for (const list of moduleLists) {
-    for (const m of asArray((list as Record<string, unknown> | undefined)?.module)) {
-      const dir = text(m);
-      if (dir && !modules.includes(dir)) modules.push(dir);
-    }
-  }
-  return { artifactId: text(project.artifactId), name: text(project.name), modules };
+  return { artifactId: text(project.artifactId), name: text(project.name), modules: pomModules(project) };
 }
 
 /** Walks `<modules>` from the root pom. Unreadable poms become warnings, never throws. */

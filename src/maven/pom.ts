@@ -177,6 +177,20 @@ export function pomDependencies(project: PomNode): PomDependency[] {
   return dependencies;
 }
 
+/** The `<modules>` of the project and of every profile, each folder once, in the order written. */
+export function pomModules(project: PomNode): string[] {
+  const lists = [childNode(project, 'modules'), ...listOf(childNode(project, 'profiles'), 'profile').map((profile) => childNode(profile, 'modules'))];
+  const modules: string[] = [];
+  for (const list of lists) {
+    const entries = list?.module;
+    for (const entry of Array.isArray(entries) ? entries : [entries]) {
+      const dir = typeof entry === 'string' ? entry.trim() : '';
+      if (dir !== '' && !modules.includes(dir)) modules.push(dir);
+    }
+  }
+  return modules;
+}
+
 /** The project's `<properties>`, as written (not interpolated). */
 export function pomProperties(project: PomNode): Map<string, string> {
   const properties = childNode(project, 'properties');

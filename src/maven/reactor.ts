@@ -16,7 +16,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { parsePomProjectOrThrow } from './pom.js';
+import { parsePomProjectOrThrow, pomModules } from './pom.js';
 
 export interface ReactorProject {
   /** Folder relative to the root, forward slashes, '' for the root. */
@@ -98,9 +98,7 @@ export function readPomFacts(xml: string): PomFacts {
   const properties: Record<string, string> = {};
   const props = project.properties;
   if (props && typeof props === 'object') for (const [k, v] of Object.entries(props as XmlNode)) if (typeof v === 'string') properties[k] = v.trim();
-  const modules: string[] = [];
-  const lists = [project.modules, ...asArray((project.profiles as XmlNode | undefined)?.profile).map((p) => (p as XmlNode | undefined)?.modules)];
-  for (const list of lists) for (const m of asArray((list as XmlNode | undefined)?.module)) if (text(m) && !modules.includes(text(m)!)) modules.push(text(m)!);
+  const modules = pomModules(project);
   const coordinates: PomFacts['coordinates'] = [];
   const { parent: _parent, modules: _modules, ...rest } = project;
   collectCoordinates(rest, undefined, coordinates);
