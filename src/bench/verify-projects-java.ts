@@ -7,7 +7,7 @@
 
 import type { ModuleSpec } from './verify-projects.js';
 
-export const MODULUS = 10007;
+const MODULUS = 10007;
 
 export interface ClassModel {
   module: string;
@@ -22,7 +22,7 @@ export interface ClassModel {
 
 const floorMod = (value: number, modulus: number) => ((value % modulus) + modulus) % modulus;
 
-export function applyOf(model: ClassModel, x: number): number {
+function applyOf(model: ClassModel, x: number): number {
   const base = model.dep ? applyOf(model.dep, x) : floorMod(x, MODULUS);
   return floorMod(base * model.factor + model.offset, MODULUS);
 }
