@@ -16,6 +16,11 @@ export default tseslint.config(
       'no-control-regex': 'off',
     },
   },
+  // File length (test/unit/source-size.test.ts): a file over 400 lines holds two concerns;
+  // the repair loop reads top to bottom only while it stays under 300, so new stages go in
+  // modules of their own that it calls.
+  { files: ['src/**/*.ts'], rules: { 'max-lines': ['error', { max: 400 }] } },
+  { files: ['src/repair/loop.ts'], rules: { 'max-lines': ['error', { max: 299 }] } },
   // The folder boundaries of src/ (layers, top to bottom: scripts/eslint-layers.mjs).
   {
     files: ['src/**/*.ts'],

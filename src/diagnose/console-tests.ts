@@ -1,4 +1,6 @@
 /** Surefire's console summary: the lines that say tests failed, and its `Failures:`/`Errors:` rows. */
+import { truncate } from './text.js';
+import type { ConsoleTestFailure } from './types.js';
 
 /** "There are test failures", a failing "Tests run:" line, or a `<<< FAILURE!` marker. No `.*`: linear on any line. */
 export function isTestMarker(text: string): boolean {
@@ -26,4 +28,60 @@ export function consoleTestRow(text: string): ConsoleRow | undefined {
   const dot = name.lastIndexOf('.');
   if (dot <= 0 || dot === name.length - 1) return undefined;
   return { className: name.slice(0, dot), method: name.slice(dot + 1), ...(m[2] ? { line: Number(m[2]) } : {}), message };
+}
+
+/**
+ * The rows of the `Failures:` and `Errors:` sections of the console summary, each test
+ * once, at most `maxRows` of them. A section runs from its header to the first line that
+ * is not a row of it.
+ */
+export class ConsoleTestCollector {
+  private readonly rows = new Map<string, ConsoleTestFailure>();
+  private section: 'failure' | 'error' | undefined;
+  capped = false;
+
+  constructor(
+    private readonly maxRows: number,
+    private readonly maxMessage: number,
+  ) {}
+
+  /** An `[ERROR]` line; true when it was a section header or one of its rows. */
+  error(text: string, module: string | undefined): boolean {
+    if (this.section) {
+      const row = consoleTestRow(text);
+      if (row) {
+        this.add(row, this.section, module);
+        return true;
+      }
+    }
+    const header = text.trim();
+    this.section = header === 'Failures:' ? 'failure' : header === 'Errors:' ? 'error' : undefined;
+    return this.section !== undefined;
+  }
+
+  /** A line of another level ends the section. */
+  endSection(): void {
+    this.section = undefined;
+  }
+
+  values(): ConsoleTestFailure[] {
+    return [...this.rows.values()];
+  }
+
+  private add(row: ConsoleRow, outcome: 'failure' | 'error', module: string | undefined): void {
+    const key = `${row.className}#${row.method}`;
+    if (this.rows.has(key)) return;
+    if (this.rows.size >= this.maxRows) {
+      this.capped = true;
+      return;
+    }
+    this.rows.set(key, {
+      className: row.className,
+      method: row.method,
+      ...(row.line !== undefined ? { line: row.line } : {}),
+      message: truncate(row.message.trim(), this.maxMessage),
+      outcome,
+      ...(module ? { module } : {}),
+    });
+  }
 }

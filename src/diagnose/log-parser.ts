@@ -7,44 +7,34 @@
  * It routes each line: javac's entries to compile-findings.ts (with -Werror's warnings),
  * quality-gate lines to quality/ (findings count once their gate fails), Surefire's fork
  * failures to surefire-fork.ts, the reactor's own lines to reactor.ts, the console test
- * summary to console-tests.ts, and non-code failures to categories.ts. Lines come through
- * `normaliseLogLine`, so CI prefixes, ANSI codes and CRs are gone before any pattern sees
- * them.
+ * summary to console-tests.ts, and non-code failures to categories.ts; mojo-lines.ts reads
+ * the goal headers and `Failed to execute goal` lines, log-root.ts the root of a foreign
+ * log. Lines come through `normaliseLogLine`, so CI prefixes, ANSI codes and CRs are gone
+ * before any pattern sees them.
  *
  * Linear: every pattern is anchored or guarded by a literal check, and none has nested
  * quantifiers over the same characters; a 5 MB line costs one pass.
  */
 import { matchNonCode } from './categories.js';
 import { CompileFindings, type CompileContext } from './compile-findings.js';
-import { consoleTestRow, isTestMarker, type ConsoleRow } from './console-tests.js';
-import { diagnosticFingerprint } from './fingerprint.js';
+import { ConsoleTestCollector, isTestMarker } from './console-tests.js';
 import { compilerEntry, isJavacDetail, javacEntry, werrorMarker } from './javac-lines.js';
 import { normaliseLogLine } from './log-line.js';
 import { NonCodeFailures } from './non-code-failures.js';
-import { inferLogRoot, moduleDirOfSource } from './log-root.js';
-import { isWindowsPath, relativeToRoot, relativisePathsIn, toForwardSlashes } from './paths.js';
+import { inferLogRoot, moduleDirOfSource, rebaseDiagnostic, rootedLike } from './log-root.js';
+import { relativeToRoot, toForwardSlashes } from './paths.js';
 import { QualityCollector } from './quality/collector.js';
 import { MultiLineQuality, qualityLine, type QualityFinding } from './quality/console.js';
 import { qualityToolOf } from './quality/tools.js';
 import { ReactorTracker } from './reactor.js';
 import { ForkTracker } from './surefire-fork.js';
+import { failedGoalLine, mojoHeader, type FailedGoal, type MojoContext } from './mojo-lines.js';
 import { looksBinary, splitLevel, truncate, type LogLevel } from './text.js';
-import type { ConsoleTestFailure, Diagnostic, LogParseResult } from './types.js';
+import type { Diagnostic, LogParseResult } from './types.js';
 
 const MAX_MESSAGE = 500;
 const MAX_MAVEN_WARNINGS = 200;
 const MAX_FINDINGS = 5_000;
-
-const MOJO_HEADER = /^--- ([\w.-]+):([^:\s]+):([\w-]+) \(([^)]*)\) @ (\S+) ---/;
-// groupId:artifactId:version:goal (execution) on project artifactId: message
-const FAILED_GOAL = /^Failed to execute goal (?:([\w.-]+):([\w.-]+):([^:\s]+):([\w-]+) \([^)]*\) )?on project ([^\s:]+): ?(.*)$/;
-
-interface MojoContext {
-  groupId?: string;
-  plugin: string;
-  goal: string;
-  artifactId: string;
-}
 
 export interface LogLine {
   /** 1-based line number in the log. */
@@ -79,12 +69,11 @@ export class MavenLogParser {
   private readonly forks = new ForkTracker();
   private readonly reactor = new ReactorTracker();
   private readonly other: NonCodeFailures;
-  private readonly consoleTests = new Map<string, ConsoleTestFailure>();
+  private readonly consoleTests = new ConsoleTestCollector(MAX_FINDINGS, MAX_MESSAGE);
   private readonly mavenWarnings: string[] = [];
   private mojo: MojoContext | undefined;
   private lastLevel: LogLevel | undefined;
   private sawLevel = false;
-  private consoleSection: 'failure' | 'error' | undefined;
   private firstUnexplainedFailure: { text: string; module?: string } | undefined;
   private testFailureModules = new Set<string>();
   private testFailuresReported = false;
@@ -92,7 +81,6 @@ export class MavenLogParser {
   private sawAnyError = false;
   private binaryLines = 0;
   private lineCount = 0;
-  private consoleTestsCapped = false;
 
   constructor(options: LogParserOptions = {}) {
     this.projectRoot = options.projectRoot;
@@ -124,7 +112,7 @@ export class MavenLogParser {
       return;
     }
     this.endErrorBlock();
-    this.consoleSection = undefined;
+    this.consoleTests.endSection();
     if (level === 'WARNING') this.feedWarning(text);
     else if (level === 'INFO') this.feedInfo(text);
   }
@@ -133,7 +121,7 @@ export class MavenLogParser {
     this.endErrorBlock();
     const warnings: string[] = [];
     if (this.binaryLines > 0) warnings.push(`log contains ${this.binaryLines} line(s) of binary data; they were skipped`);
-    if (this.compile.capped || this.quality.capped || this.consoleTestsCapped) warnings.push(`more than ${MAX_FINDINGS} findings; the rest were dropped`);
+    if (this.compile.capped || this.quality.capped || this.consoleTests.capped) warnings.push(`more than ${MAX_FINDINGS} findings; the rest were dropped`);
     const forkFailures = this.forks.result();
     const qualityFailures = this.quality.failures();
     const explained = this.compile.size > 0 || this.testFailuresReported || forkFailures.length > 0 || qualityFailures.length > 0;
@@ -157,7 +145,7 @@ export class MavenLogParser {
     return {
       compileErrors: compileErrors.map(rebase),
       otherFailures: otherFailures.map(rebase),
-      consoleTestFailures: [...this.consoleTests.values()],
+      consoleTestFailures: this.consoleTests.values(),
       testFailuresReported: this.testFailuresReported,
       testFailureModules: [...this.testFailureModules],
       qualityFindings,
@@ -210,41 +198,23 @@ export class MavenLogParser {
     }
     this.compile.flush();
 
-    const failedGoal = FAILED_GOAL.exec(text);
+    const failedGoal = failedGoalLine(text);
     if (!failedGoal && this.feedFinding(text, true)) return;
 
-    if (this.consoleSection) {
-      const row = consoleTestRow(text);
-      if (row) {
-        this.addConsoleTest(row, this.consoleSection);
-        return;
-      }
-    }
+    if (this.consoleTests.error(text, this.mojo?.artifactId)) return;
     const header = text.trim();
-    if (header === 'Failures:' || header === 'Errors:') {
-      this.consoleSection = header === 'Failures:' ? 'failure' : 'error';
-      return;
-    }
-    this.consoleSection = undefined;
 
     let quality = false;
     if (failedGoal) {
-      const [, groupId, plugin, version, goal, artifactId] = failedGoal;
-      if (plugin && goal && artifactId) this.mojo = { ...(groupId ? { groupId } : {}), plugin, goal, artifactId };
-      this.reactor.markFailed(artifactId);
-      const spec = plugin && goal ? qualityToolOf(plugin, goal) : undefined;
-      if (spec && groupId && version && artifactId) {
-        quality = true;
-        this.quality.fail({ tool: spec.tool, module: artifactId, goal: `${groupId}:${plugin}:${version}:${goal}`, message: failedGoal[6] ?? '', ...(this.projectRoot !== undefined ? { projectRoot: this.projectRoot } : {}) });
-      }
+      quality = this.noteFailedGoal(failedGoal);
       // The message after the colon may itself be a finding header or a fork failure.
-      const message = failedGoal[6] ?? '';
+      const { message, artifactId } = failedGoal;
       if (message !== '') {
         this.collect(this.multiLine.feed(message).findings);
         if (this.forks.error(message, artifactId, this.inTests())) return;
       }
     }
-    const module = failedGoal?.[5] ?? this.mojo?.artifactId;
+    const module = failedGoal?.artifactId ?? this.mojo?.artifactId;
     if (!failedGoal) {
       if (this.forks.error(text, module, this.inTests())) return;
       this.forks.endBlock();
@@ -261,14 +231,24 @@ export class MavenLogParser {
     if (/^\[Help \d+\]/.test(header)) return;
     const rule = matchNonCode(text);
     if (rule) {
-      this.other.add(rule.rule.category, failedGoal?.[6] || text, module, rule.reason);
+      this.other.add(rule.rule.category, failedGoal?.message || text, module, rule.reason);
       return;
     }
     this.other.next(header);
-    const explained = quality || /Compilation failure/.test(text) || (failedGoal?.[2] === 'maven-javadoc-plugin' && this.compile.size > 0);
+    const explained = quality || /Compilation failure/.test(text) || (failedGoal?.plugin === 'maven-javadoc-plugin' && this.compile.size > 0);
     if (failedGoal && !this.firstUnexplainedFailure && !explained) {
-      this.firstUnexplainedFailure = { text: failedGoal[6] || text, module };
+      this.firstUnexplainedFailure = { text: failedGoal.message || text, module };
     }
+  }
+
+  /** The failed goal becomes the running one, its module failed; true when it is a quality gate's. */
+  private noteFailedGoal({ groupId, plugin, version, goal, artifactId, message }: FailedGoal): boolean {
+    if (plugin && goal) this.mojo = { ...(groupId ? { groupId } : {}), plugin, goal, artifactId };
+    this.reactor.markFailed(artifactId);
+    const spec = plugin && goal ? qualityToolOf(plugin, goal) : undefined;
+    if (!spec || !groupId || !version) return false;
+    this.quality.fail({ tool: spec.tool, module: artifactId, goal: `${groupId}:${plugin}:${version}:${goal}`, message, ...(this.projectRoot !== undefined ? { projectRoot: this.projectRoot } : {}) });
+    return true;
   }
 
   /**
@@ -332,9 +312,9 @@ export class MavenLogParser {
     if (reactorLine === 'module-start') this.mojo = undefined;
     if (reactorLine === 'build-failure') this.sawBuildFailure = true;
     if (reactorLine) return;
-    const mojo = MOJO_HEADER.exec(text);
+    const mojo = mojoHeader(text);
     if (mojo) {
-      this.mojo = { plugin: mojo[1] ?? '', goal: mojo[3] ?? '', artifactId: mojo[5] ?? '' };
+      this.mojo = mojo;
       return;
     }
     this.reactor.noteBasedir(text, this.mojo?.artifactId);
@@ -363,44 +343,11 @@ export class MavenLogParser {
     this.forks.endBlock();
   }
 
-  private addConsoleTest(row: ConsoleRow, outcome: 'failure' | 'error'): void {
-    const key = `${row.className}#${row.method}`;
-    if (this.consoleTests.has(key)) return;
-    if (this.consoleTests.size >= MAX_FINDINGS) {
-      this.consoleTestsCapped = true;
-      return;
-    }
-    this.consoleTests.set(key, {
-      className: row.className,
-      method: row.method,
-      ...(row.line !== undefined ? { line: row.line } : {}),
-      message: truncate(row.message.trim(), MAX_MESSAGE),
-      outcome,
-      ...(this.mojo?.artifactId ? { module: this.mojo.artifactId } : {}),
-    });
-  }
-
   private noteMavenWarning(text: string): void {
     if (this.mavenWarnings.length < MAX_MAVEN_WARNINGS && text.trim() !== '' && !this.mavenWarnings.includes(text)) {
       this.mavenWarnings.push(truncate(text, MAX_MESSAGE));
     }
   }
-}
-
-/** A Windows log whose paths have no drive (`\work\app\...`) gets the root's drive, when the root has one. */
-function rootedLike(file: string, root: string): string {
-  if (/^\\(?!\\)/.test(file) && /^[A-Za-z]:/.test(root)) return `${root.slice(0, 2)}${file}`;
-  return file;
-}
-
-/** A diagnostic read against no root, made relative to the root found later. */
-export function rebaseDiagnostic(d: Diagnostic, root: string): Diagnostic {
-  if (root === '') return { ...d };
-  const out: Diagnostic = { ...d, message: relativisePathsIn(d.message, root) };
-  if (d.reason !== undefined) out.reason = relativisePathsIn(d.reason, root);
-  if (d.file !== undefined && (d.file.startsWith('/') || isWindowsPath(d.file))) out.file = relativeToRoot(rootedLike(d.file, root), root);
-  out.fingerprint = diagnosticFingerprint(out);
-  return out;
 }
 
 /** Parses a whole log held in memory (tests, small logs). `diagnoseBuild` streams instead. */

@@ -2,72 +2,19 @@
  * The repair loop: diagnose -> ask policy -> recheck a test failure (flaky?) -> propose
  * (fixers, then model) -> extract, validate, apply -> check test integrity -> verify ->
  * record -> decide the next step. Every step is a port so that this file reads top to
- * bottom; `engine.ts` wires the real implementations.
+ * bottom; `engine.ts` wires the real implementations. The data the ports exchange is in
+ * `loop-data.ts`, the attempt records' filling and wording in `attempt-record.ts`.
  */
 import type { Diagnosis } from '../diagnose/types.js';
-import { fingerprintText } from '../patch/fingerprint.js';
-import { isPlacementProblem } from '../patch/problems.js';
-import type { ChangeSet, PatchProblem } from '../patch/types.js';
-import type { AgentAttemptStats, AttemptRecord, AttemptSource, StopReason } from '../shared/run-vocabulary.js';
+import type { ChangeSet } from '../patch/types.js';
+import type { AttemptRecord, StopReason } from '../shared/run-vocabulary.js';
+import { describeProblems, fingerprintsOf, firstMessages, openAttemptRecord, recordVerification } from './attempt-record.js';
 import { composeChangeSets } from './compose.js';
+import type { FailureRecheck, IntegrityOutcome, Proposal, Verification } from './loop-data.js';
 import { judgeProgress } from './progress.js';
 
-export interface Proposal {
-  source: AttemptSource;
-  /** Relative to the current base (the original tree plus adopted progress). */
-  changeSet?: ChangeSet;
-  /** Of the change set (the loop computes it when absent). */
-  fingerprint?: string;
-  /** Of what was proposed (the normalised edits, or the reply when it held none), whether it applied or not. */
-  proposalFingerprint?: string;
-  problems: PatchProblem[];
-  /** The model's own words; context only. */
-  summary?: string;
-  fixer?: string;
-  modelMs?: number;
-  /** Model calls this proposal took, when more than one (an agent session). */
-  modelCalls?: number;
-  // Agent mode: the session builds its candidate fixes itself (several may be tried in one attempt).
-  /** The build of `changeSet` already done by the proposer; the loop does not build it again. */
-  verification?: Verification;
-  /** Builds beyond this attempt's own that the proposer made (other candidates): they count against maxAttempts. */
-  extraBuilds?: number;
-  agent?: AgentAttemptStats;
-}
-
-export interface Verification {
-  /** `not-applied`: the fix could not be written in the workspace (nothing was built). */
-  outcome: 'verified' | 'build-failed' | 'regressed' | 'interrupted' | 'timeout' | 'not-applied';
-  /** Why, for `not-applied`. */
-  message?: string;
-  /** The diagnosis of the patched build when it failed. */
-  diagnosis?: Diagnosis;
-  regressions: string[];
-  /** Why the tests do not show a fix although the build passed: a failing test skipped or missing, fewer tests run. */
-  testProblems?: string[];
-  applyMs: number;
-  verifyMs: number;
-  stages: { name: string; exitCode: number; durationMs: number }[];
-  /** What rejected it (compile, or the stage whose tests failed); the command that decided, when the full stage ran. */
-  rejectedAt?: AttemptRecord['rejectedAt'];
-  verdict?: AttemptRecord['verdict'];
-}
-
-/** The failing tests re-run on the unchanged code, before any repair. */
-export interface FailureRecheck {
-  passed: string[];
-  failed: string[];
-  /** What the re-run cost, for the run record. */
-  durationMs: number;
-}
-
-/** Test integrity of a candidate fix, read from the patch before any build. */
-export interface IntegrityOutcome {
-  /** Set when the fix weakens, skips, disables or deletes tests: the attempt's reason. */
-  refused?: string;
-  /** Edits of failing tests the policy allows (tests.allowFailingTestEdits), in words. */
-  failingTestEdits: string[];
-}
+export type { FailureRecheck, IntegrityOutcome, Proposal, Verification } from './loop-data.js';
+export { describeProblems } from './attempt-record.js';
 
 export interface LoopBudget {
   maxAttempts: number;
@@ -185,20 +132,8 @@ export async function runRepairLoop(initial: Diagnosis, ports: LoopPorts): Promi
     }
     if (ports.interrupted()) return end('interrupted');
 
-    const fingerprints = fingerprintsOf(proposal, ports);
-    const record: AttemptRecord = {
-      n,
-      source: proposal.source,
-      // A call that failed outright still gets one, unique to it, so it never counts as a repeat.
-      fingerprint: fingerprints[0] ?? fingerprintText(`attempt ${n} (${proposal.source}): ${describeProblems(proposal.problems)}`),
-      // What became of a proposal without a change set; a built one gets its outcome below.
-      outcome: !proposal.changeSet && proposal.problems[0] && isPlacementProblem(proposal.problems[0]) ? 'not-applicable' : 'rejected',
-      filesChanged: proposal.changeSet ? proposal.changeSet.files.map((file) => file.path) : [],
-      timings: { modelMs: proposal.modelMs },
-      ...(proposal.summary ? { summary: proposal.summary } : {}),
-      ...(proposal.fixer ? { fixer: proposal.fixer } : {}),
-      ...(proposal.agent ? { agent: proposal.agent } : {}),
-    };
+    const fingerprints = fingerprintsOf(proposal, (changeSet) => ports.fingerprint(changeSet));
+    const record = openAttemptRecord(n, proposal, fingerprints);
     attempts.push(record);
 
     // The same proposal again, whatever became of it the first time: the next call would be wasted too.
@@ -233,14 +168,7 @@ export async function runRepairLoop(initial: Diagnosis, ports: LoopPorts): Promi
     // Otherwise the quick-fixes queued next go along, so that spare workspaces can start on them (verify.parallel).
     const upcoming = queue.flatMap((next) => (next.changeSet ? [composeChangeSets(base, next.changeSet)] : []));
     const verification = proposal.verification ?? (await ports.verify(candidateFix, diagnosis, n, upcoming));
-    timings.applyMs += verification.applyMs;
-    timings.verifyMs += verification.verifyMs;
-    record.timings.applyMs = verification.applyMs;
-    record.timings.verifyMs = verification.verifyMs;
-    record.stages = verification.stages;
-    record.regressions = verification.regressions;
-    if (verification.rejectedAt) record.rejectedAt = verification.rejectedAt;
-    if (verification.verdict) record.verdict = verification.verdict;
+    recordVerification(record, verification, timings);
 
     if (verification.outcome === 'not-applied') {
       // The workspace refused the write (a link, a FIFO, a file that is not there): back to the proposer.
@@ -293,23 +221,4 @@ export async function runRepairLoop(initial: Diagnosis, ports: LoopPorts): Promi
     diagnosis = after;
     queue = await ports.fixerProposals(diagnosis, base);
   }
-}
-
-/** The change set's fingerprint first (it is the record's), then the proposal's own. */
-function fingerprintsOf(proposal: Proposal, ports: LoopPorts): string[] {
-  const ofChangeSet = proposal.fingerprint ?? (proposal.changeSet ? ports.fingerprint(proposal.changeSet) : undefined);
-  return [ofChangeSet, proposal.proposalFingerprint].filter((value): value is string => typeof value === 'string' && value !== '');
-}
-
-export function describeProblems(problems: PatchProblem[]): string {
-  if (problems.length === 0) return 'the reply contained no usable edit';
-  return problems.map((problem) => `${problem.code}: ${problem.message}`).join('; ');
-}
-
-function firstMessages(diagnosis: Diagnosis | undefined): string {
-  if (!diagnosis || diagnosis.diagnostics.length === 0) return 'no diagnostics';
-  return diagnosis.diagnostics
-    .slice(0, 3)
-    .map((d) => (d.file ? `${d.file}${d.line ? `:${d.line}` : ''} ${d.message}` : d.message))
-    .join('; ');
 }
