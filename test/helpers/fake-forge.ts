@@ -116,14 +116,73 @@ export interface GithubState {
   comments: { id: number; pull_request_review_id: number | null; path: string; line: number; start_line: number | null; side: string; body: string; commit_id: string }[];
 }
 
+/** The lines a file's patch shows, hunk by hunk: new-side lines (added and context) and old-side lines (deleted and context). */
+interface ShownHunk {
+  right: Set<number>;
+  left: Set<number>;
+}
+
+/** Read independently of mvnx's own reader: the server must refuse what GitHub refuses, whatever mvnx believes. */
+function shownHunks(patch: string | undefined): ShownHunk[] {
+  const hunks: ShownHunk[] = [];
+  let oldLine = 0;
+  let newLine = 0;
+  for (const line of (patch ?? '').split('\n')) {
+    const header = /^@@ -(\d+)(?:,\d+)? \+(\d+)(?:,\d+)? @@/.exec(line);
+    if (header) {
+      hunks.push({ right: new Set(), left: new Set() });
+      oldLine = Number(header[1]);
+      newLine = Number(header[2]);
+      continue;
+    }
+    const hunk = hunks.at(-1);
+    if (!hunk || line.startsWith('\\')) continue;
+    if (line.startsWith('+')) hunk.right.add(newLine++);
+    else if (line.startsWith('-')) hunk.left.add(oldLine++);
+    else {
+      hunk.right.add(newLine++);
+      hunk.left.add(oldLine++);
+    }
+  }
+  return hunks;
+}
+
+const sideLines = (hunk: ShownHunk, side: unknown) => (side === 'LEFT' ? hunk.left : hunk.right);
+
+/**
+ * GitHub answers 422 for a review comment outside the file's diff, a multi-line comment whose
+ * start is not before its end or not in the same hunk, and a side the line is not shown on
+ * (docs.github.com/rest/pulls/comments#create-a-review-comment-for-a-pull-request).
+ */
 function checkGithubComment(comment: Record<string, unknown>, state: GithubState): string | undefined {
   const problem = need(comment, { path: 'string', line: 'number', side: 'string', body: 'string' });
   if (problem) return problem;
   if (comment.side !== 'RIGHT' && comment.side !== 'LEFT') return `side ${String(comment.side)}`;
-  if (comment.start_line !== undefined && (typeof comment.start_line !== 'number' || comment.start_line >= (comment.line as number))) return 'start_line must be a number below line';
-  if (comment.start_line !== undefined && comment.start_side !== 'RIGHT') return 'start_side must go with start_line';
-  if (!state.files.some((file) => file.filename === comment.path)) return `path ${String(comment.path)} is not in the pull request`;
+  const file = state.files.find((candidate) => candidate.filename === comment.path);
+  if (!file) return `path ${String(comment.path)} is not in the pull request`;
+  const hunks = shownHunks(file.patch);
+  const hunk = hunks.find((candidate) => sideLines(candidate, comment.side).has(comment.line as number));
+  if (!hunk) return 'pull_request_review_thread.line must be part of the diff';
+  if (comment.start_line === undefined) return comment.start_side === undefined ? undefined : 'start_side must go with start_line';
+  if (typeof comment.start_line !== 'number') return 'start_line must be a number';
+  if (comment.start_side !== 'RIGHT' && comment.start_side !== 'LEFT') return 'start_side must go with start_line';
+  if (comment.start_line >= (comment.line as number)) return 'pull_request_review_thread.start_line must precede the end line';
+  if (!sideLines(hunk, comment.start_side).has(comment.start_line)) return 'pull_request_review_thread.start_line must be part of the same hunk as the line';
   return undefined;
+}
+
+/**
+ * What GitHub's "Commit suggestion" button writes: the comment's ```suggestion block in place
+ * of lines start_line (or line, for a one-line comment) to line of the head version.
+ */
+export function commitGithubSuggestion(text: string, comment: { line: number; start_line: number | null; body: string }): string {
+  const block = /^(`{3,})suggestion\n([\s\S]*?)\n?\1$/m.exec(comment.body);
+  if (!block) throw new Error('the comment carries no suggestion block');
+  const lines = text.split('\n');
+  const start = comment.start_line ?? comment.line;
+  const replacement = block[2] === '' ? [] : block[2]!.split('\n');
+  lines.splice(start - 1, comment.line - start + 1, ...replacement);
+  return lines.join('\n');
 }
 
 export async function startGithubApi(state: GithubState): Promise<FakeForge> {

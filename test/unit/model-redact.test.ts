@@ -186,6 +186,27 @@ describe('Redactor: known values', () => {
     expect(out).not.toContain(VALUE);
   });
 
+  // A password with the characters JSON and XML escape: each form below differs from the raw value.
+  const ESCAPED = ['Pa"ss', '<w&rd', '\\9'].join('');
+  it.each([
+    ['raw, in a log line', `login failed for ${ESCAPED} at startup`],
+    ['JSON-escaped, in a JSON config', JSON.stringify({ banner: { title: 'app', text: ESCAPED } }, null, 2)],
+    ['XML-escaped, in an XML file', `<server>\n  <motd>${ESCAPED.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/"/g, '&quot;')}</motd>\n</server>`],
+    ['XML-escaped, in an attribute', `<db label="${ESCAPED.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/"/g, '&quot;')}"/>`],
+  ])('finds a value that escaping changes: %s', (_form, text) => {
+    const jsonForm = JSON.stringify(ESCAPED).slice(1, -1);
+    const xmlForm = ESCAPED.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/"/g, '&quot;');
+    expect(jsonForm).not.toBe(ESCAPED);
+    expect(xmlForm).not.toBe(ESCAPED);
+    const redactor = new Redactor({ knownSecrets: [ESCAPED] });
+    for (const out of [redactor.redact(text), redactor.forLocalOutput().redact(text), JSON.stringify(redactor.forLocalOutput().redactDeep({ message: text }))]) {
+      expect(out).toMatch(/\[REDACTED-1\]/);
+      for (const form of [ESCAPED, jsonForm, xmlForm, 'ss<w&rd', 'ss&lt;w&amp;rd', 'a\\"ss']) expect(out).not.toContain(form);
+    }
+    // Mapped back to the very spelling it replaced, so a patch applied to the file keeps its escaping.
+    expect(redactor.restore(redactor.redact(text))).toBe(text);
+  });
+
   it('the base64 forms cover every alignment of the value inside a longer text', () => {
     for (const before of ['', 'x', 'xy', 'xyz']) {
       const encoded = Buffer.from(`${before}${VALUE}tail`).toString('base64');

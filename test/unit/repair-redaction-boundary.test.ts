@@ -94,4 +94,40 @@ describe('redaction at the provider boundary', () => {
     const changed = proposal.changeSet?.files[0];
     expect(changed?.after).toBe(SOURCE.replace('"jdbc:h2:mem:app"\n', '"jdbc:h2:mem:app";\n'));
   });
+
+  it('keeps out a known secret that the files hold JSON- and XML-escaped, and a fix beside it still applies to the escaped text', async () => {
+    // Characters that JSON, Java and XML escape: each spelling in the files differs from the raw value.
+    const secret = ['Pa"ss', '<w&rd', '\\9'].join('');
+    const javaForm = JSON.stringify(secret);
+    const xmlForm = secret.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/"/g, '&quot;');
+    const source = `package com.acme;\n\n// deployed with <motd>${xmlForm}</motd>\npublic class Db {\n    static final String BANNER = ${javaForm};\n\n    public String url() {\n        return "jdbc:h2:mem:app"\n    }\n}\n`;
+    const root = await mkdtemp(path.join(os.tmpdir(), 'mvnx-redaction-escaped-'));
+    cleanups.push(() => rm(root, { recursive: true, force: true }));
+    await mkdir(path.join(root, path.dirname(FILE)), { recursive: true });
+    await writeFile(path.join(root, FILE), source);
+    const reply = `Missing semicolon.\n\n\`\`\`diff\n--- a/${FILE}\n+++ b/${FILE}\n@@ -5,5 +5,5 @@\n     static final String BANNER = "[REDACTED-3]";\n \n     public String url() {\n-        return "jdbc:h2:mem:app"\n+        return "jdbc:h2:mem:app";\n     }\n\`\`\`\n`;
+    mock = await startOllamaMock({ replies: [reply] });
+    cleanups.push(mock.close);
+    const redactor = new Redactor({ knownSecrets: [secret] });
+    const provider = withRedaction(createProvider({ provider: 'ollama', name: 'qwen2.5-coder:7b', host: mock.url, temperature: 0, seed: 1, timeoutSeconds: 10 }), redactor);
+    const propose = createModelProposer({
+      provider,
+      editFormat: 'diff',
+      contextTokens: 8192,
+      list: async () => [FILE],
+      checker: { root, policy: toPatchPolicy(configSchema.parse({})) },
+      read: () => async (file) => readFile(path.join(root, file), 'utf8').catch(() => undefined),
+      keepExchange: async () => undefined,
+      signal: new AbortController().signal,
+      perCallTimeoutMs: 10_000,
+    });
+
+    const proposal = await propose({ diagnosis: diagnosis(`';' expected near ${secret}`), base: { files: [] }, history: [], n: 1 });
+
+    const sent = (mock.chatRequests()[0]!.body as { messages: { content: string }[] }).messages.map((message) => message.content).join('\n');
+    for (const form of [secret, javaForm.slice(1, -1), xmlForm]) expect(sent).not.toContain(form);
+    expect(sent).toContain('<motd>[REDACTED-');
+    expect(proposal.problems).toEqual([]);
+    expect(proposal.changeSet?.files[0]?.after).toBe(source.replace('"jdbc:h2:mem:app"\n', '"jdbc:h2:mem:app";\n'));
+  });
 });

@@ -12,7 +12,7 @@ import { gitBlobSha } from '../../src/report/review/plan.js';
 import { postReview } from '../../src/report/review/post.js';
 import { REVIEW_MARKER, SUGGESTION_MARKER } from '../../src/report/review/suggestions.js';
 import type { RunRecord } from '../../src/report/run-record.js';
-import { startGithubApi, startGitlabApi, type FakeForge, type GithubState, type GitlabState } from '../helpers/fake-forge.js';
+import { commitGithubSuggestion, startGithubApi, startGitlabApi, type FakeForge, type GithubState, type GitlabState } from '../helpers/fake-forge.js';
 import { attempt, diagnostic, record } from './stats-support.js';
 
 const FILE = 'src/main/java/com/acme/calc/Calculator.java';
@@ -134,6 +134,59 @@ describe('GitHub pull request review', () => {
     expect(create.body?.comments).toEqual([]);
     expect(create.body?.body).toContain('the pull request head differs from the built file');
     expect(create.body?.body).toContain('+        int result = a * b;');
+  });
+
+  it('puts inline only the suggestions on lines the pull request diff shows; the rest go into the review body', async () => {
+    // The pull request only added line 5; GitHub refuses (422) a comment on any line its diff does not show.
+    const partial = ['@@ -3,4 +3,5 @@', ' public class Calculator {', '     public int multiply(int a, int b) {', '+        int result = a * b', '         return result;', '     }'].join('\n');
+    const { api, state, env } = await github({ files: [{ filename: FILE, sha: gitBlobSha(BEFORE), patch: partial, status: 'modified' }] });
+
+    const outcome = await post(env);
+
+    expect(api.failures).toEqual([]);
+    expect(outcome).toMatchObject({ posted: true, message: 'posted a review with 1 suggestion(s) on pull request #7' });
+    expect(state.comments.map((comment) => comment.line)).toEqual([5]);
+    expect(state.reviews[0]!.body).toContain(`${FILE}:10: outside the pull request's diff`);
+    expect(state.reviews[0]!.body).toContain('+        return a + a;');
+  });
+
+  it('a multi-line suggestion spans its lines, so "Commit suggestion" writes exactly the verified fix', async () => {
+    const wide = BEFORE.replace('        int result = a * b\n        return result;\n', '        long wide = (long) a * b;\n        return Math.toIntExact(wide);\n');
+    const { api, state, env } = await github();
+
+    await post(env, fixedRun(), { files: [{ path: FILE, before: BEFORE, after: wide }] });
+
+    expect(api.failures).toEqual([]);
+    expect(state.comments).toHaveLength(1);
+    expect(state.comments[0]).toMatchObject({ start_line: 5, line: 6, side: 'RIGHT' });
+    const create = api.requests.find((request) => request.method === 'POST')!;
+    expect((create.body?.comments as Record<string, unknown>[])[0]).toMatchObject({ start_side: 'RIGHT' });
+    expect(commitGithubSuggestion(BEFORE, state.comments[0]!)).toBe(wide);
+  });
+
+  it('every suggestion of a fix, committed on GitHub, gives the fixed file', async () => {
+    const { state, env } = await github();
+    await post(env);
+    const committed = [...state.comments].sort((a, b) => b.line - a.line).reduce((text, comment) => commitGithubSuggestion(text, comment), BEFORE);
+    expect(committed).toBe(AFTER);
+  });
+
+  it.each([
+    ['a line the diff does not show', { line: 10, side: 'RIGHT' }, 'pull_request_review_thread.line must be part of the diff'],
+    ['a start after its end', { start_line: 6, start_side: 'RIGHT', line: 5, side: 'RIGHT' }, 'pull_request_review_thread.start_line must precede the end line'],
+    ['a start in another hunk', { start_line: 1, start_side: 'RIGHT', line: 5, side: 'RIGHT' }, 'pull_request_review_thread.start_line must be part of the same hunk as the line'],
+    ['the old side, where line 7 is not shown', { line: 7, side: 'LEFT' }, 'pull_request_review_thread.line must be part of the diff'],
+    ['a start side without a start line', { line: 5, side: 'RIGHT', start_side: 'RIGHT' }, 'start_side must go with start_line'],
+  ])('the loopback GitHub refuses a review comment on %s, as GitHub does', async (_what, place, message) => {
+    const partial = ['@@ -1,1 +1,1 @@', ' package com.acme.calc;', '@@ -3,4 +3,5 @@', ' public class Calculator {', '     public int multiply(int a, int b) {', '+        int result = a * b', '         return result;', '     }'].join('\n');
+    const { api } = await github({ files: [{ filename: FILE, sha: gitBlobSha(BEFORE), patch: partial, status: 'modified' }] });
+    const response = await fetch(`${api.url}/repos/acme/billing/pulls/7/comments`, {
+      method: 'POST',
+      headers: { authorization: `token ${TOKEN}`, accept: 'application/vnd.github+json', 'user-agent': 'mvnx/test', 'content-type': 'application/json' },
+      body: JSON.stringify({ commit_id: 'headsha1', path: FILE, body: 'x', ...place }),
+    });
+    expect(response.status).toBe(422);
+    expect(((await response.json()) as { message: string }).message).toBe(message);
   });
 
   it('says why nothing was posted: no pull request, no token, not CI', async () => {
