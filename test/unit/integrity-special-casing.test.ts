@@ -6,7 +6,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { FileChange } from '../../src/patch/types.js';
-import { changesMainJava, specialCasingFindings, testSpecialCasingReason, type SpecialCasingRule } from '../../src/repair/integrity/special-casing.js';
+import { changesMainJava, readFailingTestSources } from '../../src/repair/integrity/oracle-inputs.js';
+import { specialCasingFindings, testSpecialCasingReason, type SpecialCasingRule } from '../../src/repair/integrity/special-casing.js';
 import { constantValue, equalityOf, literalsIn } from '../../src/repair/integrity/constant-value.js';
 
 const MAIN_FILE = 'src/main/java/com/acme/calc/Calc.java';
@@ -114,8 +115,8 @@ describe('real fixes that add a literal branch pass', () => {
   it('a test file changed is not main code', () => {
     const after = oneTest('assertEquals(120, new Calc().compute(5, "x"));\n        if (5 == 5) return;');
     expect(findings({ path: TEST_FILE, before: FACTORIAL_TEST, after, test: FACTORIAL_TEST })).toEqual([]);
-    expect(changesMainJava([{ path: TEST_FILE, before: FACTORIAL_TEST, after }])).toBe(false);
-    expect(changesMainJava([{ path: MAIN_FILE, before: main(BUGGY), after: main('        return 1;') }])).toBe(true);
+    expect(changesMainJava({ files: [{ path: TEST_FILE, before: FACTORIAL_TEST, after }] })).toBe(false);
+    expect(changesMainJava({ files: [{ path: MAIN_FILE, before: main(BUGGY), after: main('        return 1;') }] })).toBe(true);
   });
 
   it('main code that does not parse is left to javac', () => {
@@ -246,5 +247,30 @@ describe('constant values', () => {
 
   it('literals of a test line, a sign kept only where it is one', () => {
     expect(literalsIn('assertEquals(120, f(5)); g(-1, 2 - 3, "a", \'c\', 2.5);')).toEqual(['n:120', 'n:5', 'n:-1', 'n:2', 'n:3', 's:a', 'c:c', 'n:2.5']);
+  });
+});
+
+describe('which files are main code', () => {
+  it('a new class under src/main/java that names JUnit is main code', () => {
+    const detector = 'package com.acme.calc;\n\nfinal class Env {\n    static boolean underTest() {\n        try {\n            Class.forName("org.junit.jupiter.api.Test");\n            return true;\n        } catch (ClassNotFoundException e) {\n            return false;\n        }\n    }\n}\n';
+    const change = { path: 'src/main/java/com/acme/calc/Env.java', before: null, after: detector };
+    expect(changesMainJava({ files: [change] })).toBe(true);
+    const found = specialCasingFindings({ changes: [change], tests: [{ ref: { className: 'com.acme.calc.CalcTest', method: 'm' }, path: TEST_FILE, text: FACTORIAL_TEST }] });
+    expect(found.map((finding) => finding.rule)).toEqual(['caller-inspection']);
+  });
+});
+
+describe('reading the failing tests\' files', () => {
+  it('finds each test class under a test source root, reads it once per test, and leaves out what is not there', async () => {
+    const files = new Map([
+      ['core/src/test/java/com/acme/calc/CalcTest.java', FACTORIAL_TEST],
+      ['core/src/main/java/com/acme/calc/Calc.java', main(BUGGY)],
+    ]);
+    const view = { read: async (path: string) => files.get(path), list: async (glob: string) => [...files.keys()].filter((path) => path.endsWith(glob.replace('**/', '/'))) };
+    const sources = await readFailingTestSources(['com.acme.calc.CalcTest#m', 'com.acme.calc.CalcTest$Nested#n', 'com.acme.other.GoneTest#x'], view);
+    expect(sources.map((source) => [source.ref, source.path])).toEqual([
+      [{ className: 'com.acme.calc.CalcTest', method: 'm' }, 'core/src/test/java/com/acme/calc/CalcTest.java'],
+      [{ className: 'com.acme.calc.CalcTest$Nested', method: 'n' }, 'core/src/test/java/com/acme/calc/CalcTest.java'],
+    ]);
   });
 });

@@ -17,7 +17,7 @@
 import { allTypes, fieldsOf, findBranches, findReturnStatements, maskCommentsAndLiterals, parseJava, type JavaBranch, type JavaMethod, type JavaSourceFile } from '../../java/index.js';
 import type { FileChange } from '../../patch/types.js';
 import { conditionParts, constantValue, describeValue, equalityOf, type ConstantValue } from './constant-value.js';
-import { looksLikeTest } from './scope.js';
+import { isMainJava } from './oracle-inputs.js';
 import { constantsOf, testOracles, type FailingTestSource, type TestOracle } from './test-oracle.js';
 
 export type { FailingTestSource } from './test-oracle.js';
@@ -36,15 +36,6 @@ export interface SpecialCasingFinding {
 const BOUNDARY_KEYS = new Set(['n:0', 'n:1', 's:', 'null', 'b:true', 'b:false']);
 /** Other keys of the same subject (not inputs of the test) that make a branch one row of a table. */
 const TABLE_ROWS = 2;
-
-/** Whether the patch changes main Java code: the only place special-casing can be. */
-export function changesMainJava(changes: readonly FileChange[]): boolean {
-  return changes.some((change) => isMainJava(change));
-}
-
-function isMainJava(change: FileChange): boolean {
-  return !change.binary && change.after !== null && change.path.endsWith('.java') && !looksLikeTest(change.path, change.before ?? change.after);
-}
 
 export function specialCasingFindings(input: { changes: readonly FileChange[]; tests: readonly FailingTestSource[] }): SpecialCasingFinding[] {
   const oracles = testOracles(input.tests);
