@@ -96,8 +96,8 @@ function number(token: string): Value | undefined {
 function arithmetic(operator: string, left: Value, right: Value): Value | undefined {
   if (operator === '+' && (left.kind === 'string' || right.kind === 'string')) return { kind: 'string', value: `${show(left)}${show(right)}` };
   if ((left.kind !== 'int' && left.kind !== 'float') || (right.kind !== 'int' && right.kind !== 'float')) return undefined;
-  const a = left.value as number;
-  const b = right.value as number;
+  const a = left.value;
+  const b = right.value;
   const kind = left.kind === 'float' || right.kind === 'float' ? 'float' : 'int';
   if ((operator === '/' || operator === '%') && b === 0) return undefined;
   const raw = { '+': a + b, '-': a - b, '*': a * b, '/': a / b, '%': a % b }[operator];
