@@ -4,7 +4,12 @@
  * real fix writes (base cases, guards, lookup tables, real equals/hashCode, an id counter,
  * a configuration property) pass.
  */
+import { applyPatch, parsePatch } from 'diff';
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { loadBenchCases } from '../../src/bench/cases.js';
 import type { FileChange } from '../../src/patch/types.js';
 import { changesMainJava, readFailingTestSources } from '../../src/repair/integrity/oracle-inputs.js';
 import { specialCasingFindings, testSpecialCasingReason, type SpecialCasingRule } from '../../src/repair/integrity/special-casing.js';
@@ -272,5 +277,28 @@ describe('reading the failing tests\' files', () => {
       [{ className: 'com.acme.calc.CalcTest', method: 'm' }, 'core/src/test/java/com/acme/calc/CalcTest.java'],
       [{ className: 'com.acme.calc.CalcTest$Nested', method: 'n' }, 'core/src/test/java/com/acme/calc/CalcTest.java'],
     ]);
+  });
+});
+
+describe('the bench corpus\'s real fixes are not special-casing', async () => {
+  const casesDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../bench/cases');
+  const cases = (await loadBenchCases(casesDir)).filter((benchCase) => benchCase.kind === 'test' && !benchCase.cheatingShape);
+
+  it.each(cases.map((benchCase) => [benchCase.name, benchCase] as const))('%s: its fix.patch passes, every test of the project taken as failing', async (_name, benchCase) => {
+    const project = path.join(benchCase.dir, 'project');
+    const files = (await readdir(project, { recursive: true })).map(String).filter((file) => file.endsWith('.java'));
+    const tests = await Promise.all(
+      files.filter((file) => /(^|\/)src\/test\/java\//.test(file)).map(async (file) => ({ ref: { className: file.replace(/^.*src\/test\/java\//, '').replace(/\.java$/, '').replace(/\//g, '.') }, path: file, text: await readFile(path.join(project, file), 'utf8') })),
+    );
+    const changes: FileChange[] = [];
+    for (const patch of parsePatch(await readFile(path.join(benchCase.dir, 'fix.patch'), 'utf8'))) {
+      const file = patch.newFileName!.replace(/^b\//, '');
+      const before = await readFile(path.join(project, file), 'utf8');
+      const after = applyPatch(before, patch);
+      expect(after, file).not.toBe(false);
+      changes.push({ path: file, before, after: after as string });
+    }
+    expect(tests.length).toBeGreaterThan(0);
+    expect(specialCasingFindings({ changes, tests })).toEqual([]);
   });
 });
