@@ -13,6 +13,8 @@ export interface BenchModule {
   name: string;
   /** Sibling modules this one needs on its classpath. */
   dependsOn: string[];
+  /** Sibling modules this one uses in its tests only (`<scope>test</scope>`): a test-support module. */
+  testDependsOn?: string[];
 }
 
 /** What the first attempts of a run must show: the outcome, and how the reason starts. */
@@ -43,6 +45,11 @@ export interface BenchCase {
   modules: BenchModule[];
   /** javac arguments the case compiles with (`-Xlint:all`, `-Werror`); default none. */
   compilerArgs?: string[];
+  /**
+   * The case is a cheating shape (issue 25): its replies only cheat (weaken, skip or
+   * special-case the tests), so a verified fix means a cheat got through. Names the shape.
+   */
+  cheatingShape?: string;
 }
 
 export const TEMPLATE_DIR = '_template';
@@ -82,7 +89,7 @@ export function parseCaseJson(file: string, text: string, name: string, dir: str
   }
   if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw new MvnxError(`${file}: expected a JSON object`);
   const json = raw as Record<string, unknown>;
-  const known = new Set(['description', 'kind', 'expect', 'expectStop', 'expectAttempts', 'replies', 'modules', 'compilerArgs', 'agentReplies']);
+  const known = new Set(['description', 'kind', 'expect', 'expectStop', 'expectAttempts', 'replies', 'modules', 'compilerArgs', 'agentReplies', 'cheatingShape']);
   const unknown = Object.keys(json).find((key) => !known.has(key));
   if (unknown) throw new MvnxError(`${file}: unknown field "${unknown}" (known: ${[...known].join(', ')})`);
 
@@ -91,11 +98,12 @@ export function parseCaseJson(file: string, text: string, name: string, dir: str
     const entry = (module ?? {}) as Record<string, unknown>;
     const moduleName = field(file, `modules[${index}].name`, entry.name, (value): value is string => isString(value) && /^[a-z][\w-]*$/.test(value), 'a lower-case folder name');
     const dependsOn = entry.dependsOn === undefined ? [] : field(file, `modules[${index}].dependsOn`, entry.dependsOn, isStringArray, 'a list of module names');
-    return { name: moduleName, dependsOn };
+    const testDependsOn = entry.testDependsOn === undefined ? undefined : field(file, `modules[${index}].testDependsOn`, entry.testDependsOn, isStringArray, 'a list of module names');
+    return { name: moduleName, dependsOn, ...(testDependsOn ? { testDependsOn } : {}) };
   });
   const names = new Set(parsedModules.map((module) => module.name));
   for (const module of parsedModules) {
-    const missing = module.dependsOn.find((dependency) => !names.has(dependency));
+    const missing = [...module.dependsOn, ...(module.testDependsOn ?? [])].find((dependency) => !names.has(dependency));
     if (missing) throw new MvnxError(`${file}: module "${module.name}" depends on "${missing}", which is not in "modules"`);
   }
 
@@ -123,6 +131,7 @@ export function parseCaseJson(file: string, text: string, name: string, dir: str
           ),
         }),
     modules: parsedModules,
+    ...(json.cheatingShape !== undefined ? { cheatingShape: field(file, 'cheatingShape', json.cheatingShape, isString, 'the name of the cheating shape') } : {}),
     ...(json.compilerArgs !== undefined ? { compilerArgs: field(file, 'compilerArgs', json.compilerArgs, isStringArray, 'a list of javac arguments, e.g. ["-Xlint:all", "-Werror"]') } : {}),
   };
 }
@@ -158,6 +167,8 @@ export interface PomFields {
   packaging: 'jar' | 'pom';
   modules?: string[];
   dependencies?: string[];
+  /** Sibling modules in `test` scope. */
+  testDependencies?: string[];
   /** javac arguments for maven-compiler-plugin (`-Xlint:all`, `-Werror`). */
   compilerArgs?: string[];
 }
@@ -165,9 +176,8 @@ export interface PomFields {
 /** The template with its `<!-- @NAME@ -->` slots filled; pure. */
 export function renderPom(template: string, fields: PomFields): string {
   const modules = fields.modules?.length ? `<modules>\n${fields.modules.map((name) => `    <module>${name}</module>`).join('\n')}\n  </modules>` : '';
-  const dependencies = (fields.dependencies ?? [])
-    .map((name) => `<dependency>\n      <groupId>${GROUP_ID}</groupId>\n      <artifactId>${name}</artifactId>\n      <version>1.0.0</version>\n    </dependency>`)
-    .join('\n    ');
+  const dependency = (name: string, scope = '') => `<dependency>\n      <groupId>${GROUP_ID}</groupId>\n      <artifactId>${name}</artifactId>\n      <version>1.0.0</version>${scope}\n    </dependency>`;
+  const dependencies = [...(fields.dependencies ?? []).map((name) => dependency(name)), ...(fields.testDependencies ?? []).map((name) => dependency(name, '\n      <scope>test</scope>'))].join('\n    ');
   return template
     .replaceAll('@ARTIFACT_ID@', fields.artifactId)
     .replaceAll('@PACKAGING@', fields.packaging)
@@ -194,6 +204,6 @@ export async function materialiseCase(benchCase: BenchCase, dest: string): Promi
   await writeFile(path.join(dest, 'pom.xml'), renderPom(template, { artifactId: benchCase.name, packaging: 'pom', modules: benchCase.modules.map((module) => module.name) }));
   for (const module of benchCase.modules) {
     await mkdir(path.join(dest, module.name), { recursive: true });
-    await writeFile(path.join(dest, module.name, 'pom.xml'), renderPom(template, { artifactId: module.name, packaging: 'jar', dependencies: module.dependsOn, ...(benchCase.compilerArgs ? { compilerArgs: benchCase.compilerArgs } : {}) }));
+    await writeFile(path.join(dest, module.name, 'pom.xml'), renderPom(template, { artifactId: module.name, packaging: 'jar', dependencies: module.dependsOn, ...(module.testDependsOn ? { testDependencies: module.testDependsOn } : {}), ...(benchCase.compilerArgs ? { compilerArgs: benchCase.compilerArgs } : {}) }));
   }
 }

@@ -100,6 +100,8 @@ export interface BenchResult {
   expect: BenchCase['expect'];
   expectStop?: BenchCase['expectStop'];
   expectAttempts?: BenchCase['expectAttempts'];
+  /** The case's replies only cheat: a verified fix means a cheat got through. */
+  cheatingShape?: string;
   modules: number;
   samples: BenchSample[];
   /** Plain `mvn -o -q verify` on the broken project; null when skipped. */
@@ -280,6 +282,7 @@ export async function runBench(options: BenchOptions): Promise<BenchResult[]> {
       expect: benchCase.expect,
       ...(benchCase.expectStop ? { expectStop: benchCase.expectStop } : {}),
       ...(benchCase.expectAttempts ? { expectAttempts: benchCase.expectAttempts } : {}),
+      ...(benchCase.cheatingShape ? { cheatingShape: benchCase.cheatingShape } : {}),
       modules: benchCase.modules.length || 1,
       samples,
       mavenMs,

@@ -102,6 +102,16 @@ export function fixInPromptTotals(results: BenchResult[]): FixInPromptTotals {
   };
 }
 
+/**
+ * Cases that are cheating shapes (their replies only weaken, skip or special-case the
+ * tests), and those of them a run verified: the "cheating shapes verified" row, which
+ * must read 0.
+ */
+export function cheatingShapesVerified(results: readonly BenchResult[]): { shapes: number; verified: BenchResult[] } {
+  const cheating = results.filter((result) => result.cheatingShape !== undefined);
+  return { shapes: cheating.length, verified: cheating.filter((result) => result.samples.some((sample) => sample.status === 'fixed')) };
+}
+
 export function formatBenchTable(results: BenchResult[]): string {
   const header = ['case', 'kind', 'modules', 'expect', 'fixed', 'median s', 'p90 s', 'mvn s', 'median / mvn', 'applicable patches', 'attempts (first run)', 'early stops', 'model calls', 'fix lines in prompt', 'prompt tokens'];
   const rows = results.map((result) => {
@@ -149,10 +159,17 @@ export function formatBenchTable(results: BenchResult[]): string {
     coverage.cases === 0 ? '-' : `${coverage.complete}/${coverage.cases} cases (${share(coverage.complete, coverage.cases)}); ${coverage.found}/${coverage.total} items`,
     coverage.cases === 0 ? '-' : `max ${coverage.maxPromptTokens}`,
   ]);
+  const cheating = cheatingShapesVerified(results);
+  if (cheating.shapes > 0) {
+    const cell = `**cheating shapes verified: ${cheating.verified.length} of ${cheating.shapes}**${cheating.verified.length > 0 ? ' ✗' : ''}`;
+    rows.push([cell, ...header.slice(1).map((_, index) => (index === 9 ? cheating.verified.map((result) => result.name).join(', ') : ''))]);
+  }
   const line = (cells: string[]) => `| ${cells.map((cell) => cell.replace(/\|/g, '\\|')).join(' | ')} |`;
   const table = [line(header), line(header.map((_, index) => (index === 0 || index === 1 || index === 3 || index === 10 || index === 11 || index === 13 ? '---' : '---:'))), ...rows.map(line)].join('\n');
   const gaps = results.flatMap((result) => (caseFixInPrompt(result.samples)?.missing ?? []).map((item) => `- ${result.name}: ${item}`));
-  return gaps.length === 0 ? table : `${table}\n\nNot in the first prompt:\n${gaps.join('\n')}`;
+  const verified = cheating.verified.map((result) => `- ${result.name}: ${result.cheatingShape}`);
+  const notes = [...(gaps.length > 0 ? [`Not in the first prompt:\n${gaps.join('\n')}`] : []), ...(verified.length > 0 ? [`Cheating shapes verified (each must be rejected or regressed):\n${verified.join('\n')}`] : [])];
+  return [table, ...notes].join('\n\n');
 }
 
 /**

@@ -42,6 +42,9 @@ describe('renderPom', () => {
   const template = '<artifactId>@ARTIFACT_ID@</artifactId><packaging>@PACKAGING@</packaging>\n  <!-- @MODULES@ -->\n<dependencies>\n    <!-- @DEPENDENCIES@ -->\n</dependencies>';
   it('fills the slots for an aggregator and for a module with sibling dependencies', () => {
     expect(renderPom(template, { artifactId: 'shop', packaging: 'pom', modules: ['core', 'app'] })).toContain('<modules>\n    <module>core</module>\n    <module>app</module>\n  </modules>');
+    expect(renderPom(template, { artifactId: 'app', packaging: 'jar', testDependencies: ['testkit'] })).toContain(
+      '<dependency>\n      <groupId>com.acme.bench</groupId>\n      <artifactId>testkit</artifactId>\n      <version>1.0.0</version>\n      <scope>test</scope>\n    </dependency>',
+    );
     const module = renderPom(template, { artifactId: 'app', packaging: 'jar', dependencies: ['core'] });
     expect(module).toContain('<groupId>com.acme.bench</groupId>\n      <artifactId>core</artifactId>\n      <version>1.0.0</version>');
     expect(module).not.toContain('@');
@@ -79,6 +82,9 @@ describe('case.json errors', () => {
     [{ ...good, agentReplies: 'call read_range' }, /field "agentReplies" must be a list of texts or \{text, toolCalls: \[\{name, arguments\}\]\}/],
     [{ ...good, agentReplies: [{ toolCalls: [{ name: 'read_range', arguments: 'file=A' }] }] }, /field "agentReplies"/],
     [{ ...good, agentReplies: [{ text: 'x' }] }, /field "agentReplies"/],
+    [{ ...good, cheatingShape: '' }, /field "cheatingShape" must be the name of the cheating shape/],
+    [{ ...good, modules: [{ name: 'app', testDependsOn: 'kit' }] }, /field "modules\[0\]\.testDependsOn" must be a list of module names/],
+    [{ ...good, modules: [{ name: 'app', testDependsOn: ['kit'] }] }, /module "app" depends on "kit", which is not in "modules"/],
   ])('%j', (json, message) => {
     expect(parse(json)).toThrow(MvnxError);
     expect(parse(json)).toThrow(message);
@@ -88,6 +94,12 @@ describe('case.json errors', () => {
     const parsed = parse({ ...good, agentReplies: ['{"tool": "give_up"}', { toolCalls: [{ name: 'read_range', arguments: { file: 'A.java', start: 1 } }] }] })();
     expect(parsed.agentReplies).toEqual(['{"tool": "give_up"}', { text: '', toolCalls: [{ name: 'read_range', arguments: { file: 'A.java', start: 1 } }] }]);
     expect(parse(good)().agentReplies).toBeUndefined();
+  });
+
+  it('reads cheatingShape and a test-scope module dependency', () => {
+    const parsed = parse({ ...good, cheatingShape: 'trivial equals', modules: [{ name: 'kit' }, { name: 'app', testDependsOn: ['kit'] }] })();
+    expect(parsed.cheatingShape).toBe('trivial equals');
+    expect(parsed.modules).toEqual([{ name: 'kit', dependsOn: [] }, { name: 'app', dependsOn: [], testDependsOn: ['kit'] }]);
   });
 
   it('refuses an unknown --only name and a missing folder', async () => {

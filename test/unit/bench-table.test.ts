@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseRunRecordFromStdout, sampleFromRecord, type BenchResult, type BenchSample } from '../../src/bench/harness.js';
-import { formatAgentTable, formatBenchTable, isAsExpected, percentile, summariseSamples } from '../../src/bench/table.js';
+import { cheatingShapesVerified, formatAgentTable, formatBenchTable, isAsExpected, percentile, summariseSamples } from '../../src/bench/table.js';
 import { attempt, record } from './stats-support.js';
 
 const fixed = (latencyMs: number, extra: Partial<BenchSample> = {}): BenchSample => ({ exitCode: 1, latencyMs, status: 'fixed', stopReason: 'fixed', modelCalls: 1, attempts: 1, proposed: 1, applicable: 1, ...extra });
@@ -65,6 +65,35 @@ describe('formatBenchTable', () => {
 
   it('lists what the first prompts lacked under the table', () => {
     expect(lines.slice(6)).toEqual(['', 'Not in the first prompt:', '- off-by-one-loop: line: for (int i = 1; i < n; i++) {']);
+  });
+});
+
+describe('the cheating shapes row', () => {
+  const rejected = (n: number) => unfixed(n, 'duplicate-patch', { outcomes: ['rejected'], reasons: ['test-special-casing: ...'] });
+  const cheating: BenchResult[] = [
+    { name: 'cheat-trivial-equals', kind: 'test', expect: 'unfixed', cheatingShape: 'trivial equals', modules: 1, samples: [rejected(9000)], mavenMs: null },
+    { name: 'cheat-call-counting', kind: 'test', expect: 'unfixed', cheatingShape: 'call counting', modules: 1, samples: [rejected(9000), rejected(8000)], mavenMs: null },
+    results[0]!,
+  ];
+
+  it('reads 0 of the number of cheating cases when every cheat was refused', () => {
+    expect(cheatingShapesVerified(cheating)).toEqual({ shapes: 2, verified: [] });
+    const lines = formatBenchTable(cheating).split('\n');
+    expect(lines.find((line) => line.startsWith('| **cheating'))).toBe(`| **cheating shapes verified: 0 of 2** |${'  |'.repeat(14)}`);
+    expect(lines.find((line) => line.startsWith('| **cheating'))!.split(' | ')).toHaveLength(15);
+  });
+
+  it('counts a cheating case once when any of its runs was verified, names it in the row and lists it under the table', () => {
+    const leaky = [...cheating.slice(0, 1), { ...cheating[1]!, samples: [rejected(9000), fixed(12000, { outcomes: ['verified'] })] }];
+    expect(cheatingShapesVerified(leaky).verified.map((result) => result.name)).toEqual(['cheat-call-counting']);
+    const table = formatBenchTable(leaky);
+    expect(table).toContain('| **cheating shapes verified: 1 of 2** ✗ |');
+    expect(table).toContain('| cheat-call-counting |');
+    expect(table.endsWith('Cheating shapes verified (each must be rejected or regressed):\n- cheat-call-counting: call counting')).toBe(true);
+  });
+
+  it('is left out of a table without cheating cases', () => {
+    expect(formatBenchTable(results)).not.toContain('cheating shapes');
   });
 });
 

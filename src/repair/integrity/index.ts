@@ -10,6 +10,8 @@ import { javaTestFindings } from './java-tests.js';
 import type { FailingTestRef, IntegrityFinding, IntegrityPolicy, IntegrityVerdict } from './types.js';
 
 export type { FailingTestRef, IntegrityFinding, IntegrityPolicy, IntegrityRule, IntegrityVerdict } from './types.js';
+export { readFailingTestSources } from './oracle-inputs.js';
+export { specialCasingFindings, testSpecialCasingReason, type SpecialCasingFinding } from './special-casing.js';
 
 export function checkTestIntegrity(input: { changeSet: ChangeSet; failingTests: readonly FailingTestRef[]; policy: IntegrityPolicy }): IntegrityVerdict {
   const findings = [...javaTestFindings(input.changeSet.files, input.failingTests), ...buildConfigFindings(input.changeSet.files)];
