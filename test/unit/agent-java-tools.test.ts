@@ -177,7 +177,7 @@ describe('extract_test_code', () => {
 
   it('answers each bad call with one line: no failing test, a missing class or method, a file that does not parse', async () => {
     expect(await extractTestCode.run({}, context())).toEqual({ ok: false, output: 'extract_test_code needs "test" (com.acme.FooTest#method): no test failed in this build' });
-    expect(await extractTestCode.run({ test: 'NoSuchTest#x' }, context())).toEqual({ ok: false, output: 'extract_test_code found no file for the class NoSuchTest; give "file"' });
+    expect(await extractTestCode.run({ test: 'NoSuchTest#x' }, context())).toEqual({ ok: false, output: 'extract_test_code found no class NoSuchTest in the project; give the test as {"tool":"extract_test_code","args":{"test":"com.acme.FooTest#x"}}, or its "file"' });
     expect(await extractTestCode.run({ test: 'CartTest#nothing' }, context())).toEqual({
       ok: false,
       output: `no test method nothing in ${TEST}; its methods are: setUp, totalsTwoItems, helper, totalIsZero`,

@@ -7,6 +7,7 @@
 import path from 'node:path';
 import { escape } from 'minimatch';
 import { viewJavaFile, type JavaSourceFile } from '../../java/index.js';
+import { nearestFiles } from './code-names.js';
 import { AGENT_STATES, type AgentTool, type AgentToolContext, MAX_TOOL_OUTPUT_CHARS, type SourceView, type ToolParameter, type ToolResult } from '../../plugins/contracts.js';
 
 export const MAX_SUGGESTIONS = 5;
@@ -120,7 +121,9 @@ export async function readLines(view: SourceView, file: string): Promise<string[
   if (inFolder.length > 0) throw new BadCall(`${file} is a folder, not a file; it holds ${someOf(inFolder)}`);
   const base = file.slice(file.lastIndexOf('/') + 1);
   const sameName = await view.list(`**/${escape(base)}`);
-  throw new BadCall(sameName.length > 0 ? `no file ${file} in the project; files named ${base}: ${someOf(sameName)}` : `no file ${file} in the project, and no file named ${base} anywhere in it`);
+  if (sameName.length > 0) throw new BadCall(`no file ${file} in the project; files named ${base}: ${someOf(sameName)}`);
+  const nearest = nearestFiles(base, await view.list('**/*'));
+  throw new BadCall(`no file ${file} in the project, and no file named ${base} anywhere in it${nearest.length > 0 ? `; nearest names: ${someOf(nearest)}` : ''}`);
 }
 
 export function toLines(content: string): string[] {
