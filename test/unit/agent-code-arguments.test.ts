@@ -22,6 +22,7 @@ const ORDERS_TEST = 'orders/src/test/java/com/acme/orders/OrderServiceTest.java'
 
 const FILES: Record<string, string> = {
   'pom.xml': '<project/>\n',
+  mvnw: '#!/bin/sh\n',
   [DISCOUNTS]: [
     'package com.acme.core;',
     '',
@@ -188,6 +189,16 @@ describe('class, type, method and member arguments are mapped on every tool wher
     expect((await coerce(readRange, { file: 'Discounts.MAX_PERCENT' })).args).toEqual({ file: DISCOUNTS, start: 5, end: 5 });
     // Lines given win over the member's.
     expect((await coerce(readRange, { file: 'Discounts.percentOff', start: 1, end: 4 })).args).toEqual({ file: DISCOUNTS, start: 1, end: 4 });
+  });
+
+  it('a whole name under "name" or "symbol" is the file where the tool takes no name; a file without an extension stays a file', async () => {
+    expect(await coerce(readRange, { name: 'Discounts.percentOff' })).toEqual({
+      args: { file: DISCOUNTS, start: 10, end: 12 },
+      corrections: ['"name" → "file"', `file "Discounts.percentOff" → file "${DISCOUNTS}", lines 10-12 (method com.acme.core.Discounts.percentOff, line 10)`],
+    });
+    expect((await coerce(getClassesAndMethods, { symbol: 'OrderServiceTest' })).args).toEqual({ file: ORDERS_TEST });
+    expect((await coerce(extractMethod, { file: DISCOUNTS, name: 'percentOff' })).args).toEqual({ file: DISCOUNTS, method: 'percentOff' });
+    expect(await coerce(readRange, { file: 'mvnw' })).toEqual({ args: { file: 'mvnw', start: 1 }, corrections: ['"start" 1 (none given)'] });
   });
 
   it('read_range of a class reads the class; of a file without lines, from line 1, and says so', async () => {

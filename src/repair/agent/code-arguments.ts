@@ -15,7 +15,7 @@
  */
 import { escape } from 'minimatch';
 import type { SourceView, ToolParameter } from '../../plugins/contracts.js';
-import { describeSite, isTestFile, lookUpCode, type CodeSite, type Designation } from './code-index.js';
+import { describeSite, filesNamed, isTestFile, lookUpCode, type CodeSite, type Designation } from './code-index.js';
 import { javaReadings, readCodeName, readLineSpan, readMember, type JavaReading, type LineSpan } from './code-names.js';
 
 export interface CodeTool {
@@ -28,9 +28,12 @@ export interface CodeExtras {
   type?: { key: string; value: string };
   member?: { key: string; value: string };
   lines?: { key: string; value: unknown };
+  /** A whole code name under a key of its own (`name`, `symbol`), taken as the file where nothing else takes it. */
+  asFile?: { key: string; value: string };
 }
 
-const TYPE_KEYS = ['class', 'type', 'class_name', 'classname', 'type_name', 'qualified_name', 'qualified_class_name', 'fqn', 'fully_qualified_name', 'class_fqn', 'target_class', 'symbol', 'test_class'];
+const TYPE_KEYS = ['class', 'type', 'class_name', 'classname', 'type_name', 'qualified_name', 'qualified_class_name', 'fqn', 'fully_qualified_name', 'class_fqn', 'target_class', 'test_class'];
+const NAME_KEYS = ['name', 'symbol', 'target', 'code', 'code_name', 'element'];
 const MEMBER_KEYS = ['method', 'member', 'method_name', 'member_name', 'function', 'function_name', 'field', 'field_name', 'constructor', 'test_method'];
 const LINE_KEYS = ['lines', 'line_range', 'lines_range', 'range', 'span', 'line_numbers', 'region', 'selection'];
 /** Candidates shown at most; more are counted. */
@@ -51,6 +54,7 @@ export function takeCodeExtras(parameters: Record<string, ToolParameter>, given:
     if (TYPE_KEYS.includes(name) && typeof value === 'string' && !extras.type) extras.type = { key, value };
     else if (MEMBER_KEYS.includes(name) && typeof value === 'string' && !extras.member && !takes(name)) extras.member = { key, value };
     else if (LINE_KEYS.includes(name) && !extras.lines && !takes(name)) extras.lines = { key, value };
+    else if (NAME_KEYS.includes(name) && typeof value === 'string' && 'file' in parameters && given.file === undefined && !extras.asFile && !takes(name)) extras.asFile = { key, value };
     else continue;
     delete given[key];
   }
@@ -70,6 +74,10 @@ export async function placeCode(tool: CodeTool, args: Record<string, unknown>, e
   const corrections: string[] = [];
   let linesPlaced = placeLines(tool, args, extras, corrections);
 
+  if (extras.asFile && args.file === undefined) {
+    args.file = extras.asFile.value;
+    corrections.push(`${JSON.stringify(extras.asFile.key)} → "file"`);
+  }
   const fileText = has('file') && typeof args.file === 'string' ? args.file : undefined;
   const read = fileText !== undefined ? readCodeName(fileText) : undefined;
   if (read?.lines) {
@@ -104,7 +112,9 @@ export async function placeCode(tool: CodeTool, args: Record<string, unknown>, e
     given = `file ${JSON.stringify(args.file)}${member && needsMember && !read.name.member ? ` and ${describeKey(extras.member) || `"method" ${JSON.stringify(args.method)}`}` : ''}`;
   } else if (read?.name.kind === 'java') {
     if (extras.type) corrections.push(`${describeKey(extras.type)} left out: "file" names the code`);
-    designation = { readings: withMember(read.name.readings, member) };
+    // A file without an extension (README, mvnw, Dockerfile) is a file before it is a Java name.
+    const asFile = /^[\w$-]+$/.test(read.written) ? await filesNamed(view, read.written) : [];
+    designation = asFile.length > 0 ? { path: read.written, readings: [] } : { readings: withMember(read.name.readings, member) };
     given = `file ${JSON.stringify(args.file)}${member && !read.name.readings.some((reading) => reading.member) ? ` and ${describeKey(extras.member) || `"method" ${JSON.stringify(args.method)}`}` : ''}`;
   } else if ((namesCode && (typeText || (member && has('method')))) || (has('glob') && typeText && !nameSearched) || (namesCode && member && !has('call'))) {
     const readings = typeText ? javaReadings(typeText).filter((reading) => reading.type && !reading.member) : [{}];
