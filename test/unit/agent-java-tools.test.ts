@@ -184,7 +184,7 @@ describe('extract_test_code', () => {
     });
     expect(await extractTestCode.run({ test: 'x#y', file: 'src/main/java/com/acme/shop/Broken.java' }, context())).toEqual({
       ok: false,
-      output: "src/main/java/com/acme/shop/Broken.java does not parse as Java (expected ';' but found '}' at line 3, column 38); read it with read_range around line 3",
+      output: `src/main/java/com/acme/shop/Broken.java does not parse as Java (expected ';' but found '}' at line 3, column 38); read it with {"tool":"read_range","args":{"file":"src/main/java/com/acme/shop/Broken.java","start":1}}`,
     });
     expect(await extractTestCode.run({ test: 'a b' }, context())).toEqual({ ok: false, output: 'extract_test_code needs "test" as Class#method, got "a b"' });
     expect(await extractTestCode.run({ test: 7 }, context())).toEqual({ ok: false, output: 'extract_test_code needs "test" as text (the test, e.g. com.acme.FooTest#method), got 7' });

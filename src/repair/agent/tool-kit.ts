@@ -7,6 +7,7 @@
 import path from 'node:path';
 import { escape } from 'minimatch';
 import { viewJavaFile, type JavaSourceFile } from '../../java/index.js';
+import { renderCall } from './code-arguments.js';
 import { nearestFiles } from './code-names.js';
 import { AGENT_STATES, type AgentTool, type AgentToolContext, MAX_TOOL_OUTPUT_CHARS, type SourceView, type ToolParameter, type ToolResult } from '../../plugins/contracts.js';
 
@@ -137,12 +138,12 @@ export function toLines(content: string): string[] {
  * Parsed once per view (src/java's viewJavaFile): the agent asks about the same files again and again.
  */
 export async function readJava(tool: string, view: SourceView, file: string): Promise<{ lines: string[]; java: JavaSourceFile }> {
-  if (!file.endsWith('.java')) throw new BadCall(`${tool} reads Java source files; ${file} is not one (read it with read_range)`);
+  if (!file.endsWith('.java')) throw new BadCall(`${tool} reads Java source files; ${file} is not one (read it with ${renderCall('read_range', { file, start: 1 })})`);
   // A missing file or a folder: readLines's BadCall says what exists instead.
   const lines = await readLines(view, file);
   const parsed = (await viewJavaFile(view, file))?.parsed;
   if (!parsed) throw new BadCall(`no file ${file} in the project`);
-  if (!parsed.ok) throw new BadCall(`${file} does not parse as Java (${parsed.error.message}); read it with read_range${parsed.error.line ? ` around line ${parsed.error.line}` : ''}`);
+  if (!parsed.ok) throw new BadCall(`${file} does not parse as Java (${parsed.error.message}); read it with ${renderCall('read_range', { file, start: Math.max(1, (parsed.error.line ?? 1) - 10) })}`);
   return { lines, java: parsed.file };
 }
 
