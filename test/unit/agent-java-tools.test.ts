@@ -177,14 +177,14 @@ describe('extract_test_code', () => {
 
   it('answers each bad call with one line: no failing test, a missing class or method, a file that does not parse', async () => {
     expect(await extractTestCode.run({}, context())).toEqual({ ok: false, output: 'extract_test_code needs "test" (com.acme.FooTest#method): no test failed in this build' });
-    expect(await extractTestCode.run({ test: 'NoSuchTest#x' }, context())).toEqual({ ok: false, output: 'extract_test_code found no file for the class NoSuchTest; give "file"' });
+    expect(await extractTestCode.run({ test: 'NoSuchTest#x' }, context())).toEqual({ ok: false, output: 'extract_test_code found no class NoSuchTest in the project; give the test as {"tool":"extract_test_code","args":{"test":"com.acme.FooTest#x"}}, or its "file"' });
     expect(await extractTestCode.run({ test: 'CartTest#nothing' }, context())).toEqual({
       ok: false,
       output: `no test method nothing in ${TEST}; its methods are: setUp, totalsTwoItems, helper, totalIsZero`,
     });
     expect(await extractTestCode.run({ test: 'x#y', file: 'src/main/java/com/acme/shop/Broken.java' }, context())).toEqual({
       ok: false,
-      output: "src/main/java/com/acme/shop/Broken.java does not parse as Java (expected ';' but found '}' at line 3, column 38); read it with read_range around line 3",
+      output: `src/main/java/com/acme/shop/Broken.java does not parse as Java (expected ';' but found '}' at line 3, column 38); read it with {"tool":"read_range","args":{"file":"src/main/java/com/acme/shop/Broken.java","start":1}}`,
     });
     expect(await extractTestCode.run({ test: 'a b' }, context())).toEqual({ ok: false, output: 'extract_test_code needs "test" as Class#method, got "a b"' });
     expect(await extractTestCode.run({ test: 7 }, context())).toEqual({ ok: false, output: 'extract_test_code needs "test" as text (the test, e.g. com.acme.FooTest#method), got 7' });

@@ -3,7 +3,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { coerceArguments, describeCorrections, locateFile, nameDistance, normaliseName, resolveToolName } from '../../src/repair/agent/middleware.js';
+import { coerceArguments, describeCorrections, nameDistance, normaliseName, resolveToolName } from '../../src/repair/agent/middleware.js';
 import { CODE_TOOLS, extractTestCode, findSimilarApiCalls, readRange, searchCodeBase } from '../../src/repair/agent/tools.js';
 import { createSourceView } from '../../src/repair/fixers/source-view.js';
 import type { SourceView } from '../../src/plugins/contracts.js';
@@ -92,22 +92,28 @@ describe('argument coercion', () => {
     expect(await coerceArguments(extractTestCode, { class: 'AppTest', method: 'runs' }, view)).toEqual({ args: { test: 'AppTest#runs' }, corrections: ['"class" and "method" → "test" "AppTest#runs"'] });
   });
 
-  it('finds the file a path means: module prefix missing, project folder or ./ in front, backslashes, a class name', async () => {
-    expect(await locateFile(APP, view)).toBeUndefined();
-    expect(await locateFile('src/main/java/com/acme/App.java', view)).toBe(APP);
-    expect(await locateFile(`shop/${APP}`, view)).toBe(APP);
-    expect(await locateFile(`./${APP}`, view)).toBe(APP);
-    expect(await locateFile(APP.replace(/\//g, '\\'), view)).toBe(APP);
-    expect(await locateFile(path.join(view.root, APP), view)).toBe(APP);
-    expect(await locateFile('com.acme.util.Utils', view)).toBe(UTILS);
-    expect(await locateFile('App', view)).toBe(APP);
+  it('finds the file a path means: module prefix missing, project folder or ./ in front, backslashes, an absolute path', async () => {
+    const fileOf = async (file: string) => (await coerceArguments(readRange, { file, start: 1 }, view)).args.file;
+    expect(await fileOf(APP)).toBe(APP);
+    expect(await fileOf('src/main/java/com/acme/App.java')).toBe(APP);
+    expect(await fileOf(`shop/${APP}`)).toBe(APP);
+    expect(await fileOf(`./${APP}`)).toBe(APP);
+    expect(await fileOf(APP.replace(/\//g, '\\'))).toBe(APP);
+    expect(await fileOf(path.join(view.root, APP))).toBe(APP);
+    expect(await coerceArguments(readRange, { file: 'src/main/java/com/acme/App.java', start: 1 }, view)).toEqual({ args: { file: APP, start: 1 }, corrections: [`file "src/main/java/com/acme/App.java" → "${APP}"`] });
   });
 
-  it('does not guess between two files, and leaves .. and unknown files to the tool', async () => {
-    expect(await locateFile('Other.java', view)).toBeUndefined();
-    expect(await locateFile('../etc/passwd', view)).toBeUndefined();
-    expect(await locateFile('Nothing.java', view)).toBeUndefined();
-    expect((await coerceArguments(readRange, { file: 'Other.java', start: 1 }, view)).args).toEqual({ file: 'Other.java', start: 1 });
+  it('answers with both files when a name fits two, and leaves .. and unknown files to the tool', async () => {
+    const twice = await coerceArguments(readRange, { file: 'Other.java', start: 1 }, view);
+    expect(twice.answer).toBe(
+      [
+        'file "Other.java" names 2 files in the project; read_range was not run. Call it again with the one you mean:',
+        '- app/src/main/java/com/acme/Other.java: {"tool":"read_range","args":{"file":"app/src/main/java/com/acme/Other.java","start":1}}',
+        '- core/src/main/java/com/acme/util/Other.java: {"tool":"read_range","args":{"file":"core/src/main/java/com/acme/util/Other.java","start":1}}',
+      ].join('\n'),
+    );
+    expect(await coerceArguments(readRange, { file: '../etc/passwd', start: 1 }, view)).toEqual({ args: { file: '../etc/passwd', start: 1 }, corrections: [] });
+    expect(await coerceArguments(readRange, { file: 'Nothing.java', start: 1 }, view)).toEqual({ args: { file: 'Nothing.java', start: 1 }, corrections: [] });
   });
 
   it('tells every correction in one line', () => {

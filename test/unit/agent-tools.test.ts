@@ -493,7 +493,7 @@ describe('get_classes_and_methods', () => {
     } finally {
       await rm(path.join(root, 'src/main/java/com/acme/calc/package-info.java'));
     }
-    expect(await run(getClassesAndMethods, { file: 'pom.xml' })).toEqual({ ok: false, output: 'get_classes_and_methods reads Java source files; pom.xml is not one (read it with read_range)' });
+    expect(await run(getClassesAndMethods, { file: 'pom.xml' })).toEqual({ ok: false, output: 'get_classes_and_methods reads Java source files; pom.xml is not one (read it with {"tool":"read_range","args":{"file":"pom.xml","start":1}})' });
   });
 
   it('stops at the output limit and says where the rest starts', async () => {
@@ -542,7 +542,7 @@ describe('extract_method', () => {
     expect(await output(extractMethod, { file: GENERATED, method: 'value0' })).toBe(
       `no method value0 in ${GENERATED}; its methods are: ${Array.from({ length: 40 }, (_, i) => `value${i + 1}`).join(', ')} and 260 more`,
     );
-    expect(await output(extractMethod, { file: 'pom.xml', method: 'build' })).toBe('extract_method reads Java source files; pom.xml is not one (read it with read_range)');
+    expect(await output(extractMethod, { file: 'pom.xml', method: 'build' })).toBe('extract_method reads Java source files; pom.xml is not one (read it with {"tool":"read_range","args":{"file":"pom.xml","start":1}})');
   });
 
   it('stops at the output limit and says where to read on', async () => {

@@ -4,10 +4,11 @@
  * a method. A file that does not parse is answered with the parse error and a pointer to
  * read_range, never with a guess.
  */
-import { escape } from 'minimatch';
 import type { Diagnostic } from '../../diagnose/types.js';
 import { findMethodCalls, findTestCode, lineAt, methodAt, outline, typeAt, viewJavaFile, type JavaSourceFile } from '../../java/index.js';
 import { MAX_TOOL_OUTPUT_CHARS, type SourceView } from '../../plugins/contracts.js';
+import { renderCall } from './code-arguments.js';
+import { isTestFile, lookUpCode, typesNamed } from './code-index.js';
 import { fileParameter } from './read-tools.js';
 import { subTokens } from './sub-tokens.js';
 import { BadCall, clip, defineTool, fit, given, integer, MAX_NAMES, numbered, plural, projectPath, readJava, someOf, text, toLines, widthFor, type Args } from './tool-kit.js';
@@ -118,15 +119,21 @@ function escapeRegExp(value: string): string {
   return value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-async function testFile(view: SourceView, className: string): Promise<string> {
+/** The file of a test class, main sources only when no test source declares it; several are answered with a call for each. */
+async function testFile(view: SourceView, className: string, method: string): Promise<string> {
   const outer = className.split('$')[0]!;
-  const simple = outer.slice(outer.lastIndexOf('.') + 1);
-  const byPackage = outer.includes('.') ? await view.list(`**/${escape(outer.replace(/\./g, '/'))}.java`) : [];
-  const byName = byPackage.length > 0 ? byPackage : await view.list(`**/${escape(simple)}.java`);
-  if (byName.length === 0) throw new BadCall(`extract_test_code found no file for the class ${className}; give "file"`);
-  const tests = byName.filter((file) => file.includes('/src/test/') || file.startsWith('src/test/'));
-  const chosen = tests.length > 0 ? tests : byName;
-  if (chosen.length > 1) throw new BadCall(`extract_test_code: several files declare ${simple} (${someOf(chosen)}); give "file"`);
+  const found = await typesNamed(view, outer);
+  if (found.length === 0) {
+    const looked = await lookUpCode(view, { readings: [{ type: outer }] });
+    const nearest = 'nearest' in looked && looked.nearest.length > 0 ? `; nearest names: ${looked.nearest.join(', ')}` : '';
+    throw new BadCall(`extract_test_code found no class ${outer} in the project${nearest}; give the test as ${renderCall('extract_test_code', { test: `com.acme.FooTest#${method}` })}, or its "file"`);
+  }
+  const tests = found.filter((site) => isTestFile(site.file));
+  const chosen = [...new Set((tests.length > 0 ? tests : found).map((site) => site.file))];
+  if (chosen.length > 1) {
+    const calls = chosen.map((file) => `- ${file}: ${renderCall('extract_test_code', { test: `${className}#${method}`, file })}`);
+    throw new BadCall([`${outer} is declared in ${chosen.length} files; call again with the one you mean:`, ...calls].join('\n'));
+  }
   return chosen[0]!;
 }
 
@@ -148,12 +155,14 @@ export const extractTestCode = defineTool(
         if (known) target = { className: known.className, method: target.method };
       }
     } else {
-      const first = failing[0];
+      // A file given: its own failing test, not the first of the build.
+      const base = typeof args.file === 'string' ? args.file.replace(/^.*[\\/]/, '').replace(/\.java$/, '') : undefined;
+      const first = failing.find((test) => base !== undefined && test.className.split(/[.$]/).includes(base)) ?? failing[0];
       if (!first) throw new BadCall('extract_test_code needs "test" (com.acme.FooTest#method): no test failed in this build');
       target = { className: first.className, method: first.method };
     }
     if (!/^[A-Za-z_$][\w$]*$/.test(target.method)) throw new BadCall(`extract_test_code needs "test" as Class#method${given(asked)}`);
-    const file = args.file !== undefined ? projectPath('extract_test_code', args, 'file', view) : target.className ? await testFile(view, target.className) : undefined;
+    const file = args.file !== undefined ? projectPath('extract_test_code', args, 'file', view) : target.className ? await testFile(view, target.className, target.method) : undefined;
     if (!file) throw new BadCall(`extract_test_code needs the class of ${target.method}: give "test" as Class#method, or "file"`);
     const { lines, java } = await readJava('extract_test_code', view, file);
     const className = target.className?.replace(/^.*\./, '').split('$').at(-1);

@@ -10,13 +10,15 @@
  *   cost little (`extract_similar_functions_calls` -> find_similar_api_calls);
  * - argument names: the spellings models use for each parameter (`path`, `file_path`,
  *   `start_line`), then a character edit distance of at most 2;
- * - argument values: numbers written as text, `"Utils.java line 50"` (file and line),
- *   paths with a backslash, a `./`, the project folder or a missing module prefix;
+ * - argument values: numbers written as text;
+ * - code named the way models name it (`"class": "OrderService"`, `OrderService#total`,
+ *   `Utils.java line 50`, a CI runner's path, `"lines": "10-20"`): code-arguments.ts looks
+ *   it up and places it, or answers with the candidates, or with the nearest names;
  * - anything left over is dropped, with a note.
  */
-import { escape } from 'minimatch';
 import type { SourceView, ToolParameter } from '../../plugins/contracts.js';
 import { editDistance } from '../../shared/similar.js';
+import { placeCode, takeCodeExtras } from './code-arguments.js';
 import { subTokens } from './sub-tokens.js';
 
 export interface ToolSignature {
@@ -151,17 +153,18 @@ const ARGUMENT_ALIASES: Record<string, readonly string[]> = {
   patches: ['candidates', 'fixes', 'fixes_list', 'diffs'],
 };
 
-/** Parameters that hold a line number, in the order a `file line N` value fills them. */
-const LINE_PARAMETERS = ['line', 'start'];
-const FILE_AND_LINE = /^(.+?\.\w+)(?:\s*[:#@,]\s*|\s+(?:at\s+)?)(?:line\s*)?(\d+)(?::\d+)?\s*$/i;
-
 export interface CoercedCall {
   args: Record<string, unknown>;
   /** Each correction in a few words, for the one-line note. */
   corrections: string[];
+  /** The answer instead of running the tool: the candidates a name fits, the nearest names, or the form that works. */
+  answer?: string;
 }
 
-/** The arguments as the tool expects them: names, numbers and paths corrected, the rest dropped. */
+/** Parameters through which a tool reads code: only such tools get code names looked up. */
+const CODE_PARAMETERS = ['file', 'class', 'method', 'glob', 'start', 'line', 'call', 'pattern', 'test'];
+
+/** The arguments as the tool expects them: names, numbers, code names and paths corrected, the rest dropped. */
 export async function coerceArguments(tool: ToolSignature, raw: Record<string, unknown>, view: SourceView): Promise<CoercedCall> {
   const parameters = tool.parameters;
   const corrections: string[] = [];
@@ -177,6 +180,9 @@ export async function coerceArguments(tool: ToolSignature, raw: Record<string, u
     delete given[classKey];
     delete given[methodKey];
   }
+  const readsCode = CODE_PARAMETERS.some((name) => name in parameters);
+  const takes = (key: string) => Object.keys(parameters).some((name) => name === key || (ARGUMENT_ALIASES[name] ?? []).includes(key));
+  const extras = readsCode ? takeCodeExtras(parameters, given, takes) : {};
   for (const [key, value] of Object.entries(given)) {
     if (key in parameters) args[key] = value;
     else leftOver.push([key, value]);
@@ -210,25 +216,10 @@ export async function coerceArguments(tool: ToolSignature, raw: Record<string, u
       args[name] = [value];
     }
   }
-  if (typeof args.file === 'string') {
-    const split = FILE_AND_LINE.exec(args.file.trim());
-    const lineParameter = LINE_PARAMETERS.find((name) => name in parameters && args[name] === undefined);
-    if (split) {
-      args.file = split[1]!.trim();
-      if (lineParameter) {
-        args[lineParameter] = Number(split[2]);
-        corrections.push(`${JSON.stringify(split[0])} → file ${JSON.stringify(args.file)}, ${lineParameter} ${split[2]}`);
-      } else {
-        corrections.push(`${JSON.stringify(split[0])} → file ${JSON.stringify(args.file)} (the line is not used by ${tool.name})`);
-      }
-    }
-    const found = await locateFile(args.file as string, view);
-    if (found && found !== args.file) {
-      corrections.push(`file ${JSON.stringify(args.file)} → ${JSON.stringify(found)}`);
-      args.file = found;
-    }
-  }
-  return { args, corrections };
+  if (!readsCode) return { args, corrections };
+  const placed = await placeCode(tool, args, extras, view);
+  corrections.push(...placed.corrections);
+  return { args, corrections, ...(placed.answer !== undefined ? { answer: placed.answer } : {}) };
 }
 
 function asInteger(value: unknown): number | undefined {
@@ -236,35 +227,6 @@ function asInteger(value: unknown): number | undefined {
   if (typeof value !== 'string') return undefined;
   const match = /^\s*(?:line\s*)?(-?\d+)(?:\.0+)?\s*$/i.exec(value);
   return match ? Number(match[1]) : undefined;
-}
-
-/**
- * The project file a model's path means, when it is not the path of a file as given:
- * `./x`, `a\\b`, `<project folder>/src/...`, `src/...` without its module folder, a bare
- * file name, or a class name. Undefined when it exists as given, or when nothing (or
- * more than one file) fits, which the tool then answers itself.
- */
-export async function locateFile(given: string, view: SourceView): Promise<string | undefined> {
-  const cleaned = given.trim().replace(/\\/g, '/').replace(/^(?:\.\/)+/, '');
-  if (cleaned === '' || cleaned.split('/').includes('..')) return undefined;
-  const exists = async (file: string) => file !== '' && !file.startsWith('/') && (await view.list(escape(file))).length === 1;
-  if (await exists(given)) return undefined;
-  if (await exists(cleaned)) return cleaned;
-  const relative = cleaned.startsWith('/') ? cleaned.slice(view.root.replace(/\\/g, '/').replace(/\/+$/, '').length + 1) : undefined;
-  if (relative && cleaned.startsWith(`${view.root.replace(/\\/g, '/').replace(/\/+$/, '')}/`) && (await exists(relative))) return relative;
-  // Leading folders that are not the project's: the project's own folder name, a checkout path.
-  const parts = cleaned.replace(/^\/+/, '').split('/');
-  for (let skip = 1; skip < parts.length; skip++) {
-    const shorter = parts.slice(skip).join('/');
-    if (await exists(shorter)) return shorter;
-  }
-  // A class name: com.acme.Utils or Utils.
-  const asClass = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*$/.test(cleaned) && !cleaned.endsWith('.java') ? `${cleaned.replace(/\./g, '/')}.java` : undefined;
-  for (const suffix of [cleaned, ...(asClass ? [asClass] : [])]) {
-    const matches = await view.list(`**/${escape(suffix.replace(/^\/+/, ''))}`);
-    if (matches.length === 1) return matches[0];
-  }
-  return undefined;
 }
 
 /** The one line that tells the model what was corrected, or '' when nothing was. */

@@ -237,7 +237,8 @@ export async function runAgentSession(input: AgentSessionInput): Promise<AgentSe
       remember({ tool, args, result: withNote(`You already called ${tool} with these arguments; the answer is the same:\n${earlier}\nUse it, or do something else.`) }, false);
       continue;
     }
-    const result = await runTool(input.tools.find((candidate) => candidate.name === tool)!, args, input.context);
+    // A name that fits several declarations, or none, is answered without running the tool.
+    const result = coerced.answer !== undefined ? { ok: false, output: coerced.answer } : await runTool(input.tools.find((candidate) => candidate.name === tool)!, args, input.context);
     steps.push({ state: memory.state, tool, ok: result.ok });
     // Only answers to reading tools repeat; the build may change between two run_tests.
     if (tool !== 'run_tests') answered.set(key, result.output);

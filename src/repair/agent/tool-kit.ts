@@ -7,6 +7,8 @@
 import path from 'node:path';
 import { escape } from 'minimatch';
 import { viewJavaFile, type JavaSourceFile } from '../../java/index.js';
+import { renderCall } from './code-arguments.js';
+import { nearestFiles } from './code-names.js';
 import { AGENT_STATES, type AgentTool, type AgentToolContext, MAX_TOOL_OUTPUT_CHARS, type SourceView, type ToolParameter, type ToolResult } from '../../plugins/contracts.js';
 
 export const MAX_SUGGESTIONS = 5;
@@ -120,7 +122,9 @@ export async function readLines(view: SourceView, file: string): Promise<string[
   if (inFolder.length > 0) throw new BadCall(`${file} is a folder, not a file; it holds ${someOf(inFolder)}`);
   const base = file.slice(file.lastIndexOf('/') + 1);
   const sameName = await view.list(`**/${escape(base)}`);
-  throw new BadCall(sameName.length > 0 ? `no file ${file} in the project; files named ${base}: ${someOf(sameName)}` : `no file ${file} in the project, and no file named ${base} anywhere in it`);
+  if (sameName.length > 0) throw new BadCall(`no file ${file} in the project; files named ${base}: ${someOf(sameName)}`);
+  const nearest = nearestFiles(base, await view.list('**/*'));
+  throw new BadCall(`no file ${file} in the project, and no file named ${base} anywhere in it${nearest.length > 0 ? `; nearest names: ${someOf(nearest)}` : ''}`);
 }
 
 export function toLines(content: string): string[] {
@@ -134,12 +138,12 @@ export function toLines(content: string): string[] {
  * Parsed once per view (src/java's viewJavaFile): the agent asks about the same files again and again.
  */
 export async function readJava(tool: string, view: SourceView, file: string): Promise<{ lines: string[]; java: JavaSourceFile }> {
-  if (!file.endsWith('.java')) throw new BadCall(`${tool} reads Java source files; ${file} is not one (read it with read_range)`);
+  if (!file.endsWith('.java')) throw new BadCall(`${tool} reads Java source files; ${file} is not one (read it with ${renderCall('read_range', { file, start: 1 })})`);
   // A missing file or a folder: readLines's BadCall says what exists instead.
   const lines = await readLines(view, file);
   const parsed = (await viewJavaFile(view, file))?.parsed;
   if (!parsed) throw new BadCall(`no file ${file} in the project`);
-  if (!parsed.ok) throw new BadCall(`${file} does not parse as Java (${parsed.error.message}); read it with read_range${parsed.error.line ? ` around line ${parsed.error.line}` : ''}`);
+  if (!parsed.ok) throw new BadCall(`${file} does not parse as Java (${parsed.error.message}); read it with ${renderCall('read_range', { file, start: Math.max(1, (parsed.error.line ?? 1) - 10) })}`);
   return { lines, java: parsed.file };
 }
 
