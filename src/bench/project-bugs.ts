@@ -4,7 +4,7 @@
  * into a copy. Pure: the same sources always give the same bugs, in the same order.
  *
  *   off-by-one          `for (int i = 0; i < n; i++)` runs one short (`i < n - 1`)
- *   inverted-condition  `if (a == b)` becomes `if (a != b)`
+ *   inverted-condition  `if (a == b)` becomes `if (a != b)` (not a null test)
  *   wrong-constant      `return true;` returns the other boolean
  *   missing-null-check  a one-line `if (x == null) return ...;` guard is deleted
  *   compile-error       `return x;` loses its semicolon
@@ -57,7 +57,8 @@ const MUTATORS: Record<ProjectBugKind, Mutator> = {
   },
   'inverted-condition': (line) => {
     const match = /\bif \((\w+) == (\w+)\)/.exec(line);
-    if (!match) return undefined;
+    // A null test is the missing-null-check's line; inverting it only makes an NPE.
+    if (!match || match[2] === 'null') return undefined;
     const [whole, left, right] = match;
     return {
       broken: line.replace(whole, `if (${left} != ${right})`),
