@@ -132,6 +132,11 @@ async function round(project, template, bug, options) {
   }
 }
 
+// A real project (bench/verify-project.mjs): its own bugs, written into a copy.
+if (process.argv.slice(2).some((arg) => arg === '--project' || arg.startsWith('--project='))) {
+  await (await import('./verify-project.mjs')).runProjectBench(process.argv.slice(2));
+  process.exit(process.exitCode ?? 0);
+}
 const options = parseArgs(process.argv.slice(2));
 const projects = [
   { key: 'multi', label: `multi-module (${MULTI_MODULE_SPEC.modules.length} modules)`, project: generateProject(MULTI_MODULE_SPEC, MULTI_MODULE_BUGS) },

@@ -346,7 +346,7 @@ export const configSchema = z
         flakyCheck: z
           .boolean()
           .default(true)
-          .describe('Before repairing a test failure, re-run only the failing tests once on the unchanged code in the workspace; when they pass, stop with stop reason flaky, ask no model and keep Maven\'s exit code.'),
+          .describe('Before repairing a test failure, re-run only the failing tests once on the unchanged code in the workspace; when they pass, stop with stop reason flaky (the first model request, made beside the re-run, is cancelled and unused) and keep Maven\'s exit code.'),
       })
       .prefault({})
       .describe('How fixes that touch tests, and failures that may be flaky, are treated.'),

@@ -20,7 +20,7 @@ export function openAttemptRecord(n: number, proposal: Proposal, fingerprints: s
     // What became of a proposal without a change set; a built one gets its outcome later.
     outcome: !proposal.changeSet && proposal.problems[0] && isPlacementProblem(proposal.problems[0]) ? 'not-applicable' : 'rejected',
     filesChanged: proposal.changeSet ? proposal.changeSet.files.map((file) => file.path) : [],
-    timings: { modelMs: proposal.modelMs },
+    timings: { modelMs: proposal.modelMs, ...(proposal.promptMs !== undefined ? { promptMs: proposal.promptMs } : {}) },
     ...(proposal.summary ? { summary: proposal.summary } : {}),
     ...(proposal.fixer ? { fixer: proposal.fixer } : {}),
     ...(proposal.agent ? { agent: proposal.agent } : {}),

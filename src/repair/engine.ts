@@ -28,7 +28,7 @@ import { wireAgent } from './agent-wiring.js';
 import { changesMainJava } from './integrity/oracle-inputs.js';
 import { touchesTests } from './integrity/scope.js';
 import { createModelProposer } from './model-proposer.js';
-import { createFailureRecheck } from './recheck.js';
+import { createFailureRecheck, recheckApplies } from './recheck.js';
 import { startVerificationSession, type VerificationSession } from './verification-session.js';
 import { failingTests } from './verifier.js';
 import { recoverHiddenWarnings } from './warning-recovery.js';
@@ -217,9 +217,12 @@ export async function startRepairSession(input: {
     ...(recheckFailures
       ? {
           recheckFailures: async (diagnosis: Diagnosis) => {
-            progress.step('re-running the failing tests on the unchanged code (tests.flakyCheck)');
+            // Said only when it runs: a compile error has no failing test to re-run.
+            if (recheckApplies(diagnosis)) progress.step('re-running the failing tests on the unchanged code (tests.flakyCheck)');
             return recheckFailures(diagnosis);
           },
+          // An agent session builds in the workspace the re-check runs in: it waits.
+          proposesBesideRecheck: (diagnosis: Diagnosis) => config.agent.mode !== 'always' && recheckApplies(diagnosis),
         }
       : {}),
     checkIntegrity,

@@ -20,6 +20,8 @@ export interface Proposal {
   summary?: string;
   fixer?: string;
   modelMs?: number;
+  /** Of `modelMs` before the call: gathering context and building the prompt. */
+  promptMs?: number;
   /** Model calls this proposal took, when more than one (an agent session). */
   modelCalls?: number;
   // Agent mode: the session builds its candidate fixes itself (several may be tried in one attempt).

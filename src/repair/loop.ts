@@ -12,6 +12,7 @@ import { describeProblems, fingerprintsOf, firstMessages, openAttemptRecord, rec
 import { composeChangeSets } from './compose.js';
 import type { FailureRecheck, IntegrityOutcome, Proposal, Verification } from './loop-data.js';
 import { judgeProgress } from './progress.js';
+import { startBesideRecheck } from './recheck-beside.js';
 
 export type { FailureRecheck, IntegrityOutcome, Proposal, Verification } from './loop-data.js';
 export { describeProblems } from './attempt-record.js';
@@ -27,13 +28,15 @@ export class ProviderUnavailable extends Error {}
 export interface LoopPorts {
   /** tests.flakyCheck: re-run the failing tests on the unchanged code; undefined when that does not apply. */
   recheckFailures?(diagnosis: Diagnosis): Promise<FailureRecheck | undefined>;
+  /** Whether attempt 1's model request may start beside the re-check (recheck-beside.ts): it builds nothing. */
+  proposesBesideRecheck?(diagnosis: Diagnosis): boolean;
   /** Deterministic candidates for the current diagnosis, best first. */
   fixerProposals(diagnosis: Diagnosis, base: ChangeSet): Promise<Proposal[]>;
   /**
    * One model call (an agent session may take up to `modelCallsLeft` calls, `attemptsLeft`
    * builds and `secondsLeft`); throws ProviderUnavailable when the provider cannot serve.
    */
-  modelProposal(input: { diagnosis: Diagnosis; base: ChangeSet; history: AttemptRecord[]; n: number; modelCallsLeft: number; attemptsLeft: number; secondsLeft: number }): Promise<Proposal>;
+  modelProposal(input: { diagnosis: Diagnosis; base: ChangeSet; history: AttemptRecord[]; n: number; modelCallsLeft: number; attemptsLeft: number; secondsLeft: number; signal?: AbortSignal }): Promise<Proposal>;
   fingerprint(changeSet: ChangeSet): string;
   /** Does `fix` (relative to the original tree) weaken, skip, disable or delete tests? No build. */
   checkIntegrity(fix: ChangeSet, diagnosis: Diagnosis): Promise<IntegrityOutcome>;
@@ -56,7 +59,7 @@ export interface LoopResult {
   flakyTests?: string[];
   /** The flaky check's re-run, when there was one. */
   recheck?: FailureRecheck;
-  timings: { modelMs: number; applyMs: number; verifyMs: number };
+  timings: { modelMs: number; promptMs: number; applyMs: number; verifyMs: number };
 }
 
 /** Two built attempts in a row that do not make the build better: stop. */
@@ -65,7 +68,7 @@ const NO_PROGRESS_STREAK = 2;
 export async function runRepairLoop(initial: Diagnosis, ports: LoopPorts): Promise<LoopResult> {
   const attempts: AttemptRecord[] = [];
   const tried = new Set<string>();
-  const timings = { modelMs: 0, applyMs: 0, verifyMs: 0 };
+  const timings = { modelMs: 0, promptMs: 0, applyMs: 0, verifyMs: 0 };
   let diagnosis = initial;
   let base: ChangeSet = { files: [] };
   let modelCalls = 0;
@@ -73,7 +76,8 @@ export async function runRepairLoop(initial: Diagnosis, ports: LoopPorts): Promi
   let extraBuilds = 0;
   let progress = 0;
   let unchangedStreak = 0;
-  // A test failure that goes away when the same code runs again is not the code's to fix.
+  // A test failure that goes away when the same code runs again is not the code's to fix (re-checked beside attempt 1's model request).
+  ports = startBesideRecheck(initial, ports);
   const recheck = await ports.recheckFailures?.(initial);
   const end = (stopReason: StopReason, extra: Partial<LoopResult> = {}): LoopResult => ({
     stopReason,
@@ -129,6 +133,7 @@ export async function runRepairLoop(initial: Diagnosis, ports: LoopPorts): Promi
         throw error;
       }
       timings.modelMs += proposal.modelMs ?? 0;
+      timings.promptMs += proposal.promptMs ?? 0;
     }
     if (ports.interrupted()) return end('interrupted');
 

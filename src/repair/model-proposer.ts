@@ -43,15 +43,19 @@ export function createModelProposer(options: ModelProposerOptions) {
     base: ChangeSet;
     history: AttemptRecord[];
     n: number;
+    /** Cancels this request alone (attempt 1's, when the flaky re-check beside it passes). */
+    signal?: AbortSignal;
   }): Promise<Proposal> {
-    const started = Date.now();
+    const promptStarted = Date.now();
     const prompt = await buildPromptFor(input.diagnosis, input.base, input.history, options);
+    const promptMs = Date.now() - promptStarted;
+    const started = Date.now();
     const { messages } = prompt;
     // The prompt file holds what went out (after redaction), not what was built.
     let sent = messages;
     const promptText = () => renderMessages(sent);
 
-    const signal = AbortSignal.any([options.signal, AbortSignal.timeout(options.perCallTimeoutMs)]);
+    const signal = AbortSignal.any([options.signal, ...(input.signal ? [input.signal] : []), AbortSignal.timeout(options.perCallTimeoutMs)]);
     let text: string;
     let shown: string;
     try {
@@ -74,6 +78,7 @@ export function createModelProposer(options: ModelProposerOptions) {
           source: 'model',
           problems: [{ code: 'model-error', message: `the model call failed: ${error.message}` }],
           modelMs: Date.now() - started,
+          promptMs,
         };
       }
       throw error;
@@ -87,6 +92,7 @@ export function createModelProposer(options: ModelProposerOptions) {
       source: 'model',
       problems: checked.problems,
       modelMs,
+      promptMs,
       proposalFingerprint: checked.proposalFingerprint,
       ...(checked.changeSet ? { changeSet: checked.changeSet } : {}),
       ...(summary ? { summary } : {}),

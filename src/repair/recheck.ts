@@ -16,12 +16,16 @@ export interface RecheckOptions extends WorkspaceBuildOptions {
   jvm?: QuickJvm;
 }
 
+/** Only a build whose every fixable failure is a failing test is re-checked: a compile error is no accident. */
+export function recheckApplies(diagnosis: Diagnosis): boolean {
+  const fixable = diagnosis.diagnostics.filter((d) => d.fixable);
+  return fixable.length > 0 && fixable.every((d) => d.kind === 'test' && d.test);
+}
+
 export function createFailureRecheck(options: RecheckOptions) {
   const { mavenArgs, ...build } = options;
   return async function recheckFailures(diagnosis: Diagnosis): Promise<FailureRecheck | undefined> {
-    // Only a build whose every fixable failure is a failing test: a compile error is no accident.
-    const fixable = diagnosis.diagnostics.filter((d) => d.fixable);
-    if (fixable.length === 0 || !fixable.every((d) => d.kind === 'test' && d.test)) return undefined;
+    if (!recheckApplies(diagnosis)) return undefined;
     const tests = failingTests(diagnosis);
     const stage = planVerification({ mavenArgs, failingModules: failingModuleDirs(diagnosis), failingTests: tests, kinds: ['test'] }).find(
       (candidate) => candidate.name === 'failing-tests',

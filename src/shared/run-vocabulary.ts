@@ -51,7 +51,8 @@ export interface AttemptRecord {
   regressions?: string[];
   /** The fix edits a test that failed (allowed by tests.allowFailingTestEdits): what it changed, in words. */
   failingTestEdits?: string[];
-  timings: { modelMs?: number; applyMs?: number; verifyMs?: number };
+  /** modelMs is the model call alone; promptMs the prompt building before it. */
+  timings: { modelMs?: number; promptMs?: number; applyMs?: number; verifyMs?: number };
   stages?: { name: string; exitCode: number; durationMs: number }[];
   /** Agent attempts: what the session did. */
   agent?: AgentAttemptStats;

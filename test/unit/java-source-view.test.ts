@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { viewJavaFile } from '../../src/java/index.js';
+import { parseByContent } from '../../src/java/source-view.js';
 import { ProjectSources } from '../../src/repair/context/sources.js';
 import { createSourceView } from '../../src/repair/fixers/source-view.js';
 import { readJava } from '../../src/repair/agent/tool-kit.js';
@@ -69,6 +70,31 @@ describe('viewJavaFile keeps a bounded number of parses', () => {
     for (let n = 1; n <= 63; n++) await viewJavaFile(view, `C${n}.java`);
     expect(await viewJavaFile(view, 'C0.java')).toBe(first);
     for (let n = 64; n <= 128; n++) await viewJavaFile(view, `C${n}.java`);
-    expect(await viewJavaFile(view, 'C0.java')).not.toBe(first);
+    const again = await viewJavaFile(view, 'C0.java');
+    expect(again).not.toBe(first);
+    // Dropped by the reader, still known by its content: not parsed again.
+    expect(again?.parsed).toBe(first?.parsed);
+  });
+});
+
+describe('parses are shared by content across readers', () => {
+  it('the next attempt (a new base, a new reader) parses no file the patch left as it was; a changed text is parsed', async () => {
+    const original = createSourceView(root);
+    const readAt = overlayReaders((file) => original.read(file));
+    const first = await viewJavaFile({ read: readAt({ files: [] }) }, FILE);
+    const other = 'src/main/java/com/acme/Other.java';
+    const next: ChangeSet = { files: [{ path: other, before: '', after: 'package com.acme;\nclass Other { }\n' }] };
+    const second = await viewJavaFile({ read: readAt(next) }, FILE);
+    expect(second?.parsed.ok).toBe(true);
+    expect(second?.parsed).toBe(first?.parsed);
+    const edited: ChangeSet = { files: [{ path: FILE, before: first!.text, after: `${first!.text}// edited\n` }] };
+    expect((await viewJavaFile({ read: readAt(edited) }, FILE))?.parsed).not.toBe(first?.parsed);
+  });
+
+  it('keeps a bounded number of parses by content (the 256 most recently used)', () => {
+    const first = parseByContent('class Bounded0 { }');
+    expect(parseByContent('class Bounded0 { }')).toBe(first);
+    for (let n = 1; n <= 256; n++) parseByContent(`class Bounded${n} { }`);
+    expect(parseByContent('class Bounded0 { }')).not.toBe(first);
   });
 });

@@ -415,6 +415,96 @@ describe('the flaky check', () => {
   });
 });
 
+describe('the flaky check beside the first model request', () => {
+  const failing = { ...diagnosis({ ...diagnostic('expected 3 but was 2'), kind: 'test', test: 'com.acme.PriceTest#discount' }) };
+  const deferred = <T>() => {
+    let resolve!: (value: T) => void;
+    const promise = new Promise<T>((r) => (resolve = r));
+    return { promise, resolve };
+  };
+
+  it('asks the model while the tests re-run, and cancels the request when they pass: flaky, nothing built, no call counted', async () => {
+    const recheck = deferred<FailureRecheck>();
+    const events: string[] = [];
+    let seen: AbortSignal | undefined;
+    const p = ports({ verify: [] });
+    const result = runRepairLoop(failing, {
+      ...p,
+      recheckFailures: () => recheck.promise,
+      proposesBesideRecheck: () => true,
+      modelProposal: (request) => {
+        events.push('model asked');
+        seen = request.signal;
+        return new Promise<Proposal>((_, reject) => request.signal?.addEventListener('abort', () => reject(new Error('cancelled'))));
+      },
+    });
+    await new Promise((r) => setTimeout(r, 0));
+    events.push('recheck done');
+    recheck.resolve({ passed: ['com.acme.PriceTest#discount'], failed: [], durationMs: 3 });
+    const done = await result;
+    expect(events).toEqual(['model asked', 'recheck done']);
+    expect(done.stopReason).toBe('flaky');
+    expect(seen?.aborted).toBe(true);
+    expect(done.modelCalls).toBe(0);
+    expect(done.attempts).toEqual([]);
+    expect(p.verified).toEqual([]);
+  });
+
+  it('takes the request made beside the re-check as attempt 1 when a test fails again, and builds only after the re-check', async () => {
+    const recheck = deferred<FailureRecheck>();
+    const events: string[] = [];
+    let calls = 0;
+    const p = ports({ verify: [verified] });
+    const result = runRepairLoop(failing, {
+      ...p,
+      recheckFailures: () => recheck.promise,
+      proposesBesideRecheck: () => true,
+      modelProposal: async (request) => {
+        calls++;
+        events.push(`model asked for attempt ${request.n}`);
+        return { source: 'model', changeSet: edit('class App {\n  int x = 1;\n}\n'), problems: [], modelMs: 5, promptMs: 7 };
+      },
+      verify: async (fix, d, n, upcoming) => {
+        events.push('verify');
+        return p.verify(fix, d, n, upcoming);
+      },
+    });
+    await new Promise((r) => setTimeout(r, 0));
+    events.push('recheck done');
+    recheck.resolve({ passed: [], failed: ['com.acme.PriceTest#discount'], durationMs: 3 });
+    const done = await result;
+    expect(events).toEqual(['model asked for attempt 1', 'recheck done', 'verify']);
+    expect(calls).toBe(1);
+    expect(done.stopReason).toBe('fixed');
+    expect(done.modelCalls).toBe(1);
+    expect(done.timings).toMatchObject({ modelMs: 5, promptMs: 7 });
+    expect(done.attempts[0]!.timings).toMatchObject({ modelMs: 5, promptMs: 7 });
+  });
+
+  it('asks nothing early when the engine says the first proposal would build (an agent session)', async () => {
+    const recheck = deferred<FailureRecheck>();
+    const events: string[] = [];
+    const p = ports({ verify: [verified] });
+    const result = runRepairLoop(failing, {
+      ...p,
+      recheckFailures: async () => {
+        events.push('recheck');
+        return recheck.promise;
+      },
+      proposesBesideRecheck: () => false,
+      modelProposal: async () => {
+        events.push('model asked');
+        return { source: 'model', changeSet: edit('class App {\n  int x = 1;\n}\n'), problems: [] };
+      },
+    });
+    await new Promise((r) => setTimeout(r, 0));
+    events.push('recheck done');
+    recheck.resolve({ passed: [], failed: ['com.acme.PriceTest#discount'], durationMs: 3 });
+    expect((await result).stopReason).toBe('fixed');
+    expect(events).toEqual(['recheck', 'recheck done', 'model asked']);
+  });
+});
+
 describe('progress: only a build that got better becomes the next base', () => {
   it('does not keep a patch that only changed the message at the same place, and counts it toward no-progress', async () => {
     const before = diagnosis({ ...diagnostic('cannot find symbol'), details: ['symbol: variable lenght'], line: 8, fingerprint: 'fp:variable' });

@@ -1,0 +1,56 @@
+/**
+ * The flaky check runs beside the first model request, not before it. The re-check is a
+ * Maven run (one core), the model request an HTTP wait (prompt building is the other
+ * core's): nothing in either needs the other. So, when the re-check applies:
+ *
+ *   - the first model request (attempt 1, on the user's diagnosis, nothing adopted yet)
+ *     starts at once, beside the re-check;
+ *   - whatever builds in the workspace (quick-fix goals, verification) waits for the
+ *     re-check, which runs in that workspace;
+ *   - when the failing tests pass on the re-check, the model request is cancelled and the
+ *     loop stops `flaky` as before (its `await recheckFailures` is where it learns so);
+ *   - when the loop asks the model for attempt 1, it gets the request already under way;
+ *     a first request it does not use (a quick-fix was tried first, so the history
+ *     differs) is cancelled.
+ *
+ * Agent sessions build candidates themselves, so the engine only lets a plain model
+ * request start early (`proposesBesideRecheck`).
+ */
+import type { Diagnosis } from '../diagnose/types.js';
+import type { FailureRecheck, LoopPorts, Proposal } from './loop.js';
+
+type ModelRequest = Parameters<LoopPorts['modelProposal']>[0];
+
+export function startBesideRecheck(initial: Diagnosis, ports: LoopPorts): LoopPorts {
+  if (!ports.recheckFailures || !ports.proposesBesideRecheck?.(initial)) return ports;
+  const recheck = ports.recheckFailures(initial);
+  const controller = new AbortController();
+  const flaky = (result: FailureRecheck | undefined) => result !== undefined && result.passed.length > 0 && result.failed.length === 0;
+  const budget = ports.budget(initial, 0);
+  let early: Promise<Proposal> | undefined;
+  if (budget.maxModelCalls >= 1 && budget.maxAttempts >= 1) {
+    early = ports.modelProposal({ diagnosis: initial, base: { files: [] }, history: [], n: 1, modelCallsLeft: budget.maxModelCalls, attemptsLeft: budget.maxAttempts, secondsLeft: Math.max(0, budget.maxWallSeconds - ports.elapsedSeconds()), signal: controller.signal });
+    // Not asked for (flaky, interrupted, a quick-fix first): its failure is nobody's.
+    early.catch(() => undefined);
+    recheck.then((result) => (flaky(result) ? controller.abort() : undefined), () => controller.abort());
+  }
+  const afterRecheck = async <T>(work: () => Promise<T>): Promise<T> => {
+    await recheck.catch(() => undefined);
+    return work();
+  };
+  const takeEarly = (request: ModelRequest): Promise<Proposal> | undefined => {
+    const pending = early;
+    early = undefined;
+    if (!pending) return undefined;
+    if (request.n === 1 && request.history.length === 0 && request.base.files.length === 0 && request.diagnosis === initial) return pending;
+    controller.abort();
+    return undefined;
+  };
+  return {
+    ...ports,
+    recheckFailures: () => recheck,
+    fixerProposals: (diagnosis, base) => afterRecheck(() => ports.fixerProposals(diagnosis, base)),
+    modelProposal: (request) => takeEarly(request) ?? ports.modelProposal(request),
+    verify: (fix, diagnosis, n, upcoming) => afterRecheck(() => ports.verify(fix, diagnosis, n, upcoming)),
+  };
+}
