@@ -161,7 +161,7 @@ function runOf(record: RunRecord | undefined, benchCase: DepUpdateCase): DepUpda
   };
 }
 
-async function runMvnx(benchCase: DepUpdateCase, mvnxBin: string, repository: string, replies: string[]): Promise<{ record?: RunRecord; prompt?: string }> {
+export async function runDepUpdateCase(benchCase: DepUpdateCase, mvnxBin: string, repository: string, replies: string[]): Promise<{ record?: RunRecord; prompt?: string }> {
   const parent = await mkdtemp(path.join(tmpdir(), `mvnx-dep-${benchCase.name}-`));
   const root = path.join(parent, benchCase.name);
   const server = await startScriptedOllama(replies);
@@ -184,7 +184,7 @@ async function runMvnx(benchCase: DepUpdateCase, mvnxBin: string, repository: st
 
 /** `- `, `+ `, `~ `, `? ` lines of the dependency section: the API difference the model read. */
 export function diffLinesIn(prompt: string | undefined): number {
-  return (prompt ?? '').split('\n').filter((line) => /^(?:- removed|\+ added|~ |\? candidate|  kept:|- no class|\S+: no change|  [-+~] )/.test(line)).length;
+  return (prompt ?? '').split('\n').filter((line) => /^(?:- removed|\+ added|~ |\? candidate| {2}kept:|- no class|\S+: no change| {2}[-+~] )/.test(line)).length;
 }
 
 export async function runDepUpdateBench(options: { casesDir: string; cases: DepUpdateCase[]; mvnxBin: string; onProgress?(line: string): void }): Promise<DepUpdateResult[]> {
@@ -194,19 +194,19 @@ export async function runDepUpdateBench(options: { casesDir: string; cases: DepU
     const results: DepUpdateResult[] = [];
     for (const benchCase of options.cases) {
       options.onProgress?.(`${benchCase.name}: scripted`);
-      const scripted = await runMvnx(benchCase, options.mvnxBin, repository, benchCase.replies);
+      const scripted = await runDepUpdateCase(benchCase, options.mvnxBin, repository, benchCase.replies);
       const scriptedRun = runOf(scripted.record, benchCase);
       let noModelRun = scriptedRun;
       if (scriptedRun.modelCalls > 0 || !scriptedRun.fixed) {
         options.onProgress?.(`${benchCase.name}: no model (a server with no replies)`);
-        noModelRun = runOf((await runMvnx(benchCase, options.mvnxBin, repository, [])).record, benchCase);
+        noModelRun = runOf((await runDepUpdateCase(benchCase, options.mvnxBin, repository, [])).record, benchCase);
       }
       results.push({
         name: benchCase.name,
         source: benchCase.source,
         shape: benchCase.shape,
         diffLines: diffLinesIn(scripted.prompt),
-        fixInPrompt: (scripted.prompt ?? '').includes(benchCase.fix.replace(/\($/, '')) || (scripted.prompt ?? '').includes(benchCase.fix.split('.').at(-1)!.replace(/\(\)?$/, '')),
+        fixInPrompt: (scripted.prompt ?? '').includes(benchCase.fix),
         scripted: scriptedRun,
         noModel: { ...noModelRun, fixed: noModelRun.fixed && noModelRun.modelCalls === 0 },
         ...(scripted.record ? {} : { error: 'no run record on stdout' }),

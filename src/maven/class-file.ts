@@ -107,8 +107,8 @@ export function parseClassFile(bytes: Buffer): ClassInfo {
   if (bytes.length < 10 || r.u4() !== 0xcafebabe) throw new Error('not a class file (bad magic)');
   r.skip(4); // minor, major
   const count = r.u2();
-  const utf8: (string | undefined)[] = new Array(count);
-  const classIndex: (number | undefined)[] = new Array(count);
+  const utf8: (string | undefined)[] = new Array<string | undefined>(count);
+  const classIndex: (number | undefined)[] = new Array<number | undefined>(count);
   for (let i = 1; i < count; i++) {
     const tag = r.u1();
     switch (tag) {

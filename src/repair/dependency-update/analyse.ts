@@ -6,6 +6,7 @@
  * code uses the changed dependency counts too (a behaviour change has no API difference
  * to show, but the prompt names the update).
  */
+import path from 'node:path';
 import type { Diagnostic, Diagnosis } from '../../diagnose/types.js';
 import { methodAt, parseJava, scanJavaHeader, type JavaImport } from '../../java/index.js';
 import { deprecatedText, readArtifactApi, type JarApi } from '../../maven/jar-api.js';
@@ -76,8 +77,13 @@ export function touchedSymbols(diagnostic: Diagnostic, lineText: string, imports
   }
   const constructor = /^constructor ([\w$]+) in (?:class|enum) ([\w.$<>]+) cannot be applied/.exec(message);
   if (constructor) return [{ owner: q(constructor[2]!), kind: 'constructor' }];
-  const access = /^([\w$]+)\((.*)\) has (?:private|protected) access in ([\w.$]+)/.exec(message);
-  if (access) return [{ owner: q(access[3]!), ...(simpleName(q(access[3]!)) === access[1] ? { kind: 'constructor' as const } : { member: access[1]!, kind: 'method' as const }) }];
+  const access = /^([\w$]+)\((.*)\) (?:has (?:private|protected) access in|is not public in) ([\w.$]+)/.exec(message);
+  if (access) {
+    const argumentTypes = access[2]!.trim() === '' ? [] : access[2]!.split(',').map((type) => type.trim());
+    return [{ owner: q(access[3]!), argumentTypes, ...(simpleName(q(access[3]!)) === access[1] ? { kind: 'constructor' as const } : { member: access[1]!, kind: 'method' as const }) }];
+  }
+  const field = /^([\w$]+) (?:has (?:private|protected) access in|is not public in) ([\w.$]+)/.exec(message);
+  if (field) return [{ owner: q(field[2]!), member: field[1]!, kind: 'field' }];
   const method = /^method ([\w$]+) in (?:class|interface|enum) ([\w.$<>, ]+?) cannot be applied/.exec(message);
   if (method) return [{ owner: q(method[2]!), member: method[1]!, kind: 'method' }];
   const suitable = /^no suitable (method|constructor) found for ([\w$]+)\(/.exec(message);
@@ -125,7 +131,7 @@ export async function analyseDependencyUpdate(input: { diagnosis: Diagnosis; cha
     for (const diagnostic of input.diagnosis.diagnostics.filter((d) => d.fixable)) {
       if (diagnostic.kind === 'test') {
         const uses = await testUsesDependency(diagnostic, input.read, [oldApi, newApi]);
-        if (uses.length > 0) analysis.tests.push(await testDifference(diagnostic, uses, oldApi, newApi));
+        if (uses.length > 0) analysis.tests.push(testDifference(diagnostic, uses, oldApi, newApi));
         continue;
       }
       if (diagnostic.kind !== 'compile' || !diagnostic.file || !diagnostic.line) continue;
@@ -178,6 +184,16 @@ async function testUsesDependency(diagnostic: Diagnostic, read: Read, apis: (Jar
       if (entry.simpleName === '*' ? apis.some((api) => api?.packages.has(entry.name.slice(0, -2))) : apis.some((api) => inJar(api, entry.name))) used.add(entry.name);
     }
   }
+  // The project classes the test names (same package, main sources): a behaviour change shows through them.
+  for (const file of files.filter((f) => f.includes('src/test/java/'))) {
+    const text = (await read(file)) ?? '';
+    const folder = path.posix.dirname(file).replace('src/test/java/', 'src/main/java/');
+    for (const name of new Set([...text.matchAll(/\b([A-Z][\w$]*)\b/g)].map((m) => m[1]!))) {
+      const source = await read(`${folder}/${name}.java`);
+      if (!source) continue;
+      for (const entry of scanJavaHeader(source).imports) if (!entry.isStatic && apis.some((api) => inJar(api, entry.name))) used.add(entry.name);
+    }
+  }
   for (const match of (diagnostic.testFailure?.stackTrace ?? '').matchAll(/at ([\w.$]+)\.[\w$<>]+\(/g)) {
     const owner = match[1]!.replace(/\$.*$/, '');
     if (apis.some((api) => inJar(api, owner))) used.add(owner);
@@ -185,7 +201,7 @@ async function testUsesDependency(diagnostic: Diagnostic, read: Read, apis: (Jar
   return [...used];
 }
 
-async function testDifference(diagnostic: Diagnostic, used: string[], oldApi: JarApi | undefined, newApi: JarApi): Promise<ErrorDifference> {
+function testDifference(diagnostic: Diagnostic, used: string[], oldApi: JarApi | undefined, newApi: JarApi): ErrorDifference {
   const lines: string[] = [];
   for (const name of used) {
     const binary = binaryNameIn(newApi, name);

@@ -92,7 +92,7 @@ export function pointersIn(text: string | undefined): { owner?: string; member?:
   if (!text) return [];
   const out: { owner?: string; member?: string }[] = [];
   for (const match of text.matchAll(/\{@link(?:plain)?\s+([\w.$]*)(?:#([\w$]+))?[^}]*\}/g)) out.push({ ...(match[1] ? { owner: match[1] } : {}), ...(match[2] ? { member: match[2] } : {}) });
-  for (const match of text.matchAll(/\b(?:use|replaced by|see)\s+(?:`)?([A-Z][\w$]*)?\.?([a-z][\w$]*)?\s*\(/gi)) if (match[2]) out.push({ ...(match[1] ? { owner: match[1] } : {}), member: match[2] });
+  for (const match of text.matchAll(/\b(?:[Uu]se|[Rr]eplaced by|[Ss]ee)\s+`?(?:([A-Z][\w$]*)\.)?([a-z][\w$]*)\s*\(/g)) if (match[2]) out.push({ ...(match[1] ? { owner: match[1] } : {}), member: match[2] });
   return out;
 }
 
@@ -125,7 +125,9 @@ export function symbolDifference(symbol: TouchedSymbol, oldApi: JarApi | undefin
   for (const { owner: declared, member } of after.filter(({ member }) => has(before, member))) lines.push(`  kept: ${describeMember(declared, member)}`);
 
   // Candidates: members of the new owner (and, for a static member, of every class) ranked by name and signature.
-  const template = removed[0]?.member ?? before[0]?.member;
+  // The overload the call meant: the one with as many parameters as javac saw arguments, when it printed them.
+  const arity = (list: typeof before) => (symbol.argumentTypes ? list.filter(({ member }) => member.parameters.length === symbol.argumentTypes!.length) : list);
+  const template = arity(removed)[0]?.member ?? removed[0]?.member ?? arity(before)[0]?.member ?? before[0]?.member;
   const pointers = removed.flatMap(({ owner: declared, member }) => pointersIn(notes.get(noteKey(declared, member.name))));
   const ranked = rankCandidates(symbol, owner, template, oldApi, newApi, pointers);
   for (const candidate of ranked.slice(0, MAX_CANDIDATES)) lines.push(`? candidate: ${describeMember(candidate.owner, candidate.member)}${candidate.why ? ` (${candidate.why})` : ''}`);
@@ -194,7 +196,10 @@ function replacementFor(symbol: TouchedSymbol, owner: string, template: ClassMem
   }
   if (template.kind === 'method') {
     const renamed = fits.filter((candidate) => candidate.owner === owner && candidate.member.kind === 'method' && candidate.member.name !== template.name && candidate.member.descriptor === template.descriptor && (candidate.pointed || candidate.isNew));
-    const chosen = pick(renamed);
+    // Several new methods of the same signature: the one that keeps a word of the old name (currentMillis -> millis).
+    const words = new Set(nameWords(template.name).map((word) => word.toLowerCase()));
+    const sharing = renamed.filter((candidate) => nameWords(candidate.member.name).some((word) => words.has(word.toLowerCase())));
+    const chosen = pick(renamed) ?? (sharing.length === 1 ? sharing[0] : undefined);
     if (chosen) return { shape: 'renamed-method', from: template.name, to: chosen.member.name, owner };
   }
   return undefined;
@@ -213,6 +218,9 @@ function classDifference(name: string, oldApi: JarApi | undefined, newApi: JarAp
   if (elsewhere.length === 0) {
     const near = [...newApi.bySimpleName.keys()].map((candidate) => ({ candidate, score: similarity(simple, candidate) })).filter((c) => c.score >= 1.2).sort((a, b) => b.score - a.score).slice(0, MAX_CANDIDATES);
     for (const { candidate } of near) for (const binary of newApi.bySimpleName.get(candidate) ?? []) lines.push(`? candidate class: ${binary}${oldApi?.classes.has(binary) ? '' : ' (new in this version)'}`);
+    // A replaced hierarchy: what the package gained in its place.
+    const added = [...newApi.classes.values()].filter((info) => packageOf(info.name) === packageOf(fullName) && !info.name.includes('$') && !oldApi?.classes.has(info.name));
+    for (const info of added.slice(0, MAX_ADDED)) lines.push(`+ added ${(info.access & 0x0200) !== 0 ? 'interface' : 'class'}: ${info.name} { ${info.members.filter((m) => m.kind === 'method').slice(0, 4).map((m) => describeMember(info.name, m).replace(/^.*?(\w+\()/, '$1')).join('; ')} }`);
   }
   if (oldInfo) lines.push(...hierarchyLines(oldInfo, elsewhere.length === 1 ? newApi.classes.get(elsewhere[0]!) : undefined));
   const to = elsewhere.length === 1 ? elsewhere[0]! : undefined;

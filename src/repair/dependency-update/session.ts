@@ -23,7 +23,7 @@ export interface DependencyUpdateSession {
   record(): DependencyUpdateRecord | undefined;
 }
 
-export function createDependencyUpdateSession(options: { projectRoot: string; localRepository: string; env?: NodeJS.ProcessEnv; readOriginal(file: string): Promise<string | undefined> }): DependencyUpdateSession {
+export function createDependencyUpdateSession(options: { projectRoot: string; localRepository: string; env?: NodeJS.ProcessEnv; readOriginal: (file: string) => Promise<string | undefined> }): DependencyUpdateSession {
   let analysis: DependencyUpdateAnalysis | undefined;
   let record: DependencyUpdateRecord | undefined;
   const log: PatternLog = new Map();

@@ -30,7 +30,7 @@ function replaceInCode(text: string, line: number, pattern: RegExp, replace: (ma
   let source = lines[line - 1] ?? '';
   const matches = [...masked.matchAll(new RegExp(pattern.source, 'g'))].reverse();
   for (const match of matches) {
-    const original = new RegExp(pattern.source).exec(source.slice(match.index)) as RegExpExecArray | null;
+    const original = new RegExp(pattern.source).exec(source.slice(match.index));
     if (!original || original.index !== 0) continue;
     source = `${source.slice(0, match.index)}${replace(original)}${source.slice(match.index + original[0].length)}`;
   }
@@ -80,6 +80,22 @@ export function applyReplacement(text: string, line: number, replacement: Replac
   }
 }
 
+/** The old code and the new, as the run record's pattern shows them. */
+export function patternOf(replacement: Replacement): { from: string; to: string } {
+  switch (replacement.shape) {
+    case 'moved-class':
+      return { from: replacement.from, to: replacement.to };
+    case 'moved-static-member':
+      return { from: `${simpleName(replacement.fromClass)}.${replacement.member}`, to: `${simpleName(replacement.toClass)}.${replacement.member}` };
+    case 'field-to-accessor':
+      return { from: `.${replacement.field}`, to: `.${replacement.accessor}()` };
+    case 'renamed-method':
+      return { from: `.${replacement.from}(`, to: `.${replacement.to}(` };
+    case 'constructor-to-factory':
+      return { from: `new ${simpleName(replacement.owner)}(`, to: `${simpleName(replacement.owner)}.${replacement.factory}(` };
+  }
+}
+
 function siteOf(diagnostic: Diagnostic & { file: string; line: number }): string {
   return `${diagnostic.file}:${diagnostic.line}`;
 }
@@ -103,6 +119,7 @@ export function createDependencyUpdateFixer(analysis: () => DependencyUpdateAnal
       const files = new Map<string, { before: string; after: string }>();
       const sites: string[] = [];
       const reasons = new Set<string>();
+      const patterns = new Map<string, { from: string; to: string }>();
       for (const { diagnostic, replacement } of planned) {
         const entry = files.get(diagnostic.file) ?? { before: (await view.read(diagnostic.file)) ?? '', after: '' };
         if (entry.before === '') continue;
@@ -112,12 +129,15 @@ export function createDependencyUpdateFixer(analysis: () => DependencyUpdateAnal
         files.set(diagnostic.file, { before: entry.before, after: next });
         sites.push(siteOf(diagnostic));
         reasons.add(describeReplacement(replacement));
+        const pattern = patternOf(replacement);
+        patterns.set(`${pattern.from}\u0000${pattern.to}`, pattern);
       }
       const changed = [...files].filter(([, entry]) => entry.after && entry.after !== entry.before);
       if (changed.length === 0) return [];
       const changeSet = { files: changed.map(([path, entry]) => ({ path, before: entry.before, after: entry.after })) };
       const described = [...reasons];
-      log.set(fingerprintChangeSet(changeSet), { from: described.join('; '), to: described.join('; '), sites });
+      const written = [...patterns.values()];
+      log.set(fingerprintChangeSet(changeSet), { from: written.map((p) => p.from).join('; '), to: written.map((p) => p.to).join('; '), sites });
       return [
         {
           fixer: DEPENDENCY_UPDATE_FIXER,
