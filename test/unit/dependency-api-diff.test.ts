@@ -92,3 +92,19 @@ describe('writing a replacement at a site', () => {
     expect(after).toContain('  long t = clock.millis() + 1; // currentMillis()');
   });
 });
+
+describe('the symbols a compile error names', async () => {
+  const { touchedSymbols } = await import('../../src/repair/dependency-update/analyse.js');
+  const api = { jar: 'lib.jar', classes: new Map([['m.Point', { name: 'm.Point', access: 1, interfaces: [], deprecated: false, members: [] }]]), bySimpleName: new Map([['Point', ['m.Point']]]), packages: new Set(['m']) };
+  const imports = [{ line: 3, endLine: 3, isStatic: false, name: 'm.Point', simpleName: 'Point' }];
+  const error = (message: string, details: string[] = []) => ({ kind: 'compile' as const, category: 'compile' as const, fixable: true, message, details, file: 'A.java', line: 7, fingerprint: 'f' });
+  it('reads private field access, a constructor that is not public, and a missing method through the imports', () => {
+    expect(touchedSymbols(error('x has private access in m.Point'), '  return p.x;', imports, [api])).toEqual([{ owner: 'm.Point', member: 'x', kind: 'field' }]);
+    expect(touchedSymbols(error('Point(int,int) is not public in m.Point; cannot be accessed from outside package'), '  new Point(1, 2);', imports, [api])).toEqual([{ owner: 'm.Point', kind: 'constructor', argumentTypes: ['int', 'int'] }]);
+    expect(touchedSymbols(error('cannot find symbol', ['symbol:   method norm()', 'location: variable p of type m.Point']), '  p.norm();', imports, [api])).toEqual([{ owner: 'm.Point', member: 'norm', kind: 'method', argumentTypes: [] }]);
+    expect(touchedSymbols(error('package m.old does not exist'), 'import m.old.Shape;', [], [api])).toEqual([{ owner: 'm.old.Shape', kind: 'class' }]);
+  });
+  it('an error on a line that names none of the dependency\'s classes touches nothing', () => {
+    expect(touchedSymbols(error('incompatible types: String cannot be converted to int'), '  int n = "x";', imports, [api])).toEqual([]);
+  });
+});
