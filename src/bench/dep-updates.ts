@@ -170,7 +170,8 @@ export async function runDepUpdateCase(benchCase: DepUpdateCase, mvnxBin: string
     const env: NodeJS.ProcessEnv = { ...process.env, CI: 'true', MAVEN_OPTS: process.env.MAVEN_OPTS ?? '-XX:TieredStopAtLevel=1 -XX:+UseSerialGC' };
     delete env.MVNX_HOST;
     delete env.OLLAMA_HOST;
-    const args = [mvnxBin, '-o', '-q', 'verify', `-Dmaven.repo.local=${repository}`, '--mvnx-tier=monitor', '--mvnx-json', `--mvnx-host=${server.url}`, `--mvnx-model=${SCRIPTED_MODEL}`];
+    // The private repository links into ~/.m2 from a temp folder a bwrap sandbox does not bind: the bench's own cases verify unsandboxed.
+    const args = [mvnxBin, '-o', '-q', 'verify', `-Dmaven.repo.local=${repository}`, '--mvnx-sandbox=none', '--mvnx-tier=monitor', '--mvnx-json', `--mvnx-host=${server.url}`, `--mvnx-model=${SCRIPTED_MODEL}`];
     const result = await execa('node', args, { cwd: root, env, reject: false, timeout: 15 * 60_000, stdin: 'ignore' });
     const record = parseRunRecordFromStdout(result.stdout);
     const promptFile = record ? path.join(root, '.mvnx', 'runs', record.runId, 'attempt-1.prompt.txt') : undefined;
