@@ -10,6 +10,7 @@ import type { RunRecord } from '../report/run-record.js';
 import { createSourceView } from '../repair/fixers/source-view.js';
 import { createTypeIndex } from '../repair/fixers/type-index.js';
 import { buildPromptFor, renderPromptText } from '../repair/model-proposer.js';
+import { dependencyUpdatePiece } from '../repair/dependency-update/record.js';
 
 export async function rebuildFirstPrompt(projectRoot: string, record: RunRecord): Promise<string | undefined> {
   if (!record.diagnostics.some((diagnostic) => diagnostic.fixable)) return undefined;
@@ -23,6 +24,7 @@ export async function rebuildFirstPrompt(projectRoot: string, record: RunRecord)
     checker: { root: projectRoot, policy: toPatchPolicy(config) },
     editFormat: config.model.editFormat,
     contextTokens: promptWindow(config.model),
+    ...(record.dependencyUpdate ? { extraContext: () => [dependencyUpdatePiece(record.dependencyUpdate!)] } : {}),
   });
   return renderPromptText(prompt);
 }

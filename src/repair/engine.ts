@@ -33,6 +33,9 @@ import { startVerificationSession, type VerificationSession } from './verificati
 import { failingTests } from './verifier.js';
 import { recoverHiddenWarnings } from './warning-recovery.js';
 import { resolveMavenUserState } from '../maven/settings.js';
+import { createDependencyUpdateSession } from './dependency-update/session.js';
+import { dependencyUpdateLine } from './dependency-update/record.js';
+import type { DependencyUpdateRecord } from '../report/run-record.js';
 
 export interface RepairSession {
   ports: LoopPorts;
@@ -44,6 +47,8 @@ export interface RepairSession {
   toolCalling(): { native: boolean; reason: string } | undefined;
   /** -Werror under -q: the diagnosis with the hidden warnings read from a recompile, and what was done. */
   recoverWarnings(diagnosis: Diagnosis): Promise<{ diagnosis: Diagnosis; note: string }>;
+  /** The run's dependency update, when the failure is one (with the sites its patterns fixed). */
+  dependencyUpdate(): DependencyUpdateRecord | undefined;
   dispose(): Promise<void>;
 }
 
@@ -71,6 +76,10 @@ export async function startRepairSession(input: {
   const { localRepository } = resolveMavenUserState({ args: context.mavenArgs, env: context.env, cwd: context.cwd, projectRoot: context.projectRoot });
   // One reader per base: fixers, prompt context and agent tools share each file's parse (src/java viewJavaFile).
   const readAt = overlayReaders((file) => original.read(file));
+  // A dependency whose version changed and whose classes the errors name: said, and its API difference shown.
+  const dependencyUpdate = createDependencyUpdateSession({ projectRoot: context.projectRoot, localRepository, env: context.env, readOriginal: (file) => original.read(file) });
+  const updateRecord = await dependencyUpdate.analyse(input.diagnosis);
+  if (updateRecord) progress.note(dependencyUpdateLine(updateRecord));
 
   // Before anything else: a sandbox the team requires by name and that cannot run here
   // ends the repair before the first model call, not after it.
@@ -98,7 +107,7 @@ export async function startRepairSession(input: {
   const fixerProposals = config.fixers.enabled
     ? createFixerProposer({
         root: context.projectRoot,
-        registry: fixerRegistry(config.fixers.disabled ?? [], input.pluginFixers ?? []),
+        registry: fixerRegistry(config.fixers.disabled ?? [], [...dependencyUpdate.fixers, ...(input.pluginFixers ?? [])]),
         read: readAt,
         context: { localRepository, onFixerError: (fixer, error) => progress.note(`quick-fix ${fixer} failed: ${error.message}`) },
         checker,
@@ -123,6 +132,7 @@ export async function startRepairSession(input: {
     list: (glob) => original.list(glob),
     types: createTypeIndex({ projectRoot: context.projectRoot, env: context.env, localRepository }),
     keepExchange: (n, prompt, response) => input.recorder.writeAttemptExchange(n, prompt, response),
+    extraContext: () => dependencyUpdate.promptPieces(),
     onToken: (text) => progress.tokens(text),
     signal,
     perCallTimeoutMs: config.model.timeoutSeconds * 1000,
@@ -246,10 +256,10 @@ export async function startRepairSession(input: {
     budget: budgetFor,
     elapsedSeconds: () => (Date.now() - started) / 1000,
     interrupted: () => signal.aborted,
-    onAttempt: (attempt) =>
-      progress.note(
-        `attempt ${attempt.n} (${attempt.fixer ?? attempt.source}): ${attempt.outcome}${attempt.reason ? ` — ${attempt.reason}` : ''}`,
-      ),
+    onAttempt: (attempt) => {
+      dependencyUpdate.onAttempt(attempt);
+      progress.note(`attempt ${attempt.n} (${attempt.fixer ?? attempt.source}): ${attempt.outcome}${attempt.reason ? ` — ${attempt.reason}` : ''}`);
+    },
   };
 
   return {
@@ -266,6 +276,7 @@ export async function startRepairSession(input: {
       });
     },
     toolCalling: () => agent.toolCalling(),
+    dependencyUpdate: () => dependencyUpdate.record(),
     dispose: async () => {
       await agent.dispose();
       await verification.dispose();

@@ -252,6 +252,8 @@ async function repair(input: RepairInput): Promise<{ exitCode: number; fix?: Cha
     loop = await progress.run('repairing the failed build', () => runRepairLoop(start, ports));
     const toolCalling = session.toolCalling();
     if (toolCalling) record.toolCalling = toolCalling;
+    const dependencyUpdate = session.dependencyUpdate();
+    if (dependencyUpdate) record.dependencyUpdate = dependencyUpdate;
   } finally {
     await session?.dispose();
     process.off('SIGINT', onSignal);

@@ -1,5 +1,5 @@
 import type { Diagnosis } from '../diagnose/types.js';
-import { composeRepairPrompt, type AttemptSummary, type RepairPrompt } from '../model/prompts/index.js';
+import { composeRepairPrompt, type AttemptSummary, type ContextPiece, type RepairPrompt } from '../model/prompts/index.js';
 import { ModelCallError, ProviderUnavailableError, type ModelProvider } from '../model/index.js';
 import { jsonEditListJsonSchema, validateChangeSet, type PatchPolicy } from '../patch/index.js';
 import type { ChangeSet } from '../patch/types.js';
@@ -24,6 +24,8 @@ export interface ModelProposerOptions {
   list: (glob: string) => Promise<string[]>;
   /** JDK and jar lookups for the declarations a compile error needs. */
   types?: TypeIndex;
+  /** Pieces shown before everything else (a dependency update's API difference). */
+  extraContext?: () => ContextPiece[];
   /** Where the prompt and the reply of each attempt are kept. */
   keepExchange(n: number, prompt: string, response: string): Promise<void>;
   onToken?: (text: string) => void;
@@ -138,10 +140,10 @@ export async function buildPromptFor(
   diagnosis: Diagnosis,
   base: ChangeSet,
   history: AttemptRecord[],
-  options: Pick<ModelProposerOptions, 'read' | 'list' | 'types' | 'checker' | 'guidelines' | 'editFormat' | 'contextTokens'>,
+  options: Pick<ModelProposerOptions, 'read' | 'list' | 'types' | 'checker' | 'guidelines' | 'editFormat' | 'contextTokens' | 'extraContext'>,
 ): Promise<RepairPrompt> {
   const fixable = diagnosis.diagnostics.filter((d) => d.fixable);
-  const context = await gatherContext({ diagnostics: fixable, access: { read: options.read(base), list: (glob) => options.list(glob) }, ...(options.types ? { types: options.types } : {}) });
+  const context = [...(options.extraContext?.() ?? []), ...(await gatherContext({ diagnostics: fixable, access: { read: options.read(base), list: (glob) => options.list(glob) }, ...(options.types ? { types: options.types } : {}) }))];
   return composeRepairPrompt({
     diagnostics: fixable,
     context,

@@ -30,6 +30,7 @@ const runRecordSchema = z.looseObject({
   applied: z.boolean(),
   decisions: z.array(z.string()).optional(),
   fixBase: z.array(z.object({ path: z.string(), beforeSha256: z.string().nullable() })).optional(),
+  dependencyUpdate: z.looseObject({ groupId: z.string(), artifactId: z.string(), from: z.string(), to: z.string(), errors: z.array(z.string()) }).optional(),
 });
 
 export class InvalidRunRecordError extends Error {

@@ -56,6 +56,27 @@ export interface RunRecord {
   reconciledAt?: string;
   /** The pull/merge request suggestion posted for this run, when one was. */
   review?: { platform: 'github' | 'gitlab'; url?: string; message: string };
+  /** The failure is a dependency update's: which one, and which errors belong to it (docs: README "Dependency updates"). */
+  dependencyUpdate?: DependencyUpdateRecord;
+}
+
+export interface DependencyUpdateRecord {
+  groupId: string;
+  artifactId: string;
+  from: string;
+  to: string;
+  /** The errors (and failing tests) that belong to the update: `path:line: message`, `Class#test: message`. */
+  errors: string[];
+  /** What the versions were compared with: `HEAD`, `HEAD~1`, `merge-base <sha> (origin/main)`. */
+  comparedWith: string;
+  /** False when the old version's jar is not in the local repository (the difference shows the new version's members only). */
+  oldVersionLocal: boolean;
+  /** The Dependabot or Renovate branch, when the build ran on one (a hint, never required). */
+  branchHint?: string;
+  /** Per error: the failing line, its method and the API difference shown to the model. */
+  differences: { site: string; message: string; failingLine?: string; method?: string; lines: string[]; quickFix?: string }[];
+  /** Fixes carried from one site to the others (old -> new), and the sites each fixed, once verified. */
+  patterns?: { from: string; to: string; sites: string[]; attempt: number; outcome: string }[];
 }
 
 export type RunOutcome = 'applied' | 'adopted' | 'superseded' | 'reverted';

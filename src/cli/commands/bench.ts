@@ -5,10 +5,11 @@ import { loadBenchCases } from '../../bench/cases.js';
 import { runBench } from '../../bench/harness.js';
 import { rebuildFirstPrompt } from '../../bench/rebuild-prompt.js';
 import { formatAgentTable, formatBenchTable } from '../../bench/table.js';
+import { formatDepUpdateTable, loadDepUpdateCases, runDepUpdateBench } from '../../bench/dep-updates.js';
 import { MvnxError } from '../../shared/errors.js';
 import { helpAsked, parseSubcommandArgs, type SubcommandOption, type SubcommandSpec } from '../subcommand-args.js';
 
-const USAGE = 'usage: mvnx bench [--host URL --model NAME] [--agent] [--edit-format diff|search-replace|json] [--repeat N] [--cases DIR] [--only NAME[,NAME...]] [--json]';
+const USAGE = 'usage: mvnx bench [--host URL --model NAME] [--agent] [--edit-format diff|search-replace|json] [--repeat N] [--cases DIR] [--only NAME[,NAME...]] [--json] [--dep-updates]';
 
 interface BenchArgs {
   host?: string;
@@ -19,6 +20,7 @@ interface BenchArgs {
   only: string[];
   json: boolean;
   agent: boolean;
+  depUpdates: boolean;
 }
 
 const ARGS = {
@@ -33,12 +35,13 @@ const ARGS = {
     only: { type: 'string', multiple: true },
     json: { type: 'boolean' },
     agent: { type: 'boolean' },
+    'dep-updates': { type: 'boolean' },
   },
 } satisfies SubcommandSpec<Record<string, SubcommandOption>>;
 
 function parseBenchArgs(args: string[]): BenchArgs {
   const { values } = parseSubcommandArgs(ARGS, args);
-  const parsed: BenchArgs = { repeat: 1, only: [], json: values.json === true, agent: values.agent === true };
+  const parsed: BenchArgs = { repeat: 1, only: [], json: values.json === true, agent: values.agent === true, depUpdates: values['dep-updates'] === true };
   if (values.host !== undefined) {
     if (!/^https?:\/\/[^\s/]+/.test(values.host)) throw new MvnxError(`mvnx bench: --host ${values.host}: expected a URL like http://127.0.0.1:11434`);
     parsed.host = values.host;
@@ -77,6 +80,13 @@ export async function run(args: string[], io: { cwd: string; env: NodeJS.Process
     return 0;
   }
   const options = parseBenchArgs(args);
+  if (options.depUpdates) {
+    // The bench of breaking dependency updates (bench/dep-updates): scripted and no-model runs per case.
+    const casesDir = options.casesDir ? path.resolve(io.cwd, options.casesDir) : fileURLToPath(new URL('../../../bench/dep-updates', import.meta.url));
+    const results = await runDepUpdateBench({ casesDir, cases: await loadDepUpdateCases(casesDir, options.only), mvnxBin: fileURLToPath(new URL('../mvnx.cjs', import.meta.url)), onProgress: (line) => process.stderr.write(`mvnx bench: ${line}\n`) });
+    process.stdout.write(options.json ? `${JSON.stringify(results, null, 2)}\n` : `${formatDepUpdateTable(results)}\n`);
+    return 0;
+  }
   const cases = await loadBenchCases(options.casesDir ? path.resolve(io.cwd, options.casesDir) : defaultCasesDir(io.cwd), options.only);
   const mvnxBin = fileURLToPath(new URL('../mvnx.cjs', import.meta.url));
   const results = await runBench({

@@ -1,0 +1,9 @@
+package mvnxbench.shapes.util;
+
+public final class TextUtils {
+  private TextUtils() {}
+
+  public static String shout(String text) {
+    return text.toUpperCase() + "!";
+  }
+}

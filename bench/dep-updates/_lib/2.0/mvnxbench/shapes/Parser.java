@@ -1,0 +1,7 @@
+package mvnxbench.shapes;
+
+public final class Parser {
+  public static int parse(String text, int radix) {
+    return Integer.parseInt(text.trim(), radix);
+  }
+}

@@ -1,0 +1,21 @@
+package mvnxbench.shapes;
+
+import java.util.HashMap;
+import java.util.Map;
+
+public final class Registry {
+  private final Map<String, String> entries = new HashMap<>();
+
+  public Registry put(String key, String value) {
+    entries.put(key, value);
+    return this;
+  }
+
+  public String find(String key) {
+    return entries.get(key);
+  }
+
+  public String findOrDefault(String key, String fallback) {
+    return entries.getOrDefault(key, fallback);
+  }
+}

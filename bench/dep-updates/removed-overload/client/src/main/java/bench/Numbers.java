@@ -1,0 +1,9 @@
+package bench;
+
+import mvnxbench.shapes.Parser;
+
+public class Numbers {
+  public int read(String text) {
+    return Parser.parse(text);
+  }
+}
