@@ -24,6 +24,7 @@ import { startRepairSession, type RepairSession } from './engine.js';
 import { runRepairLoop, type LoopResult } from './loop.js';
 import { applyInPlace, confirm, fixBaseOf } from './tier-actions.js';
 import { afterRun, repositoryOf } from './after-run.js';
+import { modelTrafficFields } from './traffic-record.js';
 import { withOutcome } from '../report/outcome.js';
 import type { ChangeSet } from '../patch/types.js';
 
@@ -260,6 +261,7 @@ async function repair(input: RepairInput): Promise<{ exitCode: number; fix?: Cha
 
   record.attempts = loop.attempts;
   record.modelCalls = loop.modelCalls;
+  Object.assign(record, modelTrafficFields(session?.traffic));
   record.stopReason = loop.stopReason;
   record.timings = { ...record.timings, ...loop.timings };
   if (loop.message) record.message = loop.message;

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, readdir, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Diagnostic } from '../diagnose/types.js';
+import type { ModelRequestRecord } from '../model/traffic.js';
 import { InvalidRunRecordError, parseRunRecord } from './run-record-schema.js';
 
 import type { AttemptRecord, RunStatus, StopReason } from '../shared/run-vocabulary.js';
@@ -30,6 +31,10 @@ export interface RunRecord {
   fixBase?: { path: string; beforeSha256: string | null }[];
   modelCalls: number;
   model?: { provider: string; name: string; host: string };
+  /** Every model request: the host that answered, how long it waited for a busy service and why (issue 28). */
+  modelRequests?: ModelRequestRecord[];
+  /** Time spent waiting for busy model servers, in all (absent when none). */
+  modelWaitMs?: number;
   /** Agent mode: whether the model took native tool calls, and how that was learned (once per run). */
   toolCalling?: { native: boolean; reason: string };
   /** What isolated the verification builds (bwrap, podman, docker, none), and why not when isolated is false. */
