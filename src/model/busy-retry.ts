@@ -122,7 +122,7 @@ export function createBusyRetryFetch(options: BusyRetryOptions): typeof fetch {
         roster.busy(host, afterMs ?? backoffMs(round, random), `HTTP ${response.status}`);
         busy = { host, status: response.status, ...(afterMs !== undefined ? { afterMs } : {}) };
       }
-      if (!busy) throw lastFailure ?? new Error(`no model host could be asked (${roster.hosts.join(', ')})`);
+      if (!busy) throw lastFailure instanceof Error ? lastFailure : new Error(`no model host could be asked (${roster.hosts.join(', ')})`);
 
       const ms = busy.afterMs !== undefined ? Math.round(busy.afterMs * (1 + random() * 0.1)) : backoffMs(round, random);
       const left = Math.min(options.callEndsAt - Date.now(), options.runRemainingMs?.() ?? Number.POSITIVE_INFINITY);

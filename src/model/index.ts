@@ -5,7 +5,7 @@
 import { OllamaProvider } from './ollama-provider.js';
 import { OpenAiCompatibleProvider } from './openai-provider.js';
 import type { ModelProvider, ModelSettings } from './types.js';
-import { normaliseHost, splitHosts } from '../shared/host.js';
+import { splitHosts } from '../shared/host.js';
 import type { TransportOptions } from './transport.js';
 
 export type { ChatMessage, ChatRequest, ChatResult, ModelProvider, ModelSettings, ToolCall, ToolCallingSupport, ToolSpec } from './types.js';
