@@ -247,10 +247,10 @@ export async function startRepairSession(input: {
     budget: budgetFor,
     elapsedSeconds: () => (Date.now() - started) / 1000,
     interrupted: () => signal.aborted,
-    onAttempt: (attempt) =>
-      progress.note(
-        `attempt ${attempt.n} (${attempt.fixer ?? attempt.source}): ${attempt.outcome}${attempt.reason ? ` — ${attempt.reason}` : ''}`,
-      ),
+    onAttempt: (attempt) => {
+      attempt.finishedAt ??= new Date().toISOString();
+      progress.note(`attempt ${attempt.n} (${attempt.fixer ?? attempt.source}): ${attempt.outcome}${attempt.reason ? ` — ${attempt.reason}` : ''}`);
+    },
   };
 
   return {

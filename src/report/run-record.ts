@@ -45,7 +45,7 @@ export interface RunRecord {
   inPlaceExitCode?: number;
   message?: string;
   /** recheckMs: the flaky check's re-run of the failing tests, when there was one. */
-  timings: { totalMs: number; modelMs: number; applyMs: number; verifyMs: number; recheckMs?: number };
+  timings: { totalMs: number; modelMs: number; applyMs: number; verifyMs: number; recheckMs?: number; diagnoseMs?: number };
   // Rollout loop (docs/rollout.md): where the run happened and what became of its fix.
   /** `owner/name` from CI or the git remote (credentials stripped), else the project folder's name. */
   repository?: string;

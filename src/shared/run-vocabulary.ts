@@ -52,6 +52,8 @@ export interface AttemptRecord {
   /** The fix edits a test that failed (allowed by tests.allowFailingTestEdits): what it changed, in words. */
   failingTestEdits?: string[];
   timings: { modelMs?: number; applyMs?: number; verifyMs?: number };
+  /** When the attempt ended (its trace span ends there; the next attempt starts there). */
+  finishedAt?: string;
   stages?: { name: string; exitCode: number; durationMs: number }[];
   /** Agent attempts: what the session did. */
   agent?: AgentAttemptStats;
