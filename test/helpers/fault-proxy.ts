@@ -14,6 +14,8 @@ export interface FaultScript {
   buffer?: boolean;
   /** The first N model calls get this status (with Retry-After when given) instead of an answer. */
   busyFirst?: number;
+  /** Every Nth model call (the 1st, N+1st, ...) gets the busy answer: a server whose queue fills now and then. */
+  busyEvery?: number;
   busyStatus?: number;
   retryAfter?: string;
   /** Model calls whose answer is cut after this many body bytes (the socket destroyed). */
@@ -49,7 +51,8 @@ export async function startFaultProxy(upstream: string, script: FaultScript = {}
     const body = Buffer.concat(chunks);
     if (isModelCall(req.url)) {
       modelCalls += 1;
-      if (modelCalls <= (script.busyFirst ?? 0)) {
+      const every = script.busyEvery;
+      if (modelCalls <= (script.busyFirst ?? 0) || (every !== undefined && (modelCalls - 1) % every === 0)) {
         const status = script.busyStatus ?? 503;
         res.writeHead(status, { 'Content-Type': 'application/json', ...(script.retryAfter !== undefined ? { 'Retry-After': script.retryAfter } : {}) });
         res.end(JSON.stringify({ error: 'server busy, please try again.  maximum pending requests exceeded' }));
