@@ -122,7 +122,8 @@ describe.skipIf(!NGINX)('8 repairs at once behind nginx', () => {
         // Never half a patch: a call cut mid-stream stops the run, and nothing was built from it.
         expect(patch).toBe(false);
         expect(record.attempts.every((attempt) => attempt.outcome !== 'verified')).toBe(true);
-        expect(record.modelRequests?.at(-1)?.outcome).toBe('unavailable');
+        // The call that stopped it (a cut stream, a busy server past the budget), or the health check before any call.
+        expect(record.modelRequests?.at(-1)?.outcome ?? 'unavailable').toBe('unavailable');
       }
     }
 
