@@ -7,6 +7,8 @@
 export interface Deadline {
   readonly fetch: typeof fetch;
   readonly signal: AbortSignal;
+  /** Epoch ms at which the timeout fires. */
+  readonly endsAt: number;
   /** Why the deadline's signal fired, or undefined when it has not. */
   cause(): 'timeout' | 'aborted' | undefined;
 }
@@ -22,6 +24,7 @@ export function createDeadline(timeoutMs: number, callerSignal?: AbortSignal): D
   return {
     fetch: deadlineFetch,
     signal,
+    endsAt: Date.now() + timeoutMs,
     cause() {
       if (callerSignal?.aborted) return 'aborted';
       if (timeout.aborted) return 'timeout';

@@ -5,7 +5,8 @@
 import { OllamaProvider } from './ollama-provider.js';
 import { OpenAiCompatibleProvider } from './openai-provider.js';
 import type { ModelProvider, ModelSettings } from './types.js';
-import { normaliseHost } from '../shared/host.js';
+import { splitHosts } from '../shared/host.js';
+import type { TransportOptions } from './transport.js';
 
 export type { ChatMessage, ChatRequest, ChatResult, ModelProvider, ModelSettings, ToolCall, ToolCallingSupport, ToolSpec } from './types.js';
 export { ModelCallError, ProviderUnavailableError, type ModelCallErrorCode } from './errors.js';
@@ -16,14 +17,17 @@ export { normaliseHost } from '../shared/host.js';
 export { promptWindow, CHARS_PER_TOKEN, charsForTokens, tokensForChars } from './context-window.js';
 export { secretEnvValues, isSecretEnvName, valueForms, base64Forms } from './secret-values.js';
 
-export interface ProviderOptions {
+export { ModelTraffic, type ModelRequestRecord } from './traffic.js';
+export type { BusyWait } from './busy-retry.js';
+
+export interface ProviderOptions extends TransportOptions {
   /** Deadline of the health check; the default keeps provider-unavailable under 5 s. */
   healthTimeoutMs?: number;
 }
 
 export function createProvider(settings: ModelSettings, options: ProviderOptions = {}): ModelProvider {
   validateSettings(settings);
-  const normalised = { ...settings, host: normaliseHost(settings.host, settings.provider) };
+  const normalised = { ...settings, host: splitHosts(settings.host, settings.provider).join(',') };
   switch (settings.provider) {
     case 'ollama':
       return new OllamaProvider(normalised, options);
@@ -36,13 +40,17 @@ export function createProvider(settings: ModelSettings, options: ProviderOptions
 
 function validateSettings(settings: ModelSettings): void {
   if (!settings.name?.trim()) throw new Error('model.name must name a model, e.g. qwen2.5-coder:7b');
-  let url: URL;
-  try {
-    url = new URL(normaliseHost(settings.host ?? '', settings.provider));
-  } catch {
-    throw new Error(`model.host must be a URL such as http://127.0.0.1:11434, got ${JSON.stringify(settings.host)}`);
+  const hosts = splitHosts(settings.host ?? '', settings.provider);
+  if (hosts.length === 0) throw new Error(`model.host must be a URL such as http://127.0.0.1:11434, got ${JSON.stringify(settings.host)}`);
+  for (const host of hosts) {
+    let url: URL;
+    try {
+      url = new URL(host);
+    } catch {
+      throw new Error(`model.host must be a URL such as http://127.0.0.1:11434, got ${JSON.stringify(host)}`);
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`model.host must be an http or https URL, got ${JSON.stringify(host)}`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`model.host must be an http or https URL, got ${JSON.stringify(settings.host)}`);
   if (!(settings.timeoutSeconds > 0)) throw new Error(`model.timeoutSeconds must be positive, got ${settings.timeoutSeconds}`);
   if (settings.numCtx !== undefined && !(Number.isInteger(settings.numCtx) && settings.numCtx > 0)) {
     throw new Error(`model.numCtx must be a positive integer, got ${settings.numCtx}`);

@@ -9,12 +9,15 @@ import { estimateTokens, sizeContextWindow } from './context-window.js';
 import { createDeadline, describeError, isConnectionFailure, type Deadline } from './deadline.js';
 import { abortedError, chatTimeoutError, ModelCallError, ProviderUnavailableError, ollamaPullHint, ollamaServeHint } from './errors.js';
 import { bearerHeaders, HealthGate, parseToolArguments, StreamedAnswer, ToolCallingMemory } from './provider-support.js';
+import { splitHosts } from '../shared/host.js';
+import type { TrafficEvents } from './busy-retry.js';
+import { Transport, type TransportOptions } from './transport.js';
 import type { ChatMessage, ChatRequest, ChatResult, ModelProvider, ModelSettings, ToolCall, ToolCallingSupport } from './types.js';
 
 /** Well inside the contract's "provider-unavailable within 5 s", also for a server that never answers. */
 export const DEFAULT_HEALTH_TIMEOUT_MS = 3000;
 
-export interface OllamaProviderOptions {
+export interface OllamaProviderOptions extends TransportOptions {
   /** Deadline for the whole health check (version, tags, show together). */
   healthTimeoutMs?: number;
 }
@@ -31,11 +34,14 @@ export class OllamaProvider implements ModelProvider {
   private readonly healthTimeoutMs: number;
   private readonly health = new HealthGate((signal) => this.healthCheck(signal));
   private readonly tools = new ToolCallingMemory();
+  private readonly transport: Transport;
 
   constructor(settings: ModelSettings, options: OllamaProviderOptions = {}) {
     this.settings = settings;
     this.model = settings.name;
-    this.host = settings.host.replace(/\/+$/, '');
+    // model.host may list several servers: requests go to the first, the transport fails over.
+    this.transport = new Transport(splitHosts(settings.host), options);
+    this.host = this.transport.primary;
     this.healthTimeoutMs = options.healthTimeoutMs ?? DEFAULT_HEALTH_TIMEOUT_MS;
   }
 
@@ -90,8 +96,10 @@ export class OllamaProvider implements ModelProvider {
     const toolCalls: ToolCall[] = [];
     const numCtx = this.contextWindowFor(request);
     const deadline = createDeadline(this.settings.timeoutSeconds * 1000, request.signal);
-    const client = this.client(deadline);
+    const call = this.transport.begin(this.model);
+    const client = this.client(deadline, call);
     let final: ChatResponse | undefined;
+    let stopped = false;
     try {
       const stream = await client.chat({
         model: this.model,
@@ -107,12 +115,18 @@ export class OllamaProvider implements ModelProvider {
         for (const call of part.message?.tool_calls ?? []) toolCalls.push({ name: call.function?.name ?? '', ...parseToolArguments(call.function?.arguments) });
         if (!answer.push(part.message?.content ?? '')) {
           stream.abort();
+          stopped = true;
           break;
         }
         if (part.done) final = part;
       }
+      // A stream that ends without its done line was cut (a server or gateway that died
+      // mid-answer): the half answer is dropped, never read as a patch.
+      if (!final && !stopped) throw new ProviderUnavailableError(`The answer from ${call?.host ?? this.host} broke off before it was complete; the partial answer was dropped`, ollamaServeHint(this.host));
+      call?.end('answered', { promptTokens: final?.prompt_eval_count, completionTokens: final?.eval_count });
     } catch (error) {
-      const failure = this.chatFailure(error, deadline);
+      const failure = this.chatFailure(error, deadline, call?.host);
+      call?.end(failure instanceof ProviderUnavailableError ? 'unavailable' : 'failed');
       if (offersTools && failure instanceof ModelCallError && failure.status === 400) {
         this.tools.refuse(`the server refused tools for ${this.model} (HTTP 400)`);
         throw new ModelCallError('tools-unsupported', `Ollama refused native tools for ${this.model} (HTTP 400): ${describeError(error)}`, { cause: error, status: 400 });
@@ -146,13 +160,14 @@ export class OllamaProvider implements ModelProvider {
     return window;
   }
 
-  private client(deadline: Deadline): Ollama {
-    return new Ollama({ host: this.host, fetch: deadline.fetch, headers: bearerHeaders(this.settings.apiKey) });
+  private client(deadline: Deadline, events?: TrafficEvents): Ollama {
+    return new Ollama({ host: this.host, fetch: this.transport.fetchFor(deadline, events), headers: bearerHeaders(this.settings.apiKey) });
   }
 
   private unavailable(error: unknown, deadline: Deadline, endpoint: string): Error {
     const cause = deadline.cause();
     if (cause === 'aborted') return abortedError(error);
+    if (error instanceof ProviderUnavailableError) return error;
     const serve = ollamaServeHint(this.host);
     if (cause === 'timeout') {
       return new ProviderUnavailableError(`The Ollama server at ${this.host} did not answer ${endpoint} within ${this.healthTimeoutMs} ms`, serve, { cause: error });
@@ -168,13 +183,14 @@ export class OllamaProvider implements ModelProvider {
     return new ProviderUnavailableError(`The server at ${this.host} does not answer ${endpoint} like Ollama (${describeError(error)})`, serve, { cause: error });
   }
 
-  private chatFailure(error: unknown, deadline: Deadline): Error {
+  private chatFailure(error: unknown, deadline: Deadline, host = this.host): Error {
     const cause = deadline.cause();
     if (cause === 'aborted') return abortedError(error);
     if (cause === 'timeout') return chatTimeoutError(this.model, this.settings.timeoutSeconds, error);
+    if (error instanceof ProviderUnavailableError || error instanceof ModelCallError) return error;
     if (isConnectionFailure(error)) {
       this.health.forget();
-      return new ProviderUnavailableError(`Lost the Ollama server at ${this.host} (${describeError(error)})`, ollamaServeHint(this.host), { cause: error });
+      return new ProviderUnavailableError(`Lost the Ollama server at ${host} (${describeError(error)})`, ollamaServeHint(host), { cause: error });
     }
     const status = responseStatus(error);
     if (status === 404) {

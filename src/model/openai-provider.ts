@@ -7,9 +7,11 @@ import { abortedError, chatTimeoutError, ModelCallError, ProviderUnavailableErro
 import { DEFAULT_HEALTH_TIMEOUT_MS } from './ollama-provider.js';
 import { bearerHeaders, HealthGate, parseToolArguments, StreamedAnswer, ToolCallingMemory } from './provider-support.js';
 import { readSseData } from './sse.js';
+import { splitHosts } from '../shared/host.js';
+import { Transport, type TransportOptions } from './transport.js';
 import type { ChatMessage, ChatRequest, ChatResult, ModelProvider, ModelSettings, ToolCall, ToolCallingSupport } from './types.js';
 
-export interface OpenAiProviderOptions {
+export interface OpenAiProviderOptions extends TransportOptions {
   healthTimeoutMs?: number;
 }
 
@@ -37,12 +39,17 @@ export class OpenAiCompatibleProvider implements ModelProvider {
   private readonly health = new HealthGate((signal) => this.healthCheck(signal));
   /** The OpenAI API has no capability listing: the first request with tools tells. */
   private readonly tools = new ToolCallingMemory();
+  private readonly transport: Transport;
 
   constructor(settings: ModelSettings, options: OpenAiProviderOptions = {}) {
     this.settings = settings;
     this.model = settings.name;
-    // Users paste either the server root or the /v1 base URL their tool shows.
-    this.host = settings.host.replace(/\/+$/, '').replace(/\/v1$/, '');
+    // Users paste either the server root or the /v1 base URL their tool shows; model.host may list several.
+    this.transport = new Transport(
+      splitHosts(settings.host, 'openai-compatible').map((host) => host.replace(/\/v1$/, '')),
+      options,
+    );
+    this.host = this.transport.primary;
     this.healthTimeoutMs = options.healthTimeoutMs ?? DEFAULT_HEALTH_TIMEOUT_MS;
   }
 
@@ -51,7 +58,7 @@ export class OpenAiCompatibleProvider implements ModelProvider {
     let response: Response;
     let listing: { data?: { id?: unknown }[] };
     try {
-      response = await deadline.fetch(`${this.host}/v1/models`, { headers: this.headers() });
+      response = await this.transport.fetchFor(deadline)(`${this.host}/v1/models`, { headers: this.headers() });
       if (!response.ok) throw this.statusFailure(response.status, await errorText(response), '/v1/models');
       listing = (await response.json()) as typeof listing;
     } catch (error) {
@@ -92,8 +99,10 @@ export class OpenAiCompatibleProvider implements ModelProvider {
     };
     let model = this.model;
     let usage: CompletionChunk['usage'];
+    const logged = this.transport.begin(this.model);
+    let complete = false;
     try {
-      const response = await deadline.fetch(`${this.host}/v1/chat/completions`, {
+      const response = await this.transport.fetchFor(deadline, logged)(`${this.host}/v1/chat/completions`, {
         method: 'POST',
         headers: { ...this.headers(), 'Content-Type': 'application/json', Accept: 'text/event-stream' },
         body: JSON.stringify(body),
@@ -108,7 +117,10 @@ export class OpenAiCompatibleProvider implements ModelProvider {
       }
       if (!response.body) throw new ModelCallError('bad-response', 'The server sent no response body');
       for await (const data of readSseData(response.body)) {
-        if (data.trim() === '[DONE]') break;
+        if (data.trim() === '[DONE]') {
+          complete = true;
+          break;
+        }
         const chunk = parseChunk(data);
         if (chunk.error) throw new ModelCallError('stream-error', `The server reported an error while answering: ${errorMessageOf(chunk.error)}`);
         if (chunk.model) model = chunk.model;
@@ -121,10 +133,19 @@ export class OpenAiCompatibleProvider implements ModelProvider {
           if (delta.function?.arguments) call.arguments += delta.function.arguments;
           calls.set(index, call);
         }
-        if (!answer.push(chunk.choices?.[0]?.delta?.content ?? '')) break;
+        if (chunk.choices?.[0]?.finish_reason) complete = true;
+        if (!answer.push(chunk.choices?.[0]?.delta?.content ?? '')) {
+          complete = true;
+          break;
+        }
       }
+      // No [DONE] and no finish_reason: the stream was cut (a server or gateway died mid-answer); the half answer is dropped.
+      if (!complete) throw new ProviderUnavailableError(`The answer from ${logged?.host ?? this.host} broke off before it was complete; the partial answer was dropped`, startServerHint(this.host));
+      logged?.end('answered', { promptTokens: usage?.prompt_tokens, completionTokens: usage?.completion_tokens });
     } catch (error) {
-      throw this.failure(error, deadline, 'chat');
+      const failure = this.failure(error, deadline, 'chat');
+      logged?.end(failure instanceof ProviderUnavailableError ? 'unavailable' : 'failed');
+      throw failure;
     }
     answer.rethrowCallbackError();
     const toolCalls: ToolCall[] = [...calls.entries()]

@@ -13,7 +13,7 @@
  */
 import path from 'node:path';
 import { MvnxError } from '../shared/errors.js';
-import { normaliseHost } from '../shared/host.js';
+import { normaliseHosts } from '../shared/host.js';
 import type { OptionValues } from '../shared/options.js';
 import { findGitRoot } from '../maven/project.js';
 import { ConfigReader } from './discover.js';
@@ -70,7 +70,7 @@ export async function loadEffectiveConfig(options: LoadConfigOptions): Promise<E
   return {
     ...config,
     // One reading of a host for every source: `gpu-box` is http://gpu-box:11434 for Ollama.
-    model: { ...config.model, host: normaliseHost(config.model.host ?? DEFAULT_MODEL_HOST, config.model.provider) },
+    model: { ...config.model, host: normaliseHosts(config.model.host ?? DEFAULT_MODEL_HOST, config.model.provider) },
     sources,
     files: expanded.files,
   };

@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { commandProblem } from './command-line.js';
+import { fleetModelFields, telemetrySchema } from './fleet-schema.js';
 
 export const TIERS = ['off', 'monitor', 'assist', 'auto'] as const;
 export type Tier = (typeof TIERS)[number];
@@ -115,11 +116,7 @@ const modelSchema = z
   .strictObject({
     provider: z.enum(['ollama', 'openai-compatible']).default('ollama').describe('Model server API.'),
     name: z.string().min(1).default(DEFAULT_MODEL_NAME).describe('Model name as the server knows it.'),
-    host: z
-      .string()
-      .min(1)
-      .optional()
-      .describe(`Model server URL. Precedence: --mvnx-host, MVNX_HOST, this field, OLLAMA_HOST, ${DEFAULT_MODEL_HOST}.`),
+    ...fleetModelFields,
     temperature: z.number().min(0).max(2).default(0).describe('Sampling temperature; 0 keeps repairs reproducible.'),
     seed: z.number().int().default(42).describe('Sampling seed, for reproducible answers.'),
     // Prompt context (issue 15): the window prompts are packed for, and Ollama's allocation cap.
@@ -253,6 +250,7 @@ export const configSchema = z
     budget: budgetSchema.prefault({}),
     guidelines: guidelinesSchema.optional(),
     model: modelSchema.prefault({}),
+    telemetry: telemetrySchema.prefault({}),
     triggers: z
       .strictObject({
         kinds: z

@@ -14,6 +14,7 @@ import type { RunRecord, RunRecorder } from '../report/run-record.js';
 import { buildSarif } from '../report/sarif.js';
 import { writeSarifFile } from '../report/sarif-file.js';
 import { toolVersion } from '../report/tool-version.js';
+import { exportTelemetry } from '../report/telemetry/index.js';
 import type { BuildFailureContext } from './entry.js';
 import { isCI } from './entry.js';
 
@@ -40,6 +41,8 @@ async function repoPrefix(projectRoot: string): Promise<string> {
 export async function afterRun(input: { context: BuildFailureContext; config: EffectiveConfig; record: RunRecord; recorder: RunRecorder; fix?: ChangeSet }): Promise<void> {
   const { context, config, record, recorder } = input;
   const version = await toolVersion();
+  // OpenTelemetry (OTEL_EXPORTER_OTLP_ENDPOINT or telemetry.otlp): bounded, the SDK loaded only when set.
+  await exportTelemetry(record, { env: context.env, config: config.telemetry, version, say });
 
   const sarifFile = sarifTarget(context.options, context.cwd);
   if (sarifFile) {

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { collectTestResults, type DiagnosticParser } from '../diagnose/index.js';
 import type { Diagnosis } from '../diagnose/types.js';
 import type { ChangeSet } from '../patch/types.js';
-import { createProvider, promptWindow, withRedaction, type ModelSettings, type Redactor } from '../model/index.js';
+import { createProvider, ModelTraffic, promptWindow, withRedaction, type ModelSettings, type Redactor } from '../model/index.js';
 import { applyChangeSet, fingerprintChangeSet } from '../patch/index.js';
 import { computeBudget, toPatchPolicy, type EffectiveConfig } from '../policy/index.js';
 import type { Progress } from '../report/progress.js';
@@ -43,6 +43,8 @@ export interface RepairSession {
   /** The verification builds' session: verifyCandidates verifies several fixes at once. */
   verification: VerificationSession;
   model: { provider: string; name: string; host: string };
+  /** Every model request of the run: host, waits, outcome (run.json `modelRequests`). */
+  traffic: ModelTraffic;
   /** Agent mode: whether the model took native tool calls, once a session asked. */
   toolCalling(): { native: boolean; reason: string } | undefined;
   /** -Werror under -q: the diagnosis with the hidden warnings read from a recompile, and what was done. */
@@ -87,7 +89,10 @@ export async function startRepairSession(input: {
   requireSandbox(sandbox);
   // The provider before the workspace: a provider set-up that throws leaves no workspace behind.
   const settings = modelSettings(config, context.env);
-  const provider = withRedaction(createProvider(settings), input.redactor);
+  // Busy servers are waited for within the run's wall-time budget; each wait and skipped host is one console line.
+  const traffic = new ModelTraffic((line) => progress.note(line));
+  const runRemainingMs = () => started + budgetFor(input.diagnosis, 0).maxWallSeconds * 1000 - Date.now();
+  const provider = withRedaction(createProvider(settings, { traffic, runRemainingMs, coolDownMs: config.model.coolDownSeconds * 1000 }), input.redactor);
   const baselineTests = await collectTestResults({ projectRoot: context.projectRoot, since: context.result.startedAt });
 
 
@@ -241,6 +246,7 @@ export async function startRepairSession(input: {
       return fixerProposals(diagnosis, base);
     },
     modelProposal: async (request) => {
+      traffic.attempt = request.n;
       if (useAgent(request.history)) {
         progress.step(`attempt ${request.n}: agent session with ${settings.name}`);
         return agentProposal(request);
@@ -258,6 +264,7 @@ export async function startRepairSession(input: {
     interrupted: () => signal.aborted,
     onAttempt: (attempt) => {
       dependencyUpdate.onAttempt(attempt);
+      attempt.finishedAt ??= new Date().toISOString();
       progress.note(`attempt ${attempt.n} (${attempt.fixer ?? attempt.source}): ${attempt.outcome}${attempt.reason ? ` — ${attempt.reason}` : ''}`);
     },
   };
@@ -266,6 +273,7 @@ export async function startRepairSession(input: {
     ports,
     sandbox,
     model: { provider: settings.provider, name: settings.name, host: settings.host },
+    traffic,
     verification,
     recoverWarnings: (diagnosis) => {
       progress.step('-Werror under -q: compiling again without -q to read the warnings');

@@ -24,6 +24,8 @@ import { startRepairSession, type RepairSession } from './engine.js';
 import { runRepairLoop, type LoopResult } from './loop.js';
 import { applyInPlace, confirm, fixBaseOf } from './tier-actions.js';
 import { afterRun, repositoryOf } from './after-run.js';
+import { modelTrafficFields } from './traffic-record.js';
+import { preloadTelemetry } from '../report/telemetry/index.js';
 import { withOutcome } from '../report/outcome.js';
 import type { ChangeSet } from '../patch/types.js';
 
@@ -72,6 +74,7 @@ export async function handleBuildFailure(context: BuildFailureContext): Promise<
       overrides: context.overrides,
       ...(context.configFile ? { configFile: context.configFile } : {}),
     }));
+  preloadTelemetry(context.env, config.telemetry);
   const interactive = Boolean(process.stderr.isTTY) && !isCI(context.env);
   const redactor = runRedactor(context, config);
   const progress = redactingProgress(createProgress({ interactive }), (text) => redactor.redactSecrets(text));
@@ -118,7 +121,7 @@ export async function handleBuildFailure(context: BuildFailureContext): Promise<
     applied: false,
     decisions: [...diagnosis.warnings.map((w) => `diagnosis: ${w}`)],
     modelCalls: 0,
-    timings: { totalMs: 0, modelMs: 0, applyMs: 0, verifyMs: 0 },
+    timings: { totalMs: 0, modelMs: 0, applyMs: 0, verifyMs: 0, diagnoseMs: Date.now() - startedAt.getTime() },
     ...(await repositoryOf(projectRoot, context.env)),
   };
   let exitCode = result.exitCode;
@@ -262,6 +265,7 @@ async function repair(input: RepairInput): Promise<{ exitCode: number; fix?: Cha
 
   record.attempts = loop.attempts;
   record.modelCalls = loop.modelCalls;
+  Object.assign(record, modelTrafficFields(session?.traffic));
   record.stopReason = loop.stopReason;
   record.timings = { ...record.timings, ...loop.timings };
   if (loop.message) record.message = loop.message;

@@ -7,7 +7,8 @@ import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { minimatch } from 'minimatch';
 import { MvnxError } from '../shared/errors.js';
-import { listRunRecordsIn, type RunRecord } from './run-record.js';
+import type { RunRecord } from './run-record.js';
+import { readSlimRecords } from './slim-record.js';
 
 export interface CollectedRuns {
   records: RunRecord[];
@@ -34,7 +35,14 @@ async function expandGlob(pattern: string, cwd: string): Promise<string[]> {
   let visited = 0;
   const walk = async (dir: string): Promise<void> => {
     if (++visited > MAX_WALK) throw new MvnxError(`--from ${pattern}: more than ${MAX_WALK} folders under ${base}; narrow the pattern`);
-    if (minimatch(dir.split(path.sep).join('/'), absolutePattern, { dot: true })) found.push(dir);
+    const posix = dir.split(path.sep).join('/');
+    if (minimatch(posix, absolutePattern, { dot: true })) {
+      found.push(dir);
+      // A runs folder, or a root that holds one: the folders below are runs and sources, not more matches.
+      if (posix.endsWith('/.mvnx/runs') || existsSync(path.join(dir, '.mvnx', 'runs'))) return;
+    }
+    // Nothing below can match: a thousand repositories' run folders are not walked for nothing.
+    if (dir !== base && !minimatch(posix, absolutePattern, { dot: true, partial: true })) return;
     let entries: Dirent[];
     try {
       entries = await readdir(dir, { withFileTypes: true });
@@ -89,7 +97,8 @@ export async function collectRunRecords(sources: readonly string[], cwd: string)
   const byRun = new Map<string, RunRecord>();
   for (const folder of folders) {
     const fallback = repositoryFromFolder(folder);
-    for (const record of await listRunRecordsIn(folder)) {
+    // Slim records (slim-record.ts): the fields the numbers read, so that 100,000 runs fit in memory.
+    for (const record of await readSlimRecords(folder)) {
       const named = record.repository ? record : { ...record, repository: fallback };
       const known = byRun.get(named.runId);
       byRun.set(named.runId, known ? better(known, named) : named);

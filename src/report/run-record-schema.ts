@@ -43,14 +43,16 @@ export class InvalidRunRecordError extends Error {
   }
 }
 
-/** The record in `text` (the content of `file`), or InvalidRunRecordError naming the first wrong field. */
-export function parseRunRecord(text: string, file: string): RunRecord {
+/** The record in `text` (the content of `file`), or InvalidRunRecordError naming the first wrong field; `project` trims it first. */
+export function parseRunRecord(text: string, file: string, project?: (value: Record<string, unknown>) => unknown): RunRecord {
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (error) {
     throw new InvalidRunRecordError(file, `not JSON (${(error as Error).message})`);
   }
+  // A projection (report/slim-record.ts) keeps only what a reader needs, before the check, so that many records fit in memory.
+  if (project && value && typeof value === 'object' && !Array.isArray(value)) value = project(value as Record<string, unknown>);
   const parsed = runRecordSchema.safeParse(value);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, readdir, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Diagnostic } from '../diagnose/types.js';
+import type { ModelRequestRecord } from '../model/traffic.js';
 import { InvalidRunRecordError, parseRunRecord } from './run-record-schema.js';
 
 import type { AttemptRecord, RunStatus, StopReason } from '../shared/run-vocabulary.js';
@@ -30,6 +31,10 @@ export interface RunRecord {
   fixBase?: { path: string; beforeSha256: string | null }[];
   modelCalls: number;
   model?: { provider: string; name: string; host: string };
+  /** Every model request: the host that answered, how long it waited for a busy service and why (issue 28). */
+  modelRequests?: ModelRequestRecord[];
+  /** Time spent waiting for busy model servers, in all (absent when none). */
+  modelWaitMs?: number;
   /** Agent mode: whether the model took native tool calls, and how that was learned (once per run). */
   toolCalling?: { native: boolean; reason: string };
   /** What isolated the verification builds (bwrap, podman, docker, none), and why not when isolated is false. */
@@ -40,7 +45,7 @@ export interface RunRecord {
   inPlaceExitCode?: number;
   message?: string;
   /** recheckMs: the flaky check's re-run of the failing tests, when there was one; promptMs: building the prompts (not in modelMs). */
-  timings: { totalMs: number; modelMs: number; promptMs?: number; applyMs: number; verifyMs: number; recheckMs?: number };
+  timings: { totalMs: number; modelMs: number; promptMs?: number; applyMs: number; verifyMs: number; recheckMs?: number; diagnoseMs?: number };
   // Rollout loop (docs/rollout.md): where the run happened and what became of its fix.
   /** `owner/name` from CI or the git remote (credentials stripped), else the project folder's name. */
   repository?: string;

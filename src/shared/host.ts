@@ -32,3 +32,22 @@ export function normaliseHost(host: string, provider: 'ollama' | 'openai-compati
   if (!portGiven && provider === 'ollama') url.port = OLLAMA_DEFAULT_PORT;
   return url.toString().replace(/\/+$/, '');
 }
+
+/**
+ * `model.host` may list several servers (a YAML list, or commas in the flag and variables):
+ * each read like one host, in order, empty entries dropped. Failover, not load balancing:
+ * the model layer asks the first that is not cooling down.
+ */
+export function splitHosts(value: string, provider: 'ollama' | 'openai-compatible' = 'ollama'): string[] {
+  return value
+    .split(',')
+    .map((host) => host.trim())
+    .filter((host) => host !== '')
+    .map((host) => normaliseHost(host, provider));
+}
+
+/** The one text form of a host list: each host normalised, joined with commas (one host stays as it was). */
+export function normaliseHosts(value: string, provider: 'ollama' | 'openai-compatible' = 'ollama'): string {
+  const hosts = splitHosts(value, provider);
+  return hosts.length > 0 ? hosts.join(',') : normaliseHost(value, provider);
+}

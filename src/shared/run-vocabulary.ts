@@ -53,6 +53,8 @@ export interface AttemptRecord {
   failingTestEdits?: string[];
   /** modelMs is the model call alone; promptMs the prompt building before it. */
   timings: { modelMs?: number; promptMs?: number; applyMs?: number; verifyMs?: number };
+  /** When the attempt ended (its trace span ends there; the next attempt starts there). */
+  finishedAt?: string;
   stages?: { name: string; exitCode: number; durationMs: number }[];
   /** Agent attempts: what the session did. */
   agent?: AgentAttemptStats;

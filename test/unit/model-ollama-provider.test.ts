@@ -192,7 +192,9 @@ describe('OllamaProvider chat', () => {
 
   it('reports a full queue (503) as unavailable', async () => {
     const server = await startMock({ busy: true });
-    const error = await failure(new OllamaProvider(settings(server.url)).chat(ask));
+    // Busy without Retry-After: backed off within what is left of the run (model-busy-retry.test.ts has the details).
+    const until = Date.now() + 1500;
+    const error = await failure(new OllamaProvider(settings(server.url), { runRemainingMs: () => until - Date.now() }).chat(ask));
     expect(error).toBeInstanceOf(ProviderUnavailableError);
     expect(error.message).toMatch(/busy \(HTTP 503\)/);
   });

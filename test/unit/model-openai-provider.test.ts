@@ -96,7 +96,8 @@ describe('OpenAiCompatibleProvider', () => {
 
   it('reports 503 as unavailable and 400 as a failed call with the server message', async () => {
     const busy = await startMock({ busy: true });
-    expect(await failure(new OpenAiCompatibleProvider(settings(busy.url)).chat(ask))).toBeInstanceOf(ProviderUnavailableError);
+    const until = Date.now() + 1500;
+    expect(await failure(new OpenAiCompatibleProvider(settings(busy.url), { runRemainingMs: () => until - Date.now() }).chat(ask))).toBeInstanceOf(ProviderUnavailableError);
     await busy.close();
     const bad = await startMock({ replies: [{ text: '', status: 400, errorMessage: 'response_format not supported' }] });
     const error = await failure(new OpenAiCompatibleProvider(settings(bad.url)).chat(ask));

@@ -1,0 +1,105 @@
+/**
+ * The run's log of model requests (issue 28): which host answered each chat call, how long
+ * it took, what it waited for and why. The run record keeps it as `modelRequests`, the
+ * console gets one line per wait and per skipped host, and telemetry reads its times.
+ */
+import { seconds, type BusyWait, type TrafficEvents } from './busy-retry.js';
+
+export interface ModelRequestRecord {
+  /** The loop's attempt this call belongs to, when the engine said. */
+  attempt?: number;
+  /** The host that answered, or the last one asked. */
+  host: string;
+  model: string;
+  startedAt: string;
+  durationMs: number;
+  /** answered; failed (the server answered with an error, or the call timed out); unavailable (no server could serve it). */
+  outcome: 'answered' | 'failed' | 'unavailable';
+  /** Time spent waiting for a busy service, in all. */
+  waitedMs?: number;
+  waits?: BusyWait[];
+  /** Hosts skipped during this call, with why. */
+  failedHosts?: { host: string; reason: string }[];
+  promptTokens?: number;
+  completionTokens?: number;
+}
+
+export class ModelTraffic {
+  readonly requests: ModelRequestRecord[] = [];
+  /** Set by the engine before each attempt's model call. */
+  attempt?: number;
+
+  constructor(private readonly notify: (line: string) => void = () => undefined) {}
+
+  begin(host: string, model: string): ModelCall {
+    return new ModelCall(this, host, model, this.notify);
+  }
+
+  /** Events of requests outside a chat call (the health check): only the console hears of them. */
+  background(): TrafficEvents {
+    return {
+      onHostFailed: (host, reason, next) => this.notify(hostFailedLine(host, reason, next)),
+      onWait: (wait) => this.notify(waitLine(wait)),
+    };
+  }
+
+  /** Waits of every call, for the record's summary. */
+  waitedMs(): number {
+    return this.requests.reduce((sum, request) => sum + (request.waitedMs ?? 0), 0);
+  }
+}
+
+/** One chat call in the making: the busy-retry fetch reports to it, the provider ends it. */
+export class ModelCall implements TrafficEvents {
+  private readonly started = Date.now();
+  private readonly waits: BusyWait[] = [];
+  private readonly failedHosts: { host: string; reason: string }[] = [];
+
+  constructor(
+    private readonly traffic: ModelTraffic,
+    public host: string,
+    private readonly model: string,
+    private readonly notify: (line: string) => void,
+  ) {}
+
+  onWait(wait: BusyWait): void {
+    this.waits.push(wait);
+    this.host = wait.host;
+    this.notify(waitLine(wait));
+  }
+
+  onHostFailed(host: string, reason: string, next: string | undefined): void {
+    this.failedHosts.push({ host, reason });
+    this.host = host;
+    this.notify(hostFailedLine(host, reason, next));
+  }
+
+  onHost(host: string): void {
+    this.host = host;
+  }
+
+  end(outcome: ModelRequestRecord['outcome'], tokens: { promptTokens?: number | undefined; completionTokens?: number | undefined } = {}): void {
+    const waitedMs = this.waits.reduce((sum, wait) => sum + wait.ms, 0);
+    this.traffic.requests.push({
+      ...(this.traffic.attempt !== undefined ? { attempt: this.traffic.attempt } : {}),
+      host: this.host,
+      model: this.model,
+      startedAt: new Date(this.started).toISOString(),
+      durationMs: Date.now() - this.started,
+      outcome,
+      ...(this.waits.length > 0 ? { waitedMs, waits: this.waits } : {}),
+      ...(this.failedHosts.length > 0 ? { failedHosts: this.failedHosts } : {}),
+      ...(tokens.promptTokens !== undefined ? { promptTokens: tokens.promptTokens } : {}),
+      ...(tokens.completionTokens !== undefined ? { completionTokens: tokens.completionTokens } : {}),
+    });
+  }
+}
+
+function waitLine(wait: BusyWait): string {
+  const why = wait.reason === 'retry-after' ? 'as its Retry-After asks' : 'backing off (it sent no Retry-After)';
+  return `model server ${wait.host} is busy (HTTP ${wait.status}): waiting ${seconds(wait.ms)} ${why}, then asking again`;
+}
+
+function hostFailedLine(host: string, reason: string, next: string | undefined): string {
+  return `model server ${host} failed (${reason}): skipped for its cool-down${next ? `, asking ${next}` : ''}`;
+}
