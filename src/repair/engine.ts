@@ -23,9 +23,9 @@ import { BUILT_IN_FIXERS, FixerRegistry } from './fixers/registry.js';
 import type { AgentTool, Fixer } from '../plugins/contracts.js';
 import { createSourceView } from './fixers/source-view.js';
 import { createTypeIndex } from './fixers/type-index.js';
-import type { IntegrityOutcome, LoopPorts } from './loop.js';
+import type { LoopPorts } from './loop.js';
 import { wireAgent } from './agent-wiring.js';
-import { touchesTests } from './integrity/scope.js';
+import { createIntegrityCheck } from './integrity-check.js';
 import { createModelProposer } from './model-proposer.js';
 import { createFailureRecheck } from './recheck.js';
 import { startVerificationSession, type VerificationSession } from './verification-session.js';
@@ -170,20 +170,7 @@ export async function startRepairSession(input: {
 
   // The tests that failed: in the user's build, and in any later diagnosis worked on.
   const userFailures = [...failingTests(input.diagnosis), ...baselineTests.filter((t) => t.status === 'failed' || t.status === 'error').map((t) => `${t.className}#${t.method}`)];
-  const checkIntegrity = async (fix: ChangeSet, diagnosis: Diagnosis): Promise<IntegrityOutcome> => {
-    if (!touchesTests(fix)) return { failingTestEdits: [] };
-    // Loaded only for a fix that touches tests or test settings: the Java parser takes a while to start.
-    const integrity = await import('./integrity/index.js');
-    const verdict = integrity.checkTestIntegrity({
-      changeSet: fix,
-      failingTests: [...new Set([...userFailures, ...failingTests(diagnosis)])].map(integrity.failingTestRef),
-      policy: { allowFailingTestEdits: config.tests.allowFailingTestEdits },
-    });
-    return {
-      ...(verdict.blocking.length > 0 ? { refused: integrity.testWeakeningReason(verdict.blocking) } : {}),
-      failingTestEdits: verdict.allowedFailingTestEdits.map((finding) => finding.message),
-    };
-  };
+  const checkIntegrity = createIntegrityCheck({ projectRoot: context.projectRoot, userFailures, allowFailingTestEdits: config.tests.allowFailingTestEdits });
 
   // Agent mode: candidate builds in a pool of workspaces, command tools, native tool calls (agent-wiring.ts).
   const agent = wireAgent({

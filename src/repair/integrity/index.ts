@@ -7,12 +7,36 @@
 import type { ChangeSet } from '../../patch/types.js';
 import { buildConfigFindings } from './build-config.js';
 import { javaTestFindings } from './java-tests.js';
+import type { TestSide } from './test-side.js';
+import { testSideFindings } from './test-side-rule.js';
 import type { FailingTestRef, IntegrityFinding, IntegrityPolicy, IntegrityVerdict } from './types.js';
 
 export type { FailingTestRef, IntegrityFinding, IntegrityPolicy, IntegrityRule, IntegrityVerdict } from './types.js';
+export type { TestSide } from './test-side.js';
 
-export function checkTestIntegrity(input: { changeSet: ChangeSet; failingTests: readonly FailingTestRef[]; policy: IntegrityPolicy }): IntegrityVerdict {
-  const findings = [...javaTestFindings(input.changeSet.files, input.failingTests), ...buildConfigFindings(input.changeSet.files)];
+export interface IntegrityInput {
+  changeSet: ChangeSet;
+  failingTests: readonly FailingTestRef[];
+  policy: IntegrityPolicy;
+  /** The project's test side (test-side.ts); absent: the conventional folders only. */
+  testSide?: TestSide;
+  /** Files with a compile error in the diagnosis: a repair may fix those, compared method by method. */
+  compileErrorFiles?: ReadonlySet<string>;
+}
+
+export function checkTestIntegrity(input: IntegrityInput): IntegrityVerdict {
+  const compared = [...javaTestFindings(input.changeSet.files, input.failingTests), ...buildConfigFindings(input.changeSet.files)];
+  // While tests fail the whole test side is read-only; what the comparison found says more, so it comes first.
+  const findings = [
+    ...compared,
+    ...testSideFindings({
+      changes: input.changeSet.files,
+      testSide: input.testSide ?? { roots: [] },
+      testsFailed: input.failingTests.length > 0,
+      compileErrorFiles: input.compileErrorFiles ?? new Set(),
+      alreadyFound: new Set(compared.map((finding) => finding.file)),
+    }),
+  ];
   const allowed = (finding: IntegrityFinding) => finding.failingTestEdit && input.policy.allowFailingTestEdits;
   return {
     blocking: findings.filter((finding) => !allowed(finding)),

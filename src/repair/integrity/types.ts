@@ -35,7 +35,9 @@ export type IntegrityRule =
   /** A build file, `.mvn/maven.config` or JUnit platform setting that skips, excludes or ignores tests. */
   | 'tests-skipped-by-config'
   /** A changed test source mvnx cannot read as Java, so cannot check. */
-  | 'unreadable-test';
+  | 'unreadable-test'
+  /** While tests fail: any change on the test side (test sources and resources, test-support modules). */
+  | 'test-side-changed';
 
 export interface IntegrityFinding {
   rule: IntegrityRule;

@@ -1,0 +1,33 @@
+/**
+ * The loop's test-integrity port: the test side read once per repair (the poms), the
+ * tests that failed (the user's build and any later diagnosis worked on) and the files
+ * with a compile error of their own, handed to repair/integrity/ with the patch.
+ */
+import type { Diagnosis } from '../diagnose/types.js';
+import type { ChangeSet } from '../patch/types.js';
+import type { IntegrityOutcome } from './loop.js';
+import { touchesTests } from './integrity/scope.js';
+import { readTestSide } from './integrity/test-side-read.js';
+import type { TestSide } from './integrity/test-side.js';
+import { failingTests } from './verifier.js';
+
+export function createIntegrityCheck(input: { projectRoot: string; userFailures: readonly string[]; allowFailingTestEdits: boolean }) {
+  let testSide: Promise<TestSide> | undefined;
+  return async (fix: ChangeSet, diagnosis: Diagnosis): Promise<IntegrityOutcome> => {
+    const side = await (testSide ??= readTestSide(input.projectRoot));
+    if (!touchesTests(fix, side)) return { failingTestEdits: [] };
+    // Loaded only for a fix that touches tests, test settings or the test side: the Java parser takes a while to start.
+    const integrity = await import('./integrity/index.js');
+    const verdict = integrity.checkTestIntegrity({
+      changeSet: fix,
+      failingTests: [...new Set([...input.userFailures, ...failingTests(diagnosis)])].map(integrity.failingTestRef),
+      policy: { allowFailingTestEdits: input.allowFailingTestEdits },
+      testSide: side,
+      compileErrorFiles: new Set(diagnosis.diagnostics.flatMap((d) => (d.kind === 'compile' && d.file ? [d.file] : []))),
+    });
+    return {
+      ...(verdict.blocking.length > 0 ? { refused: integrity.testWeakeningReason(verdict.blocking) } : {}),
+      failingTestEdits: verdict.allowedFailingTestEdits.map((finding) => finding.message),
+    };
+  };
+}
