@@ -8,7 +8,7 @@ import type { ChangeSet } from '../patch/types.js';
 import type { IntegrityOutcome } from './loop.js';
 import { touchesTests } from './integrity/scope.js';
 import { readTestSide } from './integrity/test-side-read.js';
-import type { TestSide } from './integrity/test-side.js';
+import { testSideRootOf, type TestSide } from './integrity/test-side.js';
 import { failingTests } from './verifier.js';
 
 export function createIntegrityCheck(input: { projectRoot: string; userFailures: readonly string[]; allowFailingTestEdits: boolean }) {
@@ -30,4 +30,15 @@ export function createIntegrityCheck(input: { projectRoot: string; userFailures:
       failingTestEdits: verdict.allowedFailingTestEdits.map((finding) => finding.message),
     };
   };
+}
+
+/**
+ * For the prompt, when tests fail: which shown files are on the test side (shown read-only,
+ * with a note that a patch to them is refused). A file with a compile error of its own stays editable.
+ */
+export async function testSideOfPrompt(diagnosis: Diagnosis, projectRoot: string): Promise<{ testSide?: (path: string) => boolean }> {
+  if (failingTests(diagnosis).length === 0) return {};
+  const side = await readTestSide(projectRoot);
+  const compileErrorFiles = new Set(diagnosis.diagnostics.flatMap((d) => (d.kind === 'compile' && d.file ? [d.file] : [])));
+  return { testSide: (path) => !compileErrorFiles.has(path) && testSideRootOf(side, path) !== undefined };
 }

@@ -495,7 +495,10 @@ describe('test integrity: benign look-alikes pass the method-by-method compariso
     const compileErrorFiles = new Set(changeSet.files.map((file) => file.path));
     const verdict = checkTestIntegrity({ changeSet, failingTests: failingTests ?? failing(MULTIPLY), policy: { allowFailingTestEdits: false }, compileErrorFiles });
     expect(verdict.blocking).toEqual([]);
-    expect(verdict.allowedFailingTestEdits).toEqual([]);
+    // Tests failed too: the fixed test-side file is recorded (high risk), and nothing else is found.
+    expect(verdict.allowedFailingTestEdits.map((finding) => [finding.rule, finding.compileErrorFix])).toEqual(
+      changeSet.files.filter((file) => file.path.startsWith('src/test/')).map(() => ['test-side-changed', true]),
+    );
   });
 });
 

@@ -177,6 +177,10 @@ describe('while tests fail, the test side is read-only: each shape is refused, w
     const compileErrorFiles = new Set(['pricing/src/test/java/com/acme/pricing/PricingTest.java']);
     const verdict = checkTestIntegrity({ changeSet, failingTests: FAILING, policy: { allowFailingTestEdits: false }, testSide: await readTestSide(SHAPES), compileErrorFiles });
     expect(verdict.blocking).toEqual([]);
+    // Still a test-side edit while tests fail: recorded, so the fix is high risk and never applied without a person.
+    expect(verdict.allowedFailingTestEdits.map((finding) => finding.message)).toEqual([
+      'changed pricing/src/test/java/com/acme/pricing/PricingTest.java (test sources and resources): in PricingTest#assertPrice(long, long), line 39: `assertEquals(expected, actual, "price in cents");` became `assertEquals(expected, actual, expected / 10.0, "price in cents");`, which had a compile error of its own',
+    ]);
   });
 });
 

@@ -37,7 +37,7 @@ export function checkTestIntegrity(input: IntegrityInput): IntegrityVerdict {
       alreadyFound: new Set(compared.map((finding) => finding.file)),
     }),
   ];
-  const allowed = (finding: IntegrityFinding) => finding.failingTestEdit && input.policy.allowFailingTestEdits;
+  const allowed = (finding: IntegrityFinding) => finding.compileErrorFix === true || (finding.failingTestEdit && input.policy.allowFailingTestEdits);
   return {
     blocking: findings.filter((finding) => !allowed(finding)),
     allowedFailingTestEdits: findings.filter(allowed),

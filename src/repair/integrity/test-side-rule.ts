@@ -7,7 +7,7 @@
  * failing tests, every change on the test side is a finding, named by its file, the
  * member it is in and the part that differs. Files with a compile error of their own in
  * the diagnosis are left to the method-by-method comparison: a repair must be able to fix
- * them. `tests.allowFailingTestEdits` lets these findings through (high risk, never
+ * them, and such a fix is high risk (`compileErrorFix`). `tests.allowFailingTestEdits` lets these findings through (high risk, never
  * applied without a person).
  */
 import { methodAt, parseJava, typeAt, type JavaSourceFile } from '../../java/index.js';
@@ -39,8 +39,12 @@ export function testSideFindings(input: TestSideInput): IntegrityFinding[] {
     const paths = [...new Set([change.oldPath ?? change.path, change.path])];
     const onTestSide = paths.map((file) => ({ file, root: testSideRootOf(input.testSide, file) })).find((entry) => entry.root);
     if (!onTestSide?.root) continue;
-    if (paths.some((file) => input.compileErrorFiles.has(file) || input.alreadyFound.has(file))) continue;
+    if (paths.some((file) => input.alreadyFound.has(file))) continue;
     const where = `${change.path} (${onTestSide.root.what})`;
+    if (paths.some((file) => input.compileErrorFiles.has(file))) {
+      findings.push({ rule: 'test-side-changed', file: change.path, message: `${describeChange(change, where)}, which had a compile error of its own`, failingTestEdit: true, compileErrorFix: true });
+      continue;
+    }
     findings.push({
       rule: 'test-side-changed',
       file: change.path,

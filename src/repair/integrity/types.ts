@@ -51,6 +51,12 @@ export interface IntegrityFinding {
   message: string;
   /** An edit of a test that failed: allowed when tests.allowFailingTestEdits is true. */
   failingTestEdit: boolean;
+  /**
+   * A test-side file that has a compile error of its own, changed while tests fail: the
+   * repair may fix it (compared method by method), and the fix is then high risk like an
+   * allowed edit of a failing test.
+   */
+  compileErrorFix?: true;
 }
 
 export interface IntegrityVerdict {
