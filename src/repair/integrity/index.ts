@@ -8,7 +8,7 @@ import type { ChangeSet } from '../../patch/types.js';
 import { buildConfigFindings } from './build-config.js';
 import { javaTestFindings } from './java-tests.js';
 import type { TestSide } from './test-side.js';
-import { testSideFindings } from './test-side-rule.js';
+import { TEST_SIDE_READ_ONLY, testSideFindings } from './test-side-rule.js';
 import type { FailingTestRef, IntegrityFinding, IntegrityPolicy, IntegrityVerdict } from './types.js';
 
 export type { FailingTestRef, IntegrityFinding, IntegrityPolicy, IntegrityRule, IntegrityVerdict } from './types.js';
@@ -46,7 +46,8 @@ export function checkTestIntegrity(input: IntegrityInput): IntegrityVerdict {
 
 /** The attempt's reason: the contract's `test-weakening` prefix, then every finding. */
 export function testWeakeningReason(findings: readonly IntegrityFinding[]): string {
-  return `test-weakening: ${findings.map((finding) => finding.message).join('; ')}`;
+  const readOnly = findings.some((finding) => finding.rule === 'test-side-changed') ? `; ${TEST_SIDE_READ_ONLY}` : '';
+  return `test-weakening: ${findings.map((finding) => finding.message).join('; ')}${readOnly}`;
 }
 
 /** `com.acme.FooTest#method` -> a reference the checker matches against the parsed sources. */

@@ -29,6 +29,9 @@ export interface TestSideInput {
   alreadyFound: ReadonlySet<string>;
 }
 
+/** Said once after the findings of a refused patch, and to the model with them. */
+export const TEST_SIDE_READ_ONLY = 'the test side is read-only while tests fail: fix the code under test instead';
+
 /** At most this many changed places are named per file. */
 const PLACES = 3;
 
@@ -49,7 +52,7 @@ export function testSideFindings(input: TestSideInput): IntegrityFinding[] {
       rule: 'test-side-changed',
       file: change.path,
       ...firstLine(change),
-      message: `${describeChange(change, where)}; the test side is read-only while tests fail: fix the code under test instead`,
+      message: describeChange(change, where),
       failingTestEdit: true,
     });
   }
