@@ -3,6 +3,7 @@
  * salvaged with a tag scan, so a half-written report still yields its finished cases.
  */
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import { decodeEntities } from '../maven/pom.js';
 
 export type TestStatus = 'passed' | 'failed' | 'error' | 'skipped';
 
@@ -34,6 +35,12 @@ const reportParser = new XMLParser({
   parseAttributeValue: false,
   parseTagValue: false,
   trimValues: false,
+  // fast-xml-parser's own entity step decodes only the five named entities: a message's
+  // `&#10;` (Surefire writes every newline, tab and quote of a message that way) reached
+  // the prompt as written. Decoded here instead, in one pass (`&amp;#10;` stays `&#10;`).
+  processEntities: false,
+  tagValueProcessor: (_name: string, value: string) => decodeEntities(value),
+  attributeValueProcessor: (_name: string, value: string) => decodeEntities(value),
   isArray: (name) => ARRAY_TAGS.has(name),
   // Output and properties can be huge and are never needed.
   stopNodes: ['*.system-out', '*.system-err', '*.properties'],
@@ -123,16 +130,6 @@ function attributes(source: string): Record<string, string> {
   const out: Record<string, string> = {};
   for (const m of source.matchAll(ATTRIBUTE)) out[m[1] ?? ''] = decodeEntities(m[2] ?? m[3] ?? '');
   return out;
-}
-
-function decodeEntities(text: string): string {
-  return text
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&quot;/g, '"')
-    .replace(/&apos;/g, "'")
-    .replace(/&#(\d+);/g, (_, d: string) => String.fromCodePoint(Number(d)))
-    .replace(/&amp;/g, '&');
 }
 
 /** Best effort for broken XML: every complete `<testcase>` start tag and what follows it. */

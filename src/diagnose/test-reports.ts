@@ -8,7 +8,7 @@ import path from 'node:path';
 import { diagnosticFingerprint } from './fingerprint.js';
 import { discoverModules, type ModuleFolder } from './modules.js';
 import { joinRelative, relativeToRoot, toForwardSlashes } from './paths.js';
-import { analyseStackTrace, condenseStackTrace, firstProjectFrame, frameSourceCandidates, type StackFrame } from './stack.js';
+import { analyseStackTrace, condenseStackTrace, firstProjectFrame, frameSourceCandidates, type CauseChain, type ProjectFrame, type StackFrame } from './stack.js';
 import { parseSurefireReport, type ReportedTestCase } from './surefire.js';
 import { truncate } from './text.js';
 import type { Diagnostic, TestCaseResult } from './types.js';
@@ -164,7 +164,6 @@ export function testCaseDiagnostic(c: CollectedCase, resolve: (frame: StackFrame
   const failure = c.failure ?? { outcome: 'error' as const, type: '', message: '', stackTrace: '' };
   const lines = failure.stackTrace.split(/\r?\n/);
   const chain = analyseStackTrace(lines, resolve);
-  const project = chain.primary;
   const rootCause = chain.rootCause > 0 ? chain.sections[chain.rootCause]?.header.split('\n')[0] : undefined;
   // A display name is not a method name; the test class's own frame says which method ran.
   let method = c.method;
@@ -172,6 +171,7 @@ export function testCaseDiagnostic(c: CollectedCase, resolve: (frame: StackFrame
     const own = firstProjectFrame(lines, (f) => (f.className === c.className ? f.method : undefined));
     if (own) method = own.file;
   }
+  const project = failureLocation(chain, c.className, method, failure.type);
   const firstLine = failure.message.split(/\r?\n/)[0]?.trim() ?? '';
   const message = truncate(firstLine || failure.type || `${c.status} without a message`, 500);
   // A StackOverflowError is usually a code bug (recursion); running out of memory is not.
@@ -201,6 +201,27 @@ export function testCaseDiagnostic(c: CollectedCase, resolve: (frame: StackFrame
   };
   d.fingerprint = diagnosticFingerprint(d);
   return d;
+}
+
+/** Test sources and resources by convention, of any module. */
+const TEST_SIDE_PATH = /(^|\/)src\/(test|it|integration-test|testFixtures|test-fixtures)\//;
+/** Failures a test framework's assertion raised (not an exception of the code under test). */
+const ASSERTION_FAILURE = /^(org\.opentest4j|org\.junit|junit\.framework|org\.assertj|org\.hamcrest|org\.testng)\.|AssertionFailedError$|ComparisonFailure$|MultipleFailuresError$/;
+
+/**
+ * Where the failure is, for the diagnostic: the deepest project frame, unless that is on
+ * the test side (a helper of the test class, a shared test utility, a custom assertion of
+ * a test-support module): then the failing test method's own line, so the model looks at
+ * the code the test calls, not at the helper; the helper's frames stay in
+ * `testFailure.frames` as context.
+ */
+function failureLocation(chain: CauseChain, testClass: string, method: string, failureType: string): ProjectFrame | undefined {
+  const primary = chain.primary;
+  if (!primary) return undefined;
+  const own = chain.projectFrames.find((entry) => (entry.frame.className === testClass || entry.frame.className.startsWith(`${testClass}$`)) && entry.frame.method === method);
+  if (!own || own === primary) return primary;
+  const helper = TEST_SIDE_PATH.test(primary.file) || primary.frame.className === testClass || ASSERTION_FAILURE.test(failureType);
+  return helper ? own : primary;
 }
 
 export function failingTestDiagnostics(projectRoot: string, cases: CollectedCase[], moduleDirs: readonly string[] = []): Diagnostic[] {

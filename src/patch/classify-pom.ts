@@ -71,3 +71,42 @@ export function changesPlugins(before: string | null, after: string | null): boo
   const previous = before === null ? undefined : readPom(before);
   return [...next.plugins].some((plugin) => !previous?.plugins.has(plugin));
 }
+
+/**
+ * Plugins that run arbitrary code while the project builds: a shell command, an Ant
+ * script, a Groovy, JavaScript, Ruby or Python script, another build, npm. A repair that
+ * adds one could do anything on every developer's machine and in CI.
+ */
+const CODE_RUNNING_PLUGINS = /^(exec-maven-plugin|maven-antrun-plugin|antrun-plugin|groovy-maven-plugin|gmaven-plugin|gmavenplus-plugin|maven-scripting-plugin|frontend-maven-plugin|maven-invoker-plugin|jruby-maven-plugin|rhino-maven-plugin|beanshell-maven-plugin|maven-shell-plugin)$|(^|-)(exec|antrun|groovy|gmaven\w*|scripting|beanshell|jruby|jython|nashorn|rhino)(-|$)/;
+
+/** Each code-running plugin's declaration (with its executions and configuration) anywhere in a POM. */
+function codeRunningPlugins(project: PomNode): Map<string, string[]> {
+  const found = new Map<string, string[]>();
+  const visit = (value: unknown, key: string): void => {
+    if (Array.isArray(value)) return value.forEach((item) => visit(item, key));
+    if (!isNode(value)) return;
+    const artifactId = typeof value.artifactId === 'string' ? value.artifactId.trim() : '';
+    if (key === 'plugin' && CODE_RUNNING_PLUGINS.test(artifactId)) found.set(artifactId, [...(found.get(artifactId) ?? []), JSON.stringify(value)]);
+    for (const [child, inner] of Object.entries(value)) visit(inner, child);
+  };
+  for (const [key, value] of Object.entries(project)) visit(value, key);
+  return found;
+}
+
+/**
+ * The code-running plugins (artifactIds) that `after` adds or changes against `before`:
+ * a new declaration, or one whose executions or configuration differ. A POM that does not
+ * parse counts when it names such a plugin more often than before.
+ */
+export function addedBuildTimeCode(before: string | null, after: string | null): string[] {
+  if (after === null) return [];
+  const next = parsePomProject(after);
+  const previous = before === null ? undefined : parsePomProject(before);
+  if (!next) {
+    const names = (text: string | null) => [...(text ?? '').replace(/<!--[\s\S]*?-->/g, '').matchAll(/<artifactId>\s*([\w.-]+)\s*<\/artifactId>/g)].map((m) => m[1]!).filter((name) => CODE_RUNNING_PLUGINS.test(name));
+    const was = names(before);
+    return [...new Set(names(after).filter((name) => names(after).filter((n) => n === name).length > was.filter((n) => n === name).length))];
+  }
+  const old = previous ? codeRunningPlugins(previous) : new Map<string, string[]>();
+  return [...codeRunningPlugins(next)].filter(([name, declarations]) => declarations.some((declaration) => !(old.get(name) ?? []).includes(declaration))).map(([name]) => name);
+}

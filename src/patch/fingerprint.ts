@@ -46,7 +46,7 @@ export function fingerprintProposedEdits(edits: readonly ProposedEdit[]): string
       case 'search-replace':
         return [edit.path, clean(edit.search.split('\n')), clean(edit.replace.split('\n'))];
       case 'line-op':
-        return [edit.path, edit.op, String(edit.line), String(edit.endLine ?? ''), clean((edit.text ?? '').split('\n'))];
+        return [edit.path, edit.op, String(edit.line), String(edit.endLine ?? ''), clean((edit.text ?? '').split('\n')), clean((edit.old ?? '').split('\n'))];
       case 'whole-file':
         return [edit.path, clean(edit.content.split('\n'))];
     }

@@ -45,6 +45,10 @@ export const PATCH_PROBLEM_CODES = [
   'model-error',
   // An agent's candidate fix that weakens, skips, disables or deletes tests (refused before its build).
   'test-weakening',
+  // Issue 25: a pom change that adds or changes a plugin that runs code at build time, whatever the policy.
+  'build-time-code',
+  // Issue 25: a JSON line operation that does not state the lines it replaces or deletes (or states other ones).
+  'unchecked-line-edit',
 ] as const;
 
 export type PatchProblemCode = (typeof PATCH_PROBLEM_CODES)[number];

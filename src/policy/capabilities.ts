@@ -6,6 +6,7 @@
  * developer's machine and in CI.
  */
 import { codeOf, lineChangesOf } from './changed-lines.js';
+import { addedBuildTimeCode } from '../patch/classify-pom.js';
 import type { ChangeSet } from '../patch/types.js';
 
 export interface Capability {
@@ -46,6 +47,9 @@ const JVM_SOURCE = /\.(java|kt|kts|groovy|scala)$/;
 export function addedCapabilities(changeSet: ChangeSet): { name: string; where: string }[] {
   const found = new Map<string, string>();
   for (const file of changeSet.files) {
+    // The patch stage refuses these; a change set that reaches risk another way is still high risk.
+    const codeRunning = !file.binary && /(^|\/)pom\.xml$|\.pom$/.test(file.path) ? addedBuildTimeCode(file.before, file.after) : [];
+    if (codeRunning.length > 0 && !found.has('build-time code execution')) found.set('build-time code execution', `${file.path}: <plugin> ${codeRunning.join(', ')}`);
     if (file.binary || !JVM_SOURCE.test(file.path)) continue;
     const changes = lineChangesOf(file);
     for (const line of [...changes.added, ...changes.replaced.map((pair) => pair.after)]) {

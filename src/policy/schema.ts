@@ -340,7 +340,7 @@ export const configSchema = z
         allowFailingTestEdits: z
           .boolean()
           .default(false)
-          .describe('Let a fix change the tests that failed (their assertions, expected values, statements, data or setup) when the test itself may be wrong. Such a fix is always high risk, never applied by auto or assist.autoApplyLowRisk, and the console and run record say it edits the failing test. Disabling, skipping or deleting tests is never allowed.'),
+          .describe('Let a fix change the tests that failed (their assertions, expected values, statements, data or setup) and, while tests fail, the rest of the test side (helpers, test utilities, test resources, test-support modules) when the test itself may be wrong. Such a fix is always high risk, never applied by auto or assist.autoApplyLowRisk, and the console and run record say it edits the failing test. Disabling, skipping or deleting tests is never allowed.'),
         flakyCheck: z
           .boolean()
           .default(true)

@@ -23,10 +23,9 @@ import { BUILT_IN_FIXERS, FixerRegistry } from './fixers/registry.js';
 import type { AgentTool, Fixer } from '../plugins/contracts.js';
 import { createSourceView } from './fixers/source-view.js';
 import { createTypeIndex } from './fixers/type-index.js';
-import type { IntegrityOutcome, LoopPorts } from './loop.js';
+import type { LoopPorts } from './loop.js';
 import { wireAgent } from './agent-wiring.js';
-import { changesMainJava } from './integrity/oracle-inputs.js';
-import { touchesTests } from './integrity/scope.js';
+import { createIntegrityCheck } from './integrity-check.js';
 import { createModelProposer } from './model-proposer.js';
 import { createFailureRecheck, recheckApplies } from './recheck.js';
 import { startVerificationSession, type VerificationSession } from './verification-session.js';
@@ -186,21 +185,7 @@ export async function startRepairSession(input: {
 
   // The tests that failed: in the user's build, and in any later diagnosis worked on.
   const userFailures = [...failingTests(input.diagnosis), ...baselineTests.filter((t) => t.status === 'failed' || t.status === 'error').map((t) => `${t.className}#${t.method}`)];
-  const checkIntegrity = async (fix: ChangeSet, diagnosis: Diagnosis): Promise<IntegrityOutcome> => {
-    const failing = [...new Set([...userFailures, ...failingTests(diagnosis)])];
-    // Main code can encode a failing test's oracle (test-special-casing) only when tests failed.
-    const oracleAtStake = failing.length > 0 && changesMainJava(fix);
-    if (!touchesTests(fix) && !oracleAtStake) return { failingTestEdits: [] };
-    // Loaded only for a fix that touches tests or test settings, or main code in a repair of failing tests: the Java parser takes a while to start.
-    const integrity = await import('./integrity/index.js');
-    const verdict = touchesTests(fix)
-      ? integrity.checkTestIntegrity({ changeSet: fix, failingTests: failing.map(integrity.failingTestRef), policy: { allowFailingTestEdits: config.tests.allowFailingTestEdits } })
-      : { blocking: [], allowedFailingTestEdits: [] };
-    const failingTestEdits = verdict.allowedFailingTestEdits.map((finding) => finding.message);
-    if (verdict.blocking.length > 0) return { refused: integrity.testWeakeningReason(verdict.blocking), failingTestEdits };
-    const specialCasing = oracleAtStake ? integrity.specialCasingFindings({ changes: fix.files, tests: await integrity.readFailingTestSources(failing, original) }) : [];
-    return { ...(specialCasing.length > 0 ? { refused: integrity.testSpecialCasingReason(specialCasing) } : {}), failingTestEdits };
-  };
+  const checkIntegrity = createIntegrityCheck({ projectRoot: context.projectRoot, original, userFailures, allowFailingTestEdits: config.tests.allowFailingTestEdits });
 
   // Agent mode: candidate builds in a pool of workspaces, command tools, native tool calls (agent-wiring.ts).
   const agent = wireAgent({

@@ -8,6 +8,7 @@ import { gatherContext } from './context/gather.js';
 import type { TypeIndex } from '../plugins/contracts.js';
 import { ProviderUnavailable, type Proposal } from './loop.js';
 import { checkProposedChange, type ChangeChecker } from './change-check.js';
+import { testSideOfPrompt } from './integrity-check.js';
 
 export type EditFormat = 'diff' | 'search-replace' | 'json';
 
@@ -148,6 +149,7 @@ export async function buildPromptFor(
     diagnostics: fixable,
     context,
     editable: editableUnder(options.checker.policy),
+    ...(await testSideOfPrompt(diagnosis, options.checker.root)),
     ...(options.guidelines ? { guidelines: options.guidelines } : {}),
     editFormat: options.editFormat,
     history: history.map(summariseAttempt),

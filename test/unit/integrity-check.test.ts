@@ -489,11 +489,30 @@ describe('test integrity: weakening shapes are found, with a precise reason', ()
   });
 });
 
-describe('test integrity: benign look-alikes pass', () => {
+// The method-by-method comparison: what a repair may do to a test file that has a compile error of its own.
+describe('test integrity: benign look-alikes pass the method-by-method comparison', () => {
   it.each(BENIGN)('$name', ({ changeSet, failing: failingTests }) => {
+    const compileErrorFiles = new Set(changeSet.files.map((file) => file.path));
+    const verdict = checkTestIntegrity({ changeSet, failingTests: failingTests ?? failing(MULTIPLY), policy: { allowFailingTestEdits: false }, compileErrorFiles });
+    expect(verdict.blocking).toEqual([]);
+    // Tests failed too: the fixed test-side file is recorded (high risk), and nothing else is found.
+    expect(verdict.allowedFailingTestEdits.map((finding) => [finding.rule, finding.compileErrorFix])).toEqual(
+      changeSet.files.filter((file) => file.path.startsWith('src/test/')).map(() => ['test-side-changed', true]),
+    );
+  });
+});
+
+// Issue 25: while tests fail, the test side is read-only, however harmless the edit looks.
+describe('test integrity: while tests fail, the look-alikes that touch the test side are refused', () => {
+  const onTestSide = (changeSet: ChangeSet) => changeSet.files.some((file) => file.path.startsWith('src/test/'));
+  it.each(BENIGN.filter(({ changeSet }) => onTestSide(changeSet)))('$name', ({ changeSet, failing: failingTests }) => {
+    const verdict = checkTestIntegrity({ changeSet, failingTests: failingTests ?? failing(MULTIPLY), policy: { allowFailingTestEdits: false } });
+    expect(verdict.blocking.map((finding) => finding.rule)).toContain('test-side-changed');
+    expect(testWeakeningReason(verdict.blocking)).toMatch(/^test-weakening: changed src\/test\/\S+ \(test sources and resources\)/);
+  });
+  it.each(BENIGN.filter(({ changeSet }) => !onTestSide(changeSet)))('$name: not on the test side, passes', ({ changeSet, failing: failingTests }) => {
     const verdict = checkTestIntegrity({ changeSet, failingTests: failingTests ?? failing(MULTIPLY), policy: { allowFailingTestEdits: false } });
     expect(verdict.blocking).toEqual([]);
-    expect(verdict.allowedFailingTestEdits).toEqual([]);
   });
 });
 

@@ -94,6 +94,15 @@ describe('buildRepairPrompt', () => {
     expect(user(messages)).toContain('### pom.xml (read-only: policy protects it)');
   });
 
+  it('while tests fail: says the test side is read-only and shows its files as such (issue 25)', () => {
+    const helper = piece({ path: 'src/test/java/com/acme/AppTest.java', startLine: 1, text: 'class AppTest {}', label: 'test' });
+    const messages = buildRepairPrompt(input({ context: [appSource, helper], testSide: (path) => path.startsWith('src/test/') }));
+    expect(system(messages)).toContain('Files you may edit (all shown in the prompt):\n- src/main/java/com/acme/App.java\nShown for reference only (the test side is read-only while tests fail):\n- src/test/java/com/acme/AppTest.java');
+    expect(user(messages)).toContain('### src/test/java/com/acme/AppTest.java (read-only: the test side, while tests fail)');
+    expect(user(messages)).toContain('The test side is read-only while tests fail');
+    expect(user(buildRepairPrompt(input({ context: [appSource, helper] })))).not.toContain('The test side is read-only');
+  });
+
   it('puts library declarations in their own section, never among the editable files', () => {
     const messages = buildRepairPrompt(input({ context: [appSource, piece({ heading: 'java.util.List (JDK)', text: 'interface java.util.List<E> {\n    boolean add(E);\n}', label: 'members of java.util.List', tier: 'declaration' })] }));
     expect(user(messages)).toContain('## Declarations from the JDK and libraries (not editable)\n\n### java.util.List (JDK)\n```java\ninterface java.util.List<E> {');

@@ -110,10 +110,24 @@ describe('line operations and whole files', () => {
   const run = (edit: ProposedEdit) => resolveEdits([edit], new Map([['f', file]]), STRICT);
 
   it('inserts before, deletes and replaces inclusive ranges', () => {
-    expect(run({ type: 'line-op', path: 'f', op: 'insert', line: 2, text: 'new' }).changeSet.files[0]?.after).toBe('one\nnew\ntwo\nthree\n');
+    expect(run({ type: 'line-op', path: 'f', op: 'insert', line: 2, old: 'two', text: 'new' }).changeSet.files[0]?.after).toBe('one\nnew\ntwo\nthree\n');
     expect(run({ type: 'line-op', path: 'f', op: 'insert', line: 4, text: 'end\n' }).changeSet.files[0]?.after).toBe('one\ntwo\nthree\nend\n');
-    expect(run({ type: 'line-op', path: 'f', op: 'delete', line: 2, endLine: 3 }).changeSet.files[0]?.after).toBe('one\n');
-    expect(run({ type: 'line-op', path: 'f', op: 'replace', line: 1, text: 'ONE' }).changeSet.files[0]?.after).toBe('ONE\ntwo\nthree\n');
+    expect(run({ type: 'line-op', path: 'f', op: 'delete', line: 2, endLine: 3, old: 'two\nthree\n' }).changeSet.files[0]?.after).toBe('one\n');
+    expect(run({ type: 'line-op', path: 'f', op: 'replace', line: 1, old: 'one', text: 'ONE' }).changeSet.files[0]?.after).toBe('ONE\ntwo\nthree\n');
+  });
+
+  it('refuses a line operation that does not state the lines it works on, or states others', () => {
+    const refused = (edit: Parameters<typeof run>[0]) => run(edit).problems.map((p) => [p.code, p.message]);
+    expect(refused({ type: 'line-op', path: 'f', op: 'replace', line: 2, text: 'TWO' })).toEqual([
+      ['unchecked-line-edit', 'f: replace at lines 2-2 does not state the lines it replaces ("old"), so it cannot be checked against the file; repeat them exactly in "old", or use "search" and "replace".'],
+    ]);
+    expect(refused({ type: 'line-op', path: 'f', op: 'delete', line: 1, endLine: 2 })[0]?.[0]).toBe('unchecked-line-edit');
+    expect(refused({ type: 'line-op', path: 'f', op: 'insert', line: 1, text: 'zero' })[0]?.[1]).toContain('does not state the line it goes before');
+    // A model that miscounted by one: the line it names is not the one it means.
+    expect(refused({ type: 'line-op', path: 'f', op: 'replace', line: 3, old: 'two', text: 'TWO' })).toEqual([
+      ['hunk-not-found', 'f: replace at lines 3-3: "old" does not match the file; line 3 is `three`, "old" says `two`.'],
+    ]);
+    expect(refused({ type: 'line-op', path: 'f', op: 'delete', line: 2, endLine: 3, old: 'two' })[0]?.[1]).toContain('(1 line stated, 2 in the range)');
   });
 
   it('refuses lines outside the file', () => {

@@ -140,3 +140,27 @@ describe('risk by capability', () => {
     expect(isTrivialLine(line)).toBe(expected);
   });
 });
+
+describe('risk of a pom that runs code at build time (issue 25)', () => {
+  const POM = '<project><modelVersion>4.0.0</modelVersion><artifactId>a</artifactId><build><plugins>\n</plugins></build></project>\n';
+  const withPlugin = (plugin: string) => POM.replace('<plugins>\n', `<plugins>\n${plugin}\n`);
+
+  it.each([
+    ['exec-maven-plugin', '<plugin><groupId>org.codehaus.mojo</groupId><artifactId>exec-maven-plugin</artifactId><version>3.1.0</version></plugin>'],
+    ['maven-antrun-plugin', '<plugin><artifactId>maven-antrun-plugin</artifactId><version>3.1.0</version></plugin>'],
+    ['groovy-maven-plugin', '<plugin><groupId>org.codehaus.gmaven</groupId><artifactId>groovy-maven-plugin</artifactId><version>2.1.1</version></plugin>'],
+    ['gmavenplus-plugin', '<plugin><groupId>org.codehaus.gmavenplus</groupId><artifactId>gmavenplus-plugin</artifactId></plugin>'],
+  ])('%s is high risk, the capability named, whatever the size', (name, plugin) => {
+    const assessment = assessRisk(edit(POM, withPlugin(plugin), 'pom.xml'), ['edit-build-file'], config);
+    expect(assessment.risk).toBe('high');
+    expect(assessment.reasons).toContain(`adds build-time code execution (pom.xml: <plugin> ${name})`);
+  });
+
+  it('a new execution of a code-running plugin already declared counts; another plugin does not', () => {
+    const declared = withPlugin('<plugin><artifactId>maven-antrun-plugin</artifactId><version>3.1.0</version></plugin>');
+    const executed = declared.replace('<version>3.1.0</version>', '<version>3.1.0</version><executions><execution><goals><goal>run</goal></goals></execution></executions>');
+    expect(assessRisk(edit(declared, executed, 'pom.xml'), ['edit-build-file'], config).reasons.join()).toContain('build-time code execution');
+    const jar = assessRisk(edit(POM, withPlugin('<plugin><artifactId>maven-jar-plugin</artifactId><version>3.4.1</version></plugin>'), 'pom.xml'), ['edit-build-file'], config);
+    expect(jar.reasons.join()).not.toContain('build-time code execution');
+  });
+});

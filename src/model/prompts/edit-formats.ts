@@ -48,9 +48,10 @@ const JSON_EDITS = `Answer format: only a JSON object, no prose, no fence:
 {"summary": "one sentence", "edits": [EDIT, ...]}
 where each EDIT is one of
 - {"file": PATH, "search": EXACT_EXISTING_LINES, "replace": NEW_LINES}
-- {"file": PATH, "op": "insert" | "delete" | "replace", "line": N, "endLine": M, "text": NEW_LINES}
+- {"file": PATH, "op": "insert" | "delete" | "replace", "line": N, "endLine": M, "old": EXACT_EXISTING_LINES, "text": NEW_LINES}
 PATH is relative to the project root. "search" copies whole existing lines exactly,
-indentation included. "line" numbers refer to the numbered source shown above.
+indentation included. "line" numbers refer to the numbered source shown above; "old"
+copies lines N..M exactly (for insert: line N, which the text goes before).
 
 Example:
 {"summary": "Import List.", "edits": [{"file": "src/main/java/com/acme/Greeter.java", "search": "import java.util.Map;\\n", "replace": "import java.util.List;\\nimport java.util.Map;\\n"}]}`;

@@ -31,6 +31,8 @@ export interface RepairPromptInput {
   context: ContextPiece[];
   /** Whether policy lets the model edit a shown file; default: every shown file. */
   editable?: (path: string) => boolean;
+  /** While tests fail: whether a shown file is on the test side, which a patch may not change. */
+  testSide?: (path: string) => boolean;
   guidelines?: string;
   editFormat: EditFormat;
   history: AttemptSummary[];
@@ -50,6 +52,10 @@ export interface RepairPrompt {
   tokens: number;
 }
 
+/** Said with every failure that includes failing tests: a patch to the test side is refused before any build. */
+export const TEST_SIDE_NOTE =
+  'The test side is read-only while tests fail: the tests, their helpers and set-up methods, shared test utilities, test resources (expected-output files) and test-support modules state the expected behaviour, and a patch that changes any of them is refused. When the failure is raised inside a test helper, the bug is in the main code the test calls: fix that.';
+
 const MAX_DETAIL_LINES = 10;
 const MAX_STACK_LINES = 60;
 const MAX_DIFF_LINES = 80;
@@ -68,17 +74,19 @@ export function composeRepairPrompt(input: RepairPromptInput): RepairPrompt {
   const answer = input.answerTokens ?? DEFAULT_ANSWER_TOKENS;
   const promptBudget = input.contextTokens - answer;
   const guidelines = guidelinesText(input.guidelines, input.contextTokens);
-  const failure = `## Build failure\n\n${input.diagnostics.map(renderDiagnostic).join('\n\n')}`;
+  const failure = `## Build failure\n\n${input.diagnostics.map(renderDiagnostic).join('\n\n')}${input.testSide ? `\n\n${TEST_SIDE_NOTE}` : ''}`;
   const format = `## Your answer\n\n${EDIT_FORMAT_INSTRUCTIONS[input.editFormat]}`;
   const history = [...input.history].sort((a, b) => a.n - b.n);
-  const editable = input.editable ?? (() => true);
+  const policyAllows = input.editable ?? (() => true);
+  const onTestSide = input.testSide ?? (() => false);
+  const editable = (path: string) => policyAllows(path) && !onTestSide(path);
 
   // Reserve the largest file list and left-out note the pieces could need, so the packed prompt always fits.
   const allPaths = [...new Set(input.context.map((piece) => piece.path).filter((p): p is string => p !== undefined))];
   const reserved =
     estimateTokens(SYSTEM_PROMPT) +
     estimateTokens(guidelines) +
-    estimateTokens(editableFilesSection(allPaths, editable)) +
+    estimateTokens(editableFilesSection(allPaths, editable, onTestSide)) +
     estimateTokens(failure) +
     estimateTokens(format) +
     history.reduce((sum, attempt) => sum + estimateTokens(renderAttempt(attempt)) + 2, 0) +
@@ -86,7 +94,7 @@ export function composeRepairPrompt(input: RepairPromptInput): RepairPrompt {
     40 +
     2 * MESSAGE_OVERHEAD;
   const pack = packContext(input.context, Math.max(0, promptBudget - reserved));
-  const code = renderContext(pack.included, editable);
+  const code = renderContext(pack.included, editable, onTestSide);
 
   let spent = reserved + pack.tokens;
   const diffs = new Map<number, string>();
@@ -106,7 +114,7 @@ export function composeRepairPrompt(input: RepairPromptInput): RepairPrompt {
     sections.push(`## Earlier attempts that did not work (do not repeat them)\n\n${attempts.join('\n\n')}`);
   }
   sections.push(format);
-  const system = [SYSTEM_PROMPT, editableFilesSection(code.files, editable), guidelines].filter(Boolean).join('\n\n');
+  const system = [SYSTEM_PROMPT, editableFilesSection(code.files, editable, onTestSide), guidelines].filter(Boolean).join('\n\n');
   const messages: ChatMessage[] = [
     { role: 'system', content: system },
     { role: 'user', content: sections.join('\n\n') },
@@ -119,7 +127,7 @@ export function composeRepairPrompt(input: RepairPromptInput): RepairPrompt {
  * says why it is shown, its lines numbered, one fenced block per run of lines; then the
  * library declarations.
  */
-function renderContext(pieces: readonly ContextPiece[], editable: (path: string) => boolean): { text: string; files: string[] } {
+function renderContext(pieces: readonly ContextPiece[], editable: (path: string) => boolean, onTestSide: (path: string) => boolean): { text: string; files: string[] } {
   const files = new Map<string, { lines: Map<number, string>; reasons: string[] }>();
   const library: ContextPiece[] = [];
   for (const piece of pieces) {
@@ -147,7 +155,7 @@ function renderContext(pieces: readonly ContextPiece[], editable: (path: string)
       else runs.push([n]);
     }
     const fenced = runs.map((run) => `\`\`\`${fenceLanguage(path)}\n${run.map((n) => `${String(n).padStart(width)} | ${file.lines.get(n)}`).join('\n')}\n\`\`\``);
-    const access = editable(path) ? '' : ' (read-only: policy protects it)';
+    const access = onTestSide(path) ? ' (read-only: the test side, while tests fail)' : editable(path) ? '' : ' (read-only: policy protects it)';
     blocks.push(`### ${path}${access}\nShown: ${file.reasons.slice(0, 4).join('; ')}${file.reasons.length > 4 ? `; and ${file.reasons.length - 4} more` : ''}\n${fenced.join('\n...\n')}`);
   }
   const sections: string[] = [];

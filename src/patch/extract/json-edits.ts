@@ -17,6 +17,10 @@ const lineOperationEdit = z.object({
   line: z.number().int().min(1).describe('1-based line number in the current file.'),
   endLine: z.number().int().min(1).optional().describe('Last line affected (inclusive); defaults to `line`.'),
   text: z.string().optional().describe('New lines for insert and replace.'),
+  old: z
+    .string()
+    .optional()
+    .describe('The current lines line..endLine, exactly (replace and delete); for insert, the current line `line` the text goes before. Required: an edit that does not state the lines it works on, or states others, is refused.'),
 });
 
 const wholeFileEdit = z.object({
@@ -41,6 +45,7 @@ function toProposedEdit(edit: JsonEditList['edits'][number]): ProposedEdit {
     const lineOp: ProposedEdit = { type: 'line-op', path, op: edit.op, line: edit.line };
     if (edit.endLine !== undefined) lineOp.endLine = edit.endLine;
     if (edit.text !== undefined) lineOp.text = edit.text;
+    if (edit.old !== undefined) lineOp.old = edit.old;
     return lineOp;
   }
   return { type: 'whole-file', path, content: edit.content };

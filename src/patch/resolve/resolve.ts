@@ -158,11 +158,38 @@ function applyLineOperation(work: Workspace, edit: Extract<ProposedEdit, { type:
   if (edit.line < 1 || edit.line > limit || (edit.op !== 'insert' && end < edit.line) || end > count) {
     return failed(problem('line-out-of-range', `${edit.path}: ${edit.op} at lines ${edit.line}${edit.endLine ? `-${edit.endLine}` : ''} is outside the file's ${count} lines.`, { file: edit.path }));
   }
+  const unchecked = checkStatedLines(edit, current.lines, first, end);
+  if (unchecked) return failed(unchecked);
   const text = edit.op === 'delete' ? [] : splitModelText(edit.text ?? '');
   const lines = [...current.lines.slice(0, first), ...text, ...current.lines.slice(end)];
   const eols = [...current.eols.slice(0, first), ...text.map(() => current.eol), ...current.eols.slice(end)];
   file.current = { ...current, lines, eols };
   return OK;
+}
+
+/**
+ * A line number alone cannot be checked against the file: a model that miscounts (or
+ * read another version) would replace the wrong lines silently. So a line operation must
+ * state the lines it works on, exactly (`old`): the lines it replaces or deletes, or for
+ * an insert the line it goes before (nothing when it appends at the end).
+ */
+function checkStatedLines(edit: Extract<ProposedEdit, { type: 'line-op' }>, fileLines: readonly string[], first: number, end: number): PatchProblem | undefined {
+  const span = edit.op === 'insert' ? fileLines.slice(first, first + 1) : fileLines.slice(first, end);
+  const where = edit.op === 'insert' ? `line ${edit.line}` : `lines ${edit.line}-${end}`;
+  if (edit.old === undefined) {
+    if (edit.op === 'insert' && span.length === 0) return undefined;
+    const what = edit.op === 'insert' ? 'the line it goes before' : `the lines it ${edit.op === 'delete' ? 'deletes' : 'replaces'}`;
+    return problem('unchecked-line-edit', `${edit.path}: ${edit.op} at ${where} does not state ${what} ("old"), so it cannot be checked against the file; repeat them exactly in "old", or use "search" and "replace".`, { file: edit.path });
+  }
+  const stated = splitModelText(edit.old);
+  const differs = stated.length !== span.length ? 0 : stated.findIndex((line, index) => line !== span[index]);
+  if (stated.length === span.length && differs === -1) return undefined;
+  const at = Math.max(0, differs);
+  return problem(
+    'hunk-not-found',
+    `${edit.path}: ${edit.op} at ${where}: "old" does not match the file${stated.length !== span.length ? ` (${stated.length} line${stated.length === 1 ? '' : 's'} stated, ${span.length} in the range)` : ''}; line ${edit.line + at} is \`${(span[at] ?? '').trim().slice(0, 120)}\`, "old" says \`${(stated[at] ?? '').trim().slice(0, 120)}\`.`,
+    { file: edit.path },
+  );
 }
 
 function applyWholeFile(work: Workspace, edit: Extract<ProposedEdit, { type: 'whole-file' }>): EditResult {

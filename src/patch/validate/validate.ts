@@ -1,5 +1,6 @@
 import { aliasCollisions } from '../canonical-path.js';
 import { classifyFile, countChangedLines } from '../classify.js';
+import { addedBuildTimeCode } from '../classify-pom.js';
 import type { PatchPolicy } from '../patch-policy.js';
 import { problem } from '../problems.js';
 import type { ChangeSet, FileChange, PatchProblem } from '../types.js';
@@ -83,10 +84,16 @@ export function validateChangeSet(cs: ChangeSet, policy: PatchPolicy): PatchProb
       problems.push(problem('line-too-long', `${change.path} line ${longest.line} would be ${longest.length} characters long; policy allows at most ${policy.maxLineLength} (patch.maxLineLength).`, { file: change.path }));
       continue;
     }
-    for (const type of classifyFile(change)) {
+    const types = classifyFile(change);
+    for (const type of types) {
       if (!policy.allowedChanges.includes(type)) {
         problems.push(problem('change-type-not-allowed', `${change.path}: change type ${type} is not allowed by policy.`, { file: change.path }));
       }
+    }
+    // Whatever the policy allows: a plugin that runs code while the project builds could do anything, anywhere the build runs.
+    const codeRunning = types.includes('edit-build-file') || /(^|\/)pom\.xml$|\.pom$/.test(change.path) ? addedBuildTimeCode(change.before, change.after) : [];
+    if (codeRunning.length > 0) {
+      problems.push(problem('build-time-code', `${change.path}: adds or changes ${codeRunning.map((name) => `<plugin> ${name}`).join(', ')}, which runs code at build time (process execution); a repair may not do that.`, { file: change.path }));
     }
   }
   if (totalBytes > policy.maxChangeSetBytes) {

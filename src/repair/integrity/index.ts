@@ -7,15 +7,39 @@
 import type { ChangeSet } from '../../patch/types.js';
 import { buildConfigFindings } from './build-config.js';
 import { javaTestFindings } from './java-tests.js';
+import type { TestSide } from './test-side.js';
+import { TEST_SIDE_READ_ONLY, testSideFindings } from './test-side-rule.js';
 import type { FailingTestRef, IntegrityFinding, IntegrityPolicy, IntegrityVerdict } from './types.js';
 
 export type { FailingTestRef, IntegrityFinding, IntegrityPolicy, IntegrityRule, IntegrityVerdict } from './types.js';
 export { readFailingTestSources } from './oracle-inputs.js';
 export { specialCasingFindings, testSpecialCasingReason, type SpecialCasingFinding } from './special-casing.js';
+export type { TestSide } from './test-side.js';
 
-export function checkTestIntegrity(input: { changeSet: ChangeSet; failingTests: readonly FailingTestRef[]; policy: IntegrityPolicy }): IntegrityVerdict {
-  const findings = [...javaTestFindings(input.changeSet.files, input.failingTests), ...buildConfigFindings(input.changeSet.files)];
-  const allowed = (finding: IntegrityFinding) => finding.failingTestEdit && input.policy.allowFailingTestEdits;
+export interface IntegrityInput {
+  changeSet: ChangeSet;
+  failingTests: readonly FailingTestRef[];
+  policy: IntegrityPolicy;
+  /** The project's test side (test-side.ts); absent: the conventional folders only. */
+  testSide?: TestSide;
+  /** Files with a compile error in the diagnosis: a repair may fix those, compared method by method. */
+  compileErrorFiles?: ReadonlySet<string>;
+}
+
+export function checkTestIntegrity(input: IntegrityInput): IntegrityVerdict {
+  const compared = [...javaTestFindings(input.changeSet.files, input.failingTests), ...buildConfigFindings(input.changeSet.files)];
+  // While tests fail the whole test side is read-only; what the comparison found says more, so it comes first.
+  const findings = [
+    ...compared,
+    ...testSideFindings({
+      changes: input.changeSet.files,
+      testSide: input.testSide ?? { roots: [] },
+      testsFailed: input.failingTests.length > 0,
+      compileErrorFiles: input.compileErrorFiles ?? new Set(),
+      alreadyFound: new Set(compared.map((finding) => finding.file)),
+    }),
+  ];
+  const allowed = (finding: IntegrityFinding) => finding.compileErrorFix === true || (finding.failingTestEdit && input.policy.allowFailingTestEdits);
   return {
     blocking: findings.filter((finding) => !allowed(finding)),
     allowedFailingTestEdits: findings.filter(allowed),
@@ -24,7 +48,8 @@ export function checkTestIntegrity(input: { changeSet: ChangeSet; failingTests: 
 
 /** The attempt's reason: the contract's `test-weakening` prefix, then every finding. */
 export function testWeakeningReason(findings: readonly IntegrityFinding[]): string {
-  return `test-weakening: ${findings.map((finding) => finding.message).join('; ')}`;
+  const readOnly = findings.some((finding) => finding.rule === 'test-side-changed') ? `; ${TEST_SIDE_READ_ONLY}` : '';
+  return `test-weakening: ${findings.map((finding) => finding.message).join('; ')}${readOnly}`;
 }
 
 /** `com.acme.FooTest#method` -> a reference the checker matches against the parsed sources. */

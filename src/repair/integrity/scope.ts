@@ -4,6 +4,7 @@
  * without loading either.
  */
 import type { ChangeSet, FileChange } from '../../patch/types.js';
+import { testSideRootOf, type TestSide } from './test-side.js';
 
 /** Test markers in a Java file's text. */
 const TEST_MARKERS = /@(Test|ParameterizedTest|RepeatedTest|TestFactory|TestTemplate|Nested)\b|\bextends\s+TestCase\b|\borg\.junit\b|\borg\.testng\b/;
@@ -19,13 +20,14 @@ export function isTestConfig(path: string): boolean {
   return name === 'pom.xml' || name === 'junit-platform.properties' || /(^|\/)\.mvn\/(maven|jvm)\.config$/.test(path) || /(^|\/)META-INF\/services\/org\.junit\./.test(path);
 }
 
-function concerns(file: FileChange): boolean {
+function concerns(file: FileChange, testSide: TestSide): boolean {
   const before = file.oldPath ?? file.path;
   if (isTestConfig(file.path) || isTestConfig(before)) return true;
+  if (testSideRootOf(testSide, file.path) || testSideRootOf(testSide, before)) return true;
   return before.endsWith('.java') && file.before !== null && looksLikeTest(before, file.before);
 }
 
-/** Whether the check has anything to read in this change set. */
-export function touchesTests(changeSet: ChangeSet): boolean {
-  return changeSet.files.some(concerns);
+/** Whether the check has anything to read in this change set: tests, test settings or any file on the test side. */
+export function touchesTests(changeSet: ChangeSet, testSide: TestSide = { roots: [] }): boolean {
+  return changeSet.files.some((file) => concerns(file, testSide));
 }

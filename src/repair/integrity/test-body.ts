@@ -11,6 +11,7 @@
  */
 import { tokenText, type JavaMethod, type JavaSourceFile, type JavaStatement } from '../../java/index.js';
 import { assertionsIn, cannotFail, checkingCalls, EXPECTED_FIRST, isFail, oneLine, swallowingTry, type Assertion } from './assertions.js';
+import { describeDifference } from './differing-part.js';
 import type { IntegrityFinding, IntegrityRule } from './types.js';
 
 export interface TestBodyInput {
@@ -74,8 +75,9 @@ export function testBodyFindings(input: TestBodyInput): IntegrityFinding[] {
     // No assertion was touched: the change is to what the test does before asserting.
     if (removed.length > 0) {
       const first = removed[0]!;
-      const to = added.length > 0 ? ` to \`${oneLine(added.map((s) => s.text).join(' '))}\`` : '';
-      finding('failing-test-changed', `${added.length > 0 ? 'changed' : 'deleted'} \`${oneLine(removed.map((s) => s.text).join(' '))}\`${to} in ${test}`, first.range.startLine);
+      const was = removed.map((s) => s.text).join(' ');
+      const now = added.map((s) => s.text).join(' ');
+      finding('failing-test-changed', added.length > 0 ? changedText(was, now, test) : `deleted \`${oneLine(was)}\` in ${test}`, first.range.startLine);
       continue;
     }
     for (const statement of added) {
@@ -96,7 +98,8 @@ function annotationChanges(input: TestBodyInput, finding: (rule: IntegrityRule, 
   const added = after.filter((annotation) => !before.some((other) => compact(other.text) === compact(annotation.text)));
   for (const annotation of removed) {
     const replaced = added.find((other) => other.name === annotation.name);
-    finding('failing-test-changed', replaced ? `changed \`${oneLine(annotation.text)}\` to \`${oneLine(replaced.text)}\` on ${input.test}` : `removed \`${oneLine(annotation.text)}\` from ${input.test}`, (replaced ?? annotation).range.startLine);
+    const change = replaced ? changedText(annotation.text, replaced.text, `on ${input.test}`) : `removed \`${oneLine(annotation.text)}\` from ${input.test}`;
+    finding('failing-test-changed', change, (replaced ?? annotation).range.startLine);
   }
   for (const annotation of added) {
     if (removed.some((other) => other.name === annotation.name)) continue;
@@ -119,9 +122,20 @@ function describeReplacement(original: Assertion, replacement: Assertion, test: 
     const changed = changedArgument(original, replacement);
     if (!failed) return changed && LITERAL.test(changed.from.trim()) && LITERAL.test(changed.to.trim()) ? ['assertion-changed', `changed the expected value of \`${changed.call}\` in ${test} from \`${oneLine(changed.from, 60)}\` to \`${oneLine(changed.to, 60)}\``] : undefined;
     if (changed) return ['assertion-changed', `changed the expected value of \`${changed.call}\` in ${test} from \`${oneLine(changed.from, 60)}\` to \`${oneLine(changed.to, 60)}\``];
-    return ['assertion-changed', `changed ${was} in ${test} to \`${oneLine(replacement.text)}\``];
+    return ['assertion-changed', changedText(original.text, replacement.text, test)];
   }
   return failed ? ['assertion-changed', `replaced ${was} in ${test} by \`${oneLine(replacement.text)}\``] : undefined;
+}
+
+/**
+ * `changed \`a\` to \`b\` in test` when both are short; otherwise the part that differs,
+ * so two long texts that look alike in their first characters are told apart.
+ */
+function changedText(was: string, now: string, where: string): string {
+  const flat = (text: string) => text.replace(/\s+/g, ' ').trim();
+  const place = /^(on|in) /.test(where) ? where : `in ${where}`;
+  if (flat(was).length <= 100 && flat(now).length <= 100) return `changed \`${flat(was)}\` to \`${flat(now)}\` ${place}`;
+  return `changed \`${oneLine(was, 60)}\` ${place}: ${describeDifference(was, now) ?? 'white space only'}`;
 }
 
 const LITERAL = /^(-?\d[\d_]*(\.\d+)?[lLfFdD]?|"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|true|false|null)$/;

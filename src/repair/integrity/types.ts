@@ -35,7 +35,9 @@ export type IntegrityRule =
   /** A build file, `.mvn/maven.config` or JUnit platform setting that skips, excludes or ignores tests. */
   | 'tests-skipped-by-config'
   /** A changed test source mvnx cannot read as Java, so cannot check. */
-  | 'unreadable-test';
+  | 'unreadable-test'
+  /** While tests fail: any change on the test side (test sources and resources, test-support modules). */
+  | 'test-side-changed';
 
 export interface IntegrityFinding {
   rule: IntegrityRule;
@@ -49,6 +51,12 @@ export interface IntegrityFinding {
   message: string;
   /** An edit of a test that failed: allowed when tests.allowFailingTestEdits is true. */
   failingTestEdit: boolean;
+  /**
+   * A test-side file that has a compile error of its own, changed while tests fail: the
+   * repair may fix it (compared method by method), and the fix is then high risk like an
+   * allowed edit of a failing test.
+   */
+  compileErrorFix?: true;
 }
 
 export interface IntegrityVerdict {

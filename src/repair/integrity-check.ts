@@ -1,0 +1,54 @@
+/**
+ * The loop's test-integrity port: the test side read once per repair (the poms), the
+ * tests that failed (the user's build and any later diagnosis worked on) and the files
+ * with a compile error of their own, handed to repair/integrity/ with the patch.
+ */
+import type { Diagnosis } from '../diagnose/types.js';
+import type { ChangeSet } from '../patch/types.js';
+import type { IntegrityOutcome } from './loop.js';
+import { changesMainJava, readFailingTestSources } from './integrity/oracle-inputs.js';
+import { touchesTests } from './integrity/scope.js';
+import { readTestSide } from './integrity/test-side-read.js';
+import { testSideRootOf, type TestSide } from './integrity/test-side.js';
+import { failingTests } from './verifier.js';
+
+/** The original tree, read-only: where the failing tests' sources are read for the special-casing check. */
+type OriginalTree = Parameters<typeof readFailingTestSources>[1];
+
+export function createIntegrityCheck(input: { projectRoot: string; original: OriginalTree; userFailures: readonly string[]; allowFailingTestEdits: boolean }) {
+  let testSide: Promise<TestSide> | undefined;
+  return async (fix: ChangeSet, diagnosis: Diagnosis): Promise<IntegrityOutcome> => {
+    const side = await (testSide ??= readTestSide(input.projectRoot));
+    const failing = [...new Set([...input.userFailures, ...failingTests(diagnosis)])];
+    // Main code can encode a failing test's oracle (test-special-casing) only when tests failed.
+    const oracleAtStake = failing.length > 0 && changesMainJava(fix);
+    const testsTouched = touchesTests(fix, side);
+    if (!testsTouched && !oracleAtStake) return { failingTestEdits: [] };
+    // Loaded only for a fix that touches the test side or test settings, or main code in a repair of failing tests: the Java parser takes a while to start.
+    const integrity = await import('./integrity/index.js');
+    const verdict = testsTouched
+      ? integrity.checkTestIntegrity({
+          changeSet: fix,
+          failingTests: failing.map(integrity.failingTestRef),
+          policy: { allowFailingTestEdits: input.allowFailingTestEdits },
+          testSide: side,
+          compileErrorFiles: new Set(diagnosis.diagnostics.flatMap((d) => (d.kind === 'compile' && d.file ? [d.file] : []))),
+        })
+      : { blocking: [], allowedFailingTestEdits: [] };
+    const failingTestEdits = verdict.allowedFailingTestEdits.map((finding) => finding.message);
+    if (verdict.blocking.length > 0) return { refused: integrity.testWeakeningReason(verdict.blocking), failingTestEdits };
+    const specialCasing = oracleAtStake ? integrity.specialCasingFindings({ changes: fix.files, tests: await readFailingTestSources(failing, input.original) }) : [];
+    return { ...(specialCasing.length > 0 ? { refused: integrity.testSpecialCasingReason(specialCasing) } : {}), failingTestEdits };
+  };
+}
+
+/**
+ * For the prompt, when tests fail: which shown files are on the test side (shown read-only,
+ * with a note that a patch to them is refused). A file with a compile error of its own stays editable.
+ */
+export async function testSideOfPrompt(diagnosis: Diagnosis, projectRoot: string): Promise<{ testSide?: (path: string) => boolean }> {
+  if (failingTests(diagnosis).length === 0) return {};
+  const side = await readTestSide(projectRoot);
+  const compileErrorFiles = new Set(diagnosis.diagnostics.flatMap((d) => (d.kind === 'compile' && d.file ? [d.file] : [])));
+  return { testSide: (path) => !compileErrorFiles.has(path) && testSideRootOf(side, path) !== undefined };
+}
