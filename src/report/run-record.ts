@@ -56,9 +56,22 @@ export interface RunRecord {
   reconciledAt?: string;
   /** The pull/merge request suggestion posted for this run, when one was. */
   review?: { platform: 'github' | 'gitlab'; url?: string; message: string };
+  /** The pull/merge request the fix was published as (tier auto in CI, or `mvnx publish`). */
+  publication?: RunPublication;
 }
 
-export type RunOutcome = 'applied' | 'adopted' | 'superseded' | 'reverted';
+/** autoMerge: `enabled` (the forge merges once the required checks pass), `refused` (reason says why), `off` (the policy's publish.merge). */
+export interface RunPublication {
+  forge: 'github' | 'gitlab';
+  url: string;
+  number: number;
+  branch: string;
+  autoMerge: 'enabled' | 'refused' | 'off';
+  reason?: string;
+}
+
+/** `merged` and `closed`: what became of the fix's pull/merge request (merged counts with the applied fixes). */
+export type RunOutcome = 'applied' | 'adopted' | 'superseded' | 'reverted' | 'merged' | 'closed';
 
 export interface OutcomeEvent {
   outcome: RunOutcome;
