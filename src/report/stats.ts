@@ -218,8 +218,9 @@ export function takenBy(record: RunRecord): 'auto' | 'person' | 'request' | unde
   const applied = history.find((event) => event.outcome === 'applied');
   if (applied) return AUTOMATIC_EVIDENCE.has(applied.evidence) ? 'auto' : 'person';
   if (history.some((event) => event.outcome === 'adopted') || record.outcome === 'adopted') return 'person';
-  // Records from before outcomes were kept: applied in the run itself means the verdict applied it.
-  if (record.applied) return record.action === 'apply' ? 'auto' : 'person';
+  // Records from before outcomes were kept: applied in the run itself means the verdict applied it
+  // (mvnx apply has written an outcome event since the rollout loop came).
+  if (record.applied) return record.action === 'suggest' ? 'person' : 'auto';
   return undefined;
 }
 
