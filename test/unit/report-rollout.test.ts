@@ -86,7 +86,7 @@ describe('promotion advice', () => {
       ].join('\n'),
     );
     expect(formatAdvice([advice!])).toMatch(/^PROMOTE {2}acme\/pay ledger: assist -> auto: /);
-    expect(formatAdvice([advice!])).toMatch(/\n  fixes at assist: \d+ applied by auto, \d+ applied by a person, 0 merged through a request, \d+ suggested only\n/);
+    expect(formatAdvice([advice!])).toMatch(/\n {2}fixes at assist: \d+ applied by auto, \d+ applied by a person, 0 merged through a request, \d+ suggested only\n/);
   });
 
   it('holds and says which numbers fall short: too few, too few taken, a revert, coverage below auto.requireCoverage', () => {

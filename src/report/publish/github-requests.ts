@@ -57,7 +57,7 @@ export function githubClient(target: ForgeTarget, options: { userAgent: string; 
     findOpen,
     async create({ branch, target: base, title, body }) {
       try {
-        return toRequest((await octokit.rest.pulls.create({ ...at, head: branch, base, title, body, maintainer_can_modify: false })).data as Pull);
+        return toRequest((await octokit.rest.pulls.create({ ...at, head: branch, base, title, body, maintainer_can_modify: false })).data);
       } catch (error) {
         // 422 "A pull request already exists": another run got there first; that one is updated.
         const existing = statusOf(error) === 422 ? await findOpen(branch) : undefined;
@@ -103,7 +103,7 @@ export function githubClient(target: ForgeTarget, options: { userAgent: string; 
       return { enabled: true, method: method.toLowerCase() };
     },
     async state(number): Promise<RequestState> {
-      return toRequest((await octokit.rest.pulls.get({ ...at, pull_number: number })).data as Pull).state;
+      return toRequest((await octokit.rest.pulls.get({ ...at, pull_number: number })).data).state;
     },
   };
 }

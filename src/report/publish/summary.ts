@@ -36,7 +36,10 @@ export function diffStats(patchText: string): DiffStat[] {
     const name = (file.newFileName && file.newFileName !== '/dev/null' ? file.newFileName : file.oldFileName ?? '?').replace(/^[ab]\//, '');
     let added = 0;
     let removed = 0;
-    for (const hunk of file.hunks) for (const line of hunk.lines) added += line[0] === '+' ? 1 : 0, removed += line[0] === '-' ? 1 : 0;
+    for (const hunk of file.hunks) {
+      added += hunk.lines.filter((line) => line.startsWith('+')).length;
+      removed += hunk.lines.filter((line) => line.startsWith('-')).length;
+    }
     return { path: name, added, removed };
   });
 }
