@@ -27,7 +27,7 @@ async function mvnxOnPath(dir: string): Promise<string> {
   return `${bin}:${process.env.PATH}`;
 }
 
-const template = async (name: string) => parse(await readFile(path.join(root, 'examples/ci', name), 'utf8')) as Record<string, any>;
+const template = async (name: string) => parse(await readFile(path.join(root, 'examples/ci', name), 'utf8')) as Record<string, Record<string, unknown>>;
 
 describe('examples/ci/github-actions.yml, run', () => {
   it('publishes a verified fix with auto-merge through the publish step, and the reconcile step records the merge', async () => {
@@ -39,7 +39,7 @@ describe('examples/ci/github-actions.yml, run', () => {
     try {
       await writeFile(path.join(repo.work, '.mvnxrc.yaml'), 'tier: auto\npublish:\n  merge: when-checks-pass\n');
       await writeRun(repo.work, fixedRecord('run-1'));
-      const steps = (await template('github-actions.yml')).jobs.build.steps as { name: string; run?: string; env?: Record<string, string> }[];
+      const steps = ((await template('github-actions.yml')).jobs as { build: { steps: unknown } }).build.steps as { name: string; run?: string; env?: Record<string, string> }[];
       const step = (name: string) => steps.find((candidate) => candidate.name === name)!;
       const env = { CI: 'true', GITHUB_ACTIONS: 'true', GITHUB_REPOSITORY: 'acme/demo', GITHUB_SERVER_URL: gitServer.url, GITHUB_API_URL: api.url, GITHUB_REF_NAME: 'main', GITHUB_RUN_ID: '5', GITHUB_TOKEN: TOKEN, RUN_ID: 'run-1', PATH: await mvnxOnPath(dir) };
       const publish = await execa('bash', ['-e', '-c', step('Publish the verified fix as a pull request').run!], { cwd: repo.work, env, extendEnv: false, reject: false });
@@ -79,7 +79,7 @@ describe('examples/ci/gitlab-ci.yml, run', () => {
     try {
       await writeFile(path.join(repo.work, '.mvnxrc.yaml'), `tier: auto\npublish:\n  merge: when-checks-pass\n  pushUrl: ${pathToFileURL(repo.bare).href}\n`);
       await writeRun(repo.work, fixedRecord('run-1'));
-      const script = ((await template('gitlab-ci.yml'))['mvnx-repair'].script as string[]).find((line) => line.includes('run_id='))!;
+      const script = ((await template('gitlab-ci.yml'))['mvnx-repair']!.script as string[]).find((line) => line.includes('run_id='))!;
       const env = { CI: 'true', GITLAB_CI: 'true', CI_PROJECT_ID: '42', CI_PROJECT_PATH: 'acme/demo', CI_API_V4_URL: `${api.url}/api/v4`, CI_SERVER_HOST: 'gitlab.example', CI_COMMIT_BRANCH: 'main', CI_COMMIT_REF_NAME: 'main', MVNX_GITLAB_TOKEN: TOKEN, MVNX_PUBLISH: 'false', PATH: await mvnxOnPath(dir) };
       const result = await execa('bash', ['-c', script], { cwd: repo.work, env, extendEnv: false, reject: false });
       expect(result.exitCode).toBe(1);
