@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { commandProblem } from './command-line.js';
 import { fleetModelFields, telemetrySchema } from './fleet-schema.js';
+import { publishSchema, rulePublishSchema } from './publish.js';
 
 export const TIERS = ['off', 'monitor', 'assist', 'auto'] as const;
 export type Tier = (typeof TIERS)[number];
@@ -53,6 +54,7 @@ const ruleSchema = z
     protected: z.boolean().optional().describe('true: matching paths may never be patched. false: lift the protectedPaths entries written exactly like this rule\'s paths.'),
     maxAttempts: positiveInt.optional().describe('Cap on repair attempts when a diagnosed file matches this rule.'),
     description: z.string().optional().describe('Why the rule exists; shown by `mvnx explain` and in decision reasons.'),
+    publish: rulePublishSchema.optional(),
   })
   .describe('A rule mapping part of the codebase to a tier and limits. Later rules override earlier ones for the same path.');
 
@@ -333,8 +335,7 @@ export const configSchema = z
         });
       })
       .describe('Command tools for agent mode (`mvnx tool add`): a program the agent may run on the code, such as a static analyser.'),
-    review: reviewSchema.prefault({}),
-    rollout: rolloutSchema.prefault({}),
+    review: reviewSchema.prefault({}), rollout: rolloutSchema.prefault({}), publish: publishSchema,
     tests: z
       .strictObject({
         allowFailingTestEdits: z

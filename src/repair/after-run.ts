@@ -1,6 +1,7 @@
 /**
  * The rollout loop after a run is recorded: the SARIF file (`--mvnx-sarif`), the pull/merge
- * request suggestion (in CI under assist), and the cheap pass that brings earlier runs'
+ * request suggestion (in CI under assist), the fix published as a pull/merge request (in CI
+ * under auto, with the forge's auto-merge where publish.merge allows it), and the cheap pass that brings earlier runs'
  * outcomes up to date. None of these may change the build's exit code or lose the record.
  */
 import path from 'node:path';
@@ -9,6 +10,7 @@ import type { EffectiveConfig } from '../policy/schema.js';
 import type { ChangeSet } from '../patch/types.js';
 import { reconcileRuns } from '../report/reconcile.js';
 import { repositoryName } from '../report/repository.js';
+import { publishRun } from '../report/publish/index.js';
 import { postReview } from '../report/review/post.js';
 import type { RunRecord, RunRecorder } from '../report/run-record.js';
 import { buildSarif } from '../report/sarif.js';
@@ -65,6 +67,15 @@ export async function afterRun(input: { context: BuildFailureContext; config: Ef
       record.review = { platform: outcome.platform, message: outcome.message, ...(outcome.url ? { url: outcome.url } : {}) };
       await recorder.writeRecord(record);
     }
+  }
+
+  if (record.status === 'fixed' && isCI(context.env) && config.publish.auto && (config.tier === 'auto' || record.tier === 'auto')) {
+    const published = await publishRun({ projectRoot: context.projectRoot, record, policy: config, env: context.env, userAgent: `mvnx/${version}`, asked: false });
+    const line = published.skipped ?? published.outcome!.message;
+    say(`publish: ${line}`);
+    record.decisions.push(line.startsWith('not published') ? line : `published: ${line}`);
+    if (published.outcome?.published) record.publication = published.outcome.publication;
+    await recorder.writeRecord(record);
   }
 
   try {

@@ -140,6 +140,8 @@ export function formatAdvice(advice: readonly ModuleAdvice[]): string {
   const blocks = advice.map((entry) => {
     const lines = [`${entry.verdict === 'promote' ? 'PROMOTE' : entry.verdict === 'demote' ? 'DEMOTE' : 'hold'}  ${entry.summary}`];
     for (const check of entry.checks) lines.push(`  ${check.ok ? 'ok' : 'no'}  ${check.name} ${check.need}: ${check.value}`);
+    const { appliedByAuto, appliedByPerson, merged, suggestedOnly } = entry.stats;
+    lines.push(`  fixes at ${entry.tier}: ${appliedByAuto} applied by auto, ${appliedByPerson} applied by a person, ${merged} merged through a request, ${suggestedOnly} suggested only`);
     if (entry.rule) {
       lines.push(`  add to ${entry.repository === '(unknown)' ? 'the repository' : entry.repository}'s .mvnxrc.yaml, after the rules already there:`);
       lines.push(...entry.rule.split('\n').map((line) => `    ${line}`));

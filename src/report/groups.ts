@@ -30,6 +30,11 @@ export interface GroupStats {
   suggestionsTaken: number;
   takenShare: number | null;
   applied: number;
+  /** Fixed runs by who took the fix (stats.ts takenBy). */
+  appliedByAuto: number;
+  appliedByPerson: number;
+  merged: number;
+  suggestedOnly: number;
   adopted: number;
   superseded: number;
   reverted: number;
@@ -70,6 +75,10 @@ export function groupOf(records: readonly RunRecord[], key: { repository: string
     suggestionsTaken: stats.suggestionsTaken,
     takenShare: stats.takenShare,
     applied: stats.outcomes.applied,
+    appliedByAuto: stats.autoApplied,
+    appliedByPerson: stats.appliedByPerson,
+    merged: stats.mergedByRequest,
+    suggestedOnly: stats.suggestedOnly,
     adopted: stats.outcomes.adopted,
     superseded: stats.outcomes.superseded,
     reverted: stats.outcomes.reverted,

@@ -93,7 +93,7 @@ const tile = (stat: string, value: number | null, shown: string, title: string) 
   `<div class="tile"><div class="big" data-stat="${stat}" data-value="${value === null ? 'null' : value}">${escapeHtml(shown)}</div><div class="small">${escapeHtml(title)}</div></div>`;
 
 function groupTable(stats: RolloutStats): string {
-  const head = ['repository', 'module', 'tier', 'runs', 'fix rate', 'median time to fix', 'suggested', 'taken', 'applied', 'adopted', 'superseded', 'reverted', 'model calls', 'time spent'];
+  const head = ['repository', 'module', 'tier', 'runs', 'fix rate', 'median time to fix', 'suggested', 'taken', 'applied by auto', 'applied by a person', 'merged', 'suggested only', 'adopted', 'superseded', 'reverted', 'model calls', 'time spent'];
   const cell = (field: string, value: number | null, shown: string) => `<td data-field="${field}" data-value="${value === null ? 'null' : value}">${escapeHtml(shown)}</td>`;
   const rows = stats.groups.map((group) =>
     [
@@ -104,7 +104,10 @@ function groupTable(stats: RolloutStats): string {
       cell('medianTimeToFixMs', group.medianTimeToFixMs, formatDuration(group.medianTimeToFixMs)),
       cell('suggested', group.suggested, String(group.suggested)),
       cell('suggestionsTaken', group.suggestionsTaken, `${group.suggestionsTaken} (${formatPercent(group.takenShare)})`),
-      cell('applied', group.applied, String(group.applied)),
+      cell('appliedByAuto', group.appliedByAuto, String(group.appliedByAuto)),
+      cell('appliedByPerson', group.appliedByPerson, String(group.appliedByPerson)),
+      cell('merged', group.merged, String(group.merged)),
+      cell('suggestedOnly', group.suggestedOnly, String(group.suggestedOnly)),
       cell('adopted', group.adopted, String(group.adopted)),
       cell('superseded', group.superseded, String(group.superseded)),
       cell('reverted', group.reverted, String(group.reverted)),
@@ -169,6 +172,10 @@ ${tile('overall.fixed', stats.overall.fixed, String(stats.overall.fixed), 'verif
 ${tile('medianTimeToFixMs', stats.medianTimeToFixMs, formatDuration(stats.medianTimeToFixMs), 'median time from failure to verified fix')}
 ${tile('suggested', stats.suggested, String(stats.suggested), 'distinct fixes suggested')}
 ${tile('takenShare', stats.takenShare, formatPercent(stats.takenShare), `suggestions taken (${stats.suggestionsTaken} of ${stats.suggested})`)}
+${tile('autoApplied', stats.autoApplied, String(stats.autoApplied), 'applied by auto')}
+${tile('appliedByPerson', stats.appliedByPerson, String(stats.appliedByPerson), 'applied by a person (mvnx apply, or by hand)')}
+${tile('mergedByRequest', stats.mergedByRequest, String(stats.mergedByRequest), 'merged through a request')}
+${tile('suggestedOnly', stats.suggestedOnly, String(stats.suggestedOnly), 'suggested only')}
 ${tile('outcomes.adopted', stats.outcomes.adopted, String(stats.outcomes.adopted), 'adopted without mvnx apply')}
 ${tile('outcomes.reverted', stats.outcomes.reverted, String(stats.outcomes.reverted), 'reverted later')}
 ${tile('modelCalls', stats.modelCalls, String(stats.modelCalls), 'model calls')}

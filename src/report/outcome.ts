@@ -142,7 +142,7 @@ export function decideOutcome(input: OutcomeInput): OutcomeEvent[] {
   const events: OutcomeEvent[] = [];
 
   let takenIndex = -1;
-  if (record.outcome === 'applied' || record.outcome === 'adopted') {
+  if (record.outcome === 'applied' || record.outcome === 'adopted' || record.outcome === 'merged') {
     // Already taken: only a commit that had the fix, followed by one without it, undoes it.
     takenIndex = seen.findIndex((entry) => entry.observation.commit && entry.presence === 'fixed');
   } else {

@@ -20,6 +20,8 @@ export interface ReconcileOptions {
   maxCommits?: number;
   /** Leave this run alone (the run being written right now). */
   skipRunId?: string;
+  /** Reads a published fix's pull/merge request state from the forge (report/publish/request-state.ts); absent outside CI. */
+  requestState?: (publication: NonNullable<RunRecord['publication']>) => Promise<'open' | 'closed' | 'merged' | undefined>;
 }
 
 export interface ReconcileChange {
@@ -77,6 +79,16 @@ async function treeObservation(projectRoot: string, files: readonly FixFile[], n
   return { at: now.toISOString(), files: contents };
 }
 
+/** The request's state as an outcome event, when the forge says it merged or closed and the record does not know yet. */
+async function requestOutcome(record: RunRecord, options: ReconcileOptions, now: Date): Promise<OutcomeEvent | undefined> {
+  const publication = record.publication;
+  if (!publication || !options.requestState || record.outcome === 'merged' || record.outcome === 'closed') return undefined;
+  const state = await options.requestState(publication).catch(() => undefined);
+  if (state !== 'merged' && state !== 'closed') return undefined;
+  const name = `${publication.forge === 'github' ? 'pull request #' : 'merge request !'}${publication.number}`;
+  return { outcome: state, at: now.toISOString(), evidence: `${name} ${state} (${publication.url})` };
+}
+
 /** Brings the outcome of the project's recent verified fixes up to date; returns what changed. */
 export async function reconcileRuns(projectRoot: string, options: ReconcileOptions = {}): Promise<ReconcileReport> {
   const now = options.now ?? new Date();
@@ -90,12 +102,18 @@ export async function reconcileRuns(projectRoot: string, options: ReconcileOptio
   const report: ReconcileReport = { checked: 0, changes: [] };
   if (candidates.length > 0 && !context) report.note = 'not a git repository (or no commit yet): outcomes are read from the working tree only';
 
-  for (const record of candidates) {
+  for (let record of candidates) {
     let patch: string;
     try {
       patch = await readFile(path.join(runsDir(projectRoot), record.runId, 'fix.patch'), 'utf8');
     } catch {
       continue;
+    }
+    const requestEvent = await requestOutcome(record, options, now);
+    if (requestEvent) {
+      report.changes.push({ runId: record.runId, ...(record.outcome ? { from: record.outcome } : {}), events: [requestEvent] });
+      record = withOutcome(record, requestEvent);
+      await updateRunRecord(projectRoot, record);
     }
     const files = readFixFiles(patch);
     if (files.length === 0) continue;

@@ -31,6 +31,17 @@ const runRecordSchema = z.looseObject({
   decisions: z.array(z.string()).optional(),
   fixBase: z.array(z.object({ path: z.string(), beforeSha256: z.string().nullable() })).optional(),
   dependencyUpdate: z.looseObject({ groupId: z.string(), artifactId: z.string(), from: z.string(), to: z.string(), errors: z.array(z.string()) }).optional(),
+  outcome: z.enum(['applied', 'adopted', 'superseded', 'reverted', 'merged', 'closed']).optional(),
+  publication: z
+    .looseObject({
+      forge: z.enum(['github', 'gitlab']),
+      url: z.string(),
+      number: z.number().int().positive(),
+      branch: z.string().regex(/^mvnx\/fix-[0-9a-z]+$/, 'an mvnx branch (mvnx/fix-<fingerprint>)'),
+      autoMerge: z.enum(['enabled', 'refused', 'off']),
+      reason: z.string().optional(),
+    })
+    .optional(),
 });
 
 export class InvalidRunRecordError extends Error {

@@ -63,6 +63,8 @@ export interface RunRecord {
   review?: { platform: 'github' | 'gitlab'; url?: string; message: string };
   /** The failure is a dependency update's: which one, and which errors belong to it (docs: README "Dependency updates"). */
   dependencyUpdate?: DependencyUpdateRecord;
+  /** The pull/merge request the fix was published as (tier auto in CI, or `mvnx publish`). */
+  publication?: RunPublication;
 }
 
 export interface DependencyUpdateRecord {
@@ -84,7 +86,18 @@ export interface DependencyUpdateRecord {
   patterns?: { from: string; to: string; sites: string[]; attempt: number; outcome: string }[];
 }
 
-export type RunOutcome = 'applied' | 'adopted' | 'superseded' | 'reverted';
+/** autoMerge: `enabled` (the forge merges once the required checks pass), `refused` (reason says why), `off` (the policy's publish.merge). */
+export interface RunPublication {
+  forge: 'github' | 'gitlab';
+  url: string;
+  number: number;
+  branch: string;
+  autoMerge: 'enabled' | 'refused' | 'off';
+  reason?: string;
+}
+
+/** `merged` and `closed`: what became of the fix's pull/merge request (merged counts with the applied fixes). */
+export type RunOutcome = 'applied' | 'adopted' | 'superseded' | 'reverted' | 'merged' | 'closed';
 
 export interface OutcomeEvent {
   outcome: RunOutcome;

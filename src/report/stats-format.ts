@@ -65,7 +65,7 @@ export function formatRunStats(stats: RunStats): string {
     .filter(([, count]) => count > 0)
     .map(([tier, count]) => `${tier} ${count}`)
     .join(', ');
-  const fixed = stats.autoApplied + stats.suggestedOnly;
+  const fixed = stats.autoApplied + stats.appliedByPerson + stats.mergedByRequest + stats.suggestedOnly;
   const summary = alignedTable(
     ['measure', 'value'],
     [
@@ -77,10 +77,12 @@ export function formatRunStats(stats: RunStats): string {
       ['fix rate', `${formatPercent(stats.overall.fixRate)} (${stats.overall.fixed} of ${stats.overall.repaired} repaired)`],
       ['median time to a verified fix', formatDuration(stats.medianTimeToFixMs)],
       ['model calls', String(stats.modelCalls)],
-      ['auto-applied', `${stats.autoApplied} of ${fixed} fixed (${formatPercent(stats.autoAppliedShare)})`],
-      ['only suggested', `${stats.suggestedOnly} of ${fixed} fixed (${formatPercent(stats.suggestedShare)})`],
+      ['applied by auto', `${stats.autoApplied} of ${fixed} fixed (${formatPercent(stats.autoAppliedShare)})`],
+      ['applied by a person', `${stats.appliedByPerson} of ${fixed} fixed (${formatPercent(stats.appliedByPersonShare)}; mvnx apply, the prompt, or by hand)`],
+      ['merged through a request', `${stats.mergedByRequest} of ${fixed} fixed (${formatPercent(stats.mergedShare)})`],
+      ['suggested only', `${stats.suggestedOnly} of ${fixed} fixed (${formatPercent(stats.suggestedShare)})`],
       ['suggestions taken', `${stats.suggestionsTaken} of ${stats.suggested} suggested (${formatPercent(stats.takenShare)})`],
-      ['fix outcomes', `${stats.outcomes.applied} applied, ${stats.outcomes.adopted} adopted, ${stats.outcomes.superseded} superseded, ${stats.outcomes.reverted} reverted, ${stats.outcomes.open} open (of ${stats.outcomes.fixes} distinct fixes)`],
+      ['fix outcomes', `${stats.outcomes.applied} applied, ${stats.outcomes.adopted} adopted, ${stats.outcomes.superseded} superseded, ${stats.outcomes.reverted} reverted, ${stats.outcomes.merged} merged, ${stats.outcomes.closed} closed, ${stats.outcomes.open} open (of ${stats.outcomes.fixes} distinct fixes)`],
       ['time spent by mvnx', `${formatDuration(stats.timeSpentMs)} (model ${formatDuration(stats.modelMs)})`],
     ],
   );
@@ -112,12 +114,12 @@ export function formatRolloutStats(stats: RolloutStats): string {
     `${formatPercent(group.fixRate)} (${group.fixed}/${group.repaired})`,
     formatDuration(group.medianTimeToFixMs),
     `${group.suggestionsTaken}/${group.suggested}`,
-    String(group.applied),
+    `${group.appliedByAuto}/${group.appliedByPerson}/${group.merged}`,
     String(group.adopted),
     String(group.reverted),
     String(group.modelCalls),
     formatDuration(group.timeSpentMs),
   ]);
-  const table = alignedTable(['repository', 'module', 'tier', 'runs', 'fix rate', 'median to fix', 'taken', 'applied', 'adopted', 'reverted', 'model calls', 'time spent'], rows);
+  const table = alignedTable(['repository', 'module', 'tier', 'runs', 'fix rate', 'median to fix', 'taken', 'auto/person/merged', 'adopted', 'reverted', 'model calls', 'time spent'], rows);
   return `${totals}\n\n${stats.repositories.length} repositor${stats.repositories.length === 1 ? 'y' : 'ies'}, by module and tier:\n${table}`;
 }

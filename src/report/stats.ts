@@ -34,11 +34,19 @@ export interface RunStats {
   medianTimeToFixMs: number | null;
   modelCalls: number;
   stopReasons: Partial<Record<StopReason, number>>;
-  /** Fixed runs whose fix reached the real tree, and those that were only suggested. */
+  /**
+   * Fixed runs by who took the fix (takenBy): mvnx on its own (tier auto on a developer's
+   * machine, assist.autoApplyLowRisk), a person (`mvnx apply`, yes at the prompt, or the
+   * change taken by hand), the forge merging its pull/merge request; the rest were only suggested.
+   */
   autoApplied: number;
+  appliedByPerson: number;
+  mergedByRequest: number;
   suggestedOnly: number;
   /** Shares of the fixed runs; null without fixed runs. */
   autoAppliedShare: number | null;
+  appliedByPersonShare: number | null;
+  mergedShare: number | null;
   suggestedShare: number | null;
   tiers: Record<Tier, number>;
   firstRunAt?: string;
@@ -65,6 +73,9 @@ export interface OutcomeCounts {
   adopted: number;
   superseded: number;
   reverted: number;
+  /** Its pull/merge request was merged, or closed without a merge. */
+  merged: number;
+  closed: number;
   /** Nothing known yet. */
   open: number;
 }
@@ -129,8 +140,7 @@ export function computeRunStats(records: RunRecord[], options: { since?: Date; m
   let attempts = 0;
   let regressions = 0;
   let modelCalls = 0;
-  let autoApplied = 0;
-  let suggestedOnly = 0;
+  const taken = { auto: 0, person: 0, request: 0, suggested: 0 };
 
   for (const record of inWindow) {
     addRun(byKind[runKind(record)], record);
@@ -142,20 +152,20 @@ export function computeRunStats(records: RunRecord[], options: { since?: Date; m
     regressions += recordAttempts.filter((attempt) => attempt.outcome === 'regressed').length;
     modelCalls += record.modelCalls ?? 0;
     if (record.status === 'fixed') {
-      if (record.applied) autoApplied += 1;
-      else suggestedOnly += 1;
+      taken[takenBy(record) ?? 'suggested'] += 1;
       const duration = durationMs(record);
       if (duration !== undefined) fixDurations.push(duration);
     }
   }
 
   const fixes = distinctFixes(inWindow);
-  const outcomes: OutcomeCounts = { fixes: fixes.length, applied: 0, adopted: 0, superseded: 0, reverted: 0, open: 0 };
+  const outcomes: OutcomeCounts = { fixes: fixes.length, applied: 0, adopted: 0, superseded: 0, reverted: 0, merged: 0, closed: 0, open: 0 };
   for (const fix of fixes) outcomes[fix.outcome ?? 'open'] += 1;
   const suggestions = fixes.filter((fix) => fix.action === 'suggest');
   const suggestionsTaken = suggestions.filter((fix) => wasTaken(fix)).length;
 
-  const fixedRuns = autoApplied + suggestedOnly;
+  const fixedRuns = taken.auto + taken.person + taken.request + taken.suggested;
+  const share = (count: number) => (fixedRuns === 0 ? null : count / fixedRuns);
   const starts = inWindow.map((record) => record.startedAt).sort();
   return {
     ...(options.since ? { since: options.since.toISOString() } : {}),
@@ -168,10 +178,14 @@ export function computeRunStats(records: RunRecord[], options: { since?: Date; m
     medianTimeToFixMs: median(fixDurations),
     modelCalls,
     stopReasons,
-    autoApplied,
-    suggestedOnly,
-    autoAppliedShare: fixedRuns === 0 ? null : autoApplied / fixedRuns,
-    suggestedShare: fixedRuns === 0 ? null : suggestedOnly / fixedRuns,
+    autoApplied: taken.auto,
+    appliedByPerson: taken.person,
+    mergedByRequest: taken.request,
+    suggestedOnly: taken.suggested,
+    autoAppliedShare: share(taken.auto),
+    appliedByPersonShare: share(taken.person),
+    mergedShare: share(taken.request),
+    suggestedShare: share(taken.suggested),
     tiers,
     ...(starts.length > 0 ? { firstRunAt: starts[0]!, lastRunAt: starts[starts.length - 1]! } : {}),
     outcomes,
@@ -183,9 +197,31 @@ export function computeRunStats(records: RunRecord[], options: { since?: Date; m
   };
 }
 
-/** Taken by a person or by mvnx, whatever happened after: a reverted fix was taken first. */
+/** Taken by a person or by mvnx, whatever happened after: a reverted fix was taken first; a merged request counts as applied. */
 export function wasTaken(record: RunRecord): boolean {
-  return record.outcome === 'applied' || record.outcome === 'adopted' || record.outcome === 'reverted' || record.applied;
+  return record.outcome === 'applied' || record.outcome === 'adopted' || record.outcome === 'reverted' || record.outcome === 'merged' || record.applied;
+}
+
+/** Evidence of an `applied` event that means mvnx applied the fix without a person (repair/entry.ts writes these). */
+const AUTOMATIC_EVIDENCE = new Set(['tier auto', 'assist.autoApplyLowRisk']);
+
+/**
+ * Who took a fix: `request` (its pull/merge request was merged), `auto` (mvnx applied it on
+ * its own), `person` (`mvnx apply`, yes at the prompt, or the same change made by hand);
+ * undefined when nobody did. A fix published as a request was applied in place only in CI's
+ * throwaway checkout: until the request merges it is a suggestion.
+ */
+export function takenBy(record: RunRecord): 'auto' | 'person' | 'request' | undefined {
+  const history = record.outcomeHistory ?? [];
+  if (record.outcome === 'merged' || history.some((event) => event.outcome === 'merged')) return 'request';
+  if (record.publication) return undefined;
+  const applied = history.find((event) => event.outcome === 'applied');
+  if (applied) return AUTOMATIC_EVIDENCE.has(applied.evidence) ? 'auto' : 'person';
+  if (history.some((event) => event.outcome === 'adopted') || record.outcome === 'adopted') return 'person';
+  // Records from before outcomes were kept: applied in the run itself means the verdict applied it
+  // (mvnx apply has written an outcome event since the rollout loop came).
+  if (record.applied) return record.action === 'suggest' ? 'person' : 'auto';
+  return undefined;
 }
 
 /** The fix's identity: its verified attempt's fingerprint, per repository. */

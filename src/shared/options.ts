@@ -52,6 +52,7 @@ export const OPTIONS: readonly OptionSpec[] = [
   { name: 'host', kind: 'string', valueName: 'URL', config: 'model.host', help: 'Model server URL (default http://127.0.0.1:11434, or OLLAMA_HOST; a bare host means port 11434).' },
   { name: 'provider', kind: 'string', valueName: 'ollama|openai-compatible', config: 'model.provider', help: 'Model server API.' },
   { name: 'edit-format', kind: 'string', valueName: 'diff|search-replace|json', config: 'model.editFormat', help: 'The edit format the model is asked to answer in.' },
+  { name: 'publish', kind: 'switch', config: 'publish.auto', help: 'Under tier auto in CI, publish the verified fix as a pull/merge request at the end of the run (false: leave it to a later `mvnx publish`).' },
   { name: 'agent', kind: 'switch', config: 'agent.mode', whenOn: 'always', help: 'Agent mode for every model attempt (agent.mode: always): the model reads the code with tools before it writes a fix.' },
   { name: 'temperature', kind: 'number', valueName: 'N', config: 'model.temperature', help: 'Model sampling temperature.' },
   { name: 'seed', kind: 'number', valueName: 'N', config: 'model.seed', help: 'Model sampling seed, for repeatable runs.' },

@@ -21,9 +21,10 @@ export interface SeenRequest {
   body?: Record<string, unknown>;
 }
 
-type Handler = (request: SeenRequest, params: string[]) => { status: number; body?: unknown; headers?: Record<string, string>; raw?: string };
+/** undefined: not this route after all (a check in front of the others, such as a rate limit, let it pass). */
+export type Handler = (request: SeenRequest, params: string[]) => { status: number; body?: unknown; headers?: Record<string, string>; raw?: string } | undefined;
 
-interface Route {
+export interface Route {
   method: string;
   pattern: RegExp;
   handle: Handler;
@@ -36,7 +37,7 @@ export interface FakeForge {
   close(): Promise<void>;
 }
 
-async function serve(routes: Route[], checkAuth: (request: SeenRequest) => string | undefined): Promise<FakeForge> {
+export async function serve(routes: Route[], checkAuth: (request: SeenRequest) => string | undefined): Promise<FakeForge> {
   const requests: SeenRequest[] = [];
   const failures: string[] = [];
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
@@ -69,6 +70,7 @@ async function serve(routes: Route[], checkAuth: (request: SeenRequest) => strin
         const match = route.method === seen.method ? route.pattern.exec(seen.path) : null;
         if (!match) continue;
         const result = route.handle(seen, match.slice(1).map(decodeURIComponent));
+        if (!result) continue;
         if (result.status >= 400) failures.push(`${seen.method} ${seen.path}: ${JSON.stringify(result.body)}`);
         if (result.raw !== undefined) {
           res.writeHead(result.status, { 'content-type': 'text/plain; charset=utf-8' });
@@ -86,7 +88,7 @@ async function serve(routes: Route[], checkAuth: (request: SeenRequest) => strin
 }
 
 /** Field checks: each returns the problem, or undefined. */
-const need = (body: Record<string, unknown> | undefined, fields: Record<string, 'string' | 'number' | 'array' | 'object'>): string | undefined => {
+export const need = (body: Record<string, unknown> | undefined, fields: Record<string, 'string' | 'number' | 'array' | 'object'>): string | undefined => {
   if (!body) return 'no JSON body';
   for (const [field, type] of Object.entries(fields)) {
     const value = body[field];

@@ -39,11 +39,13 @@ describe('examples/ci/gitlab-ci.yml', async () => {
     expect(repair.artifacts).toMatchObject({ when: 'always', paths: expect.arrayContaining(['.mvnx/runs/']) });
   });
 
-  it('prints the run record with --mvnx-json and opens a merge request by push options only for an applied fix under auto', () => {
+  it('prints the run record with --mvnx-json and publishes with mvnx publish only for a fix under auto, with no git or forge shell', () => {
     const script = scriptOf(repair.script);
     expect(script).toContain('mvnx -B verify --mvnx-json');
-    expect(script).toMatch(/if \[ "\$\(field tier\)" = auto \] && \[ "\$\(field applied\)" = true \]; then[\s\S]*-o merge_request\.create[\s\S]*-o merge_request\.target=/);
+    expect(script).toMatch(/if \[ "\$\(field tier\)" = auto \] && \[ "\$\(field status\)" = fixed \]; then\s+mvnx publish "\$run_id"/);
+    expect(repair.variables).toEqual({ MVNX_PUBLISH: 'false' });
     expect(script).toContain('mvnx apply $run_id');
+    expect(text).not.toMatch(/git (switch|commit|push)|merge_request\.create|curl[^\n]*merge_requests/);
   });
 
   it('writes SARIF, keeps it, and posts merge request suggestions with the token variable named in config', () => {
@@ -92,7 +94,7 @@ describe('examples/ci/github-actions.yml', async () => {
     expect(repair.if).toBe("failure() && hashFiles('.mvnxrc*') != ''");
     expect(repair.run).toContain('mvnx -B verify --mvnx-json --mvnx-sarif=mvnx.sarif');
     expect(repair.id).toBe('repair');
-    expect(repair.env).toEqual({ GITHUB_TOKEN: '${{ github.token }}' });
+    expect(repair.env).toEqual({ GITHUB_TOKEN: '${{ github.token }}', MVNX_PUBLISH: 'false' });
   });
 
   it('uploads the SARIF to code scanning', () => {
@@ -125,10 +127,12 @@ describe('examples/ci/github-actions.yml', async () => {
     expect(withs['include-hidden-files']).toBe(true);
   });
 
-  it('opens a pull request with gh only for an applied fix under auto', () => {
-    const pr = step('Open a pull request with the verified fix');
-    expect(pr.if).toBe("failure() && steps.repair.outputs.tier == 'auto' && steps.repair.outputs.applied == 'true'");
-    expect(pr.run).toContain('gh pr create');
+  it('publishes with mvnx publish only for a fix under auto, and holds no git or gh shell', () => {
+    const pr = step('Publish the verified fix as a pull request');
+    expect(pr.if).toBe("failure() && steps.repair.outputs.tier == 'auto' && steps.repair.outputs.status == 'fixed'");
+    expect(pr.run).toBe('mvnx publish "$RUN_ID"');
+    expect(pr.env).toEqual({ GITHUB_TOKEN: '${{ github.token }}', RUN_ID: '${{ steps.repair.outputs.run-id }}' });
+    expect(JSON.stringify(steps)).not.toMatch(/gh pr|git (switch|commit|push)/);
     expect(yaml.permissions).toEqual({ contents: 'write', 'pull-requests': 'write', 'security-events': 'write' });
   });
 });
@@ -136,7 +140,7 @@ describe('examples/ci/github-actions.yml', async () => {
 describe('docs/rollout.md', async () => {
   const guide = await readFile(path.join(root, 'docs/rollout.md'), 'utf8');
   it('describes the examples as they are', () => {
-    for (const claim of ['examples/ci/gitlab-ci.yml', 'examples/ci/github-actions.yml', 'mvnx-repair', 'mvnx-outcomes', 'when: on_failure', '.mvnx/runs/', 'merge_request.create', 'gh pr create', '--mvnx-json', '--mvnx-sarif', 'upload-sarif', 'MVNX_GITLAB_TOKEN', 'GITHUB_TOKEN', 'CI=true']) {
+    for (const claim of ['examples/ci/gitlab-ci.yml', 'examples/ci/github-actions.yml', 'mvnx-repair', 'mvnx-outcomes', 'when: on_failure', '.mvnx/runs/', 'mvnx publish', 'publish.merge', 'when-checks-pass', '--mvnx-json', '--mvnx-sarif', 'upload-sarif', 'MVNX_GITLAB_TOKEN', 'GITHUB_TOKEN', 'CI=true']) {
       expect(guide, claim).toContain(claim);
     }
   });

@@ -79,7 +79,7 @@ describe('the flag table', () => {
       expect(FLAGS.find((flag) => flag.name === name)?.help).toBeTruthy();
     }
     expect(new Set(FLAGS.map((flag) => flag.name)).size).toBe(FLAGS.length);
-    expect(SUBCOMMANDS).toEqual(['init', 'doctor', 'apply', 'runs', 'hook', 'bench', 'explain', 'diagnose', 'help', 'version', 'report', 'tool']);
+    expect(SUBCOMMANDS).toEqual(['init', 'doctor', 'apply', 'runs', 'hook', 'bench', 'explain', 'diagnose', 'help', 'version', 'report', 'tool', 'publish']);
   });
 
   it('suggests the nearest flag, or a flag the name begins', () => {

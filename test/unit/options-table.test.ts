@@ -24,6 +24,7 @@ const SAMPLES: Record<string, { value: string; sets?: unknown }> = {
   provider: { value: 'openai-compatible', sets: 'openai-compatible' },
   'edit-format': { value: 'json', sets: 'json' },
   agent: { value: 'true', sets: 'always' },
+  publish: { value: 'true', sets: true },
   temperature: { value: '0.5', sets: 0.5 },
   seed: { value: '7', sets: 7 },
   'num-ctx': { value: '16384', sets: 16384 },

@@ -60,7 +60,7 @@ describe('rollout stats', () => {
     const assist = stats.groups[1]!;
     // The repeat run of an adopted fix does not make a second suggestion; the older run's outcome speaks for it.
     expect(assist).toMatchObject({ suggested: 2, suggestionsTaken: 2, takenShare: 1, adopted: 1, reverted: 1, coverage: 86.5 });
-    expect(stats.outcomes).toEqual({ fixes: 2, applied: 0, adopted: 1, superseded: 0, reverted: 1, open: 0 });
+    expect(stats.outcomes).toEqual({ fixes: 2, applied: 0, adopted: 1, superseded: 0, reverted: 1, merged: 0, closed: 0, open: 0 });
     expect(stats.groups[2]!.providerUnavailable).toBe(1);
   });
 
@@ -86,6 +86,7 @@ describe('promotion advice', () => {
       ].join('\n'),
     );
     expect(formatAdvice([advice!])).toMatch(/^PROMOTE {2}acme\/pay ledger: assist -> auto: /);
+    expect(formatAdvice([advice!])).toMatch(/\n {2}fixes at assist: \d+ applied by auto, \d+ applied by a person, 0 merged through a request, \d+ suggested only\n/);
   });
 
   it('holds and says which numbers fall short: too few, too few taken, a revert, coverage below auto.requireCoverage', () => {

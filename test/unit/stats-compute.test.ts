@@ -105,7 +105,7 @@ describe('formatRunStats', () => {
     const text = formatRunStats(computeRunStats(teamMonth()));
     expect(text).toContain('fix rate                       60% (3 of 5 repaired)');
     expect(text).toContain('median time to a verified fix  40.0s');
-    expect(text).toContain('auto-applied                   1 of 3 fixed (33%)');
+    expect(text).toContain('applied by auto                1 of 3 fixed (33%)');
     expect(text).toMatch(/^compile\s+3\s+3\s+2\s+67%$/m);
     expect(text).toMatch(/^other\s+1\s+0\s+0\s+-$/m);
     expect(text).toMatch(/^fixed\s+3$/m);

@@ -8,6 +8,7 @@ const COMMANDS: ReadonlyArray<[string, string]> = [
   ['runs', 'list recorded runs (--stats totals, --advise promotion advice, --reconcile outcomes)'],
   ['report', 'write the rollout report as one HTML page (report --html FILE)'],
   ['apply', 'apply the verified fix of a recorded run'],
+  ['publish', 'publish the verified fix of a recorded run as a pull/merge request (CI)'],
   ['diagnose', 'diagnose a saved Maven log (LOGFILE [--json] [--reports DIR])'],
   ['hook', 'install or remove the git pre-push hook'],
   ['bench', 'measure repair quality on the bundled cases (--agent: agent mode)'],

@@ -90,6 +90,15 @@ export async function promoteSettings(cwd: string, env: NodeJS.ProcessEnv, confi
   return { promote: config.rollout.promote, ...(config.auto.requireCoverage !== undefined ? { requireCoverage: config.auto.requireCoverage } : {}) };
 }
 
+/** The forge's word on published fixes' requests (merged, closed), where CI gives a token. */
+async function requestStates(projectRoot: string, env: NodeJS.ProcessEnv, configFile?: string) {
+  const { loadEffectiveConfig } = await import('../../policy/load.js');
+  const { requestStateReader } = await import('../../report/publish/index.js');
+  const { toolVersion } = await import('../../report/tool-version.js');
+  const config = await loadEffectiveConfig({ projectRoot, env, ...(configFile ? { configFile } : {}) });
+  return requestStateReader(env, config, `mvnx/${await toolVersion()}`);
+}
+
 const write = (text: string) => process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
 
 /** `mvnx runs`: the recent runs; `--stats`: what they add up to; `--advise`: which module may move up; `--reconcile`: what became of the fixes. */
@@ -104,7 +113,10 @@ export async function run(args: string[], io: { cwd: string; env: NodeJS.Process
     throw new MvnxError('mvnx runs: --reconcile reads this project\'s tree and git log, so it cannot take --from; run it in each repository (the CI examples do)');
   }
   if (options.reconcile) {
-    const report = await reconcileRuns(await findProjectRootAbove(io.cwd), { now });
+    const projectRoot = await findProjectRootAbove(io.cwd);
+    const requests = await requestStates(projectRoot, io.env, options.config ? path.resolve(io.cwd, options.config) : undefined);
+    const report = await reconcileRuns(projectRoot, { now, ...(requests.read ? { requestState: requests.read } : {}) });
+    if (requests.note && io.env.CI && !options.json) process.stderr.write(`mvnx: ${requests.note}\n`);
     if (!options.stats && !options.advise) {
       write(options.json ? JSON.stringify(report, null, 2) : formatReconcile(report));
       return 0;

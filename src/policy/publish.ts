@@ -1,0 +1,94 @@
+/**
+ * Publishing a verified fix as a pull/merge request under tier auto in CI (issue 27): the
+ * config section `publish`, the per-rule `publish.merge` switch (so a module earns the
+ * forge's auto-merge through `mvnx runs --advise`), and the pure decisions of what may be
+ * published and merged. The forge calls are in report/publish/.
+ */
+import { z } from 'zod';
+import { matchingRules, normalizePath, type PathPolicy } from './paths.js';
+import type { Risk } from './schema.js';
+
+export const MERGE_MODES = ['off', 'when-checks-pass'] as const;
+export type MergeMode = (typeof MERGE_MODES)[number];
+
+const mergeMode = z
+  .enum(MERGE_MODES)
+  .describe("off: the request waits for a person. when-checks-pass: enable the forge's own auto-merge (GitHub enablePullRequestAutoMerge, GitLab merge when the pipeline succeeds), only where the target branch has required checks.");
+
+export const rulePublishSchema = z.strictObject({ merge: mergeMode.optional() }).describe('What a published fix to matching paths may do; a later rule overrides an earlier one.');
+
+const envName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'an environment variable name');
+
+export const publishSchema = z
+  .strictObject({
+    auto: z.boolean().default(true).describe('Under tier auto in CI, publish a verified fix the policy lets auto take as a branch, one commit and a pull/merge request (`mvnx publish RUN_ID` does it for a recorded run).'),
+    forge: z.enum(['detect', 'github', 'gitlab']).default('detect').describe('Where requests go; detect: GitHub Actions or GitLab CI from the environment.'),
+    baseUrl: z.string().url().optional().describe('API root for GitHub Enterprise (https://host/api/v3) or self-managed GitLab (https://host/api/v4); default from the CI environment.'),
+    pushUrl: z.string().min(1).optional().describe('Git URL the branch is pushed to; default: the CI repository over HTTPS with the token.'),
+    tokenEnv: envName.optional().describe('Variable holding the token for the push and the API; default GITHUB_TOKEN on GitHub, MVNX_GITLAB_TOKEN on GitLab (a project access token with scopes api and write_repository).'),
+    merge: mergeMode.default('off'),
+  })
+  .prefault({})
+  .describe('Verified fixes as pull/merge requests, and whether the forge may merge them on its own.');
+
+export type PublishConfig = z.output<typeof publishSchema>;
+export type PublishPolicy = PathPolicy & { publish: PublishConfig; auto: { maxRisk: Risk } };
+
+export interface PublishFacts {
+  tier: string;
+  status: string;
+  action?: string;
+  risk?: Risk;
+  /** What the fix changed in the failing tests (a test-side edit), in words. */
+  failingTestEdits?: readonly string[];
+  /** Paths the fix changes, relative to the project root. */
+  files: readonly string[];
+  modules: readonly string[];
+}
+
+export interface PublishDecision {
+  /** The run's own end (tier auto in CI) may publish it. */
+  publishAutomatically: boolean;
+  merge: MergeMode;
+  /** Why merge is off, or why not published automatically, in words for the record and the console. */
+  reasons: string[];
+}
+
+const RISKS: readonly Risk[] = ['low', 'medium', 'high'];
+
+/** The merge mode for these files: the last matching rule with publish.merge per path, else the config's; off wins across paths. */
+export function mergeModeFor(files: readonly string[], modules: readonly string[], policy: PublishPolicy): { merge: MergeMode; setBy?: string } {
+  let merge: MergeMode | undefined;
+  let setBy: string | undefined;
+  for (const file of files) {
+    let pathMode: MergeMode = policy.publish.merge;
+    let pathSetBy: string | undefined;
+    for (const { rule, index } of matchingRules(file, modules, policy)) {
+      const ruleMerge = rule.publish?.merge;
+      if (ruleMerge) [pathMode, pathSetBy] = [ruleMerge, `rules[${index}] for ${normalizePath(file)}`];
+    }
+    if (merge === undefined || pathMode === 'off') [merge, setBy] = [pathMode, pathSetBy ?? setBy];
+  }
+  return { merge: merge ?? policy.publish.merge, ...(setBy ? { setBy } : {}) };
+}
+
+/**
+ * What may happen to a verified fix: published automatically only under tier auto with an
+ * applied verdict; merged by the forge only when the merge mode allows it and nothing
+ * speaks against it (a test-side edit, a risk above auto.maxRisk, a verdict that was not auto's).
+ */
+export function decidePublication(facts: PublishFacts, policy: PublishPolicy): PublishDecision {
+  const reasons: string[] = [];
+  const against: string[] = [];
+  if (facts.status !== 'fixed') against.push(`the run has no verified fix (status ${facts.status})`);
+  if ((facts.failingTestEdits ?? []).length > 0) against.push(`the fix edits the failing test (${facts.failingTestEdits!.join('; ')}): only a person may take it`);
+  if (facts.risk && RISKS.indexOf(facts.risk) > RISKS.indexOf(policy.auto.maxRisk)) against.push(`risk ${facts.risk} is above auto.maxRisk (${policy.auto.maxRisk})`);
+  if (facts.tier !== 'auto' || facts.action !== 'apply') against.push(`the policy did not let auto take the fix (tier ${facts.tier}, action ${facts.action ?? 'none'})`);
+  const publishAutomatically = policy.publish.auto && against.length === 0;
+  if (!policy.publish.auto) reasons.push('publish.auto is off');
+  reasons.push(...against);
+  const mode = mergeModeFor(facts.files, facts.modules, policy);
+  if (against.length > 0) return { publishAutomatically, merge: 'off', reasons };
+  if (mode.merge === 'off') reasons.push(`publish.merge is off${mode.setBy ? ` (${mode.setBy})` : ''}: the request waits for a person`);
+  return { publishAutomatically, merge: mode.merge, reasons };
+}

@@ -1,0 +1,109 @@
+/**
+ * The git side of a published fix, through real git: one commit made from fix.patch on
+ * top of the commit that was built (in a private index, so the working tree, which auto may
+ * have changed in place, is never read or touched), pushed to `mvnx/fix-<fingerprint>` with
+ * the token. The token reaches git as an HTTP header in the environment, never in argv or
+ * a URL that git could print or store.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { execa } from 'execa';
+
+export interface GitAuth {
+  /** `x-access-token` on GitHub, `oauth2` on GitLab. */
+  username: string;
+  token: string;
+}
+
+export interface GitPlace {
+  /** The repository's top folder. */
+  root: string;
+  /** The project root relative to it ('' when the same), forward slashes: fix.patch paths are the project's. */
+  prefix: string;
+}
+
+export class GitPublishError extends Error {
+  constructor(message: string, readonly status?: number) {
+    super(message);
+    this.name = 'GitPublishError';
+  }
+}
+
+const IDENTITY = { GIT_AUTHOR_NAME: 'mvnx', GIT_COMMITTER_NAME: 'mvnx' };
+
+/** The environment that gives git the token: a reset of inherited extra headers, then ours. */
+export function authEnvironment(auth: GitAuth | undefined): Record<string, string> {
+  const base = { GIT_TERMINAL_PROMPT: '0', GCM_INTERACTIVE: 'never' };
+  if (!auth) return base;
+  const basic = Buffer.from(`${auth.username}:${auth.token}`).toString('base64');
+  return { ...base, GIT_CONFIG_COUNT: '2', GIT_CONFIG_KEY_0: 'http.extraHeader', GIT_CONFIG_VALUE_0: '', GIT_CONFIG_KEY_1: 'http.extraHeader', GIT_CONFIG_VALUE_1: `Authorization: Basic ${basic}` };
+}
+
+async function git(place: GitPlace, args: string[], options: { env?: Record<string, string>; input?: Buffer | string; token?: string } = {}): Promise<string> {
+  const result = await execa('git', args, { cwd: place.root, reject: false, env: { ...options.env }, ...(options.input !== undefined ? { input: options.input } : { stdin: 'ignore' }) });
+  if (result.exitCode === 0) return result.stdout.trim();
+  const said = `${result.stderr}`.split('\n').map((line) => line.trim()).filter((line) => line && !line.startsWith('hint:'));
+  let line = said.find((text) => /^(fatal|error|remote):/.test(text)) ?? said[0] ?? `exit ${result.exitCode}`;
+  if (options.token) line = line.split(options.token).join('[REDACTED]');
+  const status = /\b(401|403)\b/.exec(line)?.[1] ?? (/Authentication failed|could not read Username/i.test(line) ? '401' : undefined);
+  throw new GitPublishError(`git ${args[0]}: ${line}`, status ? Number(status) : undefined);
+}
+
+/** Runs `work` with a private index that starts as `treeish`'s tree. */
+async function withIndex<T>(place: GitPlace, treeish: string, work: (env: Record<string, string>) => Promise<T>): Promise<T> {
+  const folder = await mkdtemp(path.join(os.tmpdir(), 'mvnx-index-'));
+  const env = { GIT_INDEX_FILE: path.join(folder, 'index') };
+  try {
+    await git(place, ['read-tree', treeish], { env });
+    return await work(env);
+  } finally {
+    await rm(folder, { recursive: true, force: true });
+  }
+}
+
+const applyArgs = (place: GitPlace, ...more: string[]) => ['apply', '--cached', ...(place.prefix ? [`--directory=${place.prefix}`] : []), ...more, '-'];
+
+export async function resolveCommit(place: GitPlace, ref: string): Promise<string> {
+  return git(place, ['rev-parse', '--verify', '-q', `${ref}^{commit}`]);
+}
+
+/** The commit of fix.patch on `parent`, with this message; the same inputs give the same tree. */
+export async function commitFix(place: GitPlace, input: { parent: string; patch: Buffer; message: string; email: string }): Promise<string> {
+  return withIndex(place, input.parent, async (env) => {
+    try {
+      await git(place, applyArgs(place), { env, input: input.patch });
+    } catch (error) {
+      throw new GitPublishError(`the fix does not apply to ${input.parent.slice(0, 12)}: ${(error as Error).message}`);
+    }
+    const tree = await git(place, ['write-tree'], { env });
+    const identity = { ...IDENTITY, GIT_AUTHOR_EMAIL: input.email, GIT_COMMITTER_EMAIL: input.email };
+    return git(place, ['commit-tree', tree, '-p', input.parent, '-F', '-'], { env: identity, input: input.message });
+  });
+}
+
+/** Whether `commit` already holds the fix (its change, reversed, applies cleanly there). */
+export async function containsFix(place: GitPlace, commit: string, patch: Buffer): Promise<boolean> {
+  return withIndex(place, commit, async (env) => {
+    try {
+      await git(place, applyArgs(place, '--check', '-R'), { env, input: patch });
+      return true;
+    } catch {
+      return false;
+    }
+  });
+}
+
+/** The tip of `branch` on the remote, fetched; undefined when the remote has no such branch. */
+export async function fetchBranch(place: GitPlace, url: string, branch: string, auth?: GitAuth): Promise<string | undefined> {
+  const env = authEnvironment(auth);
+  const listed = await git(place, ['ls-remote', '--heads', url, `refs/heads/${branch}`], { env, ...(auth ? { token: auth.token } : {}) });
+  if (!listed) return undefined;
+  await git(place, ['fetch', '--no-tags', '--quiet', url, `+refs/heads/${branch}:refs/mvnx/fetched/${branch}`], { env, ...(auth ? { token: auth.token } : {}) });
+  return resolveCommit(place, `refs/mvnx/fetched/${branch}`);
+}
+
+/** Pushes `commit` as `branch`, replacing what is there (the same fix re-made by a later run). */
+export async function pushBranch(place: GitPlace, url: string, commit: string, branch: string, auth?: GitAuth): Promise<void> {
+  await git(place, ['push', '--force', '--quiet', url, `${commit}:refs/heads/${branch}`], { env: authEnvironment(auth), ...(auth ? { token: auth.token } : {}) });
+}
