@@ -16,9 +16,13 @@ import { copyProject, repoRoot, runMvnx, type CliRun, type ProjectCopy } from '.
 const bwrap = await detectSandbox('bwrap');
 if (!bwrap.available) console.warn(`skipping the attack fixture under bwrap: ${bwrap.reason}`);
 
+// The attacker's replies edit the failing test (the probes run from it): the team lets a
+// test edit through (always risk high, never applied), so that the candidate really runs.
 const config = (tier: string, extra = '') => `tier: ${tier}
 fixers:
   enabled: false
+tests:
+  allowFailingTestEdits: true
 budget:
   dynamic: false
   maxAttempts: 3
