@@ -95,12 +95,14 @@ describe.skipIf(!NGINX)('8 repairs at once behind nginx', () => {
     await waitForPort(listen);
     const gateway = `http://127.0.0.1:${listen}`;
 
-    const workspacesBefore = new Set((await readdir(tmpdir())).filter((name) => name.startsWith('mvnx-ws-')));
+    // The runs' own temporary folder: other test files build beside this one and leave their workspaces in the shared one meanwhile.
+    const runsTmp = await mkdtemp(path.join(tmpdir(), 'mvnx-gateway-runs-'));
+    cleanups.push(() => rm(runsTmp, { recursive: true, force: true }));
     const copies: ProjectCopy[] = [];
     for (let i = 0; i < RUNS; i++) copies.push(await copyProject(path.join(repairFixtures, 'calc-semicolon'), CONFIG));
     for (const copy of copies) cleanups.push(copy.remove);
 
-    const runs: CliRun[] = await Promise.all(copies.map((copy) => runMvnx(copy.root, ['-o', '-B', '-q', 'verify', `--mvnx-host=${gateway}`, '--mvnx-json'])));
+    const runs: CliRun[] = await Promise.all(copies.map((copy) => runMvnx(copy.root, ['-o', '-B', '-q', 'verify', `--mvnx-host=${gateway}`, '--mvnx-json'], { TMPDIR: runsTmp })));
     clearInterval(stopA);
 
     const records: RunRecord[] = [];
@@ -128,7 +130,7 @@ describe.skipIf(!NGINX)('8 repairs at once behind nginx', () => {
     }
 
     // Nothing left behind: no workspace, no JVM of these projects.
-    const workspacesAfter = (await readdir(tmpdir())).filter((name) => name.startsWith('mvnx-ws-') && !workspacesBefore.has(name));
+    const workspacesAfter = (await readdir(runsTmp)).filter((name) => name.startsWith('mvnx-ws-'));
     expect(workspacesAfter).toEqual([]);
     const processes = (await execa('ps', ['-eo', 'args'])).stdout.split('\n');
     expect(processes.filter((line) => copies.some((copy) => line.includes(copy.root)))).toEqual([]);
