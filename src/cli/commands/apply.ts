@@ -4,10 +4,10 @@ import { isUtf8 } from 'node:buffer';
 import { findProjectRootAbove } from '../../maven/project.js';
 import { checkPathOnDisk, extractEdits, pathsNeeded, resolveEdits } from '../../patch/index.js';
 import { withOutcome } from '../../report/outcome.js';
-import { readLatestRunId, readRunRecord, runsDir, updateRunRecord, type RunRecord } from '../../report/run-record.js';
-import { InvalidRunRecordError } from '../../report/run-record-schema.js';
+import { runsDir, updateRunRecord } from '../../report/run-record.js';
 import { applyInPlace, staleFiles } from '../../repair/tier-actions.js';
 import { MvnxError } from '../../shared/errors.js';
+import { readNamedRun } from './recorded-run.js';
 import { helpAsked, parseSubcommandArgs, type SubcommandOption, type SubcommandSpec } from '../subcommand-args.js';
 
 const ARGS = {
@@ -27,18 +27,7 @@ export async function run(args: string[], io: { cwd: string; env: NodeJS.Process
   const { positionals } = parseSubcommandArgs(ARGS, args);
 
   const projectRoot = await findProjectRootAbove(io.cwd);
-  const runId = positionals[0] ?? (await readLatestRunId(projectRoot));
-  if (!runId) throw new MvnxError(`mvnx apply: no runs recorded under ${runsDir(projectRoot)}`);
-  if (!/^[\w.-]+$/.test(runId)) throw new MvnxError(`mvnx apply: ${JSON.stringify(runId)} is not a run id`);
-
-  let record: RunRecord;
-  try {
-    record = await readRunRecord(projectRoot, runId);
-  } catch (error) {
-    // A record that is there but wrong is said as such: it is not the same as no record.
-    if (error instanceof InvalidRunRecordError) throw new MvnxError(`mvnx apply: ${error.message}`);
-    throw new MvnxError(`mvnx apply: no run ${runId} in ${runsDir(projectRoot)}`);
-  }
+  const { runId, record } = await readNamedRun('mvnx apply', projectRoot, positionals[0]);
   if (record.status !== 'fixed') {
     throw new MvnxError(`mvnx apply: run ${runId} has no verified fix (status ${record.status}, stop reason ${record.stopReason})`);
   }

@@ -1,10 +1,10 @@
 import { findProjectRootAbove } from '../../maven/project.js';
 import { loadEffectiveConfig } from '../../policy/load.js';
 import { publishRun } from '../../report/publish/index.js';
-import { readLatestRunId, readRunRecord, runsDir, updateRunRecord, type RunRecord } from '../../report/run-record.js';
-import { InvalidRunRecordError } from '../../report/run-record-schema.js';
+import { updateRunRecord, type RunRecord } from '../../report/run-record.js';
 import { toolVersion } from '../../report/tool-version.js';
 import { MvnxError } from '../../shared/errors.js';
+import { readNamedRun } from './recorded-run.js';
 import { helpAsked, parseSubcommandArgs, type SubcommandOption, type SubcommandSpec } from '../subcommand-args.js';
 
 const ARGS = {
@@ -27,16 +27,7 @@ export async function run(args: string[], io: { cwd: string; env: NodeJS.Process
   }
   const { positionals } = parseSubcommandArgs(ARGS, args);
   const projectRoot = await findProjectRootAbove(io.cwd);
-  const runId = positionals[0] ?? (await readLatestRunId(projectRoot));
-  if (!runId) throw new MvnxError(`mvnx publish: no runs recorded under ${runsDir(projectRoot)}`);
-  if (!/^[\w.-]+$/.test(runId)) throw new MvnxError(`mvnx publish: ${JSON.stringify(runId)} is not a run id`);
-  let record: RunRecord;
-  try {
-    record = await readRunRecord(projectRoot, runId);
-  } catch (error) {
-    if (error instanceof InvalidRunRecordError) throw new MvnxError(`mvnx publish: ${error.message}`);
-    throw new MvnxError(`mvnx publish: no run ${runId} in ${runsDir(projectRoot)}`);
-  }
+  const { runId, record } = await readNamedRun('mvnx publish', projectRoot, positionals[0]);
   if (record.status !== 'fixed') throw new MvnxError(`mvnx publish: run ${runId} has no verified fix (status ${record.status}, stop reason ${record.stopReason})`, 1);
 
   const config = await loadEffectiveConfig({ projectRoot, env: io.env });
