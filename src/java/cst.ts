@@ -42,13 +42,24 @@ export function registerNode(model: object, node: CstNode, source: ParsedSource)
   origins.set(model, { node, source });
 }
 
+/**
+ * A model read back from the parse cache has no tree: the first question that needs one
+ * parses its file then (parse-cache.ts registers how), and every part of it gets its node.
+ */
+let treeOnDemand: ((model: object) => void) | undefined;
+export function onTreeNeeded(build: (model: object) => void): void {
+  treeOnDemand = build;
+}
+
 export function originOf(model: object): { node: CstNode; source: ParsedSource } {
+  if (!origins.has(model)) treeOnDemand?.(model);
   const origin = origins.get(model);
   if (!origin) throw new TypeError('not a part of a file read by parseJava');
   return origin;
 }
 
 export function sourceOf(file: JavaSourceFile): ParsedSource {
+  if (!sources.has(file)) treeOnDemand?.(file);
   const source = sources.get(file);
   if (!source) throw new TypeError('not a file read by parseJava');
   return source;

@@ -8,6 +8,7 @@ import { child, childNodes, originOf, rangeOf, tokensUnder, type CstNode } from 
 import { findImports, findPackage, maskCommentsAndLiterals, splitLines, topLevelTypeNames, usesIdentifier } from './lexical.js';
 import { parseJava } from './parse.js';
 import type { JavaSourceFile } from './types.js';
+import { remembered } from './parse-cache.js';
 
 export interface JavaImport {
   /** 1-based lines of the declaration (the same line unless it is wrapped). */
@@ -37,7 +38,7 @@ export function readJavaHeader(text: string): JavaHeader {
 }
 
 /** The header of a parsed file. */
-export function headerOf(file: JavaSourceFile): JavaHeader {
+function headerOfFromTree(file: JavaSourceFile): JavaHeader {
   const { node: root } = originOf(file);
   const unit = child(root, 'ordinaryCompilationUnit');
   const packageNode = unit && child(unit, 'packageDeclaration');
@@ -104,4 +105,9 @@ function firstTokenLine(node: CstNode): number {
 
 function range(from: number, to: number): number[] {
   return Array.from({ length: to - from + 1 }, (_, index) => from + index);
+}
+
+// Asked once per file content (parse-cache.ts): kept across attempts and, with a store, across runs.
+export function headerOf(file: JavaSourceFile): JavaHeader {
+  return remembered('headerOf', file, () => headerOfFromTree(file));
 }

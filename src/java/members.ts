@@ -6,6 +6,7 @@
 import { child, childNodes, childTokens, descendants, originOf, rangeOf, textOf, type CstNode, type ParsedSource } from './cst.js';
 import { annotationsOf, keywordModifiers, membersOf, shapeOf, typeBodyOf } from './grammar.js';
 import type { JavaAnnotation, JavaMethod, JavaType, SourceRange } from './types.js';
+import { remembered } from './parse-cache.js';
 
 /**
  * A field as every reader sees it (the prompt context, the agent's extract_test_code,
@@ -28,7 +29,7 @@ export interface JavaField {
 }
 
 /** Every field the type declares, in source order. */
-export function fieldsOf(type: JavaType): JavaField[] {
+function fieldsOfFromTree(type: JavaType): JavaField[] {
   const { node, source } = originOf(type);
   const body = typeBodyOf(node);
   if (!body) return [];
@@ -56,7 +57,7 @@ export function fieldsOf(type: JavaType): JavaField[] {
  * Methods the compiler adds that the source does not spell out: a record's component
  * accessors (`name()`), unless the record writes its own.
  */
-export function implicitMethodsOf(type: JavaType): { name: string; returnType: string; parameters: string[] }[] {
+function implicitMethodsOfFromTree(type: JavaType): { name: string; returnType: string; parameters: string[] }[] {
   if (type.kind !== 'record') return [];
   return fieldsOf(type)
     .filter((field) => field.kind === 'record-component' && !type.methods.some((method) => method.name === field.name && method.parameters.length === 0))
@@ -70,7 +71,7 @@ export interface SuperTypes {
   interfaces: string[];
 }
 
-export function superTypesOf(type: JavaType): SuperTypes {
+function superTypesOfFromTree(type: JavaType): SuperTypes {
   const { node, source } = originOf(type);
   const shape = shapeOf(node)?.node;
   if (!shape) return { interfaces: [] };
@@ -83,7 +84,7 @@ export function superTypesOf(type: JavaType): SuperTypes {
 }
 
 /** `class Box<T extends Number, U>` -> ['T', 'U']. */
-export function typeParametersOf(type: JavaType | JavaMethod): string[] {
+function typeParametersOfFromTree(type: JavaType | JavaMethod): string[] {
   const { node } = originOf(type);
   const holder = 'methods' in type ? shapeOf(node)?.node : (child(node, 'methodHeader') ?? node);
   const parameters = holder && child(holder, 'typeParameters');
@@ -96,7 +97,7 @@ export function typeParametersOf(type: JavaType | JavaMethod): string[] {
 }
 
 /** A method's return type as written (`List<String>`, `void`); undefined for a constructor. */
-export function returnTypeOf(method: JavaMethod): string | undefined {
+function returnTypeOfFromTree(method: JavaMethod): string | undefined {
   const { node, source } = originOf(method);
   const header = child(node, 'methodHeader');
   const result = header && child(header, 'result');
@@ -104,7 +105,7 @@ export function returnTypeOf(method: JavaMethod): string | undefined {
 }
 
 /** The header of a type up to its opening brace: `public class A extends B implements C`. */
-export function typeHeaderOf(type: JavaType): string {
+function typeHeaderOfFromTree(type: JavaType): string {
   const { node, source } = originOf(type);
   const body = typeBodyOf(node);
   const start = rangeOf(node).start;
@@ -113,7 +114,7 @@ export function typeHeaderOf(type: JavaType): string {
 }
 
 /** The line of the type's opening brace, where its header ends (the type's first line when it has no body). */
-export function typeBodyLine(type: JavaType): number {
+function typeBodyLineFromTree(type: JavaType): number {
   const body = typeBodyOf(originOf(type).node);
   return body ? rangeOf(body).startLine : type.range.startLine;
 }
@@ -152,4 +153,33 @@ function readFieldDeclaration(source: ParsedSource, node: CstNode, type: JavaTyp
       kind: 'field' as const,
     };
   });
+}
+
+// Asked once per file content (parse-cache.ts): kept across attempts and, with a store, across runs.
+export function fieldsOf(type: JavaType): JavaField[] {
+  return remembered('fieldsOf', type, () => fieldsOfFromTree(type));
+}
+
+export function implicitMethodsOf(type: JavaType): { name: string; returnType: string; parameters: string[] }[] {
+  return remembered('implicitMethodsOf', type, () => implicitMethodsOfFromTree(type));
+}
+
+export function superTypesOf(type: JavaType): SuperTypes {
+  return remembered('superTypesOf', type, () => superTypesOfFromTree(type));
+}
+
+export function typeParametersOf(type: JavaType | JavaMethod): string[] {
+  return remembered('typeParametersOf', type, () => typeParametersOfFromTree(type));
+}
+
+export function returnTypeOf(method: JavaMethod): string | undefined {
+  return remembered('returnTypeOf', method, () => returnTypeOfFromTree(method));
+}
+
+export function typeHeaderOf(type: JavaType): string {
+  return remembered('typeHeaderOf', type, () => typeHeaderOfFromTree(type));
+}
+
+export function typeBodyLine(type: JavaType): number {
+  return remembered('typeBodyLine', type, () => typeBodyLineFromTree(type));
 }

@@ -8,6 +8,7 @@ import { child, descendants, isToken, ordered, originOf, rangeOf, textOf, type C
 import { membersOf, typeBodyOf } from './grammar.js';
 import { lineAt } from './model.js';
 import type { JavaAnnotation, JavaMethod, JavaSourceFile, JavaType, SourceRange } from './types.js';
+import { remembered } from './parse-cache.js';
 
 export interface JavaInitializer {
   isStatic: boolean;
@@ -48,7 +49,7 @@ export function outline(file: JavaSourceFile): OutlineEntry[] {
  * annotations or comments: `public class Calculator implements Operation`,
  * `static <T> List<T> copy(List<T> items) throws IOException`.
  */
-export function signatureOf(declaration: JavaType | JavaMethod): string {
+function signatureOfFromTree(declaration: JavaType | JavaMethod): string {
   const { node, source } = originOf(declaration);
   const start = firstOwnToken(node);
   const body = bodyOf(node);
@@ -60,14 +61,14 @@ export function signatureOf(declaration: JavaType | JavaMethod): string {
 }
 
 /** The line a declaration starts on once its annotations are skipped. */
-export function declarationLine(declaration: JavaType | JavaMethod): number {
+function declarationLineFromTree(declaration: JavaType | JavaMethod): number {
   const { node, source } = originOf(declaration);
   const start = firstOwnToken(node);
   return start === undefined ? declaration.range.startLine : lineAt(source.text, start);
 }
 
 /** `static { ... }` and `{ ... }` blocks declared directly in the type. */
-export function initializersOf(type: JavaType): JavaInitializer[] {
+function initializersOfFromTree(type: JavaType): JavaInitializer[] {
   const { node, source } = originOf(type);
   return membersOf(node, INITIALIZER_RULES).map((initializer) => ({
     isStatic: initializer.name === 'staticInitializer',
@@ -122,4 +123,17 @@ function oneLine(source: ParsedSource, start: number, end: number, leftOut: Sour
   }
   textOut += source.text.slice(at, end);
   return textOut.replace(/\s+/g, ' ').replace(/\(\s+/g, '(').replace(/\s+\)/g, ')').replace(/\s+,/g, ',').trim();
+}
+
+// Asked once per file content (parse-cache.ts): kept across attempts and, with a store, across runs.
+export function signatureOf(declaration: JavaType | JavaMethod): string {
+  return remembered('signatureOf', declaration, () => signatureOfFromTree(declaration));
+}
+
+export function declarationLine(declaration: JavaType | JavaMethod): number {
+  return remembered('declarationLine', declaration, () => declarationLineFromTree(declaration));
+}
+
+export function initializersOf(type: JavaType): JavaInitializer[] {
+  return remembered('initializersOf', type, () => initializersOfFromTree(type));
 }

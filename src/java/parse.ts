@@ -4,7 +4,8 @@
  * does not parse gives an error with its line, never a partial model: callers decide what
  * an unreadable file means for them.
  */
-import { lexAndParse } from 'java-parser';
+import { createRequire } from 'node:module';
+import { performance } from 'node:perf_hooks';
 import {
   child,
   childNodes,
@@ -31,19 +32,57 @@ import type {
   JavaType,
 } from './types.js';
 
+type LexAndParse = (text: string) => { cst: unknown; tokens: unknown[] };
+
+/** What parsing cost this process: a bench reads it, and a test proves a warm cache parses nothing. */
+export interface JavaParseStats {
+  /** Files lexed and parsed by java-parser. */
+  parses: number;
+  parseMs: number;
+  /** Loading java-parser, which builds its grammar (0 when nothing needed it). */
+  parserLoadMs: number;
+}
+const stats: JavaParseStats = { parses: 0, parseMs: 0, parserLoadMs: 0 };
+export const parseStats = (): JavaParseStats => ({ ...stats });
+
+let lexAndParse: LexAndParse | undefined;
+/**
+ * java-parser is loaded on the first parse, not with this module: loading it builds
+ * Chevrotain's grammar (about 0.5 s quiet, seconds on a loaded machine), and a prompt
+ * whose files were all parsed before (the on-disk cache) needs no parser. Node 20.19+
+ * loads the ES module synchronously; older Node loads it here, once, as this module loads.
+ */
+const eagerlyLoaded = (process.features as { require_module?: boolean }).require_module ? undefined : ((await import('java-parser')) as { lexAndParse: LexAndParse }).lexAndParse;
+
+function parser(): LexAndParse {
+  if (!lexAndParse) {
+    const started = performance.now();
+    lexAndParse = eagerlyLoaded ?? (createRequire(import.meta.url)('java-parser') as { lexAndParse: LexAndParse }).lexAndParse;
+    stats.parserLoadMs += performance.now() - started;
+  }
+  return lexAndParse;
+}
+
 export function parseJava(text: string): JavaParseResult {
   if (typeof text !== 'string') throw new TypeError('parseJava needs the file text as a string');
   // The lexer does not know the byte-order mark; a space of the same length keeps every offset.
   const lexable = text.startsWith('\uFEFF') ? ` ${text.slice(1)}` : text;
-  let parsed: { cst: unknown; tokens: unknown[] };
+  const lex = parser();
+  const started = performance.now();
+  stats.parses += 1;
   try {
-    parsed = lexAndParse(lexable);
-  } catch (error) {
-    return { ok: false, error: parseError((error as Error).message) };
+    let parsed: { cst: unknown; tokens: unknown[] };
+    try {
+      parsed = lex(lexable);
+    } catch (error) {
+      return { ok: false, error: parseError((error as Error).message) };
+    }
+    const root = parsed.cst as CstNode & { comments?: CstToken[] };
+    const source: ParsedSource = { text, root, tokens: parsed.tokens as CstToken[] };
+    return { ok: true, file: readCompilationUnit(source, root.comments ?? []) };
+  } finally {
+    stats.parseMs += performance.now() - started;
   }
-  const root = parsed.cst as CstNode & { comments?: CstToken[] };
-  const source: ParsedSource = { text, root, tokens: parsed.tokens as CstToken[] };
-  return { ok: true, file: readCompilationUnit(source, root.comments ?? []) };
 }
 
 /**

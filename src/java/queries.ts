@@ -6,16 +6,17 @@
 import { child, childNodes, childTokens, descendants, originOf, rangeOf, textOf, tokensUnder, type CstNode, type ParsedSource } from './cst.js';
 import { readBlock, readStatement } from './parse.js';
 import type { JavaMethodCall, JavaReturnStatement, JavaScope, JavaStatement, JavaTryStatement, SourceRange } from './types.js';
+import { remembered } from './parse-cache.js';
 
 /** Every method call in the scope, nested ones (in arguments, lambdas) included, in source order. */
-export function findMethodCalls(scope: JavaScope, filter?: (call: JavaMethodCall) => boolean): JavaMethodCall[] {
+function findMethodCallsFromTree(scope: JavaScope): JavaMethodCall[] {
   const { node, source } = originOf(scope);
   // Ordered by where each call's name is written: `assertThat(f(x)).isEqualTo(3)` gives assertThat, f, isEqualTo.
   const calls = descendants(node, 'primary')
     .flatMap((primary) => callsOfPrimary(source, primary))
     .sort((a, b) => a.nameAt - b.nameAt)
     .map(({ nameAt: _nameAt, ...call }) => call);
-  return filter ? calls.filter(filter) : calls;
+  return calls;
 }
 
 /**
@@ -113,7 +114,7 @@ const OTHER_METHOD_BODIES = new Set(['lambdaBody', 'classBody']);
  * The `return` statements that leave the scope's method: those inside lambdas and
  * anonymous or local classes return from something else and are not listed.
  */
-export function findReturnStatements(scope: JavaScope): JavaReturnStatement[] {
+function findReturnStatementsFromTree(scope: JavaScope): JavaReturnStatement[] {
   const { node, source } = originOf(scope);
   return descendants(node, 'returnStatement', OTHER_METHOD_BODIES).map((statement) => {
     const expression = child(statement, 'expression');
@@ -125,7 +126,7 @@ export function findReturnStatements(scope: JavaScope): JavaReturnStatement[] {
  * The scope's tokens joined by single spaces: the same code written with other
  * whitespace, line breaks or comments gives the same text.
  */
-export function tokenText(scope: JavaScope): string {
+function tokenTextFromTree(scope: JavaScope): string {
   const { node } = originOf(scope);
   return tokensUnder(node)
     .map((token) => token.image)
@@ -144,4 +145,18 @@ export function tokenTextOfRange(scope: JavaScope, range: SourceRange): string {
 /** Whether `inner` lies within `outer`. */
 export function isInside(inner: SourceRange, outer: SourceRange): boolean {
   return inner.start >= outer.start && inner.end <= outer.end;
+}
+
+// Asked once per file content (parse-cache.ts): kept across attempts and, with a store, across runs.
+export function findMethodCalls(scope: JavaScope, filter?: (call: JavaMethodCall) => boolean): JavaMethodCall[] {
+  const calls = remembered('findMethodCalls', scope, () => findMethodCallsFromTree(scope));
+  return filter ? calls.filter(filter) : calls;
+}
+
+export function findReturnStatements(scope: JavaScope): JavaReturnStatement[] {
+  return remembered('findReturnStatements', scope, () => findReturnStatementsFromTree(scope));
+}
+
+export function tokenText(scope: JavaScope): string {
+  return remembered('tokenText', scope, () => tokenTextFromTree(scope));
 }

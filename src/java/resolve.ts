@@ -10,6 +10,7 @@ import { fieldsOf, superTypesOf } from './members.js';
 import { allTypes } from './model.js';
 import { findMethodCalls } from './queries.js';
 import type { JavaMethod, JavaMethodCall, JavaSourceFile, JavaType, SourceRange } from './types.js';
+import { remembered } from './parse-cache.js';
 
 export interface JavaVariable {
   name: string;
@@ -21,7 +22,7 @@ export interface JavaVariable {
 }
 
 /** Parameters and every local variable declared in the method, in source order. */
-export function variablesOf(method: JavaMethod): JavaVariable[] {
+function variablesOfFromTree(method: JavaMethod): JavaVariable[] {
   const { node, source } = originOf(method);
   const out: JavaVariable[] = method.parameters.map((parameter) => ({ name: parameter.name, type: parameter.type, kind: 'parameter' as const, range: method.range }));
   for (const declaration of descendants(node, 'localVariableDeclaration')) {
@@ -147,4 +148,9 @@ export function callReceivers(method: JavaMethod, type: JavaType, options: Recei
     out.push(receiver);
   }
   return out;
+}
+
+// Asked once per file content (parse-cache.ts): kept across attempts and, with a store, across runs.
+export function variablesOf(method: JavaMethod): JavaVariable[] {
+  return remembered('variablesOf', method, () => variablesOfFromTree(method));
 }

@@ -6,8 +6,7 @@
  * the second fixer that reads it, costs a read and no parse. The view itself is plain
  * data and two functions: reading the disk is the caller's edge (repair/fixers/source-view.ts).
  */
-import { createHash } from 'node:crypto';
-import { parseJava } from './parse.js';
+import { parseByContent } from './parse-cache.js';
 import type { JavaParseResult } from './types.js';
 
 export interface SourceView {
@@ -51,32 +50,10 @@ export async function viewJavaFile(view: Pick<SourceView, 'read'>, path: string)
     parses.set(view.read, files);
   }
   const known = files.get(path);
+  // By content, shared by every reader (parse-cache.ts): the next attempt's tree holds the same text for every file the patch did not touch.
+  const viewed = known?.text === text ? known : { text, parsed: await parseByContent(text) };
   files.delete(path);
-  const viewed = known?.text === text ? known : { text, parsed: parseByContent(text) };
   files.set(path, viewed);
   if (files.size > KEPT_PER_READER) files.delete(files.keys().next().value!);
   return viewed;
-}
-
-/**
- * Parses by content, shared by every reader: the next attempt's tree (a new reader) holds
- * the same text for every file the patch did not touch, and a second failure of the same
- * run reads the same files again. A parse result is never changed by its users. The most
- * recently used are kept: a syntax tree takes many times its file's size.
- */
-const byContent = new Map<string, JavaParseResult>();
-const KEPT_BY_CONTENT = 256;
-
-export function parseByContent(text: string): JavaParseResult {
-  const key = createHash('sha256').update(text).digest('base64');
-  const known = byContent.get(key);
-  if (known) {
-    byContent.delete(key);
-    byContent.set(key, known);
-    return known;
-  }
-  const parsed = parseJava(text);
-  byContent.set(key, parsed);
-  if (byContent.size > KEPT_BY_CONTENT) byContent.delete(byContent.keys().next().value!);
-  return parsed;
 }

@@ -22,6 +22,8 @@ import { createFixerProposer } from './fixer-proposer.js';
 import { BUILT_IN_FIXERS, FixerRegistry } from './fixers/registry.js';
 import type { AgentTool, Fixer } from '../plugins/contracts.js';
 import { createSourceView } from './fixers/source-view.js';
+import { createParseCache } from './fixers/parse-cache.js';
+import { useJavaParseCache } from '../java/index.js';
 import { createTypeIndex } from './fixers/type-index.js';
 import type { LoopPorts } from './loop.js';
 import { wireAgent } from './agent-wiring.js';
@@ -73,6 +75,8 @@ export async function startRepairSession(input: {
   const started = Date.now();
   const checker: ChangeChecker = { root: context.projectRoot, policy: toPatchPolicy(config) };
   const original = createSourceView(context.projectRoot);
+  // Java parses by content across runs (.mvnx/cache/java-parse): a second failure of the same project parses nothing twice.
+  useJavaParseCache(createParseCache(context.projectRoot));
   // Where this build's jars are: the user's settings.xml, -Dmaven.repo.local (arguments, MAVEN_OPTS, .mvn/maven.config).
   const { localRepository } = resolveMavenUserState({ args: context.mavenArgs, env: context.env, cwd: context.cwd, projectRoot: context.projectRoot });
   // One reader per base: fixers, prompt context and agent tools share each file's parse (src/java viewJavaFile).

@@ -4,6 +4,7 @@ import { ModelCallError, ProviderUnavailableError, type ModelProvider } from '..
 import { jsonEditListJsonSchema, validateChangeSet, type PatchPolicy } from '../patch/index.js';
 import type { ChangeSet } from '../patch/types.js';
 import type { AttemptRecord } from '../shared/run-vocabulary.js';
+import { flushJavaParses } from '../java/index.js';
 import { gatherContext } from './context/gather.js';
 import type { TypeIndex } from '../plugins/contracts.js';
 import { ProviderUnavailable, type Proposal } from './loop.js';
@@ -145,6 +146,8 @@ export async function buildPromptFor(
 ): Promise<RepairPrompt> {
   const fixable = diagnosis.diagnostics.filter((d) => d.fixable);
   const context = [...(options.extraContext?.() ?? []), ...(await gatherContext({ diagnostics: fixable, access: { read: options.read(base), list: (glob) => options.list(glob) }, ...(options.types ? { types: options.types } : {}) }))];
+  // What this prompt parsed and asked, kept for the next attempt's process and the next run (when the run set a store).
+  await flushJavaParses();
   return composeRepairPrompt({
     diagnostics: fixable,
     context,

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { viewJavaFile } from '../../src/java/index.js';
-import { parseByContent } from '../../src/java/source-view.js';
+import { parseByContent } from '../../src/java/parse-cache.js';
 import { ProjectSources } from '../../src/repair/context/sources.js';
 import { createSourceView } from '../../src/repair/fixers/source-view.js';
 import { readJava } from '../../src/repair/agent/tool-kit.js';
@@ -91,10 +91,10 @@ describe('parses are shared by content across readers', () => {
     expect((await viewJavaFile({ read: readAt(edited) }, FILE))?.parsed).not.toBe(first?.parsed);
   });
 
-  it('keeps a bounded number of parses by content (the 256 most recently used)', () => {
-    const first = parseByContent('class Bounded0 { }');
-    expect(parseByContent('class Bounded0 { }')).toBe(first);
-    for (let n = 1; n <= 256; n++) parseByContent(`class Bounded${n} { }`);
-    expect(parseByContent('class Bounded0 { }')).not.toBe(first);
+  it('keeps a bounded number of parses by content (the 256 most recently used)', async () => {
+    const first = await parseByContent('class Bounded0 { }');
+    expect(await parseByContent('class Bounded0 { }')).toBe(first);
+    for (let n = 1; n <= 256; n++) await parseByContent(`class Bounded${n} { }`);
+    expect(await parseByContent('class Bounded0 { }')).not.toBe(first);
   });
 });
