@@ -74,7 +74,7 @@ export function createParseCache(projectRoot: string, options: { maxBytes?: numb
         const entry = await readFile(entryFile(key), 'utf8');
         // Used now: the last to go when the cap is reached.
         const now = new Date();
-        void utimes(entryFile(key), now, now).catch(() => undefined);
+        await utimes(entryFile(key), now, now).catch(() => undefined);
         return entry;
       } catch {
         return undefined;
