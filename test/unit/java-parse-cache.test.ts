@@ -4,7 +4,7 @@
  * foreign entry is parsed again and rewritten, the folder keeps under its cap, and a
  * second prompt build of the same project parses nothing: counted, not timed.
  */
-import { cp, mkdtemp, mkdir, readFile, readdir, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import { cp, mkdtemp, readFile, readdir, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
