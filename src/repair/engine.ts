@@ -76,7 +76,7 @@ export async function startRepairSession(input: {
   const checker: ChangeChecker = { root: context.projectRoot, policy: toPatchPolicy(config) };
   const original = createSourceView(context.projectRoot);
   // Java parses by content across runs (.mvnx/cache/java-parse): a second failure of the same project parses nothing twice.
-  useJavaParseCache(createParseCache(context.projectRoot));
+  useJavaParseCache(createParseCache(context.projectRoot, { withholds: (entry) => input.redactor.redactSecrets(entry) !== entry }));
   // Where this build's jars are: the user's settings.xml, -Dmaven.repo.local (arguments, MAVEN_OPTS, .mvn/maven.config).
   const { localRepository } = resolveMavenUserState({ args: context.mavenArgs, env: context.env, cwd: context.cwd, projectRoot: context.projectRoot });
   // One reader per base: fixers, prompt context and agent tools share each file's parse (src/java viewJavaFile).

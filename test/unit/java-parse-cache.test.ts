@@ -26,6 +26,7 @@ import {
   type JavaSourceFile,
 } from '../../src/java/index.js';
 import { toPatchPolicy, configSchema } from '../../src/policy/index.js';
+import { Redactor } from '../../src/model/index.js';
 import { createParseCache, parseCacheDir } from '../../src/repair/fixers/parse-cache.js';
 import { createSourceView } from '../../src/repair/fixers/source-view.js';
 import { createTypeIndex } from '../../src/repair/fixers/type-index.js';
@@ -219,6 +220,29 @@ describe('the parse cache on disk (.mvnx/cache/java-parse)', () => {
     expect(await readdir(parseCacheDir(root))).toEqual([`${key(1)}.json`]);
     expect(await readFile(path.join(root, '.mvnx/cache/.gitignore'), 'utf8')).toBe('*\n');
     expect((await readdir(root)).sort()).toEqual(['.mvnx']);
+  });
+
+  it("withholds an entry the run's redaction finds a secret in: `.mvnx/` may leave the machine as a CI artifact", async () => {
+    const root = await tempDir();
+    const secret = `ghp_${'a1B2'.repeat(9)}`;
+    const redactor = new Redactor({ knownSecrets: [secret] });
+    const leaky = ACCOUNT.replace('  long total(int n) {', `  void publish() {\n    send("${secret}");\n  }\n\n  long total(int n) {`);
+    const askAndFlush = async () => {
+      findMethodCalls((await readFresh(leaky)).types[0]!.methods[0]!);
+      await readFresh(ACCOUNT);
+      await endProcess();
+    };
+    // Without the check the call's argument, the secret, is in the entry.
+    const unchecked = await tempDir();
+    useJavaParseCache(createParseCache(unchecked));
+    await askAndFlush();
+    const written = await readdir(parseCacheDir(unchecked));
+    expect(written).toHaveLength(2);
+    expect((await Promise.all(written.map((name) => readFile(path.join(parseCacheDir(unchecked), name), 'utf8')))).join()).toContain(secret);
+
+    useJavaParseCache(createParseCache(root, { withholds: (entry) => redactor.redactSecrets(entry) !== entry }));
+    await askAndFlush();
+    expect(await readdir(parseCacheDir(root))).toEqual([`${parseKey(ACCOUNT)}.json`]);
   });
 
   it('never fails a run: a cache that cannot be written or read costs a parse, not an error', async () => {

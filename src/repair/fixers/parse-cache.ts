@@ -19,7 +19,17 @@ export function parseCacheDir(projectRoot: string): string {
   return path.join(projectRoot, '.mvnx', 'cache', 'java-parse');
 }
 
-export function createParseCache(projectRoot: string, options: { maxBytes?: number } = {}): ParseStore {
+export interface ParseCacheOptions {
+  maxBytes?: number;
+  /**
+   * True for an entry that must not reach the disk: the run's redaction finds a secret in
+   * it (a token written in a source file). `.mvnx/` may leave the machine as a CI artifact;
+   * such a file is parsed again by the next run instead.
+   */
+  withholds?: (entry: string) => boolean;
+}
+
+export function createParseCache(projectRoot: string, options: ParseCacheOptions = {}): ParseStore {
   const dir = parseCacheDir(projectRoot);
   const maxBytes = options.maxBytes ?? PARSE_CACHE_MAX_BYTES;
   /** Entry name -> size, read from the folder at the first write of this process. */
@@ -39,7 +49,7 @@ export function createParseCache(projectRoot: string, options: { maxBytes?: numb
 
   const write = async (key: string, entry: string) => {
     const size = Buffer.byteLength(entry);
-    if (size > maxBytes) return;
+    if (size > maxBytes || options.withholds?.(entry)) return;
     if (!sizes) {
       await mkdir(dir, { recursive: true });
       // The cache is never the project's: kept out of git even where `.mvnx/` is not ignored.
