@@ -3,7 +3,8 @@
 // and warm (the same files parsed by an earlier run), broken down into loading mvnx's modules,
 // loading java-parser (its grammar is built when it loads), listing the tree, reading files,
 // parsing, and the rest (context pieces, rendering). The load average is printed beside each
-// figure: the machine may be shared. DIR is the project as the failed build left it; FILE is
+// figure: the machine may be shared, and the prompt's CPU time (what a quiet machine would take,
+// roughly; before the cache, java-parser's load is counted in wall time only). DIR is the project as the failed build left it; FILE is
 // that build's log (`mvn -o -B ... > FILE`); the diagnosis is read from them once, untimed.
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -69,6 +70,8 @@ async function child(options) {
   const read = timedIo('read', (file) => view.read(file));
   if (cache) java.useJavaParseCache(cache.createParseCache(options.project));
   const buildAt = performance.now();
+  // CPU time says what a quiet machine would take better than wall time on a loaded one.
+  const cpuAt = process.cpuUsage();
   const prompt = await buildPromptFor(diagnosis, { files: [] }, [], {
     read: () => read,
     list: timedIo('list', (glob) => view.list(glob)),
@@ -79,6 +82,7 @@ async function child(options) {
   });
   const text = renderPromptText(prompt);
   const builtAt = performance.now();
+  const cpu = process.cpuUsage(cpuAt);
   const stats = java.javaParseStats?.() ?? { parses: undefined, parseMs: undefined, parserLoadMs: 0, cacheHits: undefined };
   process.stdout.write(
     `${JSON.stringify({
@@ -87,6 +91,7 @@ async function child(options) {
       modulesMs: Math.round(modulesAt - modulesStart),
       parserLoadMs: Math.round(parserLoadMs + stats.parserLoadMs),
       promptMs: Math.round(builtAt - buildAt + (java.javaParseStats ? 0 : parserLoadMs)),
+      promptCpuMs: Math.round((cpu.user + cpu.system) / 1000 + (java.javaParseStats ? 0 : parserLoadMs)),
       listMs: Math.round(io.listMs),
       reads: io.reads,
       readMs: Math.round(io.readMs),

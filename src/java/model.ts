@@ -93,10 +93,16 @@ function commentOnly(file: JavaSourceFile): boolean[] {
       hasComment = false;
       hasCode = false;
     } else if (inComment[index]) hasComment = true;
-    else if (!/\s/.test(text[index]!)) hasCode = true;
+    else if (!isWhitespace(text.charCodeAt(index))) hasCode = true;
   }
   commentOnlyLines.set(file, known);
   return known;
+}
+
+/** `/\s/` without a regular expression per character for ASCII (a file is read once per prompt, every character of it). */
+function isWhitespace(code: number): boolean {
+  if (code < 128) return code === 32 || (code >= 9 && code <= 13);
+  return /\s/.test(String.fromCharCode(code));
 }
 
 /**

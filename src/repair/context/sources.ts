@@ -41,7 +41,9 @@ export class ProjectSources {
   files(): Promise<Map<string, string>> {
     this.index ??= this.access.list('**/src/{main,test}/java/**/*.java').then((paths) => {
       const map = new Map<string, string>();
-      const sorted = [...paths].sort((a, b) => Number(scopeOf(a) === 'test') - Number(scopeOf(b) === 'test') || a.localeCompare(b));
+      // The scope read once per path, not twice per comparison: a project lists thousands.
+      const isTest = new Map(paths.map((path) => [path, scopeOf(path) === 'test']));
+      const sorted = [...paths].sort((a, b) => Number(isTest.get(a)) - Number(isTest.get(b)) || a.localeCompare(b));
       for (const path of sorted) {
         const match = LAYOUT.exec(path);
         const name = match?.[2]?.replace(/\//g, '.');
