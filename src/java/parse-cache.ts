@@ -10,7 +10,7 @@
 import { createHash } from 'node:crypto';
 import { onTreeNeeded, originOf, registerNode, registerSource, sourceOf } from './cst.js';
 import { parseJava, parseStats, type JavaParseStats } from './parse.js';
-import type { JavaMethod, JavaParseResult, JavaSourceFile, JavaType } from './types.js';
+import type { JavaMethod, JavaParseResult, JavaSourceFile, JavaType, SourceRange } from './types.js';
 
 /** Part of every key: a new model or answer shape, or another java-parser, makes older entries foreign (ignored, rewritten). */
 export const PARSE_CACHE_FORMAT = 'mvnx-java-parse/1 java-parser@3.0.1';
@@ -211,13 +211,26 @@ function compact(value: unknown, text: string): unknown {
   if (value === null || typeof value !== 'object') return value;
   const out: Record<string, unknown> = {};
   const record = value as Record<string, unknown>;
-  const range = record.range as { start?: unknown; end?: unknown } | undefined;
-  const sliced = typeof record.text === 'string' && typeof range?.start === 'number' && typeof range.end === 'number' && text.slice(range.start, range.end) === record.text;
+  const range = record.range;
+  const sliced = typeof record.text === 'string' && isRange(range) && text.slice(range.start, range.end) === record.text;
   for (const [name, item] of Object.entries(record)) {
     if (sliced && name === 'text') out.$s = 1;
+    else if (name === 'range' && isRange(item)) out.range = [item.start, item.end, item.startLine, item.endLine];
     else if (item !== undefined) out[name] = compact(item, text);
   }
   return out;
+}
+
+/** Ranges are in every part and answer: kept as `[start, end, startLine, endLine]`, a third of an entry's size. */
+function isRange(value: unknown): value is SourceRange {
+  const range = value as SourceRange | undefined;
+  return typeof range?.start === 'number' && typeof range.end === 'number' && typeof range.startLine === 'number' && typeof range.endLine === 'number' && Object.keys(range).length === 4;
+}
+
+function rangeFrom(value: unknown): SourceRange {
+  if (!Array.isArray(value) || value.length !== 4 || !value.every((n) => typeof n === 'number')) throw new TypeError('not a stored range');
+  const [start, end, startLine, endLine] = value;
+  return { start: start!, end: end!, startLine: startLine!, endLine: endLine! };
 }
 
 function expand(value: unknown, text: string): unknown {
@@ -226,10 +239,10 @@ function expand(value: unknown, text: string): unknown {
   const out: Record<string, unknown> = {};
   for (const [name, item] of Object.entries(value as Record<string, unknown>)) {
     if (name === '$s') {
-      const range = (value as { range?: { start?: unknown; end?: unknown } }).range;
-      if (typeof range?.start !== 'number' || typeof range.end !== 'number') throw new TypeError('a sliced text without its range');
+      const range = rangeFrom((value as { range?: unknown }).range);
       out.text = text.slice(range.start, range.end);
-    } else out[name] = expand(item, text);
+    } else if (name === 'range' && Array.isArray(item)) out.range = rangeFrom(item);
+    else out[name] = expand(item, text);
   }
   return out;
 }
