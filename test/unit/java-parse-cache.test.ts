@@ -156,6 +156,7 @@ describe('the parse cache: an entry per file content', () => {
     ['an entry of another cache format', (entry: string) => entry.replace(PARSE_CACHE_FORMAT, 'mvnx-java-parse/0 java-parser@2.0.0')],
     ["another file's entry under this name", (entry: string) => entry.replace(/"key":"[0-9a-f]+"/, `"key":"${'0'.repeat(64)}"`)],
     ['an entry whose model is not one', (entry: string) => entry.replace('"types":[', '"types":7,"x":[')],
+    ['an entry with a range that is not one', (entry: string) => entry.replace('"range":[', '"range":["x",')],
     ['not JSON at all', () => '\u0000\u0001 garbage'],
   ] as const) {
     it(`${what} is ignored: the file is parsed, no error, and the entry is rewritten`, async () => {
