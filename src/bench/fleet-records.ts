@@ -36,6 +36,36 @@ function random(seed: number): () => number {
   };
 }
 
+/**
+ * What became of a verified fix, by the run's index (no random draw, so the runs stay those
+ * of the seed): the outcomes, outcome histories, publications and coverage reconcile writes,
+ * so that the fleet exercises every number of the report, not only the counts.
+ */
+function fixAftermath(index: number, module: string, startedAt: Date): Record<string, unknown> {
+  const at = new Date(startedAt.getTime() + 3_600_000).toISOString();
+  const reconciled = { reconciledAt: new Date(startedAt.getTime() + 86_400_000).toISOString() };
+  const coverage = index % 5 === 0 ? { coverage: { [module]: 55 + (index % 40) } } : {};
+  const publication = { forge: 'github', url: `https://github.example/acme/pulls/${index + 1}`, number: index + 1, branch: `mvnx/fix-${(index * 7919).toString(36)}`, autoMerge: 'off' };
+  switch (index % 8) {
+    case 0:
+      return { ...coverage, ...reconciled, outcome: 'applied', outcomeHistory: [{ outcome: 'applied', at, evidence: 'mvnx apply' }] };
+    case 1:
+      return { ...coverage, ...reconciled, outcome: 'adopted', outcomeHistory: [{ outcome: 'adopted', at, evidence: 'commit 1a2b3c4 "fix calc"', commit: '1a2b3c4' }] };
+    case 2:
+      return { ...coverage, ...reconciled, applied: true, action: 'apply', outcome: 'reverted', outcomeHistory: [{ outcome: 'applied', at, evidence: 'tier auto' }, { outcome: 'reverted', at, evidence: 'commit 9f8e7d6 "revert"' }] };
+    case 3:
+      return { ...coverage, ...reconciled, outcome: 'superseded', outcomeHistory: [{ outcome: 'superseded', at, evidence: 'the file changed otherwise' }] };
+    case 5:
+      return { ...coverage, ...reconciled, applied: true, publication, outcome: 'merged', outcomeHistory: [{ outcome: 'merged', at, evidence: `pull request #${index + 1} merged` }] };
+    case 6:
+      return { ...coverage, applied: true, publication };
+    case 7:
+      return { ...coverage, ...reconciled, applied: true, action: 'apply', outcome: 'applied', outcomeHistory: [{ outcome: 'applied', at, evidence: 'tier auto' }] };
+    default:
+      return coverage;
+  }
+}
+
 export function fleetRecord(repository: string, index: number, next: () => number, now = Date.parse('2026-12-01T00:00:00Z')): Record<string, unknown> {
   const stopReason = STOPS[Math.floor(next() * STOPS.length)]!;
   const fixed = stopReason === 'fixed';
@@ -75,7 +105,7 @@ export function fleetRecord(repository: string, index: number, next: () => numbe
     sandbox: { kind: 'bwrap', isolated: true },
     timings: { totalMs, modelMs: 8000 * attempts.length, applyMs: 20, verifyMs: 9000 * attempts.length, diagnoseMs: 120 },
     repository,
-    ...(fixed ? { fixModules: [module], action: 'suggest', risk: 'low' } : {}),
+    ...(fixed ? { fixModules: [module], action: 'suggest', risk: 'low', ...fixAftermath(index, module, startedAt) } : {}),
   };
 }
 
