@@ -101,8 +101,11 @@ export class GroupFold {
   result(): GroupStats {
     const stats = this.stats.result();
     const coverage = this.coverage.value;
-    return {
-      ...this.key,
+    // Built by assignment, not spreads: a fleet has thousands of groups, and spreads into a literal this wide are V8's slow path.
+    const row: GroupStats = {
+      repository: this.key.repository,
+      module: this.key.module,
+      tier: this.key.tier,
       runs: stats.runs,
       repaired: stats.overall.repaired,
       fixed: stats.overall.fixed,
@@ -123,9 +126,10 @@ export class GroupFold {
       modelCalls: stats.modelCalls,
       timeSpentMs: stats.timeSpentMs,
       providerUnavailable: stats.stopReasons['provider-unavailable'] ?? 0,
-      ...(coverage !== undefined ? { coverage } : {}),
-      ...(stats.lastRunAt ? { lastRunAt: stats.lastRunAt } : {}),
     };
+    if (coverage !== undefined) row.coverage = coverage;
+    if (stats.lastRunAt) row.lastRunAt = stats.lastRunAt;
+    return row;
   }
 }
 

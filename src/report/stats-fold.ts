@@ -151,34 +151,38 @@ export class RunStatsFold {
       repaired += this.kinds[index * 3 + 1]!;
       fixed += this.kinds[index * 3 + 2]!;
     }
-    return {
-      ...(window.since ? { since: window.since.toISOString() } : {}),
-      ...(window.module ? { module: window.module } : {}),
-      runs: this.runs,
-      attempts: this.attempts,
-      regressions: this.regressions,
-      byKind: { compile: this.kind(0), test: this.kind(1), quality: this.kind(2), other: this.kind(3) },
-      overall: kindStats(runs, repaired, fixed),
-      medianTimeToFixMs: median(this.fixDurations),
-      modelCalls: this.modelCalls,
-      stopReasons,
-      autoApplied: taken.auto,
-      appliedByPerson: taken.person,
-      mergedByRequest: taken.request,
-      suggestedOnly: taken.suggested,
-      autoAppliedShare: share(taken.auto),
-      appliedByPersonShare: share(taken.person),
-      mergedShare: share(taken.request),
-      suggestedShare: share(taken.suggested),
-      tiers: { off: this.tiers[0]!, monitor: this.tiers[1]!, assist: this.tiers[2]!, auto: this.tiers[3]! },
-      ...(this.firstRunAt !== undefined ? { firstRunAt: this.firstRunAt, lastRunAt: this.lastRunAt! } : {}),
-      outcomes,
-      suggested,
-      suggestionsTaken,
-      takenShare: suggested === 0 ? null : suggestionsTaken / suggested,
-      timeSpentMs: this.timeSpentMs,
-      modelMs: this.modelMs,
-    };
+    // Built by assignment, not spreads (see groups.ts): the keys in the order `mvnx runs --stats --json` has always printed them.
+    const stats = {} as RunStats;
+    if (window.since) stats.since = window.since.toISOString();
+    if (window.module) stats.module = window.module;
+    stats.runs = this.runs;
+    stats.attempts = this.attempts;
+    stats.regressions = this.regressions;
+    stats.byKind = { compile: this.kind(0), test: this.kind(1), quality: this.kind(2), other: this.kind(3) };
+    stats.overall = kindStats(runs, repaired, fixed);
+    stats.medianTimeToFixMs = median(this.fixDurations);
+    stats.modelCalls = this.modelCalls;
+    stats.stopReasons = stopReasons;
+    stats.autoApplied = taken.auto;
+    stats.appliedByPerson = taken.person;
+    stats.mergedByRequest = taken.request;
+    stats.suggestedOnly = taken.suggested;
+    stats.autoAppliedShare = share(taken.auto);
+    stats.appliedByPersonShare = share(taken.person);
+    stats.mergedShare = share(taken.request);
+    stats.suggestedShare = share(taken.suggested);
+    stats.tiers = { off: this.tiers[0]!, monitor: this.tiers[1]!, assist: this.tiers[2]!, auto: this.tiers[3]! };
+    if (this.firstRunAt !== undefined) {
+      stats.firstRunAt = this.firstRunAt;
+      stats.lastRunAt = this.lastRunAt!;
+    }
+    stats.outcomes = outcomes;
+    stats.suggested = suggested;
+    stats.suggestionsTaken = suggestionsTaken;
+    stats.takenShare = suggested === 0 ? null : suggestionsTaken / suggested;
+    stats.timeSpentMs = this.timeSpentMs;
+    stats.modelMs = this.modelMs;
+    return stats;
   }
 }
 
