@@ -146,24 +146,31 @@ export function foldRunsFolders<T extends RecordSink>(folders: readonly string[]
   let chosen = several.size === 0 ? new Map<string, string>() : decideCopies(folders, (_, name) => several.has(name), () => true);
   /** Runs decided over every copy, not only those in folders of the same name. */
   const decidedOverAll = new Set<string>();
+  const choiceless = (runId: string) => !chosen.has(runId) && !decidedOverAll.has(runId);
   for (;;) {
     const sink = start();
-    const folded = new Set<string>();
+    // Two copies of a run can only meet unseen when one sits in a folder not named by its runId: those few are tracked.
+    const misplaced = new Set<string>();
     const contested = new Set<string>();
     folders.forEach((folder, index) => {
       const fallback = repositoryFromFolder(folder);
       readRunsFolder(folder, parseSlimRecord, (record, name) => {
-        const choice = chosen.get(record.runId);
+        const { runId } = record;
+        const choice = chosen.get(runId);
         if (choice !== undefined && choice !== `${index}/${name}`) {
           // A copy the decision did not see (its folder is named otherwise): decide again over all copies.
-          if (!several.has(name) && !decidedOverAll.has(record.runId)) contested.add(record.runId);
+          if (!several.has(name) && !decidedOverAll.has(runId)) contested.add(runId);
           return;
         }
-        if (folded.has(record.runId)) return void contested.add(record.runId);
-        folded.add(record.runId);
+        if (runId !== name && !decidedOverAll.has(runId)) {
+          if (misplaced.has(runId)) return void contested.add(runId);
+          misplaced.add(runId);
+        }
         sink.add(record.repository ? record : { ...record, repository: fallback });
       });
     });
+    // A misplaced copy and one in a folder of its name: decided over all copies (a folder of that name that holds no valid record costs a pass, not a wrong number).
+    for (const runId of misplaced) if (choiceless(runId) && folders.some((folder) => existsSync(path.join(folder, runId, 'run.json')))) contested.add(runId);
     if (contested.size === 0) return sink;
     chosen = new Map([...chosen, ...decideCopies(folders, () => true, (runId) => contested.has(runId))]);
     for (const runId of contested) decidedOverAll.add(runId);

@@ -60,7 +60,8 @@ export function readRunsFolder(
 ): void {
   for (const name of runNames(folder)) {
     if (options.only && !options.only(name)) continue;
-    const file = path.join(folder, name, 'run.json');
+    // A plain concatenation: path.join's normalising showed in the profile, once per record of the fleet.
+    const file = `${folder}${path.sep}${name}${path.sep}run.json`;
     const text = readRecordText(file);
     if (text === undefined) continue;
     let record: RunRecord;
