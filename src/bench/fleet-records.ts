@@ -109,6 +109,23 @@ export function fleetRecord(repository: string, index: number, next: () => numbe
   };
 }
 
+/** What a fleet of this shape holds, without writing it (a fleet kept from an earlier run: same seed, same records). */
+export function fleetTruth(shape: FleetShape): FleetTruth {
+  const next = random(shape.seed ?? 28);
+  const truth: FleetTruth = { runs: 0, fixed: 0, stopReasons: {}, bytes: 0 };
+  for (let r = 0; r < shape.repositories; r++) {
+    const repository = `acme/repo-${String(r + 1).padStart(4, '0')}`;
+    for (let index = 0; index < shape.runsPerRepository; index++) {
+      const record = fleetRecord(repository, index, next);
+      truth.runs += 1;
+      if (record.stopReason === 'fixed') truth.fixed += 1;
+      truth.stopReasons[record.stopReason as string] = (truth.stopReasons[record.stopReason as string] ?? 0) + 1;
+      truth.bytes += JSON.stringify(record, null, 2).length + 1;
+    }
+  }
+  return truth;
+}
+
 /** Writes the fleet under `root` (root/repo-0001/.mvnx/runs/...) and says what it holds. */
 export async function writeFleet(root: string, shape: FleetShape): Promise<FleetTruth> {
   const next = random(shape.seed ?? 28);
