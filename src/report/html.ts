@@ -196,6 +196,15 @@ function chartsOf(records: readonly RunRecord[]): ReportCharts {
 }
 
 export function renderReportHtml(input: ReportInput): string {
+  return renderReportHtmlParts(input).join('');
+}
+
+/**
+ * The page in parts, to be written one after another: the group table of a thousand
+ * repositories is megabytes of one-byte text, and the advice's check marks would make a
+ * single string of the whole page twice its size in memory.
+ */
+export function renderReportHtmlParts(input: ReportInput): string[] {
   const { stats } = input;
   const kindRows = FAILURE_KINDS.map((kind) => fixRateRow(kind, stats.byKind[kind].fixed, stats.byKind[kind].repaired));
   const charts = input.charts ?? chartsOf(input.records ?? []);
@@ -206,7 +215,7 @@ export function renderReportHtml(input: ReportInput): string {
   const window = stats.since ? `since ${stats.since.slice(0, 10)}` : `${stats.firstRunAt?.slice(0, 10) ?? '-'} to ${stats.lastRunAt?.slice(0, 10) ?? '-'}`;
   const acceptanceLegend = (['applied', 'adopted', 'reverted', 'superseded', 'open'] as const).map((name) => ({ name, value: 0, color: COLORS[name] }));
 
-  return `<!DOCTYPE html>
+  return [`<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -246,8 +255,8 @@ ${barChart('chart-stops', 'Stop reasons', stopRows)}
 <h2>By repository, module and tier</h2>
 ${groupTable(stats)}
 <h2>Promotion advice</h2>
-${adviceSection(input.advice)}
+`, adviceSection(input.advice), `
 </body>
 </html>
-`;
+`];
 }

@@ -80,8 +80,9 @@ export function foldedRun(record: RunRecord): FoldedRun {
 /** The counters of one set of runs (all of them, or one repository/module/tier group). */
 export class RunStatsFold {
   runs = 0;
-  private readonly kinds = new Float64Array(12); // runs, repaired, fixed per kind
-  private readonly tiers = new Float64Array(4);
+  // Plain arrays of small integers: a typed array's backing store costs more than the counts in twelve thousand groups.
+  private readonly kinds = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]; // runs, repaired, fixed per kind
+  private readonly tiers = [0, 0, 0, 0];
   private readonly stops = new Map<StopReason, { count: number; newest: string }>();
   private readonly fixDurations: number[] = [];
   readonly fixes = new Map<string, FixSummary>();

@@ -79,7 +79,11 @@ export function runsOptionsOf(values: SubcommandValues<typeof RUNS_OPTIONS>, now
 }
 
 /** Where the records asked for are: `--from` folders and globs (checked now), else this project's; `fold` reads them into a sink, one at a time. */
-export async function recordSource(options: Pick<RunsOptions, 'from'>, cwd: string): Promise<{ fold<T extends RecordSink>(start: () => T): T }> {
+export interface RecordSource {
+  fold<T extends RecordSink>(start: () => T): T;
+}
+
+export async function recordSource(options: Pick<RunsOptions, 'from'>, cwd: string): Promise<RecordSource> {
   if (options.from.length > 0) {
     const folders = await runsFoldersOf(options.from, cwd);
     return { fold: (start) => foldRunsFolders(folders, start) };
