@@ -36,6 +36,36 @@ function random(seed: number): () => number {
   };
 }
 
+/**
+ * What became of a verified fix, by the run's index (no random draw, so the runs stay those
+ * of the seed): the outcomes, outcome histories, publications and coverage reconcile writes,
+ * so that the fleet exercises every number of the report, not only the counts.
+ */
+function fixAftermath(index: number, module: string, startedAt: Date): Record<string, unknown> {
+  const at = new Date(startedAt.getTime() + 3_600_000).toISOString();
+  const reconciled = { reconciledAt: new Date(startedAt.getTime() + 86_400_000).toISOString() };
+  const coverage = index % 5 === 0 ? { coverage: { [module]: 55 + (index % 40) } } : {};
+  const publication = { forge: 'github', url: `https://github.example/acme/pulls/${index + 1}`, number: index + 1, branch: `mvnx/fix-${(index * 7919).toString(36)}`, autoMerge: 'off' };
+  switch (index % 8) {
+    case 0:
+      return { ...coverage, ...reconciled, outcome: 'applied', outcomeHistory: [{ outcome: 'applied', at, evidence: 'mvnx apply' }] };
+    case 1:
+      return { ...coverage, ...reconciled, outcome: 'adopted', outcomeHistory: [{ outcome: 'adopted', at, evidence: 'commit 1a2b3c4 "fix calc"', commit: '1a2b3c4' }] };
+    case 2:
+      return { ...coverage, ...reconciled, applied: true, action: 'apply', outcome: 'reverted', outcomeHistory: [{ outcome: 'applied', at, evidence: 'tier auto' }, { outcome: 'reverted', at, evidence: 'commit 9f8e7d6 "revert"' }] };
+    case 3:
+      return { ...coverage, ...reconciled, outcome: 'superseded', outcomeHistory: [{ outcome: 'superseded', at, evidence: 'the file changed otherwise' }] };
+    case 5:
+      return { ...coverage, ...reconciled, applied: true, publication, outcome: 'merged', outcomeHistory: [{ outcome: 'merged', at, evidence: `pull request #${index + 1} merged` }] };
+    case 6:
+      return { ...coverage, applied: true, publication };
+    case 7:
+      return { ...coverage, ...reconciled, applied: true, action: 'apply', outcome: 'applied', outcomeHistory: [{ outcome: 'applied', at, evidence: 'tier auto' }] };
+    default:
+      return coverage;
+  }
+}
+
 export function fleetRecord(repository: string, index: number, next: () => number, now = Date.parse('2026-12-01T00:00:00Z')): Record<string, unknown> {
   const stopReason = STOPS[Math.floor(next() * STOPS.length)]!;
   const fixed = stopReason === 'fixed';
@@ -75,8 +105,25 @@ export function fleetRecord(repository: string, index: number, next: () => numbe
     sandbox: { kind: 'bwrap', isolated: true },
     timings: { totalMs, modelMs: 8000 * attempts.length, applyMs: 20, verifyMs: 9000 * attempts.length, diagnoseMs: 120 },
     repository,
-    ...(fixed ? { fixModules: [module], action: 'suggest', risk: 'low' } : {}),
+    ...(fixed ? { fixModules: [module], action: 'suggest', risk: 'low', ...fixAftermath(index, module, startedAt) } : {}),
   };
+}
+
+/** What a fleet of this shape holds, without writing it (a fleet kept from an earlier run: same seed, same records). */
+export function fleetTruth(shape: FleetShape): FleetTruth {
+  const next = random(shape.seed ?? 28);
+  const truth: FleetTruth = { runs: 0, fixed: 0, stopReasons: {}, bytes: 0 };
+  for (let r = 0; r < shape.repositories; r++) {
+    const repository = `acme/repo-${String(r + 1).padStart(4, '0')}`;
+    for (let index = 0; index < shape.runsPerRepository; index++) {
+      const record = fleetRecord(repository, index, next);
+      truth.runs += 1;
+      if (record.stopReason === 'fixed') truth.fixed += 1;
+      truth.stopReasons[record.stopReason as string] = (truth.stopReasons[record.stopReason as string] ?? 0) + 1;
+      truth.bytes += JSON.stringify(record, null, 2).length + 1;
+    }
+  }
+  return truth;
 }
 
 /** Writes the fleet under `root` (root/repo-0001/.mvnx/runs/...) and says what it holds. */

@@ -4,8 +4,9 @@
  * advice out; the same records always give the same advice.
  */
 import type { PromoteConfig, Tier } from '../policy/schema.js';
-import { groupOf, latestCoverage, NO_MODULE, runModule, runRepository, type GroupStats } from './groups.js';
+import { GroupFold, NewestCoverage, NO_MODULE, runModule, runRepository, type GroupKey, type GroupStats } from './groups.js';
 import type { RunRecord } from './run-record.js';
+import { foldedRun, type FoldedRun } from './stats-fold.js';
 
 export interface AdviceCheck {
   /** What is measured: `taken (applied or adopted)`. */
@@ -82,56 +83,94 @@ function assistChecks(stats: GroupStats, promote: PromoteConfig, coverage: numbe
   ];
 }
 
+/** A module's runs in the evidence window, folded: its newest run, coverage, and one group per tier. */
+interface ModuleEvidence {
+  newest: RunRecord['startedAt'];
+  key: GroupKey;
+  coverage: NewestCoverage;
+  tiers: Map<Tier, GroupFold>;
+}
+
+/**
+ * `mvnx runs --advise` folded a record at a time (the whole fleet's records are never all
+ * in memory): per repository and module, the tier of its newest run and the numbers at each
+ * tier; the advice is decided at the end from those.
+ */
+export class AdviceFold {
+  private readonly modules = new Map<string, ModuleEvidence>();
+  private readonly sinceMs: number;
+  private readonly now: Date;
+
+  constructor(private readonly settings: Omit<AdviceInput, 'records'>) {
+    this.now = settings.now ?? new Date();
+    this.sinceMs = (settings.since ?? new Date(this.now.getTime() - settings.promote.windowDays * 86_400_000)).getTime();
+  }
+
+  add(record: RunRecord, run?: FoldedRun): void {
+    if (!(Date.parse(record.startedAt) >= this.sinceMs)) return;
+    const repository = runRepository(record);
+    const module = runModule(record);
+    const id = `${repository}\u0000${module}`;
+    let evidence = this.modules.get(id);
+    if (!evidence) {
+      evidence = { newest: record.startedAt, key: { repository, module, tier: record.tier }, coverage: new NewestCoverage(module), tiers: new Map() };
+      this.modules.set(id, evidence);
+    } else if (record.startedAt.localeCompare(evidence.newest) > 0) {
+      evidence.newest = record.startedAt;
+      evidence.key = { repository, module, tier: record.tier };
+    }
+    evidence.coverage.add(record);
+    let group = evidence.tiers.get(record.tier);
+    if (!group) evidence.tiers.set(record.tier, (group = new GroupFold({ repository, module, tier: record.tier })));
+    group.add(run ?? foldedRun(record));
+  }
+
+  result(): ModuleAdvice[] {
+    const day = this.now.toISOString().slice(0, 10);
+    const requiredCoverage = this.settings.requireCoverage ?? this.settings.promote.assistToAuto.minCoverage;
+    const advice: ModuleAdvice[] = [];
+    for (const evidence of this.modules.values()) {
+      const { key } = evidence;
+      const stats = evidence.tiers.get(key.tier)!.result();
+      advice.push({ ...key, ...verdictOf(key, stats, evidence.coverage.value, this.settings.promote, requiredCoverage, day), stats });
+    }
+    return advice.sort((a, b) => a.repository.localeCompare(b.repository) || a.module.localeCompare(b.module));
+  }
+}
+
 /** One piece of advice per repository and module, in the order repository, module. */
 export function adviseModules(input: AdviceInput): ModuleAdvice[] {
-  const now = input.now ?? new Date();
-  const since = input.since ?? new Date(now.getTime() - input.promote.windowDays * 86_400_000);
-  const day = now.toISOString().slice(0, 10);
-  const inWindow = input.records.filter((record) => Date.parse(record.startedAt) >= since.getTime());
-  const byModule = new Map<string, RunRecord[]>();
-  for (const record of inWindow) {
-    const id = `${runRepository(record)}\u0000${runModule(record)}`;
-    byModule.set(id, [...(byModule.get(id) ?? []), record]);
-  }
-  const requiredCoverage = input.requireCoverage ?? input.promote.assistToAuto.minCoverage;
+  const fold = new AdviceFold(input);
+  for (const record of input.records) fold.add(record);
+  return fold.result();
+}
 
-  const advice: ModuleAdvice[] = [];
-  for (const records of byModule.values()) {
-    const newest = [...records].sort((a, b) => b.startedAt.localeCompare(a.startedAt))[0]!;
-    const key = { repository: runRepository(newest), module: runModule(newest), tier: newest.tier };
-    const stats = groupOf(records.filter((record) => record.tier === key.tier), key);
-    const coverage = latestCoverage(records, key.module);
-    const subject = key.module === NO_MODULE ? key.repository : `${key.repository} ${key.module}`;
-
-    let entry: Omit<ModuleAdvice, 'stats' | 'repository' | 'module' | 'tier'>;
-    if (key.tier === 'monitor' || key.tier === 'assist') {
-      const checks = key.tier === 'monitor' ? monitorChecks(stats, input.promote) : assistChecks(stats, input.promote, coverage, requiredCoverage);
-      const to: Tier = key.tier === 'monitor' ? 'assist' : 'auto';
-      const failing = checks.filter((check) => !check.ok);
-      if (failing.length === 0) {
-        const because = checks.map((check) => `${check.name} ${check.value}`).join(', ');
-        entry = { verdict: 'promote', to, checks, summary: `${subject}: ${key.tier} -> ${to}: ${because}`, rule: ruleYaml(key.module, to, because, day) };
-      } else {
-        entry = { verdict: 'hold', checks, summary: `${subject}: stays at ${key.tier}: ${failing.map((check) => `${check.name} ${check.value} (needs ${check.need})`).join('; ')}` };
-      }
-    } else if (key.tier === 'auto') {
-      const max = input.promote.assistToAuto.maxReverted;
-      const checks = [atMost('reverted', stats.reverted, max)];
-      entry = checks[0]!.ok
-        ? { verdict: 'hold', checks, summary: `${subject}: stays at auto: ${stats.reverted} reverted` }
-        : {
-            verdict: 'demote',
-            to: 'assist',
-            checks,
-            summary: `${subject}: auto -> assist: ${stats.reverted} auto-applied fix(es) reverted`,
-            rule: ruleYaml(key.module, 'assist', `${stats.reverted} reverted at auto`, day).replace(' earned assist:', ' back to assist:'),
-          };
-    } else {
-      entry = { verdict: 'hold', checks: [], summary: `${subject}: tier off: no evidence is collected` };
+function verdictOf(key: GroupKey, stats: GroupStats, coverage: number | undefined, promote: PromoteConfig, requiredCoverage: number, day: string): Omit<ModuleAdvice, 'stats' | 'repository' | 'module' | 'tier'> {
+  const subject = key.module === NO_MODULE ? key.repository : `${key.repository} ${key.module}`;
+  if (key.tier === 'monitor' || key.tier === 'assist') {
+    const checks = key.tier === 'monitor' ? monitorChecks(stats, promote) : assistChecks(stats, promote, coverage, requiredCoverage);
+    const to: Tier = key.tier === 'monitor' ? 'assist' : 'auto';
+    const failing = checks.filter((check) => !check.ok);
+    if (failing.length === 0) {
+      const because = checks.map((check) => `${check.name} ${check.value}`).join(', ');
+      return { verdict: 'promote', to, checks, summary: `${subject}: ${key.tier} -> ${to}: ${because}`, rule: ruleYaml(key.module, to, because, day) };
     }
-    advice.push({ ...key, ...entry, stats });
+    return { verdict: 'hold', checks, summary: `${subject}: stays at ${key.tier}: ${failing.map((check) => `${check.name} ${check.value} (needs ${check.need})`).join('; ')}` };
   }
-  return advice.sort((a, b) => a.repository.localeCompare(b.repository) || a.module.localeCompare(b.module));
+  if (key.tier === 'auto') {
+    const max = promote.assistToAuto.maxReverted;
+    const checks = [atMost('reverted', stats.reverted, max)];
+    return checks[0]!.ok
+      ? { verdict: 'hold', checks, summary: `${subject}: stays at auto: ${stats.reverted} reverted` }
+      : {
+          verdict: 'demote',
+          to: 'assist',
+          checks,
+          summary: `${subject}: auto -> assist: ${stats.reverted} auto-applied fix(es) reverted`,
+          rule: ruleYaml(key.module, 'assist', `${stats.reverted} reverted at auto`, day).replace(' earned assist:', ' back to assist:'),
+        };
+  }
+  return { verdict: 'hold', checks: [], summary: `${subject}: tier off: no evidence is collected` };
 }
 
 /** `mvnx runs --advise` as text: one block per module, the rule to add under a promotion. */

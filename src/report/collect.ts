@@ -8,7 +8,8 @@ import path from 'node:path';
 import { minimatch } from 'minimatch';
 import { MvnxError } from '../shared/errors.js';
 import type { RunRecord } from './run-record.js';
-import { readSlimRecords } from './slim-record.js';
+import { readRunsFolder, runNames } from './record-stream.js';
+import { parseSlimRecord } from './slim-record.js';
 
 export interface CollectedRuns {
   records: RunRecord[];
@@ -74,15 +75,13 @@ export function repositoryFromFolder(runsFolder: string): string {
   return owner || path.basename(runsFolder);
 }
 
-/** The record that knows most: reconciled last, else with the longer outcome history. */
-function better(a: RunRecord, b: RunRecord): RunRecord {
-  const time = (record: RunRecord) => record.reconciledAt ?? '';
-  if (time(a) !== time(b)) return time(a) > time(b) ? a : b;
-  return (b.outcomeHistory?.length ?? 0) > (a.outcomeHistory?.length ?? 0) ? b : a;
+/** Something that takes records one at a time (a fold of stats.ts, groups.ts, advice.ts, html.ts). */
+export interface RecordSink {
+  add(record: RunRecord): void;
 }
 
-/** Every record under the sources, once per runId (the same run collected by several jobs counts once). */
-export async function collectRunRecords(sources: readonly string[], cwd: string): Promise<CollectedRuns> {
+/** The runs folders under the sources, in the order given (each once); a source that holds none is an error. */
+export async function runsFoldersOf(sources: readonly string[], cwd: string): Promise<string[]> {
   const folders = new Set<string>();
   for (const source of sources) {
     const candidates = GLOB_CHARS.test(source) ? await expandGlob(source, cwd) : [path.resolve(cwd, source)];
@@ -94,16 +93,96 @@ export async function collectRunRecords(sources: readonly string[], cwd: string)
     if (matched.length === 0) throw new MvnxError(`--from ${source}: no .mvnx/runs folder there${GLOB_CHARS.test(source) ? ' (the pattern matched none)' : ''}`);
     for (const folder of matched) folders.add(folder);
   }
-  const byRun = new Map<string, RunRecord>();
-  for (const folder of folders) {
-    const fallback = repositoryFromFolder(folder);
-    // Slim records (slim-record.ts): the fields the numbers read, so that 100,000 runs fit in memory.
-    for (const record of await readSlimRecords(folder)) {
-      const named = record.repository ? record : { ...record, repository: fallback };
-      const known = byRun.get(named.runId);
-      byRun.set(named.runId, known ? better(known, named) : named);
-    }
+  return [...folders];
+}
+
+/** What decides between two copies of one run: the later reconcile, then the longer outcome history. */
+interface Copy {
+  at: string;
+  reconciledAt: string;
+  history: number;
+}
+
+const copyOf = (record: RunRecord, at: string): Copy => ({ at, reconciledAt: record.reconciledAt ?? '', history: record.outcomeHistory?.length ?? 0 });
+
+/** The copy that knows most: reconciled last, else with the longer outcome history; on a tie the one met first. */
+const knowsMore = (candidate: Copy, known: Copy) => (candidate.reconciledAt !== known.reconciledAt ? candidate.reconciledAt > known.reconciledAt : candidate.history > known.history);
+
+/**
+ * Which copy of each run in `contested` speaks for it (by where it is: folder index and run
+ * folder name). Only the run folders `only` lets through are read.
+ */
+function decideCopies(folders: readonly string[], only: (folder: number, name: string) => boolean, contested: (runId: string) => boolean): Map<string, string> {
+  const best = new Map<string, Copy>();
+  folders.forEach((folder, index) => {
+    readRunsFolder(folder, parseSlimRecord, (record, name) => {
+      if (!contested(record.runId)) return;
+      const copy = copyOf(record, `${index}/${name}`);
+      const known = best.get(record.runId);
+      if (!known || knowsMore(copy, known)) best.set(record.runId, copy);
+    }, { only: (name) => only(index, name) });
+  });
+  return new Map([...best].map(([runId, copy]) => [runId, copy.at]));
+}
+
+/** Run folder names found in more than one runs folder: the only places two copies of one run can be (see below). */
+function namesInSeveralFolders(folders: readonly string[]): Set<string> {
+  const seen = new Set<string>();
+  const several = new Set<string>();
+  for (const folder of folders) for (const name of runNames(folder)) (seen.has(name) ? several : seen).add(name);
+  return several;
+}
+
+/**
+ * Folds every record under the folders into a sink made by `start`, once per runId (the
+ * same run collected by several jobs counts once: the copy that knows most). A fold cannot
+ * take a record back, so the copies are decided first: a run's folder is named by its runId,
+ * so only runs whose folder name is in several runs folders are read beforehand. A record
+ * whose runId is not its folder's name (written by hand) can still meet another copy; then
+ * the fold starts over with that run decided too.
+ */
+export function foldRunsFolders<T extends RecordSink>(folders: readonly string[], start: () => T): T {
+  const several = namesInSeveralFolders(folders);
+  let chosen = several.size === 0 ? new Map<string, string>() : decideCopies(folders, (_, name) => several.has(name), () => true);
+  /** Runs decided over every copy, not only those in folders of the same name. */
+  const decidedOverAll = new Set<string>();
+  const choiceless = (runId: string) => !chosen.has(runId) && !decidedOverAll.has(runId);
+  for (;;) {
+    const sink = start();
+    // Two copies of a run can only meet unseen when one sits in a folder not named by its runId: those few are tracked.
+    const misplaced = new Set<string>();
+    const contested = new Set<string>();
+    folders.forEach((folder, index) => {
+      const fallback = repositoryFromFolder(folder);
+      readRunsFolder(folder, parseSlimRecord, (record, name) => {
+        const { runId } = record;
+        const choice = chosen.get(runId);
+        if (choice !== undefined && choice !== `${index}/${name}`) {
+          // A copy the decision did not see (its folder is named otherwise): decide again over all copies.
+          if (!several.has(name) && !decidedOverAll.has(runId)) contested.add(runId);
+          return;
+        }
+        if (runId !== name && !decidedOverAll.has(runId)) {
+          if (misplaced.has(runId)) return void contested.add(runId);
+          misplaced.add(runId);
+        }
+        sink.add(record.repository ? record : { ...record, repository: fallback });
+      });
+    });
+    // A misplaced copy and one in a folder of its name: decided over all copies (a folder of that name that holds no valid record costs a pass, not a wrong number).
+    for (const runId of misplaced) if (choiceless(runId) && folders.some((folder) => existsSync(path.join(folder, runId, 'run.json')))) contested.add(runId);
+    if (contested.size === 0) return sink;
+    chosen = new Map([...chosen, ...decideCopies(folders, () => true, (runId) => contested.has(runId))]);
+    for (const runId of contested) decidedOverAll.add(runId);
   }
-  const records = [...byRun.values()].sort((a, b) => b.startedAt.localeCompare(a.startedAt));
-  return { records, folders: [...folders] };
+}
+
+/** Every record under the sources, once per runId, newest first: for a few thousand runs (tests, small collections); the commands fold instead. */
+export async function collectRunRecords(sources: readonly string[], cwd: string): Promise<CollectedRuns> {
+  const folders = await runsFoldersOf(sources, cwd);
+  const { records } = foldRunsFolders(folders, () => {
+    const kept: RunRecord[] = [];
+    return { records: kept, add: (record: RunRecord) => void kept.push(record) };
+  });
+  return { records: records.sort((a, b) => b.startedAt.localeCompare(a.startedAt)), folders };
 }

@@ -1,9 +1,11 @@
 /**
  * The rollout view over many repositories: `mvnx runs --stats` grouped by repository,
- * Maven module and tier. Pure, like stats.ts, whose numbers each group reuses.
+ * Maven module and tier. Pure, like stats.ts, whose fold (stats-fold.ts) each group reuses;
+ * records are folded one at a time, so a fleet's runs are never all in memory.
  */
 import type { RunRecord } from './run-record.js';
-import { computeRunStats, inModule, type RunStats, type Tier } from './stats.js';
+import { foldedRun, inWindowOf, RunStatsFold, type FoldedRun } from './stats-fold.js';
+import { inModule, type RunStats, type Tier } from './stats.js';
 
 /** A run whose failure and fix name no module (a single-module build without an artifactId in the log). */
 export const NO_MODULE = '(project)';
@@ -56,64 +58,126 @@ const TIER_ORDER: readonly Tier[] = ['off', 'monitor', 'assist', 'auto'];
 
 /** Newest recorded coverage of a module among these runs. */
 export function latestCoverage(records: readonly RunRecord[], module: string): number | undefined {
-  const withCoverage = records.filter((record) => record.coverage?.[module] !== undefined).sort((a, b) => b.startedAt.localeCompare(a.startedAt));
-  return withCoverage[0]?.coverage?.[module];
+  const coverage = new NewestCoverage(module);
+  for (const record of records) coverage.add(record);
+  return coverage.value;
 }
 
-export function groupOf(records: readonly RunRecord[], key: { repository: string; module: string; tier: Tier }): GroupStats {
-  const stats = computeRunStats([...records]);
-  const coverage = latestCoverage(records, key.module);
-  return {
-    ...key,
-    runs: stats.runs,
-    repaired: stats.overall.repaired,
-    fixed: stats.overall.fixed,
-    fixRate: stats.overall.fixRate,
-    medianTimeToFixMs: stats.medianTimeToFixMs,
-    regressions: stats.regressions,
-    suggested: stats.suggested,
-    suggestionsTaken: stats.suggestionsTaken,
-    takenShare: stats.takenShare,
-    applied: stats.outcomes.applied,
-    appliedByAuto: stats.autoApplied,
-    appliedByPerson: stats.appliedByPerson,
-    merged: stats.mergedByRequest,
-    suggestedOnly: stats.suggestedOnly,
-    adopted: stats.outcomes.adopted,
-    superseded: stats.outcomes.superseded,
-    reverted: stats.outcomes.reverted,
-    modelCalls: stats.modelCalls,
-    timeSpentMs: stats.timeSpentMs,
-    providerUnavailable: stats.stopReasons['provider-unavailable'] ?? 0,
-    ...(coverage !== undefined ? { coverage } : {}),
-    ...(stats.lastRunAt ? { lastRunAt: stats.lastRunAt } : {}),
-  };
+/** The coverage of a module that the newest run recording one saw; on a tie, the run met first. */
+export class NewestCoverage {
+  value?: number;
+  private startedAt?: string;
+  constructor(private readonly module: string) {}
+
+  add(record: RunRecord): void {
+    const value = record.coverage?.[this.module];
+    if (value === undefined) return;
+    if (this.startedAt === undefined || record.startedAt.localeCompare(this.startedAt) > 0) {
+      this.value = value;
+      this.startedAt = record.startedAt;
+    }
+  }
 }
 
-/** Records split by repository, module and tier. */
-export function splitByGroup(records: readonly RunRecord[]): Map<string, { key: { repository: string; module: string; tier: Tier }; records: RunRecord[] }> {
-  const groups = new Map<string, { key: { repository: string; module: string; tier: Tier }; records: RunRecord[] }>();
-  for (const record of records) {
+export interface GroupKey {
+  repository: string;
+  module: string;
+  tier: Tier;
+}
+
+/** One repository/module/tier row, folded a run at a time. */
+export class GroupFold {
+  readonly stats = new RunStatsFold();
+  private readonly coverage: NewestCoverage;
+  constructor(readonly key: GroupKey) {
+    this.coverage = new NewestCoverage(key.module);
+  }
+
+  add(run: FoldedRun): void {
+    this.stats.add(run);
+    this.coverage.add(run.record);
+  }
+
+  result(): GroupStats {
+    const stats = this.stats.result();
+    const coverage = this.coverage.value;
+    // Built by assignment, not spreads: a fleet has thousands of groups, and spreads into a literal this wide are V8's slow path.
+    const row: GroupStats = {
+      repository: this.key.repository,
+      module: this.key.module,
+      tier: this.key.tier,
+      runs: stats.runs,
+      repaired: stats.overall.repaired,
+      fixed: stats.overall.fixed,
+      fixRate: stats.overall.fixRate,
+      medianTimeToFixMs: stats.medianTimeToFixMs,
+      regressions: stats.regressions,
+      suggested: stats.suggested,
+      suggestionsTaken: stats.suggestionsTaken,
+      takenShare: stats.takenShare,
+      applied: stats.outcomes.applied,
+      appliedByAuto: stats.autoApplied,
+      appliedByPerson: stats.appliedByPerson,
+      merged: stats.mergedByRequest,
+      suggestedOnly: stats.suggestedOnly,
+      adopted: stats.outcomes.adopted,
+      superseded: stats.outcomes.superseded,
+      reverted: stats.outcomes.reverted,
+      modelCalls: stats.modelCalls,
+      timeSpentMs: stats.timeSpentMs,
+      providerUnavailable: stats.stopReasons['provider-unavailable'] ?? 0,
+    };
+    if (coverage !== undefined) row.coverage = coverage;
+    if (stats.lastRunAt) row.lastRunAt = stats.lastRunAt;
+    return row;
+  }
+}
+
+export function groupOf(records: readonly RunRecord[], key: GroupKey): GroupStats {
+  const group = new GroupFold(key);
+  for (const record of records) group.add(foldedRun(record));
+  return group.result();
+}
+
+export const compareGroups = (a: GroupKey, b: GroupKey): number =>
+  a.repository.localeCompare(b.repository) || a.module.localeCompare(b.module) || TIER_ORDER.indexOf(a.tier) - TIER_ORDER.indexOf(b.tier);
+
+/**
+ * `mvnx runs --stats` folded a record at a time: the whole window's numbers, plus one row
+ * per repository, module and tier. Holds counters per group, never the records.
+ */
+export class RolloutFold {
+  private readonly overall = new RunStatsFold();
+  private readonly groups = new Map<string, GroupFold>();
+  private readonly repositories = new Set<string>();
+  private readonly counts: (record: RunRecord) => boolean;
+
+  constructor(private readonly window: { since?: Date; module?: string } = {}) {
+    this.counts = inWindowOf(window, inModule);
+  }
+
+  /** Whether the record is inside the window (and was counted). */
+  add(record: RunRecord, run: FoldedRun = foldedRun(record)): boolean {
+    if (!this.counts(record)) return false;
+    this.overall.add(run);
     const key = { repository: runRepository(record), module: runModule(record), tier: record.tier };
     const id = `${key.repository}\u0000${key.module}\u0000${key.tier}`;
-    const group = groups.get(id) ?? { key, records: [] };
-    group.records.push(record);
-    groups.set(id, group);
+    let group = this.groups.get(id);
+    if (!group) this.groups.set(id, (group = new GroupFold(key)));
+    group.add(run);
+    this.repositories.add(key.repository);
+    return true;
   }
-  return groups;
+
+  result(): RolloutStats {
+    const groups = [...this.groups.values()].map((group) => group.result()).sort(compareGroups);
+    return { ...this.overall.result(this.window), repositories: [...this.repositories].sort(), groups };
+  }
 }
 
 /** The whole window's numbers, plus one row per repository, module and tier. */
 export function computeRolloutStats(records: readonly RunRecord[], options: { since?: Date; module?: string } = {}): RolloutStats {
-  const overall = computeRunStats([...records], options);
-  const sinceMs = options.since?.getTime();
-  const inWindow = records.filter(
-    (record) =>
-      (sinceMs === undefined || Date.parse(record.startedAt) >= sinceMs) &&
-      (options.module === undefined || inModule(record, options.module)),
-  );
-  const groups = [...splitByGroup(inWindow).values()]
-    .map(({ key, records: groupRecords }) => groupOf(groupRecords, key))
-    .sort((a, b) => a.repository.localeCompare(b.repository) || a.module.localeCompare(b.module) || TIER_ORDER.indexOf(a.tier) - TIER_ORDER.indexOf(b.tier));
-  return { ...overall, repositories: [...new Set(inWindow.map(runRepository))].sort(), groups };
+  const fold = new RolloutFold(options);
+  for (const record of records) fold.add(record);
+  return fold.result();
 }

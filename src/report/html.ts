@@ -9,12 +9,14 @@ import { barChart, COLORS, escapeHtml, timeChart, type BarRow, type TimePoint } 
 import { runModule, runRepository, type RolloutStats } from './groups.js';
 import type { RunRecord } from './run-record.js';
 import { formatDuration, formatPercent } from './stats-format.js';
-import { computeRunStats, distinctFixes, FAILURE_KINDS } from './stats.js';
+import { addFix, countOutcomes, foldedRun, type FixSummary, type FoldedRun } from './stats-fold.js';
+import { FAILURE_KINDS } from './stats.js';
 
 export interface ReportInput {
   stats: RolloutStats;
-  /** The records the stats were computed from (already inside the window). */
-  records: readonly RunRecord[];
+  /** The records the stats were computed from (already inside the window), or their charts folded as they were read. */
+  records?: readonly RunRecord[];
+  charts?: ReportCharts;
   advice: readonly ModuleAdvice[];
   generatedAt: Date;
   /** Where the records came from, for the header. */
@@ -23,43 +25,93 @@ export interface ReportInput {
 
 const DAY = 86_400_000;
 
-/** Runs and fixes per day, or per week (starting Monday) when the window is longer than 45 days. */
-export function timeSeries(records: readonly RunRecord[]): { points: TimePoint[]; unit: 'day' | 'week' } {
-  const times = records.map((record) => Date.parse(record.startedAt)).filter(Number.isFinite);
-  if (times.length === 0) return { points: [], unit: 'day' };
-  const first = Math.min(...times);
-  const last = Math.max(...times);
+/** The start of a time's bucket: its UTC day, or the Monday of its week. */
+function bucketOf(time: number, weekly: boolean): number {
+  const day = Math.floor(time / DAY) * DAY;
+  if (!weekly) return day;
+  const weekday = (new Date(day).getUTCDay() + 6) % 7;
+  return day - weekday * DAY;
+}
+
+/** Runs and fixes per day, or per week (starting Monday) when the window is longer than 45 days; from counts per day. */
+function seriesOf(days: ReadonlyMap<number, { runs: number; fixed: number }>, first: number, last: number): { points: TimePoint[]; unit: 'day' | 'week' } {
+  if (days.size === 0) return { points: [], unit: 'day' };
   const weekly = last - first > 45 * DAY;
-  const bucketStart = (time: number) => {
-    const day = Math.floor(time / DAY) * DAY;
-    if (!weekly) return day;
-    const weekday = (new Date(day).getUTCDay() + 6) % 7;
-    return day - weekday * DAY;
-  };
   const points: TimePoint[] = [];
-  for (let start = bucketStart(first); start <= last; start += weekly ? 7 * DAY : DAY) {
+  for (let start = bucketOf(first, weekly); start <= last; start += weekly ? 7 * DAY : DAY) {
     points.push({ label: new Date(start).toISOString().slice(5, 10), runs: 0, fixed: 0 });
   }
-  const origin = bucketStart(first);
-  for (const record of records) {
-    const time = Date.parse(record.startedAt);
-    if (!Number.isFinite(time)) continue;
-    const point = points[Math.round((bucketStart(time) - origin) / (weekly ? 7 * DAY : DAY))]!;
-    point.runs += 1;
-    if (record.status === 'fixed') point.fixed += 1;
+  const origin = bucketOf(first, weekly);
+  for (const [day, counts] of days) {
+    const point = points[Math.round((bucketOf(day, weekly) - origin) / (weekly ? 7 * DAY : DAY))]!;
+    point.runs += counts.runs;
+    point.fixed += counts.fixed;
   }
   return { points, unit: weekly ? 'week' : 'day' };
 }
 
+/** Runs and fixes per day, or per week (starting Monday) when the window is longer than 45 days. */
+export function timeSeries(records: readonly RunRecord[]): { points: TimePoint[]; unit: 'day' | 'week' } {
+  const charts = new ReportChartsFold();
+  for (const record of records) charts.add(foldedRun(record));
+  return charts.result().series;
+}
+
 const moduleLabel = (repository: string, module: string) => `${repository} · ${module}`;
 
-function byModule(records: readonly RunRecord[]): Map<string, RunRecord[]> {
-  const modules = new Map<string, RunRecord[]>();
-  for (const record of records) {
+export interface ReportCharts {
+  series: { points: TimePoint[]; unit: 'day' | 'week' };
+  moduleRows: BarRow[];
+  acceptanceRows: BarRow[];
+}
+
+/** A module's runs for the charts: fixed of repaired, and its distinct fixes. */
+interface ModuleCounts {
+  repaired: number;
+  fixed: number;
+  fixes: Map<string, FixSummary>;
+}
+
+/**
+ * What the charts read of the runs in the window, folded a record at a time: counts per
+ * day and per module, and the distinct fixes of each module (no run is kept).
+ */
+export class ReportChartsFold {
+  private readonly days = new Map<number, { runs: number; fixed: number }>();
+  private readonly modules = new Map<string, ModuleCounts>();
+  private first = Infinity;
+  private last = -Infinity;
+
+  add(run: FoldedRun): void {
+    const { record } = run;
+    const time = Date.parse(record.startedAt);
+    if (Number.isFinite(time)) {
+      if (time < this.first) this.first = time;
+      if (time > this.last) this.last = time;
+      const day = Math.floor(time / DAY) * DAY;
+      let counts = this.days.get(day);
+      if (!counts) this.days.set(day, (counts = { runs: 0, fixed: 0 }));
+      counts.runs += 1;
+      if (record.status === 'fixed') counts.fixed += 1;
+    }
     const label = moduleLabel(runRepository(record), runModule(record));
-    modules.set(label, [...(modules.get(label) ?? []), record]);
+    let module = this.modules.get(label);
+    if (!module) this.modules.set(label, (module = { repaired: 0, fixed: 0, fixes: new Map() }));
+    if (record.status !== 'skipped') module.repaired += 1;
+    if (run.fix) {
+      module.fixed += 1;
+      addFix(module.fixes, run.fixKey!, run.fix);
+    }
   }
-  return new Map([...modules].sort(([a], [b]) => a.localeCompare(b)));
+
+  result(): ReportCharts {
+    const modules = [...this.modules].sort(([a], [b]) => a.localeCompare(b));
+    return {
+      series: seriesOf(this.days, this.first, this.last),
+      moduleRows: modules.map(([label, counts]) => fixRateRow(label, counts.fixed, counts.repaired)),
+      acceptanceRows: modules.flatMap(([label, counts]) => acceptanceRow(label, counts.fixes)),
+    };
+  }
 }
 
 function fixRateRow(label: string, fixed: number, repaired: number): BarRow {
@@ -67,26 +119,24 @@ function fixRateRow(label: string, fixed: number, repaired: number): BarRow {
   return { label, segments: [{ name: 'fixed', value: fixed, color: COLORS.fixed }, { name: 'not fixed', value: repaired - fixed, color: COLORS.open }], text: `${formatPercent(rate)} (${fixed} of ${repaired})` };
 }
 
-function acceptanceRows(records: readonly RunRecord[]): BarRow[] {
-  const rows: BarRow[] = [];
-  for (const [label, moduleRecords] of byModule(records)) {
-    const suggested = distinctFixes(moduleRecords).filter((fix) => fix.action === 'suggest');
-    if (suggested.length === 0) continue;
-    const count = (outcome: string) => suggested.filter((fix) => (fix.outcome ?? 'open') === outcome).length;
-    const taken = count('applied') + count('adopted') + count('reverted');
-    rows.push({
+function acceptanceRow(label: string, fixes: ReadonlyMap<string, FixSummary>): BarRow[] {
+  const suggested = [...fixes.values()].filter((fix) => fix.suggested);
+  if (suggested.length === 0) return [];
+  const outcomes = countOutcomes(suggested);
+  const taken = outcomes.applied + outcomes.adopted + outcomes.reverted;
+  return [
+    {
       label,
       segments: [
-        { name: 'applied', value: count('applied'), color: COLORS.applied },
-        { name: 'adopted', value: count('adopted'), color: COLORS.adopted },
-        { name: 'reverted', value: count('reverted'), color: COLORS.reverted },
-        { name: 'superseded', value: count('superseded'), color: COLORS.superseded },
-        { name: 'open', value: count('open'), color: COLORS.open },
+        { name: 'applied', value: outcomes.applied, color: COLORS.applied },
+        { name: 'adopted', value: outcomes.adopted, color: COLORS.adopted },
+        { name: 'reverted', value: outcomes.reverted, color: COLORS.reverted },
+        { name: 'superseded', value: outcomes.superseded, color: COLORS.superseded },
+        { name: 'open', value: outcomes.open, color: COLORS.open },
       ],
       text: `${formatPercent(taken / suggested.length)} taken (${taken} of ${suggested.length})`,
-    });
-  }
-  return rows;
+    },
+  ];
 }
 
 const tile = (stat: string, value: number | null, shown: string, title: string) =>
@@ -139,21 +189,33 @@ table{border-collapse:collapse;font-size:12px}td,th{border:1px solid #ddd;paddin
 .advice{border-left:4px solid #bbb;padding:6px 12px;margin:10px 0;background:#fafafa}.advice.promote{border-color:${COLORS.fixed}}.advice.demote{border-color:${COLORS.reverted}}
 .advice ul{margin:4px 0;padding-left:18px;list-style:none}.advice li.ok{color:${COLORS.fixed}}.advice li.no{color:#a33}pre{background:#f4f4f4;padding:8px;overflow:auto}`;
 
+function chartsOf(records: readonly RunRecord[]): ReportCharts {
+  const charts = new ReportChartsFold();
+  for (const record of records) charts.add(foldedRun(record));
+  return charts.result();
+}
+
 export function renderReportHtml(input: ReportInput): string {
+  return renderReportHtmlParts(input).join('');
+}
+
+/**
+ * The page in parts, to be written one after another: the group table of a thousand
+ * repositories is megabytes of one-byte text, and the advice's check marks would make a
+ * single string of the whole page twice its size in memory.
+ */
+export function renderReportHtmlParts(input: ReportInput): string[] {
   const { stats } = input;
   const kindRows = FAILURE_KINDS.map((kind) => fixRateRow(kind, stats.byKind[kind].fixed, stats.byKind[kind].repaired));
-  const moduleRows = [...byModule(input.records)].map(([label, records]) => {
-    const moduleStats = computeRunStats(records);
-    return fixRateRow(label, moduleStats.overall.fixed, moduleStats.overall.repaired);
-  });
+  const charts = input.charts ?? chartsOf(input.records ?? []);
+  const { moduleRows, series } = charts;
   const stopRows = Object.entries(stats.stopReasons)
     .sort(([a, countA], [b, countB]) => countB - countA || a.localeCompare(b))
     .map(([reason, count]): BarRow => ({ label: reason, segments: [{ name: 'runs', value: count, color: reason === 'fixed' ? COLORS.fixed : COLORS.bar }], text: `${count} (${formatPercent(count / Math.max(1, stats.runs))})` }));
   const window = stats.since ? `since ${stats.since.slice(0, 10)}` : `${stats.firstRunAt?.slice(0, 10) ?? '-'} to ${stats.lastRunAt?.slice(0, 10) ?? '-'}`;
-  const series = timeSeries(input.records);
   const acceptanceLegend = (['applied', 'adopted', 'reverted', 'superseded', 'open'] as const).map((name) => ({ name, value: 0, color: COLORS[name] }));
 
-  return `<!DOCTYPE html>
+  return [`<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -187,14 +249,14 @@ ${timeChart('chart-time', `Runs and verified fixes per ${series.unit}`, series.p
 ${barChart('chart-kind', 'Fix rate by failure kind', kindRows, { legend: [{ name: 'fixed', value: 0, color: COLORS.fixed }, { name: 'not fixed', value: 0, color: COLORS.open }] })}
 ${barChart('chart-module', 'Fix rate by module', moduleRows)}
 <h2>Suggestions taken</h2>
-${barChart('chart-acceptance', 'What became of the suggested fixes, by module', acceptanceRows(input.records), { legend: acceptanceLegend })}
+${barChart('chart-acceptance', 'What became of the suggested fixes, by module', charts.acceptanceRows, { legend: acceptanceLegend })}
 <h2>Why runs stopped</h2>
 ${barChart('chart-stops', 'Stop reasons', stopRows)}
 <h2>By repository, module and tier</h2>
 ${groupTable(stats)}
 <h2>Promotion advice</h2>
-${adviceSection(input.advice)}
+`, adviceSection(input.advice), `
 </body>
 </html>
-`;
+`];
 }

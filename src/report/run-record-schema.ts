@@ -64,6 +64,11 @@ export function parseRunRecord(text: string, file: string, project?: (value: Rec
   }
   // A projection (report/slim-record.ts) keeps only what a reader needs, before the check, so that many records fit in memory.
   if (project && value && typeof value === 'object' && !Array.isArray(value)) value = project(value as Record<string, unknown>);
+  return checkRunRecord(value, file);
+}
+
+/** A parsed value checked against the contract's fields: the record, or InvalidRunRecordError naming the first wrong field. */
+export function checkRunRecord(value: unknown, file: string): RunRecord {
   const parsed = runRecordSchema.safeParse(value);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;

@@ -1,11 +1,12 @@
 /**
  * `mvnx runs --stats`: the numbers a team lead reads before moving a module from
  * monitor to assist to auto. A pure function of run records, so that the same records
- * always give the same report.
+ * always give the same report; the counting itself is the fold in stats-fold.ts.
  */
 import { MvnxError } from '../shared/errors.js';
 import type { StopReason } from '../shared/run-vocabulary.js';
 import type { RunRecord } from './run-record.js';
+import { fixKey, foldedRun, inWindowOf, replacesFix, RunStatsFold } from './stats-fold.js';
 
 export type FailureKind = 'compile' | 'test' | 'quality' | 'other';
 export type Tier = RunRecord['tier'];
@@ -94,28 +95,11 @@ export function runKind(record: RunRecord): FailureKind {
   return 'other';
 }
 
-function emptyKindStats(): KindStats {
-  return { runs: 0, repaired: 0, fixed: 0, fixRate: null };
-}
-
-function addRun(stats: KindStats, record: RunRecord): void {
-  stats.runs += 1;
-  if (record.status !== 'skipped') stats.repaired += 1;
-  if (record.status === 'fixed') stats.fixed += 1;
-  stats.fixRate = stats.repaired === 0 ? null : stats.fixed / stats.repaired;
-}
-
 export function median(values: number[]): number | null {
   if (values.length === 0) return null;
   const sorted = [...values].sort((a, b) => a - b);
   const middle = Math.floor(sorted.length / 2);
   return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
-}
-
-function durationMs(record: RunRecord): number | undefined {
-  const start = Date.parse(record.startedAt);
-  const end = Date.parse(record.finishedAt);
-  return Number.isFinite(start) && Number.isFinite(end) && end >= start ? end - start : undefined;
 }
 
 /** A run belongs to a module when its fix or one of its diagnostics is there. */
@@ -124,77 +108,11 @@ export function inModule(record: RunRecord, module: string): boolean {
 }
 
 /** `module`: only runs with a diagnostic in that Maven module (artifactId), for a per-module rollout. */
-export function computeRunStats(records: RunRecord[], options: { since?: Date; module?: string } = {}): RunStats {
-  const sinceMs = options.since?.getTime();
-  const inWindow = records.filter(
-    (record) =>
-      (sinceMs === undefined || Date.parse(record.startedAt) >= sinceMs) &&
-      (options.module === undefined || inModule(record, options.module)),
-  );
-
-  const byKind = { compile: emptyKindStats(), test: emptyKindStats(), quality: emptyKindStats(), other: emptyKindStats() };
-  const overall = emptyKindStats();
-  const tiers: Record<Tier, number> = { off: 0, monitor: 0, assist: 0, auto: 0 };
-  const stopReasons: Partial<Record<StopReason, number>> = {};
-  const fixDurations: number[] = [];
-  let attempts = 0;
-  let regressions = 0;
-  let modelCalls = 0;
-  const taken = { auto: 0, person: 0, request: 0, suggested: 0 };
-
-  for (const record of inWindow) {
-    addRun(byKind[runKind(record)], record);
-    addRun(overall, record);
-    if (record.tier in tiers) tiers[record.tier] += 1;
-    stopReasons[record.stopReason] = (stopReasons[record.stopReason] ?? 0) + 1;
-    const recordAttempts = record.attempts ?? [];
-    attempts += recordAttempts.length;
-    regressions += recordAttempts.filter((attempt) => attempt.outcome === 'regressed').length;
-    modelCalls += record.modelCalls ?? 0;
-    if (record.status === 'fixed') {
-      taken[takenBy(record) ?? 'suggested'] += 1;
-      const duration = durationMs(record);
-      if (duration !== undefined) fixDurations.push(duration);
-    }
-  }
-
-  const fixes = distinctFixes(inWindow);
-  const outcomes: OutcomeCounts = { fixes: fixes.length, applied: 0, adopted: 0, superseded: 0, reverted: 0, merged: 0, closed: 0, open: 0 };
-  for (const fix of fixes) outcomes[fix.outcome ?? 'open'] += 1;
-  const suggestions = fixes.filter((fix) => fix.action === 'suggest');
-  const suggestionsTaken = suggestions.filter((fix) => wasTaken(fix)).length;
-
-  const fixedRuns = taken.auto + taken.person + taken.request + taken.suggested;
-  const share = (count: number) => (fixedRuns === 0 ? null : count / fixedRuns);
-  const starts = inWindow.map((record) => record.startedAt).sort();
-  return {
-    ...(options.since ? { since: options.since.toISOString() } : {}),
-    ...(options.module ? { module: options.module } : {}),
-    runs: inWindow.length,
-    attempts,
-    regressions,
-    byKind,
-    overall,
-    medianTimeToFixMs: median(fixDurations),
-    modelCalls,
-    stopReasons,
-    autoApplied: taken.auto,
-    appliedByPerson: taken.person,
-    mergedByRequest: taken.request,
-    suggestedOnly: taken.suggested,
-    autoAppliedShare: share(taken.auto),
-    appliedByPersonShare: share(taken.person),
-    mergedShare: share(taken.request),
-    suggestedShare: share(taken.suggested),
-    tiers,
-    ...(starts.length > 0 ? { firstRunAt: starts[0]!, lastRunAt: starts[starts.length - 1]! } : {}),
-    outcomes,
-    suggested: suggestions.length,
-    suggestionsTaken,
-    takenShare: suggestions.length === 0 ? null : suggestionsTaken / suggestions.length,
-    timeSpentMs: inWindow.reduce((sum, record) => sum + (record.timings?.totalMs ?? 0), 0),
-    modelMs: inWindow.reduce((sum, record) => sum + (record.timings?.modelMs ?? 0), 0),
-  };
+export function computeRunStats(records: readonly RunRecord[], options: { since?: Date; module?: string } = {}): RunStats {
+  const counts = inWindowOf(options, inModule);
+  const fold = new RunStatsFold();
+  for (const record of records) if (counts(record)) fold.add(foldedRun(record));
+  return fold.result(options);
 }
 
 /** Taken by a person or by mvnx, whatever happened after: a reverted fix was taken first; a merged request counts as applied. */
@@ -224,12 +142,6 @@ export function takenBy(record: RunRecord): 'auto' | 'person' | 'request' | unde
   return undefined;
 }
 
-/** The fix's identity: its verified attempt's fingerprint, per repository. */
-function fixKey(record: RunRecord): string {
-  const verified = (record.attempts ?? []).find((attempt) => attempt.outcome === 'verified');
-  return `${record.repository ?? ''}\u0000${verified?.fingerprint || record.runId}`;
-}
-
 /**
  * Fixed runs, one per distinct fix: the newest run of a fix speaks for it, unless an
  * older one knows more (an outcome the newer one has not reconciled yet).
@@ -240,12 +152,7 @@ export function distinctFixes(records: readonly RunRecord[]): RunRecord[] {
     if (record.status !== 'fixed') continue;
     const key = fixKey(record);
     const known = byFix.get(key);
-    if (!known) {
-      byFix.set(key, record);
-      continue;
-    }
-    const [newer, older] = record.startedAt > known.startedAt ? [record, known] : [known, record];
-    byFix.set(key, newer.outcome || !older.outcome ? newer : older);
+    if (!known || replacesFix(known, record)) byFix.set(key, record);
   }
   return [...byFix.values()];
 }

@@ -1,16 +1,40 @@
 /** `mvnx report --html FILE`: the rollout numbers, charts and promotion advice as one self-contained page. */
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, open } from 'node:fs/promises';
 import path from 'node:path';
-import { adviseModules } from '../../report/advice.js';
-import { computeRolloutStats } from '../../report/groups.js';
-import { renderReportHtml } from '../../report/html.js';
-import { inModule } from '../../report/stats.js';
+import { AdviceFold } from '../../report/advice.js';
+import { RolloutFold } from '../../report/groups.js';
+import { renderReportHtmlParts, ReportChartsFold } from '../../report/html.js';
+import type { RunRecord } from '../../report/run-record.js';
+import { foldedRun } from '../../report/stats-fold.js';
 import { helpAsked, parseSubcommandArgs, usageError } from '../subcommand-args.js';
-import { LISTING_OPTIONS, promoteSettings, RECORD_WINDOW_OPTIONS, recordsFor, runsOptionsOf } from './runs.js';
+import { LISTING_OPTIONS, promoteSettings, RECORD_WINDOW_OPTIONS, recordSource, runsOptionsOf, type RecordSource } from './runs.js';
 
 const USAGE = 'usage: mvnx report --html FILE [--from DIR|GLOB]... [--since 30d] [--module ARTIFACT_ID] [--config FILE]';
 
 const spec = { command: 'mvnx report', usage: USAGE, options: { html: { type: 'string', valueName: 'a file' }, ...RECORD_WINDOW_OPTIONS, ...LISTING_OPTIONS } } as const;
+
+function summarize(source: RecordSource, window: { since?: Date; module?: string }, settings: Awaited<ReturnType<typeof promoteSettings>>, now: Date, options: { since?: Date; module?: string }) {
+  const folded = source.fold(() => {
+    const rollout = new RolloutFold(window);
+    const charts = new ReportChartsFold();
+    const advice = new AdviceFold({ ...settings, now, ...(options.since ? { since: options.since } : {}) });
+    return {
+      rollout,
+      charts,
+      advice,
+      add(record: RunRecord) {
+        const run = foldedRun(record);
+        if (rollout.add(record, run)) charts.add(run);
+        advice.add(record, run);
+      },
+    };
+  });
+  return {
+    stats: folded.rollout.result(),
+    charts: folded.charts.result(),
+    advice: folded.advice.result().filter((entry) => !options.module || entry.module === options.module),
+  };
+}
 
 export async function run(args: string[], io: { cwd: string; env: NodeJS.ProcessEnv }): Promise<number> {
   if (helpAsked(spec, args)) {
@@ -25,17 +49,22 @@ export async function run(args: string[], io: { cwd: string; env: NodeJS.Process
   if (!html) throw usageError(spec, 'say where to write the page with --html FILE');
   const now = new Date();
   const options = runsOptionsOf(values, now, spec.command);
-  const records = await recordsFor(options, io.cwd);
+  const source = await recordSource(options, io.cwd);
   const window = { ...(options.since ? { since: options.since } : {}), ...(options.module ? { module: options.module } : {}) };
-  const stats = computeRolloutStats(records, window);
-  const inWindow = records.filter((record) => (!options.since || Date.parse(record.startedAt) >= options.since.getTime()) && (!options.module || inModule(record, options.module)));
   const settings = await promoteSettings(io.cwd, io.env, options.config);
-  const advice = adviseModules({ records, ...settings, now, ...(options.since ? { since: options.since } : {}) }).filter((entry) => !options.module || entry.module === options.module);
+  // One pass over the records feeds the numbers, the charts and the advice (each its own window);
+  // the folds are dropped before the page is rendered, so their memory and the page's are not needed at once.
+  const { stats, charts, advice } = summarize(source, window, settings, now, options);
   const sources = options.from.length > 0 ? options.from : ['.mvnx/runs'];
 
   const file = path.resolve(io.cwd, html);
   await mkdir(path.dirname(file), { recursive: true });
-  await writeFile(file, renderReportHtml({ stats, records: inWindow, advice, generatedAt: now, sources }));
+  const page = await open(file, 'w');
+  try {
+    for (const part of renderReportHtmlParts({ stats, charts, advice, generatedAt: now, sources })) await page.write(part);
+  } finally {
+    await page.close();
+  }
   process.stderr.write(`mvnx: report written to ${path.relative(io.cwd, file) || file} (${stats.runs} runs, ${stats.repositories.length} repositor${stats.repositories.length === 1 ? 'y' : 'ies'})\n`);
   return 0;
 }

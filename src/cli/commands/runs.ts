@@ -1,11 +1,15 @@
 import path from 'node:path';
 import { findProjectRootAbove } from '../../maven/project.js';
-import { adviseModules, formatAdvice } from '../../report/advice.js';
-import { collectRunRecords } from '../../report/collect.js';
-import { computeRolloutStats } from '../../report/groups.js';
+import { AdviceFold, formatAdvice } from '../../report/advice.js';
+import { foldRunsFolders, runsFoldersOf, type RecordSink } from '../../report/collect.js';
+import { RolloutFold } from '../../report/groups.js';
+import { NewestRuns } from '../../report/newest-runs.js';
 import { formatReconcile } from '../../report/reconcile-format.js';
 import { reconcileRuns } from '../../report/reconcile.js';
-import { listRunRecords, type RunRecord } from '../../report/run-record.js';
+import { parseRunRecord } from '../../report/run-record-schema.js';
+import { runsDir } from '../../report/run-record.js';
+import { readRunsFolder } from '../../report/record-stream.js';
+import { inWindowOf } from '../../report/stats-fold.js';
 import { formatRolloutStats, formatRunList } from '../../report/stats-format.js';
 import { inModule, parseSince } from '../../report/stats.js';
 import { MvnxError } from '../../shared/errors.js';
@@ -74,13 +78,26 @@ export function runsOptionsOf(values: SubcommandValues<typeof RUNS_OPTIONS>, now
   return options;
 }
 
-/** The records asked for: `--from` folders and globs, else this project's. */
-export async function recordsFor(options: Pick<RunsOptions, 'from'>, cwd: string): Promise<RunRecord[]> {
-  if (options.from.length > 0) return (await collectRunRecords(options.from, cwd)).records;
+/** Where the records asked for are: `--from` folders and globs (checked now), else this project's; `fold` reads them into a sink, one at a time. */
+export interface RecordSource {
+  fold<T extends RecordSink>(start: () => T): T;
+}
+
+export async function recordSource(options: Pick<RunsOptions, 'from'>, cwd: string): Promise<RecordSource> {
+  if (options.from.length > 0) {
+    const folders = await runsFoldersOf(options.from, cwd);
+    return { fold: (start) => foldRunsFolders(folders, start) };
+  }
   const root = await findProjectRootAbove(cwd);
-  // Records written before `repository` existed belong to this project all the same.
   const warn = (error: Error) => process.stderr.write(`mvnx: skipped ${error.message}\n`);
-  return (await listRunRecords(root, warn)).map((record) => (record.repository ? record : { ...record, repository: path.basename(root) }));
+  return {
+    fold: (start) => {
+      const sink = start();
+      // Records written before `repository` existed belong to this project all the same.
+      readRunsFolder(runsDir(root), parseRunRecord, (record) => sink.add(record.repository ? record : { ...record, repository: path.basename(root) }), { onInvalid: warn });
+      return sink;
+    },
+  };
 }
 
 /** Thresholds from `rollout.promote` of the config in force here (or `--config`), else the defaults. */
@@ -124,23 +141,20 @@ export async function run(args: string[], io: { cwd: string; env: NodeJS.Process
     process.stderr.write(`${formatReconcile(report)}\n`);
   }
 
-  const records = await recordsFor(options, io.cwd);
+  const source = await recordSource(options, io.cwd);
+  const window = { ...(options.since ? { since: options.since } : {}), ...(options.module ? { module: options.module } : {}) };
   if (options.advise) {
     const settings = await promoteSettings(io.cwd, io.env, options.config);
-    const advice = adviseModules({ records, ...settings, now, ...(options.since ? { since: options.since } : {}) });
+    const advice = source.fold(() => new AdviceFold({ ...settings, now, ...(options.since ? { since: options.since } : {}) })).result();
     write(options.json ? JSON.stringify(advice, null, 2) : formatAdvice(advice));
     return 0;
   }
   if (options.stats) {
-    const stats = computeRolloutStats(records, { ...(options.since ? { since: options.since } : {}), ...(options.module ? { module: options.module } : {}) });
+    const stats = source.fold(() => new RolloutFold(window)).result();
     write(options.json ? JSON.stringify(stats, null, 2) : formatRolloutStats(stats));
     return 0;
   }
-  const sinceMs = options.since?.getTime();
-  const recent = records
-    .filter((record) => sinceMs === undefined || Date.parse(record.startedAt) >= sinceMs)
-    .filter((record) => options.module === undefined || inModule(record, options.module))
-    .slice(0, options.limit);
+  const recent = source.fold(() => new NewestRuns(options.limit, inWindowOf(window, inModule))).result();
   write(options.json ? JSON.stringify(recent, null, 2) : formatRunList(recent));
   return 0;
 }
