@@ -15,4 +15,6 @@ export default {
   jsonReporter: { fileName: 'reports/mutation/integrity.json' },
   tempDirName: '.stryker-tmp-integrity',
   concurrency: 1,
+  // Other slices' sandboxes (a run in progress, or one that was stopped) are not copied into this one.
+  ignorePatterns: ['/.stryker-tmp*'],
 };

@@ -15,4 +15,6 @@ export default {
   jsonReporter: { fileName: 'reports/mutation/review.json' },
   tempDirName: '.stryker-tmp-review',
   concurrency: 1,
+  // Other slices' sandboxes (a run in progress, or one that was stopped) are not copied into this one.
+  ignorePatterns: ['/.stryker-tmp*'],
 };
