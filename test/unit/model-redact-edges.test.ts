@@ -9,7 +9,7 @@ import { OllamaProvider } from '../../src/model/ollama-provider.js';
 import { Redactor, redact, withRedaction } from '../../src/model/redact.js';
 import type { ToolSpec } from '../../src/model/types.js';
 import { base64Forms, isSecretEnvName, secretEnvValues, usableSecret, valueForms } from '../../src/model/secret-values.js';
-import { startOllamaMock, type OllamaMock } from '../helpers/ollama-mock.js';
+import { deadServerUrl, startOllamaMock, type OllamaMock } from '../helpers/ollama-mock.js';
 
 const READ: ToolSpec = {
   name: 'read_range',
@@ -197,7 +197,10 @@ describe('withRedaction: what passes through the wrapper', () => {
     });
     const inner = new OllamaProvider({ provider: 'ollama', name: 'qwen2.5-coder:7b', host: mock.url, temperature: 0, seed: 1, timeoutSeconds: 10 });
     const wrapped = withRedaction(inner, new Redactor({ knownSecrets: ['hunter22'] }));
-    expect(await wrapped.healthCheck()).toEqual(await inner.healthCheck());
+    await expect(wrapped.healthCheck()).resolves.toBeUndefined();
+    // The wrapper asks the wrapped provider: a dead server fails the health check through it.
+    const dead = withRedaction(new OllamaProvider({ provider: 'ollama', name: 'm', host: await deadServerUrl(), temperature: 0, seed: 1, timeoutSeconds: 2 }));
+    await expect(dead.healthCheck()).rejects.toThrow();
     expect(await wrapped.toolCalling!()).toEqual(await inner.toolCalling!());
     expect(await wrapped.modelContextTokens!()).toEqual(await inner.modelContextTokens!());
     const result = await wrapped.chat({
