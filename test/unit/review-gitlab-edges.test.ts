@@ -11,6 +11,7 @@ import { postReview } from '../../src/report/review/post.js';
 import { REVIEW_MARKER, SUGGESTION_MARKER } from '../../src/report/review/suggestions.js';
 import type { RunRecord } from '../../src/report/run-record.js';
 import { startGithubApi, startGitlabApi, type FakeForge, type GithubState, type GitlabState } from '../helpers/fake-forge.js';
+import { deadServerUrl } from '../helpers/mock-server.js';
 import { attempt, diagnostic, record } from './stats-support.js';
 
 const FILE = 'src/main/java/com/acme/calc/Calculator.java';
@@ -66,6 +67,13 @@ describe('GitLab: the edges', () => {
     expect(await post(env)).toEqual({ posted: false, platform: 'gitlab', message: 'not posted: GitLab answered 401: GitLab answered 401 to GET /merge_requests/3/discussions: Bad credentials' });
     expect(api.requests[0]!.path).toBe('/api/v4/projects/acme%2Fbilling/merge_requests/3/discussions');
     expect(api.requests[0]!.headers['content-type']).toBeUndefined();
+  });
+
+  it('an unreachable API: one line, with no status to name', async () => {
+    const { env } = await gitlab();
+    const outcome = await post({ ...env, CI_API_V4_URL: `${await deadServerUrl()}/api/v4` });
+    expect(outcome).toMatchObject({ posted: false, platform: 'gitlab' });
+    expect(outcome.message).toMatch(/^not posted: (?!GitLab answered)\S/);
   });
 
   it('a run without a fix: nothing when there was no earlier thread; else the thread says so and the suggestions go', async () => {
@@ -139,6 +147,15 @@ describe('GitHub: the edges', () => {
     const noPatch = await github({ files: [{ filename: FILE, sha: gitBlobSha(BEFORE), status: 'modified' }] });
     await postReview({ ...withEvent(noPatch.env), fix });
     expect(noPatch.state.reviews[0]!.body).toContain(`(${FILE}:5: outside the pull request's diff)`);
+  });
+
+  it('a file the fix creates is never a suggestion but is named; the user agent is sent', async () => {
+    const { api, state, env } = await github();
+    const created: ChangeSet = { files: [...fix.files, { path: 'src/main/java/com/acme/calc/New.java', before: null, after: 'class New {}\n' }] };
+    expect((await postReview({ ...withEvent(env), fix: created })).message).toBe('posted a review with 1 suggestion(s) on pull request #7');
+    expect(api.failures).toEqual([]);
+    expect(state.reviews[0]!.body).toContain('(src/main/java/com/acme/calc/New.java: created, deleted or renamed)');
+    expect(String(api.requests[0]!.headers['user-agent'])).toContain('mvnx/0.1.0');
   });
 
   it('finds its earlier review by the marker alone, keeps a comment already up to date, and does not touch comments of people', async () => {
