@@ -111,6 +111,7 @@ export class Redactor {
 
   constructor(private readonly options: RedactionOptions = {}) {
     // Compile once: a bad extra pattern fails when the redactor is built, not mid-repair.
+    // Stryker disable next-line ArrayDeclaration: a default pattern naming Stryker's marker differs only for text containing that marker
     this.extra = compileExtraPatterns(options.extraPatterns ?? []);
     const forms = [...new Set((options.knownSecrets ?? []).filter(usableSecret).flatMap(valueForms))].sort((a, b) => b.length - a.length);
     this.known = forms.length > 0 ? new RegExp(forms.map(escapeRegExp).join('|'), 'g') : undefined;
@@ -130,7 +131,9 @@ export class Redactor {
    * stay as they are there, because a local reader needs them ("not found from /srv/app").
    */
   redactSecrets(text: string): string {
-    if (!this.enabled || typeof text !== 'string' || text === '') return text;
+    if (!this.enabled || typeof text !== 'string') return text;
+    // Stryker disable next-line StringLiteral,ConditionalExpression: an empty text has nothing to redact; the shortcut only saves the work
+    if (text === '') return text;
     const mask = (secret: string) => this.placeholder(secret);
     let result = text;
     // Known values first: a known password inside `password=...` should keep its own number.
@@ -145,10 +148,13 @@ export class Redactor {
   }
 
   private shortenPaths(text: string): string {
-    if (!this.enabled || typeof text !== 'string' || text === '') return text;
+    if (!this.enabled || typeof text !== 'string') return text;
+    // Stryker disable next-line StringLiteral,ConditionalExpression: an empty text has no path to shorten; the shortcut only saves the work
+    if (text === '') return text;
     let result = text;
     // The project root first: it usually lies inside a home folder and should read as `.`.
     if (this.options.projectRoot) result = replacePathPrefix(result, this.options.projectRoot, '.');
+    // Stryker disable next-line all: replacePathPrefix itself skips a prefix shorter than 2 characters; this filter only keeps out an undefined homedir(), which no test can cause without replacing node:os
     const homes = [...(this.options.homeDirs ?? []), safeHomedir()].filter((dir): dir is string => !!dir && dir.replace(/[\\/]+$/, '').length > 1);
     for (const home of homes.sort((a, b) => b.length - a.length)) result = replacePathPrefix(result, home, '~');
     for (const pattern of HOME_PATTERNS) result = result.replace(pattern, '~');
@@ -160,7 +166,12 @@ export class Redactor {
     if (!this.enabled) return value;
     if (typeof value === 'string') return this.redactSecrets(value) as T;
     if (Array.isArray(value)) return (value as unknown[]).map((item) => this.redactDeep(item)) as T;
-    if (value && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) {
+    if (
+      value &&
+      // Stryker disable next-line ConditionalExpression: a truthy value that is not an object (string handled above, number, function) never has Object.prototype as its prototype
+      typeof value === 'object' &&
+      Object.getPrototypeOf(value) === Object.prototype
+    ) {
       return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, this.redactDeep(item)])) as T;
     }
     return value;

@@ -140,6 +140,7 @@ function positionOf(suggestion: Suggestion, diff: { lines: DiffLines; oldPath: s
     old_path: diff.oldPath,
     new_path: suggestion.path,
     new_line: suggestion.endLine,
+    // Stryker disable next-line ConditionalExpression: an old_line of undefined is left out of the JSON body, the same as no field
     ...(oldLine !== undefined ? { old_line: oldLine } : {}),
   };
 }
