@@ -12,16 +12,17 @@ import base from '../stryker.config.mjs';
  * @param {string} name slice name: stryker/<name>.config.mjs
  * @param {'patch' | 'policy'} folder
  * @param {string[]} files the files under src/<folder>/ to mutate
+ * @param {string} [tests] the vitest config's middle name when not the folder's
  * @returns {import('@stryker-mutator/api/core').PartialStrykerOptions}
  */
-export function slice(name, folder, files) {
+export function slice(name, folder, files, tests = folder) {
   return {
     ...base,
-    vitest: { configFile: `vitest.mutation.${folder}.config.ts`, related: false },
+    vitest: { configFile: `vitest.mutation.${tests}.config.ts`, related: false },
     mutate: files.map((file) => `src/${folder}/${file}`),
     ignoreStatic: true,
     // Other slices' sandboxes may sit in the working tree while this one copies it.
-    ignorePatterns: ['/.stryker-tmp*', '/reports', '/dist', '/coverage', '/target'],
+    ignorePatterns: ['.stryker-tmp*', '/reports', '/dist', '/coverage', '/target'],
     incrementalFile: `reports/mutation/${name}-incremental.json`,
     jsonReporter: { fileName: `reports/mutation/${name}.json` },
     tempDirName: `.stryker-tmp-${name}`,
