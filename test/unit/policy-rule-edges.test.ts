@@ -68,6 +68,7 @@ describe('path rules', () => {
   it('reads a path it cannot make canonical with forward slashes and no leading ./', () => {
     expect(normalizePath('../outside/A.java')).toBe('../outside/A.java');
     expect(normalizePath('/abs\\A.java')).toBe('/abs/A.java');
+    expect(normalizePath('./../outside/A.java')).toBe('../outside/A.java');
   });
 });
 
@@ -85,6 +86,11 @@ describe('changed lines', () => {
     const change = lineChangesOf({ path: MAIN, before: 'a\r\nb\r\nc\r\nkeep\r\n', after: 'x\r\nkeep\r\n' });
     expect(change).toEqual({ added: [], removed: ['b', 'c'], replaced: [{ before: 'a', after: 'x' }] });
     expect(lineChangesOf({ path: MAIN, before: 'a\nb\n', after: 'a\n' })).toEqual({ added: [], removed: ['b'], replaced: [] });
+  });
+
+  it('reads the last line of a file without a final newline, and keeps a carriage return inside a line', () => {
+    expect(lineChangesOf({ path: MAIN, before: 'return a;', after: 'return b;' })).toEqual({ added: [], removed: [], replaced: [{ before: 'return a;', after: 'return b;' }] });
+    expect(lineChangesOf({ path: MAIN, before: '', after: 'a\rb\n' }).added).toEqual(['a\rb']);
   });
 
   it.each([
