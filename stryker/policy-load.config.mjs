@@ -1,4 +1,4 @@
 // @ts-check
 import { slice } from './slice.mjs';
 
-export default slice('policy-load', 'policy', ['load.ts', 'merge.ts', 'overrides.ts', 'extends.ts', 'discover.ts', 'locate.ts', 'search-places.ts']);
+export default slice('policy-load', 'policy', ['load.ts', 'locate.ts', 'search-places.ts']);

@@ -131,7 +131,7 @@ describe('decideVerified: reasons and edges', () => {
   it('judges a rename by both of its paths', () => {
     const rename: ChangeSet = { files: [{ path: 'src/main/java/com/acme/core/Total.java', oldPath: 'src/main/java/com/acme/legacy/Total.java', before: 'class Total {}\n', after: 'class Total {}\n' }] };
     const config = policy({ tier: 'auto', rules: [{ paths: ['**/legacy/**'], tier: 'monitor' }] });
-    expect(verified(config, rename, { changeTypes: ['rename-file'] }).tier).toBe('monitor');
+    expect(verified(config, rename, { changeTypes: ['rename'] }).tier).toBe('monitor');
     const inPlace: ChangeSet = { files: [{ ...logicFix.files[0]!, oldPath: MAIN }] };
     expect(verified(policy({ tier: 'auto', rules: [{ paths: ['**'], allowedChanges: ['edit-main-source'] }] }), inPlace).action).toBe('apply');
   });
@@ -167,9 +167,9 @@ describe('decideVerified: reasons and edges', () => {
 
   it('records a patch whose change types a matching rule does not allow, naming them', () => {
     const config = policy({ tier: 'auto', rules: [{ paths: ['**/*.java'], allowedChanges: ['edit-main-source'] }] });
-    const decision = verified(config, logicFix, { changeTypes: ['edit-main-source', 'rename-file', 'delete-file'] });
+    const decision = verified(config, logicFix, { changeTypes: ['edit-main-source', 'rename', 'delete-file'] });
     expect(decision.action).toBe('record');
-    expect(decision.reasons.slice(-2)).toEqual([`${MAIN}: change types rename-file, delete-file not allowed by rules[0].allowedChanges`, 'recorded only: the policy does not allow this patch']);
+    expect(decision.reasons.slice(-2)).toEqual([`${MAIN}: change types rename, delete-file not allowed by rules[0].allowedChanges`, 'recorded only: the policy does not allow this patch']);
     expect(verified(config, logicFix).action).toBe('apply');
   });
 });
@@ -200,7 +200,7 @@ describe('assessRisk: limits are inclusive, and the reasons count', () => {
 
   it('names the change types that are not source edits', () => {
     const trivial = policy({ risk: { lowRequiresTrivialLines: false } });
-    expect(assessRisk({ files: [lines(1)] }, ['edit-main-source', 'edit-resource', 'rename-file'], trivial)).toEqual({ risk: 'medium', reasons: ['change types other than source edits: edit-resource, rename-file'] });
+    expect(assessRisk({ files: [lines(1)] }, ['edit-main-source', 'edit-resource', 'edit-other'], trivial)).toEqual({ risk: 'medium', reasons: ['change types other than source edits: edit-resource, edit-other'] });
     expect(assessRisk({ files: [lines(1)] }, ['edit-test-source'], trivial).risk).toBe('low');
   });
 
