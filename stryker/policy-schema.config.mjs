@@ -1,0 +1,4 @@
+// @ts-check
+import { slice } from './slice.mjs';
+
+export default slice('policy-schema', 'policy', ['schema.ts', 'validate.ts', 'fleet-schema.ts', 'json-schema.ts']);
