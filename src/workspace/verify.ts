@@ -10,12 +10,13 @@
  * scope every module gets its Surefire excludes file (all tests, or none when its tests
  * are taken from the user's build), and those modules' results stand in the verdict.
  */
-import { copyFile, mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { collectTestResults, reportTimes } from '../diagnose/index.js';
 import type { TestCaseResult } from '../diagnose/types.js';
 import { runMaven } from '../maven/run.js';
 import type { MavenRunResult } from '../maven/types.js';
+import { addFailingFirstExecution, failingFirstOutcome, PomEditError, type FailingFirstOutcome } from './failing-first.js';
 import { prepareLaunch } from './launch.js';
 import { hasOption, parseMavenArgs, rebaseArgs, rebasePath } from './maven-args.js';
 import { requireSandbox, type SandboxInfo } from './sandbox.js';
@@ -37,6 +38,8 @@ export interface StageResult {
   logFile: string;
   /** The exact command line the stage ran (after rebasing). */
   args: string[];
+  /** A full stage that ran the failing tests first (one Maven run): whether they passed, stopped the build, or were not reached. */
+  failingFirst?: FailingFirstOutcome;
 }
 
 export interface VerificationResult {
@@ -117,7 +120,9 @@ export async function verifyInWorkspace(input: VerifyInput): Promise<Verificatio
     const remaining = deadline - Date.now();
     if (remaining <= 0) return stop('timeout', stage.name);
     input.onStage?.(stage.name);
+    const placed = stage.failingFirst ? await placeFailingFirst(input.workspace.root, stage.failingFirst) : false;
     const { run, result, tests } = await runStage(context, stage, index, remaining);
+    if (stage.failingFirst) result.failingFirst = placed ? failingFirstOutcome(await readFile(result.logFile, 'utf8').catch(() => '')) : 'not-reached';
     stageResults.push(result);
     if (run.interrupted && !run.timedOut) return stop('interrupted', stage.name);
     if (run.timedOut) return stop('timeout', stage.name);
@@ -172,6 +177,26 @@ async function prepareScope(root: string, scope: NonNullable<VerifyInput['scope'
     await mkdir(path.dirname(file), { recursive: true });
     await writeFile(file, excludesFileText(skipped.has(dir)));
   }
+}
+
+/**
+ * The failing-first execution written into each failing module's pom of the workspace
+ * (never the user's tree). All or none: when one pom cannot take it, none is changed and
+ * the stage runs as the plain full build (its verdict still needs the failing tests to pass).
+ */
+async function placeFailingFirst(root: string, failingFirst: NonNullable<VerificationStage['failingFirst']>): Promise<boolean> {
+  const edits: [string, string][] = [];
+  for (const dir of failingFirst.modules) {
+    const file = path.join(root, dir, 'pom.xml');
+    try {
+      edits.push([file, addFailingFirstExecution(await readFile(file, 'utf8'), failingFirst.tests)]);
+    } catch (error) {
+      if (error instanceof PomEditError || (error as NodeJS.ErrnoException).code === 'ENOENT') return false;
+      throw error;
+    }
+  }
+  for (const [file, text] of edits) await writeFile(file, text);
+  return edits.length > 0;
 }
 
 /**
