@@ -118,6 +118,6 @@ describe('decideOneRun', () => {
     ['no failing module', { graph, failingModules: [], baselineTests: [], testsFromYourBuild: [] }, { oneRun: false, why: 'no failing module is known' }],
     ['a failing module outside the reactor', { graph, failingModules: ['gone'], baselineTests: [], testsFromYourBuild: [] }, { oneRun: false, why: 'the failing module gone is not in the reactor' }],
   ] as const)('%s', (_name, input, expected) => {
-    expect(decideOneRun(input as Parameters<typeof decideOneRun>[0])).toEqual(expected);
+    expect(decideOneRun(input as unknown as Parameters<typeof decideOneRun>[0])).toEqual(expected);
   });
 });
