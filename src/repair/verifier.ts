@@ -45,8 +45,10 @@ export type Verify = (fix: ChangeSet, diagnosis: Diagnosis, at?: { workspace?: W
 
 /**
  * Build a candidate fix in a workspace: reset to the original, apply the whole fix,
- * decide which modules it can affect, run the staged plan (touched modules compiled with
- * only the failing tests, then the user's own command in its affected-scope form) and,
+ * decide which modules it can affect, run the plan (the user's own command in its
+ * affected-scope form with the failing tests first inside it, one Maven run; or, where
+ * other modules' tests would come first, touched modules compiled with only the failing
+ * tests in a run of their own before it) and,
  * when it fails, diagnose the new failure from the workspace's own log.
  */
 export function createVerifier(options: VerifierOptions): Verify {

@@ -8,7 +8,9 @@
  *   failing-tests  the same modules compiled, then only the tests that failed: a patch
  *                  that does not compile fails here just as early, one that leaves the
  *                  test failing costs no other test
- *   full           the user's own command: a fix is verified only when this passes. Under
+ *   full           the user's own command: a fix is verified only when this passes. With
+ *                  `oneRun` (failing-first.ts) it is the only stage, and runs the failing
+ *                  tests first inside it (a wrong candidate stops there). Under
  *                  the affected scope (verify-scope.ts) it leaves out the tests of modules
  *                  the fix cannot affect, through a per-module Surefire excludes file,
  *                  and `clean` (the outputs it would delete are fresh ones of the user's

@@ -9,6 +9,8 @@
  * build outputs, so they are rebuilt from clean whatever was reused; under the affected
  * scope every module gets its Surefire excludes file (all tests, or none when its tests
  * are taken from the user's build), and those modules' results stand in the verdict.
+ * A stage with `failingFirst` gets its execution in the failing modules' poms first
+ * (failing-first.ts), and records from its log whether those tests stopped the run.
  */
 import { copyFile, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
