@@ -21,6 +21,12 @@ import type { TestCaseResult } from '../diagnose/types.js';
 import { withDependencies, withDependents, type ReactorGraph } from '../maven/reactor.js';
 
 export const FAILING_FIRST_EXECUTION = 'mvnx-failing-first';
+/**
+ * Where the execution writes its reports, relative to the module: beside, not among,
+ * default-test's, so the verdict reads what the user's command ran apart from what ran
+ * first (a test the candidate left out of the user's command must not count as run).
+ */
+export const FAILING_FIRST_REPORTS = `target/surefire-reports/${FAILING_FIRST_EXECUTION}`;
 const OPEN_MARK = `<!-- ${FAILING_FIRST_EXECUTION}: added by mvnx in its workspace copy only -->`;
 const CLOSE_MARK = `<!-- /${FAILING_FIRST_EXECUTION} -->`;
 
@@ -120,6 +126,7 @@ function executionXml(tests: readonly string[]): string {
   return [
     `<execution><id>${FAILING_FIRST_EXECUTION}</id><phase>process-test-classes</phase><goals><goal>test</goal></goals>`,
     `<configuration><test>${escapeXml([...new Set(tests)].join(','))}</test><failIfNoSpecifiedTests>false</failIfNoSpecifiedTests>`,
+    `<reportsDirectory>\${project.build.directory}/surefire-reports/${FAILING_FIRST_EXECUTION}</reportsDirectory>`,
     '<testFailureIgnore>false</testFailureIgnore></configuration></execution>',
   ].join('');
 }

@@ -12,13 +12,13 @@
  * A stage with `failingFirst` gets its execution in the failing modules' poms first
  * (failing-first.ts), and records from its log whether those tests stopped the run.
  */
-import { copyFile, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { collectTestResults, reportTimes } from '../diagnose/index.js';
 import type { TestCaseResult } from '../diagnose/types.js';
 import { runMaven } from '../maven/run.js';
 import type { MavenRunResult } from '../maven/types.js';
-import { addFailingFirstExecution, failingFirstOutcome, PomEditError, type FailingFirstOutcome } from './failing-first.js';
+import { addFailingFirstExecution, FAILING_FIRST_REPORTS, failingFirstOutcome, PomEditError, type FailingFirstOutcome } from './failing-first.js';
 import { prepareLaunch } from './launch.js';
 import { hasOption, parseMavenArgs, rebaseArgs, rebasePath } from './maven-args.js';
 import { requireSandbox, type SandboxInfo } from './sandbox.js';
@@ -124,14 +124,16 @@ export async function verifyInWorkspace(input: VerifyInput): Promise<Verificatio
     input.onStage?.(stage.name);
     const placed = stage.failingFirst ? await placeFailingFirst(input.workspace.root, stage.failingFirst) : false;
     const { run, result, tests } = await runStage(context, stage, index, remaining);
-    if (stage.failingFirst) result.failingFirst = placed ? failingFirstOutcome(await readFile(result.logFile, 'utf8').catch(() => '')) : 'not-reached';
+    const first = stage.failingFirst ? await readFailingFirst(input.workspace.root, stage.failingFirst.modules, placed, result.logFile, run.startedAt) : undefined;
+    if (first) result.failingFirst = first.outcome;
     stageResults.push(result);
     if (run.interrupted && !run.timedOut) return stop('interrupted', stage.name);
     if (run.timedOut) return stop('timeout', stage.name);
 
-    if (tests) {
-      stageTests.push({ name: stage.name, results: tests });
-      for (const test of tests) if ((test.status === 'failed' || test.status === 'error') && baselinePassed.has(testKey(test))) regressions.add(testName(test));
+    // What ran first speaks as a failing-tests stage would; the user's command, after it, replaces that per module.
+    for (const ran of [...(first?.tests.length ? [{ name: 'failing-tests', results: first.tests }] : []), ...(tests ? [{ name: stage.name, results: tests }] : [])]) {
+      stageTests.push(ran);
+      for (const test of ran.results) if ((test.status === 'failed' || test.status === 'error') && baselinePassed.has(testKey(test))) regressions.add(testName(test));
     }
     if (run.exitCode !== 0 || regressions.size > 0) {
       return {
@@ -199,6 +201,25 @@ async function placeFailingFirst(root: string, failingFirst: NonNullable<Verific
   }
   for (const [file, text] of edits) await writeFile(file, text);
   return edits.length > 0;
+}
+
+/**
+ * What the failing-first execution did in a run: whether it stopped the build (from the
+ * log), and the reports it wrote in its own folder. After a stop those reports are copied
+ * among Surefire's usual ones, where the diagnosis of the failed build reads them.
+ */
+async function readFailingFirst(root: string, modules: string[], placed: boolean, logFile: string, startedAt: Date): Promise<{ outcome: FailingFirstOutcome; tests: TestCaseResult[] }> {
+  if (!placed) return { outcome: 'not-reached', tests: [] };
+  const outcome = failingFirstOutcome(await readFile(logFile, 'utf8').catch(() => ''));
+  const tests = await collectTestResults({ projectRoot: root, moduleDirs: modules, since: startedAt, reportDirs: [FAILING_FIRST_REPORTS] });
+  if (outcome === 'stopped') {
+    for (const dir of modules) {
+      const from = path.join(root, dir, FAILING_FIRST_REPORTS);
+      const names = await readdir(from).catch(() => [] as string[]);
+      for (const name of names) if (/^TEST-.*\.xml$/.test(name)) await copyFile(path.join(from, name), path.join(from, '..', name));
+    }
+  }
+  return { outcome, tests };
 }
 
 /**

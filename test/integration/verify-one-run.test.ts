@@ -168,6 +168,19 @@ describe('one Maven run on other pom shapes (verification session, real Maven)',
     ]);
     // The user's pom is as it was.
     expect(await readFile(path.join(root, 'pom.xml'), 'utf8')).toBe(pom.replace('</build>', declared));
+
+    // A fix that also leaves CalculatorTest out of the user's command: it passed when run first, but the verdict reads the user's command alone.
+    const userPom = pom.replace('</build>', declared);
+    const hiding: ChangeSet = {
+      files: [
+        ...edit(source.replace('int result = a + b;', 'int result = a * b;')).files,
+        { path: 'pom.xml', before: userPom, after: userPom.replace('<trimStackTrace>false</trimStackTrace>', '<trimStackTrace>false</trimStackTrace><excludes><exclude>**/CalculatorTest.java</exclude></excludes>') },
+      ],
+    };
+    const hidden = await session.verify(hiding, diagnosis);
+    expect(hidden.stages.map((s) => [s.name, s.exitCode, s.failingFirst])).toEqual([['full', 0, 'passed']]);
+    expect(hidden.outcome).toBe('regressed');
+    expect(hidden.testProblems).toContain('com.acme.calc.CalculatorTest#multipliesTwoNumbers, which failed in your build, did not run');
   }, 900_000);
 
   it('Surefire inherited from the parent’s build/plugins (ledger: core fails, app depends on it): one run, core’s failing test first', async () => {

@@ -39,7 +39,13 @@ describe('addFailingFirstExecution', () => {
     expect(execution).toMatchObject({
       phase: 'process-test-classes',
       goals: { goal: ['test'] },
-      configuration: { test: 'com.acme.FooTest#adds,com.acme.BarTest', failIfNoSpecifiedTests: false, testFailureIgnore: false },
+      configuration: {
+        test: 'com.acme.FooTest#adds,com.acme.BarTest',
+        failIfNoSpecifiedTests: false,
+        testFailureIgnore: false,
+        // Its own reports folder: what ran first is never read as run by the user's command.
+        reportsDirectory: '${project.build.directory}/surefire-reports/mvnx-failing-first',
+      },
     });
     // The version stays whatever the pom said (none added): default-test and this execution run the same Surefire.
     const before = pluginsOf(pom).find((p) => p.artifactId === 'maven-surefire-plugin');
