@@ -36,6 +36,8 @@ export interface CollectInput {
   unchangedSince?: ReadonlyMap<string, number>;
   /** Folders already discovered from the poms (skips reading them again). */
   knownFolders?: ModuleFolder[];
+  /** Report folders relative to each module; default Surefire's and Failsafe's. */
+  reportDirs?: readonly string[];
 }
 
 export interface CollectOutcome {
@@ -70,7 +72,7 @@ export async function collectTestCases(input: CollectInput): Promise<CollectOutc
   const seen = new Map<string, number>();
   let reportCount = 0;
   for (const folder of folders) {
-    for (const reportDir of REPORT_DIRS) {
+    for (const reportDir of input.reportDirs ?? REPORT_DIRS) {
       const relDir = joinRelative(folder.dir, reportDir);
       const absDir = path.join(input.projectRoot, relDir);
       for (const name of await listReports(absDir)) {

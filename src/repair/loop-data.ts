@@ -44,7 +44,7 @@ export interface Verification {
   testProblems?: string[];
   applyMs: number;
   verifyMs: number;
-  stages: { name: string; exitCode: number; durationMs: number }[];
+  stages: { name: string; exitCode: number; durationMs: number; failingFirst?: 'passed' | 'stopped' | 'not-reached' }[];
   /** What rejected it (compile, or the stage whose tests failed); the command that decided, when the full stage ran. */
   rejectedAt?: AttemptRecord['rejectedAt'];
   verdict?: AttemptRecord['verdict'];

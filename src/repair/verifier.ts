@@ -5,11 +5,13 @@ import { applyChangeSet, PatchApplyError } from '../patch/index.js';
 import type { ChangeSet } from '../patch/types.js';
 import {
   cleansFirst,
+  decideOneRun,
   decideScope,
   EXCLUDES_FILE,
   planVerification,
   verifyInWorkspace,
   type SandboxInfo,
+  type ScopeDecision,
   type VerificationFacts,
   type VerifyScope,
   type Workspace,
@@ -35,14 +37,18 @@ export interface VerifierOptions {
   scope?: VerifyScope;
   /** Plugins' parsers, for the diagnosis of a failed candidate build. */
   parsers?: readonly DiagnosticParser[];
+  /** false: always the staged plan (failing tests in a Maven run of their own); default: one run where decideOneRun allows it. */
+  oneRun?: boolean;
 }
 
 export type Verify = (fix: ChangeSet, diagnosis: Diagnosis, at?: { workspace?: Workspace; signal?: AbortSignal }) => Promise<Verification>;
 
 /**
  * Build a candidate fix in a workspace: reset to the original, apply the whole fix,
- * decide which modules it can affect, run the staged plan (touched modules compiled with
- * only the failing tests, then the user's own command in its affected-scope form) and,
+ * decide which modules it can affect, run the plan (the user's own command in its
+ * affected-scope form with the failing tests first inside it, one Maven run; or, where
+ * other modules' tests would come first, touched modules compiled with only the failing
+ * tests in a run of their own before it) and,
  * when it fails, diagnose the new failure from the workspace's own log.
  */
 export function createVerifier(options: VerifierOptions): Verify {
@@ -76,6 +82,7 @@ export function createVerifier(options: VerifierOptions): Verify {
       failingTests: failingTests(diagnosis),
       // A quality failure needs no stage of its own: the full build runs the check.
       kinds: [...new Set(diagnosis.diagnostics.map((d) => d.kind).filter((k): k is 'compile' | 'test' => k === 'compile' || k === 'test'))],
+      ...(oneRunFor(options, decision, failingModules) ? { oneRun: true } : {}),
       ...(options.scope === 'affected'
         ? { final: { dropClean: cleansFirst(options.mavenArgs), ...(decision?.scope === 'affected' ? { excludesFile: EXCLUDES_FILE, ...(decision.reactor ? { modules: decision.reactor } : {}) } : {}) } }
         : {}),
@@ -103,6 +110,7 @@ export function createVerifier(options: VerifierOptions): Verify {
       name: stage.name,
       exitCode: stage.exitCode,
       durationMs: stage.durationMs,
+      ...(stage.failingFirst ? { failingFirst: stage.failingFirst } : {}),
     }));
 
     let after: Diagnosis | undefined;
@@ -115,7 +123,9 @@ export function createVerifier(options: VerifierOptions): Verify {
         ...(options.parsers ? { parsers: options.parsers } : {}),
       });
     }
-    const rejectedAt = result.outcome === 'verified' || !result.failedStage ? undefined : after?.diagnostics.some((d) => d.kind === 'compile') ? 'compile' : result.failedStage;
+    const stoppedByFailingTests = result.stageResults.at(-1)?.failingFirst === 'stopped';
+    const rejectedAt =
+      result.outcome === 'verified' || !result.failedStage ? undefined : after?.diagnostics.some((d) => d.kind === 'compile') ? 'compile' : stoppedByFailingTests ? 'failing-tests' : result.failedStage;
     return {
       outcome: result.outcome,
       regressions: result.regressions,
@@ -128,6 +138,23 @@ export function createVerifier(options: VerifierOptions): Verify {
       ...(result.verdict ? { verdict: result.verdict } : {}),
     };
   };
+}
+
+/**
+ * One Maven run per candidate (failing-first.ts), unless another module's tests would run
+ * before the failing module's in the verdict build; needs the reactor (facts).
+ */
+function oneRunFor(options: VerifierOptions, decision: ScopeDecision | undefined, failingModules: string[]): boolean {
+  const graph = options.facts?.graph;
+  if (!graph || options.oneRun === false) return false;
+  const affectedForm = options.scope === 'affected' && decision?.scope === 'affected';
+  return decideOneRun({
+    graph,
+    failingModules,
+    baselineTests: options.baselineTests,
+    testsFromYourBuild: affectedForm ? decision.testsFromYourBuild.map((m) => m.dir) : [],
+    ...(affectedForm && decision.reactor ? { selected: decision.reactor } : {}),
+  }).oneRun;
 }
 
 export function failingModuleDirs(diagnosis: Diagnosis): string[] {

@@ -55,7 +55,8 @@ export interface AttemptRecord {
   timings: { modelMs?: number; promptMs?: number; applyMs?: number; verifyMs?: number };
   /** When the attempt ended (its trace span ends there; the next attempt starts there). */
   finishedAt?: string;
-  stages?: { name: string; exitCode: number; durationMs: number }[];
+  /** `failingFirst` on a full stage that ran the failing tests first in the same Maven run: they `passed`, `stopped` the build, or were `not-reached`. */
+  stages?: { name: string; exitCode: number; durationMs: number; failingFirst?: 'passed' | 'stopped' | 'not-reached' }[];
   /** Agent attempts: what the session did. */
   agent?: AgentAttemptStats;
   /** What rejected a built attempt that failed: `compile` (it did not compile) or the stage whose tests failed. */

@@ -8,7 +8,9 @@
  *   failing-tests  the same modules compiled, then only the tests that failed: a patch
  *                  that does not compile fails here just as early, one that leaves the
  *                  test failing costs no other test
- *   full           the user's own command: a fix is verified only when this passes. Under
+ *   full           the user's own command: a fix is verified only when this passes. With
+ *                  `oneRun` (failing-first.ts) it is the only stage, and runs the failing
+ *                  tests first inside it (a wrong candidate stops there). Under
  *                  the affected scope (verify-scope.ts) it leaves out the tests of modules
  *                  the fix cannot affect, through a per-module Surefire excludes file,
  *                  and `clean` (the outputs it would delete are fresh ones of the user's
@@ -36,6 +38,8 @@ export type VerificationStageName = 'compile' | 'failing-tests' | 'full';
 export interface VerificationStage {
   name: VerificationStageName;
   args: string[];
+  /** The full stage runs these tests first, in these modules, and stops there when they fail (failing-first.ts). */
+  failingFirst?: { modules: string[]; tests: string[] };
 }
 
 export interface VerificationPlanInput {
@@ -49,6 +53,11 @@ export interface VerificationPlanInput {
   /** `com.acme.FooTest#method`, or a class alone to run all of it. */
   failingTests: string[];
   kinds: ('compile' | 'test')[];
+  /**
+   * One Maven run (failing-first.ts's decideOneRun said so): the failing tests run first
+   * inside the full stage, and no compile stage goes before it.
+   */
+  oneRun?: boolean;
 }
 
 export class VerificationPlanError extends Error {
@@ -87,6 +96,10 @@ export function planVerification(input: VerificationPlanInput): VerificationStag
   // on code the user never built, so the stage stops where the user's command stops.
   const compileGoal = furthest >= phaseIndex('test-compile') ? 'test-compile' : furthest >= phaseIndex('compile') ? 'compile' : undefined;
   const runsFailingTests = input.kinds.includes('test') && input.failingTests.length > 0 && furthest >= phaseIndex('test');
+  if (input.oneRun) {
+    const single = oneRunStage(input, full, globalOptions, runsFailingTests);
+    if (single) return [single];
+  }
   // The failing-tests stage compiles the same modules first: a separate compile stage would only start Maven once more.
   if (input.kinds.length > 0 && compileGoal && !runsFailingTests) {
     stages.push({ name: 'compile', args: [...formatMavenArgs(globalOptions), ...selection, compileGoal] });
@@ -108,6 +121,18 @@ export function planVerification(input: VerificationPlanInput): VerificationStag
   }
 
   return [...stages.filter((stage) => !sameArgs(stage.args, full.args)), full];
+}
+
+/**
+ * The full stage alone, with the failing tests first when there are some: a wrong
+ * candidate stops at its compile or at those tests as early as the staged plan would.
+ * Undefined (the staged plan then) when the user's command selects, skips or ignores
+ * tests itself: the failing tests would not be judged as they are in the staged plan.
+ */
+function oneRunStage(input: VerificationPlanInput, full: VerificationStage, globalOptions: MavenArg[], runsFailingTests: boolean): VerificationStage | undefined {
+  if (!runsFailingTests) return input.kinds.length > 0 ? full : undefined;
+  if (input.failingModules.length === 0 || globalOptions.some((arg) => TEST_SELECTION_PROPERTIES.has(propertyName(arg) ?? ''))) return undefined;
+  return { ...full, failingFirst: { modules: unique(input.failingModules), tests: unique(input.failingTests) } };
 }
 
 /** Phases past `verify` write the local repository (install) or publish (deploy). */

@@ -9,13 +9,16 @@
  * build outputs, so they are rebuilt from clean whatever was reused; under the affected
  * scope every module gets its Surefire excludes file (all tests, or none when its tests
  * are taken from the user's build), and those modules' results stand in the verdict.
+ * A stage with `failingFirst` gets its execution in the failing modules' poms first
+ * (failing-first.ts), and records from its log whether those tests stopped the run.
  */
-import { copyFile, mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { collectTestResults, reportTimes } from '../diagnose/index.js';
 import type { TestCaseResult } from '../diagnose/types.js';
 import { runMaven } from '../maven/run.js';
 import type { MavenRunResult } from '../maven/types.js';
+import { addFailingFirstExecution, FAILING_FIRST_REPORTS, failingFirstOutcome, PomEditError, type FailingFirstOutcome } from './failing-first.js';
 import { prepareLaunch } from './launch.js';
 import { hasOption, parseMavenArgs, rebaseArgs, rebasePath } from './maven-args.js';
 import { requireSandbox, type SandboxInfo } from './sandbox.js';
@@ -37,6 +40,8 @@ export interface StageResult {
   logFile: string;
   /** The exact command line the stage ran (after rebasing). */
   args: string[];
+  /** A full stage that ran the failing tests first (one Maven run): whether they passed, stopped the build, or were not reached. */
+  failingFirst?: FailingFirstOutcome;
 }
 
 export interface VerificationResult {
@@ -117,14 +122,18 @@ export async function verifyInWorkspace(input: VerifyInput): Promise<Verificatio
     const remaining = deadline - Date.now();
     if (remaining <= 0) return stop('timeout', stage.name);
     input.onStage?.(stage.name);
+    const placed = stage.failingFirst ? await placeFailingFirst(input.workspace.root, stage.failingFirst) : false;
     const { run, result, tests } = await runStage(context, stage, index, remaining);
+    const first = stage.failingFirst ? await readFailingFirst(input.workspace.root, stage.failingFirst.modules, placed, result.logFile, run.startedAt) : undefined;
+    if (first) result.failingFirst = first.outcome;
     stageResults.push(result);
     if (run.interrupted && !run.timedOut) return stop('interrupted', stage.name);
     if (run.timedOut) return stop('timeout', stage.name);
 
-    if (tests) {
-      stageTests.push({ name: stage.name, results: tests });
-      for (const test of tests) if ((test.status === 'failed' || test.status === 'error') && baselinePassed.has(testKey(test))) regressions.add(testName(test));
+    // What ran first speaks as a failing-tests stage would; the user's command, after it, replaces that per module.
+    for (const ran of [...(first?.tests.length ? [{ name: 'failing-tests', results: first.tests }] : []), ...(tests ? [{ name: stage.name, results: tests }] : [])]) {
+      stageTests.push(ran);
+      for (const test of ran.results) if ((test.status === 'failed' || test.status === 'error') && baselinePassed.has(testKey(test))) regressions.add(testName(test));
     }
     if (run.exitCode !== 0 || regressions.size > 0) {
       return {
@@ -172,6 +181,45 @@ async function prepareScope(root: string, scope: NonNullable<VerifyInput['scope'
     await mkdir(path.dirname(file), { recursive: true });
     await writeFile(file, excludesFileText(skipped.has(dir)));
   }
+}
+
+/**
+ * The failing-first execution written into each failing module's pom of the workspace
+ * (never the user's tree). All or none: when one pom cannot take it, none is changed and
+ * the stage runs as the plain full build (its verdict still needs the failing tests to pass).
+ */
+async function placeFailingFirst(root: string, failingFirst: NonNullable<VerificationStage['failingFirst']>): Promise<boolean> {
+  const edits: [string, string][] = [];
+  for (const dir of failingFirst.modules) {
+    const file = path.join(root, dir, 'pom.xml');
+    try {
+      edits.push([file, addFailingFirstExecution(await readFile(file, 'utf8'), failingFirst.tests)]);
+    } catch (error) {
+      if (error instanceof PomEditError || (error as NodeJS.ErrnoException).code === 'ENOENT') return false;
+      throw error;
+    }
+  }
+  for (const [file, text] of edits) await writeFile(file, text);
+  return edits.length > 0;
+}
+
+/**
+ * What the failing-first execution did in a run: whether it stopped the build (from the
+ * log), and the reports it wrote in its own folder. After a stop those reports are copied
+ * among Surefire's usual ones, where the diagnosis of the failed build reads them.
+ */
+async function readFailingFirst(root: string, modules: string[], placed: boolean, logFile: string, startedAt: Date): Promise<{ outcome: FailingFirstOutcome; tests: TestCaseResult[] }> {
+  if (!placed) return { outcome: 'not-reached', tests: [] };
+  const outcome = failingFirstOutcome(await readFile(logFile, 'utf8').catch(() => ''));
+  const tests = await collectTestResults({ projectRoot: root, moduleDirs: modules, since: startedAt, reportDirs: [FAILING_FIRST_REPORTS] });
+  if (outcome === 'stopped') {
+    for (const dir of modules) {
+      const from = path.join(root, dir, FAILING_FIRST_REPORTS);
+      const names = await readdir(from).catch(() => [] as string[]);
+      for (const name of names) if (/^TEST-.*\.xml$/.test(name)) await copyFile(path.join(from, name), path.join(from, '..', name));
+    }
+  }
+  return { outcome, tests };
 }
 
 /**

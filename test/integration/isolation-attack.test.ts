@@ -155,15 +155,15 @@ describe.skipIf(!bwrap.available)('the attack fixture under the container backen
 
     const calls = await containerCalls(log);
     const runs = calls.filter((call) => call.args[0] === 'run');
-    // The probe, then compile and failing-tests of attempt 1, then compile, failing-tests and full of attempt 2.
-    expect(runs.length).toBeGreaterThanOrEqual(5);
+    // The probe, the flaky re-check, then one Maven run per attempt (the failing tests first inside it).
+    expect(runs.length).toBeGreaterThanOrEqual(4);
     for (const call of runs) {
       expect(call.engine).toBe(engine);
       expect(call.args).toContain('--rm');
       expect(call.args.join(' ')).toContain('--network none');
     }
     const builds = runs.filter((call) => call.args.includes('mvn'));
-    expect(builds.length).toBeGreaterThanOrEqual(4);
+    expect(builds.length).toBeGreaterThanOrEqual(3);
     for (const call of builds) expect(call.args.join(' ')).toContain(`${s.setup.localRepository}:${s.setup.localRepository}:ro`);
     // install was verified as verify: nothing could write the local repository.
     expect(builds.every((call) => !call.args.includes('install'))).toBe(true);

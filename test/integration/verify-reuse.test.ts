@@ -2,9 +2,11 @@
  * Fast verification with real Maven on a generated four-module reactor (util <- core <-
  * {app, report}), sandboxed with bwrap where it runs: the user's build compiled the
  * project, then failed on a bug in the leaf module `report`. The verification session
- * reuses the fresh outputs of that build, compiles only what the fix touched, runs only
- * the failing tests before the verdict build, and takes the tests of modules the fix
- * cannot affect from the user's build. Every candidate gets the same verdict under
+ * reuses the fresh outputs of that build, compiles only what the fix touched, runs the
+ * failing tests first inside the verdict build (one Maven run: report is the first module
+ * whose tests run), and takes the tests of modules the fix cannot affect from the user's
+ * build. A fix that also touches core runs core's tests before report's: the failing
+ * tests then get a Maven run of their own first. Every candidate gets the same verdict under
  * `verify.scope: full`; a fix that only stale outputs would let pass is still refused.
  */
 import { existsSync } from 'node:fs';
@@ -147,16 +149,13 @@ describe('verification that reuses the user\'s build (real Maven)', () => {
     expect(session.facts.graph.problems).toEqual([]);
   });
 
-  it('the fix: the failing tests first, then the verdict build of report and what it needs; the other modules\' tests come from the user\'s build', async () => {
+  it('the fix: one Maven run, the failing tests first in it, then the rest of the verdict build of report and what it needs; the other modules\' tests come from the user\'s build', async () => {
     const reused = path.join(session.workspace.root, 'core/target/classes/com/acme/mini/core/Rule0.class');
     const before = (await stat(reused)).mtimeMs;
     const result = await session.verify(fix, diagnosis);
 
     expect(result.outcome).toBe('verified');
-    expect(result.stages.map((s) => [s.name, s.exitCode])).toEqual([
-      ['failing-tests', 0],
-      ['full', 0],
-    ]);
+    expect(result.stages.map((s) => [s.name, s.exitCode, s.failingFirst])).toEqual([['full', 0, 'passed']]);
     expect(result.verdict).toMatchObject({ scope: 'affected', testsFromYourBuild: ['util', 'core', 'app'] });
     expect(result.verdict!.args).toEqual(expect.arrayContaining(['-pl', 'report', '-am', '-Dsurefire.excludesFile=target/mvnx-verify-excludes.txt', 'verify']));
     expect(result.verdict!.args.some((arg) => arg.startsWith('-DargLine=-XX:TieredStopAtLevel=1'))).toBe(true);
@@ -167,19 +166,25 @@ describe('verification that reuses the user\'s build (real Maven)', () => {
     expect(Math.abs((await stat(reused)).mtimeMs - (await stat(path.join(project, 'core/target/classes/com/acme/mini/core/Rule0.class'))).mtimeMs)).toBeLessThan(0.01);
   }, 600_000);
 
-  it('a candidate that does not compile is rejected by the first stage, which compiled only what it touched', async () => {
+  it('a candidate that does not compile is rejected by its one run before any test, which compiled only what it touched', async () => {
     const result = await session.verify(edit(fileOfReply(bug.replies.doesNotCompile)), diagnosis);
     expect(result.outcome).toBe('build-failed');
     expect(result.rejectedAt).toBe('compile');
-    expect(result.stages.map((s) => [s.name, s.exitCode])).toEqual([['failing-tests', 1]]);
+    expect(result.stages.map((s) => [s.name, s.exitCode, s.failingFirst])).toEqual([['full', 1, 'not-reached']]);
     expect(result.diagnosis?.diagnostics.some((d) => d.kind === 'compile' && d.file === bug.file)).toBe(true);
   }, 600_000);
 
-  it('a candidate that compiles but leaves the test failing is rejected after running only the failing tests', async () => {
+  it('a candidate that compiles but leaves the test failing is rejected after running only the failing tests, in its one run', async () => {
     const result = await session.verify(edit(fileOfReply(bug.replies.testStillFails)), diagnosis);
     expect(result.outcome).toBe('build-failed');
     expect(result.rejectedAt).toBe('failing-tests');
-    expect(result.stages.map((s) => [s.name, s.exitCode])).toEqual([['failing-tests', 1]]);
+    expect(result.stages.map((s) => [s.name, s.exitCode, s.failingFirst])).toEqual([['full', 1, 'stopped']]);
+    expect(result.diagnosis?.diagnostics.map((d) => [d.kind, d.test])).toEqual(diagnosis.diagnostics.map((d) => [d.kind, d.test]));
+    // report's target was removed before the run: every report in it is this run's, and only the failing tests ran.
+    const ran = await collectTestResults({ projectRoot: session.workspace.root });
+    expect(ran.filter((t) => t.module === 'report').map((t) => `${t.className}#${t.method}`).sort()).toEqual(diagnosis.diagnostics.map((d) => d.test).sort());
+    // The pom change stays in the workspace: the user's pom is as it was.
+    expect(await readFile(path.join(project, 'report/pom.xml'), 'utf8')).toBe(generated.files.get('report/pom.xml'));
   }, 600_000);
 
   it('a fix that only the stale outputs of a deleted resource would let pass is refused: the touched module is rebuilt from clean', async () => {
@@ -204,7 +209,8 @@ describe('verification that reuses the user\'s build (real Maven)', () => {
     const result = await session.verify(breaking, diagnosis);
     expect(result.outcome).toBe('build-failed');
     expect(result.rejectedAt).toBe('compile');
-    // The failing tests passed (report and core compile); the verdict build, with app in it, did not.
+    // core's tests run before report's in the verdict build: the failing tests get their own stage first.
+    // They passed (report and core compile); the verdict build, with app in it, did not.
     expect(result.stages.map((s) => [s.name, s.exitCode])).toEqual([
       ['failing-tests', 0],
       ['full', 1],

@@ -129,3 +129,41 @@ describe('planVerification', () => {
     expect(() => plan({ mavenArgs: ['verify'], failingModules: ['..'] })).toThrow(VerificationPlanError);
   });
 });
+
+describe('planVerification with oneRun (the failing tests first inside the full stage)', () => {
+  const failing = { failingModules: ['core'], failingTests: ['com.acme.FooTest#adds', 'com.acme.FooTest#adds'], kinds: ['test'] as ('compile' | 'test')[], oneRun: true };
+
+  it('a failing test: one stage, the user’s command, naming the tests to run first and where', () => {
+    const stages = plan({ mavenArgs: ['-o', '-q', 'clean', 'verify'], ...failing });
+    expect(stages).toEqual([{ name: 'full', args: ['-o', 'clean', 'verify'], failingFirst: { modules: ['core'], tests: ['com.acme.FooTest#adds'] } }]);
+  });
+
+  it('a compile error: the full stage alone (it compiles first and stops there as early)', () => {
+    expect(plan({ mavenArgs: ['verify'], failingModules: ['core'], kinds: ['compile'], oneRun: true })).toEqual([{ name: 'full', args: ['verify'] }]);
+  });
+
+  it('the affected-scope form keeps its excludes file and selection', () => {
+    const stages = plan({ mavenArgs: ['clean', 'verify'], ...failing, final: { dropClean: true, excludesFile: 'target/x.txt', modules: ['core'] } });
+    expect(stages.map((s) => [s.name, s.args.join(' '), s.failingFirst?.modules])).toEqual([['full', '-pl core -am -Dsurefire.excludesFile=target/x.txt verify', ['core']]]);
+  });
+
+  it.each([
+    ['-Dtest=X', 'the user selects tests'],
+    ['-DskipTests', 'the user skips tests'],
+    ['-Dmaven.test.failure.ignore=true', 'failures would not stop the build'],
+    ['-Dsurefire.failIfNoSpecifiedTests=true', 'the user sets how a selection that matches nothing ends'],
+  ])('%s (%s): the staged plan, as without oneRun', (option) => {
+    const staged = plan({ mavenArgs: [option, 'verify'], ...failing, oneRun: false });
+    expect(plan({ mavenArgs: [option, 'verify'], ...failing })).toEqual(staged);
+    expect(staged.map((s) => s.name)).toEqual(['failing-tests', 'full']);
+  });
+
+  it('no known failing module: the staged plan (there is no pom to put the tests in)', () => {
+    expect(plan({ mavenArgs: ['verify'], ...failing, failingModules: [] }).map((s) => s.name)).toEqual(['failing-tests', 'full']);
+  });
+
+  it('a command that runs no tests (test-compile), or no fixable kind: the plan is the same as without oneRun', () => {
+    expect(plan({ mavenArgs: ['test-compile'], ...failing })).toEqual([{ name: 'full', args: ['test-compile'] }]);
+    expect(plan({ mavenArgs: ['verify'], ...failing, kinds: [] })).toEqual([{ name: 'full', args: ['verify'] }]);
+  });
+});
