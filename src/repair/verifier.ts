@@ -7,6 +7,10 @@ import {
   cleansFirst,
   decideScope,
   EXCLUDES_FILE,
+  narrowVerification,
+  type Narrowing,
+  type ScopeDecision,
+  type TestsMode,
   planVerification,
   verifyInWorkspace,
   type SandboxInfo,
@@ -35,6 +39,8 @@ export interface VerifierOptions {
   scope?: VerifyScope;
   /** Plugins' parsers, for the diagnosis of a failed candidate build. */
   parsers?: readonly DiagnosticParser[];
+  /** verify.tests (after auto.requireFullVerification); default all. */
+  tests?: TestsMode;
 }
 
 export type Verify = (fix: ChangeSet, diagnosis: Diagnosis, at?: { workspace?: Workspace; signal?: AbortSignal }) => Promise<Verification>;
@@ -69,6 +75,8 @@ export function createVerifier(options: VerifierOptions): Verify {
       ? decideScope({ scope: options.scope ?? 'full', graph, touchedFiles, failingModules, baselineTests: options.baselineTests, blockers: options.facts?.blockers ?? [], mavenArgs: options.mavenArgs })
       : undefined;
     const touchedModules = graph ? [...new Set(touchedFiles.flatMap((file) => moduleOfFile(graph, file)?.dir ?? []))] : [];
+    const narrowing = decision ? await narrowFor(options, workspace, decision, touchedFiles, failingTests(diagnosis)) : undefined;
+    const narrowed = narrowing && 'module' in narrowing;
     const stages = planVerification({
       mavenArgs: options.mavenArgs,
       failingModules,
@@ -77,7 +85,7 @@ export function createVerifier(options: VerifierOptions): Verify {
       // A quality failure needs no stage of its own: the full build runs the check.
       kinds: [...new Set(diagnosis.diagnostics.map((d) => d.kind).filter((k): k is 'compile' | 'test' => k === 'compile' || k === 'test'))],
       ...(options.scope === 'affected'
-        ? { final: { dropClean: cleansFirst(options.mavenArgs), ...(decision?.scope === 'affected' ? { excludesFile: EXCLUDES_FILE, ...(decision.reactor ? { modules: decision.reactor } : {}) } : {}) } }
+        ? { final: { dropClean: cleansFirst(options.mavenArgs), ...(decision?.scope === 'affected' ? { excludesFile: EXCLUDES_FILE, ...(decision.reactor ? { modules: decision.reactor } : {}) } : narrowed ? { excludesFile: EXCLUDES_FILE } : {}) } }
         : {}),
     });
     const jvm = options.facts?.jvm;
@@ -96,6 +104,7 @@ export function createVerifier(options: VerifierOptions): Verify {
       userCwd: options.userCwd,
       ...(options.onStage ? { onStage: options.onStage } : {}),
       ...(decision && graph ? { scope: { decision, modules: graph.projects.map((p) => p.dir) } } : {}),
+      ...(narrowing ? { narrowing } : {}),
       ...(jvm ? { jvm: { ...(jvm.mavenOpts !== undefined ? { mavenOpts: jvm.mavenOpts } : {}), ...(jvm.argLine ? { argLine: jvm.argLine } : {}), added: jvm.added } } : {}),
     });
     const verifyMs = Date.now() - verifyStarted;
@@ -128,6 +137,28 @@ export function createVerifier(options: VerifierOptions): Verify {
       ...(result.verdict ? { verdict: result.verdict } : {}),
     };
   };
+}
+
+/**
+ * verify.tests affected: the touched module keeps its outputs, compiles only what the fix
+ * can change and runs only the tests that can reach it (workspace/narrow.ts). Needs the
+ * affected scope, whose verdict build leaves out `clean`.
+ */
+async function narrowFor(options: VerifierOptions, workspace: Workspace, decision: ScopeDecision, touchedFiles: string[], failing: string[]): Promise<Narrowing | { why: string }> {
+  if (options.scope !== 'affected') return { why: 'verify.scope is full' };
+  const module = decision.affected.length === 1 ? options.facts?.graph.projects.find((p) => p.dir === decision.affected[0]) : undefined;
+  return narrowVerification({
+    root: workspace.root,
+    source: workspace.source,
+    tests: options.tests ?? 'all',
+    decision,
+    reusedOutputs: workspace.reusedOutputs,
+    touchedFiles,
+    failingTests: failing,
+    baselineTests: options.baselineTests,
+    blockers: options.facts?.blockers ?? [],
+    artifactId: module?.artifactId ?? '',
+  });
 }
 
 export function failingModuleDirs(diagnosis: Diagnosis): string[] {

@@ -43,6 +43,7 @@ export {
   type WorkspaceBuildOptions,
 } from './verify.js';
 export { cleansFirst } from './verify-plan.js';
+export { narrowVerification, type Narrowing, type TestsMode } from './narrow.js';
 export { decideScope, EXCLUDES_FILE, type ScopeDecision, type VerifyScope } from './verify-scope.js';
 export { readVerificationFacts, type VerificationFacts } from './verify-facts.js';
 export { takeOutputs, type OutputSnapshot } from './reuse-outputs.js';
