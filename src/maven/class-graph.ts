@@ -24,7 +24,12 @@ export interface ClassGraph {
 }
 
 export function buildClassGraph(nodes: readonly ClassNode[]): ClassGraph {
-  const classes = new Map(nodes.map((node) => [node.name, node]));
+  // The same name twice (a multi-release jar's META-INF/versions/N copy): one node using what either uses.
+  const classes = new Map<string, ClassNode>();
+  for (const node of nodes) {
+    const seen = classes.get(node.name);
+    classes.set(node.name, seen ? { ...seen, references: [...new Set([...seen.references, ...node.references])].sort(), ...(seen.dynamic ?? node.dynamic ? { dynamic: (seen.dynamic ?? node.dynamic)! } : {}) } : node);
+  }
   const users = new Map<string, Set<string>>();
   for (const node of nodes) {
     for (const used of node.references) {

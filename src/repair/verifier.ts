@@ -145,6 +145,7 @@ export function createVerifier(options: VerifierOptions): Verify {
  * affected scope, whose verdict build leaves out `clean`.
  */
 async function narrowFor(options: VerifierOptions, workspace: Workspace, decision: ScopeDecision, touchedFiles: string[], failing: string[]): Promise<Narrowing | { why: string }> {
+  if (options.tests !== 'affected') return { why: 'verify.tests is all' };
   if (options.scope !== 'affected') return { why: 'verify.scope is full' };
   const module = decision.affected.length === 1 ? options.facts?.graph.projects.find((p) => p.dir === decision.affected[0]) : undefined;
   return narrowVerification({

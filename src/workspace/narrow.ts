@@ -51,6 +51,8 @@ export interface NarrowInput {
 /** What the verdict build of a narrowed module does; the record says it. */
 export interface Narrowing {
   module: string;
+  /** The module's artifactId, as its test results name it. */
+  artifactId: string;
   /** Test classes left out (their results taken from the user's build). */
   excluded: string[];
   selected: string[];
@@ -97,6 +99,8 @@ export async function narrowVerification(input: NarrowInput): Promise<Narrowing 
     if (!changedClasses.some((node) => `${node.root === 'main' ? MAIN : TEST}${sourcePathOf(node)}` === source.rel)) return { why: `no compiled class of ${prefix}${source.rel} was found` };
   }
   const changedNames = changedClasses.map((node) => node.name);
+  const overlaid = changedNames.find((name) => read.versioned.has(name));
+  if (overlaid) return { why: `${overlaid} also has a multi-release copy under META-INF/versions` };
   const declarations = await declarationChanges(input, changedSources.map((s) => prefix + s.rel));
   if (declarations.why) return { why: declarations.why };
   const constants = declarations.changed ? changedClasses.find((node) => node.constantFields.length > 0) : undefined;
@@ -122,6 +126,7 @@ export async function narrowVerification(input: NarrowInput): Promise<Narrowing 
   const total = selection.selected.length + selection.notSelected.length;
   return {
     module,
+    artifactId: input.artifactId,
     excluded,
     selected,
     why: `selected ${selected.length} of ${total} test classes that reach ${reach}; ${excluded.length} taken from your build`,
@@ -143,8 +148,11 @@ function summarize(names: readonly string[]): string {
 }
 
 /** Every class of target/classes and target/test-classes, or why the graph cannot be trusted. */
-export async function readModuleClasses(moduleDir: string): Promise<{ nodes: ClassNode[] } | { why: string }> {
+export async function readModuleClasses(moduleDir: string): Promise<{ nodes: ClassNode[]; versioned: Set<string> } | { why: string }> {
   const nodes: ClassNode[] = [];
+  /** Classes with a copy under META-INF/versions/N (multi-release outputs), which narrowing does not compile again. */
+  const versioned = new Set<string>();
+  const versionedCopies: ClassNode[] = [];
   for (const [root, folder] of [['main', 'classes'], ['test', 'test-classes']] as const) {
     const base = path.join(moduleDir, 'target', folder);
     for (const generated of ['generated-sources', 'generated-test-sources']) {
@@ -154,14 +162,19 @@ export async function readModuleClasses(moduleDir: string): Promise<{ nodes: Cla
       if (rel.startsWith('META-INF/services/')) return { why: `target/${folder}/${rel} registers services a library may load by name` };
       if (!rel.endsWith('.class') || rel.endsWith('module-info.class')) continue;
       try {
-        nodes.push({ ...readClassRefs(await readFile(path.join(base, rel))), root });
+        const node: ClassNode = { ...readClassRefs(await readFile(path.join(base, rel))), root };
+        if (rel.startsWith('META-INF/versions/')) {
+          versioned.add(node.name);
+          versionedCopies.push(node);
+        } else nodes.push(node);
       } catch (error) {
         return { why: `target/${folder}/${rel} cannot be read: ${(error as Error).message}` };
       }
     }
   }
   if (!nodes.some((node) => node.root === 'test')) return { why: 'the module has no compiled tests' };
-  return { nodes };
+  // A versioned copy's edges count too (on its own name).
+  return { nodes: [...nodes, ...versionedCopies], versioned };
 }
 
 /** Whether any change reaches outside method and constructor bodies (read with the Java parser, both sides). */

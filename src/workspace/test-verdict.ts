@@ -35,7 +35,7 @@ export interface TestVerdictInput {
    * tests (verify.tests affected): their results in the user's build stand, unless a
    * stage ran them after all.
    */
-  classesFromYourBuild?: string[];
+  classesFromYourBuild?: { module: string; classes: string[] };
 }
 
 export interface TestVerdict {
@@ -62,9 +62,11 @@ export function judgeTestResults(input: TestVerdictInput): TestVerdict {
   const carried = new Set((input.fromYourBuild ?? []).filter((module) => !ranInFull.has(module)));
   for (const [key, cases] of final) if (carried.has(moduleOf(cases[0]!))) final.delete(key);
   for (const [key, cases] of group(input.baseline.filter((test) => carried.has(moduleOf(test))))) final.set(key, cases);
-  const takenClasses = new Set(input.classesFromYourBuild ?? []);
-  const ranClasses = new Set([...final.values()].map((cases) => topLevelClass(cases[0]!)));
-  for (const [key, cases] of group(input.baseline.filter((test) => takenClasses.has(topLevelClass(test)) && !ranClasses.has(topLevelClass(test))))) final.set(key, cases);
+  const taken = input.classesFromYourBuild;
+  const takenClasses = new Set(taken?.classes ?? []);
+  const ranClasses = new Set([...final.values()].filter((cases) => moduleOf(cases[0]!) === taken?.module).map((cases) => topLevelClass(cases[0]!)));
+  const carriedClass = (test: TestCaseResult) => moduleOf(test) === taken?.module && takenClasses.has(topLevelClass(test)) && !ranClasses.has(topLevelClass(test));
+  for (const [key, cases] of group(input.baseline.filter(carriedClass))) final.set(key, cases);
   const baseline = group(input.baseline);
   const regressions: string[] = [];
   const problems: string[] = [];

@@ -171,7 +171,7 @@ export async function verifyInWorkspace(input: VerifyInput): Promise<Verificatio
     ...(input.requiredTests ? { required: input.requiredTests } : {}),
     stages: stageTests,
     ...(fromYourBuild.length > 0 ? { fromYourBuild } : {}),
-    ...(narrowed ? { classesFromYourBuild: narrowed.excluded } : {}),
+    ...(narrowed ? { classesFromYourBuild: { module: narrowed.artifactId, classes: narrowed.excluded } } : {}),
   });
   if (verdict.regressions.length > 0 || verdict.problems.length > 0) {
     return { outcome: 'regressed', failedStage: 'full', stageResults, regressions: verdict.regressions, testProblems: verdict.problems, verdict: verdictBy, ...note };

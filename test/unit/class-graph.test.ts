@@ -116,6 +116,13 @@ describe('selectTests (STARTS-style, class level)', () => {
     expect(selection.notSelected).toEqual(['lib.HolderTest', 'lib.OtherTest']);
   });
 
+  it('one node for a class with a multi-release copy, using what either uses', () => {
+    const node = (references: string[], dynamic?: string) => ({ name: 'a.A', references, constantFields: [], root: 'main' as const, ...(dynamic ? { dynamic } : {}) });
+    const merged = buildClassGraph([node(['a.B']), node(['a.C'], 'uses java.util.ServiceLoader')]).classes.get('a.A')!;
+    expect(merged.references).toEqual(['a.B', 'a.C']);
+    expect(merged.dynamic).toBe('uses java.util.ServiceLoader');
+  });
+
   it('finds users directly and transitively', () => {
     expect([...usersOf(graph, ['lib.Util'], false)].sort()).toEqual(['lib.Facade', 'lib.Secondary', 'lib.Util$Helper', 'lib.UtilTest']);
     expect([...usersOf(graph, ['lib.Util'], true)].sort()).toEqual(['lib.Facade', 'lib.FacadeTest', 'lib.Secondary', 'lib.Util$Helper', 'lib.UtilTest']);
@@ -157,6 +164,7 @@ describe('narrowVerification: what a fix compiles again and which tests run', ()
     expect(existsSync(path.join(workspace, 'target/classes/lib/Facade.class'))).toBe(true);
     expect(result.selected).toEqual(['lib.FacadeTest', 'lib.PluginTest', 'lib.ServicesTest', 'lib.UtilTest']);
     expect(result.excluded).toEqual(['lib.HolderTest', 'lib.OtherTest']);
+    expect(result.artifactId).toBe('lib');
     expect(result.why).toBe('selected 4 of 6 test classes that reach Secondary, Util or a class that loads classes by name (Plugin, Services); 2 taken from your build');
   });
 
