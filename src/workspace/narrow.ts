@@ -65,7 +65,7 @@ export interface Narrowing {
 const MAIN = 'src/main/java/';
 const TEST = 'src/test/java/';
 /** Build configuration that moves sources or generates code: the graph cannot speak for it. */
-const POM_DOUBTS = /<(sourceDirectory|testSourceDirectory|annotationProcessorPaths|annotationProcessors|proc|generatedSourcesDirectory)>|build-helper-maven-plugin|kotlin-maven-plugin|scala-maven-plugin|gmavenplus|aspectj-maven-plugin|maven-antrun-plugin/;
+const POM_DOUBTS = /<(sourceDirectory|testSourceDirectory|annotationProcessorPaths|annotationProcessors|proc|generatedSourcesDirectory)[\s/>]|build-helper-maven-plugin|kotlin-maven-plugin|scala-maven-plugin|gmavenplus|aspectj-maven-plugin|maven-antrun-plugin/;
 
 /** The narrowed plan for the one module a fix touches, or why there is none (all tests then run as today). */
 export async function narrowVerification(input: NarrowInput): Promise<Narrowing | { why: string }> {
@@ -89,7 +89,7 @@ export async function narrowVerification(input: NarrowInput): Promise<Narrowing 
   const moduleDir = path.join(input.root, module);
   const pom = await readFile(path.join(moduleDir, 'pom.xml'), 'utf8').catch(() => '');
   const doubt = POM_DOUBTS.exec(pom);
-  if (doubt) return { why: `the module's pom configures ${doubt[0].replace(/[<>]/g, '')}` };
+  if (doubt) return { why: `the module's pom configures ${doubt[1] ?? doubt[0]}` };
   const read = await readModuleClasses(moduleDir);
   if ('why' in read) return read;
   const graph = buildClassGraph(read.nodes);

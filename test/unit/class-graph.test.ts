@@ -193,6 +193,16 @@ describe('narrowVerification: what a fix compiles again and which tests run', ()
     expect(await narrowVerification(input)).toEqual({ why });
   });
 
+  it.each([
+    ['service files a library may load by name', 'target/classes/META-INF/services/java.lang.Runnable', 'lib.Other\n', 'target/classes/META-INF/services/java.lang.Runnable registers services a library may load by name'],
+    ['generated sources', 'target/generated-sources/annotations/lib/Gen.java', 'package lib; class Gen {}\n', 'the module has generated sources (target/generated-sources)'],
+    ['annotation processors in the pom', 'pom.xml', '<project><build><plugins><plugin><configuration><annotationProcessorPaths/></configuration></plugin></plugins></build></project>\n', "the module's pom configures annotationProcessorPaths"],
+  ])('any doubt means all tests: %s', async (_label, file, text, why) => {
+    const input = await withChange('src/main/java/lib/Other.java', 'return 1;', 'return 2;');
+    await writeTo(path.join(workspace, file), text);
+    expect(await narrowVerification(input)).toEqual({ why });
+  });
+
   it('a class file the reader cannot read: all tests', async () => {
     const input = await withChange('src/main/java/lib/Other.java', 'return 1;', 'return 2;');
     await writeFile(path.join(workspace, 'target/classes/lib/Broken.class'), 'garbage');
