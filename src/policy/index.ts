@@ -18,6 +18,7 @@ export {
   type ModelConfig,
 } from './schema.js';
 export { buildJsonSchema, SCHEMA_ID } from './json-schema.js';
+export { effectiveTests, VERIFY_TESTS, type VerifyTests } from './verify-tests.js';
 export { SEARCH_PLACES } from './discover.js';
 export { findGitRoot, findProjectRoot } from '../maven/project.js';
 export { PRESET_NAMES, PRESETS_DIR, presetPath } from './extends.js';

@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { commandProblem } from './command-line.js';
 import { fleetModelFields, telemetrySchema } from './fleet-schema.js';
 import { publishSchema, rulePublishSchema } from './publish.js';
+import { verifyTestsField } from './verify-tests.js';
 
 export const TIERS = ['off', 'monitor', 'assist', 'auto'] as const;
 export type Tier = (typeof TIERS)[number];
@@ -356,6 +357,7 @@ export const configSchema = z
           .enum(['affected', 'full'])
           .default('affected')
           .describe('affected: in the verdict build, modules the fix cannot affect (not touched, not failing, needing neither) keep the test results of your build when their tests all ran and passed there; the run record names them and the exact command. full: every module\'s tests run again.'),
+        tests: verifyTestsField,
         reuseOutputs: z
           .boolean()
           .default(true)

@@ -11,7 +11,7 @@ import type { Diagnosis } from '../diagnose/types.js';
 import { fingerprintChangeSet } from '../patch/index.js';
 import type { ChangeSet } from '../patch/types.js';
 import { withDependencies } from '../maven/reactor.js';
-import type { EffectiveConfig } from '../policy/index.js';
+import { effectiveTests, type EffectiveConfig } from '../policy/index.js';
 import { cleansFirst, createWorkspace, readVerificationFacts, takeOutputs, type OutputSnapshot, type SandboxInfo, type VerificationFacts, type VerifyScope, type Workspace } from '../workspace/index.js';
 import { verifyCandidates, type CandidatesResult, type CandidateOrder } from './candidates.js';
 import type { Verification } from './loop.js';
@@ -107,6 +107,7 @@ export async function startVerificationSession(input: VerificationSessionInput):
     ...(input.parsers ? { parsers: input.parsers } : {}),
     facts,
     scope,
+    tests: effectiveTests(config),
   });
 
   const parallel = parallelSlots(config.verify.parallel);

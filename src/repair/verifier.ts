@@ -8,6 +8,10 @@ import {
   decideOneRun,
   decideScope,
   EXCLUDES_FILE,
+  narrowVerification,
+  type Narrowing,
+  type ScopeDecision,
+  type TestsMode,
   planVerification,
   verifyInWorkspace,
   type SandboxInfo,
@@ -39,6 +43,8 @@ export interface VerifierOptions {
   parsers?: readonly DiagnosticParser[];
   /** false: always the staged plan (failing tests in a Maven run of their own); default: one run where decideOneRun allows it. */
   oneRun?: boolean;
+  /** verify.tests (after auto.requireFullVerification); default all. */
+  tests?: TestsMode;
 }
 
 export type Verify = (fix: ChangeSet, diagnosis: Diagnosis, at?: { workspace?: Workspace; signal?: AbortSignal }) => Promise<Verification>;
@@ -75,6 +81,8 @@ export function createVerifier(options: VerifierOptions): Verify {
       ? decideScope({ scope: options.scope ?? 'full', graph, touchedFiles, failingModules, baselineTests: options.baselineTests, blockers: options.facts?.blockers ?? [], mavenArgs: options.mavenArgs })
       : undefined;
     const touchedModules = graph ? [...new Set(touchedFiles.flatMap((file) => moduleOfFile(graph, file)?.dir ?? []))] : [];
+    const narrowing = decision ? await narrowFor(options, workspace, decision, touchedFiles, failingTests(diagnosis)) : undefined;
+    const narrowed = narrowing && 'module' in narrowing;
     const stages = planVerification({
       mavenArgs: options.mavenArgs,
       failingModules,
@@ -84,7 +92,7 @@ export function createVerifier(options: VerifierOptions): Verify {
       kinds: [...new Set(diagnosis.diagnostics.map((d) => d.kind).filter((k): k is 'compile' | 'test' => k === 'compile' || k === 'test'))],
       ...(oneRunFor(options, decision, failingModules) ? { oneRun: true } : {}),
       ...(options.scope === 'affected'
-        ? { final: { dropClean: cleansFirst(options.mavenArgs), ...(decision?.scope === 'affected' ? { excludesFile: EXCLUDES_FILE, ...(decision.reactor ? { modules: decision.reactor } : {}) } : {}) } }
+        ? { final: { dropClean: cleansFirst(options.mavenArgs), ...(decision?.scope === 'affected' ? { excludesFile: EXCLUDES_FILE, ...(decision.reactor ? { modules: decision.reactor } : {}) } : narrowed ? { excludesFile: EXCLUDES_FILE } : {}) } }
         : {}),
     });
     const jvm = options.facts?.jvm;
@@ -103,6 +111,7 @@ export function createVerifier(options: VerifierOptions): Verify {
       userCwd: options.userCwd,
       ...(options.onStage ? { onStage: options.onStage } : {}),
       ...(decision && graph ? { scope: { decision, modules: graph.projects.map((p) => p.dir) } } : {}),
+      ...(narrowing ? { narrowing } : {}),
       ...(jvm ? { jvm: { ...(jvm.mavenOpts !== undefined ? { mavenOpts: jvm.mavenOpts } : {}), ...(jvm.argLine ? { argLine: jvm.argLine } : {}), added: jvm.added } } : {}),
     });
     const verifyMs = Date.now() - verifyStarted;
@@ -155,6 +164,29 @@ function oneRunFor(options: VerifierOptions, decision: ScopeDecision | undefined
     testsFromYourBuild: affectedForm ? decision.testsFromYourBuild.map((m) => m.dir) : [],
     ...(affectedForm && decision.reactor ? { selected: decision.reactor } : {}),
   }).oneRun;
+}
+
+/**
+ * verify.tests affected: the touched module keeps its outputs, compiles only what the fix
+ * can change and runs only the tests that can reach it (workspace/narrow.ts). Needs the
+ * affected scope, whose verdict build leaves out `clean`.
+ */
+async function narrowFor(options: VerifierOptions, workspace: Workspace, decision: ScopeDecision, touchedFiles: string[], failing: string[]): Promise<Narrowing | { why: string }> {
+  if (options.tests !== 'affected') return { why: 'verify.tests is all' };
+  if (options.scope !== 'affected') return { why: 'verify.scope is full' };
+  const module = decision.affected.length === 1 ? options.facts?.graph.projects.find((p) => p.dir === decision.affected[0]) : undefined;
+  return narrowVerification({
+    root: workspace.root,
+    source: workspace.source,
+    tests: options.tests ?? 'all',
+    decision,
+    reusedOutputs: workspace.reusedOutputs,
+    touchedFiles,
+    failingTests: failing,
+    baselineTests: options.baselineTests,
+    blockers: options.facts?.blockers ?? [],
+    artifactId: module?.artifactId ?? '',
+  });
 }
 
 export function failingModuleDirs(diagnosis: Diagnosis): string[] {

@@ -76,6 +76,8 @@ export interface AttemptVerdict {
   jvmFlags: string[];
   /** Why every module's tests ran although verify.scope is affected. */
   why?: string;
+  /** verify.tests (issue 26): the test classes that ran, those whose results were taken from your build, why; what was compiled again. */
+  tests?: { ran: string[]; fromYourBuild: string[]; why: string; recompiled?: string[]; compileWhy?: string };
 }
 
 /** An agent session in the run record: its steps, tool calls per tool, and the candidate fixes it built. */

@@ -30,6 +30,12 @@ export interface TestVerdictInput {
    * stage ran their tests after all.
    */
   fromYourBuild?: string[];
+  /**
+   * Test classes (top-level names) that test selection left out of a module that ran
+   * tests (verify.tests affected): their results in the user's build stand, unless a
+   * stage ran them after all.
+   */
+  classesFromYourBuild?: { module: string; classes: string[] };
 }
 
 export interface TestVerdict {
@@ -56,6 +62,11 @@ export function judgeTestResults(input: TestVerdictInput): TestVerdict {
   const carried = new Set((input.fromYourBuild ?? []).filter((module) => !ranInFull.has(module)));
   for (const [key, cases] of final) if (carried.has(moduleOf(cases[0]!))) final.delete(key);
   for (const [key, cases] of group(input.baseline.filter((test) => carried.has(moduleOf(test))))) final.set(key, cases);
+  const taken = input.classesFromYourBuild;
+  const takenClasses = new Set(taken?.classes ?? []);
+  const ranClasses = new Set([...final.values()].filter((cases) => moduleOf(cases[0]!) === taken?.module).map((cases) => topLevelClass(cases[0]!)));
+  const carriedClass = (test: TestCaseResult) => moduleOf(test) === taken?.module && takenClasses.has(topLevelClass(test)) && !ranClasses.has(topLevelClass(test));
+  for (const [key, cases] of group(input.baseline.filter(carriedClass))) final.set(key, cases);
   const baseline = group(input.baseline);
   const regressions: string[] = [];
   const problems: string[] = [];
@@ -98,6 +109,10 @@ export function judgeTestResults(input: TestVerdictInput): TestVerdict {
 
 function moduleOf(test: TestCaseResult): string {
   return test.module ?? '';
+}
+
+function topLevelClass(test: TestCaseResult): string {
+  return test.className.split('$')[0]!;
 }
 
 function nameOf(test: TestCaseResult): string {

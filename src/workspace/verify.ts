@@ -25,6 +25,7 @@ import { requireSandbox, type SandboxInfo } from './sandbox.js';
 import { judgeTestResults, type StageTests } from './test-verdict.js';
 import type { VerificationStage, VerificationStageName } from './verify-plan.js';
 import { EXCLUDES_FILE, excludesFileText, type ScopeDecision, type VerifyScope } from './verify-scope.js';
+import { excludedTestLines, type Narrowing } from './narrow.js';
 import type { Workspace } from './workspace.js';
 
 export { planGoalRun, planVerification, repositoryGoalNote, VerificationPlanError } from './verify-plan.js';
@@ -71,6 +72,21 @@ export interface VerdictCommand {
   jvmFlags: string[];
   /** Why every module's tests ran when `affected` was asked for. */
   why?: string;
+  /** Test classes that ran in the verdict build, those whose results were taken from the user's build, and why (verify.tests). */
+  tests?: VerdictTests;
+}
+
+export interface VerdictTests {
+  /** Test classes with results written by the verification build. */
+  ran: string[];
+  /** Test classes whose results were taken from the user's build (within modules that ran tests). */
+  fromYourBuild: string[];
+  /** `selected 12 of 110 test classes that reach DataUtil; 98 taken from your build`, or `all tests ran: <reason>`. */
+  why: string;
+  /** Sources compiled again in the touched module (relative to it); absent: modules rebuilt from clean. */
+  recompiled?: string[];
+  /** Why those, or why the whole module. */
+  compileWhy?: string;
 }
 
 /**
@@ -104,6 +120,8 @@ export interface VerifyInput extends WorkspaceBuildOptions {
   scope?: { decision: ScopeDecision; modules: string[] };
   /** Quick-JVM flags (verify.quickJvm): MAVEN_OPTS to run with, `-DargLine=` to add. */
   jvm?: { mavenOpts?: string; argLine?: string; added?: string[] };
+  /** The touched module verified narrowly (narrow.ts), or why all its tests run. */
+  narrowing?: Narrowing | { why: string };
 }
 
 export async function verifyInWorkspace(input: VerifyInput): Promise<VerificationResult> {
@@ -116,7 +134,8 @@ export async function verifyInWorkspace(input: VerifyInput): Promise<Verificatio
   const baselinePassed = new Set(input.baselineTests.filter((t) => t.status === 'passed').map(testKey));
   const note = input.sandbox.reason ? { sandboxNote: input.sandbox.reason } : {};
   const stop = (outcome: VerificationOutcome, stage: VerificationStageName) => ({ outcome, failedStage: stage, stageResults, regressions: [...regressions], testProblems: [], ...note });
-  if (input.scope) await prepareScope(input.workspace.root, input.scope);
+  const narrowed = input.narrowing && 'module' in input.narrowing ? input.narrowing : undefined;
+  if (input.scope) await prepareScope(input.workspace.root, input.scope, narrowed);
 
   for (const [index, stage] of input.stages.entries()) {
     const remaining = deadline - Date.now();
@@ -149,17 +168,19 @@ export async function verifyInWorkspace(input: VerifyInput): Promise<Verificatio
   const decision = input.scope?.decision;
   const fromYourBuild = decision?.scope === 'affected' ? decision.testsFromYourBuild.map((m) => m.artifactId) : [];
   const verdictBy: VerdictCommand = {
-    scope: fromYourBuild.length > 0 ? 'affected' : 'full',
+    scope: fromYourBuild.length > 0 || narrowed ? 'affected' : 'full',
     args: full.args,
     testsFromYourBuild: fromYourBuild,
     jvmFlags: input.jvm?.added ?? [],
     ...(decision?.why ? { why: decision.why } : {}),
+    tests: verdictTests(stageTests, input.narrowing),
   };
   const verdict = judgeTestResults({
     baseline: input.baselineTests,
     ...(input.requiredTests ? { required: input.requiredTests } : {}),
     stages: stageTests,
     ...(fromYourBuild.length > 0 ? { fromYourBuild } : {}),
+    ...(narrowed ? { classesFromYourBuild: { module: narrowed.artifactId, classes: narrowed.excluded } } : {}),
   });
   if (verdict.regressions.length > 0 || verdict.problems.length > 0) {
     return { outcome: 'regressed', failedStage: 'full', stageResults, regressions: verdict.regressions, testProblems: verdict.problems, verdict: verdictBy, ...note };
@@ -172,15 +193,29 @@ export async function verifyInWorkspace(input: VerifyInput): Promise<Verificatio
  * under the affected scope every module of the reactor gets its excludes file, since
  * Surefire fails in a module where the file named by -Dsurefire.excludesFile is missing.
  */
-async function prepareScope(root: string, scope: NonNullable<VerifyInput['scope']>): Promise<void> {
-  for (const dir of scope.decision.affected) await rm(path.join(root, dir, 'target'), { recursive: true, force: true });
-  if (scope.decision.scope !== 'affected') return;
+async function prepareScope(root: string, scope: NonNullable<VerifyInput['scope']>, narrowed?: Narrowing): Promise<void> {
+  // A narrowed module keeps its outputs: narrow.ts removed the classes to compile again.
+  for (const dir of scope.decision.affected) if (dir !== narrowed?.module) await rm(path.join(root, dir, 'target'), { recursive: true, force: true });
+  if (scope.decision.scope !== 'affected' && !narrowed) return;
   const skipped = new Set(scope.decision.testsFromYourBuild.map((m) => m.dir));
   for (const dir of scope.modules) {
     const file = path.join(root, dir, EXCLUDES_FILE);
     await mkdir(path.dirname(file), { recursive: true });
-    await writeFile(file, excludesFileText(skipped.has(dir)));
+    await writeFile(file, excludesFileText(skipped.has(dir)) + (dir === narrowed?.module ? excludedTestLines(narrowed.excluded) : ''));
   }
+}
+
+/** What the record says of the tests: the classes the verdict build's reports name, those taken, and why. */
+function verdictTests(stages: readonly StageTests[], narrowing: VerifyInput['narrowing']): VerdictTests {
+  const ran = [...new Set(stages.filter((stage) => stage.name === 'full').flatMap((stage) => stage.results.map((test) => test.className.split('$')[0]!)))].sort();
+  if (!narrowing || !('module' in narrowing)) return { ran, fromYourBuild: [], why: `all tests ran: ${narrowing?.why ?? 'no test selection was made'}` };
+  return {
+    ran,
+    fromYourBuild: narrowing.excluded,
+    why: narrowing.why,
+    ...(narrowing.recompiled ? { recompiled: narrowing.recompiled } : {}),
+    compileWhy: narrowing.recompileWhy,
+  };
 }
 
 /**

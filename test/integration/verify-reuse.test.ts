@@ -94,7 +94,7 @@ const config = (scope: 'affected' | 'full', parallel: number | 'auto' = 1) => ({
   tier: 'monitor' as const,
   rules: [],
   auto: { maxRisk: 'high' as const, requireFullVerification: false },
-  verify: { scope, reuseOutputs: true, quickJvm: true, parallel },
+  verify: { scope, tests: 'all' as const, reuseOutputs: true, quickJvm: true, parallel },
   sandbox: { env: { pass: [] } },
 });
 

@@ -6,7 +6,7 @@ const config = (over: { tier?: 'monitor' | 'assist' | 'auto'; rules?: { tier?: '
     tier: over.tier ?? 'assist',
     rules: over.rules ?? [],
     auto: { maxRisk: 'high', requireFullVerification: over.requireFull ?? false },
-    verify: { scope: over.scope ?? 'affected', reuseOutputs: true, quickJvm: true, parallel: 'auto' },
+    verify: { scope: over.scope ?? 'affected', tests: 'all', reuseOutputs: true, quickJvm: true, parallel: 'auto' },
     sandbox: { env: { pass: [] } },
   }) as unknown as Parameters<typeof effectiveScope>[0];
 

@@ -97,6 +97,20 @@ describe('judgeTestResults', () => {
       expect(verdict.problems).toEqual(['module app ran 0 tests, fewer than the 1 that ran in your build']);
     });
 
+    it('test classes that selection left out of a module that ran (verify.tests affected) keep your build\'s results; only that module\'s', () => {
+      const ran = full(t('PriceTest#discount', 'passed'), t('PriceTest#total', 'passed'), t('AppTest#starts', 'passed', 'app'));
+      expect(judgeTestResults({ baseline, stages: [ran], classesFromYourBuild: { module: 'core', classes: ['com.acme.TaxTest'] } })).toEqual({ regressions: [], problems: [] });
+      // Without it, TaxTest did not run; named for another module, it does not count here.
+      const missing = ['com.acme.TaxTest#vat, which passed in your build, did not run', 'module core ran 2 tests, fewer than the 3 that ran in your build'];
+      expect(judgeTestResults({ baseline, stages: [ran] }).problems).toEqual(missing);
+      expect(judgeTestResults({ baseline, stages: [ran], classesFromYourBuild: { module: 'app', classes: ['com.acme.TaxTest'] } }).problems).toEqual(missing);
+    });
+
+    it('a test class taken from your build that ran after all is judged by its new result', () => {
+      const verdict = judgeTestResults({ baseline, stages: [full(t('PriceTest#discount', 'passed'), t('PriceTest#total', 'passed'), t('TaxTest#vat', 'failed'), t('AppTest#starts', 'passed', 'app'))], classesFromYourBuild: { module: 'core', classes: ['com.acme.TaxTest'] } });
+      expect(verdict.regressions).toEqual(['com.acme.TaxTest#vat']);
+    });
+
     it('when the full stage ran a carried module\'s tests after all, those results are judged, not the old ones', () => {
       const verdict = judgeTestResults({
         baseline,

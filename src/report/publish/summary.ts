@@ -64,7 +64,10 @@ function testsThatRan(record: RunRecord): string[] {
   const failing = [...new Set(record.diagnostics.map((diagnostic) => diagnostic.test).filter((test): test is string => Boolean(test)))];
   const lines = failing.length > 0 ? [`the tests that failed, now passing: ${failing.join(', ')}`] : [];
   const verdict = verifiedAttempt(record)?.verdict;
-  if (verdict?.scope === 'affected' && verdict.testsFromYourBuild.length > 0) lines.push(`every test of the modules the fix can affect; the passing tests of ${verdict.testsFromYourBuild.join(', ')} were taken from the failed build`);
+  // verify.tests affected: only the test classes that can reach the change ran in the module it touches.
+  const selected = verdict?.tests && verdict.tests.fromYourBuild.length > 0 ? `; in the module the fix touches, ${verdict.tests.why.replace(/your build$/, 'the failed build')}` : '';
+  if (verdict?.scope === 'affected' && verdict.testsFromYourBuild.length > 0) lines.push(`every test of the modules the fix can affect; the passing tests of ${verdict.testsFromYourBuild.join(', ')} were taken from the failed build${selected}`);
+  else if (selected) lines.push(selected.slice(2));
   else lines.push('every test of the build');
   return lines;
 }
