@@ -15,7 +15,6 @@ import {
   planVerification,
   verifyInWorkspace,
   type SandboxInfo,
-  type ScopeDecision,
   type VerificationFacts,
   type VerifyScope,
   type Workspace,

@@ -95,7 +95,7 @@ async function sessionOn(root: string, mavenArgs: string[]) {
     env,
     userCwd: root,
     buildStartedAt: build.startedAt,
-    config: { tier: 'monitor', rules: [], auto: { maxRisk: 'high', requireFullVerification: false }, verify: { scope: 'affected', reuseOutputs: true, quickJvm: true, parallel: 1 }, sandbox: { env: { pass: [] } } },
+    config: { tier: 'monitor', rules: [], auto: { maxRisk: 'high', requireFullVerification: false }, verify: { scope: 'affected', tests: 'all', reuseOutputs: true, quickJvm: true, parallel: 1 }, sandbox: { env: { pass: [] } } },
     sandbox: await detectSandbox('auto'),
     baselineTests,
     timeoutMs: 600_000,
