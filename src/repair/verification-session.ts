@@ -79,7 +79,7 @@ export async function startVerificationSession(input: VerificationSessionInput):
         projectRoot: input.projectRoot,
         modules,
         upstream: new Map(modules.map((dir) => [dir, withDependencies(facts.graph, dir)])),
-        ...(cleansFirst(input.mavenArgs) ? { writtenSince: input.buildStartedAt } : {}),
+        ...(cleansFirst(input.mavenArgs) ? { writtenSince: input.buildStartedAt } : { builtAt: input.buildStartedAt }),
       })
     : undefined;
   const snapshot: OutputSnapshot | undefined = outputs?.snapshot;

@@ -1,9 +1,10 @@
 /**
  * What the user's build already produced, taken once for every workspace of a repair:
- * a module's `target/` is taken only when every file in it is newer than every input of
- * the module (its files outside `target/`, the poms above it and `.mvn/`), so nothing
- * stale is ever reused; with `writtenSince` (the user's command cleaned), only when every
- * file was also written by the user's build itself. Test reports are not taken: they
+ * a module's `target/` is taken when every file in it is newer than every input of the
+ * module (its files outside `target/`, the poms above it and `.mvn/`), so nothing stale is
+ * ever reused; with `writtenSince` (the user's command cleaned), only when every file was
+ * also written by the user's build itself; with `builtAt` (it did not clean), also as the
+ * user's build left it when only Java sources changed and it compiled them (reuse-as-left.ts). Test reports are not taken: they
  * are not build inputs, and verification reads only reports its own stages wrote.
  *
  * The outputs are copied (copy-on-write where the file system can), never hard-linked:
@@ -17,6 +18,7 @@ import { copyFile, lstat, mkdir, mkdtemp, readdir, readFile, rm, stat, utimes, w
 import os from 'node:os';
 import path from 'node:path';
 import { registerCleanup } from './cleanup.js';
+import { takeAsLeft, type OutputFile } from './reuse-as-left.js';
 
 export interface OutputSnapshot {
   /** The project the outputs were taken from. */
@@ -27,6 +29,8 @@ export interface OutputSnapshot {
   modules: string[];
   /** Modules with a target/ that was not taken, and why. */
   notTaken: { module: string; reason: string }[];
+  /** Modules taken as the user's build left them (reuse-as-left.ts), with the sources it compiled and the archives left out. */
+  takenAsLeft?: { module: string; changedSources: string[]; leftOut: string[] }[];
 }
 
 export interface SnapshotInput {
@@ -37,6 +41,8 @@ export interface SnapshotInput {
   modules: string[];
   /** Take only outputs written at or after this moment (the user's command cleaned first). */
   writtenSince?: Date;
+  /** When the user's build (one that did not clean) started: outputs may then be taken as it left them. */
+  builtAt?: Date;
   /**
    * Module folder -> the module folders it needs (transitively): their inputs are this
    * module's inputs too, since its classes were compiled against them. Without it, a
@@ -70,9 +76,11 @@ export async function snapshotOutputs(input: SnapshotInput): Promise<OutputSnaps
   const snapshot: OutputSnapshot = { source, dir: input.into, modules: [], notTaken: [] };
   await mkdir(input.into, { recursive: true });
   const rootInputs = await rootInputsNewest(source);
-  const own = new Map<string, number>();
+  const own = new Map<string, ModuleInputs>();
   for (const module of modules) {
-    own.set(module, Math.max(await ancestorPomsNewest(source, module), await newestInput(path.join(source, module), modules.filter((m) => isNested(m, module)).map((m) => path.join(source, m)))));
+    const listed = await moduleInputs(path.join(source, module), modules.filter((m) => isNested(m, module)).map((m) => path.join(source, m)));
+    const poms = await ancestorPomsNewest(source, module);
+    own.set(module, { ...listed, newestMs: Math.max(poms, listed.newestMs), newestOtherMs: Math.max(poms, listed.newestOtherMs) });
   }
   for (const module of modules) {
     const target = path.join(source, module, 'target');
@@ -83,21 +91,37 @@ export async function snapshotOutputs(input: SnapshotInput): Promise<OutputSnaps
       continue;
     }
     const needed = [...(input.upstream?.get(module) ?? [])];
-    const inputs = Math.max(rootInputs, own.get(module) ?? 0, ...needed.map((dir) => own.get(dir) ?? 0));
+    const upstreamNewest = Math.max(0, ...needed.map((dir) => own.get(dir)?.newestMs ?? 0));
+    const inputs = Math.max(rootInputs, own.get(module)?.newestMs ?? 0, upstreamNewest);
     const outputs = await listOutputs(target);
     const verdict = freshness(outputs, inputs, input.writtenSince?.getTime());
+    let leaveOut = new Set<string>();
     if (verdict) {
-      snapshot.notTaken.push({ module, reason: verdict });
-      continue;
+      const asLeft =
+        input.builtAt && !input.writtenSince && !outputs.problem
+          ? takeAsLeft({
+              outputs: outputs.files,
+              javaSources: own.get(module)?.javaSources ?? [],
+              newestOtherInputMs: Math.max(rootInputs, own.get(module)?.newestOtherMs ?? 0, upstreamNewest),
+              builtAtMs: input.builtAt.getTime(),
+            })
+          : undefined;
+      if (!asLeft || 'reason' in asLeft) {
+        snapshot.notTaken.push({ module, reason: verdict });
+        continue;
+      }
+      leaveOut = new Set(asLeft.leaveOut);
+      (snapshot.takenAsLeft ??= []).push({ module, changedSources: asLeft.changedSources, leftOut: asLeft.leaveOut });
     }
-    await copyPreserving(outputs.files.map((file) => [path.join(target, file.rel), path.join(input.into, module, 'target', file.rel)] as [string, string]));
+    const taken = outputs.files.filter((file) => !leaveOut.has(file.rel));
+    await copyPreserving(taken.map((file) => [path.join(target, file.rel), path.join(input.into, module, 'target', file.rel)] as [string, string]));
     snapshot.modules.push(module);
   }
   return snapshot;
 }
 
 interface OutputListing {
-  files: { rel: string; mtimeMs: number }[];
+  files: OutputFile[];
   /** Why the folder cannot be taken at all (a link, a socket...). */
   problem?: string;
 }
@@ -137,24 +161,38 @@ function isNested(candidate: string, parent: string): boolean {
 const NOT_INPUTS = new Set(['.git', '.mvnx', 'node_modules', '.idea', '.vscode']);
 const notAnInput = (name: string) => NOT_INPUTS.has(name) || name.startsWith('.mvnxrc');
 
-/** The newest modification time of a module's own files: not target/, not nested modules. */
-async function newestInput(moduleDir: string, nested: string[]): Promise<number> {
-  let newest = 0;
-  const walk = async (dir: string, top: boolean): Promise<void> => {
+interface ModuleInputs {
+  /** The newest of every input. */
+  newestMs: number;
+  /** The newest input that is not a Java source. */
+  newestOtherMs: number;
+  /** The Java sources, relative to the module folder. */
+  javaSources: OutputFile[];
+}
+
+/** A module's own files (not target/, not nested modules): their newest time, and the Java sources apart. */
+async function moduleInputs(moduleDir: string, nested: string[]): Promise<ModuleInputs> {
+  const listed: ModuleInputs = { newestMs: 0, newestOtherMs: 0, javaSources: [] };
+  const walk = async (dir: string, rel: string): Promise<void> => {
     const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
     const hasPom = entries.some((e) => e.name === 'pom.xml');
     for (const entry of entries) {
       const abs = path.join(dir, entry.name);
+      const relPath = rel === '' ? entry.name : `${rel}/${entry.name}`;
       if (notAnInput(entry.name) || (entry.name === 'target' && hasPom) || nested.includes(abs)) continue;
-      if (top && entry.name === '.mvn') continue;
+      if (rel === '' && entry.name === '.mvn') continue;
       const info = await lstat(abs).catch(() => undefined);
       if (!info) continue;
-      if (info.isDirectory()) await walk(abs, false);
-      else newest = Math.max(newest, info.mtimeMs);
+      if (info.isDirectory()) await walk(abs, relPath);
+      else {
+        listed.newestMs = Math.max(listed.newestMs, info.mtimeMs);
+        if (entry.name.endsWith('.java')) listed.javaSources.push({ rel: relPath, mtimeMs: info.mtimeMs });
+        else listed.newestOtherMs = Math.max(listed.newestOtherMs, info.mtimeMs);
+      }
     }
   };
-  await walk(moduleDir, true);
-  return newest;
+  await walk(moduleDir, '');
+  return listed;
 }
 
 /** The root's `.mvn/` (jvm.config, maven.config, extensions) is an input of every module. */

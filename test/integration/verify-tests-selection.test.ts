@@ -40,10 +40,17 @@ const config = (over: { tier?: 'monitor' | 'auto'; requireFullVerification?: boo
  * A copy of the shop with a bug, and the user's failed build of it. (A jar of an earlier
  * passing build would be older than the bug and keep the outputs from being reused.)
  */
-async function failedBuild(name: string, file: string, correct: string, broken: string) {
+async function failedBuild(name: string, file: string, correct: string, broken: string, builtBefore = false) {
   const project = path.join(scratch, name);
   await cp(FIXTURE, project, { recursive: true });
   const mvn = async () => runMaven({ executable: 'mvn', args: ARGS, cwd: project, env, echo: false });
+  if (builtBefore) {
+    const passing = await mvn();
+    expect(passing.exitCode).toBe(0);
+    await passing.log.dispose();
+    // The edit comes after the passing build's outputs, as a developer's would (file times have 1 ms steps at best).
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
   const text = await readFile(path.join(project, file), 'utf8');
   expect(text).toContain(correct);
   const before = text.replace(correct, broken);
@@ -128,6 +135,20 @@ describe('verify.tests affected (real Maven)', () => {
       });
       const cart = (root: string) => path.join(root, 'target/classes/com/acme/Cart.class');
       expect(await mtime(cart(session.workspace.root))).toBeGreaterThan(await mtime(cart(limits.project)));
+    } finally {
+      await session.dispose();
+    }
+  }, 900_000);
+
+  it('a developer\'s flow: a passing build, the bug, a failing build without clean; the outputs are taken as that build left them and the tests are still selected', async () => {
+    const developer = await failedBuild('developer', PRICE, 'cents - cents * percent / 100', 'cents + cents * percent / 100', true);
+    const session = await developer.session();
+    try {
+      // The jar of the passing build is older than the bug: not taken, the build packages again.
+      expect(session.reusedOutputs).toEqual(['']);
+      const result = await session.verify(developer.fix, developer.diagnosis);
+      expect(result.outcome).toBe('verified');
+      expect(result.verdict?.tests).toMatchObject({ ran: ['com.acme.PriceTest'], fromYourBuild: ['com.acme.CartTest', 'com.acme.NameTest'], recompiled: [PRICE] });
     } finally {
       await session.dispose();
     }

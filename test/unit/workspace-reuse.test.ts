@@ -3,6 +3,7 @@ import { mkdir, mkdtemp, readFile, rm, stat, utimes, writeFile } from 'node:fs/p
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { takeAsLeft } from '../../src/workspace/reuse-as-left.js';
 import { freshness, rebaseListText, snapshotOutputs, takeOutputs } from '../../src/workspace/reuse-outputs.js';
 import { createWorkspace } from '../../src/workspace/workspace.js';
 
@@ -61,6 +62,52 @@ describe('freshness', () => {
   });
 });
 
+describe('takeAsLeft: outputs as a build without clean left them', () => {
+  // A plain build at 10-12, then DataUtil.java edited at 20, then the user's build at 30 compiled it alone (31).
+  const outputs = [
+    { rel: 'classes/org/Jsoup.class', mtimeMs: 10 },
+    { rel: 'classes/org/DataUtil.class', mtimeMs: 31 },
+    { rel: 'classes/META-INF/services/x', mtimeMs: 10 },
+    { rel: 'test-classes/org/DataUtilTest.class', mtimeMs: 11 },
+    { rel: 'maven-status/maven-compiler-plugin/compile/default-compile/inputFiles.lst', mtimeMs: 10 },
+    { rel: 'maven-archiver/pom.properties', mtimeMs: 12 },
+    { rel: 'jsoup-1.0.jar', mtimeMs: 12 },
+  ];
+  const javaSources = [
+    { rel: 'src/main/java/org/Jsoup.java', mtimeMs: 1 },
+    { rel: 'src/main/java/org/DataUtil.java', mtimeMs: 20 },
+    { rel: 'src/test/java/org/DataUtilTest.java', mtimeMs: 1 },
+  ];
+  const base = { outputs, javaSources, newestOtherInputMs: 5, builtAtMs: 30 };
+
+  it('takes them when only Java sources changed and the build compiled each, leaving the stale archive out', () => {
+    expect(takeAsLeft(base)).toEqual({ leaveOut: ['jsoup-1.0.jar'], changedSources: ['src/main/java/org/DataUtil.java'] });
+  });
+
+  it('refuses, saying why, whatever could make them differ from what Maven would build', () => {
+    expect(takeAsLeft({ ...base, builtAtMs: 20 })).toEqual({ reason: 'a file changed after your build started' });
+    expect(takeAsLeft({ ...base, newestOtherInputMs: 10 })).toEqual({ reason: 'files other than Java sources changed since the outputs were written' });
+    // The build stopped before compiling the changed source (its class is the old one).
+    expect(takeAsLeft({ ...base, outputs: outputs.map((o) => (o.rel.endsWith('DataUtil.class') ? { ...o, mtimeMs: 10 } : o)) })).toEqual({
+      reason: 'src/main/java/org/DataUtil.java changed after target/classes/org/DataUtil.class was written',
+    });
+    expect(takeAsLeft({ ...base, javaSources: [...javaSources, { rel: 'src/main/java11/org/Impl.java', mtimeMs: 21 }] })).toEqual({
+      reason: 'src/main/java11/org/Impl.java changed and is outside src/main/java and src/test/java',
+    });
+    expect(takeAsLeft({ ...base, outputs: [...outputs, { rel: 'generated-sources/annotations/org/Gen.java', mtimeMs: 10 }] })).toEqual({
+      reason: 'target/generated-sources/annotations/org/Gen.java was written before the sources changed and is not a class or a resource',
+    });
+    expect(takeAsLeft({ ...base, outputs: [] })).toEqual({ reason: 'target is empty' });
+  });
+
+  it('a test source compiles to test-classes', () => {
+    const changedTest = javaSources.map((s) => (s.rel.endsWith('DataUtilTest.java') ? { ...s, mtimeMs: 20 } : s.rel.endsWith('DataUtil.java') ? { ...s, mtimeMs: 1 } : s));
+    expect(takeAsLeft({ ...base, javaSources: changedTest })).toEqual({ reason: 'src/test/java/org/DataUtilTest.java changed after target/test-classes/org/DataUtilTest.class was written' });
+    const compiled = outputs.map((o) => (o.rel.endsWith('DataUtilTest.class') ? { ...o, mtimeMs: 31 } : o));
+    expect(takeAsLeft({ ...base, outputs: compiled, javaSources: changedTest })).toEqual({ leaveOut: ['jsoup-1.0.jar'], changedSources: ['src/test/java/org/DataUtilTest.java'] });
+  });
+});
+
 describe('rebaseListText', () => {
   it('points absolute paths under the project at the workspace, nothing else', () => {
     const text = '/home/u/shop/core/A.java\n/home/u/shopping/B.java\nrelative/C.class\n/home/u/shop\n';
@@ -88,6 +135,35 @@ describe('snapshotOutputs', () => {
     const snapshot = await snapshotOutputs({ projectRoot: project, into: path.join(scratch, 'snap3'), modules: ['core', 'nested', 'nested/inner'], upstream });
     expect(snapshot.modules).toEqual(['core', 'nested/inner']);
     expect(snapshot.notTaken).toEqual([{ module: 'nested', reason: 'target/classes/N.class is not newer than the module\'s sources (or those of a module it needs)' }]);
+  });
+
+  it('after a build that did not clean, a module whose changed Java sources it compiled is taken as it left it, the stale archive left out', async () => {
+    const root = path.join(scratch, 'as-left');
+    const at = async (rel: string, t: number) => {
+      const file = path.join(root, rel);
+      await mkdir(path.dirname(file), { recursive: true });
+      await writeFile(file, rel);
+      await utimes(file, T0 + t, T0 + t);
+    };
+    await at('pom.xml', 0);
+    await at('src/main/java/p/A.java', 1);
+    await at('src/main/java/p/B.java', 20);
+    await at('target/classes/p/A.class', 10);
+    await at('target/classes/p/B.class', 31);
+    await at('target/app.jar', 11);
+    const builtAt = new Date((T0 + 30) * 1000);
+    const snapshot = await snapshotOutputs({ projectRoot: root, into: path.join(scratch, 'snap-as-left'), modules: [''], builtAt });
+    expect(snapshot.modules).toEqual(['']);
+    expect(snapshot.takenAsLeft).toEqual([{ module: '', changedSources: ['src/main/java/p/B.java'], leftOut: ['app.jar'] }]);
+    expect(existsSync(path.join(scratch, 'snap-as-left/target/classes/p/A.class'))).toBe(true);
+    expect(existsSync(path.join(scratch, 'snap-as-left/target/app.jar'))).toBe(false);
+    // Without the build's start (or after a cleaning command), the strict rule alone: not taken.
+    const strict = await snapshotOutputs({ projectRoot: root, into: path.join(scratch, 'snap-strict'), modules: [''] });
+    expect(strict.notTaken).toEqual([{ module: '', reason: "target/classes/p/A.class is not newer than the module's sources (or those of a module it needs)" }]);
+    // A pom edited after the outputs: doubt, not taken.
+    await at('pom.xml', 15);
+    const pomChanged = await snapshotOutputs({ projectRoot: root, into: path.join(scratch, 'snap-pom'), modules: [''], builtAt });
+    expect(pomChanged.modules).toEqual([]);
   });
 
   it('after a cleaning command, only outputs the user\'s build wrote', async () => {
