@@ -51,7 +51,10 @@ export function createModelProposer(options: ModelProposerOptions) {
     signal?: AbortSignal;
   }): Promise<Proposal> {
     const promptStarted = Date.now();
-    const prompt = await buildPromptFor(input.diagnosis, input.base, input.history, options);
+    // Attempt 1 asks the server beside building its prompt: a server that is down is known
+    // in milliseconds, not after the first parse of the project (contract: "within a few seconds").
+    const health = input.n === 1 ? settled(options.provider.healthCheck(AbortSignal.any([options.signal, ...(input.signal ? [input.signal] : [])]))) : undefined;
+    const prompt = await unlessUnavailable(buildPromptFor(input.diagnosis, input.base, input.history, options), health);
     const promptMs = Date.now() - promptStarted;
     const started = Date.now();
     const { messages } = prompt;
@@ -102,6 +105,31 @@ export function createModelProposer(options: ModelProposerOptions) {
       ...(summary ? { summary } : {}),
     };
   };
+}
+
+/** A promise that never rejects: its error, or undefined. */
+function settled(work: Promise<void>): Promise<unknown> {
+  return work.then(
+    () => undefined,
+    (error: unknown) => error,
+  );
+}
+
+/**
+ * The prompt, unless the health check beside it finds the server unavailable first. Any
+ * other health failure is left to chat(), which checks again and reports it as before.
+ */
+async function unlessUnavailable<T>(work: Promise<T>, health: Promise<unknown> | undefined): Promise<T> {
+  if (!health) return work;
+  const down = health.then((error) => (error instanceof ProviderUnavailableError ? error : new Promise<never>(() => undefined)));
+  const first = await Promise.race([work.then((value) => ({ value })), down.then((error) => ({ error }))]);
+  if ('error' in first) {
+    work.catch(() => undefined);
+    throw new ProviderUnavailable(oneLine(first.error));
+  }
+  const error = await health;
+  if (error instanceof ProviderUnavailableError) throw new ProviderUnavailable(oneLine(error));
+  return first.value;
 }
 
 const SUMMARY_LIMIT = 600;

@@ -205,5 +205,6 @@ describe.skipIf(process.env.MVNX_MUTATION === '1')('property: agreement with rea
       }),
       { numRuns: 30 },
     );
-  });
+    // 30 repositories and 60 git processes: seconds on a quiet machine, past the default 30 s under a full suite on two busy cores.
+  }, 180_000);
 });
