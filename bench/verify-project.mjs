@@ -129,6 +129,12 @@ async function round(template, name, bug, options) {
   }
 }
 
+/** What the verdict says ran and was taken from the user's build (verdict.tests), in a table cell. */
+const testsOf = (verdict) => {
+  const tests = verdict?.tests;
+  if (!tests) return '-';
+  return `${tests.ran.length} classes ran, ${tests.fromYourBuild.length} from your build: ${tests.why}${tests.compileWhy ? `; ${tests.compileWhy}` : ''}`.replace(/\|/g, '/');
+};
 const seconds = (ms) => (ms === null || ms === undefined ? '-' : (ms / 1000).toFixed(1));
 const ratio = (ms, base) => (ms === null || ms === undefined ? '-' : `${(ms / base).toFixed(2)}×`);
 const both = (ms, base) => (ms === null || ms === undefined ? '-' : `${seconds(ms)} (${ratio(ms, base)})`);
@@ -155,7 +161,7 @@ export async function runProjectBench(argv) {
           const base = result.plainCleanMs;
           process.stderr.write(
             `[${n}] ${label}: clean ${result.plainEach.map(seconds).join('/')}s; mvnx own ${both(result.fix.ownMs, base)} ${result.fix.stopReason}; recheck ${both(result.fix.recheckMs, base)}; prompt ${seconds(result.fix.promptMs)}; ` +
-              `verified ${both(result.fix.first?.ms, base)} [${result.fix.first?.stages.join(', ')}]; rejected (${result.rejectKind}) ${both(result.reject.first?.ms, base)} [${result.reject.first?.stages.join(', ')}] ${result.reject.first?.outcome}\n`,
+              `verified ${both(result.fix.first?.ms, base)} [${result.fix.first?.stages.join(', ')}] (${testsOf(result.fix.verdict)}); rejected (${result.rejectKind}) ${both(result.reject.first?.ms, base)} [${result.reject.first?.stages.join(', ')}] ${result.reject.first?.outcome}\n`,
           );
           break;
         }
@@ -164,7 +170,7 @@ export async function runProjectBench(argv) {
   } finally {
     await rm(templates, { recursive: true, force: true });
   }
-  const header = ['bug', 'plain clean s', 'mvnx own time (failed build → verdict)', 'flaky re-check', 'prompt build s', 'model call s', 'verified candidate', 'stages (verified)', 'rejected candidate', 'stages (rejected)', 'stop'];
+  const header = ['bug', 'plain clean s', 'mvnx own time (failed build → verdict)', 'flaky re-check', 'prompt build s', 'model call s', 'verified candidate', 'stages (verified)', 'tests in the verified build (run record)', 'rejected candidate', 'stages (rejected)', 'stop'];
   const table = [header, header.map(() => '---')];
   for (const row of rows) {
     const base = row.plainCleanMs;
@@ -177,6 +183,7 @@ export async function runProjectBench(argv) {
       seconds(row.fix.modelMs),
       both(row.fix.first?.ms, base),
       row.fix.first?.stages.join(' → ') ?? '-',
+      testsOf(row.fix.verdict),
       `${both(row.reject.first?.ms, base)} (${row.rejectKind}, ${row.reject.first?.outcome ?? '-'})`,
       row.reject.first?.stages.join(' → ') ?? '-',
       row.fix.stopReason,

@@ -290,3 +290,33 @@ describe('the failure as the model reads it', () => {
     expect(prompt({ ...base, kind: 'compile', message: 'cannot find symbol' })).toContain('1. Compile error in src/A.java, line 3:');
   });
 });
+
+describe('a bug that fails many tests (jsoup: a wrong constant in Printer fails 152)', () => {
+  const stack = Array.from({ length: 60 }, (_, i) => `\tat org.jsoup.nodes.Printer.frame${i}(Printer.java:${100 + i})`).join('\n');
+  const many: Diagnostic[] = Array.from({ length: 152 }, (_, i) => ({
+    ...failingTest,
+    test: `org.jsoup.nodes.ElementTest#outerHtml${i}`,
+    message: `expected: <<p>One</p>> but was: <<p>\n One\n</p>> (case ${i})`,
+    testFailure: { ...failingTest.testFailure!, className: 'org.jsoup.nodes.ElementTest', method: `outerHtml${i}`, stackTrace: `org.opentest4j.AssertionFailedError: case ${i}\n${stack}` },
+    fingerprint: `f${i}`,
+  }));
+
+  it('fits the window: the first failures in full, the next one line each, then how many more', () => {
+    const prompt = composeRepairPrompt(input({ diagnostics: many, context: [appSource], contextTokens: 8192 }));
+    expect(prompt.tokens).toBeLessThanOrEqual(8192 - 1024);
+    const text = user(prompt.messages);
+    expect(text).toContain('1. Test failure: org.jsoup.nodes.ElementTest#outerHtml0');
+    expect(text).toMatch(/More failures, one line each:\n\d+\. org\.jsoup\.nodes\.ElementTest#outerHtml\d+: expected: <<p>One<\/p>> but was: <<p>/);
+    expect(text).toMatch(/\.\.\. and \d+ more failures not shown \(152 in all\)\./);
+    // The code is still shown: the failures did not take the window.
+    expect(text).toContain('public class App');
+  });
+
+  it('a few failures are all shown in full, with no count', () => {
+    const few = many.slice(0, 3).map((d) => ({ ...d, testFailure: { ...d.testFailure!, stackTrace: failingTest.testFailure!.stackTrace } }));
+    const text = user(buildRepairPrompt(input({ diagnostics: few })));
+    expect(text).toContain('3. Test failure: org.jsoup.nodes.ElementTest#outerHtml2');
+    expect(text).not.toContain('not shown');
+    expect(text).not.toContain('More failures');
+  });
+});

@@ -13,6 +13,7 @@ import type { Diagnostic } from '../../diagnose/types.js';
 import { charsForTokens, estimateTokens } from '../context-window.js';
 import type { ChatMessage, ToolCall } from '../types.js';
 import { EDIT_FORMAT_INSTRUCTIONS, type EditFormat } from './edit-formats.js';
+import { failureSection } from './failure-section.js';
 import { renderDiagnostic, type AttemptSummary } from './repair-request.js';
 import { GUIDELINES_HEADING } from './system.js';
 
@@ -149,7 +150,7 @@ function systemText(input: AgentTurnInput): string {
 }
 
 function situation(input: AgentTurnInput, facts: GatheredFact[]): string {
-  const sections = [`## Build failure\n\n${input.diagnostics.map(renderDiagnostic).join('\n\n')}`];
+  const sections = [`## Build failure\n\n${failureSection(input.diagnostics, renderDiagnostic, input.contextTokens)}`];
   if (input.history.length > 0) {
     sections.push(`## Earlier attempts that did not work\n\n${input.history.map((a) => `- attempt ${a.n}: ${a.outcome}${a.reason ? `: ${a.reason}` : ''}`).join('\n')}`);
   }

@@ -4,3 +4,4 @@ export { CONTEXT_TIERS, orderPieces, packContext, type ContextPiece, type Contex
 export { EDIT_FORMAT_INSTRUCTIONS, EDIT_FORMATS, type EditFormat } from './edit-formats.js';
 export { SYSTEM_PROMPT, editableFilesSection } from './system.js';
 export { AGENT_GOALS, AGENT_ROLE, buildAgentTurn, type AgentPromptState, type AgentToolDescription, type AgentTurn, type AgentTurnInput, type GatheredFact, type LastCall, type TriedFix } from './agent.js';
+export { failureSection, FAILURE_SHARE, MAX_CONTEXT_FAILURES, MAX_FULL_FAILURES } from './failure-section.js';

@@ -3,7 +3,8 @@
  * the repair stage gathered, the team guidelines, the history and the edit format.
  *
  * Budget (`contextTokens`, the model's window): room for the answer is kept free; the
- * failure, the format instructions and what each earlier attempt did are always sent;
+ * failure (its first failures in full, failure-section.ts), the format instructions and
+ * what each earlier attempt did are always sent;
  * the context pieces are packed by tier and relevance (context-pack.ts), whole methods or
  * nothing, and what was left out is named; earlier diffs (newest first) fill what is left.
  * The system message lists the files shown, which are the files the model may edit.
@@ -13,6 +14,7 @@ import { DEFAULT_ANSWER_TOKENS, estimateTokens } from '../context-window.js';
 import type { ChatMessage } from '../types.js';
 import { packContext, type ContextPiece, type PackResult } from './context-pack.js';
 import { EDIT_FORMAT_INSTRUCTIONS, EDIT_FORMATS, type EditFormat } from './edit-formats.js';
+import { failureSection } from './failure-section.js';
 import { GUIDELINES_HEADING, SYSTEM_PROMPT, editableFilesSection } from './system.js';
 
 export interface AttemptSummary {
@@ -74,7 +76,7 @@ export function composeRepairPrompt(input: RepairPromptInput): RepairPrompt {
   const answer = input.answerTokens ?? DEFAULT_ANSWER_TOKENS;
   const promptBudget = input.contextTokens - answer;
   const guidelines = guidelinesText(input.guidelines, input.contextTokens);
-  const failure = `## Build failure\n\n${input.diagnostics.map(renderDiagnostic).join('\n\n')}${input.testSide ? `\n\n${TEST_SIDE_NOTE}` : ''}`;
+  const failure = `## Build failure\n\n${failureSection(input.diagnostics, renderDiagnostic, promptBudget)}${input.testSide ? `\n\n${TEST_SIDE_NOTE}` : ''}`;
   const format = `## Your answer\n\n${EDIT_FORMAT_INSTRUCTIONS[input.editFormat]}`;
   const history = [...input.history].sort((a, b) => a.n - b.n);
   const policyAllows = input.editable ?? (() => true);

@@ -5,7 +5,7 @@
  * prompt stage packs them into the model's window (model/prompts/context-pack.ts).
  */
 import type { Diagnostic } from '../../diagnose/types.js';
-import type { ContextPiece } from '../../model/prompts/index.js';
+import { MAX_CONTEXT_FAILURES, type ContextPiece } from '../../model/prompts/index.js';
 import type { TypeIndex } from '../../plugins/contracts.js';
 import { testFailureContext } from './failures.js';
 import { linesPiece } from './pieces.js';
@@ -26,7 +26,8 @@ export async function gatherContext(input: GatherInput): Promise<ContextPiece[]>
   const sources = new ProjectSources(input.access, input.types);
   const out: ContextPiece[] = [];
   const seen = new Set<string>();
-  for (const [index, diagnostic] of input.diagnostics.filter((d) => d.fixable).entries()) {
+  // Context for the failures the prompt shows in full: a bug that fails 152 tests needs no 152 test files read and parsed.
+  for (const [index, diagnostic] of input.diagnostics.filter((d) => d.fixable).slice(0, MAX_CONTEXT_FAILURES).entries()) {
     let pieces: ContextPiece[];
     if (diagnostic.kind === 'test') pieces = await testFailureContext(diagnostic, sources);
     // A javac error, a -Werror warning, a javadoc error or a quality finding in Java code: the method it names and what it uses.
