@@ -47,6 +47,7 @@ export function addTool(text: string, format: ConfigTextFormat, entry: CommandTo
   const doc = parseYaml(text, label);
   if (doc.contents === null || doc.contents === undefined) doc.contents = doc.createNode({}) as unknown as typeof doc.contents;
   if (!isMap(doc.contents)) throw new MvnxError(`${label}: the config is not a mapping of settings`, 2);
+  // Stryker disable next-line BooleanLiteral: keepScalar only wraps a scalar `tools:` value, which is refused (or replaced when null) either way
   const existing = doc.get('tools', true);
   const node = doc.createNode(entry);
   if (isSeq(existing)) {
@@ -75,6 +76,7 @@ export function removeTool(text: string, format: ConfigTextFormat, name: string,
     return `${JSON.stringify(config, null, indentOf(text))}\n`;
   }
   const doc = parseYaml(text, label);
+  // Stryker disable next-line BooleanLiteral: anything but a list is left alone, wrapped or not
   const existing = doc.get('tools', true);
   if (!isSeq(existing)) return text;
   existing.items = existing.items.filter((item) => !(isMap(item) && item.get('name') === name));
@@ -83,6 +85,7 @@ export function removeTool(text: string, format: ConfigTextFormat, name: string,
 }
 
 function parseYaml(text: string, label: string) {
+  // Stryker disable next-line ObjectLiteral,BooleanLiteral: false is the default; source tokens are never read by get, set or toString
   const doc = parseDocument(text, { keepSourceTokens: false });
   const error = doc.errors[0];
   if (error) throw new MvnxError(`${label}: cannot edit a file that does not parse: ${error.message.split('\n')[0]}`, 2);

@@ -36,7 +36,8 @@ export function parseConfigText(text: string, fileLabel: string, format: 'yaml' 
     }
   }
   const firstError = doc.errors[0];
-  if (firstError) throw syntaxError(firstError.pos[0], firstError.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, ''));
+  // prettyErrors: false keeps the message free of yaml's own " at line L, column C:" and source excerpt: the line is ours.
+  if (firstError) throw syntaxError(firstError.pos[0], firstError.message.split('\n')[0]!);
   const lineOf = (path: FieldPath, key?: string): number | undefined => {
     let node: unknown = doc.contents;
     let line = rangeLine(node, lineCounter);

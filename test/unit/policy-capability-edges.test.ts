@@ -17,6 +17,11 @@ describe('addedCapabilities', () => {
     expect(addedCapabilities(changeSet)).toEqual([{ name: 'build-time code execution', where: 'pom.xml: <plugin> maven-antrun-plugin' }]);
   });
 
+  it('lists every build-time plugin one POM adds, separated by commas', () => {
+    const both = ANTRUN.replace('<plugins>\n', '<plugins>\n<plugin><groupId>org.codehaus.mojo</groupId><artifactId>exec-maven-plugin</artifactId><version>3.1.0</version></plugin>\n');
+    expect(addedCapabilities({ files: [{ path: 'pom.xml', before: POM, after: both }] })).toEqual([{ name: 'build-time code execution', where: 'pom.xml: <plugin> exec-maven-plugin, maven-antrun-plugin' }]);
+  });
+
   it('reads pom.xml and *.pom files only, and no binary file', () => {
     expect(addedCapabilities({ files: [{ path: 'deps/a-1.0.pom', before: POM, after: ANTRUN }] })).toHaveLength(1);
     expect(addedCapabilities({ files: [{ path: 'pom.xml.orig', before: POM, after: ANTRUN }] })).toEqual([]);

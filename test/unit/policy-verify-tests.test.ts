@@ -22,6 +22,7 @@ describe('verify.tests', () => {
     ['auto without auto.requireFullVerification', config('auto', false), 'affected'],
     ['auto with auto.requireFullVerification', config('auto', true), 'all'],
     ['a rule at auto with auto.requireFullVerification', config('assist', true, 'affected', [{ tier: 'auto' }]), 'all'],
+    ['rules below auto with auto.requireFullVerification', config('assist', true, 'affected', [{ tier: 'monitor' }, {}]), 'affected'],
     ['all asked for', config('monitor', false, 'all'), 'all'],
   ])('%s', (_label, input, expected) => {
     expect(effectiveTests(input)).toBe(expected);
