@@ -8,7 +8,7 @@ export { parseJava } from './parse.js';
 export { viewJavaFile, type SourceView, type ViewedJavaFile } from './source-view.js';
 export { flushJavaParses, forgetJavaParses, javaParseStats, parseKey, useJavaParseCache, PARSE_CACHE_FORMAT, type JavaParseCacheStats, type ParseStore } from './parse-cache.js';
 export { findBranches, type JavaBranch } from './branches.js';
-export { findMethodCalls, findReturnStatements, findStatements, findTryStatements, isInside, tokenText, tokenTextOfRange } from './queries.js';
+export { bodyRanges, findMethodCalls, findReturnStatements, findStatements, findTryStatements, isInside, tokenText, tokenTextOfRange } from './queries.js';
 export { allTypes, commentedStartLine, findType, lineAt, offsetAt, methodAt, typeAt, type SourcePosition } from './model.js';
 export type * from './types.js';
 export { fieldsOf, implicitMethodsOf, returnTypeOf, superTypesOf, typeBodyLine, typeHeaderOf, typeParametersOf, type JavaField, type SuperTypes } from './members.js';

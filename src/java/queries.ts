@@ -3,9 +3,9 @@
  * statement): which methods are called and with what, which try blocks catch what, where
  * a method returns, and the scope's text with whitespace and comments taken out.
  */
-import { child, childNodes, childTokens, descendants, originOf, rangeOf, textOf, tokensUnder, type CstNode, type ParsedSource } from './cst.js';
+import { child, childNodes, childTokens, descendants, originOf, rangeOf, sourceOf, textOf, tokensUnder, type CstNode, type ParsedSource } from './cst.js';
 import { readBlock, readStatement } from './parse.js';
-import type { JavaMethodCall, JavaReturnStatement, JavaScope, JavaStatement, JavaTryStatement, SourceRange } from './types.js';
+import type { JavaMethodCall, JavaReturnStatement, JavaScope, JavaSourceFile, JavaStatement, JavaTryStatement, SourceRange } from './types.js';
 import { remembered } from './parse-cache.js';
 
 /** Every method call in the scope, nested ones (in arguments, lambdas) included, in source order. */
@@ -159,4 +159,17 @@ export function findReturnStatements(scope: JavaScope): JavaReturnStatement[] {
 
 export function tokenText(scope: JavaScope): string {
   return remembered('tokenText', scope, () => tokenTextFromTree(scope));
+}
+
+/**
+ * The range of every method and constructor body in the file, wherever it sits: in a type,
+ * an enum constant's body, an anonymous or local class (outer bodies hold the inner ones).
+ * What other classes can never see of a file (workspace/narrow.ts compares the rest).
+ */
+export function bodyRanges(file: JavaSourceFile): SourceRange[] {
+  return remembered('bodyRanges', file, () => {
+    const node = sourceOf(file).root;
+    const bodies = [...descendants(node, 'methodBody').flatMap((body) => child(body, 'block') ?? []), ...descendants(node, 'constructorBody')];
+    return bodies.map((body) => rangeOf(body)).sort((a, b) => a.start - b.start);
+  });
 }

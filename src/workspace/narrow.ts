@@ -26,7 +26,7 @@ import path from 'node:path';
 import type { TestCaseResult } from '../diagnose/types.js';
 import { buildClassGraph, selectTests, sourcePathOf, usersOf, type ClassGraph, type ClassNode } from '../maven/class-graph.js';
 import { readClassRefs } from '../maven/class-refs.js';
-import { allTypes, parseJava } from '../java/index.js';
+import { bodyRanges, parseJava } from '../java/index.js';
 import type { ScopeDecision } from './verify-scope.js';
 
 export type TestsMode = 'affected' | 'all';
@@ -193,9 +193,8 @@ async function declarationChanges(input: NarrowInput, files: string[]): Promise<
 export function skeleton(text: string): string | undefined {
   const parsed = parseJava(text);
   if (!parsed.ok) return undefined;
-  const bodies = allTypes(parsed.file)
-    .flatMap((type) => type.methods.flatMap((method) => (method.body ? [method.body.range] : [])))
-    .sort((a, b) => a.start - b.start);
+  // Every body, also those of enum constants and anonymous classes (jsoup's HtmlTreeBuilderState states).
+  const bodies = bodyRanges(parsed.file);
   let out = '';
   let at = 0;
   for (const body of bodies) {

@@ -212,5 +212,12 @@ describe('narrowVerification: what a fix compiles again and which tests run', ()
   it('the skeleton keeps declarations and drops bodies', () => {
     expect(skeleton('class A { int f = 1; void m() { int x = 2; } }')).toBe('class A { int f = 1; void m() {} }');
     expect(skeleton('class A {')).toBeUndefined();
+    // Enum constants' bodies and anonymous classes hold method bodies too (jsoup's HtmlTreeBuilderState): a change there is body-only.
+    const states = (cond: string) => `enum S { Initial { boolean process(int t) { if (t ${cond} 1) return true; return false; } }; abstract boolean process(int t); }`;
+    expect(skeleton(states('=='))).toBe(skeleton(states('!=')));
+    expect(skeleton(states('=='))).toBe('enum S { Initial { boolean process(int t) {} }; abstract boolean process(int t); }');
+    expect(skeleton('class A { Runnable r = new Runnable() { public void run() { go(1); } }; A() { super(); } }')).toBe('class A { Runnable r = new Runnable() { public void run() {} }; A() {} }');
+    // A field of an enum constant's body is not a body: it stays.
+    expect(skeleton('enum S { X { int n = 1; }; }')).toBe('enum S { X { int n = 1; }; }');
   });
 });
