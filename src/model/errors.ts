@@ -8,10 +8,13 @@ export class ProviderUnavailableError extends Error {
   override readonly name = 'ProviderUnavailableError';
   /** The command or step that would make the provider available, for the user. */
   readonly hint: string;
+  /** No answer within the deadline: the only case where the client (a busy event loop) may be the slow one. */
+  readonly timedOut: boolean;
 
-  constructor(reason: string, hint: string, options?: { cause?: unknown }) {
-    super(`${reason}. ${hint}`, options);
+  constructor(reason: string, hint: string, options?: { cause?: unknown; timedOut?: boolean }) {
+    super(`${reason}. ${hint}`, options?.cause === undefined ? undefined : { cause: options.cause });
     this.hint = hint;
+    this.timedOut = options?.timedOut ?? false;
   }
 }
 

@@ -170,7 +170,7 @@ export class OllamaProvider implements ModelProvider {
     if (error instanceof ProviderUnavailableError) return error;
     const serve = ollamaServeHint(this.host);
     if (cause === 'timeout') {
-      return new ProviderUnavailableError(`The Ollama server at ${this.host} did not answer ${endpoint} within ${this.healthTimeoutMs} ms`, serve, { cause: error });
+      return new ProviderUnavailableError(`The Ollama server at ${this.host} did not answer ${endpoint} within ${this.healthTimeoutMs} ms`, serve, { cause: error, timedOut: true });
     }
     if (isConnectionFailure(error)) {
       return new ProviderUnavailableError(`Cannot reach the Ollama server at ${this.host} (${describeError(error)})`, serve, { cause: error });

@@ -182,7 +182,7 @@ export class OpenAiCompatibleProvider implements ModelProvider {
     if (cause === 'aborted') return abortedError(error);
     if (cause === 'timeout') {
       return phase === 'health'
-        ? new ProviderUnavailableError(`The server at ${this.host} did not answer within ${this.healthTimeoutMs} ms`, startServerHint(this.host), { cause: error })
+        ? new ProviderUnavailableError(`The server at ${this.host} did not answer within ${this.healthTimeoutMs} ms`, startServerHint(this.host), { cause: error, timedOut: true })
         : chatTimeoutError(this.model, this.settings.timeoutSeconds, error);
     }
     if (error instanceof ProviderUnavailableError || error instanceof ModelCallError) return error;

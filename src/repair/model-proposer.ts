@@ -115,20 +115,26 @@ function settled(work: Promise<void>): Promise<unknown> {
   );
 }
 
+/** The server said it cannot serve (refused, not pulled, an HTTP error): not a timeout, which a busy event loop here can cause. */
+function clearlyDown(error: unknown): error is ProviderUnavailableError {
+  return error instanceof ProviderUnavailableError && !error.timedOut;
+}
+
 /**
- * The prompt, unless the health check beside it finds the server unavailable first. Any
- * other health failure is left to chat(), which checks again and reports it as before.
+ * The prompt, unless the health check beside it finds the server clearly down first. Any
+ * other health failure (a timeout while the parser held the event loop) is left to chat(),
+ * which checks again and reports it as before.
  */
 async function unlessUnavailable<T>(work: Promise<T>, health: Promise<unknown> | undefined): Promise<T> {
   if (!health) return work;
-  const down = health.then((error) => (error instanceof ProviderUnavailableError ? error : new Promise<never>(() => undefined)));
+  const down = health.then((error) => (clearlyDown(error) ? error : new Promise<never>(() => undefined)));
   const first = await Promise.race([work.then((value) => ({ value })), down.then((error) => ({ error }))]);
   if ('error' in first) {
     work.catch(() => undefined);
     throw new ProviderUnavailable(oneLine(first.error));
   }
   const error = await health;
-  if (error instanceof ProviderUnavailableError) throw new ProviderUnavailable(oneLine(error));
+  if (clearlyDown(error)) throw new ProviderUnavailable(oneLine(error));
   return first.value;
 }
 

@@ -9,7 +9,7 @@
  * tests then get a Maven run of their own first. Every candidate gets the same verdict under
  * `verify.scope: full`; a fix that only stale outputs would let pass is still refused.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -142,10 +142,13 @@ afterAll(async () => {
 });
 
 describe('verification that reuses the user\'s build (real Maven)', () => {
-  it('the user\'s build failed on report\'s tests only, and its fresh outputs are taken for every module but report', () => {
+  it('the user\'s build failed on report\'s tests only; its fresh outputs are taken, and report\'s as that build left them', () => {
     expect(diagnosis.diagnostics.every((d) => d.kind === 'test' && d.module === 'report')).toBe(true);
-    // report's jar is older than the broken source (the failed build never packaged it): not fresh, not taken.
-    expect(session.reusedOutputs).toEqual(['app', 'core', 'util']);
+    // report's jar is older than the broken source (the failed build never packaged it), but the build
+    // (no clean) compiled the broken source: report is taken as it left it, without the stale jar.
+    expect(session.reusedOutputs).toEqual(['app', 'core', 'report', 'util']);
+    expect(existsSync(path.join(session.workspace.root, 'report/target/classes/com/acme/mini/report/ReportConfig.class'))).toBe(true);
+    expect(readdirSync(path.join(session.workspace.root, 'report/target')).filter((name) => name.endsWith('.jar'))).toEqual([]);
     expect(session.facts.graph.problems).toEqual([]);
   });
 
