@@ -66,6 +66,8 @@ const CANNOT_FAIL = [
   'assertArrayEquals(new int[] {product}, new int[] {product});',
   'assertIterableEquals(java.util.List.of(product), java.util.List.of(product));',
   'assertEquals(product, product, "the product");',
+  'assertEquals(product * 1, product*1);',
+  'assertThat(product * 1).isEqualTo(product*1);',
   'assertThat(true).isTrue();',
   'assertThat(false).isFalse();',
   'then(true).isTrue();',
@@ -163,6 +165,28 @@ describe('what counts as an assertion', () => {
     expect(reason).toBe('test-weakening: deleted `calc.verify();` in com.acme.calc.CalculatorTest#multipliesTwoNumbers');
   });
 
+  it.each(['checkCalc.verify();', 'Registry.calc.verify();', 'calc.assertValid();'])('%s, a call on a value, deleted from the failing test is a change of what it does, not a deleted assertion', (call) => {
+    const source = SOURCE.replace('int product = calc.multiply(2, 3);', `int product = calc.multiply(2, 3);\n        ${call}`);
+    const { rules, reason } = check(replaced(`        ${call}\n`, '', source));
+    expect(rules).toEqual(['failing-test-changed']);
+    expect(reason).toBe(`test-weakening: deleted \`${call}\` in com.acme.calc.CalculatorTest#multipliesTwoNumbers`);
+  });
+
+  it('two assertions deleted are named in source order, the assert statement first when it comes first', () => {
+    const source = SOURCE.replace(FAILING_ASSERTION, 'assert product > 0;\n        assertEquals(6, product);');
+    const { rules, reason } = check(replaced('assert product > 0;\n        assertEquals(6, product);', 'calc.reset();', source));
+    expect(rules).toEqual(['assertion-removed', 'assertion-removed']);
+    expect(reason).toBe(
+      'test-weakening: deleted `assert product > 0;` from com.acme.calc.CalculatorTest#multipliesTwoNumbers; deleted `assertEquals(6, product)` from com.acme.calc.CalculatorTest#multipliesTwoNumbers',
+    );
+  });
+
+  it('an assertion written over several lines is quoted on one', () => {
+    const source = SOURCE.replace(FAILING_ASSERTION, 'assertEquals(6,\n                product);');
+    const { reason } = check(replaced('        assertEquals(6,\n                product);\n', '', source));
+    expect(reason).toBe('test-weakening: deleted `assertEquals(6, product)` from com.acme.calc.CalculatorTest#multipliesTwoNumbers');
+  });
+
   it.each([
     ['Assertions.assertEquals(6, product);', 'Assertions.assertEquals(6, product)'],
     ['org.junit.jupiter.api.Assertions.assertEquals(6, product);', 'org.junit.jupiter.api.Assertions.assertEquals(6, product)'],
@@ -217,6 +241,25 @@ describe('a failure message is not what an assertion checks', () => {
     expect(reason).toBe('test-weakening: changed `assertEquals(6.0, product, 0.001, "six")` to `assertEquals(6.0, product, 1.0, "six")` in com.acme.calc.CalculatorTest#multipliesTwoNumbers');
   });
 
+  it.each([
+    ['a custom assertion whose last argument is a string', 'assertJson(String.valueOf(product), "6");', 'assertJson(String.valueOf(product), "5");'],
+    ['assertTrue whose only argument starts with a string', 'assertTrue("6".equals(String.valueOf(product)));', 'assertTrue("5".equals(String.valueOf(product)));'],
+    ['assertEquals whose arguments move across the comma', 'assertEquals(18, 3 * product);', 'assertEquals(1, 83 * product);'],
+  ])('%s: changing it is a changed assertion', (_name, before, after) => {
+    const source = SOURCE.replace(FAILING_ASSERTION, before);
+    const { rules, reason } = check(replaced(before, after, source));
+    expect(rules).toEqual(['assertion-changed']);
+    expect(reason).toBe(`test-weakening: changed \`${before.replace(/;$/, '')}\` to \`${after.replace(/;$/, '')}\` in com.acme.calc.CalculatorTest#multipliesTwoNumbers`);
+  });
+
+  it('white space inside an argument is no change: a failing test with a compile error of its own may be reformatted', () => {
+    const source = SOURCE.replace(FAILING_ASSERTION, 'assertEquals(6, calc.multiply(2, 3));');
+    const changeSet = replaced('assertEquals(6, calc.multiply(2, 3));', 'assertEquals(6, calc.multiply( 2,3 ));', source);
+    const verdict = checkTestIntegrity({ changeSet, failingTests: FAILING, policy: { allowFailingTestEdits: false }, compileErrorFiles: new Set([TEST_FILE]) });
+    expect(verdict.blocking).toEqual([]);
+    expect(verdict.allowedFailingTestEdits.map((finding) => finding.rule)).toEqual(['test-side-changed']);
+  });
+
   it('a message added to a passing test while its expected value changes does not hide the change', () => {
     const { rules, reason } = check(replaced(PASSING_ASSERTION, 'assertEquals(4, sum, String.format("sum %d", sum));'));
     expect(rules).toEqual(['assertion-changed']);
@@ -254,6 +297,13 @@ describe('a catch that swallows the failing assertion', () => {
   it('an assertion outside the try is not swallowed by its catch', () => {
     const replacement = `try {\n            calc.reset();\n        } catch (Throwable e) {}\n        ${FAILING_ASSERTION}`;
     expect(check(replaced(FAILING_ASSERTION, replacement)).rules).not.toContain('assertion-swallowed');
+  });
+
+  it('a catch body over several lines is quoted on one, whole up to 100 characters', () => {
+    const exactly100 = ` System.out.println("${'x'.repeat(73)}"); `;
+    expect(check(replaced(FAILING_ASSERTION, wrapped('Throwable', exactly100))).reason).toContain(`whose \`catch (Throwable e) {${exactly100}}\` swallows`);
+    const multiLine = '\n            System.out.println(e);\n        ';
+    expect(check(replaced(FAILING_ASSERTION, wrapped('Throwable', multiLine))).reason).toContain('whose `catch (Throwable e) { System.out.println(e); }` swallows');
   });
 
   it('the catch body is quoted on one line, shortened past 100 characters', () => {
