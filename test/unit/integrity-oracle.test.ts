@@ -104,6 +104,35 @@ describe('what a failing test passes in', () => {
     expect(testSpecialCasingReason(findings({ after: main(branch + BUGGY), test }))).toBe(sentence(value, key));
   });
 
+  it('a constant expression passed in is one input: compute(2 * 3) passes 6', () => {
+    const test = oneTest('assertEquals(36, new Calc().compute(2 * 3, "x"));');
+    expect(testSpecialCasingReason(findings({ after: main('        if (n == 6) return 36;\n' + BUGGY), test }))).toBe(sentence('36', 'n is 6'));
+  });
+
+  it('a quoted @CsvSource cell after the separator', () => {
+    const test = testClass('    @ParameterizedTest\n    @CsvSource({"7, \'JPY\'"})\n    void m(int digits, String code) {\n        assertEquals(digits, new Calc().compute(1, code));\n    }\n');
+    expect(testSpecialCasingReason(findings({ after: main('        if ("JPY".equals(code)) return 7;\n' + BUGGY), test }))).toBe(sentence('7', 'code is "JPY"'));
+  });
+
+  it.each<[string, string, string]>([
+    ['the expected value is not an input', oneTest('assertEquals(49, new Calc().compute(7, "x"));'), '        if (n == 49) return 49;\n'],
+    ['returning the input itself is not returning the expected value', oneTest('assertEquals(49, new Calc().compute(7, "x"));'), '        if (n == 7) return 7;\n'],
+    ['assertEquals expects no true', oneTest('assertEquals(49, new Calc().compute(7, "x"));'), '        if (n == 7) return true;\n'],
+    ['a display name that reads like a CSV row is no data', testClass('    @Test\n    @DisplayName("7, 49")\n    void m() {\n        assertEquals(48, new Calc().compute(7, "x"));\n    }\n'), '        if (n == 7) return 49;\n'],
+    ['a display name is no input', testClass('    @Test\n    @DisplayName("JPY")\n    void m() {\n        assertEquals(0, new Calc().compute(2, "EUR"));\n    }\n'), '        if ("JPY".equals(code)) return 0;\n'],
+    ['a number among @CsvSource\'s options is no row', testClass('    @ParameterizedTest\n    @CsvSource(value = {"7, 48"}, maxCharsPerColumn = 49)\n    void m(int n, int expected) {\n        assertEquals(expected, new Calc().compute(n, "x"));\n    }\n'), '        if (n == 7) return 49;\n'],
+    ['a chain of three constants declared in reverse is resolved only two deep', oneTest('assertEquals(EXPECTED, new Calc().compute(7, "x"));', '    static final int EXPECTED = MID * 7;\n    static final int MID = INPUT;\n    static final int INPUT = 7;\n'), '        if (n == 7) return 49;\n'],
+  ])('%s: passes', (_name, test, branch) => {
+    expect(findings({ after: main(branch + BUGGY), test })).toEqual([]);
+  });
+
+  it('a static final field without an initialiser, an assert statement and an abstract test read without failing', () => {
+    const fields = '    static final int LATE;\n    static { LATE = 7; }\n';
+    const test = testClass('    @Test\n    void m() {\n        assert new Calc().compute(LATE, "x").equals(49);\n        assertEquals(49, new Calc().compute(7, "x"));\n    }\n\n    @Test\n    abstract void n();\n', fields).replace('class CalcTest', 'abstract class CalcTest');
+    expect(testSpecialCasingReason(findings({ after: main('        if (n == 7) return 49;\n' + BUGGY), test }))).toBe(sentence('49', 'n is 7'));
+    expect(findings({ after: main('        if (n == 7) return 49;\n' + BUGGY), test, method: 'n' })).toEqual([]);
+  });
+
   it.each<[string, string, string]>([
     ['a static field that is not final is no constant', oneTest('assertEquals(EXPECTED, new Calc().compute(INPUT, "x"));', '    static int INPUT = 7;\n    static final int EXPECTED = 49;\n'), '        if (n == 7) return 49;\n'],
     ['a final field that is not static is no constant', oneTest('assertEquals(EXPECTED, new Calc().compute(INPUT, "x"));', '    final int INPUT = 7;\n    static final int EXPECTED = 49;\n'), '        if (n == 7) return 49;\n'],
@@ -191,6 +220,22 @@ describe('which files are main code, and which test files are read', () => {
       { ref: { className: 'com.acme.other.LooseTest' }, path: 'com/acme/other/LooseTest.java', text: 'loose' },
     ]);
     expect(read).toEqual(['core/src/test/java/com/acme/calc/CalcTest.java', 'com/acme/other/LooseTest.java']);
+  });
+
+  it('a test root at the top of the project is a test root too', async () => {
+    const files = new Map([
+      ['docs/com/acme/calc/CalcTest.java', 'docs copy'],
+      ['src/test/java/com/acme/calc/CalcTest.java', 'the test'],
+    ]);
+    const view = { read: async (path: string) => files.get(path), list: async (glob: string) => [...files.keys()].filter((path) => path.endsWith(glob.slice('**/'.length))) };
+    expect((await readFailingTestSources(['com.acme.calc.CalcTest#m'], view)).map((source) => source.path)).toEqual(['src/test/java/com/acme/calc/CalcTest.java']);
+  });
+
+  it('a change set with a test file and a main file changes main code', () => {
+    const test: FileChange = { path: TEST_FILE, before: 'class CalcTest {}', after: 'class CalcTest { }' };
+    const mainFile: FileChange = { path: MAIN_FILE, before: main(BUGGY), after: main('        return n * n;') };
+    expect(changesMainJava({ files: [test, mainFile] })).toBe(true);
+    expect(changesMainJava({ files: [test] })).toBe(false);
   });
 
   it('a file listed but not readable is left out', async () => {
