@@ -106,6 +106,18 @@ describe('the roots the poms declare', () => {
     ]);
   });
 
+  it('executions without goals, without sources or without roots add nothing and break nothing', () => {
+    const executions = [
+      '<execution><id>a</id><configuration><sources><source>src/a</source></sources></configuration></execution>',
+      '<execution><id>b</id><goals><goal>add-test-source</goal></goals><configuration><skip>true</skip></configuration></execution>',
+      '<execution><id>c</id><goals><goal>add-test-resource</goal></goals><configuration><skip>true</skip></configuration></execution>',
+      '<execution><id>d</id><goals><goal>testCompile</goal></goals><configuration><release>17</release></configuration></execution>',
+      '<execution><id>e</id><goals><goal>add-test-source</goal></goals><configuration><sources><source>src/e</source></sources></configuration></execution>',
+    ].join('');
+    const poms: ModulePom[] = [{ dir: 'web', text: pom(`<build><plugins><plugin><artifactId>build-helper-maven-plugin</artifactId><executions>${executions}</executions></plugin></plugins></build>`, 'web') }];
+    expect(testSideOf(poms).roots).toEqual([{ dir: 'web/src/e', what: 'test sources of module web' }]);
+  });
+
   it('a folder named twice is one root, named by the first declaration', () => {
     const poms: ModulePom[] = [
       { dir: 'core', text: pom('<build><testSourceDirectory>spec</testSourceDirectory><testResources><testResource><directory>spec</directory></testResource></testResources></build>', 'core') },
@@ -177,9 +189,12 @@ describe('the poms read from disk', () => {
   afterAll(async () => {
     for (const dir of dirs) await rm(dir, { recursive: true, force: true });
   });
+  /** The project is `proj/` of a private folder, so a module path may point outside it (`../outside`). */
   async function project(files: Record<string, string>): Promise<string> {
-    const root = await mkdtemp(path.join(tmpdir(), 'mvnx-test-side-'));
-    dirs.push(root);
+    const parent = await mkdtemp(path.join(tmpdir(), 'mvnx-test-side-'));
+    dirs.push(parent);
+    const root = path.join(parent, 'proj');
+    await mkdir(root);
     for (const [file, text] of Object.entries(files)) {
       await mkdir(path.dirname(path.join(root, file)), { recursive: true });
       await writeFile(path.join(root, file), text);
@@ -198,6 +213,8 @@ describe('the poms read from disk', () => {
       'web/pom.xml': pom('<build><testSourceDirectory>web-tests</testSourceDirectory></build>', 'web'),
       'tools/pom.xml': pom('<build><testSourceDirectory>tool-tests</testSourceDirectory></build>', 'tools'),
       'alt.xml/pom.xml': pom('<build><testSourceDirectory>never</testSourceDirectory></build>', 'alt'),
+      '../outside/pom.xml': pom('<build><testSourceDirectory>never</testSourceDirectory></build>', 'outside'),
+      '${gen}/pom.xml': pom('<build><testSourceDirectory>never</testSourceDirectory></build>', 'gen'),
     });
     const side = await readTestSide(root);
     expect(side.roots.map((r) => `${r.dir}: ${r.what}`)).toEqual([
@@ -220,6 +237,26 @@ describe('the poms read from disk', () => {
   it('a folder without a pom: the conventional folders only', async () => {
     const root = await project({ 'README.md': 'no pom' });
     expect(await readTestSide(root)).toEqual({ roots: [] });
+  });
+
+  it('the root named again as a module is read once: its uses are counted once', async () => {
+    const root = await project({
+      'pom.xml': pom(`<modules><module>.</module><module>./</module><module>kit</module></modules><dependencies>${dependency('kit', '<scope>test</scope>')}</dependencies>`, 'parent'),
+      'kit/pom.xml': pom('', 'kit'),
+    });
+    expect((await readTestSide(root)).roots).toEqual([{ dir: 'kit', what: 'test-support module kit (parent uses it only in test scope)' }]);
+  });
+
+  it('follows modules 32 levels down and no further', async () => {
+    const files: Record<string, string> = { 'pom.xml': pom('<modules><module>m1</module></modules>', 'root') };
+    let dir = '';
+    for (let level = 1; level <= 35; level++) {
+      dir = `${dir}m${level}/`;
+      files[`${dir}pom.xml`] = pom(`<build><testSourceDirectory>t</testSourceDirectory></build><modules><module>m${level + 1}</module></modules>`, `m${level}`);
+    }
+    const roots = (await readTestSide(await project(files))).roots;
+    expect(roots).toHaveLength(32);
+    expect(roots.at(-1)!.what).toBe('test sources of module m32');
   });
 
   it('a reactor that names itself stops after one visit', async () => {
