@@ -79,7 +79,7 @@ const CANNOT_FAIL = [
   'org.junit.jupiter.api.Assertions.assertTrue(true);',
 ];
 
-/** Each can fail: a real check of the product, or a check that is wrong but not vacuous. */
+/** Each can fail (a real check of the product, or a wrong but not vacuous one), or is a form the check does not judge vacuous: it names the two-call AssertJ forms only. */
 const CAN_FAIL = [
   'assertTrue(product == 6);',
   'assertTrue(Boolean.valueOf(product == 6));',
@@ -311,5 +311,31 @@ describe('a catch that swallows the failing assertion', () => {
     const { reason } = check(replaced(FAILING_ASSERTION, wrapped('Throwable', longBody)));
     const quoted = /whose `(catch \(Throwable e\) [^`]*)` swallows/.exec(reason)?.[1];
     expect(quoted).toBe(`catch (Throwable e) { System.out.println("${'x'.repeat(75)}...`);
+  });
+});
+
+// Written from the survivors of the second run (after the tests above).
+describe('the last edges of what an assertion is', () => {
+  it('two assertions deleted in one statement are named in source order, the assert statement first', () => {
+    const block = 'if (product > 0) {\n            assert product > 1;\n            assertEquals(6, product);\n        }';
+    const source = SOURCE.replace(FAILING_ASSERTION, block);
+    const { rules, reason } = check(replaced(block, 'calc.reset();', source));
+    expect(rules).toEqual(['assertion-removed', 'assertion-removed']);
+    expect(reason).toBe(
+      'test-weakening: deleted `assert product > 1;` from com.acme.calc.CalculatorTest#multipliesTwoNumbers; deleted `assertEquals(6, product)` from com.acme.calc.CalculatorTest#multipliesTwoNumbers',
+    );
+  });
+
+  it.each(['verify(calc).multiply(2, 3);', 'assertThat(false).isNotNull().isFalse();', 'verifyThat(true).isTrue();'])('%s replacing the failing assertion is a change, not one that cannot fail', (replacement) => {
+    const { rules, reason } = check(replaced(FAILING_ASSERTION, replacement));
+    expect(rules).toEqual(['assertion-changed']);
+    expect(reason).toBe(`test-weakening: replaced \`assertEquals(6, product)\` in com.acme.calc.CalculatorTest#multipliesTwoNumbers by \`${replacement.replace(/;$/, '')}\``);
+  });
+
+  it('an assertion moved next to a try/catch, not into it, is not swallowed', () => {
+    const moved = 'try {\n            calc.reset();\n        } catch (Throwable e) {\n        }\n        if (product > 0) {\n            assertEquals(6, product);\n        }';
+    const { rules, reason } = check(replaced(FAILING_ASSERTION, moved));
+    expect(rules).toEqual(['failing-test-changed']);
+    expect(reason).not.toContain('swallows');
   });
 });
