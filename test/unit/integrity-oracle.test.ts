@@ -257,3 +257,12 @@ describe('which files are main code, and which test files are read', () => {
     expect(listed).toHaveLength(20);
   });
 });
+
+// Written from the survivors of the second run.
+describe('a test class outside any test root', () => {
+  it('is read from the one file whose path ends with its package path', async () => {
+    const files = new Map([['lib/checks/com/acme/x/XTest.java', 'the test']]);
+    const view = { read: async (path: string) => files.get(path), list: async () => [...files.keys()] };
+    expect(await readFailingTestSources(['com.acme.x.XTest#t'], view)).toEqual([{ ref: { className: 'com.acme.x.XTest', method: 't' }, path: 'lib/checks/com/acme/x/XTest.java', text: 'the test' }]);
+  });
+});
