@@ -118,6 +118,10 @@ describe('the roots the poms declare', () => {
     expect(testSideOf(poms).roots).toEqual([{ dir: 'web/src/e', what: 'test sources of module web' }]);
   });
 
+  it('${project.basedir} alone makes the whole module test side', () => {
+    expect(testSideOf([{ dir: 'core', text: pom('<build><testSourceDirectory>${project.basedir}</testSourceDirectory></build>', 'core') }]).roots).toEqual([{ dir: 'core', what: 'test sources of module core' }]);
+  });
+
   it('a folder named twice is one root, named by the first declaration', () => {
     const poms: ModulePom[] = [
       { dir: 'core', text: pom('<build><testSourceDirectory>spec</testSourceDirectory><testResources><testResource><directory>spec</directory></testResource></testResources></build>', 'core') },
@@ -157,11 +161,18 @@ describe('test-support modules', () => {
   it('its groupId from its parent when it has none', () => {
     const kit = { dir: 'kit', text: pom('<parent><groupId>com.acme</groupId><artifactId>parent</artifactId><version>1</version></parent>', 'kit', '') };
     expect(testSideOf([kit, module('a', 'a', dependency('kit', '<scope>test</scope>'))]).roots).toEqual([{ dir: 'kit', what: 'test-support module kit (a uses it only in test scope)' }]);
+    // The parent's groupId is the module's: a compile-scope use of org.other:kit is another artifact.
+    expect(testSideOf([kit, module('a', 'a', dependency('kit', '<scope>test</scope>')), module('b', 'b', dependency('kit', '', 'org.other'))]).roots).toEqual([
+      { dir: 'kit', what: 'test-support module kit (a uses it only in test scope)' },
+    ]);
   });
 
   it('a dependency with the same artifactId from another groupId is not a use of the module', () => {
-    const side = testSideOf([module('kit', 'kit'), module('a', 'a', dependency('kit', '<scope>test</scope>', 'org.other')), module('b', 'b', dependency('kit', '', 'org.other'))]);
-    expect(side.roots).toEqual([]);
+    expect(testSideOf([module('kit', 'kit'), module('a', 'a', dependency('kit', '<scope>test</scope>', 'org.other'))]).roots).toEqual([]);
+    // Nor does a compile-scope use from another groupId stop the module from being test-support.
+    expect(testSideOf([module('kit', 'kit'), module('a', 'a', dependency('kit', '<scope>test</scope>')), module('b', 'b', dependency('kit', '', 'org.other'))]).roots).toEqual([
+      { dir: 'kit', what: 'test-support module kit (a uses it only in test scope)' },
+    ]);
   });
 
   it('a module without groupId anywhere is matched by artifactId alone', () => {
@@ -205,10 +216,12 @@ describe('the poms read from disk', () => {
   it('follows <modules> (back slashes, a trailing pom.xml or slash, a nested module, profiles), each pom once, and skips what is outside or unresolvable', async () => {
     const root = await project({
       'pom.xml': pom(
-        '<packaging>pom</packaging><modules><module>core\\</module><module>web/pom.xml</module><module>../outside</module><module>${gen}</module><module>alt.xml</module><module>core</module></modules><profiles><profile><id>x</id><modules><module>./tools</module></modules></profile></profiles>',
+        '<packaging>pom</packaging><modules><module>tools\\deep</module><module>core\\</module><module>web/pom.xml</module><module>../outside</module><module>${gen}</module><module>alt.xml</module><module>core</module></modules><profiles><profile><id>x</id><modules><module>./tools</module></modules></profile></profiles>',
         'parent',
       ),
-      'core/pom.xml': pom('<build><testSourceDirectory>spec</testSourceDirectory></build><modules><module>inner</module></modules>', 'core'),
+      'core/pom.xml': pom('<build><testSourceDirectory>spec</testSourceDirectory></build><modules><module>inner</module><module>sub\\leaf</module></modules>', 'core'),
+      'core/sub/leaf/pom.xml': pom('<build><testSourceDirectory>leaf-tests</testSourceDirectory></build>', 'leaf'),
+      'tools/deep/pom.xml': pom('<build><testSourceDirectory>deep-tests</testSourceDirectory></build>', 'deep'),
       'core/inner/pom.xml': pom('<build><testSourceDirectory>checks</testSourceDirectory></build>', 'inner'),
       'web/pom.xml': pom('<build><testSourceDirectory>web-tests</testSourceDirectory></build>', 'web'),
       'tools/pom.xml': pom('<build><testSourceDirectory>tool-tests</testSourceDirectory></build>', 'tools'),
@@ -218,8 +231,10 @@ describe('the poms read from disk', () => {
     });
     const side = await readTestSide(root);
     expect(side.roots.map((r) => `${r.dir}: ${r.what}`)).toEqual([
+      'tools/deep/deep-tests: test sources of module deep',
       'core/spec: test sources of module core',
       'core/inner/checks: test sources of module inner',
+      'core/sub/leaf/leaf-tests: test sources of module leaf',
       'web/web-tests: test sources of module web',
       'tools/tool-tests: test sources of module tools',
     ]);
