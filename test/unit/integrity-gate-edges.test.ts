@@ -7,6 +7,8 @@
 import { describe, expect, it } from 'vitest';
 import type { FileChange } from '../../src/patch/types.js';
 import { checkTestIntegrity } from '../../src/repair/integrity/index.js';
+import { changesMainJava } from '../../src/repair/integrity/oracle-inputs.js';
+import { touchesTests } from '../../src/repair/integrity/scope.js';
 
 const POM = '<project><modelVersion>4.0.0</modelVersion><artifactId>calc</artifactId><modules><module>core</module><module>app</module></modules><build><plugins><plugin><artifactId>maven-surefire-plugin</artifactId><version>3.2.5</version></plugin></plugins></build></project>';
 
@@ -113,5 +115,38 @@ describe('JUnit services and junit-platform.properties, at any depth', () => {
     expect(findings([{ path: 'core/src/test/resources/junit-platform.properties', before: null, after: 'junit.platform.tags=fast' }])).toEqual([
       'core/src/test/resources/junit-platform.properties: sets `junit.platform.tags=fast`, which changes which tests run',
     ]);
+  });
+});
+
+// Written from the survivors of the gate's second run.
+describe('the gate: names and positions', () => {
+  it('a helper class under a top-level src/test is test code, never main code, markers or not', () => {
+    expect(changesMainJava({ files: [{ path: 'src/test/java/com/acme/Helper.java', before: 'class Helper {}', after: 'class Helper { int x; }' }] })).toBe(false);
+  });
+
+  it('a change set with one test-side file among main files is read', () => {
+    expect(touchesTests({ files: [{ path: 'src/main/java/A.java', before: 'class A {}', after: 'class A { }' }, { path: 'src/test/resources/a.txt', before: 'a', after: 'b' }] })).toBe(true);
+  });
+
+  it('a copy of .mvn/maven.config under another name is no Maven setting', () => {
+    const copy = { path: '.mvn/maven.config.bak', before: '', after: '-DskipTests' };
+    expect(touchesTests({ files: [copy] })).toBe(false);
+    expect(findings([copy])).toEqual([]);
+  });
+
+  it('--define first in the file, and a token that only contains -D', () => {
+    expect(findings([{ path: '.mvn/maven.config', before: '', after: '--define skipTests' }])).toEqual(['.mvn/maven.config: adds `-DskipTests`, which skips, selects or ignores tests']);
+    expect(findings([{ path: '.mvn/maven.config', before: '', after: 'x-DskipTests' }])).toEqual([]);
+  });
+
+  it('a key without a value in junit-platform.properties is no setting and breaks nothing', () => {
+    expect(findings([{ path: 'junit-platform.properties', before: '', after: 'junit.jupiter.conditions.deactivate\njunit.platform.tags=fast\n' }])).toEqual([
+      'junit-platform.properties: sets `junit.platform.tags=fast`, which changes which tests run',
+    ]);
+  });
+
+  it('a plugin with an empty artifactId is read without failing', () => {
+    const empty = POM.replace('</plugins>', '<plugin><artifactId/><configuration><skipTests>true</skipTests></configuration></plugin></plugins>');
+    expect(pomChange(POM, empty)).toEqual([]);
   });
 });
