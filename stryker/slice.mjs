@@ -10,12 +10,14 @@ import base from '../stryker.config.mjs';
  * are ignored: each one reruns every test file of the folder, which is what made whole-set
  * runs take hours.
  * @param {string} name slice name: stryker/<name>.config.mjs
- * @param {'patch' | 'policy'} folder
+ * @param {'patch' | 'policy' | 'repair/integrity'} folder
  * @param {string[]} files the files under src/<folder>/ to mutate
- * @param {string} [tests] the vitest config's middle name when not the folder's
+ * @param {string} [tests] the vitest config's middle name when not the folder's (required for a
+ *   nested folder such as repair/integrity: its slices name their own narrow test sets)
  * @returns {import('@stryker-mutator/api/core').PartialStrykerOptions}
  */
 export function slice(name, folder, files, tests = folder) {
+  if (tests.includes('/')) throw new Error(`slice ${name}: name the vitest config of folder ${folder}`);
   return {
     ...base,
     vitest: { configFile: `vitest.mutation.${tests}.config.ts`, related: false },

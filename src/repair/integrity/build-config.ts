@@ -123,7 +123,13 @@ function added(before: Setting[], after: Setting[]): Setting[] {
 
 /** `.mvn/maven.config` and `.mvn/jvm.config`: options, one or more per line. */
 function mavenConfigFindings(before: string, after: string): string[] {
-  const tokens = (text: string) => text.split(/\s+/).filter(Boolean).map((token, index, all) => (token === '-D' && all[index + 1] ? `-D${all[index + 1]}` : token)).filter((token) => token !== '-D');
+  // `-Dx`, `-D x`, `--define x` and `--define=x` all set the property x (maven/settings.ts reads them the same way).
+  const tokens = (text: string) =>
+    text
+      .split(/\s+/)
+      .filter(Boolean)
+      .map((token, index, all) => ((token === '-D' || token === '--define') && all[index + 1] ? `-D${all[index + 1]}` : token.startsWith('--define=') ? `-D${token.slice('--define='.length)}` : token))
+      .filter((token) => token !== '-D' && token !== '--define');
   const old = new Set(tokens(before));
   const problems: string[] = [];
   for (const token of tokens(after)) {
