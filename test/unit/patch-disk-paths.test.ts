@@ -133,6 +133,15 @@ describe('checkPathsOnDisk', () => {
     expect((await checkPathsOnDisk(root, { files: [{ path: 'dir.sh', before: 'x\n', after: 'y\n', oldMode: '100644' }] })).map((p) => p.code)).toEqual(['not-a-file']);
   });
 
+  it('does not compare the mode of a file refused on the way, or of one that is not there', async () => {
+    const root = scratch();
+    write(root, 'run.sh');
+    chmodSync(join(root, 'run.sh'), 0o755);
+    symlinkSync(join(root, 'run.sh'), join(root, 'link.sh'));
+    expect((await checkPathsOnDisk(root, { files: [{ path: 'link.sh', oldPath: 'run.sh', before: 'x\n', after: 'x\n', oldMode: '100644' }] })).map((p) => p.code)).toEqual(['symlink-file']);
+    expect(await checkPathsOnDisk(root, { files: [{ path: 'gone.sh', before: 'x\n', after: 'y\n', oldMode: '100644' }] })).toEqual([]);
+  });
+
   it('checks both names of a rename and reports each refusal', async () => {
     const root = scratch();
     write(root, 'a');

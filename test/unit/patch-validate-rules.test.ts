@@ -123,6 +123,10 @@ describe('validateChangeSet: sizes, at the limit and one over', () => {
     expect(messages([{ path: JAVA, before: 'a\n', after: `a\n${'z'.repeat(9)}` }], { maxLineLength: 8 })).toEqual([`${JAVA} line 2 would be 9 characters long; policy allows at most 8 (patch.maxLineLength).`]);
   });
 
+  it('counts lines from an empty first line on', () => {
+    expect(messages([{ path: JAVA, before: 'a\n', after: `\n${'z'.repeat(9)}\n` }], { maxLineLength: 8 })).toEqual([`${JAVA} line 2 would be 9 characters long; policy allows at most 8 (patch.maxLineLength).`]);
+  });
+
   it('does not count a long line the file already had, and reports the longest added line', () => {
     const old = 'o'.repeat(30);
     expect(codes([{ path: JAVA, before: `${old}\na\n`, after: `${old}\nb\n` }], { maxLineLength: 8 })).toEqual([]);
@@ -170,5 +174,13 @@ describe('validateChangeSet: change types and build-time code', () => {
     const broken = '<config><artifactId>exec-maven-plugin</artifactId>\n';
     expect(codes([{ path: 'docs/notpom.xml', before: 'x\n', after: broken }])).toEqual([]);
     expect(codes([{ path: 'docs/pom.xml.txt', before: 'x\n', after: broken }])).toEqual([]);
+    expect(codes([{ path: 'docs/app.pom.txt', before: 'x\n', after: broken }])).toEqual([]);
+  });
+
+  it('checks an XML file of any name whose content is a POM, and names every plugin it adds', () => {
+    const two = exec('3.1.0').replace('</plugins>', '<plugin><artifactId>maven-antrun-plugin</artifactId></plugin></plugins>');
+    expect(messages([{ path: 'ci/release.xml', before: plain, after: two }])).toEqual([
+      'ci/release.xml: adds or changes <plugin> exec-maven-plugin, <plugin> maven-antrun-plugin, which runs code at build time (process execution); a repair may not do that.',
+    ]);
   });
 });
