@@ -100,9 +100,12 @@ describe('applyChangeSet: writing and rolling back', () => {
         { path: 'exec.sh', before: null, after: 'e\n', newMode: '100755' },
         { path: 'keep.sh', before: 'x\n', after: 'y\n' },
         { path: 'odd.txt', before: null, after: 'o\n', newMode: 'garbage' },
+        { path: 'odd2.txt', before: null, after: 'o\n', newMode: 'x100755' },
+        { path: 'odd3.txt', before: null, after: 'o\n', newMode: '1007550' },
       ],
     });
-    expect([fileMode(join(root, 'new.txt')), fileMode(join(root, 'exec.sh')), fileMode(join(root, 'keep.sh')), fileMode(join(root, 'odd.txt'))]).toEqual([0o644, 0o755, 0o710, 0o644]);
+    const modes = ['new.txt', 'exec.sh', 'keep.sh', 'odd.txt', 'odd2.txt', 'odd3.txt'].map((path) => fileMode(join(root, path)));
+    expect(modes).toEqual([0o644, 0o755, 0o710, 0o644, 0o644, 0o644]);
   });
 
   it('renames: the source goes, the target holds the new content with the source\'s mode', async () => {
@@ -153,8 +156,45 @@ describe('applyChangeSet: writing and rolling back', () => {
     const error = await refusal(applyChangeSet(root, { files: [{ path: 'a.txt', before: 'a\n', after: 'A\n' }, { path: 'x', before: null, after: 'file\n' }, { path: 'x/y.txt', before: null, after: 'y\n' }] }));
     expect(error.code).toBe('write-failed');
     expect(error.file).toBeUndefined();
-    expect(error.message).toMatch(/^Applying the patch failed and was rolled back: /);
+    expect(error.message).toMatch(/^Applying the patch failed and was rolled back: E[A-Z]+: [^,]+, mkdir /);
     expect(snapshotTree(root)).toEqual(before);
+  });
+
+  it('keeps a refusal found while writing as it is, and rolls back', async () => {
+    const root = scratch();
+    write(root, 'a.txt', 'a\n');
+    const before = snapshotTree(root);
+    // "d" is absent when checked; by the time it is written, the first change made it a folder.
+    const error = await refusal(applyChangeSet(root, { files: [{ path: 'a.txt', before: 'a\n', after: 'A\n' }, { path: 'd/e.txt', before: null, after: 'e\n' }, { path: 'd', before: null, after: 'file\n' }] }));
+    expect(error).toMatchObject({ code: 'unsafe-path', file: 'd', message: 'd is a folder; a patch only writes regular files.' });
+    expect(snapshotTree(root)).toEqual(before);
+  });
+
+  it('applies a rename chain listed target first (C->A before A->B) without losing A\'s content', async () => {
+    const root = scratch();
+    write(root, 'A', 'a\n');
+    write(root, 'C', 'c\n');
+    await applyChangeSet(root, {
+      files: [
+        { path: 'A', oldPath: 'C', before: 'c\n', after: 'c!\n' },
+        { path: 'B', oldPath: 'A', before: 'a\n', after: 'a!\n' },
+      ],
+    });
+    expect(Object.fromEntries([...snapshotTree(root)].map(([k, v]) => [k, v.toString()]))).toEqual({ A: 'c!\n', B: 'a!\n' });
+  });
+
+  it('keeps a file "renamed" to its own path', async () => {
+    const root = scratch();
+    write(root, 'A', 'a\n');
+    await applyChangeSet(root, { files: [{ path: 'A', oldPath: 'A', before: 'a\n', after: 'b\n' }] });
+    expect(readFileSync(join(root, 'A'), 'utf8')).toBe('b\n');
+  });
+
+  it('calls a FIFO not a regular file', async () => {
+    const root = scratch();
+    const { execFileSync } = await import('node:child_process');
+    execFileSync('mkfifo', [join(root, 'pipe')]);
+    expect(await refusal(applyChangeSet(root, { files: [{ path: 'pipe', before: 'x\n', after: 'y\n' }] }))).toMatchObject({ code: 'unsafe-path', message: 'pipe is not a regular file; a patch only writes regular files.' });
   });
 });
 
@@ -216,6 +256,34 @@ describe('fingerprints', () => {
     expect(fingerprintProposedEdits([{ type: 'whole-file', path: 'A', content: 'x \n' }])).toBe(fingerprintProposedEdits([{ type: 'whole-file', path: 'A', content: 'x\n' }]));
     expect(fingerprintProposedEdits([{ type: 'whole-file', path: 'A', content: 'x\n' }])).not.toBe(fingerprintProposedEdits([{ type: 'whole-file', path: 'B', content: 'x\n' }]));
     expect(fingerprintProposedEdits([{ type: 'search-replace', path: 'A', search: 'a', replace: 'b' }])).not.toBe(fingerprintProposedEdits([{ type: 'search-replace', path: 'A', search: 'b', replace: 'a' }]));
+    expect(fingerprintProposedEdits([{ type: 'search-replace', path: 'A', search: 'a\rb', replace: '' }])).not.toBe(fingerprintProposedEdits([{ type: 'search-replace', path: 'A', search: 'ab', replace: '' }]));
+    expect(fingerprintProposedEdits([{ type: 'whole-file', path: 'A', content: 'a\nb' }])).not.toBe(fingerprintProposedEdits([{ type: 'whole-file', path: 'A', content: 'ab' }]));
+    expect(fingerprintProposedEdits([unified(['-ab'])])).not.toBe(fingerprintProposedEdits([unified(['-a', '+b'])]));
+    expect(fingerprintProposedEdits([unified(['-a'], { oldPath: 'B' })])).not.toBe(fingerprintProposedEdits([unified(['-a'], { oldPath: 'C' })]));
+    expect(fingerprintProposedEdits([unified(['-a'], { newPath: 'B' })])).not.toBe(fingerprintProposedEdits([unified(['-a'], { newPath: 'C' })]));
+    expect(fingerprintProposedEdits([unified(['-a'], { newMode: '100644' })])).not.toBe(fingerprintProposedEdits([unified(['-a'], { newMode: '100755' })]));
+  });
+
+  it('stay the same from one version to the next: they name fix branches and match records of earlier runs', () => {
+    // Values computed once (mvnx 0.1.0); a change here renames every published mvnx/fix-<fingerprint> branch.
+    const cs: ChangeSet = {
+      files: [
+        { path: 'src/main/java/B.java', oldPath: 'src/main/java/A.java', before: 'a\n', after: 'class B {}\n', newMode: '100755' },
+        { path: 'README.md', before: 'x\n', after: null },
+        { path: 'img/logo.png', before: 'p', after: 'q', binary: true },
+      ],
+    };
+    expect(fingerprintChangeSet(cs)).toBe('74d5c46f90f071bff8184c49931f1050aa0a0a07212d8ecbea1f8783e07fb453');
+    const proposed: ProposedEdit[] = [
+      { type: 'unified', oldPath: 'src/A.java', newPath: 'src/A.java', newMode: '100755', hunks: [{ oldStartHint: 3, lines: [' ctx', '-old  ', '+new\r'] }] },
+      { type: 'unified', oldPath: null, newPath: 'N.java', hunks: [{ lines: ['+n'] }] },
+      { type: 'search-replace', path: 'B.java', search: 'a\nb\n', replace: 'c\n' },
+      { type: 'line-op', path: 'C.java', op: 'replace', line: 2, endLine: 3, text: 't\n', old: 'o\np\n' },
+      { type: 'line-op', path: 'C.java', op: 'insert', line: 9 },
+      { type: 'whole-file', path: 'D.java', content: 'd\n' },
+    ];
+    expect(fingerprintProposedEdits(proposed)).toBe('09638fbdb9fbaa00642dfa98a9d2257edf2ecba6675566be0068aedcfacc4f6e');
+    expect(fingerprintText('  The build\tfails. ')).toBe('d31aa9ad09852f949951679c6822d66a8617510ba548c063a39d3b2e3878cf37'); // sha-256 of "The build fails."
   });
 
   it('of plain text: whitespace runs and ends do not count, words do', () => {
