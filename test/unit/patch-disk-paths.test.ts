@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { execFileSync } from 'node:child_process';
 import { chmodSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
@@ -36,7 +37,6 @@ describe('checkPathOnDisk', () => {
     const root = scratch();
     mkdirSync(join(root, 'src/A.java'), { recursive: true });
     expect(await checkPathOnDisk(root, 'src/A.java')).toEqual({ code: 'not-a-file', file: 'src/A.java', message: 'src/A.java is a folder, not a regular file; patches only write regular files.' });
-    const { execFileSync } = await import('node:child_process');
     execFileSync('mkfifo', [join(root, 'pipe')]);
     expect((await checkPathOnDisk(root, 'pipe'))?.message).toBe('pipe is a FIFO (named pipe), not a regular file; patches only write regular files.');
   });
@@ -47,6 +47,30 @@ describe('checkPathOnDisk', () => {
     servers.push(server);
     await new Promise<void>((done) => server.listen(join(root, 'app.sock'), done));
     expect((await checkPathOnDisk(root, 'app.sock'))?.message).toBe('app.sock is a socket, not a regular file; patches only write regular files.');
+  });
+
+  // mknod needs root (CAP_MKNOD); where it is refused, the device case cannot be built.
+  const canMakeDevices = (() => {
+    const dir = tempDir();
+    try {
+      execFileSync('mknod', [join(dir, 'null'), 'c', '1', '3'], { stdio: 'ignore' });
+      return true;
+    } catch {
+      return false;
+    } finally {
+      removeDir(dir);
+    }
+  })();
+
+  it.runIf(canMakeDevices)('calls a character device a device file', async () => {
+    const root = scratch();
+    execFileSync('mknod', [join(root, 'null'), 'c', '1', '3']);
+    expect((await checkPathOnDisk(root, 'null'))?.message).toBe('null is a device file, not a regular file; patches only write regular files.');
+  });
+
+  it('reports a path the file system refuses to look up as an io-error with its code', async () => {
+    const root = scratch();
+    expect(await checkPathOnDisk(root, 'a\u0000b')).toEqual({ code: 'io-error', file: 'a\u0000b', message: 'a\u0000b: cannot check a\u0000b (ERR_INVALID_ARG_VALUE).' });
   });
 
   it('refuses a file on the way where a folder is needed, naming it', async () => {

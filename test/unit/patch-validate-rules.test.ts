@@ -127,6 +127,17 @@ describe('validateChangeSet: sizes, at the limit and one over', () => {
     expect(messages([{ path: JAVA, before: 'a\n', after: `\n${'z'.repeat(9)}\n` }], { maxLineLength: 8 })).toEqual([`${JAVA} line 2 would be 9 characters long; policy allows at most 8 (patch.maxLineLength).`]);
   });
 
+  it('reports the first of the longest added lines, wherever it is', () => {
+    const added = (...lines: string[]) => messages([{ path: JAVA, before: 'a\n', after: `a\n${lines.join('\n')}\n` }], { maxLineLength: 8 });
+    expect(added('m'.repeat(12), 'n'.repeat(9), 'o'.repeat(3))).toEqual([`${JAVA} line 2 would be 12 characters long; policy allows at most 8 (patch.maxLineLength).`]);
+    expect(added('p'.repeat(10), 'q'.repeat(10))).toEqual([`${JAVA} line 2 would be 10 characters long; policy allows at most 8 (patch.maxLineLength).`]);
+  });
+
+  it('counts a CR inside a line as a character; only a line-ending CR is not counted', () => {
+    expect(codes([{ path: JAVA, before: 'a\n', after: 'a\nab\rcd\n' }], { maxLineLength: 4 })).toEqual(['line-too-long']);
+    expect(codes([{ path: JAVA, before: 'a\n', after: 'a\nabcd\r\n' }], { maxLineLength: 4 })).toEqual([]);
+  });
+
   it('does not count a long line the file already had, and reports the longest added line', () => {
     const old = 'o'.repeat(30);
     expect(codes([{ path: JAVA, before: `${old}\na\n`, after: `${old}\nb\n` }], { maxLineLength: 8 })).toEqual([]);
@@ -151,7 +162,9 @@ describe('validateChangeSet: sizes, at the limit and one over', () => {
 
 describe('validateChangeSet: change types and build-time code', () => {
   it('names every change type the policy does not allow', () => {
-    expect(messages([{ path: 'src/main/java/B.java', oldPath: JAVA, before: 'a\n', after: 'b\n' }], { allowedChanges: ['edit-main-source'] })).toEqual(['src/main/java/B.java: change type rename is not allowed by policy.']);
+    expect(validate([{ path: 'src/main/java/B.java', oldPath: JAVA, before: 'a\n', after: 'b\n' }], { allowedChanges: ['edit-main-source'] })).toEqual([
+      { code: 'change-type-not-allowed', file: 'src/main/java/B.java', message: 'src/main/java/B.java: change type rename is not allowed by policy.' },
+    ]);
   });
 
   const exec = (version: string) =>

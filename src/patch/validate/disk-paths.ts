@@ -98,7 +98,6 @@ export async function diskModeOf(root: string, path: string): Promise<string | u
   try {
     const stats = await lstat(join(root, path));
     return stats.isFile() ? gitModeOf(stats) : undefined;
-    // Stryker disable next-line BlockStatement: an empty catch block also returns undefined
   } catch {
     return undefined;
   }

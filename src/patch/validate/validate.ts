@@ -23,7 +23,9 @@ function byteLength(text: string | null, change: FileChange): number {
 
 /** The longest line the change adds (only new or changed lines count; a file the change leaves alone may be long). */
 function longestAddedLine(change: FileChange): { length: number; line: number } {
+  // Stryker disable next-line ObjectLiteral: {} has no length, which compares like 0 with the limit
   if (change.after === null) return { length: 0, line: 0 };
+  // Stryker disable next-line ArrayDeclaration: only a line reading exactly Stryker's marker would tell the made-up entry apart
   const existing = new Set(change.before === null ? [] : change.before.split('\n'));
   let longest = { length: 0, line: 0 };
   let start = 0;
