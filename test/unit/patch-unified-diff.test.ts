@@ -29,6 +29,8 @@ describe('toUnifiedDiff: the exact canonical text', () => {
     expect(same).not.toContain('mode');
     const defaulted = toUnifiedDiff({ files: [{ path: 'run.sh', before: 'a\n', after: 'b\n', newMode: '100644' }] });
     expect(defaulted).not.toContain('mode');
+    const oldOnly = toUnifiedDiff({ files: [{ path: 'run.sh', before: 'a\n', after: 'b\n', oldMode: '100755' }] });
+    expect(oldOnly).not.toContain('mode');
     expect(toUnifiedDiff({ files: [{ path: 'run.sh', before: 'a\n', after: 'a\n', newMode: '100755' }] })).toBe(
       ['diff --git a/run.sh b/run.sh', 'old mode 100644', 'new mode 100755', ''].join('\n'),
     );
