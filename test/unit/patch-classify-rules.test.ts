@@ -57,6 +57,7 @@ describe('classifyFile', () => {
     expect(classifyFile({ path: 'r.sh', before: null, after: 'a', newMode: '100755' })).toEqual(['edit-other', 'add-file', 'mode-change']);
     expect(classifyFile({ path: 'r.sh', before: null, after: 'a', newMode: '100644' })).toEqual(['edit-other', 'add-file']);
     expect(classifyFile({ path: 'r.sh', before: null, after: 'a' })).toEqual(['edit-other', 'add-file']);
+    expect(classifyFile({ path: 'r.sh', before: 'a', after: 'b', oldMode: '100755' })).toEqual(['edit-other']);
   });
 
   it('calls any XML or .pom file whose content is a POM a build file, and reads its dependencies', () => {
@@ -65,6 +66,7 @@ describe('classifyFile', () => {
     expect(classifyFile({ path: 'ci/gone.xml', before: pom(), after: null })).toEqual(['edit-other', 'delete-file', 'edit-build-file']);
     expect(classifyFile({ path: 'ci/other.xml', before: '<config/>', after: '<config><a/></config>' })).toEqual(['edit-other']);
     expect(classifyFile({ path: 'ci/release.txt', before: pom(), after: pom(deps(dep('new'))) })).toEqual(['edit-other']);
+    expect(classifyFile({ path: 'ci/release.xml.bak', before: pom(), after: pom(deps(dep('new'))) })).toEqual(['edit-other']);
   });
 
   it('never reads a binary change as a POM, and a pom.xml is a build file whatever it holds', () => {
@@ -89,6 +91,12 @@ describe('classify and changed lines', () => {
     };
     expect(changedLineTexts(cs)).toEqual({ added: ['Y'], removed: ['y', 'p'] });
     expect(countChangedLines(cs)).toEqual({ added: 1, removed: 2, files: 3 });
+  });
+
+  it('keeps a CR inside a line, and never counts a "\\ No newline at end of file" marker as a line', () => {
+    expect(changedLineTexts({ files: [{ path: 'a', before: 'x\n', after: 'x\na\rb\n' }] })).toEqual({ added: ['a\rb'], removed: [] });
+    expect(changedLineTexts({ files: [{ path: 'a', before: 'p\rq\n', after: '' }] })).toEqual({ added: [], removed: ['p\rq'] });
+    expect(changedLineTexts({ files: [{ path: 'a', before: 'a', after: 'b' }] })).toEqual({ added: ['b'], removed: ['a'] });
   });
 });
 
@@ -204,6 +212,14 @@ describe('addedBuildTimeCode', () => {
   it('finds a declaration in pluginManagement and profiles, trims the artifactId, and names each plugin once', () => {
     const text = pom(`<build><pluginManagement><plugins>${plugin(' exec-maven-plugin ')}</plugins></pluginManagement></build><profiles><profile><build><plugins>${plugin('exec-maven-plugin', '<version>3</version>')}${plugin('maven-antrun-plugin')}</plugins></build></profile></profiles>`);
     expect(addedBuildTimeCode(pom(), text)).toEqual(['exec-maven-plugin', 'maven-antrun-plugin']);
+  });
+
+  it('counts a new declaration of a plugin already declared elsewhere, and only the plugin that was added', () => {
+    const managed = pom(`<build><pluginManagement><plugins>${plugin('exec-maven-plugin')}</plugins></pluginManagement></build>`);
+    const alsoInProfile = managed.replace('</project>', `<profiles><profile><build><plugins>${plugin('exec-maven-plugin', '<version>3</version>')}</plugins></build></profile></profiles></project>`);
+    expect(addedBuildTimeCode(managed, alsoInProfile)).toEqual(['exec-maven-plugin']);
+    const broken = (names: string[]) => `<project><build>${names.map((n) => `<artifactId>${n}</artifactId>`).join('')}`;
+    expect(addedBuildTimeCode(broken(['exec-maven-plugin']), broken(['exec-maven-plugin', 'maven-antrun-plugin']))).toEqual(['maven-antrun-plugin']);
   });
 
   it('ignores a code-running artifactId that is a dependency, not a plugin', () => {
