@@ -243,7 +243,7 @@ describe('fingerprints', () => {
     const unified = (lines: string[], over: Partial<Extract<ProposedEdit, { type: 'unified' }>> = {}): ProposedEdit => ({ type: 'unified', oldPath: 'A', newPath: 'A', hunks: [{ oldStartHint: 1, lines }], ...over });
     const base = fingerprintProposedEdits([unified([' c', '-a', '+b'])]);
     expect(fingerprintProposedEdits([unified([' other', '-a  ', '+b\r'], {})])).toBe(base);
-    expect(fingerprintProposedEdits([{ ...unified([' c', '-a', '+b']), hunks: [{ lines: [' c', '-a', '+b'] }] }])).toBe(base);
+    expect(fingerprintProposedEdits([{ type: 'unified', oldPath: 'A', newPath: 'A', hunks: [{ lines: [' c', '-a', '+b'] }] }])).toBe(base);
     expect(fingerprintProposedEdits([unified([' c', '-a', '+b'], { newMode: '100755' })])).not.toBe(base);
     expect(fingerprintProposedEdits([unified([' c', '-a', '+b'], { oldPath: null })])).not.toBe(base);
     expect(fingerprintProposedEdits([unified([' c', '-a', '+b'], { newPath: null })])).not.toBe(base);

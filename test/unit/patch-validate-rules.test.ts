@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_PATCH_POLICY, pathProblem, protectedProblem, validateChangeSet, type ChangeSet, type FileChange, type PatchPolicy } from '../../src/patch/index.js';
+import { DEFAULT_PATCH_POLICY, pathProblem, protectedProblem, validateChangeSet, type FileChange, type PatchPolicy } from '../../src/patch/index.js';
 
 // The pure rules of validate/validate.ts and validate/path-rules.ts, rule by rule: each
 // refusal with its exact message, and each limit at its boundary (at the limit passes, one over fails).
