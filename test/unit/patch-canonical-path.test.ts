@@ -37,7 +37,7 @@ describe('canonicalPath: refusals, each with its message', () => {
     expect(refusal('')).toEqual({ code: 'invalid-path', message: 'A change names an empty path.' });
     expect(refusal('src/main/')).toEqual({ code: 'invalid-path', file: 'src/main/', message: 'Path "src/main/" names a folder, not a file.' });
     expect(refusal('src/main/.')?.message).toBe('Path "src/main/." names a folder, not a file.');
-    expect(refusal('.')?.code).toBe('invalid-path');
+    expect(refusal('.')).toEqual({ code: 'invalid-path', file: '.', message: 'Path "." names a folder, not a file.' });
     expect(refusal('src\\main\\')?.code).toBe('invalid-path');
     expect(refusal('./')?.code).toBe('invalid-path');
   });
@@ -69,6 +69,7 @@ describe('canonicalPath: refusals, each with its message', () => {
     expect(refusal('git~12/config')?.code).toBe('forbidden-dir');
     expect(refusal('.mvnx/runs/x.json')?.message).toBe('Path ".mvnx/runs/x.json" is inside .mvnx/, which patches never write.');
     expect(refusal('.git./config')?.code).toBe('forbidden-dir');
+    expect(refusal('.git. ./config')?.code).toBe('forbidden-dir');
     expect(refusal('.git::$INDEX_ALLOCATION/config')?.code).toBe('forbidden-dir');
     expect(refusal('.g\u0131t/config')?.code).toBe('forbidden-dir');
   });
@@ -96,6 +97,7 @@ describe('canonicalPath: refusals, each with its message', () => {
     };
     expect(deep(4095)).toHaveLength(4095);
     expect(canonicalPath(deep(4095))).toEqual({ path: deep(4095) });
+    expect(refusal(deep(4096))?.code).toBe('path-too-long');
     expect(refusal(deep(4096))?.message).toMatch(/ is 4096 bytes long; file systems allow 4095\.$/);
   });
 
@@ -108,8 +110,10 @@ describe('canonicalPath: refusals, each with its message', () => {
   });
 
   it('refuses names Windows or macOS read as another file', () => {
+    expect(refusal('src/A.java.')?.code).toBe('path-alias');
     expect(refusal('src/A.java.')?.message).toBe('Path "src/A.java.": "A.java." ends with a dot or a space, which Windows drops, so it aliases "A.java".');
     expect(refusal('src/A.java .')?.message).toBe('Path "src/A.java .": "A.java ." ends with a dot or a space, which Windows drops, so it aliases "A.java".');
+    expect(refusal('pom.xml::$DATA')?.code).toBe('path-alias');
     expect(refusal('pom.xml::$DATA')?.message).toBe('Path "pom.xml::$DATA": "pom.xml::$DATA" has a ":", which names an NTFS alternate data stream of "pom.xml".');
     expect(refusal('src/A\u200b.java')?.message).toBe('Path "src/A\u200b.java" contains an invisible character (macOS ignores it), so it names another file than it shows.');
     expect(refusal('src/A\u00ad.java')?.code).toBe('path-alias');
@@ -154,6 +158,8 @@ describe('matchPathGlob', () => {
     expect(matchPathGlob('src/pom.xml', 'pom.xml')).toBeUndefined();
     expect(matchPathGlob('Pom.xml', 'POM.XML')).toBe('alias');
     expect(matchPathGlob('pom.xml', 'pom.xml')).toBe('exact');
+    expect(matchPathGlob('secrets/.key', 'secrets/*')).toBe('exact');
+    expect(matchPathGlob('SECRETS/.key', 'secrets/*')).toBe('alias');
     // A second call uses the compiled glob and answers the same.
     expect(matchPathGlob('.MVN/jvm.config', '**/.mvn/**')).toBe('alias');
   });

@@ -40,6 +40,8 @@ describe('changeSetFromModelText', () => {
     expect(result.changeSet?.files).toEqual([{ path: 'a.txt', before: 'a\n', after: 'b\n' }]);
     expect(await changeSetFromModelText('No change needed.', root, policy())).toEqual({ problems: [{ code: 'no-edits', message: 'The reply holds no unified diff, SEARCH/REPLACE block or JSON edit list.' }], edits: [] });
     expect(await changeSetFromModelText('No change needed.', root, policy())).not.toHaveProperty('summary');
+    // Nothing to place: the project folder is not even looked at.
+    expect((await changeSetFromModelText('No change needed.', join(root, 'missing'), policy())).problems.map((p) => p.code)).toEqual(['no-edits']);
   });
 
   it('refuses a declared mode that is not a file mode before reading anything, naming the file or "(unnamed)"', async () => {
@@ -48,7 +50,7 @@ describe('changeSetFromModelText', () => {
     expect(result.changeSet).toBeUndefined();
     expect(result.problems).toEqual([{ code: 'invalid-mode', file: 'a.sh', message: 'a.sh: new mode 120000 (a symbolic link) is refused; patches only write plain (100644) or executable (100755) files.' }]);
     const deleted = await changeSetFromModelText('diff --git a/a.sh b/a.sh\ndeleted file mode 160000\n', root, policy());
-    expect(deleted.problems.map((p) => [p.code, p.file])).toEqual([['invalid-mode', 'a.sh']]);
+    expect(deleted.problems).toEqual([{ code: 'invalid-mode', file: 'a.sh', message: 'a.sh: old mode 160000 (a submodule) is refused; patches only write plain (100644) or executable (100755) files.' }]);
   });
 
   it('refuses a protected path before reading it, and reports every refused path', async () => {
@@ -86,6 +88,8 @@ describe('changeSetFromModelText', () => {
     expect(changed.changeSet?.files).toEqual([{ path: 'run.sh', before: 'echo\n', after: 'echo\n', oldMode: '100644', newMode: '100755' }]);
     const refused = await changeSetFromModelText('diff --git a/run.sh b/run.sh\nnew mode 100755\n', root, policy({ allowedChanges: ['edit-other'] }));
     expect(refused.problems.map((p) => p.code)).toEqual(['change-type-not-allowed']);
+    const stated = await changeSetFromModelText('diff --git a/run.sh b/run.sh\nold mode 100755\nnew mode 100644\n', root, policy());
+    expect(stated.problems.map((p) => p.code)).toEqual(['mode-mismatch']);
     const same = await changeSetFromModelText('diff --git a/same.sh b/same.sh\nnew mode 100755\n--- a/same.sh\n+++ b/same.sh\n@@ -1 +1 @@\n-echo\n+echo hi\n', root, policy({ allowedChanges: ['edit-other'] }));
     expect(same.changeSet?.files).toEqual([{ path: 'same.sh', before: 'echo\n', after: 'echo hi\n' }]);
   });
