@@ -20,6 +20,7 @@ export function fingerprintChangeSet(cs: ChangeSet): string {
   for (const entry of entries) {
     hash.update(JSON.stringify([entry.path, entry.from, entry.mode, entry.binary, entry.after === null ? null : entry.after.length]));
     hash.update('\0');
+    // Stryker disable next-line StringLiteral: Hash.update reads an empty encoding name as UTF-8, its default
     if (entry.after !== null) hash.update(entry.after, 'utf8');
     hash.update('\0');
   }

@@ -42,6 +42,7 @@ export function toUnifiedDiff(cs: ChangeSet): string {
  * file's own encoding, so a latin1 file's patch still applies with `git apply`.
  */
 export function toUnifiedDiffBytes(cs: ChangeSet): Buffer {
+  // Stryker disable next-line StringLiteral: Buffer.from reads an empty encoding name as UTF-8, its default
   return Buffer.concat(sortedByPath(cs).map((change) => Buffer.from(filePatch(change), change.encoding ?? 'utf8')));
 }
 
