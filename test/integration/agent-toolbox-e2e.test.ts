@@ -34,7 +34,8 @@ async function cartProject(config: string): Promise<string> {
   return root;
 }
 
-const CONFIG = 'tier: monitor\nagent:\n  mode: always\n  maxSteps: 14\n  parallelBuilds: 2\nfixers:\n  enabled: false\nbudget:\n  dynamic: false\n  maxModelCalls: 14\n  maxAttempts: 4\n';
+// One build at a time: with two, the right candidate can pass before the wrong one beside it fails (then `stopped`, as designed: test/unit/agent-candidates.test.ts), and this test reads every candidate's reason.
+const CONFIG = 'tier: monitor\nagent:\n  mode: always\n  maxSteps: 14\n  parallelBuilds: 1\nfixers:\n  enabled: false\nbudget:\n  dynamic: false\n  maxModelCalls: 14\n  maxAttempts: 4\n';
 
 function cartDiff(line: string): string {
   return [
