@@ -74,19 +74,20 @@ export function createVerifier(options: VerifierOptions): Verify {
 
     const verifyStarted = Date.now();
     const failingModules = failingModuleDirs(diagnosis);
+    const failing = failingTests(diagnosis);
     const touchedFiles = [...new Set(fix.files.flatMap((file) => (file.oldPath && file.oldPath !== file.path ? [file.oldPath, file.path] : [file.path])))];
     const graph = options.facts?.graph;
     const decision = graph
       ? decideScope({ scope: options.scope ?? 'full', graph, touchedFiles, failingModules, baselineTests: options.baselineTests, blockers: options.facts?.blockers ?? [], mavenArgs: options.mavenArgs })
       : undefined;
     const touchedModules = graph ? [...new Set(touchedFiles.flatMap((file) => moduleOfFile(graph, file)?.dir ?? []))] : [];
-    const narrowing = decision ? await narrowFor(options, workspace, decision, touchedFiles, failingTests(diagnosis)) : undefined;
+    const narrowing = decision ? await narrowFor(options, workspace, decision, touchedFiles, failing) : undefined;
     const narrowed = narrowing && 'module' in narrowing;
     const stages = planVerification({
       mavenArgs: options.mavenArgs,
       failingModules,
       touchedModules,
-      failingTests: failingTests(diagnosis),
+      failingTests: failing,
       // A quality failure needs no stage of its own: the full build runs the check.
       kinds: [...new Set(diagnosis.diagnostics.map((d) => d.kind).filter((k): k is 'compile' | 'test' => k === 'compile' || k === 'test'))],
       ...(oneRunFor(options, decision, failingModules) ? { oneRun: true } : {}),
@@ -104,7 +105,7 @@ export function createVerifier(options: VerifierOptions): Verify {
       ...(options.envPass ? { envPass: options.envPass } : {}),
       baselineTests: options.baselineTests,
       // Tests that fail in the diagnosis being worked on (after progress, maybe not in the user's build).
-      requiredTests: failingTests(diagnosis),
+      requiredTests: failing,
       timeoutMs: options.timeoutMs,
       signal,
       userCwd: options.userCwd,
