@@ -46,7 +46,7 @@ export async function readVerificationFacts(input: FactsInput): Promise<Verifica
             ...(input.env.MAVEN_OPTS ? { mavenOpts: input.env.MAVEN_OPTS } : {}),
             ...(jvmConfig !== undefined ? { jvmConfig } : {}),
             ...(mavenConfig !== undefined ? { mavenConfig } : {}),
-            poms: poms.map((p) => p.text),
+            poms,
             args: input.mavenArgs,
           }),
         }

@@ -20,6 +20,7 @@ import { runMaven } from '../maven/run.js';
 import type { MavenRunResult } from '../maven/types.js';
 import { addFailingFirstExecution, FAILING_FIRST_REPORTS, failingFirstOutcome, PomEditError, type FailingFirstOutcome } from './failing-first.js';
 import { prepareLaunch } from './launch.js';
+import { appendArgLineFlags } from './quick-jvm.js';
 import { hasOption, parseMavenArgs, rebaseArgs, rebasePath } from './maven-args.js';
 import { requireSandbox, type SandboxInfo } from './sandbox.js';
 import { judgeTestResults, type StageTests } from './test-verdict.js';
@@ -118,8 +119,8 @@ export interface VerifyInput extends WorkspaceBuildOptions {
   onStage?: (name: VerificationStageName) => void;
   /** The candidate's scope, and every module folder of the reactor (each gets its excludes file). */
   scope?: { decision: ScopeDecision; modules: string[] };
-  /** Quick-JVM flags (verify.quickJvm): MAVEN_OPTS to run with, `-DargLine=` to add. */
-  jvm?: { mavenOpts?: string; argLine?: string; added?: string[] };
+  /** Quick-JVM flags (verify.quickJvm): MAVEN_OPTS to run with, `-DargLine=` to add, flags for the poms' own `<argLine>`. */
+  jvm?: { mavenOpts?: string; argLine?: string; forkFlagsInPoms?: { poms: string[]; flags: string[] }; added?: string[] };
   /** The touched module verified narrowly (narrow.ts), or why all its tests run. */
   narrowing?: Narrowing | { why: string };
 }
@@ -238,6 +239,17 @@ async function placeFailingFirst(root: string, failingFirst: NonNullable<Verific
   return edits.length > 0;
 }
 
+/** The quick-JVM flags appended to the poms' own `<argLine>` in the workspace (idempotent; the workspace's reset restores the poms). */
+async function placeForkFlags(root: string, { poms, flags }: { poms: string[]; flags: string[] }): Promise<void> {
+  for (const pom of poms) {
+    const file = path.join(root, pom);
+    const text = await readFile(file, 'utf8').catch(() => undefined);
+    if (text === undefined) continue;
+    const withFlags = appendArgLineFlags(text, flags);
+    if (withFlags !== text) await writeFile(file, withFlags);
+  }
+}
+
 /**
  * What the failing-first execution did in a run: whether it stopped the build (from the
  * log), and the reports it wrote in its own folder. After a stop those reports are copied
@@ -296,6 +308,7 @@ async function runStage(context: StageContext, stage: VerificationStage, index: 
   const { input, cwd, executable } = context;
   const { workspace } = input;
   const env = input.jvm?.mavenOpts !== undefined ? { ...context.env, MAVEN_OPTS: input.jvm.mavenOpts } : context.env;
+  if (input.jvm?.forkFlagsInPoms) await placeForkFlags(workspace.root, input.jvm.forkFlagsInPoms);
   const args = stageArgs(stage, workspace, context.userCwd, input.sandbox, [...(input.jvm?.argLine ? [input.jvm.argLine] : []), ...(input.scope ? staleSourcesOnly(stage.args) : [])]);
   const runsTests = stage.name !== 'compile';
   const before = runsTests ? await reportTimes({ projectRoot: workspace.root }) : undefined;

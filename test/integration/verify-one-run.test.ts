@@ -200,4 +200,44 @@ describe('one Maven run on other pom shapes (verification session, real Maven)',
     expect(ran.filter((t) => t.module === 'ledger-app')).toEqual([]);
     expect(ran.filter((t) => t.module === 'ledger-core').map((t) => `${t.className}#${t.method}`)).toEqual(['com.example.ledger.core.AmountsTest#takesPercent']);
   }, 900_000);
+
+  it('a project with its own argLine gets the quick-JVM flags appended to it in the workspace, so its test JVM starts with the serial collector; the user\'s pom is untouched', async () => {
+    const root = await scratchCopy(path.join(repairFixtures, 'calc-logic-bug'));
+    const userPom = (await readFile(path.join(root, 'pom.xml'), 'utf8')).replace(
+      '</build>',
+      '<plugins><plugin><artifactId>maven-surefire-plugin</artifactId><configuration><argLine>-Xss640k</argLine></configuration></plugin></plugins>\n  </build>',
+    );
+    await writeFile(path.join(root, 'pom.xml'), userPom);
+    await writeFile(path.join(root, 'src/test/java/com/acme/calc/OtherTest.java'), FORK_ARGS_TEST);
+    const { session, diagnosis } = await sessionOn(root, ['-o', '-B', 'verify']);
+    const source = await readFile(path.join(root, CALCULATOR), 'utf8');
+
+    const fixed = await session.verify({ files: [{ path: CALCULATOR, before: source, after: source.replace('int result = a + b;', 'int result = a * b;') }] }, diagnosis);
+    expect(fixed.outcome).toBe('verified');
+    // What the test JVM itself was started with: the project's flag, then the quick ones.
+    const forkArgs = (await readFile(path.join(session.workspace.root, 'target/fork-args.txt'), 'utf8')).split('\n');
+    expect(forkArgs).toEqual(expect.arrayContaining(['-Xss640k', '-XX:TieredStopAtLevel=1', '-XX:+UseSerialGC', '-Xshare:auto']));
+    expect(fixed.verdict?.jvmFlags).toContain('argLine of pom.xml -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -Xshare:auto');
+    expect(await readFile(path.join(session.workspace.root, 'pom.xml'), 'utf8')).toContain('<argLine>-Xss640k -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -Xshare:auto</argLine>');
+    expect(await readFile(path.join(root, 'pom.xml'), 'utf8')).toBe(userPom);
+  }, 900_000);
 });
+
+/** A passing test that writes the arguments its JVM started with to target/fork-args.txt (Surefire runs it with the module as working directory). */
+const FORK_ARGS_TEST = `package com.acme.calc;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Paths;
+import org.junit.jupiter.api.Test;
+
+class OtherTest {
+    @Test
+    void recordsItsJvmArguments() throws Exception {
+        Files.write(Paths.get("target/fork-args.txt"), ManagementFactory.getRuntimeMXBean().getInputArguments());
+        assertEquals(4, new Calculator().add(2, 2));
+    }
+}
+`;

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { TestCaseResult } from '../../src/diagnose/types.js';
 import type { ReactorGraph, ReactorProject } from '../../src/maven/reactor.js';
 import { decideScope, excludesFileText, testSkipBlockers, type ScopeInput } from '../../src/workspace/verify-scope.js';
-import { QUICK_JVM_FLAGS, quickJvm } from '../../src/workspace/quick-jvm.js';
+import { appendArgLineFlags, QUICK_JVM_FLAGS, quickJvm } from '../../src/workspace/quick-jvm.js';
 
 const project = (dir: string, needs: string[] = [], extra: Partial<ReactorProject> = {}): ReactorProject => ({
   dir,
@@ -125,5 +125,38 @@ describe('quickJvm', () => {
       expect(result.argLine, JSON.stringify(over)).toBeUndefined();
       expect(result.added.some((a) => a.startsWith('argLine')), JSON.stringify(over)).toBe(false);
     }
+  });
+
+  it('appends the flags to the project\'s own <argLine> in named poms, each only when nothing in the project names its family', () => {
+    const pom = { name: 'core/pom.xml', text: '<plugin><artifactId>maven-surefire-plugin</artifactId><configuration><argLine>-Xss640k</argLine></configuration></plugin>' };
+    const result = quickJvm({ poms: [pom, { name: 'pom.xml', text: '<project/>' }], args: ['verify'] });
+    expect(result.argLine).toBeUndefined();
+    expect(result.forkFlagsInPoms).toEqual({ poms: ['core/pom.xml'], flags: [...QUICK_JVM_FLAGS] });
+    expect(result.added).toContain(`argLine of core/pom.xml ${QUICK_JVM_FLAGS.join(' ')}`);
+    // A collector named anywhere (an \${argLine} may carry it): no second collector.
+    expect(quickJvm({ poms: [pom], args: ['-DargLine=-XX:+UseG1GC', 'verify'] }).forkFlagsInPoms?.flags).toEqual(['-XX:TieredStopAtLevel=1', '-Xshare:auto']);
+    expect(quickJvm({ poms: [{ name: 'pom.xml', text: '<argLine>-XX:+UseParallelGC -XX:-TieredCompilation -Xshare:off</argLine>' }], args: [] }).forkFlagsInPoms).toBeUndefined();
+    // Only named poms are edited; an argLine only on the command line leaves the poms alone.
+    expect(quickJvm({ poms: [pom.text], args: [] }).forkFlagsInPoms).toBeUndefined();
+    expect(quickJvm({ poms: [{ name: 'pom.xml', text: '<project/>' }], args: ['-DargLine=-ea'] }).forkFlagsInPoms).toBeUndefined();
+  });
+
+  it('writes the flags into every <argLine> element outside comments, once', () => {
+    const pom = [
+      '<properties><argLine>-Xmx1g</argLine></properties>',
+      '<!-- <argLine>-old</argLine> -->',
+      '<configuration><argLine>@{argLine} -Xss640k -XX:+UseSerialGC</argLine></configuration>',
+      '<configuration><argLine/></configuration>',
+      '<configuration><argLine><![CDATA[-Dx=<y>]]></argLine></configuration>',
+    ].join('\n');
+    const once = appendArgLineFlags(pom, QUICK_JVM_FLAGS);
+    expect(once.split('\n')).toEqual([
+      '<properties><argLine>-Xmx1g -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -Xshare:auto</argLine></properties>',
+      '<!-- <argLine>-old</argLine> -->',
+      '<configuration><argLine>@{argLine} -Xss640k -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -Xshare:auto</argLine></configuration>',
+      '<configuration><argLine>-XX:TieredStopAtLevel=1 -XX:+UseSerialGC -Xshare:auto</argLine></configuration>',
+      '<configuration><argLine><![CDATA[-Dx=<y>]]></argLine></configuration>',
+    ]);
+    expect(appendArgLineFlags(once, QUICK_JVM_FLAGS)).toBe(once);
   });
 });
