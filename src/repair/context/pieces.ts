@@ -21,11 +21,23 @@ export interface PieceMeta {
   reason: string;
 }
 
-function linesOf(text: string): string[] {
+/**
+ * The lines of a file's text. The last few files' lines are kept: the pieces of one file
+ * (each method of a 1,900-line jsoup class that a failure reaches) are cut one after the
+ * other, and splitting the whole text for each was a third of a warm prompt's time.
+ * Callers never change the array.
+ */
+function linesOf(text: string): readonly string[] {
+  const known = recentLines.get(text);
+  if (known) return known;
   const lines = text.replace(/\r\n/g, '\n').split('\n');
   if (lines.length > 1 && lines.at(-1) === '') lines.pop();
+  recentLines.set(text, lines);
+  if (recentLines.size > RECENT_FILES) recentLines.delete(recentLines.keys().next().value!);
   return lines;
 }
+const RECENT_FILES = 8;
+const recentLines = new Map<string, readonly string[]>();
 
 export function linesPiece(path: string, text: string, from: number, to: number, label: string, meta: PieceMeta): ContextPiece | undefined {
   const lines = linesOf(text);

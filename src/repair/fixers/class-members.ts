@@ -2,9 +2,14 @@
  * Members of JDK and library classes, read with `javap -protected` (what a subclass or a
  * caller can use): the class line with its supertypes, fields, constructors and methods.
  * The parser is pure; the reader runs javap once for every class asked together and
- * keeps the answers in memory for the process.
+ * keeps the answers in memory for the process and, given a cache folder, on disk: each
+ * javap run is a JVM start (about 0.25 s quiet), and jsoup's first prompt asked for
+ * `java.lang.Iterable` and `java.lang.Cloneable` one after the other, half a second of a
+ * prompt that otherwise came from the parse cache.
  */
+import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
+import { mkdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { execa } from 'execa';
 import type { LibraryMember, LibraryType } from '../../plugins/contracts.js';
@@ -95,19 +100,78 @@ function javapOf(javaHome: string | undefined): string {
 /**
  * The members of each named class (binary names, `java.util.Map$Entry`) on `classpath`
  * or in the JDK; undefined for a class javap does not find. One javap run for the names
- * not asked before.
+ * not asked before, in this process or (with `cacheDir`) in an earlier one on the same
+ * javap and the same jars (their size and modification time are part of the key).
  */
-export async function readLibraryTypes(names: readonly string[], classpath: readonly string[], javaHome?: string): Promise<Map<string, LibraryType | undefined>> {
+export async function readLibraryTypes(names: readonly string[], classpath: readonly string[], javaHome?: string, cacheDir?: string): Promise<Map<string, LibraryType | undefined>> {
   const key = (name: string) => `${classpath.join(path.delimiter)}\u0000${name}`;
   const fresh = [...new Set(names)].filter((name) => /^[\w$.]+$/.test(name) && !known.has(key(name)));
   if (fresh.length > 0) {
-    const run = execa(javapOf(javaHome), ['-protected', ...(classpath.length > 0 ? ['-cp', classpath.join(path.delimiter)] : []), ...fresh], { reject: false, timeout: 60_000 }).then(
-      (result) => new Map(parseJavapOutput(result.stdout).map((type) => [type.name, type])),
-      () => new Map<string, LibraryType>(),
-    );
-    for (const name of fresh) known.set(key(name), run.then((types) => types.get(name) ?? types.get(name.replace(/\$/g, '.'))));
+    const javap = javapOf(javaHome);
+    const run = (async () => {
+      const disk = cacheDir ? await diskCache(cacheDir, javap, classpath) : undefined;
+      const found = new Map<string, LibraryType | undefined>();
+      const missing: string[] = [];
+      for (const name of fresh) {
+        const cached = await disk?.read(name);
+        if (cached) found.set(name, cached.type ?? undefined);
+        else missing.push(name);
+      }
+      if (missing.length === 0) return found;
+      const result = await execa(javap, ['-protected', ...(classpath.length > 0 ? ['-cp', classpath.join(path.delimiter)] : []), ...missing], { reject: false, timeout: 60_000 }).catch(() => undefined);
+      const types = new Map((result ? parseJavapOutput(result.stdout) : []).map((type) => [type.name, type]));
+      for (const name of missing) {
+        const type = types.get(name) ?? types.get(name.replace(/\$/g, '.'));
+        found.set(name, type);
+        // A class javap did not print is kept only when javap itself ran cleanly (exit 0 or its "class not found").
+        if (type || (result && !result.timedOut && /class not found/i.test(result.stderr) && result.stderr.includes(name))) await disk?.write(name, type);
+      }
+      return found;
+    })();
+    for (const name of fresh) known.set(key(name), run.then((types) => types.get(name)));
   }
   const out = new Map<string, LibraryType | undefined>();
   for (const name of names) out.set(name, await known.get(key(name)));
   return out;
+}
+
+interface JavapCache {
+  read(name: string): Promise<{ type: LibraryType | null } | undefined>;
+  write(name: string, type: LibraryType | undefined): Promise<void>;
+}
+
+/** Answers of earlier javap runs, under `<cacheDir>/javap/`, keyed by javap, the jars (path, size, time) and the class name. Unreadable entries are misses; a failed write is ignored. */
+async function diskCache(cacheDir: string, javap: string, classpath: readonly string[]): Promise<JavapCache | undefined> {
+  const identity = async (file: string) => {
+    const info = await stat(file).catch(() => undefined);
+    return info ? `${file}:${info.size}:${info.mtimeMs}` : `${file}:absent`;
+  };
+  const javapIdentity = path.isAbsolute(javap) ? await identity(javap) : javap;
+  const jars = await Promise.all(classpath.map(identity));
+  const folder = path.join(cacheDir, 'javap');
+  const fileOf = (name: string) => path.join(folder, `${createHash('sha256').update([javapIdentity, ...jars, name].join('\u0000')).digest('hex').slice(0, 32)}.json`);
+  return {
+    async read(name) {
+      try {
+        const entry = JSON.parse(await readFile(fileOf(name), 'utf8')) as { name?: unknown; type?: unknown };
+        if (entry.name !== name) return undefined;
+        if (entry.type === null) return { type: null };
+        const type = entry.type;
+        return type && typeof type === 'object' && typeof type.name === 'string' && Array.isArray(type.members) ? { type: type as LibraryType } : undefined;
+      } catch {
+        return undefined;
+      }
+    },
+    async write(name, type) {
+      try {
+        await mkdir(folder, { recursive: true });
+        const file = fileOf(name);
+        const temp = `${file}.${process.pid}.tmp`;
+        await writeFile(temp, JSON.stringify({ name, type: type ?? null }));
+        await rename(temp, file);
+      } catch {
+        // A cache that cannot be written only costs the next run a javap start.
+      }
+    },
+  };
 }

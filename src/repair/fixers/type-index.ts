@@ -67,7 +67,7 @@ export function createTypeIndex(options: TypeIndexOptions): TypeIndex {
     },
     async typeMembers(binaryName, file, scope) {
       const jars = await jarsFor(file, scope);
-      return (await readLibraryTypes([binaryName], jars, options.javaHome)).get(binaryName);
+      return (await readLibraryTypes([binaryName], jars, options.javaHome, cacheDir)).get(binaryName);
     },
   };
 }
