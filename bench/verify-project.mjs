@@ -102,6 +102,8 @@ async function mvnxRun(root, bug, replies, options) {
       modelMs: record?.timings?.modelMs ?? null,
       first: first ? { outcome: first.outcome, ms: cost(first), stages: (first.stages ?? []).map((s) => `${s.name} ${(s.durationMs / 1000).toFixed(1)}s`) } : null,
       verdict: record?.attempts?.find((a) => a.outcome === 'verified')?.verdict ?? null,
+      // Every timing the record has (the run's and attempt 1's), for the log: where the rest of the own time went.
+      timings: { run: record?.timings ?? null, attempt: first?.timings ?? null },
     };
   } finally {
     await server.close();
@@ -161,7 +163,8 @@ export async function runProjectBench(argv) {
           const base = result.plainCleanMs;
           process.stderr.write(
             `[${n}] ${label}: clean ${result.plainEach.map(seconds).join('/')}s; mvnx own ${both(result.fix.ownMs, base)} ${result.fix.stopReason}; recheck ${both(result.fix.recheckMs, base)}; prompt ${seconds(result.fix.promptMs)}; ` +
-              `verified ${both(result.fix.first?.ms, base)} [${result.fix.first?.stages.join(', ')}] (${testsOf(result.fix.verdict)}); rejected (${result.rejectKind}) ${both(result.reject.first?.ms, base)} [${result.reject.first?.stages.join(', ')}] ${result.reject.first?.outcome}\n`,
+              `verified ${both(result.fix.first?.ms, base)} [${result.fix.first?.stages.join(', ')}] (${testsOf(result.fix.verdict)}); rejected (${result.rejectKind}) ${both(result.reject.first?.ms, base)} [${result.reject.first?.stages.join(', ')}] ${result.reject.first?.outcome}\n` +
+              `    timings (fix run): ${JSON.stringify(result.fix.timings)}\n`,
           );
           break;
         }

@@ -6,7 +6,7 @@
  */
 export { parseJava } from './parse.js';
 export { viewJavaFile, type SourceView, type ViewedJavaFile } from './source-view.js';
-export { flushJavaParses, forgetJavaParses, javaParseStats, parseKey, useJavaParseCache, PARSE_CACHE_FORMAT, type JavaParseCacheStats, type ParseStore } from './parse-cache.js';
+export { flushJavaParses, forgetJavaParses, javaParseStats, parseKept, parseKey, useJavaParseCache, PARSE_CACHE_FORMAT, type JavaParseCacheStats, type ParseStore } from './parse-cache.js';
 export { findBranches, type JavaBranch } from './branches.js';
 export { bodyRanges, findMethodCalls, findReturnStatements, findStatements, findTryStatements, isInside, tokenText, tokenTextOfRange } from './queries.js';
 export { allTypes, commentedStartLine, findType, lineAt, offsetAt, methodAt, typeAt, type SourcePosition } from './model.js';

@@ -83,6 +83,19 @@ export async function parseByContent(text: string): Promise<JavaParseResult> {
   return (await pending).parsed;
 }
 
+/**
+ * The parse of `text` for a synchronous reader (the integrity checks, the skeleton of a
+ * changed file): the entry kept in memory, else parsed now and kept, so the test class the
+ * prompt parsed is not parsed again to judge the candidate (jsoup, six failing tests in
+ * three large test classes: 2 s of parsing between the re-check and the verification
+ * build). The store is not read here (it is asynchronous); new entries reach it at the
+ * next flush like any other.
+ */
+export function parseKept(text: string): JavaParseResult {
+  const key = parseKey(text);
+  return keep(entries.get(key) ?? fresh(key, text)).parsed;
+}
+
 /** Writes every entry that is new or learnt an answer since it was read. */
 export async function flushJavaParses(): Promise<void> {
   const target = store;

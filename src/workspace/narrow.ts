@@ -26,7 +26,7 @@ import path from 'node:path';
 import type { TestCaseResult } from '../diagnose/types.js';
 import { buildClassGraph, selectTests, sourcePathOf, usersOf, type ClassGraph, type ClassNode } from '../maven/class-graph.js';
 import { readClassRefs } from '../maven/class-refs.js';
-import { bodyRanges, parseJava } from '../java/index.js';
+import { bodyRanges, parseKept } from '../java/index.js';
 import type { ScopeDecision } from './verify-scope.js';
 
 export type TestsMode = 'affected' | 'all';
@@ -191,7 +191,7 @@ async function declarationChanges(input: NarrowInput, files: string[]): Promise<
 
 /** The file without the contents of its method and constructor bodies: what other classes can see of it. */
 export function skeleton(text: string): string | undefined {
-  const parsed = parseJava(text);
+  const parsed = parseKept(text);
   if (!parsed.ok) return undefined;
   // Every body, also those of enum constants and anonymous classes (jsoup's HtmlTreeBuilderState states).
   const bodies = bodyRanges(parsed.file);

@@ -18,6 +18,7 @@ import {
   forgetJavaParses,
   headerOf,
   javaParseStats,
+  parseKept,
   parseKey,
   superTypesOf,
   useJavaParseCache,
@@ -118,6 +119,20 @@ describe('the parse cache: an entry per file content', () => {
     expect(findTryStatements(method).map((entry) => entry.catches[0]!.types)).toEqual([['ArithmeticException']]);
     expect(superTypesOf(again.types[0]!)).toEqual({ superclass: 'Base', interfaces: ['Comparable<Account>'] });
     expect(javaParseStats().parses).toBe(before + 1);
+  });
+
+  it('a synchronous reader (the integrity checks) gets the parse the prompt made, and its own parse is kept for the next reader', async () => {
+    const prompt = await readFresh(ACCOUNT);
+    const before = javaParseStats().parses;
+    const kept = parseKept(ACCOUNT);
+    expect(kept.ok && kept.file).toBe(prompt);
+    expect(javaParseStats().parses).toBe(before);
+    // A candidate's text, first judged by the integrity check, then skeletonised for the verification: one parse.
+    const candidate = ACCOUNT.replace('return owners.size();', 'return 0;');
+    const judged = parseKept(candidate);
+    expect(parseKept(candidate)).toBe(judged);
+    expect(javaParseStats().parses).toBe(before + 1);
+    expect(judged.ok && findMethodCalls(judged.file.types[0]!.methods[0]!).map((call) => call.name)).toEqual(['addExact']);
   });
 
   it('other text is another entry: an edited file is parsed, not served the old model', async () => {

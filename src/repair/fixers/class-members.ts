@@ -153,11 +153,11 @@ async function diskCache(cacheDir: string, javap: string, classpath: readonly st
   return {
     async read(name) {
       try {
-        const entry = JSON.parse(await readFile(fileOf(name), 'utf8')) as { name?: unknown; type?: unknown };
+        const entry = JSON.parse(await readFile(fileOf(name), 'utf8')) as { name?: unknown; type?: { name?: unknown; members?: unknown } | null };
         if (entry.name !== name) return undefined;
         if (entry.type === null) return { type: null };
         const type = entry.type;
-        return type && typeof type === 'object' && typeof type.name === 'string' && Array.isArray(type.members) ? { type: type as LibraryType } : undefined;
+        return typeof type === 'object' && typeof type.name === 'string' && Array.isArray(type.members) ? { type: type as LibraryType } : undefined;
       } catch {
         return undefined;
       }

@@ -14,7 +14,7 @@
  *
  * Only what the patch adds counts: a shape already in the code before is not the fix's.
  */
-import { allTypes, fieldsOf, findBranches, findReturnStatements, maskCommentsAndLiterals, parseJava, type JavaBranch, type JavaMethod, type JavaSourceFile } from '../../java/index.js';
+import { allTypes, fieldsOf, findBranches, findReturnStatements, maskCommentsAndLiterals, parseKept, type JavaBranch, type JavaMethod, type JavaSourceFile } from '../../java/index.js';
 import type { FileChange } from '../../patch/types.js';
 import { conditionParts, constantValue, describeValue, equalityOf, type ConstantValue } from './constant-value.js';
 import { isMainJava } from './oracle-inputs.js';
@@ -43,9 +43,9 @@ export function specialCasingFindings(input: { changes: readonly FileChange[]; t
   const findings: SpecialCasingFinding[] = [];
   for (const change of input.changes) {
     if (!isMainJava(change)) continue;
-    const after = parseJava(change.after!);
+    const after = parseKept(change.after!);
     if (!after.ok) continue; // javac refuses it; nothing to judge
-    const parsedBefore = change.before === null ? undefined : parseJava(change.before);
+    const parsedBefore = change.before === null ? undefined : parseKept(change.before);
     const before = parsedBefore?.ok ? parsedBefore.file : undefined;
     findings.push(
       ...literalSpecialCases(change.path, after.file, before, oracles),

@@ -6,7 +6,7 @@
  * special-casing.ts asks whether a patch to main code answers these inputs with these
  * expected values instead of fixing the code.
  */
-import { allTypes, fieldsOf, findMethodCalls, maskCommentsAndLiterals, parseJava, type JavaMethod, type JavaType } from '../../java/index.js';
+import { allTypes, fieldsOf, findMethodCalls, maskCommentsAndLiterals, parseKept, type JavaMethod, type JavaType } from '../../java/index.js';
 import { assertionsIn, checkingCalls, EXPECTED_FIRST, type Assertion } from './assertions.js';
 import { constantValue, literalsIn, tokenize, type ConstantValue } from './constant-value.js';
 import type { FailingTestRef } from './types.js';
@@ -38,7 +38,7 @@ const IMPLIED: Record<string, ConstantValue> = { isTrue: 'b:true', isFalse: 'b:f
 export function testOracles(sources: readonly FailingTestSource[]): TestOracle[] {
   const oracles: TestOracle[] = [];
   for (const source of sources) {
-    const parsed = parseJava(source.text);
+    const parsed = parseKept(source.text);
     if (!parsed.ok) continue;
     const types = allTypes(parsed.file);
     const type = types.find((candidate) => candidate.binaryName === source.ref.className);
@@ -83,13 +83,23 @@ function valuesOf(method: JavaMethod, type: JavaType, constants: ReadonlyMap<str
   for (const text of expectedTexts) rest = rest.replace(text, ' ');
   valuesIn(rest, constants).forEach((value) => inputs.add(value));
   const inAssertion = new Set(assertions.flatMap((assertion) => assertion.calls.map((call) => `${call.range.start}:${call.name}`)));
-  const helpers = new Set(type.methods.filter((candidate) => candidate !== method && assertionsIn(candidate).length > 0).map((candidate) => candidate.name));
+  // Only the methods this test calls are asked whether they assert: reading every method of
+  // a large test class for each failing test (jsoup's HtmlParserTest) took a second.
+  const asserts = new Map<string, boolean>();
+  const isHelper = (name: string) => {
+    let known = asserts.get(name);
+    if (known === undefined) {
+      known = type.methods.some((candidate) => candidate !== method && candidate.name === name && assertionsIn(candidate).length > 0);
+      asserts.set(name, known);
+    }
+    return known;
+  };
   for (const call of findMethodCalls(method)) {
     if (inAssertion.has(`${call.range.start}:${call.name}`)) continue;
     const values = call.arguments.map((argument) => constantValue(argument, constants)).filter((value): value is ConstantValue => value !== undefined);
     values.forEach((value) => inputs.add(value));
     // `check(7, 49)`: a helper of the test class that asserts; its arguments are inputs and expectations alike.
-    if (helpers.has(call.name) && (!call.qualifier || call.qualifier === 'this')) values.forEach((value) => expected.add(value));
+    if ((!call.qualifier || call.qualifier === 'this') && isHelper(call.name)) values.forEach((value) => expected.add(value));
   }
   // Parameterised tests: `@CsvSource({"7, 49"})` rows hold both; `@ValueSource(ints = {7})` inputs.
   for (const annotation of method.annotations) {
