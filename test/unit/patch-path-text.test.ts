@@ -122,3 +122,55 @@ describe('pathFromMentionLine', () => {
     expect(pathFromMentionLine(line)).toBeUndefined();
   });
 });
+
+describe('path text at its edges', () => {
+  it('reads a backslash that ends a quoted name as nothing, and octal digits only right after a backslash', () => {
+    expect(cleanHeaderPath('"a/x\\"')).toBe('x');
+    expect(cleanHeaderPath('"a/x\\q123"')).toBe('xq123');
+    expect(cleanHeaderPath('"a/x\\1234"')).toBe('xS4');
+  });
+
+  it('finds the closing quote after the opening one, skipping escaped characters', () => {
+    expect(cleanHeaderPath('"a/x\\"y" trailing')).toBe('x"y');
+    expect(parseDiffGitPaths('"a/x\\\\" "b/y"')).toEqual({ oldPath: 'x/', newPath: 'y' });
+  });
+
+  it('cuts a date only when it has the full form after white space', () => {
+    expect(cleanHeaderPath('src/x 1-02-03 10:00.txt')).toBe('src/x 1-02-03 10:00.txt');
+    expect(cleanHeaderPath('src/x.txt 2024-01-01X10:00')).toBe('src/x.txt 2024-01-01X10:00');
+    expect(cleanHeaderPath('src/x.txt 2024-01-01 1:00')).toBe('src/x.txt 2024-01-01 1:00');
+    expect(cleanHeaderPath('src/x.txt2024-01-01 10:00')).toBe('src/x.txt2024-01-01 10:00');
+  });
+
+  it('drops a/ or b/ only at the start, and reads /dev/null only as the whole name', () => {
+    expect(cleanHeaderPath('src/a/x')).toBe('src/a/x');
+    expect(cleanHeaderPath('/dev/nullx')).toBe('/dev/nullx');
+    expect(cleanHeaderPath('x/dev/null')).toBe('x/dev/null');
+  });
+});
+
+describe('path text at its edges, more', () => {
+  it('trims a quoted header name, and reads quoted diff --git names with white space around them', () => {
+    expect(cleanHeaderPath(' "a/x.txt"')).toBe('x.txt');
+    expect(parseDiffGitPaths('  "a/x" "b/y"')).toEqual({ oldPath: 'x', newPath: 'y' });
+    expect(parseDiffGitPaths('a/x.txt "b/y.txt"')).toEqual({ oldPath: 'x.txt', newPath: 'y.txt' });
+    expect(parseDiffGitPaths('"/dev/null" "b/x.txt"')).toBeUndefined();
+    expect(parseDiffGitPaths('x.txt  y.txt')).toEqual({ oldPath: 'x.txt', newPath: 'y.txt' });
+  });
+
+  it('wants two digits for the minutes of a date', () => {
+    expect(cleanHeaderPath('src/x 2024-01-01 10:5.txt')).toBe('src/x 2024-01-01 10:5.txt');
+  });
+
+  it.each([
+    ['src/a.', 'src/a.'],
+    ['a/@@b.txt', 'a/@@b.txt'],
+    ['<x/y', '<x/y'],
+    ['=x.txt', '=x.txt'],
+    ['>x.txt', '>x.txt'],
+    ['---a.txt', undefined],
+    ['<<<a.txt', undefined],
+  ])('mention %j names %j', (line, path) => {
+    expect(pathFromMentionLine(line)).toBe(path);
+  });
+});

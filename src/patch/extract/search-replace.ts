@@ -16,6 +16,7 @@ function pathAbove(lines: readonly string[], index: number): string | undefined 
     if (line.trim() === '') continue;
     seen++;
     if (FENCE.test(line)) {
+      // Stryker disable next-line Regex: the line is trimmed and FENCE matched, so the fence is at the start and the first match is the same without ^
       const info = line.trim().replace(/^(?:```|~~~)/, '').trim();
       const fromInfo = info.includes('/') ? pathFromMentionLine(info) : undefined;
       if (fromInfo) return fromInfo;

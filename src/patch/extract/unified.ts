@@ -58,6 +58,7 @@ function trimHunkBody(body: string[], claimedOld?: number, claimedNew?: number):
   let end = body.length;
   while (end > 0 && !isPrefixed(body[end - 1] as string)) end--;
   const lines = body.slice(0, end);
+  // Stryker disable next-line LogicalOperator: both counts are set together or neither (oldRange && newRange below)
   if (claimedOld === undefined || claimedNew === undefined) return { lines };
   let oldCount = 0;
   let newCount = 0;
@@ -75,6 +76,7 @@ function trimHunkBody(body: string[], claimedOld?: number, claimedNew?: number):
     while (lines[stop]?.startsWith('\\')) stop++;
     const rest = lines.slice(stop);
     if (rest.length === 0) break;
+    // Stryker disable next-line StringLiteral: an empty line is not prefixed, so !isPrefixed already takes it
     const separator = rest.findIndex((line) => line === '' || !isPrefixed(line));
     const head = separator < 0 ? rest : rest.slice(0, separator);
     if (head.length === 0) return { lines: lines.slice(0, stop) };
