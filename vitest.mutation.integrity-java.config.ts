@@ -1,7 +1,7 @@
 import base from './vitest.mutation.config';
 
-// The tests that reach the Java test-class checks of src/repair/integrity/ (java-tests, test-body,
-// test-side*, differing-part: stryker/integrity-{java-tests,test-body,test-side,test-side-rule}.config.mjs)
+// The tests that reach the Java test-class checks of src/repair/integrity/ (test-side*, differing-part:
+// stryker/integrity-{test-side,test-side-rule}.config.mjs; java-tests and test-body use integrity-java-tests)
 // through checkTestIntegrity and the test-side readers. The special-casing tests never reach these
 // files and parse much more Java, so they are left out. isolate: false keeps java-parser loaded
 // between mutant runs (Stryker switches mutants at run time).

@@ -120,6 +120,7 @@ function describeReplacement(original: Assertion, replacement: Assertion, test: 
   if (cannotFail(replacement)) return ['assertion-weakened', `replaced ${was} in ${test} by \`${oneLine(replacement.text)}\`, which cannot fail`];
   if (original.name === replacement.name) {
     const changed = changedArgument(original, replacement);
+    // Stryker disable next-line MethodExpression: the parser's argument texts are trimmed already
     if (!failed) return changed && LITERAL.test(changed.from.trim()) && LITERAL.test(changed.to.trim()) ? ['assertion-changed', `changed the expected value of \`${changed.call}\` in ${test} from \`${oneLine(changed.from, 60)}\` to \`${oneLine(changed.to, 60)}\``] : undefined;
     if (changed) return ['assertion-changed', `changed the expected value of \`${changed.call}\` in ${test} from \`${oneLine(changed.from, 60)}\` to \`${oneLine(changed.to, 60)}\``];
     return ['assertion-changed', changedText(original.text, replacement.text, test)];
@@ -132,7 +133,9 @@ function describeReplacement(original: Assertion, replacement: Assertion, test: 
  * so two long texts that look alike in their first characters are told apart.
  */
 function changedText(was: string, now: string, where: string): string {
+  // Stryker disable next-line MethodExpression: statement, annotation and assertion texts are trimmed by the parser
   const flat = (text: string) => text.replace(/\s+/g, ' ').trim();
+  // Stryker disable next-line Regex: `where` is a test name (no spaces) or `on <test>`, so the anchor changes nothing
   const place = /^(on|in) /.test(where) ? where : `in ${where}`;
   if (flat(was).length <= 100 && flat(now).length <= 100) return `changed \`${flat(was)}\` to \`${flat(now)}\` ${place}`;
   return `changed \`${oneLine(was, 60)}\` ${place}: ${describeDifference(was, now) ?? 'white space only'}`;
