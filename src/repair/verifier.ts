@@ -112,7 +112,7 @@ export function createVerifier(options: VerifierOptions): Verify {
       ...(options.onStage ? { onStage: options.onStage } : {}),
       ...(decision && graph ? { scope: { decision, modules: graph.projects.map((p) => p.dir) } } : {}),
       ...(narrowing ? { narrowing } : {}),
-      ...(jvm ? { jvm: { ...(jvm.mavenOpts !== undefined ? { mavenOpts: jvm.mavenOpts } : {}), ...(jvm.argLine ? { argLine: jvm.argLine } : {}), ...(jvm.forkFlagsInPoms ? { forkFlagsInPoms: jvm.forkFlagsInPoms } : {}), added: jvm.added } } : {}),
+      ...(jvm ? { jvm } : {}),
     });
     const verifyMs = Date.now() - verifyStarted;
     const stageSummaries = result.stageResults.map((stage) => ({

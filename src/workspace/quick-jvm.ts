@@ -16,9 +16,10 @@
  */
 
 export const QUICK_JVM_FLAGS = ['-XX:TieredStopAtLevel=1', '-XX:+UseSerialGC', '-Xshare:auto'] as const;
+export type QuickJvmFlag = (typeof QUICK_JVM_FLAGS)[number];
 
 /** Each flag and the options that already decide the same thing. */
-const FAMILIES: Record<(typeof QUICK_JVM_FLAGS)[number], RegExp> = {
+const FAMILIES: Record<QuickJvmFlag, RegExp> = {
   '-XX:TieredStopAtLevel=1': /-XX:[+-]?(TieredStopAtLevel|TieredCompilation)|-Xint\b|-Xcomp\b/,
   '-XX:+UseSerialGC': /-XX:\+Use\w*GC\b/,
   '-Xshare:auto': /-Xshare:/,
@@ -43,7 +44,7 @@ export interface QuickJvm {
   /** `-DargLine=...` to add to the stage's arguments; undefined when the project has its own. */
   argLine?: string;
   /** Flags appended to the `<argLine>` elements of these poms (root-relative) in the workspace copy, where the project has its own. */
-  forkFlagsInPoms?: { poms: string[]; flags: string[] };
+  forkFlagsInPoms?: { poms: string[]; flags: QuickJvmFlag[] };
   /** Flags added, for the run record. */
   added: string[];
 }
@@ -81,14 +82,11 @@ export function quickJvm(input: QuickJvmInput): QuickJvm {
  * family: written twice, the text is the same. An element holding markup (CDATA) is left
  * as it is.
  */
-export function appendArgLineFlags(pomText: string, flags: readonly string[]): string {
+export function appendArgLineFlags(pomText: string, flags: readonly QuickJvmFlag[]): string {
   let text = pomText;
   for (const element of argLineElements(pomText).reverse()) {
     const content = element.content ?? '';
-    const missing = flags.filter((flag) => {
-      const family = FAMILIES[flag as keyof typeof FAMILIES];
-      return family ? !family.test(content) : !content.split(/\s+/).includes(flag);
-    });
+    const missing = flags.filter((flag) => !FAMILIES[flag].test(content));
     if (missing.length === 0) continue;
     const value = [content.trim(), ...missing].filter(Boolean).join(' ');
     text = `${text.slice(0, element.start)}<argLine>${value}</argLine>${text.slice(element.end)}`;

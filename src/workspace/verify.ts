@@ -20,7 +20,7 @@ import { runMaven } from '../maven/run.js';
 import type { MavenRunResult } from '../maven/types.js';
 import { addFailingFirstExecution, FAILING_FIRST_REPORTS, failingFirstOutcome, PomEditError, type FailingFirstOutcome } from './failing-first.js';
 import { prepareLaunch } from './launch.js';
-import { appendArgLineFlags } from './quick-jvm.js';
+import { appendArgLineFlags, type QuickJvmFlag } from './quick-jvm.js';
 import { hasOption, parseMavenArgs, rebaseArgs, rebasePath } from './maven-args.js';
 import { requireSandbox, type SandboxInfo } from './sandbox.js';
 import { judgeTestResults, type StageTests } from './test-verdict.js';
@@ -120,7 +120,7 @@ export interface VerifyInput extends WorkspaceBuildOptions {
   /** The candidate's scope, and every module folder of the reactor (each gets its excludes file). */
   scope?: { decision: ScopeDecision; modules: string[] };
   /** Quick-JVM flags (verify.quickJvm): MAVEN_OPTS to run with, `-DargLine=` to add, flags for the poms' own `<argLine>`. */
-  jvm?: { mavenOpts?: string; argLine?: string; forkFlagsInPoms?: { poms: string[]; flags: string[] }; added?: string[] };
+  jvm?: { mavenOpts?: string; argLine?: string; forkFlagsInPoms?: { poms: string[]; flags: QuickJvmFlag[] }; added?: string[] };
   /** The touched module verified narrowly (narrow.ts), or why all its tests run. */
   narrowing?: Narrowing | { why: string };
 }
@@ -240,7 +240,7 @@ async function placeFailingFirst(root: string, failingFirst: NonNullable<Verific
 }
 
 /** The quick-JVM flags appended to the poms' own `<argLine>` in the workspace (idempotent; the workspace's reset restores the poms). */
-async function placeForkFlags(root: string, { poms, flags }: { poms: string[]; flags: string[] }): Promise<void> {
+async function placeForkFlags(root: string, { poms, flags }: { poms: string[]; flags: QuickJvmFlag[] }): Promise<void> {
   for (const pom of poms) {
     const file = path.join(root, pom);
     const text = await readFile(file, 'utf8').catch(() => undefined);

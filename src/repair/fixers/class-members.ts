@@ -141,7 +141,7 @@ interface JavapCache {
 }
 
 /** Answers of earlier javap runs, under `<cacheDir>/javap/`, keyed by javap, the jars (path, size, time) and the class name. Unreadable entries are misses; a failed write is ignored. */
-async function diskCache(cacheDir: string, javap: string, classpath: readonly string[]): Promise<JavapCache | undefined> {
+async function diskCache(cacheDir: string, javap: string, classpath: readonly string[]): Promise<JavapCache> {
   const identity = async (file: string) => {
     const info = await stat(file).catch(() => undefined);
     return info ? `${file}:${info.size}:${info.mtimeMs}` : `${file}:absent`;
