@@ -21,7 +21,7 @@ import { createProgress, redactingProgress, type Progress } from '../report/prog
 import { renderSummary } from '../report/summary.js';
 import { describeSandbox, repositoryGoalNote, SandboxError, type SandboxInfo } from '../workspace/index.js';
 import { startRepairSession, type RepairSession } from './engine.js';
-import { runRepairLoop, type LoopResult } from './loop.js';
+import { runRepairLoop, type FailureRecheck, type LoopResult } from './loop.js';
 import { applyInPlace, confirm, fixBaseOf } from './tier-actions.js';
 import { afterRun, repositoryOf } from './after-run.js';
 import { modelTrafficFields } from './traffic-record.js';
@@ -274,7 +274,7 @@ async function repair(input: RepairInput): Promise<{ exitCode: number; fix?: Cha
     const { passed, failed } = loop.recheck;
     if (loop.flakyTests) record.decisions.push(`flaky: ${loop.message ?? passed.join(', ')}; no model was asked (tests.flakyCheck)`);
     else if (passed.length > 0) record.decisions.push(`flaky check: ${passed.join(', ')} passed when re-run on the unchanged code, ${failed.join(', ')} failed again; repairing`);
-    else record.decisions.push(`flaky check: the failing tests failed again when re-run on the unchanged code; repairing`);
+    else record.decisions.push(`flaky check: ${recheckedWhich(loop.recheck)} failed again when re-run on the unchanged code; repairing`);
   }
   if (loop.flakyTests) record.flakyTests = loop.flakyTests;
   if (loop.stopReason === 'interrupted') {
@@ -347,4 +347,11 @@ function modulesOf(files: string[], diagnosis: Diagnosis): string[] {
     if (owner?.artifactId) modules.add(owner.artifactId);
   }
   return [...modules];
+}
+
+/** Which failing tests the flaky check re-ran, in words: all of them, or the first few (the rest were not needed). */
+function recheckedWhich(recheck: FailureRecheck): string {
+  const all = recheck.passed.length + recheck.failed.length;
+  if (recheck.reran === undefined || recheck.reran >= all) return 'the failing tests';
+  return `the first ${recheck.reran} of ${all} failing tests (re-run first; the rest were not needed)`;
 }

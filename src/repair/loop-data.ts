@@ -54,6 +54,8 @@ export interface Verification {
 export interface FailureRecheck {
   passed: string[];
   failed: string[];
+  /** How many of the failing tests were re-run (the first ones; the rest only when those passed). */
+  reran?: number;
   /** What the re-run cost, for the run record. */
   durationMs: number;
 }

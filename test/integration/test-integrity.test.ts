@@ -4,6 +4,7 @@
  * the code, disabling it, skipping it, quarantining it), and the run record it leaves.
  */
 import { afterEach, describe, expect, it } from 'vitest';
+import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { startOllamaMock, type OllamaMock } from '../helpers/ollama-mock.js';
 import type { RunRecord } from '../../src/report/run-record.js';
@@ -164,6 +165,38 @@ describe('the flaky check', () => {
     expect(run.exitCode).toBe(1);
     expect(run.stderr).toContain('re-running the failing tests on the unchanged code (tests.flakyCheck)');
     expect(run.stderr).toContain('passed when re-run on the unchanged code');
+  });
+
+  it('four tests that fail every other run: the first three re-run first pass, so the fourth is re-run too, and all four are flaky', async () => {
+    const copy = await project('calc-flaky', modelOnly());
+    const file = path.join(copy.root, 'src/test/java/com/acme/calc/ExchangeRateTest.java');
+    const method = (await readFile(file, 'utf8')).match(/ {4}@Test\n {4}void convertsAtTheCurrentRate[\s\S]*?\n {4}}\n/)![0];
+    const more = [2, 3, 4].map((n) => method.replace('convertsAtTheCurrentRate', `convertsAtTheCurrentRate${n}`).replace('"flaky-runs.txt"', `"flaky-runs-${n}.txt"`));
+    await writeFile(file, (await readFile(file, 'utf8')).replace(/}\s*$/, `${more.join('\n')}}\n`));
+    const mock = await ollama([await reply('logic-bug-fix')]);
+
+    const r = record(await runMvnx(copy.root, verify(mock.url)));
+
+    expect(r.stopReason).toBe('flaky');
+    expect(r.flakyTests).toEqual(['', '2', '3', '4'].map((n) => `com.acme.calc.ExchangeRateTest#convertsAtTheCurrentRate${n}`));
+    expect(r.attempts).toEqual([]);
+  });
+
+  it('five failing tests that fail again: only the first three are re-run, and the record says so', async () => {
+    const copy = await project('calc-logic-bug', modelOnly('', 1));
+    const always = (n: number) => `    @Test\n    void failsAlways${n}() {\n        fail("the rate table is missing (${n})");\n    }\n`;
+    await writeFile(
+      path.join(copy.root, 'src/test/java/com/acme/calc/RateTableTest.java'),
+      `package com.acme.calc;\n\nimport static org.junit.jupiter.api.Assertions.fail;\n\nimport org.junit.jupiter.api.Test;\n\nclass RateTableTest {\n${[1, 2, 3, 4].map(always).join('\n')}}\n`,
+    );
+    const mock = await ollama([], { exhaustedReply: 'The rate table seems to be missing from the test resources.' });
+
+    const r = record(await runMvnx(copy.root, verify(mock.url)));
+
+    // Counted from the re-run's reports: had all five been re-run, the decision would name them all.
+    expect(r.decisions).toContain('flaky check: the first 3 of 5 failing tests (re-run first; the rest were not needed) failed again when re-run on the unchanged code; repairing');
+    expect(r.flakyTests).toBeUndefined();
+    expect(r.timings.recheckMs).toBeGreaterThan(0);
   });
 
   it('with tests.flakyCheck false the model is asked', async () => {
