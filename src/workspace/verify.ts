@@ -9,16 +9,20 @@
  * build outputs, so they are rebuilt from clean whatever was reused; under the affected
  * scope every module gets its Surefire excludes file (all tests, or none when its tests
  * are taken from the user's build), and those modules' results stand in the verdict.
- * A stage with `failingFirst` gets its execution in the failing modules' poms first
- * (failing-first.ts), and records from its log whether those tests stopped the run.
+ * A stage with `failingFirst` runs the failing tests first (failing-first-run.ts): by
+ * mvnx's class orderer inside default-test, whose reports are watched and which is stopped
+ * when they still fail, or by a Surefire execution in the failing modules' poms, whose log
+ * says whether those tests stopped the run.
  */
-import { copyFile, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { appendFile, copyFile, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { collectTestResults, reportTimes } from '../diagnose/index.js';
 import type { TestCaseResult } from '../diagnose/types.js';
 import { runMaven } from '../maven/run.js';
 import type { MavenRunResult } from '../maven/types.js';
-import { addFailingFirstExecution, FAILING_FIRST_REPORTS, failingFirstOutcome, PomEditError, type FailingFirstOutcome } from './failing-first.js';
+import type { FailingFirstOutcome } from './failing-first.js';
+import { prepareFailingFirst, readFailingFirstExecution, type FailingFirstPlan } from './failing-first-run.js';
+import { clearFirstReports, watchFailingFirst } from './failing-first-watch.js';
 import { prepareLaunch } from './launch.js';
 import { appendArgLineFlags, type QuickJvmFlag } from './quick-jvm.js';
 import { hasOption, parseMavenArgs, rebaseArgs, rebasePath } from './maven-args.js';
@@ -123,6 +127,8 @@ export interface VerifyInput extends WorkspaceBuildOptions {
   jvm?: { mavenOpts?: string; argLine?: string; forkFlagsInPoms?: { poms: string[]; flags: QuickJvmFlag[] }; added?: string[] };
   /** The touched module verified narrowly (narrow.ts), or why all its tests run. */
   narrowing?: Narrowing | { why: string };
+  /** mvnx's machine cache (the compiled class orderer); default `$XDG_CACHE_HOME/mvnx` or `~/.cache/mvnx`. */
+  cacheDir?: string;
 }
 
 export async function verifyInWorkspace(input: VerifyInput): Promise<VerificationResult> {
@@ -142,12 +148,16 @@ export async function verifyInWorkspace(input: VerifyInput): Promise<Verificatio
     const remaining = deadline - Date.now();
     if (remaining <= 0) return stop('timeout', stage.name);
     input.onStage?.(stage.name);
-    const placed = stage.failingFirst ? await placeFailingFirst(input.workspace.root, stage.failingFirst) : false;
-    const { run, result, tests } = await runStage(context, stage, index, remaining);
-    const first = stage.failingFirst ? await readFailingFirst(input.workspace.root, stage.failingFirst.modules, placed, result.logFile, run.startedAt) : undefined;
+    const plan = stage.failingFirst
+      ? await prepareFailingFirst({ root: input.workspace.root, source: input.workspace.source, failingFirst: stage.failingFirst, args: stage.args, baselineTests: input.baselineTests, env: context.env, ...(input.cacheDir ? { cacheDir: input.cacheDir } : {}) })
+      : undefined;
+    const { run, result, tests } = await runStage(context, stage, index, remaining, plan);
+    const first = plan?.how === 'execution' ? await readFailingFirstExecution(input.workspace.root, plan, result.logFile, run.startedAt) : undefined;
     if (first) result.failingFirst = first.outcome;
     stageResults.push(result);
-    if (run.interrupted && !run.timedOut) return stop('interrupted', stage.name);
+    // The watch of the failing classes stops the build itself; any other stop is the user's.
+    const stoppedByWatch = plan?.how === 'class-order' && result.failingFirst === 'stopped' && !input.signal?.aborted;
+    if (run.interrupted && !run.timedOut && !stoppedByWatch) return stop('interrupted', stage.name);
     if (run.timedOut) return stop('timeout', stage.name);
 
     // What ran first speaks as a failing-tests stage would; the user's command, after it, replaces that per module.
@@ -219,26 +229,6 @@ function verdictTests(stages: readonly StageTests[], narrowing: VerifyInput['nar
   };
 }
 
-/**
- * The failing-first execution written into each failing module's pom of the workspace
- * (never the user's tree). All or none: when one pom cannot take it, none is changed and
- * the stage runs as the plain full build (its verdict still needs the failing tests to pass).
- */
-async function placeFailingFirst(root: string, failingFirst: NonNullable<VerificationStage['failingFirst']>): Promise<boolean> {
-  const edits: [string, string][] = [];
-  for (const dir of failingFirst.modules) {
-    const file = path.join(root, dir, 'pom.xml');
-    try {
-      edits.push([file, addFailingFirstExecution(await readFile(file, 'utf8'), failingFirst.tests)]);
-    } catch (error) {
-      if (error instanceof PomEditError || (error as NodeJS.ErrnoException).code === 'ENOENT') return false;
-      throw error;
-    }
-  }
-  for (const [file, text] of edits) await writeFile(file, text);
-  return edits.length > 0;
-}
-
 /** The quick-JVM flags appended to the poms' own `<argLine>` in the workspace (idempotent; the workspace's reset restores the poms). */
 async function placeForkFlags(root: string, { poms, flags }: { poms: string[]; flags: QuickJvmFlag[] }): Promise<void> {
   for (const pom of poms) {
@@ -248,25 +238,6 @@ async function placeForkFlags(root: string, { poms, flags }: { poms: string[]; f
     const withFlags = appendArgLineFlags(text, flags);
     if (withFlags !== text) await writeFile(file, withFlags);
   }
-}
-
-/**
- * What the failing-first execution did in a run: whether it stopped the build (from the
- * log), and the reports it wrote in its own folder. After a stop those reports are copied
- * among Surefire's usual ones, where the diagnosis of the failed build reads them.
- */
-async function readFailingFirst(root: string, modules: string[], placed: boolean, logFile: string, startedAt: Date): Promise<{ outcome: FailingFirstOutcome; tests: TestCaseResult[] }> {
-  if (!placed) return { outcome: 'not-reached', tests: [] };
-  const outcome = failingFirstOutcome(await readFile(logFile, 'utf8').catch(() => ''));
-  const tests = await collectTestResults({ projectRoot: root, moduleDirs: modules, since: startedAt, reportDirs: [FAILING_FIRST_REPORTS] });
-  if (outcome === 'stopped') {
-    for (const dir of modules) {
-      const from = path.join(root, dir, FAILING_FIRST_REPORTS);
-      const names = await readdir(from).catch(() => [] as string[]);
-      for (const name of names) if (/^TEST-.*\.xml$/.test(name)) await copyFile(path.join(from, name), path.join(from, '..', name));
-    }
-  }
-  return { outcome, tests };
 }
 
 /**
@@ -304,14 +275,19 @@ function stageContext(input: VerifyInput): StageContext {
 }
 
 /** One stage in the workspace; for a stage that runs tests, the reports it wrote itself (not older ones still on disk). */
-async function runStage(context: StageContext, stage: VerificationStage, index: number, timeoutMs: number) {
+async function runStage(context: StageContext, stage: VerificationStage, index: number, timeoutMs: number, plan?: FailingFirstPlan) {
   const { input, cwd, executable } = context;
   const { workspace } = input;
   const env = input.jvm?.mavenOpts !== undefined ? { ...context.env, MAVEN_OPTS: input.jvm.mavenOpts } : context.env;
   if (input.jvm?.forkFlagsInPoms) await placeForkFlags(workspace.root, input.jvm.forkFlagsInPoms);
-  const args = stageArgs(stage, workspace, context.userCwd, input.sandbox, [...(input.jvm?.argLine ? [input.jvm.argLine] : []), ...(input.scope ? staleSourcesOnly(stage.args) : [])]);
+  const order = plan?.how === 'class-order' ? plan : undefined;
+  const added = [...(input.jvm?.argLine ? [input.jvm.argLine] : []), ...(input.scope ? staleSourcesOnly(stage.args) : []), ...(order?.args ?? [])];
+  const args = stageArgs(stage, workspace, context.userCwd, input.sandbox, added);
   const runsTests = stage.name !== 'compile';
+  if (order) await clearFirstReports(order.watched);
   const before = runsTests ? await reportTimes({ projectRoot: workspace.root }) : undefined;
+  const watch = order ? watchFailingFirst(order.watched, order.tests) : undefined;
+  const signal = watch && input.signal ? AbortSignal.any([input.signal, watch.signal]) : (watch?.signal ?? input.signal);
   const launch = await prepareLaunch({ sandbox: input.sandbox, workspaceRoot: workspace.root, scratchDir: workspace.scratchDir, cwd, executable, args, env, pass: input.envPass ?? [] });
   const run = await runMaven({
     executable,
@@ -320,7 +296,7 @@ async function runStage(context: StageContext, stage: VerificationStage, index: 
     env: launch.env,
     echo: false,
     timeoutMs,
-    ...(input.signal ? { signal: input.signal } : {}),
+    ...(signal ? { signal } : {}),
     // Stop Maven's whole tree ourselves on Ctrl-C: it runs in its own process group,
     // where the terminal's signal does not reach it.
     forwardSignals: true,
@@ -330,6 +306,10 @@ async function runStage(context: StageContext, stage: VerificationStage, index: 
   await launch.after(run);
   const logFile = await keepLog(run, workspace.scratchDir, `${index + 1}-${stage.name}.log`);
   const result: StageResult = { name: stage.name, exitCode: run.exitCode, durationMs: run.finishedAt.getTime() - run.startedAt.getTime(), logFile, args };
+  if (watch) {
+    result.failingFirst = await watch.stop();
+    if (watch.signal.aborted) await appendFile(logFile, `[mvnx] stopped the build: the failing tests still fail (${order!.watched.flatMap((m) => m.classes).join(', ')} ran first)\n`);
+  }
   // Surefire leaves earlier reports in place (an earlier stage's, or a module it skipped this time).
   const tests = before ? await collectTestResults({ projectRoot: workspace.root, since: run.startedAt, unchangedSince: before }) : undefined;
   return { run, result, tests };

@@ -60,7 +60,8 @@ describe('one Maven run per candidate, end to end (calc: Surefire from pluginMan
     expect(record.attempts.map((a) => a.outcome)).toEqual(['build-failed', 'regressed', 'verified']);
     // Rejected by the failing test, read as before: the same reason shape and rejectedAt as a failing-tests stage of its own.
     expect(wrong!.rejectedAt).toBe('failing-tests');
-    expect(wrong!.stages?.map((s) => [s.name, s.exitCode, s.failingFirst])).toEqual([['full', 1, 'stopped']]);
+    // Maven ends on its own (1) or is stopped by the watch of the failing class's report: either way not 0.
+    expect(wrong!.stages?.map((s) => [s.name, s.exitCode !== 0, s.failingFirst])).toEqual([['full', true, 'stopped']]);
     expect(wrong!.reason).toBe(
       'the patched build still fails: src/test/java/com/acme/calc/CalculatorTest.java:16 expected: <6> but was: <-1> (not kept: the failure at com.acme.calc.CalculatorTest#multipliesTwoNumbers only changed its message)',
     );
@@ -128,14 +129,14 @@ class OtherTest {
 `;
 
 describe('one Maven run on other pom shapes (verification session, real Maven)', () => {
-  it('Surefire 3.5.2 in build/plugins with its own configuration (forks, plexus-utils): the wrong candidate ran the failing test alone, the fix every test, each in one run', async () => {
+  it('Surefire 3.5.2 in build/plugins with its own configuration (a JVM per class, plexus-utils): the Surefire execution in the pom, so the wrong candidate ran the failing test alone, the fix every test, each in one run', async () => {
     const root = await scratchCopy(path.join(repairFixtures, 'calc-logic-bug'));
     const pom = await readFile(path.join(root, 'pom.xml'), 'utf8');
     const declared = `<plugins>
       <plugin>
         <artifactId>maven-surefire-plugin</artifactId>
         <version>3.5.2</version>
-        <configuration><forkCount>1</forkCount><reuseForks>true</reuseForks><trimStackTrace>false</trimStackTrace></configuration>
+        <configuration><forkCount>1</forkCount><reuseForks>false</reuseForks><trimStackTrace>false</trimStackTrace></configuration>
         <dependencies><dependency><groupId>org.codehaus.plexus</groupId><artifactId>plexus-utils</artifactId><version>3.5.1</version></dependency></dependencies>
       </plugin>
     </plugins>
@@ -193,12 +194,45 @@ describe('one Maven run on other pom shapes (verification session, real Maven)',
 
     // The wrong candidate changes nothing the test checks: a comment.
     const wrong = await session.verify({ files: [{ path: file, before: source, after: `${source}\n// checked\n` }] }, diagnosis);
-    expect(wrong.stages.map((s) => [s.name, s.exitCode, s.failingFirst])).toEqual([['full', 1, 'stopped']]);
+    expect(wrong.stages.map((s) => [s.name, s.exitCode !== 0, s.failingFirst])).toEqual([['full', true, 'stopped']]);
     expect(wrong.rejectedAt).toBe('failing-tests');
-    // app (after core in the reactor) never got to its tests.
+    // app (after core in the reactor) never got to its tests; core's failing class ran (JUnit Jupiter: first, by mvnx's class orderer).
     const ran = await collectTestResults({ projectRoot: session.workspace.root });
     expect(ran.filter((t) => t.module === 'ledger-app')).toEqual([]);
-    expect(ran.filter((t) => t.module === 'ledger-core').map((t) => `${t.className}#${t.method}`)).toEqual(['com.example.ledger.core.AmountsTest#takesPercent']);
+    expect(ran.filter((t) => t.module === 'ledger-core').map((t) => `${t.className}#${t.method}`)).toContain('com.example.ledger.core.AmountsTest#takesPercent');
+  }, 900_000);
+
+  it('JUnit Jupiter, one test JVM: the failing class runs first inside default-test (mvnx\'s class orderer) and a wrong candidate is stopped while a slow class runs; the fix runs everything in the same JVM', async () => {
+    const root = await scratchCopy(path.join(repairFixtures, 'calc-logic-bug'));
+    // First by name, which is Surefire's order here (runOrder alphabetical), and slow: without the orderer it would end before the failing class starts.
+    await writeFile(path.join(root, 'src/test/java/com/acme/calc/AaaSlowTest.java'), SLOW_TEST);
+    const { session, diagnosis } = await sessionOn(root, ['-o', '-B', '-Dsurefire.runOrder=alphabetical', 'verify']);
+    const source = await readFile(path.join(root, CALCULATOR), 'utf8');
+    const edit = (after: string): ChangeSet => ({ files: [{ path: CALCULATOR, before: source, after }] });
+
+    const wrong = await session.verify(edit(source.replace('int result = a + b;', 'int result = a - b;')), diagnosis);
+    expect([wrong.outcome, wrong.rejectedAt]).toEqual(['build-failed', 'failing-tests']);
+    expect(wrong.stages.map((s) => [s.name, s.failingFirst])).toEqual([['full', 'stopped']]);
+    // Stopped by mvnx, not ended by Maven: killed while AaaSlowTest slept, so it never reported.
+    expect(wrong.stages[0]!.exitCode).toBeGreaterThan(128);
+    const ranWrong = await collectTestResults({ projectRoot: session.workspace.root });
+    expect(ranWrong.map((t) => `${t.className}#${t.method}:${t.status}`).sort()).toEqual(['com.acme.calc.CalculatorTest#addsTwoNumbers:passed', 'com.acme.calc.CalculatorTest#multipliesTwoNumbers:failed']);
+    // The diagnosis of the stopped build reads the failing class's report, as after a build that ended.
+    expect(wrong.diagnosis?.diagnostics.map((d) => d.test)).toEqual(['com.acme.calc.CalculatorTest#multipliesTwoNumbers']);
+    // No pom was changed: the orderer sits among the workspace's test classes, named on the command line.
+    const workspacePom = await readFile(path.join(session.workspace.root, 'pom.xml'), 'utf8');
+    expect(workspacePom).not.toContain('mvnx-failing-first');
+
+    const fixed = await session.verify(edit(source.replace('int result = a + b;', 'int result = a * b;')), diagnosis);
+    expect(fixed.outcome).toBe('verified');
+    expect(fixed.stages.map((s) => [s.name, s.exitCode, s.failingFirst])).toEqual([['full', 0, 'passed']]);
+    expect(fixed.verdict?.args).toEqual(expect.arrayContaining(['-Djunit.jupiter.testclass.order.default=mvnx.FailingFirstOrder', '-Dmvnx.failingFirst=com.acme.calc.CalculatorTest']));
+    const ranFixed = await collectTestResults({ projectRoot: session.workspace.root });
+    expect(ranFixed.map((t) => `${t.className}#${t.method}:${t.status}`).sort()).toEqual([
+      'com.acme.calc.AaaSlowTest#takesItsTime:passed',
+      'com.acme.calc.CalculatorTest#addsTwoNumbers:passed',
+      'com.acme.calc.CalculatorTest#multipliesTwoNumbers:passed',
+    ]);
   }, 900_000);
 
   it('a project with its own argLine gets the quick-JVM flags appended to it in the workspace, so its test JVM starts with the serial collector; the user\'s pom is untouched', async () => {
@@ -222,6 +256,19 @@ describe('one Maven run on other pom shapes (verification session, real Maven)',
     expect(await readFile(path.join(root, 'pom.xml'), 'utf8')).toBe(userPom);
   }, 900_000);
 });
+
+/** A passing test class that takes 8 seconds. */
+const SLOW_TEST = `package com.acme.calc;
+
+import org.junit.jupiter.api.Test;
+
+class AaaSlowTest {
+    @Test
+    void takesItsTime() throws Exception {
+        Thread.sleep(8_000);
+    }
+}
+`;
 
 /** A passing test that writes the arguments its JVM started with to target/fork-args.txt (Surefire runs it with the module as working directory). */
 const FORK_ARGS_TEST = `package com.acme.calc;

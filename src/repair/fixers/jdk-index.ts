@@ -5,9 +5,9 @@
  */
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, realpath, rename, writeFile } from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import { execa } from 'execa';
+import { defaultCacheDir } from '../../shared/cache-dir.js';
 import { searchPath } from '../../shared/path-search.js';
 
 export interface JdkIndex {
@@ -17,10 +17,7 @@ export interface JdkIndex {
   classes: Record<string, string[]>;
 }
 
-export function defaultCacheDir(env: NodeJS.ProcessEnv = process.env): string {
-  const base = env.XDG_CACHE_HOME && path.isAbsolute(env.XDG_CACHE_HOME) ? env.XDG_CACHE_HOME : path.join(os.homedir(), '.cache');
-  return path.join(base, 'mvnx');
-}
+export { defaultCacheDir };
 
 /** The Java home to index: the explicit one, else JAVA_HOME, else the one behind `java` on PATH. */
 export async function resolveJavaHome(explicit: string | undefined, env: NodeJS.ProcessEnv = process.env): Promise<string> {
