@@ -78,7 +78,7 @@ describe('re-indentation of added lines', () => {
 
 describe('placement', () => {
   it('keeps a strict match without trying the loose comparer, which would find it twice', () => {
-    expect(after([diff('a.txt', { lines: ['-a b', '+c'] })], { 'a.txt': 'a  b\na b\n' })).toBe('a  b\nc\n');
+    for (const options of [STRICT, LOOSE]) expect(after([diff('a.txt', { lines: ['-a b', '+c'] })], { 'a.txt': 'a  b\na b\n' }, options)).toBe('a  b\nc\n');
   });
 
   it('says how long the file is when a hunk without context points just past its end', () => {
