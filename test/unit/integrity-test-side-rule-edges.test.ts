@@ -66,6 +66,7 @@ describe('how lines are compared', () => {
     expect(now.length).toBeGreaterThan(80);
     expect(changed(`${was}\n`, `${now}\n`)).toBe(`test-weakening: changed ${WHERE}: line 1: ${describeDifference(was, now)}${READ_ONLY}`);
     expect(describeDifference(was, now)).toBe('added `0.000001, "a long message that pushes it over"` in `assertEquals(...)`');
+    expect(changed(`${now}\n`, `${was}\n`)).toBe(`test-weakening: changed ${WHERE}: line 1: deleted \`0.000001, "a long message that pushes it over"\` in \`assertEquals(...)\`${READ_ONLY}`);
   });
 
   it('says nothing of a long pair whose tokens are the same, only of the other lines of its run', () => {
