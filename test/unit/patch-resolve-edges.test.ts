@@ -18,7 +18,8 @@ const del = (text: string) => ({ kind: 'del' as const, text });
 function resolve(edits: ProposedEdit[], files: Record<string, string>, options = STRICT) {
   return resolveEdits(edits, new Map(Object.entries(files)), options);
 }
-const diff = (path: string, ...hunks: { lines: string[]; oldStartHint?: number }[]): ProposedEdit => ({ type: 'unified', oldPath: path, newPath: path, hunks });
+type UnifiedEdit = Extract<ProposedEdit, { type: 'unified' }>;
+const diff = (path: string, ...hunks: { lines: string[]; oldStartHint?: number }[]): UnifiedEdit => ({ type: 'unified', oldPath: path, newPath: path, hunks });
 /** The one file's text after the edits, with no problem raised. */
 function after(edits: ProposedEdit[], files: Record<string, string>, options = STRICT): string | null | undefined {
   const { changeSet, problems } = resolve(edits, files, options);
