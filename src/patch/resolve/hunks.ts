@@ -26,6 +26,7 @@ export function parseHunk(hunk: ProposedHunk): ParsedHunk {
     const first = line[0];
     if (first === '\\') {
       const previous = ops.at(-1);
+      // Stryker disable next-line StringLiteral: kind is never '', so this is the always-true mutant: a marker after an added line sets newNoNewline too, which wins
       if (previous?.kind !== 'add') oldNoNewline = true;
       if (previous?.kind !== 'del') newNoNewline = true;
     } else if (first === '-' || first === '+') {
@@ -70,6 +71,7 @@ function replacementFor(file: FileLines, placed: PlacedHunk): { lines: string[];
   const eols: string[] = [];
   let fileIndex = placed.start;
   let writerLead: string | undefined;
+  // Stryker disable next-line StringLiteral: fileLead is read only when writerLead is set, and both are set together
   let fileLead = '';
   if (placed.loose) {
     // The shift comes from the lines being replaced (the removed ones), else from the context.
@@ -127,6 +129,7 @@ export function applyHunks(
       if (file.lines.length > 0) {
         return { problem: problem('hunk-ambiguous', `${path} hunk ${number} only adds lines and has no context line, so nothing confirms where they go; include the lines around the insertion as context.`, { file: path, hunk: number }) };
       }
+      // Stryker disable next-line BooleanLiteral: a pure insertion has no removed or context line to take an indentation from
       placed.push({ number, start: 0, parsed, oldLength: 0, loose: false });
       continue;
     }

@@ -54,6 +54,7 @@ export function describeMismatch(
   hintIndex: number | undefined,
   compare: LineComparer,
 ): string {
+  // Stryker disable next-line UnaryOperator: the first spot always replaces best, since bestLength starts at -1
   let best = -1;
   let bestLength = -1;
   let bestDistance = Infinity;

@@ -28,6 +28,7 @@ function failed(p: PatchProblem): EditResult {
 
 /** New content as the writer gave it, LF endings (a new file has no endings of its own). */
 function newFileLines(lines: string[], finalNewline = true): FileLines {
+  // Stryker disable next-line ArrowFunction: joinFile gives a line without its own ending the file's eol, which is '\n' here
   return { lines, eols: lines.map(() => '\n'), eol: '\n', finalNewline };
 }
 
@@ -134,6 +135,7 @@ function applySearchReplace(work: Workspace, edit: Extract<ProposedEdit, { type:
   const replace = splitModelText(edit.replace);
   if (search.length === 0) {
     if (file.current === null || file.current.lines.length === 0) {
+      // Stryker disable next-line ArrowFunction,OptionalChaining,StringLiteral: the map runs while file.current is the empty file (not null), and joinFile gives an undefined ending its eol
       file.current = file.current === null ? newFileLines(replace) : { ...file.current, lines: replace, eols: replace.map(() => file.current?.eol ?? '\n'), finalNewline: true };
       return OK;
     }
@@ -162,6 +164,7 @@ function applyLineOperation(work: Workspace, edit: Extract<ProposedEdit, { type:
   if (unchecked) return failed(unchecked);
   const text = edit.op === 'delete' ? [] : splitModelText(edit.text ?? '');
   const lines = [...current.lines.slice(0, first), ...text, ...current.lines.slice(end)];
+  // Stryker disable next-line ArrowFunction: joinFile gives a new line without its own ending the file's eol, current.eol
   const eols = [...current.eols.slice(0, first), ...text.map(() => current.eol), ...current.eols.slice(end)];
   file.current = { ...current, lines, eols };
   return OK;
@@ -197,6 +200,7 @@ function applyWholeFile(work: Workspace, edit: Extract<ProposedEdit, { type: 'wh
   const lines = splitModelText(edit.content);
   const finalNewline = edit.content === '' || edit.content.endsWith('\n');
   const eol = file.current?.eol ?? '\n';
+  // Stryker disable next-line ArrowFunction: joinFile gives a line without its own ending the file's eol, which is eol
   file.current = { lines, eols: lines.map(() => eol), eol, finalNewline };
   return OK;
 }
