@@ -149,6 +149,28 @@ describe('modes, copies and unnamed files', () => {
     expect(resolve(edits, { 'a.txt': 'a\nb\n' }).changeSet.files).toStrictEqual([{ path: 'a.txt', before: 'a\nb\n', after: 'a\nc\n', oldMode: '100644', newMode: '100755' }]);
   });
 
+  it('a file made executable, deleted and created again without a mode in one reply has git\'s default mode, not the earlier one', () => {
+    const edits: ProposedEdit[] = [
+      { ...diff('run.sh'), oldMode: '100644', newMode: '100755' },
+      { ...diff('run.sh', { lines: ['-echo hi'] }), newPath: null },
+      { type: 'unified', oldPath: null, newPath: 'run.sh', hunks: [{ lines: ['+echo bye'] }] },
+    ];
+    const [file] = resolve(edits, { 'run.sh': 'echo hi\n' }).changeSet.files;
+    expect(file).toMatchObject({ path: 'run.sh', before: 'echo hi\n', after: 'echo bye\n' });
+    expect(file).not.toHaveProperty('newMode');
+  });
+
+  it('a copy onto a path deleted earlier in the reply does not inherit the deleted file\'s mode', () => {
+    const edits: ProposedEdit[] = [
+      { ...diff('b.sh'), oldMode: '100644', newMode: '100755' },
+      { ...diff('b.sh', { lines: ['-b'] }), newPath: null },
+      { ...diff('a.txt'), newPath: 'b.sh', copy: true },
+    ];
+    const copied = resolve(edits, { 'a.txt': 'a\n', 'b.sh': 'b\n' }).changeSet.files.find((f) => f.path === 'b.sh');
+    expect(copied).toMatchObject({ after: 'a\n' });
+    expect(copied).not.toHaveProperty('newMode');
+  });
+
   it('deletes the file of a copy to /dev/null, and edits in place a copy onto itself', () => {
     const deleted = resolve([{ ...diff('a.txt'), newPath: null, copy: true }], { 'a.txt': 'a\n' });
     expect(deleted).toEqual({ changeSet: { files: [{ path: 'a.txt', before: 'a\n', after: null }] }, problems: [] });

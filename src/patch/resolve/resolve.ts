@@ -72,6 +72,15 @@ class Workspace {
   }
 }
 
+/**
+ * A file a diff creates (or copies to) has the mode the diff names, else git's default:
+ * never the mode its path had before an earlier edit of the same reply deleted it.
+ */
+function createdWithMode(target: { newMode?: string }, mode: string | undefined): void {
+  if (mode !== undefined) target.newMode = mode;
+  else delete target.newMode;
+}
+
 function applyUnified(work: Workspace, edit: Extract<ProposedEdit, { type: 'unified' }>, options: PlacementOptions): EditResult {
   const { oldPath, newPath } = edit;
   const label = newPath ?? oldPath ?? '(unnamed)';
@@ -93,7 +102,7 @@ function applyUnified(work: Workspace, edit: Extract<ProposedEdit, { type: 'unif
       }
     }
     target.current = newFileLines(lines, finalNewline);
-    if (edit.newMode !== undefined) target.newMode = edit.newMode;
+    createdWithMode(target, edit.newMode);
     return OK;
   }
   const source = work.get(oldPath);
@@ -105,7 +114,7 @@ function applyUnified(work: Workspace, edit: Extract<ProposedEdit, { type: 'unif
     const target = work.get(newPath);
     if (target.current !== null) return failed(problem('file-exists', `${oldPath} is copied to ${newPath}, which already exists.`, { file: newPath }));
     target.current = patched.file;
-    if (edit.newMode !== undefined) target.newMode = edit.newMode;
+    createdWithMode(target, edit.newMode);
     return OK;
   }
   if (edit.oldMode !== undefined) source.oldMode = edit.oldMode;
