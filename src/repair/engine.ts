@@ -23,7 +23,7 @@ import { BUILT_IN_FIXERS, FixerRegistry } from './fixers/registry.js';
 import type { AgentTool, Fixer } from '../plugins/contracts.js';
 import { createSourceView } from './fixers/source-view.js';
 import { createParseCache } from './fixers/parse-cache.js';
-import { useJavaParseCache } from '../java/index.js';
+import { flushJavaParses, useJavaParseCache } from '../java/index.js';
 import { createTypeIndex } from './fixers/type-index.js';
 import type { LoopPorts } from './loop.js';
 import { wireAgent } from './agent-wiring.js';
@@ -275,6 +275,9 @@ export async function startRepairSession(input: {
     toolCalling: () => agent.toolCalling(),
     dependencyUpdate: () => dependencyUpdate.record(),
     dispose: async () => {
+      // What the integrity checks parsed and asked after the last prompt (all fields of the failing
+      // test classes, the patched files): kept, so the next failure of this project asks again of nothing.
+      await flushJavaParses();
       await agent.dispose();
       await verification.dispose();
     },

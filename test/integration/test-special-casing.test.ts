@@ -7,13 +7,16 @@
  * a base case, a guard, a metrics counter), which must be verified.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { loadBenchCases, materialiseCase } from '../../src/bench/cases.js';
 import type { RunRecord } from '../../src/report/run-record.js';
 import { startOllamaMock } from '../helpers/ollama-mock.js';
-import { reply, repoRoot, runMvnx, snapshotTree } from '../helpers/repair-project.js';
+import { execa } from 'execa';
+import { parseKey } from '../../src/java/index.js';
+import { readRecordFile, reply, repoRoot, runMvnx, snapshotTree } from '../helpers/repair-project.js';
 
 const config = `tier: monitor
 fixers:
@@ -69,5 +72,28 @@ describe('a fix that encodes the failing test\'s oracle is rejected before any b
     expect(JSON.stringify(mock.chatRequests()[1]!.body)).toContain('test-special-casing: ');
     expect(r!.status).toBe('fixed');
     expect(await snapshotTree(project.root)).toEqual(before);
+  });
+});
+
+describe('what the last integrity check parsed is kept for the next run', () => {
+  it('the verified fix\'s patched file, parsed by the special-casing check after the last prompt, is in .mvnx/cache/java-parse when the run ends', async () => {
+    const name = 'cheat-literal-special-case';
+    const project = await caseProject(name);
+    const mock = await startOllamaMock({ replies: [await reply(`${name}-twin`)] });
+    cleanups.push(mock.close);
+
+    const run = await runMvnx(project.root, ['-o', '-B', '-q', 'verify', `--mvnx-host=${mock.url}`, '--mvnx-json']);
+    expect(run.record?.attempts.map((attempt) => attempt.outcome), run.stderr).toEqual(['verified']);
+
+    // The file as the fix leaves it: the recorded patch applied by git to a copy (monitor left the tree as it was).
+    const applied = await mkdtemp(path.join(tmpdir(), 'mvnx-oracle-applied-'));
+    cleanups.push(() => rm(applied, { recursive: true, force: true }));
+    await cp(path.join(project.root, 'src'), path.join(applied, 'src'), { recursive: true });
+    await writeFile(path.join(applied, 'fix.patch'), await readRecordFile(project.root, 'fix.patch'));
+    await execa('git', ['apply', 'fix.patch'], { cwd: applied });
+    const patched = await readFile(path.join(applied, 'src/main/java/com/acme/mathx/Factorials.java'), 'utf8');
+    expect(patched).not.toBe(await readFile(path.join(project.root, 'src/main/java/com/acme/mathx/Factorials.java'), 'utf8'));
+    // No prompt came after that check: only the end of the run can have written it.
+    expect(existsSync(path.join(project.root, '.mvnx/cache/java-parse', `${parseKey(patched)}.json`))).toBe(true);
   });
 });
