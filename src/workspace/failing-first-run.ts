@@ -75,7 +75,7 @@ async function classOrderFor(input: FailingFirstInput): Promise<FailingFirstPlan
     await mkdir(path.dirname(target), { recursive: true });
     await copyFile(path.join(compiled.classes, CLASS_ORDER_FILE), target);
     const own = classes.filter((name) => moduleOf.get(name) === dir);
-    if (own.length > 0) watched.push({ reportsDir: path.join(root, dir, 'target/surefire-reports'), classes: own });
+    if (own.length > 0) watched.push({ targetDir: path.join(root, dir, 'target'), classes: own });
   }
   return { how: 'class-order', args: classOrderArgs(classes), watched, tests: failingFirst.tests };
 }

@@ -13,9 +13,9 @@ import path from 'node:path';
 import { parseSurefireReport, type ReportedTestCase } from '../diagnose/surefire.js';
 import type { FailingFirstOutcome } from './failing-first.js';
 
-/** A failing module's reports folder (absolute) and its failing test classes. */
+/** A failing module's build folder (absolute: its `target/`) and its failing test classes. */
 export interface WatchedModule {
-  reportsDir: string;
+  targetDir: string;
   classes: string[];
 }
 
@@ -31,7 +31,7 @@ export function judgeFirstReports(modules: readonly WatchedModule[], seen: Repor
   const failing = new Set(tests);
   let complete = 0;
   for (const module of modules) {
-    const reports = seen.get(module.reportsDir);
+    const reports = seen.get(module.targetDir);
     if (!module.classes.every((name) => reports?.has(name))) continue;
     complete++;
     const cases = module.classes.flatMap((name) => [...(reports!.get(name) ?? [])]);
@@ -40,14 +40,14 @@ export function judgeFirstReports(modules: readonly WatchedModule[], seen: Repor
   return complete === modules.length ? 'passed' : 'waiting';
 }
 
-/** Surefire's report file of a test class. */
-export function reportFileOf(reportsDir: string, className: string): string {
-  return path.join(reportsDir, `TEST-${className}.xml`);
+/** Where a test class's XML report is written: by Surefire, or by Failsafe for an integration test. */
+export function reportFilesOf(targetDir: string, className: string): string[] {
+  return ['surefire-reports', 'failsafe-reports'].map((folder) => path.join(targetDir, folder, `TEST-${className}.xml`));
 }
 
 /** Removes the failing classes' reports left from an earlier build, so that only this build's can be seen. */
 export async function clearFirstReports(modules: readonly WatchedModule[]): Promise<void> {
-  for (const module of modules) for (const name of module.classes) await rm(reportFileOf(module.reportsDir, name), { force: true });
+  for (const module of modules) for (const name of module.classes) for (const file of reportFilesOf(module.targetDir, name)) await rm(file, { force: true });
 }
 
 export interface FailingFirstWatch {
@@ -61,18 +61,18 @@ const POLL_MS = 100;
 
 export function watchFailingFirst(modules: readonly WatchedModule[], tests: readonly string[], pollMs = POLL_MS): FailingFirstWatch {
   const controller = new AbortController();
-  const seen = new Map(modules.map((m) => [m.reportsDir, new Map<string, ReportedTestCase[]>()]));
+  const seen = new Map(modules.map((m) => [m.targetDir, new Map<string, ReportedTestCase[]>()]));
   const sizes = new Map<string, number>();
   let verdict: 'waiting' | 'passed' | 'still-failing' = 'waiting';
   let polling: Promise<void> = Promise.resolve();
 
   const look = async () => {
     for (const module of modules) {
-      const reports = seen.get(module.reportsDir)!;
+      const reports = seen.get(module.targetDir)!;
       for (const name of module.classes) {
         if (reports.has(name)) continue;
-        const file = reportFileOf(module.reportsDir, name);
-        if (!existsSync(file)) continue;
+        const file = reportFilesOf(module.targetDir, name).find((candidate) => existsSync(candidate));
+        if (!file) continue;
         // Read once its size holds still between two looks: Surefire may be writing it.
         const size = (await stat(file).catch(() => undefined))?.size;
         if (size === undefined || size === 0 || sizes.get(file) !== size) {

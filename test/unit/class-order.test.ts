@@ -3,7 +3,7 @@
  * class-order-compile.ts): when mvnx may reorder the classes and when the Surefire execution
  * stays, the judgement of the watched reports, and the orderer compiled by the real javac.
  */
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -68,8 +68,8 @@ const ran = (className: string, method: string, status: ReportedTestCase['status
 
 describe('judgeFirstReports: stop once a module\'s failing classes have all reported and a failing test still fails', () => {
   const modules: WatchedModule[] = [
-    { reportsDir: '/core', classes: ['c.ATest', 'c.BTest'] },
-    { reportsDir: '/app', classes: ['a.CTest'] },
+    { targetDir: '/core', classes: ['c.ATest', 'c.BTest'] },
+    { targetDir: '/app', classes: ['a.CTest'] },
   ];
   const tests = ['c.ATest#one', 'c.BTest#two', 'a.CTest#three'];
 
@@ -112,22 +112,24 @@ const REPORT = (status: 'pass' | 'fail') =>
 describe('watchFailingFirst on a real folder', () => {
   it('aborts once the failing class reports the failing test failed again; a report cut in the middle is not read as complete', async () => {
     const dir = await temp();
-    const watch = watchFailingFirst([{ reportsDir: dir, classes: ['c.ATest'] }], ['c.ATest#one'], 20);
-    await writeFile(path.join(dir, 'TEST-c.ATest.xml'), REPORT('fail').slice(0, 80));
+    await mkdir(path.join(dir, 'surefire-reports'));
+    const watch = watchFailingFirst([{ targetDir: dir, classes: ['c.ATest'] }], ['c.ATest#one'], 20);
+    await writeFile(path.join(dir, 'surefire-reports/TEST-c.ATest.xml'), REPORT('fail').slice(0, 80));
     await new Promise((resolve) => setTimeout(resolve, 150));
     expect(watch.signal.aborted).toBe(false);
-    await writeFile(path.join(dir, 'TEST-c.ATest.xml'), REPORT('fail'));
+    await writeFile(path.join(dir, 'surefire-reports/TEST-c.ATest.xml'), REPORT('fail'));
     await new Promise((resolve) => watch.signal.addEventListener('abort', resolve, { once: true }));
     expect(await watch.stop()).toBe('stopped');
   });
 
-  it('passed when the class reports the test passing, not-reached when no report came', async () => {
+  it('passed when the class reports the test passing (an integration test: in failsafe-reports), not-reached when no report came', async () => {
     const dir = await temp();
-    const passing = watchFailingFirst([{ reportsDir: dir, classes: ['c.ATest'] }], ['c.ATest#one'], 20);
-    await writeFile(path.join(dir, 'TEST-c.ATest.xml'), REPORT('pass'));
+    await mkdir(path.join(dir, 'failsafe-reports'));
+    const passing = watchFailingFirst([{ targetDir: dir, classes: ['c.ATest'] }], ['c.ATest#one'], 20);
+    await writeFile(path.join(dir, 'failsafe-reports/TEST-c.ATest.xml'), REPORT('pass'));
     expect(await passing.stop()).toBe('passed');
     expect(passing.signal.aborted).toBe(false);
-    const silent = watchFailingFirst([{ reportsDir: path.join(dir, 'none'), classes: ['c.ATest'] }], ['c.ATest#one'], 20);
+    const silent = watchFailingFirst([{ targetDir: path.join(dir, 'none'), classes: ['c.ATest'] }], ['c.ATest#one'], 20);
     expect(await silent.stop()).toBe('not-reached');
   });
 });
