@@ -8,7 +8,7 @@
  * the polling is the IO edge.
  */
 import { existsSync } from 'node:fs';
-import { readFile, rm, stat } from 'node:fs/promises';
+import { readdir, readFile, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { parseSurefireReport, type ReportedTestCase } from '../diagnose/surefire.js';
 import type { FailingFirstOutcome } from './failing-first.js';
@@ -50,6 +50,24 @@ export async function clearFirstReports(modules: readonly WatchedModule[]): Prom
   for (const module of modules) for (const name of module.classes) for (const file of reportFilesOf(module.targetDir, name)) await rm(file, { force: true });
 }
 
+/**
+ * The cases of a class whose report is complete, or undefined while one is not. A class with
+ * `@Nested` classes: Surefire 3 writes the nested reports (`TEST-a.BTest$Inner.xml`) first and
+ * the class's own last, and may put the enclosing class's cases in a nested one (jsoup's
+ * HtmlParserTest: 251 cases in `$DeepHtmlTrees`, 0 in its own), so all of them are read.
+ */
+async function casesOfClass(file: string, className: string): Promise<ReportedTestCase[] | undefined> {
+  const dir = path.dirname(file);
+  const nested = (await readdir(dir).catch(() => [] as string[])).filter((name) => name.startsWith(`TEST-${className}$`) && name.endsWith('.xml'));
+  const cases: ReportedTestCase[] = [];
+  for (const report of [file, ...nested.map((name) => path.join(dir, name))]) {
+    const parsed = parseSurefireReport(await readFile(report, 'utf8').catch(() => ''), report);
+    if (parsed.warnings.length > 0) return undefined;
+    cases.push(...parsed.cases);
+  }
+  return cases;
+}
+
 export interface FailingFirstWatch {
   /** Aborted when the failing tests still fail: stop the build. */
   signal: AbortSignal;
@@ -79,8 +97,8 @@ export function watchFailingFirst(modules: readonly WatchedModule[], tests: read
           if (size !== undefined) sizes.set(file, size);
           continue;
         }
-        const parsed = parseSurefireReport(await readFile(file, 'utf8').catch(() => ''), file);
-        if (parsed.warnings.length === 0) reports.set(name, parsed.cases);
+        const cases = await casesOfClass(file, name);
+        if (cases) reports.set(name, cases);
       }
     }
     verdict = judgeFirstReports(modules, seen, tests);

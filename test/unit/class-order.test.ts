@@ -122,6 +122,16 @@ describe('watchFailingFirst on a real folder', () => {
     expect(await watch.stop()).toBe('stopped');
   });
 
+  it('a class with @Nested classes: its cases may sit in the nested report, which is read with it', async () => {
+    const dir = await temp();
+    await mkdir(path.join(dir, 'surefire-reports'));
+    const nested = REPORT('fail').replace('name="c.ATest"', 'name="c.ATest$Deep"');
+    await writeFile(path.join(dir, 'surefire-reports/TEST-c.ATest$Deep.xml'), nested);
+    await writeFile(path.join(dir, 'surefire-reports/TEST-c.ATest.xml'), '<?xml version="1.0" encoding="UTF-8"?>\n<testsuite name="c.ATest" tests="0" failures="0"/>\n');
+    const watch = watchFailingFirst([{ targetDir: dir, classes: ['c.ATest'] }], ['c.ATest#one'], 20);
+    expect(await watch.stop()).toBe('stopped');
+  });
+
   it('passed when the class reports the test passing (an integration test: in failsafe-reports), not-reached when no report came', async () => {
     const dir = await temp();
     await mkdir(path.join(dir, 'failsafe-reports'));
