@@ -54,11 +54,15 @@ export interface ClassOrderInput {
   testSources: readonly (string | undefined)[];
   /** `surefire.test.class.path` of the user's build, from a failing class's report. */
   testClassPath?: string;
+  /** Seconds the failing classes' other tests took in the user's build (their reports' testcase times). */
+  otherTestsSeconds?: number;
 }
 
 export type ClassOrderDecision = { order: true; jupiterApiJar: string } | { order: false; why: string };
 
 const ORDER_SETTING = /junit\.jupiter\.testclass\.order/;
+/** Above this, running the failing classes whole costs a wrong candidate more than the separate JVM saves a right one. */
+export const OTHER_TESTS_LIMIT_SECONDS = 1;
 
 export function decideClassOrder(input: ClassOrderInput): ClassOrderDecision {
   const parsed = parseMavenArgs([...input.args], { lenient: true });
@@ -71,6 +75,11 @@ export function decideClassOrder(input: ClassOrderInput): ClassOrderDecision {
   if ([...input.poms, ...input.args, ...input.platformProperties].some((text) => ORDER_SETTING.test(text))) return { order: false, why: 'the project orders its test classes itself' };
   if (input.testSources.some((source) => source === undefined || !/\bimport\s+(static\s+)?org\.junit\.jupiter\./.test(source))) {
     return { order: false, why: 'a failing test is not a JUnit Jupiter test (or its source was not found)' };
+  }
+  // A wrong candidate pays for the whole failing classes before it is stopped; the execution
+  // runs the failing methods alone, in a JVM of its own (about a second to start).
+  if ((input.otherTestsSeconds ?? 0) > OTHER_TESTS_LIMIT_SECONDS) {
+    return { order: false, why: `the failing classes' other tests took ${input.otherTestsSeconds!.toFixed(1)} s in your build, more than a test JVM of the failing tests' own` };
   }
   const jupiterApiJar = jupiterApiOf(input.testClassPath);
   if (!jupiterApiJar) return { order: false, why: 'the test class path has no junit-jupiter-api 5.8 or later' };
@@ -91,6 +100,17 @@ export function failingClasses(tests: readonly string[]): string[] {
 export function testClassPathOf(reportXml: string): string | undefined {
   const value = /<property\s+name="surefire\.test\.class\.path"\s+value="([^"]*)"/.exec(reportXml)?.[1];
   return value?.replace(/&quot;/g, '"').replace(/&apos;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+}
+
+/** Each testcase of a Surefire XML report: `Class#method` and its seconds. */
+export function testCaseTimes(reportXml: string): { test: string; seconds: number }[] {
+  return [...reportXml.matchAll(/<testcase\b([^>]*)>/g)].flatMap((match) => {
+    const attribute = (name: string) => new RegExp(`\\s${name}="([^"]*)"`).exec(match[1]!)?.[1];
+    const name = attribute('name');
+    const className = attribute('classname');
+    const seconds = Number(attribute('time') ?? '0');
+    return name === undefined || className === undefined ? [] : [{ test: `${className}#${name}`, seconds: Number.isFinite(seconds) ? seconds : 0 }];
+  });
 }
 
 function jupiterApiOf(classPath: string | undefined): string | undefined {

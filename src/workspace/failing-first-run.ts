@@ -10,7 +10,7 @@ import path from 'node:path';
 import { collectTestResults } from '../diagnose/index.js';
 import type { TestCaseResult } from '../diagnose/types.js';
 import { defaultCacheDir } from '../shared/cache-dir.js';
-import { classOrderArgs, decideClassOrder, failingClasses, testClassPathOf } from './class-order.js';
+import { classOrderArgs, decideClassOrder, failingClasses, testCaseTimes, testClassPathOf } from './class-order.js';
 import { CLASS_ORDER_FILE, compiledClassOrder } from './class-order-compile.js';
 import { addFailingFirstExecution, FAILING_FIRST_REPORTS, failingFirstOutcome, PomEditError, type FailingFirstOutcome } from './failing-first.js';
 import type { WatchedModule } from './failing-first-watch.js';
@@ -61,10 +61,13 @@ async function classOrderFor(input: FailingFirstInput): Promise<FailingFirstPlan
   const platformProperties = (await Promise.all(failingFirst.modules.map((dir) => read(path.join(root, dir, 'src/test/resources/junit-platform.properties'))))).filter(
     (text): text is string => text !== undefined,
   );
-  const report = input.baselineTests.find((test) => classes.includes(test.className.split('$')[0]!) && test.reportFile);
-  const reportText = report ? await read(path.join(input.source, report.reportFile)) : undefined;
-  const testClassPath = reportText ? testClassPathOf(reportText) : undefined;
-  const decision = decideClassOrder({ args: input.args, poms, platformProperties, testSources, ...(testClassPath ? { testClassPath } : {}) });
+  // The user's build's reports of the failing classes: its test class path, and what their other tests cost.
+  const reportFiles = [...new Set(input.baselineTests.filter((test) => classes.includes(test.className.split('$')[0]!) && test.reportFile).map((test) => test.reportFile))];
+  const reports = (await Promise.all(reportFiles.map((file) => read(path.join(input.source, file))))).filter((text): text is string => text !== undefined);
+  const testClassPath = reports.map(testClassPathOf).find((value) => value !== undefined);
+  const failing = new Set(failingFirst.tests);
+  const otherTestsSeconds = reports.flatMap(testCaseTimes).filter((c) => !failing.has(c.test)).reduce((sum, c) => sum + c.seconds, 0);
+  const decision = decideClassOrder({ args: input.args, poms, platformProperties, testSources, otherTestsSeconds, ...(testClassPath ? { testClassPath } : {}) });
   if (!decision.order) return { why: decision.why };
 
   const compiled = await compiledClassOrder({ jupiterApiJar: decision.jupiterApiJar, cacheDir: input.cacheDir ?? defaultCacheDir(input.env), env: input.env });

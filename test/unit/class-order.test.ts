@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ReportedTestCase } from '../../src/diagnose/surefire.js';
-import { classOrderArgs, decideClassOrder, failingClasses, testClassPathOf, type ClassOrderInput } from '../../src/workspace/class-order.js';
+import { classOrderArgs, decideClassOrder, failingClasses, testCaseTimes, testClassPathOf, type ClassOrderInput } from '../../src/workspace/class-order.js';
 import { CLASS_ORDER_FILE, compiledClassOrder } from '../../src/workspace/class-order-compile.js';
 import { judgeFirstReports, watchFailingFirst, type WatchedModule } from '../../src/workspace/failing-first-watch.js';
 
@@ -29,6 +29,7 @@ describe('decideClassOrder: the orderer where JUnit Jupiter orders one JVM of cl
     expect(decideClassOrder(input({ testSources: ['import static org.junit.jupiter.api.Assertions.assertEquals;'] })).order).toBe(true);
     expect(decideClassOrder(input({ poms: ['<forkCount>1</forkCount><reuseForks>true</reuseForks>'] })).order).toBe(true);
     expect(decideClassOrder(input({ testClassPath: '/r/junit-jupiter-api-6.0.1.jar' }))).toEqual({ order: true, jupiterApiJar: '/r/junit-jupiter-api-6.0.1.jar' });
+    expect(decideClassOrder(input({ otherTestsSeconds: 1 })).order).toBe(true);
   });
 
   it.each<[string, Partial<ClassOrderInput>, string]>([
@@ -44,6 +45,7 @@ describe('decideClassOrder: the orderer where JUnit Jupiter orders one JVM of cl
     ['a test source not found', { testSources: [JUPITER_TEST, undefined] }, 'a failing test is not a JUnit Jupiter test (or its source was not found)'],
     ['Jupiter 5.7 (no ClassOrderer)', { testClassPath: '/r/junit-jupiter-api-5.7.2.jar' }, 'the test class path has no junit-jupiter-api 5.8 or later'],
     ['no class path in the report', { testClassPath: undefined }, 'the test class path has no junit-jupiter-api 5.8 or later'],
+    ['failing classes whose other tests took 5 s', { otherTestsSeconds: 5.04 }, "the failing classes' other tests took 5.0 s in your build, more than a test JVM of the failing tests' own"],
   ])('%s: the execution stays', (_, over, why) => {
     const value = { ...input(), ...over };
     if ('testClassPath' in over && over.testClassPath === undefined) delete value.testClassPath;
@@ -55,6 +57,14 @@ describe('what the orderer is told, and where it reads the class path', () => {
   it('top-level classes once, nested classes under their enclosing class', () => {
     expect(failingClasses(['a.B#x', 'a.B#y', 'a.B$Inner#z', 'c.D#w'])).toEqual(['a.B', 'c.D']);
     expect(classOrderArgs(['a.B', 'c.D', 'a.B'])).toEqual(['-Djunit.jupiter.testclass.order.default=mvnx.FailingFirstOrder', '-Dmvnx.failingFirst=a.B,c.D']);
+  });
+
+  it('testcase times from a report, whatever the attribute order', () => {
+    const xml = '<testsuite><testcase name="a" classname="c.ATest" time="0.25"/><testcase time="1.5" classname="c.ATest" name="b"><failure/></testcase><testcase name="x"/></testsuite>';
+    expect(testCaseTimes(xml)).toEqual([
+      { test: 'c.ATest#a', seconds: 0.25 },
+      { test: 'c.ATest#b', seconds: 1.5 },
+    ]);
   });
 
   it('surefire.test.class.path from a report, XML entities read back', () => {
