@@ -231,3 +231,38 @@ describe('early returns', () => {
     expect(earlyRules('        assertTrue(true);', '        assertTrue(true);\n        return;')).toEqual([]);
   });
 });
+
+describe('after the first mutation rerun', () => {
+  it('a class with other annotations has no @Nested to remove; @Nested removed beside another annotation is found', () => {
+    const tagged = testClass(ADDS, '@Tag("fast")\nclass CalcTest');
+    expect(find(tagged, tagged.replace('1 + 1', '2 * 1'))).toEqual([]);
+    const inner = (annotations: string) => testClass(ADDS + `    ${annotations}@DisplayName("inner")\n    class Inner {\n        @Test\n        void inner() {\n            assertTrue(true);\n        }\n    }\n`);
+    expect(rules(find(inner('@Nested\n    '), inner('')))).toEqual(['test-annotation-removed']);
+  });
+
+  it('a new abstract set-up method has no statements to quote', () => {
+    const abstractClass = (members: string) => testClass(members + ADDS, 'abstract class CalcTest');
+    expect(messages(find(abstractClass(''), abstractClass('    @BeforeEach\n    abstract void init();\n\n'), [{ className: CLASS, method: 'adds' }]))).toEqual([
+      'added `@BeforeEach` init() to com.acme.CalcTest, which runs before the tests that failed: ``',
+    ]);
+  });
+
+  it('other annotations added to a test, or @Test given other attributes, do not disable it', () => {
+    expect(rules(find(testClass(ADDS), testClass(ADDS.replace('    @Test\n', '    @DisplayName("adds")\n    @Test\n'))))).not.toContain('test-disabled');
+    expect(rules(find(testClass(ADDS), testClass(ADDS.replace('@Test', '@Test(timeout = 1000)'))))).not.toContain('test-disabled');
+  });
+
+  it('@Test(enabled = false) that was there before among other annotations is not added again', () => {
+    const disabled = testClass(ADDS.replace('@Test', '@Tag("slow")\n    @Test(enabled = false)'));
+    expect(find(disabled, disabled.replace('1 + 1', '2 * 1'))).toEqual([]);
+  });
+
+  it('an annotated helper class without tests may go', () => {
+    expect(find(testClass('    int seed() {\n        return 1;\n    }\n', '@SuppressWarnings("unused")\nclass CalcTest'), null)).toEqual([]);
+  });
+
+  it('an assumption only re-wrapped is not a new one', () => {
+    const assumed = (call: string) => testClass(ADDS.replace('        assertEquals', `        ${call};\n        assertEquals`));
+    expect(rules(find(assumed('assumeTrue(System.getenv("CI") == null)'), assumed('assumeTrue(\n                System.getenv("CI") == null)')))).not.toContain('assumption-added');
+  });
+});

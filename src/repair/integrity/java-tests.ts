@@ -102,9 +102,10 @@ function compareType(old: Declared, now: Declared, isFailing: (type: JavaType, m
   for (const method of now.type.methods) {
     const previous = matchMethod(old.type.methods, method);
     if (!previous && isTestMethod(now.type, method)) continue; // a new test may skip itself; it weakens nothing that ran
+    // Compared without whitespace: an assumption only re-wrapped over lines is the same one.
     // Stryker disable next-line ArrayDeclaration: an assumption is a Java call chain, never the text of a stray element
-    const known = new Set(previous ? assumptionsIn(previous) : []);
-    for (const assumption of assumptionsIn(method).filter((text) => !known.has(text))) {
+    const known = new Set((previous ? assumptionsIn(previous) : []).map(withoutSpaces));
+    for (const assumption of assumptionsIn(method).filter((text) => !known.has(withoutSpaces(text)))) {
       add('assumption-added', `added \`${oneLine(assumption)}\` to ${className}#${method.name}, which can skip tests instead of running them`, method.range.startLine, `${className}#${method.name}`);
     }
   }
@@ -206,8 +207,12 @@ function addedAnnotations(before: JavaMethod['annotations'], after: JavaMethod['
   return after.filter((annotation) => pattern.test(annotation.name) && !before.some((old) => old.name === annotation.name));
 }
 
+function withoutSpaces(text: string): string {
+  return text.replace(/\s+/g, '');
+}
+
 function assumptionsIn(method: JavaMethod): string[] {
-  return findMethodCalls(method, (call) => call.firstInChain && ASSUMPTION.test(call.name)).map((call) => call.chain.text.replace(/\s+/g, ' '));
+  return findMethodCalls(method, (call) => call.firstInChain && ASSUMPTION.test(call.name)).map((call) => call.chain.text);
 }
 
 /** Returns that leave the test while an assertion or another statement still follows. */
