@@ -266,3 +266,11 @@ describe('after the first mutation rerun', () => {
     expect(rules(find(assumed('assumeTrue(System.getenv("CI") == null)'), assumed('assumeTrue(\n                System.getenv("CI") == null)')))).not.toContain('assumption-added');
   });
 });
+
+describe('after the second mutation rerun', () => {
+  it('a second, different assumption beside one that was there is found', () => {
+    const assumed = (calls: string) => testClass(ADDS.replace('        assertEquals', `${calls}        assertEquals`));
+    const found = find(assumed('        assumeTrue(System.getenv("CI") == null);\n'), assumed('        assumeTrue(System.getenv("CI") == null);\n        assumeFalse(Boolean.getBoolean("slow"));\n'));
+    expect(messages(found)).toEqual(['added `assumeFalse(Boolean.getBoolean("slow"))` to com.acme.CalcTest#adds, which can skip tests instead of running them']);
+  });
+});
