@@ -172,6 +172,8 @@ describe('constant-value edges the mutation run found untested', () => {
   it.each<[string, ReturnType<typeof equalityOf>]>([
     ['n + 1 == 7', { subject: 'n + 1', value: 'n:7', negated: false }],
     ['Objects.equals(n + 1, 7)', { subject: 'n + 1', value: 'n:7', negated: false }],
+    ['7 == n + 1', { subject: 'n + 1', value: 'n:7', negated: false }],
+    ['Objects.equals(7, n + 1)', { subject: 'n + 1', value: 'n:7', negated: false }],
     ['code.equals("a" + "b")', { subject: 'code', value: 's:ab', negated: false }],
     ['Objects.equals(code, "JPY") ? a : b', undefined],
     ['code.equals("JPY") ? a : b', undefined],
