@@ -290,3 +290,11 @@ describe('oracle edges the mutation rerun found untested', () => {
     expect(testSpecialCasingReason(findings({ after: main('        if ("q".equals(code)) return "\'x\'y";\n' + BUGGY), test: csv("q, 'x'y") }))).toBe(sentence('"\'x\'y"', 'code is "q"'));
   });
 });
+
+describe('oracle edges the second mutation rerun found untested', () => {
+  it('an expected value written with operators is taken out whole, so its operands are not inputs', () => {
+    const test = oneTest('assertEquals(2 * 3, new Calc().compute(7, "x"));');
+    expect(findings({ after: main('        if (n == 2) return 6;\n' + BUGGY), test })).toEqual([]);
+    expect(testSpecialCasingReason(findings({ after: main('        if (n == 7) return 6;\n' + BUGGY), test }))).toBe(sentence('6', 'n is 7'));
+  });
+});
