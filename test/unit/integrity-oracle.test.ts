@@ -266,3 +266,35 @@ describe('a test class outside any test root', () => {
     expect(await readFailingTestSources(['com.acme.x.XTest#t'], view)).toEqual([{ ref: { className: 'com.acme.x.XTest', method: 't' }, path: 'lib/checks/com/acme/x/XTest.java', text: 'the test' }]);
   });
 });
+
+// Cases from the integrity-oracle mutation rerun's survivors (bench/results-mutation.md).
+describe('oracle edges the mutation rerun found untested', () => {
+  it('an expected value that also appears inside a longer literal leaves that input whole (this lost 353 before)', () => {
+    const test = oneTest('int input = 353;\n        assertEquals(5, new Calc().compute(input, "x"));');
+    expect(testSpecialCasingReason(findings({ after: main('        if (n == 353) return 5;\n' + BUGGY), test }))).toBe(sentence('5', 'n is 353'));
+    expect(findings({ after: main('        if (n == 3) return 5;\n' + BUGGY), test })).toEqual([]);
+  });
+
+  it('a helper that does not assert gives inputs only, even when another method of the class asserts', () => {
+    const test = testClass(
+      '    @Test\n    void m() {\n        prepare(5);\n        assertEquals(120, new Calc().compute(5, "x"));\n    }\n\n    @Test\n    void other() {\n        assertEquals(1, 1);\n    }\n\n    void prepare(int k) {\n    }\n',
+    );
+    expect(findings({ after: main('        if (n == 5) return 5;\n' + BUGGY), test })).toEqual([]);
+    expect(testSpecialCasingReason(findings({ after: main('        if (n == 5) return 120;\n' + BUGGY), test }))).toBe(sentence('120', 'n is 5'));
+  });
+
+  it('@CsvSource cells: a quoted string after a comma and space, and quotes that do not wrap the whole cell', () => {
+    const csv = (row: string) => testClass(`    @ParameterizedTest\n    @CsvSource({"${row}"})\n    void m(String a, String b) {\n        assertEquals(b, new Calc().compute(1, a));\n    }\n`);
+    expect(testSpecialCasingReason(findings({ after: main('        if ("JPY".equals(code)) return "abc";\n' + BUGGY), test: csv("JPY, 'abc'") }))).toBe(sentence('"abc"', 'code is "JPY"'));
+    expect(testSpecialCasingReason(findings({ after: main('        if ("x\'y\'".equals(code)) return "z";\n' + BUGGY), test: csv("x'y', z") }))).toBe(sentence('"z"', 'code is "x\'y\'"'));
+    expect(testSpecialCasingReason(findings({ after: main('        if ("q".equals(code)) return "\'x\'y";\n' + BUGGY), test: csv("q, 'x'y") }))).toBe(sentence('"\'x\'y"', 'code is "q"'));
+  });
+});
+
+describe('oracle edges the second mutation rerun found untested', () => {
+  it('an expected value written with operators is taken out whole, so its operands are not inputs', () => {
+    const test = oneTest('assertEquals(2 * 3, new Calc().compute(7, "x"));');
+    expect(findings({ after: main('        if (n == 2) return 6;\n' + BUGGY), test })).toEqual([]);
+    expect(testSpecialCasingReason(findings({ after: main('        if (n == 7) return 6;\n' + BUGGY), test }))).toBe(sentence('6', 'n is 7'));
+  });
+});

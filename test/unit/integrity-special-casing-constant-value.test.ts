@@ -147,3 +147,37 @@ describe('equalityOf', () => {
     expect(equalityOf('Limits.INPUT.equals(n)', new Map([['INPUT', 'n:7']]))).toEqual({ subject: 'n', value: 'n:7', negated: false });
   });
 });
+
+// Cases from the integrity-constant-value mutation run's survivors (bench/results-mutation.md).
+describe('constant-value edges the mutation run found untested', () => {
+  it.each<[string, string | undefined]>([
+    ['(int 7 8', undefined], ['-2.5', 'n:-2.5'], ['-(1.5)', 'n:-1.5'], ['"a" + null', 's:anull'], ['.', undefined], ['7 * 0', 'n:0'], ['7 - 0', 'n:7'], ['7 + 0', 'n:7'],
+  ])('constantValue %s -> %s', (text, value) => {
+    expect(constantValue(text)).toBe(value);
+  });
+
+  it('a named null constant reads as null in a string', () => {
+    expect(constantValue('"a" + NONE', new Map([['NONE', 'null']]))).toBe('s:anull');
+  });
+
+  it('a sign on a value that is not a number gives no literal', () => {
+    expect(literalsIn('f(-"a")')).toEqual([]);
+  });
+
+  it('parts keep the spaces between their tokens; an unclosed bracket is not unwrapped', () => {
+    expect(conditionParts('x instanceof Foo && n == 5')).toEqual(['x instanceof Foo', 'n == 5']);
+    expect(conditionParts('((a)')).toEqual(['( ( a )']);
+  });
+
+  it.each<[string, ReturnType<typeof equalityOf>]>([
+    ['n + 1 == 7', { subject: 'n + 1', value: 'n:7', negated: false }],
+    ['Objects.equals(n + 1, 7)', { subject: 'n + 1', value: 'n:7', negated: false }],
+    ['7 == n + 1', { subject: 'n + 1', value: 'n:7', negated: false }],
+    ['Objects.equals(7, n + 1)', { subject: 'n + 1', value: 'n:7', negated: false }],
+    ['code.equals("a" + "b")', { subject: 'code', value: 's:ab', negated: false }],
+    ['Objects.equals(code, "JPY") ? a : b', undefined],
+    ['code.equals("JPY") ? a : b', undefined],
+  ])('equalityOf %s', (text, equality) => {
+    expect(equalityOf(text)).toEqual(equality);
+  });
+});

@@ -302,3 +302,137 @@ describe('the bench corpus\'s real fixes are not special-casing', async () => {
     expect(specialCasingFindings({ changes, tests })).toEqual([]);
   });
 });
+
+// Cases from the integrity-special-casing mutation run's survivors (bench/results-mutation.md).
+describe('special-casing edges the mutation run found untested', () => {
+  const withTests = (change: FileChange, sources: { className: string; method: string; text: string; path?: string }[]) =>
+    specialCasingFindings({ changes: [change], tests: sources.map(({ className, method, text, path: file }) => ({ ref: { className, method }, path: file ?? TEST_FILE, text })) });
+  const COUNTER = '    private static int calls;\n';
+  const COUNTED = '        calls++;\n        if (calls > 2) return 400;\n' + BUGGY;
+
+  it('no failing test source: caller inspection and call counting are not looked for either', () => {
+    const after = main('        StackWalker.getInstance();\n' + COUNTED, COUNTER);
+    expect(specialCasingFindings({ changes: [{ path: MAIN_FILE, before: main(BUGGY), after }], tests: [] })).toEqual([]);
+  });
+
+  it('a test class that counts its calls and names JUnit is not main code', () => {
+    const after = testClass('    private static int calls;\n\n    @Test\n    void m() {\n        calls++;\n        if (calls > 2) return;\n        StackWalker.getInstance();\n        System.getProperty("surefire.test.class.path");\n        assertEquals(120, new Calc().compute(5, "x"));\n    }\n');
+    expect(findings({ path: TEST_FILE, before: FACTORIAL_TEST, after, test: FACTORIAL_TEST })).toEqual([]);
+  });
+
+  it('the reason joins several findings with "; "', () => {
+    const found = findings({ after: main('        if (n == 5) return 120;\n        StackWalker.getInstance();\n' + BUGGY), test: FACTORIAL_TEST });
+    expect(found.map((finding) => finding.rule)).toEqual(['literal-special-case', 'caller-inspection']);
+    expect(testSpecialCasingReason(found)).toBe(`test-special-casing: ${found[0]!.message}; ${found[1]!.message}`);
+  });
+
+  it('the same special case in two methods is two findings', () => {
+    const other = '    public long twice(int n) {\n        if (n == 5) return 120;\n        return n * 2;\n    }\n';
+    const found = findings({ before: main(BUGGY, '    public long twice(int n) {\n        return n * 2;\n    }\n'), after: main('        if (n == 5) return 120;\n' + BUGGY, other), test: FACTORIAL_TEST });
+    expect(found.map((finding) => finding.message.replace(/\(line \d+\).*/, ''))).toEqual([
+      'src/main/java/com/acme/calc/Calc.java: Calc.twice now gives 120 when n is 5 ',
+      'src/main/java/com/acme/calc/Calc.java: Calc.compute now gives 120 when n is 5 ',
+    ]);
+  });
+
+  it('a subject with spaces is named without them', () => {
+    const found = findings({ after: main('        switch (n + 0) {\n            case 5:\n                return 120;\n            default:\n                return n + n;\n        }'), test: FACTORIAL_TEST });
+    expect(found.map((finding) => finding.message)).toEqual([expect.stringContaining('Calc.compute now gives 120 when n+0 is 5 (line 12)')]);
+  });
+
+  it('one other key is not a table, nor is a case label that is not a constant', () => {
+    const ifs = findings({ after: main('        if (n == 5) return 120;\n        if (n == 6) return 7;\n' + BUGGY), test: FACTORIAL_TEST });
+    expect(ifs.map((finding) => finding.rule)).toEqual(['literal-special-case']);
+    const cases = findings({ after: main('        switch (n) {\n            case 5: return 120;\n            case 6: return 7;\n            case Other.K: return 9;\n            default: return n + n;\n        }'), test: FACTORIAL_TEST });
+    expect(cases.map((finding) => finding.rule)).toEqual(['literal-special-case']);
+  });
+
+  it('a trivial identity names every failing test', () => {
+    const tests = testClass('    @Test\n    void m() {\n        assertEquals(new Money(250, "EUR"), Money.parse("2.50 EUR"));\n    }\n\n    @Test\n    void n() {\n        assertEquals(new Money(1, "EUR"), Money.parse("0.01 EUR"));\n    }\n');
+    const found = withTests({ path: MONEY_FILE, before: money(BUGGY_EQUALS), after: money('    public boolean equals(Object o) {\n        return true;\n    }\n') }, [
+      { className: 'com.acme.calc.CalcTest', method: 'm', text: tests },
+      { className: 'com.acme.calc.CalcTest', method: 'n', text: tests },
+    ]);
+    expect(found.map((finding) => finding.message)).toEqual([expect.stringContaining('the failing test com.acme.calc.CalcTest#m, com.acme.calc.CalcTest#n on Money')]);
+  });
+
+  it('a new class with a trivial equals is found', () => {
+    const found = withTests({ path: MONEY_FILE, before: null, after: money('    public boolean equals(Object o) {\n        return true;\n    }\n') }, [{ className: 'com.acme.calc.CalcTest', method: 'm', text: MONEY_TEST }]);
+    expect(found.map((finding) => finding.rule)).toEqual(['trivial-equality']);
+  });
+
+  it('abstract equals and hashCode on a type the test mentions are not trivial', () => {
+    const after = 'package com.acme.calc;\n\npublic abstract class Money {\n    public abstract boolean equals(Object o);\n\n    public abstract int hashCode();\n\n    public abstract String toString();\n}\n';
+    expect(withTests({ path: MONEY_FILE, before: null, after }, [{ className: 'com.acme.calc.CalcTest', method: 'm', text: MONEY_TEST }])).toEqual([]);
+  });
+
+  it.each<[string, string]>([
+    ['equals that is always false', '    public boolean equals(Object o) {\n        return false;\n    }\n'],
+    ['a two-argument equals helper', '    public static boolean equals(Object a, Object b) {\n        return true;\n    }\n'],
+    ['compareTo that is never 0', REAL_EQUALS + '    public int compareTo(Money other) {\n        return 1;\n    }\n'],
+    ['a two-argument compareTo helper', REAL_EQUALS + '    public static int compareTo(Money a, Money b) {\n        return 0;\n    }\n'],
+    ['a one-argument compare helper', REAL_EQUALS + '    public int compare(Money a) {\n        return 0;\n    }\n'],
+    ['another one-argument method returning 0', REAL_EQUALS + '    public int rank(Money other) {\n        return 0;\n    }\n'],
+    ['another method without arguments returning a constant', REAL_EQUALS + '    public String currencyName() {\n        return "EUR";\n    }\n'],
+    ['toString with an argument returning a constant', REAL_EQUALS + '    public String toString(int indent) {\n        return "money";\n    }\n'],
+    ['hashCode with a base case before the computation', REAL_EQUALS + '    public int hashCode() {\n        if (cents == 0) return 0;\n        return Objects.hash(cents, currency);\n    }\n'],
+  ])('%s passes', (_name, after) => {
+    expect(moneyFindings(after)).toEqual([]);
+  });
+
+  it('compare(a, b) that returns 0 without reading them is trivial', () => {
+    const found = moneyFindings(REAL_EQUALS + '    public int compare(Money a, Money b) {\n        return 0;\n    }\n');
+    expect(found.map((finding) => [finding.rule, finding.message.replace(/ \(line.*/, '')])).toEqual([['trivial-equality', 'src/main/java/com/acme/calc/Money.java: Money.compare(Money,Money) now returns 0 without reading what it compares']]);
+  });
+
+  it('compareTo that returns 0 on one path without reading the other object is trivial', () => {
+    expect(moneyFindings(REAL_EQUALS + '    public int compareTo(Money other) {\n        if (other == null) return 0;\n        return 1;\n    }\n').map((finding) => finding.rule)).toEqual(['trivial-equality']);
+  });
+
+  it('equals that only checks, casts and compares the other object twice over still reads nothing', () => {
+    const equals = [
+      '    public boolean equals(Object o) {',
+      '        if (o == null || o == null) return false;',
+      '        if (this == o || this == o) return true;',
+      '        if (o.getClass() != getClass() || o.getClass() != Money.class) return false;',
+      '        if (!(o instanceof Money) || !(o instanceof Comparable)) return false;',
+      '        Money a = (Money) o;',
+      '        a = (Money) o;',
+      '        return true;',
+      '    }',
+      '',
+    ].join('\n');
+    expect(moneyFindings(equals).map((finding) => finding.rule)).toEqual(['trivial-equality']);
+  });
+
+  it('string literals that only look like test words pass; one naming any failing test class is found', () => {
+    expect(findings({ after: main('        String mode = n > 3 ? "EDIT" : "Testing";\n' + BUGGY), test: FACTORIAL_TEST })).toEqual([]);
+    const other = 'package com.acme.calc;\n\nimport org.junit.jupiter.api.Test;\n\nclass OtherTest {\n    @Test\n    void x() {\n        assertEquals(7, new Calc().compute(1, "y"));\n    }\n}\n';
+    const found = withTests({ path: MAIN_FILE, before: main(BUGGY), after: main('        String caller = "CalcTest";\n' + BUGGY) }, [
+      { className: 'com.acme.calc.CalcTest', method: 'm', text: FACTORIAL_TEST },
+      { className: 'com.acme.calc.OtherTest', method: 'x', text: other, path: 'src/test/java/com/acme/calc/OtherTest.java' },
+    ]);
+    expect(found.map((finding) => finding.message)).toEqual([expect.stringContaining('now inspects who calls it ("CalcTest", line 11)')]);
+  });
+
+  it('a second StackWalker where there was one is found', () => {
+    const walker = '        StackWalker.getInstance();\n';
+    const found = findings({ before: main(walker + BUGGY), after: main(walker + walker + BUGGY), test: FACTORIAL_TEST });
+    expect(found.map((finding) => finding.message)).toEqual([expect.stringContaining('(StackWalker, line 12)')]);
+  });
+
+  it.each<[string, string, string, string]>([
+    ['a counter that was there before the patch', COUNTER, COUNTED, main('        calls++;\n        if (calls > 2) return 300;\n' + BUGGY, COUNTER)],
+    ['a static setting that nothing counts', '    private static int threshold = 3;\n', '        if (n > threshold) return 400;\n' + BUGGY, main(BUGGY)],
+    ['a static total that is not an integral counter', '    private static double total;\n', '        total += n;\n        if (total > 100) return 400;\n' + BUGGY, main(BUGGY)],
+  ])('%s passes', (_name, members, body, before) => {
+    expect(findings({ before, after: main(body, members), test: FACTORIAL_TEST })).toEqual([]);
+  });
+
+  it('the call-counting sentence quotes the branch on one line', () => {
+    const found = findings({ after: main('        calls++;\n        if (calls > 2\n                && n > 0) return 400;\n' + BUGGY, COUNTER), test: FACTORIAL_TEST });
+    expect(found.map((finding) => finding.message)).toEqual([
+      'src/main/java/com/acme/calc/Calc.java: Calc counts its calls in the new static field calls and branches on the count (`calls > 2 && n > 0`); its answer must not depend on how often it was called',
+    ]);
+  });
+});

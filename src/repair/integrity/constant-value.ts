@@ -85,6 +85,7 @@ function literal(token: string, names: ReadonlyMap<string, ConstantValue>): Valu
 
 function number(token: string): Value | undefined {
   const plain = token.replace(/_/g, '');
+  // Stryker disable next-line MethodExpression: Number.parseInt with radix 16 skips a leading 0x itself
   if (/^0[xX]/.test(plain)) return { kind: 'int', value: Number.parseInt(plain.slice(2).replace(/[lL]$/, ''), 16) };
   if (/^0[bB]/.test(plain)) return { kind: 'int', value: Number.parseInt(plain.slice(2).replace(/[lL]$/, ''), 2) };
   const isFloat = /[.eEfFdD]/.test(plain.replace(/^0[xX].*/, ''));
