@@ -365,7 +365,7 @@ export const configSchema = z
         quickJvm: z
           .boolean()
           .default(true)
-          .describe('Start verification JVMs with -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -Xshare:auto (MAVEN_OPTS; Surefire\'s forks through -DargLine when the project sets no argLine and uses no JaCoCo, else appended to the <argLine> its poms write, in the workspace copy only); flags the project or MAVEN_OPTS already decide are left alone.'),
+          .describe('Start verification JVMs with -XX:+UseSerialGC -Xshare:auto, and Maven\'s own also with -XX:TieredStopAtLevel=1 (MAVEN_OPTS; Surefire\'s forks through -DargLine when the project sets no argLine and uses no JaCoCo, else appended to the <argLine> its poms write, in the workspace copy only); flags the project or MAVEN_OPTS already decide are left alone.'),
         parallel: z
           .union([z.literal('auto'), z.number().int().min(1).max(8)])
           .default('auto')

@@ -1,8 +1,11 @@
 /**
- * JVM flags that make the short-lived JVMs of a verification build start and finish
- * sooner: only the C1 compiler (`-XX:TieredStopAtLevel=1`), the serial collector and the
- * class-data archive (`-Xshare:auto`, the default on JDK 12+, said explicitly). Maven's
- * JVM gets them through MAVEN_OPTS and Surefire's forks through `-DargLine`. Pure.
+ * JVM flags that make the JVMs of a verification build start and finish sooner: the serial
+ * collector and the class-data archive (`-Xshare:auto`, the default on JDK 12+, said
+ * explicitly) for all of them, and for Maven's own, short-lived and mostly starting up,
+ * only the C1 compiler (`-XX:TieredStopAtLevel=1`). Not for the test JVM: a test run of
+ * some seconds needs C2 (jsoup's 1,834 tests, `mvn -o -q surefire:test`, quiet: 7.9–8.0 s
+ * with C1 only, 7.4–7.5 s without). Maven's JVM gets them through MAVEN_OPTS and Surefire's
+ * forks through `-DargLine`. Pure.
  *
  * Never where the project or the user set their own: a flag of the same family in
  * MAVEN_OPTS or `.mvn/jvm.config` stays as it is (two collectors would stop the JVM), and
@@ -17,6 +20,8 @@
 
 export const QUICK_JVM_FLAGS = ['-XX:TieredStopAtLevel=1', '-XX:+UseSerialGC', '-Xshare:auto'] as const;
 export type QuickJvmFlag = (typeof QUICK_JVM_FLAGS)[number];
+/** The flags the test JVMs get: C2 stays. */
+export const QUICK_FORK_FLAGS: readonly QuickJvmFlag[] = ['-XX:+UseSerialGC', '-Xshare:auto'];
 
 /** Each flag and the options that already decide the same thing. */
 const FAMILIES: Record<QuickJvmFlag, RegExp> = {
@@ -60,10 +65,10 @@ export function quickJvm(input: QuickJvmInput): QuickJvm {
   const poms = input.poms.map((pom) => (typeof pom === 'string' ? { name: undefined, text: pom } : pom));
   const projectText = [...poms.map((pom) => pom.text), input.mavenConfig ?? '', input.args.join('\n')];
   const ownArgLine = projectText.some((text) => /argLine|jacoco/i.test(text));
-  const forForks = ownArgLine ? [] : [...QUICK_JVM_FLAGS];
+  const forForks = ownArgLine ? [] : [...QUICK_FORK_FLAGS];
   const mavenOpts = forMaven.length > 0 ? [input.mavenOpts?.trim(), ...forMaven].filter(Boolean).join(' ') : undefined;
   const withArgLine = poms.flatMap((pom) => (pom.name !== undefined && argLineElements(pom.text).length > 0 ? [pom.name] : []));
-  const inPoms = withArgLine.length > 0 ? QUICK_JVM_FLAGS.filter((flag) => !projectText.some((text) => FAMILIES[flag].test(text))) : [];
+  const inPoms = withArgLine.length > 0 ? QUICK_FORK_FLAGS.filter((flag) => !projectText.some((text) => FAMILIES[flag].test(text))) : [];
   return {
     ...(mavenOpts !== undefined ? { mavenOpts } : {}),
     ...(forForks.length > 0 ? { argLine: `-DargLine=${forForks.join(' ')}` } : {}),

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { TestCaseResult } from '../../src/diagnose/types.js';
 import type { ReactorGraph, ReactorProject } from '../../src/maven/reactor.js';
 import { decideScope, excludesFileText, testSkipBlockers, type ScopeInput } from '../../src/workspace/verify-scope.js';
-import { appendArgLineFlags, QUICK_JVM_FLAGS, quickJvm } from '../../src/workspace/quick-jvm.js';
+import { appendArgLineFlags, QUICK_FORK_FLAGS, QUICK_JVM_FLAGS, quickJvm } from '../../src/workspace/quick-jvm.js';
 
 const project = (dir: string, needs: string[] = [], extra: Partial<ReactorProject> = {}): ReactorProject => ({
   dir,
@@ -105,11 +105,12 @@ describe('excludes file and blockers', () => {
 });
 
 describe('quickJvm', () => {
-  it('adds every flag to MAVEN_OPTS and Surefire when nobody set their own', () => {
+  it('adds every flag to MAVEN_OPTS, and to Surefire all but C1-only (a test run of seconds needs C2), when nobody set their own', () => {
+    expect(QUICK_FORK_FLAGS).toEqual(['-XX:+UseSerialGC', '-Xshare:auto']);
     expect(quickJvm({ poms: ['<project/>'], args: ['verify'] })).toEqual({
       mavenOpts: QUICK_JVM_FLAGS.join(' '),
-      argLine: `-DargLine=${QUICK_JVM_FLAGS.join(' ')}`,
-      added: [...QUICK_JVM_FLAGS.map((f) => `MAVEN_OPTS ${f}`), `argLine ${QUICK_JVM_FLAGS.join(' ')}`],
+      argLine: '-DargLine=-XX:+UseSerialGC -Xshare:auto',
+      added: [...QUICK_JVM_FLAGS.map((f) => `MAVEN_OPTS ${f}`), 'argLine -XX:+UseSerialGC -Xshare:auto'],
     });
   });
 
@@ -131,11 +132,11 @@ describe('quickJvm', () => {
     const pom = { name: 'core/pom.xml', text: '<plugin><artifactId>maven-surefire-plugin</artifactId><configuration><argLine>-Xss640k</argLine></configuration></plugin>' };
     const result = quickJvm({ poms: [pom, { name: 'pom.xml', text: '<project/>' }], args: ['verify'] });
     expect(result.argLine).toBeUndefined();
-    expect(result.forkFlagsInPoms).toEqual({ poms: ['core/pom.xml'], flags: [...QUICK_JVM_FLAGS] });
-    expect(result.added).toContain(`argLine of core/pom.xml ${QUICK_JVM_FLAGS.join(' ')}`);
+    expect(result.forkFlagsInPoms).toEqual({ poms: ['core/pom.xml'], flags: ['-XX:+UseSerialGC', '-Xshare:auto'] });
+    expect(result.added).toContain('argLine of core/pom.xml -XX:+UseSerialGC -Xshare:auto');
     // A collector named anywhere (an \${argLine} may carry it): no second collector.
-    expect(quickJvm({ poms: [pom], args: ['-DargLine=-XX:+UseG1GC', 'verify'] }).forkFlagsInPoms?.flags).toEqual(['-XX:TieredStopAtLevel=1', '-Xshare:auto']);
-    expect(quickJvm({ poms: [{ name: 'pom.xml', text: '<argLine>-XX:+UseParallelGC -XX:-TieredCompilation -Xshare:off</argLine>' }], args: [] }).forkFlagsInPoms).toBeUndefined();
+    expect(quickJvm({ poms: [pom], args: ['-DargLine=-XX:+UseG1GC', 'verify'] }).forkFlagsInPoms?.flags).toEqual(['-Xshare:auto']);
+    expect(quickJvm({ poms: [{ name: 'pom.xml', text: '<argLine>-XX:+UseParallelGC -Xshare:off</argLine>' }], args: [] }).forkFlagsInPoms).toBeUndefined();
     // Only named poms are edited; an argLine only on the command line leaves the poms alone.
     expect(quickJvm({ poms: [pom.text], args: [] }).forkFlagsInPoms).toBeUndefined();
     expect(quickJvm({ poms: [{ name: 'pom.xml', text: '<project/>' }], args: ['-DargLine=-ea'] }).forkFlagsInPoms).toBeUndefined();
