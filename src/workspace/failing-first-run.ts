@@ -67,7 +67,9 @@ async function classOrderFor(input: FailingFirstInput): Promise<FailingFirstPlan
   const testClassPath = reports.map(testClassPathOf).find((value) => value !== undefined);
   const failing = new Set(failingFirst.tests);
   const otherTestsSeconds = reports.flatMap(testCaseTimes).filter((c) => !failing.has(c.test)).reduce((sum, c) => sum + c.seconds, 0);
-  const decision = decideClassOrder({ args: input.args, poms, platformProperties, testSources, otherTestsSeconds, ...(testClassPath ? { testClassPath } : {}) });
+  const inModule = (file: string) => failingFirst.modules.some((dir) => file.startsWith(dir === '' ? 'target/' : `${dir}/target/`));
+  const moduleTests = input.baselineTests.filter((test) => test.status !== 'skipped' && inModule(test.reportFile)).length;
+  const decision = decideClassOrder({ args: input.args, poms, platformProperties, testSources, otherTestsSeconds, moduleTests, ...(testClassPath ? { testClassPath } : {}) });
   if (!decision.order) return { why: decision.why };
 
   const compiled = await compiledClassOrder({ jupiterApiJar: decision.jupiterApiJar, cacheDir: input.cacheDir ?? defaultCacheDir(input.env), env: input.env });

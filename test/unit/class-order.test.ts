@@ -30,6 +30,7 @@ describe('decideClassOrder: the orderer where JUnit Jupiter orders one JVM of cl
     expect(decideClassOrder(input({ poms: ['<forkCount>1</forkCount><reuseForks>true</reuseForks>'] })).order).toBe(true);
     expect(decideClassOrder(input({ testClassPath: '/r/junit-jupiter-api-6.0.1.jar' }))).toEqual({ order: true, jupiterApiJar: '/r/junit-jupiter-api-6.0.1.jar' });
     expect(decideClassOrder(input({ otherTestsSeconds: 1 })).order).toBe(true);
+    expect(decideClassOrder(input({ moduleTests: 500 })).order).toBe(true);
   });
 
   it.each<[string, Partial<ClassOrderInput>, string]>([
@@ -45,6 +46,7 @@ describe('decideClassOrder: the orderer where JUnit Jupiter orders one JVM of cl
     ['a test source not found', { testSources: [JUPITER_TEST, undefined] }, 'a failing test is not a JUnit Jupiter test (or its source was not found)'],
     ['Jupiter 5.7 (no ClassOrderer)', { testClassPath: '/r/junit-jupiter-api-5.7.2.jar' }, 'the test class path has no junit-jupiter-api 5.8 or later'],
     ['no class path in the report', { testClassPath: undefined }, 'the test class path has no junit-jupiter-api 5.8 or later'],
+    ['failing modules that ran 1,834 tests', { moduleTests: 1834 }, "the failing modules ran 1834 tests in your build: discovering them all before the failing classes costs a wrong candidate more than a test JVM of the failing tests' own"],
     ['failing classes whose other tests took 5 s', { otherTestsSeconds: 5.04 }, "the failing classes' other tests took 5.0 s in your build, more than a test JVM of the failing tests' own"],
   ])('%s: the execution stays', (_, over, why) => {
     const value = { ...input(), ...over };
