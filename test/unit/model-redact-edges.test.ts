@@ -105,6 +105,7 @@ describe('token shapes: the whole token goes, nothing of it stays', () => {
     ['at /home/alice then', 'at ~ then'],
     ['C:\\Users\\bob\\app\\A.java', '~\\app\\A.java'],
     ['at C:\\Users\\bob then', 'at ~ then'],
+    ['C:\\Users\\bob', '~'],
   ])('shortens the home folder of any user: %s', (text, expected) => {
     expect(redact(text)).toBe(expected);
   });
@@ -121,6 +122,11 @@ describe('Redactor', () => {
     expect(redactor.redactSecrets('secret1-longer, secret1, port 12345678, changeit')).toBe('[REDACTED-1], [REDACTED-2], port 12345678, changeit');
     const escaped = new Redactor({ knownSecrets: [`Pa"ss<w&rd\\9`] });
     expect(escaped.redactSecrets(`{"db":"Pa\\"ss<w&rd\\\\9"} <p>Pa&quot;ss&lt;w&amp;rd\\9</p>`)).toBe('{"db":"[REDACTED-1]"} <p>[REDACTED-2]</p>');
+  });
+
+  it('takes extra patterns as given, a RegExp that is already global included', () => {
+    const redactor = new Redactor({ extraPatterns: [/ACME-\d{4}/g, /CORP-\d{4}/, 'INT-\\d{4}'] });
+    expect(redactor.redactSecrets('ids ACME-1234 ACME-5678 CORP-4321 CORP-8765 INT-1111')).toBe('ids [REDACTED-1] [REDACTED-2] [REDACTED-3] [REDACTED-4] [REDACTED-5]');
   });
 
   it('numbers past nine and maps every placeholder back; an unnumbered one stays as it is', () => {
