@@ -45,20 +45,20 @@ export function createFailureRecheck(options: RecheckOptions) {
     for (const some of [tests.slice(0, RECHECK_FIRST), tests.slice(RECHECK_FIRST)]) {
       if (some.length === 0) break;
       const run = await rerun(some);
-      if (!run) return undefined;
-      if (run.interrupted) return undefined;
+      if (!run || run.interrupted) return undefined;
       runs.push(run);
       if (run.exitCode !== 0) break;
     }
-    const results = runs.flatMap((run) => run.tests);
-    const passedAlways = (test: string) => {
-      const ran = results.filter((result) => `${result.className}#${result.method}` === test);
-      return ran.length > 0 && ran.every((result) => result.status === 'passed');
-    };
+    // Each test's results in the reports the re-runs wrote (not what was asked).
+    const statuses = new Map<string, string[]>();
+    for (const result of runs.flatMap((run) => run.tests)) {
+      const name = `${result.className}#${result.method}`;
+      statuses.set(name, [...(statuses.get(name) ?? []), result.status]);
+    }
+    const passedAlways = (test: string) => statuses.get(test)?.every((status) => status === 'passed') ?? false;
     // A build that still fails (even for another reason) proves nothing flaky.
     const passed = runs.every((run) => run.exitCode === 0) ? tests.filter(passedAlways) : [];
-    // Counted from the reports the re-runs wrote, not from what was asked.
-    const reran = tests.filter((test) => results.some((result) => `${result.className}#${result.method}` === test)).length;
+    const reran = tests.filter((test) => statuses.has(test)).length;
     return { passed, failed: tests.filter((test) => !passed.includes(test)), reran, durationMs: Date.now() - started };
   };
 }

@@ -29,8 +29,8 @@ export interface FailingFirstInput {
   failingFirst: NonNullable<VerificationStage['failingFirst']>;
   args: readonly string[];
   baselineTests: readonly TestCaseResult[];
+  /** The build's environment; its XDG_CACHE_HOME says where the compiled orderer is kept. */
   env: NodeJS.ProcessEnv;
-  cacheDir?: string;
 }
 
 export async function prepareFailingFirst(input: FailingFirstInput): Promise<FailingFirstPlan> {
@@ -72,7 +72,7 @@ async function classOrderFor(input: FailingFirstInput): Promise<FailingFirstPlan
   const decision = decideClassOrder({ args: input.args, poms, platformProperties, testSources, otherTestsSeconds, moduleTests, ...(testClassPath ? { testClassPath } : {}) });
   if (!decision.order) return { why: decision.why };
 
-  const compiled = await compiledClassOrder({ jupiterApiJar: decision.jupiterApiJar, cacheDir: input.cacheDir ?? defaultCacheDir(input.env), env: input.env });
+  const compiled = await compiledClassOrder({ jupiterApiJar: decision.jupiterApiJar, cacheDir: defaultCacheDir(input.env), env: input.env });
   if ('why' in compiled) return compiled;
   const watched: WatchedModule[] = [];
   for (const dir of failingFirst.modules) {

@@ -127,8 +127,6 @@ export interface VerifyInput extends WorkspaceBuildOptions {
   jvm?: { mavenOpts?: string; argLine?: string; forkFlagsInPoms?: { poms: string[]; flags: QuickJvmFlag[] }; added?: string[] };
   /** The touched module verified narrowly (narrow.ts), or why all its tests run. */
   narrowing?: Narrowing | { why: string };
-  /** mvnx's machine cache (the compiled class orderer); default `$XDG_CACHE_HOME/mvnx` or `~/.cache/mvnx`. */
-  cacheDir?: string;
 }
 
 export async function verifyInWorkspace(input: VerifyInput): Promise<VerificationResult> {
@@ -149,7 +147,7 @@ export async function verifyInWorkspace(input: VerifyInput): Promise<Verificatio
     if (remaining <= 0) return stop('timeout', stage.name);
     input.onStage?.(stage.name);
     const plan = stage.failingFirst
-      ? await prepareFailingFirst({ root: input.workspace.root, source: input.workspace.source, failingFirst: stage.failingFirst, args: stage.args, baselineTests: input.baselineTests, env: context.env, ...(input.cacheDir ? { cacheDir: input.cacheDir } : {}) })
+      ? await prepareFailingFirst({ root: input.workspace.root, source: input.workspace.source, failingFirst: stage.failingFirst, args: stage.args, baselineTests: input.baselineTests, env: context.env })
       : undefined;
     const { run, result, tests } = await runStage(context, stage, index, remaining, plan);
     const first = plan?.how === 'execution' ? await readFailingFirstExecution(input.workspace.root, plan, result.logFile, run.startedAt) : undefined;
