@@ -84,11 +84,20 @@ export function javaHome(env: NodeJS.ProcessEnv): string | undefined {
 }
 
 /** The Maven installation behind an executable (`.../bin/mvn` -> `...`), unless it is the project's own wrapper. */
-function mavenHome(executable: string, env: NodeJS.ProcessEnv, workspaceRoot: string): string | undefined {
+/**
+ * What of the Maven that runs must be visible: its installation (`<home>/bin/mvn` with `boot/`
+ * and `lib/` beside `bin/`), or, for an `mvn` that is a script of its own (a wrapper in
+ * `~/bin` or `/tmp`), that file alone: its grandparent could be the home or `/tmp`, and
+ * binding either would show the build what the sandbox hides (and make `/tmp` read-only).
+ */
+function mavenFiles(executable: string, env: NodeJS.ProcessEnv, workspaceRoot: string): string[] {
   const file = path.isAbsolute(executable) ? executable : onPath(executable, env);
-  if (!file || isInside(file, workspaceRoot)) return undefined;
+  if (!file || isInside(file, workspaceRoot)) return [];
   const real = realOrUndefined(file);
-  return real ? path.dirname(path.dirname(real)) : undefined;
+  if (!real) return [];
+  const install = path.dirname(path.dirname(real));
+  const isInstall = install !== path.dirname(install) && ['boot', 'lib'].every((dir) => existsSync(path.join(install, dir)));
+  return isInstall ? [install] : [...new Set([file, real])];
 }
 
 /** `<jdkHome>` entries of a toolchains file: JDKs the build may switch to. */
@@ -122,8 +131,7 @@ export async function buildFootprint(input: FootprintInput): Promise<BuildFootpr
   if (jdk) readOnly.push(jdk);
   // JAVA_HOME as written too: sdkman's `.../java/current` is a link the resolved path does not bring back.
   if (input.env.JAVA_HOME && path.isAbsolute(input.env.JAVA_HOME)) readOnly.push(input.env.JAVA_HOME);
-  const mavenInstall = mavenHome(input.executable, input.env, input.workspaceRoot);
-  if (mavenInstall) readOnly.push(mavenInstall);
+  readOnly.push(...mavenFiles(input.executable, input.env, input.workspaceRoot));
 
   const m2 = path.join(maven.userHome, '.m2');
   // mvnw's downloaded distributions, the mvn script's rc file, toolchains and the JDKs they name.

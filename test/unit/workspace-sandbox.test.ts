@@ -241,3 +241,29 @@ describe('the build footprint', () => {
     expect(args).not.toContain('.ssh');
   });
 });
+
+describe('the Maven the sandbox shows', () => {
+  async function footprintFor(executable: string) {
+    const workspace = await mkdtemp(path.join(scratch, 'ws-mvn-'));
+    return buildFootprint({ workspaceRoot: workspace, cwd: workspace, executable, args: ['verify'], env: { PATH: '/usr/bin', HOME: path.join(scratch, 'home3') }, scratchDir: scratch });
+  }
+
+  it('binds a Maven installation (bin/mvn beside boot/ and lib/) whole', async () => {
+    const install = path.join(scratch, 'apache-maven-3.9.9');
+    for (const dir of ['bin', 'boot', 'lib']) await mkdir(path.join(install, dir), { recursive: true });
+    const mvn = path.join(install, 'bin', 'mvn');
+    await writeFile(mvn, '#!/bin/sh\n');
+    await chmod(mvn, 0o755);
+    expect((await footprintFor(mvn)).readOnly).toContain(install);
+  });
+
+  it('binds an mvn that is a script of its own (a wrapper in /tmp or ~/bin) alone, never the folder above it', async () => {
+    const wrapper = await script('mvn', 'exec /usr/bin/mvn "$@"');
+    const footprint = await footprintFor(wrapper);
+    expect(footprint.readOnly).toContain(wrapper);
+    // The grandparent of scratch/mvn is the system temp folder: bound, it would replace the private /tmp with the host's, read-only.
+    expect(footprint.readOnly).not.toContain(path.dirname(scratch));
+    expect(footprint.readOnly).not.toContain(scratch);
+    expect(bwrapArgs(footprint).join(' ')).not.toContain(`--ro-bind-try ${path.dirname(scratch)} `);
+  });
+});
