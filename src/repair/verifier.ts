@@ -1,4 +1,4 @@
-import { diagnoseBuild, type DiagnosticParser, type TestCaseResult } from '../diagnose/index.js';
+import { diagnoseBuild, diagnosisFingerprint, type DiagnosticParser, type TestCaseResult } from '../diagnose/index.js';
 import type { Diagnosis } from '../diagnose/types.js';
 import { moduleOfFile } from '../maven/reactor.js';
 import { applyChangeSet, PatchApplyError } from '../patch/index.js';
@@ -133,6 +133,8 @@ export function createVerifier(options: VerifierOptions): Verify {
       });
     }
     const stoppedByFailingTests = result.stageResults.at(-1)?.failingFirst === 'stopped';
+    const notFirst = stages.at(-1)?.failingFirst?.notFirst;
+    if (after && stoppedByFailingTests && notFirst) after = withTestsNotRun(after, diagnosis, notFirst);
     const rejectedAt =
       result.outcome === 'verified' || !result.failedStage ? undefined : after?.diagnostics.some((d) => d.kind === 'compile') ? 'compile' : stoppedByFailingTests ? 'failing-tests' : result.failedStage;
     return {
@@ -196,6 +198,21 @@ export function failingModuleDirs(diagnosis: Diagnosis): string[] {
     if (dir !== undefined) dirs.add(dir);
   }
   return [...dirs];
+}
+
+/**
+ * The diagnosis of a build that the first failing tests stopped, with the failures of the
+ * failing tests that did not run (`notRun`) carried over from the diagnosis worked on: they
+ * were not seen to pass, so they neither count as gone (judgeProgress would take 145 of 155
+ * failures as fixed) nor drop out of the next prompt when the candidate is kept.
+ */
+export function withTestsNotRun(after: Diagnosis, before: Diagnosis, notRun: readonly string[]): Diagnosis {
+  const skipped = new Set(notRun);
+  const seen = new Set(failingTests(after));
+  const carried = before.diagnostics.filter((d) => d.kind === 'test' && d.test !== undefined && skipped.has(d.test) && !seen.has(d.test));
+  if (carried.length === 0) return after;
+  const diagnostics = [...after.diagnostics, ...carried];
+  return { ...after, diagnostics, fingerprint: diagnosisFingerprint(diagnostics) };
 }
 
 export function failingTests(diagnosis: Diagnosis): string[] {

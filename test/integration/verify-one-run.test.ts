@@ -9,14 +9,16 @@
  * Surefire JUnit 4 provider nor Vintage engine is in the offline repository, nor
  * Surefire 2.22.
  */
-import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { collectTestResults, diagnoseBuild } from '../../src/diagnose/index.js';
 import { runMaven } from '../../src/maven/run.js';
 import type { ChangeSet } from '../../src/patch/types.js';
+import { judgeProgress } from '../../src/repair/progress.js';
 import { startVerificationSession } from '../../src/repair/verification-session.js';
+import { failingTests } from '../../src/repair/verifier.js';
 import { detectSandbox } from '../../src/workspace/sandbox.js';
 import { startOllamaMock } from '../helpers/ollama-mock.js';
 import { copyProject, FAST_MAVEN_OPTS, readRecordFile, repairFixtures, reply, runMvnx } from '../helpers/repair-project.js';
@@ -235,6 +237,34 @@ describe('one Maven run on other pom shapes (verification session, real Maven)',
     ]);
   }, 900_000);
 
+  it('many failing tests: only the first ten run first, and a build they stop keeps the rest as still failing (not as fixed); the fix runs every one', async () => {
+    const root = await scratchCopy(path.join(repairFixtures, 'calc-logic-bug'));
+    await writeFile(path.join(root, 'src/test/java/com/acme/calc/TimesTableTest.java'), TIMES_TABLE_TEST);
+    // The project orders its classes itself: the Surefire execution, whose reports show exactly what ran first.
+    await mkdir(path.join(root, 'src/test/resources'), { recursive: true });
+    await writeFile(path.join(root, 'src/test/resources/junit-platform.properties'), 'junit.jupiter.testclass.order.default=org.junit.jupiter.api.ClassOrderer$ClassName\n');
+    const { session, diagnosis } = await sessionOn(root, ['-o', '-B', 'verify']);
+    const failing = failingTests(diagnosis);
+    expect(failing).toHaveLength(13);
+    const source = await readFile(path.join(root, CALCULATOR), 'utf8');
+    const edit = (after: string): ChangeSet => ({ files: [{ path: CALCULATOR, before: source, after }] });
+
+    const wrong = await session.verify(edit(source.replace('int result = a + b;', 'int result = a - b;')), diagnosis);
+    expect([wrong.outcome, wrong.rejectedAt]).toEqual(['build-failed', 'failing-tests']);
+    expect(wrong.stages.map((s) => [s.name, s.failingFirst])).toEqual([['full', 'stopped']]);
+    const ranWrong = (await collectTestResults({ projectRoot: session.workspace.root })).map((t) => `${t.className}#${t.method}`);
+    expect(ranWrong).toHaveLength(10);
+    expect(failing).toEqual(expect.arrayContaining(ranWrong));
+    // The three that did not run are still failing in the candidate's diagnosis: nothing went away, so nothing is kept.
+    expect(failingTests(wrong.diagnosis!).sort()).toEqual([...failing].sort());
+    expect(judgeProgress(diagnosis, wrong.diagnosis!).adopted).toBe(false);
+
+    const fixed = await session.verify(edit(source.replace('int result = a + b;', 'int result = a * b;')), diagnosis);
+    expect(fixed.outcome).toBe('verified');
+    const ranFixed = await collectTestResults({ projectRoot: session.workspace.root });
+    expect(ranFixed.filter((t) => t.status === 'passed')).toHaveLength(14);
+  }, 900_000);
+
   it('a project with its own argLine gets the quick-JVM flags appended to it in the workspace, so its test JVM starts with the serial collector; the user\'s pom is untouched', async () => {
     const root = await scratchCopy(path.join(repairFixtures, 'calc-logic-bug'));
     const userPom = (await readFile(path.join(root, 'pom.xml'), 'utf8')).replace(
@@ -287,6 +317,76 @@ class OtherTest {
     void recordsItsJvmArguments() throws Exception {
         Files.write(Paths.get("target/fork-args.txt"), ManagementFactory.getRuntimeMXBean().getInputArguments());
         assertEquals(4, new Calculator().add(2, 2));
+    }
+}
+`;
+
+/** Twelve failing tests of the multiply bug, in a class of their own. */
+const TIMES_TABLE_TEST = `package com.acme.calc;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import org.junit.jupiter.api.Test;
+
+class TimesTableTest {
+    @Test
+    void times01() {
+        assertEquals(3, new Calculator().multiply(1, 3));
+    }
+
+    @Test
+    void times02() {
+        assertEquals(6, new Calculator().multiply(2, 3));
+    }
+
+    @Test
+    void times03() {
+        assertEquals(9, new Calculator().multiply(3, 3));
+    }
+
+    @Test
+    void times04() {
+        assertEquals(12, new Calculator().multiply(4, 3));
+    }
+
+    @Test
+    void times05() {
+        assertEquals(15, new Calculator().multiply(5, 3));
+    }
+
+    @Test
+    void times06() {
+        assertEquals(18, new Calculator().multiply(6, 3));
+    }
+
+    @Test
+    void times07() {
+        assertEquals(21, new Calculator().multiply(7, 3));
+    }
+
+    @Test
+    void times08() {
+        assertEquals(24, new Calculator().multiply(8, 3));
+    }
+
+    @Test
+    void times09() {
+        assertEquals(27, new Calculator().multiply(9, 3));
+    }
+
+    @Test
+    void times10() {
+        assertEquals(30, new Calculator().multiply(10, 3));
+    }
+
+    @Test
+    void times11() {
+        assertEquals(33, new Calculator().multiply(11, 3));
+    }
+
+    @Test
+    void times12() {
+        assertEquals(36, new Calculator().multiply(12, 3));
     }
 }
 `;

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Diagnosis, Diagnostic, ReactorModule } from '../../src/diagnose/types.js';
+import { diagnosisFingerprint } from '../../src/diagnose/index.js';
 import { judgeProgress } from '../../src/repair/progress.js';
+import { withTestsNotRun } from '../../src/repair/verifier.js';
 
 type Spec = Partial<Diagnostic> & { message: string };
 
@@ -105,5 +107,33 @@ describe('judgeProgress', () => {
   it('a build that now fails in a way no patch can fix is not progress', () => {
     const judged = judgeProgress(diagnosis([symbol(8, 'variable x')]), { ...diagnosis([]), fixable: false, reason: 'dependency resolution failed' });
     expect(judged).toEqual({ adopted: false, why: 'the build now fails in a way a code patch cannot fix (dependency resolution failed)' });
+  });
+});
+
+describe('withTestsNotRun (a build the first failing tests stopped)', () => {
+  const failingTest = (test: string, message = 'expected: <6> but was: <5>') => d({ kind: 'test', message, test });
+  const before = diagnosis([failingTest('a.T#one'), failingTest('a.T#two'), failingTest('a.U#three'), symbol(3, 'variable x')]);
+
+  it('carries the failures of the tests that did not run over from the diagnosis worked on, so they count neither as gone nor as new', () => {
+    const stopped = diagnosis([failingTest('a.T#one', 'expected: <6> but was: <7>'), failingTest('a.T#two')]);
+    const tests = diagnosis(before.diagnostics.filter((x) => x.kind === 'test'));
+    const merged = withTestsNotRun(stopped, tests, ['a.U#three']);
+    expect(merged.diagnostics.map((x) => x.test)).toEqual(['a.T#one', 'a.T#two', 'a.U#three']);
+    expect(merged.fingerprint).toBe(diagnosisFingerprint(merged.diagnostics));
+    expect(merged.fingerprint).not.toBe(stopped.fingerprint);
+    expect(judgeProgress(tests, merged)).toEqual({ adopted: false, why: 'the same failures remain' });
+    // Without the carry, the test that never ran would count as fixed, and the candidate would be kept.
+    expect(judgeProgress(tests, stopped).adopted).toBe(true);
+  });
+
+  it('a test that ran keeps its own failure; only test failures are carried; nothing to carry leaves the diagnosis as it was', () => {
+    const stopped = diagnosis([failingTest('a.U#three', 'expected: <1> but was: <2>')]);
+    const merged = withTestsNotRun(stopped, before, ['a.U#three', 'a.T#two']);
+    expect(merged.diagnostics.map((x) => [x.test, x.message])).toEqual([
+      ['a.U#three', 'expected: <1> but was: <2>'],
+      ['a.T#two', 'expected: <6> but was: <5>'],
+    ]);
+    expect(withTestsNotRun(stopped, before, [])).toBe(stopped);
+    expect(withTestsNotRun(stopped, before, ['src/main/java/com/acme/App.java'])).toBe(stopped);
   });
 });

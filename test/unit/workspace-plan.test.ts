@@ -138,6 +138,13 @@ describe('planVerification with oneRun (the failing tests first inside the full 
     expect(stages).toEqual([{ name: 'full', args: ['-o', 'clean', 'verify'], failingFirst: { modules: ['core'], tests: ['com.acme.FooTest#adds'] } }]);
   });
 
+  it('many failing tests: the first ten run first, the rest are named as not run first (the verdict still needs them all)', () => {
+    const tests = Array.from({ length: 12 }, (_, i) => `com.acme.FooTest#case${i + 1}`);
+    const [stage] = plan({ mavenArgs: ['verify'], ...failing, failingTests: [...tests, tests[0]!] });
+    expect(stage!.failingFirst).toEqual({ modules: ['core'], tests: tests.slice(0, 10), notFirst: ['com.acme.FooTest#case11', 'com.acme.FooTest#case12'] });
+    expect(plan({ mavenArgs: ['verify'], ...failing, failingTests: tests.slice(0, 10) })[0]!.failingFirst).toEqual({ modules: ['core'], tests: tests.slice(0, 10) });
+  });
+
   it('a compile error: the full stage alone (it compiles first and stops there as early)', () => {
     expect(plan({ mavenArgs: ['verify'], failingModules: ['core'], kinds: ['compile'], oneRun: true })).toEqual([{ name: 'full', args: ['verify'] }]);
   });
