@@ -44,4 +44,6 @@ export interface RunMavenOptions {
   forwardSignals?: boolean;
   /** Kill Maven's whole process group when Maven exits, however it ended (verification builds). */
   killGroupOnExit?: boolean;
+  /** Called once Maven's process has started (never when it could not be started). */
+  onSpawn?: () => void;
 }

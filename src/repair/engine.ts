@@ -220,10 +220,10 @@ export async function startRepairSession(input: {
   const ports: LoopPorts = {
     ...(recheckFailures
       ? {
-          recheckFailures: async (diagnosis: Diagnosis) => {
+          recheckFailures: async (diagnosis: Diagnosis, events?: { launched?: () => void }) => {
             // Said only when it runs: a compile error has no failing test to re-run.
             if (recheckApplies(diagnosis)) progress.step('re-running the failing tests on the unchanged code (tests.flakyCheck)');
-            return recheckFailures(diagnosis);
+            return recheckFailures(diagnosis, events);
           },
           // An agent session builds in the workspace the re-check runs in: it waits.
           proposesBesideRecheck: (diagnosis: Diagnosis) => config.agent.mode !== 'always' && recheckApplies(diagnosis),

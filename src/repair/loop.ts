@@ -27,7 +27,7 @@ export class ProviderUnavailable extends Error {}
 
 export interface LoopPorts {
   /** tests.flakyCheck: re-run the failing tests on the unchanged code; undefined when that does not apply. */
-  recheckFailures?(diagnosis: Diagnosis): Promise<FailureRecheck | undefined>;
+  recheckFailures?(diagnosis: Diagnosis, events?: { launched?: () => void }): Promise<FailureRecheck | undefined>;
   /** Whether attempt 1's model request may start beside the re-check (recheck-beside.ts): it builds nothing. */
   proposesBesideRecheck?(diagnosis: Diagnosis): boolean;
   /** Deterministic candidates for the current diagnosis, best first. */

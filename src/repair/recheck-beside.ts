@@ -4,7 +4,10 @@
  * core's): nothing in either needs the other. So, when the re-check applies:
  *
  *   - the first model request (attempt 1, on the user's diagnosis, nothing adopted yet)
- *     starts at once, beside the re-check;
+ *     starts beside the re-check, once the re-check's Maven has started: the workspace
+ *     reset and the sandbox set-up before it are IO on this thread, which the prompt's
+ *     parsing would hold up (jsoup: the reset took 0.43 s beside the prompt, 0.05 s alone,
+ *     and the re-check is the longer of the two);
  *   - whatever builds in the workspace (quick-fix goals, verification) waits for the
  *     re-check, which runs in that workspace;
  *   - when the failing tests pass on the re-check, the model request is cancelled and the
@@ -23,13 +26,21 @@ type ModelRequest = Parameters<LoopPorts['modelProposal']>[0];
 
 export function startBesideRecheck(initial: Diagnosis, ports: LoopPorts): LoopPorts {
   if (!ports.recheckFailures || !ports.proposesBesideRecheck?.(initial)) return ports;
-  const recheck = ports.recheckFailures(initial);
+  let launched = () => {};
+  const started = new Promise<void>((resolve) => (launched = resolve));
+  const recheck = ports.recheckFailures(initial, { launched });
+  recheck.then(launched, launched);
   const controller = new AbortController();
   const flaky = (result: FailureRecheck | undefined) => result !== undefined && result.passed.length > 0 && result.failed.length === 0;
   const budget = ports.budget(initial, 0);
   let early: Promise<Proposal> | undefined;
   if (budget.maxModelCalls >= 1 && budget.maxAttempts >= 1) {
-    early = ports.modelProposal({ diagnosis: initial, base: { files: [] }, history: [], n: 1, modelCallsLeft: budget.maxModelCalls, attemptsLeft: budget.maxAttempts, secondsLeft: Math.max(0, budget.maxWallSeconds - ports.elapsedSeconds()), signal: controller.signal });
+    const request = { diagnosis: initial, base: { files: [] }, history: [], n: 1, modelCallsLeft: budget.maxModelCalls, attemptsLeft: budget.maxAttempts, signal: controller.signal };
+    early = started.then(() => {
+      // Flaky before the request began: nothing to ask (the loop stops without taking it).
+      if (controller.signal.aborted) throw controller.signal.reason;
+      return ports.modelProposal({ ...request, secondsLeft: Math.max(0, budget.maxWallSeconds - ports.elapsedSeconds()) });
+    });
     // Not asked for (flaky, interrupted, a quick-fix first): its failure is nobody's.
     early.catch(() => undefined);
     recheck.then((result) => (flaky(result) ? controller.abort() : undefined), () => controller.abort());

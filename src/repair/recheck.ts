@@ -30,15 +30,20 @@ export function recheckApplies(diagnosis: Diagnosis): boolean {
  */
 export const RECHECK_FIRST = 3;
 
+/** `launched`: the re-check's Maven has started (called once per re-run). */
+export interface RecheckEvents {
+  launched?: () => void;
+}
+
 export function createFailureRecheck(options: RecheckOptions) {
   const { mavenArgs, ...build } = options;
-  return async function recheckFailures(diagnosis: Diagnosis): Promise<FailureRecheck | undefined> {
+  return async function recheckFailures(diagnosis: Diagnosis, events: RecheckEvents = {}): Promise<FailureRecheck | undefined> {
     if (!recheckApplies(diagnosis)) return undefined;
     const tests = failingTests(diagnosis);
     const failingModules = failingModuleDirs(diagnosis);
     const rerun = async (some: string[]) => {
       const stage = planVerification({ mavenArgs, failingModules, failingTests: some, kinds: ['test'] }).find((candidate) => candidate.name === 'failing-tests');
-      return stage ? await rerunTests({ ...build, stage }) : undefined;
+      return stage ? await rerunTests({ ...build, stage, ...(events.launched ? { onLaunched: events.launched } : {}) }) : undefined;
     };
     const started = Date.now();
     const runs = [];

@@ -243,12 +243,14 @@ async function placeForkFlags(root: string, { poms, flags }: { poms: string[]; f
  * workspace reset to the original): a test that passes now failed for a reason outside
  * the code, and no patch should be made for it. One stage, the failing-tests one.
  */
-export async function rerunTests(input: Omit<VerifyInput, 'stages' | 'baselineTests' | 'requiredTests'> & { stage: VerificationStage }): Promise<{ exitCode: number; tests: TestCaseResult[]; interrupted: boolean }> {
+export async function rerunTests(
+  input: Omit<VerifyInput, 'stages' | 'baselineTests' | 'requiredTests'> & { stage: VerificationStage; onLaunched?: () => void },
+): Promise<{ exitCode: number; tests: TestCaseResult[]; interrupted: boolean }> {
   const asVerify: VerifyInput = { ...input, stages: [input.stage], baselineTests: [] };
   checkInput(asVerify);
   await input.workspace.reset();
   input.onStage?.(input.stage.name);
-  const { run, tests } = await runStage(stageContext(asVerify), input.stage, 0, input.timeoutMs);
+  const { run, tests } = await runStage(stageContext(asVerify), input.stage, 0, input.timeoutMs, undefined, input.onLaunched);
   return { exitCode: run.exitCode, tests: tests ?? [], interrupted: run.interrupted || run.timedOut };
 }
 
@@ -273,7 +275,7 @@ function stageContext(input: VerifyInput): StageContext {
 }
 
 /** One stage in the workspace; for a stage that runs tests, the reports it wrote itself (not older ones still on disk). */
-async function runStage(context: StageContext, stage: VerificationStage, index: number, timeoutMs: number, plan?: FailingFirstPlan) {
+async function runStage(context: StageContext, stage: VerificationStage, index: number, timeoutMs: number, plan?: FailingFirstPlan, onLaunched?: () => void) {
   const { input, cwd, executable } = context;
   const { workspace } = input;
   const env = input.jvm?.mavenOpts !== undefined ? { ...context.env, MAVEN_OPTS: input.jvm.mavenOpts } : context.env;
@@ -300,6 +302,7 @@ async function runStage(context: StageContext, stage: VerificationStage, index: 
     forwardSignals: true,
     killGroupOnExit: true,
     wrap: launch.wrap,
+    ...(onLaunched ? { onSpawn: onLaunched } : {}),
   });
   await launch.after(run);
   const logFile = await keepLog(run, workspace.scratchDir, `${index + 1}-${stage.name}.log`);

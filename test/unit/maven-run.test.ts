@@ -56,6 +56,17 @@ describe('runMaven', () => {
     await expect(stat(result.log.file)).rejects.toThrow();
   });
 
+  it('says once that Maven started, before it ends; not when the spawn failed', async () => {
+    const events: string[] = [];
+    const result = await runMaven({ executable: FAKE_MVN, args: [], cwd, env: { FAKE_MVN_STDOUT: '[INFO] out\n' }, echo: false, onSpawn: () => events.push('spawned') });
+    events.push('ended');
+    await result.log.dispose();
+    expect(events).toEqual(['spawned', 'ended']);
+    let called = false;
+    await expect(runMaven({ executable: FAKE_MVN, args: [], cwd: path.join(cwd, 'no-such-folder-mvnx'), echo: false, onSpawn: () => (called = true) })).rejects.toThrow();
+    expect(called).toBe(false);
+  });
+
   it('exits 128+N when Maven dies from a signal', async () => {
     for (const [signal, code] of [['TERM', 143], ['KILL', 137], ['INT', 130]] as const) {
       const result = await runMaven({ executable: FAKE_MVN, args: [], cwd, env: { FAKE_MVN_SIGNAL: signal }, echo: false });

@@ -430,7 +430,10 @@ describe('the flaky check beside the first model request', () => {
     const p = ports({ verify: [] });
     const result = runRepairLoop(failing, {
       ...p,
-      recheckFailures: () => recheck.promise,
+      recheckFailures: (_, started) => {
+        started?.launched?.();
+        return recheck.promise;
+      },
       proposesBesideRecheck: () => true,
       modelProposal: (request) => {
         events.push('model asked');
@@ -457,7 +460,10 @@ describe('the flaky check beside the first model request', () => {
     const p = ports({ verify: [verified] });
     const result = runRepairLoop(failing, {
       ...p,
-      recheckFailures: () => recheck.promise,
+      recheckFailures: (_, started) => {
+        started?.launched?.();
+        return recheck.promise;
+      },
       proposesBesideRecheck: () => true,
       modelProposal: async (request) => {
         calls++;
@@ -479,6 +485,50 @@ describe('the flaky check beside the first model request', () => {
     expect(done.modelCalls).toBe(1);
     expect(done.timings).toMatchObject({ modelMs: 5, promptMs: 7 });
     expect(done.attempts[0]!.timings).toMatchObject({ modelMs: 5, promptMs: 7 });
+  });
+
+  it('asks the model only once the re-check\'s Maven has started (its workspace reset and sandbox set-up run on this thread first), and not at all when the tests passed before that', async () => {
+    const recheck = deferred<FailureRecheck>();
+    let launched: (() => void) | undefined;
+    const events: string[] = [];
+    const p = ports({ verify: [verified] });
+    const result = runRepairLoop(failing, {
+      ...p,
+      recheckFailures: (_, started) => {
+        launched = started?.launched;
+        return recheck.promise;
+      },
+      proposesBesideRecheck: () => true,
+      modelProposal: async () => {
+        events.push('model asked');
+        return { source: 'model', changeSet: edit('class App {\n  int x = 1;\n}\n'), problems: [] };
+      },
+    });
+    await new Promise((r) => setTimeout(r, 0));
+    expect(events).toEqual([]);
+    events.push('maven started');
+    launched!();
+    await new Promise((r) => setTimeout(r, 0));
+    events.push('recheck done');
+    recheck.resolve({ passed: [], failed: ['com.acme.PriceTest#discount'], durationMs: 3 });
+    expect((await result).stopReason).toBe('fixed');
+    expect(events).toEqual(['maven started', 'model asked', 'recheck done']);
+
+    const flaky = deferred<FailureRecheck>();
+    let asked = 0;
+    const stopped = runRepairLoop(failing, {
+      ...ports({ verify: [] }),
+      recheckFailures: () => flaky.promise,
+      proposesBesideRecheck: () => true,
+      modelProposal: async () => {
+        asked++;
+        return { source: 'model', changeSet: edit('class App {\n  int x = 1;\n}\n'), problems: [] };
+      },
+    });
+    flaky.resolve({ passed: ['com.acme.PriceTest#discount'], failed: [], durationMs: 3 });
+    expect((await stopped).stopReason).toBe('flaky');
+    await new Promise((r) => setTimeout(r, 0));
+    expect(asked).toBe(0);
   });
 
   it('asks nothing early when the engine says the first proposal would build (an agent session)', async () => {
