@@ -31,7 +31,7 @@ import { createIntegrityCheck } from './integrity-check.js';
 import { createModelProposer } from './model-proposer.js';
 import { createFailureRecheck, recheckApplies } from './recheck.js';
 import { startVerificationSession, type VerificationSession } from './verification-session.js';
-import { failingTests } from './verifier.js';
+import { failingModuleDirs, failingTests } from './verifier.js';
 import { recoverHiddenWarnings } from './warning-recovery.js';
 import { resolveMavenUserState } from '../maven/settings.js';
 import { createDependencyUpdateSession } from './dependency-update/session.js';
@@ -223,7 +223,12 @@ export async function startRepairSession(input: {
           recheckFailures: async (diagnosis: Diagnosis, events?: { launched?: () => void }) => {
             // Said only when it runs: a compile error has no failing test to re-run.
             if (recheckApplies(diagnosis)) progress.step('re-running the failing tests on the unchanged code (tests.flakyCheck)');
-            return recheckFailures(diagnosis, events);
+            // Once the re-check's Maven runs, read what narrowing the failing modules will need.
+            const launched = () => {
+              verification.warm(failingModuleDirs(diagnosis));
+              events?.launched?.();
+            };
+            return recheckFailures(diagnosis, { launched });
           },
           // An agent session builds in the workspace the re-check runs in: it waits.
           proposesBesideRecheck: (diagnosis: Diagnosis) => config.agent.mode !== 'always' && recheckApplies(diagnosis),

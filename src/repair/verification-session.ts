@@ -12,7 +12,7 @@ import { fingerprintChangeSet } from '../patch/index.js';
 import type { ChangeSet } from '../patch/types.js';
 import { withDependencies } from '../maven/reactor.js';
 import { effectiveTests, type EffectiveConfig } from '../policy/index.js';
-import { cleansFirst, createWorkspace, readVerificationFacts, takeOutputs, type OutputSnapshot, type SandboxInfo, type VerificationFacts, type VerifyScope, type Workspace } from '../workspace/index.js';
+import { classesOfOutputs, cleansFirst, createWorkspace, readVerificationFacts, takeOutputs, type OutputSnapshot, type SandboxInfo, type VerificationFacts, type VerifyScope, type Workspace } from '../workspace/index.js';
 import { verifyCandidates, type CandidatesResult, type CandidateOrder } from './candidates.js';
 import type { Verification } from './loop.js';
 import { createVerifier, type Verify } from './verifier.js';
@@ -56,6 +56,8 @@ export interface VerificationSession {
   verifyCandidates(fixes: ChangeSet[], diagnosis: Diagnosis, options?: { order?: CandidateOrder; signal?: AbortSignal }): Promise<CandidatesResult>;
   /** How many candidates may be verified at once. */
   parallel: number;
+  /** Read ahead what narrowing these modules will need (their compiled classes), while nothing waits for it. */
+  warm(modules: readonly string[]): void;
   dispose(): Promise<void>;
 }
 
@@ -92,6 +94,8 @@ export async function startVerificationSession(input: VerificationSessionInput):
   }
   const primary = workspaces[0]!;
   const scope = effectiveScope(config);
+  const tests = effectiveTests(config);
+  const classes = snapshot && tests === 'affected' ? classesOfOutputs(snapshot.dir) : undefined;
   const verify = createVerifier({
     workspace: primary,
     executable: input.executable,
@@ -107,7 +111,8 @@ export async function startVerificationSession(input: VerificationSessionInput):
     ...(input.parsers ? { parsers: input.parsers } : {}),
     facts,
     scope,
-    tests: effectiveTests(config),
+    tests,
+    ...(classes ? { readClasses: classes } : {}),
   });
 
   const parallel = parallelSlots(config.verify.parallel);
@@ -191,6 +196,9 @@ export async function startVerificationSession(input: VerificationSessionInput):
           }
         },
       }),
+    warm(modules) {
+      classes?.warm(modules.filter((module) => snapshot!.modules.includes(module)));
+    },
     async dispose() {
       const pending = [...ahead.values()].map((entry) => entry.result.catch(() => undefined));
       stopAhead();

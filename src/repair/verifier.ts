@@ -9,6 +9,7 @@ import {
   decideScope,
   EXCLUDES_FILE,
   narrowVerification,
+  type ModuleClassesReader,
   type Narrowing,
   type ScopeDecision,
   type TestsMode,
@@ -44,6 +45,8 @@ export interface VerifierOptions {
   oneRun?: boolean;
   /** verify.tests (after auto.requireFullVerification); default all. */
   tests?: TestsMode;
+  /** Reads a narrowed module's compiled classes (the session's, read once from the outputs snapshot). */
+  readClasses?: ModuleClassesReader;
 }
 
 export type Verify = (fix: ChangeSet, diagnosis: Diagnosis, at?: { workspace?: Workspace; signal?: AbortSignal }) => Promise<Verification>;
@@ -188,6 +191,7 @@ async function narrowFor(options: VerifierOptions, workspace: Workspace, decisio
     baselineTests: options.baselineTests,
     blockers: options.facts?.blockers ?? [],
     artifactId: module?.artifactId ?? '',
+    ...(options.readClasses ? { readClasses: options.readClasses } : {}),
   });
 }
 

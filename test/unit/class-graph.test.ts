@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestCaseResult } from '../../src/diagnose/types.js';
 import { buildClassGraph, selectTests, sourcePathOf, usersOf, type ClassGraph } from '../../src/maven/class-graph.js';
 import { readClassRefs } from '../../src/maven/class-refs.js';
-import { narrowVerification, readModuleClasses, skeleton, type NarrowInput } from '../../src/workspace/narrow.js';
+import { classesOfOutputs, narrowVerification, readModuleClasses, skeleton, type NarrowInput } from '../../src/workspace/narrow.js';
 
 const MAIN: Record<string, string> = {
   'Constants.java': 'package lib;\npublic class Constants {\n  public static final int LIMIT = 3;\n  public static final String NAME = "x";\n}\n',
@@ -207,6 +207,23 @@ describe('narrowVerification: what a fix compiles again and which tests run', ()
     const input = await withChange('src/main/java/lib/Other.java', 'return 1;', 'return 2;');
     await writeFile(path.join(workspace, 'target/classes/lib/Broken.class'), 'garbage');
     expect(await narrowVerification(input)).toEqual({ why: 'target/classes/lib/Broken.class cannot be read: not a class file (bad magic)' });
+  });
+
+  it('the classes of the user\'s outputs are read once, from their snapshot, however many candidates narrow; a candidate\'s workspace is not read for them', async () => {
+    // The snapshot is the project as built (its target/ is what reuse-outputs.ts copies); the workspace below has lost its classes.
+    const classes = classesOfOutputs(project);
+    classes.warm(['']);
+    const first = await narrowVerification({ ...(await withChange('src/main/java/lib/Util.java', 'return n + Constants.LIMIT;', 'return n + Constants.LIMIT + 1;')), readClasses: classes });
+    if (!('module' in first)) throw new Error(first.why);
+    const input = await withChange('src/main/java/lib/Other.java', 'return 1;', 'return 2;');
+    await rm(path.join(workspace, 'target/test-classes'), { recursive: true });
+    expect(await narrowVerification(input)).toEqual({ why: 'the module has no compiled tests' });
+    const second = await narrowVerification({ ...input, readClasses: classes });
+    if (!('module' in second)) throw new Error(second.why);
+    expect(second.selected).toEqual(['lib.FacadeTest', 'lib.HolderTest', 'lib.OtherTest', 'lib.PluginTest', 'lib.ServicesTest', 'lib.UtilTest']);
+    expect(await classes('', workspace)).toBe(await classes('', project));
+    // A module the snapshot lacks says why, as for a workspace.
+    expect(await classesOfOutputs(path.join(dir, 'nowhere'))('', workspace)).toEqual({ why: 'the module has no compiled tests' });
   });
 
   it('the skeleton keeps declarations and drops bodies', () => {
