@@ -12,6 +12,9 @@
  *     re-check, which runs in that workspace;
  *   - when the failing tests pass on the re-check, the model request is cancelled and the
  *     loop stops `flaky` as before (its `await recheckFailures` is where it learns so);
+ *   - the reply's test-integrity check runs as soon as the reply is in, still beside the
+ *     re-check (jsoup, 155 failing tests: 0.35 s that came after it); the loop's check of
+ *     the same change on the same diagnosis gets that result;
  *   - when the loop asks the model for attempt 1, it gets the request already under way;
  *     a first request it does not use (a quick-fix was tried first, so the history
  *     differs) is cancelled.
@@ -20,7 +23,7 @@
  * request start early (`proposesBesideRecheck`).
  */
 import type { Diagnosis } from '../diagnose/types.js';
-import type { FailureRecheck, LoopPorts, Proposal } from './loop.js';
+import type { FailureRecheck, IntegrityOutcome, LoopPorts, Proposal } from './loop.js';
 
 type ModelRequest = Parameters<LoopPorts['modelProposal']>[0];
 
@@ -34,6 +37,7 @@ export function startBesideRecheck(initial: Diagnosis, ports: LoopPorts): LoopPo
   const flaky = (result: FailureRecheck | undefined) => result !== undefined && result.passed.length > 0 && result.failed.length === 0;
   const budget = ports.budget(initial, 0);
   let early: Promise<Proposal> | undefined;
+  let integrityAhead: { fingerprint: string; result: Promise<IntegrityOutcome> } | undefined;
   if (budget.maxModelCalls >= 1 && budget.maxAttempts >= 1) {
     const request = { diagnosis: initial, base: { files: [] }, history: [], n: 1, modelCallsLeft: budget.maxModelCalls, attemptsLeft: budget.maxAttempts, signal: controller.signal };
     early = started.then(() => {
@@ -43,6 +47,11 @@ export function startBesideRecheck(initial: Diagnosis, ports: LoopPorts): LoopPo
     });
     // Not asked for (flaky, interrupted, a quick-fix first): its failure is nobody's.
     early.catch(() => undefined);
+    early.then((proposal) => {
+      if (!proposal.changeSet || controller.signal.aborted) return;
+      integrityAhead = { fingerprint: ports.fingerprint(proposal.changeSet), result: ports.checkIntegrity(proposal.changeSet, initial) };
+      integrityAhead.result.catch(() => undefined);
+    }, () => undefined);
     recheck.then((result) => (flaky(result) ? controller.abort() : undefined), () => controller.abort());
   }
   const afterRecheck = async <T>(work: () => Promise<T>): Promise<T> => {
@@ -57,8 +66,14 @@ export function startBesideRecheck(initial: Diagnosis, ports: LoopPorts): LoopPo
     controller.abort();
     return undefined;
   };
+  const checkIntegrity: LoopPorts['checkIntegrity'] = (fix, diagnosis) => {
+    const ahead = integrityAhead;
+    integrityAhead = undefined;
+    return ahead && diagnosis === initial && ahead.fingerprint === ports.fingerprint(fix) ? ahead.result : ports.checkIntegrity(fix, diagnosis);
+  };
   return {
     ...ports,
+    checkIntegrity,
     recheckFailures: () => recheck,
     fixerProposals: (diagnosis, base) => afterRecheck(() => ports.fixerProposals(diagnosis, base)),
     modelProposal: (request) => takeEarly(request) ?? ports.modelProposal(request),

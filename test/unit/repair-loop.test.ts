@@ -531,6 +531,34 @@ describe('the flaky check beside the first model request', () => {
     expect(asked).toBe(0);
   });
 
+  it('checks the early reply\'s test integrity while the tests still re-run, and the loop takes that check instead of making it again', async () => {
+    const recheck = deferred<FailureRecheck>();
+    const events: string[] = [];
+    const p = ports({ verify: [verified], integrity: [{ failingTestEdits: ['com.acme.PriceTest#discount'] }] });
+    const result = runRepairLoop(failing, {
+      ...p,
+      recheckFailures: (_, started) => {
+        started?.launched?.();
+        return recheck.promise;
+      },
+      proposesBesideRecheck: () => true,
+      modelProposal: async () => ({ source: 'model', changeSet: edit('class App {\n  int x = 1;\n}\n'), problems: [] }),
+      checkIntegrity: async (fix, d) => {
+        events.push(d === failing ? 'integrity checked' : 'integrity on another diagnosis');
+        return p.checkIntegrity(fix, d);
+      },
+    });
+    await new Promise((r) => setTimeout(r, 10));
+    events.push('recheck done');
+    recheck.resolve({ passed: [], failed: ['com.acme.PriceTest#discount'], durationMs: 3 });
+    const done = await result;
+    expect(events).toEqual(['integrity checked', 'recheck done']);
+    expect(p.checked).toHaveLength(1);
+    expect(done.stopReason).toBe('fixed');
+    // The result checked ahead is the one the attempt records.
+    expect(done.attempts[0]!.failingTestEdits).toEqual(['com.acme.PriceTest#discount']);
+  });
+
   it('asks nothing early when the engine says the first proposal would build (an agent session)', async () => {
     const recheck = deferred<FailureRecheck>();
     const events: string[] = [];
