@@ -237,7 +237,7 @@ describe('one Maven run on other pom shapes (verification session, real Maven)',
     ]);
   }, 900_000);
 
-  it('many failing tests: only the first ten run first, and a build they stop keeps the rest as still failing (not as fixed); the fix runs every one', async () => {
+  it('many failing tests: only ten, of the class with the most failures, run first, and a build they stop keeps the rest as still failing (not as fixed); the fix runs every one', async () => {
     const root = await scratchCopy(path.join(repairFixtures, 'calc-logic-bug'));
     await writeFile(path.join(root, 'src/test/java/com/acme/calc/TimesTableTest.java'), TIMES_TABLE_TEST);
     // The project orders its classes itself: the Surefire execution, whose reports show exactly what ran first.
@@ -254,6 +254,7 @@ describe('one Maven run on other pom shapes (verification session, real Maven)',
     expect(wrong.stages.map((s) => [s.name, s.failingFirst])).toEqual([['full', 'stopped']]);
     const ranWrong = (await collectTestResults({ projectRoot: session.workspace.root })).map((t) => `${t.className}#${t.method}`);
     expect(ranWrong).toHaveLength(10);
+    expect(ranWrong.every((test) => test.startsWith('com.acme.calc.TimesTableTest#'))).toBe(true);
     expect(failing).toEqual(expect.arrayContaining(ranWrong));
     // The three that did not run are still failing in the candidate's diagnosis: nothing went away, so nothing is kept.
     expect(failingTests(wrong.diagnosis!).sort()).toEqual([...failing].sort());

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { planVerification, repositoryGoalNote, VerificationPlanError, type VerificationPlanInput } from '../../src/workspace/verify-plan.js';
+import { failingFirstSample, planVerification, repositoryGoalNote, VerificationPlanError, type VerificationPlanInput } from '../../src/workspace/verify-plan.js';
 
 const plan = (input: Partial<VerificationPlanInput> & { mavenArgs: string[] }) =>
   planVerification({ failingModules: [], failingTests: [], kinds: ['compile'], ...input });
@@ -138,11 +138,17 @@ describe('planVerification with oneRun (the failing tests first inside the full 
     expect(stages).toEqual([{ name: 'full', args: ['-o', 'clean', 'verify'], failingFirst: { modules: ['core'], tests: ['com.acme.FooTest#adds'] } }]);
   });
 
-  it('many failing tests: the first ten run first, the rest are named as not run first (the verdict still needs them all)', () => {
-    const tests = Array.from({ length: 12 }, (_, i) => `com.acme.FooTest#case${i + 1}`);
-    const [stage] = plan({ mavenArgs: ['verify'], ...failing, failingTests: [...tests, tests[0]!] });
-    expect(stage!.failingFirst).toEqual({ modules: ['core'], tests: tests.slice(0, 10), notFirst: ['com.acme.FooTest#case11', 'com.acme.FooTest#case12'] });
-    expect(plan({ mavenArgs: ['verify'], ...failing, failingTests: tests.slice(0, 10) })[0]!.failingFirst).toEqual({ modules: ['core'], tests: tests.slice(0, 10) });
+  it('many failing tests: ten of the class with the most failures run first, the rest are named as not run first (the verdict still needs them all)', () => {
+    const foo = Array.from({ length: 12 }, (_, i) => `com.acme.FooTest#case${i + 1}`);
+    const bar = ['com.acme.BarTest#one', 'com.acme.BarTest#two'];
+    const [stage] = plan({ mavenArgs: ['verify'], ...failing, failingTests: [...bar, ...foo, foo[0]!] });
+    expect(stage!.failingFirst).toEqual({ modules: ['core'], tests: foo.slice(0, 10), notFirst: [...bar, 'com.acme.FooTest#case11', 'com.acme.FooTest#case12'] });
+    // Ten or fewer: all of them, in any classes.
+    const few = [...bar, ...foo.slice(0, 8)];
+    expect(plan({ mavenArgs: ['verify'], ...failing, failingTests: few })[0]!.failingFirst).toEqual({ modules: ['core'], tests: few });
+    // A tie: the first class with that many.
+    const tie = [...bar, 'com.acme.BazTest#a', 'com.acme.BazTest#b', ...Array.from({ length: 8 }, (_, i) => `com.acme.Q${i}Test#t`)];
+    expect(failingFirstSample(tie)).toEqual(bar);
   });
 
   it('a compile error: the full stage alone (it compiles first and stops there as early)', () => {
