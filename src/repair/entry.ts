@@ -353,5 +353,5 @@ function modulesOf(files: string[], diagnosis: Diagnosis): string[] {
 function recheckedWhich(recheck: FailureRecheck): string {
   const all = recheck.passed.length + recheck.failed.length;
   if (recheck.reran === undefined || recheck.reran >= all) return 'the failing tests';
-  return `the first ${recheck.reran} of ${all} failing tests (re-run first; the rest were not needed)`;
+  return `${recheck.reran} of ${all} failing tests (re-run first; the rest were not needed)`;
 }

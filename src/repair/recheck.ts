@@ -5,7 +5,7 @@
  * patch should be made, or paid a model call, for it.
  */
 import type { Diagnosis } from '../diagnose/types.js';
-import { planVerification, rerunTests, type QuickJvm, type WorkspaceBuildOptions } from '../workspace/index.js';
+import { failingFirstSample, planVerification, rerunTests, type QuickJvm, type WorkspaceBuildOptions } from '../workspace/index.js';
 import type { FailureRecheck } from './loop.js';
 import { failingModuleDirs, failingTests } from './verifier.js';
 
@@ -23,10 +23,11 @@ export function recheckApplies(diagnosis: Diagnosis): boolean {
 }
 
 /**
- * How many failing tests the re-check runs first. A build whose first failures fail again
- * is no accident, whatever the rest would do (a re-run that fails proves nothing flaky, as
- * before), so the rest run only when those passed: a failure of 155 tests costs the
- * re-check of three. The outcome is the one re-running them all would give.
+ * How many failing tests the re-check runs first (failingFirstSample: beyond three, three
+ * of the class with the most failures, one class to load). A build whose first failures
+ * fail again is no accident, whatever the rest would do (a re-run that fails proves
+ * nothing flaky, as before), so the rest run only when those passed: a failure of 155
+ * tests costs the re-check of three. The outcome is the one re-running them all would give.
  */
 export const RECHECK_FIRST = 3;
 
@@ -47,7 +48,8 @@ export function createFailureRecheck(options: RecheckOptions) {
     };
     const started = Date.now();
     const runs = [];
-    for (const some of [tests.slice(0, RECHECK_FIRST), tests.slice(RECHECK_FIRST)]) {
+    const first = failingFirstSample(tests, RECHECK_FIRST);
+    for (const some of [first, tests.filter((test) => !first.includes(test))]) {
       if (some.length === 0) break;
       const run = await rerun(some);
       if (!run || run.interrupted) return undefined;

@@ -42,7 +42,7 @@ export {
   type VerifyInput,
   type WorkspaceBuildOptions,
 } from './verify.js';
-export { cleansFirst } from './verify-plan.js';
+export { cleansFirst, failingFirstSample } from './verify-plan.js';
 export { decideOneRun, FAILING_FIRST_EXECUTION, type FailingFirstOutcome, type OneRunDecision } from './failing-first.js';
 export { classesOfOutputs, narrowVerification, type ModuleClassesReader, type Narrowing, type TestsMode } from './narrow.js';
 export { decideScope, EXCLUDES_FILE, type ScopeDecision, type VerifyScope } from './verify-scope.js';

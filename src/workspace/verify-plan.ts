@@ -142,7 +142,7 @@ function oneRunStage(input: VerificationPlanInput, full: VerificationStage, glob
 }
 
 /**
- * The failing tests that run first: all of them up to FAILING_FIRST_SAMPLE; beyond, the
+ * The failing tests that run first: all of them up to `limit`; beyond, the
  * first of those of the class with the most failures (the first such class on a tie). A
  * wrong candidate is caught by a few failing tests as surely as by all, and each class
  * costs the first test JVM its loading: on jsoup, a wrong constant in Printer failed 150
@@ -152,15 +152,15 @@ function oneRunStage(input: VerificationPlanInput, full: VerificationStage, glob
  * stopped keeps the rest as still failing in its diagnosis (repair/verifier.ts), as
  * nothing showed otherwise.
  */
-export function failingFirstSample(tests: readonly string[]): string[] {
-  if (tests.length <= FAILING_FIRST_SAMPLE) return [...tests];
+export function failingFirstSample(tests: readonly string[], limit = FAILING_FIRST_SAMPLE): string[] {
+  if (tests.length <= limit) return [...tests];
   const byClass = new Map<string, string[]>();
   for (const test of tests) {
     const owner = test.split('#')[0]!;
     byClass.set(owner, [...(byClass.get(owner) ?? []), test]);
   }
   const most = [...byClass.values()].reduce((best, group) => (group.length > best.length ? group : best));
-  return most.slice(0, FAILING_FIRST_SAMPLE);
+  return most.slice(0, limit);
 }
 
 /** At most this many failing tests run first (failingFirstSample). */
