@@ -12,6 +12,7 @@ import { fingerprintChangeSet } from '../patch/index.js';
 import type { ChangeSet } from '../patch/types.js';
 import { withDependencies } from '../maven/reactor.js';
 import { effectiveTests, type EffectiveConfig } from '../policy/index.js';
+import { defaultCacheDir } from '../shared/cache-dir.js';
 import { classesOfOutputs, cleansFirst, createWorkspace, readVerificationFacts, takeOutputs, type OutputSnapshot, type SandboxInfo, type VerificationFacts, type VerifyScope, type Workspace } from '../workspace/index.js';
 import { verifyCandidates, type CandidatesResult, type CandidateOrder } from './candidates.js';
 import type { Verification } from './loop.js';
@@ -74,7 +75,9 @@ export function effectiveScope(config: VerificationSessionInput['config']): Veri
 
 export async function startVerificationSession(input: VerificationSessionInput): Promise<VerificationSession> {
   const { config } = input;
-  const facts = await readVerificationFacts({ projectRoot: input.projectRoot, mavenArgs: input.mavenArgs, env: input.env, quickJvm: config.verify.quickJvm });
+  // A container build runs the image's JVM: Maven's class-data archive is this machine's.
+  const cds = input.sandbox.kind === 'none' || input.sandbox.kind === 'bwrap' ? { cds: { executable: input.executable, cacheDir: defaultCacheDir(input.env) } } : {};
+  const facts = await readVerificationFacts({ projectRoot: input.projectRoot, mavenArgs: input.mavenArgs, env: input.env, quickJvm: config.verify.quickJvm, ...cds });
   const modules = facts.graph.projects.length > 0 ? facts.graph.projects.map((p) => p.dir) : [''];
   const outputs = config.verify.reuseOutputs
     ? await takeOutputs({

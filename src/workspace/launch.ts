@@ -26,6 +26,8 @@ export interface LaunchInput {
   env: NodeJS.ProcessEnv;
   /** sandbox.env.pass */
   pass: readonly string[];
+  /** Host files the build reads, bound read-only into a bwrap sandbox (Maven's class-data archive). */
+  readOnly?: readonly string[];
 }
 
 export interface Launch {
@@ -57,6 +59,7 @@ export async function prepareLaunch(input: LaunchInput): Promise<Launch> {
   }
 
   const footprint = await buildFootprint({ workspaceRoot: input.workspaceRoot, cwd: input.cwd, executable: input.executable, args: input.args, env: input.env, scratchDir: input.scratchDir });
+  footprint.readOnly.push(...(input.readOnly ?? []));
   if (sandbox.kind === 'bwrap') {
     const executable = sandbox.executable ?? 'bwrap';
     const profile = bwrapArgs(footprint);

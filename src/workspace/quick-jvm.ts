@@ -52,6 +52,8 @@ export interface QuickJvm {
   forkFlagsInPoms?: { poms: string[]; flags: QuickJvmFlag[] };
   /** Flags added, for the run record. */
   added: string[];
+  /** Maven's class-data archive, made or used where it exists (maven-cds.ts); undefined: none. */
+  cdsArchive?: string;
 }
 
 export interface PomText {

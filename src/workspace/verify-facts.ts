@@ -6,6 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { readReactor, type ReactorGraph } from '../maven/reactor.js';
+import { cdsArchivePath, cdsRoom } from './maven-cds.js';
 import { quickJvm, type QuickJvm } from './quick-jvm.js';
 import { testSkipBlockers } from './verify-scope.js';
 
@@ -23,6 +24,8 @@ export interface FactsInput {
   /** The repair's environment (its MAVEN_OPTS). */
   env: NodeJS.ProcessEnv;
   quickJvm: boolean;
+  /** Maven's class-data archive (maven-cds.ts): the Maven that runs, and the machine cache. Absent: none (a container build). */
+  cds?: { executable: string; cacheDir: string };
 }
 
 export async function readVerificationFacts(input: FactsInput): Promise<VerificationFacts> {
@@ -36,19 +39,23 @@ export async function readVerificationFacts(input: FactsInput): Promise<Verifica
   }
   const mavenConfig = await read('.mvn/maven.config');
   const jvmConfig = await read('.mvn/jvm.config');
+  const cdsArchive = input.cds && cdsRoom(`${input.env.MAVEN_OPTS ?? ''}\n${jvmConfig ?? ''}`) ? cdsArchivePath({ ...input.cds, env: input.env }) : undefined;
   const blockers = testSkipBlockers([...poms, ...(mavenConfig ? [{ name: '.mvn/maven.config', text: mavenConfig }] : [])], input.mavenArgs);
   return {
     graph,
     blockers,
     ...(input.quickJvm
       ? {
-          jvm: quickJvm({
-            ...(input.env.MAVEN_OPTS ? { mavenOpts: input.env.MAVEN_OPTS } : {}),
-            ...(jvmConfig !== undefined ? { jvmConfig } : {}),
-            ...(mavenConfig !== undefined ? { mavenConfig } : {}),
-            poms,
-            args: input.mavenArgs,
-          }),
+          jvm: {
+            ...quickJvm({
+              ...(input.env.MAVEN_OPTS ? { mavenOpts: input.env.MAVEN_OPTS } : {}),
+              ...(jvmConfig !== undefined ? { jvmConfig } : {}),
+              ...(mavenConfig !== undefined ? { mavenConfig } : {}),
+              poms,
+              args: input.mavenArgs,
+            }),
+            ...(cdsArchive ? { cdsArchive } : {}),
+          },
         }
       : {}),
   };

@@ -24,6 +24,7 @@ import type { FailingFirstOutcome } from './failing-first.js';
 import { prepareFailingFirst, readFailingFirstExecution, type FailingFirstPlan } from './failing-first-run.js';
 import { clearFirstReports, watchFailingFirst } from './failing-first-watch.js';
 import { prepareLaunch } from './launch.js';
+import { cdsArchiveExists, cdsOptions, dumpTarget, keepDumpedArchive } from './maven-cds.js';
 import { appendArgLineFlags, type QuickJvmFlag } from './quick-jvm.js';
 import { hasOption, parseMavenArgs, rebaseArgs, rebasePath } from './maven-args.js';
 import { requireSandbox, type SandboxInfo } from './sandbox.js';
@@ -124,7 +125,7 @@ export interface VerifyInput extends WorkspaceBuildOptions {
   /** The candidate's scope, and every module folder of the reactor (each gets its excludes file). */
   scope?: { decision: ScopeDecision; modules: string[] };
   /** Quick-JVM flags (verify.quickJvm): MAVEN_OPTS to run with, `-DargLine=` to add, flags for the poms' own `<argLine>`. */
-  jvm?: { mavenOpts?: string; argLine?: string; forkFlagsInPoms?: { poms: string[]; flags: QuickJvmFlag[] }; added?: string[] };
+  jvm?: { mavenOpts?: string; argLine?: string; forkFlagsInPoms?: { poms: string[]; flags: QuickJvmFlag[] }; added?: string[]; cdsArchive?: string };
   /** The touched module verified narrowly (narrow.ts), or why all its tests run. */
   narrowing?: Narrowing | { why: string };
 }
@@ -142,6 +143,7 @@ export async function verifyInWorkspace(input: VerifyInput): Promise<Verificatio
   const narrowed = input.narrowing && 'module' in input.narrowing ? input.narrowing : undefined;
   if (input.scope) await prepareScope(input.workspace.root, input.scope, narrowed);
 
+  let usedCds: string | undefined;
   for (const [index, stage] of input.stages.entries()) {
     const remaining = deadline - Date.now();
     if (remaining <= 0) return stop('timeout', stage.name);
@@ -149,7 +151,8 @@ export async function verifyInWorkspace(input: VerifyInput): Promise<Verificatio
     const plan = stage.failingFirst
       ? await prepareFailingFirst({ root: input.workspace.root, source: input.workspace.source, failingFirst: stage.failingFirst, args: stage.args, baselineTests: input.baselineTests, env: context.env })
       : undefined;
-    const { run, result, tests } = await runStage(context, stage, index, remaining, plan);
+    const { run, result, tests, cds } = await runStage(context, stage, index, remaining, { plan });
+    if (cds) usedCds = cds;
     const first = plan?.how === 'execution' ? await readFailingFirstExecution(input.workspace.root, plan, result.logFile, run.startedAt) : undefined;
     if (first) result.failingFirst = first.outcome;
     stageResults.push(result);
@@ -180,7 +183,7 @@ export async function verifyInWorkspace(input: VerifyInput): Promise<Verificatio
     scope: fromYourBuild.length > 0 || narrowed ? 'affected' : 'full',
     args: full.args,
     testsFromYourBuild: fromYourBuild,
-    jvmFlags: input.jvm?.added ?? [],
+    jvmFlags: [...(input.jvm?.added ?? []), ...(usedCds ? [`MAVEN_OPTS -XX:SharedArchiveFile=${usedCds}`] : [])],
     ...(decision?.why ? { why: decision.why } : {}),
     tests: verdictTests(stageTests, input.narrowing),
   };
@@ -250,7 +253,8 @@ export async function rerunTests(
   checkInput(asVerify);
   await input.workspace.reset();
   input.onStage?.(input.stage.name);
-  const { run, tests } = await runStage(stageContext(asVerify), input.stage, 0, input.timeoutMs, undefined, input.onLaunched);
+  // The unchanged code's build: the one that may make Maven's class-data archive (maven-cds.ts).
+  const { run, tests } = await runStage(stageContext(asVerify), input.stage, 0, input.timeoutMs, { makeCds: true, ...(input.onLaunched ? { onLaunched: input.onLaunched } : {}) });
   return { exitCode: run.exitCode, tests: tests ?? [], interrupted: run.interrupted || run.timedOut };
 }
 
@@ -275,10 +279,21 @@ function stageContext(input: VerifyInput): StageContext {
 }
 
 /** One stage in the workspace; for a stage that runs tests, the reports it wrote itself (not older ones still on disk). */
-async function runStage(context: StageContext, stage: VerificationStage, index: number, timeoutMs: number, plan?: FailingFirstPlan, onLaunched?: () => void) {
+interface StageOptions {
+  plan?: FailingFirstPlan;
+  onLaunched?: () => void;
+  /** Make Maven's class-data archive when there is none (only for a build of the unchanged code). */
+  makeCds?: boolean;
+}
+
+async function runStage(context: StageContext, stage: VerificationStage, index: number, timeoutMs: number, { plan, onLaunched, makeCds }: StageOptions = {}) {
   const { input, cwd, executable } = context;
   const { workspace } = input;
-  const env = input.jvm?.mavenOpts !== undefined ? { ...context.env, MAVEN_OPTS: input.jvm.mavenOpts } : context.env;
+  const archive = input.jvm?.mavenOpts !== undefined ? input.jvm.cdsArchive : undefined;
+  const useCds = archive !== undefined && cdsArchiveExists(archive) ? archive : undefined;
+  const dumpCds = archive !== undefined && !useCds && makeCds ? dumpTarget(workspace.root) : undefined;
+  const cdsFlags = useCds ? cdsOptions({ use: useCds }) : dumpCds ? cdsOptions({ dumpTo: dumpCds }) : [];
+  const env = input.jvm?.mavenOpts !== undefined ? { ...context.env, MAVEN_OPTS: [input.jvm.mavenOpts, ...cdsFlags].join(' ') } : context.env;
   if (input.jvm?.forkFlagsInPoms) await placeForkFlags(workspace.root, input.jvm.forkFlagsInPoms);
   const order = plan?.how === 'class-order' ? plan : undefined;
   const added = [...(input.jvm?.argLine ? [input.jvm.argLine] : []), ...(input.scope ? staleSourcesOnly(stage.args) : []), ...(order?.args ?? [])];
@@ -288,7 +303,7 @@ async function runStage(context: StageContext, stage: VerificationStage, index: 
   const before = runsTests ? await reportTimes({ projectRoot: workspace.root }) : undefined;
   const watch = order ? watchFailingFirst(order.watched, order.tests) : undefined;
   const signal = watch && input.signal ? AbortSignal.any([input.signal, watch.signal]) : (watch?.signal ?? input.signal);
-  const launch = await prepareLaunch({ sandbox: input.sandbox, workspaceRoot: workspace.root, scratchDir: workspace.scratchDir, cwd, executable, args, env, pass: input.envPass ?? [] });
+  const launch = await prepareLaunch({ sandbox: input.sandbox, workspaceRoot: workspace.root, scratchDir: workspace.scratchDir, cwd, executable, args, env, pass: input.envPass ?? [], ...(useCds ? { readOnly: [useCds] } : {}) });
   const run = await runMaven({
     executable,
     args,
@@ -305,6 +320,7 @@ async function runStage(context: StageContext, stage: VerificationStage, index: 
     ...(onLaunched ? { onSpawn: onLaunched } : {}),
   });
   await launch.after(run);
+  if (dumpCds) await keepDumpedArchive(dumpCds, archive!);
   const logFile = await keepLog(run, workspace.scratchDir, `${index + 1}-${stage.name}.log`);
   const result: StageResult = { name: stage.name, exitCode: run.exitCode, durationMs: run.finishedAt.getTime() - run.startedAt.getTime(), logFile, args };
   if (watch) {
@@ -313,7 +329,7 @@ async function runStage(context: StageContext, stage: VerificationStage, index: 
   }
   // Surefire leaves earlier reports in place (an earlier stage's, or a module it skipped this time).
   const tests = before ? await collectTestResults({ projectRoot: workspace.root, since: run.startedAt, unchangedSince: before }) : undefined;
-  return { run, result, tests };
+  return { run, result, tests, ...(useCds ? { cds: useCds } : {}) };
 }
 
 /**
