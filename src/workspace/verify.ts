@@ -278,7 +278,6 @@ function stageContext(input: VerifyInput): StageContext {
   };
 }
 
-/** One stage in the workspace; for a stage that runs tests, the reports it wrote itself (not older ones still on disk). */
 interface StageOptions {
   plan?: FailingFirstPlan;
   onLaunched?: () => void;
@@ -286,6 +285,7 @@ interface StageOptions {
   makeCds?: boolean;
 }
 
+/** One stage in the workspace; for a stage that runs tests, the reports it wrote itself (not older ones still on disk). */
 async function runStage(context: StageContext, stage: VerificationStage, index: number, timeoutMs: number, { plan, onLaunched, makeCds }: StageOptions = {}) {
   const { input, cwd, executable } = context;
   const { workspace } = input;
