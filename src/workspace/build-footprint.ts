@@ -57,7 +57,8 @@ function realOrUndefined(file: string): string | undefined {
   }
 }
 
-function onPath(command: string, env: NodeJS.ProcessEnv): string | undefined {
+/** The file `command` names on PATH, if any. */
+export function onPath(command: string, env: NodeJS.ProcessEnv): string | undefined {
   for (const folder of (env.PATH ?? '').split(path.delimiter)) {
     if (!folder) continue;
     const candidate = path.join(folder, command);

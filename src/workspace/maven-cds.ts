@@ -17,6 +17,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, realpathSync, statSync } from 'node:fs';
 import { copyFile, mkdir, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
+import { onPath } from './build-footprint.js';
 
 const QUIET = ['-Xlog:cds=off', '-Xlog:cds+dynamic=off'];
 const SHARING = /-Xshare:|SharedArchiveFile|ArchiveClassesAtExit|SharedClassListFile|DumpLoadedClassList|-XX:\+AutoCreateSharedArchive/;
@@ -87,13 +88,4 @@ function statSafe(file: string) {
   } catch {
     return undefined;
   }
-}
-
-function onPath(name: string, env: NodeJS.ProcessEnv): string | undefined {
-  for (const dir of (env.PATH ?? '').split(path.delimiter)) {
-    if (!dir) continue;
-    const candidate = path.join(dir, name);
-    if (statSafe(candidate)?.isFile()) return candidate;
-  }
-  return undefined;
 }
