@@ -12,9 +12,14 @@
  * `-Xshare:auto`, runs without it when they differ; its logging is off so that nothing
  * reaches the build's output. Never where MAVEN_OPTS or `.mvn/jvm.config` says anything of
  * class sharing, and not for a container build (its JVM is the image's).
+ *
+ * The flags would stop any other JVM from starting (JDK 8 knows no `-Xlog`, JDK 11 no
+ * `-XX:ArchiveClassesAtExit`, OpenJ9 neither), so only a HotSpot JDK 13 or later, known
+ * by its `release` file and its default archive (`lib/server/classes.jsa`), gets them; and
+ * not when an mvnrc file (`~/.mavenrc`, `/etc/mavenrc`) may point Maven at another JDK.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, realpathSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { copyFile, mkdir, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { onPath } from './build-footprint.js';
@@ -41,7 +46,9 @@ export function cdsOptions(how: { use: string } | { dumpTo: string }): string[] 
 export function cdsArchivePath(input: { executable: string; env: NodeJS.ProcessEnv; cacheDir: string }): string | undefined {
   const java = input.env.JAVA_HOME ? path.join(input.env.JAVA_HOME, 'bin', 'java') : onPath('java', input.env);
   const mvn = path.isAbsolute(input.executable) ? input.executable : onPath(input.executable, input.env);
-  if (!java || !mvn) return undefined;
+  if (!java || !mvn || !dynamicArchives(java)) return undefined;
+  const rcFiles = input.env.MAVEN_SKIP_RC ? [] : [...(input.env.HOME ? [path.join(input.env.HOME, '.mavenrc')] : []), '/etc/mavenrc'];
+  if (rcFiles.some((file) => existsSync(file))) return undefined;
   const parts: string[] = [];
   for (const file of [java, mvn]) {
     let real: string;
@@ -58,6 +65,27 @@ export function cdsArchivePath(input: { executable: string; env: NodeJS.ProcessE
   }
   const archive = path.join(input.cacheDir, 'cds', `maven-${createHash('sha256').update(parts.join('\n')).digest('hex').slice(0, 24)}.jsa`);
   return /\s/.test(archive) ? undefined : archive;
+}
+
+/** Whether `java` is a HotSpot JDK 13 or later: dynamic archives and unified logging. */
+function dynamicArchives(java: string): boolean {
+  let home: string;
+  try {
+    home = path.dirname(path.dirname(realpathSync(java)));
+  } catch {
+    return false;
+  }
+  const release = readText(path.join(home, 'release'));
+  const version = /^JAVA_VERSION="(\d+)/m.exec(release ?? '')?.[1];
+  return version !== undefined && Number(version) >= 13 && existsSync(path.join(home, 'lib', 'server', 'classes.jsa'));
+}
+
+function readText(file: string): string | undefined {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return undefined;
+  }
 }
 
 /** A fresh name inside the workspace for the JVM to write the archive to. */

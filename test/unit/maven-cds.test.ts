@@ -33,8 +33,15 @@ describe('maven-cds', () => {
     expect(cdsOptions({ dumpTo: '/w/d.jsa' })).toEqual(['-XX:ArchiveClassesAtExit=/w/d.jsa', '-Xlog:cds=off', '-Xlog:cds+dynamic=off']);
   });
 
+  async function jdk(name: string, version: string, defaultArchive = true): Promise<string> {
+    const java = await tool(`${name}/bin/java`);
+    await writeFile(path.join(dir, name, 'release'), `IMPLEMENTOR="Test"\nJAVA_VERSION="${version}"\n`);
+    if (defaultArchive) await tool(`${name}/lib/server/classes.jsa`);
+    return java;
+  }
+
   it('names one archive per JDK and Maven installation, none when either is missing or the cache path holds whitespace', async () => {
-    const java = await tool('jdk/bin/java');
+    const java = await jdk('jdk', '17.0.15');
     const mvnA = await tool('maven-a/bin/mvn');
     const mvnB = await tool('maven-b/bin/mvn');
     const env = { JAVA_HOME: path.join(dir, 'jdk'), PATH: '' };
@@ -47,6 +54,22 @@ describe('maven-cds', () => {
     expect(cdsArchivePath({ executable: mvnA, env: { PATH: '' }, cacheDir: path.join(dir, 'cache') })).toBeUndefined();
     expect(cdsArchivePath({ executable: 'mvn', env: { ...env, PATH: '' }, cacheDir: path.join(dir, 'cache') })).toBeUndefined();
     expect(cdsArchivePath({ executable: mvnA, env, cacheDir: path.join(dir, 'my cache') })).toBeUndefined();
+  });
+
+  it('none for a JVM the flags would stop (JDK 8 and 11, a JDK without HotSpot\'s default archive), nor when an mvnrc file may choose another JDK', async () => {
+    const mvn = await tool('maven-c/bin/mvn');
+    const cacheDir = path.join(dir, 'cache');
+    for (const [name, version, defaultArchive] of [['jdk8', '1.8.0_392', true], ['jdk11', '11.0.22', true], ['j9', '17.0.9', false]] as const) {
+      await jdk(name, version, defaultArchive);
+      expect(cdsArchivePath({ executable: mvn, env: { JAVA_HOME: path.join(dir, name) }, cacheDir }), name).toBeUndefined();
+    }
+    await jdk('jdk13', '13.0.2');
+    expect(cdsArchivePath({ executable: mvn, env: { JAVA_HOME: path.join(dir, 'jdk13') }, cacheDir })).toBeDefined();
+    const home = path.join(dir, 'user');
+    await mkdir(home, { recursive: true });
+    await writeFile(path.join(home, '.mavenrc'), 'JAVA_HOME=/opt/jdk8\n');
+    expect(cdsArchivePath({ executable: mvn, env: { JAVA_HOME: path.join(dir, 'jdk13'), HOME: home }, cacheDir })).toBeUndefined();
+    expect(cdsArchivePath({ executable: mvn, env: { JAVA_HOME: path.join(dir, 'jdk13'), HOME: home, MAVEN_SKIP_RC: 'true' }, cacheDir })).toBeDefined();
   });
 
   it('keeps a dumped archive whole in the cache and removes it from the workspace; an empty or missing dump keeps nothing', async () => {
