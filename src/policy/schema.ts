@@ -365,7 +365,7 @@ export const configSchema = z
         quickJvm: z
           .boolean()
           .default(true)
-          .describe('Start verification JVMs with -XX:+UseSerialGC -Xshare:auto, and Maven\'s own also with -XX:TieredStopAtLevel=1 (MAVEN_OPTS; Surefire\'s forks through -DargLine when the project sets no argLine and uses no JaCoCo, else appended to the <argLine> its poms write, in the workspace copy only), and Maven\'s own with a class-data archive of Maven made once per JDK and Maven by the flaky check (kept in ~/.cache/mvnx/cds; not for container builds); flags the project or MAVEN_OPTS already decide are left alone.'),
+          .describe('Start verification JVMs with -XX:+UseSerialGC -Xshare:auto, and Maven\'s own also with -XX:TieredStopAtLevel=1 (MAVEN_OPTS; Surefire\'s forks through -DargLine when the project sets no argLine and uses no JaCoCo, else appended to the <argLine> its poms write, in the workspace copy only), and Maven\'s own with a class-data archive of Maven made once per JDK and Maven by the flaky check (kept in ~/.cache/mvnx/cds; HotSpot JDK 13 or later only, not for container builds); flags the project or MAVEN_OPTS already decide are left alone.'),
         parallel: z
           .union([z.literal('auto'), z.number().int().min(1).max(8)])
           .default('auto')
