@@ -92,7 +92,8 @@ function expand(value: string, userHome: string, env: NodeJS.ProcessEnv): string
   return value.replace(/\$\{user\.home\}/g, userHome).replace(/\$\{env\.([A-Za-z_][A-Za-z0-9_]*)\}/g, (_m, name: string) => env[name] ?? '');
 }
 
-function readText(file: string): string | undefined {
+/** A text file's content, or undefined when it cannot be read. */
+export function readText(file: string): string | undefined {
   try {
     return readFileSync(file, 'utf8');
   } catch {

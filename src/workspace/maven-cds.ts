@@ -19,9 +19,10 @@
  * not when an mvnrc file (`~/.mavenrc`, `/etc/mavenrc`) may point Maven at another JDK.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { existsSync, realpathSync, statSync } from 'node:fs';
 import { copyFile, mkdir, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
+import { readText } from '../maven/settings.js';
 import { onPath } from './build-footprint.js';
 
 const QUIET = ['-Xlog:cds=off', '-Xlog:cds+dynamic=off'];
@@ -78,14 +79,6 @@ function dynamicArchives(java: string): boolean {
   const release = readText(path.join(home, 'release'));
   const version = /^JAVA_VERSION="(\d+)/m.exec(release ?? '')?.[1];
   return version !== undefined && Number(version) >= 13 && existsSync(path.join(home, 'lib', 'server', 'classes.jsa'));
-}
-
-function readText(file: string): string | undefined {
-  try {
-    return readFileSync(file, 'utf8');
-  } catch {
-    return undefined;
-  }
 }
 
 /** A fresh name inside the workspace for the JVM to write the archive to. */
