@@ -25,7 +25,7 @@ import { createSourceView } from './fixers/source-view.js';
 import { createParseCache } from './fixers/parse-cache.js';
 import { flushJavaParses, useJavaParseCache } from '../java/index.js';
 import { createTypeIndex } from './fixers/type-index.js';
-import type { LoopPorts } from './loop.js';
+import type { LoopPorts, RecheckEvents } from './loop.js';
 import { wireAgent } from './agent-wiring.js';
 import { createIntegrityCheck } from './integrity-check.js';
 import { createModelProposer } from './model-proposer.js';
@@ -220,7 +220,7 @@ export async function startRepairSession(input: {
   const ports: LoopPorts = {
     ...(recheckFailures
       ? {
-          recheckFailures: async (diagnosis: Diagnosis, events?: { launched?: () => void }) => {
+          recheckFailures: async (diagnosis: Diagnosis, events?: RecheckEvents) => {
             // Said only when it runs: a compile error has no failing test to re-run.
             if (recheckApplies(diagnosis)) progress.step('re-running the failing tests on the unchanged code (tests.flakyCheck)');
             // Once the re-check's Maven runs, read what narrowing the failing modules will need.

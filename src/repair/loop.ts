@@ -25,9 +25,14 @@ export interface LoopBudget {
 
 export class ProviderUnavailable extends Error {}
 
+/** `launched`: the re-check's Maven has started (called once per re-run). */
+export interface RecheckEvents {
+  launched?: () => void;
+}
+
 export interface LoopPorts {
   /** tests.flakyCheck: re-run the failing tests on the unchanged code; undefined when that does not apply. */
-  recheckFailures?(diagnosis: Diagnosis, events?: { launched?: () => void }): Promise<FailureRecheck | undefined>;
+  recheckFailures?(diagnosis: Diagnosis, events?: RecheckEvents): Promise<FailureRecheck | undefined>;
   /** Whether attempt 1's model request may start beside the re-check (recheck-beside.ts): it builds nothing. */
   proposesBesideRecheck?(diagnosis: Diagnosis): boolean;
   /** Deterministic candidates for the current diagnosis, best first. */

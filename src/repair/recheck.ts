@@ -6,7 +6,7 @@
  */
 import type { Diagnosis } from '../diagnose/types.js';
 import { failingFirstSample, planVerification, rerunTests, type QuickJvm, type WorkspaceBuildOptions } from '../workspace/index.js';
-import type { FailureRecheck } from './loop.js';
+import type { FailureRecheck, RecheckEvents } from './loop.js';
 import { failingModuleDirs, failingTests } from './verifier.js';
 
 export interface RecheckOptions extends WorkspaceBuildOptions {
@@ -30,11 +30,6 @@ export function recheckApplies(diagnosis: Diagnosis): boolean {
  * tests costs the re-check of three. The outcome is the one re-running them all would give.
  */
 export const RECHECK_FIRST = 3;
-
-/** `launched`: the re-check's Maven has started (called once per re-run). */
-export interface RecheckEvents {
-  launched?: () => void;
-}
 
 export function createFailureRecheck(options: RecheckOptions) {
   const { mavenArgs, ...build } = options;

@@ -49,7 +49,8 @@ const ETC_PREFIXES = ['java', 'maven', 'jvm'];
 /** Top-level system folders: bound read-only (or recreated as the symlinks they are on merged-/usr systems). */
 export const SYSTEM_DIRS = ['/usr', '/bin', '/sbin', '/lib', '/lib32', '/lib64', '/libx32'];
 
-function realOrUndefined(file: string): string | undefined {
+/** `file` with its links resolved, or undefined when it does not exist. */
+export function realOrUndefined(file: string): string | undefined {
   try {
     return realpathSync(file);
   } catch {

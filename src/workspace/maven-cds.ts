@@ -19,11 +19,11 @@
  * not when an mvnrc file (`~/.mavenrc`, `/etc/mavenrc`) may point Maven at another JDK.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, realpathSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { copyFile, mkdir, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { readText } from '../maven/settings.js';
-import { onPath } from './build-footprint.js';
+import { javaHome, onPath, realOrUndefined } from './build-footprint.js';
 
 const QUIET = ['-Xlog:cds=off', '-Xlog:cds+dynamic=off'];
 const SHARING = /-Xshare:|SharedArchiveFile|ArchiveClassesAtExit|SharedClassListFile|DumpLoadedClassList|-XX:\+AutoCreateSharedArchive/;
@@ -45,39 +45,24 @@ export function cdsOptions(how: { use: string } | { dumpTo: string }): string[] 
  * on it).
  */
 export function cdsArchivePath(input: { executable: string; env: NodeJS.ProcessEnv; cacheDir: string }): string | undefined {
-  const java = input.env.JAVA_HOME ? path.join(input.env.JAVA_HOME, 'bin', 'java') : onPath('java', input.env);
+  const jdk = javaHome(input.env);
   const mvn = path.isAbsolute(input.executable) ? input.executable : onPath(input.executable, input.env);
-  if (!java || !mvn || !dynamicArchives(java)) return undefined;
+  const maven = mvn ? realOrUndefined(mvn) : undefined;
+  if (!jdk || !maven || !dynamicArchives(jdk)) return undefined;
   const rcFiles = input.env.MAVEN_SKIP_RC ? [] : [...(input.env.HOME ? [path.join(input.env.HOME, '.mavenrc')] : []), '/etc/mavenrc'];
   if (rcFiles.some((file) => existsSync(file))) return undefined;
-  const parts: string[] = [];
-  for (const file of [java, mvn]) {
-    let real: string;
-    try {
-      real = realpathSync(file);
-    } catch {
-      return undefined;
-    }
-    const home = path.dirname(path.dirname(real));
-    for (const entry of [real, path.join(home, 'lib'), path.join(home, 'boot'), path.join(home, 'lib', 'modules')]) {
-      const info = statSafe(entry);
-      if (info) parts.push(`${entry}:${info.size}:${info.mtimeMs}`);
-    }
-  }
+  const install = path.dirname(path.dirname(maven));
+  const parts = [path.join(jdk, 'bin', 'java'), path.join(jdk, 'lib'), path.join(jdk, 'lib', 'modules'), maven, path.join(install, 'lib'), path.join(install, 'boot')].flatMap((entry) => {
+    const info = statSafe(entry);
+    return info ? [`${entry}:${info.size}:${info.mtimeMs}`] : [];
+  });
   const archive = path.join(input.cacheDir, 'cds', `maven-${createHash('sha256').update(parts.join('\n')).digest('hex').slice(0, 24)}.jsa`);
   return /\s/.test(archive) ? undefined : archive;
 }
 
-/** Whether `java` is a HotSpot JDK 13 or later: dynamic archives and unified logging. */
-function dynamicArchives(java: string): boolean {
-  let home: string;
-  try {
-    home = path.dirname(path.dirname(realpathSync(java)));
-  } catch {
-    return false;
-  }
-  const release = readText(path.join(home, 'release'));
-  const version = /^JAVA_VERSION="(\d+)/m.exec(release ?? '')?.[1];
+/** Whether the JDK at `home` is a HotSpot JDK 13 or later: dynamic archives and unified logging. */
+function dynamicArchives(home: string): boolean {
+  const version = /^JAVA_VERSION="(\d+)/m.exec(readText(path.join(home, 'release')) ?? '')?.[1];
   return version !== undefined && Number(version) >= 13 && existsSync(path.join(home, 'lib', 'server', 'classes.jsa'));
 }
 

@@ -25,7 +25,7 @@ import { prepareFailingFirst, readFailingFirstExecution, type FailingFirstPlan }
 import { clearFirstReports, watchFailingFirst } from './failing-first-watch.js';
 import { prepareLaunch } from './launch.js';
 import { cdsArchiveExists, cdsOptions, dumpTarget, keepDumpedArchive } from './maven-cds.js';
-import { appendArgLineFlags, type QuickJvmFlag } from './quick-jvm.js';
+import { appendArgLineFlags, type QuickJvm, type QuickJvmFlag } from './quick-jvm.js';
 import { hasOption, parseMavenArgs, rebaseArgs, rebasePath } from './maven-args.js';
 import { requireSandbox, type SandboxInfo } from './sandbox.js';
 import { judgeTestResults, type StageTests } from './test-verdict.js';
@@ -125,7 +125,7 @@ export interface VerifyInput extends WorkspaceBuildOptions {
   /** The candidate's scope, and every module folder of the reactor (each gets its excludes file). */
   scope?: { decision: ScopeDecision; modules: string[] };
   /** Quick-JVM flags (verify.quickJvm): MAVEN_OPTS to run with, `-DargLine=` to add, flags for the poms' own `<argLine>`. */
-  jvm?: { mavenOpts?: string; argLine?: string; forkFlagsInPoms?: { poms: string[]; flags: QuickJvmFlag[] }; added?: string[]; cdsArchive?: string };
+  jvm?: QuickJvm;
   /** The touched module verified narrowly (narrow.ts), or why all its tests run. */
   narrowing?: Narrowing | { why: string };
 }

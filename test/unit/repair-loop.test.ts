@@ -422,6 +422,13 @@ describe('the flaky check beside the first model request', () => {
     const promise = new Promise<T>((r) => (resolve = r));
     return { promise, resolve };
   };
+  /** A re-check whose Maven starts at once and whose result is `recheck`'s. */
+  const startedAtOnce =
+    (recheck: { promise: Promise<FailureRecheck> }): NonNullable<LoopPorts['recheckFailures']> =>
+    (_, started) => {
+      started?.launched?.();
+      return recheck.promise;
+    };
 
   it('asks the model while the tests re-run, and cancels the request when they pass: flaky, nothing built, no call counted', async () => {
     const recheck = deferred<FailureRecheck>();
@@ -430,10 +437,7 @@ describe('the flaky check beside the first model request', () => {
     const p = ports({ verify: [] });
     const result = runRepairLoop(failing, {
       ...p,
-      recheckFailures: (_, started) => {
-        started?.launched?.();
-        return recheck.promise;
-      },
+      recheckFailures: startedAtOnce(recheck),
       proposesBesideRecheck: () => true,
       modelProposal: (request) => {
         events.push('model asked');
@@ -460,10 +464,7 @@ describe('the flaky check beside the first model request', () => {
     const p = ports({ verify: [verified] });
     const result = runRepairLoop(failing, {
       ...p,
-      recheckFailures: (_, started) => {
-        started?.launched?.();
-        return recheck.promise;
-      },
+      recheckFailures: startedAtOnce(recheck),
       proposesBesideRecheck: () => true,
       modelProposal: async (request) => {
         calls++;
@@ -537,10 +538,7 @@ describe('the flaky check beside the first model request', () => {
     const p = ports({ verify: [verified], integrity: [{ failingTestEdits: ['com.acme.PriceTest#discount'] }] });
     const result = runRepairLoop(failing, {
       ...p,
-      recheckFailures: (_, started) => {
-        started?.launched?.();
-        return recheck.promise;
-      },
+      recheckFailures: startedAtOnce(recheck),
       proposesBesideRecheck: () => true,
       modelProposal: async () => ({ source: 'model', changeSet: edit('class App {\n  int x = 1;\n}\n'), problems: [] }),
       checkIntegrity: async (fix, d) => {
