@@ -3,9 +3,12 @@
  * repository. It stands in for `mvn dependency:build-classpath`, which cannot run offline
  * on this Maven (its own plugin dependencies are not in ~/.m2). Versions that only a
  * parent or BOM manages are taken from the local repository when exactly one is present.
+ * A resolution is kept on disk with what it looked at, and reused while all of that is
+ * as it was.
  */
+import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { readFile, readdir } from 'node:fs/promises';
+import { mkdir, readFile, readdir, rename, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parsePomProject, pomDependencies, type PomDependency } from '../../maven/pom.js';
 import { resolveMavenUserState } from '../../maven/settings.js';
@@ -31,15 +34,30 @@ export function defaultLocalRepository(options: { env?: NodeJS.ProcessEnv; proje
   return resolveMavenUserState({ args: options.mavenArgs ?? [], env: options.env ?? process.env, cwd: projectRoot, projectRoot }).localRepository;
 }
 
-async function pickVersion(localRepository: string, dependency: DeclaredDependency): Promise<string | undefined> {
+/** The local repository as a resolution reads it; each path it asks about is noted, when `consulted` is given. */
+function repositoryReader(consulted?: Set<string>) {
+  const note = (file: string) => consulted?.add(file);
+  return {
+    list: (folder: string) => (note(folder), readdir(folder).catch(() => [] as string[])),
+    exists: (file: string) => (note(file), existsSync(file)),
+    read: (file: string) => (note(file), readFile(file, 'utf8').catch(() => undefined)),
+  };
+}
+type RepositoryReader = ReturnType<typeof repositoryReader>;
+
+async function pickVersion(repository: RepositoryReader, localRepository: string, dependency: DeclaredDependency): Promise<string | undefined> {
   if (dependency.version) return dependency.version;
   const folder = path.join(localRepository, ...dependency.groupId.split('.'), dependency.artifactId);
-  const versions = await readdir(folder).catch(() => [] as string[]);
+  const versions = await repository.list(folder);
   return versions.length === 1 ? versions[0] : undefined;
 }
 
 /** Transitive jars of a pom's dependencies: compile and provided for main, plus test for test. */
-export async function resolveDeclaredClasspath(pomXml: string, localRepository: string = defaultLocalRepository()): Promise<DeclaredClasspath> {
+export function resolveDeclaredClasspath(pomXml: string, localRepository: string = defaultLocalRepository()): Promise<DeclaredClasspath> {
+  return resolveFrom(repositoryReader(), pomXml, localRepository);
+}
+
+async function resolveFrom(repository: RepositoryReader, pomXml: string, localRepository: string): Promise<DeclaredClasspath> {
   const main = new Set<string>();
   const test = new Set<string>();
   const missing: string[] = [];
@@ -49,15 +67,15 @@ export async function resolveDeclaredClasspath(pomXml: string, localRepository: 
     const key = `${dependency.groupId}:${dependency.artifactId}`;
     if (seen.has(key) || dependency.type !== 'jar' || depth > 8) return;
     seen.add(key);
-    const version = await pickVersion(localRepository, dependency);
+    const version = await pickVersion(repository, localRepository, dependency);
     const folder = path.join(localRepository, ...dependency.groupId.split('.'), dependency.artifactId, version ?? '');
     const jar = path.join(folder, `${dependency.artifactId}-${version}.jar`);
-    if (!version || !existsSync(jar)) {
+    if (!version || !repository.exists(jar)) {
       missing.push(`${key}:${version ?? '?'}`);
       return;
     }
     for (const target of targets) target.add(jar);
-    const pom = await readFile(path.join(folder, `${dependency.artifactId}-${version}.pom`), 'utf8').catch(() => undefined);
+    const pom = await repository.read(path.join(folder, `${dependency.artifactId}-${version}.pom`));
     if (!pom) return;
     for (const transitive of parseDeclaredDependencies(pom)) {
       // Only compile-scope transitive dependencies reach a compile classpath.
@@ -69,4 +87,57 @@ export async function resolveDeclaredClasspath(pomXml: string, localRepository: 
   for (const dependency of direct.filter((d) => ['compile', 'provided', 'system'].includes(d.scope))) await visit(dependency, [main, test], 0);
   for (const dependency of direct.filter((d) => d.scope === 'test')) await visit(dependency, [test], 0);
   return { main: [...main], test: [...test], missing };
+}
+
+/** Part of every kept resolution: another shape of entry makes older ones foreign (resolved again). */
+const KEPT_FORMAT = 'mvnx-declared-classpath/1';
+
+interface KeptResolution {
+  format: string;
+  pom: string;
+  localRepository: string;
+  /** Each path the resolution looked at, and what it was: `size:mtime`, or `absent`. */
+  consulted: Record<string, string>;
+  classpath: DeclaredClasspath;
+}
+
+/**
+ * `resolveDeclaredClasspath` for the pom `pomXml`, kept under `<cacheDir>/classpath/`: the
+ * next prompt of the project (most often the next run's) reads it back instead of parsing
+ * the module's pom and every dependency's pom again (jsoup: 30-40 ms of a prompt built
+ * from parses kept before). Reused only for the same pom text and local repository while
+ * every file and folder it looked at has the size and modification time it had (a new
+ * version folder, a jar that arrived, a pom rewritten); anything unreadable is resolved
+ * again, and a failed write only costs the next prompt the resolution.
+ */
+export async function keptDeclaredClasspath(pomXml: string, localRepository: string, cacheDir: string): Promise<DeclaredClasspath> {
+  const pom = createHash('sha256').update(pomXml).digest('hex');
+  const file = path.join(cacheDir, 'classpath', `${createHash('sha256').update(`${localRepository}\u0000${pom}`).digest('hex').slice(0, 32)}.json`);
+  const kept = await readFile(file, 'utf8').then((text) => JSON.parse(text) as KeptResolution, () => undefined).catch(() => undefined);
+  if (kept?.format === KEPT_FORMAT && kept.pom === pom && kept.localRepository === localRepository && (await unchanged(kept.consulted))) return kept.classpath;
+
+  const consulted = new Set<string>();
+  const classpath = await resolveFrom(repositoryReader(consulted), pomXml, localRepository);
+  const states = await Promise.all([...consulted].map(async (consultedPath) => [consultedPath, await stateOf(consultedPath)] as const));
+  const entry: KeptResolution = { format: KEPT_FORMAT, pom, localRepository, consulted: Object.fromEntries(states), classpath };
+  try {
+    await mkdir(path.dirname(file), { recursive: true });
+    const partial = `${file}.${process.pid}.tmp`;
+    await writeFile(partial, JSON.stringify(entry));
+    await rename(partial, file);
+  } catch {
+    // Not kept: the next prompt resolves again.
+  }
+  return classpath;
+}
+
+async function unchanged(consulted: unknown): Promise<boolean> {
+  if (typeof consulted !== 'object' || consulted === null) return false;
+  const states = await Promise.all(Object.entries(consulted).map(async ([consultedPath, state]) => (await stateOf(consultedPath)) === state));
+  return states.every(Boolean);
+}
+
+async function stateOf(file: string): Promise<string> {
+  const info = await stat(file).catch(() => undefined);
+  return info ? `${info.size}:${info.mtimeMs}` : 'absent';
 }

@@ -2,7 +2,7 @@
 import path from 'node:path';
 import { readFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
-import { defaultLocalRepository, resolveDeclaredClasspath, type DeclaredClasspath } from './declared-classpath.js';
+import { defaultLocalRepository, keptDeclaredClasspath, type DeclaredClasspath } from './declared-classpath.js';
 import { readLibraryTypes } from './class-members.js';
 import { jarClasses } from './jar-index.js';
 import { defaultCacheDir, loadJdkIndex, resolveJavaHome } from './jdk-index.js';
@@ -43,7 +43,7 @@ export function createTypeIndex(options: TypeIndexOptions): TypeIndex {
     if (!pom) return [];
     let declared = classpaths.get(pom);
     if (!declared) {
-      declared = readFile(pom, 'utf8').then((xml) => resolveDeclaredClasspath(xml, localRepository));
+      declared = readFile(pom, 'utf8').then((xml) => keptDeclaredClasspath(xml, localRepository, cacheDir));
       classpaths.set(pom, declared);
     }
     const resolved = await declared;
