@@ -151,8 +151,10 @@ export async function handleBuildFailure(context: BuildFailureContext): Promise<
     if (error instanceof SandboxError && error.info) record.sandbox = sandboxField(error.info);
     if (context.env.MVNX_DEBUG) process.stderr.write(`${(error as Error).stack}\n`);
   }
-  record.finishedAt = new Date().toISOString();
-  record.timings.totalMs = Date.now() - startedAt.getTime();
+  const finishedAt = Date.now();
+  record.finishedAt = new Date(finishedAt).toISOString();
+  // From the end of the user's build: loading the repair stage and the configuration are mvnx's time too.
+  record.timings.totalMs = finishedAt - Math.min(startedAt.getTime(), result.finishedAt.getTime());
   // From here on only the redacted record is used: the file, reporters, the console, --mvnx-json.
   const written = await recorder.writeRecord(record);
   if (plugins) {

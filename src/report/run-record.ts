@@ -44,7 +44,10 @@ export interface RunRecord {
   /** The command was re-run in place after an auto apply: its exit code. */
   inPlaceExitCode?: number;
   message?: string;
-  /** recheckMs: the flaky check's re-run of the failing tests, when there was one; promptMs: building the prompts (not in modelMs). */
+  /**
+   * totalMs: mvnx's own time, from the end of the user's build to the record (loading the repair stage included);
+   * recheckMs: the flaky check's re-run of the failing tests, when there was one; promptMs: building the prompts (not in modelMs).
+   */
   timings: { totalMs: number; modelMs: number; promptMs?: number; applyMs: number; verifyMs: number; recheckMs?: number; diagnoseMs?: number };
   // Rollout loop (docs/rollout.md): where the run happened and what became of its fix.
   /** `owner/name` from CI or the git remote (credentials stripped), else the project folder's name. */

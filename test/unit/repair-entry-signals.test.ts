@@ -62,3 +62,35 @@ it('a repair session that fails to start removes its signal handlers and records
   expect(record.stopReason).toBe('error');
   expect(record.message).toMatch(/docker/i);
 });
+
+it("counts mvnx's own time from the end of the user's build, not from when the repair stage had loaded", async () => {
+  const root = await tempDir('mvnx-entry-');
+  await mkdir(path.join(root, 'src/main/java/demo'), { recursive: true });
+  await writeFile(path.join(root, 'pom.xml'), '<project><modelVersion>4.0.0</modelVersion><groupId>demo</groupId><artifactId>calc</artifactId><version>1</version></project>\n');
+  await writeFile(path.join(root, '.mvnxrc.yaml'), 'tier: monitor\nfixers:\n  enabled: false\nsandbox:\n  mode: docker\n');
+  const logFile = path.join(root, 'build.log');
+  await writeFile(logFile, COMPILE_ERROR.replaceAll('/PROJECT', root));
+  // The build ended 1.5 s before the repair was called: loading the repair stage and the configuration took that long.
+  const buildEnded = Date.now() - 1_500;
+  await handleBuildFailure({
+    cwd: root,
+    projectRoot: root,
+    mavenExecutable: 'mvn',
+    mavenArgs: ['-o', 'verify'],
+    overrides: {},
+    options: { json: false, verbose: false },
+    env: { PATH: path.join(root, 'no-tools-here'), HOME: root, CI: 'true' },
+    result: {
+      exitCode: 1,
+      interrupted: false,
+      timedOut: false,
+      startedAt: new Date(buildEnded - 1_000),
+      finishedAt: new Date(buildEnded),
+      log: { file: logFile, bytes: COMPILE_ERROR.length, truncated: false, dispose: () => Promise.resolve() },
+    },
+  });
+  const [runId] = await readdir(path.join(root, '.mvnx/runs'));
+  const record = JSON.parse(await readFile(path.join(root, '.mvnx/runs', runId!, 'run.json'), 'utf8')) as { finishedAt: string; timings: { totalMs: number } };
+  expect(record.timings.totalMs).toBeGreaterThanOrEqual(1_500);
+  expect(Date.parse(record.finishedAt) - record.timings.totalMs).toBe(buildEnded);
+});
