@@ -2,9 +2,11 @@
  * The drop-in path: `mvnx ARGS` runs Maven exactly as `mvn ARGS` would. A passing build
  * with no config costs a few stats and nothing else: the config stack is loaded only when
  * some config exists (so that its errors stop the run before Maven starts) or once the
- * build failed, and the repair pipeline is imported only on failure.
+ * build failed, and the repair pipeline is imported only once the output shows that the
+ * build is failing (diagnose/failure-sign.ts), while Maven finishes.
  */
 import path from 'node:path';
+import { onFirstFailureSign } from '../diagnose/failure-sign.js';
 import { findMaven } from '../maven/discover.js';
 import { findProjectRoot } from '../maven/project.js';
 import { runMaven } from '../maven/run.js';
@@ -42,7 +44,10 @@ export async function runBuild(invocation: Invocation, io: CliIo): Promise<numbe
     mavenArgs,
   });
 
-  const result = await runMaven({ executable: maven.executable, args: mavenArgs, cwd: io.cwd, env: io.env, echo: true, inheritStdin: true });
+  // On the first sign that the build fails, the repair stage (and the configuration loader, when no config was read yet)
+  // loads while Maven finishes: 0.3-0.4 s that every failed build used to wait for once it had ended.
+  const loadRepairEarly = config?.tier === 'off' ? undefined : onFirstFailureSign(() => Promise.all([import('../repair/entry.js'), ...(config ? [] : [import('../policy/load.js')])]));
+  const result = await runMaven({ executable: maven.executable, args: mavenArgs, cwd: io.cwd, env: io.env, echo: true, inheritStdin: true, ...(loadRepairEarly ? { onOutput: loadRepairEarly } : {}) });
   // --mvnx-sarif: a passing build (or one mvnx does not look at) still leaves a log, so code scanning can close earlier alerts.
   const sarif = options.sarif;
   const emptySarif = async (note?: string) => {

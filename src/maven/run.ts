@@ -101,8 +101,8 @@ export async function runMaven(options: RunMavenOptions): Promise<MavenRunResult
   if (options.signal?.aborted) onAbort();
   else options.signal?.addEventListener('abort', onAbort, { once: true });
 
-  pump(subprocess.stdout, spool, options.echo ? process.stdout : undefined);
-  pump(subprocess.stderr, spool, options.echo ? process.stderr : undefined);
+  pump(subprocess.stdout, spool, options.echo ? process.stdout : undefined, options.onOutput);
+  pump(subprocess.stderr, spool, options.echo ? process.stderr : undefined, options.onOutput);
 
   // Maven is gone, but a JVM of a stopped build may still hold the pipes open: kill the rest.
   // A verification build's group dies with it even when it ended normally: a candidate's
@@ -159,7 +159,7 @@ export function colorArgs(userArgs: readonly string[], stdoutIsTerminal: boolean
  * Chunks are written as they come (no line buffering); when our stream pushes back, Maven's
  * pipe is paused instead of queueing output in memory.
  */
-function pump(source: Readable | null, spool: LogSpool, echo: Writable | undefined): void {
+function pump(source: Readable | null, spool: LogSpool, echo: Writable | undefined, onOutput?: (chunk: Buffer) => void): void {
   if (!source) return;
   let echoing = echo !== undefined;
   const stopEchoing = () => {
@@ -170,6 +170,7 @@ function pump(source: Readable | null, spool: LogSpool, echo: Writable | undefin
   echo?.once('error', stopEchoing);
   source.on('data', (chunk: Buffer) => {
     spool.write(chunk);
+    onOutput?.(chunk);
     if (echoing && echo && !echo.write(chunk)) {
       source.pause();
       echo.once('drain', () => source.resume());

@@ -46,4 +46,6 @@ export interface RunMavenOptions {
   killGroupOnExit?: boolean;
   /** Called once Maven's process has started (never when it could not be started). */
   onSpawn?: () => void;
+  /** Called with each chunk of Maven's output (stdout and stderr) as it arrives, after it was captured. */
+  onOutput?: (chunk: Buffer) => void;
 }

@@ -113,6 +113,24 @@ describe('mvnx as a drop-in for mvn', () => {
     expect(record.tier).toBe('assist');
   });
 
+  it('starts loading the repair stage at the first sign of a failing build, while Maven still runs; never for a passing build or tier off', async () => {
+    // Node's own module-loading trace (NODE_DEBUG=esm) says when the repair stage was asked for; Maven's last line comes 2 s after the sign.
+    const failing = { NODE_DEBUG: 'esm', FAKE_MVN_STDOUT: '[ERROR] Tests run: 1, Failures: 1, Errors: 0, Skipped: 0 <<< FAILURE! -- in demo.CalcTest\n', FAKE_MVN_SLEEP: '2', FAKE_MVN_LAST: 'FAKE-MAVEN-LAST-LINE\n', FAKE_MVN_EXIT: '1' };
+    const loadedAt = (stderr: string) => stderr.search(/file:\/\/\S*\/repair\/entry\.js/);
+
+    const run = await mvnx(['verify'], await project(), cleanEnv(failing));
+    expect(run.exitCode).toBe(1);
+    expect(loadedAt(run.stderr)).toBeGreaterThan(-1);
+    expect(loadedAt(run.stderr)).toBeLessThan(run.stderr.indexOf('FAKE-MAVEN-LAST-LINE'));
+
+    const passing = await mvnx(['verify'], await project(), cleanEnv({ NODE_DEBUG: 'esm', FAKE_MVN_STDOUT: '[INFO] Tests run: 3, Failures: 0, Errors: 0, Skipped: 0\n[INFO] BUILD SUCCESS\n' }));
+    expect(passing.exitCode).toBe(0);
+    expect(loadedAt(passing.stderr)).toBe(-1);
+    const off = await mvnx(['--mvnx-tier=off', 'verify'], await project(), cleanEnv(failing));
+    expect(off.exitCode).toBe(1);
+    expect(loadedAt(off.stderr)).toBe(-1);
+  });
+
   it('forwards SIGINT and SIGTERM to the whole Maven tree and exits 128+N', async () => {
     for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {
       const cwd = await project();

@@ -67,6 +67,17 @@ describe('runMaven', () => {
     expect(called).toBe(false);
   });
 
+  it('hands each chunk of both streams to onOutput as it was captured', async () => {
+    const chunks: Buffer[] = [];
+    const result = await runMaven({ executable: FAKE_MVN, args: [], cwd, env: { FAKE_MVN_STDOUT: '[INFO] out\n', FAKE_MVN_STDERR: '[ERROR] err\n' }, echo: false, onOutput: (chunk) => chunks.push(chunk) });
+    const captured = await readFile(result.log.file, 'utf8');
+    await result.log.dispose();
+    const seen = Buffer.concat(chunks).toString('utf8');
+    expect(seen.length).toBe(captured.length);
+    expect(seen).toContain('[INFO] out\n');
+    expect(seen).toContain('[ERROR] err\n');
+  });
+
   it('exits 128+N when Maven dies from a signal', async () => {
     for (const [signal, code] of [['TERM', 143], ['KILL', 137], ['INT', 130]] as const) {
       const result = await runMaven({ executable: FAKE_MVN, args: [], cwd, env: { FAKE_MVN_SIGNAL: signal }, echo: false });
