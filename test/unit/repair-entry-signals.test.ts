@@ -26,7 +26,12 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-it('a repair session that fails to start removes its signal handlers and records why', async () => {
+/**
+ * A project whose build failed to compile, with a team config that requires Docker (which
+ * this PATH does not have): the repair stops before any model call. The build ended at
+ * `buildEnded`; the repair is called now.
+ */
+async function failedBuildHandled(buildEnded: number): Promise<{ exitCode: number; root: string }> {
   const root = await tempDir('mvnx-entry-');
   await mkdir(path.join(root, 'src/main/java/demo'), { recursive: true });
   await writeFile(path.join(root, 'pom.xml'), '<project><modelVersion>4.0.0</modelVersion><groupId>demo</groupId><artifactId>calc</artifactId><version>1</version></project>\n');
@@ -34,45 +39,7 @@ it('a repair session that fails to start removes its signal handlers and records
   await writeFile(path.join(root, '.mvnxrc.yaml'), 'tier: monitor\nfixers:\n  enabled: false\nsandbox:\n  mode: docker\n');
   const logFile = path.join(root, 'build.log');
   await writeFile(logFile, COMPILE_ERROR.replaceAll('/PROJECT', root));
-  const env = { PATH: path.join(root, 'no-tools-here'), HOME: root, CI: 'true' };
-  const before = { int: process.listenerCount('SIGINT'), term: process.listenerCount('SIGTERM') };
-
   const exitCode = await handleBuildFailure({
-    cwd: root,
-    projectRoot: root,
-    mavenExecutable: 'mvn',
-    mavenArgs: ['-o', 'verify'],
-    overrides: {},
-    options: { json: false, verbose: false },
-    env,
-    result: {
-      exitCode: 1,
-      interrupted: false,
-      timedOut: false,
-      startedAt: new Date(Date.now() - 1_000),
-      finishedAt: new Date(),
-      log: { file: logFile, bytes: COMPILE_ERROR.length, truncated: false, dispose: () => Promise.resolve() },
-    },
-  });
-
-  expect(exitCode).toBe(1);
-  expect({ int: process.listenerCount('SIGINT'), term: process.listenerCount('SIGTERM') }).toEqual(before);
-  const [runId] = await readdir(path.join(root, '.mvnx/runs'));
-  const record = JSON.parse(await readFile(path.join(root, '.mvnx/runs', runId!, 'run.json'), 'utf8')) as { stopReason: string; message: string };
-  expect(record.stopReason).toBe('error');
-  expect(record.message).toMatch(/docker/i);
-});
-
-it("counts mvnx's own time from the end of the user's build, not from when the repair stage had loaded", async () => {
-  const root = await tempDir('mvnx-entry-');
-  await mkdir(path.join(root, 'src/main/java/demo'), { recursive: true });
-  await writeFile(path.join(root, 'pom.xml'), '<project><modelVersion>4.0.0</modelVersion><groupId>demo</groupId><artifactId>calc</artifactId><version>1</version></project>\n');
-  await writeFile(path.join(root, '.mvnxrc.yaml'), 'tier: monitor\nfixers:\n  enabled: false\nsandbox:\n  mode: docker\n');
-  const logFile = path.join(root, 'build.log');
-  await writeFile(logFile, COMPILE_ERROR.replaceAll('/PROJECT', root));
-  // The build ended 1.5 s before the repair was called: loading the repair stage and the configuration took that long.
-  const buildEnded = Date.now() - 1_500;
-  await handleBuildFailure({
     cwd: root,
     projectRoot: root,
     mavenExecutable: 'mvn',
@@ -89,8 +56,28 @@ it("counts mvnx's own time from the end of the user's build, not from when the r
       log: { file: logFile, bytes: COMPILE_ERROR.length, truncated: false, dispose: () => Promise.resolve() },
     },
   });
+  return { exitCode, root };
+}
+
+async function recordOf(root: string): Promise<{ stopReason: string; message: string; finishedAt: string; timings: { totalMs: number } }> {
   const [runId] = await readdir(path.join(root, '.mvnx/runs'));
-  const record = JSON.parse(await readFile(path.join(root, '.mvnx/runs', runId!, 'run.json'), 'utf8')) as { finishedAt: string; timings: { totalMs: number } };
+  return JSON.parse(await readFile(path.join(root, '.mvnx/runs', runId!, 'run.json'), 'utf8')) as { stopReason: string; message: string; finishedAt: string; timings: { totalMs: number } };
+}
+
+it('a repair session that fails to start removes its signal handlers and records why', async () => {
+  const before = { int: process.listenerCount('SIGINT'), term: process.listenerCount('SIGTERM') };
+  const { exitCode, root } = await failedBuildHandled(Date.now());
+  expect(exitCode).toBe(1);
+  expect({ int: process.listenerCount('SIGINT'), term: process.listenerCount('SIGTERM') }).toEqual(before);
+  const record = await recordOf(root);
+  expect(record.stopReason).toBe('error');
+  expect(record.message).toMatch(/docker/i);
+});
+
+it("counts mvnx's own time from the end of the user's build, not from when the repair stage had loaded", async () => {
+  // The build ended 1.5 s before the repair was called: loading the repair stage and the configuration took that long.
+  const buildEnded = Date.now() - 1_500;
+  const record = await recordOf((await failedBuildHandled(buildEnded)).root);
   expect(record.timings.totalMs).toBeGreaterThanOrEqual(1_500);
   expect(Date.parse(record.finishedAt) - record.timings.totalMs).toBe(buildEnded);
 });
