@@ -20,21 +20,20 @@ const REPORT_DIRS = ['target/surefire-reports', 'target/failsafe-reports'];
 const MAX_REPORT_BYTES = 256 * 1024 * 1024;
 
 /**
- * Reports parsed in this process, by their path and content: the diagnosis and the
- * repair's baseline read the same reports of the user's build (jsoup: 57 reports, 1,834
- * cases, about 80 ms to parse each time). Answers are shared, never changed by a reader.
+ * The last parse of each report file in this process, with a hash of what it parsed: the
+ * diagnosis and the repair's baseline read the same reports of the user's build (jsoup: 57
+ * reports, 1,834 cases, about 80 ms to parse each time). One entry per file, replaced when
+ * the file's content changes (each verification build rewrites its workspace's reports).
+ * Answers are shared, never changed by a reader.
  */
-const parsedReports = new Map<string, ReturnType<typeof parseSurefireReport>>();
-const KEPT_REPORTS = 4096;
+const lastParse = new Map<string, { hash: string; parsed: ReturnType<typeof parseSurefireReport> }>();
 
-function parseReportOnce(xml: string, reportFile: string): ReturnType<typeof parseSurefireReport> {
-  const key = `${reportFile}\u0000${createHash('sha256').update(xml).digest('hex')}`;
-  let parsed = parsedReports.get(key);
-  if (!parsed) {
-    parsed = parseSurefireReport(xml, reportFile);
-    parsedReports.set(key, parsed);
-    if (parsedReports.size > KEPT_REPORTS) parsedReports.delete(parsedReports.keys().next().value!);
-  }
+function parseReportOnce(absFile: string, xml: string, reportFile: string): ReturnType<typeof parseSurefireReport> {
+  const hash = createHash('sha256').update(reportFile).update('\u0000').update(xml).digest('hex');
+  const known = lastParse.get(absFile);
+  if (known?.hash === hash) return known.parsed;
+  const parsed = parseSurefireReport(xml, reportFile);
+  lastParse.set(absFile, { hash, parsed });
   return parsed;
 }
 
@@ -112,7 +111,7 @@ export async function collectTestCases(input: CollectInput): Promise<CollectOutc
         }
         reportCount++;
         const xml = await readFile(absFile, 'utf8');
-        const parsed = parseReportOnce(xml, reportFile);
+        const parsed = parseReportOnce(absFile, xml, reportFile);
         warnings.push(...parsed.warnings);
         for (const c of parsed.cases) {
           // Surefire may list a nested class's cases in more than one report.

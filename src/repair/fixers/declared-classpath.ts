@@ -94,6 +94,7 @@ const KEPT_FORMAT = 'mvnx-declared-classpath/1';
 
 interface KeptResolution {
   format: string;
+  /** The pom text's hash. */
   pom: string;
   localRepository: string;
   /** Each path the resolution looked at, and what it was: `size:mtime`, or `absent`. */
@@ -102,17 +103,18 @@ interface KeptResolution {
 }
 
 /**
- * `resolveDeclaredClasspath` for the pom `pomXml`, kept under `<cacheDir>/classpath/`: the
- * next prompt of the project (most often the next run's) reads it back instead of parsing
- * the module's pom and every dependency's pom again (jsoup: 30-40 ms of a prompt built
- * from parses kept before). Reused only for the same pom text and local repository while
- * every file and folder it looked at has the size and modification time it had (a new
- * version folder, a jar that arrived, a pom rewritten); anything unreadable is resolved
- * again, and a failed write only costs the next prompt the resolution.
+ * `resolveDeclaredClasspath` for `pomFile` (its text `pomXml`), kept under
+ * `<cacheDir>/classpath/`, one entry per pom file and local repository: the next prompt of
+ * the project (most often the next run's) reads it back instead of parsing the module's pom
+ * and every dependency's pom again (jsoup: 30-40 ms of a prompt built from parses kept
+ * before). Reused only for the same pom text while every file and folder it looked at has
+ * the size and modification time it had (a new version folder, a jar that arrived, a pom
+ * rewritten); anything unreadable is resolved again, and a failed write only costs the
+ * next prompt the resolution.
  */
-export async function keptDeclaredClasspath(pomXml: string, localRepository: string, cacheDir: string): Promise<DeclaredClasspath> {
+export async function keptDeclaredClasspath(pomFile: string, pomXml: string, localRepository: string, cacheDir: string): Promise<DeclaredClasspath> {
   const pom = createHash('sha256').update(pomXml).digest('hex');
-  const file = path.join(cacheDir, 'classpath', `${createHash('sha256').update(`${localRepository}\u0000${pom}`).digest('hex').slice(0, 32)}.json`);
+  const file = path.join(cacheDir, 'classpath', `${createHash('sha256').update(`${path.resolve(pomFile)}\u0000${localRepository}`).digest('hex').slice(0, 32)}.json`);
   const kept = await readFile(file, 'utf8').then((text) => JSON.parse(text) as KeptResolution, () => undefined).catch(() => undefined);
   if (kept?.format === KEPT_FORMAT && kept.pom === pom && kept.localRepository === localRepository && (await unchanged(kept.consulted))) return kept.classpath;
 

@@ -43,7 +43,7 @@ export function createTypeIndex(options: TypeIndexOptions): TypeIndex {
     if (!pom) return [];
     let declared = classpaths.get(pom);
     if (!declared) {
-      declared = readFile(pom, 'utf8').then((xml) => keptDeclaredClasspath(xml, localRepository, cacheDir));
+      declared = readFile(pom, 'utf8').then((xml) => keptDeclaredClasspath(pom, xml, localRepository, cacheDir));
       classpaths.set(pom, declared);
     }
     const resolved = await declared;
