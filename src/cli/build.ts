@@ -45,8 +45,15 @@ export async function runBuild(invocation: Invocation, io: CliIo): Promise<numbe
   });
 
   // On the first sign that the build fails, the repair stage (and the configuration loader, when no config was read yet)
-  // loads while Maven finishes: 0.3-0.4 s that every failed build used to wait for once it had ended.
-  const loadRepairEarly = config?.tier === 'off' ? undefined : onFirstFailureSign(() => Promise.all([import('../repair/entry.js'), ...(config ? [] : [import('../policy/load.js')])]));
+  // loads while Maven finishes: 0.3-0.4 s that every failed build used to wait for once it had ended. Then java-parser,
+  // which the first prompt would otherwise load beside the flaky check's Maven, competing with it for the cores.
+  const loadRepairEarly =
+    config?.tier === 'off'
+      ? undefined
+      : onFirstFailureSign(async () => {
+          await Promise.all([import('../repair/entry.js'), ...(config ? [] : [import('../policy/load.js')])]);
+          (await import('../java/parse.js')).loadJavaParser();
+        });
   const result = await runMaven({ executable: maven.executable, args: mavenArgs, cwd: io.cwd, env: io.env, echo: true, inheritStdin: true, ...(loadRepairEarly ? { onOutput: loadRepairEarly } : {}) });
   // --mvnx-sarif: a passing build (or one mvnx does not look at) still leaves a log, so code scanning can close earlier alerts.
   const sarif = options.sarif;

@@ -4,7 +4,7 @@
  * questions (method calls with their arguments, try/catch blocks, returns). Any stage may
  * import it; it imports nothing from the other stages. See docs/ARCHITECTURE.md.
  */
-export { parseJava } from './parse.js';
+export { loadJavaParser, parseJava } from './parse.js';
 export { viewJavaFile, type SourceView, type ViewedJavaFile } from './source-view.js';
 export { flushJavaParses, forgetJavaParses, javaParseStats, parseKept, parseKey, useJavaParseCache, PARSE_CACHE_FORMAT, type JavaParseCacheStats, type ParseStore } from './parse-cache.js';
 export { findBranches, type JavaBranch } from './branches.js';

@@ -63,6 +63,11 @@ function parser(): LexAndParse {
   return lexAndParse;
 }
 
+/** Loads java-parser now, ahead of the first parse (a failing build's tail, while Maven finishes). */
+export function loadJavaParser(): void {
+  parser();
+}
+
 export function parseJava(text: string): JavaParseResult {
   if (typeof text !== 'string') throw new TypeError('parseJava needs the file text as a string');
   // The lexer does not know the byte-order mark; a space of the same length keeps every offset.
