@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, readdir, rm, utimes, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, readdir, rm, utimes, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -114,7 +114,9 @@ describe('keptDeclaredClasspath', () => {
     const pom = pomOf(dependency('lib', '1.0'));
     await keptDeclaredClasspath(pomFile, pom, repository, cacheDir);
     const [kept] = await readdir(path.join(cacheDir, 'classpath'));
-    for (const damaged of ['{"format":', 'null', '{"format":"mvnx-declared-classpath/1","consulted":null}']) {
+    const { pom: pomHash } = JSON.parse(await readFile(path.join(cacheDir, 'classpath', kept!), 'utf8')) as { pom: string };
+    const sameKey = { format: 'mvnx-declared-classpath/1', pom: pomHash, localRepository: repository, consulted: {} };
+    for (const damaged of ['{"format":', 'null', '{"format":"mvnx-declared-classpath/1","consulted":null}', JSON.stringify({ ...sameKey, classpath: null }), JSON.stringify({ ...sameKey, classpath: { main: [1], test: [], missing: [] } })]) {
       await writeFile(path.join(cacheDir, 'classpath', kept!), damaged);
       expect((await keptDeclaredClasspath(pomFile, pom, repository, cacheDir)).main).toEqual([jarOf('lib', '1.0')]);
     }

@@ -116,7 +116,7 @@ export async function keptDeclaredClasspath(pomFile: string, pomXml: string, loc
   const pom = createHash('sha256').update(pomXml).digest('hex');
   const file = path.join(cacheDir, 'classpath', `${createHash('sha256').update(`${path.resolve(pomFile)}\u0000${localRepository}`).digest('hex').slice(0, 32)}.json`);
   const kept = await readFile(file, 'utf8').then((text) => JSON.parse(text) as KeptResolution, () => undefined).catch(() => undefined);
-  if (kept?.format === KEPT_FORMAT && kept.pom === pom && kept.localRepository === localRepository && (await unchanged(kept.consulted))) return kept.classpath;
+  if (kept?.format === KEPT_FORMAT && kept.pom === pom && kept.localRepository === localRepository && isClasspath(kept.classpath) && (await unchanged(kept.consulted))) return kept.classpath;
 
   const consulted = new Set<string>();
   const classpath = await resolveFrom(repositoryReader(consulted), pomXml, localRepository);
@@ -131,6 +131,11 @@ export async function keptDeclaredClasspath(pomFile: string, pomXml: string, loc
     // Not kept: the next prompt resolves again.
   }
   return classpath;
+}
+
+function isClasspath(value: unknown): value is DeclaredClasspath {
+  const classpath = value as DeclaredClasspath | null | undefined;
+  return [classpath?.main, classpath?.test, classpath?.missing].every((list) => Array.isArray(list) && list.every((item) => typeof item === 'string'));
 }
 
 async function unchanged(consulted: unknown): Promise<boolean> {
