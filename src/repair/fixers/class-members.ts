@@ -9,10 +9,11 @@
  */
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { execa } from 'execa';
 import type { LibraryMember, LibraryType } from '../../plugins/contracts.js';
+import { fileStamp, writeCacheFile } from './cache-file.js';
 
 const HEADER = /^((?:[\w-]+\s+)*?)(class|interface|enum|record|@interface)\s+([\w$.]+)(<.*?>)?(?:\s+extends\s+(.+?))?(?:\s+implements\s+(.+?))?\s*\{$/;
 const MODIFIERS = new Set(['public', 'protected', 'private', 'static', 'final', 'abstract', 'native', 'synchronized', 'transient', 'volatile', 'default', 'strictfp', 'sealed', 'non-sealed']);
@@ -142,10 +143,7 @@ interface JavapCache {
 
 /** Answers of earlier javap runs, under `<cacheDir>/javap/`, keyed by javap, the jars (path, size, time) and the class name. Unreadable entries are misses; a failed write is ignored. */
 async function diskCache(cacheDir: string, javap: string, classpath: readonly string[]): Promise<JavapCache> {
-  const identity = async (file: string) => {
-    const info = await stat(file).catch(() => undefined);
-    return info ? `${file}:${info.size}:${info.mtimeMs}` : `${file}:absent`;
-  };
+  const identity = async (file: string) => `${file}:${await fileStamp(file)}`;
   const javapIdentity = path.isAbsolute(javap) ? await identity(javap) : javap;
   const jars = await Promise.all(classpath.map(identity));
   const folder = path.join(cacheDir, 'javap');
@@ -164,11 +162,7 @@ async function diskCache(cacheDir: string, javap: string, classpath: readonly st
     },
     async write(name, type) {
       try {
-        await mkdir(folder, { recursive: true });
-        const file = fileOf(name);
-        const temp = `${file}.${process.pid}.tmp`;
-        await writeFile(temp, JSON.stringify({ name, type: type ?? null }));
-        await rename(temp, file);
+        await writeCacheFile(fileOf(name), JSON.stringify({ name, type: type ?? null }));
       } catch {
         // A cache that cannot be written only costs the next run a javap start.
       }

@@ -8,10 +8,11 @@
  */
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, readdir, rename, stat, writeFile } from 'node:fs/promises';
+import { readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { parsePomProject, pomDependencies, type PomDependency } from '../../maven/pom.js';
 import { resolveMavenUserState } from '../../maven/settings.js';
+import { fileStamp, writeCacheFile } from './cache-file.js';
 
 export type DeclaredDependency = PomDependency;
 
@@ -120,13 +121,10 @@ export async function keptDeclaredClasspath(pomFile: string, pomXml: string, loc
 
   const consulted = new Set<string>();
   const classpath = await resolveFrom(repositoryReader(consulted), pomXml, localRepository);
-  const states = await Promise.all([...consulted].map(async (consultedPath) => [consultedPath, await stateOf(consultedPath)] as const));
+  const states = await Promise.all([...consulted].map(async (consultedPath) => [consultedPath, await fileStamp(consultedPath)] as const));
   const entry: KeptResolution = { format: KEPT_FORMAT, pom, localRepository, consulted: Object.fromEntries(states), classpath };
   try {
-    await mkdir(path.dirname(file), { recursive: true });
-    const partial = `${file}.${process.pid}.tmp`;
-    await writeFile(partial, JSON.stringify(entry));
-    await rename(partial, file);
+    await writeCacheFile(file, JSON.stringify(entry));
   } catch {
     // Not kept: the next prompt resolves again.
   }
@@ -140,11 +138,6 @@ function isClasspath(value: unknown): value is DeclaredClasspath {
 
 async function unchanged(consulted: unknown): Promise<boolean> {
   if (typeof consulted !== 'object' || consulted === null) return false;
-  const states = await Promise.all(Object.entries(consulted).map(async ([consultedPath, state]) => (await stateOf(consultedPath)) === state));
+  const states = await Promise.all(Object.entries(consulted).map(async ([consultedPath, state]) => (await fileStamp(consultedPath)) === state));
   return states.every(Boolean);
-}
-
-async function stateOf(file: string): Promise<string> {
-  const info = await stat(file).catch(() => undefined);
-  return info ? `${info.size}:${info.mtimeMs}` : 'absent';
 }

@@ -1,8 +1,9 @@
 /** Class names inside jars, read with `unzip -Z1` (or `jar tf`) and cached per jar path and mtime. */
 import { createHash } from 'node:crypto';
-import { mkdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { execa } from 'execa';
+import { writeCacheFile } from './cache-file.js';
 
 interface JarListing {
   jar: string;
@@ -57,9 +58,6 @@ async function readOrList(jar: string, cacheDir: string): Promise<string[]> {
   }
   const classes = classNamesFromEntries(await listEntries(jar));
   const listing: JarListing = { jar, mtimeMs: info.mtimeMs, size: info.size, classes };
-  await mkdir(path.dirname(cacheFile), { recursive: true });
-  const partial = `${cacheFile}.${process.pid}.tmp`;
-  await writeFile(partial, JSON.stringify(listing));
-  await rename(partial, cacheFile);
+  await writeCacheFile(cacheFile, JSON.stringify(listing));
   return classes;
 }

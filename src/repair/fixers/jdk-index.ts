@@ -4,11 +4,12 @@
  * then cached as JSON so later runs read one file.
  */
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, realpath, rename, writeFile } from 'node:fs/promises';
+import { readFile, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { execa } from 'execa';
 import { defaultCacheDir } from '../../shared/cache-dir.js';
 import { searchPath } from '../../shared/path-search.js';
+import { writeCacheFile } from './cache-file.js';
 
 export interface JdkIndex {
   javaHome: string;
@@ -135,10 +136,6 @@ async function loadOrBuild(javaHome: string, cacheDir: string): Promise<JdkIndex
     // Missing or unreadable cache: rebuild below.
   }
   const index = await buildJdkIndex(javaHome, javaVersion);
-  await mkdir(cacheDir, { recursive: true });
-  // Write then rename, so a concurrent mvnx never reads half a file.
-  const partial = `${cacheFile}.${process.pid}.tmp`;
-  await writeFile(partial, JSON.stringify(index));
-  await rename(partial, cacheFile);
+  await writeCacheFile(cacheFile, JSON.stringify(index));
   return index;
 }
