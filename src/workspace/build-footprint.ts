@@ -3,10 +3,11 @@
  * the Maven installation, the user's Maven state (settings without their secrets, the
  * local repository) and the workspace. A sandbox binds exactly this and nothing else.
  */
-import { existsSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { readSettingsSecrets, resolveMavenUserState, sanitizeSettings, type MavenUserState } from '../maven/settings.js';
+import { searchPath } from '../shared/path-search.js';
 
 export interface BuildFootprint {
   workspaceRoot: string;
@@ -58,20 +59,6 @@ export function realOrUndefined(file: string): string | undefined {
   }
 }
 
-/** The file `command` names on PATH, if any. */
-export function onPath(command: string, env: NodeJS.ProcessEnv): string | undefined {
-  for (const folder of (env.PATH ?? '').split(path.delimiter)) {
-    if (!folder) continue;
-    const candidate = path.join(folder, command);
-    try {
-      if (statSync(candidate).isFile()) return candidate;
-    } catch {
-      // not here
-    }
-  }
-  return undefined;
-}
-
 function isInside(child: string, parent: string): boolean {
   const relative = path.relative(parent, child);
   return relative === '' || !(relative === '..' || relative.startsWith(`..${path.sep}`) || path.isAbsolute(relative));
@@ -80,12 +67,11 @@ function isInside(child: string, parent: string): boolean {
 /** The JDK the build uses: JAVA_HOME, else the `java` on PATH with its links resolved. */
 export function javaHome(env: NodeJS.ProcessEnv): string | undefined {
   if (env.JAVA_HOME) return realOrUndefined(env.JAVA_HOME);
-  const java = onPath('java', env);
+  const java = searchPath('java', env);
   const real = java ? realOrUndefined(java) : undefined;
   return real ? path.dirname(path.dirname(real)) : undefined;
 }
 
-/** The Maven installation behind an executable (`.../bin/mvn` -> `...`), unless it is the project's own wrapper. */
 /**
  * What of the Maven that runs must be visible: its installation (`<home>/bin/mvn` with `boot/`
  * and `lib/` beside `bin/`), or, for an `mvn` that is a script of its own (a wrapper in
@@ -93,7 +79,7 @@ export function javaHome(env: NodeJS.ProcessEnv): string | undefined {
  * binding either would show the build what the sandbox hides (and make `/tmp` read-only).
  */
 function mavenFiles(executable: string, env: NodeJS.ProcessEnv, workspaceRoot: string): string[] {
-  const file = path.isAbsolute(executable) ? executable : onPath(executable, env);
+  const file = path.isAbsolute(executable) ? executable : searchPath(executable, env);
   if (!file || isInside(file, workspaceRoot)) return [];
   const real = realOrUndefined(file);
   if (!real) return [];
