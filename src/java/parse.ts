@@ -4,8 +4,10 @@
  * does not parse gives an error with its line, never a partial model: callers decide what
  * an unreadable file means for them.
  */
+import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
 import {
   child,
   childNodes,
@@ -41,24 +43,37 @@ export interface JavaParseStats {
   parseMs: number;
   /** Loading java-parser, which builds its grammar (0 when nothing needed it). */
   parserLoadMs: number;
+  /** Where java-parser was loaded from: the build's one-file bundle, or the package (running from source). */
+  parserFrom?: 'bundle' | 'package';
 }
 const stats: JavaParseStats = { parses: 0, parseMs: 0, parserLoadMs: 0 };
 export const parseStats = (): JavaParseStats => ({ ...stats });
 
+/**
+ * `npm run build` joins java-parser and the few hundred modules it imports into one file
+ * (scripts/bundle-java-parser.mjs): it loads in about 150 ms where the package takes
+ * 250–360 ms, most of it resolving lodash-es's one-function modules. Running from source
+ * (the unit tests), there is no bundle and the package loads.
+ */
+const bundleUrl = new URL('../vendor/java-parser.mjs', import.meta.url);
+const bundled = bundleUrl.protocol === 'file:' && existsSync(fileURLToPath(bundleUrl));
+const specifier = bundled ? bundleUrl.href : 'java-parser';
+
 let lexAndParse: LexAndParse | undefined;
 /**
  * java-parser is loaded on the first parse, not with this module: loading it builds
- * Chevrotain's grammar (about 0.5 s quiet, seconds on a loaded machine), and a prompt
- * whose files were all parsed before (the on-disk cache) needs no parser. Node 20.19+
- * loads the ES module synchronously; older Node loads it here, once, as this module loads.
+ * Chevrotain's grammar, and a prompt whose files were all parsed before (the on-disk
+ * cache) needs no parser. Node 20.19+ loads the ES module synchronously; older Node
+ * loads it here, once, as this module loads.
  */
-const eagerlyLoaded = (process.features as { require_module?: boolean }).require_module ? undefined : ((await import('java-parser')) as { lexAndParse: LexAndParse }).lexAndParse;
+const eagerlyLoaded = (process.features as { require_module?: boolean }).require_module ? undefined : ((await import(specifier)) as { lexAndParse: LexAndParse }).lexAndParse;
 
 function parser(): LexAndParse {
   if (!lexAndParse) {
     const started = performance.now();
-    lexAndParse = eagerlyLoaded ?? (createRequire(import.meta.url)('java-parser') as { lexAndParse: LexAndParse }).lexAndParse;
+    lexAndParse = eagerlyLoaded ?? (createRequire(import.meta.url)(bundled ? fileURLToPath(bundleUrl) : specifier) as { lexAndParse: LexAndParse }).lexAndParse;
     stats.parserLoadMs += performance.now() - started;
+    stats.parserFrom = bundled ? 'bundle' : 'package';
   }
   return lexAndParse;
 }
