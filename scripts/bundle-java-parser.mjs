@@ -22,8 +22,8 @@ await build({
   platform: 'node',
   format: 'esm',
   target: 'node20',
-  // Whitespace only: Chevrotain reads no function or class names, but a stack trace from
-  // the parser should still name them.
+  // Whitespace only: every name stays as the package wrote it, for stack traces and for
+  // any code that reads a function's or class's name.
   minifyWhitespace: true,
   legalComments: 'eof',
   logLevel: 'warning',
