@@ -64,6 +64,11 @@ function isInside(child: string, parent: string): boolean {
   return relative === '' || !(relative === '..' || relative.startsWith(`..${path.sep}`) || path.isAbsolute(relative));
 }
 
+/** The file a build's executable names: itself when absolute, else the first one on PATH. */
+export function executableFile(executable: string, env: NodeJS.ProcessEnv): string | undefined {
+  return path.isAbsolute(executable) ? executable : searchPath(executable, env);
+}
+
 /** The JDK the build uses: JAVA_HOME, else the `java` on PATH with its links resolved. */
 export function javaHome(env: NodeJS.ProcessEnv): string | undefined {
   if (env.JAVA_HOME) return realOrUndefined(env.JAVA_HOME);
@@ -79,7 +84,7 @@ export function javaHome(env: NodeJS.ProcessEnv): string | undefined {
  * binding either would show the build what the sandbox hides (and make `/tmp` read-only).
  */
 function mavenFiles(executable: string, env: NodeJS.ProcessEnv, workspaceRoot: string): string[] {
-  const file = path.isAbsolute(executable) ? executable : searchPath(executable, env);
+  const file = executableFile(executable, env);
   if (!file || isInside(file, workspaceRoot)) return [];
   const real = realOrUndefined(file);
   if (!real) return [];

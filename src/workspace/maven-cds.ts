@@ -23,8 +23,7 @@ import { existsSync, statSync } from 'node:fs';
 import { copyFile, mkdir, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { readText } from '../maven/settings.js';
-import { searchPath } from '../shared/path-search.js';
-import { javaHome, realOrUndefined } from './build-footprint.js';
+import { executableFile, javaHome, realOrUndefined } from './build-footprint.js';
 
 const QUIET = ['-Xlog:cds=off', '-Xlog:cds+dynamic=off'];
 const SHARING = /-Xshare:|SharedArchiveFile|ArchiveClassesAtExit|SharedClassListFile|DumpLoadedClassList|-XX:\+AutoCreateSharedArchive/;
@@ -47,7 +46,7 @@ export function cdsOptions(how: { use: string } | { dumpTo: string }): string[] 
  */
 export function cdsArchivePath(input: { executable: string; env: NodeJS.ProcessEnv; cacheDir: string }): string | undefined {
   const jdk = javaHome(input.env);
-  const mvn = path.isAbsolute(input.executable) ? input.executable : searchPath(input.executable, input.env);
+  const mvn = executableFile(input.executable, input.env);
   const maven = mvn ? realOrUndefined(mvn) : undefined;
   if (!jdk || !maven || !dynamicArchives(jdk)) return undefined;
   const rcFiles = input.env.MAVEN_SKIP_RC ? [] : [...(input.env.HOME ? [path.join(input.env.HOME, '.mavenrc')] : []), '/etc/mavenrc'];
