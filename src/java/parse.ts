@@ -56,8 +56,8 @@ export const parseStats = (): JavaParseStats => ({ ...stats });
  * (the unit tests), there is no bundle and the package loads.
  */
 const bundleUrl = new URL('../vendor/java-parser.mjs', import.meta.url);
-const bundled = bundleUrl.protocol === 'file:' && existsSync(fileURLToPath(bundleUrl));
-const specifier = bundled ? bundleUrl.href : 'java-parser';
+const bundlePath = bundleUrl.protocol === 'file:' ? fileURLToPath(bundleUrl) : undefined;
+const bundled = bundlePath !== undefined && existsSync(bundlePath);
 
 let lexAndParse: LexAndParse | undefined;
 /**
@@ -66,12 +66,12 @@ let lexAndParse: LexAndParse | undefined;
  * cache) needs no parser. Node 20.19+ loads the ES module synchronously; older Node
  * loads it here, once, as this module loads.
  */
-const eagerlyLoaded = (process.features as { require_module?: boolean }).require_module ? undefined : ((await import(specifier)) as { lexAndParse: LexAndParse }).lexAndParse;
+const eagerlyLoaded = (process.features as { require_module?: boolean }).require_module ? undefined : ((await import(bundled ? bundleUrl.href : 'java-parser')) as { lexAndParse: LexAndParse }).lexAndParse;
 
 function parser(): LexAndParse {
   if (!lexAndParse) {
     const started = performance.now();
-    lexAndParse = eagerlyLoaded ?? (createRequire(import.meta.url)(bundled ? fileURLToPath(bundleUrl) : specifier) as { lexAndParse: LexAndParse }).lexAndParse;
+    lexAndParse = eagerlyLoaded ?? (createRequire(import.meta.url)(bundled ? bundlePath : 'java-parser') as { lexAndParse: LexAndParse }).lexAndParse;
     stats.parserLoadMs += performance.now() - started;
     stats.parserFrom = bundled ? 'bundle' : 'package';
   }
