@@ -20,7 +20,7 @@ export default tseslint.config(
   // the repair loop reads top to bottom only while it stays under 300, so new stages go in
   // modules of their own that it calls.
   { files: ['src/**/*.ts'], rules: { 'max-lines': ['error', { max: 400 }] } },
-  { files: ['src/repair/loop.ts'], rules: { 'max-lines': ['error', { max: 299 }] } },
+  { files: ['src/repair/loop/repair-loop.ts'], rules: { 'max-lines': ['error', { max: 299 }] } },
   // The folder boundaries of src/ (layers, top to bottom: scripts/eslint-layers.mjs).
   {
     files: ['src/**/*.ts'],

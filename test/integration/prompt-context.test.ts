@@ -10,7 +10,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadBenchCases, materialiseCase } from '../../src/bench/cases.js';
 import { startOllamaMock } from '../helpers/ollama-mock.js';
-import { renderMessages } from '../../src/repair/model-proposer.js';
+import { renderMessages } from '../../src/repair/proposers/model-proposer.js';
 import { readRecordFile, repoRoot, runMvnx } from '../helpers/repair-project.js';
 
 const cleanups: (() => Promise<void>)[] = [];

@@ -19,8 +19,8 @@ import { collectTestResults, diagnoseBuild, type TestCaseResult } from '../../sr
 import type { Diagnosis } from '../../src/diagnose/types.js';
 import { runMaven } from '../../src/maven/run.js';
 import type { ChangeSet } from '../../src/patch/types.js';
-import { startVerificationSession, type VerificationSession } from '../../src/repair/verification-session.js';
-import { createVerifier } from '../../src/repair/verifier.js';
+import { startVerificationSession, type VerificationSession } from '../../src/repair/verification/verification-session.js';
+import { createVerifier } from '../../src/repair/verification/verifier.js';
 import { detectSandbox, type SandboxInfo } from '../../src/workspace/sandbox.js';
 
 const SPEC: ProjectSpec = {

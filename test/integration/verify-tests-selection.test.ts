@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { collectTestResults, diagnoseBuild } from '../../src/diagnose/index.js';
 import { runMaven } from '../../src/maven/run.js';
 import type { ChangeSet } from '../../src/patch/types.js';
-import { startVerificationSession, type VerificationSessionInput } from '../../src/repair/verification-session.js';
+import { startVerificationSession, type VerificationSessionInput } from '../../src/repair/verification/verification-session.js';
 import { detectSandbox, type SandboxInfo } from '../../src/workspace/sandbox.js';
 
 const FIXTURE = fileURLToPath(new URL('../fixtures/workspace/shop', import.meta.url));

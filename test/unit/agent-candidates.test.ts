@@ -10,10 +10,10 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_PATCH_POLICY, fingerprintChangeSet } from '../../src/patch/index.js';
 import type { ChangeSet } from '../../src/patch/types.js';
-import { checkProposedChange } from '../../src/repair/change-check.js';
+import { checkProposedChange } from '../../src/repair/loop/change-check.js';
 import { checkTestIntegrity, failingTestRef, testWeakeningReason } from '../../src/repair/integrity/index.js';
 import { toFixTrial, tryCandidates, type CandidatePorts } from '../../src/repair/agent/candidates.js';
-import type { Verification } from '../../src/repair/loop.js';
+import type { Verification } from '../../src/repair/loop/repair-loop.js';
 
 const FILE = 'src/main/java/com/acme/D.java';
 const SOURCE = ['package com.acme;', '', 'class D {', '    int apply(int p) {', '        return p / 10;', '    }', '}', ''].join('\n');

@@ -6,7 +6,7 @@ import { run } from '../../src/cli/commands/apply.js';
 import { toUnifiedDiffBytes } from '../../src/patch/index.js';
 import type { ChangeSet } from '../../src/patch/types.js';
 import { RunRecorder, readRunRecord, type RunRecord } from '../../src/report/run-record.js';
-import { fixBaseOf } from '../../src/repair/tier-actions.js';
+import { fixBaseOf } from '../../src/app/tier-actions.js';
 
 const SOURCE = 'src/main/java/com/acme/calc/Calculator.java';
 const before = 'package com.acme.calc;\n\npublic class Calculator {\n    int twice(int a) {\n        return a * 2\n    }\n}\n';
@@ -139,7 +139,7 @@ describe('mvnx apply', () => {
 describe('applying in place (tier auto)', () => {
   it('refuses when the real tree no longer matches what the fix was made against', async () => {
     const { root } = await projectWithRun();
-    const { applyInPlace } = await import('../../src/repair/tier-actions.js');
+    const { applyInPlace } = await import('../../src/app/tier-actions.js');
     await writeFile(path.join(root, SOURCE), `${before}// edited meanwhile\n`);
     const outcome = await applyInPlace({ projectRoot: root, fix });
     expect(outcome).toMatchObject({ applied: false });

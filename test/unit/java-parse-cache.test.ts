@@ -31,7 +31,7 @@ import { Redactor } from '../../src/model/index.js';
 import { createParseCache, parseCacheDir } from '../../src/repair/fixers/parse-cache.js';
 import { createSourceView } from '../../src/repair/fixers/source-view.js';
 import { createTypeIndex } from '../../src/repair/fixers/type-index.js';
-import { buildPromptFor, renderPromptText } from '../../src/repair/model-proposer.js';
+import { buildPromptFor, renderPromptText } from '../../src/repair/proposers/model-proposer.js';
 
 const cases = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../bench/cases');
 const temps: string[] = [];

@@ -8,7 +8,7 @@ import { parseByContent } from '../../src/java/parse-cache.js';
 import { ProjectSources } from '../../src/repair/context/sources.js';
 import { createSourceView } from '../../src/repair/fixers/source-view.js';
 import { readJava } from '../../src/repair/agent/tool-kit.js';
-import { overlayReaders } from '../../src/repair/compose.js';
+import { overlayReaders } from '../../src/repair/loop/compose.js';
 import type { ChangeSet } from '../../src/patch/types.js';
 
 const root = mkdtempSync(path.join(os.tmpdir(), 'mvnx-java-view-'));

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MvnxError } from '../../src/shared/errors.js';
 import { runReporters } from '../../src/plugins/load.js';
-import { loadPlugins } from '../../src/repair/plugins.js';
+import { loadPlugins } from '../../src/app/plugin-loading.js';
 import type { Diagnostic } from '../../src/diagnose/types.js';
 import type { RunRecord } from '../../src/report/run-record.js';
 

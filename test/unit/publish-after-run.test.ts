@@ -5,8 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { configSchema } from '../../src/policy/schema.js';
-import { afterRun } from '../../src/repair/after-run.js';
-import type { BuildFailureContext } from '../../src/repair/entry.js';
+import { afterRun } from '../../src/app/after-run.js';
+import type { BuildFailureContext } from '../../src/app/handle-build-failure.js';
 import { readRunRecord, RunRecorder } from '../../src/report/run-record.js';
 import { startGitHttpServer } from '../helpers/git-http-server.js';
 import { startGithubPublishApi, type GithubPublishState } from '../helpers/fake-forge-publish.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ChangeSet } from '../../src/patch/types.js';
-import { verifyCandidates, type CandidateOrder } from '../../src/repair/candidates.js';
-import type { Verification } from '../../src/repair/loop.js';
+import { verifyCandidates, type CandidateOrder } from '../../src/repair/verification/candidate-race.js';
+import type { Verification } from '../../src/repair/loop/repair-loop.js';
 
 /** A candidate per name; `run` verifies after `ms`, or reports interrupted as soon as its signal is aborted. */
 const fixes = (...names: string[]): ChangeSet[] => names.map((name) => ({ files: [{ path: `src/main/java/${name}.java`, before: 'a', after: name }] }));

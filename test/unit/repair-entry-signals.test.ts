@@ -7,7 +7,7 @@
 import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, expect, it, vi } from 'vitest';
-import { handleBuildFailure } from '../../src/repair/entry.js';
+import { handleBuildFailure } from '../../src/app/handle-build-failure.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
 const COMPILE_ERROR = [

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Diagnosis, Diagnostic, ReactorModule } from '../../src/diagnose/types.js';
 import { diagnosisFingerprint } from '../../src/diagnose/index.js';
-import { judgeProgress } from '../../src/repair/progress.js';
-import { withTestsNotRun } from '../../src/repair/verifier.js';
+import { judgeProgress } from '../../src/repair/loop/judge-progress.js';
+import { withTestsNotRun } from '../../src/repair/verification/verifier.js';
 
 type Spec = Partial<Diagnostic> & { message: string };
 

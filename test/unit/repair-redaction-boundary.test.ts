@@ -13,7 +13,7 @@ import type { Diagnosis } from '../../src/diagnose/types.js';
 import { createProvider, Redactor, withRedaction } from '../../src/model/index.js';
 import { configSchema } from '../../src/policy/schema.js';
 import { toPatchPolicy } from '../../src/policy/patch-policy.js';
-import { createModelProposer, renderMessages } from '../../src/repair/model-proposer.js';
+import { createModelProposer, renderMessages } from '../../src/repair/proposers/model-proposer.js';
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {

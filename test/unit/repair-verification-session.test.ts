@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { effectiveScope, parallelSlots } from '../../src/repair/verification-session.js';
+import { effectiveScope, parallelSlots } from '../../src/repair/verification/verification-session.js';
 
 const config = (over: { tier?: 'monitor' | 'assist' | 'auto'; rules?: { tier?: 'monitor' | 'assist' | 'auto' }[]; requireFull?: boolean; scope?: 'affected' | 'full' } = {}) =>
   ({

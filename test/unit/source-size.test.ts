@@ -58,7 +58,7 @@ async function oversizeFiles(tree: string): Promise<string[]> {
 describe('source file length', () => {
   // Loading eslint.config.js (typescript-eslint) is the slow part; once, ahead of the tests.
   beforeAll(async () => {
-    await maxLinesSetting('src/repair/loop.ts');
+    await maxLinesSetting('src/repair/loop/repair-loop.ts');
   }, 120_000);
 
   it('refuses a file of 401 lines anywhere under src/, and accepts 400', async () => {
@@ -70,11 +70,11 @@ describe('source file length', () => {
     }
   });
 
-  it('refuses src/repair/loop.ts at 300 lines, and accepts 299', async () => {
-    const over = await lengthMessages('src/repair/loop.ts', fileOf(300));
+  it('refuses src/repair/loop/repair-loop.ts at 300 lines, and accepts 299', async () => {
+    const over = await lengthMessages('src/repair/loop/repair-loop.ts', fileOf(300));
     expect(over.map((m) => m.ruleId)).toEqual(['max-lines']);
     expect(over[0]!.message).toContain('Maximum allowed is 299');
-    expect(await lengthMessages('src/repair/loop.ts', fileOf(299))).toEqual([]);
+    expect(await lengthMessages('src/repair/loop/repair-loop.ts', fileOf(299))).toEqual([]);
   });
 
   it('counts blank and comment lines too, as wc -l does', async () => {
@@ -92,12 +92,12 @@ describe('source file length', () => {
   it('finds the oversize files of a tree, and only those', async () => {
     const tree = await mkdtemp(path.join(os.tmpdir(), 'mvnx-size-'));
     try {
-      const files: Record<string, number> = { 'src/bench/big.ts': 401, 'src/bench/fits.ts': 400, 'src/repair/loop.ts': 300, 'src/repair/engine.ts': 300 };
+      const files: Record<string, number> = { 'src/bench/big.ts': 401, 'src/bench/fits.ts': 400, 'src/repair/loop/repair-loop.ts': 300, 'src/app/repair-session.ts': 300 };
       for (const [file, lines] of Object.entries(files)) {
         await mkdir(path.dirname(path.join(tree, file)), { recursive: true });
         await writeFile(path.join(tree, file), fileOf(lines));
       }
-      expect(await oversizeFiles(tree)).toEqual(['src/bench/big.ts: 401 lines, at most 400', 'src/repair/loop.ts: 300 lines, at most 299']);
+      expect(await oversizeFiles(tree)).toEqual(['src/bench/big.ts: 401 lines, at most 400', 'src/repair/loop/repair-loop.ts: 300 lines, at most 299']);
     } finally {
       await rm(tree, { recursive: true, force: true });
     }

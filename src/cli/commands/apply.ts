@@ -5,7 +5,7 @@ import { findProjectRootAbove } from '../../maven/project.js';
 import { checkPathOnDisk, extractEdits, pathsNeeded, resolveEdits } from '../../patch/index.js';
 import { withOutcome } from '../../report/outcome.js';
 import { runsDir, updateRunRecord } from '../../report/run-record.js';
-import { applyInPlace, staleFiles } from '../../repair/tier-actions.js';
+import { applyInPlace, staleFiles } from '../../app/tier-actions.js';
 import { MvnxError } from '../../shared/errors.js';
 import { readNamedRun } from './recorded-run.js';
 import { helpAsked, parseSubcommandArgs, type SubcommandOption, type SubcommandSpec } from '../subcommand-args.js';

@@ -13,7 +13,7 @@ import path from 'node:path';
 import type { Diagnosis, Diagnostic, DiagnosticParser } from '../../diagnose/index.js';
 import { diagnoseBuild } from '../../diagnose/index.js';
 import { findProjectRootAbove } from '../../maven/project.js';
-import { loadPlugins } from '../../repair/plugins.js';
+import { loadPlugins } from '../../app/plugin-loading.js';
 import { loadEffectiveConfig } from '../../policy/load.js';
 import { MvnxError } from '../../shared/errors.js';
 import { helpAsked, parseSubcommandArgs, type SubcommandOption, type SubcommandSpec } from '../subcommand-args.js';

@@ -8,8 +8,8 @@
 import { renderDiagnostic } from '../../model/prompts/index.js';
 import { isPlacementProblem } from '../../patch/problems.js';
 import type { ChangeSet, PatchProblem } from '../../patch/types.js';
-import type { CheckedChange } from '../change-check.js';
-import { describeProblems, type Verification } from '../loop.js';
+import type { CheckedChange } from '../loop/change-check.js';
+import { describeProblems, type Verification } from '../loop/repair-loop.js';
 import type { FixOutcome, FixTrial } from './session.js';
 
 export interface CandidatePorts {

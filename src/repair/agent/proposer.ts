@@ -10,10 +10,10 @@ import { buildAgentTurn, renderDiagnostic, type EditFormat } from '../../model/p
 import type { ChatMessage, ToolCallingSupport } from '../../model/types.js';
 import type { ChangeSet } from '../../patch/types.js';
 import type { AgentAttemptStats, AttemptRecord } from '../../shared/run-vocabulary.js';
-import { checkProposedChange, type ChangeChecker } from '../change-check.js';
-import { composeChangeSets } from '../compose.js';
-import { renderMessages } from '../model-proposer.js';
-import { ProviderUnavailable, type IntegrityOutcome, type Proposal, type Verification } from '../loop.js';
+import { checkProposedChange, type ChangeChecker } from '../loop/change-check.js';
+import { composeChangeSets } from '../loop/compose.js';
+import { renderMessages } from '../proposers/model-proposer.js';
+import { ProviderUnavailable, type IntegrityOutcome, type Proposal, type Verification } from '../loop/repair-loop.js';
 import { BUILT_IN_AGENT_TOOLS } from './built-in-tools.js';
 import { toFixTrial, tryCandidates, type CandidateResult } from './candidates.js';
 import { runAgentSession, ToolCallingRefused, type AgentSessionResult } from './session.js';

@@ -12,14 +12,14 @@ import { describeWrapperFailure, wrapperDistribution } from '../../../maven/wrap
 import { projectJavaRelease, resolveMavenUserState } from '../../../maven/settings.js';
 import { parsePomProject, pomPlugins } from '../../../maven/pom.js';
 import { buildEnvironment, detectSandbox, suggestedImage, type SandboxMode } from '../../../workspace/index.js';
-import { loadPlugins } from '../../../repair/plugins.js';
+import { loadPlugins } from '../../../app/plugin-loading.js';
 import { splitCommandLine } from '../../../policy/command-line.js';
 import { findProgram } from '../../../workspace/command.js';
 import { loadEffectiveConfig } from '../../../policy/load.js';
 import type { DoctorFacts, PluginPin, Probe } from './checks.js';
 import { createProvider } from '../../../model/index.js';
 import type { EffectiveConfig } from '../../../policy/schema.js';
-import { modelSettings } from '../../../repair/engine.js';
+import { modelSettings } from '../../../app/model-settings.js';
 
 const DEFAULT_HOST = 'http://127.0.0.1:11434';
 const DEFAULT_MODEL = 'qwen2.5-coder:7b';

@@ -7,35 +7,36 @@ import path from 'node:path';
 import { collectTestResults, type DiagnosticParser } from '../diagnose/index.js';
 import type { Diagnosis } from '../diagnose/types.js';
 import type { ChangeSet } from '../patch/types.js';
-import { createProvider, ModelTraffic, promptWindow, withRedaction, type ModelSettings, type Redactor } from '../model/index.js';
+import { createProvider, ModelTraffic, promptWindow, withRedaction, type Redactor } from '../model/index.js';
 import { applyChangeSet, fingerprintChangeSet } from '../patch/index.js';
 import { computeBudget, toPatchPolicy, type EffectiveConfig } from '../policy/index.js';
 import type { Progress } from '../report/progress.js';
 import type { RunRecorder } from '../report/run-record.js';
-import type { AttemptRecord } from '../shared/run-vocabulary.js';
 import { projectJavaRelease } from '../maven/settings.js';
 import { detectSandbox, planGoalRun, requireSandbox, runGoalInWorkspace, suggestedImage, type SandboxInfo, type WorkspaceBuildOptions } from '../workspace/index.js';
-import type { ChangeChecker } from './change-check.js';
-import { overlayReaders } from './compose.js';
-import type { BuildFailureContext } from './entry.js';
-import { createFixerProposer } from './fixer-proposer.js';
-import { BUILT_IN_FIXERS, FixerRegistry } from './fixers/registry.js';
+import type { ChangeChecker } from '../repair/loop/change-check.js';
+import { overlayReaders } from '../repair/loop/compose.js';
+import type { BuildFailureContext } from './build-failure.js';
+import { createFixerProposer } from '../repair/proposers/quick-fix-proposer.js';
+import { BUILT_IN_FIXERS, FixerRegistry } from '../repair/fixers/registry.js';
 import type { AgentTool, Fixer } from '../plugins/contracts.js';
-import { createSourceView } from './fixers/source-view.js';
-import { createParseCache } from './fixers/parse-cache.js';
+import { createSourceView } from '../repair/fixers/source-view.js';
+import { createParseCache } from '../repair/fixers/parse-cache.js';
 import { flushJavaParses, useJavaParseCache } from '../java/index.js';
-import { createTypeIndex } from './fixers/type-index.js';
-import type { LoopPorts, RecheckEvents } from './loop.js';
+import { createTypeIndex } from '../repair/fixers/type-index.js';
+import type { LoopPorts } from '../repair/loop/ports.js';
 import { wireAgent } from './agent-wiring.js';
-import { createIntegrityCheck } from './integrity-check.js';
-import { createModelProposer } from './model-proposer.js';
-import { createFailureRecheck, recheckApplies } from './recheck.js';
-import { startVerificationSession, type VerificationSession } from './verification-session.js';
-import { failingModuleDirs, failingTests } from './verifier.js';
-import { recoverHiddenWarnings } from './warning-recovery.js';
+import { wireLoopPorts } from './loop-ports.js';
+import { guidelinesText, modelSettings } from './model-settings.js';
+import { createIntegrityCheck } from '../repair/verification/integrity-check.js';
+import { createModelProposer } from '../repair/proposers/model-proposer.js';
+import { createFailureRecheck } from '../repair/verification/flaky-recheck.js';
+import { startVerificationSession, type VerificationSession } from '../repair/verification/verification-session.js';
+import { failingTests } from '../repair/verification/verifier.js';
+import { recoverHiddenWarnings } from '../repair/verification/warning-recovery.js';
 import { resolveMavenUserState } from '../maven/settings.js';
-import { createDependencyUpdateSession } from './dependency-update/session.js';
-import { dependencyUpdateLine } from './dependency-update/record.js';
+import { createDependencyUpdateSession } from '../repair/dependency-update/session.js';
+import { dependencyUpdateLine } from '../repair/dependency-update/record.js';
 import type { DependencyUpdateRecord } from '../report/run-record.js';
 
 export interface RepairSession {
@@ -213,55 +214,22 @@ export async function startRepairSession(input: {
     onStep: (text) => progress.step(`agent: ${text}`),
     onNote: (text) => progress.note(text),
   });
-  const agentProposal = agent.propose;
-  const useAgent = (history: AttemptRecord[]) =>
-    config.agent.mode === 'always' || (config.agent.mode === 'escalate' && history.some((attempt) => attempt.source === 'model' && attempt.outcome !== 'verified'));
-
-  const ports: LoopPorts = {
-    ...(recheckFailures
-      ? {
-          recheckFailures: async (diagnosis: Diagnosis, events?: RecheckEvents) => {
-            // Said only when it runs: a compile error has no failing test to re-run.
-            if (recheckApplies(diagnosis)) progress.step('re-running the failing tests on the unchanged code (tests.flakyCheck)');
-            // Once the re-check's Maven runs, read what narrowing the failing modules will need.
-            const launched = () => {
-              verification.warm(failingModuleDirs(diagnosis));
-              events?.launched?.();
-            };
-            return recheckFailures(diagnosis, { launched });
-          },
-          // An agent session builds in the workspace the re-check runs in: it waits.
-          proposesBesideRecheck: (diagnosis: Diagnosis) => config.agent.mode !== 'always' && recheckApplies(diagnosis),
-        }
-      : {}),
+  const ports = wireLoopPorts({
+    config,
+    progress,
+    signal,
+    started,
+    modelName: settings.name,
+    traffic,
+    verification,
+    ...(recheckFailures ? { recheckFailures } : {}),
     checkIntegrity,
-    fixerProposals: async (diagnosis, base) => {
-      progress.step('looking for a deterministic quick-fix');
-      return fixerProposals(diagnosis, base);
-    },
-    modelProposal: async (request) => {
-      traffic.attempt = request.n;
-      if (useAgent(request.history)) {
-        progress.step(`attempt ${request.n}: agent session with ${settings.name}`);
-        return agentProposal(request);
-      }
-      progress.step(`attempt ${request.n}: asking ${settings.name}`);
-      return modelProposal(request);
-    },
-    fingerprint: fingerprintChangeSet,
-    verify: async (fix, diagnosis, n, upcoming = []) => {
-      progress.step(`attempt ${n}: verifying in a workspace`);
-      return verification.verifyAhead(fix, diagnosis, upcoming);
-    },
+    fixerProposals,
+    modelProposal,
+    agentProposal: agent.propose,
+    onAttempt: (attempt) => dependencyUpdate.onAttempt(attempt),
     budget: budgetFor,
-    elapsedSeconds: () => (Date.now() - started) / 1000,
-    interrupted: () => signal.aborted,
-    onAttempt: (attempt) => {
-      dependencyUpdate.onAttempt(attempt);
-      attempt.finishedAt ??= new Date().toISOString();
-      progress.note(`attempt ${attempt.n} (${attempt.fixer ?? attempt.source}): ${attempt.outcome}${attempt.reason ? ` — ${attempt.reason}` : ''}`);
-    },
-  };
+  });
 
   return {
     ports,
@@ -307,27 +275,3 @@ function fixerRegistry(disabled: readonly string[], pluginFixers: readonly Fixer
   return registry;
 }
 
-/** The provider settings of a config (also what `mvnx doctor` checks). */
-export function modelSettings(config: EffectiveConfig, env: NodeJS.ProcessEnv): ModelSettings {
-  const model = config.model;
-  const apiKey = model.apiKeyEnv ? env[model.apiKeyEnv] : undefined;
-  return {
-    provider: model.provider,
-    name: model.name,
-    host: model.host,
-    temperature: model.temperature,
-    seed: model.seed,
-    timeoutSeconds: model.timeoutSeconds,
-    keepAlive: model.keepAlive,
-    numCtx: model.numCtx ?? model.contextTokens,
-    ...(apiKey ? { apiKey } : {}),
-  };
-}
-
-async function guidelinesText(config: EffectiveConfig): Promise<{ guidelines?: string }> {
-  const guidelines = config.guidelines;
-  if (!guidelines) return {};
-  if (typeof guidelines === 'string') return { guidelines };
-  const base = config.files[0] ? path.dirname(config.files[0]) : process.cwd();
-  return { guidelines: await readFile(path.resolve(base, guidelines.file), 'utf8') };
-}

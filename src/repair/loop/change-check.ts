@@ -1,6 +1,6 @@
-import { changeSetFromModelText, checkPathsOnDisk, fingerprintProposedEdits, fingerprintText, validateChangeSet } from '../patch/index.js';
-import type { PatchPolicy } from '../patch/index.js';
-import type { ChangeSet, PatchProblem } from '../patch/types.js';
+import { changeSetFromModelText, checkPathsOnDisk, fingerprintProposedEdits, fingerprintText, validateChangeSet } from '../../patch/index.js';
+import type { PatchPolicy } from '../../patch/index.js';
+import type { ChangeSet, PatchProblem } from '../../patch/types.js';
 
 export interface ChangeChecker {
   /** The real project root: symlinks and containment are checked against it. */

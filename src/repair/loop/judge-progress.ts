@@ -14,7 +14,7 @@
  * javac reports attribution errors only once a module parses, test sources only once
  * main sources compile, and tests run only once everything compiles.
  */
-import type { Diagnosis, Diagnostic } from '../diagnose/types.js';
+import type { Diagnosis, Diagnostic } from '../../diagnose/types.js';
 
 export interface ProgressJudgement {
   adopted: boolean;

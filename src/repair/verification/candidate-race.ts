@@ -10,8 +10,8 @@
  * `run` verifies one fix (verifier.ts) under the signal it is given; a stopped candidate
  * reports `stopped`, with whatever its interrupted verification said.
  */
-import type { ChangeSet } from '../patch/types.js';
-import type { Verification } from './loop.js';
+import type { ChangeSet } from '../../patch/types.js';
+import type { Verification } from '../loop/ports.js';
 
 export type CandidateOrder = 'in-order' | 'fastest';
 

@@ -5,17 +5,17 @@
  * candidates are verified at once (`verify.parallel`).
  */
 import os from 'node:os';
-import type { DiagnosticParser } from '../diagnose/index.js';
-import type { TestCaseResult } from '../diagnose/types.js';
-import type { Diagnosis } from '../diagnose/types.js';
-import { fingerprintChangeSet } from '../patch/index.js';
-import type { ChangeSet } from '../patch/types.js';
-import { withDependencies } from '../maven/reactor.js';
-import { effectiveTests, type EffectiveConfig } from '../policy/index.js';
-import { defaultCacheDir } from '../shared/cache-dir.js';
-import { classesOfOutputs, cleansFirst, createWorkspace, readVerificationFacts, takeOutputs, type OutputSnapshot, type SandboxInfo, type VerificationFacts, type VerifyScope, type Workspace } from '../workspace/index.js';
-import { verifyCandidates, type CandidatesResult, type CandidateOrder } from './candidates.js';
-import type { Verification } from './loop.js';
+import type { DiagnosticParser } from '../../diagnose/index.js';
+import type { TestCaseResult } from '../../diagnose/types.js';
+import type { Diagnosis } from '../../diagnose/types.js';
+import { fingerprintChangeSet } from '../../patch/index.js';
+import type { ChangeSet } from '../../patch/types.js';
+import { withDependencies } from '../../maven/reactor.js';
+import { effectiveTests, type EffectiveConfig } from '../../policy/index.js';
+import { defaultCacheDir } from '../../shared/cache-dir.js';
+import { classesOfOutputs, cleansFirst, createWorkspace, readVerificationFacts, takeOutputs, type OutputSnapshot, type SandboxInfo, type VerificationFacts, type VerifyScope, type Workspace } from '../../workspace/index.js';
+import { verifyCandidates, type CandidatesResult, type CandidateOrder } from './candidate-race.js';
+import type { Verification } from '../loop/ports.js';
 import { createVerifier, type Verify } from './verifier.js';
 
 export interface VerificationSessionInput {

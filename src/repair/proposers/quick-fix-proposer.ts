@@ -1,12 +1,12 @@
-import type { Diagnosis } from '../diagnose/types.js';
-import type { ChangeSet } from '../patch/types.js';
-import { fingerprintChangeSet } from '../patch/index.js';
-import { checkChangeSet, type ChangeChecker } from './change-check.js';
-import { overlayReaders } from './compose.js';
-import { createSourceView } from './fixers/source-view.js';
-import type { FixerContext, SourceView } from '../plugins/contracts.js';
-import type { FixerRegistry } from './fixers/registry.js';
-import type { Proposal } from './loop.js';
+import type { Diagnosis } from '../../diagnose/types.js';
+import type { ChangeSet } from '../../patch/types.js';
+import { fingerprintChangeSet } from '../../patch/index.js';
+import { checkChangeSet, type ChangeChecker } from '../loop/change-check.js';
+import { overlayReaders } from '../loop/compose.js';
+import { createSourceView } from '../fixers/source-view.js';
+import type { FixerContext, SourceView } from '../../plugins/contracts.js';
+import type { FixerRegistry } from '../fixers/registry.js';
+import type { Proposal } from '../loop/ports.js';
 
 export interface FixerProposerOptions {
   root: string;

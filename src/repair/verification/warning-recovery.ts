@@ -6,9 +6,9 @@
  */
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
-import { diagnoseBuild, mergeRecoveredWarnings, needsWarningRecovery, type DiagnosticParser } from '../diagnose/index.js';
-import type { Diagnosis } from '../diagnose/types.js';
-import { planVerification, verifyInWorkspace, type WorkspaceBuildOptions } from '../workspace/index.js';
+import { diagnoseBuild, mergeRecoveredWarnings, needsWarningRecovery, type DiagnosticParser } from '../../diagnose/index.js';
+import type { Diagnosis } from '../../diagnose/types.js';
+import { planVerification, verifyInWorkspace, type WorkspaceBuildOptions } from '../../workspace/index.js';
 
 export interface WarningRecoveryOptions extends WorkspaceBuildOptions {
   mavenArgs: string[];

@@ -1,15 +1,15 @@
-import type { Diagnosis } from '../diagnose/types.js';
-import { composeRepairPrompt, type AttemptSummary, type ContextPiece, type RepairPrompt } from '../model/prompts/index.js';
-import { ModelCallError, ProviderUnavailableError, type ModelProvider } from '../model/index.js';
-import { jsonEditListJsonSchema, validateChangeSet, type PatchPolicy } from '../patch/index.js';
-import type { ChangeSet } from '../patch/types.js';
-import type { AttemptRecord } from '../shared/run-vocabulary.js';
-import { flushJavaParses } from '../java/index.js';
-import { gatherContext } from './context/gather.js';
-import type { TypeIndex } from '../plugins/contracts.js';
-import { ProviderUnavailable, type Proposal } from './loop.js';
-import { checkProposedChange, type ChangeChecker } from './change-check.js';
-import { testSideOfPrompt } from './integrity-check.js';
+import type { Diagnosis } from '../../diagnose/types.js';
+import { composeRepairPrompt, type AttemptSummary, type ContextPiece, type RepairPrompt } from '../../model/prompts/index.js';
+import { ModelCallError, ProviderUnavailableError, type ModelProvider } from '../../model/index.js';
+import { jsonEditListJsonSchema, validateChangeSet, type PatchPolicy } from '../../patch/index.js';
+import type { ChangeSet } from '../../patch/types.js';
+import type { AttemptRecord } from '../../shared/run-vocabulary.js';
+import { flushJavaParses } from '../../java/index.js';
+import { gatherContext } from '../context/gather.js';
+import type { TypeIndex } from '../../plugins/contracts.js';
+import { ProviderUnavailable, type Proposal } from '../loop/ports.js';
+import { checkProposedChange, type ChangeChecker } from '../loop/change-check.js';
+import { testSideOfPrompt } from '../verification/integrity-check.js';
 
 export type EditFormat = 'diff' | 'search-replace' | 'json';
 

@@ -3,12 +3,12 @@
  * verification found, and its reasons are worded here (the words the next model prompt and
  * the run record show).
  */
-import type { Diagnosis } from '../diagnose/types.js';
-import { fingerprintText } from '../patch/fingerprint.js';
-import { isPlacementProblem } from '../patch/problems.js';
-import type { ChangeSet, PatchProblem } from '../patch/types.js';
-import type { AttemptRecord } from '../shared/run-vocabulary.js';
-import type { Proposal, Verification } from './loop-data.js';
+import type { Diagnosis } from '../../diagnose/types.js';
+import { fingerprintText } from '../../patch/fingerprint.js';
+import { isPlacementProblem } from '../../patch/problems.js';
+import type { ChangeSet, PatchProblem } from '../../patch/types.js';
+import type { AttemptRecord } from '../../shared/run-vocabulary.js';
+import type { Proposal, Verification } from './ports.js';
 
 /** The record of attempt `n`, before anything is built; `fingerprints` from `fingerprintsOf`. */
 export function openAttemptRecord(n: number, proposal: Proposal, fingerprints: string[]): AttemptRecord {

@@ -1,8 +1,8 @@
-import { diagnoseBuild, diagnosisFingerprint, type DiagnosticParser, type TestCaseResult } from '../diagnose/index.js';
-import type { Diagnosis } from '../diagnose/types.js';
-import { moduleOfFile } from '../maven/reactor.js';
-import { applyChangeSet, PatchApplyError } from '../patch/index.js';
-import type { ChangeSet } from '../patch/types.js';
+import { diagnoseBuild, diagnosisFingerprint, type DiagnosticParser, type TestCaseResult } from '../../diagnose/index.js';
+import type { Diagnosis } from '../../diagnose/types.js';
+import { moduleOfFile } from '../../maven/reactor.js';
+import { applyChangeSet, PatchApplyError } from '../../patch/index.js';
+import type { ChangeSet } from '../../patch/types.js';
 import {
   cleansFirst,
   decideOneRun,
@@ -19,8 +19,8 @@ import {
   type VerificationFacts,
   type VerifyScope,
   type Workspace,
-} from '../workspace/index.js';
-import type { Verification } from './loop.js';
+} from '../../workspace/index.js';
+import type { Verification } from '../loop/ports.js';
 
 export interface VerifierOptions {
   workspace: Workspace;

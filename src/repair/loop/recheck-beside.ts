@@ -22,8 +22,8 @@
  * Agent sessions build candidates themselves, so the engine only lets a plain model
  * request start early (`proposesBesideRecheck`).
  */
-import type { Diagnosis } from '../diagnose/types.js';
-import type { FailureRecheck, IntegrityOutcome, LoopPorts, Proposal } from './loop.js';
+import type { Diagnosis } from '../../diagnose/types.js';
+import type { FailureRecheck, IntegrityOutcome, LoopPorts, Proposal } from './ports.js';
 
 type ModelRequest = Parameters<LoopPorts['modelProposal']>[0];
 

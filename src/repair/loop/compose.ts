@@ -1,4 +1,4 @@
-import type { ChangeSet, FileChange } from '../patch/types.js';
+import type { ChangeSet, FileChange } from '../../patch/types.js';
 
 /**
  * A fix that made progress (javac reports errors in phases, so fixing a parse error

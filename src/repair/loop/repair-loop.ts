@@ -2,70 +2,21 @@
  * The repair loop: diagnose -> ask policy -> recheck a test failure (flaky?) -> propose
  * (fixers, then model) -> extract, validate, apply -> check test integrity -> verify ->
  * record -> decide the next step. Every step is a port so that this file reads top to
- * bottom; `engine.ts` wires the real implementations. The data the ports exchange is in
- * `loop-data.ts`, the attempt records' filling and wording in `attempt-record.ts`.
+ * bottom; `src/app/repair-session.ts` wires the real implementations. The ports and the
+ * data they exchange are in `ports.ts`, the attempt records' filling and wording in `attempt-record.ts`.
  */
-import type { Diagnosis } from '../diagnose/types.js';
-import type { ChangeSet } from '../patch/types.js';
-import type { AttemptRecord, StopReason } from '../shared/run-vocabulary.js';
+import type { Diagnosis } from '../../diagnose/types.js';
+import type { ChangeSet } from '../../patch/types.js';
+import type { AttemptRecord, StopReason } from '../../shared/run-vocabulary.js';
 import { describeProblems, fingerprintsOf, firstMessages, openAttemptRecord, recordVerification } from './attempt-record.js';
 import { composeChangeSets } from './compose.js';
-import type { FailureRecheck, IntegrityOutcome, Proposal, Verification } from './loop-data.js';
-import { judgeProgress } from './progress.js';
+import { ProviderUnavailable, type LoopPorts, type LoopResult, type Proposal } from './ports.js';
+import { judgeProgress } from './judge-progress.js';
 import { startBesideRecheck } from './recheck-beside.js';
 
-export type { FailureRecheck, IntegrityOutcome, Proposal, Verification } from './loop-data.js';
+export { ProviderUnavailable } from './ports.js';
+export type { FailureRecheck, IntegrityOutcome, LoopBudget, LoopPorts, LoopResult, Proposal, RecheckEvents, Verification } from './ports.js';
 export { describeProblems } from './attempt-record.js';
-
-export interface LoopBudget {
-  maxAttempts: number;
-  maxModelCalls: number;
-  maxWallSeconds: number;
-}
-
-export class ProviderUnavailable extends Error {}
-
-/** `launched`: the re-check's Maven has started (called once per re-run). */
-export interface RecheckEvents {
-  launched?: () => void;
-}
-
-export interface LoopPorts {
-  /** tests.flakyCheck: re-run the failing tests on the unchanged code; undefined when that does not apply. */
-  recheckFailures?(diagnosis: Diagnosis, events?: RecheckEvents): Promise<FailureRecheck | undefined>;
-  /** Whether attempt 1's model request may start beside the re-check (recheck-beside.ts): it builds nothing. */
-  proposesBesideRecheck?(diagnosis: Diagnosis): boolean;
-  /** Deterministic candidates for the current diagnosis, best first. */
-  fixerProposals(diagnosis: Diagnosis, base: ChangeSet): Promise<Proposal[]>;
-  /**
-   * One model call (an agent session may take up to `modelCallsLeft` calls, `attemptsLeft`
-   * builds and `secondsLeft`); throws ProviderUnavailable when the provider cannot serve.
-   */
-  modelProposal(input: { diagnosis: Diagnosis; base: ChangeSet; history: AttemptRecord[]; n: number; modelCallsLeft: number; attemptsLeft: number; secondsLeft: number; signal?: AbortSignal }): Promise<Proposal>;
-  fingerprint(changeSet: ChangeSet): string;
-  /** Does `fix` (relative to the original tree) weaken, skip, disable or delete tests? No build. */
-  checkIntegrity(fix: ChangeSet, diagnosis: Diagnosis): Promise<IntegrityOutcome>;
-  /** Apply `fix` (relative to the original tree) in a clean workspace and build it. */
-  verify(fix: ChangeSet, diagnosis: Diagnosis, n: number, upcoming?: ChangeSet[]): Promise<Verification>;
-  budget(diagnosis: Diagnosis, attemptsWithProgress: number): LoopBudget;
-  elapsedSeconds(): number;
-  interrupted(): boolean;
-  onAttempt?(attempt: AttemptRecord): void;
-}
-
-export interface LoopResult {
-  stopReason: StopReason;
-  attempts: AttemptRecord[];
-  /** The verified fix, relative to the original tree. */
-  fix?: ChangeSet;
-  modelCalls: number;
-  message?: string;
-  /** stopReason flaky: the tests that passed when re-run. */
-  flakyTests?: string[];
-  /** The flaky check's re-run, when there was one. */
-  recheck?: FailureRecheck;
-  timings: { modelMs: number; promptMs: number; applyMs: number; verifyMs: number };
-}
 
 /** Two built attempts in a row that do not make the build better: stop. */
 const NO_PROGRESS_STREAK = 2;

@@ -3,13 +3,13 @@
  * tests that failed (the user's build and any later diagnosis worked on) and the files
  * with a compile error of their own, handed to repair/integrity/ with the patch.
  */
-import type { Diagnosis } from '../diagnose/types.js';
-import type { ChangeSet } from '../patch/types.js';
-import type { IntegrityOutcome } from './loop.js';
-import { changesMainJava, readFailingTestSources } from './integrity/oracle-inputs.js';
-import { touchesTests } from './integrity/scope.js';
-import { readTestSide } from './integrity/test-side-read.js';
-import { testSideRootOf, type TestSide } from './integrity/test-side.js';
+import type { Diagnosis } from '../../diagnose/types.js';
+import type { ChangeSet } from '../../patch/types.js';
+import type { IntegrityOutcome } from '../loop/ports.js';
+import { changesMainJava, readFailingTestSources } from '../integrity/oracle-inputs.js';
+import { touchesTests } from '../integrity/scope.js';
+import { readTestSide } from '../integrity/test-side-read.js';
+import { testSideRootOf, type TestSide } from '../integrity/test-side.js';
 import { failingTests } from './verifier.js';
 
 /** The original tree, read-only: where the failing tests' sources are read for the special-casing check. */
@@ -25,7 +25,7 @@ export function createIntegrityCheck(input: { projectRoot: string; original: Ori
     const testsTouched = touchesTests(fix, side);
     if (!testsTouched && !oracleAtStake) return { failingTestEdits: [] };
     // Loaded only for a fix that touches the test side or test settings, or main code in a repair of failing tests: the Java parser takes a while to start.
-    const integrity = await import('./integrity/index.js');
+    const integrity = await import('../integrity/index.js');
     const verdict = testsTouched
       ? integrity.checkTestIntegrity({
           changeSet: fix,

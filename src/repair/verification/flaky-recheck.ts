@@ -4,9 +4,9 @@
  * then failed for a reason outside the code (timing, order, the environment), and no
  * patch should be made, or paid a model call, for it.
  */
-import type { Diagnosis } from '../diagnose/types.js';
-import { failingFirstSample, planVerification, rerunTests, type QuickJvm, type WorkspaceBuildOptions } from '../workspace/index.js';
-import type { FailureRecheck, RecheckEvents } from './loop.js';
+import type { Diagnosis } from '../../diagnose/types.js';
+import { failingFirstSample, planVerification, rerunTests, type QuickJvm, type WorkspaceBuildOptions } from '../../workspace/index.js';
+import type { FailureRecheck, RecheckEvents } from '../loop/ports.js';
 import { failingModuleDirs, failingTests } from './verifier.js';
 
 export interface RecheckOptions extends WorkspaceBuildOptions {

@@ -17,8 +17,8 @@ import { buildSarif } from '../report/sarif.js';
 import { writeSarifFile } from '../report/sarif-file.js';
 import { toolVersion } from '../report/tool-version.js';
 import { exportTelemetry } from '../report/telemetry/index.js';
-import type { BuildFailureContext } from './entry.js';
-import { isCI } from './entry.js';
+import type { BuildFailureContext } from './build-failure.js';
+import { isCI } from './build-failure.js';
 
 const say = (line: string) => process.stderr.write(`mvnx: ${line}\n`);
 

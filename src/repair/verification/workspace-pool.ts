@@ -4,7 +4,7 @@
  * builds are wanted at once, up to `size`. A caller gets a workspace to itself until its
  * work is done; everything made here is removed by dispose().
  */
-import { createWorkspace, type Workspace } from '../workspace/index.js';
+import { createWorkspace, type Workspace } from '../../workspace/index.js';
 
 export interface WorkspacePool {
   use<T>(work: (workspace: Workspace) => Promise<T>): Promise<T>;
