@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CODE_TOOLS, extractMethod, extractTestCode, findSimilarApiCalls, getClassesAndMethods, readRange, searchCodeBase } from '../../src/repair/agent/tools.js';
+import { CODE_TOOLS, extractMethod, extractTestCode, findSimilarApiCalls, getClassesAndMethods, readRange, searchCodeBase } from '../../src/repair/agent/tools/index.js';
 import { MAX_TOOL_OUTPUT_CHARS, type AgentTool, type AgentToolContext } from '../../src/plugins/contracts.js';
 import { createSourceView } from '../../src/repair/fixers/source-view.js';
 

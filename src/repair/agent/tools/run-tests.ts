@@ -1,13 +1,10 @@
-/** The tools every agent session has: the code readers, and the build. */
-import { CODE_TOOLS } from './tools.js';
-import type { AgentTool } from '../../plugins/contracts.js';
+/** run_tests: the build as the model's tool, through the context's runTests (the session's workspace pool). */
+import type { AgentTool } from '../../../plugins/contracts.js';
 
-export const RUN_TESTS_TOOL: AgentTool = {
+export const runTests: AgentTool = {
   name: 'run_tests',
   description: 'build the code as it is now in a separate workspace (failing tests first) and say what still fails; takes a while',
   parameters: {},
   states: ['collect', 'fix'],
   run: async (_args, context) => context.runTests(),
 };
-
-export const BUILT_IN_AGENT_TOOLS: readonly AgentTool[] = [...CODE_TOOLS, RUN_TESTS_TOOL];
