@@ -13,12 +13,9 @@ import type { ChangeSet } from '../patch/types.js';
 import type { EffectiveConfig } from '../policy/index.js';
 import { runCommandInWorkspace, type SandboxInfo, type Workspace } from '../workspace/index.js';
 import type { ChangeChecker } from '../repair/loop/change-check.js';
-import { createCommandTool } from '../repair/agent/command-tools.js';
-import { createAgentProposer, type AgentAttemptInput } from '../repair/agent/proposer.js';
-import { allToolNames } from '../repair/agent/state-tools.js';
-import { BUILT_IN_AGENT_TOOLS } from '../repair/agent/built-in-tools.js';
+import { allToolNames, BUILT_IN_AGENT_TOOLS, createAgentProposer, createCommandTool, type AgentAttemptInput } from '../repair/agent/index.js';
 import type { AgentTool, SourceView } from '../plugins/contracts.js';
-import type { IntegrityOutcome, Proposal, Verification } from '../repair/loop/ports.js';
+import type { IntegrityOutcome, Proposal, Verification } from '../repair/loop/repair-loop.js';
 import { createWorkspacePool } from '../repair/verification/workspace-pool.js';
 
 export interface AgentWiringInput {

@@ -9,7 +9,7 @@
  */
 import { z } from 'zod';
 import { describeFields, formatPath, knownKeysAt } from '../policy/validate.js';
-import { AGENT_STATES, TOOL_PARAMETER_TYPES, type Fixer, type MvnxPlugin } from './contracts.js';
+import { AGENT_STATES, TOOL_PARAMETER_TYPES, type AgentTool, type Fixer, type MvnxPlugin } from './contracts.js';
 
 const fn = z.custom<(...args: never[]) => unknown>((value) => typeof value === 'function', { message: 'a function' });
 /** Fixer and parser names: the run record and `fixers.disabled` name them. */
@@ -18,14 +18,16 @@ const name = z.string().regex(NAME, { message: 'a name of letters, digits and . 
 
 export const fixerSchema = z.looseObject({ name, handles: fn, propose: fn });
 
-const toolSchema = z.looseObject({
+const toolFields = {
   // A tool name is what the model writes in its call: lower_snake_case, as the built-in ones.
   name: z.string().regex(/^[a-z][a-z0-9_]*$/, { message: 'a lower_snake_case name' }),
   description: z.string().trim().min(1),
   parameters: z.record(z.string(), z.looseObject({ type: z.enum(TOOL_PARAMETER_TYPES), description: z.string(), optional: z.boolean().optional() })),
   states: z.array(z.enum(AGENT_STATES)).min(1),
-  run: fn,
-});
+};
+const toolSchema = z.looseObject({ ...toolFields, run: fn });
+/** A tool the agent's session answers itself (the state tools): declared like any tool, without `run`. */
+const stateToolSchema = z.looseObject(toolFields);
 
 const parserSchema = z.looseObject({
   name,
@@ -73,4 +75,16 @@ export function checkFixer(fixer: Fixer): void {
   if (checked.success) return;
   const label = typeof fixer?.name === 'string' ? `fixer ${fixer.name}` : 'a fixer';
   throw new TypeError(`${label}: ${describeFields(fixerSchema, checked.error.issues, fixer)}`);
+}
+
+/**
+ * The shape every agent tool has, built-in or a plugin's (the agent's toolbox checks each
+ * tool of a session with it); a state tool, answered by the session, has no `run`.
+ */
+export function checkTool(tool: AgentTool | Omit<AgentTool, 'run'>, kind: 'tool' | 'state tool' = 'tool'): void {
+  const schema = kind === 'tool' ? toolSchema : stateToolSchema;
+  const checked = schema.safeParse(tool);
+  if (checked.success) return;
+  const label = typeof tool?.name === 'string' ? `${kind} ${tool.name}` : `a ${kind}`;
+  throw new TypeError(`${label}: ${describeFields(schema, checked.error.issues, tool)}`);
 }

@@ -12,7 +12,7 @@ import { DEFAULT_PATCH_POLICY, fingerprintChangeSet } from '../../src/patch/inde
 import type { ChangeSet } from '../../src/patch/types.js';
 import { checkProposedChange } from '../../src/repair/loop/change-check.js';
 import { checkTestIntegrity, failingTestRef, testWeakeningReason } from '../../src/repair/integrity/index.js';
-import { toFixTrial, tryCandidates, type CandidatePorts } from '../../src/repair/agent/candidates.js';
+import { toFixTrial, tryCandidates, type CandidatePorts } from '../../src/repair/agent/fix-candidates.js';
 import type { Verification } from '../../src/repair/loop/repair-loop.js';
 
 const FILE = 'src/main/java/com/acme/D.java';

@@ -10,8 +10,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lookUpCode, membersNamed, typesNamed } from '../../src/repair/agent/code-index.js';
 import { coerceArguments, type ToolSignature } from '../../src/repair/agent/middleware.js';
-import { extractMethod, extractTestCode, findSimilarApiCalls, getClassesAndMethods, readRange, searchCodeBase } from '../../src/repair/agent/tools.js';
-import { STATE_TOOLS } from '../../src/repair/agent/state-tools.js';
+import { extractMethod, extractTestCode, findSimilarApiCalls, getClassesAndMethods, readRange, searchCodeBase } from '../../src/repair/agent/tools/index.js';
+import { STATE_TOOLS } from '../../src/repair/agent/toolbox.js';
 import { createSourceView } from '../../src/repair/fixers/source-view.js';
 import type { AgentTool, SourceView } from '../../src/plugins/contracts.js';
 
@@ -234,7 +234,7 @@ describe('class, type, method and member arguments are mapped on every tool wher
   });
 
   it('state tools keep their arguments and drop code names as before', async () => {
-    const writeFix = { name: 'write_fix', ...STATE_TOOLS.write_fix };
+    const writeFix = STATE_TOOLS.write_fix;
     expect(await coerce(writeFix, { patch: 'x', class: 'Discounts' })).toEqual({ args: { patch: 'x' }, corrections: ['dropped unknown "class"'] });
   });
 });

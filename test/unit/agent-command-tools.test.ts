@@ -7,8 +7,8 @@ import { chmod, mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises'
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCommandTool, type CommandRunner, type CommandToolConfig } from '../../src/repair/agent/command-tools.js';
-import { readToolOutput } from '../../src/repair/agent/tool-output.js';
+import { createCommandTool, type CommandRunner, type CommandToolConfig } from '../../src/repair/agent/tools/command-tools.js';
+import { readToolOutput } from '../../src/repair/agent/tools/support/tool-output.js';
 import type { AgentToolContext } from '../../src/plugins/contracts.js';
 import { createSourceView } from '../../src/repair/fixers/source-view.js';
 import { detectSandbox, runCommandInWorkspace, type SandboxInfo } from '../../src/workspace/index.js';

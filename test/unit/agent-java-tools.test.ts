@@ -7,8 +7,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Diagnostic } from '../../src/diagnose/types.js';
-import { editDistance, similarName } from '../../src/repair/agent/java-tools.js';
-import { extractTestCode, findSimilarApiCalls } from '../../src/repair/agent/tools.js';
+import { editDistance, similarName } from '../../src/repair/agent/tools/find-similar-api-calls.js';
+import { extractTestCode, findSimilarApiCalls } from '../../src/repair/agent/tools/index.js';
 import { MAX_TOOL_OUTPUT_CHARS, type AgentToolContext } from '../../src/plugins/contracts.js';
 import { createSourceView } from '../../src/repair/fixers/source-view.js';
 

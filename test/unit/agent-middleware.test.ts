@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { coerceArguments, describeCorrections, nameDistance, normaliseName, resolveToolName } from '../../src/repair/agent/middleware.js';
-import { CODE_TOOLS, extractTestCode, findSimilarApiCalls, readRange, searchCodeBase } from '../../src/repair/agent/tools.js';
+import { CODE_TOOLS, extractTestCode, findSimilarApiCalls, readRange, searchCodeBase } from '../../src/repair/agent/tools/index.js';
 import { createSourceView } from '../../src/repair/fixers/source-view.js';
 import type { SourceView } from '../../src/plugins/contracts.js';
 

@@ -10,8 +10,9 @@ import { startOllamaMock, type OllamaMock, type ScriptedReply } from '../helpers
 import { OllamaProvider } from '../../src/model/ollama-provider.js';
 import { buildAgentTurn } from '../../src/model/prompts/index.js';
 import { ModelCallError } from '../../src/model/errors.js';
-import { fixCandidates, runAgentSession, ToolCallingRefused, type FixTrial } from '../../src/repair/agent/session.js';
-import { toolsAllowedIn } from '../../src/repair/agent/state-tools.js';
+import { runAgentSession, ToolCallingRefused, type FixTrial } from '../../src/repair/agent/agent-session.js';
+import { fixCandidates } from '../../src/repair/agent/tools/write-fix.js';
+import { toolsAllowedIn } from '../../src/repair/agent/toolbox.js';
 import type { AgentTool } from '../../src/plugins/contracts.js';
 
 let mock: OllamaMock | undefined;

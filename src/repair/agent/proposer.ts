@@ -14,9 +14,9 @@ import { checkProposedChange, type ChangeChecker } from '../loop/change-check.js
 import { composeChangeSets } from '../loop/compose.js';
 import { renderMessages } from '../proposers/model-proposer.js';
 import { ProviderUnavailable, type IntegrityOutcome, type Proposal, type Verification } from '../loop/repair-loop.js';
-import { BUILT_IN_AGENT_TOOLS } from './built-in-tools.js';
-import { toFixTrial, tryCandidates, type CandidateResult } from './candidates.js';
-import { runAgentSession, ToolCallingRefused, type AgentSessionResult } from './session.js';
+import { toFixTrial, tryCandidates, type CandidateResult } from './fix-candidates.js';
+import { runAgentSession, ToolCallingRefused, type AgentSessionResult } from './agent-session.js';
+import { sessionTools } from './toolbox.js';
 import type { AgentTool, ToolResult } from '../../plugins/contracts.js';
 
 export type ToolCallingSetting = 'auto' | 'native' | 'text';
@@ -76,7 +76,7 @@ export function agentWindow(configured: number, modelTokens: number | undefined)
 }
 
 export function createAgentProposer(options: AgentProposerOptions) {
-  const tools: readonly AgentTool[] = [...BUILT_IN_AGENT_TOOLS, ...(options.extraTools ?? [])];
+  const tools: readonly AgentTool[] = sessionTools(options.extraTools ?? []);
   let support: ToolCallingSupport | undefined;
 
   const decideMode = async (): Promise<'native' | 'text'> => {

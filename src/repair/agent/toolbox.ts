@@ -8,54 +8,41 @@
  *   fix --goals_accomplished--> end (keeping the best fix so far); a fix that passes ends it too
  *   any --give_up--> end
  *
- * They are answered by the session itself, not run like the reading tools.
+ * They are answered by the session itself, not run like the reading tools (tools/, one
+ * file each). A session's tools are checked here, built-in or not, with the check a
+ * plugin's tool gets when it loads (plugins/check.ts).
  */
 import type { ToolSpec } from '../../model/types.js';
+import { checkTool } from '../../plugins/check.js';
 import type { AgentState, AgentTool, ToolParameter } from '../../plugins/contracts.js';
+import { BUILT_IN_AGENT_TOOLS, STATE_TOOLS } from './tools/index.js';
+import type { ToolDeclaration } from './tools/support/state-tool.js';
 
-export interface StateTool {
-  description: string;
-  parameters: Record<string, ToolParameter>;
-  states: readonly AgentState[];
-}
-
-export const STATE_TOOLS = {
-  express_hypothesis: {
-    states: ['understand', 'collect'],
-    description: 'say in one sentence what causes the failure; moves on to collecting what the fix needs',
-    parameters: { hypothesis: { type: 'string', description: 'what causes the failure' } },
-  },
-  discard_hypothesis: {
-    states: ['collect', 'fix'],
-    description: 'the hypothesis was wrong: back to understanding the failure',
-    parameters: { reason: { type: 'string', description: 'why it was wrong', optional: true } },
-  },
-  collect_more_information: {
-    states: ['fix'],
-    description: 'the fixes tried show that more is needed: back to reading code before the next write_fix',
-    parameters: { reason: { type: 'string', description: 'what is missing', optional: true } },
-  },
-  write_fix: {
-    states: ['collect', 'fix'],
-    description: 'try one fix ("patch") or several different ones ("patches"), each built and tested in a copy of the project; the first that passes ends the work, the others are reported',
-    parameters: {
-      patch: { type: 'string', description: 'the fix in the edit format asked for', optional: true },
-      patches: { type: 'string[]', description: 'several different fixes, tried in order', optional: true },
-    },
-  },
-  goals_accomplished: {
-    states: ['fix'],
-    description: 'stop here and keep the best fix so far (the one that got furthest); use it when a fix made progress and the rest needs a new attempt',
-    parameters: {},
-  },
-  give_up: {
-    states: ['understand', 'collect', 'fix'],
-    description: 'no fix can be found from here',
-    parameters: { reason: { type: 'string', description: 'why', optional: true } },
-  },
-} as const satisfies Record<string, StateTool>;
+export { STATE_TOOLS };
 
 export type StateToolName = keyof typeof STATE_TOOLS;
+
+/**
+ * The tools a session runs: the built-in ones, then the plugins' and the config's, each
+ * checked like a plugin's tool, the state tools' declarations too; a name used twice is refused.
+ */
+export function sessionTools(extra: readonly AgentTool[], builtIn: readonly AgentTool[] = BUILT_IN_AGENT_TOOLS, stateTools: readonly ToolDeclaration[] = Object.values(STATE_TOOLS)): readonly AgentTool[] {
+  const names = new Set<string>();
+  const take = (name: string) => {
+    if (names.has(name)) throw new TypeError(`an agent tool named ${name} is already registered`);
+    names.add(name);
+  };
+  for (const tool of stateTools) {
+    checkTool(tool, 'state tool');
+    take(tool.name);
+  }
+  const tools = [...builtIn, ...extra];
+  for (const tool of tools) {
+    checkTool(tool);
+    take(tool.name);
+  }
+  return tools;
+}
 
 export function isStateTool(name: string): name is StateToolName {
   return Object.hasOwn(STATE_TOOLS, name);
@@ -75,7 +62,7 @@ export function toolsAllowedIn(state: AgentState, tools: readonly AgentTool[]): 
 
 /** Name, description and parameters of any tool the session knows. */
 export function signatureOf(name: string, tools: readonly AgentTool[]): { name: string; description: string; parameters: Record<string, ToolParameter>; states: readonly AgentState[] } | undefined {
-  if (isStateTool(name)) return { name, ...STATE_TOOLS[name] };
+  if (isStateTool(name)) return STATE_TOOLS[name];
   return tools.find((tool) => tool.name === name);
 }
 

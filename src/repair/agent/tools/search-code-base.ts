@@ -1,45 +1,15 @@
 /**
- * The plain reading tools: open a file at a line, and grep the project. search_code_base
- * matches the words of identifiers, not only the literal text: `fastSortArray` also finds
- * lines with `sortArray`, `fast` or `array`, ranked by how many of those words they hold.
+ * search_code_base: grep the project. It matches the words of identifiers, not only the
+ * literal text: `fastSortArray` also finds lines with `sortArray`, `fast` or `array`,
+ * ranked by how many of those words they hold.
  */
-import { compareScores, scoreLine, searchTerms, type LineScore } from './sub-tokens.js';
-import { BadCall, clip, defineTool, fit, given, integer, numbered, plural, projectPath, readLines, span, widthFor } from './tool-kit.js';
-import { MAX_TOOL_OUTPUT_CHARS, type ToolParameter } from '../../plugins/contracts.js';
+import { compareScores, scoreLine, searchTerms, type LineScore } from '../sub-tokens.js';
+import { BadCall, clip, defineTool, fit, given, plural } from './support/tool-kit.js';
+import { MAX_TOOL_OUTPUT_CHARS } from '../../../plugins/contracts.js';
 
-const MAX_LINES = 200;
-const DEFAULT_LINES = 60;
 const MAX_HITS = 50;
 /** Files bigger than this are generated or data, not code to read. */
 const MAX_SEARCHED_FILE_CHARS = 1_000_000;
-
-export const fileParameter: ToolParameter = { type: 'string', description: 'project-relative path, e.g. src/main/java/com/acme/App.java' };
-
-export const readRange = defineTool(
-  'read_range',
-  `lines start..end of a project file with their numbers (at most ${MAX_LINES} per call; end defaults to start+${DEFAULT_LINES - 1})`,
-  {
-    file: fileParameter,
-    start: { type: 'integer', description: 'first line to show, from 1' },
-    end: { type: 'integer', description: `last line to show (inclusive), default start+${DEFAULT_LINES - 1}`, optional: true },
-  },
-  async (args, view) => {
-    const file = projectPath('read_range', args, 'file', view);
-    const start = integer('read_range', args, 'start', 'the first line to show, a whole number from 1') as number;
-    if (start < 1) throw new BadCall(`read_range needs "start" to be 1 or more, got ${start}`);
-    const end = integer('read_range', args, 'end', 'the last line to show', true) ?? start + DEFAULT_LINES - 1;
-    if (end < start) throw new BadCall(`read_range needs "end" (${end}) to be at least "start" (${start})`);
-    const lines = await readLines(view, file);
-    if (lines.length === 0) return { ok: false, output: `${file} is empty` };
-    if (start > lines.length) return { ok: false, output: `${file} has ${plural(lines.length, 'line', 'lines')}; start ${start} is past its end` };
-    const last = Math.min(end, lines.length);
-    const width = widthFor(lines.length);
-    const shown = Array.from({ length: Math.min(last, start + MAX_LINES - 1) - start + 1 }, (_, i) => numbered(lines, start + i, width));
-    const clamped = end > lines.length ? `(the file has ${plural(lines.length, 'line', 'lines')})` : '';
-    const tail = (k: number) => [start + k <= last ? `... ${span(start + k, last)} not shown: ask for them with another read_range` : '', clamped].filter(Boolean).join(' ');
-    return { ok: true, output: fit(shown, tail) };
-  },
-);
 
 interface Hit {
   file: string;

@@ -8,11 +8,11 @@
  * program that is missing, fails or times out answers one line: it never stops a repair.
  */
 import { escape } from 'minimatch';
-import { type AgentState, type AgentTool, MAX_TOOL_OUTPUT_CHARS, type SourceView, type ToolParameter, type ToolResult } from '../../plugins/contracts.js';
-import type { CommandRun } from '../../workspace/command.js';
-import { splitCommandLine } from '../../policy/command-line.js';
-import { fit, plural } from './tool-kit.js';
-import { readToolOutput, renderFinding, type OutputFormat } from './tool-output.js';
+import { type AgentState, type AgentTool, MAX_TOOL_OUTPUT_CHARS, type SourceView, type ToolParameter, type ToolResult } from '../../../plugins/contracts.js';
+import type { CommandRun } from '../../../workspace/command.js';
+import { splitCommandLine } from '../../../policy/command-line.js';
+import { fit, plural } from './support/tool-kit.js';
+import { readToolOutput, renderFinding, type OutputFormat } from './support/tool-output.js';
 
 export interface CommandToolConfig {
   name: string;

@@ -10,7 +10,7 @@ import { isPlacementProblem } from '../../patch/problems.js';
 import type { ChangeSet, PatchProblem } from '../../patch/types.js';
 import type { CheckedChange } from '../loop/change-check.js';
 import { describeProblems, type Verification } from '../loop/repair-loop.js';
-import type { FixOutcome, FixTrial } from './session.js';
+import type { FixOutcome, FixTrial } from './agent-session.js';
 
 export interface CandidatePorts {
   /** Extraction, placement and validation against the attempt's base. */

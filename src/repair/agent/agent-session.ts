@@ -1,5 +1,5 @@
 /**
- * One agent session: the model moves through understand -> collect -> fix (state-tools.ts),
+ * One agent session: the model moves through understand -> collect -> fix (toolbox.ts),
  * one tool call per model call, until a fix passes, it stops itself, or a guard stops
  * it. Every turn's prompt is rebuilt from the session's memory (gathered facts,
  * hypothesis, fixes tried, the last call and its result), not appended to a transcript.
@@ -13,8 +13,10 @@
 import type { AgentToolDescription, GatheredFact, LastCall, TriedFix } from '../../model/prompts/index.js';
 import type { ChatMessage, ToolCall, ToolSpec } from '../../model/types.js';
 import { coerceArguments, describeCorrections, resolveToolName } from './middleware.js';
-import { callKey, containsPatch, parseAgentReply } from './protocol.js';
-import { allToolNames, describeParameters, isStateTool, signatureOf, toolSpec, toolsAllowedIn } from './state-tools.js';
+import { callKey, parseAgentReply } from './protocol.js';
+import { allToolNames, describeParameters, isStateTool, signatureOf, STATE_TOOLS, toolSpec, toolsAllowedIn } from './toolbox.js';
+import type { Move } from './tools/support/state-tool.js';
+import { fixCandidates } from './tools/write-fix.js';
 import { MAX_TOOL_OUTPUT_CHARS, type AgentState, type AgentTool, type AgentToolContext, type ToolResult } from '../../plugins/contracts.js';
 
 export type AgentStop = 'fix-verified' | 'goals-accomplished' | 'gave-up' | 'step-limit' | 'loop-guard' | 'unreadable' | 'build-budget' | 'time-limit';
@@ -220,9 +222,11 @@ export async function runAgentSession(input: AgentSessionInput): Promise<AgentSe
       if (trial.buildsLeft <= 0) return end('build-budget');
       continue;
     }
-    if (isStateTool(tool)) {
-      const moved = moveState(tool, args, memory);
-      steps.push({ state: moved.from, tool, ok: moved.ok });
+    const stateTool = isStateTool(tool) ? STATE_TOOLS[tool] : undefined;
+    if (stateTool && 'move' in stateTool) {
+      const from = memory.state;
+      const moved: Move = stateTool.move(args, memory);
+      steps.push({ state: from, tool, ok: moved.ok });
       remember({ tool, args, result: withNote(moved.answer) }, false);
       if (moved.stop) return end(moved.stop);
       continue;
@@ -277,56 +281,6 @@ function interpret(reply: AgentModelReply): Interpreted {
 function renderReply(reply: AgentModelReply): string {
   const calls = (reply.toolCalls ?? []).map((call) => `[tool call] ${call.name} ${call.rawArguments ?? JSON.stringify(call.arguments)}`);
   return [reply.text, ...calls].filter((part) => part.trim() !== '').join('\n');
-}
-
-/** The state tools: where each one leads and what the model is told. */
-function moveState(tool: string, args: Record<string, unknown>, memory: TurnMemory): { from: AgentState; ok: boolean; answer: string; stop?: AgentStop } {
-  const from = memory.state;
-  const reason = typeof args.reason === 'string' ? args.reason.trim() : '';
-  switch (tool) {
-    case 'express_hypothesis': {
-      const text = typeof args.hypothesis === 'string' ? args.hypothesis.trim() : '';
-      if (text === '') return { from, ok: false, answer: 'express_hypothesis needs "hypothesis": one sentence on what causes the failure.' };
-      memory.hypothesis = text;
-      memory.state = 'collect';
-      return { from, ok: true, answer: 'Noted. Now collect what the fix needs, then call write_fix.' };
-    }
-    case 'discard_hypothesis':
-      memory.hypothesis = undefined;
-      memory.state = 'understand';
-      return { from, ok: true, answer: `Hypothesis dropped${reason ? ` (${reason})` : ''}. Look at the failure again.` };
-    case 'collect_more_information':
-      memory.state = 'collect';
-      return { from, ok: true, answer: 'Back to collecting: read what the next fix needs, then call write_fix.' };
-    case 'goals_accomplished':
-      return { from, ok: true, answer: 'Stopping here with the best fix so far.', stop: 'goals-accomplished' };
-    default:
-      return { from, ok: true, answer: `Giving up${reason ? `: ${reason}` : ''}.`, stop: 'gave-up' };
-  }
-}
-
-const FENCE = /```[^\n]*\n([\s\S]*?)```/g;
-
-/**
- * The fixes of a write_fix call: "patches", "patch", or fenced blocks after the JSON.
- * Several fenced blocks are several fixes only when each is a whole unified diff; blocks
- * of the other formats (a SEARCH/REPLACE block per file) make up one fix together.
- */
-export function fixCandidates(args: Record<string, unknown>, replyText: string, max: number): { candidates: string[]; note?: string } {
-  const texts = (value: unknown): string[] => {
-    if (typeof value === 'string') return value.trim() === '' ? [] : [value];
-    if (Array.isArray(value)) return value.flatMap(texts);
-    if (value && typeof value === 'object') return [JSON.stringify(value)];
-    return [];
-  };
-  let candidates = [...texts(args.patches), ...texts(args.patch)];
-  if (candidates.length === 0) {
-    const blocks = [...replyText.matchAll(FENCE)].map((match) => match[0]).filter(containsPatch);
-    const wholeDiffs = blocks.filter((block) => /^--- /m.test(block) && /^\+\+\+ /m.test(block) && /^@@/m.test(block));
-    candidates = wholeDiffs.length >= 2 && wholeDiffs.length === blocks.length ? wholeDiffs : containsPatch(replyText) || /"edits"\s*:/.test(replyText) ? [replyText] : [];
-  }
-  if (candidates.length <= max) return { candidates };
-  return { candidates: candidates.slice(0, max), note: `(only the first ${max} fixes were tried; ${candidates.length - max} more were left out)` };
 }
 
 async function runTool(tool: AgentTool, args: Record<string, unknown>, context: AgentToolContext): Promise<ToolResult> {

@@ -6,10 +6,10 @@
  */
 import path from 'node:path';
 import { escape } from 'minimatch';
-import { viewJavaFile, type JavaSourceFile } from '../../java/index.js';
-import { renderCall } from './code-arguments.js';
-import { nearestFiles } from './code-names.js';
-import { AGENT_STATES, type AgentTool, type AgentToolContext, MAX_TOOL_OUTPUT_CHARS, type SourceView, type ToolParameter, type ToolResult } from '../../plugins/contracts.js';
+import { viewJavaFile, type JavaSourceFile } from '../../../../java/index.js';
+import { renderCall } from '../../code-arguments.js';
+import { nearestFiles } from '../../code-names.js';
+import { AGENT_STATES, type AgentTool, type AgentToolContext, MAX_TOOL_OUTPUT_CHARS, type SourceView, type ToolParameter, type ToolResult } from '../../../../plugins/contracts.js';
 
 export const MAX_SUGGESTIONS = 5;
 export const MAX_NAMES = 40;
@@ -17,6 +17,8 @@ export const MAX_NAMES = 40;
 const MAX_LINE_CHARS = 1_000;
 
 export type Args = Record<string, unknown>;
+
+export const fileParameter: ToolParameter = { type: 'string', description: 'project-relative path, e.g. src/main/java/com/acme/App.java' };
 
 /** A call the model got wrong: answered with ok: false and this message, never thrown past the tool. */
 export class BadCall extends Error {}
@@ -152,3 +154,15 @@ export const clip = (line: string) => (line.length > MAX_LINE_CHARS ? `${line.sl
 export const numbered = (lines: readonly string[], n: number, width: number, mark = ' ') => `${String(n).padStart(width)}|${mark}${clip(lines[n - 1] ?? '')}`;
 export const span = (from: number, to: number) => (from === to ? `line ${from}` : `lines ${from}-${to}`);
 export const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+
+/** Rows of line-numbered source for several line ranges, a blank row between ranges; `marks` get `>>`. */
+export function numberedRanges(lines: readonly string[], ranges: { from: number; to: number }[], marks: ReadonlySet<number> = new Set()): { rows: string[]; numbers: number[] } {
+  const width = widthFor(lines.length);
+  const numbers: number[] = [];
+  for (const [index, range] of ranges.entries()) {
+    if (index > 0) numbers.push(0);
+    for (let n = range.from; n <= range.to; n++) numbers.push(n);
+  }
+  const rows = numbers.map((n) => (n === 0 ? '' : `${marks.size > 0 ? (marks.has(n) ? '>>' : '  ') : ''}${numbered(lines, n, width)}`));
+  return { rows, numbers };
+}
