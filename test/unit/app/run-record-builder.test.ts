@@ -68,7 +68,7 @@ describe('RunRecordBuilder', () => {
 
   it('an error is the record’s message, and a sandbox that could not run is named', () => {
     const failed = builder();
-    failed.failed(new SandboxError('bubblewrap is required by sandbox.mode', { kind: 'bwrap', isolated: false, reason: 'bwrap: not found' }));
+    failed.failed(new SandboxError('bubblewrap is required by sandbox.mode', { kind: 'bwrap', isolated: false, available: false, reason: 'bwrap: not found', tried: [] }));
     expect(failed.finish(BUILD_END, BUILD_END, HANDED_OVER)).toMatchObject({
       status: 'error',
       stopReason: 'error',
