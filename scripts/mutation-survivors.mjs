@@ -10,7 +10,7 @@ const withSource = process.argv.includes('--source');
 const slices = process.argv.slice(2).filter((a) => !a.startsWith('--'));
 if (slices.length === 0) throw new Error('usage: node scripts/mutation-survivors.mjs <slice>...');
 for (const slice of slices) {
-  const report = JSON.parse(readFileSync(join(ROOT, 'reports/mutation', `${slice}-incremental.json`), 'utf8'));
+  const report = JSON.parse(readFileSync(join(ROOT, 'mutation/reports', `${slice}-incremental.json`), 'utf8'));
   const sources = new Map(Object.entries(report.files).map(([file, { source }]) => [file, source.split('\n')]));
   const alive = Object.entries(report.files)
     .flatMap(([file, { mutants }]) => mutants.map((m) => ({ file, ...m })))

@@ -1,6 +1,6 @@
 // npm run mutation [-- slice...] [--report-only]
-// Runs StrykerJS once per slice (every stryker.<slice>.config.mjs in the repository root and
-// stryker/<slice>.config.mjs: a folder or a few files, with the unit tests written for them and its own incremental file), one after
+// Runs StrykerJS once per slice (every mutation/slices/<slice>.config.mjs: a folder or a few
+// files, with the unit tests written for them and its own incremental file), one after
 // the other, then prints the mutation score of each folder the issue lists, read from the slices'
 // JSON reports. One slice at a time because the machine has two cores; the incremental files are
 // committed, so a fresh clone reruns only the mutants whose code or covering tests changed.
@@ -16,11 +16,8 @@ const THRESHOLD = 80;
 const args = process.argv.slice(2);
 const reportOnly = args.includes('--report-only');
 const wanted = args.filter((a) => !a.startsWith('--'));
-/** Slice name to its config file: stryker.<slice>.config.mjs or stryker/<slice>.config.mjs. */
-const configs = new Map([
-  ...readdirSync(ROOT).flatMap((file) => sliceOf(file, /^stryker\.(.+)\.config\.mjs$/, file)),
-  ...readdirSync(join(ROOT, 'stryker')).flatMap((file) => sliceOf(file, /^(.+)\.config\.mjs$/, `stryker/${file}`)),
-]);
+/** Slice name to its config file: mutation/slices/<slice>.config.mjs. */
+const configs = new Map(readdirSync(join(ROOT, 'mutation/slices')).flatMap((file) => sliceOf(file, /^(.+)\.config\.mjs$/, `mutation/slices/${file}`)));
 function sliceOf(file, pattern, configFile) {
   const slice = pattern.exec(file)?.[1];
   return slice === undefined ? [] : [[slice, configFile]];

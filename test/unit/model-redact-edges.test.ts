@@ -1,5 +1,5 @@
 /**
- * The edges of redaction that mutation testing (stryker.redaction.config.mjs) found no test
+ * The edges of redaction that mutation testing (mutation/slices/redaction.config.mjs) found no test
  * for: exact output of each token shape (so a pattern that stops after one character
  * fails), known values in their escaped and encoded spellings, the placeholder numbering
  * past nine, path prefixes in both slash styles, and the provider wrapper's pass-through.

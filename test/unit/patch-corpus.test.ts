@@ -27,7 +27,7 @@ describe('malformed-but-correct corpus', () => {
     }
   });
 
-  // Left out of mutation runs (MVNX_MUTATION, vitest.mutation.patch.config.ts): a git repository and two
+  // Left out of mutation runs (MVNX_MUTATION, mutation/vitest/patch.config.ts): a git repository and two
   // git processes per case per mutant; the canonical diff's text is asserted by patch-unified-diff.test.ts.
   describe.skipIf(process.env.MVNX_MUTATION === '1')('against git apply', () => {
     it.each(good.map((c) => [c.name, c] as const))('%s: the canonical diff passes git apply --check and gives the same tree', async (_name, testCase) => {

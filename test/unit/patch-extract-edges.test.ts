@@ -4,7 +4,7 @@ import { pathFromMentionLine } from '../../src/patch/extract/path-text.js';
 
 // extract/unified.ts at its edges: where a hunk body ends, which lines a file header reads,
 // and when a file is opened or closed. Written from the survivors of the patch-extract
-// mutation run (stryker/patch-extract.config.mjs); each case pairs with the reading it rules out.
+// mutation run (mutation/slices/patch-extract.config.mjs); each case pairs with the reading it rules out.
 
 const edits = (reply: string) => extractEdits(reply).edits;
 const hunksOf = (reply: string, index = 0) => {

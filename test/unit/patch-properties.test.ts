@@ -181,7 +181,7 @@ function after0Empty(list: Edit[], oldLines: string[]): boolean {
   return applyRandomEdits(oldLines, list).length === 0;
 }
 
-// Left out of mutation runs (MVNX_MUTATION, vitest.mutation.patch.config.ts): 30 git repositories per
+// Left out of mutation runs (MVNX_MUTATION, mutation/vitest/patch.config.ts): 30 git repositories per
 // mutant; the damaged-diff properties above judge the same code without git.
 describe.skipIf(process.env.MVNX_MUTATION === '1')('property: agreement with real git apply', () => {
   it('valid git-style patches give what git gives, and the canonical diff passes git apply --check', () => {

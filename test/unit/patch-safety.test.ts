@@ -122,7 +122,7 @@ describe('patch-safety corpus', () => {
   });
 });
 
-// Left out of mutation runs (MVNX_MUTATION, vitest.mutation.patch.config.ts): 54 git processes per
+// Left out of mutation runs (MVNX_MUTATION, mutation/vitest/patch.config.ts): 54 git processes per
 // mutant; the mvnx side of every case is judged by the corpus above.
 describe.skipIf(process.env.MVNX_MUTATION === '1')('patch-safety corpus against git apply', () => {
   const gitCases = SAFETY_CASES.filter((c) => c.git && c.format === 'diff' && !c.needsRoot);

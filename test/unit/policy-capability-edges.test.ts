@@ -1,6 +1,6 @@
 /**
  * Which file and line a capability is reported from (the risk reason quotes it), and which
- * files count as a POM: found by mutation testing (stryker/policy-capabilities.config.mjs).
+ * files count as a POM: found by mutation testing (mutation/slices/policy-capabilities.config.mjs).
  */
 import { describe, expect, it } from 'vitest';
 import { addedCapabilities } from '../../src/policy/capabilities.js';

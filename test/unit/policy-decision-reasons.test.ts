@@ -1,6 +1,6 @@
 /**
  * The decisions' edges and the exact reasons they record (the run record and the console show
- * them as they are): found by mutation testing (stryker/policy-decide.config.mjs), where a
+ * them as they are): found by mutation testing (mutation/slices/policy-decide.config.mjs), where a
  * changed comparison, a dropped filter or a blank reason left every earlier test green.
  */
 import { describe, expect, it } from 'vitest';

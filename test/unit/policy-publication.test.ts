@@ -2,7 +2,7 @@
  * The publication decision as pure data (src/policy/publish.ts): when a verified fix is
  * published on its own and when the forge may merge it. The publish-* tests reach it through
  * real git and loopback forges; these pin each condition and reason, as mutation testing of
- * src/policy (stryker/policy-capabilities.config.mjs) asked for.
+ * src/policy (mutation/slices/policy-capabilities.config.mjs) asked for.
  */
 import { describe, expect, it } from 'vitest';
 // schema.js first: publish.js -> paths.js -> schema.js -> publish.js is an import cycle that only resolves when entered at schema.js.

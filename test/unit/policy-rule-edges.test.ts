@@ -1,6 +1,6 @@
 /**
  * Edges of the path rules, the changed-line reading behind "low risk", the budget's reasons
- * and the JaCoCo reader: found by mutation testing (stryker/policy-paths.config.mjs), where a
+ * and the JaCoCo reader: found by mutation testing (mutation/slices/policy-paths.config.mjs), where a
  * flipped quantifier, a dropped filter or an unanchored pattern left every earlier test green.
  */
 import { describe, expect, it } from 'vitest';

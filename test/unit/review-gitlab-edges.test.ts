@@ -2,7 +2,7 @@
  * GitLab suggestions and the GitHub review at their edges, against the loopback forges
  * (test/helpers/fake-forge.ts): refusals in one line, a run without a fix, files the merge
  * request does not change or whose head differs, a note already up to date, a review
- * found again only by its marker. Mutation testing (stryker.review.config.mjs) found these paths unexercised.
+ * found again only by its marker. Mutation testing (mutation/slices/review.config.mjs) found these paths unexercised.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ChangeSet } from '../../src/patch/types.js';

@@ -2,7 +2,7 @@
  * The pure parts of posting a review, exactly: where a CI job's pull/merge request is
  * (context.ts), which lines a unified diff shows and where a suggestion fits
  * (suggestions.ts), the text of the review, its suggestions and its why (why.ts). Mutation
- * testing (stryker.review.config.mjs) found these only loosely checked through the posts.
+ * testing (mutation/slices/review.config.mjs) found these only loosely checked through the posts.
  */
 import { describe, expect, it } from 'vitest';
 import { findReviewTarget } from '../../src/report/review/context.js';

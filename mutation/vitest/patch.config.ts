@@ -1,7 +1,7 @@
-import base from './vitest.mutation.config';
+import base from './base.config';
 
 // Only the unit tests written for src/patch/: every mutant of src/patch runs the tests of these
-// files that cover it and nothing else (stryker/patch-*.config.mjs). MVNX_MUTATION=1 leaves out
+// files that cover it and nothing else (mutation/slices/patch-*.config.mjs). MVNX_MUTATION=1 leaves out
 // the git-apply agreement suites (a git process per case per mutant); isolate: false keeps
 // the modules loaded between mutant runs (Stryker switches mutants at run time, not by reloading).
 // The 309-case patch-safety corpus (patch-safety.test.ts) is left out too: each case builds a

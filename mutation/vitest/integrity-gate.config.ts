@@ -1,4 +1,4 @@
-import base from './vitest.mutation.config';
+import base from './base.config';
 
 // The tests of the integrity gate and the build-configuration check (scope.ts, build-config.ts:
 // stryker/integrity-gate.config.mjs): setting by setting through touchesTests and checkTestIntegrity

@@ -1,5 +1,5 @@
-import base from './vitest.mutation.config';
+import base from './base.config';
 
-// Only the unit tests that exercise src/report/review/ (stryker.review.config.mjs): the
+// Only the unit tests that exercise src/report/review/ (mutation/slices/review.config.mjs): the
 // review posted to the loopback GitHub/GitLab servers, and the pure suggestion logic.
 export default { ...base, test: { ...base.test, include: ['test/unit/review-*.test.ts'] } };

@@ -1,4 +1,4 @@
-import base from './vitest.mutation.config';
+import base from './base.config';
 
 // The tests of the special-casing check (special-casing, constant-value, test-oracle, oracle-inputs:
 // stryker/integrity-{special-casing,constant-value,oracle}.config.mjs). checkTestIntegrity does not

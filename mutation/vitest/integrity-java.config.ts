@@ -1,4 +1,4 @@
-import base from './vitest.mutation.config';
+import base from './base.config';
 
 // The tests that reach the Java test-class checks of src/repair/integrity/ (test-side*, differing-part:
 // stryker/integrity-{test-side,test-side-rule}.config.mjs; java-tests and test-body use integrity-java-tests)

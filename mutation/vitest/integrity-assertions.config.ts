@@ -1,4 +1,4 @@
-import base from './vitest.mutation.config';
+import base from './base.config';
 
 // assertions.ts is read by every detector (java-tests, test-body, test-oracle, test-side-rule):
 // the tests of both the test-class checks and the special-casing check

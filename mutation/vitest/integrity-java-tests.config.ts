@@ -1,4 +1,4 @@
-import base from './vitest.mutation.config';
+import base from './base.config';
 
 // Every unit test that reaches the Java test-class comparison (java-tests.ts, test-body.ts:
 // stryker/integrity-{java-tests,test-body}.config.mjs): all of them call checkTestIntegrity,

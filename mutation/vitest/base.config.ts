@@ -1,7 +1,7 @@
 import { defineConfig } from 'vitest/config';
 
 // The unit tests only, as one project: StrykerJS runs them against each mutant of the
-// safety-critical modules (npm run mutation, stryker.config.mjs). Maven-running tests are
+// safety-critical modules (npm run mutation, mutation/stryker.config.mjs). Maven-running tests are
 // left out: a mutant in a pure module is killed, or not, by the tests written for it.
 export default defineConfig({
   test: {
