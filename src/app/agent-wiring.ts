@@ -12,11 +12,8 @@ import { applyChangeSet } from '../patch/index.js';
 import type { ChangeSet } from '../patch/types.js';
 import type { EffectiveConfig } from '../policy/index.js';
 import { runCommandInWorkspace, type SandboxInfo, type Workspace } from '../workspace/index.js';
-import type { ChangeChecker } from '../repair/loop/change-check.js';
-import { allToolNames, BUILT_IN_AGENT_TOOLS, createAgentProposer, createCommandTool, type AgentAttemptInput } from '../repair/agent/index.js';
+import { allToolNames, BUILT_IN_AGENT_TOOLS, createAgentProposer, createCommandTool, createWorkspacePool, type AgentAttemptInput, type ChangeChecker, type IntegrityOutcome, type Proposal, type Verification } from '../repair/index.js';
 import type { AgentTool, SourceView } from '../plugins/contracts.js';
-import type { IntegrityOutcome, Proposal, Verification } from '../repair/loop/repair-loop.js';
-import { createWorkspacePool } from '../repair/verification/workspace-pool.js';
 
 export interface AgentWiringInput {
   config: EffectiveConfig;

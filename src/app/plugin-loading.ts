@@ -4,7 +4,7 @@
  */
 import { loadPlugins as loadPluginModules } from '../plugins/load.js';
 import type { LoadedPlugins } from '../plugins/types.js';
-import { BUILT_IN_AGENT_TOOLS, STATE_TOOLS } from '../repair/agent/index.js';
+import { BUILT_IN_AGENT_TOOLS, STATE_TOOLS } from '../repair/index.js';
 import { BUILT_IN_FIXERS } from '../repair/fixers/registry.js';
 
 export function loadPlugins(specifiers: readonly string[], options: { projectRoot: string }): Promise<LoadedPlugins> {

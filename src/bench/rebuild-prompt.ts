@@ -9,7 +9,7 @@ import { configSchema, toPatchPolicy } from '../policy/index.js';
 import type { RunRecord } from '../report/run-record.js';
 import { createSourceView } from '../repair/fixers/source-view.js';
 import { createTypeIndex } from '../repair/fixers/type-index.js';
-import { buildPromptFor, renderPromptText } from '../repair/proposers/model-proposer.js';
+import { buildPromptFor, renderPromptText } from '../repair/index.js';
 import { dependencyUpdatePiece } from '../repair/dependency-update/record.js';
 
 export async function rebuildFirstPrompt(projectRoot: string, record: RunRecord): Promise<string | undefined> {

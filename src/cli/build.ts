@@ -51,7 +51,7 @@ export async function runBuild(invocation: Invocation, io: CliIo): Promise<numbe
     config?.tier === 'off'
       ? undefined
       : onFirstFailureSign(async () => {
-          await Promise.all([import('../app/handle-build-failure.js'), ...(config ? [] : [import('../policy/load.js')])]);
+          await Promise.all([import('../app/index.js'), ...(config ? [] : [import('../policy/load.js')])]);
           (await import('../java/parse.js')).loadJavaParser();
         });
   const result = await runMaven({ executable: maven.executable, args: mavenArgs, cwd: io.cwd, env: io.env, echo: true, inheritStdin: true, ...(loadRepairEarly ? { onOutput: loadRepairEarly } : {}) });
@@ -72,7 +72,7 @@ export async function runBuild(invocation: Invocation, io: CliIo): Promise<numbe
       await emptySarif('tier off: mvnx did not diagnose the failure');
       return result.exitCode;
     }
-    const { handleBuildFailure } = await import('../app/handle-build-failure.js');
+    const { handleBuildFailure } = await import('../app/index.js');
     return await handleBuildFailure({
       cwd: io.cwd,
       projectRoot,

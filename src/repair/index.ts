@@ -19,3 +19,5 @@ export { startVerificationSession, type VerificationSession } from './verificati
 export { failingModuleDirs, failingTests } from './verification/verifier.js';
 export { recoverHiddenWarnings } from './verification/warning-recovery.js';
 export { createWorkspacePool } from './verification/workspace-pool.js';
+export { allToolNames, BUILT_IN_AGENT_TOOLS, createAgentProposer, createCommandTool, STATE_TOOLS, type AgentAttemptInput } from './agent/index.js';
+export { buildPromptFor, renderMessages, renderPromptText } from './proposers/model-proposer.js';

@@ -16,7 +16,7 @@ import { parseConfigText } from '../../policy/locate.js';
 import { commandToolSchema } from '../../policy/schema.js';
 import { describeIssues, validateLayer } from '../../policy/validate.js';
 import { splitCommandLine } from '../../policy/command-line.js';
-import { BUILT_IN_AGENT_TOOLS, STATE_TOOLS } from '../../repair/agent/index.js';
+import { BUILT_IN_AGENT_TOOLS, STATE_TOOLS } from '../../app/index.js';
 import { findProgram } from '../../workspace/command.js';
 import { MvnxError } from '../../shared/errors.js';
 import { helpAsked, parseSubcommandArgs, usageError, type SubcommandOption, type SubcommandSpec } from '../subcommand-args.js';
