@@ -20,7 +20,7 @@ export const LAYERS = [
   ['plugins'],
   ['report'],
   ['workspace', 'model', 'policy'],
-  ['patch', 'diagnose'],
+  ['patch', 'diagnose', 'codebase'],
   ['maven', 'java'],
   ['shared'],
 ];

@@ -3,7 +3,7 @@ import type { ChangeSet } from '../patch/types.js';
 import { fingerprintChangeSet } from '../patch/index.js';
 import { checkChangeSet, type ChangeChecker } from './change-check.js';
 import { overlayReaders } from './compose.js';
-import { createSourceView } from './fixers/source-view.js';
+import { createSourceView } from '../codebase/index.js';
 import type { FixerContext, SourceView } from '../plugins/contracts.js';
 import type { FixerRegistry } from './fixers/registry.js';
 import type { Proposal } from './loop.js';

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CODE_TOOLS, extractMethod, extractTestCode, findSimilarApiCalls, getClassesAndMethods, readRange, searchCodeBase } from '../../src/repair/agent/tools.js';
 import { MAX_TOOL_OUTPUT_CHARS, type AgentTool, type AgentToolContext } from '../../src/plugins/contracts.js';
-import { createSourceView } from '../../src/repair/fixers/source-view.js';
+import { createSourceView } from '../../src/codebase/index.js';
 
 const CALCULATOR = [
   'package com.acme.calc;', // 1

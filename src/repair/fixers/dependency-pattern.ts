@@ -10,7 +10,7 @@ import type { FixCandidate, Fixer, SourceView } from '../../plugins/contracts.js
 import type { DependencyUpdateAnalysis } from '../dependency-update/analyse.js';
 import { applyPatterns, patternsOf } from '../dependency-update/patterns.js';
 import type { PatternLog } from './dependency-update.js';
-import { byFile, isPlacedCompileError } from './diagnostic-text.js';
+import { byFile, isPlacedCompileError } from './support/diagnostic-text.js';
 
 export const DEPENDENCY_PATTERN_FIXER = 'dependency-pattern';
 

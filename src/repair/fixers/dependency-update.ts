@@ -14,7 +14,7 @@ import type { FixCandidate, Fixer, SourceView } from '../../plugins/contracts.js
 import type { Replacement } from '../dependency-update/api-diff.js';
 import type { DependencyUpdateAnalysis } from '../dependency-update/analyse.js';
 import { describeReplacement } from '../dependency-update/record.js';
-import { isPlacedCompileError } from './diagnostic-text.js';
+import { isPlacedCompileError } from './support/diagnostic-text.js';
 
 export const DEPENDENCY_UPDATE_FIXER = 'dependency-update';
 
