@@ -32,7 +32,7 @@ import { startVerificationSession, type VerificationSession } from './verificati
 import { failingModuleDirs, failingTests } from './verifier.js';
 import { recoverHiddenWarnings } from './warning-recovery.js';
 import { resolveMavenUserState } from '../maven/settings.js';
-import { createDependencyUpdateSession } from './dependency-update/session.js';
+import { createDependencyUpdateRepair } from './dependency-update/update-repair.js';
 import { dependencyUpdateLine } from './dependency-update/record.js';
 import type { DependencyUpdateRecord } from '../report/run-record.js';
 
@@ -80,7 +80,7 @@ export async function startRepairSession(input: {
   // One reader per base: fixers, prompt context and agent tools share each file's parse (src/java viewJavaFile).
   const readAt = overlayReaders((file) => original.read(file));
   // A dependency whose version changed and whose classes the errors name: said, and its API difference shown.
-  const dependencyUpdate = createDependencyUpdateSession({ projectRoot: context.projectRoot, localRepository, env: context.env, readOriginal: (file) => original.read(file) });
+  const dependencyUpdate = createDependencyUpdateRepair({ projectRoot: context.projectRoot, localRepository, env: context.env, readOriginal: (file) => original.read(file) });
   const updateRecord = await dependencyUpdate.analyse(input.diagnosis);
   if (updateRecord) progress.note(dependencyUpdateLine(updateRecord));
 
@@ -113,9 +113,9 @@ export async function startRepairSession(input: {
   const fixerProposals = config.fixers.enabled
     ? createFixerProposer({
         root: context.projectRoot,
-        registry: fixerRegistry(config.fixers.disabled ?? [], [...dependencyUpdate.fixers, ...(input.pluginFixers ?? [])]),
+        registry: fixerRegistry(config.fixers.disabled ?? [], input.pluginFixers ?? []),
         read: readAt,
-        context: { localRepository, onFixerError: (fixer, error) => progress.note(`quick-fix ${fixer} failed: ${error.message}`) },
+        context: { localRepository, dependencyUpdate: dependencyUpdate.fixerData, onFixerError: (fixer, error) => progress.note(`quick-fix ${fixer} failed: ${error.message}`) },
         checker,
         // A formatter fixer runs the project's own formatter goal in the workspace, on the attempt's tree.
         runGoal: async (goal, moduleDirs, base) => {

@@ -5,13 +5,13 @@ import { checkChangeSet, type ChangeChecker } from './change-check.js';
 import { overlayReaders } from './compose.js';
 import { createSourceView } from '../codebase/index.js';
 import type { FixerContext, SourceView } from '../plugins/contracts.js';
-import type { FixerRegistry } from './fixers/registry.js';
+import type { BuiltInFixerContext, FixerRegistry } from './fixers/index.js';
 import type { Proposal } from './loop.js';
 
 export interface FixerProposerOptions {
   root: string;
   registry: FixerRegistry;
-  context: FixerContext;
+  context: BuiltInFixerContext;
   checker: ChangeChecker;
   /** The tree as an attempt sees it; engine.ts passes the reader the prompt context and the agent share. */
   read?: (base: ChangeSet) => (file: string) => Promise<string | undefined>;
