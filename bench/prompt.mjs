@@ -42,7 +42,7 @@ async function child(options) {
   const diagnosedAt = performance.now();
   // Before the parse cache existed, java-parser loaded with src/java: time it apart, first.
   let parserLoadMs = 0;
-  if (!existsSync(`${dist}/repair/fixers/parse-cache.js`)) {
+  if (!existsSync(`${dist}/codebase/parse-store.js`)) {
     const at = performance.now();
     await import('java-parser');
     parserLoadMs = performance.now() - at;
@@ -51,10 +51,9 @@ async function child(options) {
   const java = await import(`${dist}/java/index.js`);
   const { configSchema, toPatchPolicy } = await import(`${dist}/policy/index.js`);
   const { promptWindow } = await import(`${dist}/model/index.js`);
-  const { createSourceView } = await import(`${dist}/repair/fixers/source-view.js`);
-  const { createTypeIndex } = await import(`${dist}/repair/fixers/type-index.js`);
+  const { createSourceView, createTypeIndex } = await import(`${dist}/codebase/index.js`);
   const { buildPromptFor, renderPromptText } = await import(`${dist}/repair/model-proposer.js`);
-  const cache = options.cache && java.useJavaParseCache ? await import(`${dist}/repair/fixers/parse-cache.js`) : undefined;
+  const cache = options.cache && java.useJavaParseCache ? await import(`${dist}/codebase/index.js`) : undefined;
   const modulesAt = performance.now();
   const config = configSchema.parse({});
   const view = createSourceView(options.project);

@@ -25,7 +25,7 @@ export const LAYERS = [
   ['plugins'],
   ['report'],
   ['workspace', 'model', 'policy'],
-  ['patch', 'diagnose'],
+  ['patch', 'diagnose', 'codebase'],
   ['maven', 'java'],
   ['shared'],
 ];

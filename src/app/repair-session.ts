@@ -20,10 +20,8 @@ import type { BuildFailureContext } from './build-failure.js';
 import { createFixerProposer } from '../repair/proposers/quick-fix-proposer.js';
 import { BUILT_IN_FIXERS, FixerRegistry } from '../repair/fixers/registry.js';
 import type { AgentTool, Fixer } from '../plugins/contracts.js';
-import { createSourceView } from '../repair/fixers/source-view.js';
-import { createParseCache } from '../repair/fixers/parse-cache.js';
+import { createParseCache, createSourceView, createTypeIndex } from '../codebase/index.js';
 import { flushJavaParses, useJavaParseCache } from '../java/index.js';
-import { createTypeIndex } from '../repair/fixers/type-index.js';
 import type { LoopPorts } from '../repair/loop/ports.js';
 import { wireAgent } from './agent-wiring.js';
 import { wireLoopPorts } from './loop-ports.js';
@@ -35,7 +33,7 @@ import { startVerificationSession, type VerificationSession } from '../repair/ve
 import { failingTests } from '../repair/verification/verifier.js';
 import { recoverHiddenWarnings } from '../repair/verification/warning-recovery.js';
 import { resolveMavenUserState } from '../maven/settings.js';
-import { createDependencyUpdateSession } from '../repair/dependency-update/session.js';
+import { createDependencyUpdateRepair } from '../repair/dependency-update/update-repair.js';
 import { dependencyUpdateLine } from '../repair/dependency-update/record.js';
 import type { DependencyUpdateRecord } from '../report/run-record.js';
 
@@ -83,7 +81,7 @@ export async function startRepairSession(input: {
   // One reader per base: fixers, prompt context and agent tools share each file's parse (src/java viewJavaFile).
   const readAt = overlayReaders((file) => original.read(file));
   // A dependency whose version changed and whose classes the errors name: said, and its API difference shown.
-  const dependencyUpdate = createDependencyUpdateSession({ projectRoot: context.projectRoot, localRepository, env: context.env, readOriginal: (file) => original.read(file) });
+  const dependencyUpdate = createDependencyUpdateRepair({ projectRoot: context.projectRoot, localRepository, env: context.env, readOriginal: (file) => original.read(file) });
   const updateRecord = await dependencyUpdate.analyse(input.diagnosis);
   if (updateRecord) progress.note(dependencyUpdateLine(updateRecord));
 
@@ -116,9 +114,9 @@ export async function startRepairSession(input: {
   const fixerProposals = config.fixers.enabled
     ? createFixerProposer({
         root: context.projectRoot,
-        registry: fixerRegistry(config.fixers.disabled ?? [], [...dependencyUpdate.fixers, ...(input.pluginFixers ?? [])]),
+        registry: fixerRegistry(config.fixers.disabled ?? [], input.pluginFixers ?? []),
         read: readAt,
-        context: { localRepository, onFixerError: (fixer, error) => progress.note(`quick-fix ${fixer} failed: ${error.message}`) },
+        context: { localRepository, dependencyUpdate: dependencyUpdate.fixerData, onFixerError: (fixer, error) => progress.note(`quick-fix ${fixer} failed: ${error.message}`) },
         checker,
         // A formatter fixer runs the project's own formatter goal in the workspace, on the attempt's tree.
         runGoal: async (goal, moduleDirs, base) => {

@@ -7,8 +7,7 @@
 import { promptWindow } from '../model/index.js';
 import { configSchema, toPatchPolicy } from '../policy/index.js';
 import type { RunRecord } from '../report/run-record.js';
-import { createSourceView } from '../repair/fixers/source-view.js';
-import { createTypeIndex } from '../repair/fixers/type-index.js';
+import { createSourceView, createTypeIndex } from '../codebase/index.js';
 import { buildPromptFor, renderPromptText } from '../repair/index.js';
 import { dependencyUpdatePiece } from '../repair/dependency-update/record.js';
 

@@ -1,7 +1,7 @@
 /**
  * Parse results by content: a file's model and the answers its readers asked of it
  * (fields, supertypes, calls, header, ...), kept in memory for the process and, when a
- * store is set (the project's `.mvnx/cache/java-parse/`, repair/fixers/parse-cache.ts),
+ * store is set (the project's `.mvnx/cache/java-parse/`, codebase/parse-store.ts),
  * across runs. A model read back from the store has no syntax tree: the answers asked
  * before are served from the entry, and only a new question parses the file (once), so a
  * second failure of the same project parses nothing and does not even load java-parser.

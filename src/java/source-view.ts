@@ -4,7 +4,7 @@
  * quick-fixes, the prompt context and the agent's tools all read through a SourceView;
  * the parse of a file is kept with the view, so the agent's twentieth look at a file, or
  * the second fixer that reads it, costs a read and no parse. The view itself is plain
- * data and two functions: reading the disk is the caller's edge (repair/fixers/source-view.ts).
+ * data and two functions: reading the disk is the caller's edge (codebase/disk-source-view.ts).
  */
 import { parseByContent } from './parse-cache.js';
 import type { JavaParseResult } from './types.js';

@@ -8,6 +8,7 @@
  * parsers: diagnose/ sits below plugins/ and may not import it. It is re-exported here so
  * that all four contracts are read in one place.
  */
+import type { TypeIndex } from '../codebase/index.js';
 import type { Diagnostic } from '../diagnose/types.js';
 import type { DiagnosticParser } from '../diagnose/plugin-parsers.js';
 import type { SourceView } from '../java/index.js';
@@ -35,51 +36,12 @@ export interface FixCandidate {
   reason: string;
 }
 
-/** Which classpath a source file compiles against. */
-export type SourceScope = 'main' | 'test';
-
-export interface LibraryMember {
-  kind: 'method' | 'field' | 'constructor';
-  name: string;
-  /** Parameter types as javap prints them (qualified, generic), empty for a field. */
-  parameters: string[];
-  /** The field's type or the method's return type; absent for a constructor. */
-  type?: string;
-  modifiers: string[];
-  /** The line as javap prints it, without the trailing `;`: `public boolean add(E)`. */
-  signature: string;
-}
-
-/** A JDK or library class as `javap -protected` shows it (repair/fixers/class-members.ts reads it). */
-export interface LibraryType {
-  /** `java.util.Map$Entry`. */
-  name: string;
-  kind: 'class' | 'interface' | 'enum' | 'record' | 'annotation';
-  superclass?: string;
-  interfaces: string[];
-  members: LibraryMember[];
-}
-
 /**
- * Where class names come from besides the project's own sources. The default one
- * (`createTypeIndex` in repair/fixers/type-index.ts) reads the JDK image and the module's
- * jars; tests and plugins may pass their own.
+ * Class names and members from the JDK and the jars a file compiles against, and which
+ * classpath a file uses: declared in codebase/types.ts, beside the default index that
+ * implements them, and part of this API as types only.
  */
-export interface TypeIndex {
-  /** Fully qualified names of exported, top-level JDK classes with this simple name. */
-  jdkClasses(simpleName: string): Promise<string[]>;
-  /**
-   * Fully qualified names of top-level classes with this simple name in the jars that
-   * `file` (root-relative) compiles against.
-   */
-  classpathClasses(simpleName: string, file: string, scope: SourceScope): Promise<string[]>;
-  /**
-   * Members of a JDK or library class (binary name, `java.util.Map$Entry`) that `file`
-   * can see, or undefined when the class is not found. Optional: an index without it
-   * simply offers no library members.
-   */
-  typeMembers?(binaryName: string, file: string, scope: SourceScope): Promise<LibraryType | undefined>;
-}
+export type { LibraryMember, LibraryType, SourceScope, TypeIndex } from '../codebase/index.js';
 
 export interface FixerContext {
   /** Absolute path of the Java home that compiled the project, when known. */

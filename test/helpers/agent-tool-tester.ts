@@ -22,7 +22,7 @@ import type { AgentTool, AgentToolContext, ToolResult } from '../../src/plugins/
 import { runAgentSession } from '../../src/repair/agent/agent-session.js';
 import { sessionTools } from '../../src/repair/agent/toolbox.js';
 import { BUILT_IN_AGENT_TOOLS } from '../../src/repair/agent/tools/index.js';
-import { createSourceView } from '../../src/repair/fixers/source-view.js';
+import { createSourceView } from '../../src/codebase/disk-source-view.js';
 
 /** Where the table's project is: `root` (the project) inside `base` (which also holds `outside`). */
 export interface TableProject {

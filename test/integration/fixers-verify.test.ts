@@ -4,7 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDefaultFixerRegistry, createSourceView } from '../../src/repair/fixers/index.js';
+import { createSourceView } from '../../src/codebase/index.js';
+import { createDefaultFixerRegistry } from '../../src/repair/fixers/index.js';
 import { FIXERS_FIXTURES, loadFixture, MECHANICAL_FIXTURES } from '../unit/fixers-support.js';
 
 const MAVEN_OPTS = '-XX:TieredStopAtLevel=1 -XX:+UseSerialGC';

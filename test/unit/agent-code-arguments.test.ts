@@ -12,7 +12,7 @@ import { lookUpCode, membersNamed, typesNamed } from '../../src/repair/agent/cod
 import { coerceArguments, type ToolSignature } from '../../src/repair/agent/middleware.js';
 import { extractMethod, extractTestCode, findSimilarApiCalls, getClassesAndMethods, readRange, searchCodeBase } from '../../src/repair/agent/tools/index.js';
 import { STATE_TOOLS } from '../../src/repair/agent/toolbox.js';
-import { createSourceView } from '../../src/repair/fixers/source-view.js';
+import { createSourceView } from '../../src/codebase/index.js';
 import type { AgentTool, SourceView } from '../../src/plugins/contracts.js';
 
 const DISCOUNTS = 'core/src/main/java/com/acme/core/Discounts.java';

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCommandTool, type CommandRunner, type CommandToolConfig } from '../../src/repair/agent/tools/command-tools.js';
 import { readToolOutput } from '../../src/repair/agent/tools/support/tool-output.js';
 import type { AgentToolContext } from '../../src/plugins/contracts.js';
-import { createSourceView } from '../../src/repair/fixers/source-view.js';
+import { createSourceView } from '../../src/codebase/index.js';
 import { detectSandbox, runCommandInWorkspace, type SandboxInfo } from '../../src/workspace/index.js';
 
 const APP = 'app/src/main/java/com/acme/App.java';

@@ -10,7 +10,7 @@ import type { Diagnostic } from '../../src/diagnose/types.js';
 import { editDistance, similarName } from '../../src/repair/agent/tools/find-similar-api-calls.js';
 import { extractTestCode, findSimilarApiCalls } from '../../src/repair/agent/tools/index.js';
 import { MAX_TOOL_OUTPUT_CHARS, type AgentToolContext } from '../../src/plugins/contracts.js';
-import { createSourceView } from '../../src/repair/fixers/source-view.js';
+import { createSourceView } from '../../src/codebase/index.js';
 
 const TEST = 'src/test/java/com/acme/shop/CartTest.java';
 const CART = 'src/main/java/com/acme/shop/Cart.java';

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { coerceArguments, describeCorrections, nameDistance, normaliseName, resolveToolName } from '../../src/repair/agent/middleware.js';
 import { CODE_TOOLS, extractTestCode, findSimilarApiCalls, readRange, searchCodeBase } from '../../src/repair/agent/tools/index.js';
-import { createSourceView } from '../../src/repair/fixers/source-view.js';
+import { createSourceView } from '../../src/codebase/index.js';
 import type { SourceView } from '../../src/plugins/contracts.js';
 
 const KNOWN = [...CODE_TOOLS.map((tool) => tool.name), 'run_tests', 'express_hypothesis', 'discard_hypothesis', 'collect_more_information', 'write_fix', 'goals_accomplished', 'give_up'];

@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, readFile, readdir, rm, utimes, writeFile } from 'node:f
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { keptDeclaredClasspath, resolveDeclaredClasspath } from '../../src/repair/fixers/declared-classpath.js';
+import { keptDeclaredClasspath, resolveDeclaredClasspath } from '../../src/codebase/declared-classpath.js';
 
 let scratch: string;
 let repository: string;

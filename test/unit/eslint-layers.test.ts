@@ -27,6 +27,9 @@ describe('mvnx/layers', () => {
       // The shapes repair/ and plugins/ share come from plugins/, below repair/.
       { filename: src('repair/fixers/registry.ts'), code: "import type { Fixer } from '../../plugins/contracts.js';" },
       { filename: src('maven/run.ts'), code: "import { execa } from 'execa';" },
+      // codebase/ (what is known of the user's code) sits below plugins/, which re-exports its types, and reads maven/ and java/.
+      { filename: src('plugins/contracts.ts'), code: "export type { TypeIndex } from '../codebase/index.js';" },
+      { filename: src('codebase/declared-classpath.ts'), code: "import { parsePomProject } from '../maven/pom.js';" },
     ],
     invalid: [
       { filename: src('policy/load.ts'), code: "import { parseFlags } from '../cli/flags.js';", errors: [{ messageId: 'upward' }] },
@@ -38,6 +41,9 @@ describe('mvnx/layers', () => {
       { filename: src('plugins/types.ts'), code: "import type { Fixer } from '../repair/fixers/registry.js';", errors: [{ messageId: 'upward' }] },
       { filename: src('plugins/load.ts'), code: "import { type AgentTool } from '../repair/agent/tool-kit.js';", errors: [{ messageId: 'upward' }] },
       { filename: src('plugins/load.ts'), code: "import { BUILT_IN_FIXERS } from '../repair/fixers/registry.js';", errors: [{ messageId: 'upward' }] },
+      { filename: src('codebase/type-index.ts'), code: "import type { Fixer } from '../plugins/contracts.js';", errors: [{ messageId: 'upward' }] },
+      { filename: src('codebase/x.ts'), code: "import type { Diagnostic } from '../diagnose/types.js';", errors: [{ messageId: 'upward' }] },
+      { filename: src('java/x.ts'), code: "import { createSourceView } from '../codebase/index.js';", errors: [{ messageId: 'upward' }] },
       { filename: src('newstage/x.ts'), code: "import { y } from '../maven/run.js';", errors: [{ messageId: 'unknownFolder' }] },
       // repair/ has one door, cli/ does not enter it, and its root holds nothing else.
       { filename: src('app/repair-session.ts'), code: "import { runRepairLoop } from '../repair/loop/repair-loop.js';", errors: [{ messageId: 'repairDoor' }] },

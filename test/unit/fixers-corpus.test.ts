@@ -2,7 +2,8 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDefaultFixerRegistry, createSourceView } from '../../src/repair/fixers/index.js';
+import { createSourceView } from '../../src/codebase/index.js';
+import { createDefaultFixerRegistry } from '../../src/repair/fixers/index.js';
 import { loadFixture, MECHANICAL_FIXTURES, OTHER_FIXTURES, readExpected } from './fixers-support.js';
 
 let cacheDir: string;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { insertImport, isImported } from '../../src/repair/fixers/insert-import.js';
+import { insertImport, isImported } from '../../src/repair/fixers/support/insert-import.js';
 import { insertSemicolon } from '../../src/repair/fixers/missing-semicolon.js';
 import { declareThrows } from '../../src/repair/fixers/missing-throws.js';
 import { convertLiteral, rewriteLiteralReturn } from '../../src/repair/fixers/literal-return.js';

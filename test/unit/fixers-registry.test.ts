@@ -4,11 +4,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Diagnostic } from '../../src/diagnose/types.js';
-import { createDefaultFixerRegistry, createSourceView, FixerRegistry } from '../../src/repair/fixers/index.js';
+import { createDefaultFixerRegistry, FixerRegistry } from '../../src/repair/fixers/index.js';
 import type { Fixer, FixCandidate } from '../../src/plugins/contracts.js';
-import { resolveDeclaredClasspath, parseDeclaredDependencies } from '../../src/repair/fixers/declared-classpath.js';
-import { classNamesFromEntries, jarClasses } from '../../src/repair/fixers/jar-index.js';
-import { indexPublicClasses, loadJdkIndex, parseJimageList, parseModuleExports, readJavaVersion, resolveJavaHome } from '../../src/repair/fixers/jdk-index.js';
+import { createSourceView, resolveDeclaredClasspath, parseDeclaredDependencies } from '../../src/codebase/index.js';
+import { classNamesFromEntries, jarClasses } from '../../src/codebase/jar-index.js';
+import { indexPublicClasses, loadJdkIndex, parseJimageList, parseModuleExports, readJavaVersion, resolveJavaHome } from '../../src/codebase/jdk-index.js';
 import { FIXERS_FIXTURES } from './fixers-support.js';
 
 let scratch: string;
@@ -77,8 +77,8 @@ describe('FixerRegistry', () => {
     await expect(new FixerRegistry().propose(undefined as unknown as Diagnostic[], view())).rejects.toThrow('propose() needs an array of diagnostics');
   });
 
-  it('registers the eight built-in fixers by default', () => {
-    expect(createDefaultFixerRegistry().list().map((f) => f.name)).toEqual(['missing-import', 'missing-semicolon', 'bad-import', 'missing-throws', 'wrong-package', 'literal-return', 'renamed-member', 'formatter-goal']);
+  it('registers the ten built-in fixers by default', () => {
+    expect(createDefaultFixerRegistry().list().map((f) => f.name)).toEqual(['missing-import', 'missing-semicolon', 'bad-import', 'missing-throws', 'wrong-package', 'literal-return', 'renamed-member', 'formatter-goal', 'dependency-update', 'dependency-pattern']);
   });
 });
 

@@ -1,6 +1,6 @@
 /**
  * Java parses by content across runs (src/java/parse-cache.ts and its disk edge,
- * repair/fixers/parse-cache.ts): an entry is found by the file's text alone, a corrupt or
+ * codebase/parse-store.ts): an entry is found by the file's text alone, a corrupt or
  * foreign entry is parsed again and rewritten, the folder keeps under its cap, and a
  * second prompt build of the same project parses nothing: counted, not timed.
  */
@@ -28,9 +28,7 @@ import {
 } from '../../src/java/index.js';
 import { toPatchPolicy, configSchema } from '../../src/policy/index.js';
 import { Redactor } from '../../src/model/index.js';
-import { createParseCache, parseCacheDir } from '../../src/repair/fixers/parse-cache.js';
-import { createSourceView } from '../../src/repair/fixers/source-view.js';
-import { createTypeIndex } from '../../src/repair/fixers/type-index.js';
+import { createParseCache, createSourceView, createTypeIndex, parseCacheDir } from '../../src/codebase/index.js';
 import { buildPromptFor, renderPromptText } from '../../src/repair/proposers/model-proposer.js';
 
 const cases = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../bench/cases');

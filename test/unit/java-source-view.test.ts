@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { viewJavaFile } from '../../src/java/index.js';
 import { parseByContent } from '../../src/java/parse-cache.js';
 import { ProjectSources } from '../../src/repair/context/sources.js';
-import { createSourceView } from '../../src/repair/fixers/source-view.js';
+import { createSourceView } from '../../src/codebase/index.js';
 import { readJava } from '../../src/repair/agent/tools/support/tool-kit.js';
 import { overlayReaders } from '../../src/repair/loop/compose.js';
 import type { ChangeSet } from '../../src/patch/types.js';

@@ -1,5 +1,5 @@
 /**
- * javap answers kept on disk (repair/fixers/class-members.ts): each javap run is a JVM start,
+ * javap answers kept on disk (codebase/class-members.ts): each javap run is a JVM start,
  * and the same JDK and library types are asked for by every prompt of a project. Real javap;
  * a fresh module instance stands for a new mvnx process (its in-memory answers are gone).
  */
@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
-const MODULE = '../../src/repair/fixers/class-members.js';
+const MODULE = '../../src/codebase/class-members.js';
 const cleanups: (() => Promise<void>)[] = [];
 const path0 = process.env.PATH;
 afterEach(async () => {
@@ -16,7 +16,7 @@ afterEach(async () => {
   while (cleanups.length > 0) await cleanups.pop()!();
 });
 
-async function freshReader(): Promise<typeof import('../../src/repair/fixers/class-members.js')['readLibraryTypes']> {
+async function freshReader(): Promise<typeof import('../../src/codebase/class-members.js')['readLibraryTypes']> {
   vi.resetModules();
   return (await import(MODULE)).readLibraryTypes;
 }

@@ -1,7 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { defaultLocalRepository } from '../../src/repair/fixers/declared-classpath.js';
+import { defaultLocalRepository } from '../../src/codebase/index.js';
 import { resolveMavenUserState } from '../../src/maven/settings.js';
 import { tempDir } from '../helpers/temp-dir.js';
 

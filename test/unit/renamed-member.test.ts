@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseJavapOutput, splitTopLevel } from '../../src/repair/fixers/class-members.js';
+import { parseJavapOutput, splitTopLevel } from '../../src/codebase/class-members.js';
 import { accepts, codeOccurrences, isNearName, nameWords } from '../../src/repair/fixers/renamed-member.js';
 
 describe('isNearName', () => {

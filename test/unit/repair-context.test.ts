@@ -15,8 +15,7 @@ import { gatherContext } from '../../src/repair/context/gather.js';
 import { importsPiece, methodPiece, typeHeaderPiece, unparsedPieces } from '../../src/repair/context/pieces.js';
 import { locationOf, symbolOf } from '../../src/repair/context/symbols.js';
 import { parseJava } from '../../src/java/index.js';
-import { createSourceView } from '../../src/repair/fixers/source-view.js';
-import { createTypeIndex } from '../../src/repair/fixers/type-index.js';
+import { createSourceView, createTypeIndex } from '../../src/codebase/index.js';
 
 const cases = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../bench/cases');
 const temps: string[] = [];

@@ -8,9 +8,9 @@
  *   one, the less preferred first.
  */
 import type { Diagnostic } from '../../diagnose/types.js';
-import { isPlacedCompileError, symbolLocation } from './diagnostic-text.js';
+import { isPlacedCompileError, symbolLocation } from './support/diagnostic-text.js';
 import { joinLines, readJavaHeader, splitLines, usesSimpleName, type JavaImport } from '../../java/index.js';
-import { packageRank } from './package-preference.js';
+import { packageRank } from './support/package-preference.js';
 import type { FixCandidate, Fixer, SourceView } from '../../plugins/contracts.js';
 
 const NAME = 'bad-import';

@@ -7,25 +7,25 @@
 import type { Diagnostic } from '../../diagnose/types.js';
 import { fingerprintChangeSet } from '../../patch/index.js';
 import type { FixCandidate, Fixer, SourceView } from '../../plugins/contracts.js';
-import type { DependencyUpdateAnalysis } from '../dependency-update/analyse.js';
 import { applyPatterns, patternsOf } from '../dependency-update/patterns.js';
-import type { PatternLog } from './dependency-update.js';
-import { byFile, isPlacedCompileError } from './diagnostic-text.js';
+import type { BuiltInFixerContext } from './support/built-in-context.js';
+import { byFile, isPlacedCompileError } from './support/diagnostic-text.js';
 
 export const DEPENDENCY_PATTERN_FIXER = 'dependency-pattern';
 
-export function createDependencyPatternFixer(analysis: () => DependencyUpdateAnalysis | undefined, log: PatternLog, readOriginal: (file: string) => Promise<string | undefined>): Fixer {
-  return {
+/** Proposes nothing when the context carries no dependency update (the failure is not one). */
+export const dependencyPatternFixer: Fixer = {
     name: DEPENDENCY_PATTERN_FIXER,
-    handles: (diagnostic) => isPlacedCompileError(diagnostic) && analysis() !== undefined,
-    async propose(diagnostics: Diagnostic[], view: SourceView): Promise<FixCandidate[]> {
-      const update = analysis();
-      if (!update) return [];
+    handles: (diagnostic) => isPlacedCompileError(diagnostic),
+    async propose(diagnostics: Diagnostic[], view: SourceView, context: BuiltInFixerContext): Promise<FixCandidate[]> {
+      const run = context.dependencyUpdate;
+      const update = run?.analysis();
+      if (!run || !update) return [];
       // Files the update touched: where an edit of the attempt's tree may hold a pattern.
       const files = new Set([...update.errors.map((error) => error.diagnostic.file!), ...diagnostics.map((d) => d.file).filter((f): f is string => Boolean(f))]);
       const edited: { before: string; after: string }[] = [];
       for (const file of files) {
-        const [before, after] = await Promise.all([readOriginal(file), view.read(file)]);
+        const [before, after] = await Promise.all([run.readOriginal(file), view.read(file)]);
         if (before !== undefined && after !== undefined && before !== after) edited.push({ before, after });
       }
       if (edited.length === 0) return [];
@@ -52,8 +52,7 @@ export function createDependencyPatternFixer(analysis: () => DependencyUpdateAna
       const changeSet = { files: changed };
       const [first] = [...used];
       const [from, to] = (first ?? ' -> ').split(' -> ');
-      log.set(fingerprintChangeSet(changeSet), { from: from!, to: to!, sites });
+      run.log.set(fingerprintChangeSet(changeSet), { from: from!, to: to!, sites });
       return [{ fixer: DEPENDENCY_PATTERN_FIXER, changeSet, confidence: 0.85, reason: `the fix of an earlier site of ${update.change.artifactId} ${update.change.from} -> ${update.change.to} (${[...used].join('; ')}) written at ${sites.join(', ')}` }];
     },
-  };
-}
+};

@@ -12,14 +12,11 @@ import { simpleName, packageOf } from '../../maven/class-file.js';
 import { fingerprintChangeSet } from '../../patch/index.js';
 import type { FixCandidate, Fixer, SourceView } from '../../plugins/contracts.js';
 import type { Replacement } from '../dependency-update/api-diff.js';
-import type { DependencyUpdateAnalysis } from '../dependency-update/analyse.js';
 import { describeReplacement } from '../dependency-update/record.js';
-import { isPlacedCompileError } from './diagnostic-text.js';
+import type { BuiltInFixerContext } from './support/built-in-context.js';
+import { isPlacedCompileError } from './support/diagnostic-text.js';
 
 export const DEPENDENCY_UPDATE_FIXER = 'dependency-update';
-
-/** What a pattern-writing fixer proposed, by the change set's fingerprint: the run record lists the sites once verified. */
-export type PatternLog = Map<string, { from: string; to: string; sites: string[] }>;
 
 const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
@@ -100,14 +97,14 @@ function siteOf(diagnostic: Diagnostic & { file: string; line: number }): string
   return `${diagnostic.file}:${diagnostic.line}`;
 }
 
-/** The quick-fix for the run's dependency update; `analysis()` is undefined when the failure is not one. */
-export function createDependencyUpdateFixer(analysis: () => DependencyUpdateAnalysis | undefined, log: PatternLog): Fixer {
-  return {
+/** The quick-fix for the run's dependency update; it proposes nothing when the context carries none (the failure is not one). */
+export const dependencyUpdateFixer: Fixer = {
     name: DEPENDENCY_UPDATE_FIXER,
-    handles: (diagnostic) => isPlacedCompileError(diagnostic) && analysis() !== undefined,
-    async propose(diagnostics: Diagnostic[], view: SourceView): Promise<FixCandidate[]> {
-      const update = analysis();
-      if (!update) return [];
+    handles: (diagnostic) => isPlacedCompileError(diagnostic),
+    async propose(diagnostics: Diagnostic[], view: SourceView, context: BuiltInFixerContext): Promise<FixCandidate[]> {
+      const run = context.dependencyUpdate;
+      const update = run?.analysis();
+      if (!run || !update) return [];
       const current = diagnostics.filter(isPlacedCompileError);
       // The replacement each current error gets: its own analysis entry, else one of the same message and symbol.
       const planned: { diagnostic: Diagnostic & { file: string; line: number }; replacement: Replacement }[] = [];
@@ -137,7 +134,7 @@ export function createDependencyUpdateFixer(analysis: () => DependencyUpdateAnal
       const changeSet = { files: changed.map(([path, entry]) => ({ path, before: entry.before, after: entry.after })) };
       const described = [...reasons];
       const written = [...patterns.values()];
-      log.set(fingerprintChangeSet(changeSet), { from: written.map((p) => p.from).join('; '), to: written.map((p) => p.to).join('; '), sites });
+      run.log.set(fingerprintChangeSet(changeSet), { from: written.map((p) => p.from).join('; '), to: written.map((p) => p.to).join('; '), sites });
       return [
         {
           fixer: DEPENDENCY_UPDATE_FIXER,
@@ -147,5 +144,4 @@ export function createDependencyUpdateFixer(analysis: () => DependencyUpdateAnal
         },
       ];
     },
-  };
-}
+};

@@ -5,7 +5,7 @@
  * change (`return 1.5;` in an int method) is refused: that is a decision, not a typo.
  */
 import type { Diagnostic } from '../../diagnose/types.js';
-import { isPlacedCompileError } from './diagnostic-text.js';
+import { isPlacedCompileError } from './support/diagnostic-text.js';
 import { enclosingMethodAt, joinLines, offsetAt, parseJava, splitLines, viewJavaFile, type JavaParseResult } from '../../java/index.js';
 import type { FixCandidate, Fixer, SourceView } from '../../plugins/contracts.js';
 

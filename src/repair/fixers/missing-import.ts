@@ -4,13 +4,11 @@
  */
 import type { Diagnostic } from '../../diagnose/types.js';
 import type { FileChange } from '../../patch/types.js';
-import { byFile, isPlacedCompileError, missingSymbol } from './diagnostic-text.js';
-import { insertImport } from './insert-import.js';
+import { byFile, isPlacedCompileError, missingSymbol } from './support/diagnostic-text.js';
+import { insertImport } from './support/insert-import.js';
 import { readJavaHeader } from '../../java/index.js';
-import { scopeOfPath } from './maven-layout.js';
-import { packageRank } from './package-preference.js';
-import { projectTypes, type ProjectTypes } from './project-types.js';
-import { createTypeIndex } from './type-index.js';
+import { createTypeIndex, projectTypes, scopeOfPath, type ProjectTypes } from '../../codebase/index.js';
+import { packageRank } from './support/package-preference.js';
 import type { FixCandidate, Fixer, FixerContext, SourceView, TypeIndex } from '../../plugins/contracts.js';
 
 const NAME = 'missing-import';

@@ -5,7 +5,7 @@
  * a statement and nothing but a comment follows it on the line.
  */
 import type { Diagnostic } from '../../diagnose/types.js';
-import { isPlacedCompileError } from './diagnostic-text.js';
+import { isPlacedCompileError } from './support/diagnostic-text.js';
 // The file does not parse (that is the failure), so this fixer reads the masked text.
 import { joinLines, maskCommentsAndLiterals, splitLines } from '../../java/index.js';
 import type { FixCandidate, Fixer, SourceView } from '../../plugins/contracts.js';

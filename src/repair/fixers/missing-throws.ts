@@ -5,9 +5,9 @@
  * those are left to the model.
  */
 import type { Diagnostic } from '../../diagnose/types.js';
-import { byFile, isPlacedCompileError } from './diagnostic-text.js';
+import { byFile, isPlacedCompileError } from './support/diagnostic-text.js';
 import { enclosingMethodAt, headerOf, offsetAt, parseJava, viewJavaFile, type JavaHeader, type JavaParseResult } from '../../java/index.js';
-import { insertImport } from './insert-import.js';
+import { insertImport } from './support/insert-import.js';
 import type { FixCandidate, Fixer, SourceView } from '../../plugins/contracts.js';
 
 const NAME = 'missing-throws';

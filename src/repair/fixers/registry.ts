@@ -6,13 +6,16 @@
 import type { Diagnostic } from '../../diagnose/types.js';
 import { checkFixer } from '../../plugins/check.js';
 import { badImportFixer } from './bad-import.js';
+import { dependencyPatternFixer } from './dependency-pattern.js';
+import { dependencyUpdateFixer } from './dependency-update.js';
 import { formatterGoalFixer } from './formatter-goal.js';
 import { literalReturnFixer } from './literal-return.js';
 import { missingImportFixer } from './missing-import.js';
 import { missingSemicolonFixer } from './missing-semicolon.js';
 import { missingThrowsFixer } from './missing-throws.js';
 import { renamedMemberFixer } from './renamed-member.js';
-import type { FixCandidate, Fixer, FixerContext, SourceView } from '../../plugins/contracts.js';
+import type { FixCandidate, Fixer, SourceView } from '../../plugins/contracts.js';
+import type { BuiltInFixerContext } from './support/built-in-context.js';
 import { wrongPackageFixer } from './wrong-package.js';
 
 export class FixerError extends Error {
@@ -60,7 +63,7 @@ export class FixerRegistry {
   }
 
   /** Every fixer's candidates, by confidence (highest first, registration order on ties), deduplicated by resulting contents. */
-  async propose(diagnostics: Diagnostic[], view: SourceView, context: FixerContext = {}): Promise<FixCandidate[]> {
+  async propose(diagnostics: Diagnostic[], view: SourceView, context: BuiltInFixerContext = {}): Promise<FixCandidate[]> {
     if (!Array.isArray(diagnostics)) throw new TypeError('propose() needs an array of diagnostics');
     const collected: FixCandidate[] = [];
     for (const fixer of this.fixers) {
@@ -94,7 +97,7 @@ export class FixerRegistry {
   }
 }
 
-export const BUILT_IN_FIXERS: readonly Fixer[] = [missingImportFixer, missingSemicolonFixer, badImportFixer, missingThrowsFixer, wrongPackageFixer, literalReturnFixer, renamedMemberFixer, formatterGoalFixer];
+export const BUILT_IN_FIXERS: readonly Fixer[] = [missingImportFixer, missingSemicolonFixer, badImportFixer, missingThrowsFixer, wrongPackageFixer, literalReturnFixer, renamedMemberFixer, formatterGoalFixer, dependencyUpdateFixer, dependencyPatternFixer];
 
 export function createDefaultFixerRegistry(): FixerRegistry {
   const registry = new FixerRegistry();

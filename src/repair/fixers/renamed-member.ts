@@ -12,9 +12,9 @@ import { allTypes, fieldsOf, maskCommentsAndLiterals, typeParametersOf, type Jav
 import { locationOf, symbolOf, type SymbolReference } from '../context/symbols.js';
 import { ProjectSources, type HierarchyType, type ProjectType } from '../context/sources.js';
 import { editDistance, nameWords } from '../context/pieces.js';
-import { byFile, isPlacedCompileError } from './diagnostic-text.js';
+import { byFile, isPlacedCompileError } from './support/diagnostic-text.js';
 import type { FixCandidate, Fixer, FixerContext, LibraryMember, SourceView } from '../../plugins/contracts.js';
-import { createTypeIndex } from './type-index.js';
+import { createTypeIndex } from '../../codebase/index.js';
 
 const NAME = 'renamed-member';
 

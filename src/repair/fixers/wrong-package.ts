@@ -7,9 +7,9 @@
  */
 import path from 'node:path';
 import type { Diagnostic } from '../../diagnose/types.js';
-import { isPlacedCompileError } from './diagnostic-text.js';
+import { isPlacedCompileError } from './support/diagnostic-text.js';
 import { joinLines, readJavaHeader, splitLines } from '../../java/index.js';
-import { packageImpliedByPath } from './maven-layout.js';
+import { packageImpliedByPath } from '../../codebase/index.js';
 import type { FixCandidate, Fixer, SourceView } from '../../plugins/contracts.js';
 
 const NAME = 'wrong-package';

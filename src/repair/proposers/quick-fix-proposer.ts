@@ -3,15 +3,15 @@ import type { ChangeSet } from '../../patch/types.js';
 import { fingerprintChangeSet } from '../../patch/index.js';
 import { checkChangeSet, type ChangeChecker } from '../loop/change-check.js';
 import { overlayReaders } from '../loop/compose.js';
-import { createSourceView } from '../fixers/source-view.js';
+import { createSourceView } from '../../codebase/index.js';
 import type { FixerContext, SourceView } from '../../plugins/contracts.js';
-import type { FixerRegistry } from '../fixers/registry.js';
-import type { Proposal } from '../loop/ports.js';
+import type { BuiltInFixerContext, FixerRegistry } from '../fixers/index.js';
+import type { Proposal } from '../loop/repair-loop.js';
 
 export interface FixerProposerOptions {
   root: string;
   registry: FixerRegistry;
-  context: FixerContext;
+  context: BuiltInFixerContext;
   checker: ChangeChecker;
   /** The tree as an attempt sees it; engine.ts passes the reader the prompt context and the agent share. */
   read?: (base: ChangeSet) => (file: string) => Promise<string | undefined>;

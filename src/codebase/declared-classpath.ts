@@ -10,8 +10,8 @@ import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { parsePomProject, pomDependencies, type PomDependency } from '../../maven/pom.js';
-import { resolveMavenUserState } from '../../maven/settings.js';
+import { parsePomProject, pomDependencies, type PomDependency } from '../maven/pom.js';
+import { resolveMavenUserState } from '../maven/settings.js';
 import { fileStamp, writeCacheFile } from './cache-file.js';
 
 export type DeclaredDependency = PomDependency;

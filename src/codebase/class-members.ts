@@ -12,7 +12,7 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { execa } from 'execa';
-import type { LibraryMember, LibraryType } from '../../plugins/contracts.js';
+import type { LibraryMember, LibraryType } from './types.js';
 import { fileStamp, writeCacheFile } from './cache-file.js';
 
 const HEADER = /^((?:[\w-]+\s+)*?)(class|interface|enum|record|@interface)\s+([\w$.]+)(<.*?>)?(?:\s+extends\s+(.+?))?(?:\s+implements\s+(.+?))?\s*\{$/;

@@ -6,7 +6,7 @@ import { defaultLocalRepository, keptDeclaredClasspath, type DeclaredClasspath }
 import { readLibraryTypes } from './class-members.js';
 import { jarClasses } from './jar-index.js';
 import { defaultCacheDir, loadJdkIndex, resolveJavaHome } from './jdk-index.js';
-import type { SourceScope, TypeIndex } from '../../plugins/contracts.js';
+import type { SourceScope, TypeIndex } from './types.js';
 
 export interface TypeIndexOptions {
   /** Absolute project root; files passed to `classpathClasses` are relative to it. */

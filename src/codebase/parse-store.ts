@@ -9,7 +9,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, readdir, rename, stat, unlink, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { ParseStore } from '../../java/index.js';
+import type { ParseStore } from '../java/index.js';
 
 /** About 2,000 entries of a typical source file; jsoup's whole tree takes a few MB. */
 export const PARSE_CACHE_MAX_BYTES = 20 * 1024 * 1024;

@@ -1,33 +1,42 @@
 /**
  * The dependency-update side of one repair, as the engine wires it: the analysis of the
- * first diagnosis (detect.ts + analyse.ts), its two quick-fixes, the prompt's section,
- * and the record of which sites each pattern fixed once the loop verified or kept it.
+ * first diagnosis (detect.ts + analyse.ts), what its two quick-fixes read (they are
+ * ordinary fixers in ../fixers/, and get it through their FixerContext), the prompt's
+ * section, and the record of which sites each pattern fixed once the loop verified or kept it.
  */
 import type { Diagnosis } from '../../diagnose/types.js';
 import type { ContextPiece } from '../../model/prompts/index.js';
-import type { Fixer } from '../../plugins/contracts.js';
 import type { DependencyUpdateRecord } from '../../report/run-record.js';
 import type { AttemptRecord } from '../../shared/run-vocabulary.js';
-import { createDependencyPatternFixer } from '../fixers/dependency-pattern.js';
-import { createDependencyUpdateFixer, type PatternLog } from '../fixers/dependency-update.js';
 import { analyseDependencyUpdate, type DependencyUpdateAnalysis } from './analyse.js';
 import { detectVersionChanges, updateBranchHint } from './detect.js';
 import { dependencyUpdatePiece, dependencyUpdateRecord } from './record.js';
 
-export interface DependencyUpdateSession {
+/** What a pattern-writing fixer proposed, by the change set's fingerprint: the run record lists the sites once verified. */
+export type PatternLog = Map<string, { from: string; to: string; sites: string[] }>;
+
+/** What the two dependency-update quick-fixes read of the run (../fixers/dependency-update.ts, ../fixers/dependency-pattern.ts). */
+export interface DependencyUpdateFixerData {
+  /** Undefined until analyse() found an update, and when the failure is not one. */
+  analysis(): DependencyUpdateAnalysis | undefined;
+  /** The fixers write what they proposed here; onAttempt() reads it. */
+  log: PatternLog;
+  readOriginal(file: string): Promise<string | undefined>;
+}
+
+export interface DependencyUpdateRepair {
   /** Reads the POMs and jars once; the record, or undefined when the failure is not a dependency update's. */
   analyse(diagnosis: Diagnosis): Promise<DependencyUpdateRecord | undefined>;
-  fixers: Fixer[];
+  fixerData: DependencyUpdateFixerData;
   promptPieces(): ContextPiece[];
   onAttempt(attempt: AttemptRecord): void;
   record(): DependencyUpdateRecord | undefined;
 }
 
-export function createDependencyUpdateSession(options: { projectRoot: string; localRepository: string; env?: NodeJS.ProcessEnv; readOriginal: (file: string) => Promise<string | undefined> }): DependencyUpdateSession {
+export function createDependencyUpdateRepair(options: { projectRoot: string; localRepository: string; env?: NodeJS.ProcessEnv; readOriginal: (file: string) => Promise<string | undefined> }): DependencyUpdateRepair {
   let analysis: DependencyUpdateAnalysis | undefined;
   let record: DependencyUpdateRecord | undefined;
   const log: PatternLog = new Map();
-  const current = () => analysis;
   return {
     async analyse(diagnosis) {
       const changes = await detectVersionChanges({ projectRoot: options.projectRoot, localRepository: options.localRepository }).catch(() => []);
@@ -37,7 +46,7 @@ export function createDependencyUpdateSession(options: { projectRoot: string; lo
       record = analysis ? dependencyUpdateRecord(analysis) : undefined;
       return record;
     },
-    fixers: [createDependencyUpdateFixer(current, log), createDependencyPatternFixer(current, log, options.readOriginal)],
+    fixerData: { analysis: () => analysis, log, readOriginal: options.readOriginal },
     promptPieces: () => (record ? [dependencyUpdatePiece(record)] : []),
     onAttempt(attempt) {
       const applied = log.get(attempt.fingerprint);

@@ -1,7 +1,7 @@
 import { readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { minimatch } from 'minimatch';
-import type { SourceView } from '../../plugins/contracts.js';
+import type { SourceView } from '../java/index.js';
 
 /** Folders that hold build output, mvnx's own state or tooling, never project sources. */
 const SKIPPED_FOLDERS = new Set(['target', '.mvnx', '.git', 'node_modules']);

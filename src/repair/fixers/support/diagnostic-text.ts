@@ -1,4 +1,4 @@
-import type { Diagnostic } from '../../diagnose/types.js';
+import type { Diagnostic } from '../../../diagnose/types.js';
 
 export interface MissingSymbol {
   kind: string;

@@ -1,4 +1,4 @@
-import { joinLines, readJavaHeader, splitLines, type JavaImport } from '../../java/index.js';
+import { joinLines, readJavaHeader, splitLines, type JavaImport } from '../../../java/index.js';
 
 function packageOf(qualifiedName: string): string {
   return qualifiedName.slice(0, qualifiedName.lastIndexOf('.'));

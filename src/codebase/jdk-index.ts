@@ -7,8 +7,8 @@ import { existsSync } from 'node:fs';
 import { readFile, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { execa } from 'execa';
-import { defaultCacheDir } from '../../shared/cache-dir.js';
-import { searchPath } from '../../shared/path-search.js';
+import { defaultCacheDir } from '../shared/cache-dir.js';
+import { searchPath } from '../shared/path-search.js';
 import { writeCacheFile } from './cache-file.js';
 
 export interface JdkIndex {

@@ -1,7 +1,7 @@
 /** What the project's own Java sources declare and import, read through the SourceView. */
-import { scanJavaHeader } from '../../java/index.js';
+import { scanJavaHeader, type SourceView } from '../java/index.js';
 import { scopeOfPath } from './maven-layout.js';
-import type { SourceScope, SourceView } from '../../plugins/contracts.js';
+import type { SourceScope } from './types.js';
 
 export interface ProjectType {
   qualifiedName: string;
