@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { insertImport, isImported } from '../../src/repair/fixers/insert-import.js';
-import { insertSemicolon } from '../../src/repair/fixers/missing-semicolon.js';
 import { declareThrows } from '../../src/repair/fixers/missing-throws.js';
 import { convertLiteral, rewriteLiteralReturn } from '../../src/repair/fixers/literal-return.js';
 import { correctPackage } from '../../src/repair/fixers/wrong-package.js';
@@ -40,32 +39,6 @@ describe('insertImport', () => {
   it('rejects a name that is not a qualified class name', () => {
     expect(() => insertImport('class A {}', 'List')).toThrow(/not a qualified class name: List/);
     expect(() => insertImport('class A {}', 'java.util.List;')).toThrow(/not a qualified class name/);
-  });
-});
-
-describe('insertSemicolon refuses when it is not certain', () => {
-  const body = (statement: string, next = '    }') => java('class A {', '  void f() {', statement, next, '}');
-  it('inserts right after the token javac points at', () => {
-    expect(insertSemicolon(body('    int x = 1'), 3, 14)).toBe(body('    int x = 1;'));
-    expect(insertSemicolon(body('    i++ /* bump */'), 3, 8)).toBe(body('    i++; /* bump */'));
-  });
-  it.each([
-    ['after an opening brace', '    if (x) {', 15],
-    ['after a comma', '    call(a,', 12],
-    ['in the middle of code', '    int x = 1 int y = 2;', 14],
-    ['after an operator', '    int x = 1 +', 16],
-    ['on a method header', '    private int g()', 20],
-    ['on a control statement', '    while (x)', 14],
-  ])('%s', (_why, statement, column) => {
-    expect(insertSemicolon(body(statement), 3, column)).toBeUndefined();
-  });
-  it('when the next line continues the expression', () => {
-    expect(insertSemicolon(body('    String s = a', '        .trim();'), 3, 17)).toBeUndefined();
-  });
-  it('when the position is outside the file', () => {
-    expect(insertSemicolon(body('    int x = 1'), 99, 2)).toBeUndefined();
-    expect(insertSemicolon(body('    int x = 1'), 3, 80)).toBeUndefined();
-    expect(insertSemicolon(body('    int x = 1'), 0, 1)).toBeUndefined();
   });
 });
 
