@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { insertImport, isImported } from '../../src/repair/fixers/insert-import.js';
 import { declareThrows } from '../../src/repair/fixers/missing-throws.js';
-import { convertLiteral, rewriteLiteralReturn } from '../../src/repair/fixers/literal-return.js';
 import { correctPackage } from '../../src/repair/fixers/wrong-package.js';
 
 const java = (...lines: string[]) => `${lines.join('\n')}\n`;
@@ -71,37 +70,6 @@ describe('declareThrows', () => {
     expect(declareThrows(lambda, [{ line: 4, column: 7, exception: 'java.io.IOException' }])).toBeUndefined();
     const iface = java('interface A {', '  default void f() {', '    x.run();', '  }', '}');
     expect(declareThrows(iface, [{ line: 3, column: 5, exception: 'java.io.IOException' }])).toBeUndefined();
-  });
-});
-
-describe('literal returns', () => {
-  it.each([
-    ['"42"', 'int', '42'],
-    ['"-7"', 'long', '-7'],
-    ['"9999999999"', 'long', '9999999999L'],
-    ['"true"', 'boolean', 'true'],
-    ['"2.5"', 'double', '2.5'],
-    ['7', 'String', '"7"'],
-    ['5L', 'int', '5'],
-  ])('%s as %s becomes %s', (literal, target, expected) => {
-    expect(convertLiteral(literal, target)).toBe(expected);
-  });
-  it.each([
-    ['"9999999999"', 'int'],
-    ['"007"', 'int'],
-    ['"3 apples"', 'int'],
-    ['1.5', 'int'],
-    ['"x"', 'char'],
-    ['9999999999L', 'int'],
-    ['"yes"', 'boolean'],
-  ])('%s as %s is refused', (literal, target) => {
-    expect(convertLiteral(literal, target)).toBeUndefined();
-  });
-  it('refuses when the method does not return the type javac wanted or the line is no literal return', () => {
-    const text = java('class A {', '  long f() {', '    return "3";', '  }', '  int g() {', '    return value;', '  }', '}');
-    expect(rewriteLiteralReturn(text, 3, 12, 'int')).toBeUndefined();
-    expect(rewriteLiteralReturn(text, 6, 12, 'int')).toBeUndefined();
-    expect(rewriteLiteralReturn(text, 3, 12, 'long')).toBe(text.replace('"3"', '3'));
   });
 });
 
