@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { insertImport, isImported } from '../../src/repair/fixers/insert-import.js';
 import { declareThrows } from '../../src/repair/fixers/missing-throws.js';
-import { correctPackage } from '../../src/repair/fixers/wrong-package.js';
 
 const java = (...lines: string[]) => `${lines.join('\n')}\n`;
 
@@ -70,15 +69,5 @@ describe('declareThrows', () => {
     expect(declareThrows(lambda, [{ line: 4, column: 7, exception: 'java.io.IOException' }])).toBeUndefined();
     const iface = java('interface A {', '  default void f() {', '    x.run();', '  }', '}');
     expect(declareThrows(iface, [{ line: 3, column: 5, exception: 'java.io.IOException' }])).toBeUndefined();
-  });
-});
-
-describe('correctPackage', () => {
-  it('leaves agreeing and non-Maven-layout files alone', () => {
-    expect(correctPackage('src/main/java/a/b/C.java', 'package a.b;\nclass C {}\n')).toBeUndefined();
-    expect(correctPackage('other/a/b/C.java', 'package x;\nclass C {}\n')).toBeUndefined();
-  });
-  it('rewrites a mismatched declaration in a module folder', () => {
-    expect(correctPackage('core/src/test/java/a/b/CTest.java', '/* x */\npackage a.bb;\nclass CTest {}\n')).toEqual({ after: '/* x */\npackage a.b;\nclass CTest {}\n', declared: 'a.bb', implied: 'a.b' });
   });
 });
