@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { insertImport, isImported } from '../../src/repair/fixers/insert-import.js';
-import { declareThrows } from '../../src/repair/fixers/missing-throws.js';
 
 const java = (...lines: string[]) => `${lines.join('\n')}\n`;
 
@@ -37,37 +36,5 @@ describe('insertImport', () => {
   it('rejects a name that is not a qualified class name', () => {
     expect(() => insertImport('class A {}', 'List')).toThrow(/not a qualified class name: List/);
     expect(() => insertImport('class A {}', 'java.util.List;')).toThrow(/not a qualified class name/);
-  });
-});
-
-describe('declareThrows', () => {
-  const cls = (header: string, extra: string[] = []) => java('package a;', '', ...extra, 'class A {', `  ${header} {`, '    x.run();', '  }', '}');
-  it('adds to an existing throws clause and needs no import for java.lang', () => {
-    expect(declareThrows(cls('private void f() throws IOException'), [{ line: 5, column: 5, exception: 'java.lang.InterruptedException' }])).toBe(cls('private void f() throws IOException, InterruptedException'));
-  });
-  it('writes the qualified name when another class of that simple name is imported', () => {
-    expect(declareThrows(cls('void f()', ['import x.y.TimeoutException;', '']), [{ line: 7, column: 5, exception: 'java.util.concurrent.TimeoutException' }])).toBe(
-      cls('void f() throws java.util.concurrent.TimeoutException', ['import x.y.TimeoutException;', '']),
-    );
-  });
-  it('handles a private constructor', () => {
-    expect(declareThrows(cls('private A()'), [{ line: 5, column: 5, exception: 'java.io.IOException' }])).toBe(java('package a;', '', 'import java.io.IOException;', '', 'class A {', '  private A() throws IOException {', '    x.run();', '  }', '}'));
-  });
-  it.each([
-    ['a public method', cls('public void f()')],
-    ['a protected method', cls('protected void f()')],
-    ['an override', cls('@Override void f()')],
-  ])('refuses %s', (_why, text) => {
-    expect(declareThrows(text, [{ line: 5, column: 5, exception: 'java.io.IOException' }])).toBeUndefined();
-  });
-  it('finds the method in a file with mixed line endings (a CRLF file with one LF line pasted in)', () => {
-    const mixed = (header: string) => ['package a;\r\n', 'import java.io.IOException;\n', 'class A {\r\n', '  void a() {\r\n', '  }\r\n', `  ${header} {\r\n`, '    x.run();\r\n', '  }\r\n', '}\r\n'].join('');
-    expect(declareThrows(mixed('void b()'), [{ line: 7, column: 5, exception: 'java.io.IOException' }])).toBe(mixed('void b() throws IOException'));
-  });
-  it('refuses inside a lambda and inside an interface', () => {
-    const lambda = java('class A {', '  private void f() {', '    Runnable r = () -> {', '      x.run();', '    };', '  }', '}');
-    expect(declareThrows(lambda, [{ line: 4, column: 7, exception: 'java.io.IOException' }])).toBeUndefined();
-    const iface = java('interface A {', '  default void f() {', '    x.run();', '  }', '}');
-    expect(declareThrows(iface, [{ line: 3, column: 5, exception: 'java.io.IOException' }])).toBeUndefined();
   });
 });
