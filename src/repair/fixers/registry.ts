@@ -12,6 +12,7 @@ import { missingImportFixer } from './missing-import.js';
 import { missingSemicolonFixer } from './missing-semicolon.js';
 import { missingThrowsFixer } from './missing-throws.js';
 import { renamedMemberFixer } from './renamed-member.js';
+import { staleOverrideFixer } from './stale-override.js';
 import type { FixCandidate, Fixer, FixerContext, SourceView } from '../../plugins/contracts.js';
 import { wrongPackageFixer } from './wrong-package.js';
 
@@ -94,7 +95,7 @@ export class FixerRegistry {
   }
 }
 
-export const BUILT_IN_FIXERS: readonly Fixer[] = [missingImportFixer, missingSemicolonFixer, badImportFixer, missingThrowsFixer, wrongPackageFixer, literalReturnFixer, renamedMemberFixer, formatterGoalFixer];
+export const BUILT_IN_FIXERS: readonly Fixer[] = [missingImportFixer, missingSemicolonFixer, badImportFixer, missingThrowsFixer, wrongPackageFixer, literalReturnFixer, renamedMemberFixer, staleOverrideFixer, formatterGoalFixer];
 
 export function createDefaultFixerRegistry(): FixerRegistry {
   const registry = new FixerRegistry();
