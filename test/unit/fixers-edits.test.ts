@@ -1,9 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { insertImport, isImported } from '../../src/repair/fixers/support/insert-import.js';
-import { insertSemicolon } from '../../src/repair/fixers/missing-semicolon.js';
-import { declareThrows } from '../../src/repair/fixers/missing-throws.js';
-import { convertLiteral, rewriteLiteralReturn } from '../../src/repair/fixers/literal-return.js';
-import { correctPackage } from '../../src/repair/fixers/wrong-package.js';
 
 const java = (...lines: string[]) => `${lines.join('\n')}\n`;
 
@@ -40,104 +36,5 @@ describe('insertImport', () => {
   it('rejects a name that is not a qualified class name', () => {
     expect(() => insertImport('class A {}', 'List')).toThrow(/not a qualified class name: List/);
     expect(() => insertImport('class A {}', 'java.util.List;')).toThrow(/not a qualified class name/);
-  });
-});
-
-describe('insertSemicolon refuses when it is not certain', () => {
-  const body = (statement: string, next = '    }') => java('class A {', '  void f() {', statement, next, '}');
-  it('inserts right after the token javac points at', () => {
-    expect(insertSemicolon(body('    int x = 1'), 3, 14)).toBe(body('    int x = 1;'));
-    expect(insertSemicolon(body('    i++ /* bump */'), 3, 8)).toBe(body('    i++; /* bump */'));
-  });
-  it.each([
-    ['after an opening brace', '    if (x) {', 15],
-    ['after a comma', '    call(a,', 12],
-    ['in the middle of code', '    int x = 1 int y = 2;', 14],
-    ['after an operator', '    int x = 1 +', 16],
-    ['on a method header', '    private int g()', 20],
-    ['on a control statement', '    while (x)', 14],
-  ])('%s', (_why, statement, column) => {
-    expect(insertSemicolon(body(statement), 3, column)).toBeUndefined();
-  });
-  it('when the next line continues the expression', () => {
-    expect(insertSemicolon(body('    String s = a', '        .trim();'), 3, 17)).toBeUndefined();
-  });
-  it('when the position is outside the file', () => {
-    expect(insertSemicolon(body('    int x = 1'), 99, 2)).toBeUndefined();
-    expect(insertSemicolon(body('    int x = 1'), 3, 80)).toBeUndefined();
-    expect(insertSemicolon(body('    int x = 1'), 0, 1)).toBeUndefined();
-  });
-});
-
-describe('declareThrows', () => {
-  const cls = (header: string, extra: string[] = []) => java('package a;', '', ...extra, 'class A {', `  ${header} {`, '    x.run();', '  }', '}');
-  it('adds to an existing throws clause and needs no import for java.lang', () => {
-    expect(declareThrows(cls('private void f() throws IOException'), [{ line: 5, column: 5, exception: 'java.lang.InterruptedException' }])).toBe(cls('private void f() throws IOException, InterruptedException'));
-  });
-  it('writes the qualified name when another class of that simple name is imported', () => {
-    expect(declareThrows(cls('void f()', ['import x.y.TimeoutException;', '']), [{ line: 7, column: 5, exception: 'java.util.concurrent.TimeoutException' }])).toBe(
-      cls('void f() throws java.util.concurrent.TimeoutException', ['import x.y.TimeoutException;', '']),
-    );
-  });
-  it('handles a private constructor', () => {
-    expect(declareThrows(cls('private A()'), [{ line: 5, column: 5, exception: 'java.io.IOException' }])).toBe(java('package a;', '', 'import java.io.IOException;', '', 'class A {', '  private A() throws IOException {', '    x.run();', '  }', '}'));
-  });
-  it.each([
-    ['a public method', cls('public void f()')],
-    ['a protected method', cls('protected void f()')],
-    ['an override', cls('@Override void f()')],
-  ])('refuses %s', (_why, text) => {
-    expect(declareThrows(text, [{ line: 5, column: 5, exception: 'java.io.IOException' }])).toBeUndefined();
-  });
-  it('finds the method in a file with mixed line endings (a CRLF file with one LF line pasted in)', () => {
-    const mixed = (header: string) => ['package a;\r\n', 'import java.io.IOException;\n', 'class A {\r\n', '  void a() {\r\n', '  }\r\n', `  ${header} {\r\n`, '    x.run();\r\n', '  }\r\n', '}\r\n'].join('');
-    expect(declareThrows(mixed('void b()'), [{ line: 7, column: 5, exception: 'java.io.IOException' }])).toBe(mixed('void b() throws IOException'));
-  });
-  it('refuses inside a lambda and inside an interface', () => {
-    const lambda = java('class A {', '  private void f() {', '    Runnable r = () -> {', '      x.run();', '    };', '  }', '}');
-    expect(declareThrows(lambda, [{ line: 4, column: 7, exception: 'java.io.IOException' }])).toBeUndefined();
-    const iface = java('interface A {', '  default void f() {', '    x.run();', '  }', '}');
-    expect(declareThrows(iface, [{ line: 3, column: 5, exception: 'java.io.IOException' }])).toBeUndefined();
-  });
-});
-
-describe('literal returns', () => {
-  it.each([
-    ['"42"', 'int', '42'],
-    ['"-7"', 'long', '-7'],
-    ['"9999999999"', 'long', '9999999999L'],
-    ['"true"', 'boolean', 'true'],
-    ['"2.5"', 'double', '2.5'],
-    ['7', 'String', '"7"'],
-    ['5L', 'int', '5'],
-  ])('%s as %s becomes %s', (literal, target, expected) => {
-    expect(convertLiteral(literal, target)).toBe(expected);
-  });
-  it.each([
-    ['"9999999999"', 'int'],
-    ['"007"', 'int'],
-    ['"3 apples"', 'int'],
-    ['1.5', 'int'],
-    ['"x"', 'char'],
-    ['9999999999L', 'int'],
-    ['"yes"', 'boolean'],
-  ])('%s as %s is refused', (literal, target) => {
-    expect(convertLiteral(literal, target)).toBeUndefined();
-  });
-  it('refuses when the method does not return the type javac wanted or the line is no literal return', () => {
-    const text = java('class A {', '  long f() {', '    return "3";', '  }', '  int g() {', '    return value;', '  }', '}');
-    expect(rewriteLiteralReturn(text, 3, 12, 'int')).toBeUndefined();
-    expect(rewriteLiteralReturn(text, 6, 12, 'int')).toBeUndefined();
-    expect(rewriteLiteralReturn(text, 3, 12, 'long')).toBe(text.replace('"3"', '3'));
-  });
-});
-
-describe('correctPackage', () => {
-  it('leaves agreeing and non-Maven-layout files alone', () => {
-    expect(correctPackage('src/main/java/a/b/C.java', 'package a.b;\nclass C {}\n')).toBeUndefined();
-    expect(correctPackage('other/a/b/C.java', 'package x;\nclass C {}\n')).toBeUndefined();
-  });
-  it('rewrites a mismatched declaration in a module folder', () => {
-    expect(correctPackage('core/src/test/java/a/b/CTest.java', '/* x */\npackage a.bb;\nclass CTest {}\n')).toEqual({ after: '/* x */\npackage a.b;\nclass CTest {}\n', declared: 'a.bb', implied: 'a.b' });
   });
 });

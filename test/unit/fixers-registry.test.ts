@@ -77,8 +77,8 @@ describe('FixerRegistry', () => {
     await expect(new FixerRegistry().propose(undefined as unknown as Diagnostic[], view())).rejects.toThrow('propose() needs an array of diagnostics');
   });
 
-  it('registers the ten built-in fixers by default', () => {
-    expect(createDefaultFixerRegistry().list().map((f) => f.name)).toEqual(['missing-import', 'missing-semicolon', 'bad-import', 'missing-throws', 'wrong-package', 'literal-return', 'renamed-member', 'formatter-goal', 'dependency-update', 'dependency-pattern']);
+  it('registers the eleven built-in fixers by default', () => {
+    expect(createDefaultFixerRegistry().list().map((f) => f.name)).toEqual(['missing-import', 'missing-semicolon', 'bad-import', 'missing-throws', 'wrong-package', 'literal-return', 'renamed-member', 'stale-override', 'formatter-goal', 'dependency-update', 'dependency-pattern']);
   });
 });
 

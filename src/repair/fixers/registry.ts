@@ -14,6 +14,7 @@ import { missingImportFixer } from './missing-import.js';
 import { missingSemicolonFixer } from './missing-semicolon.js';
 import { missingThrowsFixer } from './missing-throws.js';
 import { renamedMemberFixer } from './renamed-member.js';
+import { staleOverrideFixer } from './stale-override.js';
 import type { FixCandidate, Fixer, SourceView } from '../../plugins/contracts.js';
 import type { BuiltInFixerContext } from './support/built-in-context.js';
 import { wrongPackageFixer } from './wrong-package.js';
@@ -97,7 +98,7 @@ export class FixerRegistry {
   }
 }
 
-export const BUILT_IN_FIXERS: readonly Fixer[] = [missingImportFixer, missingSemicolonFixer, badImportFixer, missingThrowsFixer, wrongPackageFixer, literalReturnFixer, renamedMemberFixer, formatterGoalFixer, dependencyUpdateFixer, dependencyPatternFixer];
+export const BUILT_IN_FIXERS: readonly Fixer[] = [missingImportFixer, missingSemicolonFixer, badImportFixer, missingThrowsFixer, wrongPackageFixer, literalReturnFixer, renamedMemberFixer, staleOverrideFixer, formatterGoalFixer, dependencyUpdateFixer, dependencyPatternFixer];
 
 export function createDefaultFixerRegistry(): FixerRegistry {
   const registry = new FixerRegistry();
