@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { FileChange } from '../../src/patch/types.js';
-import { javaTestFindings } from '../../src/repair/integrity/java-tests.js';
+import { javaTestFindings } from '../../src/repair/integrity/rules/test-comparison.js';
 import type { FailingTestRef, IntegrityFinding } from '../../src/repair/integrity/types.js';
 
 const FILE = 'src/test/java/com/acme/CalcTest.java';
