@@ -4,11 +4,12 @@
  * side does, so those come first. A plugin's rules run after these (run-rules.ts).
  */
 import type { IntegrityRule } from '../types.js';
+import { mainReadsTestSide } from './main-reads-test-side.js';
 import { testComparison } from './test-comparison.js';
 import { testSideChanged } from './test-side-changed.js';
 import { testsSkippedByConfig } from './tests-skipped-by-config.js';
 
-export const INTEGRITY_RULES = [testComparison, testsSkippedByConfig, testSideChanged] as const satisfies readonly IntegrityRule[];
+export const INTEGRITY_RULES = [testComparison, testsSkippedByConfig, testSideChanged, mainReadsTestSide] as const satisfies readonly IntegrityRule[];
 
 type BuiltInRule = (typeof INTEGRITY_RULES)[number];
 
