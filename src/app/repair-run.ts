@@ -68,7 +68,9 @@ export async function repairFailedBuild(input: RepairInput): Promise<{ exitCode:
       progress,
       redactor: input.redactor,
       signal: abort.signal,
-      ...(input.plugins ? { pluginFixers: input.plugins.fixers, pluginTools: input.plugins.tools, pluginParsers: input.plugins.parsers } : {}),
+      ...(input.plugins
+        ? { pluginFixers: input.plugins.fixers, pluginTools: input.plugins.tools, pluginParsers: input.plugins.parsers, pluginIntegrityRules: input.plugins.integrityRules }
+        : {}),
     });
     const optedOutIn = isolationOptOut(config.sources['sandbox.mode'], config.sandbox.mode);
     isolation = { isolated: session.sandbox.isolated, ...(session.sandbox.reason ? { reason: session.sandbox.reason } : {}), ...(optedOutIn ? { optedOutIn } : {}) };

@@ -19,7 +19,7 @@ import { overlayReaders } from '../repair/loop/compose.js';
 import type { BuildFailureContext } from './build-failure.js';
 import { createFixerProposer } from '../repair/proposers/quick-fix-proposer.js';
 import { BUILT_IN_FIXERS, FixerRegistry } from '../repair/fixers/registry.js';
-import type { AgentTool, Fixer } from '../plugins/contracts.js';
+import type { AgentTool, Fixer, IntegrityRule } from '../plugins/contracts.js';
 import { createParseCache, createSourceView, createTypeIndex } from '../codebase/index.js';
 import { flushJavaParses, useJavaParseCache } from '../java/index.js';
 import type { LoopPorts } from '../repair/loop/ports.js';
@@ -69,6 +69,8 @@ export async function startRepairSession(input: {
   pluginTools?: readonly AgentTool[];
   /** Plugins' log parsers, for the diagnoses of candidate builds. */
   pluginParsers?: readonly DiagnosticParser[];
+  /** Plugins' test-integrity rules, run after the built-in ones. */
+  pluginIntegrityRules?: readonly IntegrityRule[];
 }): Promise<RepairSession> {
   const { context, config, progress, signal } = input;
   const started = Date.now();
@@ -188,7 +190,13 @@ export async function startRepairSession(input: {
 
   // The tests that failed: in the user's build, and in any later diagnosis worked on.
   const userFailures = [...failingTests(input.diagnosis), ...baselineTests.filter((t) => t.status === 'failed' || t.status === 'error').map((t) => `${t.className}#${t.method}`)];
-  const checkIntegrity = createIntegrityCheck({ projectRoot: context.projectRoot, original, userFailures, allowFailingTestEdits: config.tests.allowFailingTestEdits });
+  const checkIntegrity = createIntegrityCheck({
+    projectRoot: context.projectRoot,
+    original,
+    userFailures,
+    allowFailingTestEdits: config.tests.allowFailingTestEdits,
+    ...(input.pluginIntegrityRules ? { pluginRules: input.pluginIntegrityRules } : {}),
+  });
 
   // Agent mode: candidate builds in a pool of workspaces, command tools, native tool calls (agent-wiring.ts).
   const agent = wireAgent({

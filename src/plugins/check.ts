@@ -37,7 +37,11 @@ const parserSchema = z.looseObject({
 
 const reporterSchema = z.looseObject({ name: z.string().trim().min(1), report: fn });
 
-export const PLUGIN_PARTS = ['fixers', 'tools', 'parsers', 'reporters'] as const;
+/** An integrity rule's id and the names its findings carry: kebab-case, as the built-in ones (`test-side-changed`). */
+const ruleName = z.string().regex(/^[a-z][a-z0-9]*(-[a-z0-9]+)*$/, { message: 'a kebab-case name, e.g. "main-reads-env"' });
+const integrityRuleSchema = z.looseObject({ id: ruleName, description: z.string().trim().min(1), reports: z.array(ruleName).min(1).optional(), check: fn });
+
+export const PLUGIN_PARTS = ['fixers', 'tools', 'parsers', 'reporters', 'integrityRules'] as const;
 
 export const pluginSchema = z.strictObject({
   name: z.string().trim().min(1),
@@ -47,6 +51,7 @@ export const pluginSchema = z.strictObject({
   tools: z.array(toolSchema).optional(),
   parsers: z.array(parserSchema).optional(),
   reporters: z.array(reporterSchema).optional(),
+  integrityRules: z.array(integrityRuleSchema).optional(),
 });
 
 /** The plugin object as it was exported, or the one-line problem (without the `plugin <specifier>: ` prefix). */

@@ -1,18 +1,18 @@
 /**
- * The plugin contracts: the shapes of a fixer, an agent tool, a log parser and a run
- * reporter, and of the plugin object that brings them (docs/plugins.md). mvnx's own
+ * The plugin contracts: the shapes of a fixer, an agent tool, an integrity rule, a log
+ * parser and a run reporter, and of the plugin object that brings them (docs/plugins.md). mvnx's own
  * fixers and tools have the same shapes, so repair/ takes them from here and plugins/
  * never needs repair/ (scripts/eslint-layers.mjs refuses that import, types included).
  *
  * The parser's shape is declared in diagnose/plugin-parsers.ts, where the diagnosis runs
  * parsers: diagnose/ sits below plugins/ and may not import it. It is re-exported here so
- * that all four contracts are read in one place.
+ * that all five contracts are read in one place.
  */
 import type { TypeIndex } from '../codebase/index.js';
 import type { Diagnostic } from '../diagnose/types.js';
 import type { DiagnosticParser } from '../diagnose/plugin-parsers.js';
 import type { SourceView } from '../java/index.js';
-import type { ChangeSet } from '../patch/types.js';
+import type { ChangeSet, FileChange } from '../patch/types.js';
 import { COMMAND_TOOL_STATES } from '../policy/schema.js';
 import type { RunRecord } from '../report/run-record.js';
 
@@ -125,6 +125,83 @@ export interface AgentTool {
 export const MAX_TOOL_OUTPUT_CHARS = 6_000;
 
 // ---------------------------------------------------------------------------------------
+// Integrity rules: what a fix may not do to the tests (repair/integrity/), read from the
+// patch before any build. A finding makes the attempt `rejected` as test-weakening.
+
+/** A test that failed in the build being repaired (from the diagnosis). */
+export interface FailingTestRef {
+  /** Binary name: `com.acme.FooTest`, `com.acme.FooTest$Nested`. */
+  className: string;
+  /** Absent (or not a method of the class) when the class as a whole failed, e.g. in `@BeforeAll`. */
+  method?: string;
+}
+
+export interface TestSideRoot {
+  /** Project-relative folder, forward slashes, no trailing slash. */
+  dir: string;
+  /** What it is, in words: `test sources of module pricing`. */
+  what: string;
+}
+
+/** The folders the poms declare as test side; the conventional ones (`src/test/`, ...) count besides. */
+export interface TestSide {
+  roots: TestSideRoot[];
+}
+
+export interface IntegrityFinding {
+  /** The rule's id, or one of the related names it reports (`IntegrityRule.reports`). */
+  rule: string;
+  /** Project-relative path of the file the finding is about. */
+  file: string;
+  /** `com.acme.FooTest#method` when it is about one test. */
+  test?: string;
+  /** Line in the patched file (or the original, for something deleted). */
+  line?: number;
+  /** One precise sentence, for the model and the run record. */
+  message: string;
+  /** An edit of a test that failed: allowed when tests.allowFailingTestEdits is true. */
+  failingTestEdit: boolean;
+  /**
+   * A test-side file that has a compile error of its own, changed while tests fail: the
+   * repair may fix it (compared method by method), and the fix is then high risk like an
+   * allowed edit of a failing test.
+   */
+  compileErrorFix?: true;
+}
+
+/** What every rule reads: the patch, the tests that failed, the test side, and what the rules before it found. */
+export interface IntegrityRuleInput {
+  /** The whole candidate fix against the original tree: `before` is the original file. */
+  changes: readonly FileChange[];
+  /** Empty when no test failed (a compile-error repair, say). */
+  failingTests: readonly FailingTestRef[];
+  /** The project's test side as the poms declare it. */
+  testSide: TestSide;
+  /** Project-relative files with a compile error of their own in the diagnosis: a repair may fix those. */
+  compileErrorFiles: ReadonlySet<string>;
+  /** The findings of the rules that ran before this one (built-ins first, then plugins' in load order). */
+  earlier: readonly IntegrityFinding[];
+}
+
+/**
+ * One rule: pure, no disk, no network; it returns findings (an empty list passes). mvnx's
+ * own rules are listed in repair/integrity/rules/index.ts; a plugin's run after them and
+ * can only add findings.
+ */
+export interface IntegrityRule {
+  /** Kebab-case, unique among built-in and plugin rules: the run record and the reason name it. */
+  id: string;
+  /** One line: what the rule refuses. */
+  description: string;
+  /**
+   * The names its findings carry when they are more than its id (several related findings
+   * from one shared parse); absent: every finding is named `id`.
+   */
+  reports?: readonly string[];
+  check(input: IntegrityRuleInput): IntegrityFinding[];
+}
+
+// ---------------------------------------------------------------------------------------
 // Reporters: told about every failed build mvnx handled.
 
 export interface ReporterContext {
@@ -155,4 +232,6 @@ export interface MvnxPlugin {
   tools?: AgentTool[];
   /** Log parsers: they read every log line (and the reports they name) and return diagnostics (docs/plugins.md). */
   parsers?: DiagnosticParser[];
+  /** Test-integrity rules, run after mvnx's own on every candidate fix that touches the tests: they can only refuse more. */
+  integrityRules?: IntegrityRule[];
 }

@@ -14,20 +14,23 @@ import { checkPlugin } from './check.js';
 import type { RunReporter } from './contracts.js';
 import type { LoadedPlugins } from './types.js';
 
-/** The names mvnx's own fixers and agent tools take, which no plugin may reuse (repair/ knows them: repair/plugins.ts). */
+/** The names mvnx's own fixers, agent tools and integrity rules take, which no plugin may reuse (repair/ knows them: repair/plugins.ts). */
 export interface BuiltInNames {
   fixers: readonly string[];
   tools: readonly string[];
+  /** Rule ids and the finding names a rule reports. */
+  integrityRules?: readonly string[];
 }
 
 export async function loadPlugins(specifiers: readonly string[], options: { projectRoot: string; builtIn: BuiltInNames }): Promise<LoadedPlugins> {
-  const loaded: LoadedPlugins = { plugins: [], fixers: [], tools: [], parsers: [], reporters: [], notes: [] };
+  const loaded: LoadedPlugins = { plugins: [], fixers: [], tools: [], parsers: [], reporters: [], integrityRules: [], notes: [] };
   const names = {
     plugins: new Names('plugin'),
     fixers: new Names('fixer', options.builtIn.fixers),
     tools: new Names('tool', options.builtIn.tools),
     parsers: new Names('parser'),
     reporters: new Names('reporter'),
+    integrityRules: new Names('integrity rule', options.builtIn.integrityRules),
   };
   for (const specifier of specifiers) {
     const fail = (problem: string): never => {
@@ -47,6 +50,14 @@ export async function loadPlugins(specifiers: readonly string[], options: { proj
     loaded.tools.push(...claimAll('tools', plugin.tools));
     loaded.parsers.push(...claimAll('parsers', plugin.parsers));
     loaded.reporters.push(...claimAll('reporters', plugin.reporters).map((reporter) => ({ plugin: plugin.name, reporter })));
+    // A rule's id and every name its findings carry: a finding's name must say which rule found it.
+    loaded.integrityRules.push(
+      ...(plugin.integrityRules ?? []).map((rule, index) => {
+        const claim = (name: string) => names.integrityRules.claim(name, `integrityRules[${index}] of plugin ${specifier}`, (problem) => fail(`integrityRules[${index}]: ${problem}`));
+        for (const name of new Set([rule.id, ...(rule.reports ?? [])])) claim(name);
+        return rule;
+      }),
+    );
     loaded.notes.push(...checked.notes.map((note) => `plugin ${specifier}: ${note}`));
     loaded.plugins.push({ specifier, file, plugin });
   }
@@ -54,8 +65,8 @@ export async function loadPlugins(specifiers: readonly string[], options: { proj
 }
 
 /**
- * One registry's names and who took each: a second fixer, tool, parser or reporter of one
- * name would make the run record, `fixers.disabled` and the model's tool calls ambiguous.
+ * One registry's names and who took each: a second fixer, tool, parser, reporter or integrity
+ * rule of one name would make the run record, `fixers.disabled` and the model's tool calls ambiguous.
  */
 class Names {
   private readonly owners = new Map<string, string>();

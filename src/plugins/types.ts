@@ -1,5 +1,5 @@
 /** What loading a config's plugins gives the repair: each plugin, and its parts collected by kind. */
-import type { AgentTool, DiagnosticParser, Fixer, MvnxPlugin, RunReporter } from './contracts.js';
+import type { AgentTool, DiagnosticParser, Fixer, IntegrityRule, MvnxPlugin, RunReporter } from './contracts.js';
 
 export interface LoadedPlugin {
   /** As the config names it: a package name or an absolute path. */
@@ -15,6 +15,8 @@ export interface LoadedPlugins {
   tools: AgentTool[];
   parsers: DiagnosticParser[];
   reporters: { plugin: string; reporter: RunReporter }[];
+  /** For the integrity check (repair/integrity/): run after mvnx's own rules. */
+  integrityRules: IntegrityRule[];
   /** What a plugin brings that this mvnx does not use, one line each. */
   notes: string[];
 }

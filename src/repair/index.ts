@@ -21,3 +21,6 @@ export { recoverHiddenWarnings } from './verification/warning-recovery.js';
 export { createWorkspacePool } from './verification/workspace-pool.js';
 export { allToolNames, BUILT_IN_AGENT_TOOLS, createAgentProposer, createCommandTool, STATE_TOOLS, type AgentAttemptInput } from './agent/index.js';
 export { buildPromptFor, renderMessages, renderPromptText } from './proposers/model-proposer.js';
+export { BUILT_IN_FIXERS, FixerRegistry } from './fixers/registry.js';
+/** The integrity rules and checks, loaded on demand: loading them loads the Java parser. */
+export const loadIntegrity = () => import('./integrity/index.js');

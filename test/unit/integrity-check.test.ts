@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { ChangeSet, FileChange } from '../../src/patch/types.js';
-import { checkTestIntegrity, testWeakeningReason, type FailingTestRef, type IntegrityRule } from '../../src/repair/integrity/index.js';
+import { checkTestIntegrity, testWeakeningReason, type FailingTestRef, type IntegrityFindingName } from '../../src/repair/integrity/index.js';
 
 const TEST_FILE = 'src/test/java/com/acme/calc/CalculatorTest.java';
 const MAIN_FILE = 'src/main/java/com/acme/calc/Calculator.java';
@@ -113,7 +113,7 @@ interface Shape {
   name: string;
   changeSet: ChangeSet;
   failing?: FailingTestRef[];
-  rule: IntegrityRule;
+  rule: IntegrityFindingName;
   /** A piece of the reason that says precisely what happened. */
   says: string;
 }

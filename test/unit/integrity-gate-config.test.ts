@@ -2,7 +2,9 @@
  * The test-integrity gate and the build-configuration check, setting by setting, through
  * the entries the engine uses: touchesTests (does the check run at all) and
  * checkTestIntegrity (what it finds). Mutation testing (stryker.integrity-gate.config.mjs)
- * found single settings, paths and spellings that no test named.
+ * found single settings, paths and spellings that no test named. The pom properties and
+ * the Surefire parameters one by one are a table in
+ * test/unit/repair/integrity/rules/tests-skipped-by-config.test.ts.
  */
 import { describe, expect, it } from 'vitest';
 import type { FileChange } from '../../src/patch/types.js';
@@ -20,33 +22,7 @@ const pomWith = (after: string, before = POM, path = 'pom.xml') => findings([{ p
 const property = (name: string, value: string) => POM.replace('<java.version>17</java.version>', `<java.version>17</java.version><${name}>${value}</${name}>`);
 const surefire = (configuration: string, plugin = 'maven-surefire-plugin') => POM.replace(`<artifactId>${plugin}</artifactId>`, `<artifactId>${plugin}</artifactId><configuration>${configuration}</configuration>`);
 
-describe('pom.xml: properties that skip, select or ignore tests', () => {
-  it.each(['skipTests', 'skipITs', 'maven.test.skip', 'maven.test.skip.exec', 'maven.test.failure.ignore', 'test', 'it.test', 'groups', 'excludedGroups', 'surefire.skipAfterFailureCount', 'failsafe.rerunFailingTestsCount', 'junit.jupiter.conditions.deactivate', 'junit.platform.x'])('%s', (name) => {
-    expect(pomWith(property(name, 'true'))).toEqual([`pom.xml: sets the property <${name}>true</${name}>, which skips, selects or ignores tests`]);
-  });
-
-  it.each([
-    ['skipTests', 'false'],
-    ['skipTests', 'No'],
-    ['skipTests', 'OFF'],
-    ['maven.test.skipper', 'true'],
-    ['mytest', 'true'],
-    ['surefire', 'true'],
-    ['java.release', '17'],
-  ])('%s=%s changes no test', (name, value) => {
-    expect(pomWith(property(name, value))).toEqual([]);
-  });
-
-  it('a value that only starts like false still skips', () => {
-    expect(pomWith(property('skipTests', 'falsely'))).toEqual(['pom.xml: sets the property <skipTests>falsely</skipTests>, which skips, selects or ignores tests']);
-  });
-});
-
 describe("pom.xml: Surefire's and Failsafe's parameters", () => {
-  it.each(['skip', 'skipTests', 'skipExec', 'skipITs', 'test', 'includes', 'include', 'excludedGroups', 'groups', 'excludesFile', 'includesFile', 'skipAfterFailureCount', 'excludeJUnit5Engines', 'includeJUnit5Engines'])('%s', (name) => {
-    expect(pomWith(surefire(`<${name}>x1</${name}>`))).toEqual([`pom.xml: adds <${name}>x1</${name}> to maven-surefire-plugin's configuration, which skips or excludes tests`]);
-  });
-
   it('excludes: the leaf is shown, the parameter decides; testFailureIgnore lets failing tests pass', () => {
     expect(pomWith(surefire('<excludes><exclude>**/Slow*</exclude></excludes>'))).toEqual(["pom.xml: adds <exclude>**/Slow*</exclude> to maven-surefire-plugin's configuration, which skips or excludes tests"]);
     expect(pomWith(surefire('<testFailureIgnore>true</testFailureIgnore>', 'maven-jar-plugin').replace('maven-surefire-plugin', 'maven-failsafe-plugin').replace('maven-jar-plugin', 'maven-failsafe-plugin'))).toEqual([

@@ -3,11 +3,12 @@
  * integrity-check.test.ts goes through checkTestIntegrity, which reports most test-file edits
  * as test-side changes anyway, so these pin what the class-by-class and method-by-method
  * comparison finds itself. Cases from the integrity-java-tests mutation run's survivors
- * (bench/results-mutation.md).
+ * (bench/results-mutation.md). Which changes are read and deleted test classes are a table in
+ * test/unit/repair/integrity/rules/test-comparison.test.ts.
  */
 import { describe, expect, it } from 'vitest';
 import type { FileChange } from '../../src/patch/types.js';
-import { javaTestFindings } from '../../src/repair/integrity/java-tests.js';
+import { javaTestFindings } from '../../src/repair/integrity/rules/test-comparison.js';
 import type { FailingTestRef, IntegrityFinding } from '../../src/repair/integrity/types.js';
 
 const FILE = 'src/test/java/com/acme/CalcTest.java';
@@ -25,7 +26,6 @@ ${members}
 `;
 
 const ADDS = '    @Test\n    void adds() {\n        assertEquals(2, 1 + 1);\n    }\n';
-const SUBTRACTS = '    @Test\n    void subtracts() {\n        assertEquals(0, 1 - 1);\n    }\n';
 
 function find(before: string | null, after: string | null, failing: FailingTestRef[] = [], path = FILE, extra: Partial<FileChange> = {}): IntegrityFinding[] {
   return javaTestFindings([{ path, before, after, ...extra }], failing);
@@ -33,54 +33,6 @@ function find(before: string | null, after: string | null, failing: FailingTestR
 const rules = (findings: IntegrityFinding[]) => findings.map((finding) => finding.rule);
 const messages = (findings: IntegrityFinding[]) => findings.map((finding) => finding.message);
 const passedRef = [{ className: 'com.acme.OtherTest', method: 'elsewhere' }];
-
-describe('which changes are read', () => {
-  it('a binary change and a new test file are not compared', () => {
-    expect(find(testClass(ADDS), null, [], FILE, { binary: true })).toEqual([]);
-    expect(find(null, testClass(ADDS))).toEqual([]);
-  });
-
-  it('a test class moved to a file that is not .java is deleted', () => {
-    expect(messages(find(testClass(ADDS), testClass(ADDS), [], `${FILE}.disabled`, { oldPath: FILE }))).toEqual(['deleted test class com.acme.CalcTest with its 1 test (adds)']);
-  });
-
-  it('a test file that does not parse: one exact finding', () => {
-    expect(find('class CalcTest { @Test void x() { int a = ; } }', 'class CalcTest { }')).toEqual([
-      expect.objectContaining({ rule: 'unreadable-test', file: FILE, failingTestEdit: false }),
-    ]);
-  });
-});
-
-describe('deleted test classes', () => {
-  const NESTED = '    @Nested\n    class Rounding {\n        @Test\n        void rounds() {\n            assertEquals(3, Math.round(2.5));\n        }\n    }\n';
-
-  it('the whole class: one finding for the outer class, counting the nested tests', () => {
-    expect(find(testClass(ADDS + SUBTRACTS + NESTED), null)).toEqual([
-      { rule: 'test-class-deleted', file: FILE, line: 6, message: 'deleted test class com.acme.CalcTest with its 3 tests (adds, subtracts, rounds)', failingTestEdit: false },
-    ]);
-  });
-
-  it('a nested class alone, the outer one kept', () => {
-    expect(messages(find(testClass(ADDS + NESTED), testClass(ADDS)))).toEqual(['deleted test class com.acme.CalcTest$Rounding with its 1 test (rounds)']);
-  });
-
-  it('an empty @Nested class is a test class too; an outer class with tests only in nested ones is one', () => {
-    expect(messages(find(testClass(ADDS + '    @Nested\n    class Later {\n    }\n'), testClass(ADDS)))).toEqual(['deleted test class com.acme.CalcTest$Later with its 0 tests ()']);
-    const outer = testClass('    private int helper() {\n        return 1;\n    }\n\n    class Plain {\n    }\n\n' + NESTED);
-    expect(messages(find(outer, null))).toEqual(['deleted test class com.acme.CalcTest with its 1 test (rounds)']);
-  });
-
-  it('two classes whose names differ by a last letter are two findings', () => {
-    const other = testClass(SUBTRACTS, 'class CalcTests');
-    expect(
-      messages(javaTestFindings([{ path: FILE, before: testClass(ADDS), after: null }, { path: 'src/test/java/com/acme/CalcTests.java', before: other, after: null }], [])),
-    ).toEqual(['deleted test class com.acme.CalcTest with its 1 test (adds)', 'deleted test class com.acme.CalcTests with its 1 test (subtracts)']);
-  });
-
-  it('a helper class without tests (a constructor is not a test) may go', () => {
-    expect(find(testClass('    CalcTest(int seed) {\n    }\n\n    int seed() {\n        return 1;\n    }\n'), null)).toEqual([]);
-  });
-});
 
 describe('the class and its methods compared', () => {
   it('an unchanged class without @Nested has nothing removed', () => {

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import type { ChangeSet, FileChange } from '../../src/patch/types.js';
 import { describeDifference, differingPart, similarity } from '../../src/repair/integrity/differing-part.js';
 import { checkTestIntegrity, testWeakeningReason } from '../../src/repair/integrity/index.js';
-import { testSideFindings } from '../../src/repair/integrity/test-side-rule.js';
+import { testSideFindings } from '../../src/repair/integrity/rules/test-side-changed.js';
 
 const FAILING = [{ className: 'com.acme.PriceTest', method: 'discount' }];
 const READ_ONLY = '; the test side is read-only while tests fail: fix the code under test instead';

@@ -3,7 +3,8 @@
  * (differing-part.ts), through checkTestIntegrity: while tests fail, every edit on the test
  * side is refused with a reason that names the file, the member and line it is in and what
  * changed, precisely enough for the model to see what it may not do. Written from the
- * survivors of the mutation run (stryker/integrity-test-side-rule.config.mjs).
+ * survivors of the mutation run (stryker/integrity-test-side-rule.config.mjs). What each kind
+ * of change is called is a table in test/unit/repair/integrity/rules/test-side-changed.test.ts.
  */
 import { describe, expect, it } from 'vitest';
 import type { ChangeSet, FileChange } from '../../src/patch/types.js';
@@ -23,39 +24,6 @@ const RESOURCE = 'src/test/resources/expected/receipt.txt';
 const lines = (...texts: string[]) => `${texts.join('\n')}\n`;
 
 describe('what a test-side change is called', () => {
-  it('an added file, a deleted file, a binary file', () => {
-    expect(reasonOf([{ path: RESOURCE, before: null, after: 'total 9.90\n' }])).toBe(`test-weakening: added ${RESOURCE} (test sources and resources)${READ_ONLY}`);
-    expect(reasonOf([{ path: RESOURCE, before: 'total 9.00\n', after: null }])).toBe(`test-weakening: deleted ${RESOURCE} (test sources and resources)${READ_ONLY}`);
-    expect(reasonOf([{ path: 'src/test/resources/logo.png', before: 'a', after: 'b', binary: true }])).toBe(`test-weakening: changed src/test/resources/logo.png (test sources and resources)${READ_ONLY}`);
-  });
-
-  it('a file moved on the test side, and one moved off it', () => {
-    expect(reasonOf([{ path: 'src/test/resources/expected/tea.txt', oldPath: RESOURCE, before: 'total 9.00\n', after: 'total 9.00\n' }])).toBe(
-      `test-weakening: changed src/test/resources/expected/tea.txt (test sources and resources) (moved from ${RESOURCE}) (white space only)${READ_ONLY}`,
-    );
-    // Moved off the test side: the old path is on it, so the move is refused all the same.
-    expect(reasonOf([{ path: 'docs/receipt.txt', oldPath: RESOURCE, before: 'total 9.00\n', after: 'total 9.90\n' }])).toBe(
-      `test-weakening: changed docs/receipt.txt (test sources and resources) (moved from ${RESOURCE}): line 1: \`total 9.00\` became \`total 9.90\`${READ_ONLY}`,
-    );
-  });
-
-  it('white space only, or the mode only', () => {
-    expect(reasonOf([{ path: RESOURCE, before: 'total  9.00\n', after: 'total 9.00\n' }])).toBe(`test-weakening: changed ${RESOURCE} (test sources and resources) (white space only)${READ_ONLY}`);
-    expect(reasonOf([{ path: 'src/test/resources/run.sh', before: 'exit 0\n', after: 'exit 0\n', oldMode: '100644', newMode: '100755' }])).toBe(
-      `test-weakening: changed src/test/resources/run.sh (test sources and resources) (its mode)${READ_ONLY}`,
-    );
-  });
-
-  it('the line of the first change is recorded with the finding', () => {
-    const finding = verdictOf([{ path: RESOURCE, before: lines('a', 'b', 'c'), after: lines('a', 'b', 'C') }]).blocking[0]!;
-    expect(finding).toMatchObject({ rule: 'test-side-changed', file: RESOURCE, line: 3, failingTestEdit: true });
-    expect(verdictOf([{ path: RESOURCE, before: null, after: 'x\n' }]).blocking[0]!.line).toBeUndefined();
-  });
-
-  it('no test failing: the test side is not read-only', () => {
-    expect(verdictOf([{ path: RESOURCE, before: 'total 9.00\n', after: 'total 9.90\n' }], { failing: [] }).blocking).toEqual([]);
-  });
-
   it('a file with a compile error of its own, by its old path too: allowed, said so', () => {
     const verdict = verdictOf([{ path: 'src/test/resources/b.txt', oldPath: RESOURCE, before: 'x = 1\n', after: 'x = 2\n' }], { compileErrorFiles: new Set([RESOURCE]) });
     expect(verdict.blocking).toEqual([]);

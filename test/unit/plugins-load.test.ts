@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { MvnxError } from '../../src/shared/errors.js';
 import { runReporters } from '../../src/plugins/load.js';
 import { loadPlugins } from '../../src/app/plugin-loading.js';
+import { checkTestIntegrity } from '../../src/repair/integrity/index.js';
 import type { Diagnostic } from '../../src/diagnose/types.js';
 import type { RunRecord } from '../../src/report/run-record.js';
 
@@ -95,6 +96,46 @@ describe('loadPlugins', () => {
     expect(loaded.notes).toEqual([]);
   });
 
+  it('loads integrity rules that the check then runs after its own, and refuses a malformed one or a name taken by mvnx or another plugin', async () => {
+    // A team's rule: main code may not read the environment. It can only add findings: the built-in ones stay.
+    const rule = (id: string, reports = '') =>
+      `{ id: '${id}', description: 'no System.getenv in main code',${reports} check: ({ changes }) => changes.filter((c) => /System\\.getenv/.test(c.after ?? '')).map((c) => ({ rule: '${id}', file: c.path, message: 'reads the environment in ' + c.path, failingTestEdit: false })) }`;
+    const root = await project({
+      'env.mjs': `export default { name: 'env', integrityRules: [${rule('main-reads-env')}] };\n`,
+      'again.mjs': `export default { name: 'again', integrityRules: [${rule('main-reads-env')}] };\n`,
+      'builtin.mjs': `export default { name: 'builtin', integrityRules: [${rule('test-side-changed')}] };\n`,
+      'reported.mjs': `export default { name: 'reported', integrityRules: [${rule('mine', " reports: ['test-deleted'],")}] };\n`,
+      'bad.mjs': `export default { name: 'bad', integrityRules: [{ id: 'Main Reads', description: 'x', check() {} }] };\n`,
+    });
+    const loaded = await loadPlugins(['./env.mjs'], { projectRoot: root });
+    expect(loaded.integrityRules.map((r) => r.id)).toEqual(['main-reads-env']);
+    const test = 'src/test/java/com/acme/CalcTest.java';
+    const testClass = (body: string) => `package com.acme;\nimport org.junit.jupiter.api.Test;\nclass CalcTest {\n  @Test void adds() { ${body} }\n}\n`;
+    const verdict = checkTestIntegrity({
+      changeSet: {
+        files: [
+          { path: test, before: testClass('assertEquals(5, 2 + 3);'), after: testClass('') },
+          { path: 'src/main/java/com/acme/Calc.java', before: 'class Calc {}', after: 'class Calc { String home = System.getenv("HOME"); }' },
+        ],
+      },
+      failingTests: [{ className: 'com.acme.CalcTest', method: 'adds' }],
+      policy: { allowFailingTestEdits: false },
+      rules: loaded.integrityRules,
+    });
+    expect(verdict.blocking.map((finding) => [finding.rule, finding.file])).toEqual([
+      ['assertion-removed', test],
+      ['main-reads-env', 'src/main/java/com/acme/Calc.java'],
+    ]);
+    expect((await loadError(['./bad.mjs'], root)).message).toBe('plugin ./bad.mjs: integrityRules[0].id: found "Main Reads" (string), expected a kebab-case name, e.g. "main-reads-env"');
+    expect((await loadError(['./builtin.mjs'], root)).message).toBe(
+      'plugin ./builtin.mjs: integrityRules[0]: the integrity rule name "test-side-changed" is already taken by a built-in integrity rule of mvnx',
+    );
+    expect((await loadError(['./reported.mjs'], root)).message).toBe('plugin ./reported.mjs: integrityRules[0]: the integrity rule name "test-deleted" is already taken by a built-in integrity rule of mvnx');
+    expect((await loadError(['./env.mjs', './again.mjs'], root)).message).toBe(
+      'plugin ./again.mjs: integrityRules[0]: the integrity rule name "main-reads-env" is already taken by integrityRules[0] of plugin ./env.mjs',
+    );
+  });
+
   it('names a missing file and a package that is not installed', async () => {
     const root = await project({});
     expect((await loadError(['./nope.mjs'], root)).message).toBe('plugin ./nope.mjs: no such file');
@@ -127,7 +168,7 @@ describe('loadPlugins', () => {
     ["export default { name: '  ' };", 'name: found "  " (string), expected a non-empty string'],
     ["export default { name: 'x', version: 2 };", 'version: found 2 (number), expected a string'],
     ["export default { name: 'x', fixer: [] };", 'fixer: unknown key "fixer" (did you mean "fixers"?)'],
-    ["export default { name: 'x', onLoad: 1 };", 'onLoad: unknown key "onLoad" (expected one of: name, version, description, fixers, tools, parsers, reporters)'],
+    ["export default { name: 'x', onLoad: 1 };", 'onLoad: unknown key "onLoad" (expected one of: name, version, description, fixers, tools, parsers, reporters, integrityRules)'],
     ["export default { name: 'x', fixers: {} };", 'fixers: found a mapping, expected a list'],
     ["export default { name: 'x', tools: 'who_owns' };", 'tools: found "who_owns" (string), expected a list'],
     ["export default { name: 'x', parsers: null };", 'parsers: found null, expected a list'],

@@ -5,13 +5,15 @@
  * or deleting tests; what it did is read from the patch, never from the model's words.
  */
 import type { ChangeSet } from '../../patch/types.js';
-import { buildConfigFindings } from './build-config.js';
-import { javaTestFindings } from './java-tests.js';
+import { INTEGRITY_RULES } from './rules/index.js';
+import { TEST_SIDE_READ_ONLY } from './rules/test-side-changed.js';
+import { runIntegrityRules } from './run-rules.js';
 import type { TestSide } from './test-side.js';
-import { TEST_SIDE_READ_ONLY, testSideFindings } from './test-side-rule.js';
-import type { FailingTestRef, IntegrityFinding, IntegrityPolicy, IntegrityVerdict } from './types.js';
+import type { FailingTestRef, IntegrityFinding, IntegrityPolicy, IntegrityRule, IntegrityVerdict } from './types.js';
 
-export type { FailingTestRef, IntegrityFinding, IntegrityPolicy, IntegrityRule, IntegrityVerdict } from './types.js';
+export type { FailingTestRef, IntegrityFinding, IntegrityPolicy, IntegrityRule, IntegrityRuleInput, IntegrityVerdict } from './types.js';
+export { BUILT_IN_INTEGRITY_RULE_NAMES, INTEGRITY_RULES, type IntegrityFindingName } from './rules/index.js';
+export { runIntegrityRules } from './run-rules.js';
 export { readFailingTestSources } from './oracle-inputs.js';
 export { specialCasingFindings, testSpecialCasingReason, type SpecialCasingFinding } from './special-casing.js';
 export type { TestSide } from './test-side.js';
@@ -24,21 +26,17 @@ export interface IntegrityInput {
   testSide?: TestSide;
   /** Files with a compile error in the diagnosis: a repair may fix those, compared method by method. */
   compileErrorFiles?: ReadonlySet<string>;
+  /** Plugins' rules (their ids checked unique when loaded): run after mvnx's own, they can only add findings. */
+  rules?: readonly IntegrityRule[];
 }
 
 export function checkTestIntegrity(input: IntegrityInput): IntegrityVerdict {
-  const compared = [...javaTestFindings(input.changeSet.files, input.failingTests), ...buildConfigFindings(input.changeSet.files)];
-  // While tests fail the whole test side is read-only; what the comparison found says more, so it comes first.
-  const findings = [
-    ...compared,
-    ...testSideFindings({
-      changes: input.changeSet.files,
-      testSide: input.testSide ?? { roots: [] },
-      testsFailed: input.failingTests.length > 0,
-      compileErrorFiles: input.compileErrorFiles ?? new Set(),
-      alreadyFound: new Set(compared.map((finding) => finding.file)),
-    }),
-  ];
+  const findings = runIntegrityRules([...INTEGRITY_RULES, ...(input.rules ?? [])], {
+    changes: input.changeSet.files,
+    failingTests: input.failingTests,
+    testSide: input.testSide ?? { roots: [] },
+    compileErrorFiles: input.compileErrorFiles ?? new Set(),
+  });
   const allowed = (finding: IntegrityFinding) => finding.compileErrorFix === true || (finding.failingTestEdit && input.policy.allowFailingTestEdits);
   return {
     blocking: findings.filter((finding) => !allowed(finding)),

@@ -24,10 +24,26 @@ function concerns(file: FileChange, testSide: TestSide): boolean {
   const before = file.oldPath ?? file.path;
   if (isTestConfig(file.path) || isTestConfig(before)) return true;
   if (testSideRootOf(testSide, file.path) || testSideRootOf(testSide, before)) return true;
+  if (namesTestSide(file, testSide)) return true;
   return before.endsWith('.java') && file.before !== null && looksLikeTest(before, file.before);
 }
 
-/** Whether the check has anything to read in this change set: tests, test settings or any file on the test side. */
+/**
+ * A Java file whose patch adds a string literal naming a place on the test side (relative
+ * to its module): main code may be reading it (rules/main-reads-test-side.ts decides).
+ */
+function namesTestSide(file: FileChange, testSide: TestSide): boolean {
+  if (file.binary || file.after === null || !file.path.endsWith('.java')) return false;
+  const at = file.path.search(/(^|\/)src\//);
+  const module = at <= 0 ? '' : `${file.path.slice(0, at)}/`;
+  const before = new Set(file.before?.match(/"[^"\n]*"/g) ?? []);
+  return (file.after.match(/"[^"\n]*"/g) ?? []).some((literal) => {
+    const path = `${module}${literal.slice(1, -1).replace(/^(\.\/)+/, '')}`;
+    return !before.has(literal) && literal.length > 2 && testSideRootOf(testSide, `${path}/`) !== undefined;
+  });
+}
+
+/** Whether the check has anything to read in this change set: tests, test settings, any file on the test side, or Java code that names a place on it. */
 export function touchesTests(changeSet: ChangeSet, testSide: TestSide = { roots: [] }): boolean {
   return changeSet.files.some((file) => concerns(file, testSide));
 }

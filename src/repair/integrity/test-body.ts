@@ -12,7 +12,7 @@
 import { tokenText, type JavaMethod, type JavaSourceFile, type JavaStatement } from '../../java/index.js';
 import { assertionsIn, cannotFail, checkingCalls, EXPECTED_FIRST, isFail, oneLine, swallowingTry, type Assertion } from './assertions.js';
 import { describeDifference } from './differing-part.js';
-import type { IntegrityFinding, IntegrityRule } from './types.js';
+import type { IntegrityFinding, TestComparisonFinding } from './types.js';
 
 export interface TestBodyInput {
   before: JavaMethod;
@@ -31,7 +31,7 @@ export interface TestBodyInput {
 export function testBodyFindings(input: TestBodyInput): IntegrityFinding[] {
   const findings: IntegrityFinding[] = [];
   const failed = input.failed;
-  const finding = (rule: IntegrityRule, message: string, line?: number) =>
+  const finding = (rule: TestComparisonFinding, message: string, line?: number) =>
     findings.push({ rule, file: input.file, test: input.test, ...(line ? { line } : {}), message, failingTestEdit: failed });
   const test = failed ? input.test : `${input.test} (a test that passed)`;
 
@@ -81,7 +81,7 @@ export function testBodyFindings(input: TestBodyInput): IntegrityFinding[] {
       continue;
     }
     for (const statement of added) {
-      // New assertions are welcome; early returns and assumptions are judged in java-tests.ts.
+      // New assertions are welcome; early returns and assumptions are judged in rules/test-comparison.ts.
       if (isAssertionStatement(statement) || /\breturn\b|\bassum(e|ing)\w*\s*\(/.test(statement.text)) continue;
       finding('failing-test-changed', `added \`${oneLine(statement.text)}\` to ${test}`, statement.range.startLine);
     }
@@ -89,7 +89,7 @@ export function testBodyFindings(input: TestBodyInput): IntegrityFinding[] {
   return findings;
 }
 
-function annotationChanges(input: TestBodyInput, finding: (rule: IntegrityRule, message: string, line?: number) => void): void {
+function annotationChanges(input: TestBodyInput, finding: (rule: TestComparisonFinding, message: string, line?: number) => void): void {
   const judged = (list: JavaMethod['annotations']) => list.filter((annotation) => !input.judgedElsewhere(annotation.name));
   const before = judged(input.before.annotations);
   const after = judged(input.after.annotations);
@@ -115,7 +115,7 @@ function takeReplacement(candidates: Assertion[], original: Assertion): Assertio
 }
 
 /** How an assertion was replaced; for a test that passed, only a weaker or literally different expectation counts. */
-function describeReplacement(original: Assertion, replacement: Assertion, test: string, failed: boolean): [IntegrityRule, string] | undefined {
+function describeReplacement(original: Assertion, replacement: Assertion, test: string, failed: boolean): [TestComparisonFinding, string] | undefined {
   const was = `\`${oneLine(original.text)}\``;
   if (cannotFail(replacement)) return ['assertion-weakened', `replaced ${was} in ${test} by \`${oneLine(replacement.text)}\`, which cannot fail`];
   if (original.name === replacement.name) {

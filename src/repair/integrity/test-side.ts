@@ -15,17 +15,9 @@
  */
 import path from 'node:path';
 import { childNode, childText, isNode, parsePomProject, pomDependencies, pomInterpolator, type PomNode } from '../../maven/pom.js';
+import type { TestSide, TestSideRoot } from '../../plugins/contracts.js';
 
-export interface TestSideRoot {
-  /** Project-relative folder, forward slashes, no trailing slash. */
-  dir: string;
-  /** What it is, in words: `test sources of module pricing`. */
-  what: string;
-}
-
-export interface TestSide {
-  roots: TestSideRoot[];
-}
+export type { TestSide, TestSideRoot };
 
 export interface ModulePom {
   /** Module folder relative to the project root, '' for the root. */

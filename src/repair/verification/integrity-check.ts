@@ -5,6 +5,7 @@
  */
 import type { Diagnosis } from '../../diagnose/types.js';
 import type { ChangeSet } from '../../patch/types.js';
+import type { IntegrityRule } from '../../plugins/contracts.js';
 import type { IntegrityOutcome } from '../loop/ports.js';
 import { changesMainJava, readFailingTestSources } from '../integrity/oracle-inputs.js';
 import { touchesTests } from '../integrity/scope.js';
@@ -15,14 +16,23 @@ import { failingTests } from './verifier.js';
 /** The original tree, read-only: where the failing tests' sources are read for the special-casing check. */
 type OriginalTree = Parameters<typeof readFailingTestSources>[1];
 
-export function createIntegrityCheck(input: { projectRoot: string; original: OriginalTree; userFailures: readonly string[]; allowFailingTestEdits: boolean }) {
+export function createIntegrityCheck(input: {
+  projectRoot: string;
+  original: OriginalTree;
+  userFailures: readonly string[];
+  allowFailingTestEdits: boolean;
+  /** Plugins' rules, run after mvnx's own on every fix (they may only add findings). */
+  pluginRules?: readonly IntegrityRule[];
+}) {
+  const pluginRules = input.pluginRules ?? [];
   let testSide: Promise<TestSide> | undefined;
   return async (fix: ChangeSet, diagnosis: Diagnosis): Promise<IntegrityOutcome> => {
     const side = await (testSide ??= readTestSide(input.projectRoot));
     const failing = [...new Set([...input.userFailures, ...failingTests(diagnosis)])];
     // Main code can encode a failing test's oracle (test-special-casing) only when tests failed.
     const oracleAtStake = failing.length > 0 && changesMainJava(fix);
-    const testsTouched = touchesTests(fix, side);
+    // A plugin's rule may look at any fix, so with plugin rules every fix is checked.
+    const testsTouched = touchesTests(fix, side) || pluginRules.length > 0;
     if (!testsTouched && !oracleAtStake) return { failingTestEdits: [] };
     // Loaded only for a fix that touches the test side or test settings, or main code in a repair of failing tests: the Java parser takes a while to start.
     const integrity = await import('../integrity/index.js');
@@ -33,6 +43,7 @@ export function createIntegrityCheck(input: { projectRoot: string; original: Ori
           policy: { allowFailingTestEdits: input.allowFailingTestEdits },
           testSide: side,
           compileErrorFiles: new Set(diagnosis.diagnostics.flatMap((d) => (d.kind === 'compile' && d.file ? [d.file] : []))),
+          ...(pluginRules.length > 0 ? { rules: pluginRules } : {}),
         })
       : { blocking: [], allowedFailingTestEdits: [] };
     const failingTestEdits = verdict.allowedFailingTestEdits.map((finding) => finding.message);

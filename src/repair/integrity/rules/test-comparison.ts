@@ -14,12 +14,12 @@ import {
   type JavaMethod,
   type JavaSourceFile,
   type JavaType,
-} from '../../java/index.js';
-import type { FileChange } from '../../patch/types.js';
-import { assertionsIn, oneLine } from './assertions.js';
-import { looksLikeTest } from './scope.js';
-import { testBodyFindings } from './test-body.js';
-import type { FailingTestRef, IntegrityFinding, IntegrityRule } from './types.js';
+} from '../../../java/index.js';
+import type { FileChange } from '../../../patch/types.js';
+import { assertionsIn, oneLine } from '../assertions.js';
+import { looksLikeTest } from '../scope.js';
+import { testBodyFindings } from '../test-body.js';
+import { TEST_COMPARISON_FINDINGS, type FailingTestRef, type IntegrityFinding, type IntegrityRule, type TestComparisonFinding } from '../types.js';
 
 const TEST_ANNOTATIONS = new Set(['Test', 'ParameterizedTest', 'RepeatedTest', 'TestFactory', 'TestTemplate', 'Theory']);
 /** JUnit 5's @Disabled and every condition annotation (@DisabledIf..., @EnabledOnOs, ...), JUnit 4's @Ignore. */
@@ -32,6 +32,13 @@ interface Declared {
   file: string;
   source: JavaSourceFile;
 }
+
+export const testComparison = {
+  id: 'test-comparison',
+  description: 'no test the patch touches is deleted, disabled, skipped or weakened, and a failing test keeps what it checks',
+  reports: TEST_COMPARISON_FINDINGS,
+  check: (input) => javaTestFindings(input.changes, input.failingTests),
+} as const satisfies IntegrityRule;
 
 export function javaTestFindings(changes: readonly FileChange[], failing: readonly FailingTestRef[]): IntegrityFinding[] {
   const findings: IntegrityFinding[] = [];
@@ -85,7 +92,7 @@ export function javaTestFindings(changes: readonly FileChange[], failing: readon
 function compareType(old: Declared, now: Declared, isFailing: (type: JavaType, method: JavaMethod) => boolean): IntegrityFinding[] {
   const findings: IntegrityFinding[] = [];
   const className = old.type.binaryName;
-  const add = (rule: IntegrityRule, message: string, line: number | undefined, test?: string, failingTestEdit = false) =>
+  const add = (rule: TestComparisonFinding, message: string, line: number | undefined, test?: string, failingTestEdit = false) =>
     findings.push({ rule, file: now.file, ...(test ? { test } : {}), ...(line ? { line } : {}), message, failingTestEdit });
 
   for (const annotation of addedAnnotations(old.type.annotations, now.type.annotations, DISABLING)) {

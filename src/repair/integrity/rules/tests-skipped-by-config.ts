@@ -4,8 +4,8 @@
  * `path = value` settings, so formatting, comments and order do not matter.
  */
 import { XMLParser } from 'fast-xml-parser';
-import type { FileChange } from '../../patch/types.js';
-import type { IntegrityFinding } from './types.js';
+import type { FileChange } from '../../../patch/types.js';
+import type { IntegrityFinding, IntegrityRule } from '../types.js';
 
 /** User properties (pom `<properties>`, `-D` in .mvn/maven.config) that skip, select or ignore tests. */
 const TEST_PROPERTIES = /^(skipTests|skipITs|maven\.test\.skip(\.exec)?|maven\.test\.failure\.ignore|test|it\.test|groups|excludedGroups|(surefire|failsafe)\.[\w.]+|junit\.(jupiter|platform)\.[\w.]+)$/;
@@ -17,6 +17,12 @@ const PLUGIN_PARAMETERS = new Set([
 /** JUnit Platform settings that turn conditions off, filter what runs or load extensions that may. */
 const JUNIT_SETTING = /^junit\.(jupiter|platform)\.[\w.]*(deactivate|exclude|include|filter|tags?|autodetection|conditions)[\w.]*$/i;
 const FALSE_LIKE = /^(false|no|off)$/i;
+
+export const testsSkippedByConfig = {
+  id: 'tests-skipped-by-config',
+  description: 'no build file, .mvn/maven.config or JUnit Platform setting skips, excludes or ignores tests',
+  check: (input) => buildConfigFindings(input.changes),
+} as const satisfies IntegrityRule;
 
 export function buildConfigFindings(changes: readonly FileChange[]): IntegrityFinding[] {
   const findings: IntegrityFinding[] = [];

@@ -1,6 +1,6 @@
 /**
  * While tests fail, the test side is read-only. The method-by-method comparison of
- * java-tests.ts finds what a patch did to the failing tests themselves; one step away
+ * rules/test-comparison.ts finds what a patch did to the failing tests themselves; one step away
  * (a helper of the test class, a shared tolerance or custom assertion, a new
  * `@BeforeEach`, an expected-output file, a test-support module) a patch can make the
  * same failing test pass without touching it. So when the repair's failures include
@@ -10,13 +10,13 @@
  * them, and such a fix is high risk (`compileErrorFix`). `tests.allowFailingTestEdits` lets these findings through (high risk, never
  * applied without a person).
  */
-import { methodAt, parseJava, typeAt, type JavaSourceFile } from '../../java/index.js';
-import type { FileChange } from '../../patch/types.js';
-import { oneLine } from './assertions.js';
-import { describeDifference, similarity } from './differing-part.js';
-import { differingRuns } from './test-body.js';
-import { testSideRootOf, type TestSide } from './test-side.js';
-import type { IntegrityFinding } from './types.js';
+import { methodAt, parseJava, typeAt, type JavaSourceFile } from '../../../java/index.js';
+import type { FileChange } from '../../../patch/types.js';
+import { oneLine } from '../assertions.js';
+import { describeDifference, similarity } from '../differing-part.js';
+import { differingRuns } from '../test-body.js';
+import { testSideRootOf, type TestSide } from '../test-side.js';
+import type { IntegrityFinding, IntegrityRule } from '../types.js';
 
 export interface TestSideInput {
   changes: readonly FileChange[];
@@ -34,6 +34,20 @@ export const TEST_SIDE_READ_ONLY = 'the test side is read-only while tests fail:
 
 /** At most this many changed places are named per file. */
 const PLACES = 3;
+
+export const testSideChanged = {
+  id: 'test-side-changed',
+  description: 'while tests fail, nothing on the test side changes (sources, resources, set-up, test-support modules)',
+  // What the rules before it found in a file says more, so a file they named is left to them.
+  check: (input) =>
+    testSideFindings({
+      changes: input.changes,
+      testSide: input.testSide,
+      testsFailed: input.failingTests.length > 0,
+      compileErrorFiles: input.compileErrorFiles,
+      alreadyFound: new Set(input.earlier.map((finding) => finding.file)),
+    }),
+} as const satisfies IntegrityRule;
 
 export function testSideFindings(input: TestSideInput): IntegrityFinding[] {
   if (!input.testsFailed) return [];
