@@ -1,6 +1,7 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import layers from './scripts/eslint-layers.mjs';
+import { typeOnlyImports } from './scripts/eslint-type-only.mjs';
 
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'examples/**', 'bench/cases/**', 'test/fixtures/**', 'coverage/**', '**/.mvnx/**'] },
@@ -27,6 +28,8 @@ export default tseslint.config(
     plugins: { mvnx: layers },
     rules: { 'mvnx/layers': 'error' },
   },
+  // The plugin API (mvnx/plugin) imports nothing at run time (scripts/eslint-type-only.mjs).
+  typeOnlyImports,
   // Type-checked rules: the bugs only types show (an async function that never awaits, a
   // switch that misses a case of its union, a promise nobody awaits, a method torn from its object).
   {

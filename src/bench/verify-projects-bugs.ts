@@ -5,7 +5,7 @@
  * and the right fix, each a sentence of prose and a unified diff as a 7B model writes it.
  */
 
-import type { BugSpec, GeneratedBug, ProjectSpec } from './verify-projects.js';
+import type { BugSpec, GeneratedBug, ProjectSpec } from './verify-projects-types.js';
 import { applyLine, type ClassModel, javaPath, testClass } from './verify-projects-java.js';
 
 export function makeBug(spec: ProjectSpec, bug: BugSpec, models: Map<string, ClassModel[]>, files: Map<string, string>): GeneratedBug {

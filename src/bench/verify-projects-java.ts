@@ -5,7 +5,7 @@
  * its test class and the module's `Operation` interface.
  */
 
-import type { ModuleSpec } from './verify-projects.js';
+import type { ModuleSpec } from './verify-projects-types.js';
 
 const MODULUS = 10007;
 

@@ -4,7 +4,7 @@
  * version that is in `~/.m2`, so the projects build offline.
  */
 
-import type { ModuleSpec, ProjectSpec } from './verify-projects.js';
+import type { ModuleSpec, ProjectSpec } from './verify-projects-types.js';
 
 const PLUGINS = [
   ['maven-clean-plugin', '3.3.2'],

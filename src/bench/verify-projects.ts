@@ -15,63 +15,18 @@
  *
  * This file holds the specs and the generator; `verify-projects-java.ts` writes the Java
  * sources and their expected values, `verify-projects-poms.ts` the POMs and
- * `verify-projects-bugs.ts` the bugs and their replies.
+ * `verify-projects-bugs.ts` the bugs and their replies; their shapes are in
+ * `verify-projects-types.ts`.
  */
 
 import { makeBug } from './verify-projects-bugs.js';
 import { type ClassModel, javaPath, mainClass, operationInterface, TESTS_PER_CLASS, testClass } from './verify-projects-java.js';
 import { modulePom, parentPom, singlePom } from './verify-projects-poms.js';
+import type { BugSpec, GeneratedProject, ModuleSpec, ProjectSpec } from './verify-projects-types.js';
 
 export { unifiedDiff } from './verify-projects-bugs.js';
 
-export interface ModuleSpec {
-  /** Folder and artifactId ('' for a single-module project's root). */
-  dir: string;
-  /** Class name stems, used in turn. */
-  stems: string[];
-  classes: number;
-  /** Every `testEvery`-th class has a test class (five tests). */
-  testEvery: number;
-  /** Module folders this one depends on (compile scope). */
-  dependsOn: string[];
-}
-
-export interface ProjectSpec {
-  name: string;
-  groupId: string;
-  modules: ModuleSpec[];
-}
-
-export type BugKind = 'leaf' | 'core' | 'test';
-
-export interface BugSpec {
-  name: string;
-  kind: BugKind;
-  /** Module folder the bug is in. */
-  module: string;
-  /** Which tested class (index among the module's classes). */
-  classIndex: number;
-}
-
-export interface GeneratedBug {
-  name: string;
-  kind: BugKind;
-  module: string;
-  /** Project-relative path of the file the bug is in. */
-  file: string;
-  correct: string;
-  broken: string;
-  /** Model replies, each written against the broken file. */
-  replies: { doesNotCompile: string; testStillFails: string; fix: string };
-}
-
-export interface GeneratedProject {
-  name: string;
-  /** Project-relative path (forward slashes) to content. */
-  files: Map<string, string>;
-  bugs: GeneratedBug[];
-  stats: { modules: number; mainClasses: number; testClasses: number; tests: number };
-}
+export type { BugKind, BugSpec, GeneratedBug, GeneratedProject, ModuleSpec, ProjectSpec } from './verify-projects-types.js';
 
 export const MULTI_MODULE_SPEC: ProjectSpec = {
   name: 'ledger',

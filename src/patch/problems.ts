@@ -1,5 +1,3 @@
-import type { PatchProblem } from './types.js';
-
 /**
  * Stable reason codes. Callers switch on these, so never rename one; add new ones.
  * Placement codes mean "the edit does not fit this tree" (attempt outcome not-applicable);
@@ -52,6 +50,14 @@ export const PATCH_PROBLEM_CODES = [
 ] as const;
 
 export type PatchProblemCode = (typeof PATCH_PROBLEM_CODES)[number];
+
+/** A machine-readable reason with a sentence for humans. */
+export interface PatchProblem {
+  code: PatchProblemCode;
+  message: string;
+  file?: string;
+  hunk?: number;
+}
 
 const PLACEMENT_CODES: ReadonlySet<PatchProblemCode> = new Set<PatchProblemCode>([
   'parse-error',

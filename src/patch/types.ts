@@ -1,5 +1,3 @@
-import type { PatchProblemCode } from './problems.js';
-
 /**
  * Edits as models and fixers express them, and the exact change set they become.
  * ProposedEdit is unplaced (hints, search text); ChangeSet is exact file contents.
@@ -69,10 +67,5 @@ export type ChangeType =
   | 'binary'
   | 'add-dependency';
 
-/** A machine-readable reason with a sentence for humans. */
-export interface PatchProblem {
-  code: PatchProblemCode;
-  message: string;
-  file?: string;
-  hunk?: number;
-}
+// Declared beside its codes (problems.ts), which need the shape; named here with the other shapes.
+export type { PatchProblem } from './problems.js';

@@ -13,7 +13,7 @@ import type { Diagnostic } from '../diagnose/types.js';
 import type { DiagnosticParser } from '../diagnose/plugin-parsers.js';
 import type { SourceView } from '../java/index.js';
 import type { ChangeSet, FileChange } from '../patch/types.js';
-import { COMMAND_TOOL_STATES } from '../policy/schema.js';
+import type { COMMAND_TOOL_STATES } from '../policy/schema.js';
 import type { RunRecord } from '../report/run-record.js';
 
 export type { DiagnosticParser, DiagnosticParserRun, ParsedDiagnostic, ParserReportFile } from '../diagnose/plugin-parsers.js';
@@ -82,9 +82,11 @@ export interface Fixer {
 
 /**
  * understand the failure -> collect what the fix needs -> write the fix. The list is the
- * one a config's command tools are checked against (policy/schema.ts, below this stage).
+ * one a config's command tools are checked against (policy/schema.ts, below this stage),
+ * written out here because this module imports nothing at run time (a plugin would load
+ * zod and the config schema for it); `satisfies` keeps the two lists the same.
  */
-export const AGENT_STATES = COMMAND_TOOL_STATES;
+export const AGENT_STATES = ['understand', 'collect', 'fix'] as const satisfies typeof COMMAND_TOOL_STATES;
 export type AgentState = (typeof AGENT_STATES)[number];
 
 /** `string[]`: a list of texts (write_fix's candidate fixes). */

@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { commandProblem } from './command-line.js';
 import { fleetModelFields, telemetrySchema } from './fleet-schema.js';
-import { publishSchema, rulePublishSchema } from './publish.js';
+import { publishSchema, rulePublishSchema } from './publish-schema.js';
 import { verifyTestsField } from './verify-tests.js';
 
 export const TIERS = ['off', 'monitor', 'assist', 'auto'] as const;

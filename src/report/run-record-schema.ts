@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { ATTEMPT_OUTCOMES, ATTEMPT_SOURCES, RUN_STATUSES, STOP_REASONS } from '../shared/run-vocabulary.js';
-import type { RunRecord } from './run-record.js';
+import type { RunRecord } from './run-record-types.js';
 
 const attemptSchema = z.looseObject({
   n: z.number().int(),

@@ -7,7 +7,7 @@
  */
 import type { StopReason } from '../shared/run-vocabulary.js';
 import type { RunRecord } from './run-record.js';
-import { median, runKind, takenBy, wasTaken, type FailureKind, type KindStats, type OutcomeCounts, type RunStats, type Tier } from './stats.js';
+import { median, runKind, takenBy, wasTaken, type FailureKind, type KindStats, type OutcomeCounts, type RunStats, type Tier } from './stats-base.js';
 
 /** What the numbers read of a distinct fix: the run that speaks for it, reduced to this. */
 export interface FixSummary {

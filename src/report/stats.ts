@@ -4,103 +4,13 @@
  * always give the same report; the counting itself is the fold in stats-fold.ts.
  */
 import { MvnxError } from '../shared/errors.js';
-import type { StopReason } from '../shared/run-vocabulary.js';
 import type { RunRecord } from './run-record.js';
+import type { FailureKind, RunStats } from './stats-base.js';
 import { fixKey, foldedRun, inWindowOf, replacesFix, RunStatsFold } from './stats-fold.js';
 
-export type FailureKind = 'compile' | 'test' | 'quality' | 'other';
-export type Tier = RunRecord['tier'];
-
-export interface KindStats {
-  runs: number;
-  /** Runs where a repair was tried: everything except `skipped` (policy said no). */
-  repaired: number;
-  fixed: number;
-  /** fixed / repaired; null when nothing was repaired. */
-  fixRate: number | null;
-}
-
-export interface RunStats {
-  /** ISO time of the window's start, when one was given. */
-  since?: string;
-  module?: string;
-  runs: number;
-  attempts: number;
-  /** Attempts whose build broke something that passed before. */
-  regressions: number;
-  byKind: Record<FailureKind, KindStats>;
-  /** Over all kinds, same meaning as `byKind`. */
-  overall: KindStats;
-  /** finishedAt - startedAt of fixed runs; null without fixed runs. */
-  medianTimeToFixMs: number | null;
-  modelCalls: number;
-  stopReasons: Partial<Record<StopReason, number>>;
-  /**
-   * Fixed runs by who took the fix (takenBy): mvnx on its own (tier auto on a developer's
-   * machine, assist.autoApplyLowRisk), a person (`mvnx apply`, yes at the prompt, or the
-   * change taken by hand), the forge merging its pull/merge request; the rest were only suggested.
-   */
-  autoApplied: number;
-  appliedByPerson: number;
-  mergedByRequest: number;
-  suggestedOnly: number;
-  /** Shares of the fixed runs; null without fixed runs. */
-  autoAppliedShare: number | null;
-  appliedByPersonShare: number | null;
-  mergedShare: number | null;
-  suggestedShare: number | null;
-  tiers: Record<Tier, number>;
-  firstRunAt?: string;
-  lastRunAt?: string;
-  /**
-   * What became of the verified fixes, each distinct fix counted once per repository
-   * (the same suggestion re-made by later runs of the same broken commit is one fix).
-   */
-  outcomes: OutcomeCounts;
-  /** Distinct verified fixes that were suggested (tier assist), and of those, how many people took (applied or adopted, reverted later included). */
-  suggested: number;
-  suggestionsTaken: number;
-  /** suggestionsTaken / suggested; null without suggestions. */
-  takenShare: number | null;
-  /** mvnx's own time on these runs (diagnosis, attempts, verification), and the model's part of it. */
-  timeSpentMs: number;
-  modelMs: number;
-}
-
-export interface OutcomeCounts {
-  /** Distinct verified fixes. */
-  fixes: number;
-  applied: number;
-  adopted: number;
-  superseded: number;
-  reverted: number;
-  /** Its pull/merge request was merged, or closed without a merge. */
-  merged: number;
-  closed: number;
-  /** Nothing known yet. */
-  open: number;
-}
+export { median, runKind, takenBy, wasTaken, type FailureKind, type KindStats, type OutcomeCounts, type RunStats, type Tier } from './stats-base.js';
 
 const KINDS: FailureKind[] = ['compile', 'test', 'quality', 'other'];
-
-/**
- * A run counts under one kind: compile errors stop Maven before tests run, so a run
- * with any compile diagnostic is a compile run; then test; then quality; everything else is other.
- */
-export function runKind(record: RunRecord): FailureKind {
-  const kinds = new Set((record.diagnostics ?? []).map((diagnostic) => diagnostic.kind));
-  if (kinds.has('compile')) return 'compile';
-  if (kinds.has('test')) return 'test';
-  if (kinds.has('quality')) return 'quality';
-  return 'other';
-}
-
-export function median(values: number[]): number | null {
-  if (values.length === 0) return null;
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
-}
 
 /** A run belongs to a module when its fix or one of its diagnostics is there. */
 export function inModule(record: RunRecord, module: string): boolean {
@@ -113,33 +23,6 @@ export function computeRunStats(records: readonly RunRecord[], options: { since?
   const fold = new RunStatsFold();
   for (const record of records) if (counts(record)) fold.add(foldedRun(record));
   return fold.result(options);
-}
-
-/** Taken by a person or by mvnx, whatever happened after: a reverted fix was taken first; a merged request counts as applied. */
-export function wasTaken(record: RunRecord): boolean {
-  return record.outcome === 'applied' || record.outcome === 'adopted' || record.outcome === 'reverted' || record.outcome === 'merged' || record.applied;
-}
-
-/** Evidence of an `applied` event that means mvnx applied the fix without a person (repair/entry.ts writes these). */
-const AUTOMATIC_EVIDENCE = new Set(['tier auto', 'assist.autoApplyLowRisk']);
-
-/**
- * Who took a fix: `request` (its pull/merge request was merged), `auto` (mvnx applied it on
- * its own), `person` (`mvnx apply`, yes at the prompt, or the same change made by hand);
- * undefined when nobody did. A fix published as a request was applied in place only in CI's
- * throwaway checkout: until the request merges it is a suggestion.
- */
-export function takenBy(record: RunRecord): 'auto' | 'person' | 'request' | undefined {
-  const history = record.outcomeHistory ?? [];
-  if (record.outcome === 'merged' || history.some((event) => event.outcome === 'merged')) return 'request';
-  if (record.publication) return undefined;
-  const applied = history.find((event) => event.outcome === 'applied');
-  if (applied) return AUTOMATIC_EVIDENCE.has(applied.evidence) ? 'auto' : 'person';
-  if (history.some((event) => event.outcome === 'adopted') || record.outcome === 'adopted') return 'person';
-  // Records from before outcomes were kept: applied in the run itself means the verdict applied it
-  // (mvnx apply has written an outcome event since the rollout loop came).
-  if (record.applied) return record.action === 'suggest' ? 'person' : 'auto';
-  return undefined;
 }
 
 /**

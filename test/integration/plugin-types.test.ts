@@ -2,17 +2,19 @@
  * A plugin written in TypeScript takes its shapes from the package: `mvnx/plugin` is the
  * one public import (package.json `exports`), and its declarations are the contracts
  * mvnx's own fixers and tools use. Checked the way an author's project would check it:
- * mvnx installed in node_modules, tsc with NodeNext resolution, strict.
+ * mvnx installed in node_modules, tsc with NodeNext resolution, strict. At run time it is
+ * the contracts module alone: a plugin that imports it loads no zod and no config schema.
  */
 import { execa } from 'execa';
 import { existsSync } from 'node:fs';
-import { mkdir, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { expect, it } from 'vitest';
 import { repoRoot } from '../helpers/repair-project.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
 const TSC = path.join(repoRoot, 'node_modules/typescript/bin/tsc');
+const HOOK = path.join(repoRoot, 'test/helpers/module-log-hook.mjs');
 
 const GOOD_PLUGIN = `
 import type { Fixer, MvnxPlugin, RunReporter } from 'mvnx/plugin';
@@ -86,4 +88,19 @@ it('the package exposes only mvnx/plugin to imports, not its internals', async (
   const internal = await importOf('mvnx/dist/repair/loop.js');
   expect(internal.exitCode).not.toBe(0);
   expect(internal.stderr).toContain('ERR_PACKAGE_PATH_NOT_EXPORTED');
+});
+
+it('importing mvnx/plugin at run time loads the contracts module alone: no zod, no config schema', async () => {
+  const dir = await authorProject('');
+  const log = path.join(dir, 'modules.log');
+  const run = await execa('node', [`--import=${HOOK}`, '--input-type=module', '-e', "await import('mvnx/plugin'); console.log('ok')"], {
+    cwd: dir,
+    env: { MVNX_TEST_MODULE_LOG: log, MVNX_TEST_MODULE_MATCH: '' },
+    reject: false,
+  });
+  expect(run.stdout, run.stderr).toBe('ok');
+  const loaded = [...new Set((await readFile(log, 'utf8')).split('\n').filter((url) => url.startsWith('file:')))];
+  expect(loaded.filter((url) => url.includes('/node_modules/zod/')), 'zod loaded').toEqual([]);
+  expect(loaded.filter((url) => url.includes('/policy/schema')), 'the config schema loaded').toEqual([]);
+  expect(loaded.map((url) => path.relative(repoRoot, new URL(url).pathname))).toEqual(['dist/plugins/contracts.js']);
 });
