@@ -9,32 +9,35 @@ import type { Diagnosis } from '../diagnose/types.js';
 import type { ChangeSet } from '../patch/types.js';
 import { createProvider, ModelTraffic, promptWindow, withRedaction, type Redactor } from '../model/index.js';
 import { applyChangeSet, fingerprintChangeSet } from '../patch/index.js';
-import { computeBudget, toPatchPolicy, type EffectiveConfig } from '../policy/index.js';
+import { toPatchPolicy, type EffectiveConfig } from '../policy/index.js';
 import type { Progress } from '../report/progress.js';
 import type { RunRecorder } from '../report/run-record.js';
 import { projectJavaRelease } from '../maven/settings.js';
 import { detectSandbox, planGoalRun, requireSandbox, runGoalInWorkspace, suggestedImage, type SandboxInfo, type WorkspaceBuildOptions } from '../workspace/index.js';
-import type { ChangeChecker } from '../repair/loop/change-check.js';
-import { overlayReaders } from '../repair/loop/compose.js';
+import {
+  type ChangeChecker,
+  createDependencyUpdateRepair,
+  createFailureRecheck,
+  createIntegrityCheck,
+  createModelProposer,
+  dependencyUpdateLine,
+  failingTests,
+  type LoopPorts,
+  overlayReaders,
+  recoverHiddenWarnings,
+  startVerificationSession,
+  type VerificationSession,
+} from '../repair/index.js';
 import type { BuildFailureContext } from './build-failure.js';
-import { createFixerProposer } from '../repair/proposers/quick-fix-proposer.js';
-import { BUILT_IN_FIXERS, FixerRegistry } from '../repair/fixers/registry.js';
 import type { AgentTool, Fixer, IntegrityRule } from '../plugins/contracts.js';
 import { createParseCache, createSourceView, createTypeIndex } from '../codebase/index.js';
 import { flushJavaParses, useJavaParseCache } from '../java/index.js';
-import type { LoopPorts } from '../repair/loop/ports.js';
 import { wireAgent } from './agent-wiring.js';
 import { wireLoopPorts } from './loop-ports.js';
+import { quickFixProposals } from './quick-fix-wiring.js';
+import { runBudget } from './run-budget.js';
 import { guidelinesText, modelSettings } from './model-settings.js';
-import { createIntegrityCheck } from '../repair/verification/integrity-check.js';
-import { createModelProposer } from '../repair/proposers/model-proposer.js';
-import { createFailureRecheck } from '../repair/verification/flaky-recheck.js';
-import { startVerificationSession, type VerificationSession } from '../repair/verification/verification-session.js';
-import { failingTests } from '../repair/verification/verifier.js';
-import { recoverHiddenWarnings } from '../repair/verification/warning-recovery.js';
 import { resolveMavenUserState } from '../maven/settings.js';
-import { createDependencyUpdateRepair } from '../repair/dependency-update/update-repair.js';
-import { dependencyUpdateLine } from '../repair/dependency-update/record.js';
 import type { DependencyUpdateRecord } from '../report/run-record.js';
 
 export interface RepairSession {
@@ -100,35 +103,24 @@ export async function startRepairSession(input: {
   const baselineTests = await collectTestResults({ projectRoot: context.projectRoot, since: context.result.startedAt });
 
 
-  const budgetFor = (diagnosis: Diagnosis, progressCount: number) =>
-    computeBudget(
-      {
-        diagnostics: diagnosis.diagnostics.length,
-        files: new Set(diagnosis.diagnostics.map((d) => d.file).filter(Boolean)).size,
-        modules: new Set(diagnosis.diagnostics.map((d) => d.module).filter(Boolean)).size,
-        kinds: [...new Set(diagnosis.diagnostics.map((d) => d.kind))],
-        failedAttemptsWithProgress: progressCount,
-      },
-      config.budget,
-    );
+  const budgetFor = runBudget(config);
   const perAttemptMs = budgetFor(input.diagnosis, 0).perAttemptTimeoutSeconds * 1000;
 
-  const fixerProposals = config.fixers.enabled
-    ? createFixerProposer({
-        root: context.projectRoot,
-        registry: fixerRegistry(config.fixers.disabled ?? [], input.pluginFixers ?? []),
-        read: readAt,
-        context: { localRepository, dependencyUpdate: dependencyUpdate.fixerData, onFixerError: (fixer, error) => progress.note(`quick-fix ${fixer} failed: ${error.message}`) },
-        checker,
-        // A formatter fixer runs the project's own formatter goal in the workspace, on the attempt's tree.
-        runGoal: async (goal, moduleDirs, base) => {
-          progress.step(`running ${goal} in a workspace`);
-          await workspace.reset();
-          await applyChangeSet(workspace.root, base);
-          return runGoalInWorkspace({ ...buildInWorkspace, args: planGoalRun({ mavenArgs: context.mavenArgs, moduleDirs, goal }) });
-        },
-      })
-    : () => Promise.resolve([]);
+  const fixerProposals = quickFixProposals({
+    config,
+    root: context.projectRoot,
+    pluginFixers: input.pluginFixers ?? [],
+    read: readAt,
+    context: { localRepository, dependencyUpdate: dependencyUpdate.fixerData, onFixerError: (fixer, error) => progress.note(`quick-fix ${fixer} failed: ${error.message}`) },
+    checker,
+    // A formatter fixer runs the project's own formatter goal in the workspace, on the attempt's tree.
+    runGoal: async (goal, moduleDirs, base) => {
+      progress.step(`running ${goal} in a workspace`);
+      await workspace.reset();
+      await applyChangeSet(workspace.root, base);
+      return runGoalInWorkspace({ ...buildInWorkspace, args: planGoalRun({ mavenArgs: context.mavenArgs, moduleDirs, goal }) });
+    },
+  });
 
   const guidelines = await guidelinesText(config);
   const modelProposal = createModelProposer({
@@ -274,10 +266,3 @@ export async function sandboxImage(config: EffectiveConfig, projectRoot: string)
   const pom = await readFile(path.join(projectRoot, 'pom.xml'), 'utf8').catch(() => '');
   return suggestedImage(projectJavaRelease(pom));
 }
-
-function fixerRegistry(disabled: readonly string[], pluginFixers: readonly Fixer[]): FixerRegistry {
-  const registry = new FixerRegistry();
-  for (const fixer of [...BUILT_IN_FIXERS, ...pluginFixers]) if (!disabled.includes(fixer.name)) registry.register(fixer);
-  return registry;
-}
-

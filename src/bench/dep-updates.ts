@@ -17,7 +17,7 @@ import { MvnxError } from '../shared/errors.js';
 import type { RunRecord } from '../report/run-record.js';
 import { parseRunRecordFromStdout } from './harness.js';
 import { SCRIPTED_MODEL, startScriptedOllama } from './scripted-ollama.js';
-import { dependencyUpdatePiece } from '../repair/dependency-update/record.js';
+import { dependencyUpdatePiece } from '../repair/index.js';
 
 export interface DepUpdateCase {
   name: string;

@@ -8,8 +8,7 @@ import { promptWindow } from '../model/index.js';
 import { configSchema, toPatchPolicy } from '../policy/index.js';
 import type { RunRecord } from '../report/run-record.js';
 import { createSourceView, createTypeIndex } from '../codebase/index.js';
-import { buildPromptFor, renderPromptText } from '../repair/index.js';
-import { dependencyUpdatePiece } from '../repair/dependency-update/record.js';
+import { buildPromptFor, dependencyUpdatePiece, renderPromptText } from '../repair/index.js';
 
 export async function rebuildFirstPrompt(projectRoot: string, record: RunRecord): Promise<string | undefined> {
   if (!record.diagnostics.some((diagnostic) => diagnostic.fixable)) return undefined;

@@ -11,7 +11,7 @@ export { ProviderUnavailable } from './loop/ports.js';
 export type { FailureRecheck, IntegrityOutcome, LoopBudget, LoopPorts, LoopResult, Proposal, RecheckEvents, Verification } from './loop/ports.js';
 export { overlayReaders } from './loop/compose.js';
 export type { ChangeChecker } from './loop/change-check.js';
-export { createFixerProposer } from './proposers/quick-fix-proposer.js';
+export { createFixerProposer, type FixerProposerOptions } from './proposers/quick-fix-proposer.js';
 export { createModelProposer } from './proposers/model-proposer.js';
 export { createIntegrityCheck } from './verification/integrity-check.js';
 export { createFailureRecheck, recheckApplies } from './verification/flaky-recheck.js';
@@ -24,3 +24,5 @@ export { buildPromptFor, renderMessages, renderPromptText } from './proposers/mo
 export { BUILT_IN_FIXERS, FixerRegistry } from './fixers/registry.js';
 /** The integrity rules and checks, loaded on demand: loading them loads the Java parser. */
 export const loadIntegrity = () => import('./integrity/index.js');
+export { createDependencyUpdateRepair } from './dependency-update/update-repair.js';
+export { dependencyUpdateLine, dependencyUpdatePiece } from './dependency-update/record.js';

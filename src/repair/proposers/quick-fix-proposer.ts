@@ -6,14 +6,14 @@ import { overlayReaders } from '../loop/compose.js';
 import { createSourceView } from '../../codebase/index.js';
 import type { FixerContext, SourceView } from '../../plugins/contracts.js';
 import type { BuiltInFixerContext, FixerRegistry } from '../fixers/index.js';
-import type { Proposal } from '../loop/repair-loop.js';
+import type { Proposal } from '../loop/ports.js';
 
 export interface FixerProposerOptions {
   root: string;
   registry: FixerRegistry;
   context: BuiltInFixerContext;
   checker: ChangeChecker;
-  /** The tree as an attempt sees it; engine.ts passes the reader the prompt context and the agent share. */
+  /** The tree as an attempt sees it; the session passes the reader the prompt context and the agent share. */
   read?: (base: ChangeSet) => (file: string) => Promise<string | undefined>;
   /** Runs a plugin goal in a scratch copy holding `base` (the attempt's tree); see FixerContext.runGoal. */
   runGoal?: (goal: string, moduleDirs: string[], base: ChangeSet) => ReturnType<NonNullable<FixerContext['runGoal']>>;
