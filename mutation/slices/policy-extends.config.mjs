@@ -1,4 +1,4 @@
 // @ts-check
 import { slice } from './slice.mjs';
 
-export default slice('policy-extends', 'policy', ['extends.ts', 'discover.ts']);
+export default slice('policy-extends', 'policy', ['extends.ts', 'config-discovery.ts']);

@@ -10,7 +10,7 @@ import { readSettingsSecrets, resolveMavenUserState } from '../maven/settings.js
 import { wrapperFailure } from '../maven/wrapper.js';
 import { Redactor, secretEnvValues } from '../model/index.js';
 import { decideAttempt, loadEffectiveConfig, type EffectiveConfig } from '../policy/index.js';
-import { runReporters } from '../plugins/load.js';
+import { runReporters } from '../plugins/load-plugins.js';
 import type { LoadedPlugins } from '../plugins/types.js';
 import { createProgress, redactingProgress } from '../report/progress.js';
 import { RunRecorder } from '../report/run-record.js';

@@ -2,7 +2,7 @@
  * Loading a config's plugins beside mvnx's own fixers, agent tools and integrity rules: plugins/ checks and
  * imports them, repair/ says which names are taken (plugins/ never imports repair/).
  */
-import { loadPlugins as loadPluginModules } from '../plugins/load.js';
+import { loadPlugins as loadPluginModules } from '../plugins/load-plugins.js';
 import type { LoadedPlugins } from '../plugins/types.js';
 import { BUILT_IN_AGENT_TOOLS, BUILT_IN_FIXERS, loadIntegrity, STATE_TOOLS } from '../repair/index.js';
 

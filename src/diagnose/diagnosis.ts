@@ -6,7 +6,7 @@ import { CATEGORY_REASONS, type NonCodeCategory } from './categories.js';
 import { diagnosisFingerprint, diagnosticFingerprint } from './fingerprint.js';
 import { forkDiagnostics } from './fork-diagnostics.js';
 import { attachModuleFolders, type ModuleFolder } from './modules.js';
-import { owningModuleDir, relativeToRoot } from './paths.js';
+import { owningModuleDir, relativeToRoot } from './log-paths.js';
 import { classSourceCandidates, qualityDiagnostics } from './quality/diagnostics.js';
 import type { ConsoleTestFailure, Diagnosis, Diagnostic, LogParseResult, QualityFinding, ReactorModule } from './types.js';
 

@@ -22,7 +22,7 @@ import { compilerEntry, isJavacDetail, javacEntry, werrorMarker } from './javac-
 import { normaliseLogLine } from './log-line.js';
 import { NonCodeFailures } from './non-code-failures.js';
 import { inferLogRoot, moduleDirOfSource, rebaseDiagnostic, rootedLike } from './log-root.js';
-import { relativeToRoot, toForwardSlashes } from './paths.js';
+import { relativeToRoot, toForwardSlashes } from './log-paths.js';
 import { QualityCollector } from './quality/collector.js';
 import { MultiLineQuality, qualityLine, type QualityFinding } from './quality/console.js';
 import { qualityToolOf } from './quality/tools.js';

@@ -7,7 +7,7 @@
  * Diagnostics read before the root was known are rebased onto it here.
  */
 import { diagnosticFingerprint } from './fingerprint.js';
-import { isWindowsPath, relativeToRoot, relativisePathsIn, toForwardSlashes } from './paths.js';
+import { isWindowsPath, relativeToRoot, relativisePathsIn, toForwardSlashes } from './log-paths.js';
 import type { Diagnostic } from './types.js';
 
 /** `/r/core/src/main/java/A.java` -> `/r/core`: the folder before the last `/src/`. */

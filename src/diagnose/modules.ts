@@ -6,7 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parsePomProjectOrThrow, pomModules } from '../maven/pom.js';
-import { joinRelative, toForwardSlashes } from './paths.js';
+import { joinRelative, toForwardSlashes } from './log-paths.js';
 import type { ReactorModule } from './types.js';
 
 export interface PomSummary {

@@ -5,7 +5,7 @@
  */
 import { CATEGORY_REASONS, matchNonCode, type NonCodeCategory } from './categories.js';
 import { diagnosticFingerprint } from './fingerprint.js';
-import { relativisePathsIn } from './paths.js';
+import { relativisePathsIn } from './log-paths.js';
 import { truncate } from './text.js';
 import type { Diagnostic } from './types.js';
 

@@ -9,7 +9,7 @@
 import { CATEGORY_REASONS, type NonCodeCategory } from './categories.js';
 import { diagnosticFingerprint } from './fingerprint.js';
 import type { LogLine } from './log-parser.js';
-import { relativeToRoot, toForwardSlashes } from './paths.js';
+import { relativeToRoot, toForwardSlashes } from './log-paths.js';
 import { truncate } from './text.js';
 import type { Diagnostic, DiagnosticKind } from './types.js';
 

@@ -3,7 +3,7 @@
  * from the Reactor Summary, and the module folders the log names on the way (which
  * locate the project root of a log from another machine).
  */
-import { toForwardSlashes } from './paths.js';
+import { toForwardSlashes } from './log-paths.js';
 import type { ReactorModule } from './types.js';
 
 const MAX_HINTS = 1_000;

@@ -8,7 +8,7 @@ import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { diagnosticFingerprint } from './fingerprint.js';
 import { discoverModules, type ModuleFolder } from './modules.js';
-import { joinRelative, relativeToRoot, toForwardSlashes } from './paths.js';
+import { joinRelative, relativeToRoot, toForwardSlashes } from './log-paths.js';
 import { analyseStackTrace, condenseStackTrace, firstProjectFrame, frameSourceCandidates, type CauseChain, type ProjectFrame, type StackFrame } from './stack.js';
 import { parseSurefireReport, type ReportedTestCase } from './surefire.js';
 import { truncate } from './text.js';

@@ -1,6 +1,6 @@
 /**
  * The shape of a plugin object, checked with zod when it is loaded. A wrong shape is one
- * line in the words of the config errors (policy/validate.ts): the field path, what was
+ * line in the words of the config errors (policy/config-issues.ts): the field path, what was
  * found and what was expected. The checked value itself is kept, never zod's copy: a
  * fixer or tool may be a class instance whose methods need their `this`.
  *
@@ -8,7 +8,7 @@
  * is no error; it is noted once in the doctor's output and the run record.
  */
 import { z } from 'zod';
-import { describeFields, formatPath, knownKeysAt } from '../policy/validate.js';
+import { describeFields, formatPath, knownKeysAt } from '../policy/config-issues.js';
 import { AGENT_STATES, TOOL_PARAMETER_TYPES, type AgentTool, type Fixer, type MvnxPlugin } from './contracts.js';
 
 const fn = z.custom<(...args: never[]) => unknown>((value) => typeof value === 'function', { message: 'a function' });

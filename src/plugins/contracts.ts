@@ -221,7 +221,7 @@ export interface RunReporter {
 // ---------------------------------------------------------------------------------------
 // The plugin: an npm package or a local module whose default export (or export `plugin`)
 // is an MvnxPlugin. Plugins run inside mvnx with its rights, so only the config files a
-// team already trusts can name them. plugins/load.ts checks this shape with zod.
+// team already trusts can name them. plugins/load-plugins.ts checks this shape with zod.
 
 export interface MvnxPlugin {
   name: string;

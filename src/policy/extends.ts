@@ -10,8 +10,8 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { MvnxError } from '../shared/errors.js';
-import type { ConfigReader, LoadedFile } from './discover.js';
-import { validateLayer } from './validate.js';
+import type { ConfigReader, LoadedFile } from './config-discovery.js';
+import { validateLayer } from './config-issues.js';
 import { isPlainObject, type Layer } from './merge.js';
 
 export const PRESET_NAMES = ['monitor', 'assist', 'auto', 'enterprise-tiered'] as const;

@@ -19,7 +19,7 @@ export {
 } from './schema.js';
 export { buildJsonSchema, SCHEMA_ID } from './json-schema.js';
 export { effectiveTests, VERIFY_TESTS, type VerifyTests } from './verify-tests.js';
-export { SEARCH_PLACES } from './discover.js';
+export { SEARCH_PLACES } from './config-discovery.js';
 export { findGitRoot, findProjectRoot } from '../maven/project.js';
 export { PRESET_NAMES, PRESETS_DIR, presetPath } from './extends.js';
 export { decideAttempt, mavenGoals, type AttemptDecision, type AttemptInput } from './decide-attempt.js';

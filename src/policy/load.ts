@@ -16,12 +16,12 @@ import { MvnxError } from '../shared/errors.js';
 import { normaliseHosts } from '../shared/host.js';
 import type { OptionValues } from '../shared/options.js';
 import { findGitRoot } from '../maven/project.js';
-import { ConfigReader } from './discover.js';
+import { ConfigReader } from './config-discovery.js';
 import { expandExtends } from './extends.js';
 import { mergeLayers, type Layer } from './merge.js';
 import { envLayers, flagLayers, ollamaHostLayer } from './overrides.js';
 import { configSchema, DEFAULT_MODEL_HOST, type EffectiveConfig } from './schema.js';
-import { describeIssues, formatPath } from './validate.js';
+import { describeIssues, formatPath } from './config-issues.js';
 
 export type { Tier, EffectiveConfig } from './schema.js';
 

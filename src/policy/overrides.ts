@@ -6,7 +6,7 @@
 import { MvnxError } from '../shared/errors.js';
 import { normaliseHost } from '../shared/host.js';
 import { configOptions, envName, flagName, parseSwitch, type OptionSpec, type OptionValues } from '../shared/options.js';
-import { validateLayer } from './validate.js';
+import { validateLayer } from './config-issues.js';
 import type { Layer } from './merge.js';
 
 type ConfigOption = OptionSpec & { config: string };

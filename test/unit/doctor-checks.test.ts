@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { compareVersions, doctorExitCode, evaluateDoctor, formatCheck, isModelPulled, type DoctorFacts } from '../../src/cli/commands/doctor/checks.js';
-import { parseJavaVersion, parseMavenVersion, pinnedPlugins } from '../../src/cli/commands/doctor/facts.js';
+import { parseJavaVersion, parseMavenVersion, pinnedPlugins } from '../../src/cli/commands/doctor/doctor-facts.js';
 
 const healthy = (): DoctorFacts => ({
   java: { ok: true, value: { command: '/jdk/bin/java', version: '17.0.15' } },

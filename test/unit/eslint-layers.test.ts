@@ -34,13 +34,13 @@ describe('mvnx/layers', () => {
     invalid: [
       { filename: src('policy/load.ts'), code: "import { parseFlags } from '../cli/flags.js';", errors: [{ messageId: 'upward' }] },
       { filename: src('maven/run.ts'), code: "export { x } from '../repair/loop.js';", errors: [{ messageId: 'upward' }] },
-      { filename: src('report/write.ts'), code: "const m = await import('../plugins/load.js');", errors: [{ messageId: 'upward' }] },
+      { filename: src('report/write.ts'), code: "const m = await import('../plugins/load-plugins.js');", errors: [{ messageId: 'upward' }] },
       // A type is a dependency too, and peers may not import each other (no cycle).
       { filename: src('policy/x.ts'), code: "import type { Provider } from '../model/provider.js';", errors: [{ messageId: 'upward' }] },
       // No exception is left: plugins/ may not import repair/, not even a type (the contracts module holds the shared shapes).
       { filename: src('plugins/types.ts'), code: "import type { Fixer } from '../repair/fixers/registry.js';", errors: [{ messageId: 'upward' }] },
-      { filename: src('plugins/load.ts'), code: "import { type AgentTool } from '../repair/agent/tool-kit.js';", errors: [{ messageId: 'upward' }] },
-      { filename: src('plugins/load.ts'), code: "import { BUILT_IN_FIXERS } from '../repair/fixers/registry.js';", errors: [{ messageId: 'upward' }] },
+      { filename: src('plugins/load-plugins.ts'), code: "import { type AgentTool } from '../repair/agent/tool-kit.js';", errors: [{ messageId: 'upward' }] },
+      { filename: src('plugins/load-plugins.ts'), code: "import { BUILT_IN_FIXERS } from '../repair/fixers/registry.js';", errors: [{ messageId: 'upward' }] },
       { filename: src('codebase/type-index.ts'), code: "import type { Fixer } from '../plugins/contracts.js';", errors: [{ messageId: 'upward' }] },
       { filename: src('codebase/x.ts'), code: "import type { Diagnostic } from '../diagnose/types.js';", errors: [{ messageId: 'upward' }] },
       { filename: src('java/x.ts'), code: "import { createSourceView } from '../codebase/index.js';", errors: [{ messageId: 'upward' }] },

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parsePomProject, pomDependencies, pomPlugins } from '../../src/maven/pom.js';
-import { pinnedPlugins } from '../../src/cli/commands/doctor/facts.js';
+import { pinnedPlugins } from '../../src/cli/commands/doctor/doctor-facts.js';
 import { parseDeclaredDependencies } from '../../src/codebase/index.js';
 import { projectJavaRelease } from '../../src/maven/settings.js';
 import { addsDependency, isPom } from '../../src/patch/classify-pom.js';

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MvnxError } from '../../src/shared/errors.js';
-import { runReporters } from '../../src/plugins/load.js';
+import { runReporters } from '../../src/plugins/load-plugins.js';
 import { loadPlugins } from '../../src/app/plugin-loading.js';
 import { checkTestIntegrity } from '../../src/repair/integrity/index.js';
 import type { Diagnostic } from '../../src/diagnose/types.js';

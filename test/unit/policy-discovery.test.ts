@@ -1,7 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { SEARCH_PLACES } from '../../src/policy/discover.js';
+import { SEARCH_PLACES } from '../../src/policy/config-discovery.js';
 import { load, loadError, tempRepo } from './policy-helpers.js';
 
 /** A config setting tier monitor, in the syntax of each file form. */

@@ -1,5 +1,5 @@
 /**
- * Corners of config discovery and `extends` (src/policy/discover.ts, extends.ts) that
+ * Corners of config discovery and `extends` (src/policy/config-discovery.ts, extends.ts) that
  * policy-discovery.test.ts and policy-extends.test.ts do not reach: the line of a bad
  * single base, a bad base in a JavaScript config (no lines), the hint for a file named
  * without "./", places that are not search places, JS configs that export nothing or

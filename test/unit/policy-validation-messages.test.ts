@@ -1,5 +1,5 @@
 /**
- * The one-line validation messages (src/policy/validate.ts) for every kind of problem and
+ * The one-line validation messages (src/policy/config-issues.ts) for every kind of problem and
  * value, and the schema's own checks (command tools, regular expressions, host lists), each
  * asserted exactly. The plugin loader uses describeFields and knownKeysAt with its own
  * schemas (records, functions), so some cases use small schemas of that shape.
@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { configSchema } from '../../src/policy/schema.js';
-import { describeFields, describeIssues, knownKeysAt, validateLayer } from '../../src/policy/validate.js';
+import { describeFields, describeIssues, knownKeysAt, validateLayer } from '../../src/policy/config-issues.js';
 
 /** describeFields for `raw` against `schema`, which must refuse it. */
 function problem(schema: z.core.$ZodType, raw: unknown): string {

@@ -1,6 +1,6 @@
 /** A published fix's description says which tests ran when verify.tests selected them (issue 26 part 3). */
 import { describe, expect, it } from 'vitest';
-import { requestDescription } from '../../src/report/publish/summary.js';
+import { requestDescription } from '../../src/report/publish/publish-text.js';
 import type { RunRecord } from '../../src/report/run-record.js';
 
 const record = (verdict: object): RunRecord =>

@@ -6,7 +6,7 @@
 import path from 'node:path';
 import { helpAsked, parseSubcommandArgs, type SubcommandOption, type SubcommandSpec } from '../subcommand-args.js';
 import { doctorExitCode, evaluateDoctor, formatCheck } from './doctor/checks.js';
-import { gatherFacts } from './doctor/facts.js';
+import { gatherFacts } from './doctor/doctor-facts.js';
 
 export interface DoctorIo {
   cwd: string;

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { findProjectRootAbove } from '../../maven/project.js';
 import { projectJavaRelease } from '../../maven/settings.js';
 import { suggestedImage } from '../../workspace/container.js';
-import { SEARCH_PLACES } from '../../policy/discover.js';
+import { SEARCH_PLACES } from '../../policy/config-discovery.js';
 import { PRESET_NAMES } from '../../policy/extends.js';
 import { SCHEMA_ID } from '../../policy/json-schema.js';
 import { closestMatch } from '../../shared/similar.js';

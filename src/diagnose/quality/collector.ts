@@ -5,7 +5,7 @@
  * promotes them; a finding printed without a module (-q hides the goal headers) joins
  * its tool's failure.
  */
-import { relativisePathsIn, toForwardSlashes } from '../paths.js';
+import { relativisePathsIn, toForwardSlashes } from '../log-paths.js';
 import { truncate } from '../text.js';
 import type { QualityFailure, QualityFinding } from '../types.js';
 

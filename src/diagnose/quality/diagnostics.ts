@@ -6,7 +6,7 @@
  * fixed without a location (its own formatter goal rewrites the files); another's cannot.
  */
 import { diagnosticFingerprint } from '../fingerprint.js';
-import { joinRelative, relativeToRoot, toForwardSlashes } from '../paths.js';
+import { joinRelative, relativeToRoot, toForwardSlashes } from '../log-paths.js';
 import { truncate } from '../text.js';
 import type { Diagnostic, QualityFailure, QualityFinding } from '../types.js';
 import { QUALITY_TOOLS, fixGoalFor } from './tools.js';

@@ -10,7 +10,7 @@ import { runsDir, type RunRecord } from '../run-record.js';
 import { findForgeTarget } from './forge.js';
 import { forgeClient, publishFix, type PublishOutcome } from './publish.js';
 import type { RateLimitOptions } from './rate-limit.js';
-import { verifiedAttempt } from './summary.js';
+import { verifiedAttempt } from './publish-text.js';
 
 export type { PublishOutcome } from './publish.js';
 

@@ -16,7 +16,7 @@ import { commitFix, containsFix, GitPublishError, fetchBranch, pushBranch, resol
 import { githubClient } from './github-requests.js';
 import { gitlabClient } from './gitlab-requests.js';
 import type { RateLimitOptions } from './rate-limit.js';
-import { branchFor, commitMessage, fixFingerprint, requestDescription, requestTitle } from './summary.js';
+import { branchFor, commitMessage, fixFingerprint, requestDescription, requestTitle } from './publish-text.js';
 
 export type Publication = RunPublication;
 

@@ -14,7 +14,7 @@ import { MeterProvider, PeriodicExportingMetricReader } from '@opentelemetry/sdk
 import { AlwaysOnSampler, BatchSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
 import { ATTR_SERVICE_NAME, ATTR_SERVICE_VERSION } from '@opentelemetry/semantic-conventions';
 import type { RunRecord } from '../run-record.js';
-import type { TelemetryTarget } from './settings.js';
+import type { TelemetryTarget } from './telemetry-settings.js';
 import { planRunTrace, type PlannedSpan } from './trace-plan.js';
 
 const SCOPE = 'mvnx';

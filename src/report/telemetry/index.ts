@@ -8,9 +8,9 @@
  * still in flight), so it never delays the exit by much more and never changes the code.
  */
 import type { RunRecord } from '../run-record.js';
-import { telemetryTarget } from './settings.js';
+import { telemetryTarget } from './telemetry-settings.js';
 
-export { telemetryTarget, type TelemetryTarget } from './settings.js';
+export { telemetryTarget, type TelemetryTarget } from './telemetry-settings.js';
 
 type ExportModule = typeof import('./export.js');
 let loading: Promise<ExportModule> | undefined;

@@ -15,7 +15,7 @@ import { classFromDump } from './fork-diagnostics.js';
 import { MavenLogParser } from './log-parser.js';
 import { inferLogRoot, moduleDirOfSource, rebaseDiagnostic } from './log-root.js';
 import { discoverModules, type ModuleFolder } from './modules.js';
-import { joinRelative, owningModuleDir, relativeToRoot, toForwardSlashes } from './paths.js';
+import { joinRelative, owningModuleDir, relativeToRoot, toForwardSlashes } from './log-paths.js';
 import { PluginParserRuns, type DiagnosticParser } from './plugin-parsers.js';
 import { classSourceCandidates } from './quality/diagnostics.js';
 import { REPORT_READERS } from './quality/reports.js';
