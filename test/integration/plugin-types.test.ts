@@ -85,7 +85,7 @@ it('the package exposes only mvnx/plugin to imports, not its internals', async (
   const dir = await authorProject('');
   const importOf = (specifier: string) => execa('node', ['--input-type=module', '-e', `await import(${JSON.stringify(specifier)}); console.log('ok')`], { cwd: dir, reject: false });
   expect((await importOf('mvnx/plugin')).stdout).toBe('ok');
-  const internal = await importOf('mvnx/dist/repair/loop.js');
+  const internal = await importOf('mvnx/dist/repair/loop/repair-loop.js');
   expect(internal.exitCode).not.toBe(0);
   expect(internal.stderr).toContain('ERR_PACKAGE_PATH_NOT_EXPORTED');
 });

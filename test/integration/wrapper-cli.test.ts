@@ -116,7 +116,7 @@ describe('mvnx as a drop-in for mvn', () => {
   it('starts loading the repair stage at the first sign of a failing build, while Maven still runs; never for a passing build or tier off', async () => {
     // Node's own module-loading trace (NODE_DEBUG=esm) says when the repair stage was asked for; Maven's last line comes 2 s after the sign.
     const failing = { NODE_DEBUG: 'esm', FAKE_MVN_STDOUT: '[ERROR] Tests run: 1, Failures: 1, Errors: 0, Skipped: 0 <<< FAILURE! -- in demo.CalcTest\n', FAKE_MVN_SLEEP: '2', FAKE_MVN_LAST: 'FAKE-MAVEN-LAST-LINE\n', FAKE_MVN_EXIT: '1' };
-    const loadedAt = (stderr: string) => stderr.search(/file:\/\/\S*\/repair\/entry\.js/);
+    const loadedAt = (stderr: string) => stderr.search(/file:\/\/\S*\/app\/index\.js/);
 
     const run = await mvnx(['verify'], await project(), cleanEnv(failing));
     expect(run.exitCode).toBe(1);
