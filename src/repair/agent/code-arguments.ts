@@ -17,11 +17,9 @@ import { escape } from 'minimatch';
 import type { SourceView, ToolParameter } from '../../plugins/contracts.js';
 import { describeSite, filesNamed, isTestFile, lookUpCode, type CodeSite, type Designation } from './code-index.js';
 import { javaReadings, readCodeName, readLineSpan, readMember, type JavaReading, type LineSpan } from './code-names.js';
+import { formHint, inToolOrder, renderCall, type CodeTool } from './call-forms.js';
 
-export interface CodeTool {
-  name: string;
-  parameters: Record<string, ToolParameter>;
-}
+export { formHint, renderCall, type CodeTool } from './call-forms.js';
 
 /** Arguments models use to name code or lines, which no built-in tool takes by that name. */
 export interface CodeExtras {
@@ -239,16 +237,6 @@ function setLines(tool: CodeTool, args: Record<string, unknown>, span: LineSpan,
 
 const describeKey = (entry: { key: string; value: string } | undefined) => (entry ? `${JSON.stringify(entry.key)} ${JSON.stringify(entry.value)}` : '');
 
-/** `{"tool": "extract_method", "args": {...}}`: the call as the model can send it next. */
-export function renderCall(tool: string, args: Record<string, unknown>): string {
-  return JSON.stringify({ tool, args });
-}
-
-/** The arguments in the order the tool declares them, so that a rewritten call reads like the tool's own form. */
-function inToolOrder(tool: CodeTool, args: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(Object.keys(tool.parameters).filter((name) => args[name] !== undefined).map((name) => [name, args[name]]));
-}
-
 function candidatesAnswer(tool: CodeTool, args: Record<string, unknown>, sites: CodeSite[], given: string): string {
   const rows = sites.slice(0, MAX_CANDIDATES).map((site) => {
     const rewritten = { ...args };
@@ -258,29 +246,6 @@ function candidatesAnswer(tool: CodeTool, args: Record<string, unknown>, sites: 
   const more = sites.length > MAX_CANDIDATES ? [`... and ${sites.length - MAX_CANDIDATES} more: name the class with its package`] : [];
   const what = sites.every((site) => site.kind === 'file') ? 'files' : 'declarations';
   return [`${given} names ${sites.length} ${what} in the project; ${tool.name} was not run. Call it again with the one you mean:`, ...rows, ...more].join('\n');
-}
-
-/** The exact form the tool takes, with the model's own call rewritten into it. */
-export function formHint(tool: CodeTool, args: Record<string, unknown>): string {
-  const example: Record<string, unknown> = {};
-  for (const [name, parameter] of Object.entries(tool.parameters)) {
-    if (args[name] !== undefined) example[name] = args[name];
-    else if (!parameter.optional) example[name] = placeholder(name, parameter);
-  }
-  return `${tool.name} takes ${describeForm(tool)}; for example ${renderCall(tool.name, example)}`;
-}
-
-function placeholder(name: string, parameter: ToolParameter): unknown {
-  if (name === 'file') return 'src/main/java/com/acme/App.java';
-  if (parameter.type === 'integer') return 1;
-  const example = /e\.g\. ([^;,)]+)/.exec(parameter.description)?.[1]?.trim();
-  return parameter.type === 'string[]' ? [example ?? `<${name}>`] : (example ?? `<${name}>`);
-}
-
-function describeForm(tool: CodeTool): string {
-  const names = Object.entries(tool.parameters).map(([name, parameter]) => `"${name}"${parameter.optional ? ' (optional)' : ''}`);
-  const code = 'file' in tool.parameters ? ', where "file" may also be a class (OrderService, com.acme.OrderService) or a member (OrderService#total)' : '';
-  return `${names.join(', ')}${code}`;
 }
 
 /** A required argument still missing: the answer with the form that works, instead of running the tool. */

@@ -5,9 +5,12 @@
  * When the difference names exactly one replacement of a known shape, it is a
  * `Replacement` a quick-fix can write without a model. Pure: the jars are read elsewhere.
  */
-import { isStatic, packageOf, simpleName, type ClassInfo, type ClassMember } from '../../maven/class-file.js';
+import { isStatic, packageOf, simpleName, type ClassMember } from '../../maven/class-file.js';
 import type { JarApi } from '../../maven/jar-api.js';
 import { editDistance, nameWords } from '../context/pieces.js';
+import { describeMember, hierarchyLines, short } from './type-difference.js';
+
+export { describeMember, typeDifference } from './type-difference.js';
 
 /** What a deterministic fix writes; every shape keeps the call's arguments as they are. */
 export type Replacement =
@@ -42,17 +45,6 @@ export const noteKey = (owner: string, member: string) => `${owner}#${member}`;
 
 const MAX_CANDIDATES = 5;
 const MAX_ADDED = 8;
-
-const short = (type: string) => type.replace(/\b(?:[a-z_][\w]*\.)+(?=[A-Z])/g, '').replace(/\$/g, '.');
-
-export function describeMember(owner: string, member: ClassMember): string {
-  const statik = isStatic(member.access) ? 'static ' : '';
-  const where = short(owner);
-  if (member.kind === 'field') return `${statik}${short(member.type)} ${where}.${member.name}`;
-  const parameters = member.parameters.map(short).join(', ');
-  if (member.kind === 'constructor') return `${where}(${parameters})`;
-  return `${statik}${short(member.type)} ${where}.${member.name}(${parameters})`;
-}
 
 const parametersOf = (descriptor: string) => descriptor.slice(0, descriptor.indexOf(')') + 1);
 
@@ -225,25 +217,4 @@ function classDifference(name: string, oldApi: JarApi | undefined, newApi: JarAp
   if (oldInfo) lines.push(...hierarchyLines(oldInfo, elsewhere.length === 1 ? newApi.classes.get(elsewhere[0]!) : undefined));
   const to = elsewhere.length === 1 ? elsewhere[0]! : undefined;
   return { lines, candidates: elsewhere, ...(to && packageOf(to) !== packageOf(fullName) && !fullName.includes('$') ? { replacement: { shape: 'moved-class', from: fullName, to } } : {}) };
-}
-
-function hierarchyLines(before: ClassInfo, after: ClassInfo | undefined): string[] {
-  if (!after) return [];
-  const out: string[] = [];
-  if ((before.superName ?? '') !== (after.superName ?? '')) out.push(`~ superclass: ${before.superName ?? 'none'} -> ${after.superName ?? 'none'}`);
-  if (before.interfaces.join() !== after.interfaces.join()) out.push(`~ interfaces: [${before.interfaces.join(', ')}] -> [${after.interfaces.join(', ')}]`);
-  return out;
-}
-
-/** The supertypes of a class and how they changed: for "does not override abstract method" and a replaced hierarchy. */
-export function typeDifference(name: string, oldApi: JarApi | undefined, newApi: JarApi): string[] {
-  const after = newApi.classes.get(name);
-  const before = oldApi?.classes.get(name);
-  if (!after) return [];
-  const lines = before ? hierarchyLines(before, after) : [];
-  const abstract = after.members.filter((member) => member.kind === 'method' && (member.access & 0x0400) !== 0 && !before?.members.some((known) => known.name === member.name && known.descriptor === member.descriptor));
-  for (const member of abstract) lines.push(`+ added abstract: ${describeMember(name, member)}`);
-  const gone = before?.members.filter((member) => member.kind === 'method' && !after.members.some((known) => known.name === member.name && known.descriptor === member.descriptor)) ?? [];
-  for (const member of gone) lines.push(`- removed: ${describeMember(name, member)}`);
-  return lines;
 }
