@@ -17,7 +17,12 @@ const dir = await mkdtemp(path.join(os.tmpdir(), 'mvnx-bench-diagnose-'));
 const logFile = path.join(dir, 'console.txt');
 try {
   const sample = (await readFile(fixture, 'utf8')).replaceAll('/__ROOT__', dir);
-  const noise = Array.from({ length: 200 }, (_, i) => `[INFO] Downloaded from central: https://repo.example/org/acme/lib${i}/1.0/lib${i}-1.0.jar (12 kB at 340 kB/s)\n`).join('') +
+  const noise =
+    Array.from(
+      { length: 200 },
+      (_, i) =>
+        `[INFO] Downloaded from central: https://repo.example/org/acme/lib${i}/1.0/lib${i}-1.0.jar (12 kB at 340 kB/s)\n`,
+    ).join('') +
     '[WARNING] /x/src/main/java/Old.java:[3,8] deprecated API\n  symbol: class Old\n\u001b[1;34mINFO\u001b[m coloured noise line\n';
   const block = Buffer.from(noise + sample);
   const handle = await open(logFile, 'w');
@@ -30,7 +35,9 @@ try {
 
   const rssBefore = process.memoryUsage().rss;
   let peakRss = rssBefore;
-  const sampler = setInterval(() => { peakRss = Math.max(peakRss, process.memoryUsage().rss); }, 20);
+  const sampler = setInterval(() => {
+    peakRss = Math.max(peakRss, process.memoryUsage().rss);
+  }, 20);
   const started = process.hrtime.bigint();
   const diagnosis = await diagnoseBuild({ projectRoot: dir, logFile, runStartedAt: new Date(), exitCode: 1 });
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
@@ -39,17 +46,23 @@ try {
   const maxRssMb = process.resourceUsage().maxRSS / 1024;
 
   const mb = written / (1024 * 1024);
-  console.log(JSON.stringify({
-    benchmark: 'diagnose',
-    logMB: Number(mb.toFixed(1)),
-    seconds: Number(seconds.toFixed(2)),
-    mbPerSecond: Number((mb / seconds).toFixed(1)),
-    rssBeforeMB: Number((rssBefore / 1048576).toFixed(1)),
-    peakRssSampledMB: Number((peakRss / 1048576).toFixed(1)),
-    maxRssMB: Number(maxRssMb.toFixed(1)),
-    diagnostics: diagnosis.diagnostics.length,
-    warnings: diagnosis.warnings.length,
-  }, null, 2));
+  console.log(
+    JSON.stringify(
+      {
+        benchmark: 'diagnose',
+        logMB: Number(mb.toFixed(1)),
+        seconds: Number(seconds.toFixed(2)),
+        mbPerSecond: Number((mb / seconds).toFixed(1)),
+        rssBeforeMB: Number((rssBefore / 1048576).toFixed(1)),
+        peakRssSampledMB: Number((peakRss / 1048576).toFixed(1)),
+        maxRssMB: Number(maxRssMb.toFixed(1)),
+        diagnostics: diagnosis.diagnostics.length,
+        warnings: diagnosis.warnings.length,
+      },
+      null,
+      2,
+    ),
+  );
 
   // Long lines, in memory (streamLogLines would cut them at 64 KiB): time per MB must stay flat.
   const unit = 'Tests run: 1, Failures: 0, Errors: 0, Skipped: 0, ';

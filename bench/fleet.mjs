@@ -34,33 +34,58 @@ const root = reuse ?? option('keep', undefined) ?? (await mkdtemp(path.join(os.t
 const full = repositories * runsPerRepository >= 100_000;
 
 let started = Date.now();
-const truth = reuse ? fleetTruth({ repositories, runsPerRepository }) : await writeFleet(path.join(root, 'repos'), { repositories, runsPerRepository });
-console.log(`${reuse ? 'reusing' : 'generated'} ${truth.runs} records${reuse ? '' : ` (${(truth.bytes / 1e6).toFixed(0)} MB of run.json) in ${((Date.now() - started) / 1000).toFixed(1)} s`} under ${root}`);
+const truth = reuse
+  ? fleetTruth({ repositories, runsPerRepository })
+  : await writeFleet(path.join(root, 'repos'), { repositories, runsPerRepository });
+console.log(
+  `${reuse ? 'reusing' : 'generated'} ${truth.runs} records${reuse ? '' : ` (${(truth.bytes / 1e6).toFixed(0)} MB of run.json) in ${((Date.now() - started) / 1000).toFixed(1)} s`} under ${root}`,
+);
 
 async function measure(label, args) {
   const load = os.loadavg()[0];
-  const result = await execa('/usr/bin/time', ['-f', '%e %U %S %M', 'node', MAIN, ...args], { cwd: root, reject: false, env: { CI: 'true' } });
+  const result = await execa('/usr/bin/time', ['-f', '%e %U %S %M', 'node', MAIN, ...args], {
+    cwd: root,
+    reject: false,
+    env: { CI: 'true' },
+  });
   const [seconds, user, sys, kb] = result.stderr.trim().split('\n').at(-1).split(' ').map(Number);
   const cpu = user + sys;
   const mb = kb / 1024;
   const ok = result.exitCode === 0 && seconds <= LIMIT_S && mb <= LIMIT_MB;
-  console.log(`${label}: ${seconds.toFixed(2)} s wall, ${cpu.toFixed(2)} s CPU (user ${user.toFixed(2)} + sys ${sys.toFixed(2)}), peak RSS ${mb.toFixed(0)} MB, load ${load.toFixed(1)}, exit ${result.exitCode} (limits ${LIMIT_S} s, ${LIMIT_MB} MB) ${ok ? 'OK' : 'OVER'}`);
+  console.log(
+    `${label}: ${seconds.toFixed(2)} s wall, ${cpu.toFixed(2)} s CPU (user ${user.toFixed(2)} + sys ${sys.toFixed(2)}), peak RSS ${mb.toFixed(0)} MB, load ${load.toFixed(1)}, exit ${result.exitCode} (limits ${LIMIT_S} s, ${LIMIT_MB} MB) ${ok ? 'OK' : 'OVER'}`,
+  );
   if (result.exitCode !== 0) console.log(result.stderr);
   return { label, seconds, cpu, mb, load, ok, stdout: result.stdout };
 }
 
 const rows = [];
 for (let round = 1; round <= rounds; round++) {
-  rows.push(await measure(`mvnx runs --stats --from 'repos/*' (round ${round})`, ['runs', '--stats', '--json', '--from', 'repos/*']));
-  rows.push(await measure(`mvnx report --html (round ${round})`, ['report', '--html', 'report.html', '--from', 'repos/*']));
+  rows.push(
+    await measure(`mvnx runs --stats --from 'repos/*' (round ${round})`, [
+      'runs',
+      '--stats',
+      '--json',
+      '--from',
+      'repos/*',
+    ]),
+  );
+  rows.push(
+    await measure(`mvnx report --html (round ${round})`, ['report', '--html', 'report.html', '--from', 'repos/*']),
+  );
 }
 console.log('');
 console.log('| command | wall time | CPU (user+sys) | peak RSS | load avg | within limits |');
 console.log('|---|---|---|---|---|---|');
-for (const row of rows) console.log(`| ${row.label} | ${row.seconds.toFixed(2)} s | ${row.cpu.toFixed(2)} s | ${row.mb.toFixed(0)} MB | ${row.load.toFixed(1)} | ${row.ok ? 'yes' : 'no'} |`);
+for (const row of rows)
+  console.log(
+    `| ${row.label} | ${row.seconds.toFixed(2)} s | ${row.cpu.toFixed(2)} s | ${row.mb.toFixed(0)} MB | ${row.load.toFixed(1)} | ${row.ok ? 'yes' : 'no'} |`,
+  );
 const stats = JSON.parse(rows[0].stdout);
 const counted = stats.runs === truth.runs && stats.overall.fixed === truth.fixed;
-console.log(`counted ${stats.runs} runs, ${stats.overall.fixed} fixed, ${stats.repositories.length} repositories: ${counted ? 'matches what was generated' : 'DOES NOT MATCH'}`);
+console.log(
+  `counted ${stats.runs} runs, ${stats.overall.fixed} fixed, ${stats.repositories.length} repositories: ${counted ? 'matches what was generated' : 'DOES NOT MATCH'}`,
+);
 
 const lines = [
   '# Fleet-scale rollout numbers (`npm run bench:fleet`)',
@@ -70,7 +95,10 @@ const lines = [
   '',
   '| command | wall time | CPU (user+sys) | peak RSS | load avg (1 min) | within limits |',
   '|---|---|---|---|---|---|',
-  ...rows.map((row) => `| ${row.label} | ${row.seconds.toFixed(2)} s | ${row.cpu.toFixed(2)} s | ${row.mb.toFixed(0)} MB | ${row.load.toFixed(1)} | ${row.ok ? 'yes' : 'no'} |`),
+  ...rows.map(
+    (row) =>
+      `| ${row.label} | ${row.seconds.toFixed(2)} s | ${row.cpu.toFixed(2)} s | ${row.mb.toFixed(0)} MB | ${row.load.toFixed(1)} | ${row.ok ? 'yes' : 'no'} |`,
+  ),
   '',
   `Counted ${stats.runs} runs, ${stats.overall.fixed} fixed, ${stats.repositories.length} repositories: ${counted ? 'the generated numbers' : 'NOT the generated numbers'}.`,
   '',

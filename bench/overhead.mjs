@@ -30,7 +30,9 @@ function option(name, fallback) {
   if (index < 0) return fallback;
   const value = Number(process.argv[index + 1]);
   if (!Number.isInteger(value) || value < 1) {
-    console.error(`bench:overhead: --${name} needs a positive whole number, got ${process.argv[index + 1] ?? 'nothing'}`);
+    console.error(
+      `bench:overhead: --${name} needs a positive whole number, got ${process.argv[index + 1] ?? 'nothing'}`,
+    );
     process.exit(2);
   }
   return value;
@@ -77,7 +79,8 @@ async function timed(file, args, options) {
   const result = await child;
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
   const watched = stopWatch ? await stopWatch() : undefined;
-  if (result.exitCode !== 0) throw new Error(`${file} ${args.join(' ')} exited ${result.exitCode}: ${String(result.stderr).slice(0, 400)}`);
+  if (result.exitCode !== 0)
+    throw new Error(`${file} ${args.join(' ')} exited ${result.exitCode}: ${String(result.stderr).slice(0, 400)}`);
   return { seconds, bytes, ...watched };
 }
 
@@ -89,7 +92,8 @@ function bootstrapMedianInterval(values, resamples = 2000) {
     return seed / 2 ** 32;
   };
   const medians = [];
-  for (let r = 0; r < resamples; r++) medians.push(median(Array.from(values, () => values[Math.floor(random() * values.length)])));
+  for (let r = 0; r < resamples; r++)
+    medians.push(median(Array.from(values, () => values[Math.floor(random() * values.length)])));
   medians.sort((a, b) => a - b);
   return [medians[Math.floor(resamples * 0.025)], medians[Math.floor(resamples * 0.975)]];
 }
@@ -126,11 +130,15 @@ function summarise(variant) {
 if (!skipMaven) {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'mvnx-bench-overhead-'));
   try {
-    await cp(path.join(here, '../examples/passing'), dir, { recursive: true, filter: (source) => !/[\\/](target|\.mvnx)$/.test(source) });
+    await cp(path.join(here, '../examples/passing'), dir, {
+      recursive: true,
+      filter: (source) => !/[\\/](target|\.mvnx)$/.test(source),
+    });
     const { stdout: mvnPath } = await execa('sh', ['-c', 'command -v mvn']);
     const args = ['-o', '-q', 'verify'];
     const runMvn = () => timed(mvnPath, args, { cwd: dir, env: mavenEnv, extendEnv: false, buffer: false });
-    const runMvnx = (env) => timed(process.execPath, [MAIN, ...args], { cwd: dir, env, extendEnv: false, buffer: false });
+    const runMvnx = (env) =>
+      timed(process.execPath, [MAIN, ...args], { cwd: dir, env, extendEnv: false, buffer: false });
     await runMvn();
     for (const variant of variants) await runMvnx(variant.env);
     const mvnTimes = [];
@@ -175,7 +183,11 @@ if (!skipMaven) {
       if (index < 0) seconds.set(index, (await runStub()).seconds);
       else {
         const env = { ...variants[index].env, MVNX_MAVEN: FAKE_MVN };
-        seconds.set(index, (await timed(process.execPath, [MAIN, 'verify'], { cwd: os.tmpdir(), env, extendEnv: false, buffer: false })).seconds);
+        seconds.set(
+          index,
+          (await timed(process.execPath, [MAIN, 'verify'], { cwd: os.tmpdir(), env, extendEnv: false, buffer: false }))
+            .seconds,
+        );
       }
     }
     for (const index of variants.keys()) stubCosts[index].push((seconds.get(index) - seconds.get(-1)) * 1000);
@@ -190,7 +202,12 @@ if (!skipMaven) {
 const streamBytes = streamMb * 1024 * 1024;
 const streamEnv = { ...baseEnv, FAKE_MVN_BYTES: String(streamBytes), MVNX_MAVEN: FAKE_MVN };
 const raw = await timed(FAKE_MVN, [], { env: streamEnv, extendEnv: false, buffer: false });
-const through = await timed(process.execPath, [MAIN, '--mvnx-no-fix', 'verify'], { cwd: os.tmpdir(), env: streamEnv, extendEnv: false, buffer: false });
+const through = await timed(process.execPath, [MAIN, '--mvnx-no-fix', 'verify'], {
+  cwd: os.tmpdir(),
+  env: streamEnv,
+  extendEnv: false,
+  buffer: false,
+});
 if (through.bytes !== streamBytes) throw new Error(`mvnx passed ${through.bytes} of ${streamBytes} bytes`);
 Object.assign(report, {
   streamPeakRssMb: +through.peakRssMb.toFixed(1),
@@ -204,11 +221,19 @@ if (!skipMaven) {
   for (const variant of report.variants) {
     const met = (ratio) => (ratio <= TARGET_RATIO ? 'met' : 'MISSED');
     console.log(`  ${variant.name}:`);
-    console.log(`    median ${variant.medianSeconds} s; median ratio ${variant.medianRatio} (95% interval ${variant.ratioInterval95.join('-')}, min ${variant.minRatio}, max ${variant.maxRatio}; target <= ${TARGET_RATIO}: ${met(variant.medianRatio)})`);
-    console.log(`    fixed cost ${variant.fixedCostMs} ms (median of ${report.stubRounds}), so ${variant.estimatedRatio} on this build (${met(variant.estimatedRatio)})`);
+    console.log(
+      `    median ${variant.medianSeconds} s; median ratio ${variant.medianRatio} (95% interval ${variant.ratioInterval95.join('-')}, min ${variant.minRatio}, max ${variant.maxRatio}; target <= ${TARGET_RATIO}: ${met(variant.medianRatio)})`,
+    );
+    console.log(
+      `    fixed cost ${variant.fixedCostMs} ms (median of ${report.stubRounds}), so ${variant.estimatedRatio} on this build (${met(variant.estimatedRatio)})`,
+    );
     console.log(`    node's own CPU time ${variant.medianCpuMs} ms, peak RSS ${variant.peakRssMb} MB`);
   }
 }
-console.log(`  ${streamMb} MB stream through mvnx: ${report.streamMbPerSecond} MB/s (fake mvn alone: ${report.fakeMvnAloneMbPerSecond} MB/s)`);
-console.log(`  mvnx peak RSS on the stream: ${report.streamPeakRssMb} MB (target <= ${TARGET_RSS_MB}: ${report.streamPeakRssMb <= TARGET_RSS_MB ? 'met' : 'MISSED'})`);
+console.log(
+  `  ${streamMb} MB stream through mvnx: ${report.streamMbPerSecond} MB/s (fake mvn alone: ${report.fakeMvnAloneMbPerSecond} MB/s)`,
+);
+console.log(
+  `  mvnx peak RSS on the stream: ${report.streamPeakRssMb} MB (target <= ${TARGET_RSS_MB}: ${report.streamPeakRssMb <= TARGET_RSS_MB ? 'met' : 'MISSED'})`,
+);
 console.log(JSON.stringify(report));

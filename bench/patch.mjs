@@ -13,7 +13,8 @@ const HUNKS = 50;
 const RUNS = 30;
 const PATH = 'src/main/java/com/acme/Big.java';
 
-const before = Array.from({ length: LINES }, (_, i) => `        int v${i} = compute(${i % 97}, "${i % 13}");`).join('\n') + '\n';
+const before =
+  Array.from({ length: LINES }, (_, i) => `        int v${i} = compute(${i % 97}, "${i % 13}");`).join('\n') + '\n';
 const lines = before.split('\n');
 const step = Math.floor(LINES / HUNKS);
 for (let h = 0; h < HUNKS; h++) lines[h * step + 10] = lines[h * step + 10].replace('compute', 'computeExact');
@@ -29,7 +30,8 @@ const options = { ignoreWhitespace: false, allowTabSpaceContext: false };
 function resolveOnce() {
   const { edits } = extractEdits(reply);
   const { changeSet, problems } = resolveEdits(edits, new Map([[PATH, before]]), options);
-  if (problems.length > 0 || changeSet.files[0]?.after !== after) throw new Error('benchmark patch did not apply exactly: ' + JSON.stringify(problems));
+  if (problems.length > 0 || changeSet.files[0]?.after !== after)
+    throw new Error('benchmark patch did not apply exactly: ' + JSON.stringify(problems));
   return changeSet;
 }
 

@@ -58,15 +58,17 @@ async function child(options) {
   const config = configSchema.parse({});
   const view = createSourceView(options.project);
   const io = { listMs: 0, lists: 0, readMs: 0, reads: 0 };
-  const timedIo = (kind, work) => async (...args) => {
-    const at = performance.now();
-    try {
-      return await work(...args);
-    } finally {
-      io[`${kind}Ms`] += performance.now() - at;
-      io[`${kind}s`] += 1;
-    }
-  };
+  const timedIo =
+    (kind, work) =>
+    async (...args) => {
+      const at = performance.now();
+      try {
+        return await work(...args);
+      } finally {
+        io[`${kind}Ms`] += performance.now() - at;
+        io[`${kind}s`] += 1;
+      }
+    };
   const read = timedIo('read', (file) => view.read(file));
   if (cache) java.useJavaParseCache(cache.createParseCache(options.project));
   const buildAt = performance.now();
@@ -83,7 +85,12 @@ async function child(options) {
   const text = renderPromptText(prompt);
   const builtAt = performance.now();
   const cpu = process.cpuUsage(cpuAt);
-  const stats = java.javaParseStats?.() ?? { parses: undefined, parseMs: undefined, parserLoadMs: 0, cacheHits: undefined };
+  const stats = java.javaParseStats?.() ?? {
+    parses: undefined,
+    parseMs: undefined,
+    parserLoadMs: 0,
+    cacheHits: undefined,
+  };
   process.stdout.write(
     `${JSON.stringify({
       load: load(),
@@ -110,7 +117,15 @@ async function main() {
   if (options.child) return child(options);
   const script = fileURLToPath(import.meta.url);
   const run = async (label) => {
-    const args = [script, '--child', '--project', options.project, '--log', options.log, ...(options.cache ? [] : ['--no-cache'])];
+    const args = [
+      script,
+      '--child',
+      '--project',
+      options.project,
+      '--log',
+      options.log,
+      ...(options.cache ? [] : ['--no-cache']),
+    ];
     const at = performance.now();
     const { stdout } = await promisify(execFile)(process.execPath, args, { maxBuffer: 16 * 1024 * 1024 });
     const figures = JSON.parse(stdout.trim().split('\n').at(-1));

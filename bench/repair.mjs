@@ -13,7 +13,14 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { parseRunRecordFromStdout } from '../dist/bench/harness.js';
-import { REPAIR_SCENARIOS, formatRepairTable, sampleFromRepairRecord, scenarioConfig, stagedPlanCost, summariseRepair } from '../dist/bench/repair-scenarios.js';
+import {
+  REPAIR_SCENARIOS,
+  formatRepairTable,
+  sampleFromRepairRecord,
+  scenarioConfig,
+  stagedPlanCost,
+  summariseRepair,
+} from '../dist/bench/repair-scenarios.js';
 import { startScriptedOllama } from '../dist/bench/scripted-ollama.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -60,7 +67,10 @@ async function copyFixture(fixture, config) {
   const source = path.join(repoRoot, fixture);
   const parent = await mkdtemp(path.join(tmpdir(), 'mvnx-bench-repair-'));
   const root = path.join(parent, path.basename(source));
-  await cp(source, root, { recursive: true, filter: (file) => !/[\\/](target|\.mvnx)([\\/]|$)/.test(file.slice(source.length)) });
+  await cp(source, root, {
+    recursive: true,
+    filter: (file) => !/[\\/](target|\.mvnx)([\\/]|$)/.test(file.slice(source.length)),
+  });
   if (config) await writeFile(path.join(root, '.mvnxrc.yaml'), config);
   return { root, remove: () => rm(parent, { recursive: true, force: true }) };
 }
@@ -72,19 +82,24 @@ async function timed(work) {
 }
 
 async function runScenario(scenario) {
-  const replies = await Promise.all(scenario.replies.map((name) => readFile(path.join(repliesDir, `${name}.md`), 'utf8')));
+  const replies = await Promise.all(
+    scenario.replies.map((name) => readFile(path.join(repliesDir, `${name}.md`), 'utf8')),
+  );
   const copy = await copyFixture(scenario.fixture, scenarioConfig(scenario));
   const server = scenario.deadHost ? undefined : await startScriptedOllama(replies);
   try {
     const host = server ? server.url : await deadServerUrl();
     const args = [cliPath, '-o', '-B', '-q', 'verify', '--mvnx-json', `--mvnx-host=${host}`];
-    const { value: result, ms } = await timed(() => execa('node', args, { cwd: copy.root, env: childEnv(), reject: false, stdin: 'ignore', timeout: TIMEOUT_MS }));
+    const { value: result, ms } = await timed(() =>
+      execa('node', args, { cwd: copy.root, env: childEnv(), reject: false, stdin: 'ignore', timeout: TIMEOUT_MS }),
+    );
     const record = parseRunRecordFromStdout(result.stdout);
     const sample = sampleFromRepairRecord(record, result.exitCode ?? -1, ms);
     sample.serverCalls = server ? server.calls() : null;
     if (!record) sample.error = `${sample.error}: ${result.stderr.split('\n').filter(Boolean).pop() ?? ''}`;
     let patch;
-    if (record?.status === 'fixed') patch = await readFile(path.join(copy.root, '.mvnx/runs', record.runId, 'fix.patch'));
+    if (record?.status === 'fixed')
+      patch = await readFile(path.join(copy.root, '.mvnx/runs', record.runId, 'fix.patch'));
     return { sample, patch };
   } finally {
     await server?.close();
@@ -100,8 +115,17 @@ async function plainBuildMs(scenario, patch) {
       const applied = await execa('git', ['apply', '-'], { cwd: copy.root, input: patch, reject: false });
       if (applied.exitCode !== 0) throw new Error(`${scenario.name}: git apply of fix.patch failed: ${applied.stderr}`);
     }
-    const { value: result, ms } = await timed(() => execa('mvn', ['-o', '-q', 'verify'], { cwd: copy.root, env: childEnv(), reject: false, stdin: 'ignore', timeout: TIMEOUT_MS }));
-    if (patch && result.exitCode !== 0) throw new Error(`${scenario.name}: the fixed project does not build (exit ${result.exitCode})`);
+    const { value: result, ms } = await timed(() =>
+      execa('mvn', ['-o', '-q', 'verify'], {
+        cwd: copy.root,
+        env: childEnv(),
+        reject: false,
+        stdin: 'ignore',
+        timeout: TIMEOUT_MS,
+      }),
+    );
+    if (patch && result.exitCode !== 0)
+      throw new Error(`${scenario.name}: the fixed project does not build (exit ${result.exitCode})`);
     return ms;
   } finally {
     await copy.remove();
@@ -109,7 +133,10 @@ async function plainBuildMs(scenario, patch) {
 }
 
 const options = parseArgs(process.argv.slice(2));
-const scenarios = options.only.length > 0 ? REPAIR_SCENARIOS.filter((scenario) => options.only.includes(scenario.name)) : REPAIR_SCENARIOS;
+const scenarios =
+  options.only.length > 0
+    ? REPAIR_SCENARIOS.filter((scenario) => options.only.includes(scenario.name))
+    : REPAIR_SCENARIOS;
 if (scenarios.length === 0) throw new Error(`no scenario named ${options.only.join(', ')}`);
 const samples = new Map(scenarios.map((scenario) => [scenario.name, []]));
 
@@ -130,7 +157,10 @@ for (let round = 1; round <= options.repeat; round += 1) {
 const summaries = scenarios.map((scenario) => summariseRepair(scenario, samples.get(scenario.name)));
 const cost = stagedPlanCost(summaries);
 const problems = summaries.flatMap((summary) => summary.problems.map((problem) => `${summary.name} ${problem}`));
-const mavenVersion = ((await execa('mvn', ['-v', '-B'], { reject: false })).stdout.split('\n')[0] ?? '').replace(/\x1b\[[0-9;]*m/g, '');
+const mavenVersion = ((await execa('mvn', ['-v', '-B'], { reject: false })).stdout.split('\n')[0] ?? '').replace(
+  /\x1b\[[0-9;]*m/g,
+  '',
+);
 const lines = [
   '# Repair benchmark (scripted model)',
   '',
@@ -150,7 +180,9 @@ const lines = [
     ? `- Staged plan on these tiny projects: ${cost.meanStages.toFixed(1)} stages per verified fix on average, and verifying costs a median ` +
       `${cost.medianRatio.toFixed(2)}× a plain full rebuild of the fixed project (${cost.scenarios} fixed scenarios).`
     : '- No scenario verified a fix.',
-  problems.length > 0 ? `- **Figures that do not add up or runs not as expected**: ${problems.join('; ')}` : '- Sanity: in every run model + apply + verify <= repair total <= wall, and every run stopped as expected with the expected model calls.',
+  problems.length > 0
+    ? `- **Figures that do not add up or runs not as expected**: ${problems.join('; ')}`
+    : '- Sanity: in every run model + apply + verify <= repair total <= wall, and every run stopped as expected with the expected model calls.',
   '',
 ];
 const output = lines.join('\n');

@@ -26,10 +26,31 @@ import { startScriptedOllama } from '../dist/bench/scripted-ollama.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const TIMEOUT_MS = 30 * 60_000;
-const CONFIG = ['tier: monitor', 'fixers:', '  enabled: false', 'budget:', '  dynamic: false', '  maxAttempts: 4', '  maxModelCalls: 4', '  maxWallSeconds: 3600', '  perAttemptTimeoutSeconds: 1200', '  hardCap:', '    maxWallSeconds: 3600', '    perAttemptTimeoutSeconds: 1200', ''].join('\n');
+const CONFIG = [
+  'tier: monitor',
+  'fixers:',
+  '  enabled: false',
+  'budget:',
+  '  dynamic: false',
+  '  maxAttempts: 4',
+  '  maxModelCalls: 4',
+  '  maxWallSeconds: 3600',
+  '  perAttemptTimeoutSeconds: 1200',
+  '  hardCap:',
+  '    maxWallSeconds: 3600',
+  '    perAttemptTimeoutSeconds: 1200',
+  '',
+].join('\n');
 
 export function parseProjectArgs(argv) {
-  const options = { project: undefined, kinds: [...BUG_KINDS], rounds: 1, cli: path.join(repoRoot, 'dist/cli/mvnx.cjs'), out: undefined, config: [] };
+  const options = {
+    project: undefined,
+    kinds: [...BUG_KINDS],
+    rounds: 1,
+    cli: path.join(repoRoot, 'dist/cli/mvnx.cjs'),
+    out: undefined,
+    config: [],
+  };
   for (let i = 0; i < argv.length; i += 1) {
     const [flag, inline] = argv[i].split(/=(.*)/s, 2);
     const value = () => inline ?? argv[++i];
@@ -39,10 +60,14 @@ export function parseProjectArgs(argv) {
     else if (flag === '--cli') options.cli = path.resolve(value());
     else if (flag === '--out') options.out = path.resolve(value());
     else if (flag === '--config') options.config.push(value());
-    else throw new Error(`unknown argument ${argv[i]} (use --project DIR, --kinds ${BUG_KINDS.join(',')}, --rounds N, --cli PATH, --out FILE, --config "yaml line")`);
+    else
+      throw new Error(
+        `unknown argument ${argv[i]} (use --project DIR, --kinds ${BUG_KINDS.join(',')}, --rounds N, --cli PATH, --out FILE, --config "yaml line")`,
+      );
   }
   if (!options.project) throw new Error('--project DIR is required');
-  for (const kind of options.kinds) if (!BUG_KINDS.includes(kind)) throw new Error(`unknown bug kind ${kind} (one of ${BUG_KINDS.join(', ')})`);
+  for (const kind of options.kinds)
+    if (!BUG_KINDS.includes(kind)) throw new Error(`unknown bug kind ${kind} (one of ${BUG_KINDS.join(', ')})`);
   if (!Number.isInteger(options.rounds) || options.rounds < 1) throw new Error('--rounds needs a whole number >= 1');
   options.out ??= path.join(repoRoot, 'bench', `results-verify-${path.basename(options.project)}.md`);
   return options;
@@ -63,7 +88,8 @@ async function timed(work) {
 async function sources(root, dir = '', files = new Map()) {
   for (const entry of await readdir(path.join(root, dir), { withFileTypes: true })) {
     const rel = dir ? `${dir}/${entry.name}` : entry.name;
-    if (entry.isDirectory() && !['target', '.git', '.mvnx', 'node_modules'].includes(entry.name)) await sources(root, rel, files);
+    if (entry.isDirectory() && !['target', '.git', '.mvnx', 'node_modules'].includes(entry.name))
+      await sources(root, rel, files);
     else if (entry.isFile() && rel.endsWith('.java')) files.set(rel, await readFile(path.join(root, rel), 'utf8'));
   }
   return files;
@@ -71,11 +97,27 @@ async function sources(root, dir = '', files = new Map()) {
 
 /** A plain clean build of the correct project; one that fails (a timing-sensitive test on a loaded machine) is said and run again, once. */
 async function plainVerify(root, label, again = true) {
-  const { value: result, ms } = await timed(() => execa('mvn', ['-o', '-q', 'verify'], { cwd: root, env: childEnv(), reject: false, stdin: 'ignore', timeout: TIMEOUT_MS, all: true }));
+  const { value: result, ms } = await timed(() =>
+    execa('mvn', ['-o', '-q', 'verify'], {
+      cwd: root,
+      env: childEnv(),
+      reject: false,
+      stdin: 'ignore',
+      timeout: TIMEOUT_MS,
+      all: true,
+    }),
+  );
   if (result.exitCode === 0) return ms;
-  const errors = (result.all ?? '').replace(/\x1b\[[0-9;]*m/g, '').split('\n').filter((line) => line.startsWith('[ERROR]')).slice(0, 6).join(' | ');
+  const errors = (result.all ?? '')
+    .replace(/\x1b\[[0-9;]*m/g, '')
+    .split('\n')
+    .filter((line) => line.startsWith('[ERROR]'))
+    .slice(0, 6)
+    .join(' | ');
   if (!again) throw new Error(`${label}: plain mvn -o -q verify failed (exit ${result.exitCode}): ${errors}`);
-  process.stderr.write(`${label}: plain mvn -o -q verify failed (exit ${result.exitCode}), running it again: ${errors}\n`);
+  process.stderr.write(
+    `${label}: plain mvn -o -q verify failed (exit ${result.exitCode}), running it again: ${errors}\n`,
+  );
   await execa('mvn', ['-o', '-q', 'clean'], { cwd: root, env: childEnv(), reject: false, stdin: 'ignore' });
   return plainVerify(root, label, false);
 }
@@ -86,7 +128,9 @@ async function mvnxRun(root, bug, replies, options) {
   const server = await startScriptedOllama(replies);
   try {
     const args = [options.cli, '-o', '-B', '-q', 'verify', '--mvnx-json', `--mvnx-host=${server.url}`];
-    const { value: result, ms } = await timed(() => execa('node', args, { cwd: root, env: childEnv(), reject: false, stdin: 'ignore', timeout: TIMEOUT_MS }));
+    const { value: result, ms } = await timed(() =>
+      execa('node', args, { cwd: root, env: childEnv(), reject: false, stdin: 'ignore', timeout: TIMEOUT_MS }),
+    );
     const record = parseRunRecordFromStdout(result.stdout);
     if (!record && result.exitCode === 0) return { caught: false };
     const attempt = (n) => record?.attempts?.find((a) => a.n === n);
@@ -100,7 +144,13 @@ async function mvnxRun(root, bug, replies, options) {
       recheckMs: record?.timings?.recheckMs ?? null,
       promptMs: record?.timings?.promptMs ?? null,
       modelMs: record?.timings?.modelMs ?? null,
-      first: first ? { outcome: first.outcome, ms: cost(first), stages: (first.stages ?? []).map((s) => `${s.name} ${(s.durationMs / 1000).toFixed(1)}s`) } : null,
+      first: first
+        ? {
+            outcome: first.outcome,
+            ms: cost(first),
+            stages: (first.stages ?? []).map((s) => `${s.name} ${(s.durationMs / 1000).toFixed(1)}s`),
+          }
+        : null,
       verdict: record?.attempts?.find((a) => a.outcome === 'verified')?.verdict ?? null,
       // Every timing the record has (the run's and attempt 1's), for the log: where the rest of the own time went.
       timings: { run: record?.timings ?? null, attempt: first?.timings ?? null },
@@ -125,7 +175,14 @@ async function round(template, name, bug, options) {
     const again = path.join(parent, `${name}-again`);
     await cp(template, again, { recursive: true });
     const plainAfter = await plainVerify(again, `${name} clean (again)`);
-    return { caught: true, plainCleanMs: Math.round((plainBefore + plainAfter) / 2), plainEach: [plainBefore, plainAfter], fix, reject, rejectKind: bug.replies.testStillFails ? 'test still fails' : 'does not compile' };
+    return {
+      caught: true,
+      plainCleanMs: Math.round((plainBefore + plainAfter) / 2),
+      plainEach: [plainBefore, plainAfter],
+      fix,
+      reject,
+      rejectKind: bug.replies.testStillFails ? 'test still fails' : 'does not compile',
+    };
   } finally {
     await rm(parent, { recursive: true, force: true });
   }
@@ -135,7 +192,10 @@ async function round(template, name, bug, options) {
 const testsOf = (verdict) => {
   const tests = verdict?.tests;
   if (!tests) return '-';
-  return `${tests.ran.length} classes ran, ${tests.fromYourBuild.length} from your build: ${tests.why}${tests.compileWhy ? `; ${tests.compileWhy}` : ''}`.replace(/\|/g, '/');
+  return `${tests.ran.length} classes ran, ${tests.fromYourBuild.length} from your build: ${tests.why}${tests.compileWhy ? `; ${tests.compileWhy}` : ''}`.replace(
+    /\|/g,
+    '/',
+  );
 };
 const seconds = (ms) => (ms === null || ms === undefined ? '-' : (ms / 1000).toFixed(1));
 const ratio = (ms, base) => (ms === null || ms === undefined ? '-' : `${(ms / base).toFixed(2)}×`);
@@ -173,7 +233,20 @@ export async function runProjectBench(argv) {
   } finally {
     await rm(templates, { recursive: true, force: true });
   }
-  const header = ['bug', 'plain clean s', 'mvnx own time (failed build → verdict)', 'flaky re-check', 'prompt build s', 'model call s', 'verified candidate', 'stages (verified)', 'tests in the verified build (run record)', 'rejected candidate', 'stages (rejected)', 'stop'];
+  const header = [
+    'bug',
+    'plain clean s',
+    'mvnx own time (failed build → verdict)',
+    'flaky re-check',
+    'prompt build s',
+    'model call s',
+    'verified candidate',
+    'stages (verified)',
+    'tests in the verified build (run record)',
+    'rejected candidate',
+    'stages (rejected)',
+    'stop',
+  ];
   const table = [header, header.map(() => '---')];
   for (const row of rows) {
     const base = row.plainCleanMs;
@@ -192,18 +265,24 @@ export async function runProjectBench(argv) {
       row.fix.stopReason,
     ]);
   }
-  const mavenVersion = ((await execa('mvn', ['-v', '-B'], { reject: false })).stdout.split('\n')[0] ?? '').replace(/\x1b\[[0-9;]*m/g, '');
+  const mavenVersion = ((await execa('mvn', ['-v', '-B'], { reject: false })).stdout.split('\n')[0] ?? '').replace(
+    /\x1b\[[0-9;]*m/g,
+    '',
+  );
   const output = [
     `# Verification on a real project: ${name}`,
     '',
-    `\`npm run bench:verify -- --project ${name}${options.config.map((c) => ` --config "${c}"`).join('')}\` on ${new Date().toISOString().slice(0, 16)}Z, ${options.rounds} round(s); ${mavenVersion}, node ${process.version}, ${os.cpus().length} cores (shared), load ${os.loadavg().map((l) => l.toFixed(1)).join(' ')} at the end.`,
+    `\`npm run bench:verify -- --project ${name}${options.config.map((c) => ` --config "${c}"`).join('')}\` on ${new Date().toISOString().slice(0, 16)}Z, ${options.rounds} round(s); ${mavenVersion}, node ${process.version}, ${os.cpus().length} cores (shared), load ${os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')} at the end.`,
     '',
-    'Seconds, and in brackets the ratio to a plain clean `mvn -o -q verify` of the correct project in the same round (the mean of one before and one after the bug\'s mvnx runs). The model answers at once (scripted).',
+    "Seconds, and in brackets the ratio to a plain clean `mvn -o -q verify` of the correct project in the same round (the mean of one before and one after the bug's mvnx runs). The model answers at once (scripted).",
     '',
     table.map((cells) => `| ${cells.join(' | ')} |`).join('\n'),
     '',
-    '- **mvnx own time**: the run record\'s `totalMs`, from the end of the user\'s failed build to the verdict, when the first reply is the fix.',
-    '- **verified** / **rejected candidate**: attempt 1\'s apply (workspace reset and write) plus its verification stages.',
+    "- **mvnx own time**: the run record's `totalMs`, from the end of the user's failed build to the verdict, when the first reply is the fix.",
+    "- **verified** / **rejected candidate**: attempt 1's apply (workspace reset and write) plus its verification stages.",
     '- Timings come from a shared 2-core machine where other builds run at the same time.',
     '',
   ].join('\n');

@@ -25,15 +25,48 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { parseRunRecordFromStdout } from '../dist/bench/harness.js';
 import { startScriptedOllama } from '../dist/bench/scripted-ollama.js';
-import { attemptCost, doneWhenProblems, expectedFirstOutcome, formatStagesTable, formatVerifyTable, summariseVerify } from '../dist/bench/verify-bench.js';
-import { MULTI_MODULE_BUGS, MULTI_MODULE_SPEC, SINGLE_MODULE_BUGS, SINGLE_MODULE_SPEC, generateProject } from '../dist/bench/verify-projects.js';
+import {
+  attemptCost,
+  doneWhenProblems,
+  expectedFirstOutcome,
+  formatStagesTable,
+  formatVerifyTable,
+  summariseVerify,
+} from '../dist/bench/verify-bench.js';
+import {
+  MULTI_MODULE_BUGS,
+  MULTI_MODULE_SPEC,
+  SINGLE_MODULE_BUGS,
+  SINGLE_MODULE_SPEC,
+  generateProject,
+} from '../dist/bench/verify-projects.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const TIMEOUT_MS = 20 * 60_000;
-const CONFIG = ['tier: monitor', 'fixers:', '  enabled: false', 'budget:', '  dynamic: false', '  maxAttempts: 4', '  maxModelCalls: 4', '  maxWallSeconds: 3600', '  perAttemptTimeoutSeconds: 1200', '  hardCap:', '    maxWallSeconds: 3600', '    perAttemptTimeoutSeconds: 1200', ''].join('\n');
+const CONFIG = [
+  'tier: monitor',
+  'fixers:',
+  '  enabled: false',
+  'budget:',
+  '  dynamic: false',
+  '  maxAttempts: 4',
+  '  maxModelCalls: 4',
+  '  maxWallSeconds: 3600',
+  '  perAttemptTimeoutSeconds: 1200',
+  '  hardCap:',
+  '    maxWallSeconds: 3600',
+  '    perAttemptTimeoutSeconds: 1200',
+  '',
+].join('\n');
 
 function parseArgs(argv) {
-  const options = { rounds: 3, only: [], cli: path.join(repoRoot, 'dist/cli/mvnx.cjs'), out: path.join(repoRoot, 'bench/results-verify.md'), config: [] };
+  const options = {
+    rounds: 3,
+    only: [],
+    cli: path.join(repoRoot, 'dist/cli/mvnx.cjs'),
+    out: path.join(repoRoot, 'bench/results-verify.md'),
+    config: [],
+  };
   for (let i = 0; i < argv.length; i += 1) {
     const arg = argv[i];
     const [flag, inline] = arg.split(/=(.*)/s, 2);
@@ -43,10 +76,14 @@ function parseArgs(argv) {
     else if (flag === '--cli') options.cli = path.resolve(value());
     else if (flag === '--out') options.out = path.resolve(value());
     else if (flag === '--config') options.config.push(value());
-    else throw new Error(`unknown argument ${arg} (use --rounds N, --only multi|single, --cli PATH, --out FILE, --config "yaml line")`);
+    else
+      throw new Error(
+        `unknown argument ${arg} (use --rounds N, --only multi|single, --cli PATH, --out FILE, --config "yaml line")`,
+      );
   }
   if (!Number.isInteger(options.rounds) || options.rounds < 1) throw new Error('--rounds needs a whole number >= 1');
-  for (const only of options.only) if (only !== 'multi' && only !== 'single') throw new Error(`--only takes multi or single, not ${only}`);
+  for (const only of options.only)
+    if (only !== 'multi' && only !== 'single') throw new Error(`--only takes multi or single, not ${only}`);
   return options;
 }
 
@@ -70,8 +107,19 @@ async function writeProject(project, root) {
 }
 
 async function plainVerify(root, label) {
-  const { value: result, ms } = await timed(() => execa('mvn', ['-o', '-q', 'verify'], { cwd: root, env: childEnv(), reject: false, stdin: 'ignore', timeout: TIMEOUT_MS }));
-  if (result.exitCode !== 0) throw new Error(`${label}: plain mvn -o -q verify failed (exit ${result.exitCode}): ${result.stdout.split('\n').slice(-5).join(' ')}`);
+  const { value: result, ms } = await timed(() =>
+    execa('mvn', ['-o', '-q', 'verify'], {
+      cwd: root,
+      env: childEnv(),
+      reject: false,
+      stdin: 'ignore',
+      timeout: TIMEOUT_MS,
+    }),
+  );
+  if (result.exitCode !== 0)
+    throw new Error(
+      `${label}: plain mvn -o -q verify failed (exit ${result.exitCode}): ${result.stdout.split('\n').slice(-5).join(' ')}`,
+    );
   return ms;
 }
 
@@ -81,16 +129,23 @@ async function mvnxRun(root, bug, first, options) {
   const server = await startScriptedOllama(replies);
   try {
     const args = [options.cli, '-o', '-B', '-q', 'verify', '--mvnx-json', `--mvnx-host=${server.url}`];
-    const { value: result, ms } = await timed(() => execa('node', args, { cwd: root, env: childEnv(), reject: false, stdin: 'ignore', timeout: TIMEOUT_MS }));
+    const { value: result, ms } = await timed(() =>
+      execa('node', args, { cwd: root, env: childEnv(), reject: false, stdin: 'ignore', timeout: TIMEOUT_MS }),
+    );
     const record = parseRunRecordFromStdout(result.stdout);
     const problems = [];
-    if (!record) problems.push(`${first}: no run record (exit ${result.exitCode}): ${result.stderr.split('\n').filter(Boolean).pop() ?? ''}`);
+    if (!record)
+      problems.push(
+        `${first}: no run record (exit ${result.exitCode}): ${result.stderr.split('\n').filter(Boolean).pop() ?? ''}`,
+      );
     const one = attemptCost(record, 1);
-    if (record && !expectedFirstOutcome(first).includes(one?.outcome ?? 'none')) problems.push(`${first}: attempt 1 was ${one?.outcome ?? 'missing'}`);
+    if (record && !expectedFirstOutcome(first).includes(one?.outcome ?? 'none'))
+      problems.push(`${first}: attempt 1 was ${one?.outcome ?? 'missing'}`);
     // Test code that did not compile: a candidate that compiles and leaves a test failing is progress the loop
     // keeps, and the fix (written against the broken file) then no longer applies. Only its attempt 1 counts.
     const mustFix = first === 'fix' || first === 'doesNotCompile' || bug.kind !== 'test';
-    if (record && mustFix && record.stopReason !== 'fixed') problems.push(`${first}: stopped ${record.stopReason}, not fixed`);
+    if (record && mustFix && record.stopReason !== 'fixed')
+      problems.push(`${first}: stopped ${record.stopReason}, not fixed`);
     return { record, wallMs: ms, first: one, problems };
   } finally {
     await server.close();
@@ -123,7 +178,11 @@ async function round(project, template, bug, options) {
       rejectTestMs: test.first?.ms ?? null,
       verifiedMs: fix.first?.ms ?? null,
       wholeRunMs: fix.record ? fix.wallMs : null,
-      stages: { rejectCompile: compile.first?.stages ?? [], rejectTest: test.first?.stages ?? [], verified: fix.first?.stages ?? [] },
+      stages: {
+        rejectCompile: compile.first?.stages ?? [],
+        rejectTest: test.first?.stages ?? [],
+        verified: fix.first?.stages ?? [],
+      },
       ...(fix.first?.verdictCommand ? { verdictCommand: fix.first.verdictCommand } : {}),
       problems: [...fix.problems, ...compile.problems, ...test.problems],
     };
@@ -139,7 +198,11 @@ if (process.argv.slice(2).some((arg) => arg === '--project' || arg.startsWith('-
 }
 const options = parseArgs(process.argv.slice(2));
 const projects = [
-  { key: 'multi', label: `multi-module (${MULTI_MODULE_SPEC.modules.length} modules)`, project: generateProject(MULTI_MODULE_SPEC, MULTI_MODULE_BUGS) },
+  {
+    key: 'multi',
+    label: `multi-module (${MULTI_MODULE_SPEC.modules.length} modules)`,
+    project: generateProject(MULTI_MODULE_SPEC, MULTI_MODULE_BUGS),
+  },
   { key: 'single', label: 'single-module', project: generateProject(SINGLE_MODULE_SPEC, SINGLE_MODULE_BUGS) },
 ].filter((entry) => options.only.length === 0 || options.only.includes(entry.key));
 
@@ -170,30 +233,47 @@ try {
     const [label, bug] = key.split('\u0000');
     return summariseVerify(label, bug, results);
   });
-  const problems = summaries.flatMap((summary) => summary.problems.map((problem) => `${summary.project} / ${summary.bug} ${problem}`));
+  const problems = summaries.flatMap((summary) =>
+    summary.problems.map((problem) => `${summary.project} / ${summary.bug} ${problem}`),
+  );
   const limits = doneWhenProblems(summaries);
-  const mavenVersion = ((await execa('mvn', ['-v', '-B'], { reject: false })).stdout.split('\n')[0] ?? '').replace(/\x1b\[[0-9;]*m/g, '');
-  const stats = projects.map((entry) => `${entry.label}: ${entry.project.stats.mainClasses} main classes, ${entry.project.stats.testClasses} test classes, ${entry.project.stats.tests} tests`).join('; ');
+  const mavenVersion = ((await execa('mvn', ['-v', '-B'], { reject: false })).stdout.split('\n')[0] ?? '').replace(
+    /\x1b\[[0-9;]*m/g,
+    '',
+  );
+  const stats = projects
+    .map(
+      (entry) =>
+        `${entry.label}: ${entry.project.stats.mainClasses} main classes, ${entry.project.stats.testClasses} test classes, ${entry.project.stats.tests} tests`,
+    )
+    .join('; ');
   const lines = [
     '# Verification benchmark',
     '',
     `\`npm run bench:verify -- --rounds ${options.rounds}${options.config.map((c) => ` --config "${c}"`).join('')}\` on ${new Date().toISOString().slice(0, 10)}: ${options.rounds} interleaved round(s), medians of per-round ratios; ` +
-      `${mavenVersion}, node ${process.version}, ${os.cpus().length} cores (shared), load ${os.loadavg().map((l) => l.toFixed(1)).join(' ')} at the end.`,
+      `${mavenVersion}, node ${process.version}, ${os.cpus().length} cores (shared), load ${os
+        .loadavg()
+        .map((l) => l.toFixed(1))
+        .join(' ')} at the end.`,
     '',
     `Projects (generated by \`src/bench/verify-projects.ts\`): ${stats}.`,
     '',
-    'Every figure is a ratio to a plain clean `mvn -o -q verify` of the correct project in the same round (the mean of one before and one after the round\'s mvnx runs; the median over rounds in the third column).',
+    "Every figure is a ratio to a plain clean `mvn -o -q verify` of the correct project in the same round (the mean of one before and one after the round's mvnx runs; the median over rounds in the third column).",
     '',
     formatVerifyTable(summaries),
     '',
     formatStagesTable(summaries),
     '',
     '- **plain incremental**: `mvn -o -q verify` after writing the fix into the tree the failed build left (what checking the fix by hand costs).',
-    '- **rejected** / **verified**: the attempt\'s apply (workspace reset and write) plus all its verification stages, from the run record; the last stage listed is the one that rejected.',
-    '- **whole mvnx run**: the `mvnx -o -B -q verify` process when the model\'s first reply is the fix: the user\'s failed build, the workspace, the flaky check, the model and the verification.',
+    "- **rejected** / **verified**: the attempt's apply (workspace reset and write) plus all its verification stages, from the run record; the last stage listed is the one that rejected.",
+    "- **whole mvnx run**: the `mvnx -o -B -q verify` process when the model's first reply is the fix: the user's failed build, the workspace, the flaky check, the model and the verification.",
     '- Timings come from a shared 2-core machine where other builds run at the same time: expect ±30 % between rounds.',
-    problems.length > 0 ? `- **Runs not as expected**: ${problems.join('; ')}` : '- Every run ended as expected: the wrong candidates were rejected and the fix verified.',
-    limits.length > 0 ? `- **Over the issue-17 limits**: ${limits.join('; ')}` : '- Within the issue-17 limits: rejecting ≤ 0.25× (does not compile) and ≤ 0.40× (test still fails); verifying ≤ 1.0× single-module and ≤ 0.5× for the leaf bug.',
+    problems.length > 0
+      ? `- **Runs not as expected**: ${problems.join('; ')}`
+      : '- Every run ended as expected: the wrong candidates were rejected and the fix verified.',
+    limits.length > 0
+      ? `- **Over the issue-17 limits**: ${limits.join('; ')}`
+      : '- Within the issue-17 limits: rejecting ≤ 0.25× (does not compile) and ≤ 0.40× (test still fails); verifying ≤ 1.0× single-module and ≤ 0.5× for the leaf bug.',
     '',
   ];
   const output = lines.join('\n');

@@ -52,7 +52,9 @@ const result = await build({
 // static import pulled config or repair code onto the start-up path.
 const packages = Object.keys(result.metafile.inputs).filter((input) => input.includes('node_modules'));
 if (packages.length > 0) {
-  console.error(`bundle-bin: the start-up bundle must not contain dependencies, but it has:\n  ${packages.join('\n  ')}`);
+  console.error(
+    `bundle-bin: the start-up bundle must not contain dependencies, but it has:\n  ${packages.join('\n  ')}`,
+  );
   process.exit(1);
 }
 await chmod(outfile, 0o755);

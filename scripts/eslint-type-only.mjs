@@ -5,7 +5,8 @@
 // zod and the whole config schema, for one list of words). Types come in by `import type`
 // and go out by `export type`; a value the API needs is written out in the file.
 // test/integration/plugin-types.test.ts measures what loading it loads.
-const message = 'src/plugins/contracts.ts imports nothing at run time (it is mvnx/plugin): use `import type` / `export type`, or write the value out here.';
+const message =
+  'src/plugins/contracts.ts imports nothing at run time (it is mvnx/plugin): use `import type` / `export type`, or write the value out here.';
 
 export const TYPE_ONLY_FILES = ['src/plugins/contracts.ts'];
 

@@ -43,7 +43,9 @@ export function importGraph(dir) {
   const graph = new Map();
   for (const file of [...files].sort()) {
     const { importedFiles } = ts.preProcessFile(readFileSync(path.join(dir, file), 'utf8'), true, true);
-    const targets = importedFiles.map((imported) => resolveImport(files, file, imported.fileName)).filter((target) => target !== undefined);
+    const targets = importedFiles
+      .map((imported) => resolveImport(files, file, imported.fileName))
+      .filter((target) => target !== undefined);
     graph.set(file, [...new Set(targets)].sort());
   }
   return graph;

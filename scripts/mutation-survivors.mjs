@@ -15,12 +15,19 @@ for (const slice of slices) {
   const alive = Object.entries(report.files)
     .flatMap(([file, { mutants }]) => mutants.map((m) => ({ file, ...m })))
     .filter((m) => m.status === 'Survived' || m.status === 'NoCoverage')
-    .sort((a, b) => a.file.localeCompare(b.file) || a.location.start.line - b.location.start.line || a.location.start.column - b.location.start.column);
+    .sort(
+      (a, b) =>
+        a.file.localeCompare(b.file) ||
+        a.location.start.line - b.location.start.line ||
+        a.location.start.column - b.location.start.column,
+    );
   console.log(`== ${slice}: ${alive.length} alive`);
   for (const m of alive) {
     const where = `${m.file}:${m.location.start.line}:${m.location.start.column}`;
     const replacement = (m.replacement ?? '').replace(/\s+/g, ' ');
-    console.log(`${where}\t${m.status}\t${m.mutatorName}\t${replacement.length > 100 ? `${replacement.slice(0, 100)}…` : replacement}`);
+    console.log(
+      `${where}\t${m.status}\t${m.mutatorName}\t${replacement.length > 100 ? `${replacement.slice(0, 100)}…` : replacement}`,
+    );
     if (withSource) console.log(`\t| ${sources.get(m.file)?.[m.location.start.line - 1]?.trim().slice(0, 200)}`);
   }
 }

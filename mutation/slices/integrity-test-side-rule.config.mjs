@@ -2,4 +2,9 @@
 import { slice } from './slice.mjs';
 
 // The read-only test side rule and the differing part its reasons quote.
-export default slice('integrity-test-side-rule', 'repair/integrity', ['rules/test-side-changed.ts', 'differing-part.ts'], 'integrity-java');
+export default slice(
+  'integrity-test-side-rule',
+  'repair/integrity',
+  ['rules/test-side-changed.ts', 'differing-part.ts'],
+  'integrity-java',
+);

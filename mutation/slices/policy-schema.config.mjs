@@ -1,4 +1,10 @@
 // @ts-check
 import { slice } from './slice.mjs';
 
-export default slice('policy-schema', 'policy', ['schema.ts', 'schema-parts.ts', 'config-issues.ts', 'fleet-schema.ts', 'json-schema.ts']);
+export default slice('policy-schema', 'policy', [
+  'schema.ts',
+  'schema-parts.ts',
+  'config-issues.ts',
+  'fleet-schema.ts',
+  'json-schema.ts',
+]);

@@ -7,7 +7,13 @@ export default {
   ...base,
   test: {
     ...base.test,
-    include: ['test/unit/integrity-check*.test.ts', 'test/unit/test-side*.test.ts', 'test/unit/integrity-special-casing*.test.ts', 'test/unit/integrity-assertions*.test.ts', 'test/unit/integrity-oracle*.test.ts'],
+    include: [
+      'test/unit/integrity-check*.test.ts',
+      'test/unit/test-side*.test.ts',
+      'test/unit/integrity-special-casing*.test.ts',
+      'test/unit/integrity-assertions*.test.ts',
+      'test/unit/integrity-oracle*.test.ts',
+    ],
     isolate: false,
   },
 };

@@ -7,5 +7,14 @@ import base from './base.config';
 // only the tests that cover a mutant. isolate: false keeps java-parser loaded.
 export default {
   ...base,
-  test: { ...base.test, include: ['test/unit/integrity-gate*.test.ts', 'test/unit/integrity-check*.test.ts', 'test/unit/test-side*.test.ts', 'test/unit/repair/integrity/rules/*.test.ts'], isolate: false },
+  test: {
+    ...base.test,
+    include: [
+      'test/unit/integrity-gate*.test.ts',
+      'test/unit/integrity-check*.test.ts',
+      'test/unit/test-side*.test.ts',
+      'test/unit/repair/integrity/rules/*.test.ts',
+    ],
+    isolate: false,
+  },
 };

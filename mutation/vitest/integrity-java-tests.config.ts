@@ -10,7 +10,15 @@ export default {
   ...base,
   test: {
     ...base.test,
-    include: ['test/unit/integrity-check*.test.ts', 'test/unit/integrity-assertions*.test.ts', 'test/unit/integrity-test-side*.test.ts', 'test/unit/test-side*.test.ts', 'test/unit/repair/integrity/rules/*.test.ts', 'test/unit/integrity-gate*.test.ts', 'test/unit/integrity-java*.test.ts'],
+    include: [
+      'test/unit/integrity-check*.test.ts',
+      'test/unit/integrity-assertions*.test.ts',
+      'test/unit/integrity-test-side*.test.ts',
+      'test/unit/test-side*.test.ts',
+      'test/unit/repair/integrity/rules/*.test.ts',
+      'test/unit/integrity-gate*.test.ts',
+      'test/unit/integrity-java*.test.ts',
+    ],
     isolate: false,
   },
 };

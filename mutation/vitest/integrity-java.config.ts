@@ -7,5 +7,15 @@ import base from './base.config';
 // between mutant runs (Stryker switches mutants at run time).
 export default {
   ...base,
-  test: { ...base.test, include: ['test/unit/integrity-check*.test.ts', 'test/unit/test-side*.test.ts', 'test/unit/repair/integrity/rules/*.test.ts', 'test/unit/integrity-test-side*.test.ts', 'test/unit/integrity-java*.test.ts'], isolate: false },
+  test: {
+    ...base.test,
+    include: [
+      'test/unit/integrity-check*.test.ts',
+      'test/unit/test-side*.test.ts',
+      'test/unit/repair/integrity/rules/*.test.ts',
+      'test/unit/integrity-test-side*.test.ts',
+      'test/unit/integrity-java*.test.ts',
+    ],
+    isolate: false,
+  },
 };

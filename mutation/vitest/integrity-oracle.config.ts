@@ -6,5 +6,9 @@ import base from './base.config';
 // java-parser loaded between mutant runs.
 export default {
   ...base,
-  test: { ...base.test, include: ['test/unit/integrity-special-casing*.test.ts', 'test/unit/integrity-oracle*.test.ts'], isolate: false },
+  test: {
+    ...base.test,
+    include: ['test/unit/integrity-special-casing*.test.ts', 'test/unit/integrity-oracle*.test.ts'],
+    isolate: false,
+  },
 };

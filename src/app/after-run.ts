@@ -40,7 +40,13 @@ async function repoPrefix(projectRoot: string): Promise<string> {
   return gitRoot ? path.relative(gitRoot, projectRoot).split(path.sep).join('/') : '';
 }
 
-export async function afterRun(input: { context: BuildFailureContext; config: EffectiveConfig; record: RunRecord; recorder: RunRecorder; fix?: ChangeSet }): Promise<void> {
+export async function afterRun(input: {
+  context: BuildFailureContext;
+  config: EffectiveConfig;
+  record: RunRecord;
+  recorder: RunRecorder;
+  fix?: ChangeSet;
+}): Promise<void> {
   const { context, config, record, recorder } = input;
   const version = await toolVersion();
   // OpenTelemetry (OTEL_EXPORTER_OTLP_ENDPOINT or telemetry.otlp): bounded, the SDK loaded only when set.
@@ -49,7 +55,15 @@ export async function afterRun(input: { context: BuildFailureContext; config: Ef
   const sarifFile = sarifTarget(context.options, context.cwd);
   if (sarifFile) {
     try {
-      await writeSarifFile(sarifFile, buildSarif({ record, prefix: await repoPrefix(context.projectRoot), toolVersion: version, ...(input.fix ? { fix: input.fix } : {}) }));
+      await writeSarifFile(
+        sarifFile,
+        buildSarif({
+          record,
+          prefix: await repoPrefix(context.projectRoot),
+          toolVersion: version,
+          ...(input.fix ? { fix: input.fix } : {}),
+        }),
+      );
       say(`SARIF written to ${path.relative(context.cwd, sarifFile) || sarifFile}`);
     } catch (error) {
       say(`SARIF not written: ${(error as Error).message}`);
@@ -61,16 +75,39 @@ export async function afterRun(input: { context: BuildFailureContext; config: Ef
   const suggests = record.status === 'fixed' && record.action === 'suggest';
   const mayUpdate = record.status !== 'fixed' && record.tier === 'assist' && record.stopReason !== 'interrupted';
   if (config.review.post && isCI(context.env) && (suggests || mayUpdate)) {
-    const outcome = await postReview({ record, env: context.env, gitlabTokenEnv: config.review.gitlabTokenEnv, userAgent: `mvnx/${version}`, prefix: await repoPrefix(context.projectRoot), ...(input.fix ? { fix: input.fix } : {}) });
+    const outcome = await postReview({
+      record,
+      env: context.env,
+      gitlabTokenEnv: config.review.gitlabTokenEnv,
+      userAgent: `mvnx/${version}`,
+      prefix: await repoPrefix(context.projectRoot),
+      ...(input.fix ? { fix: input.fix } : {}),
+    });
     if (suggests || outcome.posted) say(`review: ${outcome.message}`);
     if (outcome.platform && (suggests || outcome.posted)) {
-      record.review = { platform: outcome.platform, message: outcome.message, ...(outcome.url ? { url: outcome.url } : {}) };
+      record.review = {
+        platform: outcome.platform,
+        message: outcome.message,
+        ...(outcome.url ? { url: outcome.url } : {}),
+      };
       await recorder.writeRecord(record);
     }
   }
 
-  if (record.status === 'fixed' && isCI(context.env) && config.publish.auto && (config.tier === 'auto' || record.tier === 'auto')) {
-    const published = await publishRun({ projectRoot: context.projectRoot, record, policy: config, env: context.env, userAgent: `mvnx/${version}`, asked: false });
+  if (
+    record.status === 'fixed' &&
+    isCI(context.env) &&
+    config.publish.auto &&
+    (config.tier === 'auto' || record.tier === 'auto')
+  ) {
+    const published = await publishRun({
+      projectRoot: context.projectRoot,
+      record,
+      policy: config,
+      env: context.env,
+      userAgent: `mvnx/${version}`,
+      asked: false,
+    });
     const line = published.skipped ?? published.outcome!.message;
     say(`publish: ${line}`);
     record.decisions.push(line.startsWith('not published') ? line : `published: ${line}`);
@@ -80,7 +117,8 @@ export async function afterRun(input: { context: BuildFailureContext; config: Ef
 
   try {
     const report = await reconcileRuns(context.projectRoot, { skipRunId: record.runId, maxRuns: 20 });
-    if (report.changes.length > 0) say(`${report.changes.length} earlier fix outcome(s) updated from the tree and git log (mvnx runs shows them)`);
+    if (report.changes.length > 0)
+      say(`${report.changes.length} earlier fix outcome(s) updated from the tree and git log (mvnx runs shows them)`);
   } catch (error) {
     if (context.env.MVNX_DEBUG) say(`reconcile skipped: ${(error as Error).message}`);
   }

@@ -12,7 +12,18 @@ import { applyChangeSet } from '../patch/index.js';
 import type { ChangeSet } from '../patch/types.js';
 import type { EffectiveConfig } from '../policy/index.js';
 import { runCommandInWorkspace, type SandboxInfo, type Workspace } from '../workspace/index.js';
-import { allToolNames, BUILT_IN_AGENT_TOOLS, createAgentProposer, createCommandTool, createWorkspacePool, type AgentAttemptInput, type ChangeChecker, type IntegrityOutcome, type Proposal, type Verification } from '../repair/index.js';
+import {
+  allToolNames,
+  BUILT_IN_AGENT_TOOLS,
+  createAgentProposer,
+  createCommandTool,
+  createWorkspacePool,
+  type AgentAttemptInput,
+  type ChangeChecker,
+  type IntegrityOutcome,
+  type Proposal,
+  type Verification,
+} from '../repair/index.js';
 import type { AgentTool, SourceView } from '../plugins/contracts.js';
 
 export interface AgentWiringInput {
@@ -27,9 +38,14 @@ export interface AgentWiringInput {
   sandbox: SandboxInfo;
   env: NodeJS.ProcessEnv;
   /** A verifier bound to one workspace (engine.ts makes them with createVerifier). */
-  verifierFor(workspace: Workspace): (fix: ChangeSet, diagnosis: Diagnosis, signal?: AbortSignal) => Promise<Verification>;
+  verifierFor(
+    workspace: Workspace,
+  ): (fix: ChangeSet, diagnosis: Diagnosis, signal?: AbortSignal) => Promise<Verification>;
   fingerprint: (changeSet: ChangeSet) => string;
-  /** Test integrity of a fix (relative to the original tree), read from the patch: a candidate that weakens tests is not built. */
+  /**
+   * Test integrity of a fix (relative to the original tree), read from the patch: a candidate that weakens tests is not
+   * built.
+   */
   checkIntegrity: (fix: ChangeSet, diagnosis: Diagnosis) => Promise<IntegrityOutcome>;
   keepExchange: (n: number, prompt: string, response: string) => Promise<void>;
   keepLog: (n: number, log: string) => Promise<void>;
@@ -53,7 +69,10 @@ export function defaultParallelBuilds(cores = os.availableParallelism()): number
   return Math.max(1, Math.floor(cores / 2));
 }
 
-/** The configured context window for agent prompts (`model.contextTokens`, capped by `model.numCtx` when set, as for single-shot prompts); the proposer caps it by the model's own length. */
+/**
+ * The configured context window for agent prompts (`model.contextTokens`, capped by `model.numCtx` when set, as for
+ * single-shot prompts); the proposer caps it by the model's own length.
+ */
 export function agentContextTokens(config: EffectiveConfig): number {
   return Math.min(config.model.contextTokens, config.model.numCtx ?? Number.POSITIVE_INFINITY);
 }

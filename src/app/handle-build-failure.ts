@@ -31,10 +31,20 @@ export { isCI, type BuildFailureContext } from './build-failure.js';
  */
 async function explainWrapperFailure(context: BuildFailureContext, diagnosis: Diagnosis): Promise<Diagnosis> {
   if (context.mavenSource !== 'mvnw' || !diagnosis.diagnostics.every((d) => d.category === 'unknown')) return diagnosis;
-  const line = await wrapperFailure({ wrapper: context.mavenExecutable, cwd: context.cwd, exitCode: context.result.exitCode, logFile: context.result.log.file }).catch(() => undefined);
+  const line = await wrapperFailure({
+    wrapper: context.mavenExecutable,
+    cwd: context.cwd,
+    exitCode: context.result.exitCode,
+    logFile: context.result.log.file,
+  }).catch(() => undefined);
   if (!line) return diagnosis;
   const why = 'Maven did not start, so there is no build failure to repair';
-  return { ...diagnosis, fixable: false, reason: line, diagnostics: diagnosis.diagnostics.map((d) => ({ ...d, message: line, reason: why })) };
+  return {
+    ...diagnosis,
+    fixable: false,
+    reason: line,
+    diagnostics: diagnosis.diagnostics.map((d) => ({ ...d, message: line, reason: why })),
+  };
 }
 
 export async function handleBuildFailure(context: BuildFailureContext): Promise<number> {
@@ -101,7 +111,18 @@ export async function handleBuildFailure(context: BuildFailureContext): Promise<
     record.attemptDecided(decision);
     if (result.interrupted) record.buildInterrupted();
     else if (decision.action === 'skip') record.skipped(diagnosis, decision);
-    else ({ exitCode, fix } = await repairFailedBuild({ context, config, diagnosis, record, recorder, progress, redactor, interactive, ...(plugins ? { plugins } : {}) }));
+    else
+      ({ exitCode, fix } = await repairFailedBuild({
+        context,
+        config,
+        diagnosis,
+        record,
+        recorder,
+        progress,
+        redactor,
+        interactive,
+        ...(plugins ? { plugins } : {}),
+      }));
   } catch (error) {
     record.failed(error);
     if (context.env.MVNX_DEBUG) process.stderr.write(`${(error as Error).stack}\n`);
@@ -109,7 +130,9 @@ export async function handleBuildFailure(context: BuildFailureContext): Promise<
   // From here on only the redacted record is used: the file, reporters, the console, --mvnx-json.
   const written = await recorder.writeRecord(record.finish(new Date(), result.finishedAt, handledAt));
   if (plugins) {
-    await runReporters(plugins.reporters, structuredClone(written), { projectRoot, recordDir: recorder.dir }, (line) => process.stderr.write(`${redactor.redactSecrets(line)}\n`));
+    await runReporters(plugins.reporters, structuredClone(written), { projectRoot, recordDir: recorder.dir }, (line) =>
+      process.stderr.write(`${redactor.redactSecrets(line)}\n`),
+    );
   }
 
   // SARIF and review comments leave the machine: they get the redacted record too.
@@ -125,13 +148,22 @@ export async function handleBuildFailure(context: BuildFailureContext): Promise<
  * and of the settings.xml files the build reads, the project root and home folders.
  */
 function runRedactor(context: BuildFailureContext, config: EffectiveConfig): Redactor {
-  const maven = resolveMavenUserState({ args: context.mavenArgs, env: context.env, cwd: context.cwd, projectRoot: context.projectRoot });
+  const maven = resolveMavenUserState({
+    args: context.mavenArgs,
+    env: context.env,
+    cwd: context.cwd,
+    projectRoot: context.projectRoot,
+  });
   const named = config.model.apiKeyEnv ? [config.model.apiKeyEnv] : [];
   return new Redactor({
     enabled: config.redact.enabled,
     projectRoot: context.projectRoot,
     homeDirs: [os.homedir(), maven.userHome, ...(context.env.HOME ? [context.env.HOME] : [])],
     extraPatterns: config.redact.patterns ?? [],
-    knownSecrets: [...secretEnvValues(context.env, named), ...secretEnvValues(process.env, named), ...readSettingsSecrets(maven)],
+    knownSecrets: [
+      ...secretEnvValues(context.env, named),
+      ...secretEnvValues(process.env, named),
+      ...readSettingsSecrets(maven),
+    ],
   });
 }

@@ -8,7 +8,14 @@ import type { ModelTraffic } from '../model/index.js';
 import { fingerprintChangeSet } from '../patch/index.js';
 import type { EffectiveConfig } from '../policy/index.js';
 import type { Progress } from '../report/progress.js';
-import { failingModuleDirs, recheckApplies, type FailureRecheck, type LoopPorts, type RecheckEvents, type VerificationSession } from '../repair/index.js';
+import {
+  failingModuleDirs,
+  recheckApplies,
+  type FailureRecheck,
+  type LoopPorts,
+  type RecheckEvents,
+  type VerificationSession,
+} from '../repair/index.js';
 import type { AttemptRecord } from '../shared/run-vocabulary.js';
 
 export interface PortsInput {
@@ -32,15 +39,19 @@ export interface PortsInput {
 }
 
 export function wireLoopPorts(input: PortsInput): LoopPorts {
-  const { config, progress, signal, started, traffic, verification, recheckFailures, checkIntegrity, fixerProposals } = input;
+  const { config, progress, signal, started, traffic, verification, recheckFailures, checkIntegrity, fixerProposals } =
+    input;
   const useAgent = (history: AttemptRecord[]) =>
-    config.agent.mode === 'always' || (config.agent.mode === 'escalate' && history.some((attempt) => attempt.source === 'model' && attempt.outcome !== 'verified'));
+    config.agent.mode === 'always' ||
+    (config.agent.mode === 'escalate' &&
+      history.some((attempt) => attempt.source === 'model' && attempt.outcome !== 'verified'));
   return {
     ...(recheckFailures
       ? {
           recheckFailures: async (diagnosis: Diagnosis, events?: RecheckEvents) => {
             // Said only when it runs: a compile error has no failing test to re-run.
-            if (recheckApplies(diagnosis)) progress.step('re-running the failing tests on the unchanged code (tests.flakyCheck)');
+            if (recheckApplies(diagnosis))
+              progress.step('re-running the failing tests on the unchanged code (tests.flakyCheck)');
             // Once the re-check's Maven runs, read what narrowing the failing modules will need.
             const launched = () => {
               verification.warm(failingModuleDirs(diagnosis));
@@ -77,8 +88,9 @@ export function wireLoopPorts(input: PortsInput): LoopPorts {
     onAttempt: (attempt) => {
       input.onAttempt(attempt);
       attempt.finishedAt ??= new Date().toISOString();
-      progress.note(`attempt ${attempt.n} (${attempt.fixer ?? attempt.source}): ${attempt.outcome}${attempt.reason ? ` — ${attempt.reason}` : ''}`);
+      progress.note(
+        `attempt ${attempt.n} (${attempt.fixer ?? attempt.source}): ${attempt.outcome}${attempt.reason ? ` — ${attempt.reason}` : ''}`,
+      );
     },
   };
-
 }

@@ -6,7 +6,10 @@ import { loadPlugins as loadPluginModules } from '../plugins/load-plugins.js';
 import type { LoadedPlugins } from '../plugins/types.js';
 import { BUILT_IN_AGENT_TOOLS, BUILT_IN_FIXERS, loadIntegrity, STATE_TOOLS } from '../repair/index.js';
 
-export async function loadPlugins(specifiers: readonly string[], options: { projectRoot: string }): Promise<LoadedPlugins> {
+export async function loadPlugins(
+  specifiers: readonly string[],
+  options: { projectRoot: string },
+): Promise<LoadedPlugins> {
   // The integrity rules load the Java parser: only read when there are plugins to check against them.
   const integrityRules = specifiers.length === 0 ? [] : (await loadIntegrity()).BUILT_IN_INTEGRITY_RULE_NAMES;
   return loadPluginModules(specifiers, {

@@ -5,7 +5,13 @@
  */
 import type { Fixer } from '../plugins/contracts.js';
 import type { EffectiveConfig } from '../policy/index.js';
-import { BUILT_IN_FIXERS, createFixerProposer, FixerRegistry, type FixerProposerOptions, type LoopPorts } from '../repair/index.js';
+import {
+  BUILT_IN_FIXERS,
+  createFixerProposer,
+  FixerRegistry,
+  type FixerProposerOptions,
+  type LoopPorts,
+} from '../repair/index.js';
 
 export function quickFixProposals(
   input: Omit<FixerProposerOptions, 'registry'> & { config: EffectiveConfig; pluginFixers: readonly Fixer[] },
@@ -17,6 +23,7 @@ export function quickFixProposals(
 
 function fixerRegistry(disabled: readonly string[], pluginFixers: readonly Fixer[]): FixerRegistry {
   const registry = new FixerRegistry();
-  for (const fixer of [...BUILT_IN_FIXERS, ...pluginFixers]) if (!disabled.includes(fixer.name)) registry.register(fixer);
+  for (const fixer of [...BUILT_IN_FIXERS, ...pluginFixers])
+    if (!disabled.includes(fixer.name)) registry.register(fixer);
   return registry;
 }

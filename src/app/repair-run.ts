@@ -10,7 +10,13 @@ import type { Redactor } from '../model/index.js';
 import { classify, toUnifiedDiff, toUnifiedDiffBytes } from '../patch/index.js';
 import type { ChangeSet } from '../patch/types.js';
 import type { LoadedPlugins } from '../plugins/types.js';
-import { decideVerified, isolationOptOut, readReactorCoverage, type EffectiveConfig, type Isolation } from '../policy/index.js';
+import {
+  decideVerified,
+  isolationOptOut,
+  readReactorCoverage,
+  type EffectiveConfig,
+  type Isolation,
+} from '../policy/index.js';
 import type { Progress } from '../report/progress.js';
 import type { RunRecorder } from '../report/run-record.js';
 import { runRepairLoop, type LoopResult } from '../repair/index.js';
@@ -69,11 +75,20 @@ export async function repairFailedBuild(input: RepairInput): Promise<{ exitCode:
       redactor: input.redactor,
       signal: abort.signal,
       ...(input.plugins
-        ? { pluginFixers: input.plugins.fixers, pluginTools: input.plugins.tools, pluginParsers: input.plugins.parsers, pluginIntegrityRules: input.plugins.integrityRules }
+        ? {
+            pluginFixers: input.plugins.fixers,
+            pluginTools: input.plugins.tools,
+            pluginParsers: input.plugins.parsers,
+            pluginIntegrityRules: input.plugins.integrityRules,
+          }
         : {}),
     });
     const optedOutIn = isolationOptOut(config.sources['sandbox.mode'], config.sandbox.mode);
-    isolation = { isolated: session.sandbox.isolated, ...(session.sandbox.reason ? { reason: session.sandbox.reason } : {}), ...(optedOutIn ? { optedOutIn } : {}) };
+    isolation = {
+      isolated: session.sandbox.isolated,
+      ...(session.sandbox.reason ? { reason: session.sandbox.reason } : {}),
+      ...(optedOutIn ? { optedOutIn } : {}),
+    };
     const goalNote = repositoryGoalNote(context.mavenArgs);
     warnIfUnisolated(session.sandbox, isolation);
     record.sessionStarted({ sandbox: session.sandbox, model: session.model, ...(goalNote ? { goalNote } : {}) });
@@ -102,7 +117,10 @@ export async function repairFailedBuild(input: RepairInput): Promise<{ exitCode:
   await recorder.writeFixPatch(toUnifiedDiffBytes(loop.fix));
 
   const changeTypes = classify(loop.fix);
-  const touchedModules = modulesOf(loop.fix.files.map((f) => f.path), diagnosis);
+  const touchedModules = modulesOf(
+    loop.fix.files.map((f) => f.path),
+    diagnosis,
+  );
   const verifiedAttempt = loop.attempts.find((attempt) => attempt.outcome === 'verified');
   const failingTestEdits = verifiedAttempt?.failingTestEdits ?? [];
   const coverage = await readReactorCoverage(context.projectRoot, diagnosis.modules);

@@ -13,7 +13,15 @@ import { toPatchPolicy, type EffectiveConfig } from '../policy/index.js';
 import type { Progress } from '../report/progress.js';
 import type { RunRecorder } from '../report/run-record.js';
 import { projectJavaRelease } from '../maven/settings.js';
-import { detectSandbox, planGoalRun, requireSandbox, runGoalInWorkspace, suggestedImage, type SandboxInfo, type WorkspaceBuildOptions } from '../workspace/index.js';
+import {
+  detectSandbox,
+  planGoalRun,
+  requireSandbox,
+  runGoalInWorkspace,
+  suggestedImage,
+  type SandboxInfo,
+  type WorkspaceBuildOptions,
+} from '../workspace/index.js';
 import {
   type ChangeChecker,
   createDependencyUpdateRepair,
@@ -79,29 +87,48 @@ export async function startRepairSession(input: {
   const started = Date.now();
   const checker: ChangeChecker = { root: context.projectRoot, policy: toPatchPolicy(config) };
   const original = createSourceView(context.projectRoot);
-  // Java parses by content across runs (.mvnx/cache/java-parse): a second failure of the same project parses nothing twice.
-  useJavaParseCache(createParseCache(context.projectRoot, { withholds: (entry) => input.redactor.redactSecrets(entry) !== entry }));
-  // Where this build's jars are: the user's settings.xml, -Dmaven.repo.local (arguments, MAVEN_OPTS, .mvn/maven.config).
-  const { localRepository } = resolveMavenUserState({ args: context.mavenArgs, env: context.env, cwd: context.cwd, projectRoot: context.projectRoot });
+  // Java parses by content across runs (.mvnx/cache/java-parse): a second failure of the same project parses nothing
+  // twice.
+  useJavaParseCache(
+    createParseCache(context.projectRoot, { withholds: (entry) => input.redactor.redactSecrets(entry) !== entry }),
+  );
+  // Where this build's jars are: the user's settings.xml, -Dmaven.repo.local (arguments, MAVEN_OPTS,
+  // .mvn/maven.config).
+  const { localRepository } = resolveMavenUserState({
+    args: context.mavenArgs,
+    env: context.env,
+    cwd: context.cwd,
+    projectRoot: context.projectRoot,
+  });
   // One reader per base: fixers, prompt context and agent tools share each file's parse (src/java viewJavaFile).
   const readAt = overlayReaders((file) => original.read(file));
   // A dependency whose version changed and whose classes the errors name: said, and its API difference shown.
-  const dependencyUpdate = createDependencyUpdateRepair({ projectRoot: context.projectRoot, localRepository, env: context.env, readOriginal: (file) => original.read(file) });
+  const dependencyUpdate = createDependencyUpdateRepair({
+    projectRoot: context.projectRoot,
+    localRepository,
+    env: context.env,
+    readOriginal: (file) => original.read(file),
+  });
   const updateRecord = await dependencyUpdate.analyse(input.diagnosis);
   if (updateRecord) progress.note(dependencyUpdateLine(updateRecord));
 
   // Before anything else: a sandbox the team requires by name and that cannot run here
   // ends the repair before the first model call, not after it.
-  const sandbox = await detectSandbox(config.sandbox.mode, { image: await sandboxImage(config, context.projectRoot), env: context.env });
+  const sandbox = await detectSandbox(config.sandbox.mode, {
+    image: await sandboxImage(config, context.projectRoot),
+    env: context.env,
+  });
   requireSandbox(sandbox);
   // The provider before the workspace: a provider set-up that throws leaves no workspace behind.
   const settings = modelSettings(config, context.env);
   // Busy servers are waited for within the run's wall-time budget; each wait and skipped host is one console line.
   const traffic = new ModelTraffic((line) => progress.note(line));
   const runRemainingMs = () => started + budgetFor(input.diagnosis, 0).maxWallSeconds * 1000 - Date.now();
-  const provider = withRedaction(createProvider(settings, { traffic, runRemainingMs, coolDownMs: config.model.coolDownSeconds * 1000 }), input.redactor);
+  const provider = withRedaction(
+    createProvider(settings, { traffic, runRemainingMs, coolDownMs: config.model.coolDownSeconds * 1000 }),
+    input.redactor,
+  );
   const baselineTests = await collectTestResults({ projectRoot: context.projectRoot, since: context.result.startedAt });
-
 
   const budgetFor = runBudget(config);
   const perAttemptMs = budgetFor(input.diagnosis, 0).perAttemptTimeoutSeconds * 1000;
@@ -111,14 +138,21 @@ export async function startRepairSession(input: {
     root: context.projectRoot,
     pluginFixers: input.pluginFixers ?? [],
     read: readAt,
-    context: { localRepository, dependencyUpdate: dependencyUpdate.fixerData, onFixerError: (fixer, error) => progress.note(`quick-fix ${fixer} failed: ${error.message}`) },
+    context: {
+      localRepository,
+      dependencyUpdate: dependencyUpdate.fixerData,
+      onFixerError: (fixer, error) => progress.note(`quick-fix ${fixer} failed: ${error.message}`),
+    },
     checker,
     // A formatter fixer runs the project's own formatter goal in the workspace, on the attempt's tree.
     runGoal: async (goal, moduleDirs, base) => {
       progress.step(`running ${goal} in a workspace`);
       await workspace.reset();
       await applyChangeSet(workspace.root, base);
-      return runGoalInWorkspace({ ...buildInWorkspace, args: planGoalRun({ mavenArgs: context.mavenArgs, moduleDirs, goal }) });
+      return runGoalInWorkspace({
+        ...buildInWorkspace,
+        args: planGoalRun({ mavenArgs: context.mavenArgs, moduleDirs, goal }),
+      });
     },
   });
 
@@ -167,10 +201,13 @@ export async function startRepairSession(input: {
     signal,
     userCwd: context.cwd,
   };
-  // The agent's candidate builds, each in a workspace of its pool, through the same verifier (scope, reused outputs, quick JVMs).
-  const verifierFor = (buildIn: typeof workspace) => (fix: ChangeSet, diagnosis: Diagnosis, buildSignal?: AbortSignal) =>
-    verification.verify(fix, diagnosis, { workspace: buildIn, ...(buildSignal ? { signal: buildSignal } : {}) });
-  if (verification.reusedOutputs.length > 0) progress.note(`verification reuses the outputs of your build for ${describeModules(verification.reusedOutputs)}`);
+  // The agent's candidate builds, each in a workspace of its pool, through the same verifier (scope, reused outputs,
+  // quick JVMs).
+  const verifierFor =
+    (buildIn: typeof workspace) => (fix: ChangeSet, diagnosis: Diagnosis, buildSignal?: AbortSignal) =>
+      verification.verify(fix, diagnosis, { workspace: buildIn, ...(buildSignal ? { signal: buildSignal } : {}) });
+  if (verification.reusedOutputs.length > 0)
+    progress.note(`verification reuses the outputs of your build for ${describeModules(verification.reusedOutputs)}`);
 
   const recheckFailures = config.tests.flakyCheck
     ? createFailureRecheck({
@@ -181,7 +218,12 @@ export async function startRepairSession(input: {
     : undefined;
 
   // The tests that failed: in the user's build, and in any later diagnosis worked on.
-  const userFailures = [...failingTests(input.diagnosis), ...baselineTests.filter((t) => t.status === 'failed' || t.status === 'error').map((t) => `${t.className}#${t.method}`)];
+  const userFailures = [
+    ...failingTests(input.diagnosis),
+    ...baselineTests
+      .filter((t) => t.status === 'failed' || t.status === 'error')
+      .map((t) => `${t.className}#${t.method}`),
+  ];
   const checkIntegrity = createIntegrityCheck({
     projectRoot: context.projectRoot,
     original,

@@ -127,7 +127,10 @@ export class RunRecordBuilder {
     this.record.fixBase = fixBaseOf(fix);
   }
 
-  verdictDecided(verdict: VerifiedDecision, facts: { modules: string[]; coverage: Record<string, number | undefined> }): void {
+  verdictDecided(
+    verdict: VerifiedDecision,
+    facts: { modules: string[]; coverage: Record<string, number | undefined> },
+  ): void {
     if (facts.modules.length > 0) this.record.fixModules = facts.modules;
     const known = Object.entries(facts.coverage).filter((entry): entry is [string, number] => entry[1] !== undefined);
     if (known.length > 0) this.record.coverage = Object.fromEntries(known);
@@ -141,7 +144,11 @@ export class RunRecordBuilder {
   appliedInPlace(outcome: { applied: boolean; message: string; exitCode?: number }, appliedBy: string, at: Date): void {
     this.record.applied = outcome.applied;
     this.decided(outcome.message);
-    if (outcome.applied) Object.assign(this.record, withOutcome(this.record, { outcome: 'applied', at: at.toISOString(), evidence: appliedBy }));
+    if (outcome.applied)
+      Object.assign(
+        this.record,
+        withOutcome(this.record, { outcome: 'applied', at: at.toISOString(), evidence: appliedBy }),
+      );
     if (outcome.exitCode !== undefined) this.record.inPlaceExitCode = outcome.exitCode;
   }
 
@@ -161,7 +168,9 @@ export function sandboxField(info: SandboxInfo): NonNullable<RunRecord['sandbox'
 }
 
 /** The model requests of the run, and how long busy servers were waited for. */
-export function modelTrafficFields(traffic: ModelTraffic | undefined): Pick<RunRecord, 'modelRequests' | 'modelWaitMs'> {
+export function modelTrafficFields(
+  traffic: ModelTraffic | undefined,
+): Pick<RunRecord, 'modelRequests' | 'modelWaitMs'> {
   if (!traffic || traffic.requests.length === 0) return {};
   const waited = traffic.waitedMs();
   return { modelRequests: traffic.requests, ...(waited > 0 ? { modelWaitMs: waited } : {}) };
@@ -171,7 +180,8 @@ export function modelTrafficFields(traffic: ModelTraffic | undefined): Pick<RunR
 function recheckDecision(loop: LoopResult, recheck: FailureRecheck): string {
   const { passed, failed } = recheck;
   if (loop.flakyTests) return `flaky: ${loop.message ?? passed.join(', ')}; no model was asked (tests.flakyCheck)`;
-  if (passed.length > 0) return `flaky check: ${passed.join(', ')} passed when re-run on the unchanged code, ${failed.join(', ')} failed again; repairing`;
+  if (passed.length > 0)
+    return `flaky check: ${passed.join(', ')} passed when re-run on the unchanged code, ${failed.join(', ')} failed again; repairing`;
   return `flaky check: ${recheckedWhich(recheck)} failed again when re-run on the unchanged code; repairing`;
 }
 

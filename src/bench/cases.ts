@@ -53,26 +53,57 @@ export interface BenchCase {
 }
 
 export const TEMPLATE_DIR = '_template';
-const STOP_REASONS = ['fixed', 'budget-exhausted', 'duplicate-patch', 'no-progress', 'provider-unavailable', 'policy-skip', 'not-fixable', 'error', 'interrupted', 'flaky'];
+const STOP_REASONS = [
+  'fixed',
+  'budget-exhausted',
+  'duplicate-patch',
+  'no-progress',
+  'provider-unavailable',
+  'policy-skip',
+  'not-fixable',
+  'error',
+  'interrupted',
+  'flaky',
+];
 const GROUP_ID = 'com.acme.bench';
 
-function field<T>(file: string, name: string, value: unknown, check: (value: unknown) => value is T, expected: string): T {
+function field<T>(
+  file: string,
+  name: string,
+  value: unknown,
+  check: (value: unknown) => value is T,
+  expected: string,
+): T {
   if (!check(value)) throw new MvnxError(`${file}: field "${name}" must be ${expected}`);
   return value;
 }
 
 const isString = (value: unknown): value is string => typeof value === 'string' && value.trim() !== '';
-const isStringArray = (value: unknown): value is string[] => Array.isArray(value) && value.every((item) => typeof item === 'string');
+const isStringArray = (value: unknown): value is string[] =>
+  Array.isArray(value) && value.every((item) => typeof item === 'string');
 const isToolCall = (value: unknown): boolean => {
   const call = value as { name?: unknown; arguments?: unknown };
-  return Boolean(call) && typeof call.name === 'string' && call.name !== '' && typeof call.arguments === 'object' && call.arguments !== null && !Array.isArray(call.arguments);
+  return (
+    Boolean(call) &&
+    typeof call.name === 'string' &&
+    call.name !== '' &&
+    typeof call.arguments === 'object' &&
+    call.arguments !== null &&
+    !Array.isArray(call.arguments)
+  );
 };
 const isAgentReplies = (value: unknown): value is (string | ReplySpec)[] =>
   Array.isArray(value) &&
   value.every((item) => {
     if (typeof item === 'string') return true;
     const reply = item as { text?: unknown; toolCalls?: unknown };
-    return Boolean(reply) && typeof reply === 'object' && (reply.text === undefined || typeof reply.text === 'string') && Array.isArray(reply.toolCalls) && reply.toolCalls.every(isToolCall);
+    return (
+      Boolean(reply) &&
+      typeof reply === 'object' &&
+      (reply.text === undefined || typeof reply.text === 'string') &&
+      Array.isArray(reply.toolCalls) &&
+      reply.toolCalls.every(isToolCall)
+    );
   });
 const oneOf =
   <T extends string>(...allowed: T[]) =>
@@ -89,29 +120,68 @@ export function parseCaseJson(file: string, text: string, name: string, dir: str
   }
   if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw new MvnxError(`${file}: expected a JSON object`);
   const json = raw as Record<string, unknown>;
-  const known = new Set(['description', 'kind', 'expect', 'expectStop', 'expectAttempts', 'replies', 'modules', 'compilerArgs', 'agentReplies', 'cheatingShape']);
+  const known = new Set([
+    'description',
+    'kind',
+    'expect',
+    'expectStop',
+    'expectAttempts',
+    'replies',
+    'modules',
+    'compilerArgs',
+    'agentReplies',
+    'cheatingShape',
+  ]);
   const unknown = Object.keys(json).find((key) => !known.has(key));
   if (unknown) throw new MvnxError(`${file}: unknown field "${unknown}" (known: ${[...known].join(', ')})`);
 
-  const modules = json.modules === undefined ? [] : field(file, 'modules', json.modules, Array.isArray, 'a list of {name, dependsOn?}');
+  const modules =
+    json.modules === undefined
+      ? []
+      : field(file, 'modules', json.modules, Array.isArray, 'a list of {name, dependsOn?}');
   const parsedModules = modules.map((module, index): BenchModule => {
     const entry = (module ?? {}) as Record<string, unknown>;
-    const moduleName = field(file, `modules[${index}].name`, entry.name, (value): value is string => isString(value) && /^[a-z][\w-]*$/.test(value), 'a lower-case folder name');
-    const dependsOn = entry.dependsOn === undefined ? [] : field(file, `modules[${index}].dependsOn`, entry.dependsOn, isStringArray, 'a list of module names');
-    const testDependsOn = entry.testDependsOn === undefined ? undefined : field(file, `modules[${index}].testDependsOn`, entry.testDependsOn, isStringArray, 'a list of module names');
+    const moduleName = field(
+      file,
+      `modules[${index}].name`,
+      entry.name,
+      (value): value is string => isString(value) && /^[a-z][\w-]*$/.test(value),
+      'a lower-case folder name',
+    );
+    const dependsOn =
+      entry.dependsOn === undefined
+        ? []
+        : field(file, `modules[${index}].dependsOn`, entry.dependsOn, isStringArray, 'a list of module names');
+    const testDependsOn =
+      entry.testDependsOn === undefined
+        ? undefined
+        : field(file, `modules[${index}].testDependsOn`, entry.testDependsOn, isStringArray, 'a list of module names');
     return { name: moduleName, dependsOn, ...(testDependsOn ? { testDependsOn } : {}) };
   });
   const names = new Set(parsedModules.map((module) => module.name));
   for (const module of parsedModules) {
     const missing = [...module.dependsOn, ...(module.testDependsOn ?? [])].find((dependency) => !names.has(dependency));
-    if (missing) throw new MvnxError(`${file}: module "${module.name}" depends on "${missing}", which is not in "modules"`);
+    if (missing)
+      throw new MvnxError(`${file}: module "${module.name}" depends on "${missing}", which is not in "modules"`);
   }
 
-  const attempts = json.expectAttempts === undefined ? undefined : field(file, 'expectAttempts', json.expectAttempts, Array.isArray, 'a list of {outcome, reason?}');
+  const attempts =
+    json.expectAttempts === undefined
+      ? undefined
+      : field(file, 'expectAttempts', json.expectAttempts, Array.isArray, 'a list of {outcome, reason?}');
   const expectAttempts = attempts?.map((attempt, index): ExpectedAttempt => {
     const entry = (attempt ?? {}) as Record<string, unknown>;
-    const outcome = field(file, `expectAttempts[${index}].outcome`, entry.outcome, oneOf(...ATTEMPT_OUTCOMES), `one of ${ATTEMPT_OUTCOMES.join(', ')}`);
-    const reason = entry.reason === undefined ? undefined : field(file, `expectAttempts[${index}].reason`, entry.reason, isString, 'the start of the reason');
+    const outcome = field(
+      file,
+      `expectAttempts[${index}].outcome`,
+      entry.outcome,
+      oneOf(...ATTEMPT_OUTCOMES),
+      `one of ${ATTEMPT_OUTCOMES.join(', ')}`,
+    );
+    const reason =
+      entry.reason === undefined
+        ? undefined
+        : field(file, `expectAttempts[${index}].reason`, entry.reason, isString, 'the start of the reason');
     return { outcome, ...(reason ? { reason } : {}) };
   });
   return {
@@ -120,19 +190,45 @@ export function parseCaseJson(file: string, text: string, name: string, dir: str
     description: field(file, 'description', json.description, isString, 'a non-empty string'),
     kind: field(file, 'kind', json.kind, oneOf('compile', 'test'), '"compile" or "test"'),
     expect: field(file, 'expect', json.expect, oneOf('fixed', 'unfixed'), '"fixed" or "unfixed"'),
-    ...(json.expectStop === undefined ? {} : { expectStop: field(file, 'expectStop', json.expectStop, oneOf(...STOP_REASONS), `one of ${STOP_REASONS.join(', ')}`) }),
+    ...(json.expectStop === undefined
+      ? {}
+      : {
+          expectStop: field(
+            file,
+            'expectStop',
+            json.expectStop,
+            oneOf(...STOP_REASONS),
+            `one of ${STOP_REASONS.join(', ')}`,
+          ),
+        }),
     ...(expectAttempts ? { expectAttempts } : {}),
     replies: field(file, 'replies', json.replies, isStringArray, 'a list of strings (the scripted model replies)'),
     ...(json.agentReplies === undefined
       ? {}
       : {
-          agentReplies: field(file, 'agentReplies', json.agentReplies, isAgentReplies, 'a list of texts or {text, toolCalls: [{name, arguments}]}').map((reply) =>
-            typeof reply === 'string' ? reply : { ...reply, text: reply.text ?? '' },
-          ),
+          agentReplies: field(
+            file,
+            'agentReplies',
+            json.agentReplies,
+            isAgentReplies,
+            'a list of texts or {text, toolCalls: [{name, arguments}]}',
+          ).map((reply) => (typeof reply === 'string' ? reply : { ...reply, text: reply.text ?? '' })),
         }),
     modules: parsedModules,
-    ...(json.cheatingShape !== undefined ? { cheatingShape: field(file, 'cheatingShape', json.cheatingShape, isString, 'the name of the cheating shape') } : {}),
-    ...(json.compilerArgs !== undefined ? { compilerArgs: field(file, 'compilerArgs', json.compilerArgs, isStringArray, 'a list of javac arguments, e.g. ["-Xlint:all", "-Werror"]') } : {}),
+    ...(json.cheatingShape !== undefined
+      ? { cheatingShape: field(file, 'cheatingShape', json.cheatingShape, isString, 'the name of the cheating shape') }
+      : {}),
+    ...(json.compilerArgs !== undefined
+      ? {
+          compilerArgs: field(
+            file,
+            'compilerArgs',
+            json.compilerArgs,
+            isStringArray,
+            'a list of javac arguments, e.g. ["-Xlint:all", "-Werror"]',
+          ),
+        }
+      : {}),
   };
 }
 
@@ -175,9 +271,15 @@ export interface PomFields {
 
 /** The template with its `<!-- @NAME@ -->` slots filled; pure. */
 export function renderPom(template: string, fields: PomFields): string {
-  const modules = fields.modules?.length ? `<modules>\n${fields.modules.map((name) => `    <module>${name}</module>`).join('\n')}\n  </modules>` : '';
-  const dependency = (name: string, scope = '') => `<dependency>\n      <groupId>${GROUP_ID}</groupId>\n      <artifactId>${name}</artifactId>\n      <version>1.0.0</version>${scope}\n    </dependency>`;
-  const dependencies = [...(fields.dependencies ?? []).map((name) => dependency(name)), ...(fields.testDependencies ?? []).map((name) => dependency(name, '\n      <scope>test</scope>'))].join('\n    ');
+  const modules = fields.modules?.length
+    ? `<modules>\n${fields.modules.map((name) => `    <module>${name}</module>`).join('\n')}\n  </modules>`
+    : '';
+  const dependency = (name: string, scope = '') =>
+    `<dependency>\n      <groupId>${GROUP_ID}</groupId>\n      <artifactId>${name}</artifactId>\n      <version>1.0.0</version>${scope}\n    </dependency>`;
+  const dependencies = [
+    ...(fields.dependencies ?? []).map((name) => dependency(name)),
+    ...(fields.testDependencies ?? []).map((name) => dependency(name, '\n      <scope>test</scope>')),
+  ].join('\n    ');
   return template
     .replaceAll('@ARTIFACT_ID@', fields.artifactId)
     .replaceAll('@PACKAGING@', fields.packaging)
@@ -198,12 +300,35 @@ export async function materialiseCase(benchCase: BenchCase, dest: string): Promi
   await mkdir(path.dirname(dest), { recursive: true });
   await cp(path.join(benchCase.dir, 'project'), dest, { recursive: true });
   if (benchCase.modules.length === 0) {
-    await writeFile(path.join(dest, 'pom.xml'), renderPom(template, { artifactId: benchCase.name, packaging: 'jar', ...(benchCase.compilerArgs ? { compilerArgs: benchCase.compilerArgs } : {}) }));
+    await writeFile(
+      path.join(dest, 'pom.xml'),
+      renderPom(template, {
+        artifactId: benchCase.name,
+        packaging: 'jar',
+        ...(benchCase.compilerArgs ? { compilerArgs: benchCase.compilerArgs } : {}),
+      }),
+    );
     return;
   }
-  await writeFile(path.join(dest, 'pom.xml'), renderPom(template, { artifactId: benchCase.name, packaging: 'pom', modules: benchCase.modules.map((module) => module.name) }));
+  await writeFile(
+    path.join(dest, 'pom.xml'),
+    renderPom(template, {
+      artifactId: benchCase.name,
+      packaging: 'pom',
+      modules: benchCase.modules.map((module) => module.name),
+    }),
+  );
   for (const module of benchCase.modules) {
     await mkdir(path.join(dest, module.name), { recursive: true });
-    await writeFile(path.join(dest, module.name, 'pom.xml'), renderPom(template, { artifactId: module.name, packaging: 'jar', dependencies: module.dependsOn, ...(module.testDependsOn ? { testDependencies: module.testDependsOn } : {}), ...(benchCase.compilerArgs ? { compilerArgs: benchCase.compilerArgs } : {}) }));
+    await writeFile(
+      path.join(dest, module.name, 'pom.xml'),
+      renderPom(template, {
+        artifactId: module.name,
+        packaging: 'jar',
+        dependencies: module.dependsOn,
+        ...(module.testDependsOn ? { testDependencies: module.testDependsOn } : {}),
+        ...(benchCase.compilerArgs ? { compilerArgs: benchCase.compilerArgs } : {}),
+      }),
+    );
   }
 }

@@ -63,34 +63,50 @@ const SYNTHETIC_ARTIFACT = 'shapes';
 
 export async function loadDepUpdateCases(dir: string, only: string[] = []): Promise<DepUpdateCase[]> {
   if (!existsSync(dir)) throw new MvnxError(`mvnx bench: no dependency-update cases at ${dir}`);
-  const names = (await readdir(dir)).filter((name) => !name.startsWith('_') && existsSync(path.join(dir, name, 'case.json'))).sort();
+  const names = (await readdir(dir))
+    .filter((name) => !name.startsWith('_') && existsSync(path.join(dir, name, 'case.json')))
+    .sort();
   const cases: DepUpdateCase[] = [];
   for (const name of names) {
     if (only.length > 0 && !only.includes(name)) continue;
-    const raw = JSON.parse(await readFile(path.join(dir, name, 'case.json'), 'utf8')) as Omit<DepUpdateCase, 'name' | 'dir'>;
-    if (!raw.dependency?.from || !raw.dependency.to || !raw.fix) throw new MvnxError(`${path.join(dir, name, 'case.json')}: needs dependency.from, dependency.to and fix`);
+    const raw = JSON.parse(await readFile(path.join(dir, name, 'case.json'), 'utf8')) as Omit<
+      DepUpdateCase,
+      'name' | 'dir'
+    >;
+    if (!raw.dependency?.from || !raw.dependency.to || !raw.fix)
+      throw new MvnxError(`${path.join(dir, name, 'case.json')}: needs dependency.from, dependency.to and fix`);
     cases.push({ ...raw, replies: raw.replies ?? [], name, dir: path.join(dir, name) });
   }
   return cases;
 }
 
 /** A private local repository: every entry of ~/.m2 linked, plus the synthetic library built from `_lib`. */
-export async function prepareRepository(casesDir: string, into: string, userRepository = path.join(homedir(), '.m2', 'repository')): Promise<string> {
+export async function prepareRepository(
+  casesDir: string,
+  into: string,
+  userRepository = path.join(homedir(), '.m2', 'repository'),
+): Promise<string> {
   const repository = path.join(into, 'repository');
   await mkdir(repository, { recursive: true });
-  for (const entry of await readdir(userRepository)) if (entry !== SYNTHETIC_GROUP) await symlink(path.join(userRepository, entry), path.join(repository, entry));
+  for (const entry of await readdir(userRepository))
+    if (entry !== SYNTHETIC_GROUP) await symlink(path.join(userRepository, entry), path.join(repository, entry));
   const libDir = path.join(casesDir, '_lib');
   for (const version of existsSync(libDir) ? await readdir(libDir) : []) {
     const sources = path.join(libDir, version);
     const classes = path.join(into, 'build', version);
-    const files = (await readdir(sources, { recursive: true })).filter((file) => file.endsWith('.java')).map((file) => path.join(sources, file));
+    const files = (await readdir(sources, { recursive: true }))
+      .filter((file) => file.endsWith('.java'))
+      .map((file) => path.join(sources, file));
     await execa('javac', ['--release', '17', '-d', classes, ...files]);
     const target = path.join(repository, SYNTHETIC_GROUP, SYNTHETIC_ARTIFACT, version);
     await mkdir(target, { recursive: true });
     const base = path.join(target, `${SYNTHETIC_ARTIFACT}-${version}`);
     await execa('jar', ['cf', `${base}.jar`, '-C', classes, '.']);
     await execa('jar', ['cf', `${base}-sources.jar`, '-C', sources, '.']);
-    await writeFile(`${base}.pom`, `<?xml version="1.0" encoding="UTF-8"?>\n<project xmlns="http://maven.apache.org/POM/4.0.0">\n  <modelVersion>4.0.0</modelVersion>\n  <groupId>${SYNTHETIC_GROUP}</groupId>\n  <artifactId>${SYNTHETIC_ARTIFACT}</artifactId>\n  <version>${version}</version>\n</project>\n`);
+    await writeFile(
+      `${base}.pom`,
+      `<?xml version="1.0" encoding="UTF-8"?>\n<project xmlns="http://maven.apache.org/POM/4.0.0">\n  <modelVersion>4.0.0</modelVersion>\n  <groupId>${SYNTHETIC_GROUP}</groupId>\n  <artifactId>${SYNTHETIC_ARTIFACT}</artifactId>\n  <version>${version}</version>\n</project>\n`,
+    );
   }
   return repository;
 }
@@ -99,9 +115,19 @@ export async function prepareRepository(casesDir: string, into: string, userRepo
 export function renderClientPom(benchCase: DepUpdateCase, version: string): string {
   const { groupId, artifactId } = benchCase.dependency;
   const property = `${artifactId}.version`;
-  const written = benchCase.versionStyle === 'literal' ? `\n      <version>${version}</version>` : benchCase.versionStyle === 'property' ? `\n      <version>\${${property}}</version>` : '';
-  const managed = benchCase.versionStyle === 'managed' ? `\n  <dependencyManagement>\n    <dependencies>\n      <dependency>\n        <groupId>${groupId}</groupId>\n        <artifactId>${artifactId}</artifactId>\n        <version>${version}</version>\n      </dependency>\n    </dependencies>\n  </dependencyManagement>\n` : '';
-  const junit = benchCase.junit ? `\n    <dependency>\n      <groupId>org.junit.jupiter</groupId>\n      <artifactId>junit-jupiter</artifactId>\n      <version>5.10.2</version>\n      <scope>test</scope>\n    </dependency>` : '';
+  const written =
+    benchCase.versionStyle === 'literal'
+      ? `\n      <version>${version}</version>`
+      : benchCase.versionStyle === 'property'
+        ? `\n      <version>\${${property}}</version>`
+        : '';
+  const managed =
+    benchCase.versionStyle === 'managed'
+      ? `\n  <dependencyManagement>\n    <dependencies>\n      <dependency>\n        <groupId>${groupId}</groupId>\n        <artifactId>${artifactId}</artifactId>\n        <version>${version}</version>\n      </dependency>\n    </dependencies>\n  </dependencyManagement>\n`
+      : '';
+  const junit = benchCase.junit
+    ? `\n    <dependency>\n      <groupId>org.junit.jupiter</groupId>\n      <artifactId>junit-jupiter</artifactId>\n      <version>5.10.2</version>\n      <scope>test</scope>\n    </dependency>`
+    : '';
   return `<?xml version="1.0" encoding="UTF-8"?>
 <project xmlns="http://maven.apache.org/POM/4.0.0">
   <modelVersion>4.0.0</modelVersion>
@@ -134,7 +160,12 @@ export function renderClientPom(benchCase: DepUpdateCase, version: string): stri
 `;
 }
 
-const GIT_ENV = { GIT_AUTHOR_NAME: 'bench', GIT_AUTHOR_EMAIL: 'bench@example.invalid', GIT_COMMITTER_NAME: 'bench', GIT_COMMITTER_EMAIL: 'bench@example.invalid' };
+const GIT_ENV = {
+  GIT_AUTHOR_NAME: 'bench',
+  GIT_AUTHOR_EMAIL: 'bench@example.invalid',
+  GIT_COMMITTER_NAME: 'bench',
+  GIT_COMMITTER_EMAIL: 'bench@example.invalid',
+};
 
 /** The client at the old version, committed, then bumped: the tree a Dependabot pull request leaves. */
 export async function materialiseDepUpdateCase(benchCase: DepUpdateCase, root: string): Promise<void> {
@@ -152,30 +183,63 @@ function runOf(record: RunRecord | undefined, benchCase: DepUpdateCase): DepUpda
   const { groupId, artifactId, from, to } = benchCase.dependency;
   return {
     diagnosed: update !== undefined,
-    coordinatesRight: update !== undefined && update.groupId === groupId && update.artifactId === artifactId && update.from === from && update.to === to,
+    coordinatesRight:
+      update !== undefined &&
+      update.groupId === groupId &&
+      update.artifactId === artifactId &&
+      update.from === from &&
+      update.to === to,
     fixed: record?.status === 'fixed',
     modelCalls: record?.modelCalls ?? 0,
     ...(record?.status ? { status: record.status } : {}),
-    fixers: (record?.attempts ?? []).filter((attempt) => attempt.outcome === 'verified' || attempt.outcome === 'build-failed').map((attempt) => attempt.fixer ?? attempt.source),
+    fixers: (record?.attempts ?? [])
+      .filter((attempt) => attempt.outcome === 'verified' || attempt.outcome === 'build-failed')
+      .map((attempt) => attempt.fixer ?? attempt.source),
     patternSites: (update?.patterns ?? []).reduce((sum, pattern) => sum + pattern.sites.length, 0),
   };
 }
 
-export async function runDepUpdateCase(benchCase: DepUpdateCase, mvnxBin: string, repository: string, replies: string[]): Promise<{ record?: RunRecord; prompt?: string }> {
+export async function runDepUpdateCase(
+  benchCase: DepUpdateCase,
+  mvnxBin: string,
+  repository: string,
+  replies: string[],
+): Promise<{ record?: RunRecord; prompt?: string }> {
   const parent = await mkdtemp(path.join(tmpdir(), `mvnx-dep-${benchCase.name}-`));
   const root = path.join(parent, benchCase.name);
   const server = await startScriptedOllama(replies);
   try {
     await materialiseDepUpdateCase(benchCase, root);
-    const env: NodeJS.ProcessEnv = { ...process.env, CI: 'true', MAVEN_OPTS: process.env.MAVEN_OPTS ?? '-XX:TieredStopAtLevel=1 -XX:+UseSerialGC' };
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      CI: 'true',
+      MAVEN_OPTS: process.env.MAVEN_OPTS ?? '-XX:TieredStopAtLevel=1 -XX:+UseSerialGC',
+    };
     delete env.MVNX_HOST;
     delete env.OLLAMA_HOST;
-    // The private repository links into ~/.m2 from a temp folder a bwrap sandbox does not bind: the bench's own cases verify unsandboxed.
-    const args = [mvnxBin, '-o', '-q', 'verify', `-Dmaven.repo.local=${repository}`, '--mvnx-sandbox=none', '--mvnx-tier=monitor', '--mvnx-json', `--mvnx-host=${server.url}`, `--mvnx-model=${SCRIPTED_MODEL}`];
+    // The private repository links into ~/.m2 from a temp folder a bwrap sandbox does not bind: the bench's own cases
+    // verify unsandboxed.
+    const args = [
+      mvnxBin,
+      '-o',
+      '-q',
+      'verify',
+      `-Dmaven.repo.local=${repository}`,
+      '--mvnx-sandbox=none',
+      '--mvnx-tier=monitor',
+      '--mvnx-json',
+      `--mvnx-host=${server.url}`,
+      `--mvnx-model=${SCRIPTED_MODEL}`,
+    ];
     const result = await execa('node', args, { cwd: root, env, reject: false, timeout: 15 * 60_000, stdin: 'ignore' });
     const record = parseRunRecordFromStdout(result.stdout);
     const promptFile = record ? path.join(root, '.mvnx', 'runs', record.runId, 'attempt-1.prompt.txt') : undefined;
-    const prompt = promptFile && existsSync(promptFile) ? await readFile(promptFile, 'utf8') : record?.dependencyUpdate ? dependencyUpdatePiece(record.dependencyUpdate).text : undefined;
+    const prompt =
+      promptFile && existsSync(promptFile)
+        ? await readFile(promptFile, 'utf8')
+        : record?.dependencyUpdate
+          ? dependencyUpdatePiece(record.dependencyUpdate).text
+          : undefined;
     return { ...(record ? { record } : {}), ...(prompt ? { prompt } : {}) };
   } finally {
     await server.close();
@@ -185,10 +249,19 @@ export async function runDepUpdateCase(benchCase: DepUpdateCase, mvnxBin: string
 
 /** `- `, `+ `, `~ `, `? ` lines of the dependency section: the API difference the model read. */
 export function diffLinesIn(prompt: string | undefined): number {
-  return (prompt ?? '').split('\n').filter((line) => /^(?:- removed|\+ added|~ |\? candidate| {2}kept:|- no class|\S+: no change| {2}[-+~] )/.test(line)).length;
+  return (prompt ?? '')
+    .split('\n')
+    .filter((line) =>
+      /^(?:- removed|\+ added|~ |\? candidate| {2}kept:|- no class|\S+: no change| {2}[-+~] )/.test(line),
+    ).length;
 }
 
-export async function runDepUpdateBench(options: { casesDir: string; cases: DepUpdateCase[]; mvnxBin: string; onProgress?(line: string): void }): Promise<DepUpdateResult[]> {
+export async function runDepUpdateBench(options: {
+  casesDir: string;
+  cases: DepUpdateCase[];
+  mvnxBin: string;
+  onProgress?(line: string): void;
+}): Promise<DepUpdateResult[]> {
   const scratch = await mkdtemp(path.join(tmpdir(), 'mvnx-dep-repo-'));
   try {
     const repository = await prepareRepository(options.casesDir, scratch);
@@ -221,7 +294,10 @@ export async function runDepUpdateBench(options: { casesDir: string; cases: DepU
 
 export function formatDepUpdateTable(results: DepUpdateResult[]): string {
   const yes = (value: boolean) => (value ? 'yes' : 'no');
-  const rows = results.map((r) => `| ${r.name} | ${r.source} | ${r.shape} | ${yes(r.scripted.diagnosed)}${r.scripted.diagnosed && !r.scripted.coordinatesRight ? ' (wrong coordinates)' : ''} | ${r.diffLines} | ${yes(r.fixInPrompt)} | ${yes(r.noModel.fixed)} | ${yes(r.scripted.fixed)} | ${r.scripted.modelCalls} | ${r.scripted.fixers.join(', ') || '-'} | ${r.scripted.patternSites} |`);
+  const rows = results.map(
+    (r) =>
+      `| ${r.name} | ${r.source} | ${r.shape} | ${yes(r.scripted.diagnosed)}${r.scripted.diagnosed && !r.scripted.coordinatesRight ? ' (wrong coordinates)' : ''} | ${r.diffLines} | ${yes(r.fixInPrompt)} | ${yes(r.noModel.fixed)} | ${yes(r.scripted.fixed)} | ${r.scripted.modelCalls} | ${r.scripted.fixers.join(', ') || '-'} | ${r.scripted.patternSites} |`,
+  );
   const count = (pick: (r: DepUpdateResult) => boolean) => results.filter(pick).length;
   return [
     '| case | library | shape | diagnosed as dep update | API-diff lines in prompt | fix in prompt | fixed, no model | fixed, scripted | model calls | fixed by | pattern sites |',

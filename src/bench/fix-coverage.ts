@@ -30,7 +30,9 @@ interface Hunk {
 }
 
 const JAVA_KEYWORDS = new Set(
-  'abstract assert boolean break byte case catch char class const continue default do double else enum extends final finally float for goto if implements import instanceof int interface long native new package private protected public return short static strictfp super switch synchronized this throw throws transient try void volatile while var record yield sealed permits true false null'.split(' '),
+  'abstract assert boolean break byte case catch char class const continue default do double else enum extends final finally float for goto if implements import instanceof int interface long native new package private protected public return short static strictfp super switch synchronized this throw throws transient try void volatile while var record yield sealed permits true false null'.split(
+    ' ',
+  ),
 );
 
 /** A line with letters or digits: `}` alone proves nothing about what was shown. */
@@ -49,7 +51,14 @@ export function parseFixHunks(patch: string): Hunk[] {
       above = [];
       continue;
     }
-    if (!current || raw.startsWith('--- ') || raw.startsWith('+++ ') || raw.startsWith('diff ') || raw.startsWith('index ')) continue;
+    if (
+      !current ||
+      raw.startsWith('--- ') ||
+      raw.startsWith('+++ ') ||
+      raw.startsWith('diff ') ||
+      raw.startsWith('index ')
+    )
+      continue;
     const body = raw.slice(1);
     if (raw.startsWith('-')) current.removed.push(body);
     else if (raw.startsWith('+')) {
@@ -83,7 +92,6 @@ export function javaIdentifiers(code: string): Set<string> {
   return out;
 }
 
-
 /** The prompt's lines as code: a `  12 | ` line-number gutter is taken off. */
 function promptLines(prompt: string): Set<string> {
   const out = new Set<string>();
@@ -115,7 +123,8 @@ export function fixCoverage(patch: string, prompt: string, projectIdentifiers: R
   const removedIdentifiers = javaIdentifiers(hunks.flatMap((hunk) => hunk.removed).join('\n'));
   for (const hunk of hunks) {
     for (const line of hunk.removed.map((text) => text.trim()).filter(meaningful)) add('line', line, lines.has(line));
-    if (hunk.removed.length === 0 && hunk.anchor !== undefined && meaningful(hunk.anchor)) add('anchor', hunk.anchor.trim(), lines.has(hunk.anchor.trim()));
+    if (hunk.removed.length === 0 && hunk.anchor !== undefined && meaningful(hunk.anchor))
+      add('anchor', hunk.anchor.trim(), lines.has(hunk.anchor.trim()));
   }
   for (const identifier of javaIdentifiers(hunks.flatMap((hunk) => hunk.added).join('\n'))) {
     if (removedIdentifiers.has(identifier) || !projectIdentifiers.has(identifier)) continue;

@@ -129,7 +129,9 @@ export function parseRunRecordFromStdout(stdout: string): RunRecord | undefined 
 /** A patch was proposed when the attempt got as far as a change set or a rejection of one. */
 export function sampleFromRecord(record: RunRecord, exitCode: number, latencyMs: number): BenchSample {
   const attempts = record.attempts ?? [];
-  const applicable = attempts.filter((attempt) => attempt.outcome !== 'rejected' && attempt.outcome !== 'not-applicable').length;
+  const applicable = attempts.filter(
+    (attempt) => attempt.outcome !== 'rejected' && attempt.outcome !== 'not-applicable',
+  ).length;
   const sessions = attempts.flatMap((attempt) => (attempt.agent ? [attempt.agent] : []));
   const agent: AgentSample | undefined =
     sessions.length === 0
@@ -190,20 +192,49 @@ function childEnv(options: BenchOptions): NodeJS.ProcessEnv {
 async function runOnce(benchCase: BenchCase, options: BenchOptions): Promise<BenchSample> {
   return withCaseCopy(benchCase, async (root) => {
     const replies = options.agent ? (benchCase.agentReplies ?? []) : benchCase.replies;
-    const server = options.host ? undefined : await startScriptedOllama(replies, options.model ? { model: options.model } : {});
+    const server = options.host
+      ? undefined
+      : await startScriptedOllama(replies, options.model ? { model: options.model } : {});
     try {
       const host = options.host ?? server!.url;
-      const args = [options.mvnxBin, ...BENCH_GOALS, '--mvnx-tier=monitor', '--mvnx-json', `--mvnx-host=${host}`, `--mvnx-model=${options.model ?? SCRIPTED_MODEL}`];
+      const args = [
+        options.mvnxBin,
+        ...BENCH_GOALS,
+        '--mvnx-tier=monitor',
+        '--mvnx-json',
+        `--mvnx-host=${host}`,
+        `--mvnx-model=${options.model ?? SCRIPTED_MODEL}`,
+      ];
       if (options.editFormat) args.push(`--mvnx-edit-format=${options.editFormat}`);
       // The agent is what is measured: no quick-fix before it, and room for a session's calls.
       if (options.agent) args.push('--mvnx-agent', '--mvnx-no-fixers', `--mvnx-max-model-calls=${AGENT_MODEL_CALLS}`);
-      const { value: result, ms } = await timed(() => execa('node', args, { cwd: root, env: childEnv(options), reject: false, timeout: RUN_TIMEOUT_MS, stdin: 'ignore' }));
+      const { value: result, ms } = await timed(() =>
+        execa('node', args, {
+          cwd: root,
+          env: childEnv(options),
+          reject: false,
+          timeout: RUN_TIMEOUT_MS,
+          stdin: 'ignore',
+        }),
+      );
       const exitCode = result.exitCode ?? -1;
       const record = parseRunRecordFromStdout(result.stdout);
       const serverCalls = server ? { serverCalls: server.calls() } : {};
       if (!record) {
-        const why = exitCode === 0 ? 'the build passed: the case is not broken' : `no run record on stdout (exit ${exitCode}): ${result.stderr.split('\n').filter(Boolean).pop() ?? ''}`;
-        return { exitCode, latencyMs: ms, modelCalls: 0, attempts: 0, proposed: 0, applicable: 0, ...serverCalls, error: why };
+        const why =
+          exitCode === 0
+            ? 'the build passed: the case is not broken'
+            : `no run record on stdout (exit ${exitCode}): ${result.stderr.split('\n').filter(Boolean).pop() ?? ''}`;
+        return {
+          exitCode,
+          latencyMs: ms,
+          modelCalls: 0,
+          attempts: 0,
+          proposed: 0,
+          applicable: 0,
+          ...serverCalls,
+          error: why,
+        };
       }
       const fixInPrompt = await measureFixInPrompt(benchCase, root, record, options.rebuildPrompt);
       return { ...sampleFromRecord(record, exitCode, ms), ...serverCalls, ...(fixInPrompt ? { fixInPrompt } : {}) };
@@ -231,12 +262,18 @@ async function projectJavaIdentifiers(root: string): Promise<Set<string>> {
     if (!entry.isFile() || !entry.name.endsWith('.java')) continue;
     const folder = entry.parentPath;
     if (/[\\/](target|\.mvnx)([\\/]|$)/.test(path.relative(root, folder))) continue;
-    for (const identifier of javaIdentifiers(await readFile(path.join(folder, entry.name), 'utf8'))) out.add(identifier);
+    for (const identifier of javaIdentifiers(await readFile(path.join(folder, entry.name), 'utf8')))
+      out.add(identifier);
   }
   return out;
 }
 
-export async function measureFixInPrompt(benchCase: BenchCase, root: string, record: RunRecord, rebuild?: PromptRebuilder): Promise<FixInPrompt | undefined> {
+export async function measureFixInPrompt(
+  benchCase: BenchCase,
+  root: string,
+  record: RunRecord,
+  rebuild?: PromptRebuilder,
+): Promise<FixInPrompt | undefined> {
   const patch = await readFile(path.join(benchCase.dir, 'fix.patch'), 'utf8').catch(() => undefined);
   if (patch === undefined) return undefined;
   let source: FixInPrompt['source'] = 'prompt';
@@ -257,15 +294,30 @@ export async function measureFixInPrompt(benchCase: BenchCase, root: string, rec
 }
 
 async function plainMavenMs(benchCase: BenchCase, options: BenchOptions): Promise<number> {
-  return withCaseCopy(benchCase, async (root) => (await timed(() => execa('mvn', BENCH_GOALS, { cwd: root, env: childEnv(options), reject: false, stdin: 'ignore' }))).ms);
+  return withCaseCopy(
+    benchCase,
+    async (root) =>
+      (
+        await timed(() =>
+          execa('mvn', BENCH_GOALS, { cwd: root, env: childEnv(options), reject: false, stdin: 'ignore' }),
+        )
+      ).ms,
+  );
 }
 
 export async function runBench(options: BenchOptions): Promise<BenchResult[]> {
   if (!options.scripted && !options.host) throw new Error('runBench: a run against a real model needs its host');
   // Scripted agent runs need scripted sessions; a real model runs every case.
-  const cases = options.agent && !options.host ? options.cases.filter((benchCase) => benchCase.agentReplies !== undefined) : options.cases;
-  if (cases.length === 0) throw new MvnxError('mvnx bench --agent: none of the chosen cases has agentReplies to script a session with (or give --host)');
-  if (cases.length < options.cases.length) options.onProgress?.(`${options.cases.length - cases.length} case(s) without agentReplies left out`);
+  const cases =
+    options.agent && !options.host
+      ? options.cases.filter((benchCase) => benchCase.agentReplies !== undefined)
+      : options.cases;
+  if (cases.length === 0)
+    throw new MvnxError(
+      'mvnx bench --agent: none of the chosen cases has agentReplies to script a session with (or give --host)',
+    );
+  if (cases.length < options.cases.length)
+    options.onProgress?.(`${options.cases.length - cases.length} case(s) without agentReplies left out`);
   const results: BenchResult[] = [];
   for (const benchCase of cases) {
     const samples: BenchSample[] = [];
@@ -273,7 +325,9 @@ export async function runBench(options: BenchOptions): Promise<BenchResult[]> {
       const sample = await runOnce(benchCase, options);
       samples.push(sample);
       const agent = sample.agent ? `, ${sample.agent.steps} agent steps` : '';
-      options.onProgress?.(`${benchCase.name} #${round}: ${sample.status ?? 'no record'} (${sample.stopReason ?? sample.error ?? '?'}) in ${(sample.latencyMs / 1000).toFixed(1)}s, ${sample.modelCalls} model calls${agent}`);
+      options.onProgress?.(
+        `${benchCase.name} #${round}: ${sample.status ?? 'no record'} (${sample.stopReason ?? sample.error ?? '?'}) in ${(sample.latencyMs / 1000).toFixed(1)}s, ${sample.modelCalls} model calls${agent}`,
+      );
     }
     const mavenMs = options.skipBaseline ? null : await plainMavenMs(benchCase, options);
     results.push({

@@ -22,7 +22,13 @@ import {
   type ReplySpec,
 } from './recording-server.js';
 
-export { ReplyQueue, type RecordedRequest, type ReplySpec, type ScriptedReply, type ScriptedToolCall } from './recording-server.js';
+export {
+  ReplyQueue,
+  type RecordedRequest,
+  type ReplySpec,
+  type ScriptedReply,
+  type ScriptedToolCall,
+} from './recording-server.js';
 
 /** What the server reports and how it streams; read on every request, so a caller may change it midway. */
 export interface OllamaApiSettings {
@@ -60,7 +66,10 @@ export interface OllamaApiServer extends MockHandle {
 
 export const DEFAULT_MOCK_MODEL = 'qwen2.5-coder:7b';
 
-export async function startOllamaApiServer(settings: OllamaApiSettings, handlers: OllamaApiHandlers): Promise<OllamaApiServer> {
+export async function startOllamaApiServer(
+  settings: OllamaApiSettings,
+  handlers: OllamaApiHandlers,
+): Promise<OllamaApiServer> {
   let answered = 0;
   const models = () => settings.models ?? [DEFAULT_MOCK_MODEL];
 
@@ -88,7 +97,8 @@ export async function startOllamaApiServer(settings: OllamaApiSettings, handlers
 
   async function answerModelCall(request: RecordedRequest, response: ServerResponse): Promise<void> {
     const model = modelOf(request);
-    if (!hasModel(models(), model)) return sendJson(response, 404, { error: `model "${model}" not found, try pulling it first` });
+    if (!hasModel(models(), model))
+      return sendJson(response, 404, { error: `model "${model}" not found, try pulling it first` });
     if (settings.tools === false && offersTools(request)) {
       return sendJson(response, 400, { error: `registry.ollama.ai/library/${model} does not support tools` });
     }
@@ -99,7 +109,13 @@ export async function startOllamaApiServer(settings: OllamaApiSettings, handlers
     const native = reply.toolCalls !== undefined && offersTools(request);
     const text = native || !reply.toolCalls ? reply.text : toolCallsAsText(reply);
     // Ollama sends tool calls whole, arguments as an object, in the message of one chunk.
-    const calls = native ? { tool_calls: reply.toolCalls!.map((call) => ({ function: { name: call.name, arguments: call.rawArguments ?? call.arguments } })) } : undefined;
+    const calls = native
+      ? {
+          tool_calls: reply.toolCalls!.map((call) => ({
+            function: { name: call.name, arguments: call.rawArguments ?? call.arguments },
+          })),
+        }
+      : undefined;
     // Ollama streams unless the request says stream: false.
     if (body?.stream === false) {
       const whole = modelPiece(request, model, text) as { message?: object };
@@ -113,7 +129,10 @@ export async function startOllamaApiServer(settings: OllamaApiSettings, handlers
       response.write(`${JSON.stringify({ ...modelPiece(request, model, piece), done: false })}\n`);
       await pause(delay);
     }
-    if (calls) response.write(`${JSON.stringify({ model, created_at: new Date().toISOString(), message: { role: 'assistant', content: '', ...calls }, done: false })}\n`);
+    if (calls)
+      response.write(
+        `${JSON.stringify({ model, created_at: new Date().toISOString(), message: { role: 'assistant', content: '', ...calls }, done: false })}\n`,
+      );
     response.end(`${JSON.stringify({ ...modelPiece(request, model, ''), ...doneFields(request, text) })}\n`);
   }
 
@@ -143,7 +162,9 @@ export function modelOf(request: RecordedRequest): string {
 /** One streamed piece of a chat (`message.content`) or generate (`response`) answer. */
 export function modelPiece(request: RecordedRequest, model: string, text: string): object {
   const created_at = new Date().toISOString();
-  return request.path === '/api/chat' ? { model, created_at, message: { role: 'assistant', content: text } } : { model, created_at, response: text };
+  return request.path === '/api/chat'
+    ? { model, created_at, message: { role: 'assistant', content: text } }
+    : { model, created_at, response: text };
 }
 
 function describeModel(name: string) {
@@ -153,7 +174,14 @@ function describeModel(name: string) {
     modified_at: '2025-01-01T00:00:00Z',
     size: 4_683_087_332,
     digest: 'dae161e27b0e',
-    details: { parent_model: '', format: 'gguf', family: 'qwen2', families: ['qwen2'], parameter_size: '7.6B', quantization_level: 'Q4_K_M' },
+    details: {
+      parent_model: '',
+      format: 'gguf',
+      family: 'qwen2',
+      families: ['qwen2'],
+      parameter_size: '7.6B',
+      quantization_level: 'Q4_K_M',
+    },
   };
 }
 
@@ -164,7 +192,9 @@ function showResponse(settings: OllamaApiSettings) {
     template: '{{ .Prompt }}',
     details: describeModel(DEFAULT_MOCK_MODEL).details,
     model_info: { 'general.architecture': 'qwen2', 'qwen2.context_length': settings.contextLength ?? 32768 },
-    ...(settings.noCapabilities ? {} : { capabilities: settings.tools === false ? ['completion', 'insert'] : ['completion', 'tools', 'insert'] }),
+    ...(settings.noCapabilities
+      ? {}
+      : { capabilities: settings.tools === false ? ['completion', 'insert'] : ['completion', 'tools', 'insert'] }),
   };
 }
 

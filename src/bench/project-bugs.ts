@@ -20,7 +20,13 @@
  */
 import { unifiedDiff } from './verify-projects.js';
 
-export const BUG_KINDS = ['off-by-one', 'inverted-condition', 'wrong-constant', 'missing-null-check', 'compile-error'] as const;
+export const BUG_KINDS = [
+  'off-by-one',
+  'inverted-condition',
+  'wrong-constant',
+  'missing-null-check',
+  'compile-error',
+] as const;
 export type ProjectBugKind = (typeof BUG_KINDS)[number];
 
 export interface ProjectBug {
@@ -70,12 +76,20 @@ const MUTATORS: Record<ProjectBugKind, Mutator> = {
     const match = /^(\s*)return (true|false);\s*$/.exec(line);
     if (!match) return undefined;
     const other = match[2] === 'true' ? 'false' : 'true';
-    return { broken: `${match[1]}return ${other};`, stillWrong: `${match[1]}return !${match[2]};`, prose: `This should return \`${match[2]}\`:` };
+    return {
+      broken: `${match[1]}return ${other};`,
+      stillWrong: `${match[1]}return !${match[2]};`,
+      prose: `This should return \`${match[2]}\`:`,
+    };
   },
   'missing-null-check': (line) => {
     const match = /^(\s*)if \((\w+) == null\) return\b[^;]*;\s*$/.exec(line);
     if (!match) return undefined;
-    return { broken: null, stillWrong: `${match[1]}// ${match[2]} is checked by the caller`, prose: `\`${match[2]}\` may be null here; the guard is missing:` };
+    return {
+      broken: null,
+      stillWrong: `${match[1]}// ${match[2]} is checked by the caller`,
+      prose: `\`${match[2]}\` may be null here; the guard is missing:`,
+    };
   },
   'compile-error': (line) => {
     const match = /^(\s*)return (\w+);\s*$/.exec(line);
@@ -103,7 +117,9 @@ export function findProjectBugs(files: ReadonlyMap<string, string>, perKind = 3)
       if (found >= perKind) break;
       const lines = main.text.split('\n');
       // One bug per class and kind: the next candidate should be a different class.
-      const at = lines.findIndex((line, index) => !isComment(line) && !inBlockComment(lines, index) && MUTATORS[kind](line) !== undefined);
+      const at = lines.findIndex(
+        (line, index) => !isComment(line) && !inBlockComment(lines, index) && MUTATORS[kind](line) !== undefined,
+      );
       if (at < 0) continue;
       bugs.push(makeBug(kind, main.file, main.text, lines, at, MUTATORS[kind](lines[at]!)!));
       found++;
@@ -112,15 +128,26 @@ export function findProjectBugs(files: ReadonlyMap<string, string>, perKind = 3)
   return bugs;
 }
 
-function makeBug(kind: ProjectBugKind, file: string, correct: string, lines: string[], at: number, mutation: LineMutation): ProjectBug {
-  const withLine = (line: string | null) => [...lines.slice(0, at), ...(line === null ? [] : [line]), ...lines.slice(at + 1)].join('\n');
+function makeBug(
+  kind: ProjectBugKind,
+  file: string,
+  correct: string,
+  lines: string[],
+  at: number,
+  mutation: LineMutation,
+): ProjectBug {
+  const withLine = (line: string | null) =>
+    [...lines.slice(0, at), ...(line === null ? [] : [line]), ...lines.slice(at + 1)].join('\n');
   const broken = withLine(mutation.broken);
   const brokenLines = broken.split('\n');
   // A reply that does not compile: the right line with a misspelt keyword or a dropped semicolon.
   const right = lines[at]!;
   const notCompiling = right.includes('return ') ? right.replace('return ', 'retrun ') : right.replace(/\)\s*$/, '');
   const againstBroken = (line: string) =>
-    (mutation.broken === null ? [...brokenLines.slice(0, at), line, ...brokenLines.slice(at)] : [...brokenLines.slice(0, at), line, ...brokenLines.slice(at + 1)]).join('\n');
+    (mutation.broken === null
+      ? [...brokenLines.slice(0, at), line, ...brokenLines.slice(at)]
+      : [...brokenLines.slice(0, at), line, ...brokenLines.slice(at + 1)]
+    ).join('\n');
   const reply = (prose: string, after: string) => `${prose}\n\n\`\`\`diff\n${unifiedDiff(file, broken, after)}\`\`\`\n`;
   return {
     kind,
@@ -130,7 +157,9 @@ function makeBug(kind: ProjectBugKind, file: string, correct: string, lines: str
     broken,
     replies: {
       fix: reply(mutation.prose, correct),
-      ...(mutation.stillWrong !== undefined ? { testStillFails: reply(`${mutation.prose} (written more clearly)`, againstBroken(mutation.stillWrong)) } : {}),
+      ...(mutation.stillWrong !== undefined
+        ? { testStillFails: reply(`${mutation.prose} (written more clearly)`, againstBroken(mutation.stillWrong)) }
+        : {}),
       doesNotCompile: reply(mutation.prose, againstBroken(notCompiling === right ? `${right} @` : notCompiling)),
     },
   };

@@ -55,7 +55,9 @@ export type ScriptedReply<R extends ReplySpec = ReplySpec> = string | R | ((requ
 export interface MockHandle {
   url: string;
   requests: RecordedRequest[];
-  /** What went wrong in the server itself (a route that threw), and what a caller's script forbids that happened anyway. */
+  /**
+   * What went wrong in the server itself (a route that threw), and what a caller's script forbids that happened anyway.
+   */
   failures: string[];
   close(): Promise<void>;
 }
@@ -109,7 +111,10 @@ export class ReplyQueue<R extends ReplySpec = ReplySpec> {
   private next = 0;
   constructor(private readonly replies: readonly ScriptedReply<R>[]) {}
 
-  /** The next reply for `request`, or undefined when the script has run out (a bare text is a reply with nothing else set). */
+  /**
+   * The next reply for `request`, or undefined when the script has run out (a bare text is a reply with nothing else
+   * set).
+   */
   take(request: RecordedRequest): R | undefined {
     const reply = this.replies[this.next];
     if (reply === undefined) return undefined;
@@ -134,7 +139,10 @@ export function splitIntoPieces(text: string, count: number): string[] {
 
 export function sendJson(response: ServerResponse, status: number, value: unknown): void {
   const body = JSON.stringify(value);
-  response.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(body) });
+  response.writeHead(status, {
+    'Content-Type': 'application/json; charset=utf-8',
+    'Content-Length': Buffer.byteLength(body),
+  });
   response.end(body);
 }
 

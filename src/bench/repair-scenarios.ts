@@ -24,17 +24,95 @@ export interface RepairScenario {
 }
 
 export const REPAIR_SCENARIOS: RepairScenario[] = [
-  { name: 'semicolon-wrong-counts', fixture: 'test/fixtures/repair/calc-semicolon', replies: ['semicolon-wrong-counts'], tier: 'monitor', expectStop: 'fixed', expectServerCalls: 1 },
-  { name: 'misleading-summary', fixture: 'test/fixtures/repair/calc-semicolon', replies: ['semicolon-misleading-summary'], tier: 'monitor', expectStop: 'fixed', expectServerCalls: 1 },
-  { name: 'duplicate-patch', fixture: 'test/fixtures/repair/calc-semicolon', replies: ['semicolon-wrong-line', 'semicolon-wrong-line', 'semicolon-wrong-line'], tier: 'monitor', expectStop: 'duplicate-patch', expectServerCalls: 2 },
-  { name: 'no-progress', fixture: 'test/fixtures/repair/calc-semicolon', replies: ['semicolon-wrong-line', 'semicolon-wrong-line-2', 'semicolon-wrong-counts'], tier: 'monitor', expectStop: 'no-progress', expectServerCalls: 2 },
-  { name: 'provider-down', fixture: 'test/fixtures/repair/calc-semicolon', replies: [], tier: 'monitor', deadHost: true, expectStop: 'provider-unavailable' },
-  { name: 'traversal+pom then fix', fixture: 'test/fixtures/repair/calc-semicolon', replies: ['path-traversal', 'protected-pom', 'semicolon-wrong-counts'], tier: 'monitor', expectStop: 'fixed', expectServerCalls: 3 },
-  { name: 'test-failure fix', fixture: 'test/fixtures/repair/calc-logic-bug', replies: ['logic-bug-fix'], tier: 'monitor', expectStop: 'fixed', expectServerCalls: 1 },
-  { name: 'regression then fix', fixture: 'test/fixtures/repair/calc-logic-bug', replies: ['logic-bug-regression', 'logic-bug-fix'], tier: 'monitor', expectStop: 'fixed', expectServerCalls: 2 },
-  { name: 'multi-module fix', fixture: 'test/fixtures/repair/multi', replies: ['multi-module-fix'], tier: 'monitor', expectStop: 'fixed', expectServerCalls: 1 },
-  { name: 'auto apply', fixture: 'test/fixtures/repair/calc-semicolon', replies: ['semicolon-wrong-counts'], tier: 'auto', expectStop: 'fixed', expectServerCalls: 1 },
-  { name: 'quick-fix only', fixture: 'examples/compile-error', replies: [], tier: 'monitor', fixers: true, expectStop: 'fixed', expectServerCalls: 0 },
+  {
+    name: 'semicolon-wrong-counts',
+    fixture: 'test/fixtures/repair/calc-semicolon',
+    replies: ['semicolon-wrong-counts'],
+    tier: 'monitor',
+    expectStop: 'fixed',
+    expectServerCalls: 1,
+  },
+  {
+    name: 'misleading-summary',
+    fixture: 'test/fixtures/repair/calc-semicolon',
+    replies: ['semicolon-misleading-summary'],
+    tier: 'monitor',
+    expectStop: 'fixed',
+    expectServerCalls: 1,
+  },
+  {
+    name: 'duplicate-patch',
+    fixture: 'test/fixtures/repair/calc-semicolon',
+    replies: ['semicolon-wrong-line', 'semicolon-wrong-line', 'semicolon-wrong-line'],
+    tier: 'monitor',
+    expectStop: 'duplicate-patch',
+    expectServerCalls: 2,
+  },
+  {
+    name: 'no-progress',
+    fixture: 'test/fixtures/repair/calc-semicolon',
+    replies: ['semicolon-wrong-line', 'semicolon-wrong-line-2', 'semicolon-wrong-counts'],
+    tier: 'monitor',
+    expectStop: 'no-progress',
+    expectServerCalls: 2,
+  },
+  {
+    name: 'provider-down',
+    fixture: 'test/fixtures/repair/calc-semicolon',
+    replies: [],
+    tier: 'monitor',
+    deadHost: true,
+    expectStop: 'provider-unavailable',
+  },
+  {
+    name: 'traversal+pom then fix',
+    fixture: 'test/fixtures/repair/calc-semicolon',
+    replies: ['path-traversal', 'protected-pom', 'semicolon-wrong-counts'],
+    tier: 'monitor',
+    expectStop: 'fixed',
+    expectServerCalls: 3,
+  },
+  {
+    name: 'test-failure fix',
+    fixture: 'test/fixtures/repair/calc-logic-bug',
+    replies: ['logic-bug-fix'],
+    tier: 'monitor',
+    expectStop: 'fixed',
+    expectServerCalls: 1,
+  },
+  {
+    name: 'regression then fix',
+    fixture: 'test/fixtures/repair/calc-logic-bug',
+    replies: ['logic-bug-regression', 'logic-bug-fix'],
+    tier: 'monitor',
+    expectStop: 'fixed',
+    expectServerCalls: 2,
+  },
+  {
+    name: 'multi-module fix',
+    fixture: 'test/fixtures/repair/multi',
+    replies: ['multi-module-fix'],
+    tier: 'monitor',
+    expectStop: 'fixed',
+    expectServerCalls: 1,
+  },
+  {
+    name: 'auto apply',
+    fixture: 'test/fixtures/repair/calc-semicolon',
+    replies: ['semicolon-wrong-counts'],
+    tier: 'auto',
+    expectStop: 'fixed',
+    expectServerCalls: 1,
+  },
+  {
+    name: 'quick-fix only',
+    fixture: 'examples/compile-error',
+    replies: [],
+    tier: 'monitor',
+    fixers: true,
+    expectStop: 'fixed',
+    expectServerCalls: 0,
+  },
 ];
 
 /** The `.mvnxrc.yaml` of a scenario: the integration test's MODEL_ONLY, or with fixers on. */
@@ -81,12 +159,27 @@ export interface RepairSample {
 
 export function sampleFromRepairRecord(record: RunRecord | undefined, exitCode: number, wallMs: number): RepairSample {
   const empty: RepairSample = {
-    exitCode, wallMs, totalMs: null, modelMs: null, applyMs: null, verifyMs: null, lastVerifyMs: null,
-    lastStages: [], stagesAll: 0, mavenRuns: 1, attempts: 0, modelCalls: 0, serverCalls: null, plainMs: null, plainOf: 'broken',
+    exitCode,
+    wallMs,
+    totalMs: null,
+    modelMs: null,
+    applyMs: null,
+    verifyMs: null,
+    lastVerifyMs: null,
+    lastStages: [],
+    stagesAll: 0,
+    mavenRuns: 1,
+    attempts: 0,
+    modelCalls: 0,
+    serverCalls: null,
+    plainMs: null,
+    plainOf: 'broken',
   };
   if (!record) return { ...empty, error: `no run record on stdout (exit ${exitCode})` };
   const attempts = record.attempts ?? [];
-  const built = attempts.filter((attempt) => (attempt.stages?.length ?? 0) > 0 || attempt.timings?.verifyMs !== undefined);
+  const built = attempts.filter(
+    (attempt) => (attempt.stages?.length ?? 0) > 0 || attempt.timings?.verifyMs !== undefined,
+  );
   const last = built[built.length - 1];
   const stagesAll = attempts.reduce((sum, attempt) => sum + (attempt.stages?.length ?? 0), 0);
   return {
@@ -114,8 +207,10 @@ export function sampleProblems(sample: RepairSample, toleranceMs = 5): string[] 
   if (sample.totalMs === null) return problems;
   const split = (sample.modelMs ?? 0) + (sample.applyMs ?? 0) + (sample.verifyMs ?? 0);
   if (split > sample.totalMs + toleranceMs) problems.push(`split ${split} ms > repair total ${sample.totalMs} ms`);
-  if (sample.totalMs > sample.wallMs + toleranceMs) problems.push(`repair total ${sample.totalMs} ms > wall ${sample.wallMs} ms`);
-  if (sample.lastVerifyMs !== null && sample.verifyMs !== null && sample.lastVerifyMs > sample.verifyMs + toleranceMs) problems.push('last attempt verify > all verify');
+  if (sample.totalMs > sample.wallMs + toleranceMs)
+    problems.push(`repair total ${sample.totalMs} ms > wall ${sample.wallMs} ms`);
+  if (sample.lastVerifyMs !== null && sample.verifyMs !== null && sample.lastVerifyMs > sample.verifyMs + toleranceMs)
+    problems.push('last attempt verify > all verify');
   return problems;
 }
 
@@ -140,26 +235,45 @@ export interface RepairSummary {
   problems: string[];
 }
 
-const median = (values: (number | null)[]): number | null => percentile(values.filter((value): value is number => value !== null), 0.5);
+const median = (values: (number | null)[]): number | null =>
+  percentile(
+    values.filter((value): value is number => value !== null),
+    0.5,
+  );
 
 export function summariseRepair(scenario: RepairScenario, samples: RepairSample[]): RepairSummary {
   const reasons = new Map<string, number>();
-  for (const sample of samples) reasons.set(sample.stopReason ?? 'no-record', (reasons.get(sample.stopReason ?? 'no-record') ?? 0) + 1);
+  for (const sample of samples)
+    reasons.set(sample.stopReason ?? 'no-record', (reasons.get(sample.stopReason ?? 'no-record') ?? 0) + 1);
   const asExpected = samples.filter(
-    (sample) => sample.stopReason === scenario.expectStop && (scenario.expectServerCalls === undefined || sample.serverCalls === null || sample.serverCalls === scenario.expectServerCalls),
+    (sample) =>
+      sample.stopReason === scenario.expectStop &&
+      (scenario.expectServerCalls === undefined ||
+        sample.serverCalls === null ||
+        sample.serverCalls === scenario.expectServerCalls),
   ).length;
   const stageLists = new Set(samples.map((sample) => sample.lastStages.join('→')));
-  const problems = samples.flatMap((sample, index) => sampleProblems(sample).map((problem) => `#${index + 1}: ${problem}`));
+  const problems = samples.flatMap((sample, index) =>
+    sampleProblems(sample).map((problem) => `#${index + 1}: ${problem}`),
+  );
   for (const [index, sample] of samples.entries()) {
-    if (scenario.expectServerCalls !== undefined && sample.serverCalls !== null && sample.serverCalls !== scenario.expectServerCalls) {
-      problems.push(`#${index + 1}: server saw ${sample.serverCalls} chat calls, expected ${scenario.expectServerCalls}`);
+    if (
+      scenario.expectServerCalls !== undefined &&
+      sample.serverCalls !== null &&
+      sample.serverCalls !== scenario.expectServerCalls
+    ) {
+      problems.push(
+        `#${index + 1}: server saw ${sample.serverCalls} chat calls, expected ${scenario.expectServerCalls}`,
+      );
     }
   }
   return {
     name: scenario.name,
     runs: samples.length,
     asExpected,
-    stopReasons: [...reasons.entries()].map(([reason, count]) => (samples.length === 1 ? reason : `${reason} ×${count}`)).join(', '),
+    stopReasons: [...reasons.entries()]
+      .map(([reason, count]) => (samples.length === 1 ? reason : `${reason} ×${count}`))
+      .join(', '),
     wallMs: median(samples.map((sample) => sample.wallMs)),
     totalMs: median(samples.map((sample) => sample.totalMs)),
     modelMs: median(samples.map((sample) => sample.modelMs)),
@@ -177,7 +291,8 @@ export function summariseRepair(scenario: RepairScenario, samples: RepairSample[
 }
 
 const secs = (ms: number | null) => (ms === null ? '-' : (ms / 1000).toFixed(2));
-const times = (ms: number | null, base: number | null) => (ms === null || base === null || base === 0 ? '-' : `${(ms / base).toFixed(2)}×`);
+const times = (ms: number | null, base: number | null) =>
+  ms === null || base === null || base === 0 ? '-' : `${(ms / base).toFixed(2)}×`;
 const count = (value: number | null) => (value === null ? '-' : String(value));
 
 export const REPAIR_TABLE_HEADER = [
@@ -222,10 +337,18 @@ export function formatRepairTable(summaries: RepairSummary[]): string {
 }
 
 /** Over the scenarios that verified a fix: stages per verification and last-verify / plain. */
-export function stagedPlanCost(summaries: RepairSummary[]): { scenarios: number; meanStages: number | null; medianRatio: number | null } {
-  const fixed = summaries.filter((summary) => summary.plainOf === 'fixed' && summary.lastVerifyMs !== null && summary.plainMs);
+export function stagedPlanCost(summaries: RepairSummary[]): {
+  scenarios: number;
+  meanStages: number | null;
+  medianRatio: number | null;
+} {
+  const fixed = summaries.filter(
+    (summary) => summary.plainOf === 'fixed' && summary.lastVerifyMs !== null && summary.plainMs,
+  );
   if (fixed.length === 0) return { scenarios: 0, meanStages: null, medianRatio: null };
-  const stages = fixed.map((summary) => (summary.lastStages.split(' / ')[0] ?? '').split('→').filter((name) => name && name !== '-').length);
+  const stages = fixed.map(
+    (summary) => (summary.lastStages.split(' / ')[0] ?? '').split('→').filter((name) => name && name !== '-').length,
+  );
   const ratios = fixed.map((summary) => summary.lastVerifyMs! / summary.plainMs!).sort((a, b) => a - b);
   return {
     scenarios: fixed.length,

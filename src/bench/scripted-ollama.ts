@@ -28,10 +28,18 @@ export interface ScriptedOllama {
 export const SCRIPTED_MODEL = 'qwen2.5-coder:7b';
 export const DEFAULT_EXHAUSTED_REPLY = 'I could not find another way to fix this build from the information given.';
 
-export async function startScriptedOllama(replies: ScriptedReply[], options: ScriptedOllamaOptions = {}): Promise<ScriptedOllama> {
+export async function startScriptedOllama(
+  replies: ScriptedReply[],
+  options: ScriptedOllamaOptions = {},
+): Promise<ScriptedOllama> {
   const queue = new ReplyQueue([...replies]);
   const exhausted = { text: options.exhaustedReply ?? DEFAULT_EXHAUSTED_REPLY };
-  const settings = { models: [options.model ?? SCRIPTED_MODEL], contextLength: options.contextLength ?? 32768, chunks: options.streamPieces ?? 8, version: '0.6.4-scripted' };
+  const settings = {
+    models: [options.model ?? SCRIPTED_MODEL],
+    contextLength: options.contextLength ?? 32768,
+    chunks: options.streamPieces ?? 8,
+    version: '0.6.4-scripted',
+  };
   const server = await startOllamaApiServer(settings, { reply: (request) => queue.take(request) ?? exhausted });
   return {
     url: server.url,

@@ -13,7 +13,10 @@ export type VerifyRunName = (typeof VERIFY_RUNS)[number];
 
 /** One round of one bug. Milliseconds; null where the run did not give the figure. */
 export interface VerifyRound {
-  /** `mvn -o -q verify` on a fresh copy of the correct project: the mean of the round's two (before and after its mvnx runs). */
+  /**
+   * `mvn -o -q verify` on a fresh copy of the correct project: the mean of the round's two (before and after its mvnx
+   * runs).
+   */
   plainCleanMs: number;
   /** Both of them. */
   plainCleanEachMs?: number[];
@@ -68,18 +71,30 @@ export interface VerifySummary {
   rounds: number;
   plainCleanMs: number | null;
   /** Medians of the per-round ratios to that round's plain clean build. */
-  ratios: { plainIncremental: number | null; rejectCompile: number | null; rejectTest: number | null; verified: number | null; wholeRun: number | null };
+  ratios: {
+    plainIncremental: number | null;
+    rejectCompile: number | null;
+    rejectTest: number | null;
+    verified: number | null;
+    wholeRun: number | null;
+  };
   stages: { rejectCompile: string; rejectTest: string; verified: string };
   verdictCommand: string;
   problems: string[];
 }
 
-const median = (values: (number | null)[]): number | null => percentile(values.filter((value): value is number => value !== null), 0.5);
+const median = (values: (number | null)[]): number | null =>
+  percentile(
+    values.filter((value): value is number => value !== null),
+    0.5,
+  );
 const ratio = (ms: number | null, base: number) => (ms === null || base <= 0 ? null : ms / base);
 
 export function summariseVerify(project: string, bug: string, rounds: VerifyRound[]): VerifySummary {
-  const per = (pick: (round: VerifyRound) => number | null) => median(rounds.map((round) => ratio(pick(round), round.plainCleanMs)));
-  const stageText = (pick: (round: VerifyRound) => string[]) => [...new Set(rounds.map((round) => pick(round).join(' → ') || '-'))].join(' / ');
+  const per = (pick: (round: VerifyRound) => number | null) =>
+    median(rounds.map((round) => ratio(pick(round), round.plainCleanMs)));
+  const stageText = (pick: (round: VerifyRound) => string[]) =>
+    [...new Set(rounds.map((round) => pick(round).join(' → ') || '-'))].join(' / ');
   return {
     project,
     bug,
@@ -126,13 +141,29 @@ export function formatVerifyTable(summaries: VerifySummary[]): string {
     times(s.ratios.verified),
     times(s.ratios.wholeRun),
   ]);
-  return [VERIFY_TABLE_HEADER, VERIFY_TABLE_HEADER.map(() => '---'), ...rows].map((cells) => `| ${cells.join(' | ')} |`).join('\n');
+  return [VERIFY_TABLE_HEADER, VERIFY_TABLE_HEADER.map(() => '---'), ...rows]
+    .map((cells) => `| ${cells.join(' | ')} |`)
+    .join('\n');
 }
 
 /** Which stages ran, and which command decided the verdict, per bug. */
 export function formatStagesTable(summaries: VerifySummary[]): string {
-  const header = ['project', 'bug', 'rejected: does not compile', 'rejected: test still fails', 'verified', 'verdict command'];
-  const rows = summaries.map((s) => [s.project, s.bug, s.stages.rejectCompile, s.stages.rejectTest, s.stages.verified, s.verdictCommand === '-' ? '-' : `\`${s.verdictCommand}\``]);
+  const header = [
+    'project',
+    'bug',
+    'rejected: does not compile',
+    'rejected: test still fails',
+    'verified',
+    'verdict command',
+  ];
+  const rows = summaries.map((s) => [
+    s.project,
+    s.bug,
+    s.stages.rejectCompile,
+    s.stages.rejectTest,
+    s.stages.verified,
+    s.verdictCommand === '-' ? '-' : `\`${s.verdictCommand}\``,
+  ]);
   return [header, header.map(() => '---'), ...rows].map((cells) => `| ${cells.join(' | ')} |`).join('\n');
 }
 
@@ -141,10 +172,17 @@ export function doneWhenProblems(summaries: VerifySummary[]): string[] {
   const problems: string[] = [];
   for (const s of summaries) {
     const label = `${s.project} / ${s.bug}`;
-    if (s.ratios.rejectCompile !== null && s.ratios.rejectCompile > 0.25) problems.push(`${label}: rejecting a candidate that does not compile took ${times(s.ratios.rejectCompile)} (limit 0.25×)`);
-    if (s.ratios.rejectTest !== null && s.ratios.rejectTest > 0.4) problems.push(`${label}: rejecting a candidate whose test still fails took ${times(s.ratios.rejectTest)} (limit 0.40×)`);
+    if (s.ratios.rejectCompile !== null && s.ratios.rejectCompile > 0.25)
+      problems.push(
+        `${label}: rejecting a candidate that does not compile took ${times(s.ratios.rejectCompile)} (limit 0.25×)`,
+      );
+    if (s.ratios.rejectTest !== null && s.ratios.rejectTest > 0.4)
+      problems.push(
+        `${label}: rejecting a candidate whose test still fails took ${times(s.ratios.rejectTest)} (limit 0.40×)`,
+      );
     const limit = s.project.includes('single') ? 1.0 : s.bug.startsWith('leaf') ? 0.5 : undefined;
-    if (limit !== undefined && s.ratios.verified !== null && s.ratios.verified > limit) problems.push(`${label}: verifying the fix took ${times(s.ratios.verified)} (limit ${limit.toFixed(2)}×)`);
+    if (limit !== undefined && s.ratios.verified !== null && s.ratios.verified > limit)
+      problems.push(`${label}: verifying the fix took ${times(s.ratios.verified)} (limit ${limit.toFixed(2)}×)`);
   }
   return problems;
 }

@@ -8,11 +8,18 @@
 import type { BugSpec, GeneratedBug, ProjectSpec } from './verify-projects-types.js';
 import { applyLine, type ClassModel, javaPath, testClass } from './verify-projects-java.js';
 
-export function makeBug(spec: ProjectSpec, bug: BugSpec, models: Map<string, ClassModel[]>, files: Map<string, string>): GeneratedBug {
+export function makeBug(
+  spec: ProjectSpec,
+  bug: BugSpec,
+  models: Map<string, ClassModel[]>,
+  files: Map<string, string>,
+): GeneratedBug {
   const module = spec.modules.find((m) => m.dir === bug.module);
   const model = models.get(bug.module)?.[bug.classIndex];
-  if (!module || !model) throw new Error(`bug ${bug.name}: no class ${bug.classIndex} in module ${JSON.stringify(bug.module)}`);
-  if (!model.tested) throw new Error(`bug ${bug.name}: ${model.name} has no test; pick a class index divisible by ${module.testEvery}`);
+  if (!module || !model)
+    throw new Error(`bug ${bug.name}: no class ${bug.classIndex} in module ${JSON.stringify(bug.module)}`);
+  if (!model.tested)
+    throw new Error(`bug ${bug.name}: ${model.name} has no test; pick a class index divisible by ${module.testEvery}`);
 
   if (bug.kind === 'test') {
     // Test code that no longer compiles: it calls a method by a name the class never had.
@@ -27,9 +34,24 @@ export function makeBug(spec: ProjectSpec, bug: BugSpec, models: Map<string, Cla
       correct,
       broken,
       replies: {
-        doesNotCompile: reply(`\`${model.name}Test\` calls \`applyTo\`, which \`${model.name}\` does not have. The method is probably called \`applyOnce\`:`, file, broken, testClass(model, 'applyOnce')),
-        testStillFails: reply(`\`${model.name}Test\` calls \`applyTo\`, which \`${model.name}\` does not have; \`sumRange\` computes the value for a count:`, file, broken, testClass(model, 'sumRange')),
-        fix: reply(`\`${model.name}Test\` calls \`applyTo\`, but the method of \`${model.name}\` (from \`Operation\`) is \`apply\`:`, file, broken, correct),
+        doesNotCompile: reply(
+          `\`${model.name}Test\` calls \`applyTo\`, which \`${model.name}\` does not have. The method is probably called \`applyOnce\`:`,
+          file,
+          broken,
+          testClass(model, 'applyOnce'),
+        ),
+        testStillFails: reply(
+          `\`${model.name}Test\` calls \`applyTo\`, which \`${model.name}\` does not have; \`sumRange\` computes the value for a count:`,
+          file,
+          broken,
+          testClass(model, 'sumRange'),
+        ),
+        fix: reply(
+          `\`${model.name}Test\` calls \`applyTo\`, but the method of \`${model.name}\` (from \`Operation\`) is \`apply\`:`,
+          file,
+          broken,
+          correct,
+        ),
       },
     };
   }
@@ -46,9 +68,24 @@ export function makeBug(spec: ProjectSpec, bug: BugSpec, models: Map<string, Cla
     correct,
     broken,
     replies: {
-      doesNotCompile: reply(`\`${model.name}.apply\` subtracts the offset; it should add it:`, file, broken, replaceOnce(broken, applyLine('-'), applyLine('+', 'offsetValue'))),
-      testStillFails: reply(`\`${model.name}.apply\` should scale the offset, not subtract it:`, file, broken, replaceOnce(broken, applyLine('-'), applyLine('*'))),
-      fix: reply(`\`${model.name}.apply\` subtracts the offset where it should add it, so every expected value is off:`, file, broken, correct),
+      doesNotCompile: reply(
+        `\`${model.name}.apply\` subtracts the offset; it should add it:`,
+        file,
+        broken,
+        replaceOnce(broken, applyLine('-'), applyLine('+', 'offsetValue')),
+      ),
+      testStillFails: reply(
+        `\`${model.name}.apply\` should scale the offset, not subtract it:`,
+        file,
+        broken,
+        replaceOnce(broken, applyLine('-'), applyLine('*')),
+      ),
+      fix: reply(
+        `\`${model.name}.apply\` subtracts the offset where it should add it, so every expected value is off:`,
+        file,
+        broken,
+        correct,
+      ),
     },
   };
 }

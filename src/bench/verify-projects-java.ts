@@ -63,7 +63,8 @@ function depField(model: ClassModel): { imports: string; call: string } {
 }
 
 /** The one line a bug changes: keep it exactly this shape. */
-export const applyLine = (sign: string, offsetName = 'offset') => `        return Math.floorMod(base * factor ${sign} ${offsetName}, MODULUS);`;
+export const applyLine = (sign: string, offsetName = 'offset') =>
+  `        return Math.floorMod(base * factor ${sign} ${offsetName}, MODULUS);`;
 
 export function mainClass(model: ClassModel): string {
   const { imports, call } = depField(model);

@@ -20,24 +20,62 @@
  */
 
 import { makeBug } from './verify-projects-bugs.js';
-import { type ClassModel, javaPath, mainClass, operationInterface, TESTS_PER_CLASS, testClass } from './verify-projects-java.js';
+import {
+  type ClassModel,
+  javaPath,
+  mainClass,
+  operationInterface,
+  TESTS_PER_CLASS,
+  testClass,
+} from './verify-projects-java.js';
 import { modulePom, parentPom, singlePom } from './verify-projects-poms.js';
 import type { BugSpec, GeneratedProject, ModuleSpec, ProjectSpec } from './verify-projects-types.js';
 
 export { unifiedDiff } from './verify-projects-bugs.js';
 
-export type { BugKind, BugSpec, GeneratedBug, GeneratedProject, ModuleSpec, ProjectSpec } from './verify-projects-types.js';
+export type {
+  BugKind,
+  BugSpec,
+  GeneratedBug,
+  GeneratedProject,
+  ModuleSpec,
+  ProjectSpec,
+} from './verify-projects-types.js';
 
 export const MULTI_MODULE_SPEC: ProjectSpec = {
   name: 'ledger',
   groupId: 'com.acme.ledger',
   modules: [
     { dir: 'util', stems: ['Text', 'Numbers', 'Checks', 'Codec'], classes: 36, testEvery: 4, dependsOn: [] },
-    { dir: 'model', stems: ['Account', 'Entry', 'Money', 'Party', 'Period'], classes: 48, testEvery: 4, dependsOn: ['util'] },
-    { dir: 'core', stems: ['Posting', 'Balance', 'Rule', 'Journal', 'Ledger'], classes: 56, testEvery: 4, dependsOn: ['model', 'util'] },
+    {
+      dir: 'model',
+      stems: ['Account', 'Entry', 'Money', 'Party', 'Period'],
+      classes: 48,
+      testEvery: 4,
+      dependsOn: ['util'],
+    },
+    {
+      dir: 'core',
+      stems: ['Posting', 'Balance', 'Rule', 'Journal', 'Ledger'],
+      classes: 56,
+      testEvery: 4,
+      dependsOn: ['model', 'util'],
+    },
     { dir: 'storage', stems: ['Store', 'Index', 'Cache', 'Page'], classes: 40, testEvery: 4, dependsOn: ['core'] },
-    { dir: 'service', stems: ['Orders', 'Billing', 'Transfer', 'Audit'], classes: 48, testEvery: 4, dependsOn: ['core', 'storage'] },
-    { dir: 'app', stems: ['Command', 'Screen', 'Config', 'Session'], classes: 36, testEvery: 4, dependsOn: ['service'] },
+    {
+      dir: 'service',
+      stems: ['Orders', 'Billing', 'Transfer', 'Audit'],
+      classes: 48,
+      testEvery: 4,
+      dependsOn: ['core', 'storage'],
+    },
+    {
+      dir: 'app',
+      stems: ['Command', 'Screen', 'Config', 'Session'],
+      classes: 36,
+      testEvery: 4,
+      dependsOn: ['service'],
+    },
     // Declared last, so a fail-fast build reaches it after every other module.
     { dir: 'report', stems: ['Summary', 'Chart', 'Export', 'Digest'], classes: 40, testEvery: 4, dependsOn: ['core'] },
   ],
@@ -52,7 +90,15 @@ export const MULTI_MODULE_BUGS: BugSpec[] = [
 export const SINGLE_MODULE_SPEC: ProjectSpec = {
   name: 'invoicing',
   groupId: 'com.acme.invoicing',
-  modules: [{ dir: '', stems: ['Invoice', 'Line', 'Tax', 'Discount', 'Customer', 'Rounding', 'Currency', 'Terms'], classes: 200, testEvery: 3, dependsOn: [] }],
+  modules: [
+    {
+      dir: '',
+      stems: ['Invoice', 'Line', 'Tax', 'Discount', 'Customer', 'Rounding', 'Currency', 'Terms'],
+      classes: 200,
+      testEvery: 3,
+      dependsOn: [],
+    },
+  ],
 };
 
 export const SINGLE_MODULE_BUGS: BugSpec[] = [{ name: 'single module', kind: 'leaf', module: '', classIndex: 120 }];
@@ -89,7 +135,15 @@ export function generateProject(spec: ProjectSpec, bugs: BugSpec[], seed = 17): 
       const candidates = [...own.slice(-12), ...upstream];
       // Chains stay short enough to read, long enough that a bug travels downstream.
       const dep = candidates.length > 0 && next() < 0.8 ? pick(candidates) : undefined;
-      own.push({ module: module.dir, pkg, name: `${stem}${i}`, factor: 2 + Math.floor(next() * 8), offset: 1 + Math.floor(next() * 50), ...(dep ? { dep } : {}), tested: i % module.testEvery === 0 });
+      own.push({
+        module: module.dir,
+        pkg,
+        name: `${stem}${i}`,
+        factor: 2 + Math.floor(next() * 8),
+        offset: 1 + Math.floor(next() * 50),
+        ...(dep ? { dep } : {}),
+        tested: i % module.testEvery === 0,
+      });
     }
     models.set(module.dir, own);
     for (const model of own) {
@@ -97,8 +151,14 @@ export function generateProject(spec: ProjectSpec, bugs: BugSpec[], seed = 17): 
       if (model.tested) files.set(javaPath(module, 'test', pkg, `${model.name}Test`), testClass(model));
     }
     files.set(javaPath(module, 'main', pkg, 'Operation'), operationInterface(pkg));
-    files.set(`${module.dir === '' ? '' : `${module.dir}/`}src/main/resources/${module.dir || spec.name}.properties`, `module=${module.dir || spec.name}\nclasses=${module.classes}\n`);
-    files.set(`${module.dir === '' ? '' : `${module.dir}/`}pom.xml`, module.dir === '' ? singlePom(spec) : modulePom(spec, module));
+    files.set(
+      `${module.dir === '' ? '' : `${module.dir}/`}src/main/resources/${module.dir || spec.name}.properties`,
+      `module=${module.dir || spec.name}\nclasses=${module.classes}\n`,
+    );
+    files.set(
+      `${module.dir === '' ? '' : `${module.dir}/`}pom.xml`,
+      module.dir === '' ? singlePom(spec) : modulePom(spec, module),
+    );
   }
   if (spec.modules.some((m) => m.dir !== '')) files.set('pom.xml', parentPom(spec));
   files.set('.gitignore', 'target/\n.mvnx/\n');
@@ -110,6 +170,11 @@ export function generateProject(spec: ProjectSpec, bugs: BugSpec[], seed = 17): 
     name: spec.name,
     files,
     bugs: generatedBugs,
-    stats: { modules: spec.modules.length, mainClasses: all.length + spec.modules.length, testClasses, tests: testClasses * TESTS_PER_CLASS },
+    stats: {
+      modules: spec.modules.length,
+      mainClasses: all.length + spec.modules.length,
+      testClasses,
+      tests: testClasses * TESTS_PER_CLASS,
+    },
   };
 }

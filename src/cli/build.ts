@@ -29,7 +29,8 @@ export async function runBuild(invocation: Invocation, io: CliIo): Promise<numbe
     const { loadEffectiveConfig } = await import('../policy/load.js');
     return loadEffectiveConfig({ projectRoot, env: io.env, overrides: flags, ...(configFile ? { configFile } : {}) });
   };
-  const hasConfig = configGivenOnCommandLine(flags, io.env) || (await configFileMayExist({ projectRoot, cwd: io.cwd, env: io.env }));
+  const hasConfig =
+    configGivenOnCommandLine(flags, io.env) || (await configFileMayExist({ projectRoot, cwd: io.cwd, env: io.env }));
   let config = hasConfig ? await loadConfig() : undefined;
 
   // The effective maven.executable already folds in the flag and MVNX_MAVEN; pass it as
@@ -44,7 +45,8 @@ export async function runBuild(invocation: Invocation, io: CliIo): Promise<numbe
     mavenArgs,
   });
 
-  // On the first sign that the build fails, the repair stage (and the configuration loader, when no config was read yet)
+  // On the first sign that the build fails, the repair stage (and the configuration loader, when no config was read
+  // yet)
   // loads while Maven finishes: 0.3-0.4 s that every failed build used to wait for once it had ended. Then java-parser,
   // which the first prompt would otherwise load beside the flaky check's Maven, competing with it for the cores.
   const loadRepairEarly =
@@ -54,8 +56,17 @@ export async function runBuild(invocation: Invocation, io: CliIo): Promise<numbe
           await Promise.all([import('../app/index.js'), ...(config ? [] : [import('../policy/load.js')])]);
           (await import('../java/parse.js')).loadJavaParser();
         });
-  const result = await runMaven({ executable: maven.executable, args: mavenArgs, cwd: io.cwd, env: io.env, echo: true, inheritStdin: true, ...(loadRepairEarly ? { onOutput: loadRepairEarly } : {}) });
-  // --mvnx-sarif: a passing build (or one mvnx does not look at) still leaves a log, so code scanning can close earlier alerts.
+  const result = await runMaven({
+    executable: maven.executable,
+    args: mavenArgs,
+    cwd: io.cwd,
+    env: io.env,
+    echo: true,
+    inheritStdin: true,
+    ...(loadRepairEarly ? { onOutput: loadRepairEarly } : {}),
+  });
+  // --mvnx-sarif: a passing build (or one mvnx does not look at) still leaves a log, so code scanning can close earlier
+  // alerts.
   const sarif = options.sarif;
   const emptySarif = async (note?: string) => {
     if (!sarif) return;

@@ -12,7 +12,19 @@ import { SEARCH_PLACES } from '../policy/search-places.js';
 import { configOptionGiven, type OptionValues } from '../shared/options.js';
 
 /** cosmiconfig reads a "meta config" from the working directory that can add search places. */
-const META_CONFIG_PLACES = ['package.json', '.config.json', '.config.yaml', '.config.yml', '.config/config.json', '.config/config.yaml', '.config/config.yml', '.config/config.js', '.config/config.ts', '.config/config.cjs', '.config/config.mjs'];
+const META_CONFIG_PLACES = [
+  'package.json',
+  '.config.json',
+  '.config.yaml',
+  '.config.yml',
+  '.config/config.json',
+  '.config/config.yaml',
+  '.config/config.yml',
+  '.config/config.js',
+  '.config/config.ts',
+  '.config/config.cjs',
+  '.config/config.mjs',
+];
 
 /** A config-backed flag or MVNX_* variable is set (the option table says which the CLI reads itself). */
 export function configGivenOnCommandLine(flags: OptionValues, env: NodeJS.ProcessEnv): boolean {
@@ -48,4 +60,3 @@ export function globalConfigDir(env: NodeJS.ProcessEnv, platform: NodeJS.Platfor
   if (platform === 'win32') return path.join(env.APPDATA || path.join(homedir, 'AppData', 'Roaming'), 'mvnx', 'Config');
   return path.join(env.XDG_CONFIG_HOME || path.join(homedir, '.config'), 'mvnx');
 }
-

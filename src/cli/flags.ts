@@ -7,7 +7,21 @@ import { MvnxError } from '../shared/errors.js';
 import { FLAG_PREFIX, readFlag, type OptionValues } from '../shared/options.js';
 
 /** Reserved words that route to `src/cli/commands/<name>.ts`, only in first position. */
-export const SUBCOMMANDS: readonly string[] = ['init', 'doctor', 'apply', 'runs', 'hook', 'bench', 'explain', 'diagnose', 'help', 'version', 'report', 'tool', 'publish'];
+export const SUBCOMMANDS: readonly string[] = [
+  'init',
+  'doctor',
+  'apply',
+  'runs',
+  'hook',
+  'bench',
+  'explain',
+  'diagnose',
+  'help',
+  'version',
+  'report',
+  'tool',
+  'publish',
+];
 
 export interface Invocation {
   subcommand?: string;

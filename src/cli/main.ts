@@ -43,11 +43,14 @@ export async function loadCommand(name: string, commandsDir: URL): Promise<Comma
   } catch (error) {
     // Only the command file itself being absent counts; a command whose own import is broken must surface.
     const notFound = /Cannot find module '([^']+)'/.exec(String((error as Error).message))?.[1];
-    const missing = (error as NodeJS.ErrnoException).code === 'ERR_MODULE_NOT_FOUND' && (notFound === fileURLToPath(url) || notFound === url.href);
+    const missing =
+      (error as NodeJS.ErrnoException).code === 'ERR_MODULE_NOT_FOUND' &&
+      (notFound === fileURLToPath(url) || notFound === url.href);
     if (!missing) throw error;
     throw new MvnxError(`mvnx ${name} is not available in this build`, 2);
   }
-  if (typeof module.run !== 'function') throw new MvnxError(`mvnx ${name} is not available in this build (its module has no run function)`, 2);
+  if (typeof module.run !== 'function')
+    throw new MvnxError(`mvnx ${name} is not available in this build (its module has no run function)`, 2);
   return module as Command;
 }
 

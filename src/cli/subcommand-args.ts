@@ -33,7 +33,13 @@ export interface SubcommandSpec<O extends Record<string, SubcommandOption>> {
 
 /** What parseSubcommandArgs reads for each declared option. */
 export type SubcommandValues<O extends Record<string, SubcommandOption>> = {
-  [K in keyof O]?: O[K]['type'] extends 'boolean' ? (O[K]['multiple'] extends true ? boolean[] : boolean) : O[K]['multiple'] extends true ? string[] : string;
+  [K in keyof O]?: O[K]['type'] extends 'boolean'
+    ? O[K]['multiple'] extends true
+      ? boolean[]
+      : boolean
+    : O[K]['multiple'] extends true
+      ? string[]
+      : string;
 };
 
 export interface SubcommandArgs<O extends Record<string, SubcommandOption>> {
@@ -44,21 +50,40 @@ export interface SubcommandArgs<O extends Record<string, SubcommandOption>> {
 }
 
 /** `--help` or `-h` anywhere before a `--`, other than as the value of a string option. */
-export function helpAsked(spec: Pick<SubcommandSpec<Record<string, SubcommandOption>>, 'options'>, args: readonly string[]): boolean {
+export function helpAsked(
+  spec: Pick<SubcommandSpec<Record<string, SubcommandOption>>, 'options'>,
+  args: readonly string[],
+): boolean {
   const joined = joinStringValues(spec.options, args, false);
   const end = joined.indexOf('--');
   return (end < 0 ? joined : joined.slice(0, end)).some((arg) => arg === '--help' || arg === '-h');
 }
 
 /** The error every subcommand reports a bad argument with. */
-export function usageError(spec: Pick<SubcommandSpec<Record<string, SubcommandOption>>, 'command' | 'usage'>, what: string): MvnxError {
+export function usageError(
+  spec: Pick<SubcommandSpec<Record<string, SubcommandOption>>, 'command' | 'usage'>,
+  what: string,
+): MvnxError {
   return new MvnxError(`${spec.command}: ${what}; ${spec.usage}`);
 }
 
-/** Reads `args` as the spec says; throws the usage error for an unknown option, a missing or empty value, or too many positionals. */
-export function parseSubcommandArgs<O extends Record<string, SubcommandOption>>(spec: SubcommandSpec<O>, args: readonly string[]): SubcommandArgs<O> {
+/**
+ * Reads `args` as the spec says; throws the usage error for an unknown option, a missing or empty value, or too many
+ * positionals.
+ */
+export function parseSubcommandArgs<O extends Record<string, SubcommandOption>>(
+  spec: SubcommandSpec<O>,
+  args: readonly string[],
+): SubcommandArgs<O> {
   const options = Object.fromEntries(
-    Object.entries(spec.options).map(([name, option]) => [name, { type: option.type, ...(option.short ? { short: option.short } : {}), ...(option.multiple ? { multiple: true } : {}) }]),
+    Object.entries(spec.options).map(([name, option]) => [
+      name,
+      {
+        type: option.type,
+        ...(option.short ? { short: option.short } : {}),
+        ...(option.multiple ? { multiple: true } : {}),
+      },
+    ]),
   );
   const flags: Record<string, string | true> = {};
   const rest: string[] = [];
@@ -78,13 +103,18 @@ export function parseSubcommandArgs<O extends Record<string, SubcommandOption>>(
   for (const [name, option] of Object.entries(spec.options)) {
     const value = parsed.values[name];
     const values = Array.isArray(value) ? value : [value];
-    if (option.type === 'string' && values.some((v) => typeof v === 'string' && v.trim() === '')) throw usageError(spec, missingValue(name, option));
+    if (option.type === 'string' && values.some((v) => typeof v === 'string' && v.trim() === ''))
+      throw usageError(spec, missingValue(name, option));
   }
   const max = spec.maxPositionals ?? 0;
   if (parsed.positionals.length > max) {
     throw usageError(spec, spec.tooMany?.(parsed.positionals) ?? `unknown argument ${parsed.positionals[max]}`);
   }
-  return { values: parsed.values as SubcommandValues<O>, positionals: parsed.positionals, ...(spec.mvnxFlags ? { flags } : {}) };
+  return {
+    values: parsed.values as SubcommandValues<O>,
+    positionals: parsed.positionals,
+    ...(spec.mvnxFlags ? { flags } : {}),
+  };
 }
 
 /**
@@ -93,10 +123,16 @@ export function parseSubcommandArgs<O extends Record<string, SubcommandOption>>(
  * string option is its value unless it is one of the command's own options (then the value
  * is missing, and said so) or, for a command that takes them, an mvnx flag. Stops at `--`.
  */
-function joinStringValues(options: Record<string, SubcommandOption>, args: readonly string[], mvnxFlags: boolean): string[] {
+function joinStringValues(
+  options: Record<string, SubcommandOption>,
+  args: readonly string[],
+  mvnxFlags: boolean,
+): string[] {
   const stringOption = (arg: string): string | undefined => {
     if (arg.startsWith('--')) return options[arg.slice(2)]?.type === 'string' ? arg : undefined;
-    const short = Object.entries(options).find(([, option]) => option.short !== undefined && arg === `-${option.short}`);
+    const short = Object.entries(options).find(
+      ([, option]) => option.short !== undefined && arg === `-${option.short}`,
+    );
     return short?.[1].type === 'string' ? `--${short[0]}` : undefined;
   };
   const isOwnOption = (arg: string): boolean => {
@@ -130,7 +166,10 @@ function describeParseError(error: unknown, options: Record<string, SubcommandOp
   const { code, message = '' } = error as { code?: string; message?: string };
   // node names the option in quotes: '--frob', '--reports <value>', '-f, --force'.
   const named: string[] = /'([^']+)'/.exec(message)?.[1]?.match(/--?[\w-]+/g) ?? [];
-  const known = Object.entries(options).find(([long, option]) => named.includes(`--${long}`) || (option.short !== undefined && named.includes(`-${option.short}`)));
+  const known = Object.entries(options).find(
+    ([long, option]) =>
+      named.includes(`--${long}`) || (option.short !== undefined && named.includes(`-${option.short}`)),
+  );
   if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && named[0]) return `unknown argument ${named[0]}`;
   if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' && known) {
     return known[1].type === 'boolean' ? `--${known[0]} takes no value` : missingValue(known[0], known[1]);

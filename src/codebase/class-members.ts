@@ -15,8 +15,24 @@ import { execa } from 'execa';
 import type { LibraryMember, LibraryType } from './types.js';
 import { fileStamp, writeCacheFile } from './cache-file.js';
 
-const HEADER = /^((?:[\w-]+\s+)*?)(class|interface|enum|record|@interface)\s+([\w$.]+)(<.*?>)?(?:\s+extends\s+(.+?))?(?:\s+implements\s+(.+?))?\s*\{$/;
-const MODIFIERS = new Set(['public', 'protected', 'private', 'static', 'final', 'abstract', 'native', 'synchronized', 'transient', 'volatile', 'default', 'strictfp', 'sealed', 'non-sealed']);
+const HEADER =
+  /^((?:[\w-]+\s+)*?)(class|interface|enum|record|@interface)\s+([\w$.]+)(<.*?>)?(?:\s+extends\s+(.+?))?(?:\s+implements\s+(.+?))?\s*\{$/;
+const MODIFIERS = new Set([
+  'public',
+  'protected',
+  'private',
+  'static',
+  'final',
+  'abstract',
+  'native',
+  'synchronized',
+  'transient',
+  'volatile',
+  'default',
+  'strictfp',
+  'sealed',
+  'non-sealed',
+]);
 
 /** Splits `a, java.util.Map<K, V>, b` at top-level commas. */
 export function splitTopLevel(text: string): string[] {
@@ -83,7 +99,8 @@ function parseMember(signature: string, typeName: string): LibraryMember | undef
     const name = call[2]!;
     const parameters = splitTopLevel(call[3]!);
     const simpleType = typeName.slice(typeName.lastIndexOf('.') + 1);
-    if (!call[1] && (name === typeName || name.endsWith(`.${simpleType}`) || name === simpleType)) return { kind: 'constructor', name: simpleType.replace(/^.*\$/, ''), parameters, modifiers: words, signature };
+    if (!call[1] && (name === typeName || name.endsWith(`.${simpleType}`) || name === simpleType))
+      return { kind: 'constructor', name: simpleType.replace(/^.*\$/, ''), parameters, modifiers: words, signature };
     return { kind: 'method', name, parameters, ...(call[1] ? { type: call[1] } : {}), modifiers: words, signature };
   }
   const field = /^(.+?)\s+([\w$]+)$/.exec(rest);
@@ -104,7 +121,12 @@ function javapOf(javaHome: string | undefined): string {
  * not asked before, in this process or (with `cacheDir`) in an earlier one on the same
  * javap and the same jars (their size and modification time are part of the key).
  */
-export async function readLibraryTypes(names: readonly string[], classpath: readonly string[], javaHome?: string, cacheDir?: string): Promise<Map<string, LibraryType | undefined>> {
+export async function readLibraryTypes(
+  names: readonly string[],
+  classpath: readonly string[],
+  javaHome?: string,
+  cacheDir?: string,
+): Promise<Map<string, LibraryType | undefined>> {
   const key = (name: string) => `${classpath.join(path.delimiter)}\u0000${name}`;
   const fresh = [...new Set(names)].filter((name) => /^[\w$.]+$/.test(name) && !known.has(key(name)));
   if (fresh.length > 0) {
@@ -119,17 +141,29 @@ export async function readLibraryTypes(names: readonly string[], classpath: read
         else missing.push(name);
       }
       if (missing.length === 0) return found;
-      const result = await execa(javap, ['-protected', ...(classpath.length > 0 ? ['-cp', classpath.join(path.delimiter)] : []), ...missing], { reject: false, timeout: 60_000 }).catch(() => undefined);
+      const result = await execa(
+        javap,
+        ['-protected', ...(classpath.length > 0 ? ['-cp', classpath.join(path.delimiter)] : []), ...missing],
+        { reject: false, timeout: 60_000 },
+      ).catch(() => undefined);
       const types = new Map((result ? parseJavapOutput(result.stdout) : []).map((type) => [type.name, type]));
       for (const name of missing) {
         const type = types.get(name) ?? types.get(name.replace(/\$/g, '.'));
         found.set(name, type);
         // A class javap did not print is kept only when javap itself ran cleanly (exit 0 or its "class not found").
-        if (type || (result && !result.timedOut && /class not found/i.test(result.stderr) && result.stderr.includes(name))) await disk?.write(name, type);
+        if (
+          type ||
+          (result && !result.timedOut && /class not found/i.test(result.stderr) && result.stderr.includes(name))
+        )
+          await disk?.write(name, type);
       }
       return found;
     })();
-    for (const name of fresh) known.set(key(name), run.then((types) => types.get(name)));
+    for (const name of fresh)
+      known.set(
+        key(name),
+        run.then((types) => types.get(name)),
+      );
   }
   const out = new Map<string, LibraryType | undefined>();
   for (const name of names) out.set(name, await known.get(key(name)));
@@ -141,21 +175,36 @@ interface JavapCache {
   write(name: string, type: LibraryType | undefined): Promise<void>;
 }
 
-/** Answers of earlier javap runs, under `<cacheDir>/javap/`, keyed by javap, the jars (path, size, time) and the class name. Unreadable entries are misses; a failed write is ignored. */
+/**
+ * Answers of earlier javap runs, under `<cacheDir>/javap/`, keyed by javap, the jars (path, size, time) and the class
+ * name. Unreadable entries are misses; a failed write is ignored.
+ */
 async function diskCache(cacheDir: string, javap: string, classpath: readonly string[]): Promise<JavapCache> {
   const identity = async (file: string) => `${file}:${await fileStamp(file)}`;
   const javapIdentity = path.isAbsolute(javap) ? await identity(javap) : javap;
   const jars = await Promise.all(classpath.map(identity));
   const folder = path.join(cacheDir, 'javap');
-  const fileOf = (name: string) => path.join(folder, `${createHash('sha256').update([javapIdentity, ...jars, name].join('\u0000')).digest('hex').slice(0, 32)}.json`);
+  const fileOf = (name: string) =>
+    path.join(
+      folder,
+      `${createHash('sha256')
+        .update([javapIdentity, ...jars, name].join('\u0000'))
+        .digest('hex')
+        .slice(0, 32)}.json`,
+    );
   return {
     async read(name) {
       try {
-        const entry = JSON.parse(await readFile(fileOf(name), 'utf8')) as { name?: unknown; type?: { name?: unknown; members?: unknown } | null };
+        const entry = JSON.parse(await readFile(fileOf(name), 'utf8')) as {
+          name?: unknown;
+          type?: { name?: unknown; members?: unknown } | null;
+        };
         if (entry.name !== name) return undefined;
         if (entry.type === null) return { type: null };
         const type = entry.type;
-        return typeof type === 'object' && typeof type.name === 'string' && Array.isArray(type.members) ? { type: type as LibraryType } : undefined;
+        return typeof type === 'object' && typeof type.name === 'string' && Array.isArray(type.members)
+          ? { type: type as LibraryType }
+          : undefined;
       } catch {
         return undefined;
       }

@@ -30,9 +30,16 @@ export function parseDeclaredDependencies(pomXml: string): DeclaredDependency[] 
 }
 
 /** The local repository Maven uses here (maven/settings.ts: settings.xml, -Dmaven.repo.local, .mvn/maven.config). */
-export function defaultLocalRepository(options: { env?: NodeJS.ProcessEnv; projectRoot?: string; mavenArgs?: readonly string[] } = {}): string {
+export function defaultLocalRepository(
+  options: { env?: NodeJS.ProcessEnv; projectRoot?: string; mavenArgs?: readonly string[] } = {},
+): string {
   const projectRoot = options.projectRoot ?? process.cwd();
-  return resolveMavenUserState({ args: options.mavenArgs ?? [], env: options.env ?? process.env, cwd: projectRoot, projectRoot }).localRepository;
+  return resolveMavenUserState({
+    args: options.mavenArgs ?? [],
+    env: options.env ?? process.env,
+    cwd: projectRoot,
+    projectRoot,
+  }).localRepository;
 }
 
 /** The local repository as a resolution reads it; each path it asks about is noted, when `consulted` is given. */
@@ -46,7 +53,11 @@ function repositoryReader(consulted?: Set<string>) {
 }
 type RepositoryReader = ReturnType<typeof repositoryReader>;
 
-async function pickVersion(repository: RepositoryReader, localRepository: string, dependency: DeclaredDependency): Promise<string | undefined> {
+async function pickVersion(
+  repository: RepositoryReader,
+  localRepository: string,
+  dependency: DeclaredDependency,
+): Promise<string | undefined> {
   if (dependency.version) return dependency.version;
   const folder = path.join(localRepository, ...dependency.groupId.split('.'), dependency.artifactId);
   const versions = await repository.list(folder);
@@ -54,11 +65,18 @@ async function pickVersion(repository: RepositoryReader, localRepository: string
 }
 
 /** Transitive jars of a pom's dependencies: compile and provided for main, plus test for test. */
-export function resolveDeclaredClasspath(pomXml: string, localRepository: string = defaultLocalRepository()): Promise<DeclaredClasspath> {
+export function resolveDeclaredClasspath(
+  pomXml: string,
+  localRepository: string = defaultLocalRepository(),
+): Promise<DeclaredClasspath> {
   return resolveFrom(repositoryReader(), pomXml, localRepository);
 }
 
-async function resolveFrom(repository: RepositoryReader, pomXml: string, localRepository: string): Promise<DeclaredClasspath> {
+async function resolveFrom(
+  repository: RepositoryReader,
+  pomXml: string,
+  localRepository: string,
+): Promise<DeclaredClasspath> {
   const main = new Set<string>();
   const test = new Set<string>();
   const missing: string[] = [];
@@ -85,7 +103,8 @@ async function resolveFrom(repository: RepositoryReader, pomXml: string, localRe
   };
 
   const direct = parseDeclaredDependencies(pomXml);
-  for (const dependency of direct.filter((d) => ['compile', 'provided', 'system'].includes(d.scope))) await visit(dependency, [main, test], 0);
+  for (const dependency of direct.filter((d) => ['compile', 'provided', 'system'].includes(d.scope)))
+    await visit(dependency, [main, test], 0);
   for (const dependency of direct.filter((d) => d.scope === 'test')) await visit(dependency, [test], 0);
   return { main: [...main], test: [...test], missing };
 }
@@ -113,16 +132,48 @@ interface KeptResolution {
  * rewritten); anything unreadable is resolved again, and a failed write only costs the
  * next prompt the resolution.
  */
-export async function keptDeclaredClasspath(pomFile: string, pomXml: string, localRepository: string, cacheDir: string): Promise<DeclaredClasspath> {
+export async function keptDeclaredClasspath(
+  pomFile: string,
+  pomXml: string,
+  localRepository: string,
+  cacheDir: string,
+): Promise<DeclaredClasspath> {
   const pom = createHash('sha256').update(pomXml).digest('hex');
-  const file = path.join(cacheDir, 'classpath', `${createHash('sha256').update(`${path.resolve(pomFile)}\u0000${localRepository}`).digest('hex').slice(0, 32)}.json`);
-  const kept = await readFile(file, 'utf8').then((text) => JSON.parse(text) as KeptResolution, () => undefined).catch(() => undefined);
-  if (kept?.format === KEPT_FORMAT && kept.pom === pom && kept.localRepository === localRepository && isClasspath(kept.classpath) && (await unchanged(kept.consulted))) return kept.classpath;
+  const file = path.join(
+    cacheDir,
+    'classpath',
+    `${createHash('sha256')
+      .update(`${path.resolve(pomFile)}\u0000${localRepository}`)
+      .digest('hex')
+      .slice(0, 32)}.json`,
+  );
+  const kept = await readFile(file, 'utf8')
+    .then(
+      (text) => JSON.parse(text) as KeptResolution,
+      () => undefined,
+    )
+    .catch(() => undefined);
+  if (
+    kept?.format === KEPT_FORMAT &&
+    kept.pom === pom &&
+    kept.localRepository === localRepository &&
+    isClasspath(kept.classpath) &&
+    (await unchanged(kept.consulted))
+  )
+    return kept.classpath;
 
   const consulted = new Set<string>();
   const classpath = await resolveFrom(repositoryReader(consulted), pomXml, localRepository);
-  const states = await Promise.all([...consulted].map(async (consultedPath) => [consultedPath, await fileStamp(consultedPath)] as const));
-  const entry: KeptResolution = { format: KEPT_FORMAT, pom, localRepository, consulted: Object.fromEntries(states), classpath };
+  const states = await Promise.all(
+    [...consulted].map(async (consultedPath) => [consultedPath, await fileStamp(consultedPath)] as const),
+  );
+  const entry: KeptResolution = {
+    format: KEPT_FORMAT,
+    pom,
+    localRepository,
+    consulted: Object.fromEntries(states),
+    classpath,
+  };
   try {
     await writeCacheFile(file, JSON.stringify(entry));
   } catch {
@@ -133,11 +184,15 @@ export async function keptDeclaredClasspath(pomFile: string, pomXml: string, loc
 
 function isClasspath(value: unknown): value is DeclaredClasspath {
   const classpath = value as DeclaredClasspath | null | undefined;
-  return [classpath?.main, classpath?.test, classpath?.missing].every((list) => Array.isArray(list) && list.every((item) => typeof item === 'string'));
+  return [classpath?.main, classpath?.test, classpath?.missing].every(
+    (list) => Array.isArray(list) && list.every((item) => typeof item === 'string'),
+  );
 }
 
 async function unchanged(consulted: unknown): Promise<boolean> {
   if (typeof consulted !== 'object' || consulted === null) return false;
-  const states = await Promise.all(Object.entries(consulted).map(async ([consultedPath, state]) => (await fileStamp(consultedPath)) === state));
+  const states = await Promise.all(
+    Object.entries(consulted).map(async ([consultedPath, state]) => (await fileStamp(consultedPath)) === state),
+  );
   return states.every(Boolean);
 }

@@ -29,7 +29,8 @@ async function listEntries(jar: string): Promise<string[]> {
   try {
     return (await execa('unzip', ['-Z1', jar])).stdout.split('\n');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw new Error(`cannot list ${jar}: ${(error as Error).message}`);
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT')
+      throw new Error(`cannot list ${jar}: ${(error as Error).message}`);
     return (await execa('jar', ['tf', jar])).stdout.split('\n');
   }
 }

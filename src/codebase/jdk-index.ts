@@ -21,16 +21,21 @@ export interface JdkIndex {
 export { defaultCacheDir };
 
 /** The Java home to index: the explicit one, else JAVA_HOME, else the one behind `java` on PATH. */
-export async function resolveJavaHome(explicit: string | undefined, env: NodeJS.ProcessEnv = process.env): Promise<string> {
+export async function resolveJavaHome(
+  explicit: string | undefined,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<string> {
   const chosen = explicit ?? env.JAVA_HOME;
   if (chosen) {
-    if (!existsSync(path.join(chosen, 'lib', 'modules'))) throw new Error(`${chosen} is not a JDK home: lib/modules is missing`);
+    if (!existsSync(path.join(chosen, 'lib', 'modules')))
+      throw new Error(`${chosen} is not a JDK home: lib/modules is missing`);
     return chosen;
   }
   const java = searchPath('java', env);
   if (!java) throw new Error('no JDK found: set JAVA_HOME or put java on PATH');
   const home = path.dirname(path.dirname(await realpath(java)));
-  if (!existsSync(path.join(home, 'lib', 'modules'))) throw new Error(`${home} (from java on PATH) has no lib/modules runtime image`);
+  if (!existsSync(path.join(home, 'lib', 'modules')))
+    throw new Error(`${home} (from java on PATH) has no lib/modules runtime image`);
   return home;
 }
 
@@ -79,7 +84,10 @@ export function parseJimageList(listing: string): Map<string, string[]> {
 }
 
 /** Exported, top-level classes of the `java.*` and `jdk.*` modules, by simple name. */
-export function indexPublicClasses(modules: Map<string, string[]>, exports: Map<string, Set<string>>): Record<string, string[]> {
+export function indexPublicClasses(
+  modules: Map<string, string[]>,
+  exports: Map<string, Set<string>>,
+): Record<string, string[]> {
   const byName = new Map<string, Set<string>>();
   for (const [module, files] of modules) {
     if (!module.startsWith('java.') && !module.startsWith('jdk.')) continue;
@@ -96,7 +104,9 @@ export function indexPublicClasses(modules: Map<string, string[]>, exports: Map<
       names.add(`${packageName}.${simpleName}`);
     }
   }
-  return Object.fromEntries([...byName].sort(([a], [b]) => (a < b ? -1 : 1)).map(([name, set]) => [name, [...set].sort()]));
+  return Object.fromEntries(
+    [...byName].sort(([a], [b]) => (a < b ? -1 : 1)).map(([name, set]) => [name, [...set].sort()]),
+  );
 }
 
 function tool(javaHome: string, name: string): string {

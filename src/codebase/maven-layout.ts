@@ -13,6 +13,9 @@ export function scopeOfPath(file: string): 'main' | 'test' | undefined {
 export function packageImpliedByPath(file: string): string | undefined {
   const match = SOURCE_ROOT.exec(file);
   if (!match) return undefined;
-  const folders = file.slice(match.index + match[0].length).split('/').slice(0, -1);
+  const folders = file
+    .slice(match.index + match[0].length)
+    .split('/')
+    .slice(0, -1);
   return folders.join('.');
 }

@@ -68,7 +68,11 @@ export function createParseCache(projectRoot: string, options: ParseCacheOptions
     let total = [...known.values()].reduce((sum, bytes) => sum + bytes, 0);
     if (total <= maxBytes) return;
     // Over the cap: the least recently used go first, never the entry just written.
-    const aged = await Promise.all([...known.keys()].filter((name) => name !== `${key}.json`).map(async (name) => ({ name, at: (await stat(path.join(dir, name)).catch(() => undefined))?.mtimeMs ?? 0 })));
+    const aged = await Promise.all(
+      [...known.keys()]
+        .filter((name) => name !== `${key}.json`)
+        .map(async (name) => ({ name, at: (await stat(path.join(dir, name)).catch(() => undefined))?.mtimeMs ?? 0 })),
+    );
     for (const { name } of aged.sort((a, b) => a.at - b.at)) {
       if (total <= maxBytes) break;
       await unlink(path.join(dir, name)).catch(() => undefined);

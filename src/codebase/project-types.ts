@@ -32,7 +32,8 @@ async function scan(view: SourceView): Promise<ProjectTypes> {
       declared.set(name, [...(declared.get(name) ?? []), entry]);
     }
     for (const entry of header.imports) {
-      if (!entry.isStatic && entry.simpleName !== '*') importCounts.set(entry.name, (importCounts.get(entry.name) ?? 0) + 1);
+      if (!entry.isStatic && entry.simpleName !== '*')
+        importCounts.set(entry.name, (importCounts.get(entry.name) ?? 0) + 1);
     }
   }
   return { declared, importCounts };

@@ -33,7 +33,9 @@ function nearestPom(projectRoot: string, file: string): string | undefined {
 
 export function createTypeIndex(options: TypeIndexOptions): TypeIndex {
   const cacheDir = options.cacheDir ?? defaultCacheDir(options.env);
-  const localRepository = options.localRepository ?? defaultLocalRepository({ projectRoot: options.projectRoot, ...(options.env ? { env: options.env } : {}) });
+  const localRepository =
+    options.localRepository ??
+    defaultLocalRepository({ projectRoot: options.projectRoot, ...(options.env ? { env: options.env } : {}) });
   const classpaths = new Map<string, Promise<DeclaredClasspath>>();
   let jdk: ReturnType<typeof loadJdkIndex> | undefined;
 

@@ -19,19 +19,21 @@ export interface NonCodeRule {
   explain?: (match: RegExpExecArray, text: string) => string | undefined;
 }
 
-
 const offline = (text: string) => /offline mode|in offline|\(offline\)/.test(text);
 const COORDINATES = /\b([\w.-]+:[\w.-]+(?::[\w.-]+){1,3})\b/;
 
 export const NON_CODE_RULES: readonly NonCodeRule[] = [
   {
     category: 'pom-invalid',
-    pattern: /Non-parseable POM ([^:]+(?::\\[^:]+)?)|Malformed POM ([^:]+)|Non-readable POM ([^:]+)|'[\w.]+' for [^ ]+ is (?:missing|invalid)|must be a valid version but is/,
+    pattern:
+      /Non-parseable POM ([^:]+(?::\\[^:]+)?)|Malformed POM ([^:]+)|Non-readable POM ([^:]+)|'[\w.]+' for [^ ]+ is (?:missing|invalid)|must be a valid version but is/,
     reason: 'a pom.xml is invalid; fix the build file, a source patch cannot help',
     explain: (m, text) => {
       const pom = (m[1] ?? m[2] ?? m[3])?.trim();
       const at = /@ line (\d+)/.exec(text)?.[1];
-      return pom ? `${pom} is not a valid pom${at ? ` (line ${at})` : ''}; fix the build file, a source patch cannot help` : undefined;
+      return pom
+        ? `${pom} is not a valid pom${at ? ` (line ${at})` : ''}; fix the build file, a source patch cannot help`
+        : undefined;
     },
   },
   {
@@ -55,13 +57,17 @@ export const NON_CODE_RULES: readonly NonCodeRule[] = [
   },
   {
     category: 'plugin-resolution',
-    pattern: /Plugin (\S+) or one of its dependencies could not be resolved|Error resolving version for plugin '?([^'\s]+)|PluginResolutionException|PluginVersionResolutionException/,
+    pattern:
+      /Plugin (\S+) or one of its dependencies could not be resolved|Error resolving version for plugin '?([^'\s]+)|PluginResolutionException|PluginVersionResolutionException/,
     reason: 'a Maven plugin could not be resolved (offline or missing from the repository)',
     explain: (m, text) => {
       const plugin = m[1] ?? m[2];
       if (!plugin) return undefined;
       const missing = /the artifact (\S+) has not been downloaded/.exec(text)?.[1];
-      const what = missing && !plugin.startsWith(missing.split(':').slice(0, 2).join(':')) ? `the plugin ${plugin} needs ${missing}, which` : `the plugin ${plugin}`;
+      const what =
+        missing && !plugin.startsWith(missing.split(':').slice(0, 2).join(':'))
+          ? `the plugin ${plugin} needs ${missing}, which`
+          : `the plugin ${plugin}`;
       return offline(text)
         ? `${what} is not in the local repository and Maven ran offline; run once online so it is downloaded, or pin a version that is there`
         : `${what} could not be resolved from the repositories; check its version and the repository settings`;
@@ -69,10 +75,14 @@ export const NON_CODE_RULES: readonly NonCodeRule[] = [
   },
   {
     category: 'dependency-resolution',
-    pattern: /Could not resolve dependencies|Failed to collect dependencies|Could not find artifact|has not been downloaded from it before|Failed to read artifact descriptor|Non-resolvable (?:parent|import) POM|Could not transfer artifact|DependencyResolutionException/,
+    pattern:
+      /Could not resolve dependencies|Failed to collect dependencies|Could not find artifact|has not been downloaded from it before|Failed to read artifact descriptor|Non-resolvable (?:parent|import) POM|Could not transfer artifact|DependencyResolutionException/,
     reason: 'a dependency could not be resolved (offline or missing from the repository)',
     explain: (_m, text) => {
-      const artifact = /(?:Could not find artifact|artifact|descriptor for|Could not transfer artifact) ([\w.-]+:[\w.-]+:[\w.:-]+)/.exec(text)?.[1] ?? COORDINATES.exec(text.replace(/^.*?: /, ''))?.[1];
+      const artifact =
+        /(?:Could not find artifact|artifact|descriptor for|Could not transfer artifact) ([\w.-]+:[\w.-]+:[\w.:-]+)/.exec(
+          text,
+        )?.[1] ?? COORDINATES.exec(text.replace(/^.*?: /, ''))?.[1];
       if (!artifact) return undefined;
       return offline(text)
         ? `the dependency ${artifact} is not in the local repository and Maven ran offline; run once online so it is downloaded, or fix its version`
@@ -81,13 +91,18 @@ export const NON_CODE_RULES: readonly NonCodeRule[] = [
   },
   {
     category: 'enforcer',
-    pattern: /Rule \d+: (\S+?)(?: failed with message:|\(\S*\) failed with message:| failed)|Some Enforcer rules have failed|maven-enforcer-plugin:[^:\s]+:enforce/,
+    pattern:
+      /Rule \d+: (\S+?)(?: failed with message:|\(\S*\) failed with message:| failed)|Some Enforcer rules have failed|maven-enforcer-plugin:[^:\s]+:enforce/,
     reason: 'an enforcer rule failed; that is team policy, not a code defect',
-    explain: (m) => (m[1] ? `the enforcer rule ${m[1].split('.').pop()} failed; that is team policy, not a code defect: change the environment (JDK, Maven, dependencies) or the rule` : undefined),
+    explain: (m) =>
+      m[1]
+        ? `the enforcer rule ${m[1].split('.').pop()} failed; that is team policy, not a code defect: change the environment (JDK, Maven, dependencies) or the rule`
+        : undefined,
   },
   {
     category: 'jvm-crash',
-    pattern: /java\.lang\.OutOfMemoryError|hs_err_pid\d*|A fatal error has been detected by the Java Runtime Environment|^Java heap space$|GC overhead limit exceeded/,
+    pattern:
+      /java\.lang\.OutOfMemoryError|hs_err_pid\d*|A fatal error has been detected by the Java Runtime Environment|^Java heap space$|GC overhead limit exceeded/,
     reason: 'the JVM ran out of memory or crashed; that needs JVM settings, not a code patch',
   },
 ];

@@ -70,9 +70,17 @@ export class CompileFindings {
   start(entry: CompileEntry, prefixed: boolean, role: EntryRole, context: CompileContext): void {
     this.flush();
     const file = this.relativeFile(entry.file);
-    const scope = context.compilerGoal === 'testCompile' || (context.compilerGoal === undefined && /(^|\/)src\/test\//.test(file)) ? 'test' : 'main';
+    const scope =
+      context.compilerGoal === 'testCompile' || (context.compilerGoal === undefined && /(^|\/)src\/test\//.test(file))
+        ? 'test'
+        : 'main';
     // Only a warning has a lint category that matters: -Werror may turn it into an error.
-    const split = role !== 'warning' ? { message: entry.message.trim() } : entry.lint === undefined ? splitLint(entry.message.trim()) : { message: entry.message.trim(), lint: entry.lint };
+    const split =
+      role !== 'warning'
+        ? { message: entry.message.trim() }
+        : entry.lint === undefined
+          ? splitLint(entry.message.trim())
+          : { message: entry.message.trim(), lint: entry.lint };
     const diagnostic = compileDiagnostic({
       message: truncate(split.message, MAX_MESSAGE),
       file,
@@ -88,7 +96,8 @@ export class CompileFindings {
   }
 
   addDetail(text: string): void {
-    if (this.pending && this.pending.role !== 'javadoc' && this.pending.details.length < MAX_DETAILS) this.pending.details.push(truncate(text.trim(), MAX_MESSAGE));
+    if (this.pending && this.pending.role !== 'javadoc' && this.pending.details.length < MAX_DETAILS)
+      this.pending.details.push(truncate(text.trim(), MAX_MESSAGE));
   }
 
   flush(): void {
@@ -125,13 +134,26 @@ export class CompileFindings {
     }
     // -q hid the [WARNING] lines: keep the failure, without a line; the repair recovers them.
     const file = markerFile === '' ? undefined : this.relativeFile(markerFile);
-    this.add(compileDiagnostic({ message: WERROR_MESSAGE, ...(file ? { file } : {}), ...(context.module ? { module: context.module } : {}), fixable: true }));
+    this.add(
+      compileDiagnostic({
+        message: WERROR_MESSAGE,
+        ...(file ? { file } : {}),
+        ...(context.module ? { module: context.module } : {}),
+        fixable: true,
+      }),
+    );
   }
 
   /** "Failure executing javac, but could not parse the error". */
   addUnparseable(module: string | undefined): void {
     this.flush();
-    this.add(compileDiagnostic({ message: 'javac failed and Maven could not parse its error', ...(module ? { module } : {}), fixable: false }));
+    this.add(
+      compileDiagnostic({
+        message: 'javac failed and Maven could not parse its error',
+        ...(module ? { module } : {}),
+        fixable: false,
+      }),
+    );
   }
 
   private add(d: Diagnostic): void {
@@ -151,7 +173,9 @@ export class CompileFindings {
     }
     // A -Werror failure named without lines is replaced by the lines once they are known.
     if (d.line !== undefined && d.lint !== undefined) {
-      for (const [k, other] of this.errors) if (other.message === WERROR_MESSAGE && other.line === undefined && other.module === d.module) this.errors.delete(k);
+      for (const [k, other] of this.errors)
+        if (other.message === WERROR_MESSAGE && other.line === undefined && other.module === d.module)
+          this.errors.delete(k);
     }
     d.fingerprint = diagnosticFingerprint(d);
     this.errors.set(key, d);

@@ -5,7 +5,11 @@ import type { ConsoleTestFailure } from './types.js';
 /** "There are test failures", a failing "Tests run:" line, or a `<<< FAILURE!` marker. No `.*`: linear on any line. */
 export function isTestMarker(text: string): boolean {
   if (text.includes('There are test failures') || text.includes('There are test errors')) return true;
-  if ((text.includes('<<< FAILURE!') || text.includes('<<< ERROR!')) && /Tests run: \d+, Failures: \d+, Errors: \d+/.test(text)) return true;
+  if (
+    (text.includes('<<< FAILURE!') || text.includes('<<< ERROR!')) &&
+    /Tests run: \d+, Failures: \d+, Errors: \d+/.test(text)
+  )
+    return true;
   return /^Tests run: \d+, Failures: (?:[1-9]\d*, Errors: \d+|\d+, Errors: [1-9])/.test(text);
 }
 
@@ -27,7 +31,12 @@ export function consoleTestRow(text: string): ConsoleRow | undefined {
   const name = m[1]!;
   const dot = name.lastIndexOf('.');
   if (dot <= 0 || dot === name.length - 1) return undefined;
-  return { className: name.slice(0, dot), method: name.slice(dot + 1), ...(m[2] ? { line: Number(m[2]) } : {}), message };
+  return {
+    className: name.slice(0, dot),
+    method: name.slice(dot + 1),
+    ...(m[2] ? { line: Number(m[2]) } : {}),
+    message,
+  };
 }
 
 /**

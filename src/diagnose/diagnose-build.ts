@@ -37,7 +37,10 @@ export interface DiagnoseBuildInput {
   logTruncated?: boolean;
   /** The project root as the log's paths name it: default `projectRoot`; `'infer'` for a log from another machine. */
   logRoot?: string;
-  /** Saved reports (surefire-reports/, checkstyle-result.xml, pmd.xml, spotbugsXml.xml, dumps) to read instead of target/. */
+  /**
+   * Saved reports (surefire-reports/, checkstyle-result.xml, pmd.xml, spotbugsXml.xml, dumps) to read instead of
+   * target/.
+   */
   reportsDir?: string;
   /** Plugins' parsers. */
   parsers?: readonly DiagnosticParser[];
@@ -51,11 +54,15 @@ export async function diagnoseBuild(input: DiagnoseBuildInput): Promise<Diagnosi
   const warnings: string[] = [];
   const runs = new PluginParserRuns(input.parsers ?? [], { projectRoot: input.projectRoot });
   const logRoot = input.logRoot === 'infer' ? undefined : (input.logRoot ?? input.projectRoot);
-  const parser = new MavenLogParser({ ...(logRoot !== undefined ? { projectRoot: logRoot } : {}), ...(input.parsers?.length ? { onLine: (line) => runs.line(line) } : {}) });
+  const parser = new MavenLogParser({
+    ...(logRoot !== undefined ? { projectRoot: logRoot } : {}),
+    ...(input.parsers?.length ? { onLine: (line) => runs.line(line) } : {}),
+  });
   try {
     const stats = await streamLogLines(input.logFile, (line) => parser.feed(line));
     if (stats.cutLines > 0) warnings.push(`${stats.cutLines} overlong log line(s) were cut`);
-    if (stats.latin1Lines > 0) warnings.push(`${stats.latin1Lines} log line(s) were not UTF-8 and were read as Latin-1`);
+    if (stats.latin1Lines > 0)
+      warnings.push(`${stats.latin1Lines} log line(s) were not UTF-8 and were read as Latin-1`);
   } catch (error) {
     warnings.push(`cannot read the log ${input.logFile}: ${(error as Error).message}`);
   }
@@ -65,17 +72,24 @@ export async function diagnoseBuild(input: DiagnoseBuildInput): Promise<Diagnosi
   const since = input.runStartedAt ? input.runStartedAt.getTime() - CLOCK_SLACK_MS : -Infinity;
   const saved = input.reportsDir ? await walkReports(input.reportsDir, warnings) : undefined;
 
-  const cases = saved ? await savedTestCases(saved, moduleFolders, warnings) : await builtTestCases(input, log, moduleFolders, warnings);
+  const cases = saved
+    ? await savedTestCases(saved, moduleFolders, warnings)
+    : await builtTestCases(input, log, moduleFolders, warnings);
   const reportFindings = await qualityReportFindings({ input, log, folders: moduleFolders, saved, since, warnings });
   if (input.logRoot === 'infer' && log.logRoot === '') log = withRootFromReports(log, reportFindings);
   const dumpClasses = await dumpFileClasses({ input, log, folders: moduleFolders, saved, since });
-  for (const report of await pluginReports(runs.reportNames, input.projectRoot, moduleFolders, saved, since)) runs.report(report);
+  for (const report of await pluginReports(runs.reportNames, input.projectRoot, moduleFolders, saved, since))
+    runs.report(report);
   const parserDiagnostics = runs.finish(log.logRoot);
   warnings.push(...runs.warnings);
 
   return assembleDiagnosis({
     log,
-    testDiagnostics: failingTestDiagnostics(input.projectRoot, cases, moduleFolders.map((folder) => folder.dir)),
+    testDiagnostics: failingTestDiagnostics(
+      input.projectRoot,
+      cases,
+      moduleFolders.map((folder) => folder.dir),
+    ),
     moduleFolders,
     exitCode: input.exitCode,
     ...(input.interrupted ? { interrupted: true } : {}),
@@ -84,16 +98,24 @@ export async function diagnoseBuild(input: DiagnoseBuildInput): Promise<Diagnosi
     warnings,
     reportFindings,
     dumpClasses,
-    classFile: (dir, className, sourceFile) => classSourceCandidates(dir, className, sourceFile).find((candidate) => files.exists(candidate)),
+    classFile: (dir, className, sourceFile) =>
+      classSourceCandidates(dir, className, sourceFile).find((candidate) => files.exists(candidate)),
     parserDiagnostics,
   });
 }
 
 /** A saved log that named no module folder: the reports' absolute paths may. */
 function withRootFromReports(log: LogParseResult, findings: QualityFinding[]): LogParseResult {
-  const logRoot = inferLogRoot(findings.flatMap((f) => (f.file && f.fileBase === 'absolute' ? [moduleDirOfSource(f.file)] : [])));
+  const logRoot = inferLogRoot(
+    findings.flatMap((f) => (f.file && f.fileBase === 'absolute' ? [moduleDirOfSource(f.file)] : [])),
+  );
   if (logRoot === '') return log;
-  return { ...log, logRoot, compileErrors: log.compileErrors.map((d) => rebaseDiagnostic(d, logRoot)), otherFailures: log.otherFailures.map((d) => rebaseDiagnostic(d, logRoot)) };
+  return {
+    ...log,
+    logRoot,
+    compileErrors: log.compileErrors.map((d) => rebaseDiagnostic(d, logRoot)),
+    otherFailures: log.otherFailures.map((d) => rebaseDiagnostic(d, logRoot)),
+  };
 }
 
 class FileLookup {
@@ -109,9 +131,16 @@ class FileLookup {
   }
 }
 
-async function builtTestCases(input: DiagnoseBuildInput, log: LogParseResult, folders: ModuleFolder[], warnings: string[]): Promise<CollectedCase[]> {
+async function builtTestCases(
+  input: DiagnoseBuildInput,
+  log: LogParseResult,
+  folders: ModuleFolder[],
+  warnings: string[],
+): Promise<CollectedCase[]> {
   const touched = log.modules.filter((m) => m.status !== 'SKIPPED');
-  const dirs = folders.filter((f) => touched.length === 0 || touched.some((m) => m.artifactId === f.artifactId || m.name === f.name)).map((f) => f.dir);
+  const dirs = folders
+    .filter((f) => touched.length === 0 || touched.some((m) => m.artifactId === f.artifactId || m.name === f.name))
+    .map((f) => f.dir);
   const collected = await collectTestCases({
     projectRoot: input.projectRoot,
     moduleDirs: dirs.length > 0 ? dirs : [''],
@@ -146,12 +175,22 @@ async function walkReports(dir: string, warnings: string[]): Promise<{ dir: stri
 
 /** A saved report's module: the longest module folder its path starts with (after dropping `target/`). */
 function moduleOfSaved(rel: string, folders: ModuleFolder[]): ModuleFolder | undefined {
-  const withoutTarget = rel.split('/').filter((part) => part !== 'target').join('/');
-  const dir = owningModuleDir(withoutTarget, folders.map((f) => f.dir).filter((d) => d !== ''));
+  const withoutTarget = rel
+    .split('/')
+    .filter((part) => part !== 'target')
+    .join('/');
+  const dir = owningModuleDir(
+    withoutTarget,
+    folders.map((f) => f.dir).filter((d) => d !== ''),
+  );
   return folders.find((f) => f.dir === dir) ?? folders.find((f) => f.dir === '');
 }
 
-async function savedTestCases(saved: { dir: string; files: string[] }, folders: ModuleFolder[], warnings: string[]): Promise<CollectedCase[]> {
+async function savedTestCases(
+  saved: { dir: string; files: string[] },
+  folders: ModuleFolder[],
+  warnings: string[],
+): Promise<CollectedCase[]> {
   const cases: CollectedCase[] = [];
   for (const rel of saved.files.filter((f) => /(^|\/)TEST-[^/]*\.xml$/.test(f))) {
     const text = await readBounded(path.join(saved.dir, rel), MAX_REPORT_BYTES, warnings);
@@ -161,8 +200,16 @@ async function savedTestCases(saved: { dir: string; files: string[] }, folders: 
     const folder = moduleOfSaved(rel, folders);
     // Named as the build wrote it (module/target/surefire-reports/...), wherever it was saved.
     const underModule = folder?.dir && rel.startsWith(`${folder.dir}/`) ? rel.slice(folder.dir.length + 1) : rel;
-    const reportFile = underModule.split('/').includes('target') ? rel : joinRelative(folder?.dir ?? '', 'target', underModule);
-    for (const c of parsed.cases) cases.push({ ...c, moduleDir: folder?.dir ?? '', reportFile, ...(folder?.artifactId ? { module: folder.artifactId } : {}) });
+    const reportFile = underModule.split('/').includes('target')
+      ? rel
+      : joinRelative(folder?.dir ?? '', 'target', underModule);
+    for (const c of parsed.cases)
+      cases.push({
+        ...c,
+        moduleDir: folder?.dir ?? '',
+        reportFile,
+        ...(folder?.artifactId ? { module: folder.artifactId } : {}),
+      });
   }
   return cases;
 }
@@ -221,9 +268,13 @@ async function qualityReportFindings(search: ReportSearch): Promise<QualityFindi
       const moduleDir = moduleFolderDir(failure.module, log, folders);
       const named = saved.files.filter((f) => f.split('/').pop() === spec.report);
       const inModule = named.filter((f) => moduleOfSaved(f, folders)?.dir === moduleDir);
-      candidates.push(...(inModule.length > 0 ? inModule : named.length === 1 ? named : []).map((f) => path.join(saved.dir, f)));
+      candidates.push(
+        ...(inModule.length > 0 ? inModule : named.length === 1 ? named : []).map((f) => path.join(saved.dir, f)),
+      );
     } else {
-      candidates.push(path.join(input.projectRoot, moduleFolderDir(failure.module, log, folders), 'target', spec.report));
+      candidates.push(
+        path.join(input.projectRoot, moduleFolderDir(failure.module, log, folders), 'target', spec.report),
+      );
       if (failure.reportPath && log.logRoot) {
         const rel = relativeToRoot(failure.reportPath, log.logRoot);
         if (!rel.startsWith('/') && !rel.split('/').includes('..')) candidates.push(path.join(input.projectRoot, rel));
@@ -250,9 +301,15 @@ async function dumpFileClasses(search: ReportSearch): Promise<Record<string, str
   for (const failure of log.forkFailures) {
     if (failure.classes.length > 0 || failure.lastRunning) continue;
     const files: string[] = [];
-    if (saved) files.push(...saved.files.filter((f) => /\.dump(?:stream)?$/.test(f)).map((f) => path.join(saved.dir, f)));
+    if (saved)
+      files.push(...saved.files.filter((f) => /\.dump(?:stream)?$/.test(f)).map((f) => path.join(saved.dir, f)));
     else {
-      const dir = path.join(input.projectRoot, moduleFolderDir(failure.module, log, folders), 'target', 'surefire-reports');
+      const dir = path.join(
+        input.projectRoot,
+        moduleFolderDir(failure.module, log, folders),
+        'target',
+        'surefire-reports',
+      );
       try {
         for (const name of (await readdir(dir)).filter((n) => /\.dump(?:stream)?$/.test(n)).sort()) {
           if (await freshFile(path.join(dir, name), since)) files.push(path.join(dir, name));
@@ -287,7 +344,8 @@ async function pluginReports(
     if (text !== undefined) out.push({ path: rel, ...(module ? { module } : {}), text });
   };
   if (saved) {
-    for (const rel of saved.files.filter((f) => names.includes(f.split('/').pop() ?? ''))) await push(path.join(saved.dir, rel), rel, moduleOfSaved(rel, folders)?.artifactId);
+    for (const rel of saved.files.filter((f) => names.includes(f.split('/').pop() ?? '')))
+      await push(path.join(saved.dir, rel), rel, moduleOfSaved(rel, folders)?.artifactId);
     return out;
   }
   for (const folder of folders.length > 0 ? folders : [{ dir: '' }]) {

@@ -8,7 +8,14 @@ import { forkDiagnostics } from './fork-diagnostics.js';
 import { attachModuleFolders, type ModuleFolder } from './modules.js';
 import { owningModuleDir, relativeToRoot } from './log-paths.js';
 import { classSourceCandidates, qualityDiagnostics } from './quality/diagnostics.js';
-import type { ConsoleTestFailure, Diagnosis, Diagnostic, LogParseResult, QualityFinding, ReactorModule } from './types.js';
+import type {
+  ConsoleTestFailure,
+  Diagnosis,
+  Diagnostic,
+  LogParseResult,
+  QualityFinding,
+  ReactorModule,
+} from './types.js';
 
 export interface AssembleInput {
   log: LogParseResult;
@@ -47,7 +54,10 @@ export function isBlocking(d: Diagnostic): boolean {
 /** Compile errors belong to the module whose folder holds the file. */
 function attributeModule(d: Diagnostic, folders: ModuleFolder[]): Diagnostic {
   if (d.file === undefined) return d;
-  const dir = owningModuleDir(d.file, folders.map((f) => f.dir));
+  const dir = owningModuleDir(
+    d.file,
+    folders.map((f) => f.dir),
+  );
   const artifactId = folders.find((f) => f.dir === dir)?.artifactId;
   if (!artifactId || artifactId === d.module) return d;
   return withFingerprint({ ...d, module: artifactId });
@@ -67,11 +77,18 @@ function consoleTestDiagnostic(t: ConsoleTestFailure): Diagnostic {
 function reactorModules(log: LogParseResult, folders: ModuleFolder[]): ReactorModule[] {
   if (log.modules.length > 0) return attachModuleFolders(log.modules, folders);
   // Quiet logs name no modules; the poms still say which exist.
-  return folders.map((f) => ({ name: f.name ?? f.artifactId ?? (f.dir || '.'), ...(f.artifactId ? { artifactId: f.artifactId } : {}), dir: f.dir }));
+  return folders.map((f) => ({
+    name: f.name ?? f.artifactId ?? (f.dir || '.'),
+    ...(f.artifactId ? { artifactId: f.artifactId } : {}),
+    dir: f.dir,
+  }));
 }
 
 /** Root-relative folder of a module: from the poms, else from the folders the log showed. */
-function moduleDirResolver(log: LogParseResult, folders: ModuleFolder[]): (module: string | undefined) => string | undefined {
+function moduleDirResolver(
+  log: LogParseResult,
+  folders: ModuleFolder[],
+): (module: string | undefined) => string | undefined {
   return (module) => {
     if (module !== undefined) {
       const known = folders.find((f) => f.artifactId === module)?.dir;
@@ -91,7 +108,8 @@ export function assembleDiagnosis(input: AssembleInput): Diagnosis {
   const warnings = [...log.warnings, ...(input.warnings ?? [])];
   if (input.logTruncated) warnings.push('the log was truncated (its head was dropped); the diagnosis may be partial');
   const moduleDir = moduleDirResolver(log, input.moduleFolders);
-  const classFile = (dir: string, className: string, sourceFile?: string) => input.classFile?.(dir, className, sourceFile) ?? classSourceCandidates(dir, className, sourceFile)[0];
+  const classFile = (dir: string, className: string, sourceFile?: string) =>
+    input.classFile?.(dir, className, sourceFile) ?? classSourceCandidates(dir, className, sourceFile)[0];
 
   const compile = log.compileErrors.map((d) => attributeModule(d, input.moduleFolders));
   const forks = forkDiagnostics({
@@ -120,13 +138,25 @@ export function assembleDiagnosis(input: AssembleInput): Diagnosis {
   const fromParsers = (input.parserDiagnostics ?? []).map((d) => attributeModule(d, input.moduleFolders));
   // "Not recognised" is the built-in parser's fallback: a plugin parser that explained the failure replaces it.
   const explainedByPlugin = fromParsers.some((d) => d.kind !== 'other');
-  const other = [...log.otherFailures.filter((d) => !(explainedByPlugin && d.category === 'unknown')), ...forks.filter((d) => d.kind !== 'test')];
+  const other = [
+    ...log.otherFailures.filter((d) => !(explainedByPlugin && d.category === 'unknown')),
+    ...forks.filter((d) => d.kind !== 'test'),
+  ];
   if (input.timedOut) other.push(otherDiagnostic('timeout', 'the build exceeded its time limit and was stopped'));
   if (input.interrupted) other.push(otherDiagnostic('interrupted', 'the build was interrupted'));
 
-  const diagnostics = [...compile, ...tests, ...quality, ...fromParsers.filter((d) => d.kind !== 'other'), ...fromParsers.filter((d) => d.kind === 'other'), ...other];
+  const diagnostics = [
+    ...compile,
+    ...tests,
+    ...quality,
+    ...fromParsers.filter((d) => d.kind !== 'other'),
+    ...fromParsers.filter((d) => d.kind === 'other'),
+    ...other,
+  ];
   if (diagnostics.length === 0 && input.exitCode > 0) {
-    diagnostics.push(otherDiagnostic('unknown', `Maven exited with code ${input.exitCode} and the log names no failure`));
+    diagnostics.push(
+      otherDiagnostic('unknown', `Maven exited with code ${input.exitCode} and the log names no failure`),
+    );
   } else if (diagnostics.length === 0 && input.exitCode < 0 && log.buildFailed) {
     // A saved log: its exit code is unknown, but it shows a failed build.
     diagnostics.push(otherDiagnostic('unknown', 'the log shows a failed build but names no failure mvnx recognises'));
@@ -137,7 +167,8 @@ export function assembleDiagnosis(input: AssembleInput): Diagnosis {
   let reason: string | undefined;
   if (!fixable) {
     if (blocking) reason = blocking.reason ?? CATEGORY_REASONS.unknown;
-    else if (diagnostics.length === 0) reason = input.exitCode < 0 ? 'the log shows no failed build' : 'the build did not fail';
+    else if (diagnostics.length === 0)
+      reason = input.exitCode < 0 ? 'the log shows no failed build' : 'the build did not fail';
     else reason = diagnostics.find((d) => d.reason)?.reason ?? 'no diagnostic can be fixed by a code patch';
   }
 

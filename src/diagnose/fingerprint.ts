@@ -51,7 +51,8 @@ export function diagnosticFingerprint(d: Omit<Diagnostic, 'fingerprint'> & { fin
     normaliseForFingerprint(d.message),
     (d.details ?? []).map(normaliseForFingerprint),
   ];
-  if (d.tool !== undefined || d.rule !== undefined || d.lint !== undefined) identity.push(d.tool ?? '', d.rule ?? '', d.lint ?? '');
+  if (d.tool !== undefined || d.rule !== undefined || d.lint !== undefined)
+    identity.push(d.tool ?? '', d.rule ?? '', d.lint ?? '');
   return createHash('sha256').update(JSON.stringify(identity)).digest('hex');
 }
 

@@ -28,7 +28,8 @@ const SIGNALS: Record<number, string> = { 134: 'SIGABRT', 137: 'SIGKILL', 139: '
 
 export function forkDiagnostics(input: ForkInput): Diagnostic[] {
   return input.failures.map((failure) => {
-    const className = failure.classes[0] ?? failure.lastRunning ?? input.dumpClasses?.[failure.module ?? ''] ?? input.dumpClasses?.[''];
+    const className =
+      failure.classes[0] ?? failure.lastRunning ?? input.dumpClasses?.[failure.module ?? ''] ?? input.dumpClasses?.[''];
     const where = className ? ` while running ${className}` : '';
     const module = failure.module ? { module: failure.module } : {};
     const signal = failure.exitCode !== undefined ? SIGNALS[failure.exitCode] : undefined;
@@ -44,7 +45,9 @@ export function forkDiagnostics(input: ForkInput): Diagnostic[] {
       });
     }
     if (failure.fatalErrorFile || signal) {
-      const cause = failure.fatalErrorFile ? 'the JVM itself crashed (an hs_err_pid file was written)' : `it was killed by ${signal}${failure.exitCode === 137 ? ', usually the machine\'s out-of-memory killer' : ''}`;
+      const cause = failure.fatalErrorFile
+        ? 'the JVM itself crashed (an hs_err_pid file was written)'
+        : `it was killed by ${signal}${failure.exitCode === 137 ? ", usually the machine's out-of-memory killer" : ''}`;
       return finish({
         kind: 'other',
         category: 'jvm-crash',
@@ -71,7 +74,15 @@ export function forkDiagnostics(input: ForkInput): Diagnostic[] {
       });
     }
     const file = input.testFile?.(failure.module, className);
-    return finish({ kind: 'test', category: 'test', fixable: true, message: what, ...(file ? { file } : {}), ...module, test: className });
+    return finish({
+      kind: 'test',
+      category: 'test',
+      fixable: true,
+      message: what,
+      ...(file ? { file } : {}),
+      ...module,
+      test: className,
+    });
   });
 }
 

@@ -11,6 +11,12 @@ export { parseSurefireReport, normaliseTestMethod } from './surefire.js';
 export { NON_CODE_RULES, CATEGORY_REASONS } from './categories.js';
 export { WERROR_MESSAGE } from './javac-lines.js';
 export { QUALITY_TOOLS, fixGoalFor, qualityToolOf } from './quality/tools.js';
-export { classifyParsed, type DiagnosticParser, type DiagnosticParserRun, type ParsedDiagnostic, type ParserReportFile } from './plugin-parsers.js';
+export {
+  classifyParsed,
+  type DiagnosticParser,
+  type DiagnosticParserRun,
+  type ParsedDiagnostic,
+  type ParserReportFile,
+} from './plugin-parsers.js';
 export { mergeRecoveredWarnings, needsWarningRecovery } from './werror.js';
 export type * from './types.js';

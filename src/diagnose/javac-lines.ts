@@ -18,7 +18,8 @@ const ABSOLUTE = String.raw`(?:[A-Za-z]:[\\/]|\\\\|\\|\/)`;
 /** maven-compiler-plugin's form. Lazy up to `.java):[`, anchored: one pass over the line. */
 export const COMPILER_ENTRY = new RegExp(String.raw`^(${ABSOLUTE}[^[\]]*?\.java):\[(\d+)(?:,(\d+))?\] ?(.*)$`);
 /** javac's and javadoc's own form; the path may be relative (javadoc run from the module folder). */
-const JAVAC_ENTRY = /^(?:Exit code: \d+ - )?([^\s:][^:]*?\.java|[A-Za-z]:[\\/][^:]*?\.java):(\d+): (error|warning): (.*)$/;
+const JAVAC_ENTRY =
+  /^(?:Exit code: \d+ - )?([^\s:][^:]*?\.java|[A-Za-z]:[\\/][^:]*?\.java):(\d+): (error|warning): (.*)$/;
 const WERROR_SUFFIX = 'warnings found and -Werror specified';
 export const WERROR_MESSAGE = WERROR_SUFFIX;
 
@@ -31,11 +32,18 @@ export interface JavacEntry {
   lint?: string;
 }
 
-export function compilerEntry(text: string): { file: string; line: number; column?: number; message: string } | undefined {
+export function compilerEntry(
+  text: string,
+): { file: string; line: number; column?: number; message: string } | undefined {
   if (!text.includes('.java:[')) return undefined;
   const m = COMPILER_ENTRY.exec(text);
   if (!m) return undefined;
-  return { file: m[1]!, line: Number(m[2]), ...(m[3] !== undefined ? { column: Number(m[3]) } : {}), message: m[4] ?? '' };
+  return {
+    file: m[1]!,
+    line: Number(m[2]),
+    ...(m[3] !== undefined ? { column: Number(m[3]) } : {}),
+    message: m[4] ?? '',
+  };
 }
 
 /** `File.java:79: error: malformed HTML` (javadoc, doclint, plain javac). */
@@ -70,10 +78,16 @@ export function splitLint(message: string): { message: string; lint?: string } {
  */
 const LINT_WORDING: ReadonlyArray<[RegExp, string]> = [
   [/^found raw type\b/, 'rawtypes'],
-  [/^unchecked (?:call|conversion|cast|method invocation|generic array creation|assignment)\b|^\S+ in \S+ implements \S+ in \S+\s*$/, 'unchecked'],
+  [
+    /^unchecked (?:call|conversion|cast|method invocation|generic array creation|assignment)\b|^\S+ in \S+ implements \S+ in \S+\s*$/,
+    'unchecked',
+  ],
   [/has been deprecated and marked for removal/, 'removal'],
   [/has been deprecated\b|^\[?deprecation\]?/, 'deprecation'],
-  [/^serializable class .* has no definition of serialVersionUID|^non-transient instance field of a serializable class/, 'serial'],
+  [
+    /^serializable class .* has no definition of serialVersionUID|^non-transient instance field of a serializable class/,
+    'serial',
+  ],
   [/^redundant cast to\b/, 'cast'],
   [/^possible fall-through into case\b/, 'fallthrough'],
   [/^finally clause cannot complete normally/, 'finally'],
@@ -83,17 +97,29 @@ const LINT_WORDING: ReadonlyArray<[RegExp, string]> = [
   [/^auto-closeable resource .* (?:is never referenced|may throw interrupted)/, 'try'],
   [/overrides equals, but neither it nor any superclass overrides hashCode/, 'overrides'],
   [/^deprecated item is not annotated with @Deprecated/, 'dep-ann'],
-  [/^(?:bootstrap class path|system modules path) not set|^source value \d+ is obsolete|^target value \d+ is obsolete|^\[options\]/, 'options'],
+  [
+    /^(?:bootstrap class path|system modules path) not set|^source value \d+ is obsolete|^target value \d+ is obsolete|^\[options\]/,
+    'options',
+  ],
   [/^possible 'this' escape/, 'this-escape'],
   [/^implicit cast from \S+ to \S+ in compound assignment is possibly lossy/, 'lossy-conversions'],
   [/^(?:Varargs method could cause heap pollution|Possible heap pollution from parameterized vararg type)/, 'varargs'],
   [/^inconsistent white space indentation|^trailing white space will be removed/, 'text-blocks'],
-  [/^class \S+ in module \S+ is not indirectly exported|^requires transitive directive for an automatic module/, 'exports'],
-  [/^No processor claimed any of these annotations|^Supported source version .* from annotation processor/, 'processing'],
+  [
+    /^class \S+ in module \S+ is not indirectly exported|^requires transitive directive for an automatic module/,
+    'exports',
+  ],
+  [
+    /^No processor claimed any of these annotations|^Supported source version .* from annotation processor/,
+    'processing',
+  ],
   [/^auxiliary class \S+ in \S+ should not be accessed from outside its own source file/, 'auxiliaryclass'],
   [/^class \S+ declares no explicit constructors/, 'missing-explicit-ctor'],
   [/^as of release \d+, '\w+' is a restricted (?:identifier|type name)/, 'preview'],
-  [/^(?:no comment|no @(?:param|return|throws) for|no main description|malformed HTML|bad use of|self-closing element not allowed|unexpected end tag|@param name not found|reference not found|no summary)\b/, 'doclint'],
+  [
+    /^(?:no comment|no @(?:param|return|throws) for|no main description|malformed HTML|bad use of|self-closing element not allowed|unexpected end tag|@param name not found|reference not found|no summary)\b/,
+    'doclint',
+  ],
 ];
 
 export function inferLint(message: string): string | undefined {
@@ -103,5 +129,7 @@ export function inferLint(message: string): string | undefined {
 
 /** javac's continuation lines, which Maven may print flush after `[ERROR] `. */
 export function isJavacDetail(text: string): boolean {
-  return /^\s*(?:symbol|location|required|found|reason|where|lower bounds|upper bounds|equality constraints|inference variable|argument mismatch|actual and formal)\b/.test(text);
+  return /^\s*(?:symbol|location|required|found|reason|where|lower bounds|upper bounds|equality constraints|inference variable|argument mismatch|actual and formal)\b/.test(
+    text,
+  );
 }

@@ -47,7 +47,9 @@ export function normaliseLogLine(raw: string): string {
       at += space[0].length;
       continue;
     }
-    const skipped = SKIPPED_TOKENS.map((pattern) => matchAt(pattern, line, at)).find((m) => m !== null && m[0].length > 0);
+    const skipped = SKIPPED_TOKENS.map((pattern) => matchAt(pattern, line, at)).find(
+      (m) => m !== null && m[0].length > 0,
+    );
     if (!skipped) break;
     at += skipped[0].length;
   }

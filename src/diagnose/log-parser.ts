@@ -87,7 +87,9 @@ export class MavenLogParser {
     this.onLine = options.onLine;
     this.other = new NonCodeFailures(this.projectRoot);
     const root = this.projectRoot;
-    this.compile = new CompileFindings((file) => (root === undefined ? toForwardSlashes(file) : relativeToRoot(rootedLike(file, root), root)));
+    this.compile = new CompileFindings((file) =>
+      root === undefined ? toForwardSlashes(file) : relativeToRoot(rootedLike(file, root), root),
+    );
   }
 
   feed(rawLine: string): void {
@@ -120,16 +122,22 @@ export class MavenLogParser {
   result(): LogParseResult {
     this.endErrorBlock();
     const warnings: string[] = [];
-    if (this.binaryLines > 0) warnings.push(`log contains ${this.binaryLines} line(s) of binary data; they were skipped`);
-    if (this.compile.capped || this.quality.capped || this.consoleTests.capped) warnings.push(`more than ${MAX_FINDINGS} findings; the rest were dropped`);
+    if (this.binaryLines > 0)
+      warnings.push(`log contains ${this.binaryLines} line(s) of binary data; they were skipped`);
+    if (this.compile.capped || this.quality.capped || this.consoleTests.capped)
+      warnings.push(`more than ${MAX_FINDINGS} findings; the rest were dropped`);
     const forkFailures = this.forks.result();
     const qualityFailures = this.quality.failures();
-    const explained = this.compile.size > 0 || this.testFailuresReported || forkFailures.length > 0 || qualityFailures.length > 0;
+    const explained =
+      this.compile.size > 0 || this.testFailuresReported || forkFailures.length > 0 || qualityFailures.length > 0;
     let otherFailures = this.other.values();
     // A test JVM that ran out of memory is one failure, however many lines said so.
-    if (forkFailures.some((f) => f.kind === 'out-of-memory')) otherFailures = otherFailures.filter((d) => d.category !== 'jvm-crash');
+    if (forkFailures.some((f) => f.kind === 'out-of-memory'))
+      otherFailures = otherFailures.filter((d) => d.category !== 'jvm-crash');
     if (otherFailures.length === 0 && !explained && this.firstUnexplainedFailure) {
-      otherFailures.push(this.other.diagnostic('unknown', this.firstUnexplainedFailure.text, this.firstUnexplainedFailure.module));
+      otherFailures.push(
+        this.other.diagnostic('unknown', this.firstUnexplainedFailure.text, this.firstUnexplainedFailure.module),
+      );
     }
     const qualityFindings = this.quality.promoted();
     const compileErrors = this.compile.values();
@@ -141,7 +149,8 @@ export class MavenLogParser {
         ...qualityFindings.flatMap((f) => (f.file && f.fileBase === 'absolute' ? [moduleDirOfSource(f.file)] : [])),
         ...qualityFailures.flatMap((f) => (f.reportPath ? [f.reportPath.replace(/\/target\/[^/]+$/, '')] : [])),
       ]);
-    const rebase = (d: Diagnostic): Diagnostic => (this.projectRoot === undefined ? rebaseDiagnostic(d, logRoot) : { ...d });
+    const rebase = (d: Diagnostic): Diagnostic =>
+      this.projectRoot === undefined ? rebaseDiagnostic(d, logRoot) : { ...d };
     return {
       compileErrors: compileErrors.map(rebase),
       otherFailures: otherFailures.map(rebase),
@@ -167,7 +176,10 @@ export class MavenLogParser {
   }
 
   private compileContext(): CompileContext {
-    return { ...(this.mojo?.artifactId ? { module: this.mojo.artifactId } : {}), ...(this.mojo?.plugin.includes('compiler') ? { compilerGoal: this.mojo.goal } : {}) };
+    return {
+      ...(this.mojo?.artifactId ? { module: this.mojo.artifactId } : {}),
+      ...(this.mojo?.plugin.includes('compiler') ? { compilerGoal: this.mojo.goal } : {}),
+    };
   }
 
   private feedUnprefixed(line: string): void {
@@ -186,7 +198,8 @@ export class MavenLogParser {
       if (this.forks.error(line, this.mojo?.artifactId)) return;
     }
     const rule = matchNonCode(line);
-    if (rule?.rule.category === 'jvm-crash') this.other.add(rule.rule.category, line.trim(), this.mojo?.artifactId, rule.reason);
+    if (rule?.rule.category === 'jvm-crash')
+      this.other.add(rule.rule.category, line.trim(), this.mojo?.artifactId, rule.reason);
   }
 
   private feedError(text: string): void {
@@ -235,7 +248,10 @@ export class MavenLogParser {
       return;
     }
     this.other.next(header);
-    const explained = quality || /Compilation failure/.test(text) || (failedGoal?.plugin === 'maven-javadoc-plugin' && this.compile.size > 0);
+    const explained =
+      quality ||
+      /Compilation failure/.test(text) ||
+      (failedGoal?.plugin === 'maven-javadoc-plugin' && this.compile.size > 0);
     if (failedGoal && !this.firstUnexplainedFailure && !explained) {
       this.firstUnexplainedFailure = { text: failedGoal.message || text, module };
     }
@@ -247,7 +263,13 @@ export class MavenLogParser {
     this.reactor.markFailed(artifactId);
     const spec = plugin && goal ? qualityToolOf(plugin, goal) : undefined;
     if (!spec || !groupId || !version) return false;
-    this.quality.fail({ tool: spec.tool, module: artifactId, goal: `${groupId}:${plugin}:${version}:${goal}`, message, ...(this.projectRoot !== undefined ? { projectRoot: this.projectRoot } : {}) });
+    this.quality.fail({
+      tool: spec.tool,
+      module: artifactId,
+      goal: `${groupId}:${plugin}:${version}:${goal}`,
+      message,
+      ...(this.projectRoot !== undefined ? { projectRoot: this.projectRoot } : {}),
+    });
     return true;
   }
 
@@ -278,7 +300,8 @@ export class MavenLogParser {
     const javac = javacEntry(text);
     if (javac) {
       const javadoc = this.mojo?.plugin === 'maven-javadoc-plugin' || text.startsWith('Exit code:');
-      if (javac.severity === 'error') this.compile.start(javac, prefixed, javadoc ? 'javadoc' : 'error', this.compileContext());
+      if (javac.severity === 'error')
+        this.compile.start(javac, prefixed, javadoc ? 'javadoc' : 'error', this.compileContext());
       else if (!javadoc) this.compile.start(javac, prefixed, 'warning', this.compileContext());
       return true;
     }
@@ -334,7 +357,9 @@ export class MavenLogParser {
   }
 
   private collect(findings: QualityFinding[]): void {
-    this.quality.collect(findings, (tool) => (this.mojo && this.runningQualityTool() === tool ? this.mojo.artifactId : undefined));
+    this.quality.collect(findings, (tool) =>
+      this.mojo && this.runningQualityTool() === tool ? this.mojo.artifactId : undefined,
+    );
   }
 
   private endErrorBlock(): void {

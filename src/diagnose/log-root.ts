@@ -48,7 +48,8 @@ export function rebaseDiagnostic(d: Diagnostic, root: string): Diagnostic {
   if (root === '') return { ...d };
   const out: Diagnostic = { ...d, message: relativisePathsIn(d.message, root) };
   if (d.reason !== undefined) out.reason = relativisePathsIn(d.reason, root);
-  if (d.file !== undefined && (d.file.startsWith('/') || isWindowsPath(d.file))) out.file = relativeToRoot(rootedLike(d.file, root), root);
+  if (d.file !== undefined && (d.file.startsWith('/') || isWindowsPath(d.file)))
+    out.file = relativeToRoot(rootedLike(d.file, root), root);
   out.fingerprint = diagnosticFingerprint(out);
   return out;
 }

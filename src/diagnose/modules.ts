@@ -55,7 +55,11 @@ export async function discoverModules(projectRoot: string, warnings: string[] = 
       warnings.push(`cannot read ${pomFile}: ${(error as Error).message.split('\n')[0]}`);
       return;
     }
-    found.push({ dir: folder, ...(pom.artifactId ? { artifactId: pom.artifactId } : {}), ...(pom.name ? { name: pom.name } : {}) });
+    found.push({
+      dir: folder,
+      ...(pom.artifactId ? { artifactId: pom.artifactId } : {}),
+      ...(pom.name ? { name: pom.name } : {}),
+    });
     for (const m of pom.modules) {
       const child = path.posix.normalize(joinRelative(folder, toForwardSlashes(m))).replace(/\/$/, '');
       if (!child.startsWith('..')) await visit(child === '.' ? '' : child, depth + 1);
@@ -73,6 +77,10 @@ export function attachModuleFolders(reactor: ReactorModule[], folders: ModuleFol
       folders.find((f) => f.name !== undefined && f.name === m.name) ??
       folders.find((f) => m.artifactId === undefined && f.artifactId === m.name);
     if (!folder) return { ...m };
-    return { ...m, dir: folder.dir, ...(m.artifactId === undefined && folder.artifactId ? { artifactId: folder.artifactId } : {}) };
+    return {
+      ...m,
+      dir: folder.dir,
+      ...(m.artifactId === undefined && folder.artifactId ? { artifactId: folder.artifactId } : {}),
+    };
   });
 }

@@ -26,7 +26,8 @@ export interface FailedGoal {
 
 const MOJO_HEADER = /^--- ([\w.-]+):([^:\s]+):([\w-]+) \(([^)]*)\) @ (\S+) ---/;
 // groupId:artifactId:version:goal (execution) on project artifactId: message
-const FAILED_GOAL = /^Failed to execute goal (?:([\w.-]+):([\w.-]+):([^:\s]+):([\w-]+) \([^)]*\) )?on project ([^\s:]+): ?(.*)$/;
+const FAILED_GOAL =
+  /^Failed to execute goal (?:([\w.-]+):([\w.-]+):([^:\s]+):([\w-]+) \([^)]*\) )?on project ([^\s:]+): ?(.*)$/;
 
 export function mojoHeader(text: string): MojoContext | undefined {
   const m = MOJO_HEADER.exec(text);
@@ -37,5 +38,12 @@ export function failedGoalLine(text: string): FailedGoal | undefined {
   const m = FAILED_GOAL.exec(text);
   if (!m) return undefined;
   const [, groupId, plugin, version, goal, artifactId, message] = m;
-  return { ...(groupId ? { groupId } : {}), ...(plugin ? { plugin } : {}), ...(version ? { version } : {}), ...(goal ? { goal } : {}), artifactId: artifactId!, message: message ?? '' };
+  return {
+    ...(groupId ? { groupId } : {}),
+    ...(plugin ? { plugin } : {}),
+    ...(version ? { version } : {}),
+    ...(goal ? { goal } : {}),
+    artifactId: artifactId!,
+    message: message ?? '',
+  };
 }

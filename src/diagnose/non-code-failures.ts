@@ -30,7 +30,8 @@ export class NonCodeFailures {
     const seen = this.byKey.get(key);
     const informative = text.trim() !== '' && !/^Failed to execute goal/.test(text);
     if (seen) {
-      if (informative && (seen.message === '' || /^Failed to execute goal/.test(seen.message))) this.byKey.set(key, this.diagnostic(category, text, module, reason));
+      if (informative && (seen.message === '' || /^Failed to execute goal/.test(seen.message)))
+        this.byKey.set(key, this.diagnostic(category, text, module, reason));
       return;
     }
     this.byKey.set(key, this.diagnostic(category, text, module, reason));
@@ -42,7 +43,15 @@ export class NonCodeFailures {
       const seen = this.byKey.get(this.awaiting);
       if (seen) {
         const text = `${seen.message} ${header}`;
-        this.byKey.set(this.awaiting, this.diagnostic(seen.category as NonCodeCategory, text, seen.module, matchNonCode(text)?.reason ?? seen.reason));
+        this.byKey.set(
+          this.awaiting,
+          this.diagnostic(
+            seen.category as NonCodeCategory,
+            text,
+            seen.module,
+            matchNonCode(text)?.reason ?? seen.reason,
+          ),
+        );
       }
     }
     this.awaiting = undefined;

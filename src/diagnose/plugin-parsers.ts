@@ -61,19 +61,28 @@ function problemOf(p: ParsedDiagnostic): string | undefined {
   if (!KINDS.includes(p.kind)) return `kind must be one of ${KINDS.join(', ')}, got ${JSON.stringify(p.kind)}`;
   if (typeof p.message !== 'string' || p.message.trim() === '') return 'message must be a non-empty string';
   for (const key of ['line', 'column'] as const) {
-    if (p[key] !== undefined && !(Number.isInteger(p[key]) && p[key] > 0)) return `${key} must be a positive whole number`;
+    if (p[key] !== undefined && !(Number.isInteger(p[key]) && p[key] > 0))
+      return `${key} must be a positive whole number`;
   }
   for (const key of ['file', 'module', 'test', 'tool', 'rule', 'category', 'reason'] as const) {
     if (p[key] !== undefined && typeof p[key] !== 'string') return `${key} must be a string`;
   }
-  if (p.file !== undefined && toForwardSlashes(p.file).split('/').includes('..')) return `file must be inside the project, got ${JSON.stringify(p.file)}`;
+  if (p.file !== undefined && toForwardSlashes(p.file).split('/').includes('..'))
+    return `file must be inside the project, got ${JSON.stringify(p.file)}`;
   return undefined;
 }
 
 /** The built-in classification applied to a parser's finding. */
 export function classifyParsed(p: ParsedDiagnostic, logRoot: string, parser: string): Diagnostic {
   const absolute = p.file !== undefined && /^(?:[A-Za-z]:[\\/]|[\\/])/.test(p.file);
-  const file = p.file === undefined ? undefined : absolute ? (logRoot ? relativeToRoot(p.file, logRoot) : toForwardSlashes(p.file)) : toForwardSlashes(p.file).replace(/^\.\//, '');
+  const file =
+    p.file === undefined
+      ? undefined
+      : absolute
+        ? logRoot
+          ? relativeToRoot(p.file, logRoot)
+          : toForwardSlashes(p.file)
+        : toForwardSlashes(p.file).replace(/^\.\//, '');
   const base = {
     message: truncate(p.message.trim(), 500),
     ...(file ? { file } : {}),
@@ -86,7 +95,14 @@ export function classifyParsed(p: ParsedDiagnostic, logRoot: string, parser: str
   let d: Omit<Diagnostic, 'fingerprint'>;
   if (p.kind === 'other') {
     const category = (p.category && NON_CODE.has(p.category) ? p.category : 'unknown') as NonCodeCategory;
-    d = { kind: 'other', category, fixable: false, ...base, ...(p.tool ? { tool: p.tool } : {}), reason: p.reason?.trim() || CATEGORY_REASONS[category] };
+    d = {
+      kind: 'other',
+      category,
+      fixable: false,
+      ...base,
+      ...(p.tool ? { tool: p.tool } : {}),
+      reason: p.reason?.trim() || CATEGORY_REASONS[category],
+    };
   } else {
     const placed = p.kind === 'test' ? Boolean(p.test || file) : Boolean(file);
     d = {
@@ -128,7 +144,8 @@ export class PluginParserRuns {
   report(file: ParserReportFile): void {
     const name = file.path.split('/').pop() ?? file.path;
     for (const entry of this.runs) {
-      if (entry.run.report && (entry.parser.reports ?? []).includes(name)) this.call(entry, 'report()', () => entry.run.report!(file));
+      if (entry.run.report && (entry.parser.reports ?? []).includes(name))
+        this.call(entry, 'report()', () => entry.run.report!(file));
     }
   }
 
@@ -164,6 +181,8 @@ export class PluginParserRuns {
   private fail(name: string, what: string, error: unknown): void {
     const index = this.runs.findIndex((entry) => entry.parser.name === name);
     if (index !== -1) this.runs.splice(index, 1);
-    this.warnings.push(`parser ${name}: ${what} failed: ${(error instanceof Error ? error.message : String(error)).split('\n')[0]}; it was stopped (what it found before is kept)`);
+    this.warnings.push(
+      `parser ${name}: ${what} failed: ${(error instanceof Error ? error.message : String(error)).split('\n')[0]}; it was stopped (what it found before is kept)`,
+    );
   }
 }

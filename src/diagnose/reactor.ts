@@ -68,7 +68,11 @@ export class ReactorTracker {
 
   /** A line that names a module folder (INFO or ERROR), with the module running when known. */
   noteBasedir(text: string, module: string | undefined): void {
-    if (this.hints.size >= MAX_HINTS || !/^(?:skip non|Please refer|Building jar|Deleting|Non-|The project )/.test(text)) return;
+    if (
+      this.hints.size >= MAX_HINTS ||
+      !/^(?:skip non|Please refer|Building jar|Deleting|Non-|The project )/.test(text)
+    )
+      return;
     for (const pattern of BASEDIR_HINTS) {
       const m = pattern.exec(text);
       if (!m) continue;
@@ -89,7 +93,9 @@ export class ReactorTracker {
 
   private markSummaryRow(label: string, status: 'SUCCESS' | 'FAILURE' | 'SKIPPED'): void {
     // Maven 3.9 prints "Name Version ....": match the longest known name the label starts with.
-    const known = this.list.filter((m) => label === m.name || label.startsWith(m.name + ' ')).sort((a, b) => b.name.length - a.name.length)[0];
+    const known = this.list
+      .filter((m) => label === m.name || label.startsWith(m.name + ' '))
+      .sort((a, b) => b.name.length - a.name.length)[0];
     if (known) known.status = status;
     else this.list.push({ name: label, status });
   }

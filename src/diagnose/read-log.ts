@@ -168,7 +168,8 @@ export function decodeMixed(bytes: Uint8Array): string {
   let plainStart = 0;
   let i = 0;
   const flushPlain = (end: number) => {
-    if (end > plainStart) out += Buffer.from(bytes.buffer, bytes.byteOffset + plainStart, end - plainStart).toString('latin1');
+    if (end > plainStart)
+      out += Buffer.from(bytes.buffer, bytes.byteOffset + plainStart, end - plainStart).toString('latin1');
   };
   while (i < bytes.length) {
     const b = bytes[i]!;

@@ -41,7 +41,12 @@ export function parseFrame(line: string): StackFrame | undefined {
   if (!m) return undefined;
   const [, className = '', method = '', fileName, lineNo] = m;
   const usableFile = fileName && fileName !== 'Native Method' && fileName !== 'Unknown Source' ? fileName : undefined;
-  return { className, method, ...(usableFile ? { fileName: usableFile } : {}), ...(lineNo ? { line: Number(lineNo) } : {}) };
+  return {
+    className,
+    method,
+    ...(usableFile ? { fileName: usableFile } : {}),
+    ...(lineNo ? { line: Number(lineNo) } : {}),
+  };
 }
 
 /**
@@ -87,7 +92,15 @@ export function parseStackTrace(lines: readonly string[]): ThrowableSection[] {
       // `Suppressed:` is printed one tab in from the trace it belongs to, a cause at the depth of the trace it causes.
       const depth = indentation(section[1]!);
       const enclosing = enclosingSection(sections, kind, depth);
-      sections.push({ kind, header: section[3]!.trim(), depth, lineIndex: index, frames: [], omitted: 0, ...(enclosing !== undefined ? { enclosing } : {}) });
+      sections.push({
+        kind,
+        header: section[3]!.trim(),
+        depth,
+        lineIndex: index,
+        frames: [],
+        omitted: 0,
+        ...(enclosing !== undefined ? { enclosing } : {}),
+      });
       continue;
     }
     // A multi-line message continues the header of a section that has no frames yet.
@@ -96,7 +109,11 @@ export function parseStackTrace(lines: readonly string[]): ThrowableSection[] {
   return sections;
 }
 
-function enclosingSection(sections: readonly ThrowableSection[], kind: ThrowableSection['kind'], depth: number): number | undefined {
+function enclosingSection(
+  sections: readonly ThrowableSection[],
+  kind: ThrowableSection['kind'],
+  depth: number,
+): number | undefined {
   // A cause continues the last trace at its own depth; a suppressed one belongs to the last trace one level up.
   const wanted = kind === 'caused-by' ? depth : depth - 1;
   for (let index = sections.length - 1; index >= 0; index--) if (sections[index]!.depth === wanted) return index;
@@ -104,7 +121,10 @@ function enclosingSection(sections: readonly ThrowableSection[], kind: Throwable
 }
 
 /** The frames a section stands for: its own, then the shared ones `... N more` left out. */
-export function fullFrames(sections: readonly ThrowableSection[], index: number): { frame: StackFrame; lineIndex: number }[] {
+export function fullFrames(
+  sections: readonly ThrowableSection[],
+  index: number,
+): { frame: StackFrame; lineIndex: number }[] {
   const section = sections[index];
   if (!section) return [];
   if (section.omitted === 0 || section.enclosing === undefined) return section.frames;
@@ -114,7 +134,8 @@ export function fullFrames(sections: readonly ThrowableSection[], index: number)
 
 /** The last `Caused by:` of the main chain, or the throwable itself when nothing caused it. */
 export function rootCauseIndex(sections: readonly ThrowableSection[]): number {
-  for (let index = sections.length - 1; index > 0; index--) if (sections[index]!.kind === 'caused-by' && sections[index]!.depth === 0) return index;
+  for (let index = sections.length - 1; index > 0; index--)
+    if (sections[index]!.kind === 'caused-by' && sections[index]!.depth === 0) return index;
   return 0;
 }
 
@@ -127,7 +148,10 @@ export interface ProjectFrame {
 }
 
 /** The first frame `resolve` maps to a project source file. */
-export function firstProjectFrame(lines: string[], resolve: (frame: StackFrame) => string | undefined): ProjectFrame | undefined {
+export function firstProjectFrame(
+  lines: string[],
+  resolve: (frame: StackFrame) => string | undefined,
+): ProjectFrame | undefined {
   for (let i = 0; i < lines.length; i++) {
     const frame = parseFrame(lines[i] ?? '');
     if (!frame) continue;
@@ -184,7 +208,10 @@ export function condenseStackTrace(lines: string[], isProjectFrame: (frame: Stac
     if (run.length === 1) kept.push({ text: run[0]!, weight: 1 });
     else if (run.length > 1) {
       const indent = /^\s*/.exec(run[0]!)![0];
-      kept.push({ text: `${indent}... ${run.length} framework frames (${frameClass(run[0]!)} ... ${frameClass(run.at(-1)!)})`, weight: 1 });
+      kept.push({
+        text: `${indent}... ${run.length} framework frames (${frameClass(run[0]!)} ... ${frameClass(run.at(-1)!)})`,
+        weight: 1,
+      });
     }
     run = [];
   };
@@ -202,7 +229,8 @@ export function condenseStackTrace(lines: string[], isProjectFrame: (frame: Stac
   if (kept.length <= MAX_CONDENSED_LINES) return kept.map((entry) => entry.text).join('\n');
   // Over the cap: drop framework lines from the end first, then project frames, never headers.
   for (const weight of [1, 2]) {
-    for (let index = kept.length - 1; index >= 0 && kept.length > MAX_CONDENSED_LINES; index--) if (kept[index]!.weight === weight) kept.splice(index, 1);
+    for (let index = kept.length - 1; index >= 0 && kept.length > MAX_CONDENSED_LINES; index--)
+      if (kept[index]!.weight === weight) kept.splice(index, 1);
   }
   return [...kept.map((entry) => entry.text), `... (stack trace cut at ${MAX_CONDENSED_LINES} lines)`].join('\n');
 }

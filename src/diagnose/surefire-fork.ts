@@ -16,7 +16,6 @@
  */
 import type { ForkFailure, ForkFailureKind } from './types.js';
 
-
 const RUNNING = /^Running ([\w$.]+)\s*$/;
 const FINISHED = /^Tests run: \d+, .* (?:-|--) in ([\w$.]+)\s*$/;
 const CLASS_NAME = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$/;
@@ -65,7 +64,12 @@ export class ForkTracker {
     }
     if (this.awaitingDetail) {
       this.awaitingDetail = false;
-      if (trimmed !== '' && !trimmed.startsWith('org.apache.maven.surefire') && this.current && this.current.detail === undefined) {
+      if (
+        trimmed !== '' &&
+        !trimmed.startsWith('org.apache.maven.surefire') &&
+        this.current &&
+        this.current.detail === undefined
+      ) {
         this.current.detail = trimmed;
         if (OUT_OF_MEMORY.test(trimmed)) this.current.kind = 'out-of-memory';
         return true;
@@ -94,7 +98,10 @@ export class ForkTracker {
       this.readingCrashed = true;
       return true;
     }
-    if (/hs_err_pid\d*/.test(trimmed) || trimmed.includes('A fatal error has been detected by the Java Runtime Environment')) {
+    if (
+      /hs_err_pid\d*/.test(trimmed) ||
+      trimmed.includes('A fatal error has been detected by the Java Runtime Environment')
+    ) {
       this.current.fatalErrorFile = true;
       return true;
     }
@@ -103,7 +110,9 @@ export class ForkTracker {
       this.current.detail ??= trimmed;
       return true;
     }
-    return /^Command was |^Error occurred in starting fork|^Please refer to |^ExecutionException|^org\.apache\.maven\.surefire\.booter\.SurefireBooterForkException/.test(trimmed);
+    return /^Command was |^Error occurred in starting fork|^Please refer to |^ExecutionException|^org\.apache\.maven\.surefire\.booter\.SurefireBooterForkException/.test(
+      trimmed,
+    );
   }
 
   /** An ERROR line that is no part of a fork failure ends the current one. */
@@ -115,8 +124,13 @@ export class ForkTracker {
 
   result(): ForkFailure[] {
     return [...this.failures.values()].map((failure) => {
-      const lastRunning = this.running.get(failure.module ?? '') ?? (failure.module !== undefined ? this.running.get('') : undefined);
-      return { ...failure, classes: [...failure.classes], ...(lastRunning && !failure.lastRunning ? { lastRunning } : {}) };
+      const lastRunning =
+        this.running.get(failure.module ?? '') ?? (failure.module !== undefined ? this.running.get('') : undefined);
+      return {
+        ...failure,
+        classes: [...failure.classes],
+        ...(lastRunning && !failure.lastRunning ? { lastRunning } : {}),
+      };
     });
   }
 

@@ -52,7 +52,10 @@ type XmlNode = Record<string, unknown>;
 export function normaliseTestMethod(name: string): string {
   let n = name.trim();
   for (let i = 0; i < 4; i++) {
-    const next = n.replace(/\[[^\]]*\]$/, '').replace(/\([^()]*\)$/, '').trim();
+    const next = n
+      .replace(/\[[^\]]*\]$/, '')
+      .replace(/\([^()]*\)$/, '')
+      .trim();
     if (next === n) break;
     n = next;
   }
@@ -61,7 +64,11 @@ export function normaliseTestMethod(name: string): string {
 
 function str(value: unknown): string {
   // fast-xml-parser gives strings, numbers and booleans for text; an element is no text.
-  return typeof value === 'string' ? value : typeof value === 'number' || typeof value === 'boolean' ? String(value) : '';
+  return typeof value === 'string'
+    ? value
+    : typeof value === 'number' || typeof value === 'boolean'
+      ? String(value)
+      : '';
 }
 
 function nodes(value: unknown): XmlNode[] {
@@ -118,7 +125,9 @@ export function parseSurefireReport(xml: string, reportFile: string): ParsedRepo
     }
     return { cases, warnings };
   } catch (error) {
-    warnings.push(`report ${reportFile} could not be read (${(error as Error).message.split('\n')[0]}); results from it may be partial`);
+    warnings.push(
+      `report ${reportFile} could not be read (${(error as Error).message.split('\n')[0]}); results from it may be partial`,
+    );
     return { cases: salvageCases(xml), warnings };
   }
 }
@@ -157,7 +166,9 @@ function salvageCases(xml: string): ReportedTestCase[] {
       const outcome = problem[1] === 'failure' ? 'failure' : 'error';
       const after = own.slice((problem.index ?? 0) + problem[0].length);
       const textEnd = after.search(/<\/(failure|error)>/);
-      const stackTrace = decodeEntities((textEnd === -1 ? after : after.slice(0, textEnd)).replace(/<!\[CDATA\[|\]\]>/g, '')).trim();
+      const stackTrace = decodeEntities(
+        (textEnd === -1 ? after : after.slice(0, textEnd)).replace(/<!\[CDATA\[|\]\]>/g, ''),
+      ).trim();
       cases.push({
         ...base,
         status: outcome === 'failure' ? 'failed' : 'error',

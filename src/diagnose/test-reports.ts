@@ -9,7 +9,15 @@ import path from 'node:path';
 import { diagnosticFingerprint } from './fingerprint.js';
 import { discoverModules, type ModuleFolder } from './modules.js';
 import { joinRelative, relativeToRoot, toForwardSlashes } from './log-paths.js';
-import { analyseStackTrace, condenseStackTrace, firstProjectFrame, frameSourceCandidates, type CauseChain, type ProjectFrame, type StackFrame } from './stack.js';
+import {
+  analyseStackTrace,
+  condenseStackTrace,
+  firstProjectFrame,
+  frameSourceCandidates,
+  type CauseChain,
+  type ProjectFrame,
+  type StackFrame,
+} from './stack.js';
 import { parseSurefireReport, type ReportedTestCase } from './surefire.js';
 import { truncate } from './text.js';
 import type { Diagnostic, TestCaseResult } from './types.js';
@@ -117,7 +125,12 @@ export async function collectTestCases(input: CollectInput): Promise<CollectOutc
           // Surefire may list a nested class's cases in more than one report.
           const key = `${folder.dir}\u0000${c.className}\u0000${c.reportedName}`;
           const at = seen.get(key);
-          const entry: CollectedCase = { ...c, moduleDir: folder.dir, reportFile, ...(folder.artifactId ? { module: folder.artifactId } : {}) };
+          const entry: CollectedCase = {
+            ...c,
+            moduleDir: folder.dir,
+            reportFile,
+            ...(folder.artifactId ? { module: folder.artifactId } : {}),
+          };
           if (at === undefined) {
             seen.set(key, cases.length);
             cases.push(entry);
@@ -132,7 +145,9 @@ export async function collectTestCases(input: CollectInput): Promise<CollectOutc
 }
 
 /** Every report's modification time, to tell afterwards which ones a run rewrote (see `unchangedSince`). */
-export async function reportTimes(input: Pick<CollectInput, 'projectRoot' | 'moduleDirs' | 'knownFolders'>): Promise<Map<string, number>> {
+export async function reportTimes(
+  input: Pick<CollectInput, 'projectRoot' | 'moduleDirs' | 'knownFolders'>,
+): Promise<Map<string, number>> {
   const times = new Map<string, number>();
   for (const folder of await moduleFolders(input, [])) {
     for (const reportDir of REPORT_DIRS) {
@@ -162,10 +177,17 @@ export async function collectTestResults(input: CollectInput): Promise<TestCaseR
  * Maps a frame to an existing source file, caching lookups: the test's own module first,
  * then the project's other modules (the code under test often lives in a sibling).
  */
-export function sourceResolver(projectRoot: string, moduleDir: string, cache = new Map<string, boolean>(), otherModuleDirs: readonly string[] = []): (frame: StackFrame) => string | undefined {
+export function sourceResolver(
+  projectRoot: string,
+  moduleDir: string,
+  cache = new Map<string, boolean>(),
+  otherModuleDirs: readonly string[] = [],
+): (frame: StackFrame) => string | undefined {
   const dirs = [moduleDir, ...otherModuleDirs.filter((dir) => dir !== moduleDir)];
   return (frame) => {
-    for (const candidate of dirs.flatMap((dir) => frameSourceCandidates(frame).map((relative) => joinRelative(dir, relative)))) {
+    for (const candidate of dirs.flatMap((dir) =>
+      frameSourceCandidates(frame).map((relative) => joinRelative(dir, relative)),
+    )) {
       const rel = candidate;
       let exists = cache.get(rel);
       if (exists === undefined) {
@@ -213,11 +235,20 @@ export function testCaseDiagnostic(c: CollectedCase, resolve: (frame: StackFrame
       stackTrace: condenseStackTrace(lines, (frame) => resolve(frame) !== undefined),
       ...(rootCause ? { rootCause } : {}),
       ...(chain.projectFrames.length > 0
-        ? { frames: chain.projectFrames.map(({ frame, file }) => ({ file, ...(frame.line ? { line: frame.line } : {}), className: frame.className, method: frame.method })) }
+        ? {
+            frames: chain.projectFrames.map(({ frame, file }) => ({
+              file,
+              ...(frame.line ? { line: frame.line } : {}),
+              className: frame.className,
+              method: frame.method,
+            })),
+          }
         : {}),
       reportFile: c.reportFile,
     },
-    ...(crashed ? { reason: 'the test JVM ran out of memory or crashed; that needs JVM settings, not a code patch' } : {}),
+    ...(crashed
+      ? { reason: 'the test JVM ran out of memory or crashed; that needs JVM settings, not a code patch' }
+      : {}),
     fingerprint: '',
   };
   d.fingerprint = diagnosticFingerprint(d);
@@ -227,7 +258,8 @@ export function testCaseDiagnostic(c: CollectedCase, resolve: (frame: StackFrame
 /** Test sources and resources by convention, of any module. */
 const TEST_SIDE_PATH = /(^|\/)src\/(test|it|integration-test|testFixtures|test-fixtures)\//;
 /** Failures a test framework's assertion raised (not an exception of the code under test). */
-const ASSERTION_FAILURE = /^(org\.opentest4j|org\.junit|junit\.framework|org\.assertj|org\.hamcrest|org\.testng)\.|AssertionFailedError$|ComparisonFailure$|MultipleFailuresError$/;
+const ASSERTION_FAILURE =
+  /^(org\.opentest4j|org\.junit|junit\.framework|org\.assertj|org\.hamcrest|org\.testng)\.|AssertionFailedError$|ComparisonFailure$|MultipleFailuresError$/;
 
 /**
  * Where the failure is, for the diagnostic: the deepest project frame, unless that is on
@@ -236,16 +268,30 @@ const ASSERTION_FAILURE = /^(org\.opentest4j|org\.junit|junit\.framework|org\.as
  * the code the test calls, not at the helper; the helper's frames stay in
  * `testFailure.frames` as context.
  */
-function failureLocation(chain: CauseChain, testClass: string, method: string, failureType: string): ProjectFrame | undefined {
+function failureLocation(
+  chain: CauseChain,
+  testClass: string,
+  method: string,
+  failureType: string,
+): ProjectFrame | undefined {
   const primary = chain.primary;
   if (!primary) return undefined;
-  const own = chain.projectFrames.find((entry) => (entry.frame.className === testClass || entry.frame.className.startsWith(`${testClass}$`)) && entry.frame.method === method);
+  const own = chain.projectFrames.find(
+    (entry) =>
+      (entry.frame.className === testClass || entry.frame.className.startsWith(`${testClass}$`)) &&
+      entry.frame.method === method,
+  );
   if (!own || own === primary) return primary;
-  const helper = TEST_SIDE_PATH.test(primary.file) || primary.frame.className === testClass || ASSERTION_FAILURE.test(failureType);
+  const helper =
+    TEST_SIDE_PATH.test(primary.file) || primary.frame.className === testClass || ASSERTION_FAILURE.test(failureType);
   return helper ? own : primary;
 }
 
-export function failingTestDiagnostics(projectRoot: string, cases: CollectedCase[], moduleDirs: readonly string[] = []): Diagnostic[] {
+export function failingTestDiagnostics(
+  projectRoot: string,
+  cases: CollectedCase[],
+  moduleDirs: readonly string[] = [],
+): Diagnostic[] {
   const cache = new Map<string, boolean>();
   const out: Diagnostic[] = [];
   const seen = new Set<string>();

@@ -69,7 +69,10 @@ export interface Diagnostic {
   module?: string;
   /** `com.acme.FooTest#method` for test failures; the class alone when only the class is known (a crashed fork). */
   test?: string;
-  /** The check that failed, for `quality` (checkstyle, pmd, spotbugs, forbiddenapis, spotless, fmt, license, ...) and javadoc. */
+  /**
+   * The check that failed, for `quality` (checkstyle, pmd, spotbugs, forbiddenapis, spotless, fmt, license, ...) and
+   * javadoc.
+   */
   tool?: string;
   /** The rule or bug pattern the tool names (`FileTabCharacter`, `UnusedLocalVariable`, `NP_NULL_ON_SOME_PATH`). */
   rule?: string;

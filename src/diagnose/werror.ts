@@ -24,7 +24,13 @@ export function needsWarningRecovery(diagnosis: Diagnosis): boolean {
 export function mergeRecoveredWarnings(original: Diagnosis, recompiled: Diagnosis): Diagnosis {
   const hidden = original.diagnostics.filter(isHiddenWarningsFailure);
   const modules = new Set(hidden.map((d) => d.module ?? ''));
-  const recovered = recompiled.diagnostics.filter((d) => d.kind === 'compile' && d.lint !== undefined && d.line !== undefined && (modules.has(d.module ?? '') || modules.has('')));
+  const recovered = recompiled.diagnostics.filter(
+    (d) =>
+      d.kind === 'compile' &&
+      d.lint !== undefined &&
+      d.line !== undefined &&
+      (modules.has(d.module ?? '') || modules.has('')),
+  );
   if (recovered.length === 0) return original;
   const diagnostics: Diagnostic[] = [];
   let inserted = false;
@@ -39,6 +45,9 @@ export function mergeRecoveredWarnings(original: Diagnosis, recompiled: Diagnosi
     ...original,
     diagnostics,
     fingerprint: diagnosisFingerprint(diagnostics),
-    warnings: [...original.warnings, `the log hid the warnings that -Werror turned into errors (-q); ${recovered.length} were recovered by compiling again without -q`],
+    warnings: [
+      ...original.warnings,
+      `the log hid the warnings that -Werror turned into errors (-q); ${recovered.length} were recovered by compiling again without -q`,
+    ],
   };
 }

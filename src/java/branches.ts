@@ -5,7 +5,17 @@
  * values, or the conditional's operand). Read from the syntax tree, so a branch is found
  * whatever its layout; what the texts mean is the caller's business.
  */
-import { child, childNodes, childTokens, descendants, originOf, rangeOf, textOf, type CstNode, type ParsedSource } from './cst.js';
+import {
+  child,
+  childNodes,
+  childTokens,
+  descendants,
+  originOf,
+  rangeOf,
+  textOf,
+  type CstNode,
+  type ParsedSource,
+} from './cst.js';
 import type { JavaScope, SourceRange } from './types.js';
 
 export interface JavaBranch {
@@ -34,13 +44,27 @@ export function findBranches(scope: JavaScope): JavaBranch[] {
     const [then, otherwise] = childNodes(statement, 'statement');
     const condition = child(statement, 'expression');
     if (!condition || !then) continue;
-    branches.push({ kind: 'if', condition: textOf(source, condition), labels: [], results: valuesOf(source, then), otherwise: otherwise ? valuesOf(source, otherwise) : [], range: rangeOf(statement) });
+    branches.push({
+      kind: 'if',
+      condition: textOf(source, condition),
+      labels: [],
+      results: valuesOf(source, then),
+      otherwise: otherwise ? valuesOf(source, otherwise) : [],
+      range: rangeOf(statement),
+    });
   }
   for (const expression of descendants(node, 'conditionalExpression')) {
     const operands = childNodes(expression, 'expression');
     const test = child(expression, 'binaryExpression');
     if (operands.length !== 2 || !test) continue;
-    branches.push({ kind: 'conditional', condition: textOf(source, test), labels: [], results: [textOf(source, operands[0]!)], otherwise: [textOf(source, operands[1]!)], range: rangeOf(expression) });
+    branches.push({
+      kind: 'conditional',
+      condition: textOf(source, test),
+      labels: [],
+      results: [textOf(source, operands[0]!)],
+      otherwise: [textOf(source, operands[1]!)],
+      range: rangeOf(expression),
+    });
   }
   for (const statement of descendants(node, 'switchStatement')) {
     const selector = child(statement, 'expression');
@@ -51,14 +75,30 @@ export function findBranches(scope: JavaScope): JavaBranch[] {
     for (const group of childNodes(block, 'switchBlockStatementGroup')) {
       const statements = child(group, 'blockStatements');
       const labels = childNodes(group, 'switchLabel').flatMap((label) => labelsOf(source, label));
-      branches.push({ kind: 'case', condition, labels, switchAt, results: statements ? valuesOf(source, statements) : [], otherwise: [], range: rangeOf(group) });
+      branches.push({
+        kind: 'case',
+        condition,
+        labels,
+        switchAt,
+        results: statements ? valuesOf(source, statements) : [],
+        otherwise: [],
+        range: rangeOf(group),
+      });
     }
     for (const rule of childNodes(block, 'switchRule')) {
       const label = child(rule, 'switchLabel');
       const value = child(rule, 'expression');
       const body = child(rule, 'block');
       const results = value ? [textOf(source, value)] : body ? valuesOf(source, body) : [];
-      branches.push({ kind: 'case', condition, labels: label ? labelsOf(source, label) : [], switchAt, results, otherwise: [], range: rangeOf(rule) });
+      branches.push({
+        kind: 'case',
+        condition,
+        labels: label ? labelsOf(source, label) : [],
+        switchAt,
+        results,
+        otherwise: [],
+        range: rangeOf(rule),
+      });
     }
   }
   return branches.sort((a, b) => a.range.start - b.range.start);
@@ -72,7 +112,10 @@ function labelsOf(source: ParsedSource, label: CstNode): string[] {
 /** Returned and yielded expressions, and the values of plain assignments, under `node`. */
 function valuesOf(source: ParsedSource, node: CstNode): string[] {
   const values: string[] = [];
-  for (const statement of [...descendants(node, 'returnStatement', OTHER_BODIES), ...descendants(node, 'yieldStatement', OTHER_BODIES)]) {
+  for (const statement of [
+    ...descendants(node, 'returnStatement', OTHER_BODIES),
+    ...descendants(node, 'yieldStatement', OTHER_BODIES),
+  ]) {
     const expression = child(statement, 'expression');
     if (expression) values.push(textOf(source, expression));
   }

@@ -91,7 +91,10 @@ export function childNodes(node: CstNode, name: string): CstNode[] {
 
 export function childTokens(node: CstNode, name?: string): CstToken[] {
   const lists = name === undefined ? Object.values(node.children) : [node.children[name] ?? []];
-  return lists.flat().filter(isToken).sort((a, b) => a.startOffset - b.startOffset);
+  return lists
+    .flat()
+    .filter(isToken)
+    .sort((a, b) => a.startOffset - b.startOffset);
 }
 
 /** Every token under `node`, in order. */
@@ -106,7 +109,13 @@ export function tokensUnder(node: CstNode): CstToken[] {
 }
 
 export function rangeOf(element: CstElement): SourceRange {
-  if (isToken(element)) return { start: element.startOffset, end: element.endOffset + 1, startLine: element.startLine, endLine: element.endLine };
+  if (isToken(element))
+    return {
+      start: element.startOffset,
+      end: element.endOffset + 1,
+      startLine: element.startLine,
+      endLine: element.endLine,
+    };
   const l = element.location;
   return { start: l.startOffset, end: l.endOffset + 1, startLine: l.startLine, endLine: l.endLine };
 }

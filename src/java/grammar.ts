@@ -5,7 +5,18 @@
  * member types), members.ts (fields) and outline.ts (initializers, signatures) all walk
  * type bodies through `membersOf`, so a grammar change is one edit here.
  */
-import { child, childNodes, childTokens, isToken, ordered, rangeOf, textOf, tokensUnder, type CstNode, type ParsedSource } from './cst.js';
+import {
+  child,
+  childNodes,
+  childTokens,
+  isToken,
+  ordered,
+  rangeOf,
+  textOf,
+  tokensUnder,
+  type CstNode,
+  type ParsedSource,
+} from './cst.js';
 import type { JavaAnnotation, JavaTypeKind } from './types.js';
 
 /** The rule under `classDeclaration`/`interfaceDeclaration` for each kind of type, with the rule of its body. */
@@ -68,8 +79,17 @@ export function annotationsOf(source: ParsedSource, holders: readonly CstNode[])
   for (const holder of holders) {
     for (const annotation of childNodes(holder, 'annotation')) {
       const typeName = child(annotation, 'typeName');
-      const parts = typeName ? tokensUnder(typeName).filter((token) => token.image !== '.').map((token) => token.image) : [];
-      out.push({ name: parts.at(-1) ?? '', qualifiedName: parts.join('.'), text: textOf(source, annotation), range: rangeOf(annotation) });
+      const parts = typeName
+        ? tokensUnder(typeName)
+            .filter((token) => token.image !== '.')
+            .map((token) => token.image)
+        : [];
+      out.push({
+        name: parts.at(-1) ?? '',
+        qualifiedName: parts.join('.'),
+        text: textOf(source, annotation),
+        range: rangeOf(annotation),
+      });
     }
   }
   return out;

@@ -5,7 +5,14 @@
  * readable imports); `scanJavaHeader` reads lexically only, to scan a whole project fast.
  */
 import { child, childNodes, originOf, rangeOf, tokensUnder, type CstNode } from './cst.js';
-import { findImports, findPackage, maskCommentsAndLiterals, splitLines, topLevelTypeNames, usesIdentifier } from './lexical.js';
+import {
+  findImports,
+  findPackage,
+  maskCommentsAndLiterals,
+  splitLines,
+  topLevelTypeNames,
+  usesIdentifier,
+} from './lexical.js';
 import { parseJava } from './parse.js';
 import type { JavaSourceFile } from './types.js';
 import { remembered } from './parse-cache.js';
@@ -42,7 +49,9 @@ function headerOfFromTree(file: JavaSourceFile): JavaHeader {
   const { node: root } = originOf(file);
   const unit = child(root, 'ordinaryCompilationUnit');
   const packageNode = unit && child(unit, 'packageDeclaration');
-  const imports = (unit ? childNodes(unit, 'importDeclaration') : []).map(importOf).filter((entry): entry is JavaImport => entry !== undefined);
+  const imports = (unit ? childNodes(unit, 'importDeclaration') : [])
+    .map(importOf)
+    .filter((entry): entry is JavaImport => entry !== undefined);
   return {
     ...(file.packageName ? { packageName: file.packageName } : {}),
     ...(packageNode ? { packageLine: firstTokenLine(packageNode) } : {}),
@@ -59,7 +68,13 @@ export function scanJavaHeader(text: string): JavaHeader {
   const declaration = findPackage(lines);
   return {
     ...(declaration ? { packageName: declaration.name, packageLine: declaration.index + 1 } : {}),
-    imports: findImports(lines).map((entry) => ({ line: entry.index + 1, endLine: entry.index + 1, isStatic: entry.isStatic, name: entry.name, simpleName: entry.simpleName })),
+    imports: findImports(lines).map((entry) => ({
+      line: entry.index + 1,
+      endLine: entry.index + 1,
+      isStatic: entry.isStatic,
+      name: entry.name,
+      simpleName: entry.simpleName,
+    })),
     topLevelTypes: topLevelTypeNames(masked),
     parsed: false,
   };
@@ -80,10 +95,14 @@ export function usesSimpleName(text: string, name: string): boolean {
   }
   const { node: root, source } = originOf(parsed.file);
   const unit = child(root, 'ordinaryCompilationUnit');
-  const skipped = (unit ? [...childNodes(unit, 'importDeclaration'), ...childNodes(unit, 'packageDeclaration')] : []).map(rangeOf);
+  const skipped = (
+    unit ? [...childNodes(unit, 'importDeclaration'), ...childNodes(unit, 'packageDeclaration')] : []
+  ).map(rangeOf);
   return source.tokens.some(
     (token, index) =>
-      token.image === name && source.tokens[index - 1]?.image !== '.' && !skipped.some((span) => token.startOffset >= span.start && token.startOffset < span.end),
+      token.image === name &&
+      source.tokens[index - 1]?.image !== '.' &&
+      !skipped.some((span) => token.startOffset >= span.start && token.startOffset < span.end),
   );
 }
 
@@ -96,7 +115,13 @@ function importOf(node: CstNode): JavaImport | undefined {
     .join('');
   if (name === '') return undefined;
   const span = rangeOf(node);
-  return { line: span.startLine, endLine: span.endLine, isStatic, name, simpleName: name.slice(name.lastIndexOf('.') + 1) };
+  return {
+    line: span.startLine,
+    endLine: span.endLine,
+    isStatic,
+    name,
+    simpleName: name.slice(name.lastIndexOf('.') + 1),
+  };
 }
 
 function firstTokenLine(node: CstNode): number {

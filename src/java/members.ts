@@ -3,7 +3,17 @@
  * included), the types it extends and implements, and its type parameters. Read from
  * the syntax tree the type was parsed from, so the model of types.ts stays small.
  */
-import { child, childNodes, childTokens, descendants, originOf, rangeOf, textOf, type CstNode, type ParsedSource } from './cst.js';
+import {
+  child,
+  childNodes,
+  childTokens,
+  descendants,
+  originOf,
+  rangeOf,
+  textOf,
+  type CstNode,
+  type ParsedSource,
+} from './cst.js';
 import { annotationsOf, keywordModifiers, membersOf, shapeOf, typeBodyOf } from './grammar.js';
 import type { JavaAnnotation, JavaMethod, JavaType, SourceRange } from './types.js';
 import { remembered } from './parse-cache.js';
@@ -43,13 +53,26 @@ function fieldsOfFromTree(type: JavaType): JavaField[] {
   for (const component of recordComponents(node)) {
     const typeNode = child(component, 'unannType');
     const name = childTokens(component, 'Identifier').at(-1)?.image ?? '';
-    fields.push({ name, type: typeNode ? textOf(source, typeNode) : '', modifiers: ['private', 'final'], ...common(component, 'recordComponentModifier'), kind: 'record-component' });
+    fields.push({
+      name,
+      type: typeNode ? textOf(source, typeNode) : '',
+      modifiers: ['private', 'final'],
+      ...common(component, 'recordComponentModifier'),
+      kind: 'record-component',
+    });
   }
   for (const constant of descendants(body, 'enumConstant', STOP_AT_NESTED)) {
     const name = childTokens(constant, 'Identifier')[0]?.image ?? '';
-    fields.push({ name, type: type.name, modifiers: ['public', 'static', 'final'], ...common(constant, 'enumConstantModifier'), kind: 'enum-constant' });
+    fields.push({
+      name,
+      type: type.name,
+      modifiers: ['public', 'static', 'final'],
+      ...common(constant, 'enumConstantModifier'),
+      kind: 'enum-constant',
+    });
   }
-  for (const declaration of membersOf(body, FIELD_RULES)) fields.push(...readFieldDeclaration(source, declaration, type));
+  for (const declaration of membersOf(body, FIELD_RULES))
+    fields.push(...readFieldDeclaration(source, declaration, type));
   return fields.sort((a, b) => a.range.start - b.range.start);
 }
 
@@ -60,7 +83,11 @@ function fieldsOfFromTree(type: JavaType): JavaField[] {
 function implicitMethodsOfFromTree(type: JavaType): { name: string; returnType: string; parameters: string[] }[] {
   if (type.kind !== 'record') return [];
   return fieldsOf(type)
-    .filter((field) => field.kind === 'record-component' && !type.methods.some((method) => method.name === field.name && method.parameters.length === 0))
+    .filter(
+      (field) =>
+        field.kind === 'record-component' &&
+        !type.methods.some((method) => method.name === field.name && method.parameters.length === 0),
+    )
     .map((field) => ({ name: field.name, returnType: field.type, parameters: [] }));
 }
 
@@ -136,7 +163,8 @@ function readFieldDeclaration(source: ParsedSource, node: CstNode, type: JavaTyp
   const modifiers = keywordModifiers(modifierNodes);
   const annotations = annotationsOf(source, modifierNodes);
   // Interface constants are implicitly public static final.
-  const effective = node.name === 'constantDeclaration' ? [...new Set([...modifiers, 'public', 'static', 'final'])] : modifiers;
+  const effective =
+    node.name === 'constantDeclaration' ? [...new Set([...modifiers, 'public', 'static', 'final'])] : modifiers;
   const typeNode = child(node, 'unannType');
   const declarators = child(node, 'variableDeclaratorList');
   return (declarators ? childNodes(declarators, 'variableDeclarator') : []).map((declarator) => {

@@ -43,7 +43,9 @@ export function lineAt(text: string, offset: number): number {
 export type SourcePosition = { line: number } | { offset: number };
 
 function spans(range: { start: number; end: number; startLine: number; endLine: number }, at: SourcePosition): boolean {
-  return 'line' in at ? range.startLine <= at.line && at.line <= range.endLine : range.start <= at.offset && at.offset < range.end;
+  return 'line' in at
+    ? range.startLine <= at.line && at.line <= range.endLine
+    : range.start <= at.offset && at.offset < range.end;
 }
 
 /** The innermost type whose declaration spans the position (member types included). */
@@ -68,7 +70,8 @@ export function methodAt(file: JavaSourceFile, at: SourcePosition): { type: Java
   for (const type of allTypes(file)) {
     for (const method of type.methods) {
       if (!spans(method.range, at)) continue;
-      if (!best || method.range.end - method.range.start < best.method.range.end - best.method.range.start) best = { type, method };
+      if (!best || method.range.end - method.range.start < best.method.range.end - best.method.range.start)
+        best = { type, method };
     }
   }
   return best;
@@ -99,7 +102,9 @@ function commentOnly(file: JavaSourceFile): boolean[] {
   return known;
 }
 
-/** `/\s/` without a regular expression per character for ASCII (a file is read once per prompt, every character of it). */
+/**
+ * `/\s/` without a regular expression per character for ASCII (a file is read once per prompt, every character of it).
+ */
 function isWhitespace(code: number): boolean {
   if (code < 128) return code === 32 || (code >= 9 && code <= 13);
   return /\s/.test(String.fromCharCode(code));

@@ -4,7 +4,17 @@
  * written on one line, annotations and comments left out. This is what a developer's IDE
  * shows in its structure view, and what the agent's get_classes_and_methods answers.
  */
-import { child, descendants, isToken, ordered, originOf, rangeOf, textOf, type CstNode, type ParsedSource } from './cst.js';
+import {
+  child,
+  descendants,
+  isToken,
+  ordered,
+  originOf,
+  rangeOf,
+  textOf,
+  type CstNode,
+  type ParsedSource,
+} from './cst.js';
 import { membersOf, typeBodyOf } from './grammar.js';
 import { lineAt } from './model.js';
 import type { JavaAnnotation, JavaMethod, JavaSourceFile, JavaType, SourceRange } from './types.js';
@@ -33,11 +43,28 @@ export interface OutlineEntry {
 export function outline(file: JavaSourceFile): OutlineEntry[] {
   const entries: OutlineEntry[] = [];
   const visit = (type: JavaType, depth: number) => {
-    entries.push({ kind: 'type', name: type.name, signature: signatureOf(type), line: declarationLine(type), range: type.range, depth });
-    const members: (JavaMethod | JavaType)[] = [...type.methods, ...type.types].sort((a, b) => a.range.start - b.range.start);
+    entries.push({
+      kind: 'type',
+      name: type.name,
+      signature: signatureOf(type),
+      line: declarationLine(type),
+      range: type.range,
+      depth,
+    });
+    const members: (JavaMethod | JavaType)[] = [...type.methods, ...type.types].sort(
+      (a, b) => a.range.start - b.range.start,
+    );
     for (const member of members) {
       if ('binaryName' in member) visit(member, depth + 1);
-      else entries.push({ kind: member.kind, name: member.name, signature: signatureOf(member), line: declarationLine(member), range: member.range, depth: depth + 1 });
+      else
+        entries.push({
+          kind: member.kind,
+          name: member.name,
+          signature: signatureOf(member),
+          line: declarationLine(member),
+          range: member.range,
+          depth: depth + 1,
+        });
     }
   };
   file.types.forEach((type) => visit(type, 0));
@@ -56,7 +83,9 @@ function signatureOfFromTree(declaration: JavaType | JavaMethod): string {
   const end = body ? rangeOf(body).start : rangeOf(node).end;
   if (start === undefined) return declaration.name;
   // Annotations inside the header too: `void leavesNoFiles(@TempDir Path dir)` reads `void leavesNoFiles(Path dir)`.
-  const annotations = descendants(node, 'annotation').map(rangeOf).filter((span) => span.start >= start && span.end <= end);
+  const annotations = descendants(node, 'annotation')
+    .map(rangeOf)
+    .filter((span) => span.start >= start && span.end <= end);
   return oneLine(source, start, end, annotations).replace(/;$/, '').trim();
 }
 
@@ -111,7 +140,9 @@ function bodyOf(node: CstNode): CstNode | undefined {
 
 /** Source text between two offsets with comments (and the `left out` spans) taken out and whitespace folded. */
 function oneLine(source: ParsedSource, start: number, end: number, leftOut: SourceRange[] = []): string {
-  const comments = ((source.root as CstNode & { comments?: { startOffset: number; endOffset: number }[] }).comments ?? [])
+  const comments = (
+    (source.root as CstNode & { comments?: { startOffset: number; endOffset: number }[] }).comments ?? []
+  )
     .filter((comment) => comment.startOffset >= start && comment.endOffset < end)
     .map((comment) => ({ start: comment.startOffset, end: comment.endOffset + 1 }));
   let textOut = '';

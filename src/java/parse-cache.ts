@@ -12,10 +12,16 @@ import { onTreeNeeded, originOf, registerNode, registerSource, sourceOf } from '
 import { parseJava, parseStats, type JavaParseStats } from './parse.js';
 import type { JavaMethod, JavaParseResult, JavaSourceFile, JavaType, SourceRange } from './types.js';
 
-/** Part of every key: a new model or answer shape, or another java-parser, makes older entries foreign (ignored, rewritten). */
+/**
+ * Part of every key: a new model or answer shape, or another java-parser, makes older entries foreign (ignored,
+ * rewritten).
+ */
 export const PARSE_CACHE_FORMAT = 'mvnx-java-parse/1 java-parser@3.0.1';
 
-/** Where entries live across runs. Never throws: a missing or unreadable entry is `undefined`, a failed write is dropped. */
+/**
+ * Where entries live across runs. Never throws: a missing or unreadable entry is `undefined`, a failed write is
+ * dropped.
+ */
 export interface ParseStore {
   get(key: string): Promise<string | undefined>;
   put(key: string, entry: string): Promise<void>;
@@ -188,24 +194,38 @@ interface StoredEntry {
 
 function serialise(entry: Entry): string {
   const { text } = entry;
-  const parsed = entry.parsed.ok ? { ok: true, file: compact({ ...entry.parsed.file, text: undefined }, text) } : entry.parsed;
+  const parsed = entry.parsed.ok
+    ? { ok: true, file: compact({ ...entry.parsed.file, text: undefined }, text) }
+    : entry.parsed;
   const answers: StoredEntry['answers'] = {};
   for (const [key, value] of entry.answers) answers[key] = { v: compact(value, text) };
   return JSON.stringify({ format: PARSE_CACHE_FORMAT, key: entry.key, parsed, answers });
 }
 
-/** The entry, or undefined for anything that is not one of this format for this text (corrupt, foreign, another file). */
+/**
+ * The entry, or undefined for anything that is not one of this format for this text (corrupt, foreign, another file).
+ */
 function revive(raw: string, key: string, text: string): Entry | undefined {
   try {
     const stored = JSON.parse(raw) as StoredEntry;
-    if (stored?.format !== PARSE_CACHE_FORMAT || stored.key !== key || typeof stored.answers !== 'object' || stored.answers === null) return undefined;
+    if (
+      stored?.format !== PARSE_CACHE_FORMAT ||
+      stored.key !== key ||
+      typeof stored.answers !== 'object' ||
+      stored.answers === null
+    )
+      return undefined;
     let parsed: JavaParseResult;
     if (stored.parsed?.ok === true) {
       const file = expand(stored.parsed.file, text) as JavaSourceFile;
-      if (!Array.isArray(file?.types) || !Array.isArray(file.imports) || !Array.isArray(file.comments)) return undefined;
+      if (!Array.isArray(file?.types) || !Array.isArray(file.imports) || !Array.isArray(file.comments))
+        return undefined;
       file.text = text;
       parsed = { ok: true, file };
-    } else if (stored.parsed?.ok === false && typeof (stored.parsed.error as { message?: unknown })?.message === 'string') {
+    } else if (
+      stored.parsed?.ok === false &&
+      typeof (stored.parsed.error as { message?: unknown })?.message === 'string'
+    ) {
       parsed = { ok: false, error: stored.parsed.error as { message: string } };
     } else return undefined;
     const answers = new Map<string, unknown>();
@@ -218,14 +238,18 @@ function revive(raw: string, key: string, text: string): Entry | undefined {
   }
 }
 
-/** A copy without the texts that are the file's own slice at their range (`$s` marks them): a method's text is most of an entry otherwise. */
+/**
+ * A copy without the texts that are the file's own slice at their range (`$s` marks them): a method's text is most of
+ * an entry otherwise.
+ */
 function compact(value: unknown, text: string): unknown {
   if (Array.isArray(value)) return value.map((item) => compact(item, text));
   if (value === null || typeof value !== 'object') return value;
   const out: Record<string, unknown> = {};
   const record = value as Record<string, unknown>;
   const range = record.range;
-  const sliced = typeof record.text === 'string' && isRange(range) && text.slice(range.start, range.end) === record.text;
+  const sliced =
+    typeof record.text === 'string' && isRange(range) && text.slice(range.start, range.end) === record.text;
   for (const [name, item] of Object.entries(record)) {
     if (sliced && name === 'text') out.$s = 1;
     else if (name === 'range' && isRange(item)) out.range = [item.start, item.end, item.startLine, item.endLine];
@@ -237,11 +261,18 @@ function compact(value: unknown, text: string): unknown {
 /** Ranges are in every part and answer: kept as `[start, end, startLine, endLine]`, a third of an entry's size. */
 function isRange(value: unknown): value is SourceRange {
   const range = value as SourceRange | undefined;
-  return typeof range?.start === 'number' && typeof range.end === 'number' && typeof range.startLine === 'number' && typeof range.endLine === 'number' && Object.keys(range).length === 4;
+  return (
+    typeof range?.start === 'number' &&
+    typeof range.end === 'number' &&
+    typeof range.startLine === 'number' &&
+    typeof range.endLine === 'number' &&
+    Object.keys(range).length === 4
+  );
 }
 
 function rangeFrom(value: unknown): SourceRange {
-  if (!Array.isArray(value) || value.length !== 4 || !value.every((n) => typeof n === 'number')) throw new TypeError('not a stored range');
+  if (!Array.isArray(value) || value.length !== 4 || !value.every((n) => typeof n === 'number'))
+    throw new TypeError('not a stored range');
   const [start, end, startLine, endLine] = value;
   return { start: start!, end: end!, startLine: startLine!, endLine: endLine! };
 }

@@ -66,12 +66,17 @@ let lexAndParse: LexAndParse | undefined;
  * cache) needs no parser. Node 20.19+ loads the ES module synchronously; older Node
  * loads it here, once, as this module loads.
  */
-const eagerlyLoaded = (process.features as { require_module?: boolean }).require_module ? undefined : ((await import(bundled ? bundleUrl.href : 'java-parser')) as { lexAndParse: LexAndParse }).lexAndParse;
+const eagerlyLoaded = (process.features as { require_module?: boolean }).require_module
+  ? undefined
+  : ((await import(bundled ? bundleUrl.href : 'java-parser')) as { lexAndParse: LexAndParse }).lexAndParse;
 
 function parser(): LexAndParse {
   if (!lexAndParse) {
     const started = performance.now();
-    lexAndParse = eagerlyLoaded ?? (createRequire(import.meta.url)(bundled ? bundlePath : 'java-parser') as { lexAndParse: LexAndParse }).lexAndParse;
+    lexAndParse =
+      eagerlyLoaded ??
+      (createRequire(import.meta.url)(bundled ? bundlePath : 'java-parser') as { lexAndParse: LexAndParse })
+        .lexAndParse;
     stats.parserLoadMs += performance.now() - started;
     stats.parserFrom = bundled ? 'bundle' : 'package';
   }
@@ -115,7 +120,11 @@ function parseError(raw: string): { message: string; line?: number; column?: num
   const expected = /Expecting --> (.*) <-- but found --> (.*) <--/.exec(lines[1] ?? '');
   const atEnd = /line: NaN/.test(raw);
   const found = expected && (atEnd || expected[2] === "''" ? 'the end of the file' : expected[2]);
-  const detail = expected ? `expected ${expected[1]} but found ${found}` : /possible Token sequences/.test(lines[1] ?? '') ? 'unexpected code' : (lines[1] ?? '').replace(/!$/, '').trim();
+  const detail = expected
+    ? `expected ${expected[1]} but found ${found}`
+    : /possible Token sequences/.test(lines[1] ?? '')
+      ? 'unexpected code'
+      : (lines[1] ?? '').replace(/!$/, '').trim();
   const where = at ? ` at line ${at[1]}, column ${at[2]}` : atEnd && !expected ? ' at the end of the file' : '';
   const message = detail ? `${detail}${where}` : lines[0]!;
   return { message, ...(at ? { line: Number(at[1]), column: Number(at[2]) } : {}) };
@@ -124,8 +133,16 @@ function parseError(raw: string): { message: string; line?: number; column?: num
 function readCompilationUnit(source: ParsedSource, comments: CstToken[]): JavaSourceFile {
   const unit = child(source.root, 'ordinaryCompilationUnit');
   const packageNode = unit && child(unit, 'packageDeclaration');
-  const packageName = packageNode ? childTokens(packageNode, 'Identifier').map((token) => token.image).join('.') : undefined;
-  const imports = unit ? childNodes(unit, 'importDeclaration').map((node) => importText(source, node)).filter((text) => text !== '') : [];
+  const packageName = packageNode
+    ? childTokens(packageNode, 'Identifier')
+        .map((token) => token.image)
+        .join('.')
+    : undefined;
+  const imports = unit
+    ? childNodes(unit, 'importDeclaration')
+        .map((node) => importText(source, node))
+        .filter((text) => text !== '')
+    : [];
   const types: JavaType[] = [];
   for (const declaration of unit ? childNodes(unit, 'typeDeclaration') : []) {
     const type = readTypeDeclaration(source, declaration, packageName ? `${packageName}.` : '');
@@ -159,7 +176,8 @@ const MEMBER_RULES = new Set([
 
 /** A `typeDeclaration`, `classDeclaration` or `interfaceDeclaration` node -> a type. */
 function readTypeDeclaration(source: ParsedSource, node: CstNode, prefix: string): JavaType | undefined {
-  const declaration = node.name === 'typeDeclaration' ? (child(node, 'classDeclaration') ?? child(node, 'interfaceDeclaration')) : node;
+  const declaration =
+    node.name === 'typeDeclaration' ? (child(node, 'classDeclaration') ?? child(node, 'interfaceDeclaration')) : node;
   if (!declaration) return undefined;
   const modifierRule = declaration.name === 'classDeclaration' ? 'classModifier' : 'interfaceModifier';
   const modifiers = childNodes(declaration, modifierRule);
@@ -195,15 +213,21 @@ function readTypeDeclaration(source: ParsedSource, node: CstNode, prefix: string
 
 function readMethod(source: ParsedSource, node: CstNode, declaringType: string): JavaMethod {
   const isConstructor = node.name === 'constructorDeclaration' || node.name === 'compactConstructorDeclaration';
-  const modifierRule = { methodDeclaration: 'methodModifier', interfaceMethodDeclaration: 'interfaceMethodModifier' }[node.name] ?? 'constructorModifier';
+  const modifierRule =
+    { methodDeclaration: 'methodModifier', interfaceMethodDeclaration: 'interfaceMethodModifier' }[node.name] ??
+    'constructorModifier';
   const modifiers = childNodes(node, modifierRule);
   const header = child(node, 'methodHeader');
   const declarator = header ? child(header, 'methodDeclarator') : child(node, 'constructorDeclarator');
   const name = isConstructor
-    ? (identifierOf(declarator && child(declarator, 'simpleTypeName')) ?? identifierOf(child(node, 'simpleTypeName')) ?? '<init>')
+    ? (identifierOf(declarator && child(declarator, 'simpleTypeName')) ??
+      identifierOf(child(node, 'simpleTypeName')) ??
+      '<init>')
     : ((declarator && childTokens(declarator)[0]?.image) ?? '');
   const parameterList = declarator && child(declarator, 'formalParameterList');
-  const parameters = parameterList ? childNodes(parameterList, 'formalParameter').map((parameter) => readParameter(source, parameter)) : [];
+  const parameters = parameterList
+    ? childNodes(parameterList, 'formalParameter').map((parameter) => readParameter(source, parameter))
+    : [];
   const bodyNode = child(node, 'methodBody') ?? child(node, 'constructorBody');
   const block = bodyNode && (bodyNode.name === 'constructorBody' ? bodyNode : child(bodyNode, 'block'));
   const method: JavaMethod = {
@@ -241,7 +265,9 @@ export function readBlock(source: ParsedSource, node: CstNode): JavaBlock {
   const block: JavaBlock = {
     range: rangeOf(node),
     text: textOf(source, node),
-    statements: [...leading, ...(statements ? childNodes(statements, 'blockStatement') : [])].map((statement) => readStatement(source, statement)),
+    statements: [...leading, ...(statements ? childNodes(statements, 'blockStatement') : [])].map((statement) =>
+      readStatement(source, statement),
+    ),
   };
   registerNode(block, node, source);
   return block;
@@ -256,7 +282,11 @@ export function readStatement(source: ParsedSource, node: CstNode): JavaStatemen
     if (!inner) break;
     specific = inner;
   }
-  const statement: JavaStatement = { kind: statementKind(specific.name), text: textOf(source, node), range: rangeOf(node) };
+  const statement: JavaStatement = {
+    kind: statementKind(specific.name),
+    text: textOf(source, node),
+    range: rangeOf(node),
+  };
   registerNode(statement, node, source);
   return statement;
 }

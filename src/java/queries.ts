@@ -3,9 +3,29 @@
  * statement): which methods are called and with what, which try blocks catch what, where
  * a method returns, and the scope's text with whitespace and comments taken out.
  */
-import { child, childNodes, childTokens, descendants, originOf, rangeOf, sourceOf, textOf, tokensUnder, type CstNode, type ParsedSource } from './cst.js';
+import {
+  child,
+  childNodes,
+  childTokens,
+  descendants,
+  originOf,
+  rangeOf,
+  sourceOf,
+  textOf,
+  tokensUnder,
+  type CstNode,
+  type ParsedSource,
+} from './cst.js';
 import { readBlock, readStatement } from './parse.js';
-import type { JavaMethodCall, JavaReturnStatement, JavaScope, JavaSourceFile, JavaStatement, JavaTryStatement, SourceRange } from './types.js';
+import type {
+  JavaMethodCall,
+  JavaReturnStatement,
+  JavaScope,
+  JavaSourceFile,
+  JavaStatement,
+  JavaTryStatement,
+  SourceRange,
+} from './types.js';
 import { remembered } from './parse-cache.js';
 
 /** Every method call in the scope, nested ones (in arguments, lambdas) included, in source order. */
@@ -32,12 +52,20 @@ function callsOfPrimary(source: ParsedSource, primary: CstNode): (JavaMethodCall
   const calls: (JavaMethodCall & { nameAt: number })[] = [];
   const add = (name: string, nameAt: number, qualifierEnd: number | undefined, invocation: CstNode) => {
     const end = rangeOf(invocation).end;
-    const qualifier = qualifierEnd === undefined ? undefined : source.text.slice(chainRange.start, qualifierEnd).replace(/\s*\.\s*$/, '').trim();
+    const qualifier =
+      qualifierEnd === undefined
+        ? undefined
+        : source.text
+            .slice(chainRange.start, qualifierEnd)
+            .replace(/\s*\.\s*$/, '')
+            .trim();
     const argumentList = child(invocation, 'argumentList');
     calls.push({
       name,
       ...(qualifier ? { qualifier } : {}),
-      arguments: argumentList ? childNodes(argumentList, 'expression').map((expression) => textOf(source, expression)) : [],
+      arguments: argumentList
+        ? childNodes(argumentList, 'expression').map((expression) => textOf(source, expression))
+        : [],
       text: source.text.slice(chainRange.start, end),
       range: { start: chainRange.start, end, startLine: chainRange.startLine, endLine: rangeOf(invocation).endLine },
       chain,
@@ -54,7 +82,8 @@ function callsOfPrimary(source: ParsedSource, primary: CstNode): (JavaMethodCall
     const last = parts.at(-1);
     const common = last && child(last, 'fqnOrRefTypePartCommon');
     const nameToken = common && childTokens(common).at(-1);
-    if (last && nameToken) add(nameToken.image, nameToken.startOffset, parts.length > 1 ? rangeOf(last).start : undefined, firstInvocation);
+    if (last && nameToken)
+      add(nameToken.image, nameToken.startOffset, parts.length > 1 ? rangeOf(last).start : undefined, firstInvocation);
     index = 1;
   }
   for (; index < suffixes.length; index++) {
@@ -85,7 +114,11 @@ export function findTryStatements(scope: JavaScope): JavaTryStatement[] {
       catches: (catches ? childNodes(catches, 'catchClause') : []).map((clause) => {
         const parameter = child(clause, 'catchFormalParameter');
         const catchType = parameter && child(parameter, 'catchType');
-        const types = catchType ? [...childNodes(catchType, 'unannClassType'), ...childNodes(catchType, 'classType')].map((type) => textOf(source, type)) : [];
+        const types = catchType
+          ? [...childNodes(catchType, 'unannClassType'), ...childNodes(catchType, 'classType')].map((type) =>
+              textOf(source, type),
+            )
+          : [];
         const id = parameter && child(parameter, 'variableDeclaratorId');
         return { types, parameter: id ? textOf(source, id) : '', body: readBlock(source, child(clause, 'block')!) };
       }),
@@ -101,8 +134,12 @@ export function findTryStatements(scope: JavaScope): JavaTryStatement[] {
 export function findStatements(scope: JavaScope, kind?: string): JavaStatement[] {
   const { node, source } = originOf(scope);
   // Declarations are block statements without a `statement` node of their own.
-  const declarations = descendants(node, 'blockStatement').filter((blockStatement) => !child(blockStatement, 'statement'));
-  const nodes = [...descendants(node, 'statement'), ...declarations].sort((a, b) => a.location.startOffset - b.location.startOffset);
+  const declarations = descendants(node, 'blockStatement').filter(
+    (blockStatement) => !child(blockStatement, 'statement'),
+  );
+  const nodes = [...descendants(node, 'statement'), ...declarations].sort(
+    (a, b) => a.location.startOffset - b.location.startOffset,
+  );
   const statements = nodes.map((statement) => readStatement(source, statement));
   return kind === undefined ? statements : statements.filter((statement) => statement.kind === kind);
 }
@@ -118,7 +155,11 @@ function findReturnStatementsFromTree(scope: JavaScope): JavaReturnStatement[] {
   const { node, source } = originOf(scope);
   return descendants(node, 'returnStatement', OTHER_METHOD_BODIES).map((statement) => {
     const expression = child(statement, 'expression');
-    return { range: rangeOf(statement), text: textOf(source, statement), ...(expression ? { expression: textOf(source, expression) } : {}) };
+    return {
+      range: rangeOf(statement),
+      text: textOf(source, statement),
+      ...(expression ? { expression: textOf(source, expression) } : {}),
+    };
   });
 }
 
@@ -169,7 +210,10 @@ export function tokenText(scope: JavaScope): string {
 export function bodyRanges(file: JavaSourceFile): SourceRange[] {
   return remembered('bodyRanges', file, () => {
     const node = sourceOf(file).root;
-    const bodies = [...descendants(node, 'methodBody').flatMap((body) => child(body, 'block') ?? []), ...descendants(node, 'constructorBody')];
+    const bodies = [
+      ...descendants(node, 'methodBody').flatMap((body) => child(body, 'block') ?? []),
+      ...descendants(node, 'constructorBody'),
+    ];
     return bodies.map((body) => rangeOf(body)).sort((a, b) => a.start - b.start);
   });
 }

@@ -24,7 +24,12 @@ export interface JavaVariable {
 /** Parameters and every local variable declared in the method, in source order. */
 function variablesOfFromTree(method: JavaMethod): JavaVariable[] {
   const { node, source } = originOf(method);
-  const out: JavaVariable[] = method.parameters.map((parameter) => ({ name: parameter.name, type: parameter.type, kind: 'parameter' as const, range: method.range }));
+  const out: JavaVariable[] = method.parameters.map((parameter) => ({
+    name: parameter.name,
+    type: parameter.type,
+    kind: 'parameter' as const,
+    range: method.range,
+  }));
   for (const declaration of descendants(node, 'localVariableDeclaration')) {
     const typeNode = child(declaration, 'localVariableType');
     const written = typeNode ? textOf(source, typeNode) : 'var';
@@ -32,15 +37,28 @@ function variablesOfFromTree(method: JavaMethod): JavaVariable[] {
     for (const declarator of declarators ? childNodes(declarators, 'variableDeclarator') : []) {
       const id = child(declarator, 'variableDeclaratorId');
       const initializer = child(declarator, 'variableInitializer');
-      const created = written === 'var' && initializer ? /^new\s+([\w$.]+(?:<[^()]*>)?)\s*\(/.exec(textOf(source, initializer))?.[1] : undefined;
-      out.push({ name: id ? (childTokens(id)[0]?.image ?? '') : '', type: created?.replace(/<>$/, '') ?? written, kind: 'local', range: rangeOf(declarator) });
+      const created =
+        written === 'var' && initializer
+          ? /^new\s+([\w$.]+(?:<[^()]*>)?)\s*\(/.exec(textOf(source, initializer))?.[1]
+          : undefined;
+      out.push({
+        name: id ? (childTokens(id)[0]?.image ?? '') : '',
+        type: created?.replace(/<>$/, '') ?? written,
+        kind: 'local',
+        range: rangeOf(declarator),
+      });
     }
   }
   for (const parameter of descendants(node, 'catchFormalParameter')) {
     const types = child(parameter, 'catchType');
     const id = child(parameter, 'variableDeclaratorId');
     const first = types && [...childNodes(types, 'unannClassType'), ...childNodes(types, 'classType')][0];
-    out.push({ name: id ? (childTokens(id)[0]?.image ?? '') : '', type: first ? textOf(source, first) : 'Throwable', kind: 'catch', range: rangeOf(parameter) });
+    out.push({
+      name: id ? (childTokens(id)[0]?.image ?? '') : '',
+      type: first ? textOf(source, first) : 'Throwable',
+      kind: 'catch',
+      range: rangeOf(parameter),
+    });
   }
   return out.sort((a, b) => a.range.start - b.range.start);
 }
@@ -48,15 +66,22 @@ function variablesOfFromTree(method: JavaMethod): JavaVariable[] {
 /** The variable `name` refers to at `offset` in the method: the nearest declaration before it. */
 export function variableAt(method: JavaMethod, name: string, offset: number): JavaVariable | undefined {
   let found: JavaVariable | undefined;
-  for (const variable of variablesOf(method)) if (variable.name === name && variable.range.start <= offset) found = variable;
+  for (const variable of variablesOf(method))
+    if (variable.name === name && variable.range.start <= offset) found = variable;
   return found;
 }
 
 /** `Map<String, List<Integer>>[]` -> `Map`; `java.util.List<T>` -> `java.util.List`; `? extends Foo` -> `Foo`. */
 export function rawTypeName(written: string): string {
-  let text = written.replace(/@[\w$.]+(\([^)]*\))?\s*/g, '').replace(/^\?\s*(extends|super)\s+/, '').trim();
+  let text = written
+    .replace(/@[\w$.]+(\([^)]*\))?\s*/g, '')
+    .replace(/^\?\s*(extends|super)\s+/, '')
+    .trim();
   for (let depth = 0; depth < 8 && text.includes('<'); depth++) text = text.replace(/<[^<>]*>/g, '');
-  return text.replace(/\[\s*\]|\.\.\./g, '').replace(/\s+/g, '').trim();
+  return text
+    .replace(/\[\s*\]|\.\.\./g, '')
+    .replace(/\s+/g, '')
+    .trim();
 }
 
 /**
@@ -65,7 +90,11 @@ export function rawTypeName(written: string): string {
  * qualified name is a type the caller knows (the project's own, typically). Nested
  * types come back with `$`: `com.acme.Outer$Inner`.
  */
-export function qualifyTypeName(written: string, file: JavaSourceFile, exists: (qualifiedName: string) => boolean): string | undefined {
+export function qualifyTypeName(
+  written: string,
+  file: JavaSourceFile,
+  exists: (qualifiedName: string) => boolean,
+): string | undefined {
   const name = rawTypeName(written);
   if (name === '') return undefined;
   const [first, ...rest] = name.split('.');
@@ -126,23 +155,35 @@ export function callReceivers(method: JavaMethod, type: JavaType, options: Recei
     const member = /^(.*)\.\s*([\p{L}_$][\p{L}\p{N}_$]*)$/su.exec(expression);
     if (member && member[1]!.trim() === 'this') return fields.find((field) => field.name === member[2])?.type;
     if (member && options.memberType) {
-      const owner = typeOfValue(member[1]!, offset) ?? (/^[A-Z]/.test(member[1]!.trim()) ? member[1]!.trim() : undefined);
+      const owner =
+        typeOfValue(member[1]!, offset) ?? (/^[A-Z]/.test(member[1]!.trim()) ? member[1]!.trim() : undefined);
       return owner ? options.memberType(rawTypeName(owner), member[2]!) : undefined;
     }
     const previous = byText.get(expression);
-    if (previous?.typeName && options.memberType) return options.memberType(rawTypeName(previous.typeName), previous.call.name, previous.call.arguments.length);
+    if (previous?.typeName && options.memberType)
+      return options.memberType(rawTypeName(previous.typeName), previous.call.name, previous.call.arguments.length);
     return undefined;
   };
 
   for (const call of calls) {
     const qualifier = call.qualifier?.trim();
     let receiver: CallReceiver;
-    if (qualifier === undefined || qualifier === 'this') receiver = { call, typeName: type.name, isStatic: false, onSelf: true };
-    else if (qualifier === 'super') receiver = { call, ...(superclass ? { typeName: superclass } : {}), isStatic: false, onSelf: true };
+    if (qualifier === undefined || qualifier === 'this')
+      receiver = { call, typeName: type.name, isStatic: false, onSelf: true };
+    else if (qualifier === 'super')
+      receiver = { call, ...(superclass ? { typeName: superclass } : {}), isStatic: false, onSelf: true };
     else {
       const valueType = typeOfValue(qualifier, call.range.start);
-      const isTypeName = valueType === undefined && /^(?:[a-z_$][\w$]*\.)*[A-Z][\w$]*$/.test(qualifier) && !variableAt(method, qualifier, call.range.start);
-      receiver = { call, ...(valueType ? { typeName: valueType } : isTypeName ? { typeName: qualifier } : {}), isStatic: isTypeName, onSelf: false };
+      const isTypeName =
+        valueType === undefined &&
+        /^(?:[a-z_$][\w$]*\.)*[A-Z][\w$]*$/.test(qualifier) &&
+        !variableAt(method, qualifier, call.range.start);
+      receiver = {
+        call,
+        ...(valueType ? { typeName: valueType } : isTypeName ? { typeName: qualifier } : {}),
+        isStatic: isTypeName,
+        onSelf: false,
+      };
     }
     byText.set(call.text.trim(), receiver);
     out.push(receiver);

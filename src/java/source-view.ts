@@ -50,7 +50,8 @@ export async function viewJavaFile(view: Pick<SourceView, 'read'>, path: string)
     parses.set(view.read, files);
   }
   const known = files.get(path);
-  // By content, shared by every reader (parse-cache.ts): the next attempt's tree holds the same text for every file the patch did not touch.
+  // By content, shared by every reader (parse-cache.ts): the next attempt's tree holds the same text for every file the
+  // patch did not touch.
   const viewed = known?.text === text ? known : { text, parsed: await parseByContent(text) };
   files.delete(path);
   files.set(path, viewed);

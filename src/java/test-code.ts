@@ -22,7 +22,18 @@ export interface TestCode {
   assertionLines: number[];
 }
 
-const SETUP_ANNOTATIONS = ['BeforeEach', 'BeforeAll', 'Before', 'BeforeClass', 'AfterEach', 'AfterAll', 'After', 'AfterClass', 'BeforeMethod', 'AfterMethod'];
+const SETUP_ANNOTATIONS = [
+  'BeforeEach',
+  'BeforeAll',
+  'Before',
+  'BeforeClass',
+  'AfterEach',
+  'AfterAll',
+  'After',
+  'AfterClass',
+  'BeforeMethod',
+  'AfterMethod',
+];
 /** JUnit 3 runs these by name. */
 const SETUP_NAMES = ['setUp', 'tearDown'];
 const ASSERTION_CALL = /^(?:assert\w*|fail|verify\w*|expect\w*|check\w*)$/;
@@ -32,7 +43,13 @@ const ASSERTION_CALL = /^(?:assert\w*|fail|verify\w*|expect\w*|check\w*)$/;
  * undefined for any class of the file). Undefined when the file has no such method.
  */
 export function findTestCode(file: JavaSourceFile, method: string, className?: string): TestCode | undefined {
-  const types = allTypes(file).filter((type) => className === undefined || type.binaryName === className || type.name === className || type.binaryName.endsWith(`.${className}`));
+  const types = allTypes(file).filter(
+    (type) =>
+      className === undefined ||
+      type.binaryName === className ||
+      type.name === className ||
+      type.binaryName.endsWith(`.${className}`),
+  );
   for (const type of types) {
     const tests = type.methods.filter((candidate) => candidate.kind === 'method' && candidate.name === method);
     if (tests.length === 0) continue;
@@ -41,9 +58,24 @@ export function findTestCode(file: JavaSourceFile, method: string, className?: s
       type,
       fields: chain.flatMap(fieldsOf).filter((field) => field.kind === 'field'),
       initializers: chain.flatMap(initializersOf),
-      setup: chain.flatMap((owner) => owner.methods.filter((candidate) => candidate !== tests[0] && (hasAnnotation(candidate, ...SETUP_ANNOTATIONS) || (SETUP_NAMES.includes(candidate.name) && candidate.parameters.length === 0)))),
+      setup: chain.flatMap((owner) =>
+        owner.methods.filter(
+          (candidate) =>
+            candidate !== tests[0] &&
+            (hasAnnotation(candidate, ...SETUP_ANNOTATIONS) ||
+              (SETUP_NAMES.includes(candidate.name) && candidate.parameters.length === 0)),
+        ),
+      ),
       tests,
-      assertionLines: [...new Set(tests.flatMap((test) => findMethodCalls(test, (call) => ASSERTION_CALL.test(call.name) && call.firstInChain).map((call) => call.range.startLine)))].sort((a, b) => a - b),
+      assertionLines: [
+        ...new Set(
+          tests.flatMap((test) =>
+            findMethodCalls(test, (call) => ASSERTION_CALL.test(call.name) && call.firstInChain).map(
+              (call) => call.range.startLine,
+            ),
+          ),
+        ),
+      ].sort((a, b) => a - b),
     };
   }
   return undefined;

@@ -59,7 +59,17 @@ class Reader {
   }
 }
 
-const PRIMITIVES: Record<string, string> = { B: 'byte', C: 'char', D: 'double', F: 'float', I: 'int', J: 'long', S: 'short', Z: 'boolean', V: 'void' };
+const PRIMITIVES: Record<string, string> = {
+  B: 'byte',
+  C: 'char',
+  D: 'double',
+  F: 'float',
+  I: 'int',
+  J: 'long',
+  S: 'short',
+  Z: 'boolean',
+  V: 'void',
+};
 
 /** One field descriptor from `at`: the Java type and where it ends. */
 function readType(descriptor: string, at: number): { type: string; end: number } {
@@ -122,16 +132,27 @@ export function parseClassFile(bytes: Buffer): ClassInfo {
       case 7:
         classIndex[i] = r.u2();
         break;
-      case 8: case 16: case 19: case 20:
+      case 8:
+      case 16:
+      case 19:
+      case 20:
         r.skip(2);
         break;
       case 15:
         r.skip(3);
         break;
-      case 3: case 4: case 9: case 10: case 11: case 12: case 17: case 18:
+      case 3:
+      case 4:
+      case 9:
+      case 10:
+      case 11:
+      case 12:
+      case 17:
+      case 18:
         r.skip(4);
         break;
-      case 5: case 6:
+      case 5:
+      case 6:
         r.skip(8);
         i++; // a long or a double takes two entries
         break;
@@ -150,7 +171,8 @@ export function parseClassFile(bytes: Buffer): ClassInfo {
       const name = text(r.u2());
       const length = r.u4();
       if (name === 'Deprecated') deprecated = true;
-      else if (name === 'RuntimeVisibleAnnotations' && annotatesDeprecated(bytes.subarray(r.at, r.at + length), text)) deprecated = true;
+      else if (name === 'RuntimeVisibleAnnotations' && annotatesDeprecated(bytes.subarray(r.at, r.at + length), text))
+        deprecated = true;
       r.skip(length);
     }
     return deprecated;
@@ -170,7 +192,15 @@ export function parseClassFile(bytes: Buffer): ClassInfo {
       const deprecated = readAttributes();
       if (memberName === '<clinit>') continue;
       if (kind === 'field') {
-        members.push({ kind, name: memberName, descriptor, access: memberAccess, parameters: [], type: parseFieldDescriptor(descriptor), deprecated });
+        members.push({
+          kind,
+          name: memberName,
+          descriptor,
+          access: memberAccess,
+          parameters: [],
+          type: parseFieldDescriptor(descriptor),
+          deprecated,
+        });
         continue;
       }
       const { parameters, returns } = parseMethodDescriptor(descriptor);
@@ -216,5 +246,6 @@ export function packageOf(binaryName: string): string {
   return dot < 0 ? '' : binaryName.slice(0, dot);
 }
 
-export const isVisible = (access: number) => (access & (ACC_PUBLIC | ACC_PROTECTED)) !== 0 && (access & ACC_SYNTHETIC) === 0;
+export const isVisible = (access: number) =>
+  (access & (ACC_PUBLIC | ACC_PROTECTED)) !== 0 && (access & ACC_SYNTHETIC) === 0;
 export const isStatic = (access: number) => (access & ACC_STATIC) !== 0;

@@ -28,7 +28,16 @@ export function buildClassGraph(nodes: readonly ClassNode[]): ClassGraph {
   const classes = new Map<string, ClassNode>();
   for (const node of nodes) {
     const seen = classes.get(node.name);
-    classes.set(node.name, seen ? { ...seen, references: [...new Set([...seen.references, ...node.references])].sort(), ...(seen.dynamic ?? node.dynamic ? { dynamic: (seen.dynamic ?? node.dynamic)! } : {}) } : node);
+    classes.set(
+      node.name,
+      seen
+        ? {
+            ...seen,
+            references: [...new Set([...seen.references, ...node.references])].sort(),
+            ...((seen.dynamic ?? node.dynamic) ? { dynamic: (seen.dynamic ?? node.dynamic)! } : {}),
+          }
+        : node,
+    );
   }
   const users = new Map<string, Set<string>>();
   for (const node of nodes) {
@@ -42,7 +51,10 @@ export function buildClassGraph(nodes: readonly ClassNode[]): ClassGraph {
   return { classes, users };
 }
 
-/** The source file a class was compiled from, relative to its source root: `com/acme/Outer.java` for `com.acme.Outer$Inner`. */
+/**
+ * The source file a class was compiled from, relative to its source root: `com/acme/Outer.java` for
+ * `com.acme.Outer$Inner`.
+ */
 export function sourcePathOf(node: Pick<ClassNode, 'name' | 'sourceFile'>): string {
   const dot = node.name.lastIndexOf('.');
   const packagePath = dot < 0 ? '' : `${node.name.slice(0, dot).replace(/\./g, '/')}/`;
@@ -70,7 +82,10 @@ export function usersOf(graph: ClassGraph, changed: Iterable<string>, transitive
 }
 
 export interface TestSelection {
-  /** Test classes that can reach a changed class, with what they reach (a changed class, or one that loads classes by name). */
+  /**
+   * Test classes that can reach a changed class, with what they reach (a changed class, or one that loads classes by
+   * name).
+   */
   selected: { name: string; reaches: string }[];
   /** Test classes that cannot. */
   notSelected: string[];
@@ -83,14 +98,23 @@ export interface TestSelection {
 export function selectTests(graph: ClassGraph, changed: readonly string[], tests?: readonly string[]): TestSelection {
   // Walk the edges backwards once: every class that reaches a target, and which target.
   const reaches = new Map<string, string>();
-  const targets = [...changed.filter((name) => graph.classes.has(name)), ...[...graph.classes.values()].filter((node) => node.dynamic && !changed.includes(node.name)).map((node) => node.name)];
+  const targets = [
+    ...changed.filter((name) => graph.classes.has(name)),
+    ...[...graph.classes.values()]
+      .filter((node) => node.dynamic && !changed.includes(node.name))
+      .map((node) => node.name),
+  ];
   for (const target of targets) {
     if (reaches.has(target)) continue;
     const what = changed.includes(target) ? target : `${target}, which ${graph.classes.get(target)!.dynamic}`;
     reaches.set(target, what);
     for (const user of usersOf(graph, [target], true)) if (!reaches.has(user)) reaches.set(user, what);
   }
-  const candidates = tests ?? [...graph.classes.values()].filter((node) => node.root === 'test' && !node.name.includes('$')).map((node) => node.name);
+  const candidates =
+    tests ??
+    [...graph.classes.values()]
+      .filter((node) => node.root === 'test' && !node.name.includes('$'))
+      .map((node) => node.name);
   const selection: TestSelection = { selected: [], notSelected: [] };
   for (const name of [...candidates].sort()) {
     const what = reaches.get(name);

@@ -19,7 +19,9 @@ export interface ClassRefs {
   sourceFile?: string;
   /** Binary names (dots) of the classes it names, itself left out, sorted. */
   references: string[];
-  /** Why it can reach classes no constant pool names (`Class.forName`, `ServiceLoader`...); undefined when it cannot. */
+  /**
+   * Why it can reach classes no constant pool names (`Class.forName`, `ServiceLoader`...); undefined when it cannot.
+   */
   dynamic?: string;
   /** Fields with a constant value (`static final` primitives and Strings) that javac inlines into users. */
   constantFields: string[];
@@ -27,7 +29,8 @@ export interface ClassRefs {
 
 /** Calls that reach a class or member by name. */
 const DYNAMIC_CALLS: Record<string, RegExp> = {
-  'java/lang/Class': /^(forName|getMethods?|getDeclaredMethods?|getFields?|getDeclaredFields?|getConstructors?|getDeclaredConstructors?|newInstance|getRecordComponents)$/,
+  'java/lang/Class':
+    /^(forName|getMethods?|getDeclaredMethods?|getFields?|getDeclaredFields?|getConstructors?|getDeclaredConstructors?|newInstance|getRecordComponents)$/,
   'java/lang/ClassLoader': /^(loadClass|findClass)$/,
   'java/lang/invoke/MethodHandles$Lookup': /^(find\w*|unreflect\w*|findClass)$/,
 };
@@ -56,13 +59,18 @@ export function readClassRefs(bytes: Buffer): ClassRefs {
         classNameIndex.set(i, bytes.readUInt16BE(at));
         at += 2;
         break;
-      case 8: case 16: case 19: case 20:
+      case 8:
+      case 16:
+      case 19:
+      case 20:
         at += 2;
         break;
       case 15:
         at += 3;
         break;
-      case 9: case 10: case 11:
+      case 9:
+      case 10:
+      case 11:
         memberRefs.push({ classIndex: bytes.readUInt16BE(at), natIndex: bytes.readUInt16BE(at + 2) });
         at += 4;
         break;
@@ -70,10 +78,14 @@ export function readClassRefs(bytes: Buffer): ClassRefs {
         natName.set(i, bytes.readUInt16BE(at));
         at += 4;
         break;
-      case 3: case 4: case 17: case 18:
+      case 3:
+      case 4:
+      case 17:
+      case 18:
         at += 4;
         break;
-      case 5: case 6:
+      case 5:
+      case 6:
         at += 8;
         i++;
         break;
@@ -94,7 +106,8 @@ export function readClassRefs(bytes: Buffer): ClassRefs {
     if (name.startsWith('[')) for (const match of name.matchAll(TYPE_IN_DESCRIPTOR)) add(match[1]!);
     else if (name !== '') add(name);
   }
-  for (const text of utf8) if (text && text.includes('L')) for (const match of text.matchAll(TYPE_IN_DESCRIPTOR)) add(match[1]!);
+  for (const text of utf8)
+    if (text && text.includes('L')) for (const match of text.matchAll(TYPE_IN_DESCRIPTOR)) add(match[1]!);
 
   let dynamic: string | undefined;
   if (references.has('java.util.ServiceLoader')) dynamic = 'uses java.util.ServiceLoader';
@@ -103,7 +116,8 @@ export function readClassRefs(bytes: Buffer): ClassRefs {
     const owner = classAt.get(ref.classIndex) ?? '';
     const member = utf8[natName.get(ref.natIndex) ?? 0] ?? '';
     if (DYNAMIC_CALLS[owner]?.test(member)) dynamic = `calls ${owner.replace(/\//g, '.')}.${member}`;
-    else if (owner.startsWith('java/lang/reflect/') && owner !== 'java/lang/reflect/UndeclaredThrowableException') dynamic = `uses ${owner.replace(/\//g, '.')}`;
+    else if (owner.startsWith('java/lang/reflect/') && owner !== 'java/lang/reflect/UndeclaredThrowableException')
+      dynamic = `uses ${owner.replace(/\//g, '.')}`;
   }
 
   return {
@@ -115,8 +129,15 @@ export function readClassRefs(bytes: Buffer): ClassRefs {
   };
 }
 
-/** Walks past the pool, fields and methods (calling `onField` per field with its attribute names); returns the offset of the class's attributes. */
-function walkMembers(bytes: Buffer, utf8: (string | undefined)[], onField: (name: string, attributes: string[]) => void): number {
+/**
+ * Walks past the pool, fields and methods (calling `onField` per field with its attribute names); returns the offset of
+ * the class's attributes.
+ */
+function walkMembers(
+  bytes: Buffer,
+  utf8: (string | undefined)[],
+  onField: (name: string, attributes: string[]) => void,
+): number {
   let at = 10;
   const count = bytes.readUInt16BE(8);
   for (let i = 1; i < count; i++) {

@@ -11,7 +11,13 @@ import { wrapperDistribution, wrapperDistributionCache } from './wrapper.js';
 export type MavenSource = 'flag' | 'env' | 'config' | 'mvnw' | 'path';
 
 /** How a user names each source: the flag, the variable, the config field. */
-export const MAVEN_SOURCE_LABELS: Record<MavenSource, string> = { flag: '--mvnx-maven', env: 'MVNX_MAVEN', config: 'config maven.executable', mvnw: 'nearest mvnw', path: 'PATH' };
+export const MAVEN_SOURCE_LABELS: Record<MavenSource, string> = {
+  flag: '--mvnx-maven',
+  env: 'MVNX_MAVEN',
+  config: 'config maven.executable',
+  mvnw: 'nearest mvnw',
+  path: 'PATH',
+};
 
 export interface FindMavenOptions {
   /** `--mvnx-maven=PATH`. */
@@ -54,7 +60,8 @@ function locateMaven(opts: FindMavenOptions): FoundMaven {
   for (const [source, label, value] of explicit) {
     if (value === undefined || value === '') continue;
     const executable = resolveNamed(value, opts.cwd, opts.env, platform);
-    if (!executable) throw new MavenNotFoundError(`Maven not found: ${label}=${value} is not an executable file`, { label, value });
+    if (!executable)
+      throw new MavenNotFoundError(`Maven not found: ${label}=${value} is not an executable file`, { label, value });
     return { executable, source };
   }
 
@@ -78,7 +85,12 @@ function locateMaven(opts: FindMavenOptions): FoundMaven {
 }
 
 /** A value with a path separator is a path (relative to cwd); a bare name is looked up on PATH. */
-function resolveNamed(value: string, cwd: string, env: NodeJS.ProcessEnv, platform: NodeJS.Platform): string | undefined {
+function resolveNamed(
+  value: string,
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+  platform: NodeJS.Platform,
+): string | undefined {
   const hasSeparator = value.includes('/') || (platform === 'win32' && value.includes('\\'));
   if (!hasSeparator) return searchPath(value, env, platform);
   const absolute = path.resolve(cwd, value);
@@ -90,18 +102,29 @@ function resolveNamed(value: string, cwd: string, env: NodeJS.ProcessEnv, platfo
  * that named it, or the project's wrapper with the distribution it runs and whether that is
  * downloaded yet, or `mvn` on PATH because no wrapper was found.
  */
-export function describeMavenChoice(found: FoundMaven, opts: Pick<FindMavenOptions, 'cwd' | 'env' | 'mavenArgs'>): string {
+export function describeMavenChoice(
+  found: FoundMaven,
+  opts: Pick<FindMavenOptions, 'cwd' | 'env' | 'mavenArgs'>,
+): string {
   const shown = (file: string): string => {
     const relative = path.relative(opts.cwd, file);
-    return relative === '' || relative.startsWith('..') || path.isAbsolute(relative) ? file : relative.startsWith('.') ? relative : `./${relative}`;
+    return relative === '' || relative.startsWith('..') || path.isAbsolute(relative)
+      ? file
+      : relative.startsWith('.')
+        ? relative
+        : `./${relative}`;
   };
   if (found.source === 'mvnw') {
     const distribution = wrapperDistribution(found.executable);
-    if (!distribution) return `${shown(found.executable)} (the project's Maven wrapper, the nearest mvnw; it names no distributionUrl in .mvn/wrapper/maven-wrapper.properties)`;
+    if (!distribution)
+      return `${shown(found.executable)} (the project's Maven wrapper, the nearest mvnw; it names no distributionUrl in .mvn/wrapper/maven-wrapper.properties)`;
     const cache = wrapperDistributionCache(distribution, opts.env);
-    const state = cache.downloaded ? `downloaded in ${cache.folder}` : `not downloaded yet (${cache.folder}): its first run needs the network`;
+    const state = cache.downloaded
+      ? `downloaded in ${cache.folder}`
+      : `not downloaded yet (${cache.folder}): its first run needs the network`;
     return `${shown(found.executable)} (the project's Maven wrapper, the nearest mvnw; it runs ${distribution.split('/').at(-1)} from .mvn/wrapper/maven-wrapper.properties, ${state})`;
   }
-  if (found.source === 'path') return `${found.executable} (mvn on PATH: no mvnw in ${startFolder(opts.cwd, opts.mavenArgs)} or its parents)`;
+  if (found.source === 'path')
+    return `${found.executable} (mvn on PATH: no mvnw in ${startFolder(opts.cwd, opts.mavenArgs)} or its parents)`;
   return `${found.executable} (${MAVEN_SOURCE_LABELS[found.source]})`;
 }

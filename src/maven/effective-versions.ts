@@ -20,7 +20,9 @@ export interface EffectiveDependency {
   artifactId: string;
   version: string;
   scope: string;
-  /** Where the version came from: `explicit`, `property ${name}`, `dependencyManagement`, `bom g:a:v`, `parent g:a:v`. */
+  /**
+   * Where the version came from: `explicit`, `property ${name}`, `dependencyManagement`, `bom g:a:v`, `parent g:a:v`.
+   */
   source: string;
 }
 
@@ -39,7 +41,8 @@ function listOf(node: PomNode | undefined, name: string): PomNode[] {
 
 function interpolate(text: string, properties: Map<string, string>): string {
   let out = text;
-  for (let depth = 0; depth < 8 && out.includes('${'); depth++) out = out.replace(/\$\{([^}]+)\}/g, (whole, name: string) => properties.get(name) ?? whole);
+  for (let depth = 0; depth < 8 && out.includes('${'); depth++)
+    out = out.replace(/\$\{([^}]+)\}/g, (whole, name: string) => properties.get(name) ?? whole);
   return out;
 }
 
@@ -50,13 +53,22 @@ async function modelOf(text: string, pomPath: string, source: PomSource, depth: 
   const parentNode = childNode(project, 'parent');
   let inherited: Model = { properties: new Map(), managed: new Map() };
   if (parentNode) {
-    const [groupId, artifactId, version] = ['groupId', 'artifactId', 'version'].map((field) => childText(parentNode, field));
+    const [groupId, artifactId, version] = ['groupId', 'artifactId', 'version'].map((field) =>
+      childText(parentNode, field),
+    );
     const relativePath = childText(parentNode, 'relativePath') ?? '../pom.xml';
     const local = relativePath === '' ? undefined : await source.relative(pomPath, relativePath);
     const localProject = local ? parsePomProject(local.text) : undefined;
     // A relative parent counts only when it is the parent named (as Maven checks).
     const matches = localProject && childText(localProject, 'artifactId') === artifactId;
-    if (local && matches) inherited = await modelOf(local.text, local.path, source, depth + 1, `parent ${groupId}:${artifactId}:${version}`);
+    if (local && matches)
+      inherited = await modelOf(
+        local.text,
+        local.path,
+        source,
+        depth + 1,
+        `parent ${groupId}:${artifactId}:${version}`,
+      );
     else if (groupId && artifactId && version) {
       const text = await source.repository(groupId, artifactId, version);
       if (text) inherited = await modelOf(text, '', source, depth + 1, `parent ${groupId}:${artifactId}:${version}`);
@@ -65,44 +77,58 @@ async function modelOf(text: string, pomPath: string, source: PomSource, depth: 
   const properties = new Map(inherited.properties);
   for (const [name, value] of pomProperties(project)) properties.set(name, value);
   for (const field of ['groupId', 'artifactId', 'version']) {
-    const value = childText(project, field) ?? (field === 'artifactId' || !parentNode ? undefined : childText(parentNode, field));
+    const value =
+      childText(project, field) ?? (field === 'artifactId' || !parentNode ? undefined : childText(parentNode, field));
     if (value !== undefined) {
       properties.set(`project.${field}`, value);
       properties.set(`pom.${field}`, value);
     }
   }
-  if (parentNode) for (const field of ['groupId', 'artifactId', 'version']) {
-    const value = childText(parentNode, field);
-    if (value !== undefined) properties.set(`project.parent.${field}`, value);
-  }
+  if (parentNode)
+    for (const field of ['groupId', 'artifactId', 'version']) {
+      const value = childText(parentNode, field);
+      if (value !== undefined) properties.set(`project.parent.${field}`, value);
+    }
   const managed = new Map(inherited.managed);
   const own = listOf(childNode(project, 'dependencyManagement', 'dependencies'), 'dependency');
   // Imported BOMs first, the POM's own entries after: a version written here wins over a BOM's.
   for (const dependency of own) {
     if (childText(dependency, 'scope') !== 'import') continue;
-    const [groupId, artifactId, version] = ['groupId', 'artifactId', 'version'].map((field) => interpolate(childText(dependency, field) ?? '', properties));
+    const [groupId, artifactId, version] = ['groupId', 'artifactId', 'version'].map((field) =>
+      interpolate(childText(dependency, field) ?? '', properties),
+    );
     const bom = groupId && artifactId && version ? await source.repository(groupId, artifactId, version) : undefined;
     if (!bom) continue;
     const imported = await modelOf(bom, '', source, depth + 1, `bom ${groupId}:${artifactId}:${version}`);
-    for (const [coordinates, entry] of imported.managed) if (!managed.has(coordinates) || managed.get(coordinates)!.source.startsWith('parent')) managed.set(coordinates, entry);
+    for (const [coordinates, entry] of imported.managed)
+      if (!managed.has(coordinates) || managed.get(coordinates)!.source.startsWith('parent'))
+        managed.set(coordinates, entry);
   }
   for (const dependency of own) {
     if (childText(dependency, 'scope') === 'import') continue;
     const groupId = interpolate(childText(dependency, 'groupId') ?? '', properties);
     const artifactId = interpolate(childText(dependency, 'artifactId') ?? '', properties);
     const version = interpolate(childText(dependency, 'version') ?? '', properties);
-    if (groupId && artifactId && version && !version.includes('${')) managed.set(key(groupId, artifactId), { version, source: depth === 0 ? 'dependencyManagement' : label });
+    if (groupId && artifactId && version && !version.includes('${'))
+      managed.set(key(groupId, artifactId), { version, source: depth === 0 ? 'dependencyManagement' : label });
   }
   return { properties, managed };
 }
 
 /** Every direct dependency of the POM with the version Maven would resolve for it (those with none are left out). */
-export async function effectiveDependencies(text: string, pomPath: string, source: PomSource): Promise<EffectiveDependency[]> {
+export async function effectiveDependencies(
+  text: string,
+  pomPath: string,
+  source: PomSource,
+): Promise<EffectiveDependency[]> {
   const project = parsePomProject(text);
   if (!project) return [];
   const model = await modelOf(text, pomPath, source, 0, 'project');
   const out: EffectiveDependency[] = [];
-  const sections = [childNode(project, 'dependencies'), ...listOf(childNode(project, 'profiles'), 'profile').map((profile) => childNode(profile, 'dependencies'))];
+  const sections = [
+    childNode(project, 'dependencies'),
+    ...listOf(childNode(project, 'profiles'), 'profile').map((profile) => childNode(profile, 'dependencies')),
+  ];
   for (const section of sections) {
     for (const dependency of listOf(section, 'dependency')) {
       const groupId = interpolate(childText(dependency, 'groupId') ?? '', model.properties);
@@ -134,14 +160,24 @@ export interface VersionChange {
   source: string;
 }
 
-export function versionChanges(before: readonly EffectiveDependency[], after: readonly EffectiveDependency[]): VersionChange[] {
+export function versionChanges(
+  before: readonly EffectiveDependency[],
+  after: readonly EffectiveDependency[],
+): VersionChange[] {
   const old = new Map(before.map((dependency) => [key(dependency.groupId, dependency.artifactId), dependency.version]));
   const changes: VersionChange[] = [];
   for (const dependency of after) {
     const from = old.get(key(dependency.groupId, dependency.artifactId));
     if (from === undefined || from === dependency.version) continue;
-    if (changes.some((change) => change.groupId === dependency.groupId && change.artifactId === dependency.artifactId)) continue;
-    changes.push({ groupId: dependency.groupId, artifactId: dependency.artifactId, from, to: dependency.version, source: dependency.source });
+    if (changes.some((change) => change.groupId === dependency.groupId && change.artifactId === dependency.artifactId))
+      continue;
+    changes.push({
+      groupId: dependency.groupId,
+      artifactId: dependency.artifactId,
+      from,
+      to: dependency.version,
+      source: dependency.source,
+    });
   }
   return changes;
 }

@@ -67,10 +67,29 @@ export const MAVEN_OPTIONS: readonly MavenOptionSpec[] = [
 
 /** The default lifecycle, in order (Maven 3.8/3.9). */
 export const DEFAULT_LIFECYCLE = [
-  'validate', 'initialize', 'generate-sources', 'process-sources', 'generate-resources', 'process-resources',
-  'compile', 'process-classes', 'generate-test-sources', 'process-test-sources', 'generate-test-resources',
-  'process-test-resources', 'test-compile', 'process-test-classes', 'test', 'prepare-package', 'package',
-  'pre-integration-test', 'integration-test', 'post-integration-test', 'verify', 'install', 'deploy',
+  'validate',
+  'initialize',
+  'generate-sources',
+  'process-sources',
+  'generate-resources',
+  'process-resources',
+  'compile',
+  'process-classes',
+  'generate-test-sources',
+  'process-test-sources',
+  'generate-test-resources',
+  'process-test-resources',
+  'test-compile',
+  'process-test-classes',
+  'test',
+  'prepare-package',
+  'package',
+  'pre-integration-test',
+  'integration-test',
+  'post-integration-test',
+  'verify',
+  'install',
+  'deploy',
 ] as const;
 
 export const CLEAN_LIFECYCLE = ['pre-clean', 'clean', 'post-clean'] as const;

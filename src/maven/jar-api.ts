@@ -25,9 +25,19 @@ export interface ArtifactCoordinates {
 }
 
 /** `<repo>/com/acme/lib/1.0/lib-1.0.jar` (with `-sources` for the sources jar). */
-export function artifactJarPath(localRepository: string, coordinates: ArtifactCoordinates, classifier?: string): string {
+export function artifactJarPath(
+  localRepository: string,
+  coordinates: ArtifactCoordinates,
+  classifier?: string,
+): string {
   const { groupId, artifactId, version } = coordinates;
-  return path.join(localRepository, ...groupId.split('.'), artifactId, version, `${artifactId}-${version}${classifier ? `-${classifier}` : ''}.jar`);
+  return path.join(
+    localRepository,
+    ...groupId.split('.'),
+    artifactId,
+    version,
+    `${artifactId}-${version}${classifier ? `-${classifier}` : ''}.jar`,
+  );
 }
 
 const apis = new Map<string, Promise<JarApi>>();
@@ -43,7 +53,10 @@ export function readJarApi(jarPath: string): Promise<JarApi> {
 }
 
 /** The API of the artifact's jar in the local repository, or undefined when the jar is not there. */
-export async function readArtifactApi(localRepository: string, coordinates: ArtifactCoordinates): Promise<JarApi | undefined> {
+export async function readArtifactApi(
+  localRepository: string,
+  coordinates: ArtifactCoordinates,
+): Promise<JarApi | undefined> {
   const jar = artifactJarPath(localRepository, coordinates);
   return existsSync(jar) ? readJarApi(jar) : undefined;
 }
@@ -54,7 +67,8 @@ function apiOf(jar: Jar): JarApi {
   const packages = new Set<string>();
   for (const name of jar.entries.keys()) {
     // Multi-release variants repeat the same API; module-info and package-info are not types.
-    if (!name.endsWith('.class') || name.startsWith('META-INF/') || /(^|\/)(module|package)-info\.class$/.test(name)) continue;
+    if (!name.endsWith('.class') || name.startsWith('META-INF/') || /(^|\/)(module|package)-info\.class$/.test(name))
+      continue;
     const bytes = jar.read(name);
     if (!bytes) continue;
     let info: ClassInfo;
@@ -78,12 +92,19 @@ function apiOf(jar: Jar): JarApi {
  * The text after `@deprecated` in the Javadoc right before the declaration of `member` in
  * class `className` (`{@link X#y}` kept), from the sources jar; undefined when there is none.
  */
-export async function deprecatedText(localRepository: string, coordinates: ArtifactCoordinates, className: string, member: string): Promise<string | undefined> {
+export async function deprecatedText(
+  localRepository: string,
+  coordinates: ArtifactCoordinates,
+  className: string,
+  member: string,
+): Promise<string | undefined> {
   const jarPath = artifactJarPath(localRepository, coordinates, 'sources');
   if (!existsSync(jarPath)) return undefined;
   let source: string | undefined;
   try {
-    source = (await openJar(jarPath)).read(`${className.replace(/\$.*$/, '').replace(/\./g, '/')}.java`)?.toString('utf8');
+    source = (await openJar(jarPath))
+      .read(`${className.replace(/\$.*$/, '').replace(/\./g, '/')}.java`)
+      ?.toString('utf8');
   } catch {
     return undefined;
   }
@@ -98,7 +119,10 @@ export function deprecatedTextIn(source: string, member: string): string | undef
     if (!new RegExp(`(?<![\\w$])${member.replace(/\$/g, '\\$')}\\s*(?:\\(|$|=|;)`).test(declaration.trim())) continue;
     const tag = /@deprecated\s+([\s\S]*?)(?=\n\s*\*\s*@\w|$)/.exec(match[1] ?? '');
     if (!tag) continue;
-    return tag[1]!.replace(/\n\s*\*\s?/g, ' ').replace(/\s+/g, ' ').trim();
+    return tag[1]!
+      .replace(/\n\s*\*\s?/g, ' ')
+      .replace(/\s+/g, ' ')
+      .trim();
   }
   return undefined;
 }

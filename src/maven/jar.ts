@@ -41,7 +41,8 @@ export function openZip(bytes: Buffer, label: string): Jar {
   if (at === 0xffffffff) throw new Error(`${label}: zip64 jars are not read`);
   const entries = new Map<string, JarEntry>();
   for (let i = 0; i < count; i++) {
-    if (at + 46 > bytes.length || bytes.readUInt32LE(at) !== CENTRAL_HEADER) throw new Error(`${label}: damaged central directory at entry ${i}`);
+    if (at + 46 > bytes.length || bytes.readUInt32LE(at) !== CENTRAL_HEADER)
+      throw new Error(`${label}: damaged central directory at entry ${i}`);
     const nameLength = bytes.readUInt16LE(at + 28);
     const extraLength = bytes.readUInt16LE(at + 30);
     const commentLength = bytes.readUInt16LE(at + 32);

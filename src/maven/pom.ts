@@ -97,14 +97,16 @@ export function pomInterpolator(project: PomNode): (text: string) => string {
   const values = pomProperties(project);
   const parent = childNode(project, 'parent');
   for (const field of ['groupId', 'artifactId', 'version']) {
-    const value = childText(project, field) ?? (field === 'artifactId' || !parent ? undefined : childText(parent, field));
+    const value =
+      childText(project, field) ?? (field === 'artifactId' || !parent ? undefined : childText(parent, field));
     if (value === undefined) continue;
     values.set(`project.${field}`, value);
     values.set(`pom.${field}`, value);
   }
   return (text) => {
     let out = text;
-    for (let depth = 0; depth < 5 && out.includes('${'); depth++) out = out.replace(/\$\{([^}]+)\}/g, (whole, name: string) => values.get(name) ?? whole);
+    for (let depth = 0; depth < 5 && out.includes('${'); depth++)
+      out = out.replace(/\$\{([^}]+)\}/g, (whole, name: string) => values.get(name) ?? whole);
     return out;
   };
 }
@@ -125,7 +127,10 @@ const DEFAULT_PLUGIN_GROUP = 'org.apache.maven.plugins';
  */
 export function pomPlugins(project: PomNode): PomPlugin[] {
   const resolve = pomInterpolator(project);
-  const builds = [childNode(project, 'build'), ...listOf(childNode(project, 'profiles'), 'profile').map((profile) => childNode(profile, 'build'))];
+  const builds = [
+    childNode(project, 'build'),
+    ...listOf(childNode(project, 'profiles'), 'profile').map((profile) => childNode(profile, 'build')),
+  ];
   const plugins: PomPlugin[] = [];
   for (const build of builds) {
     if (!build) continue;
@@ -155,7 +160,9 @@ export interface PomDependency {
   type: string;
 }
 
-/** The project's direct `<dependencies>` (not dependencyManagement, build, profiles or reporting), properties resolved. */
+/**
+ * The project's direct `<dependencies>` (not dependencyManagement, build, profiles or reporting), properties resolved.
+ */
 export function pomDependencies(project: PomNode): PomDependency[] {
   const resolve = pomInterpolator(project);
   const dependencies: PomDependency[] = [];
@@ -179,7 +186,10 @@ export function pomDependencies(project: PomNode): PomDependency[] {
 
 /** The `<modules>` of the project and of every profile, each folder once, in the order written. */
 export function pomModules(project: PomNode): string[] {
-  const lists = [childNode(project, 'modules'), ...listOf(childNode(project, 'profiles'), 'profile').map((profile) => childNode(profile, 'modules'))];
+  const lists = [
+    childNode(project, 'modules'),
+    ...listOf(childNode(project, 'profiles'), 'profile').map((profile) => childNode(profile, 'modules')),
+  ];
   const modules: string[] = [];
   for (const list of lists) {
     const entries = list?.module;
@@ -195,6 +205,7 @@ export function pomModules(project: PomNode): string[] {
 export function pomProperties(project: PomNode): Map<string, string> {
   const properties = childNode(project, 'properties');
   const values = new Map<string, string>();
-  if (properties) for (const [key, value] of Object.entries(properties)) if (typeof value === 'string') values.set(key, value);
+  if (properties)
+    for (const [key, value] of Object.entries(properties)) if (typeof value === 'string') values.set(key, value);
   return values;
 }

@@ -18,11 +18,11 @@ export function findProjectRoot(cwd: string, mavenArgs: readonly string[]): Prom
 export function projectRootOf(cwd: string, mavenArgs: readonly string[]): string {
   let root = startFolder(cwd, mavenArgs);
   // A -f target may be named anything (pom-ci.xml), so its folder counts as a project.
-  if (fileArgument(mavenArgs) === undefined && !(existsSync(path.join(root, 'pom.xml')))) return path.resolve(cwd);
+  if (fileArgument(mavenArgs) === undefined && !existsSync(path.join(root, 'pom.xml'))) return path.resolve(cwd);
   for (;;) {
     if (existsSync(path.join(root, '.git'))) return root;
     const parent = path.dirname(root);
-    if (parent === root || !(existsSync(path.join(parent, 'pom.xml')))) return root;
+    if (parent === root || !existsSync(path.join(parent, 'pom.xml'))) return root;
     root = parent;
   }
 }
@@ -51,4 +51,3 @@ export function gitRootOf(from: string): string | undefined {
     if (path.dirname(dir) === dir) return undefined;
   }
 }
-

@@ -63,7 +63,11 @@ function text(value: unknown): string | undefined {
 type XmlNode = Record<string, unknown>;
 
 /** Every dependency, plugin and extension element that is a real need (not a managed entry). */
-function collectCoordinates(node: unknown, managed: 'dependencies' | 'plugins' | undefined, out: PomFacts['coordinates']): void {
+function collectCoordinates(
+  node: unknown,
+  managed: 'dependencies' | 'plugins' | undefined,
+  out: PomFacts['coordinates'],
+): void {
   if (Array.isArray(node)) {
     for (const item of node) collectCoordinates(item, managed, out);
     return;
@@ -79,8 +83,14 @@ function collectCoordinates(node: unknown, managed: 'dependencies' | 'plugins' |
         if (!element || typeof element !== 'object') continue;
         const e = element as XmlNode;
         const isImport = text(e.scope) === 'import';
-        const skip = (key === 'dependency' && managed === 'dependencies' && !isImport) || (key === 'plugin' && managed === 'plugins');
-        if (!skip) out.push({ ...(text(e.groupId) ? { groupId: text(e.groupId)! } : {}), ...(text(e.artifactId) ? { artifactId: text(e.artifactId)! } : {}) });
+        const skip =
+          (key === 'dependency' && managed === 'dependencies' && !isImport) ||
+          (key === 'plugin' && managed === 'plugins');
+        if (!skip)
+          out.push({
+            ...(text(e.groupId) ? { groupId: text(e.groupId)! } : {}),
+            ...(text(e.artifactId) ? { artifactId: text(e.artifactId)! } : {}),
+          });
         // A managed plugin's own <dependencies> are still managed; an unmanaged one's are needs.
         collectCoordinates(e.dependencies, key === 'plugin' && managed === 'plugins' ? 'dependencies' : undefined, out);
       }
@@ -97,7 +107,8 @@ export function readPomFacts(xml: string): PomFacts {
   const parent = project.parent as XmlNode | undefined;
   const properties: Record<string, string> = {};
   const props = project.properties;
-  if (props && typeof props === 'object') for (const [k, v] of Object.entries(props as XmlNode)) if (typeof v === 'string') properties[k] = v.trim();
+  if (props && typeof props === 'object')
+    for (const [k, v] of Object.entries(props as XmlNode)) if (typeof v === 'string') properties[k] = v.trim();
   const modules = pomModules(project);
   const coordinates: PomFacts['coordinates'] = [];
   const { parent: _parent, modules: _modules, ...rest } = project;
@@ -106,7 +117,14 @@ export function readPomFacts(xml: string): PomFacts {
     ...(text(project.groupId) ? { groupId: text(project.groupId)! } : {}),
     ...(text(project.artifactId) ? { artifactId: text(project.artifactId)! } : {}),
     ...(text(project.packaging) ? { packaging: text(project.packaging)! } : {}),
-    ...(parent ? { parent: { ...(text(parent.groupId) ? { groupId: text(parent.groupId)! } : {}), ...(text(parent.artifactId) ? { artifactId: text(parent.artifactId)! } : {}) } } : {}),
+    ...(parent
+      ? {
+          parent: {
+            ...(text(parent.groupId) ? { groupId: text(parent.groupId)! } : {}),
+            ...(text(parent.artifactId) ? { artifactId: text(parent.artifactId)! } : {}),
+          },
+        }
+      : {}),
     properties,
     modules,
     coordinates,
@@ -122,8 +140,16 @@ function climbsOut(node: unknown, key = ''): boolean {
   return Object.entries(node as XmlNode).some(([k, v]) => k !== 'module' && climbsOut(v, k));
 }
 
-/** `${name}` resolved against the project's own coordinates and the properties it inherits; undefined when it cannot be. */
-function resolve(value: string | undefined, own: { groupId: string; artifactId: string }, properties: Record<string, string>, parentGroup: string | undefined, depth = 0): string | undefined {
+/**
+ * `${name}` resolved against the project's own coordinates and the properties it inherits; undefined when it cannot be.
+ */
+function resolve(
+  value: string | undefined,
+  own: { groupId: string; artifactId: string },
+  properties: Record<string, string>,
+  parentGroup: string | undefined,
+  depth = 0,
+): string | undefined {
   if (value === undefined) return undefined;
   if (!value.includes('${')) return value;
   if (depth > 8) return undefined;
@@ -164,7 +190,9 @@ export async function readReactor(root: string): Promise<ReactorGraph> {
     }
     found.push({ dir, facts });
     for (const m of facts.modules) {
-      const child = path.posix.normalize(dir === '' ? m.replace(/\\/g, '/') : `${dir}/${m.replace(/\\/g, '/')}`).replace(/\/$/, '');
+      const child = path.posix
+        .normalize(dir === '' ? m.replace(/\\/g, '/') : `${dir}/${m.replace(/\\/g, '/')}`)
+        .replace(/\/$/, '');
       if (child.startsWith('..') || child.includes('${')) {
         problems.push(`module ${m} of ${pomFile} is outside the project or named by a property`);
         continue;
@@ -188,14 +216,19 @@ export function toProjects(found: { dir: string; facts: PomFacts }[], problems: 
     let current = facts.parent ? byKey.get(key(facts.parent.groupId, facts.parent.artifactId)) : undefined;
     while (current && chain.length < 32 && !chain.includes(current.facts)) {
       chain.push(current.facts);
-      current = current.facts.parent ? byKey.get(key(current.facts.parent.groupId, current.facts.parent.artifactId)) : undefined;
+      current = current.facts.parent
+        ? byKey.get(key(current.facts.parent.groupId, current.facts.parent.artifactId))
+        : undefined;
     }
     return chain;
   };
 
   return found.map(({ dir, facts }) => {
     const chain = ancestors(facts);
-    const properties = Object.assign({}, ...[...chain].reverse().map((p) => p.properties), facts.properties) as Record<string, string>;
+    const properties = Object.assign({}, ...[...chain].reverse().map((p) => p.properties), facts.properties) as Record<
+      string,
+      string
+    >;
     const own = { groupId: groupOf(facts) ?? '', artifactId: facts.artifactId ?? '' };
     if (!facts.artifactId) problems.push(`the pom in ${dir || '.'} has no artifactId`);
     const parentGroup = facts.parent?.groupId;
@@ -237,12 +270,14 @@ export function moduleOfFile(graph: ReactorGraph, file: string): ReactorProject 
 export function withDependents(graph: ReactorGraph, dirs: Iterable<string>): Set<string> {
   const affected = new Set(dirs);
   const coordinate = (p: ReactorProject) => `${p.groupId}:${p.artifactId}`;
-  for (let changed = true; changed; ) {
+  for (let changed = true; changed;) {
     changed = false;
     const affectedKeys = new Set(graph.projects.filter((p) => affected.has(p.dir)).map(coordinate));
     for (const project of graph.projects) {
       if (affected.has(project.dir)) continue;
-      const needsAffected = project.needs.some((need) => affectedKeys.has(need)) || (project.parent !== undefined && affectedKeys.has(project.parent));
+      const needsAffected =
+        project.needs.some((need) => affectedKeys.has(need)) ||
+        (project.parent !== undefined && affectedKeys.has(project.parent));
       if (needsAffected || (project.needsUnknown && affected.size > 0)) {
         affected.add(project.dir);
         changed = true;
@@ -257,7 +292,9 @@ export function withDependencies(graph: ReactorGraph, dir: string): Set<string> 
   const byCoordinate = new Map(graph.projects.map((p) => [`${p.groupId}:${p.artifactId}`, p]));
   const found = new Set<string>();
   const visit = (project: ReactorProject) => {
-    const next = project.needsUnknown ? graph.projects : [...project.needs, ...(project.parent ? [project.parent] : [])].flatMap((key) => byCoordinate.get(key) ?? []);
+    const next = project.needsUnknown
+      ? graph.projects
+      : [...project.needs, ...(project.parent ? [project.parent] : [])].flatMap((key) => byCoordinate.get(key) ?? []);
     for (const other of next) {
       if (other.dir === dir || found.has(other.dir)) continue;
       found.add(other.dir);

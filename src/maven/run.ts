@@ -109,7 +109,8 @@ export async function runMaven(options: RunMavenOptions): Promise<MavenRunResult
   // forked background process must not outlive the stage.
   const child = subprocess;
   child.once('exit', () => {
-    if ((interrupted || timedOut || options.killGroupOnExit) && ownGroup && child.pid !== undefined) signalProcessGroup(child.pid, 'SIGKILL');
+    if ((interrupted || timedOut || options.killGroupOnExit) && ownGroup && child.pid !== undefined)
+      signalProcessGroup(child.pid, 'SIGKILL');
   });
 
   let result: Settled;
@@ -150,7 +151,9 @@ export function colorArgs(userArgs: readonly string[], stdoutIsTerminal: boolean
   const choosesItself = userArgs.some(
     (arg) => arg === '-B' || arg === '--batch-mode' || /^(-D|--define=?)style\.color(=|$)/.test(arg),
   );
-  const definesSeparately = userArgs.some((arg, i) => (arg === '-D' || arg === '--define') && userArgs[i + 1]?.startsWith('style.color'));
+  const definesSeparately = userArgs.some(
+    (arg, i) => (arg === '-D' || arg === '--define') && userArgs[i + 1]?.startsWith('style.color'),
+  );
   return choosesItself || definesSeparately ? [] : ['-Dstyle.color=always'];
 }
 
@@ -159,7 +162,12 @@ export function colorArgs(userArgs: readonly string[], stdoutIsTerminal: boolean
  * Chunks are written as they come (no line buffering); when our stream pushes back, Maven's
  * pipe is paused instead of queueing output in memory.
  */
-function pump(source: Readable | null, spool: LogSpool, echo: Writable | undefined, onOutput?: (chunk: Buffer) => void): void {
+function pump(
+  source: Readable | null,
+  spool: LogSpool,
+  echo: Writable | undefined,
+  onOutput?: (chunk: Buffer) => void,
+): void {
   if (!source) return;
   let echoing = echo !== undefined;
   const stopEchoing = () => {

@@ -14,7 +14,17 @@ import { existsSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { XMLBuilder, XMLParser, XMLValidator } from 'fast-xml-parser';
-import { childText, decodeEntities, isNode, MAVEN_XML_OPTIONS, parsePomProject, rootElement, pomInterpolator, pomProperties, type PomNode } from './pom.js';
+import {
+  childText,
+  decodeEntities,
+  isNode,
+  MAVEN_XML_OPTIONS,
+  parsePomProject,
+  rootElement,
+  pomInterpolator,
+  pomProperties,
+  type PomNode,
+} from './pom.js';
 
 export interface MavenUserState {
   /** Java's user.home for the Maven JVM. */
@@ -43,7 +53,13 @@ export function definedProperty(tokens: readonly string[], name: string): string
   let found: string | undefined;
   for (let i = 0; i < tokens.length; i++) {
     const token = tokens[i]!;
-    const body = token.startsWith('-D') ? token.slice(2) : token === '--define' ? tokens[++i] : token.startsWith('--define=') ? token.slice(9) : undefined;
+    const body = token.startsWith('-D')
+      ? token.slice(2)
+      : token === '--define'
+        ? tokens[++i]
+        : token.startsWith('--define=')
+          ? token.slice(9)
+          : undefined;
     const text = body === '' && token === '-D' ? tokens[++i] : body;
     if (text === undefined) continue;
     const eq = text.indexOf('=');
@@ -71,7 +87,9 @@ function mavenOpts(env: NodeJS.ProcessEnv): string[] {
 function mavenConfig(projectRoot: string | undefined): string[] {
   if (!projectRoot) return [];
   try {
-    return readFileSync(path.join(projectRoot, '.mvn', 'maven.config'), 'utf8').split(/\s+/).filter(Boolean);
+    return readFileSync(path.join(projectRoot, '.mvn', 'maven.config'), 'utf8')
+      .split(/\s+/)
+      .filter(Boolean);
   } catch {
     return [];
   }
@@ -89,7 +107,9 @@ export function mavenUserHome(env: NodeJS.ProcessEnv): string {
 
 /** `${user.home}` and `${env.NAME}` as Maven expands them in settings.xml. */
 function expand(value: string, userHome: string, env: NodeJS.ProcessEnv): string {
-  return value.replace(/\$\{user\.home\}/g, userHome).replace(/\$\{env\.([A-Za-z_][A-Za-z0-9_]*)\}/g, (_m, name: string) => env[name] ?? '');
+  return value
+    .replace(/\$\{user\.home\}/g, userHome)
+    .replace(/\$\{env\.([A-Za-z_][A-Za-z0-9_]*)\}/g, (_m, name: string) => env[name] ?? '');
 }
 
 /** A text file's content, or undefined when it cannot be read. */
@@ -165,7 +185,11 @@ export function settingsSecrets(xml: string): string[] {
     // A file that is not well-formed XML breaks Maven, which may echo it: its secrets are
     // still found, by the lenient scan (comments skipped), so that redaction knows them.
     for (const element of SECRET_ELEMENTS) {
-      for (const match of xml.replace(/<!--[\s\S]*?-->/g, '').matchAll(new RegExp(`<${element}\\b[^>]*>\\s*(?:<!\\[CDATA\\[([\\s\\S]*?)\\]\\]>|([^<]*?))\\s*</${element}\\s*>`, 'g'))) {
+      for (const match of xml
+        .replace(/<!--[\s\S]*?-->/g, '')
+        .matchAll(
+          new RegExp(`<${element}\\b[^>]*>\\s*(?:<!\\[CDATA\\[([\\s\\S]*?)\\]\\]>|([^<]*?))\\s*</${element}\\s*>`, 'g'),
+        )) {
         add(match[1] ?? decodeEntities(match[2] ?? ''));
       }
     }
@@ -174,7 +198,15 @@ export function settingsSecrets(xml: string): string[] {
 }
 
 /** Order-keeping reader and writer: the sanitized copy is the same file, secrets and comments out. */
-const ROUND_TRIP = { preserveOrder: true, ignoreAttributes: false, cdataPropName: '#cdata', processEntities: false, parseTagValue: false, parseAttributeValue: false, trimValues: false } as const;
+const ROUND_TRIP = {
+  preserveOrder: true,
+  ignoreAttributes: false,
+  cdataPropName: '#cdata',
+  processEntities: false,
+  parseTagValue: false,
+  parseAttributeValue: false,
+  trimValues: false,
+} as const;
 const roundTripParser = new XMLParser(ROUND_TRIP);
 const roundTripBuilder = new XMLBuilder({ ...ROUND_TRIP, suppressEmptyNode: false });
 

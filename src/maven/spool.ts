@@ -95,7 +95,7 @@ export class LogSpool {
         [start, this.limitBytes],
         [0, start],
       ] as const) {
-        for (let position = from; position < to; ) {
+        for (let position = from; position < to;) {
           const read = readSync(this.fd, buffer, 0, Math.min(buffer.length, to - position), position);
           if (read === 0) break;
           position += read;

@@ -17,7 +17,10 @@ const TAIL_BYTES = 64 * 1024;
 /** `distributionUrl` of the wrapper's properties, when it has them. */
 export function wrapperDistribution(wrapper: string): string | undefined {
   try {
-    const properties = readFileSync(path.join(path.dirname(wrapper), '.mvn', 'wrapper', 'maven-wrapper.properties'), 'utf8');
+    const properties = readFileSync(
+      path.join(path.dirname(wrapper), '.mvn', 'wrapper', 'maven-wrapper.properties'),
+      'utf8',
+    );
     return /^\s*distributionUrl\s*[=:]\s*(\S+)/m.exec(properties)?.[1]?.replace(/\\:/g, ':');
   } catch {
     return undefined;
@@ -29,7 +32,10 @@ export function wrapperDistribution(wrapper: string): string | undefined {
  * Wrapper puts it under `$MAVEN_USER_HOME/wrapper/dists/` (default `~/.m2`), in a folder
  * named after the distribution (`apache-maven-3.9.9`, older wrappers `apache-maven-3.9.9-bin`).
  */
-export function wrapperDistributionCache(distribution: string, env: NodeJS.ProcessEnv): { folder: string; downloaded: boolean } {
+export function wrapperDistributionCache(
+  distribution: string,
+  env: NodeJS.ProcessEnv,
+): { folder: string; downloaded: boolean } {
   const dists = path.join(env.MAVEN_USER_HOME || path.join(env.HOME || os.homedir(), '.m2'), 'wrapper', 'dists');
   const file = distribution.split('/').at(-1) ?? distribution;
   const withBin = file.replace(/\.(zip|tar\.gz)$/, '');
@@ -46,7 +52,13 @@ export function wrapperDistributionCache(distribution: string, env: NodeJS.Proce
 }
 
 /** Pure: the failure line for a wrapper whose output (its tail) shows no Maven line, else undefined. */
-export function describeWrapperFailure(input: { wrapper: string; cwd: string; exitCode: number; output: string; distribution?: string }): string | undefined {
+export function describeWrapperFailure(input: {
+  wrapper: string;
+  cwd: string;
+  exitCode: number;
+  output: string;
+  distribution?: string;
+}): string | undefined {
   if (input.exitCode === 0 || MAVEN_LINE.test(input.output)) return undefined;
   const shown = path.relative(input.cwd, input.wrapper) || input.wrapper;
   const said = input.output
@@ -65,7 +77,12 @@ export function describeWrapperFailure(input: { wrapper: string; cwd: string; ex
 }
 
 /** The same, read from a captured log file. */
-export async function wrapperFailure(input: { wrapper: string; cwd: string; exitCode: number; logFile: string }): Promise<string | undefined> {
+export async function wrapperFailure(input: {
+  wrapper: string;
+  cwd: string;
+  exitCode: number;
+  logFile: string;
+}): Promise<string | undefined> {
   if (input.exitCode === 0) return undefined;
   const handle = await open(input.logFile, 'r');
   try {
@@ -74,7 +91,13 @@ export async function wrapperFailure(input: { wrapper: string; cwd: string; exit
     const buffer = Buffer.alloc(length);
     await handle.read(buffer, 0, length, size - length);
     const distribution = wrapperDistribution(input.wrapper);
-    return describeWrapperFailure({ wrapper: input.wrapper, cwd: input.cwd, exitCode: input.exitCode, output: buffer.toString('utf8'), ...(distribution ? { distribution } : {}) });
+    return describeWrapperFailure({
+      wrapper: input.wrapper,
+      cwd: input.cwd,
+      exitCode: input.exitCode,
+      output: buffer.toString('utf8'),
+      ...(distribution ? { distribution } : {}),
+    });
   } finally {
     await handle.close();
   }

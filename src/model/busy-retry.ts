@@ -122,12 +122,21 @@ export function createBusyRetryFetch(options: BusyRetryOptions): typeof fetch {
         roster.busy(host, afterMs ?? backoffMs(round, random), `HTTP ${response.status}`);
         busy = { host, status: response.status, ...(afterMs !== undefined ? { afterMs } : {}) };
       }
-      if (!busy) throw lastFailure instanceof Error ? lastFailure : new Error(`no model host could be asked (${roster.hosts.join(', ')})`);
+      if (!busy)
+        throw lastFailure instanceof Error
+          ? lastFailure
+          : new Error(`no model host could be asked (${roster.hosts.join(', ')})`);
 
-      const ms = busy.afterMs !== undefined ? Math.round(busy.afterMs * (1 + random() * 0.1)) : backoffMs(round, random);
+      const ms =
+        busy.afterMs !== undefined ? Math.round(busy.afterMs * (1 + random() * 0.1)) : backoffMs(round, random);
       const left = Math.min(options.callEndsAt - Date.now(), options.runRemainingMs?.() ?? Number.POSITIVE_INFINITY);
       if (round > maxBusyRetries || ms > left) throw busyError(busy, waits, ms, left);
-      const wait: BusyWait = { host: busy.host, status: busy.status, ms, reason: busy.afterMs !== undefined ? 'retry-after' : 'backoff' };
+      const wait: BusyWait = {
+        host: busy.host,
+        status: busy.status,
+        ms,
+        reason: busy.afterMs !== undefined ? 'retry-after' : 'backoff',
+      };
       waits.push(wait);
       events?.onWait?.(wait);
       await sleep(ms, options.signal);
@@ -135,10 +144,19 @@ export function createBusyRetryFetch(options: BusyRetryOptions): typeof fetch {
   };
 }
 
-function busyError(busy: { host: string; status: number }, waits: BusyWait[], nextMs: number, leftMs: number): ProviderUnavailableError {
+function busyError(
+  busy: { host: string; status: number },
+  waits: BusyWait[],
+  nextMs: number,
+  leftMs: number,
+): ProviderUnavailableError {
   const waited = waits.reduce((sum, wait) => sum + wait.ms, 0);
-  const history = waits.length > 0 ? `; waited ${seconds(waited)} in ${waits.length} ${waits.length === 1 ? 'wait' : 'waits'}` : '';
-  const why = nextMs > leftMs ? `the next wait (${seconds(nextMs)}) would run past the ${seconds(Math.max(0, leftMs))} left` : 'it stayed busy';
+  const history =
+    waits.length > 0 ? `; waited ${seconds(waited)} in ${waits.length} ${waits.length === 1 ? 'wait' : 'waits'}` : '';
+  const why =
+    nextMs > leftMs
+      ? `the next wait (${seconds(nextMs)}) would run past the ${seconds(Math.max(0, leftMs))} left`
+      : 'it stayed busy';
   return new ProviderUnavailableError(
     `The model server at ${busy.host} is busy (HTTP ${busy.status})${history}, and ${why}`,
     'Add model servers behind the gateway, raise OLLAMA_NUM_PARALLEL / OLLAMA_MAX_QUEUE, or give the run more budget.maxWallSeconds',

@@ -19,7 +19,8 @@ export function promptWindow(model: { contextTokens: number; numCtx?: number }):
  * The pre-tokenizer split of Qwen2/Qwen2.5 (and cl100k-style byte-level BPE): contractions,
  * a letter run with one leading symbol, single digits, symbol runs, newlines, spaces.
  */
-const PIECE = /'(?:[sStTmMdD]|[rR][eE]|[vV][eE]|[lL][lL])|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+/gu;
+const PIECE =
+  /'(?:[sStTmMdD]|[rR][eE]|[vV][eE]|[lL][lL])|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+/gu;
 const LETTERS_PER_TOKEN = 5;
 const SYMBOLS_PER_TOKEN = 2;
 const SPACES_PER_TOKEN = 8;
@@ -30,7 +31,8 @@ const utf8 = new TextEncoder();
  * estimate is at least the real count. Checked against the tokenizer of qwen2.5-coder on
  * Java sources, stack traces, Maven logs, prompts and non-ASCII text
  * (test/fixtures/tokens, scripts/count-qwen-tokens.mjs): never below the real count,
- * about 1.25 times it on prompts (2.4 on text in other scripts). Each digit is a token; every byte of a character outside
+ * about 1.25 times it on prompts (2.4 on text in other scripts). Each digit is a token; every byte of a character
+ * outside
  * ASCII is counted as a token unless it is part of a word.
  */
 export function estimateTokens(text: string): number {

@@ -38,7 +38,10 @@ export function isConnectionFailure(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
   if (error.name === 'TypeError' && /fetch failed/i.test(error.message)) return true;
   const code = (error.cause as { code?: unknown } | undefined)?.code;
-  return typeof code === 'string' && /^(ECONNREFUSED|ECONNRESET|ENOTFOUND|EHOSTUNREACH|ENETUNREACH|EAI_AGAIN|UND_ERR_SOCKET)$/.test(code);
+  return (
+    typeof code === 'string' &&
+    /^(ECONNREFUSED|ECONNRESET|ENOTFOUND|EHOSTUNREACH|ENETUNREACH|EAI_AGAIN|UND_ERR_SOCKET)$/.test(code)
+  );
 }
 
 export function describeError(error: unknown): string {

@@ -8,7 +8,16 @@ import type { ModelProvider, ModelSettings } from './types.js';
 import { splitHosts } from '../shared/host.js';
 import type { TransportOptions } from './transport.js';
 
-export type { ChatMessage, ChatRequest, ChatResult, ModelProvider, ModelSettings, ToolCall, ToolCallingSupport, ToolSpec } from './types.js';
+export type {
+  ChatMessage,
+  ChatRequest,
+  ChatResult,
+  ModelProvider,
+  ModelSettings,
+  ToolCall,
+  ToolCallingSupport,
+  ToolSpec,
+} from './types.js';
 export { ModelCallError, ProviderUnavailableError, type ModelCallErrorCode } from './errors.js';
 export { OllamaProvider } from './ollama-provider.js';
 export { OpenAiCompatibleProvider } from './openai-provider.js';
@@ -34,14 +43,17 @@ export function createProvider(settings: ModelSettings, options: ProviderOptions
     case 'openai-compatible':
       return new OpenAiCompatibleProvider(normalised, options);
     default:
-      throw new Error(`model.provider must be "ollama" or "openai-compatible", got ${JSON.stringify((settings as { provider: unknown }).provider)}`);
+      throw new Error(
+        `model.provider must be "ollama" or "openai-compatible", got ${JSON.stringify((settings as { provider: unknown }).provider)}`,
+      );
   }
 }
 
 function validateSettings(settings: ModelSettings): void {
   if (!settings.name?.trim()) throw new Error('model.name must name a model, e.g. qwen2.5-coder:7b');
   const hosts = splitHosts(settings.host ?? '', settings.provider);
-  if (hosts.length === 0) throw new Error(`model.host must be a URL such as http://127.0.0.1:11434, got ${JSON.stringify(settings.host)}`);
+  if (hosts.length === 0)
+    throw new Error(`model.host must be a URL such as http://127.0.0.1:11434, got ${JSON.stringify(settings.host)}`);
   for (const host of hosts) {
     let url: URL;
     try {
@@ -49,9 +61,11 @@ function validateSettings(settings: ModelSettings): void {
     } catch {
       throw new Error(`model.host must be a URL such as http://127.0.0.1:11434, got ${JSON.stringify(host)}`);
     }
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`model.host must be an http or https URL, got ${JSON.stringify(host)}`);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:')
+      throw new Error(`model.host must be an http or https URL, got ${JSON.stringify(host)}`);
   }
-  if (!(settings.timeoutSeconds > 0)) throw new Error(`model.timeoutSeconds must be positive, got ${settings.timeoutSeconds}`);
+  if (!(settings.timeoutSeconds > 0))
+    throw new Error(`model.timeoutSeconds must be positive, got ${settings.timeoutSeconds}`);
   if (settings.numCtx !== undefined && !(Number.isInteger(settings.numCtx) && settings.numCtx > 0)) {
     throw new Error(`model.numCtx must be a positive integer, got ${settings.numCtx}`);
   }

@@ -7,12 +7,33 @@ import { Ollama } from 'ollama';
 import type { ChatResponse, Message, ShowResponse, Tool } from 'ollama';
 import { estimateTokens, sizeContextWindow } from './context-window.js';
 import { createDeadline, describeError, isConnectionFailure, type Deadline } from './deadline.js';
-import { abortedError, chatTimeoutError, ModelCallError, ProviderUnavailableError, ollamaPullHint, ollamaServeHint } from './errors.js';
-import { bearerHeaders, HealthGate, parseToolArguments, StreamedAnswer, ToolCallingMemory } from './provider-support.js';
+import {
+  abortedError,
+  chatTimeoutError,
+  ModelCallError,
+  ProviderUnavailableError,
+  ollamaPullHint,
+  ollamaServeHint,
+} from './errors.js';
+import {
+  bearerHeaders,
+  HealthGate,
+  parseToolArguments,
+  StreamedAnswer,
+  ToolCallingMemory,
+} from './provider-support.js';
 import { splitHosts } from '../shared/host.js';
 import type { TrafficEvents } from './busy-retry.js';
 import { Transport, type TransportOptions } from './transport.js';
-import type { ChatMessage, ChatRequest, ChatResult, ModelProvider, ModelSettings, ToolCall, ToolCallingSupport } from './types.js';
+import type {
+  ChatMessage,
+  ChatRequest,
+  ChatResult,
+  ModelProvider,
+  ModelSettings,
+  ToolCall,
+  ToolCallingSupport,
+} from './types.js';
 
 /** Well inside the contract's "provider-unavailable within 5 s", also for a server that never answers. */
 export const DEFAULT_HEALTH_TIMEOUT_MS = 3000;
@@ -22,7 +43,8 @@ export interface OllamaProviderOptions extends TransportOptions {
   healthTimeoutMs?: number;
 }
 
-const BUSY_HINT = 'The server is busy: wait for running requests to finish, or raise OLLAMA_NUM_PARALLEL / OLLAMA_MAX_QUEUE';
+const BUSY_HINT =
+  'The server is busy: wait for running requests to finish, or raise OLLAMA_NUM_PARALLEL / OLLAMA_MAX_QUEUE';
 
 export class OllamaProvider implements ModelProvider {
   readonly kind = 'ollama' as const;
@@ -56,12 +78,17 @@ export class OllamaProvider implements ModelProvider {
     let names: string[];
     try {
       const list = await client.list();
-      names = (list.models ?? []).flatMap((entry) => [entry.name, entry.model]).filter((name): name is string => typeof name === 'string');
+      names = (list.models ?? [])
+        .flatMap((entry) => [entry.name, entry.model])
+        .filter((name): name is string => typeof name === 'string');
     } catch (error) {
       throw this.unavailable(error, deadline, '/api/tags');
     }
     if (!names.some((name) => sameModelName(name, this.model))) {
-      throw new ProviderUnavailableError(`Model ${this.model} is not pulled on the Ollama server at ${this.host}`, ollamaPullHint(this.model));
+      throw new ProviderUnavailableError(
+        `Model ${this.model} is not pulled on the Ollama server at ${this.host}`,
+        ollamaPullHint(this.model),
+      );
     }
     try {
       const show = await client.show({ model: this.model });
@@ -70,7 +97,11 @@ export class OllamaProvider implements ModelProvider {
       this.tools.advertise(Array.isArray(show?.capabilities) ? show.capabilities.includes('tools') : undefined);
     } catch (error) {
       if (responseStatus(error) === 404) {
-        throw new ProviderUnavailableError(`Model ${this.model} is listed but not available on ${this.host}`, ollamaPullHint(this.model), { cause: error });
+        throw new ProviderUnavailableError(
+          `Model ${this.model} is listed but not available on ${this.host}`,
+          ollamaPullHint(this.model),
+          { cause: error },
+        );
       }
       if (deadline.cause() === 'aborted') throw abortedError(error);
       // /api/show is only an extra: without it the configured numCtx is the cap.
@@ -84,13 +115,14 @@ export class OllamaProvider implements ModelProvider {
 
   async toolCalling(signal?: AbortSignal): Promise<ToolCallingSupport | undefined> {
     await this.health.ensure(signal);
-    return this.tools.support('Ollama\'s /api/show');
+    return this.tools.support("Ollama's /api/show");
   }
 
   async chat(request: ChatRequest): Promise<ChatResult> {
     await this.health.ensure(request.signal);
     const offersTools = (request.tools?.length ?? 0) > 0;
-    if (offersTools && this.tools.refused()) throw new ModelCallError('tools-unsupported', `${this.model} takes no native tool calls on ${this.host}`);
+    if (offersTools && this.tools.refused())
+      throw new ModelCallError('tools-unsupported', `${this.model} takes no native tool calls on ${this.host}`);
     request.onSend?.(request.messages);
     const answer = new StreamedAnswer(request.onToken);
     const toolCalls: ToolCall[] = [];
@@ -112,7 +144,8 @@ export class OllamaProvider implements ModelProvider {
       });
       for await (const part of stream) {
         // Ollama sends each tool call whole, in one streamed message.
-        for (const call of part.message?.tool_calls ?? []) toolCalls.push({ name: call.function?.name ?? '', ...parseToolArguments(call.function?.arguments) });
+        for (const call of part.message?.tool_calls ?? [])
+          toolCalls.push({ name: call.function?.name ?? '', ...parseToolArguments(call.function?.arguments) });
         if (!answer.push(part.message?.content ?? '')) {
           stream.abort();
           stopped = true;
@@ -122,14 +155,22 @@ export class OllamaProvider implements ModelProvider {
       }
       // A stream that ends without its done line was cut (a server or gateway that died
       // mid-answer): the half answer is dropped, never read as a patch.
-      if (!final && !stopped) throw new ProviderUnavailableError(`The answer from ${call?.host ?? this.host} broke off before it was complete; the partial answer was dropped`, ollamaServeHint(this.host));
+      if (!final && !stopped)
+        throw new ProviderUnavailableError(
+          `The answer from ${call?.host ?? this.host} broke off before it was complete; the partial answer was dropped`,
+          ollamaServeHint(this.host),
+        );
       call?.end('answered', { promptTokens: final?.prompt_eval_count, completionTokens: final?.eval_count });
     } catch (error) {
       const failure = this.chatFailure(error, deadline, call?.host);
       call?.end(failure instanceof ProviderUnavailableError ? 'unavailable' : 'failed');
       if (offersTools && failure instanceof ModelCallError && failure.status === 400) {
         this.tools.refuse(`the server refused tools for ${this.model} (HTTP 400)`);
-        throw new ModelCallError('tools-unsupported', `Ollama refused native tools for ${this.model} (HTTP 400): ${describeError(error)}`, { cause: error, status: 400 });
+        throw new ModelCallError(
+          'tools-unsupported',
+          `Ollama refused native tools for ${this.model} (HTTP 400): ${describeError(error)}`,
+          { cause: error, status: 400 },
+        );
       }
       throw failure;
     }
@@ -146,22 +187,34 @@ export class OllamaProvider implements ModelProvider {
 
   /** The window for this prompt; see context-window.ts for why it is sized per call. */
   contextWindowFor(request: ChatRequest): number {
-    const promptText = request.messages.map((message) => message.content + (message.toolCalls ? JSON.stringify(message.toolCalls) : '')).join('\n');
+    const promptText = request.messages
+      .map((message) => message.content + (message.toolCalls ? JSON.stringify(message.toolCalls) : ''))
+      .join('\n');
     // Tool definitions are part of the prompt the model reads.
-    const formatText = (request.format ? JSON.stringify(request.format) : '') + (request.tools ? JSON.stringify(request.tools) : '');
+    const formatText =
+      (request.format ? JSON.stringify(request.format) : '') + (request.tools ? JSON.stringify(request.tools) : '');
     // A few tokens of chat template per message.
     const promptTokens = estimateTokens(promptText + formatText) + 8 * request.messages.length;
-    const caps = [this.contextLength, this.settings.numCtx].filter((value): value is number => typeof value === 'number' && value > 0);
+    const caps = [this.contextLength, this.settings.numCtx].filter(
+      (value): value is number => typeof value === 'number' && value > 0,
+    );
     const cap = caps.length > 0 ? Math.min(...caps) : undefined;
     const window = sizeContextWindow(promptTokens, { cap });
     if (window === undefined) {
-      throw new ModelCallError('prompt-too-large', `The prompt (about ${promptTokens} tokens) does not fit the context window of ${cap} tokens; send less source`);
+      throw new ModelCallError(
+        'prompt-too-large',
+        `The prompt (about ${promptTokens} tokens) does not fit the context window of ${cap} tokens; send less source`,
+      );
     }
     return window;
   }
 
   private client(deadline: Deadline, events?: TrafficEvents): Ollama {
-    return new Ollama({ host: this.host, fetch: this.transport.fetchFor(deadline, events), headers: bearerHeaders(this.settings.apiKey) });
+    return new Ollama({
+      host: this.host,
+      fetch: this.transport.fetchFor(deadline, events),
+      headers: bearerHeaders(this.settings.apiKey),
+    });
   }
 
   private unavailable(error: unknown, deadline: Deadline, endpoint: string): Error {
@@ -170,17 +223,36 @@ export class OllamaProvider implements ModelProvider {
     if (error instanceof ProviderUnavailableError) return error;
     const serve = ollamaServeHint(this.host);
     if (cause === 'timeout') {
-      return new ProviderUnavailableError(`The Ollama server at ${this.host} did not answer ${endpoint} within ${this.healthTimeoutMs} ms`, serve, { cause: error, timedOut: true });
+      return new ProviderUnavailableError(
+        `The Ollama server at ${this.host} did not answer ${endpoint} within ${this.healthTimeoutMs} ms`,
+        serve,
+        { cause: error, timedOut: true },
+      );
     }
     if (isConnectionFailure(error)) {
-      return new ProviderUnavailableError(`Cannot reach the Ollama server at ${this.host} (${describeError(error)})`, serve, { cause: error });
+      return new ProviderUnavailableError(
+        `Cannot reach the Ollama server at ${this.host} (${describeError(error)})`,
+        serve,
+        { cause: error },
+      );
     }
     const status = responseStatus(error);
-    if (status === 503) return new ProviderUnavailableError(`The Ollama server at ${this.host} is busy (HTTP 503)`, BUSY_HINT, { cause: error });
+    if (status === 503)
+      return new ProviderUnavailableError(`The Ollama server at ${this.host} is busy (HTTP 503)`, BUSY_HINT, {
+        cause: error,
+      });
     if (status !== undefined) {
-      return new ProviderUnavailableError(`The server at ${this.host} answered ${endpoint} with HTTP ${status}: ${describeError(error)}`, serve, { cause: error });
+      return new ProviderUnavailableError(
+        `The server at ${this.host} answered ${endpoint} with HTTP ${status}: ${describeError(error)}`,
+        serve,
+        { cause: error },
+      );
     }
-    return new ProviderUnavailableError(`The server at ${this.host} does not answer ${endpoint} like Ollama (${describeError(error)})`, serve, { cause: error });
+    return new ProviderUnavailableError(
+      `The server at ${this.host} does not answer ${endpoint} like Ollama (${describeError(error)})`,
+      serve,
+      { cause: error },
+    );
   }
 
   private chatFailure(error: unknown, deadline: Deadline, host = this.host): Error {
@@ -190,18 +262,39 @@ export class OllamaProvider implements ModelProvider {
     if (error instanceof ProviderUnavailableError || error instanceof ModelCallError) return error;
     if (isConnectionFailure(error)) {
       this.health.forget();
-      return new ProviderUnavailableError(`Lost the Ollama server at ${host} (${describeError(error)})`, ollamaServeHint(host), { cause: error });
+      return new ProviderUnavailableError(
+        `Lost the Ollama server at ${host} (${describeError(error)})`,
+        ollamaServeHint(host),
+        { cause: error },
+      );
     }
     const status = responseStatus(error);
     if (status === 404) {
       this.health.forget();
-      return new ProviderUnavailableError(`Model ${this.model} is not available on ${this.host} (HTTP 404)`, ollamaPullHint(this.model), { cause: error });
+      return new ProviderUnavailableError(
+        `Model ${this.model} is not available on ${this.host} (HTTP 404)`,
+        ollamaPullHint(this.model),
+        { cause: error },
+      );
     }
-    if (status === 503) return new ProviderUnavailableError(`The Ollama server at ${this.host} is busy (HTTP 503)`, BUSY_HINT, { cause: error });
-    if (status === 400) return new ModelCallError('bad-request', `Ollama refused the request (HTTP 400): ${describeError(error)}`, { cause: error, status });
-    if (status !== undefined) return new ModelCallError('http-error', `Ollama answered HTTP ${status}: ${describeError(error)}`, { cause: error, status });
+    if (status === 503)
+      return new ProviderUnavailableError(`The Ollama server at ${this.host} is busy (HTTP 503)`, BUSY_HINT, {
+        cause: error,
+      });
+    if (status === 400)
+      return new ModelCallError('bad-request', `Ollama refused the request (HTTP 400): ${describeError(error)}`, {
+        cause: error,
+        status,
+      });
+    if (status !== undefined)
+      return new ModelCallError('http-error', `Ollama answered HTTP ${status}: ${describeError(error)}`, {
+        cause: error,
+        status,
+      });
     // ollama-js turns an NDJSON {"error"} line (sent under HTTP 200) into a plain Error.
-    return new ModelCallError('stream-error', `Ollama reported an error while answering: ${describeError(error)}`, { cause: error });
+    return new ModelCallError('stream-error', `Ollama reported an error while answering: ${describeError(error)}`, {
+      cause: error,
+    });
   }
 }
 
@@ -209,13 +302,18 @@ function toOllamaMessage(message: ChatMessage): Message {
   return {
     role: message.role,
     content: message.content,
-    ...(message.toolCalls ? { tool_calls: message.toolCalls.map((call) => ({ function: { name: call.name, arguments: call.arguments } })) } : {}),
+    ...(message.toolCalls
+      ? { tool_calls: message.toolCalls.map((call) => ({ function: { name: call.name, arguments: call.arguments } })) }
+      : {}),
     ...(message.role === 'tool' && message.toolName ? { tool_name: message.toolName } : {}),
   };
 }
 
 function toOllamaTool(tool: NonNullable<ChatRequest['tools']>[number]): Tool {
-  return { type: 'function', function: { name: tool.name, description: tool.description, parameters: tool.parameters } };
+  return {
+    type: 'function',
+    function: { name: tool.name, description: tool.description, parameters: tool.parameters },
+  };
 }
 
 /** ollama-js 0.6.4 does not export ResponseError, so recognise it by shape. */
@@ -229,7 +327,11 @@ function responseStatus(error: unknown): number | undefined {
 
 /** `qwen2.5-coder` and `qwen2.5-coder:latest` are the same model to Ollama. */
 export function sameModelName(a: string, b: string): boolean {
-  const strip = (name: string) => name.trim().toLowerCase().replace(/:latest$/, '');
+  const strip = (name: string) =>
+    name
+      .trim()
+      .toLowerCase()
+      .replace(/:latest$/, '');
   return strip(a) === strip(b);
 }
 
@@ -239,7 +341,8 @@ export function contextLengthOf(show: ShowResponse): number | undefined {
   if (!info || typeof info !== 'object') return undefined;
   const entries = info instanceof Map ? [...info.entries()] : Object.entries(info);
   for (const [key, value] of entries) {
-    if (typeof key === 'string' && key.endsWith('.context_length') && typeof value === 'number' && value > 0) return value;
+    if (typeof key === 'string' && key.endsWith('.context_length') && typeof value === 'number' && value > 0)
+      return value;
   }
   return undefined;
 }

@@ -5,11 +5,25 @@
 import { createDeadline, describeError, isConnectionFailure, type Deadline } from './deadline.js';
 import { abortedError, chatTimeoutError, ModelCallError, ProviderUnavailableError } from './errors.js';
 import { DEFAULT_HEALTH_TIMEOUT_MS } from './ollama-provider.js';
-import { bearerHeaders, HealthGate, parseToolArguments, StreamedAnswer, ToolCallingMemory } from './provider-support.js';
+import {
+  bearerHeaders,
+  HealthGate,
+  parseToolArguments,
+  StreamedAnswer,
+  ToolCallingMemory,
+} from './provider-support.js';
 import { readSseData } from './sse.js';
 import { splitHosts } from '../shared/host.js';
 import { Transport, type TransportOptions } from './transport.js';
-import type { ChatMessage, ChatRequest, ChatResult, ModelProvider, ModelSettings, ToolCall, ToolCallingSupport } from './types.js';
+import type {
+  ChatMessage,
+  ChatRequest,
+  ChatResult,
+  ModelProvider,
+  ModelSettings,
+  ToolCall,
+  ToolCallingSupport,
+} from './types.js';
 
 export interface OpenAiProviderOptions extends TransportOptions {
   healthTimeoutMs?: number;
@@ -82,7 +96,8 @@ export class OpenAiCompatibleProvider implements ModelProvider {
   async chat(request: ChatRequest): Promise<ChatResult> {
     await this.health.ensure(request.signal);
     const offersTools = (request.tools?.length ?? 0) > 0;
-    if (offersTools && this.tools.refused()) throw new ModelCallError('tools-unsupported', `${this.model} takes no native tool calls on ${this.host}`);
+    if (offersTools && this.tools.refused())
+      throw new ModelCallError('tools-unsupported', `${this.model} takes no native tool calls on ${this.host}`);
     request.onSend?.(request.messages);
     const answer = new StreamedAnswer(request.onToken);
     const deadline = createDeadline(this.settings.timeoutSeconds * 1000, request.signal);
@@ -90,12 +105,26 @@ export class OpenAiCompatibleProvider implements ModelProvider {
     const body = {
       model: this.model,
       messages: request.messages.map(toOpenAiMessage),
-      ...(offersTools ? { tools: request.tools!.map((tool) => ({ type: 'function', function: { name: tool.name, description: tool.description, parameters: tool.parameters } })) } : {}),
+      ...(offersTools
+        ? {
+            tools: request.tools!.map((tool) => ({
+              type: 'function',
+              function: { name: tool.name, description: tool.description, parameters: tool.parameters },
+            })),
+          }
+        : {}),
       stream: true,
       stream_options: { include_usage: true },
       temperature: this.settings.temperature,
       seed: this.settings.seed,
-      ...(request.format ? { response_format: { type: 'json_schema', json_schema: { name: 'edits', strict: true, schema: request.format } } } : {}),
+      ...(request.format
+        ? {
+            response_format: {
+              type: 'json_schema',
+              json_schema: { name: 'edits', strict: true, schema: request.format },
+            },
+          }
+        : {}),
     };
     let model = this.model;
     let usage: CompletionChunk['usage'];
@@ -111,7 +140,11 @@ export class OpenAiCompatibleProvider implements ModelProvider {
         const message = await errorText(response);
         if (offersTools && response.status === 400) {
           this.tools.refuse(`the server refused tools for ${this.model} (HTTP 400)`);
-          throw new ModelCallError('tools-unsupported', `The server refused native tools for ${this.model} (HTTP 400): ${message}`, { status: 400 });
+          throw new ModelCallError(
+            'tools-unsupported',
+            `The server refused native tools for ${this.model} (HTTP 400): ${message}`,
+            { status: 400 },
+          );
         }
         throw this.statusFailure(response.status, message, '/v1/chat/completions');
       }
@@ -122,7 +155,11 @@ export class OpenAiCompatibleProvider implements ModelProvider {
           break;
         }
         const chunk = parseChunk(data);
-        if (chunk.error) throw new ModelCallError('stream-error', `The server reported an error while answering: ${errorMessageOf(chunk.error)}`);
+        if (chunk.error)
+          throw new ModelCallError(
+            'stream-error',
+            `The server reported an error while answering: ${errorMessageOf(chunk.error)}`,
+          );
         if (chunk.model) model = chunk.model;
         if (chunk.usage) usage = chunk.usage;
         for (const delta of chunk.choices?.[0]?.delta?.tool_calls ?? []) {
@@ -139,8 +176,13 @@ export class OpenAiCompatibleProvider implements ModelProvider {
           break;
         }
       }
-      // No [DONE] and no finish_reason: the stream was cut (a server or gateway died mid-answer); the half answer is dropped.
-      if (!complete) throw new ProviderUnavailableError(`The answer from ${logged?.host ?? this.host} broke off before it was complete; the partial answer was dropped`, startServerHint(this.host));
+      // No [DONE] and no finish_reason: the stream was cut (a server or gateway died mid-answer); the half answer is
+      // dropped.
+      if (!complete)
+        throw new ProviderUnavailableError(
+          `The answer from ${logged?.host ?? this.host} broke off before it was complete; the partial answer was dropped`,
+          startServerHint(this.host),
+        );
       logged?.end('answered', { promptTokens: usage?.prompt_tokens, completionTokens: usage?.completion_tokens });
     } catch (error) {
       const failure = this.failure(error, deadline, 'chat');
@@ -150,7 +192,11 @@ export class OpenAiCompatibleProvider implements ModelProvider {
     answer.rethrowCallbackError();
     const toolCalls: ToolCall[] = [...calls.entries()]
       .sort(([a], [b]) => a - b)
-      .map(([, call]) => ({ ...(call.id ? { id: call.id } : {}), name: call.name, ...parseToolArguments(call.arguments) }));
+      .map(([, call]) => ({
+        ...(call.id ? { id: call.id } : {}),
+        name: call.name,
+        ...parseToolArguments(call.arguments),
+      }));
     return {
       text: answer.text,
       ...(toolCalls.length > 0 ? { toolCalls } : {}),
@@ -167,13 +213,24 @@ export class OpenAiCompatibleProvider implements ModelProvider {
 
   private statusFailure(status: number, message: string, endpoint: string): Error {
     if (status === 401 || status === 403) {
-      return new ProviderUnavailableError(`The server at ${this.host} refused the API key (HTTP ${status})`, 'Set the key in the environment variable named by model.apiKeyEnv');
+      return new ProviderUnavailableError(
+        `The server at ${this.host} refused the API key (HTTP ${status})`,
+        'Set the key in the environment variable named by model.apiKeyEnv',
+      );
     }
     if (status === 404) {
-      return new ProviderUnavailableError(`The server at ${this.host} has no ${endpoint} or no model ${this.model} (HTTP 404): ${message}`, 'Check model.host and model.name against the server');
+      return new ProviderUnavailableError(
+        `The server at ${this.host} has no ${endpoint} or no model ${this.model} (HTTP 404): ${message}`,
+        'Check model.host and model.name against the server',
+      );
     }
-    if (status === 503) return new ProviderUnavailableError(`The server at ${this.host} is busy or still loading (HTTP 503)`, 'Wait until the model is loaded and try again');
-    if (status === 400) return new ModelCallError('bad-request', `The server refused the request (HTTP 400): ${message}`, { status });
+    if (status === 503)
+      return new ProviderUnavailableError(
+        `The server at ${this.host} is busy or still loading (HTTP 503)`,
+        'Wait until the model is loaded and try again',
+      );
+    if (status === 400)
+      return new ModelCallError('bad-request', `The server refused the request (HTTP 400): ${message}`, { status });
     return new ModelCallError('http-error', `The server answered HTTP ${status}: ${message}`, { status });
   }
 
@@ -182,15 +239,27 @@ export class OpenAiCompatibleProvider implements ModelProvider {
     if (cause === 'aborted') return abortedError(error);
     if (cause === 'timeout') {
       return phase === 'health'
-        ? new ProviderUnavailableError(`The server at ${this.host} did not answer within ${this.healthTimeoutMs} ms`, startServerHint(this.host), { cause: error, timedOut: true })
+        ? new ProviderUnavailableError(
+            `The server at ${this.host} did not answer within ${this.healthTimeoutMs} ms`,
+            startServerHint(this.host),
+            { cause: error, timedOut: true },
+          )
         : chatTimeoutError(this.model, this.settings.timeoutSeconds, error);
     }
     if (error instanceof ProviderUnavailableError || error instanceof ModelCallError) return error;
     if (isConnectionFailure(error)) {
-      return new ProviderUnavailableError(`Cannot reach the model server at ${this.host} (${describeError(error)})`, startServerHint(this.host), { cause: error });
+      return new ProviderUnavailableError(
+        `Cannot reach the model server at ${this.host} (${describeError(error)})`,
+        startServerHint(this.host),
+        { cause: error },
+      );
     }
     if (phase === 'health') {
-      return new ProviderUnavailableError(`The server at ${this.host} does not answer /v1/models like an OpenAI-compatible server (${describeError(error)})`, startServerHint(this.host), { cause: error });
+      return new ProviderUnavailableError(
+        `The server at ${this.host} does not answer /v1/models like an OpenAI-compatible server (${describeError(error)})`,
+        startServerHint(this.host),
+        { cause: error },
+      );
     }
     return new ModelCallError('bad-response', `Could not read the answer: ${describeError(error)}`, { cause: error });
   }
@@ -198,12 +267,17 @@ export class OpenAiCompatibleProvider implements ModelProvider {
 
 /** Tool calls and results in the OpenAI wire shape: arguments as a JSON string, results tied to the call's id. */
 function toOpenAiMessage(message: ChatMessage): Record<string, unknown> {
-  if (message.role === 'tool') return { role: 'tool', tool_call_id: message.toolCallId ?? message.toolName ?? 'call_0', content: message.content };
+  if (message.role === 'tool')
+    return { role: 'tool', tool_call_id: message.toolCallId ?? message.toolName ?? 'call_0', content: message.content };
   if (message.role === 'assistant' && message.toolCalls) {
     return {
       role: 'assistant',
       content: message.content === '' ? null : message.content,
-      tool_calls: message.toolCalls.map((call, index) => ({ id: call.id ?? `call_${index}`, type: 'function', function: { name: call.name, arguments: JSON.stringify(call.arguments) } })),
+      tool_calls: message.toolCalls.map((call, index) => ({
+        id: call.id ?? `call_${index}`,
+        type: 'function',
+        function: { name: call.name, arguments: JSON.stringify(call.arguments) },
+      })),
     };
   }
   return { role: message.role, content: message.content };
@@ -215,7 +289,11 @@ function startServerHint(host: string): string {
 
 /** llama.cpp lists the model file; LM Studio and vLLM list ids like `org/name`. */
 export function sameServedModel(id: string, wanted: string): boolean {
-  const normalise = (name: string) => name.trim().toLowerCase().replace(/\.gguf$/, '');
+  const normalise = (name: string) =>
+    name
+      .trim()
+      .toLowerCase()
+      .replace(/\.gguf$/, '');
   const a = normalise(id);
   const b = normalise(wanted);
   return a === b || a.endsWith(`/${b}`);
@@ -225,7 +303,9 @@ function parseChunk(data: string): CompletionChunk {
   try {
     return JSON.parse(data) as CompletionChunk;
   } catch (error) {
-    throw new ModelCallError('bad-response', `The server streamed something that is not JSON: ${data.slice(0, 120)}`, { cause: error });
+    throw new ModelCallError('bad-response', `The server streamed something that is not JSON: ${data.slice(0, 120)}`, {
+      cause: error,
+    });
   }
 }
 

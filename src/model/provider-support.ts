@@ -102,14 +102,18 @@ export class ToolCallingMemory {
   }
 }
 
-/** Tool-call arguments as a JSON object: servers send an object (Ollama) or a JSON string (OpenAI), models sometimes neither. */
+/**
+ * Tool-call arguments as a JSON object: servers send an object (Ollama) or a JSON string (OpenAI), models sometimes
+ * neither.
+ */
 export function parseToolArguments(raw: unknown): { arguments: Record<string, unknown>; rawArguments?: string } {
   if (raw && typeof raw === 'object' && !Array.isArray(raw)) return { arguments: raw as Record<string, unknown> };
   if (typeof raw !== 'string' || raw.trim() === '') return { arguments: {} };
   for (const candidate of [raw, raw.replace(/,\s*([}\]])/g, '$1')]) {
     try {
       const parsed: unknown = JSON.parse(candidate);
-      if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) return { arguments: parsed as Record<string, unknown> };
+      if (parsed && typeof parsed === 'object' && !Array.isArray(parsed))
+        return { arguments: parsed as Record<string, unknown> };
     } catch {
       // Not JSON: kept as written below.
     }

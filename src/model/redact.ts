@@ -74,10 +74,16 @@ const SECRET_VALUES: { pattern: RegExp; keep: Keep }[] = [
   },
   // properties/YAML/env lines and -Dkey=value flags: an unquoted value that ends the line or the flag.
   {
-    pattern: new RegExp(String.raw`(^[ \t]*(?:export[ \t]+)?${KEY}[ \t]*[:=][ \t]*)(?!\$\{)([^\s"'][^\s;(){}]*)[ \t]*$`, 'gim'),
+    pattern: new RegExp(
+      String.raw`(^[ \t]*(?:export[ \t]+)?${KEY}[ \t]*[:=][ \t]*)(?!\$\{)([^\s"'][^\s;(){}]*)[ \t]*$`,
+      'gim',
+    ),
     keep: (mask, _m, prefix, value) => `${prefix}${mask(value)}`,
   },
-  { pattern: new RegExp(String.raw`((?:^|\s)--?D?${KEY}=)(?!\$\{)([^\s"']+)`, 'gi'), keep: (mask, _m, prefix, value) => `${prefix}${mask(value)}` },
+  {
+    pattern: new RegExp(String.raw`((?:^|\s)--?D?${KEY}=)(?!\$\{)([^\s"']+)`, 'gi'),
+    keep: (mask, _m, prefix, value) => `${prefix}${mask(value)}`,
+  },
   // <password>x</password>, <passphrase>, <privateKey> in settings.xml and friends.
   {
     pattern: /(<(password|passphrase|secret|token|apiKey|accessKey|secretKey)>)(?!\s*\$\{)([^<]+)(<\/\2>)/gi,
@@ -86,7 +92,10 @@ const SECRET_VALUES: { pattern: RegExp; keep: Keep }[] = [
   { pattern: /(\bBearer\s+)([A-Za-z0-9._~+/-]{16,}=*)/g, keep: (mask, _m, prefix, value) => `${prefix}${mask(value)}` },
   { pattern: /(\bBasic\s+)([A-Za-z0-9+/]{12,}={0,2})/g, keep: (mask, _m, prefix, value) => `${prefix}${mask(value)}` },
   // https://user:secret@host, jdbc:postgresql://user:secret@host, mongodb+srv://...
-  { pattern: /(\b[a-z][a-z0-9+.:-]*:\/\/[^\s:/@]+:)([^\s@/]+)(@)/gi, keep: (mask, _m, prefix, value, at) => `${prefix}${mask(value)}${at}` },
+  {
+    pattern: /(\b[a-z][a-z0-9+.:-]*:\/\/[^\s:/@]+:)([^\s@/]+)(@)/gi,
+    keep: (mask, _m, prefix, value, at) => `${prefix}${mask(value)}${at}`,
+  },
   // Connection strings: ;Password=x; ?password=x& AccountKey=x; SharedAccessKey=x; sig=x (Azure SAS), npm _authToken=x.
   {
     pattern: new RegExp(String.raw`((?:^|[?&;])[ \t]*${CONNECTION_KEYS}[ \t]*=[ \t]*)(?!\$\{)([^;&\s"'<>()]+)`, 'gim'),
@@ -100,7 +109,10 @@ const SECRET_VALUES: { pattern: RegExp; keep: Keep }[] = [
 ];
 
 /** Generic home folders of any user, in POSIX and Windows spelling. */
-const HOME_PATTERNS: RegExp[] = [/(?<![\w.~-])\/(?:home|Users)\/[^/\s'"`:;]+(?=[/\\\s'"`:;)\]]|$)/g, /(?<![\w])[A-Za-z]:[\\/]Users[\\/][^\\/\s'"`:;]+(?=[\\/\s'"`:;)\]]|$)/gi];
+const HOME_PATTERNS: RegExp[] = [
+  /(?<![\w.~-])\/(?:home|Users)\/[^/\s'"`:;]+(?=[/\\\s'"`:;)\]]|$)/g,
+  /(?<![\w])[A-Za-z]:[\\/]Users[\\/][^\\/\s'"`:;]+(?=[\\/\s'"`:;)\]]|$)/gi,
+];
 
 /** One run's redaction: placeholders are numbered consistently, and map back with restore(). */
 export class Redactor {
@@ -111,9 +123,12 @@ export class Redactor {
 
   constructor(private readonly options: RedactionOptions = {}) {
     // Compile once: a bad extra pattern fails when the redactor is built, not mid-repair.
-    // Stryker disable next-line ArrayDeclaration: a default pattern naming Stryker's marker differs only for text containing that marker
+    // Stryker disable next-line ArrayDeclaration: a default pattern naming Stryker's marker differs only for text
+    // containing that marker
     this.extra = compileExtraPatterns(options.extraPatterns ?? []);
-    const forms = [...new Set((options.knownSecrets ?? []).filter(usableSecret).flatMap(valueForms))].sort((a, b) => b.length - a.length);
+    const forms = [...new Set((options.knownSecrets ?? []).filter(usableSecret).flatMap(valueForms))].sort(
+      (a, b) => b.length - a.length,
+    );
     this.known = forms.length > 0 ? new RegExp(forms.map(escapeRegExp).join('|'), 'g') : undefined;
   }
 
@@ -132,7 +147,8 @@ export class Redactor {
    */
   redactSecrets(text: string): string {
     if (!this.enabled || typeof text !== 'string') return text;
-    // Stryker disable next-line StringLiteral,ConditionalExpression: an empty text has nothing to redact; the shortcut only saves the work
+    // Stryker disable next-line StringLiteral,ConditionalExpression: an empty text has nothing to redact; the shortcut
+    // only saves the work
     if (text === '') return text;
     const mask = (secret: string) => this.placeholder(secret);
     let result = text;
@@ -141,7 +157,15 @@ export class Redactor {
     for (const pattern of SECRET_TOKENS) result = result.replace(pattern, mask);
     for (const { pattern, keep } of SECRET_VALUES) {
       // replace() passes the match, the groups, then the offset (the first number).
-      result = result.replace(pattern, (...args: unknown[]) => keep(mask, ...(args.slice(0, args.findIndex((a) => typeof a === 'number')) as [string, ...string[]])));
+      result = result.replace(pattern, (...args: unknown[]) =>
+        keep(
+          mask,
+          ...(args.slice(
+            0,
+            args.findIndex((a) => typeof a === 'number'),
+          ) as [string, ...string[]]),
+        ),
+      );
     }
     for (const pattern of this.extra) result = result.replace(pattern, mask);
     return result;
@@ -149,13 +173,17 @@ export class Redactor {
 
   private shortenPaths(text: string): string {
     if (!this.enabled || typeof text !== 'string') return text;
-    // Stryker disable next-line StringLiteral,ConditionalExpression: an empty text has no path to shorten; the shortcut only saves the work
+    // Stryker disable next-line StringLiteral,ConditionalExpression: an empty text has no path to shorten; the shortcut
+    // only saves the work
     if (text === '') return text;
     let result = text;
     // The project root first: it usually lies inside a home folder and should read as `.`.
     if (this.options.projectRoot) result = replacePathPrefix(result, this.options.projectRoot, '.');
-    // Stryker disable next-line all: replacePathPrefix itself skips a prefix shorter than 2 characters; this filter only keeps out an undefined homedir(), which no test can cause without replacing node:os
-    const homes = [...(this.options.homeDirs ?? []), safeHomedir()].filter((dir): dir is string => !!dir && dir.replace(/[\\/]+$/, '').length > 1);
+    // Stryker disable next-line all: replacePathPrefix itself skips a prefix shorter than 2 characters; this filter
+    // only keeps out an undefined homedir(), which no test can cause without replacing node:os
+    const homes = [...(this.options.homeDirs ?? []), safeHomedir()].filter(
+      (dir): dir is string => !!dir && dir.replace(/[\\/]+$/, '').length > 1,
+    );
     for (const home of homes.sort((a, b) => b.length - a.length)) result = replacePathPrefix(result, home, '~');
     for (const pattern of HOME_PATTERNS) result = result.replace(pattern, '~');
     return result;
@@ -168,7 +196,8 @@ export class Redactor {
     if (Array.isArray(value)) return (value as unknown[]).map((item) => this.redactDeep(item)) as T;
     if (
       value &&
-      // Stryker disable next-line ConditionalExpression: a truthy value that is not an object (string handled above, number, function) never has Object.prototype as its prototype
+      // Stryker disable next-line ConditionalExpression: a truthy value that is not an object (string handled above,
+      // number, function) never has Object.prototype as its prototype
       typeof value === 'object' &&
       Object.getPrototypeOf(value) === Object.prototype
     ) {
@@ -226,7 +255,14 @@ export function withRedaction(provider: ModelProvider, redactor: Redactor | Reda
         ...message,
         content: active.redact(message.content),
         // Native tool calls echo the model's arguments back to it: their text is redacted like any message.
-        ...(message.toolCalls ? { toolCalls: message.toolCalls.map((call) => ({ ...call, arguments: mapStrings(call.arguments, (text) => active.redact(text)) })) } : {}),
+        ...(message.toolCalls
+          ? {
+              toolCalls: message.toolCalls.map((call) => ({
+                ...call,
+                arguments: mapStrings(call.arguments, (text) => active.redact(text)),
+              })),
+            }
+          : {}),
       }));
       const { onSend, ...rest } = request;
       onSend?.(messages);
@@ -236,7 +272,14 @@ export function withRedaction(provider: ModelProvider, redactor: Redactor | Reda
         shown: result.shown ?? result.text,
         text: active.restore(result.text),
         // A placeholder in a tool call's arguments stands for the real text, as in the answer's text.
-        ...(result.toolCalls ? { toolCalls: result.toolCalls.map((call) => ({ ...call, arguments: mapStrings(call.arguments, (text) => active.restore(text)) })) } : {}),
+        ...(result.toolCalls
+          ? {
+              toolCalls: result.toolCalls.map((call) => ({
+                ...call,
+                arguments: mapStrings(call.arguments, (text) => active.restore(text)),
+              })),
+            }
+          : {}),
       };
     },
     ...(provider.toolCalling ? { toolCalling: (signal?: AbortSignal) => provider.toolCalling!(signal) } : {}),
@@ -247,7 +290,8 @@ export function withRedaction(provider: ModelProvider, redactor: Redactor | Reda
 function mapStrings<T>(value: T, map: (text: string) => string): T {
   if (typeof value === 'string') return map(value) as T;
   if (Array.isArray(value)) return (value as unknown[]).map((item) => mapStrings(item, map)) as T;
-  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, mapStrings(item, map)])) as T;
+  if (value && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, mapStrings(item, map)])) as T;
   return value;
 }
 
@@ -274,7 +318,10 @@ function replacePathPrefix(text: string, prefix: string, replacement: string): s
   const variants = new Set([trimmed, trimmed.replace(/\\/g, '/'), trimmed.replace(/\//g, '\\')]);
   let result = text;
   for (const variant of variants) {
-    result = result.replace(new RegExp(`(?<![\\w.-])${escapeRegExp(variant)}(?=[\\\\/\\s'"\`:;)\\]]|$)`, 'gm'), replacement);
+    result = result.replace(
+      new RegExp(`(?<![\\w.-])${escapeRegExp(variant)}(?=[\\\\/\\s'"\`:;)\\]]|$)`, 'gm'),
+      replacement,
+    );
   }
   return result;
 }

@@ -9,17 +9,26 @@
 const SECRET_ENV_NAME = /TOKEN|SECRET|PASSWORD|PASSWD|PASSPHRASE|KEY|CREDENTIAL|PRIVATE|(?:^|_)AUTH(?:$|_)/i;
 /** Names that match the pattern but hold no secret (and whose values would redact ordinary text). */
 const NOT_SECRET_ENV = new Set([
-  'SSH_AUTH_SOCK', 'GPG_KEY_ID', 'KEYMAP', 'KEYTIMEOUT',
-  // Stryker disable next-line StringLiteral: XAUTHORITY does not match SECRET_ENV_NAME (its AUTH is not delimited by _), so this entry is a note for the reader
+  'SSH_AUTH_SOCK',
+  'GPG_KEY_ID',
+  'KEYMAP',
+  'KEYTIMEOUT',
+  // Stryker disable next-line StringLiteral: XAUTHORITY does not match SECRET_ENV_NAME (its AUTH is not delimited by
+  // _), so this entry is a note for the reader
   'XAUTHORITY',
 ]);
 
 /** Shorter values would redact ordinary words; a real secret is longer. */
 export const MIN_SECRET_LENGTH = 6;
 const COMMON_VALUES = new Set([
-  // Stryker disable next-line StringLiteral: these three are shorter than MIN_SECRET_LENGTH, so the length test refuses them first; listed for the reader
-  'true', 'false', 'null',
-  'undefined', 'changeit', 'password',
+  // Stryker disable next-line StringLiteral: these three are shorter than MIN_SECRET_LENGTH, so the length test refuses
+  // them first; listed for the reader
+  'true',
+  'false',
+  'null',
+  'undefined',
+  'changeit',
+  'password',
 ]);
 
 export function isSecretEnvName(name: string): boolean {
@@ -27,7 +36,8 @@ export function isSecretEnvName(name: string): boolean {
 }
 
 /** The values of secret-looking variables, plus those named explicitly (model.apiKeyEnv). */
-// Stryker disable next-line ArrayDeclaration: a default naming Stryker's marker differs only for an environment variable of that name
+// Stryker disable next-line ArrayDeclaration: a default naming Stryker's marker differs only for an environment
+// variable of that name
 export function secretEnvValues(env: NodeJS.ProcessEnv, alsoNamed: readonly string[] = []): string[] {
   const values: string[] = [];
   for (const [name, value] of Object.entries(env)) {
@@ -63,11 +73,22 @@ export function base64Forms(value: string): string[] {
 }
 
 function xmlEscape(value: string): string {
-  return value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&apos;');
+  return value
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&apos;');
 }
 
 /** Every spelling of the value to look for, longest first so that a longer form wins over its part. */
 export function valueForms(value: string): string[] {
-  const forms = new Set<string>([value, JSON.stringify(value).slice(1, -1), xmlEscape(value), encodeURIComponent(value), ...base64Forms(value)]);
+  const forms = new Set<string>([
+    value,
+    JSON.stringify(value).slice(1, -1),
+    xmlEscape(value),
+    encodeURIComponent(value),
+    ...base64Forms(value),
+  ]);
   return [...forms].filter((form) => form.length >= MIN_SECRET_LENGTH).sort((a, b) => b.length - a.length);
 }

@@ -13,7 +13,10 @@ export interface ModelRequestRecord {
   model: string;
   startedAt: string;
   durationMs: number;
-  /** answered; failed (the server answered with an error, or the call timed out); unavailable (no server could serve it). */
+  /**
+   * answered; failed (the server answered with an error, or the call timed out); unavailable (no server could serve
+   * it).
+   */
   outcome: 'answered' | 'failed' | 'unavailable';
   /** Time spent waiting for a busy service, in all. */
   waitedMs?: number;
@@ -78,7 +81,10 @@ export class ModelCall implements TrafficEvents {
     this.host = host;
   }
 
-  end(outcome: ModelRequestRecord['outcome'], tokens: { promptTokens?: number | undefined; completionTokens?: number | undefined } = {}): void {
+  end(
+    outcome: ModelRequestRecord['outcome'],
+    tokens: { promptTokens?: number | undefined; completionTokens?: number | undefined } = {},
+  ): void {
     const waitedMs = this.waits.reduce((sum, wait) => sum + wait.ms, 0);
     this.traffic.requests.push({
       ...(this.traffic.attempt !== undefined ? { attempt: this.traffic.attempt } : {}),

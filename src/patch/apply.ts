@@ -62,8 +62,14 @@ async function checkFoldersOnTheWay(root: string, relPath: string): Promise<void
     } catch {
       return;
     }
-    if (stats.isSymbolicLink()) throw new PatchApplyError('unsafe-path', `${relPath} is beyond a symbolic link (${relative(root, current)}); refusing to write through it.`, relPath);
-    if (!stats.isDirectory()) throw new PatchApplyError('unsafe-path', `${relPath}: ${relative(root, current)} is not a folder.`, relPath);
+    if (stats.isSymbolicLink())
+      throw new PatchApplyError(
+        'unsafe-path',
+        `${relPath} is beyond a symbolic link (${relative(root, current)}); refusing to write through it.`,
+        relPath,
+      );
+    if (!stats.isDirectory())
+      throw new PatchApplyError('unsafe-path', `${relPath}: ${relative(root, current)} is not a folder.`, relPath);
   }
 }
 
@@ -75,7 +81,8 @@ async function checkFoldersOnTheWay(root: string, relPath: string): Promise<void
 async function replaceFile(abs: string, bytes: Buffer, mode: number): Promise<void> {
   const temp = join(dirname(abs), `.${basename(abs)}.mvnx-${process.pid}-${randomBytes(4).toString('hex')}.tmp`);
   try {
-    // Stryker disable next-line ObjectLiteral,StringLiteral: chmod sets the mode next, and the temp name is random, so 'wx' never meets a file
+    // Stryker disable next-line ObjectLiteral,StringLiteral: chmod sets the mode next, and the temp name is random, so
+    // 'wx' never meets a file
     await writeFile(temp, bytes, { mode, flag: 'wx' });
     await chmod(temp, mode);
     await rename(temp, abs);
@@ -104,22 +111,37 @@ function encodingOf(change: FileChange): BufferEncoding {
   return change.encoding ?? 'utf8';
 }
 
-async function checkNotStale(root: string, change: FileChange, expectBefore: boolean, vacated: ReadonlySet<string>): Promise<void> {
+async function checkNotStale(
+  root: string,
+  change: FileChange,
+  expectBefore: boolean,
+  vacated: ReadonlySet<string>,
+): Promise<void> {
   const source = change.oldPath ?? change.path;
-  for (const path of change.oldPath === undefined ? [change.path] : [change.oldPath, change.path]) await checkFoldersOnTheWay(root, path);
+  for (const path of change.oldPath === undefined ? [change.path] : [change.oldPath, change.path])
+    await checkFoldersOnTheWay(root, path);
   const current = await readOnDisk(join(root, source), source);
   const target = change.oldPath === undefined ? current : await readOnDisk(join(root, change.path), change.path);
   // A rename onto a path that another change of this set renames or deletes first is a chain (A->B, C->A).
   if (change.oldPath !== undefined && target !== null && !vacated.has(change.path)) {
-    throw new PatchApplyError('stale-file', `${change.path} already exists; the rename from ${change.oldPath} would overwrite it.`, change.path);
+    throw new PatchApplyError(
+      'stale-file',
+      `${change.path} already exists; the rename from ${change.oldPath} would overwrite it.`,
+      change.path,
+    );
   }
   if (change.before === null) {
-    if (current !== null && !vacated.has(source)) throw new PatchApplyError('stale-file', `${source} exists, but the patch creates it.`, source);
+    if (current !== null && !vacated.has(source))
+      throw new PatchApplyError('stale-file', `${source} exists, but the patch creates it.`, source);
     return;
   }
   if (current === null) throw new PatchApplyError('stale-file', `${source} no longer exists.`, source);
   if (expectBefore && !current.bytes.equals(Buffer.from(change.before, encodingOf(change)))) {
-    throw new PatchApplyError('stale-file', `${source} changed since the patch was made; refusing to apply it.`, source);
+    throw new PatchApplyError(
+      'stale-file',
+      `${source} changed since the patch was made; refusing to apply it.`,
+      source,
+    );
   }
 }
 
@@ -136,21 +158,35 @@ export async function applyChangeSet(
 ): Promise<{ rollback(): Promise<void> }> {
   const expectBefore = options.expectBefore ?? true;
   // Paths this set empties (rename sources, deletions) and paths it writes.
-  const vacated = new Set(cs.files.flatMap((change) => (change.after === null ? [change.path] : change.oldPath !== undefined ? [change.oldPath] : [])));
+  const vacated = new Set(
+    cs.files.flatMap((change) =>
+      change.after === null ? [change.path] : change.oldPath !== undefined ? [change.oldPath] : [],
+    ),
+  );
   const written = new Set(cs.files.filter((change) => change.after !== null).map((change) => change.path));
   for (const change of cs.files) {
-    if (change.binary) throw new PatchApplyError('binary-unsupported', `${change.path}: binary patches carry no content to apply.`, change.path);
+    if (change.binary)
+      throw new PatchApplyError(
+        'binary-unsupported',
+        `${change.path}: binary patches carry no content to apply.`,
+        change.path,
+      );
     try {
       await checkNotStale(root, change, expectBefore, vacated);
     } catch (error) {
       if (error instanceof PatchApplyError) throw error;
-      throw new PatchApplyError('write-failed', `Checking ${change.path} before the apply failed: ${(error as Error).message}`, change.path);
+      throw new PatchApplyError(
+        'write-failed',
+        `Checking ${change.path} before the apply failed: ${(error as Error).message}`,
+        change.path,
+      );
     }
   }
 
   const snapshots: Snapshot[] = [];
   const snapshotted = new Set<string>();
-  // Stryker disable next-line ArrayDeclaration: a made-up name in the list is removed with force: true, which ignores a missing path
+  // Stryker disable next-line ArrayDeclaration: a made-up name in the list is removed with force: true, which ignores a
+  // missing path
   const createdDirs: string[] = [];
   const remember = async (abs: string): Promise<void> => {
     if (snapshotted.has(abs)) return;
@@ -162,7 +198,8 @@ export async function applyChangeSet(
   const rollback = async (): Promise<void> => {
     if (rolledBack) return;
     rolledBack = true;
-    // Stryker disable next-line MethodExpression: each path is snapshotted once and its folder exists, so the restore order does not matter
+    // Stryker disable next-line MethodExpression: each path is snapshotted once and its folder exists, so the restore
+    // order does not matter
     for (const { abs, state } of [...snapshots].reverse()) {
       if (state === null) await removeIfPresent(abs);
       else await replaceFile(abs, state.bytes, state.mode);
@@ -186,12 +223,16 @@ export async function applyChangeSet(
       if (made !== undefined) createdDirs.push(made);
       await replaceFile(target, Buffer.from(change.after, encodingOf(change)), mode);
       // A chain's source may already hold another change's new content (C->A after A->B).
-      if (change.oldPath !== undefined && sourceAbs !== target && !written.has(change.oldPath)) await rm(sourceAbs, { force: true });
+      if (change.oldPath !== undefined && sourceAbs !== target && !written.has(change.oldPath))
+        await rm(sourceAbs, { force: true });
     }
   } catch (error) {
     await rollback();
     if (error instanceof PatchApplyError) throw error;
-    throw new PatchApplyError('write-failed', `Applying the patch failed and was rolled back: ${(error as Error).message}`);
+    throw new PatchApplyError(
+      'write-failed',
+      `Applying the patch failed and was rolled back: ${(error as Error).message}`,
+    );
   }
   return { rollback };
 }

@@ -30,10 +30,60 @@ const INVISIBLE_ALL = /[\p{Default_Ignorable_Code_Point}\p{Cf}]/gu;
  * the fullwidth and mathematical forms before this table is read.
  */
 const LOOKALIKES: Record<string, string> = {
-  а: 'a', в: 'b', с: 'c', ԁ: 'd', е: 'e', ё: 'e', һ: 'h', н: 'h', і: 'i', ї: 'i', ј: 'j', к: 'k', ӏ: 'l', м: 'm', п: 'n', о: 'o', р: 'p',
-  ԛ: 'q', г: 'r', ѕ: 's', т: 't', ц: 'u', у: 'y', ѵ: 'v', ԝ: 'w', х: 'x', з: 'z',
-  α: 'a', β: 'b', ϲ: 'c', ε: 'e', η: 'n', ι: 'i', ϳ: 'j', κ: 'k', μ: 'u', ν: 'v', ο: 'o', ρ: 'p', τ: 't', υ: 'u', χ: 'x', ζ: 'z', ω: 'w',
-  օ: 'o', ս: 'u', ց: 'g', ı: 'i', ȷ: 'j', ɡ: 'g', ɑ: 'a', ʏ: 'y', ℓ: 'l', ſ: 's',
+  а: 'a',
+  в: 'b',
+  с: 'c',
+  ԁ: 'd',
+  е: 'e',
+  ё: 'e',
+  һ: 'h',
+  н: 'h',
+  і: 'i',
+  ї: 'i',
+  ј: 'j',
+  к: 'k',
+  ӏ: 'l',
+  м: 'm',
+  п: 'n',
+  о: 'o',
+  р: 'p',
+  ԛ: 'q',
+  г: 'r',
+  ѕ: 's',
+  т: 't',
+  ц: 'u',
+  у: 'y',
+  ѵ: 'v',
+  ԝ: 'w',
+  х: 'x',
+  з: 'z',
+  α: 'a',
+  β: 'b',
+  ϲ: 'c',
+  ε: 'e',
+  η: 'n',
+  ι: 'i',
+  ϳ: 'j',
+  κ: 'k',
+  μ: 'u',
+  ν: 'v',
+  ο: 'o',
+  ρ: 'p',
+  τ: 't',
+  υ: 'u',
+  χ: 'x',
+  ζ: 'z',
+  ω: 'w',
+  օ: 'o',
+  ս: 'u',
+  ց: 'g',
+  ı: 'i',
+  ȷ: 'j',
+  ɡ: 'g',
+  ɑ: 'a',
+  ʏ: 'y',
+  ℓ: 'l',
+  ſ: 's',
 };
 
 /**
@@ -72,14 +122,22 @@ export type CanonicalPath = { path: string } | { problem: PatchProblem };
 export function canonicalPath(raw: string): CanonicalPath {
   if (raw === '') return { problem: problem('invalid-path', 'A change names an empty path.') };
   const text = raw.replace(/\\/g, '/');
-  const refuse = (code: Parameters<typeof problem>[0], message: string): CanonicalPath => ({ problem: problem(code, message, { file: raw }) });
-  if (/[\x00-\x1f\x7f-\x9f]/.test(text)) return refuse('control-char', `Path ${printable(raw)} contains a NUL or control character.`);
+  const refuse = (code: Parameters<typeof problem>[0], message: string): CanonicalPath => ({
+    problem: problem(code, message, { file: raw }),
+  });
+  if (/[\x00-\x1f\x7f-\x9f]/.test(text))
+    return refuse('control-char', `Path ${printable(raw)} contains a NUL or control character.`);
   if (text.startsWith('/') || /^[A-Za-z]:/.test(text) || text.startsWith('~')) {
-    return refuse('absolute-path', `Path ${printable(raw)} is absolute; patches may only name paths inside the project.`);
+    return refuse(
+      'absolute-path',
+      `Path ${printable(raw)} is absolute; patches may only name paths inside the project.`,
+    );
   }
-  if (text.endsWith('/') || /\/\.?$/.test(text) || text === '.') return refuse('invalid-path', `Path ${printable(raw)} names a folder, not a file.`);
+  if (text.endsWith('/') || /\/\.?$/.test(text) || text === '.')
+    return refuse('invalid-path', `Path ${printable(raw)} names a folder, not a file.`);
   const segments = text.split('/').filter((segment) => segment !== '' && segment !== '.');
-  if (segments.includes('..')) return refuse('path-traversal', `Path ${printable(raw)} has a ".." segment that could leave the project.`);
+  if (segments.includes('..'))
+    return refuse('path-traversal', `Path ${printable(raw)} has a ".." segment that could leave the project.`);
   if (segments.length === 0) return refuse('invalid-path', `Path ${printable(raw)} names no file.`);
   const path = segments.join('/');
 
@@ -88,25 +146,58 @@ export function canonicalPath(raw: string): CanonicalPath {
     const name = windowsName(foldName(segment));
     if (FORBIDDEN_FOLDERS.has(name) || GIT_SHORT_NAME.test(name)) {
       const shown = name.startsWith('git~') ? '.git' : name;
-      return refuse('forbidden-dir', `Path ${printable(raw)} is inside ${shown}/${segment !== shown ? ` (written ${printable(segment)})` : ''}, which patches never write.`);
+      return refuse(
+        'forbidden-dir',
+        `Path ${printable(raw)} is inside ${shown}/${segment !== shown ? ` (written ${printable(segment)})` : ''}, which patches never write.`,
+      );
     }
     // Build output: `target/` beside a pom, never a Java package named `target` under src/.
-    if (name === 'target' && !underSource) return refuse('forbidden-dir', `Path ${printable(raw)} is inside target/, Maven's build output, which patches never write.`);
+    if (name === 'target' && !underSource)
+      return refuse(
+        'forbidden-dir',
+        `Path ${printable(raw)} is inside target/, Maven's build output, which patches never write.`,
+      );
     if (name === 'src') underSource = true;
   }
   for (const segment of segments) {
     if (Buffer.byteLength(segment, 'utf8') > MAX_SEGMENT_BYTES) {
-      return refuse('path-too-long', `Path ${printable(raw)} has a name of ${Buffer.byteLength(segment, 'utf8')} bytes; file systems allow ${MAX_SEGMENT_BYTES}.`);
+      return refuse(
+        'path-too-long',
+        `Path ${printable(raw)} has a name of ${Buffer.byteLength(segment, 'utf8')} bytes; file systems allow ${MAX_SEGMENT_BYTES}.`,
+      );
     }
-    if (INVISIBLE.test(segment)) return refuse('path-alias', `Path ${printable(raw)} contains an invisible character (macOS ignores it), so it names another file than it shows.`);
-    if (/[. ]$/.test(segment)) return refuse('path-alias', `Path ${printable(raw)}: ${printable(segment)} ends with a dot or a space, which Windows drops, so it aliases ${printable(segment.replace(/[. ]+$/, ''))}.`);
-    if (segment.includes(':')) return refuse('path-alias', `Path ${printable(raw)}: ${printable(segment)} has a ":", which names an NTFS alternate data stream of ${printable(segment.replace(/:.*$/, ''))}.`);
-    if (WINDOWS_INVALID.test(segment)) return refuse('invalid-path', `Path ${printable(raw)}: ${printable(segment)} has a character Windows does not allow in names (< > " | ? *).`);
+    if (INVISIBLE.test(segment))
+      return refuse(
+        'path-alias',
+        `Path ${printable(raw)} contains an invisible character (macOS ignores it), so it names another file than it shows.`,
+      );
+    if (/[. ]$/.test(segment))
+      return refuse(
+        'path-alias',
+        `Path ${printable(raw)}: ${printable(segment)} ends with a dot or a space, which Windows drops, so it aliases ${printable(segment.replace(/[. ]+$/, ''))}.`,
+      );
+    if (segment.includes(':'))
+      return refuse(
+        'path-alias',
+        `Path ${printable(raw)}: ${printable(segment)} has a ":", which names an NTFS alternate data stream of ${printable(segment.replace(/:.*$/, ''))}.`,
+      );
+    if (WINDOWS_INVALID.test(segment))
+      return refuse(
+        'invalid-path',
+        `Path ${printable(raw)}: ${printable(segment)} has a character Windows does not allow in names (< > " | ? *).`,
+      );
     const stem = foldName(segment).split('.')[0]!.trimEnd();
-    if (WINDOWS_DEVICES.test(stem)) return refuse('path-alias', `Path ${printable(raw)}: ${printable(segment)} is the Windows device ${stem.toUpperCase()}, not a file.`);
+    if (WINDOWS_DEVICES.test(stem))
+      return refuse(
+        'path-alias',
+        `Path ${printable(raw)}: ${printable(segment)} is the Windows device ${stem.toUpperCase()}, not a file.`,
+      );
   }
   if (Buffer.byteLength(path, 'utf8') > MAX_PATH_BYTES) {
-    return refuse('path-too-long', `Path ${printable(raw)} is ${Buffer.byteLength(path, 'utf8')} bytes long; file systems allow ${MAX_PATH_BYTES}.`);
+    return refuse(
+      'path-too-long',
+      `Path ${printable(raw)} is ${Buffer.byteLength(path, 'utf8')} bytes long; file systems allow ${MAX_PATH_BYTES}.`,
+    );
   }
   return { path };
 }
@@ -121,7 +212,10 @@ const compiled = new Map<string, { exact: Minimatch; folded: Minimatch }>();
 export function matchPathGlob(path: string, glob: string): 'exact' | 'alias' | undefined {
   let matchers = compiled.get(glob);
   if (!matchers) {
-    matchers = { exact: new Minimatch(glob, { dot: true }), folded: new Minimatch(foldName(glob), { dot: true, nocase: true }) };
+    matchers = {
+      exact: new Minimatch(glob, { dot: true }),
+      folded: new Minimatch(foldName(glob), { dot: true, nocase: true }),
+    };
     compiled.set(glob, matchers);
   }
   if (matchers.exact.match(path)) return 'exact';
@@ -141,7 +235,13 @@ export function aliasCollisions(paths: Iterable<string>): PatchProblem[] {
     const first = seen.get(key);
     if (first === undefined) seen.set(key, path);
     else if (first !== path) {
-      problems.push(problem('path-alias', `${printable(first)} and ${printable(path)} are one file on macOS and Windows (they differ only in case or Unicode form); name it one way.`, { file: path }));
+      problems.push(
+        problem(
+          'path-alias',
+          `${printable(first)} and ${printable(path)} are one file on macOS and Windows (they differ only in case or Unicode form); name it one way.`,
+          { file: path },
+        ),
+      );
     }
   }
   return problems;

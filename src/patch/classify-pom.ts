@@ -5,7 +5,16 @@
  */
 import { isNode, parsePomProject, pomInterpolator, type PomNode } from '../maven/pom.js';
 
-const COORDINATES = ['groupId', 'artifactId', 'version', 'type', 'classifier', 'scope', 'optional', 'systemPath'] as const;
+const COORDINATES = [
+  'groupId',
+  'artifactId',
+  'version',
+  'type',
+  'classifier',
+  'scope',
+  'optional',
+  'systemPath',
+] as const;
 
 export interface PomFacts {
   /** Every dependency (and parent, and plugin dependency), as its resolved coordinates. */
@@ -31,7 +40,8 @@ function collect(value: unknown, key: string, facts: PomFacts, resolve: (text: s
     const exclusions = isNode(value.exclusions) ? JSON.stringify(value.exclusions) : '';
     facts.dependencies.add(`${key}:${coordinates(value, resolve, COORDINATES)}:${exclusions}`);
   }
-  if (key === 'plugin' || key === 'extension') facts.plugins.add(coordinates(value, resolve, ['groupId', 'artifactId', 'version']));
+  if (key === 'plugin' || key === 'extension')
+    facts.plugins.add(coordinates(value, resolve, ['groupId', 'artifactId', 'version']));
   for (const [child, inner] of Object.entries(value)) collect(inner, child, facts, resolve);
 }
 
@@ -77,7 +87,8 @@ export function changesPlugins(before: string | null, after: string | null): boo
  * script, a Groovy, JavaScript, Ruby or Python script, another build, npm. A repair that
  * adds one could do anything on every developer's machine and in CI.
  */
-const CODE_RUNNING_PLUGINS = /^(exec-maven-plugin|maven-antrun-plugin|antrun-plugin|groovy-maven-plugin|gmaven-plugin|gmavenplus-plugin|maven-scripting-plugin|frontend-maven-plugin|maven-invoker-plugin|jruby-maven-plugin|rhino-maven-plugin|beanshell-maven-plugin|maven-shell-plugin)$|(^|-)(exec|antrun|groovy|gmaven\w*|scripting|beanshell|jruby|jython|nashorn|rhino)(-|$)/;
+const CODE_RUNNING_PLUGINS =
+  /^(exec-maven-plugin|maven-antrun-plugin|antrun-plugin|groovy-maven-plugin|gmaven-plugin|gmavenplus-plugin|maven-scripting-plugin|frontend-maven-plugin|maven-invoker-plugin|jruby-maven-plugin|rhino-maven-plugin|beanshell-maven-plugin|maven-shell-plugin)$|(^|-)(exec|antrun|groovy|gmaven\w*|scripting|beanshell|jruby|jython|nashorn|rhino)(-|$)/;
 
 /** Each code-running plugin's declaration (with its executions and configuration) anywhere in a POM. */
 function codeRunningPlugins(project: PomNode): Map<string, string[]> {
@@ -85,9 +96,11 @@ function codeRunningPlugins(project: PomNode): Map<string, string[]> {
   const visit = (value: unknown, key: string): void => {
     if (Array.isArray(value)) return value.forEach((item) => visit(item, key));
     if (!isNode(value)) return;
-    // Stryker disable next-line MethodExpression,StringLiteral: the parser trims values already (trimValues), and a made-up name for a missing artifactId matches no code-running plugin, like ''
+    // Stryker disable next-line MethodExpression,StringLiteral: the parser trims values already (trimValues), and a
+    // made-up name for a missing artifactId matches no code-running plugin, like ''
     const artifactId = typeof value.artifactId === 'string' ? value.artifactId.trim() : '';
-    if (key === 'plugin' && CODE_RUNNING_PLUGINS.test(artifactId)) found.set(artifactId, [...(found.get(artifactId) ?? []), JSON.stringify(value)]);
+    if (key === 'plugin' && CODE_RUNNING_PLUGINS.test(artifactId))
+      found.set(artifactId, [...(found.get(artifactId) ?? []), JSON.stringify(value)]);
     for (const [child, inner] of Object.entries(value)) visit(inner, child);
   };
   for (const [key, value] of Object.entries(project)) visit(value, key);
@@ -104,10 +117,21 @@ export function addedBuildTimeCode(before: string | null, after: string | null):
   const next = parsePomProject(after);
   const previous = before === null ? undefined : parsePomProject(before);
   if (!next) {
-    const names = (text: string | null) => [...(text ?? '').replace(/<!--[\s\S]*?-->/g, '').matchAll(/<artifactId>\s*([\w.-]+)\s*<\/artifactId>/g)].map((m) => m[1]!).filter((name) => CODE_RUNNING_PLUGINS.test(name));
+    const names = (text: string | null) =>
+      [...(text ?? '').replace(/<!--[\s\S]*?-->/g, '').matchAll(/<artifactId>\s*([\w.-]+)\s*<\/artifactId>/g)]
+        .map((m) => m[1]!)
+        .filter((name) => CODE_RUNNING_PLUGINS.test(name));
     const was = names(before);
-    return [...new Set(names(after).filter((name) => names(after).filter((n) => n === name).length > was.filter((n) => n === name).length))];
+    return [
+      ...new Set(
+        names(after).filter(
+          (name) => names(after).filter((n) => n === name).length > was.filter((n) => n === name).length,
+        ),
+      ),
+    ];
   }
   const old = previous ? codeRunningPlugins(previous) : new Map<string, string[]>();
-  return [...codeRunningPlugins(next)].filter(([name, declarations]) => declarations.some((declaration) => !(old.get(name) ?? []).includes(declaration))).map(([name]) => name);
+  return [...codeRunningPlugins(next)]
+    .filter(([name, declarations]) => declarations.some((declaration) => !(old.get(name) ?? []).includes(declaration)))
+    .map(([name]) => name);
 }

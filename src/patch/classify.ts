@@ -35,7 +35,12 @@ export function classifyFile(change: FileChange): ChangeType[] {
   if (change.before === null) types.add('add-file');
   if (change.after === null) types.add('delete-file');
   if (change.binary || isBinaryContent(change.before) || isBinaryContent(change.after)) types.add('binary');
-  if (change.newMode !== undefined && change.newMode !== change.oldMode && change.before !== null && change.after !== null) {
+  if (
+    change.newMode !== undefined &&
+    change.newMode !== change.oldMode &&
+    change.before !== null &&
+    change.after !== null
+  ) {
     types.add('mode-change');
   }
   if (change.before === null && change.newMode !== undefined && change.newMode !== '100644') types.add('mode-change');
@@ -57,8 +62,11 @@ function lineDiff(change: FileChange): { added: string[]; removed: string[] } {
   const added: string[] = [];
   const removed: string[] = [];
   if (change.binary) return { added, removed };
-  // Stryker disable next-line StringLiteral,ObjectLiteral: only the +/- lines of this diff are read, never its file names or context lines
-  const patch = structuredPatch('a', 'b', change.before ?? '', change.after ?? '', undefined, undefined, { context: 0 });
+  // Stryker disable next-line StringLiteral,ObjectLiteral: only the +/- lines of this diff are read, never its file
+  // names or context lines
+  const patch = structuredPatch('a', 'b', change.before ?? '', change.after ?? '', undefined, undefined, {
+    context: 0,
+  });
   for (const hunk of patch.hunks) {
     for (const line of hunk.lines) {
       if (line.startsWith('+')) added.push(line.slice(1).replace(/\r$/, ''));

@@ -18,7 +18,15 @@ export function fingerprintChangeSet(cs: ChangeSet): string {
     .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   const hash = createHash('sha256');
   for (const entry of entries) {
-    hash.update(JSON.stringify([entry.path, entry.from, entry.mode, entry.binary, entry.after === null ? null : entry.after.length]));
+    hash.update(
+      JSON.stringify([
+        entry.path,
+        entry.from,
+        entry.mode,
+        entry.binary,
+        entry.after === null ? null : entry.after.length,
+      ]),
+    );
     hash.update('\0');
     // Stryker disable next-line StringLiteral: Hash.update reads an empty encoding name as UTF-8, its default
     if (entry.after !== null) hash.update(entry.after, 'utf8');
@@ -34,7 +42,8 @@ export function fingerprintChangeSet(cs: ChangeSet): string {
  * placement, not content, so two replies proposing the same change share a fingerprint.
  */
 export function fingerprintProposedEdits(edits: readonly ProposedEdit[]): string {
-  const clean = (lines: readonly string[]) => lines.map((line) => line.replace(/\r$/, '').replace(/[ \t]+$/, '')).join('\n');
+  const clean = (lines: readonly string[]) =>
+    lines.map((line) => line.replace(/\r$/, '').replace(/[ \t]+$/, '')).join('\n');
   const entries = edits.map((edit) => {
     switch (edit.type) {
       case 'unified':
@@ -42,12 +51,24 @@ export function fingerprintProposedEdits(edits: readonly ProposedEdit[]): string
           edit.oldPath ?? '/dev/null',
           edit.newPath ?? '/dev/null',
           edit.newMode ?? '',
-          ...edit.hunks.map((hunk) => [clean(hunk.lines.filter((l) => l.startsWith('-')).map((l) => l.slice(1))), clean(hunk.lines.filter((l) => l.startsWith('+')).map((l) => l.slice(1)))].join('\u0001')),
+          ...edit.hunks.map((hunk) =>
+            [
+              clean(hunk.lines.filter((l) => l.startsWith('-')).map((l) => l.slice(1))),
+              clean(hunk.lines.filter((l) => l.startsWith('+')).map((l) => l.slice(1))),
+            ].join('\u0001'),
+          ),
         ];
       case 'search-replace':
         return [edit.path, clean(edit.search.split('\n')), clean(edit.replace.split('\n'))];
       case 'line-op':
-        return [edit.path, edit.op, String(edit.line), String(edit.endLine ?? ''), clean((edit.text ?? '').split('\n')), clean((edit.old ?? '').split('\n'))];
+        return [
+          edit.path,
+          edit.op,
+          String(edit.line),
+          String(edit.endLine ?? ''),
+          clean((edit.text ?? '').split('\n')),
+          clean((edit.old ?? '').split('\n')),
+        ];
       case 'whole-file':
         return [edit.path, clean(edit.content.split('\n'))];
     }

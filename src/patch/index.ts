@@ -16,13 +16,26 @@ export { resolveEdits, type FileLookup, type PlacementOptions } from './resolve/
 export { validateChangeSet } from './validate/validate.js';
 export { checkPathOnDisk, checkPathsOnDisk } from './validate/disk-paths.js';
 export { pathProblem, protectedProblem } from './validate/path-rules.js';
-export { canonicalPath, foldName, foldPath, matchPathGlob, aliasCollisions, type CanonicalPath } from './canonical-path.js';
+export {
+  canonicalPath,
+  foldName,
+  foldPath,
+  matchPathGlob,
+  aliasCollisions,
+  type CanonicalPath,
+} from './canonical-path.js';
 export { classify, classifyFile, pathKind, countChangedLines, changedLineTexts } from './classify.js';
 export { toUnifiedDiff, toUnifiedDiffBytes } from './unified-diff.js';
 export { fingerprintChangeSet, fingerprintProposedEdits, fingerprintText } from './fingerprint.js';
 export { applyChangeSet, PatchApplyError, type PatchApplyErrorCode } from './apply.js';
 export { PATCH_PROBLEM_CODES, isPlacementProblem, type PatchProblemCode } from './problems.js';
-export { DEFAULT_PATCH_POLICY, DEFAULT_MAX_FILE_BYTES, DEFAULT_MAX_CHANGE_SET_BYTES, DEFAULT_MAX_LINE_LENGTH, type PatchPolicy } from './patch-policy.js';
+export {
+  DEFAULT_PATCH_POLICY,
+  DEFAULT_MAX_FILE_BYTES,
+  DEFAULT_MAX_CHANGE_SET_BYTES,
+  DEFAULT_MAX_LINE_LENGTH,
+  type PatchPolicy,
+} from './patch-policy.js';
 
 export interface ModelTextResult {
   /** Set only when every edit placed and every rule passed: ready to apply. */
@@ -56,16 +69,27 @@ export async function changeSetFromModelText(
   } catch (error) {
     // Nothing a model writes may crash the repair: an unforeseen failure is a refusal too.
     const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
-    return { problems: [problem('io-error', `The patch could not be checked against the project: ${reason}.`)], edits: [] };
+    return {
+      problems: [problem('io-error', `The patch could not be checked against the project: ${reason}.`)],
+      edits: [],
+    };
   }
 }
 
 /** A reply longer than this many characters per byte of patch.maxChangeSetBytes is not read. */
 const REPLY_FACTOR = 2;
 
-async function fromModelText(text: string, root: string, policy: PatchPolicy, options: ModelTextOptions): Promise<ModelTextResult> {
+async function fromModelText(
+  text: string,
+  root: string,
+  policy: PatchPolicy,
+  options: ModelTextOptions,
+): Promise<ModelTextResult> {
   if (text.length > REPLY_FACTOR * policy.maxChangeSetBytes) {
-    const refused = problem('reply-too-large', `The reply is ${text.length} characters long; a reply over ${REPLY_FACTOR * policy.maxChangeSetBytes} (twice patch.maxChangeSetBytes) is not read.`);
+    const refused = problem(
+      'reply-too-large',
+      `The reply is ${text.length} characters long; a reply over ${REPLY_FACTOR * policy.maxChangeSetBytes} (twice patch.maxChangeSetBytes) is not read.`,
+    );
     return { problems: [refused], edits: [] };
   }
   const extracted = extractEdits(text);
@@ -80,7 +104,8 @@ async function fromModelText(text: string, root: string, policy: PatchPolicy, op
   const encodings = new Map<string, 'utf8' | 'latin1'>();
   for (const path of pathsNeeded(extracted.edits)) {
     // Lexical rules, protection and the file system, before anything is read.
-    const refused = pathProblem(path) ?? protectedProblem(path, policy.protectedPaths) ?? (await checkPathOnDisk(rootReal, path));
+    const refused =
+      pathProblem(path) ?? protectedProblem(path, policy.protectedPaths) ?? (await checkPathOnDisk(rootReal, path));
     if (refused) {
       problems.push(refused);
       continue;
@@ -95,7 +120,11 @@ async function fromModelText(text: string, root: string, policy: PatchPolicy, op
     );
     if ('code' in read) problems.push(read);
     else if (read.kind === 'non-utf8') {
-      problems.push(problem('non-utf8', `${path} is not valid UTF-8, and policy does not allow editing such files.`, { file: path }));
+      problems.push(
+        problem('non-utf8', `${path} is not valid UTF-8, and policy does not allow editing such files.`, {
+          file: path,
+        }),
+      );
     } else if (read.kind === 'text') {
       contents.set(path, read.content);
       encodings.set(path, read.encoding);
@@ -127,7 +156,9 @@ async function fromModelText(text: string, root: string, policy: PatchPolicy, op
 function declaredModeProblems(edit: ProposedEdit): PatchProblem[] {
   if (edit.type !== 'unified') return [];
   const path = edit.newPath ?? edit.oldPath ?? '(unnamed)';
-  return [modeProblem(path, edit.oldMode, 'old mode'), modeProblem(path, edit.newMode, 'new mode')].filter((p) => p !== undefined);
+  return [modeProblem(path, edit.oldMode, 'old mode'), modeProblem(path, edit.newMode, 'new mode')].filter(
+    (p) => p !== undefined,
+  );
 }
 
 /**

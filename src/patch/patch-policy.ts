@@ -28,7 +28,14 @@ export const DEFAULT_MAX_LINE_LENGTH = 2_000;
 
 /** Conservative: source, test, build and resource edits and new files; nothing structural. */
 export const DEFAULT_PATCH_POLICY: Readonly<PatchPolicy> = Object.freeze<PatchPolicy>({
-  allowedChanges: ['edit-main-source', 'edit-test-source', 'edit-build-file', 'edit-resource', 'add-file', 'add-dependency'],
+  allowedChanges: [
+    'edit-main-source',
+    'edit-test-source',
+    'edit-build-file',
+    'edit-resource',
+    'add-file',
+    'add-dependency',
+  ],
   protectedPaths: ['.github/**', '**/.mvn/**', 'mvnw', 'mvnw.cmd', '**/*.jks', '**/*.keystore', '**/.env'],
   maxFilesTouched: 5,
   maxLinesChanged: 200,

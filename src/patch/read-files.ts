@@ -2,9 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
 export type ReadOutcome =
-  | { kind: 'text'; content: string; encoding: 'utf8' | 'latin1' }
-  | { kind: 'missing' }
-  | { kind: 'non-utf8' };
+  { kind: 'text'; content: string; encoding: 'utf8' | 'latin1' } | { kind: 'missing' } | { kind: 'non-utf8' };
 
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
@@ -24,6 +22,8 @@ export async function readProjectFile(root: string, path: string, allowNonUtf8: 
   try {
     return { kind: 'text', content: strictUtf8.decode(bytes), encoding: 'utf8' };
   } catch {
-    return allowNonUtf8 ? { kind: 'text', content: bytes.toString('latin1'), encoding: 'latin1' } : { kind: 'non-utf8' };
+    return allowNonUtf8
+      ? { kind: 'text', content: bytes.toString('latin1'), encoding: 'latin1' }
+      : { kind: 'non-utf8' };
   }
 }

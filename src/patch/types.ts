@@ -28,7 +28,15 @@ export type ProposedEdit =
     }
   | { type: 'search-replace'; path: string; search: string; replace: string }
   /** `old`: the lines it replaces or deletes (for insert, the line it goes before); without it the edit is refused. */
-  | { type: 'line-op'; path: string; op: 'insert' | 'delete' | 'replace'; line: number; endLine?: number; text?: string; old?: string }
+  | {
+      type: 'line-op';
+      path: string;
+      op: 'insert' | 'delete' | 'replace';
+      line: number;
+      endLine?: number;
+      text?: string;
+      old?: string;
+    }
   | { type: 'whole-file'; path: string; content: string };
 
 export interface FileChange {

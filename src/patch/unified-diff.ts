@@ -10,8 +10,17 @@ function filePatch(change: FileChange): string {
   }
   const oldName = change.before === null ? '/dev/null' : `a/${oldPath}`;
   const newName = change.after === null ? '/dev/null' : `b/${change.path}`;
-  const hunks = structuredPatch(oldName, newName, change.before ?? '', change.after ?? '', undefined, undefined, { context: 3 }).hunks;
-  const patch: StructuredPatch = { oldFileName: oldName, newFileName: newName, oldHeader: undefined, newHeader: undefined, hunks, isGit: true };
+  const hunks = structuredPatch(oldName, newName, change.before ?? '', change.after ?? '', undefined, undefined, {
+    context: 3,
+  }).hunks;
+  const patch: StructuredPatch = {
+    oldFileName: oldName,
+    newFileName: newName,
+    oldHeader: undefined,
+    newHeader: undefined,
+    hunks,
+    isGit: true,
+  };
   if (change.before === null) {
     patch.isCreate = true;
     patch.oldFileName = '/dev/null';

@@ -22,7 +22,10 @@ const toolFields = {
   // A tool name is what the model writes in its call: lower_snake_case, as the built-in ones.
   name: z.string().regex(/^[a-z][a-z0-9_]*$/, { message: 'a lower_snake_case name' }),
   description: z.string().trim().min(1),
-  parameters: z.record(z.string(), z.looseObject({ type: z.enum(TOOL_PARAMETER_TYPES), description: z.string(), optional: z.boolean().optional() })),
+  parameters: z.record(
+    z.string(),
+    z.looseObject({ type: z.enum(TOOL_PARAMETER_TYPES), description: z.string(), optional: z.boolean().optional() }),
+  ),
   states: z.array(z.enum(AGENT_STATES)).min(1),
 };
 const toolSchema = z.looseObject({ ...toolFields, run: fn });
@@ -31,15 +34,24 @@ const stateToolSchema = z.looseObject(toolFields);
 
 const parserSchema = z.looseObject({
   name,
-  reports: z.array(z.string().regex(/^[^/\\]+$/, { message: 'a file name without folders, e.g. "acme-lint.xml"' })).optional(),
+  reports: z
+    .array(z.string().regex(/^[^/\\]+$/, { message: 'a file name without folders, e.g. "acme-lint.xml"' }))
+    .optional(),
   start: fn,
 });
 
 const reporterSchema = z.looseObject({ name: z.string().trim().min(1), report: fn });
 
 /** An integrity rule's id and the names its findings carry: kebab-case, as the built-in ones (`test-side-changed`). */
-const ruleName = z.string().regex(/^[a-z][a-z0-9]*(-[a-z0-9]+)*$/, { message: 'a kebab-case name, e.g. "main-reads-env"' });
-const integrityRuleSchema = z.looseObject({ id: ruleName, description: z.string().trim().min(1), reports: z.array(ruleName).min(1).optional(), check: fn });
+const ruleName = z
+  .string()
+  .regex(/^[a-z][a-z0-9]*(-[a-z0-9]+)*$/, { message: 'a kebab-case name, e.g. "main-reads-env"' });
+const integrityRuleSchema = z.looseObject({
+  id: ruleName,
+  description: z.string().trim().min(1),
+  reports: z.array(ruleName).min(1).optional(),
+  check: fn,
+});
 
 export const PLUGIN_PARTS = ['fixers', 'tools', 'parsers', 'reporters', 'integrityRules'] as const;
 
@@ -56,7 +68,8 @@ export const pluginSchema = z.strictObject({
 
 /** The plugin object as it was exported, or the one-line problem (without the `plugin <specifier>: ` prefix). */
 export function checkPlugin(value: unknown): { plugin: MvnxPlugin; notes: string[] } | { problem: string } {
-  if (!value || typeof value !== 'object' || Array.isArray(value)) return { problem: 'its default export (or export "plugin") must be an object with a name' };
+  if (!value || typeof value !== 'object' || Array.isArray(value))
+    return { problem: 'its default export (or export "plugin") must be an object with a name' };
   const checked = pluginSchema.safeParse(value);
   if (!checked.success) return { problem: describeFields(pluginSchema, checked.error.issues, value) };
   return { plugin: value as MvnxPlugin, notes: unusedFields(value as Record<string, unknown>) };
@@ -69,7 +82,10 @@ function unusedFields(plugin: Record<string, unknown>): string[] {
       const known = new Set(knownKeysAt(pluginSchema, [part, index]));
       return Object.keys(item)
         .filter((key) => !known.has(key))
-        .map((key) => `${formatPath([part, index, key])} is not read by mvnx (a ${part.slice(0, -1)} has ${[...known].join(', ')})`);
+        .map(
+          (key) =>
+            `${formatPath([part, index, key])} is not read by mvnx (a ${part.slice(0, -1)} has ${[...known].join(', ')})`,
+        );
     }),
   );
 }

@@ -16,7 +16,12 @@ import type { ChangeSet, FileChange } from '../patch/types.js';
 import type { COMMAND_TOOL_STATES } from '../policy/schema.js';
 import type { RunRecord } from '../report/run-record.js';
 
-export type { DiagnosticParser, DiagnosticParserRun, ParsedDiagnostic, ParserReportFile } from '../diagnose/plugin-parsers.js';
+export type {
+  DiagnosticParser,
+  DiagnosticParserRun,
+  ParsedDiagnostic,
+  ParserReportFile,
+} from '../diagnose/plugin-parsers.js';
 
 // ---------------------------------------------------------------------------------------
 // Fixers: quick-fixes tried before the model.
@@ -62,7 +67,10 @@ export interface FixerContext {
    * like a verification build), and reads files back from that copy. Absent where Maven
    * cannot run (unit tests, `mvnx diagnose`): fixers that need it propose nothing.
    */
-  runGoal?(goal: string, moduleDirs: string[]): Promise<{ exitCode: number; read(file: string): Promise<string | undefined> }>;
+  runGoal?(
+    goal: string,
+    moduleDirs: string[],
+  ): Promise<{ exitCode: number; read(file: string): Promise<string | undefined> }>;
   /**
    * Called when one fixer throws or returns a malformed candidate; the other fixers still
    * run. Without it, the registry rethrows so the failure is never silent.
@@ -98,7 +106,9 @@ export interface ToolParameter {
   optional?: boolean;
 }
 
-/** What a tool hands back to the model. A bad call is `ok: false` with a message the model can act on, never a throw. */
+/**
+ * What a tool hands back to the model. A bad call is `ok: false` with a message the model can act on, never a throw.
+ */
 export interface ToolResult {
   ok: boolean;
   output: string;
@@ -107,7 +117,9 @@ export interface ToolResult {
 export interface AgentToolContext {
   /** The project as the current attempt sees it (original tree plus adopted progress). */
   view: SourceView;
-  /** Builds the code as it is now in the workspace (failing tests, then the whole command) and says what still fails. */
+  /**
+   * Builds the code as it is now in the workspace (failing tests, then the whole command) and says what still fails.
+   */
   runTests(): Promise<ToolResult>;
   /** The failure being repaired (extract_test_code finds the failing test and its line here). */
   diagnostics?: readonly Diagnostic[];
@@ -234,6 +246,9 @@ export interface MvnxPlugin {
   tools?: AgentTool[];
   /** Log parsers: they read every log line (and the reports they name) and return diagnostics (docs/plugins.md). */
   parsers?: DiagnosticParser[];
-  /** Test-integrity rules, run after mvnx's own on every candidate fix that touches the tests: they can only refuse more. */
+  /**
+   * Test-integrity rules, run after mvnx's own on every candidate fix that touches the tests: they can only refuse
+   * more.
+   */
   integrityRules?: IntegrityRule[];
 }

@@ -14,7 +14,10 @@ import { checkPlugin } from './check.js';
 import type { RunReporter } from './contracts.js';
 import type { LoadedPlugins } from './types.js';
 
-/** The names mvnx's own fixers, agent tools and integrity rules take, which no plugin may reuse (repair/ knows them: repair/plugins.ts). */
+/**
+ * The names mvnx's own fixers, agent tools and integrity rules take, which no plugin may reuse (repair/ knows them:
+ * repair/plugins.ts).
+ */
 export interface BuiltInNames {
   fixers: readonly string[];
   tools: readonly string[];
@@ -22,8 +25,19 @@ export interface BuiltInNames {
   integrityRules?: readonly string[];
 }
 
-export async function loadPlugins(specifiers: readonly string[], options: { projectRoot: string; builtIn: BuiltInNames }): Promise<LoadedPlugins> {
-  const loaded: LoadedPlugins = { plugins: [], fixers: [], tools: [], parsers: [], reporters: [], integrityRules: [], notes: [] };
+export async function loadPlugins(
+  specifiers: readonly string[],
+  options: { projectRoot: string; builtIn: BuiltInNames },
+): Promise<LoadedPlugins> {
+  const loaded: LoadedPlugins = {
+    plugins: [],
+    fixers: [],
+    tools: [],
+    parsers: [],
+    reporters: [],
+    integrityRules: [],
+    notes: [],
+  };
   const names = {
     plugins: new Names('plugin'),
     fixers: new Names('fixer', options.builtIn.fixers),
@@ -41,19 +55,29 @@ export async function loadPlugins(specifiers: readonly string[], options: { proj
     if ('problem' in checked) return fail(checked.problem);
     const { plugin } = checked;
     names.plugins.claim(plugin.name, `plugin ${specifier}`, fail);
-    const claimAll = <T extends { name: string }>(part: keyof typeof names & keyof typeof plugin, items: readonly T[] | undefined): T[] =>
+    const claimAll = <T extends { name: string }>(
+      part: keyof typeof names & keyof typeof plugin,
+      items: readonly T[] | undefined,
+    ): T[] =>
       (items ?? []).map((item, index) => {
-        names[part].claim(item.name, `${part}[${index}] of plugin ${specifier}`, (problem) => fail(`${part}[${index}]: ${problem}`));
+        names[part].claim(item.name, `${part}[${index}] of plugin ${specifier}`, (problem) =>
+          fail(`${part}[${index}]: ${problem}`),
+        );
         return item;
       });
     loaded.fixers.push(...claimAll('fixers', plugin.fixers));
     loaded.tools.push(...claimAll('tools', plugin.tools));
     loaded.parsers.push(...claimAll('parsers', plugin.parsers));
-    loaded.reporters.push(...claimAll('reporters', plugin.reporters).map((reporter) => ({ plugin: plugin.name, reporter })));
+    loaded.reporters.push(
+      ...claimAll('reporters', plugin.reporters).map((reporter) => ({ plugin: plugin.name, reporter })),
+    );
     // A rule's id and every name its findings carry: a finding's name must say which rule found it.
     loaded.integrityRules.push(
       ...(plugin.integrityRules ?? []).map((rule, index) => {
-        const claim = (name: string) => names.integrityRules.claim(name, `integrityRules[${index}] of plugin ${specifier}`, (problem) => fail(`integrityRules[${index}]: ${problem}`));
+        const claim = (name: string) =>
+          names.integrityRules.claim(name, `integrityRules[${index}] of plugin ${specifier}`, (problem) =>
+            fail(`integrityRules[${index}]: ${problem}`),
+          );
         for (const name of new Set([rule.id, ...(rule.reports ?? [])])) claim(name);
         return rule;
       }),
@@ -85,7 +109,9 @@ class Names {
   }
 }
 
-/** Paths are absolute by the time a config is loaded (relative to the file that names them); anything else is a package. */
+/**
+ * Paths are absolute by the time a config is loaded (relative to the file that names them); anything else is a package.
+ */
 function resolvePlugin(specifier: string, projectRoot: string): string {
   if (path.isAbsolute(specifier) || specifier.startsWith('.')) {
     const file = path.resolve(projectRoot, specifier);
@@ -98,9 +124,15 @@ function resolvePlugin(specifier: string, projectRoot: string): string {
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ERR_PACKAGE_PATH_NOT_EXPORTED') {
-      throw new MvnxError(`plugin ${specifier}: its package.json "exports" has no "default" or "require" entry to load`, EXIT.usage);
+      throw new MvnxError(
+        `plugin ${specifier}: its package.json "exports" has no "default" or "require" entry to load`,
+        EXIT.usage,
+      );
     }
-    throw new MvnxError(`plugin ${specifier}: not found from ${projectRoot} (install it there, e.g. npm install --save-dev ${specifier})`, EXIT.usage);
+    throw new MvnxError(
+      `plugin ${specifier}: not found from ${projectRoot} (install it there, e.g. npm install --save-dev ${specifier})`,
+      EXIT.usage,
+    );
   }
 }
 

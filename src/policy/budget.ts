@@ -43,7 +43,12 @@ const MAX_COMPLEXITY = 3;
 
 export function failureComplexity(input: Omit<BudgetInput, 'failedAttemptsWithProgress'>): number {
   const extra = (count: number): number => Math.max(0, count - 1);
-  const score = 1 + 0.15 * extra(input.diagnostics) + 0.25 * extra(input.files) + 0.5 * extra(input.modules) + (input.kinds.includes('test') ? 0.5 : 0);
+  const score =
+    1 +
+    0.15 * extra(input.diagnostics) +
+    0.25 * extra(input.files) +
+    0.5 * extra(input.modules) +
+    (input.kinds.includes('test') ? 0.5 : 0);
   return Math.min(MAX_COMPLEXITY, Math.round(score * 100) / 100);
 }
 
@@ -61,7 +66,10 @@ export function computeBudget(input: BudgetInput, budget: BudgetConfig): Budget 
   const complexity = failureComplexity(input);
   const progress = Math.max(0, input.failedAttemptsWithProgress);
   const callsPerAttempt = Math.ceil(budget.maxModelCalls / budget.maxAttempts);
-  const timeoutFactor = Math.min(MAX_COMPLEXITY, 1 + 0.25 * Math.max(0, input.modules - 1) + (input.kinds.includes('test') ? 0.25 : 0));
+  const timeoutFactor = Math.min(
+    MAX_COMPLEXITY,
+    1 + 0.25 * Math.max(0, input.modules - 1) + (input.kinds.includes('test') ? 0.25 : 0),
+  );
   const perAttemptTimeoutSeconds = Math.ceil(budget.perAttemptTimeoutSeconds * timeoutFactor);
 
   const wanted = {
@@ -76,7 +84,8 @@ export function computeBudget(input: BudgetInput, budget: BudgetConfig): Budget 
   if (progress > 0) reasons.push(`+${progress} attempt(s) for failed attempts that made progress`);
   const capped = Object.fromEntries(
     (Object.keys(wanted) as (keyof typeof wanted)[]).map((key) => {
-      if (wanted[key] > budget.hardCap[key]) reasons.push(`${key} ${wanted[key]} capped at budget.hardCap.${key} (${budget.hardCap[key]})`);
+      if (wanted[key] > budget.hardCap[key])
+        reasons.push(`${key} ${wanted[key]} capped at budget.hardCap.${key} (${budget.hardCap[key]})`);
       return [key, Math.min(wanted[key], budget.hardCap[key])];
     }),
   ) as typeof wanted;

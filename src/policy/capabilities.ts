@@ -16,11 +16,18 @@ export interface Capability {
 
 /** Patterns run on code with comments and string contents removed (a comment mentioning System.exit adds nothing). */
 export const CAPABILITIES: readonly Capability[] = [
-  { name: 'process execution', pattern: /\bProcess(Builder|Handle)\b|\.\s*exec\s*\(|\bRuntime\s*\.\s*getRuntime\s*\(\s*\)\s*\.\s*exec\b/ },
-  { name: 'JVM exit (System.exit / Runtime.halt)', pattern: /\bSystem\s*\.\s*exit\s*\(|\.\s*halt\s*\(|\bgetRuntime\s*\(\s*\)\s*\.\s*exit\s*\(/ },
+  {
+    name: 'process execution',
+    pattern: /\bProcess(Builder|Handle)\b|\.\s*exec\s*\(|\bRuntime\s*\.\s*getRuntime\s*\(\s*\)\s*\.\s*exec\b/,
+  },
+  {
+    name: 'JVM exit (System.exit / Runtime.halt)',
+    pattern: /\bSystem\s*\.\s*exit\s*\(|\.\s*halt\s*\(|\bgetRuntime\s*\(\s*\)\s*\.\s*exit\s*\(/,
+  },
   {
     name: 'network access',
-    pattern: /\bjava\s*\.\s*net\b|\b(Server|Datagram)?Socket(Channel)?\b|\b(Http)?URLConnection\b|\bHttpClient\b|\bopenConnection\s*\(|\bopenStream\s*\(|\bnew\s+URL\s*\(|\bInetAddress\b|\bRestTemplate\b|\bWebClient\b/,
+    pattern:
+      /\bjava\s*\.\s*net\b|\b(Server|Datagram)?Socket(Channel)?\b|\b(Http)?URLConnection\b|\bHttpClient\b|\bopenConnection\s*\(|\bopenStream\s*\(|\bnew\s+URL\s*\(|\bInetAddress\b|\bRestTemplate\b|\bWebClient\b/,
   },
   {
     name: 'file-system writes',
@@ -34,7 +41,8 @@ export const CAPABILITIES: readonly Capability[] = [
   },
   {
     name: 'native code',
-    pattern: /(^|[\s;{}(])native\s+[\w<>[\],.\s]+\s+\w+\s*\(|\bSystem\s*\.\s*load(Library)?\s*\(|\bgetRuntime\s*\(\s*\)\s*\.\s*load(Library)?\s*\(|\bnativeLinker\b|\bSymbolLookup\b|\bcom\s*\.\s*sun\s*\.\s*jna\b/,
+    pattern:
+      /(^|[\s;{}(])native\s+[\w<>[\],.\s]+\s+\w+\s*\(|\bSystem\s*\.\s*load(Library)?\s*\(|\bgetRuntime\s*\(\s*\)\s*\.\s*load(Library)?\s*\(|\bnativeLinker\b|\bSymbolLookup\b|\bcom\s*\.\s*sun\s*\.\s*jna\b/,
   },
 ];
 
@@ -48,8 +56,10 @@ export function addedCapabilities(changeSet: ChangeSet): { name: string; where: 
   const found = new Map<string, string>();
   for (const file of changeSet.files) {
     // The patch stage refuses these; a change set that reaches risk another way is still high risk.
-    const codeRunning = !file.binary && /(^|\/)pom\.xml$|\.pom$/.test(file.path) ? addedBuildTimeCode(file.before, file.after) : [];
-    if (codeRunning.length > 0 && !found.has('build-time code execution')) found.set('build-time code execution', `${file.path}: <plugin> ${codeRunning.join(', ')}`);
+    const codeRunning =
+      !file.binary && /(^|\/)pom\.xml$|\.pom$/.test(file.path) ? addedBuildTimeCode(file.before, file.after) : [];
+    if (codeRunning.length > 0 && !found.has('build-time code execution'))
+      found.set('build-time code execution', `${file.path}: <plugin> ${codeRunning.join(', ')}`);
     if (file.binary || !JVM_SOURCE.test(file.path)) continue;
     const changes = lineChangesOf(file);
     for (const line of [...changes.added, ...changes.replaced.map((pair) => pair.after)]) {

@@ -67,7 +67,8 @@ export function codeOf(line: string): string {
 
 const PROPERTIES_COMMENT = /^\s*#/;
 const IMPORT = /^\s*import\s+(static\s+)?[\w.]+(\.\*)?\s*;?\s*$/;
-const LOG_CALL = /^\s*(this\.)?(log|logger|LOG|LOGGER|Log|Logger)\s*\.\s*(trace|debug|info|warn|warning|error|fatal|fine|finer|finest|severe|config|atDebug|atInfo|atWarn|atError)\s*\(/;
+const LOG_CALL =
+  /^\s*(this\.)?(log|logger|LOG|LOGGER|Log|Logger)\s*\.\s*(trace|debug|info|warn|warning|error|fatal|fine|finer|finest|severe|config|atDebug|atInfo|atWarn|atError)\s*\(/;
 const PRINT_CALL = /^\s*System\s*\.\s*(out|err)\s*\.\s*print(ln|f)?\s*\(/;
 const STRING_LITERAL = /"(?:[^"\\\n]|\\.)*"/g;
 

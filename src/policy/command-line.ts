@@ -7,7 +7,9 @@
 
 export const PLACEHOLDERS = ['%FILE%', '%LINE%', '%CLASS%', '%MODULE%', '%WORKSPACE%'] as const;
 
-/** A command line split into words as a POSIX shell would, quotes and backslashes honoured; no expansion of any kind. */
+/**
+ * A command line split into words as a POSIX shell would, quotes and backslashes honoured; no expansion of any kind.
+ */
 export function splitCommandLine(command: string): string[] {
   const words: string[] = [];
   let word = '';
@@ -54,7 +56,9 @@ export function commandProblem(command: string): string | undefined {
   if (words[0]!.includes('%')) return 'the program itself cannot be a placeholder';
   // "-x %FILE%" is options with the program left out; run, it would fail as "not found".
   if (words[0]!.startsWith('-')) return `the command starts with the option ${words[0]}; name the program first`;
-  const unknown = [...command.matchAll(/%[A-Z_]+%/g)].map((match) => match[0]).find((found) => !(PLACEHOLDERS as readonly string[]).includes(found));
+  const unknown = [...command.matchAll(/%[A-Z_]+%/g)]
+    .map((match) => match[0])
+    .find((found) => !(PLACEHOLDERS as readonly string[]).includes(found));
   if (unknown) return `unknown placeholder ${unknown} (known: ${PLACEHOLDERS.join(' ')})`;
   return undefined;
 }

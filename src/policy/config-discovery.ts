@@ -40,7 +40,15 @@ export class ConfigReader {
       searchStrategy: 'global',
       stopDir,
       mergeSearchPlaces: false,
-      loaders: { '.json': textLoader, '.yaml': textLoader, '.yml': textLoader, noExt: textLoader, '.js': defaultLoaders['.js'], '.mjs': defaultLoaders['.mjs'], '.cjs': defaultLoaders['.cjs'] },
+      loaders: {
+        '.json': textLoader,
+        '.yaml': textLoader,
+        '.yml': textLoader,
+        noExt: textLoader,
+        '.js': defaultLoaders['.js'],
+        '.mjs': defaultLoaders['.mjs'],
+        '.cjs': defaultLoaders['.cjs'],
+      },
     });
   }
 
@@ -53,7 +61,8 @@ export class ConfigReader {
   /** Reads one named file; `origin` says who named it, for the not-found message. */
   async load(filepath: string, origin: string): Promise<LoadedFile> {
     const absolute = path.resolve(filepath);
-    if (!(await isFile(absolute))) throw new MvnxError(`Config file ${this.displayPath(absolute)} (${origin}) does not exist`, 2);
+    if (!(await isFile(absolute)))
+      throw new MvnxError(`Config file ${this.displayPath(absolute)} (${origin}) does not exist`, 2);
     const result = await this.guard(absolute, () => this.explorer.load(absolute));
     return this.toLoaded(absolute, result?.config);
   }

@@ -57,18 +57,30 @@ function where(origin: LayerOrigin, path: FieldPath, key?: string): string {
 function expectation(issue: z.core.$ZodIssue, found: unknown): string {
   switch (issue.code) {
     case 'invalid_type':
-      return issue.expected === 'object' || issue.expected === 'record' ? 'a mapping (object)' : issue.expected === 'array' ? 'a list' : `a ${issue.expected}`;
+      return issue.expected === 'object' || issue.expected === 'record'
+        ? 'a mapping (object)'
+        : issue.expected === 'array'
+          ? 'a list'
+          : `a ${issue.expected}`;
     case 'invalid_value': {
       const values = issue.values.map((v) => JSON.stringify(v));
       const guess = typeof found === 'string' ? closestMatch(found, issue.values.map(String)) : undefined;
       return `one of ${values.join(', ')}${guess ? ` (did you mean "${guess}"?)` : ''}`;
     }
     case 'too_small':
-      return issue.origin === 'array' ? `a list of at least ${String(issue.minimum)} item(s)` : issue.origin === 'string' ? 'a non-empty string' : `a number ${issue.inclusive ? '>=' : '>'} ${String(issue.minimum)}`;
+      return issue.origin === 'array'
+        ? `a list of at least ${String(issue.minimum)} item(s)`
+        : issue.origin === 'string'
+          ? 'a non-empty string'
+          : `a number ${issue.inclusive ? '>=' : '>'} ${String(issue.minimum)}`;
     case 'too_big':
       return `a number ${issue.inclusive ? '<=' : '<'} ${String(issue.maximum)}`;
     case 'invalid_union': {
-      const kinds = new Set(issue.errors.flatMap((branch) => branch.map((inner) => (inner.code === 'invalid_type' ? inner.expected : inner.message))));
+      const kinds = new Set(
+        issue.errors.flatMap((branch) =>
+          branch.map((inner) => (inner.code === 'invalid_type' ? inner.expected : inner.message)),
+        ),
+      );
       return [...kinds].join(' or ');
     }
     case 'not_multiple_of':
@@ -79,7 +91,10 @@ function expectation(issue: z.core.$ZodIssue, found: unknown): string {
 }
 
 export function formatPath(path: FieldPath): string {
-  return path.reduce<string>((acc, step) => (typeof step === 'number' ? `${acc}[${step}]` : acc ? `${acc}.${String(step)}` : String(step)), '');
+  return path.reduce<string>(
+    (acc, step) => (typeof step === 'number' ? `${acc}[${step}]` : acc ? `${acc}.${String(step)}` : String(step)),
+    '',
+  );
 }
 
 function valueAt(raw: unknown, path: FieldPath): unknown {
@@ -106,15 +121,17 @@ function showValue(value: unknown): string {
 export function knownKeysAt(schema: z.core.$ZodType, path: FieldPath): string[] {
   let candidates: z.core.$ZodType[] = [schema];
   for (const step of path) {
-    candidates = candidates.flatMap((candidate) => unwrap(candidate)).flatMap((candidate) => {
-      const def = candidate._zod.def as unknown as Record<string, unknown>;
-      if (def.type === 'object' && typeof step === 'string') {
-        const child = (def.shape as Record<string, z.core.$ZodType>)[step];
-        return child ? [child] : [];
-      }
-      if (def.type === 'array' && typeof step === 'number') return [def.element as z.core.$ZodType];
-      return [];
-    });
+    candidates = candidates
+      .flatMap((candidate) => unwrap(candidate))
+      .flatMap((candidate) => {
+        const def = candidate._zod.def as unknown as Record<string, unknown>;
+        if (def.type === 'object' && typeof step === 'string') {
+          const child = (def.shape as Record<string, z.core.$ZodType>)[step];
+          return child ? [child] : [];
+        }
+        if (def.type === 'array' && typeof step === 'number') return [def.element as z.core.$ZodType];
+        return [];
+      });
   }
   const keys = candidates.flatMap(unwrap).flatMap((candidate) => {
     const def = candidate._zod.def as unknown as Record<string, unknown>;
@@ -137,5 +154,3 @@ function unwrap(schema: z.core.$ZodType): z.core.$ZodType[] {
       return [schema];
   }
 }
-
-

@@ -9,7 +9,12 @@ import type { ReactorModule } from '../diagnose/types.js';
 
 export const JACOCO_REPORT = 'target/site/jacoco/jacoco.xml';
 
-const parser = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '', processEntities: false, isArray: (name) => name === 'counter' });
+const parser = new XMLParser({
+  ignoreAttributes: false,
+  attributeNamePrefix: '',
+  processEntities: false,
+  isArray: (name) => name === 'counter',
+});
 
 /** Line coverage in percent (0-100) from a jacoco.xml, or undefined when it has no line counter. */
 export function readJacocoLineCoverage(xmlText: string): number | undefined {
@@ -37,9 +42,18 @@ export async function readModuleCoverage(projectRoot: string, moduleDir: string)
 }
 
 /** Coverage per artifactId for the reactor modules with a known folder, for decideVerified. */
-export async function readReactorCoverage(projectRoot: string, modules: readonly ReactorModule[]): Promise<Record<string, number | undefined>> {
+export async function readReactorCoverage(
+  projectRoot: string,
+  modules: readonly ReactorModule[],
+): Promise<Record<string, number | undefined>> {
   const entries = await Promise.all(
-    modules.map(async (module) => [module.artifactId ?? module.name, module.dir === undefined ? undefined : await readModuleCoverage(projectRoot, module.dir)] as const),
+    modules.map(
+      async (module) =>
+        [
+          module.artifactId ?? module.name,
+          module.dir === undefined ? undefined : await readModuleCoverage(projectRoot, module.dir),
+        ] as const,
+    ),
   );
   return Object.fromEntries(entries);
 }

@@ -34,20 +34,29 @@ export function decideAttempt({ diagnosis, config, mavenArgs }: AttemptInput): A
   if (config.tier === 'off') return skip('off', `tier is off${tierSource ? ` (set by ${tierSource})` : ''}`);
 
   if (!diagnosis.fixable) {
-    return skip(config.tier, `not fixable: ${diagnosis.reason ?? firstReason(diagnosis.diagnostics) ?? 'no compile or test failure was diagnosed'}`);
+    return skip(
+      config.tier,
+      `not fixable: ${diagnosis.reason ?? firstReason(diagnosis.diagnostics) ?? 'no compile or test failure was diagnosed'}`,
+    );
   }
 
   const fixable = diagnosis.diagnostics.filter((diagnostic) => diagnostic.fixable);
   const targets = fixable.filter((diagnostic) => (config.triggers.kinds as string[]).includes(diagnostic.kind));
   if (targets.length === 0) {
     const kinds = [...new Set(fixable.map((diagnostic) => diagnostic.kind))].join(', ') || 'none';
-    return skip(config.tier, `failure kinds (${kinds}) are not in triggers.kinds (${config.triggers.kinds.join(', ')})`);
+    return skip(
+      config.tier,
+      `failure kinds (${kinds}) are not in triggers.kinds (${config.triggers.kinds.join(', ')})`,
+    );
   }
 
   if (config.triggers.goals) {
     const goals = mavenGoals(mavenArgs);
     if (!goals.some((goal) => config.triggers.goals!.includes(goal))) {
-      return skip(config.tier, `Maven goals (${goals.join(' ') || 'none'}) are not in triggers.goals (${config.triggers.goals.join(', ')})`);
+      return skip(
+        config.tier,
+        `Maven goals (${goals.join(' ') || 'none'}) are not in triggers.goals (${config.triggers.goals.join(', ')})`,
+      );
     }
   }
 
@@ -57,9 +66,16 @@ export function decideAttempt({ diagnosis, config, mavenArgs }: AttemptInput): A
   if (files.length > 0) {
     const protections = files.map((file) => protectionOf(file, modules, config));
     if (protections.every((protection) => protection.protected)) {
-      return skip(config.tier, `every diagnosed file is protected: ${protections.map((protection) => protection.reason).join('; ')}`);
+      return skip(
+        config.tier,
+        `every diagnosed file is protected: ${protections.map((protection) => protection.reason).join('; ')}`,
+      );
     }
-    reasons.push(...protections.flatMap((protection) => (protection.protected ? [`${protection.reason}; it will not be patched`] : [])));
+    reasons.push(
+      ...protections.flatMap((protection) =>
+        protection.protected ? [`${protection.reason}; it will not be patched`] : [],
+      ),
+    );
   }
 
   const editable = files.filter((file) => !protectionOf(file, modules, config).protected);
@@ -67,7 +83,9 @@ export function decideAttempt({ diagnosis, config, mavenArgs }: AttemptInput): A
   reasons.push(...pathTier.reasons);
   if (pathTier.tier === 'off') return skip('off', ...reasons, 'tier is off for the diagnosed files');
 
-  reasons.push(`${targets.length} fixable ${targets.length === 1 ? 'diagnostic' : 'diagnostics'} (${[...new Set(targets.map((t) => t.kind))].join(', ')}) under tier ${pathTier.tier}`);
+  reasons.push(
+    `${targets.length} fixable ${targets.length === 1 ? 'diagnostic' : 'diagnostics'} (${[...new Set(targets.map((t) => t.kind))].join(', ')}) under tier ${pathTier.tier}`,
+  );
   const decision: AttemptDecision = { action: 'attempt', tier: pathTier.tier, reasons, targets };
   if (pathTier.maxAttempts !== undefined) decision.maxAttempts = pathTier.maxAttempts;
   return decision;

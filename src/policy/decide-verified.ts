@@ -33,7 +33,9 @@ export interface VerifiedInput {
   failingTestEdits?: readonly string[];
   /** How the verification builds ran; absent means isolated (callers that never verify, tests of other rules). */
   isolation?: Isolation;
-  /** The verdict build's scope (`affected`: some modules' tests were taken from the user's build); absent means full. */
+  /**
+   * The verdict build's scope (`affected`: some modules' tests were taken from the user's build); absent means full.
+   */
   verdictScope?: 'affected' | 'full';
 }
 
@@ -51,7 +53,8 @@ export interface Isolation {
  */
 export function isolationOptOut(sandboxModeSource: string | undefined, mode: string): string | undefined {
   if (mode !== 'none' || !sandboxModeSource) return undefined;
-  if (sandboxModeSource === 'default' || sandboxModeSource.startsWith('env ') || sandboxModeSource.startsWith('flag ')) return undefined;
+  if (sandboxModeSource === 'default' || sandboxModeSource.startsWith('env ') || sandboxModeSource.startsWith('flag '))
+    return undefined;
   return sandboxModeSource;
 }
 
@@ -64,11 +67,18 @@ const RISK_ORDER: readonly Risk[] = ['low', 'medium', 'high'];
 
 export function decideVerified(input: VerifiedInput): VerifiedDecision {
   const { config, changeSet, changeTypes, modules } = input;
-  const paths = changeSet.files.flatMap((file) => (file.oldPath && file.oldPath !== file.path ? [file.oldPath, file.path] : [file.path]));
+  const paths = changeSet.files.flatMap((file) =>
+    file.oldPath && file.oldPath !== file.path ? [file.oldPath, file.path] : [file.path],
+  );
   const editsFailingTest = (input.failingTestEdits ?? []).length > 0;
   // A fix that changes the test that failed may be right, but only a person can say so.
   const assessment = editsFailingTest
-    ? { risk: 'high' as const, reasons: [`the fix edits the failing test (tests.allowFailingTestEdits): ${input.failingTestEdits!.join('; ')}`] }
+    ? {
+        risk: 'high' as const,
+        reasons: [
+          `the fix edits the failing test (tests.allowFailingTestEdits): ${input.failingTestEdits!.join('; ')}`,
+        ],
+      }
     : assessRisk(changeSet, changeTypes, config);
   const reasons = [`risk ${assessment.risk}: ${assessment.reasons.join('; ')}`];
   const decide = (action: VerifiedDecision['action'], tier: Tier, ...more: string[]): VerifiedDecision => ({
@@ -82,7 +92,10 @@ export function decideVerified(input: VerifiedInput): VerifiedDecision {
   const pathTier = tierForPaths(paths, modules, config);
   reasons.push(...pathTier.reasons);
   let tier = pathTier.tier;
-  if (input.isolation?.optedOutIn && !input.isolation.isolated) reasons.push(`verification ran without isolation; ${input.isolation.optedOutIn} sets sandbox.mode none (the environment is the sandbox)`);
+  if (input.isolation?.optedOutIn && !input.isolation.isolated)
+    reasons.push(
+      `verification ran without isolation; ${input.isolation.optedOutIn} sets sandbox.mode none (the environment is the sandbox)`,
+    );
 
   // The patch stage enforces the global lists; module-scoped rules are only visible here.
   const forbidden = [
@@ -92,10 +105,14 @@ export function decideVerified(input: VerifiedInput): VerifiedDecision {
     }),
     ...ruleForbiddenChanges(paths, modules, changeTypes, config),
   ];
-  if (forbidden.length > 0) return decide('record', tier, ...forbidden, 'recorded only: the policy does not allow this patch');
+  if (forbidden.length > 0)
+    return decide('record', tier, ...forbidden, 'recorded only: the policy does not allow this patch');
 
   if (tier === 'auto') {
-    const blocked = [...(editsFailingTest ? ['the fix edits the failing test, so it is never applied automatically'] : []), ...autoBlockers(input, assessment.risk)];
+    const blocked = [
+      ...(editsFailingTest ? ['the fix edits the failing test, so it is never applied automatically'] : []),
+      ...autoBlockers(input, assessment.risk),
+    ];
     if (blocked.length > 0) {
       reasons.push(...blocked.map((reason) => `${reason}: tier drops to assist`));
       tier = 'assist';
@@ -109,10 +126,20 @@ export function decideVerified(input: VerifiedInput): VerifiedDecision {
     case 'assist':
       if (assessment.risk === 'low' && config.assist.autoApplyLowRisk) {
         const untrusted = untrustedIsolation(input.isolation);
-        if (untrusted) return decide('suggest', tier, `assist.autoApplyLowRisk does not apply: ${untrusted}`, 'tier assist: the fix is suggested');
+        if (untrusted)
+          return decide(
+            'suggest',
+            tier,
+            `assist.autoApplyLowRisk does not apply: ${untrusted}`,
+            'tier assist: the fix is suggested',
+          );
         return decide('apply', tier, 'tier assist with assist.autoApplyLowRisk: low-risk fix applied');
       }
-      return decide('suggest', tier, `tier assist: the fix is suggested${assessment.risk === 'low' ? ' (assist.autoApplyLowRisk is off)' : ''}`);
+      return decide(
+        'suggest',
+        tier,
+        `tier assist: the fix is suggested${assessment.risk === 'low' ? ' (assist.autoApplyLowRisk is off)' : ''}`,
+      );
     case 'auto':
       return decide('apply', tier, 'tier auto: verified fix applied');
   }
@@ -123,26 +150,42 @@ function autoBlockers(input: VerifiedInput, risk: Risk): string[] {
   const blockers: string[] = [];
   const untrusted = untrustedIsolation(input.isolation);
   if (untrusted) blockers.push(untrusted);
-  if (config.auto.requireFullVerification && input.verdictScope === 'affected') blockers.push('the fix was verified on the affected modules only and auto.requireFullVerification asks for the whole build');
-  if (RISK_ORDER.indexOf(risk) > RISK_ORDER.indexOf(config.auto.maxRisk)) blockers.push(`risk ${risk} is above auto.maxRisk (${config.auto.maxRisk})`);
+  if (config.auto.requireFullVerification && input.verdictScope === 'affected')
+    blockers.push(
+      'the fix was verified on the affected modules only and auto.requireFullVerification asks for the whole build',
+    );
+  if (RISK_ORDER.indexOf(risk) > RISK_ORDER.indexOf(config.auto.maxRisk))
+    blockers.push(`risk ${risk} is above auto.maxRisk (${config.auto.maxRisk})`);
   const required = config.auto.requireCoverage;
   if (required === undefined) return blockers;
   if (modules.length === 0) blockers.push(`auto.requireCoverage is ${required}% but the patch's module is unknown`);
   for (const module of modules) {
     const coverage = input.coverage?.[module];
-    if (coverage === undefined) blockers.push(`module ${module} has no jacoco report (target/site/jacoco/jacoco.xml), auto.requireCoverage is ${required}%`);
-    else if (coverage < required) blockers.push(`module ${module} line coverage ${coverage.toFixed(1)}% is below auto.requireCoverage ${required}%`);
+    if (coverage === undefined)
+      blockers.push(
+        `module ${module} has no jacoco report (target/site/jacoco/jacoco.xml), auto.requireCoverage is ${required}%`,
+      );
+    else if (coverage < required)
+      blockers.push(
+        `module ${module} line coverage ${coverage.toFixed(1)}% is below auto.requireCoverage ${required}%`,
+      );
   }
   return blockers;
 }
 
-function ruleForbiddenChanges(paths: readonly string[], modules: readonly string[], changeTypes: readonly ChangeType[], config: PathPolicy): string[] {
+function ruleForbiddenChanges(
+  paths: readonly string[],
+  modules: readonly string[],
+  changeTypes: readonly ChangeType[],
+  config: PathPolicy,
+): string[] {
   const problems: string[] = [];
   for (const path of paths) {
     for (const { rule, index } of matchingRules(path, modules, config)) {
       if (!rule.allowedChanges) continue;
       const disallowed = changeTypes.filter((type) => !rule.allowedChanges!.includes(type));
-      if (disallowed.length > 0) problems.push(`${path}: change types ${disallowed.join(', ')} not allowed by rules[${index}].allowedChanges`);
+      if (disallowed.length > 0)
+        problems.push(`${path}: change types ${disallowed.join(', ')} not allowed by rules[${index}].allowedChanges`);
     }
   }
   return problems;

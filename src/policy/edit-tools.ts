@@ -28,14 +28,23 @@ export function configTextFormat(file: string): ConfigTextFormat | undefined {
 export function toolNamesIn(text: string, format: ConfigTextFormat, label: string): string[] {
   const value: unknown = format === 'json' ? parseJson(text, label) : parseYaml(text, label).toJS();
   const tools = value && typeof value === 'object' ? (value as { tools?: unknown }).tools : undefined;
-  return Array.isArray(tools) ? tools.map((tool) => (tool && typeof tool === 'object' ? String((tool as { name?: unknown }).name) : '')) : [];
+  return Array.isArray(tools)
+    ? tools.map((tool) => (tool && typeof tool === 'object' ? String((tool as { name?: unknown }).name) : ''))
+    : [];
 }
 
 /** The text with `entry` added to `tools:` (or put in place of the tool with its name, when `replace`). */
-export function addTool(text: string, format: ConfigTextFormat, entry: CommandToolEntry, label: string, replace = false): string {
+export function addTool(
+  text: string,
+  format: ConfigTextFormat,
+  entry: CommandToolEntry,
+  label: string,
+  replace = false,
+): string {
   if (format === 'json') {
     const value = parseJson(text, label) ?? {};
-    if (typeof value !== 'object' || Array.isArray(value)) throw new MvnxError(`${label}: the config is not a JSON object`, 2);
+    if (typeof value !== 'object' || Array.isArray(value))
+      throw new MvnxError(`${label}: the config is not a JSON object`, 2);
     const config = value as Record<string, unknown>;
     const tools = Array.isArray(config.tools) ? config.tools : [];
     const at = tools.findIndex((tool) => (tool as { name?: unknown })?.name === entry.name);
@@ -45,9 +54,11 @@ export function addTool(text: string, format: ConfigTextFormat, entry: CommandTo
     return `${JSON.stringify(config, null, indentOf(text))}\n`;
   }
   const doc = parseYaml(text, label);
-  if (doc.contents === null || doc.contents === undefined) doc.contents = doc.createNode({}) as unknown as typeof doc.contents;
+  if (doc.contents === null || doc.contents === undefined)
+    doc.contents = doc.createNode({}) as unknown as typeof doc.contents;
   if (!isMap(doc.contents)) throw new MvnxError(`${label}: the config is not a mapping of settings`, 2);
-  // Stryker disable next-line BooleanLiteral: keepScalar only wraps a scalar `tools:` value, which is refused (or replaced when null) either way
+  // Stryker disable next-line BooleanLiteral: keepScalar only wraps a scalar `tools:` value, which is refused (or
+  // replaced when null) either way
   const existing = doc.get('tools', true);
   const node = doc.createNode(entry);
   if (isSeq(existing)) {
@@ -70,7 +81,9 @@ export function addTool(text: string, format: ConfigTextFormat, entry: CommandTo
 export function removeTool(text: string, format: ConfigTextFormat, name: string, label: string): string {
   if (format === 'json') {
     const config = (parseJson(text, label) ?? {}) as Record<string, unknown>;
-    const tools = Array.isArray(config.tools) ? config.tools.filter((tool) => (tool as { name?: unknown })?.name !== name) : [];
+    const tools = Array.isArray(config.tools)
+      ? config.tools.filter((tool) => (tool as { name?: unknown })?.name !== name)
+      : [];
     if (tools.length === 0) delete config.tools;
     else config.tools = tools;
     return `${JSON.stringify(config, null, indentOf(text))}\n`;
@@ -85,10 +98,12 @@ export function removeTool(text: string, format: ConfigTextFormat, name: string,
 }
 
 function parseYaml(text: string, label: string) {
-  // Stryker disable next-line ObjectLiteral,BooleanLiteral: false is the default; source tokens are never read by get, set or toString
+  // Stryker disable next-line ObjectLiteral,BooleanLiteral: false is the default; source tokens are never read by get,
+  // set or toString
   const doc = parseDocument(text, { keepSourceTokens: false });
   const error = doc.errors[0];
-  if (error) throw new MvnxError(`${label}: cannot edit a file that does not parse: ${error.message.split('\n')[0]}`, 2);
+  if (error)
+    throw new MvnxError(`${label}: cannot edit a file that does not parse: ${error.message.split('\n')[0]}`, 2);
   return doc;
 }
 

@@ -34,23 +34,47 @@ export interface ExpandedFiles {
 }
 
 /** Validates `file` and everything it extends; returns their layers, base first. */
-export async function expandExtends(file: LoadedFile, sourceLabel: string, context: ExpandContext): Promise<ExpandedFiles> {
+export async function expandExtends(
+  file: LoadedFile,
+  sourceLabel: string,
+  context: ExpandContext,
+): Promise<ExpandedFiles> {
   const result: ExpandedFiles = { layers: [], files: [] };
   await visit(file, sourceLabel, [], new Set(), result, context);
   return result;
 }
 
-async function visit(file: LoadedFile, label: string, chain: string[], applied: Set<string>, result: ExpandedFiles, context: ExpandContext): Promise<void> {
+async function visit(
+  file: LoadedFile,
+  label: string,
+  chain: string[],
+  applied: Set<string>,
+  result: ExpandedFiles,
+  context: ExpandContext,
+): Promise<void> {
   const displayed = context.displayPath(file.filepath);
   const origin = file.lineOf ? { label: displayed, lineOf: file.lineOf } : { label: displayed };
   if (!isPlainObject(file.value)) {
-    throw new MvnxError(`Invalid config ${displayed}: found ${Array.isArray(file.value) ? 'a list' : typeof file.value}, expected a mapping of settings at the top level`, 2);
+    throw new MvnxError(
+      `Invalid config ${displayed}: found ${Array.isArray(file.value) ? 'a list' : typeof file.value}, expected a mapping of settings at the top level`,
+      2,
+    );
   }
   validateLayer(file.value, origin);
   const here = [...chain, file.filepath];
-  const bases = file.value.extends === undefined ? [] : Array.isArray(file.value.extends) ? file.value.extends : [file.value.extends];
+  const bases =
+    file.value.extends === undefined
+      ? []
+      : Array.isArray(file.value.extends)
+        ? file.value.extends
+        : [file.value.extends];
   for (const [index, base] of (bases as string[]).entries()) {
-    const target = resolveBase(base, file, Array.isArray(file.value.extends) ? ['extends', index] : ['extends'], context);
+    const target = resolveBase(
+      base,
+      file,
+      Array.isArray(file.value.extends) ? ['extends', index] : ['extends'],
+      context,
+    );
     if (here.includes(target.filepath)) {
       const cycle = [...here, target.filepath].map((entry) => context.displayPath(entry)).join(' -> ');
       throw new MvnxError(`Invalid config ${displayed}: extends cycle: ${cycle}`, 2);
@@ -64,8 +88,14 @@ async function visit(file: LoadedFile, label: string, chain: string[], applied: 
   result.layers.push({ value: resolveRelativeFields(file.value, path.dirname(file.filepath)), source: label });
 }
 
-function resolveBase(base: string, from: LoadedFile, fieldPath: (string | number)[], context: ExpandContext): { filepath: string; label: string } {
-  if ((PRESET_NAMES as readonly string[]).includes(base)) return { filepath: presetPath(base), label: `preset ${base}` };
+function resolveBase(
+  base: string,
+  from: LoadedFile,
+  fieldPath: (string | number)[],
+  context: ExpandContext,
+): { filepath: string; label: string } {
+  if ((PRESET_NAMES as readonly string[]).includes(base))
+    return { filepath: presetPath(base), label: `preset ${base}` };
   const dir = path.dirname(from.filepath);
   if (base.startsWith('.') || path.isAbsolute(base)) {
     const filepath = path.resolve(dir, base);
@@ -88,7 +118,11 @@ function resolveBase(base: string, from: LoadedFile, fieldPath: (string | number
 function resolveRelativeFields(value: Record<string, unknown>, dir: string): Record<string, unknown> {
   const resolved = { ...value };
   const guidelines = resolved.guidelines;
-  if (isPlainObject(guidelines) && typeof guidelines.file === 'string') resolved.guidelines = { ...guidelines, file: path.resolve(dir, guidelines.file) };
-  if (Array.isArray(resolved.plugins)) resolved.plugins = resolved.plugins.map((plugin: string) => (plugin.startsWith('.') ? path.resolve(dir, plugin) : plugin));
+  if (isPlainObject(guidelines) && typeof guidelines.file === 'string')
+    resolved.guidelines = { ...guidelines, file: path.resolve(dir, guidelines.file) };
+  if (Array.isArray(resolved.plugins))
+    resolved.plugins = resolved.plugins.map((plugin: string) =>
+      plugin.startsWith('.') ? path.resolve(dir, plugin) : plugin,
+    );
   return resolved;
 }

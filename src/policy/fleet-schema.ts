@@ -23,7 +23,14 @@ const hostList = z
 
 export const fleetModelFields = {
   host: hostList.optional(),
-  coolDownSeconds: z.number().int().positive().default(60).describe('Seconds a model host that refused a connection, dropped a request or said it is busy is skipped before it is asked again.'),
+  coolDownSeconds: z
+    .number()
+    .int()
+    .positive()
+    .default(60)
+    .describe(
+      'Seconds a model host that refused a connection, dropped a request or said it is busy is skipped before it is asked again.',
+    ),
 };
 
 export const telemetrySchema = z
@@ -31,8 +38,18 @@ export const telemetrySchema = z
     otlp: z
       .url({ protocol: /^https?$/ })
       .optional()
-      .describe('OTLP/HTTP endpoint (e.g. http://otel-collector:4318) that gets one trace and the metrics of every failed build mvnx looks at. OTEL_EXPORTER_OTLP_ENDPOINT (and the other OTEL_* variables) do the same and win.'),
-    timeoutMs: z.number().int().positive().max(5000).default(1000).describe('Longest the export may delay mvnx\'s exit; a collector that does not answer by then is one console line.'),
+      .describe(
+        'OTLP/HTTP endpoint (e.g. http://otel-collector:4318) that gets one trace and the metrics of every failed build mvnx looks at. OTEL_EXPORTER_OTLP_ENDPOINT (and the other OTEL_* variables) do the same and win.',
+      ),
+    timeoutMs: z
+      .number()
+      .int()
+      .positive()
+      .max(5000)
+      .default(1000)
+      .describe(
+        "Longest the export may delay mvnx's exit; a collector that does not answer by then is one console line.",
+      ),
   })
   .describe('OpenTelemetry export of failed builds: traces and metrics over OTLP/HTTP (protobuf).');
 

@@ -23,8 +23,22 @@ export { SEARCH_PLACES } from './config-discovery.js';
 export { findGitRoot, findProjectRoot } from '../maven/project.js';
 export { PRESET_NAMES, PRESETS_DIR, presetPath } from './extends.js';
 export { decideAttempt, mavenGoals, type AttemptDecision, type AttemptInput } from './decide-attempt.js';
-export { decideVerified, isolationOptOut, type Isolation, type VerifiedDecision, type VerifiedInput } from './decide-verified.js';
-export { tierForPaths, protectionOf, stricterTier, effectiveProtectedGlobs, matchesGlob, type TierForPaths, type PathPolicy } from './paths.js';
+export {
+  decideVerified,
+  isolationOptOut,
+  type Isolation,
+  type VerifiedDecision,
+  type VerifiedInput,
+} from './decide-verified.js';
+export {
+  tierForPaths,
+  protectionOf,
+  stricterTier,
+  effectiveProtectedGlobs,
+  matchesGlob,
+  type TierForPaths,
+  type PathPolicy,
+} from './paths.js';
 export { assessRisk, type RiskAssessment } from './risk.js';
 export { lineChangesOf, isTrivialLine, differsOnlyInStrings } from './changed-lines.js';
 export { computeBudget, failureComplexity, type Budget, type BudgetInput } from './budget.js';

@@ -39,14 +39,18 @@ export async function loadEffectiveConfig(options: LoadConfigOptions): Promise<E
   const projectRoot = path.resolve(options.projectRoot);
   const displayPath = (filepath: string): string => {
     const relative = path.relative(projectRoot, filepath);
-    return relative && !relative.startsWith('..') && !path.isAbsolute(relative) ? relative.split(path.sep).join('/') : filepath;
+    return relative && !relative.startsWith('..') && !path.isAbsolute(relative)
+      ? relative.split(path.sep).join('/')
+      : filepath;
   };
   const reader = new ConfigReader((await findGitRoot(projectRoot)) ?? projectRoot, displayPath);
 
   const explicit = options.configFile ?? (options.env.MVNX_CONFIG || undefined);
   const origin = options.configFile ? 'from --mvnx-config' : 'from MVNX_CONFIG';
   const file = explicit ? await reader.load(explicit, origin) : await reader.search(projectRoot);
-  const expanded = file ? await expandExtends(file, displayPath(file.filepath), { reader, displayPath }) : { layers: [], files: [] };
+  const expanded = file
+    ? await expandExtends(file, displayPath(file.filepath), { reader, displayPath })
+    : { layers: [], files: [] };
 
   const layers: Layer[] = [
     { value: configSchema.parse({}), source: 'default' },

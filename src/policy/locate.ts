@@ -22,7 +22,10 @@ export function parseConfigText(text: string, fileLabel: string, format: 'yaml' 
     // Parsers often notice an unclosed bracket at the end of the text; point at the last real line instead.
     const lastLine = text.trimEnd().split('\n').length;
     const line = offset === undefined ? undefined : Math.min(lineCounter.linePos(offset).line, lastLine);
-    return new MvnxError(`Invalid config ${fileLabel}${line === undefined ? '' : `:${line}`}: syntax error: ${reason}`, 2);
+    return new MvnxError(
+      `Invalid config ${fileLabel}${line === undefined ? '' : `:${line}`}: syntax error: ${reason}`,
+      2,
+    );
   };
   if (format === 'json') {
     // YAML accepts much that JSON does not (trailing commas, bare words): JSON.parse decides.
@@ -36,7 +39,8 @@ export function parseConfigText(text: string, fileLabel: string, format: 'yaml' 
     }
   }
   const firstError = doc.errors[0];
-  // prettyErrors: false keeps the message free of yaml's own " at line L, column C:" and source excerpt: the line is ours.
+  // prettyErrors: false keeps the message free of yaml's own " at line L, column C:" and source excerpt: the line is
+  // ours.
   if (firstError) throw syntaxError(firstError.pos[0], firstError.message.split('\n')[0]!);
   const lineOf = (path: FieldPath, key?: string): number | undefined => {
     let node: unknown = doc.contents;
@@ -48,7 +52,10 @@ export function parseConfigText(text: string, fileLabel: string, format: 'yaml' 
         const pair = node.items.find((item) => isScalar(item.key) && String(item.key.value) === String(step));
         if (!pair) return line;
         // An unknown key is reported on the key's own line, a bad value on the value's.
-        line = (isLast && key !== undefined ? rangeLine(pair.key, lineCounter) : rangeLine(pair.value ?? pair.key, lineCounter)) ?? line;
+        line =
+          (isLast && key !== undefined
+            ? rangeLine(pair.key, lineCounter)
+            : rangeLine(pair.value ?? pair.key, lineCounter)) ?? line;
         node = pair.value;
       } else if (isSeq(node) && typeof step === 'number') {
         node = node.items[step];

@@ -30,7 +30,13 @@ export function mergeLayers(layers: readonly Layer[]): Merged {
   return merged;
 }
 
-function mergeInto(target: Record<string, unknown>, layer: Record<string, unknown>, prefix: string, sources: Record<string, string>, source: string): void {
+function mergeInto(
+  target: Record<string, unknown>,
+  layer: Record<string, unknown>,
+  prefix: string,
+  sources: Record<string, string>,
+  source: string,
+): void {
   for (const [key, value] of Object.entries(layer)) {
     if (value === undefined || (prefix === '' && IGNORED_KEYS.has(key))) continue;
     const path = prefix ? `${prefix}.${key}` : key;

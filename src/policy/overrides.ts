@@ -5,7 +5,14 @@
  */
 import { MvnxError } from '../shared/errors.js';
 import { normaliseHost } from '../shared/host.js';
-import { configOptions, envName, flagName, parseSwitch, type OptionSpec, type OptionValues } from '../shared/options.js';
+import {
+  configOptions,
+  envName,
+  flagName,
+  parseSwitch,
+  type OptionSpec,
+  type OptionValues,
+} from '../shared/options.js';
 import { validateLayer } from './config-issues.js';
 import type { Layer } from './merge.js';
 
@@ -28,7 +35,8 @@ export function flagLayers(values: OptionValues): Layer[] {
     const raw = values[option.name];
     if (raw === undefined) continue;
     const label = `flag ${flagName(option.name)}`;
-    if (raw === true && option.kind !== 'switch') throw new MvnxError(`Invalid ${label}: it needs a value (${flagName(option.name)}=VALUE)`);
+    if (raw === true && option.kind !== 'switch')
+      throw new MvnxError(`Invalid ${label}: it needs a value (${flagName(option.name)}=VALUE)`);
     layers.push(toLayer(option, raw === true ? 'true' : raw, label));
   }
   return layers;
@@ -67,7 +75,8 @@ function convert(option: ConfigOption, raw: string, label: string): unknown {
     }
     case 'switch': {
       const on = parseSwitch(raw);
-      if (on === undefined) throw new MvnxError(`Invalid ${label}: found "${raw}", expected true or false (1/0, yes/no)`);
+      if (on === undefined)
+        throw new MvnxError(`Invalid ${label}: found "${raw}", expected true or false (1/0, yes/no)`);
       return option.whenOn === undefined ? on : on ? option.whenOn : undefined;
     }
   }

@@ -5,7 +5,9 @@ import type { ParsedConfig } from './schema.js';
 
 export type { PatchPolicy };
 
-export function toPatchPolicy(config: Pick<ParsedConfig, 'allowedChanges' | 'protectedPaths' | 'patch' | 'rules'>): PatchPolicy {
+export function toPatchPolicy(
+  config: Pick<ParsedConfig, 'allowedChanges' | 'protectedPaths' | 'patch' | 'rules'>,
+): PatchPolicy {
   return {
     allowedChanges: [...config.allowedChanges],
     protectedPaths: effectiveProtectedGlobs(config),

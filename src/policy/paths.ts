@@ -51,7 +51,11 @@ function describeRule(rule: RuleConfig, index: number): string {
 }
 
 /** Rules matching `filePath`, with their index, in order. */
-export function matchingRules(filePath: string, modules: readonly string[], policy: PathPolicy): { rule: RuleConfig; index: number }[] {
+export function matchingRules(
+  filePath: string,
+  modules: readonly string[],
+  policy: PathPolicy,
+): { rule: RuleConfig; index: number }[] {
   return policy.rules.flatMap((rule, index) => (ruleMatches(rule, filePath, modules) ? [{ rule, index }] : []));
 }
 
@@ -99,6 +103,10 @@ export function protectionOf(filePath: string, modules: readonly string[], polic
   const glob = effectiveProtectedGlobs(policy).find((candidate) => matchesGlob(filePath, candidate));
   if (glob) return { protected: true, reason: `${normalizePath(filePath)} is protected ("${glob}")` };
   const moduleRule = matchingRules(filePath, modules, policy).find(({ rule }) => rule.protected === true);
-  if (moduleRule) return { protected: true, reason: `${normalizePath(filePath)} is protected by ${describeRule(moduleRule.rule, moduleRule.index)}` };
+  if (moduleRule)
+    return {
+      protected: true,
+      reason: `${normalizePath(filePath)} is protected by ${describeRule(moduleRule.rule, moduleRule.index)}`,
+    };
   return { protected: false };
 }

@@ -10,19 +10,45 @@ export type MergeMode = (typeof MERGE_MODES)[number];
 
 const mergeMode = z
   .enum(MERGE_MODES)
-  .describe("off: the request waits for a person. when-checks-pass: enable the forge's own auto-merge (GitHub enablePullRequestAutoMerge, GitLab merge when the pipeline succeeds), only where the target branch has required checks.");
+  .describe(
+    "off: the request waits for a person. when-checks-pass: enable the forge's own auto-merge (GitHub enablePullRequestAutoMerge, GitLab merge when the pipeline succeeds), only where the target branch has required checks.",
+  );
 
-export const rulePublishSchema = z.strictObject({ merge: mergeMode.optional() }).describe('What a published fix to matching paths may do; a later rule overrides an earlier one.');
+export const rulePublishSchema = z
+  .strictObject({ merge: mergeMode.optional() })
+  .describe('What a published fix to matching paths may do; a later rule overrides an earlier one.');
 
 const envName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'an environment variable name');
 
 export const publishSchema = z
   .strictObject({
-    auto: z.boolean().default(true).describe('Under tier auto in CI, publish a verified fix the policy lets auto take as a branch, one commit and a pull/merge request (`mvnx publish RUN_ID` does it for a recorded run).'),
-    forge: z.enum(['detect', 'github', 'gitlab']).default('detect').describe('Where requests go; detect: GitHub Actions or GitLab CI from the environment.'),
-    baseUrl: z.string().url().optional().describe('API root for GitHub Enterprise (https://host/api/v3) or self-managed GitLab (https://host/api/v4); default from the CI environment.'),
-    pushUrl: z.string().min(1).optional().describe('Git URL the branch is pushed to; default: the CI repository over HTTPS with the token.'),
-    tokenEnv: envName.optional().describe('Variable holding the token for the push and the API; default GITHUB_TOKEN on GitHub, MVNX_GITLAB_TOKEN on GitLab (a project access token with scopes api and write_repository).'),
+    auto: z
+      .boolean()
+      .default(true)
+      .describe(
+        'Under tier auto in CI, publish a verified fix the policy lets auto take as a branch, one commit and a pull/merge request (`mvnx publish RUN_ID` does it for a recorded run).',
+      ),
+    forge: z
+      .enum(['detect', 'github', 'gitlab'])
+      .default('detect')
+      .describe('Where requests go; detect: GitHub Actions or GitLab CI from the environment.'),
+    baseUrl: z
+      .string()
+      .url()
+      .optional()
+      .describe(
+        'API root for GitHub Enterprise (https://host/api/v3) or self-managed GitLab (https://host/api/v4); default from the CI environment.',
+      ),
+    pushUrl: z
+      .string()
+      .min(1)
+      .optional()
+      .describe('Git URL the branch is pushed to; default: the CI repository over HTTPS with the token.'),
+    tokenEnv: envName
+      .optional()
+      .describe(
+        'Variable holding the token for the push and the API; default GITHUB_TOKEN on GitHub, MVNX_GITLAB_TOKEN on GitLab (a project access token with scopes api and write_repository).',
+      ),
     merge: mergeMode.default('off'),
   })
   .prefault({})

@@ -34,8 +34,15 @@ export interface PublishDecision {
 
 const RISKS: readonly Risk[] = ['low', 'medium', 'high'];
 
-/** The merge mode for these files: the last matching rule with publish.merge per path, else the config's; off wins across paths. */
-export function mergeModeFor(files: readonly string[], modules: readonly string[], policy: PublishPolicy): { merge: MergeMode; setBy?: string } {
+/**
+ * The merge mode for these files: the last matching rule with publish.merge per path, else the config's; off wins
+ * across paths.
+ */
+export function mergeModeFor(
+  files: readonly string[],
+  modules: readonly string[],
+  policy: PublishPolicy,
+): { merge: MergeMode; setBy?: string } {
   let merge: MergeMode | undefined;
   let setBy: string | undefined;
   for (const file of files) {
@@ -59,14 +66,18 @@ export function decidePublication(facts: PublishFacts, policy: PublishPolicy): P
   const reasons: string[] = [];
   const against: string[] = [];
   if (facts.status !== 'fixed') against.push(`the run has no verified fix (status ${facts.status})`);
-  if ((facts.failingTestEdits ?? []).length > 0) against.push(`the fix edits the failing test (${facts.failingTestEdits!.join('; ')}): only a person may take it`);
-  if (facts.risk && RISKS.indexOf(facts.risk) > RISKS.indexOf(policy.auto.maxRisk)) against.push(`risk ${facts.risk} is above auto.maxRisk (${policy.auto.maxRisk})`);
-  if (facts.tier !== 'auto' || facts.action !== 'apply') against.push(`the policy did not let auto take the fix (tier ${facts.tier}, action ${facts.action ?? 'none'})`);
+  if ((facts.failingTestEdits ?? []).length > 0)
+    against.push(`the fix edits the failing test (${facts.failingTestEdits!.join('; ')}): only a person may take it`);
+  if (facts.risk && RISKS.indexOf(facts.risk) > RISKS.indexOf(policy.auto.maxRisk))
+    against.push(`risk ${facts.risk} is above auto.maxRisk (${policy.auto.maxRisk})`);
+  if (facts.tier !== 'auto' || facts.action !== 'apply')
+    against.push(`the policy did not let auto take the fix (tier ${facts.tier}, action ${facts.action ?? 'none'})`);
   const publishAutomatically = policy.publish.auto && against.length === 0;
   if (!policy.publish.auto) reasons.push('publish.auto is off');
   reasons.push(...against);
   const mode = mergeModeFor(facts.files, facts.modules, policy);
   if (against.length > 0) return { publishAutomatically, merge: 'off', reasons };
-  if (mode.merge === 'off') reasons.push(`publish.merge is off${mode.setBy ? ` (${mode.setBy})` : ''}: the request waits for a person`);
+  if (mode.merge === 'off')
+    reasons.push(`publish.merge is off${mode.setBy ? ` (${mode.setBy})` : ''}: the request waits for a person`);
   return { publishAutomatically, merge: mode.merge, reasons };
 }

@@ -18,7 +18,11 @@ export interface RiskAssessment {
 
 const SOURCE_EDITS: readonly ChangeType[] = ['edit-main-source', 'edit-test-source'];
 
-export function assessRisk(changeSet: ChangeSet, changeTypes: readonly ChangeType[], config: { risk: RiskConfig }): RiskAssessment {
+export function assessRisk(
+  changeSet: ChangeSet,
+  changeTypes: readonly ChangeType[],
+  config: { risk: RiskConfig },
+): RiskAssessment {
   const { risk } = config;
   const counted = countChangedLines(changeSet);
   const lines = counted.added + counted.removed;
@@ -26,7 +30,8 @@ export function assessRisk(changeSet: ChangeSet, changeTypes: readonly ChangeTyp
   const size = `${lines} line${lines === 1 ? '' : 's'} in ${files} file${files === 1 ? '' : 's'}`;
 
   const high: string[] = [];
-  for (const type of changeTypes) if (risk.highChangeTypes.includes(type)) high.push(`change type ${type} is high risk (risk.highChangeTypes)`);
+  for (const type of changeTypes)
+    if (risk.highChangeTypes.includes(type)) high.push(`change type ${type} is high risk (risk.highChangeTypes)`);
   if (lines > risk.highMinLines) high.push(`${size}: more than risk.highMinLines (${risk.highMinLines})`);
   if (files > risk.highMinFiles) high.push(`${files} files: more than risk.highMinFiles (${risk.highMinFiles})`);
   for (const capability of addedCapabilities(changeSet)) high.push(`adds ${capability.name} (${capability.where})`);
@@ -38,13 +43,18 @@ export function assessRisk(changeSet: ChangeSet, changeTypes: readonly ChangeTyp
   if (lines > risk.lowMaxLines) notLow.push(`${size}: more than risk.lowMaxLines (${risk.lowMaxLines})`);
   if (files > risk.lowMaxFiles) notLow.push(`${files} files: more than risk.lowMaxFiles (${risk.lowMaxFiles})`);
   if (risk.lowRequiresTrivialLines) {
-    const substantive = changeSet.files.flatMap((file) => nonTrivialChanges(lineChangesOf(file)).map((line) => `${file.path}: ${line.trim()}`));
-    if (substantive.length > 0) notLow.push(`changes code, not only log/comment/import/string-literal lines (e.g. ${truncate(substantive[0]!)})`);
+    const substantive = changeSet.files.flatMap((file) =>
+      nonTrivialChanges(lineChangesOf(file)).map((line) => `${file.path}: ${line.trim()}`),
+    );
+    if (substantive.length > 0)
+      notLow.push(`changes code, not only log/comment/import/string-literal lines (e.g. ${truncate(substantive[0]!)})`);
   }
   if (notLow.length > 0) return { risk: 'medium', reasons: notLow };
   return {
     risk: 'low',
-    reasons: [`${size}, source edits only${risk.lowRequiresTrivialLines ? ', only log/comment/import/string-literal lines' : ''}`],
+    reasons: [
+      `${size}, source edits only${risk.lowRequiresTrivialLines ? ', only log/comment/import/string-literal lines' : ''}`,
+    ],
   };
 }
 

@@ -43,30 +43,63 @@ export const configSchema = z
   .strictObject({
     $schema: z.string().optional().describe('JSON Schema of this file, for editors. Ignored by mvnx.'),
     extends: z
-      .union([z.string().min(1).describe('One base.'), z.array(z.string().min(1).describe('A base.')).describe('Several bases, applied in order.')])
+      .union([
+        z.string().min(1).describe('One base.'),
+        z.array(z.string().min(1).describe('A base.')).describe('Several bases, applied in order.'),
+      ])
       .optional()
-      .describe('Bases this config builds on: a preset (monitor, assist, auto, enterprise-tiered), a relative file path, or an npm package name. Rules append, scalars override, objects merge.'),
-    tier: tier.default('assist').describe('Default tier: off (do nothing), monitor (record fixes), assist (suggest fixes), auto (apply verified fixes).'),
+      .describe(
+        'Bases this config builds on: a preset (monitor, assist, auto, enterprise-tiered), a relative file path, or an npm package name. Rules append, scalars override, objects merge.',
+      ),
+    tier: tier
+      .default('assist')
+      .describe(
+        'Default tier: off (do nothing), monitor (record fixes), assist (suggest fixes), auto (apply verified fixes).',
+      ),
     rules: z.array(ruleSchema).default([]).describe('Ordered rules mapping paths and modules to tiers and limits.'),
-    protectedPaths: z.array(glob).default(DEFAULT_PROTECTED_PATHS).describe('Globs a patch may never touch. Extending configs add to this list.'),
-    allowedChanges: z.array(changeType).default(['edit-main-source', 'edit-test-source']).describe('Change types a patch may make.'),
+    protectedPaths: z
+      .array(glob)
+      .default(DEFAULT_PROTECTED_PATHS)
+      .describe('Globs a patch may never touch. Extending configs add to this list.'),
+    allowedChanges: z
+      .array(changeType)
+      .default(['edit-main-source', 'edit-test-source'])
+      .describe('Change types a patch may make.'),
     patch: patchSchema.prefault({}),
     risk: riskSchema.prefault({}),
     assist: z
       .strictObject({
-        autoApplyLowRisk: z.boolean().default(false).describe('Under assist, apply a verified low-risk fix to the real tree instead of only suggesting it.'),
-        promptOnTty: z.boolean().default(true).describe('Under assist on an interactive terminal, ask whether to apply a suggested fix.'),
+        autoApplyLowRisk: z
+          .boolean()
+          .default(false)
+          .describe('Under assist, apply a verified low-risk fix to the real tree instead of only suggesting it.'),
+        promptOnTty: z
+          .boolean()
+          .default(true)
+          .describe('Under assist on an interactive terminal, ask whether to apply a suggested fix.'),
       })
       .prefault({})
       .describe('Behaviour of the assist tier.'),
     auto: z
       .strictObject({
-        requireCoverage: z.number().min(0).max(100).optional().describe('Auto applies only in modules whose JaCoCo line coverage (target/site/jacoco/jacoco.xml) is at least this percentage; elsewhere it drops to assist.'),
-        maxRisk: z.enum(['low', 'medium', 'high']).default('high').describe('Auto applies fixes up to this risk; riskier fixes drop to assist.'),
+        requireCoverage: z
+          .number()
+          .min(0)
+          .max(100)
+          .optional()
+          .describe(
+            'Auto applies only in modules whose JaCoCo line coverage (target/site/jacoco/jacoco.xml) is at least this percentage; elsewhere it drops to assist.',
+          ),
+        maxRisk: z
+          .enum(['low', 'medium', 'high'])
+          .default('high')
+          .describe('Auto applies fixes up to this risk; riskier fixes drop to assist.'),
         requireFullVerification: z
           .boolean()
           .default(false)
-          .describe('When a run may apply a fix at auto, verify it with the whole command (verify.scope full); a fix verified with the affected-module form is never applied by auto.'),
+          .describe(
+            'When a run may apply a fix at auto, verify it with the whole command (verify.scope full); a fix verified with the affected-module form is never applied by auto.',
+          ),
       })
       .prefault({})
       .describe('Behaviour of the auto tier.'),
@@ -77,17 +110,33 @@ export const configSchema = z
     triggers: z
       .strictObject({
         kinds: z
-          .array(z.enum(['compile', 'test', 'quality']).describe('compile: javac errors (and -Werror warnings, javadoc errors); test: Surefire/Failsafe failures; quality: checkstyle, PMD, spotbugs, formatter and license checks.'))
+          .array(
+            z
+              .enum(['compile', 'test', 'quality'])
+              .describe(
+                'compile: javac errors (and -Werror warnings, javadoc errors); test: Surefire/Failsafe failures; quality: checkstyle, PMD, spotbugs, formatter and license checks.',
+              ),
+          )
           .default(['compile', 'test', 'quality'])
           .describe('Failure kinds mvnx tries to repair.'),
-        goals: z.array(z.string().min(1).describe('A Maven phase or goal.')).optional().describe('Only act when the Maven command line names one of these phases or goals. Unset: any.'),
+        goals: z
+          .array(z.string().min(1).describe('A Maven phase or goal.'))
+          .optional()
+          .describe('Only act when the Maven command line names one of these phases or goals. Unset: any.'),
       })
       .prefault({})
       .describe('Which failures and Maven invocations start a repair.'),
     maven: z
       .strictObject({
-        executable: z.string().min(1).optional().describe('Maven to run (after --mvnx-maven and MVNX_MAVEN; before mvnw and mvn on PATH).'),
-        offline: z.enum(['inherit', 'always']).default('inherit').describe('Verification builds: inherit the command line\'s -o, or always run offline.'),
+        executable: z
+          .string()
+          .min(1)
+          .optional()
+          .describe('Maven to run (after --mvnx-maven and MVNX_MAVEN; before mvnw and mvn on PATH).'),
+        offline: z
+          .enum(['inherit', 'always'])
+          .default('inherit')
+          .describe("Verification builds: inherit the command line's -o, or always run offline."),
       })
       .prefault({})
       .describe('How Maven is found and run.'),
@@ -96,18 +145,24 @@ export const configSchema = z
         mode: z
           .enum(['auto', 'bwrap', 'podman', 'docker', 'none'])
           .default('auto')
-          .describe('Isolation of verification builds: bwrap (bubblewrap), podman or docker (a container of sandbox.image), none, or auto (bwrap, then podman, then docker, else none with a warning). A named backend that cannot run stops the repair before the first model call. none written in a config file says the environment itself is the sandbox (an ephemeral CI container): only then does auto apply fixes verified without isolation.'),
+          .describe(
+            'Isolation of verification builds: bwrap (bubblewrap), podman or docker (a container of sandbox.image), none, or auto (bwrap, then podman, then docker, else none with a warning). A named backend that cannot run stops the repair before the first model call. none written in a config file says the environment itself is the sandbox (an ephemeral CI container): only then does auto apply fixes verified without isolation.',
+          ),
         image: z
           .string()
           .min(1)
           .optional()
-          .describe('Container image for docker/podman: a JDK and Maven matching the project (e.g. maven:3.9-eclipse-temurin-17; mvnx doctor suggests one). It must be present locally: verification never pulls.'),
+          .describe(
+            'Container image for docker/podman: a JDK and Maven matching the project (e.g. maven:3.9-eclipse-temurin-17; mvnx doctor suggests one). It must be present locally: verification never pulls.',
+          ),
         env: z
           .strictObject({
             pass: z
               .array(z.string().min(1).describe('A variable name, or a prefix ending in * (NAME_*).'))
               .default([])
-              .describe('Environment variables a verification build may see besides PATH, HOME, JAVA_HOME, MAVEN_OPTS, MAVEN_ARGS, MAVEN_HOME, M2_HOME, MAVEN_USER_HOME, LANG, LC_*, TZ and TMPDIR. A name containing TOKEN, SECRET, PASSWORD, PASSWD, KEY or CREDENTIAL passes only when written out in full.'),
+              .describe(
+                'Environment variables a verification build may see besides PATH, HOME, JAVA_HOME, MAVEN_OPTS, MAVEN_ARGS, MAVEN_HOME, M2_HOME, MAVEN_USER_HOME, LANG, LC_*, TZ and TMPDIR. A name containing TOKEN, SECRET, PASSWORD, PASSWD, KEY or CREDENTIAL passes only when written out in full.',
+              ),
           })
           .prefault({})
           .describe('The environment of verification builds: empty but for an allowlist.'),
@@ -124,8 +179,16 @@ export const configSchema = z
       .describe('Deterministic quick-fixes.'),
     redact: z
       .strictObject({
-        enabled: z.boolean().default(true).describe('Remove secrets (well-known token shapes, password assignments, and the values of secret-looking environment variables and settings.xml passwords) from everything mvnx sends or writes: model requests, the console, the run record and its prompt files, reporters.'),
-        patterns: z.array(regexSource.describe('A JavaScript regular expression source.')).optional().describe('Extra regular expressions whose matches are redacted.'),
+        enabled: z
+          .boolean()
+          .default(true)
+          .describe(
+            'Remove secrets (well-known token shapes, password assignments, and the values of secret-looking environment variables and settings.xml passwords) from everything mvnx sends or writes: model requests, the console, the run record and its prompt files, reporters.',
+          ),
+        patterns: z
+          .array(regexSource.describe('A JavaScript regular expression source.'))
+          .optional()
+          .describe('Extra regular expressions whose matches are redacted.'),
       })
       .prefault({})
       .describe('Redaction of secrets before text leaves mvnx.'),
@@ -134,39 +197,66 @@ export const configSchema = z
         mode: z
           .enum(['off', 'escalate', 'always'])
           .default('off')
-          .describe('Agent mode: off; escalate (after a single-shot model attempt failed, the next model attempt is an agent session); always (every model attempt is one).'),
-        maxSteps: positiveInt.default(12).describe('Tool calls (each one model call) an agent session may take; the model-call budget also caps it.'),
+          .describe(
+            'Agent mode: off; escalate (after a single-shot model attempt failed, the next model attempt is an agent session); always (every model attempt is one).',
+          ),
+        maxSteps: positiveInt
+          .default(12)
+          .describe('Tool calls (each one model call) an agent session may take; the model-call budget also caps it.'),
         toolCalling: z
           .enum(['auto', 'native', 'text'])
           .default('auto')
-          .describe("How the model calls tools: auto (native when the server supports it for the model, learned from Ollama's /api/show or the first refusal, else JSON in the text), native, or text."),
-        maxCandidates: positiveInt.default(3).describe('Most candidate fixes one write_fix call may hold; each is built and tested, the first that passes is kept.'),
+          .describe(
+            "How the model calls tools: auto (native when the server supports it for the model, learned from Ollama's /api/show or the first refusal, else JSON in the text), native, or text.",
+          ),
+        maxCandidates: positiveInt
+          .default(3)
+          .describe(
+            'Most candidate fixes one write_fix call may hold; each is built and tested, the first that passes is kept.',
+          ),
         parallelBuilds: positiveInt
           .optional()
-          .describe('Candidate fixes built at the same time, each in its own workspace. Default: half the CPU cores, at least 1 (a Maven build keeps about two cores busy).'),
+          .describe(
+            'Candidate fixes built at the same time, each in its own workspace. Default: half the CPU cores, at least 1 (a Maven build keeps about two cores busy).',
+          ),
       })
       .prefault({})
-      .describe('Agent mode: the model reads the code with tools (read_range, search_code_base, ...) through the states understand, collect and fix before writing a fix.'),
+      .describe(
+        'Agent mode: the model reads the code with tools (read_range, search_code_base, ...) through the states understand, collect and fix before writing a fix.',
+      ),
     tools: z
       .array(commandToolSchema)
       .default([])
       .superRefine((tools, context) => {
         tools.forEach((tool, index) => {
-          if (tools.findIndex((other) => other.name === tool.name) < index) context.addIssue({ code: 'custom', path: [index, 'name'], message: `another command tool is already named ${tool.name}` });
+          if (tools.findIndex((other) => other.name === tool.name) < index)
+            context.addIssue({
+              code: 'custom',
+              path: [index, 'name'],
+              message: `another command tool is already named ${tool.name}`,
+            });
         });
       })
-      .describe('Command tools for agent mode (`mvnx tool add`): a program the agent may run on the code, such as a static analyser.'),
-    review: reviewSchema.prefault({}), rollout: rolloutSchema.prefault({}), publish: publishSchema,
+      .describe(
+        'Command tools for agent mode (`mvnx tool add`): a program the agent may run on the code, such as a static analyser.',
+      ),
+    review: reviewSchema.prefault({}),
+    rollout: rolloutSchema.prefault({}),
+    publish: publishSchema,
     tests: z
       .strictObject({
         allowFailingTestEdits: z
           .boolean()
           .default(false)
-          .describe('Let a fix change the tests that failed (their assertions, expected values, statements, data or setup) and, while tests fail, the rest of the test side (helpers, test utilities, test resources, test-support modules) when the test itself may be wrong. Such a fix is always high risk, never applied by auto or assist.autoApplyLowRisk, and the console and run record say it edits the failing test. Disabling, skipping or deleting tests is never allowed.'),
+          .describe(
+            'Let a fix change the tests that failed (their assertions, expected values, statements, data or setup) and, while tests fail, the rest of the test side (helpers, test utilities, test resources, test-support modules) when the test itself may be wrong. Such a fix is always high risk, never applied by auto or assist.autoApplyLowRisk, and the console and run record say it edits the failing test. Disabling, skipping or deleting tests is never allowed.',
+          ),
         flakyCheck: z
           .boolean()
           .default(true)
-          .describe('Before repairing a test failure, re-run only the failing tests once on the unchanged code in the workspace; when they pass, stop with stop reason flaky (the first model request, made beside the re-run, is cancelled and unused) and keep Maven\'s exit code.'),
+          .describe(
+            "Before repairing a test failure, re-run only the failing tests once on the unchanged code in the workspace; when they pass, stop with stop reason flaky (the first model request, made beside the re-run, is cancelled and unused) and keep Maven's exit code.",
+          ),
       })
       .prefault({})
       .describe('How fixes that touch tests, and failures that may be flaky, are treated.'),
@@ -176,25 +266,38 @@ export const configSchema = z
         scope: z
           .enum(['affected', 'full'])
           .default('affected')
-          .describe('affected: in the verdict build, modules the fix cannot affect (not touched, not failing, needing neither) keep the test results of your build when their tests all ran and passed there; the run record names them and the exact command. full: every module\'s tests run again.'),
+          .describe(
+            "affected: in the verdict build, modules the fix cannot affect (not touched, not failing, needing neither) keep the test results of your build when their tests all ran and passed there; the run record names them and the exact command. full: every module's tests run again.",
+          ),
         tests: verifyTestsField,
         reuseOutputs: z
           .boolean()
           .default(true)
-          .describe('Copy the fresh build outputs of your build (target/ folders newer than every input of their module) into the workspace, so unaffected modules are not compiled again. Modules the fix can affect are always rebuilt from clean.'),
+          .describe(
+            'Copy the fresh build outputs of your build (target/ folders newer than every input of their module) into the workspace, so unaffected modules are not compiled again. Modules the fix can affect are always rebuilt from clean.',
+          ),
         quickJvm: z
           .boolean()
           .default(true)
-          .describe('Start verification JVMs with -XX:+UseSerialGC -Xshare:auto, and Maven\'s own also with -XX:TieredStopAtLevel=1 (MAVEN_OPTS; Surefire\'s forks through -DargLine when the project sets no argLine and uses no JaCoCo, else appended to the <argLine> its poms write, in the workspace copy only), and Maven\'s own with a class-data archive of Maven made once per JDK and Maven by the flaky check (kept in ~/.cache/mvnx/cds; HotSpot JDK 13 or later only, not for container builds); flags the project or MAVEN_OPTS already decide are left alone.'),
+          .describe(
+            "Start verification JVMs with -XX:+UseSerialGC -Xshare:auto, and Maven's own also with -XX:TieredStopAtLevel=1 (MAVEN_OPTS; Surefire's forks through -DargLine when the project sets no argLine and uses no JaCoCo, else appended to the <argLine> its poms write, in the workspace copy only), and Maven's own with a class-data archive of Maven made once per JDK and Maven by the flaky check (kept in ~/.cache/mvnx/cds; HotSpot JDK 13 or later only, not for container builds); flags the project or MAVEN_OPTS already decide are left alone.",
+          ),
         parallel: z
           .union([z.literal('auto'), z.number().int().min(1).max(8)])
           .default('auto')
-          .describe('Candidate fixes verified at once, each in its own workspace, when several are ready (the others stop when one verifies). auto: half the processors, at most 4 (1 on a 2-core machine).'),
+          .describe(
+            'Candidate fixes verified at once, each in its own workspace, when several are ready (the others stop when one verifies). auto: half the processors, at most 4 (1 on a 2-core machine).',
+          ),
       })
       .prefault({})
       .describe('How candidate fixes are verified: what is reused from your build and what runs again.'),
     plugins: z
-      .array(z.string().min(1).describe('An npm package name (resolved from the project) or a path relative to this config file.'))
+      .array(
+        z
+          .string()
+          .min(1)
+          .describe('An npm package name (resolved from the project) or a path relative to this config file.'),
+      )
       .optional()
       .describe('Plugins adding fixers and reporters (see docs/plugins.md); loaded only once a build failed.'),
   })
@@ -213,7 +316,9 @@ export type PromoteConfig = z.output<typeof promoteSchema>;
 export type PolicyConfig = Omit<ParsedConfig, '$schema' | 'extends'> & { model: ModelConfig & { host: string } };
 
 export interface EffectiveConfig extends PolicyConfig {
-  /** Field path (`model.name`, `rules[0].tier`) -> who set it: a file, `env MVNX_TIER`, `flag --mvnx-tier`, `default`. */
+  /**
+   * Field path (`model.name`, `rules[0].tier`) -> who set it: a file, `env MVNX_TIER`, `flag --mvnx-tier`, `default`.
+   */
   sources: Record<string, string>;
   /** Config files read, base first (presets, extended files, the discovered or given file). */
   files: string[];

@@ -15,7 +15,12 @@ export const verifyTestsField = z
   );
 
 /** verify.tests, unless auto may apply a fix and auto.requireFullVerification asks for the whole build. */
-export function effectiveTests(config: { tier: string; rules: readonly { tier?: string | undefined }[]; auto: { requireFullVerification: boolean }; verify: { tests: VerifyTests } }): VerifyTests {
+export function effectiveTests(config: {
+  tier: string;
+  rules: readonly { tier?: string | undefined }[];
+  auto: { requireFullVerification: boolean };
+  verify: { tests: VerifyTests };
+}): VerifyTests {
   const mayApplyAtAuto = config.tier === 'auto' || config.rules.some((rule) => rule.tier === 'auto');
   return config.auto.requireFullVerification && mayApplyAtAuto ? 'all' : config.verify.tests;
 }

@@ -8,7 +8,16 @@
  */
 export { runRepairLoop } from './loop/repair-loop.js';
 export { ProviderUnavailable } from './loop/ports.js';
-export type { FailureRecheck, IntegrityOutcome, LoopBudget, LoopPorts, LoopResult, Proposal, RecheckEvents, Verification } from './loop/ports.js';
+export type {
+  FailureRecheck,
+  IntegrityOutcome,
+  LoopBudget,
+  LoopPorts,
+  LoopResult,
+  Proposal,
+  RecheckEvents,
+  Verification,
+} from './loop/ports.js';
 export { overlayReaders } from './loop/compose.js';
 export type { ChangeChecker } from './loop/change-check.js';
 export { createFixerProposer, type FixerProposerOptions } from './proposers/quick-fix-proposer.js';
@@ -19,7 +28,14 @@ export { startVerificationSession, type VerificationSession } from './verificati
 export { failingModuleDirs, failingTests } from './verification/verifier.js';
 export { recoverHiddenWarnings } from './verification/warning-recovery.js';
 export { createWorkspacePool } from './verification/workspace-pool.js';
-export { allToolNames, BUILT_IN_AGENT_TOOLS, createAgentProposer, createCommandTool, STATE_TOOLS, type AgentAttemptInput } from './agent/index.js';
+export {
+  allToolNames,
+  BUILT_IN_AGENT_TOOLS,
+  createAgentProposer,
+  createCommandTool,
+  STATE_TOOLS,
+  type AgentAttemptInput,
+} from './agent/index.js';
 export { buildPromptFor, renderMessages, renderPromptText } from './proposers/model-proposer.js';
 export { BUILT_IN_FIXERS, FixerRegistry } from './fixers/registry.js';
 /** The integrity rules and checks, loaded on demand: loading them loads the Java parser. */

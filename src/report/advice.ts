@@ -4,7 +4,15 @@
  * advice out; the same records always give the same advice.
  */
 import type { PromoteConfig, Tier } from '../policy/schema.js';
-import { GroupFold, NewestCoverage, NO_MODULE, runModule, runRepository, type GroupKey, type GroupStats } from './groups.js';
+import {
+  GroupFold,
+  NewestCoverage,
+  NO_MODULE,
+  runModule,
+  runRepository,
+  type GroupKey,
+  type GroupStats,
+} from './groups.js';
 import type { RunRecord } from './run-record.js';
 import { foldedRun, type FoldedRun } from './stats-fold.js';
 
@@ -46,8 +54,18 @@ export interface AdviceInput {
 }
 
 const pct = (share: number | null) => (share === null ? '-' : `${Math.round(share * 100)}%`);
-const atLeast = (name: string, value: number, min: number, unit = '', shown = String(value)): AdviceCheck => ({ name, need: `>= ${min}${unit}`, ok: value >= min, value: shown });
-const atMost = (name: string, value: number, max: number): AdviceCheck => ({ name, need: `<= ${max}`, ok: value <= max, value: String(value) });
+const atLeast = (name: string, value: number, min: number, unit = '', shown = String(value)): AdviceCheck => ({
+  name,
+  need: `>= ${min}${unit}`,
+  ok: value >= min,
+  value: shown,
+});
+const atMost = (name: string, value: number, max: number): AdviceCheck => ({
+  name,
+  need: `<= ${max}`,
+  ok: value <= max,
+  value: String(value),
+});
 const share = (part: number, whole: number) => (whole === 0 ? null : part / whole);
 
 function ruleYaml(module: string, tier: Tier, because: string, day: string): string {
@@ -66,20 +84,47 @@ function monitorChecks(stats: GroupStats, promote: PromoteConfig): AdviceCheck[]
   const unavailable = share(stats.providerUnavailable, stats.runs);
   return [
     atLeast('runs at monitor', stats.runs, rule.minRuns),
-    atLeast('fix rate', (stats.fixRate ?? 0) * 100, rule.minFixRate, '%', `${pct(stats.fixRate)} (${stats.fixed} of ${stats.repaired})`),
+    atLeast(
+      'fix rate',
+      (stats.fixRate ?? 0) * 100,
+      rule.minFixRate,
+      '%',
+      `${pct(stats.fixRate)} (${stats.fixed} of ${stats.repaired})`,
+    ),
     atMost('regressions', stats.regressions, rule.maxRegressions),
-    { name: 'provider-unavailable stops', need: `<= ${rule.maxProviderUnavailable}%`, ok: (unavailable ?? 0) * 100 <= rule.maxProviderUnavailable, value: `${pct(unavailable)} (${stats.providerUnavailable} of ${stats.runs})` },
+    {
+      name: 'provider-unavailable stops',
+      need: `<= ${rule.maxProviderUnavailable}%`,
+      ok: (unavailable ?? 0) * 100 <= rule.maxProviderUnavailable,
+      value: `${pct(unavailable)} (${stats.providerUnavailable} of ${stats.runs})`,
+    },
   ];
 }
 
-function assistChecks(stats: GroupStats, promote: PromoteConfig, coverage: number | undefined, requiredCoverage: number): AdviceCheck[] {
+function assistChecks(
+  stats: GroupStats,
+  promote: PromoteConfig,
+  coverage: number | undefined,
+  requiredCoverage: number,
+): AdviceCheck[] {
   const rule = promote.assistToAuto;
   return [
     atLeast('suggested verified fixes', stats.suggested, rule.minSuggested),
-    atLeast('taken (applied or adopted)', (stats.takenShare ?? 0) * 100, rule.minTaken, '%', `${pct(stats.takenShare)} (${stats.suggestionsTaken} of ${stats.suggested})`),
+    atLeast(
+      'taken (applied or adopted)',
+      (stats.takenShare ?? 0) * 100,
+      rule.minTaken,
+      '%',
+      `${pct(stats.takenShare)} (${stats.suggestionsTaken} of ${stats.suggested})`,
+    ),
     atMost('reverted', stats.reverted, rule.maxReverted),
     atMost('regressions', stats.regressions, rule.maxRegressions),
-    { name: 'line coverage', need: `>= ${requiredCoverage}%`, ok: coverage !== undefined && coverage >= requiredCoverage, value: coverage === undefined ? 'unknown (no jacoco.xml in the runs)' : `${coverage.toFixed(1)}%` },
+    {
+      name: 'line coverage',
+      need: `>= ${requiredCoverage}%`,
+      ok: coverage !== undefined && coverage >= requiredCoverage,
+      value: coverage === undefined ? 'unknown (no jacoco.xml in the runs)' : `${coverage.toFixed(1)}%`,
+    },
   ];
 }
 
@@ -103,7 +148,9 @@ export class AdviceFold {
 
   constructor(private readonly settings: Omit<AdviceInput, 'records'>) {
     this.now = settings.now ?? new Date();
-    this.sinceMs = (settings.since ?? new Date(this.now.getTime() - settings.promote.windowDays * 86_400_000)).getTime();
+    this.sinceMs = (
+      settings.since ?? new Date(this.now.getTime() - settings.promote.windowDays * 86_400_000)
+    ).getTime();
   }
 
   add(record: RunRecord, run?: FoldedRun): void {
@@ -113,7 +160,12 @@ export class AdviceFold {
     const id = `${repository}\u0000${module}`;
     let evidence = this.modules.get(id);
     if (!evidence) {
-      evidence = { newest: record.startedAt, key: { repository, module, tier: record.tier }, coverage: new NewestCoverage(module), tiers: new Map() };
+      evidence = {
+        newest: record.startedAt,
+        key: { repository, module, tier: record.tier },
+        coverage: new NewestCoverage(module),
+        tiers: new Map(),
+      };
       this.modules.set(id, evidence);
     } else if (record.startedAt.localeCompare(evidence.newest) > 0) {
       evidence.newest = record.startedAt;
@@ -132,7 +184,11 @@ export class AdviceFold {
     for (const evidence of this.modules.values()) {
       const { key } = evidence;
       const stats = evidence.tiers.get(key.tier)!.result();
-      advice.push({ ...key, ...verdictOf(key, stats, evidence.coverage.value, this.settings.promote, requiredCoverage, day), stats });
+      advice.push({
+        ...key,
+        ...verdictOf(key, stats, evidence.coverage.value, this.settings.promote, requiredCoverage, day),
+        stats,
+      });
     }
     return advice.sort((a, b) => a.repository.localeCompare(b.repository) || a.module.localeCompare(b.module));
   }
@@ -145,17 +201,35 @@ export function adviseModules(input: AdviceInput): ModuleAdvice[] {
   return fold.result();
 }
 
-function verdictOf(key: GroupKey, stats: GroupStats, coverage: number | undefined, promote: PromoteConfig, requiredCoverage: number, day: string): Omit<ModuleAdvice, 'stats' | 'repository' | 'module' | 'tier'> {
+function verdictOf(
+  key: GroupKey,
+  stats: GroupStats,
+  coverage: number | undefined,
+  promote: PromoteConfig,
+  requiredCoverage: number,
+  day: string,
+): Omit<ModuleAdvice, 'stats' | 'repository' | 'module' | 'tier'> {
   const subject = key.module === NO_MODULE ? key.repository : `${key.repository} ${key.module}`;
   if (key.tier === 'monitor' || key.tier === 'assist') {
-    const checks = key.tier === 'monitor' ? monitorChecks(stats, promote) : assistChecks(stats, promote, coverage, requiredCoverage);
+    const checks =
+      key.tier === 'monitor' ? monitorChecks(stats, promote) : assistChecks(stats, promote, coverage, requiredCoverage);
     const to: Tier = key.tier === 'monitor' ? 'assist' : 'auto';
     const failing = checks.filter((check) => !check.ok);
     if (failing.length === 0) {
       const because = checks.map((check) => `${check.name} ${check.value}`).join(', ');
-      return { verdict: 'promote', to, checks, summary: `${subject}: ${key.tier} -> ${to}: ${because}`, rule: ruleYaml(key.module, to, because, day) };
+      return {
+        verdict: 'promote',
+        to,
+        checks,
+        summary: `${subject}: ${key.tier} -> ${to}: ${because}`,
+        rule: ruleYaml(key.module, to, because, day),
+      };
     }
-    return { verdict: 'hold', checks, summary: `${subject}: stays at ${key.tier}: ${failing.map((check) => `${check.name} ${check.value} (needs ${check.need})`).join('; ')}` };
+    return {
+      verdict: 'hold',
+      checks,
+      summary: `${subject}: stays at ${key.tier}: ${failing.map((check) => `${check.name} ${check.value} (needs ${check.need})`).join('; ')}`,
+    };
   }
   if (key.tier === 'auto') {
     const max = promote.assistToAuto.maxReverted;
@@ -167,7 +241,10 @@ function verdictOf(key: GroupKey, stats: GroupStats, coverage: number | undefine
           to: 'assist',
           checks,
           summary: `${subject}: auto -> assist: ${stats.reverted} auto-applied fix(es) reverted`,
-          rule: ruleYaml(key.module, 'assist', `${stats.reverted} reverted at auto`, day).replace(' earned assist:', ' back to assist:'),
+          rule: ruleYaml(key.module, 'assist', `${stats.reverted} reverted at auto`, day).replace(
+            ' earned assist:',
+            ' back to assist:',
+          ),
         };
   }
   return { verdict: 'hold', checks: [], summary: `${subject}: tier off: no evidence is collected` };
@@ -177,12 +254,19 @@ function verdictOf(key: GroupKey, stats: GroupStats, coverage: number | undefine
 export function formatAdvice(advice: readonly ModuleAdvice[]): string {
   if (advice.length === 0) return 'No runs in the evidence window: nothing to advise.';
   const blocks = advice.map((entry) => {
-    const lines = [`${entry.verdict === 'promote' ? 'PROMOTE' : entry.verdict === 'demote' ? 'DEMOTE' : 'hold'}  ${entry.summary}`];
-    for (const check of entry.checks) lines.push(`  ${check.ok ? 'ok' : 'no'}  ${check.name} ${check.need}: ${check.value}`);
+    const lines = [
+      `${entry.verdict === 'promote' ? 'PROMOTE' : entry.verdict === 'demote' ? 'DEMOTE' : 'hold'}  ${entry.summary}`,
+    ];
+    for (const check of entry.checks)
+      lines.push(`  ${check.ok ? 'ok' : 'no'}  ${check.name} ${check.need}: ${check.value}`);
     const { appliedByAuto, appliedByPerson, merged, suggestedOnly } = entry.stats;
-    lines.push(`  fixes at ${entry.tier}: ${appliedByAuto} applied by auto, ${appliedByPerson} applied by a person, ${merged} merged through a request, ${suggestedOnly} suggested only`);
+    lines.push(
+      `  fixes at ${entry.tier}: ${appliedByAuto} applied by auto, ${appliedByPerson} applied by a person, ${merged} merged through a request, ${suggestedOnly} suggested only`,
+    );
     if (entry.rule) {
-      lines.push(`  add to ${entry.repository === '(unknown)' ? 'the repository' : entry.repository}'s .mvnxrc.yaml, after the rules already there:`);
+      lines.push(
+        `  add to ${entry.repository === '(unknown)' ? 'the repository' : entry.repository}'s .mvnxrc.yaml, after the rules already there:`,
+      );
       lines.push(...entry.rule.split('\n').map((line) => `    ${line}`));
     }
     return lines.join('\n');

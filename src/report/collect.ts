@@ -35,7 +35,8 @@ async function expandGlob(pattern: string, cwd: string): Promise<string[]> {
   const found: string[] = [];
   let visited = 0;
   const walk = async (dir: string): Promise<void> => {
-    if (++visited > MAX_WALK) throw new MvnxError(`--from ${pattern}: more than ${MAX_WALK} folders under ${base}; narrow the pattern`);
+    if (++visited > MAX_WALK)
+      throw new MvnxError(`--from ${pattern}: more than ${MAX_WALK} folders under ${base}; narrow the pattern`);
     const posix = dir.split(path.sep).join('/');
     if (minimatch(posix, absolutePattern, { dot: true })) {
       found.push(dir);
@@ -64,7 +65,12 @@ async function runsFolderOf(folder: string): Promise<string | undefined> {
   const info = await stat(folder).catch(() => undefined);
   if (!info?.isDirectory()) return undefined;
   const entries = await readdir(folder, { withFileTypes: true });
-  return entries.some((entry) => entry.name === 'latest' || (entry.isDirectory() && existsSync(path.join(folder, entry.name, 'run.json')))) ? folder : undefined;
+  return entries.some(
+    (entry) =>
+      entry.name === 'latest' || (entry.isDirectory() && existsSync(path.join(folder, entry.name, 'run.json'))),
+  )
+    ? folder
+    : undefined;
 }
 
 /** Records written before `repository` existed are named after the folder that held `.mvnx/`. */
@@ -90,7 +96,10 @@ export async function runsFoldersOf(sources: readonly string[], cwd: string): Pr
       const folder = await runsFolderOf(candidate);
       if (folder) matched.push(folder);
     }
-    if (matched.length === 0) throw new MvnxError(`--from ${source}: no .mvnx/runs folder there${GLOB_CHARS.test(source) ? ' (the pattern matched none)' : ''}`);
+    if (matched.length === 0)
+      throw new MvnxError(
+        `--from ${source}: no .mvnx/runs folder there${GLOB_CHARS.test(source) ? ' (the pattern matched none)' : ''}`,
+      );
     for (const folder of matched) folders.add(folder);
   }
   return [...folders];
@@ -103,24 +112,40 @@ interface Copy {
   history: number;
 }
 
-const copyOf = (record: RunRecord, at: string): Copy => ({ at, reconciledAt: record.reconciledAt ?? '', history: record.outcomeHistory?.length ?? 0 });
+const copyOf = (record: RunRecord, at: string): Copy => ({
+  at,
+  reconciledAt: record.reconciledAt ?? '',
+  history: record.outcomeHistory?.length ?? 0,
+});
 
 /** The copy that knows most: reconciled last, else with the longer outcome history; on a tie the one met first. */
-const knowsMore = (candidate: Copy, known: Copy) => (candidate.reconciledAt !== known.reconciledAt ? candidate.reconciledAt > known.reconciledAt : candidate.history > known.history);
+const knowsMore = (candidate: Copy, known: Copy) =>
+  candidate.reconciledAt !== known.reconciledAt
+    ? candidate.reconciledAt > known.reconciledAt
+    : candidate.history > known.history;
 
 /**
  * Which copy of each run in `contested` speaks for it (by where it is: folder index and run
  * folder name). Only the run folders `only` lets through are read.
  */
-function decideCopies(folders: readonly string[], only: (folder: number, name: string) => boolean, contested: (runId: string) => boolean): Map<string, string> {
+function decideCopies(
+  folders: readonly string[],
+  only: (folder: number, name: string) => boolean,
+  contested: (runId: string) => boolean,
+): Map<string, string> {
   const best = new Map<string, Copy>();
   folders.forEach((folder, index) => {
-    readRunsFolder(folder, parseSlimRecord, (record, name) => {
-      if (!contested(record.runId)) return;
-      const copy = copyOf(record, `${index}/${name}`);
-      const known = best.get(record.runId);
-      if (!known || knowsMore(copy, known)) best.set(record.runId, copy);
-    }, { only: (name) => only(index, name) });
+    readRunsFolder(
+      folder,
+      parseSlimRecord,
+      (record, name) => {
+        if (!contested(record.runId)) return;
+        const copy = copyOf(record, `${index}/${name}`);
+        const known = best.get(record.runId);
+        if (!known || knowsMore(copy, known)) best.set(record.runId, copy);
+      },
+      { only: (name) => only(index, name) },
+    );
   });
   return new Map([...best].map(([runId, copy]) => [runId, copy.at]));
 }
@@ -143,7 +168,14 @@ function namesInSeveralFolders(folders: readonly string[]): Set<string> {
  */
 export function foldRunsFolders<T extends RecordSink>(folders: readonly string[], start: () => T): T {
   const several = namesInSeveralFolders(folders);
-  let chosen = several.size === 0 ? new Map<string, string>() : decideCopies(folders, (_, name) => several.has(name), () => true);
+  let chosen =
+    several.size === 0
+      ? new Map<string, string>()
+      : decideCopies(
+          folders,
+          (_, name) => several.has(name),
+          () => true,
+        );
   /** Runs decided over every copy, not only those in folders of the same name. */
   const decidedOverAll = new Set<string>();
   const choiceless = (runId: string) => !chosen.has(runId) && !decidedOverAll.has(runId);
@@ -169,15 +201,28 @@ export function foldRunsFolders<T extends RecordSink>(folders: readonly string[]
         sink.add(record.repository ? record : { ...record, repository: fallback });
       });
     });
-    // A misplaced copy and one in a folder of its name: decided over all copies (a folder of that name that holds no valid record costs a pass, not a wrong number).
-    for (const runId of misplaced) if (choiceless(runId) && folders.some((folder) => existsSync(path.join(folder, runId, 'run.json')))) contested.add(runId);
+    // A misplaced copy and one in a folder of its name: decided over all copies (a folder of that name that holds no
+    // valid record costs a pass, not a wrong number).
+    for (const runId of misplaced)
+      if (choiceless(runId) && folders.some((folder) => existsSync(path.join(folder, runId, 'run.json'))))
+        contested.add(runId);
     if (contested.size === 0) return sink;
-    chosen = new Map([...chosen, ...decideCopies(folders, () => true, (runId) => contested.has(runId))]);
+    chosen = new Map([
+      ...chosen,
+      ...decideCopies(
+        folders,
+        () => true,
+        (runId) => contested.has(runId),
+      ),
+    ]);
     for (const runId of contested) decidedOverAll.add(runId);
   }
 }
 
-/** Every record under the sources, once per runId, newest first: for a few thousand runs (tests, small collections); the commands fold instead. */
+/**
+ * Every record under the sources, once per runId, newest first: for a few thousand runs (tests, small collections); the
+ * commands fold instead.
+ */
 export async function collectRunRecords(sources: readonly string[], cwd: string): Promise<CollectedRuns> {
   const folders = await runsFoldersOf(sources, cwd);
   const { records } = foldRunsFolders(folders, () => {

@@ -13,7 +13,9 @@ export const UNKNOWN_REPOSITORY = '(unknown)';
 
 /** The module a run counts under: where its verified fix is, else where its failure showed. */
 export function runModule(record: RunRecord): string {
-  return record.fixModules?.[0] ?? (record.diagnostics ?? []).find((diagnostic) => diagnostic.module)?.module ?? NO_MODULE;
+  return (
+    record.fixModules?.[0] ?? (record.diagnostics ?? []).find((diagnostic) => diagnostic.module)?.module ?? NO_MODULE
+  );
 }
 
 export const runRepository = (record: RunRecord): string => record.repository ?? UNKNOWN_REPOSITORY;
@@ -101,7 +103,8 @@ export class GroupFold {
   result(): GroupStats {
     const stats = this.stats.result();
     const coverage = this.coverage.value;
-    // Built by assignment, not spreads: a fleet has thousands of groups, and spreads into a literal this wide are V8's slow path.
+    // Built by assignment, not spreads: a fleet has thousands of groups, and spreads into a literal this wide are V8's
+    // slow path.
     const row: GroupStats = {
       repository: this.key.repository,
       module: this.key.module,
@@ -140,7 +143,9 @@ export function groupOf(records: readonly RunRecord[], key: GroupKey): GroupStat
 }
 
 export const compareGroups = (a: GroupKey, b: GroupKey): number =>
-  a.repository.localeCompare(b.repository) || a.module.localeCompare(b.module) || TIER_ORDER.indexOf(a.tier) - TIER_ORDER.indexOf(b.tier);
+  a.repository.localeCompare(b.repository) ||
+  a.module.localeCompare(b.module) ||
+  TIER_ORDER.indexOf(a.tier) - TIER_ORDER.indexOf(b.tier);
 
 /**
  * `mvnx runs --stats` folded a record at a time: the whole window's numbers, plus one row
@@ -176,7 +181,10 @@ export class RolloutFold {
 }
 
 /** The whole window's numbers, plus one row per repository, module and tier. */
-export function computeRolloutStats(records: readonly RunRecord[], options: { since?: Date; module?: string } = {}): RolloutStats {
+export function computeRolloutStats(
+  records: readonly RunRecord[],
+  options: { since?: Date; module?: string } = {},
+): RolloutStats {
   const fold = new RolloutFold(options);
   for (const record of records) fold.add(record);
   return fold.result();

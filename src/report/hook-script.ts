@@ -9,7 +9,8 @@
 /** Recognises our own hook file; a pre-push file without it is someone else's. */
 export const HOOK_MARKER = '# mvnx-managed-hook: written by `mvnx hook install`, removed by `mvnx hook uninstall`';
 /** Brackets our lines inside a husky hook file, which other tools share. */
-export const HUSKY_BLOCK_BEGIN = '# >>> mvnx pre-push >>> (managed by `mvnx hook install`; remove with `mvnx hook uninstall`)';
+export const HUSKY_BLOCK_BEGIN =
+  '# >>> mvnx pre-push >>> (managed by `mvnx hook install`; remove with `mvnx hook uninstall`)';
 export const HUSKY_BLOCK_END = '# <<< mvnx pre-push <<<';
 /** A foreign hook found at install is moved here and run first by ours. */
 export const CHAINED_HOOK_NAME = 'pre-push.local';
@@ -55,7 +56,10 @@ export function splitGoals(text: string): string[] {
 
 function mvnxLauncher(options: HookScriptOptions): string[] {
   const fallback = options.script
-    ? [`  elif [ -f ${shellQuote(options.script)} ]; then`, `    ${shellQuote(options.node)} ${shellQuote(options.script)} "$@"`]
+    ? [
+        `  elif [ -f ${shellQuote(options.script)} ]; then`,
+        `    ${shellQuote(options.node)} ${shellQuote(options.script)} "$@"`,
+      ]
     : [];
   return [
     'mvnx_run() {',
@@ -81,7 +85,7 @@ export function renderHookBody(options: HookScriptOptions): string {
     'mvnx_before=$(cat "$mvnx_latest_file" 2>/dev/null || true)',
     `echo "mvnx pre-push: mvnx ${shown.replace(/["`$\\]/g, '\\$&')}" >&2`,
     'mvnx_status=0',
-    "# git feeds the hook its ref list on stdin; mvnx must not read it as an answer to a prompt.",
+    '# git feeds the hook its ref list on stdin; mvnx must not read it as an answer to a prompt.',
     `(cd "$mvnx_dir" && mvnx_run ${goals} </dev/null) || mvnx_status=$?`,
     'mvnx_after=$(cat "$mvnx_latest_file" 2>/dev/null || true)',
     'mvnx_record=',
@@ -149,7 +153,11 @@ export function removeHuskyBlock(text: string): string {
  * runs them in order, so theirs come first), or replacing our block of an earlier install.
  * `newFileHeader` starts a file that did not exist.
  */
-export function withHuskyBlock(existing: string | undefined, options: HookScriptOptions, newFileHeader: string): string {
+export function withHuskyBlock(
+  existing: string | undefined,
+  options: HookScriptOptions,
+  newFileHeader: string,
+): string {
   const block = `${HUSKY_BLOCK_BEGIN}\n${renderHookBody(options)}\n${HUSKY_BLOCK_END}\n`;
   if (existing === undefined) return `${newFileHeader}${block}`;
   const kept = removeHuskyBlock(existing);

@@ -33,8 +33,14 @@ function bucketOf(time: number, weekly: boolean): number {
   return day - weekday * DAY;
 }
 
-/** Runs and fixes per day, or per week (starting Monday) when the window is longer than 45 days; from counts per day. */
-function seriesOf(days: ReadonlyMap<number, { runs: number; fixed: number }>, first: number, last: number): { points: TimePoint[]; unit: 'day' | 'week' } {
+/**
+ * Runs and fixes per day, or per week (starting Monday) when the window is longer than 45 days; from counts per day.
+ */
+function seriesOf(
+  days: ReadonlyMap<number, { runs: number; fixed: number }>,
+  first: number,
+  last: number,
+): { points: TimePoint[]; unit: 'day' | 'week' } {
   if (days.size === 0) return { points: [], unit: 'day' };
   const weekly = last - first > 45 * DAY;
   const points: TimePoint[] = [];
@@ -116,7 +122,14 @@ export class ReportChartsFold {
 
 function fixRateRow(label: string, fixed: number, repaired: number): BarRow {
   const rate = repaired === 0 ? null : fixed / repaired;
-  return { label, segments: [{ name: 'fixed', value: fixed, color: COLORS.fixed }, { name: 'not fixed', value: repaired - fixed, color: COLORS.open }], text: `${formatPercent(rate)} (${fixed} of ${repaired})` };
+  return {
+    label,
+    segments: [
+      { name: 'fixed', value: fixed, color: COLORS.fixed },
+      { name: 'not fixed', value: repaired - fixed, color: COLORS.open },
+    ],
+    text: `${formatPercent(rate)} (${fixed} of ${repaired})`,
+  };
 }
 
 function acceptanceRow(label: string, fixes: ReadonlyMap<string, FixSummary>): BarRow[] {
@@ -143,8 +156,27 @@ const tile = (stat: string, value: number | null, shown: string, title: string) 
   `<div class="tile"><div class="big" data-stat="${stat}" data-value="${value === null ? 'null' : value}">${escapeHtml(shown)}</div><div class="small">${escapeHtml(title)}</div></div>`;
 
 function* groupTableParts(stats: RolloutStats): Generator<string> {
-  const head = ['repository', 'module', 'tier', 'runs', 'fix rate', 'median time to fix', 'suggested', 'taken', 'applied by auto', 'applied by a person', 'merged', 'suggested only', 'adopted', 'superseded', 'reverted', 'model calls', 'time spent'];
-  const cell = (field: string, value: number | null, shown: string) => `<td data-field="${field}" data-value="${value === null ? 'null' : value}">${escapeHtml(shown)}</td>`;
+  const head = [
+    'repository',
+    'module',
+    'tier',
+    'runs',
+    'fix rate',
+    'median time to fix',
+    'suggested',
+    'taken',
+    'applied by auto',
+    'applied by a person',
+    'merged',
+    'suggested only',
+    'adopted',
+    'superseded',
+    'reverted',
+    'model calls',
+    'time spent',
+  ];
+  const cell = (field: string, value: number | null, shown: string) =>
+    `<td data-field="${field}" data-value="${value === null ? 'null' : value}">${escapeHtml(shown)}</td>`;
   const row = (group: RolloutStats['groups'][number]) =>
     [
       `<tr data-group="${escapeHtml(`${group.repository}|${group.module}|${group.tier}`)}">`,
@@ -153,7 +185,11 @@ function* groupTableParts(stats: RolloutStats): Generator<string> {
       cell('fixRate', group.fixRate, `${formatPercent(group.fixRate)} (${group.fixed}/${group.repaired})`),
       cell('medianTimeToFixMs', group.medianTimeToFixMs, formatDuration(group.medianTimeToFixMs)),
       cell('suggested', group.suggested, String(group.suggested)),
-      cell('suggestionsTaken', group.suggestionsTaken, `${group.suggestionsTaken} (${formatPercent(group.takenShare)})`),
+      cell(
+        'suggestionsTaken',
+        group.suggestionsTaken,
+        `${group.suggestionsTaken} (${formatPercent(group.takenShare)})`,
+      ),
       cell('appliedByAuto', group.appliedByAuto, String(group.appliedByAuto)),
       cell('appliedByPerson', group.appliedByPerson, String(group.appliedByPerson)),
       cell('merged', group.merged, String(group.merged)),
@@ -176,8 +212,15 @@ function* adviceParts(advice: readonly ModuleAdvice[]): Generator<string> {
     return;
   }
   yield* joinedInParts(advice, (entry) => {
-    const checks = entry.checks.map((check) => `<li class="${check.ok ? 'ok' : 'no'}">${check.ok ? '✔' : '✘'} ${escapeHtml(`${check.name} ${check.need}: ${check.value}`)}</li>`).join('');
-    const rule = entry.rule ? `<p>Add to ${escapeHtml(entry.repository)}'s <code>.mvnxrc.yaml</code>, after the rules already there:</p><pre>${escapeHtml(entry.rule)}</pre>` : '';
+    const checks = entry.checks
+      .map(
+        (check) =>
+          `<li class="${check.ok ? 'ok' : 'no'}">${check.ok ? '✔' : '✘'} ${escapeHtml(`${check.name} ${check.need}: ${check.value}`)}</li>`,
+      )
+      .join('');
+    const rule = entry.rule
+      ? `<p>Add to ${escapeHtml(entry.repository)}'s <code>.mvnxrc.yaml</code>, after the rules already there:</p><pre>${escapeHtml(entry.rule)}</pre>`
+      : '';
     return `<div class="advice ${entry.verdict}" data-repository="${escapeHtml(entry.repository)}" data-module="${escapeHtml(entry.module)}" data-verdict="${entry.verdict}" data-tier="${entry.tier}"${entry.to ? ` data-to="${entry.to}"` : ''}><h3>${escapeHtml(entry.summary)}</h3><ul>${checks}</ul>${rule}</div>`;
   });
 }
@@ -213,9 +256,19 @@ export function* renderReportHtmlParts(input: ReportInput): Generator<string> {
   const { moduleRows, series } = charts;
   const stopRows = Object.entries(stats.stopReasons)
     .sort(([a, countA], [b, countB]) => countB - countA || a.localeCompare(b))
-    .map(([reason, count]): BarRow => ({ label: reason, segments: [{ name: 'runs', value: count, color: reason === 'fixed' ? COLORS.fixed : COLORS.bar }], text: `${count} (${formatPercent(count / Math.max(1, stats.runs))})` }));
-  const window = stats.since ? `since ${stats.since.slice(0, 10)}` : `${stats.firstRunAt?.slice(0, 10) ?? '-'} to ${stats.lastRunAt?.slice(0, 10) ?? '-'}`;
-  const acceptanceLegend = (['applied', 'adopted', 'reverted', 'superseded', 'open'] as const).map((name) => ({ name, value: 0, color: COLORS[name] }));
+    .map(([reason, count]): BarRow => ({
+      label: reason,
+      segments: [{ name: 'runs', value: count, color: reason === 'fixed' ? COLORS.fixed : COLORS.bar }],
+      text: `${count} (${formatPercent(count / Math.max(1, stats.runs))})`,
+    }));
+  const window = stats.since
+    ? `since ${stats.since.slice(0, 10)}`
+    : `${stats.firstRunAt?.slice(0, 10) ?? '-'} to ${stats.lastRunAt?.slice(0, 10) ?? '-'}`;
+  const acceptanceLegend = (['applied', 'adopted', 'reverted', 'superseded', 'open'] as const).map((name) => ({
+    name,
+    value: 0,
+    color: COLORS[name],
+  }));
 
   yield `<!DOCTYPE html>
 <html lang="en">
@@ -248,7 +301,12 @@ ${tile('timeSpentMs', stats.timeSpentMs, formatDuration(stats.timeSpentMs), 'tim
 <h2>Runs and verified fixes over time</h2>
 ${timeChart('chart-time', `Runs and verified fixes per ${series.unit}`, series.points)}
 <h2>Fix rate</h2>
-${barChart('chart-kind', 'Fix rate by failure kind', kindRows, { legend: [{ name: 'fixed', value: 0, color: COLORS.fixed }, { name: 'not fixed', value: 0, color: COLORS.open }] })}
+${barChart('chart-kind', 'Fix rate by failure kind', kindRows, {
+  legend: [
+    { name: 'fixed', value: 0, color: COLORS.fixed },
+    { name: 'not fixed', value: 0, color: COLORS.open },
+  ],
+})}
 ${barChart('chart-module', 'Fix rate by module', moduleRows)}
 <h2>Suggestions taken</h2>
 ${barChart('chart-acceptance', 'What became of the suggested fixes, by module', charts.acceptanceRows, { legend: acceptanceLegend })}
@@ -273,7 +331,10 @@ const ROWS_PER_PART = 200;
 /** `items` rendered and joined with newlines, `ROWS_PER_PART` at a time. */
 function* joinedInParts<T>(items: readonly T[], render: (item: T) => string): Generator<string> {
   for (let start = 0; start < items.length; start += ROWS_PER_PART) {
-    const part = items.slice(start, start + ROWS_PER_PART).map(render).join('\n');
+    const part = items
+      .slice(start, start + ROWS_PER_PART)
+      .map(render)
+      .join('\n');
     yield start === 0 ? part : `\n${part}`;
   }
 }

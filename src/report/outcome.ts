@@ -76,7 +76,12 @@ export function readFixFiles(patchText: string): FixFile[] {
       }
       if (current) groups.push(current);
     }
-    files.push({ path: newName, groups: groups.filter((group) => group.removed.length > 0 || group.added.length > 0 || group.contextBefore !== undefined) });
+    files.push({
+      path: newName,
+      groups: groups.filter(
+        (group) => group.removed.length > 0 || group.added.length > 0 || group.contextBefore !== undefined,
+      ),
+    });
   }
   return files;
 }
@@ -95,7 +100,11 @@ function sideRun(group: ChangeGroup, side: 'removed' | 'added'): string[] {
   const own = group[side];
   const strength = own.join('').replace(/[^\p{L}\p{N}]/gu, '').length;
   if (strength >= WEAK_CHARS) return own;
-  return [...(group.contextBefore !== undefined ? [group.contextBefore] : []), ...own, ...(group.contextAfter !== undefined ? [group.contextAfter] : [])];
+  return [
+    ...(group.contextBefore !== undefined ? [group.contextBefore] : []),
+    ...own,
+    ...(group.contextAfter !== undefined ? [group.contextAfter] : []),
+  ];
 }
 
 export function fixPresence(files: readonly FixFile[], contents: ReadonlyMap<string, string | null>): FixPresence {
@@ -104,7 +113,10 @@ export function fixPresence(files: readonly FixFile[], contents: ReadonlyMap<str
   for (const file of files) {
     const content = contents.get(file.path);
     if (content === null || content === undefined) return 'changed';
-    const lines = content.split(/\r?\n/).map((line) => line.trim()).filter(meaningful);
+    const lines = content
+      .split(/\r?\n/)
+      .map((line) => line.trim())
+      .filter(meaningful);
     for (const group of file.groups) {
       const isFixed = containsRun(lines, sideRun(group, 'added'));
       fixed &&= isFixed;
@@ -138,7 +150,10 @@ export interface OutcomeInput {
 export function decideOutcome(input: OutcomeInput): OutcomeEvent[] {
   const { record } = input;
   if (record.status !== 'fixed' || (record.outcome && FINAL.includes(record.outcome))) return [];
-  const seen = input.observations.map((observation) => ({ observation, presence: fixPresence(input.files, observation.files) }));
+  const seen = input.observations.map((observation) => ({
+    observation,
+    presence: fixPresence(input.files, observation.files),
+  }));
   const events: OutcomeEvent[] = [];
 
   let takenIndex = -1;
@@ -149,7 +164,12 @@ export function decideOutcome(input: OutcomeInput): OutcomeEvent[] {
     takenIndex = seen.findIndex((entry) => entry.presence === 'fixed');
     if (takenIndex >= 0) {
       const { observation } = seen[takenIndex]!;
-      events.push({ outcome: 'adopted', at: observation.at, evidence: `the same change is in ${describe(observation)}`, ...(observation.commit ? { commit: observation.commit } : {}) });
+      events.push({
+        outcome: 'adopted',
+        at: observation.at,
+        evidence: `the same change is in ${describe(observation)}`,
+        ...(observation.commit ? { commit: observation.commit } : {}),
+      });
     }
   }
 
@@ -157,7 +177,12 @@ export function decideOutcome(input: OutcomeInput): OutcomeEvent[] {
     const undone = seen.slice(takenIndex + 1).find((entry) => entry.observation.commit && entry.presence === 'unfixed');
     if (undone) {
       const { observation } = undone;
-      events.push({ outcome: 'reverted', at: observation.at, evidence: `${describe(observation)} put the old lines back`, commit: observation.commit! });
+      events.push({
+        outcome: 'reverted',
+        at: observation.at,
+        evidence: `${describe(observation)} put the old lines back`,
+        commit: observation.commit!,
+      });
     }
     return events;
   }
@@ -168,14 +193,18 @@ export function decideOutcome(input: OutcomeInput): OutcomeEvent[] {
   const last = seen.at(-1);
   if (changedIndex < 0 || last?.presence !== 'changed') return events;
   const changedAt = seen[changedIndex]!.observation;
-  const later = input.otherRecords.filter((other) => other.runId !== record.runId && other.startedAt > record.startedAt && sameFailure(record, other));
+  const later = input.otherRecords.filter(
+    (other) => other.runId !== record.runId && other.startedAt > record.startedAt && sameFailure(record, other),
+  );
   const cameBack = later.some((other) => other.startedAt >= changedAt.at);
   if (cameBack) return events;
   const fixedBy = later.find((other) => other.outcome === 'applied' || other.outcome === 'adopted');
   events.push({
     outcome: 'superseded',
     at: changedAt.at,
-    evidence: fixedBy ? `run ${fixedBy.runId}'s fix was taken instead` : `${describe(changedAt)} changed those lines another way`,
+    evidence: fixedBy
+      ? `run ${fixedBy.runId}'s fix was taken instead`
+      : `${describe(changedAt)} changed those lines another way`,
     ...(changedAt.commit ? { commit: changedAt.commit } : {}),
   });
   return events;

@@ -102,7 +102,14 @@ class ListrProgress implements Progress {
 
   tokens(text: string): void {
     this.tail = (this.tail + text).slice(-200);
-    const lastLine = (this.tail.split('\n').filter((line) => line.trim()).pop() ?? '').trim().slice(0, 60);
+    const lastLine = (
+      this.tail
+        .split('\n')
+        .filter((line) => line.trim())
+        .pop() ?? ''
+    )
+      .trim()
+      .slice(0, 60);
     if (this.task) this.task.title = lastLine ? `${this.stepTitle}: ${lastLine}` : this.stepTitle;
   }
 

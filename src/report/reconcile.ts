@@ -20,8 +20,13 @@ export interface ReconcileOptions {
   maxCommits?: number;
   /** Leave this run alone (the run being written right now). */
   skipRunId?: string;
-  /** Reads a published fix's pull/merge request state from the forge (report/publish/request-state.ts); absent outside CI. */
-  requestState?: (publication: NonNullable<RunRecord['publication']>) => Promise<'open' | 'closed' | 'merged' | undefined>;
+  /**
+   * Reads a published fix's pull/merge request state from the forge (report/publish/request-state.ts); absent outside
+   * CI.
+   */
+  requestState?: (
+    publication: NonNullable<RunRecord['publication']>,
+  ) => Promise<'open' | 'closed' | 'merged' | undefined>;
 }
 
 export interface ReconcileChange {
@@ -59,15 +64,28 @@ async function gitContext(projectRoot: string): Promise<GitContext | undefined> 
 
 const inRepo = (context: GitContext, file: string) => (context.prefix ? `${context.prefix}/${file}` : file);
 
-async function commitObservations(context: GitContext, record: RunRecord, files: readonly FixFile[], maxCommits: number): Promise<Observation[]> {
+async function commitObservations(
+  context: GitContext,
+  record: RunRecord,
+  files: readonly FixFile[],
+  maxCommits: number,
+): Promise<Observation[]> {
   const paths = files.map((file) => inRepo(context, file.path));
-  const log = await git(context, ['log', '--reverse', `--since=${record.startedAt}`, '--format=%H%x1f%cI%x1f%s', '--', ...paths]);
+  const log = await git(context, [
+    'log',
+    '--reverse',
+    `--since=${record.startedAt}`,
+    '--format=%H%x1f%cI%x1f%s',
+    '--',
+    ...paths,
+  ]);
   if (!log) return [];
   const observations: Observation[] = [];
   for (const line of log.split('\n').filter(Boolean).slice(-maxCommits)) {
     const [commit, at, subject] = line.split('\x1f') as [string, string, string];
     const contents = new Map<string, string | null>();
-    for (const file of files) contents.set(file.path, (await git(context, ['show', `${commit}:${inRepo(context, file.path)}`])) ?? null);
+    for (const file of files)
+      contents.set(file.path, (await git(context, ['show', `${commit}:${inRepo(context, file.path)}`])) ?? null);
     observations.push({ at: new Date(at).toISOString(), commit, subject, files: contents });
   }
   return observations;
@@ -75,14 +93,22 @@ async function commitObservations(context: GitContext, record: RunRecord, files:
 
 async function treeObservation(projectRoot: string, files: readonly FixFile[], now: Date): Promise<Observation> {
   const contents = new Map<string, string | null>();
-  for (const file of files) contents.set(file.path, await readFile(path.join(projectRoot, file.path), 'utf8').catch(() => null));
+  for (const file of files)
+    contents.set(file.path, await readFile(path.join(projectRoot, file.path), 'utf8').catch(() => null));
   return { at: now.toISOString(), files: contents };
 }
 
-/** The request's state as an outcome event, when the forge says it merged or closed and the record does not know yet. */
-async function requestOutcome(record: RunRecord, options: ReconcileOptions, now: Date): Promise<OutcomeEvent | undefined> {
+/**
+ * The request's state as an outcome event, when the forge says it merged or closed and the record does not know yet.
+ */
+async function requestOutcome(
+  record: RunRecord,
+  options: ReconcileOptions,
+  now: Date,
+): Promise<OutcomeEvent | undefined> {
   const publication = record.publication;
-  if (!publication || !options.requestState || record.outcome === 'merged' || record.outcome === 'closed') return undefined;
+  if (!publication || !options.requestState || record.outcome === 'merged' || record.outcome === 'closed')
+    return undefined;
   const state = await options.requestState(publication).catch(() => undefined);
   if (state !== 'merged' && state !== 'closed') return undefined;
   const name = `${publication.forge === 'github' ? 'pull request #' : 'merge request !'}${publication.number}`;
@@ -95,12 +121,19 @@ export async function reconcileRuns(projectRoot: string, options: ReconcileOptio
   const oldest = now.getTime() - (options.maxAgeDays ?? 90) * 86_400_000;
   const all = await listRunRecords(projectRoot);
   const candidates = all
-    .filter((record) => record.runId !== options.skipRunId && record.status === 'fixed' && record.outcome !== 'reverted' && record.outcome !== 'superseded')
+    .filter(
+      (record) =>
+        record.runId !== options.skipRunId &&
+        record.status === 'fixed' &&
+        record.outcome !== 'reverted' &&
+        record.outcome !== 'superseded',
+    )
     .filter((record) => Date.parse(record.startedAt) >= oldest)
     .slice(0, options.maxRuns ?? 50);
   const context = candidates.length > 0 ? await gitContext(projectRoot) : undefined;
   const report: ReconcileReport = { checked: 0, changes: [] };
-  if (candidates.length > 0 && !context) report.note = 'not a git repository (or no commit yet): outcomes are read from the working tree only';
+  if (candidates.length > 0 && !context)
+    report.note = 'not a git repository (or no commit yet): outcomes are read from the working tree only';
 
   for (let record of candidates) {
     let patch: string;
@@ -111,18 +144,26 @@ export async function reconcileRuns(projectRoot: string, options: ReconcileOptio
     }
     const requestEvent = await requestOutcome(record, options, now);
     if (requestEvent) {
-      report.changes.push({ runId: record.runId, ...(record.outcome ? { from: record.outcome } : {}), events: [requestEvent] });
+      report.changes.push({
+        runId: record.runId,
+        ...(record.outcome ? { from: record.outcome } : {}),
+        events: [requestEvent],
+      });
       record = withOutcome(record, requestEvent);
       await updateRunRecord(projectRoot, record);
     }
     const files = readFixFiles(patch);
     if (files.length === 0) continue;
     report.checked += 1;
-    const observations = [...(context ? await commitObservations(context, record, files, options.maxCommits ?? 40) : []), await treeObservation(projectRoot, files, now)];
+    const observations = [
+      ...(context ? await commitObservations(context, record, files, options.maxCommits ?? 40) : []),
+      await treeObservation(projectRoot, files, now),
+    ];
     const events = decideOutcome({ record, files, observations, otherRecords: all });
     const updated = { ...withOutcome(record, ...events), reconciledAt: now.toISOString() };
     await updateRunRecord(projectRoot, updated);
-    if (events.length > 0) report.changes.push({ runId: record.runId, ...(record.outcome ? { from: record.outcome } : {}), events });
+    if (events.length > 0)
+      report.changes.push({ runId: record.runId, ...(record.outcome ? { from: record.outcome } : {}), events });
   }
   return report;
 }

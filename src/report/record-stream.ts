@@ -37,7 +37,9 @@ export function readRecordText(file: string): string | undefined {
   return readFileSync(file, 'utf8');
 }
 
-/** The run folders' names of a runs folder (without `latest`), in the file system's order; none when it cannot be read. */
+/**
+ * The run folders' names of a runs folder (without `latest`), in the file system's order; none when it cannot be read.
+ */
 export function runNames(folder: string): string[] {
   try {
     return readdirSync(folder).filter((name) => name !== 'latest');

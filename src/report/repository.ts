@@ -42,7 +42,11 @@ export function repositoryFromRemote(url: string): string | undefined {
 export async function repositoryName(projectRoot: string, env: NodeJS.ProcessEnv): Promise<string> {
   const fromEnv = repositoryFromEnv(env);
   if (fromEnv) return fromEnv;
-  const remote = await execa('git', ['config', '--get', 'remote.origin.url'], { cwd: projectRoot, reject: false, stdin: 'ignore' }).catch(() => undefined);
+  const remote = await execa('git', ['config', '--get', 'remote.origin.url'], {
+    cwd: projectRoot,
+    reject: false,
+    stdin: 'ignore',
+  }).catch(() => undefined);
   const fromRemote = remote?.exitCode === 0 ? repositoryFromRemote(remote.stdout) : undefined;
   return fromRemote ?? path.basename(path.resolve(projectRoot));
 }

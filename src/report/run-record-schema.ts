@@ -30,7 +30,15 @@ const runRecordSchema = z.looseObject({
   applied: z.boolean(),
   decisions: z.array(z.string()).optional(),
   fixBase: z.array(z.object({ path: z.string(), beforeSha256: z.string().nullable() })).optional(),
-  dependencyUpdate: z.looseObject({ groupId: z.string(), artifactId: z.string(), from: z.string(), to: z.string(), errors: z.array(z.string()) }).optional(),
+  dependencyUpdate: z
+    .looseObject({
+      groupId: z.string(),
+      artifactId: z.string(),
+      from: z.string(),
+      to: z.string(),
+      errors: z.array(z.string()),
+    })
+    .optional(),
   outcome: z.enum(['applied', 'adopted', 'superseded', 'reverted', 'merged', 'closed']).optional(),
   publication: z
     .looseObject({
@@ -54,20 +62,32 @@ export class InvalidRunRecordError extends Error {
   }
 }
 
-/** The record in `text` (the content of `file`), or InvalidRunRecordError naming the first wrong field; `project` trims it first. */
-export function parseRunRecord(text: string, file: string, project?: (value: Record<string, unknown>) => unknown): RunRecord {
+/**
+ * The record in `text` (the content of `file`), or InvalidRunRecordError naming the first wrong field; `project` trims
+ * it first.
+ */
+export function parseRunRecord(
+  text: string,
+  file: string,
+  project?: (value: Record<string, unknown>) => unknown,
+): RunRecord {
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (error) {
     throw new InvalidRunRecordError(file, `not JSON (${(error as Error).message})`);
   }
-  // A projection (report/slim-record.ts) keeps only what a reader needs, before the check, so that many records fit in memory.
-  if (project && value && typeof value === 'object' && !Array.isArray(value)) value = project(value as Record<string, unknown>);
+  // A projection (report/slim-record.ts) keeps only what a reader needs, before the check, so that many records fit in
+  // memory.
+  if (project && value && typeof value === 'object' && !Array.isArray(value))
+    value = project(value as Record<string, unknown>);
   return checkRunRecord(value, file);
 }
 
-/** A parsed value checked against the contract's fields: the record, or InvalidRunRecordError naming the first wrong field. */
+/**
+ * A parsed value checked against the contract's fields: the record, or InvalidRunRecordError naming the first wrong
+ * field.
+ */
 export function checkRunRecord(value: unknown, file: string): RunRecord {
   const parsed = runRecordSchema.safeParse(value);
   if (!parsed.success) {

@@ -44,9 +44,18 @@ export interface RunRecord {
   message?: string;
   /**
    * totalMs: mvnx's own time, from the end of the user's build to the record (loading the repair stage included);
-   * recheckMs: the flaky check's re-run of the failing tests, when there was one; promptMs: building the prompts (not in modelMs).
+   * recheckMs: the flaky check's re-run of the failing tests, when there was one; promptMs: building the prompts (not
+   * in modelMs).
    */
-  timings: { totalMs: number; modelMs: number; promptMs?: number; applyMs: number; verifyMs: number; recheckMs?: number; diagnoseMs?: number };
+  timings: {
+    totalMs: number;
+    modelMs: number;
+    promptMs?: number;
+    applyMs: number;
+    verifyMs: number;
+    recheckMs?: number;
+    diagnoseMs?: number;
+  };
   // Rollout loop (docs/rollout.md): where the run happened and what became of its fix.
   /** `owner/name` from CI or the git remote (credentials stripped), else the project folder's name. */
   repository?: string;
@@ -62,7 +71,9 @@ export interface RunRecord {
   reconciledAt?: string;
   /** The pull/merge request suggestion posted for this run, when one was. */
   review?: { platform: 'github' | 'gitlab'; url?: string; message: string };
-  /** The failure is a dependency update's: which one, and which errors belong to it (docs: README "Dependency updates"). */
+  /**
+   * The failure is a dependency update's: which one, and which errors belong to it (docs: README "Dependency updates").
+   */
   dependencyUpdate?: DependencyUpdateRecord;
   /** The pull/merge request the fix was published as (tier auto in CI, or `mvnx publish`). */
   publication?: RunPublication;
@@ -77,17 +88,30 @@ export interface DependencyUpdateRecord {
   errors: string[];
   /** What the versions were compared with: `HEAD`, `HEAD~1`, `merge-base <sha> (origin/main)`. */
   comparedWith: string;
-  /** False when the old version's jar is not in the local repository (the difference shows the new version's members only). */
+  /**
+   * False when the old version's jar is not in the local repository (the difference shows the new version's members
+   * only).
+   */
   oldVersionLocal: boolean;
   /** The Dependabot or Renovate branch, when the build ran on one (a hint, never required). */
   branchHint?: string;
   /** Per error: the failing line, its method and the API difference shown to the model. */
-  differences: { site: string; message: string; failingLine?: string; method?: string; lines: string[]; quickFix?: string }[];
+  differences: {
+    site: string;
+    message: string;
+    failingLine?: string;
+    method?: string;
+    lines: string[];
+    quickFix?: string;
+  }[];
   /** Fixes carried from one site to the others (old -> new), and the sites each fixed, once verified. */
   patterns?: { from: string; to: string; sites: string[]; attempt: number; outcome: string }[];
 }
 
-/** autoMerge: `enabled` (the forge merges once the required checks pass), `refused` (reason says why), `off` (the policy's publish.merge). */
+/**
+ * autoMerge: `enabled` (the forge merges once the required checks pass), `refused` (reason says why), `off` (the
+ * policy's publish.merge).
+ */
 export interface RunPublication {
   forge: 'github' | 'gitlab';
   url: string;

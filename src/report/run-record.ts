@@ -5,9 +5,22 @@ import { InvalidRunRecordError, parseRunRecord } from './run-record-schema.js';
 import type { RunRecord } from './run-record-types.js';
 
 // The loop's vocabulary lives in the shared leaf; named here too for readers of the record's types.
-export type { AgentAttemptStats, AttemptOutcome, AttemptRecord, AttemptSource, RunStatus, StopReason } from '../shared/run-vocabulary.js';
+export type {
+  AgentAttemptStats,
+  AttemptOutcome,
+  AttemptRecord,
+  AttemptSource,
+  RunStatus,
+  StopReason,
+} from '../shared/run-vocabulary.js';
 // The record's shape lives in run-record-types.ts, which the zod check reads without this file.
-export type { DependencyUpdateRecord, OutcomeEvent, RunOutcome, RunPublication, RunRecord } from './run-record-types.js';
+export type {
+  DependencyUpdateRecord,
+  OutcomeEvent,
+  RunOutcome,
+  RunPublication,
+  RunRecord,
+} from './run-record-types.js';
 
 export function runsDir(projectRoot: string): string {
   return path.join(projectRoot, '.mvnx', 'runs');
@@ -15,7 +28,11 @@ export function runsDir(projectRoot: string): string {
 
 /** Sortable by time, unique enough for concurrent runs on one machine. */
 export function newRunId(now: Date = new Date()): string {
-  const stamp = now.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z').replace('T', '-');
+  const stamp = now
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d+Z$/, 'Z')
+    .replace('T', '-');
   return `${stamp}-${randomBytes(3).toString('hex')}`;
 }
 
@@ -49,7 +66,11 @@ export class RunRecorder {
     this.dir = path.join(runsDir(projectRoot), runId);
   }
 
-  static async open(projectRoot: string, runId: string = newRunId(), redaction: RecordRedaction = NO_REDACTION): Promise<RunRecorder> {
+  static async open(
+    projectRoot: string,
+    runId: string = newRunId(),
+    redaction: RecordRedaction = NO_REDACTION,
+  ): Promise<RunRecorder> {
     const recorder = new RunRecorder(projectRoot, runId, redaction);
     await mkdir(recorder.dir, { recursive: true });
     await writeAtomically(path.join(runsDir(projectRoot), 'latest'), `${runId}\n`);
@@ -135,5 +156,8 @@ export async function listRunRecordsIn(folder: string, onInvalid?: OnInvalidReco
 
 /** Rewrite an existing record in place (e.g. `mvnx apply` marking it applied). */
 export async function updateRunRecord(projectRoot: string, record: RunRecord): Promise<void> {
-  await writeAtomically(path.join(runsDir(projectRoot), record.runId, 'run.json'), `${JSON.stringify(record, null, 2)}\n`);
+  await writeAtomically(
+    path.join(runsDir(projectRoot), record.runId, 'run.json'),
+    `${JSON.stringify(record, null, 2)}\n`,
+  );
 }

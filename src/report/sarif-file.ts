@@ -1,4 +1,6 @@
-/** Writing `--mvnx-sarif=FILE`: the folder is created; a log that cannot be written is one line, never a failed build. */
+/**
+ * Writing `--mvnx-sarif=FILE`: the folder is created; a log that cannot be written is one line, never a failed build.
+ */
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
@@ -7,7 +9,10 @@ export async function writeSarifFile(file: string, log: unknown): Promise<void> 
   await writeFile(file, `${JSON.stringify(log, null, 2)}\n`);
 }
 
-/** A log without results: for a passing build (code scanning then closes earlier alerts) or a failure mvnx did not look at. */
+/**
+ * A log without results: for a passing build (code scanning then closes earlier alerts) or a failure mvnx did not look
+ * at.
+ */
 export async function writeEmptySarif(file: string, note?: string): Promise<void> {
   const [{ emptySarif }, { toolVersion }] = await Promise.all([import('./sarif.js'), import('./tool-version.js')]);
   try {

@@ -48,7 +48,11 @@ function artifact(prefix: string, file: string): Json {
 function resultMessage(diagnostic: Diagnostic): string {
   const head = diagnostic.test ? `${diagnostic.test}: ${diagnostic.message}` : diagnostic.message;
   const details = (diagnostic.details ?? []).map((line) => line.trim()).filter(Boolean);
-  return [head || 'build failure', ...details, ...(diagnostic.fixable ? [] : diagnostic.reason ? [`Not fixable by a code patch: ${diagnostic.reason}`] : [])].join('\n');
+  return [
+    head || 'build failure',
+    ...details,
+    ...(diagnostic.fixable ? [] : diagnostic.reason ? [`Not fixable by a code patch: ${diagnostic.reason}`] : []),
+  ].join('\n');
 }
 
 /** A replacement of whole lines: the region runs from the first replaced line to the start of the line after. */
@@ -60,7 +64,10 @@ function replacement(change: LineChange, before: string): Json {
   if (change.removed.length === 0 && change.startLine > count && !file.finalEol && count > 0) {
     // After a last line without a terminator: the new lines go after its last character.
     const last = file.lines[count - 1]!;
-    return { deletedRegion: { startLine: count, startColumn: last.length + 1, endLine: count, endColumn: last.length + 1 }, insertedContent: { text: `${file.eol}${change.added.join(file.eol)}` } };
+    return {
+      deletedRegion: { startLine: count, startColumn: last.length + 1, endLine: count, endColumn: last.length + 1 },
+      insertedContent: { text: `${file.eol}${change.added.join(file.eol)}` },
+    };
   }
   if (endsFile && change.removed.length > 0) {
     const last = file.lines[count - 1]!;
@@ -79,18 +86,31 @@ function fixOf(input: SarifInput): Json | undefined {
   const { fix, record, prefix } = input;
   if (!fix || record.status !== 'fixed') return undefined;
   const verified = record.attempts.find((attempt) => attempt.outcome === 'verified');
-  const by = verified?.source === 'fixer' ? `the quick-fix ${verified.fixer ?? ''}`.trim() : verified?.source === 'agent' ? 'an agent session' : 'the code model';
+  const by =
+    verified?.source === 'fixer'
+      ? `the quick-fix ${verified.fixer ?? ''}`.trim()
+      : verified?.source === 'agent'
+        ? 'an agent session'
+        : 'the code model';
   const artifactChanges = fix.files
     .filter((file) => !file.binary && file.after !== null)
     .map((file) => {
       const before = file.before ?? '';
-      const changes = file.before === null ? [{ path: file.path, startLine: 1, endLine: 0, removed: [], added: splitLines(file.after!).lines }] : lineChangesOf(file.path, before, file.after!);
-      return { artifactLocation: artifact(prefix, file.path), replacements: changes.map((change) => replacement(change, before)) };
+      const changes =
+        file.before === null
+          ? [{ path: file.path, startLine: 1, endLine: 0, removed: [], added: splitLines(file.after!).lines }]
+          : lineChangesOf(file.path, before, file.after!);
+      return {
+        artifactLocation: artifact(prefix, file.path),
+        replacements: changes.map((change) => replacement(change, before)),
+      };
     })
     .filter((change) => change.replacements.length > 0);
   if (artifactChanges.length === 0) return undefined;
   return {
-    description: { text: `Verified by mvnx run ${record.runId} (${by}): the build passed in an isolated workspace with this change. Risk ${record.risk ?? 'unknown'}; tier ${record.tier} ${record.applied ? 'applied it' : record.action === 'suggest' ? 'suggests it' : 'recorded it'}.` },
+    description: {
+      text: `Verified by mvnx run ${record.runId} (${by}): the build passed in an isolated workspace with this change. Risk ${record.risk ?? 'unknown'}; tier ${record.tier} ${record.applied ? 'applied it' : record.action === 'suggest' ? 'suggests it' : 'recorded it'}.`,
+    },
     artifactChanges,
   };
 }
@@ -102,7 +122,11 @@ export function buildSarif(input: SarifInput): Json {
   const fixFiles = new Set(input.fix?.files.map((file) => file.path) ?? []);
   // The fix goes on the results in the files it changes; when it changes none of them
   // (a test fails, the main code is fixed), on the first result.
-  const withFix = new Set(diagnostics.map((diagnostic, index) => (diagnostic.file && fixFiles.has(diagnostic.file) ? index : -1)).filter((index) => index >= 0));
+  const withFix = new Set(
+    diagnostics
+      .map((diagnostic, index) => (diagnostic.file && fixFiles.has(diagnostic.file) ? index : -1))
+      .filter((index) => index >= 0),
+  );
   if (fix && withFix.size === 0 && diagnostics.length > 0) withFix.add(0);
 
   const results = diagnostics.map((diagnostic, index) => ({
@@ -114,18 +138,35 @@ export function buildSarif(input: SarifInput): Json {
       {
         physicalLocation: {
           artifactLocation: artifact(prefix, diagnostic.file ?? 'pom.xml'),
-          ...(diagnostic.file && diagnostic.line ? { region: { startLine: diagnostic.line, ...(diagnostic.column ? { startColumn: diagnostic.column } : {}) } } : { region: { startLine: 1 } }),
+          ...(diagnostic.file && diagnostic.line
+            ? {
+                region: {
+                  startLine: diagnostic.line,
+                  ...(diagnostic.column ? { startColumn: diagnostic.column } : {}),
+                },
+              }
+            : { region: { startLine: 1 } }),
         },
       },
     ],
     partialFingerprints: { 'mvnxDiagnostic/v1': diagnostic.fingerprint },
     ...(fix && withFix.has(index) ? { fixes: [fix] } : {}),
-    properties: { kind: diagnostic.kind, fixable: diagnostic.fixable, ...(diagnostic.module ? { module: diagnostic.module } : {}) },
+    properties: {
+      kind: diagnostic.kind,
+      fixable: diagnostic.fixable,
+      ...(diagnostic.module ? { module: diagnostic.module } : {}),
+    },
   }));
   const usedRules = [...new Set(diagnostics.map((diagnostic) => diagnostic.category ?? diagnostic.kind))];
   return sarifLog(input.toolVersion, results, usedRules, {
     exitCode: record.mavenExitCode,
-    properties: { runId: record.runId, tier: record.tier, status: record.status, stopReason: record.stopReason, applied: record.applied },
+    properties: {
+      runId: record.runId,
+      tier: record.tier,
+      status: record.status,
+      stopReason: record.stopReason,
+      applied: record.applied,
+    },
   });
 }
 
@@ -134,7 +175,12 @@ export function emptySarif(toolVersion: string, note?: string): Json {
   return sarifLog(toolVersion, [], [], note ? { notification: note } : {});
 }
 
-function sarifLog(version: string, results: Json[], ruleNames: string[], invocation: { exitCode?: number; properties?: Json; notification?: string }): Json {
+function sarifLog(
+  version: string,
+  results: Json[],
+  ruleNames: string[],
+  invocation: { exitCode?: number; properties?: Json; notification?: string },
+): Json {
   return {
     $schema: SARIF_SCHEMA,
     version: '2.1.0',
@@ -145,7 +191,11 @@ function sarifLog(version: string, results: Json[], ruleNames: string[], invocat
             name: 'mvnx',
             version,
             informationUri: 'https://www.npmjs.com/package/mvnx',
-            rules: ruleNames.map((name) => ({ id: `mvnx/${name}`, name, shortDescription: { text: RULES[name] ?? 'The build failed.' } })),
+            rules: ruleNames.map((name) => ({
+              id: `mvnx/${name}`,
+              name,
+              shortDescription: { text: RULES[name] ?? 'The build failed.' },
+            })),
           },
         },
         automationDetails: { id: 'mvnx/' },
@@ -153,7 +203,9 @@ function sarifLog(version: string, results: Json[], ruleNames: string[], invocat
           {
             executionSuccessful: true,
             ...(invocation.exitCode !== undefined ? { exitCode: invocation.exitCode } : {}),
-            ...(invocation.notification ? { toolExecutionNotifications: [{ level: 'note', message: { text: invocation.notification } }] } : {}),
+            ...(invocation.notification
+              ? { toolExecutionNotifications: [{ level: 'note', message: { text: invocation.notification } }] }
+              : {}),
             ...(invocation.properties ? { properties: invocation.properties } : {}),
           },
         ],

@@ -14,7 +14,8 @@ import { ATTEMPT_OUTCOMES, ATTEMPT_SOURCES, RUN_STATUSES, STOP_REASONS } from '.
 import { checkRunRecord, InvalidRunRecordError } from './run-record-schema.js';
 import type { RunRecord } from './run-record.js';
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** Copies the keys that are set: a plain loop, as this runs once per record of the whole fleet. */
 function pick(value: Record<string, unknown>, keys: readonly string[]): Record<string, unknown> {
@@ -23,7 +24,26 @@ function pick(value: Record<string, unknown>, keys: readonly string[]): Record<s
   return picked;
 }
 
-const RECORD_KEYS = ['runId', 'startedAt', 'finishedAt', 'mavenExitCode', 'tier', 'status', 'stopReason', 'applied', 'action', 'risk', 'modelCalls', 'repository', 'fixModules', 'coverage', 'outcome', 'outcomeHistory', 'reconciledAt', 'modelWaitMs'] as const;
+const RECORD_KEYS = [
+  'runId',
+  'startedAt',
+  'finishedAt',
+  'mavenExitCode',
+  'tier',
+  'status',
+  'stopReason',
+  'applied',
+  'action',
+  'risk',
+  'modelCalls',
+  'repository',
+  'fixModules',
+  'coverage',
+  'outcome',
+  'outcomeHistory',
+  'reconciledAt',
+  'modelWaitMs',
+] as const;
 const DIAGNOSTIC_KEYS = ['kind', 'module', 'fingerprint'] as const;
 const ATTEMPT_KEYS = ['n', 'source', 'outcome', 'fingerprint'] as const;
 
@@ -43,7 +63,9 @@ export function slimRunRecord(value: Record<string, unknown>): Record<string, un
         return kept;
       })
     : diagnostics;
-  slim.attempts = Array.isArray(attempts) ? attempts.map((a: unknown) => (isObject(a) ? pick(a, ATTEMPT_KEYS) : a)) : attempts;
+  slim.attempts = Array.isArray(attempts)
+    ? attempts.map((a: unknown) => (isObject(a) ? pick(a, ATTEMPT_KEYS) : a))
+    : attempts;
   return slim;
 }
 
@@ -64,8 +86,11 @@ export function plainlyValid(slim: Record<string, unknown>): boolean {
   if (!TIERS.has(slim.tier) || !STATUSES.has(slim.status) || !STOPS.has(slim.stopReason)) return false;
   if (slim.outcome !== undefined && !OUTCOMES.has(slim.outcome)) return false;
   if (!Array.isArray(diagnostics) || !Array.isArray(attempts)) return false;
-  for (const d of diagnostics) if (!isObject(d) || typeof d.kind !== 'string' || typeof d.message !== 'string') return false;
-  for (const a of attempts) if (!isObject(a) || !Number.isSafeInteger(a.n) || !SOURCES.has(a.source) || !ATTEMPT_RESULTS.has(a.outcome)) return false;
+  for (const d of diagnostics)
+    if (!isObject(d) || typeof d.kind !== 'string' || typeof d.message !== 'string') return false;
+  for (const a of attempts)
+    if (!isObject(a) || !Number.isSafeInteger(a.n) || !SOURCES.has(a.source) || !ATTEMPT_RESULTS.has(a.outcome))
+      return false;
   return true;
 }
 

@@ -56,7 +56,10 @@ export interface RunStats {
    * (the same suggestion re-made by later runs of the same broken commit is one fix).
    */
   outcomes: OutcomeCounts;
-  /** Distinct verified fixes that were suggested (tier assist), and of those, how many people took (applied or adopted, reverted later included). */
+  /**
+   * Distinct verified fixes that were suggested (tier assist), and of those, how many people took (applied or adopted,
+   * reverted later included).
+   */
   suggested: number;
   suggestionsTaken: number;
   /** suggestionsTaken / suggested; null without suggestions. */
@@ -99,9 +102,18 @@ export function median(values: number[]): number | null {
   return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 }
 
-/** Taken by a person or by mvnx, whatever happened after: a reverted fix was taken first; a merged request counts as applied. */
+/**
+ * Taken by a person or by mvnx, whatever happened after: a reverted fix was taken first; a merged request counts as
+ * applied.
+ */
 export function wasTaken(record: RunRecord): boolean {
-  return record.outcome === 'applied' || record.outcome === 'adopted' || record.outcome === 'reverted' || record.outcome === 'merged' || record.applied;
+  return (
+    record.outcome === 'applied' ||
+    record.outcome === 'adopted' ||
+    record.outcome === 'reverted' ||
+    record.outcome === 'merged' ||
+    record.applied
+  );
 }
 
 /** Evidence of an `applied` event that means mvnx applied the fix without a person (repair/entry.ts writes these). */

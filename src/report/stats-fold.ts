@@ -7,7 +7,17 @@
  */
 import type { StopReason } from '../shared/run-vocabulary.js';
 import type { RunRecord } from './run-record.js';
-import { median, runKind, takenBy, wasTaken, type FailureKind, type KindStats, type OutcomeCounts, type RunStats, type Tier } from './stats-base.js';
+import {
+  median,
+  runKind,
+  takenBy,
+  wasTaken,
+  type FailureKind,
+  type KindStats,
+  type OutcomeCounts,
+  type RunStats,
+  type Tier,
+} from './stats-base.js';
 
 /** What the numbers read of a distinct fix: the run that speaks for it, reduced to this. */
 export interface FixSummary {
@@ -28,23 +38,42 @@ export function fixKey(record: RunRecord): string {
  * more (an outcome the newer one has not reconciled yet). Order-free: the one with an
  * outcome, then the later start; on a tie the one known first stays.
  */
-export function replacesFix(known: { startedAt: string; outcome?: unknown }, candidate: { startedAt: string; outcome?: unknown }): boolean {
+export function replacesFix(
+  known: { startedAt: string; outcome?: unknown },
+  candidate: { startedAt: string; outcome?: unknown },
+): boolean {
   if (Boolean(candidate.outcome) !== Boolean(known.outcome)) return Boolean(candidate.outcome);
   return candidate.startedAt > known.startedAt;
 }
 
 export function summarizeFix(record: RunRecord): FixSummary {
-  return { startedAt: record.startedAt, outcome: record.outcome, suggested: record.action === 'suggest', taken: wasTaken(record) };
+  return {
+    startedAt: record.startedAt,
+    outcome: record.outcome,
+    suggested: record.action === 'suggest',
+    taken: wasTaken(record),
+  };
 }
 
-/** Adds a fixed run to a map of distinct fixes (`key` from fixKey, `summary` from summarizeFix, made once per record). */
+/**
+ * Adds a fixed run to a map of distinct fixes (`key` from fixKey, `summary` from summarizeFix, made once per record).
+ */
 export function addFix(fixes: Map<string, FixSummary>, key: string, summary: FixSummary): void {
   const known = fixes.get(key);
   if (!known || replacesFix(known, summary)) fixes.set(key, summary);
 }
 
 export function countOutcomes(fixes: Iterable<FixSummary>): OutcomeCounts {
-  const outcomes: OutcomeCounts = { fixes: 0, applied: 0, adopted: 0, superseded: 0, reverted: 0, merged: 0, closed: 0, open: 0 };
+  const outcomes: OutcomeCounts = {
+    fixes: 0,
+    applied: 0,
+    adopted: 0,
+    superseded: 0,
+    reverted: 0,
+    merged: 0,
+    closed: 0,
+    open: 0,
+  };
   for (const fix of fixes) {
     outcomes.fixes += 1;
     outcomes[fix.outcome ?? 'open'] += 1;
@@ -143,7 +172,8 @@ export class RunStatsFold {
     const fixedRuns = taken.auto + taken.person + taken.request + taken.suggested;
     const share = (count: number) => (fixedRuns === 0 ? null : count / fixedRuns);
     const stopReasons: Partial<Record<StopReason, number>> = {};
-    for (const [reason, stop] of [...this.stops].sort(([, a], [, b]) => b.newest.localeCompare(a.newest))) stopReasons[reason] = stop.count;
+    for (const [reason, stop] of [...this.stops].sort(([, a], [, b]) => b.newest.localeCompare(a.newest)))
+      stopReasons[reason] = stop.count;
     let runs = 0;
     let repaired = 0;
     let fixed = 0;
@@ -152,7 +182,8 @@ export class RunStatsFold {
       repaired += this.kinds[index * 3 + 1]!;
       fixed += this.kinds[index * 3 + 2]!;
     }
-    // Built by assignment, not spreads (see groups.ts): the keys in the order `mvnx runs --stats --json` has always printed them.
+    // Built by assignment, not spreads (see groups.ts): the keys in the order `mvnx runs --stats --json` has always
+    // printed them.
     const stats = {} as RunStats;
     if (window.since) stats.since = window.since.toISOString();
     if (window.module) stats.module = window.module;
@@ -188,7 +219,12 @@ export class RunStatsFold {
 }
 
 /** The window of `--since` and `--module` (stats.ts inModule): whether a record counts. */
-export function inWindowOf(window: { since?: Date; module?: string }, inModule: (record: RunRecord, module: string) => boolean): (record: RunRecord) => boolean {
+export function inWindowOf(
+  window: { since?: Date; module?: string },
+  inModule: (record: RunRecord, module: string) => boolean,
+): (record: RunRecord) => boolean {
   const sinceMs = window.since?.getTime();
-  return (record) => (sinceMs === undefined || Date.parse(record.startedAt) >= sinceMs) && (window.module === undefined || inModule(record, window.module));
+  return (record) =>
+    (sinceMs === undefined || Date.parse(record.startedAt) >= sinceMs) &&
+    (window.module === undefined || inModule(record, window.module));
 }

@@ -5,7 +5,9 @@ import { FAILURE_KINDS, type RunStats } from './stats.js';
 
 /** Columns padded to their widest cell; the last column is not padded. */
 export function alignedTable(header: string[], rows: string[][]): string {
-  const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => (row[column] ?? '').length)));
+  const widths = header.map((title, column) =>
+    Math.max(title.length, ...rows.map((row) => (row[column] ?? '').length)),
+  );
   const line = (cells: string[]) =>
     cells
       .map((cell, column) => (column === cells.length - 1 ? cell : cell.padEnd(widths[column]!)))
@@ -51,16 +53,24 @@ export function formatRunList(records: RunRecord[]): string {
     String(record.attempts?.length ?? 0),
     formatDuration(runDurationMs(record)),
   ]);
-  return alignedTable(['run', 'started (UTC)', 'tier', 'status', 'outcome', 'stop reason', 'attempts', 'duration'], rows);
+  return alignedTable(
+    ['run', 'started (UTC)', 'tier', 'status', 'outcome', 'stop reason', 'attempts', 'duration'],
+    rows,
+  );
 }
 
 /** `mvnx runs --stats`: a summary block, then the fix rate per kind, then the stop reasons. */
 export function formatRunStats(stats: RunStats): string {
   if (stats.runs === 0) {
-    if (stats.module) return `No runs recorded for module ${stats.module}${stats.since ? ` since ${stats.since}` : ''}.`;
-    return stats.since ? `No runs recorded since ${stats.since}.` : 'No runs recorded yet (mvnx records a run when a build fails).';
+    if (stats.module)
+      return `No runs recorded for module ${stats.module}${stats.since ? ` since ${stats.since}` : ''}.`;
+    return stats.since
+      ? `No runs recorded since ${stats.since}.`
+      : 'No runs recorded yet (mvnx records a run when a build fails).';
   }
-  const window = (stats.since ? `since ${stats.since}` : `${stats.firstRunAt ?? '?'} .. ${stats.lastRunAt ?? '?'}`) + (stats.module ? `, module ${stats.module}` : '');
+  const window =
+    (stats.since ? `since ${stats.since}` : `${stats.firstRunAt ?? '?'} .. ${stats.lastRunAt ?? '?'}`) +
+    (stats.module ? `, module ${stats.module}` : '');
   const tiers = Object.entries(stats.tiers)
     .filter(([, count]) => count > 0)
     .map(([tier, count]) => `${tier} ${count}`)
@@ -74,15 +84,27 @@ export function formatRunStats(stats: RunStats): string {
       ['runs per tier', tiers],
       ['attempts', String(stats.attempts)],
       ['regressions', String(stats.regressions)],
-      ['fix rate', `${formatPercent(stats.overall.fixRate)} (${stats.overall.fixed} of ${stats.overall.repaired} repaired)`],
+      [
+        'fix rate',
+        `${formatPercent(stats.overall.fixRate)} (${stats.overall.fixed} of ${stats.overall.repaired} repaired)`,
+      ],
       ['median time to a verified fix', formatDuration(stats.medianTimeToFixMs)],
       ['model calls', String(stats.modelCalls)],
       ['applied by auto', `${stats.autoApplied} of ${fixed} fixed (${formatPercent(stats.autoAppliedShare)})`],
-      ['applied by a person', `${stats.appliedByPerson} of ${fixed} fixed (${formatPercent(stats.appliedByPersonShare)}; mvnx apply, the prompt, or by hand)`],
+      [
+        'applied by a person',
+        `${stats.appliedByPerson} of ${fixed} fixed (${formatPercent(stats.appliedByPersonShare)}; mvnx apply, the prompt, or by hand)`,
+      ],
       ['merged through a request', `${stats.mergedByRequest} of ${fixed} fixed (${formatPercent(stats.mergedShare)})`],
       ['suggested only', `${stats.suggestedOnly} of ${fixed} fixed (${formatPercent(stats.suggestedShare)})`],
-      ['suggestions taken', `${stats.suggestionsTaken} of ${stats.suggested} suggested (${formatPercent(stats.takenShare)})`],
-      ['fix outcomes', `${stats.outcomes.applied} applied, ${stats.outcomes.adopted} adopted, ${stats.outcomes.superseded} superseded, ${stats.outcomes.reverted} reverted, ${stats.outcomes.merged} merged, ${stats.outcomes.closed} closed, ${stats.outcomes.open} open (of ${stats.outcomes.fixes} distinct fixes)`],
+      [
+        'suggestions taken',
+        `${stats.suggestionsTaken} of ${stats.suggested} suggested (${formatPercent(stats.takenShare)})`,
+      ],
+      [
+        'fix outcomes',
+        `${stats.outcomes.applied} applied, ${stats.outcomes.adopted} adopted, ${stats.outcomes.superseded} superseded, ${stats.outcomes.reverted} reverted, ${stats.outcomes.merged} merged, ${stats.outcomes.closed} closed, ${stats.outcomes.open} open (of ${stats.outcomes.fixes} distinct fixes)`,
+      ],
       ['time spent by mvnx', `${formatDuration(stats.timeSpentMs)} (model ${formatDuration(stats.modelMs)})`],
     ],
   );
@@ -90,7 +112,13 @@ export function formatRunStats(stats: RunStats): string {
     ['failure kind', 'runs', 'repaired', 'fixed', 'fix rate'],
     FAILURE_KINDS.map((kind) => {
       const kindStats = stats.byKind[kind];
-      return [kind, String(kindStats.runs), String(kindStats.repaired), String(kindStats.fixed), formatPercent(kindStats.fixRate)];
+      return [
+        kind,
+        String(kindStats.runs),
+        String(kindStats.repaired),
+        String(kindStats.fixed),
+        formatPercent(kindStats.fixRate),
+      ];
     }),
   );
   const reasons = alignedTable(
@@ -120,6 +148,22 @@ export function formatRolloutStats(stats: RolloutStats): string {
     String(group.modelCalls),
     formatDuration(group.timeSpentMs),
   ]);
-  const table = alignedTable(['repository', 'module', 'tier', 'runs', 'fix rate', 'median to fix', 'taken', 'auto/person/merged', 'adopted', 'reverted', 'model calls', 'time spent'], rows);
+  const table = alignedTable(
+    [
+      'repository',
+      'module',
+      'tier',
+      'runs',
+      'fix rate',
+      'median to fix',
+      'taken',
+      'auto/person/merged',
+      'adopted',
+      'reverted',
+      'model calls',
+      'time spent',
+    ],
+    rows,
+  );
   return `${totals}\n\n${stats.repositories.length} repositor${stats.repositories.length === 1 ? 'y' : 'ies'}, by module and tier:\n${table}`;
 }

@@ -8,17 +8,33 @@ import type { RunRecord } from './run-record.js';
 import type { FailureKind, RunStats } from './stats-base.js';
 import { fixKey, foldedRun, inWindowOf, replacesFix, RunStatsFold } from './stats-fold.js';
 
-export { median, runKind, takenBy, wasTaken, type FailureKind, type KindStats, type OutcomeCounts, type RunStats, type Tier } from './stats-base.js';
+export {
+  median,
+  runKind,
+  takenBy,
+  wasTaken,
+  type FailureKind,
+  type KindStats,
+  type OutcomeCounts,
+  type RunStats,
+  type Tier,
+} from './stats-base.js';
 
 const KINDS: FailureKind[] = ['compile', 'test', 'quality', 'other'];
 
 /** A run belongs to a module when its fix or one of its diagnostics is there. */
 export function inModule(record: RunRecord, module: string): boolean {
-  return Boolean(record.fixModules?.includes(module)) || (record.diagnostics ?? []).some((diagnostic) => diagnostic.module === module);
+  return (
+    Boolean(record.fixModules?.includes(module)) ||
+    (record.diagnostics ?? []).some((diagnostic) => diagnostic.module === module)
+  );
 }
 
 /** `module`: only runs with a diagnostic in that Maven module (artifactId), for a per-module rollout. */
-export function computeRunStats(records: readonly RunRecord[], options: { since?: Date; module?: string } = {}): RunStats {
+export function computeRunStats(
+  records: readonly RunRecord[],
+  options: { since?: Date; module?: string } = {},
+): RunStats {
   const counts = inWindowOf(options, inModule);
   const fold = new RunStatsFold();
   for (const record of records) if (counts(record)) fold.add(foldedRun(record));
@@ -59,7 +75,9 @@ export function parseSince(text: string, now: Date = new Date()): Date {
     const absolute = new Date(text.trim());
     if (!Number.isNaN(absolute.getTime())) return absolute;
   }
-  throw new MvnxError(`--since ${JSON.stringify(text)}: expected an age like 30d, 12h, 2w, 90m or a date like 2024-05-01`);
+  throw new MvnxError(
+    `--since ${JSON.stringify(text)}: expected an age like 30d, 12h, 2w, 90m or a date like 2024-05-01`,
+  );
 }
 
 export { KINDS as FAILURE_KINDS };

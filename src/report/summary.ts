@@ -7,20 +7,28 @@ export function renderSummary(record: RunRecord, where: { recordDir: string; pro
   const lines: string[] = [];
   const verified = record.attempts.find((a) => a.outcome === 'verified');
   const files = verified?.filesChanged.join(', ') ?? '';
-  const by = verified ? (verified.source === 'fixer' ? `quick-fix ${verified.fixer ?? ''}`.trim() : verified.source) : '';
+  const by = verified
+    ? verified.source === 'fixer'
+      ? `quick-fix ${verified.fixer ?? ''}`.trim()
+      : verified.source
+    : '';
 
   switch (record.status) {
     case 'fixed':
       if (record.applied) {
         lines.push(`mvnx: fixed ${files} (${by}, attempt ${verified?.n}) and applied it; the build passes now.`);
       } else if (record.action === 'record') {
-        lines.push(`mvnx: monitor: a verified fix for ${files} (${by}) is recorded in ${dir}/fix.patch; nothing was changed.`);
+        lines.push(
+          `mvnx: monitor: a verified fix for ${files} (${by}) is recorded in ${dir}/fix.patch; nothing was changed.`,
+        );
       } else {
         lines.push(`mvnx: verified fix for ${files} (${by}, risk ${record.risk ?? 'unknown'}) in ${dir}/fix.patch.`);
         lines.push(`mvnx: apply it with: mvnx apply ${record.runId}`);
       }
       if (verified?.failingTestEdits?.length) {
-        lines.push(`mvnx: careful: this fix edits the test that failed (tests.allowFailingTestEdits): ${verified.failingTestEdits.join('; ')}`);
+        lines.push(
+          `mvnx: careful: this fix edits the test that failed (tests.allowFailingTestEdits): ${verified.failingTestEdits.join('; ')}`,
+        );
       }
       break;
     case 'skipped':
@@ -31,7 +39,9 @@ export function renderSummary(record: RunRecord, where: { recordDir: string; pro
       break;
     default:
       if (record.stopReason === 'flaky') {
-        lines.push(`mvnx: ${record.message ?? 'the failing tests passed when re-run'}: a flaky failure, not one a patch should fix; no model was asked.`);
+        lines.push(
+          `mvnx: ${record.message ?? 'the failing tests passed when re-run'}: a flaky failure, not one a patch should fix; no model was asked.`,
+        );
         break;
       }
       lines.push(

@@ -42,33 +42,175 @@ export interface OptionSpec {
  * variables), a later one wins, so `no-fix` comes after `tier`.
  */
 export const OPTIONS: readonly OptionSpec[] = [
-  { name: 'tier', kind: 'string', valueName: 'off|monitor|assist|auto', config: 'tier', help: 'What happens to a verified fix: nothing, record it, suggest it, or apply it.' },
+  {
+    name: 'tier',
+    kind: 'string',
+    valueName: 'off|monitor|assist|auto',
+    config: 'tier',
+    help: 'What happens to a verified fix: nothing, record it, suggest it, or apply it.',
+  },
   { name: 'no-fix', kind: 'switch', config: 'tier', whenOn: 'off', help: 'Same as --mvnx-tier=off: run Maven only.' },
   { name: 'config', kind: 'string', valueName: 'FILE', help: 'Use this config file instead of searching for one.' },
-  { name: 'json', kind: 'switch', readByCli: true, help: 'Print the run record as JSON on stdout at the end of a failed build.' },
-  { name: 'sarif', kind: 'string', valueName: 'FILE', readByCli: true, help: 'Write the diagnostics and any verified fix as SARIF 2.1.0 (a passing build writes an empty log).' },
-  { name: 'maven', kind: 'string', valueName: 'PATH', config: 'maven.executable', readByCli: true, help: 'The Maven executable to run (default: nearest mvnw, then mvn on PATH).' },
-  { name: 'model', kind: 'string', valueName: 'NAME', config: 'model.name', help: 'Model name (default qwen2.5-coder:7b).' },
-  { name: 'host', kind: 'string', valueName: 'URL', config: 'model.host', help: 'Model server URL (default http://127.0.0.1:11434, or OLLAMA_HOST; a bare host means port 11434).' },
-  { name: 'provider', kind: 'string', valueName: 'ollama|openai-compatible', config: 'model.provider', help: 'Model server API.' },
-  { name: 'edit-format', kind: 'string', valueName: 'diff|search-replace|json', config: 'model.editFormat', help: 'The edit format the model is asked to answer in.' },
-  { name: 'publish', kind: 'switch', config: 'publish.auto', help: 'Under tier auto in CI, publish the verified fix as a pull/merge request at the end of the run (false: leave it to a later `mvnx publish`).' },
-  { name: 'agent', kind: 'switch', config: 'agent.mode', whenOn: 'always', help: 'Agent mode for every model attempt (agent.mode: always): the model reads the code with tools before it writes a fix.' },
-  { name: 'temperature', kind: 'number', valueName: 'N', config: 'model.temperature', help: 'Model sampling temperature.' },
-  { name: 'seed', kind: 'number', valueName: 'N', config: 'model.seed', help: 'Model sampling seed, for repeatable runs.' },
+  {
+    name: 'json',
+    kind: 'switch',
+    readByCli: true,
+    help: 'Print the run record as JSON on stdout at the end of a failed build.',
+  },
+  {
+    name: 'sarif',
+    kind: 'string',
+    valueName: 'FILE',
+    readByCli: true,
+    help: 'Write the diagnostics and any verified fix as SARIF 2.1.0 (a passing build writes an empty log).',
+  },
+  {
+    name: 'maven',
+    kind: 'string',
+    valueName: 'PATH',
+    config: 'maven.executable',
+    readByCli: true,
+    help: 'The Maven executable to run (default: nearest mvnw, then mvn on PATH).',
+  },
+  {
+    name: 'model',
+    kind: 'string',
+    valueName: 'NAME',
+    config: 'model.name',
+    help: 'Model name (default qwen2.5-coder:7b).',
+  },
+  {
+    name: 'host',
+    kind: 'string',
+    valueName: 'URL',
+    config: 'model.host',
+    help: 'Model server URL (default http://127.0.0.1:11434, or OLLAMA_HOST; a bare host means port 11434).',
+  },
+  {
+    name: 'provider',
+    kind: 'string',
+    valueName: 'ollama|openai-compatible',
+    config: 'model.provider',
+    help: 'Model server API.',
+  },
+  {
+    name: 'edit-format',
+    kind: 'string',
+    valueName: 'diff|search-replace|json',
+    config: 'model.editFormat',
+    help: 'The edit format the model is asked to answer in.',
+  },
+  {
+    name: 'publish',
+    kind: 'switch',
+    config: 'publish.auto',
+    help: 'Under tier auto in CI, publish the verified fix as a pull/merge request at the end of the run (false: leave it to a later `mvnx publish`).',
+  },
+  {
+    name: 'agent',
+    kind: 'switch',
+    config: 'agent.mode',
+    whenOn: 'always',
+    help: 'Agent mode for every model attempt (agent.mode: always): the model reads the code with tools before it writes a fix.',
+  },
+  {
+    name: 'temperature',
+    kind: 'number',
+    valueName: 'N',
+    config: 'model.temperature',
+    help: 'Model sampling temperature.',
+  },
+  {
+    name: 'seed',
+    kind: 'number',
+    valueName: 'N',
+    config: 'model.seed',
+    help: 'Model sampling seed, for repeatable runs.',
+  },
   { name: 'num-ctx', kind: 'number', valueName: 'N', config: 'model.numCtx', help: 'Model context window in tokens.' },
-  { name: 'model-timeout', kind: 'number', valueName: 'SECONDS', config: 'model.timeoutSeconds', help: 'Deadline of one model call.' },
-  { name: 'keep-alive', kind: 'string', valueName: 'DURATION', config: 'model.keepAlive', help: 'How long the model server keeps the model loaded.' },
-  { name: 'offline', kind: 'string', valueName: 'inherit|always', config: 'maven.offline', help: 'Verification builds: inherit -o from the command line, or always run offline.' },
-  { name: 'sandbox', kind: 'string', valueName: 'auto|bwrap|podman|docker|none', config: 'sandbox.mode', help: 'Isolation of verification builds.' },
-  { name: 'max-attempts', kind: 'number', valueName: 'N', config: 'budget.maxAttempts', help: 'Repair budget: candidate fixes tried.' },
-  { name: 'max-model-calls', kind: 'number', valueName: 'N', config: 'budget.maxModelCalls', help: 'Repair budget: model calls.' },
-  { name: 'max-wall-seconds', kind: 'number', valueName: 'SECONDS', config: 'budget.maxWallSeconds', help: 'Repair budget: total time.' },
-  { name: 'attempt-timeout', kind: 'number', valueName: 'SECONDS', config: 'budget.perAttemptTimeoutSeconds', help: 'Repair budget: time for one verification build.' },
-  { name: 'require-coverage', kind: 'number', valueName: 'PERCENT', config: 'auto.requireCoverage', help: 'Tier auto: minimum line coverage of the changed lines.' },
-  { name: 'no-fixers', kind: 'switch', config: 'fixers.enabled', whenOn: false, help: 'Skip the deterministic quick-fixers; ask the model only.' },
-  { name: 'auto-apply-low-risk', kind: 'switch', config: 'assist.autoApplyLowRisk', help: 'Tier assist: apply low-risk verified fixes without asking.' },
-  { name: 'verbose', kind: 'switch', readByCli: true, alsoEnv: ['MVNX_DEBUG'], help: 'Show stack traces of internal errors (also MVNX_DEBUG=1).' },
+  {
+    name: 'model-timeout',
+    kind: 'number',
+    valueName: 'SECONDS',
+    config: 'model.timeoutSeconds',
+    help: 'Deadline of one model call.',
+  },
+  {
+    name: 'keep-alive',
+    kind: 'string',
+    valueName: 'DURATION',
+    config: 'model.keepAlive',
+    help: 'How long the model server keeps the model loaded.',
+  },
+  {
+    name: 'offline',
+    kind: 'string',
+    valueName: 'inherit|always',
+    config: 'maven.offline',
+    help: 'Verification builds: inherit -o from the command line, or always run offline.',
+  },
+  {
+    name: 'sandbox',
+    kind: 'string',
+    valueName: 'auto|bwrap|podman|docker|none',
+    config: 'sandbox.mode',
+    help: 'Isolation of verification builds.',
+  },
+  {
+    name: 'max-attempts',
+    kind: 'number',
+    valueName: 'N',
+    config: 'budget.maxAttempts',
+    help: 'Repair budget: candidate fixes tried.',
+  },
+  {
+    name: 'max-model-calls',
+    kind: 'number',
+    valueName: 'N',
+    config: 'budget.maxModelCalls',
+    help: 'Repair budget: model calls.',
+  },
+  {
+    name: 'max-wall-seconds',
+    kind: 'number',
+    valueName: 'SECONDS',
+    config: 'budget.maxWallSeconds',
+    help: 'Repair budget: total time.',
+  },
+  {
+    name: 'attempt-timeout',
+    kind: 'number',
+    valueName: 'SECONDS',
+    config: 'budget.perAttemptTimeoutSeconds',
+    help: 'Repair budget: time for one verification build.',
+  },
+  {
+    name: 'require-coverage',
+    kind: 'number',
+    valueName: 'PERCENT',
+    config: 'auto.requireCoverage',
+    help: 'Tier auto: minimum line coverage of the changed lines.',
+  },
+  {
+    name: 'no-fixers',
+    kind: 'switch',
+    config: 'fixers.enabled',
+    whenOn: false,
+    help: 'Skip the deterministic quick-fixers; ask the model only.',
+  },
+  {
+    name: 'auto-apply-low-risk',
+    kind: 'switch',
+    config: 'assist.autoApplyLowRisk',
+    help: 'Tier assist: apply low-risk verified fixes without asking.',
+  },
+  {
+    name: 'verbose',
+    kind: 'switch',
+    readByCli: true,
+    alsoEnv: ['MVNX_DEBUG'],
+    help: 'Show stack traces of internal errors (also MVNX_DEBUG=1).',
+  },
 ];
 
 export const FLAG_PREFIX = '--mvnx-';
@@ -117,14 +259,20 @@ export function readFlag(arg: string): { name: string; value: string | true } | 
   const spec = optionNamed(name);
   if (!spec || arg === '--mvnx') {
     const suggestion = closestOption(name);
-    return { problem: `unknown flag ${flagName(name)}${suggestion ? `; did you mean ${flagName(suggestion)}?` : ''} (see mvnx --help)` };
+    return {
+      problem: `unknown flag ${flagName(name)}${suggestion ? `; did you mean ${flagName(suggestion)}?` : ''} (see mvnx --help)`,
+    };
   }
   if (spec.kind !== 'switch') {
-    if (value === undefined || value === '') return { problem: `flag ${flagName(name)} needs a value: ${flagName(name)}=${spec.valueName ?? 'VALUE'}` };
+    if (value === undefined || value === '')
+      return { problem: `flag ${flagName(name)} needs a value: ${flagName(name)}=${spec.valueName ?? 'VALUE'}` };
     return { name, value };
   }
   if (value === undefined) return { name, value: true };
-  if (parseSwitch(value) === undefined) return { problem: `flag ${flagName(name)} is a switch: use ${flagName(name)} or ${flagName(name)}=true|false, not "${value}"` };
+  if (parseSwitch(value) === undefined)
+    return {
+      problem: `flag ${flagName(name)} is a switch: use ${flagName(name)} or ${flagName(name)}=true|false, not "${value}"`,
+    };
   return { name, value };
 }
 
@@ -150,8 +298,12 @@ export function closestOption(name: string): string | undefined {
  */
 export function configOptionGiven(values: OptionValues, env: NodeJS.ProcessEnv): boolean {
   if (Object.keys(values).some((name) => !optionNamed(name)?.readByCli)) return true;
-  const cliVariables = new Set(OPTIONS.filter((option) => option.readByCli).flatMap((option) => [envName(option.name), ...(option.alsoEnv ?? [])]));
-  return Object.entries(env).some(([name, value]) => name.startsWith('MVNX_') && !cliVariables.has(name) && value !== undefined && value !== '');
+  const cliVariables = new Set(
+    OPTIONS.filter((option) => option.readByCli).flatMap((option) => [envName(option.name), ...(option.alsoEnv ?? [])]),
+  );
+  return Object.entries(env).some(
+    ([name, value]) => name.startsWith('MVNX_') && !cliVariables.has(name) && value !== undefined && value !== '',
+  );
 }
 
 /**
@@ -169,9 +321,12 @@ export interface CliOptions {
 export function cliOptions(values: OptionValues, env: NodeJS.ProcessEnv): CliOptions {
   const variables = (name: string): string[] => {
     const option = optionNamed(name)!;
-    return [envName(name), ...(option.alsoEnv ?? [])].map((variable) => env[variable] ?? '').filter((value) => value !== '');
+    return [envName(name), ...(option.alsoEnv ?? [])]
+      .map((variable) => env[variable] ?? '')
+      .filter((value) => value !== '');
   };
-  const on = (name: string): boolean => (values[name] !== undefined ? switchOn(values[name]) : variables(name).some((value) => switchOn(value)));
+  const on = (name: string): boolean =>
+    values[name] !== undefined ? switchOn(values[name]) : variables(name).some((value) => switchOn(value));
   const sarif = typeof values.sarif === 'string' ? values.sarif : variables('sarif')[0];
   return { json: on('json'), verbose: on('verbose'), ...(sarif ? { sarif } : {}) };
 }

@@ -27,7 +27,11 @@ export function pathValue(env: NodeJS.ProcessEnv, platform: NodeJS.Platform = pr
 }
 
 /** The first executable `name` on PATH, or undefined. */
-export function searchPath(name: string, env: NodeJS.ProcessEnv, platform: NodeJS.Platform = process.platform): string | undefined {
+export function searchPath(
+  name: string,
+  env: NodeJS.ProcessEnv,
+  platform: NodeJS.Platform = process.platform,
+): string | undefined {
   const delimiter = platform === 'win32' ? ';' : ':';
   for (const dir of pathValue(env, platform).split(delimiter)) {
     if (!dir) continue;

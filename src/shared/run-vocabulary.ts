@@ -25,7 +25,14 @@ export const STOP_REASONS = [
 export type StopReason = (typeof STOP_REASONS)[number];
 
 /** `interrupted`: Ctrl-C or SIGTERM stopped the attempt's build; it says nothing about the fix. */
-export const ATTEMPT_OUTCOMES = ['verified', 'rejected', 'not-applicable', 'build-failed', 'regressed', 'interrupted'] as const;
+export const ATTEMPT_OUTCOMES = [
+  'verified',
+  'rejected',
+  'not-applicable',
+  'build-failed',
+  'regressed',
+  'interrupted',
+] as const;
 export type AttemptOutcome = (typeof ATTEMPT_OUTCOMES)[number];
 
 export const ATTEMPT_SOURCES = ['fixer', 'model', 'agent'] as const;
@@ -55,13 +62,24 @@ export interface AttemptRecord {
   timings: { modelMs?: number; promptMs?: number; applyMs?: number; verifyMs?: number };
   /** When the attempt ended (its trace span ends there; the next attempt starts there). */
   finishedAt?: string;
-  /** `failingFirst` on a full stage that ran the failing tests first in the same Maven run: they `passed`, `stopped` the build, or were `not-reached`. */
-  stages?: { name: string; exitCode: number; durationMs: number; failingFirst?: 'passed' | 'stopped' | 'not-reached' }[];
+  /**
+   * `failingFirst` on a full stage that ran the failing tests first in the same Maven run: they `passed`, `stopped` the
+   * build, or were `not-reached`.
+   */
+  stages?: {
+    name: string;
+    exitCode: number;
+    durationMs: number;
+    failingFirst?: 'passed' | 'stopped' | 'not-reached';
+  }[];
   /** Agent attempts: what the session did. */
   agent?: AgentAttemptStats;
   /** What rejected a built attempt that failed: `compile` (it did not compile) or the stage whose tests failed. */
   rejectedAt?: 'compile' | 'failing-tests' | 'full';
-  /** The command that decided a built attempt whose full stage ran (issue 17): its scope, exact arguments, and the modules whose tests came from your build. */
+  /**
+   * The command that decided a built attempt whose full stage ran (issue 17): its scope, exact arguments, and the
+   * modules whose tests came from your build.
+   */
   verdict?: AttemptVerdict;
 }
 
@@ -76,13 +94,19 @@ export interface AttemptVerdict {
   jvmFlags: string[];
   /** Why every module's tests ran although verify.scope is affected. */
   why?: string;
-  /** verify.tests (issue 26): the test classes that ran, those whose results were taken from your build, why; what was compiled again. */
+  /**
+   * verify.tests (issue 26): the test classes that ran, those whose results were taken from your build, why; what was
+   * compiled again.
+   */
   tests?: { ran: string[]; fromYourBuild: string[]; why: string; recompiled?: string[]; compileWhy?: string };
 }
 
 /** An agent session in the run record: its steps, tool calls per tool, and the candidate fixes it built. */
 export interface AgentAttemptStats {
-  /** Why the session ended: fix-verified, goals-accomplished, gave-up, step-limit, loop-guard, unreadable, build-budget, time-limit. */
+  /**
+   * Why the session ended: fix-verified, goals-accomplished, gave-up, step-limit, loop-guard, unreadable, build-budget,
+   * time-limit.
+   */
   stop: string;
   steps: number;
   modelCalls: number;

@@ -6,7 +6,12 @@
 import { existsSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { readSettingsSecrets, resolveMavenUserState, sanitizeSettings, type MavenUserState } from '../maven/settings.js';
+import {
+  readSettingsSecrets,
+  resolveMavenUserState,
+  sanitizeSettings,
+  type MavenUserState,
+} from '../maven/settings.js';
 import { searchPath } from '../shared/path-search.js';
 
 export interface BuildFootprint {
@@ -89,7 +94,8 @@ function mavenFiles(executable: string, env: NodeJS.ProcessEnv, workspaceRoot: s
   const real = realOrUndefined(file);
   if (!real) return [];
   const install = path.dirname(path.dirname(real));
-  const isInstall = install !== path.dirname(install) && ['boot', 'lib'].every((dir) => existsSync(path.join(install, dir)));
+  const isInstall =
+    install !== path.dirname(install) && ['boot', 'lib'].every((dir) => existsSync(path.join(install, dir)));
   return isInstall ? [install] : [...new Set([file, real])];
 }
 
@@ -112,11 +118,17 @@ export interface FootprintInput {
 }
 
 export async function buildFootprint(input: FootprintInput): Promise<BuildFootprint> {
-  const maven = resolveMavenUserState({ args: input.args, env: input.env, cwd: input.cwd, projectRoot: input.workspaceRoot });
+  const maven = resolveMavenUserState({
+    args: input.args,
+    env: input.env,
+    cwd: input.cwd,
+    projectRoot: input.workspaceRoot,
+  });
   const readOnly: string[] = [];
   for (const name of ETC_ENTRIES) readOnly.push(path.join('/etc', name));
   try {
-    for (const name of readdirSync('/etc')) if (ETC_PREFIXES.some((prefix) => name.startsWith(prefix))) readOnly.push(path.join('/etc', name));
+    for (const name of readdirSync('/etc'))
+      if (ETC_PREFIXES.some((prefix) => name.startsWith(prefix))) readOnly.push(path.join('/etc', name));
   } catch {
     // no /etc: nothing to bind
   }
@@ -141,9 +153,20 @@ export async function buildFootprint(input: FootprintInput): Promise<BuildFootpr
     replaced.push([copy, settings]);
   }
 
-  const homes = [...new Set([maven.userHome, input.env.HOME].filter((home): home is string => !!home && path.isAbsolute(home) && home !== '/'))];
+  const homes = [
+    ...new Set(
+      [maven.userHome, input.env.HOME].filter(
+        (home): home is string => !!home && path.isAbsolute(home) && home !== '/',
+      ),
+    ),
+  ];
   // Tools on PATH that live in the (hidden) home: ~/.sdkman/candidates/maven/current/bin, ~/.local/bin.
-  const toolDirs = (input.env.PATH ?? '').split(path.delimiter).filter((folder) => folder && path.isAbsolute(folder) && homes.some((home) => isInside(folder, home)) && existsSync(folder));
+  const toolDirs = (input.env.PATH ?? '')
+    .split(path.delimiter)
+    .filter(
+      (folder) =>
+        folder && path.isAbsolute(folder) && homes.some((home) => isInside(folder, home)) && existsSync(folder),
+    );
   return {
     workspaceRoot: input.workspaceRoot,
     cwd: input.cwd,

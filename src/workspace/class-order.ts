@@ -19,7 +19,10 @@
 import path from 'node:path';
 import { goalsOf, parseMavenArgs, propertyValue } from './maven-args.js';
 
-/** Binary name of the orderer: outside every project package, and no Surefire include pattern (`*Test`, `Test*`, `*Tests`, `*TestCase`) matches it. */
+/**
+ * Binary name of the orderer: outside every project package, and no Surefire include pattern (`*Test`, `Test*`,
+ * `*Tests`, `*TestCase`) matches it.
+ */
 export const CLASS_ORDER_NAME = 'mvnx.FailingFirstOrder';
 /** The system property the orderer reads: the failing test classes, comma-separated. */
 export const FAILING_CLASSES_PROPERTY = 'mvnx.failingFirst';
@@ -65,33 +68,58 @@ export interface ClassOrderInput {
 export type ClassOrderDecision = { order: true; jupiterApiJar: string } | { order: false; why: string };
 
 const ORDER_SETTING = /junit\.jupiter\.testclass\.order/;
-/** Above this, running the failing classes whole costs a wrong candidate more than the separate JVM saves a right one. */
+/**
+ * Above this, running the failing classes whole costs a wrong candidate more than the separate JVM saves a right one.
+ */
 export const OTHER_TESTS_LIMIT_SECONDS = 1;
-/** Above this many tests in the failing modules, the execution rejects sooner (measured: jsoup, 1,834; the generated single module, about 200). */
+/**
+ * Above this many tests in the failing modules, the execution rejects sooner (measured: jsoup, 1,834; the generated
+ * single module, about 200).
+ */
 export const MODULE_TESTS_LIMIT = 500;
 
 export function decideClassOrder(input: ClassOrderInput): ClassOrderDecision {
   const parsed = parseMavenArgs([...input.args], { lenient: true });
-  if (goalsOf(parsed).some((goal) => goal === 'clean' || goal.endsWith(':clean'))) return { order: false, why: 'the command cleans first, which would delete the orderer' };
-  const property = (name: string) => [propertyValue(parsed, name)].filter((value): value is string => value !== undefined);
-  const fromPoms = (element: string) => input.poms.flatMap((pom) => [...pom.matchAll(new RegExp(`<${element}>\\s*([^<]*?)\\s*</${element}>`, 'g'))].map((m) => m[1]!));
-  if ([...fromPoms('reuseForks'), ...property('reuseForks')].includes('false')) return { order: false, why: 'Surefire starts a JVM per test class (reuseForks false)' };
-  const forkCounts = [...fromPoms('forkCount'), ...property('forkCount')].filter((count) => count !== '1' && count !== '0');
-  if (forkCounts.length > 0) return { order: false, why: `Surefire runs test classes in several JVMs (forkCount ${forkCounts.join(', ')})` };
-  if ([...input.poms, ...input.args, ...input.platformProperties].some((text) => ORDER_SETTING.test(text))) return { order: false, why: 'the project orders its test classes itself' };
-  if (input.testSources.some((source) => source === undefined || !/\bimport\s+(static\s+)?org\.junit\.jupiter\./.test(source))) {
+  if (goalsOf(parsed).some((goal) => goal === 'clean' || goal.endsWith(':clean')))
+    return { order: false, why: 'the command cleans first, which would delete the orderer' };
+  const property = (name: string) =>
+    [propertyValue(parsed, name)].filter((value): value is string => value !== undefined);
+  const fromPoms = (element: string) =>
+    input.poms.flatMap((pom) =>
+      [...pom.matchAll(new RegExp(`<${element}>\\s*([^<]*?)\\s*</${element}>`, 'g'))].map((m) => m[1]!),
+    );
+  if ([...fromPoms('reuseForks'), ...property('reuseForks')].includes('false'))
+    return { order: false, why: 'Surefire starts a JVM per test class (reuseForks false)' };
+  const forkCounts = [...fromPoms('forkCount'), ...property('forkCount')].filter(
+    (count) => count !== '1' && count !== '0',
+  );
+  if (forkCounts.length > 0)
+    return { order: false, why: `Surefire runs test classes in several JVMs (forkCount ${forkCounts.join(', ')})` };
+  if ([...input.poms, ...input.args, ...input.platformProperties].some((text) => ORDER_SETTING.test(text)))
+    return { order: false, why: 'the project orders its test classes itself' };
+  if (
+    input.testSources.some(
+      (source) => source === undefined || !/\bimport\s+(static\s+)?org\.junit\.jupiter\./.test(source),
+    )
+  ) {
     return { order: false, why: 'a failing test is not a JUnit Jupiter test (or its source was not found)' };
   }
   // A wrong candidate pays for the whole failing classes before it is stopped; the execution
   // runs the failing methods alone, in a JVM of its own (about a second to start).
   if ((input.otherTestsSeconds ?? 0) > OTHER_TESTS_LIMIT_SECONDS) {
-    return { order: false, why: `the failing classes' other tests took ${input.otherTestsSeconds!.toFixed(1)} s in your build, more than a test JVM of the failing tests' own` };
+    return {
+      order: false,
+      why: `the failing classes' other tests took ${input.otherTestsSeconds!.toFixed(1)} s in your build, more than a test JVM of the failing tests' own`,
+    };
   }
   // JUnit discovers every test of the module before it runs the first class: on jsoup (1,834 tests)
   // that and the stop made a wrong candidate 1.3 s dearer than the execution, while the generated
   // single module (about 200) rejected as fast either way and verified 0.5 s sooner.
   if ((input.moduleTests ?? 0) > MODULE_TESTS_LIMIT) {
-    return { order: false, why: `the failing modules ran ${input.moduleTests} tests in your build: discovering them all before the failing classes costs a wrong candidate more than a test JVM of the failing tests' own` };
+    return {
+      order: false,
+      why: `the failing modules ran ${input.moduleTests} tests in your build: discovering them all before the failing classes costs a wrong candidate more than a test JVM of the failing tests' own`,
+    };
   }
   const jupiterApiJar = jupiterApiOf(input.testClassPath);
   if (!jupiterApiJar) return { order: false, why: 'the test class path has no junit-jupiter-api 5.8 or later' };
@@ -100,7 +128,10 @@ export function decideClassOrder(input: ClassOrderInput): ClassOrderDecision {
 
 /** The -D arguments that make the test JVM run `classes` first (with the orderer placed among the test classes). */
 export function classOrderArgs(classes: readonly string[]): string[] {
-  return [`-Djunit.jupiter.testclass.order.default=${CLASS_ORDER_NAME}`, `-D${FAILING_CLASSES_PROPERTY}=${[...new Set(classes)].join(',')}`];
+  return [
+    `-Djunit.jupiter.testclass.order.default=${CLASS_ORDER_NAME}`,
+    `-D${FAILING_CLASSES_PROPERTY}=${[...new Set(classes)].join(',')}`,
+  ];
 }
 
 /** The top-level classes of `Class#method` names (a nested class runs inside its enclosing class's report). */
@@ -111,7 +142,12 @@ export function failingClasses(tests: readonly string[]): string[] {
 /** `surefire.test.class.path` from a Surefire XML report's properties. */
 export function testClassPathOf(reportXml: string): string | undefined {
   const value = /<property\s+name="surefire\.test\.class\.path"\s+value="([^"]*)"/.exec(reportXml)?.[1];
-  return value?.replace(/&quot;/g, '"').replace(/&apos;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+  return value
+    ?.replace(/&quot;/g, '"')
+    .replace(/&apos;/g, "'")
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&');
 }
 
 /** Each testcase of a Surefire XML report: `Class#method` and its seconds. */
@@ -121,7 +157,9 @@ export function testCaseTimes(reportXml: string): { test: string; seconds: numbe
     const name = attribute('name');
     const className = attribute('classname');
     const seconds = Number(attribute('time') ?? '0');
-    return name === undefined || className === undefined ? [] : [{ test: `${className}#${name}`, seconds: Number.isFinite(seconds) ? seconds : 0 }];
+    return name === undefined || className === undefined
+      ? []
+      : [{ test: `${className}#${name}`, seconds: Number.isFinite(seconds) ? seconds : 0 }];
   });
 }
 

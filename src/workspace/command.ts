@@ -51,14 +51,30 @@ export async function runCommandInWorkspace(input: CommandInput): Promise<Comman
   // A container has its own programs; bwrap and no sandbox run the host's.
   const inContainer = input.sandbox.kind === 'docker' || input.sandbox.kind === 'podman';
   const resolved = inContainer ? program : findProgram(program, input.cwd, input.env.PATH ?? '');
-  if (!resolved) return { exitCode: null, stdout: '', stderr: '', timedOut: false, truncated: false, notFound: program };
-  const launch = await prepareLaunch({ sandbox: input.sandbox, workspaceRoot: input.cwd, scratchDir: input.scratchDir, cwd: input.cwd, executable: resolved, args, env: input.env, pass: input.pass });
+  if (!resolved)
+    return { exitCode: null, stdout: '', stderr: '', timedOut: false, truncated: false, notFound: program };
+  const launch = await prepareLaunch({
+    sandbox: input.sandbox,
+    workspaceRoot: input.cwd,
+    scratchDir: input.scratchDir,
+    cwd: input.cwd,
+    executable: resolved,
+    args,
+    env: input.env,
+    pass: input.pass,
+  });
   const [file, fileArgs] = launch.wrap(resolved, args);
   const limit = input.maxOutputBytes ?? 2 * 1024 * 1024;
   const startedAt = new Date();
 
   const run = await new Promise<CommandRun>((resolve) => {
-    const child = spawn(file, fileArgs, { cwd: input.cwd, env: launch.env, stdio: ['ignore', 'pipe', 'pipe'], detached: process.platform !== 'win32', windowsHide: true });
+    const child = spawn(file, fileArgs, {
+      cwd: input.cwd,
+      env: launch.env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: process.platform !== 'win32',
+      windowsHide: true,
+    });
     const out = collector(limit);
     const err = collector(limit);
     child.stdout.on('data', out.push);
@@ -86,7 +102,14 @@ export async function runCommandInWorkspace(input: CommandInput): Promise<Comman
       input.signal?.removeEventListener('abort', onAbort);
       // A stopped command's children may still hold on: end the whole group.
       if ((timedOut || input.signal?.aborted) && child.pid !== undefined) signalProcessGroup(child.pid, 'SIGKILL');
-      resolve({ exitCode, stdout: out.text(), stderr: err.text(), timedOut, truncated: out.truncated() || err.truncated(), ...(notFound ? { notFound } : {}) });
+      resolve({
+        exitCode,
+        stdout: out.text(),
+        stderr: err.text(),
+        timedOut,
+        truncated: out.truncated() || err.truncated(),
+        ...(notFound ? { notFound } : {}),
+      });
     };
     child.once('error', (error: NodeJS.ErrnoException) => {
       if (child.pid === undefined) finish(null, error.code === 'ENOENT' ? program : undefined);
@@ -94,7 +117,13 @@ export async function runCommandInWorkspace(input: CommandInput): Promise<Comman
     child.once('close', (code) => finish(timedOut ? null : code));
   });
   // The stage's clean-up: strays of an unsandboxed run, a container left by a stopped one.
-  await launch.after({ exitCode: run.exitCode ?? 1, interrupted: Boolean(input.signal?.aborted), timedOut: run.timedOut, startedAt, finishedAt: new Date() } as MavenRunResult);
+  await launch.after({
+    exitCode: run.exitCode ?? 1,
+    interrupted: Boolean(input.signal?.aborted),
+    timedOut: run.timedOut,
+    startedAt,
+    finishedAt: new Date(),
+  } as MavenRunResult);
   return run;
 }
 

@@ -74,7 +74,8 @@ export function containerCommand(run: ContainerRun): { args: string[]; env: Node
   const mounts: string[] = [];
   for (const p of footprint.readOnly) {
     // The host's JDK, Maven and /etc mean nothing inside the image: only the user's Maven state goes in.
-    if (isInside(p, footprint.maven.userHome) || p === footprint.maven.localRepository) mounts.push('-v', `${p}:${p}:ro`);
+    if (isInside(p, footprint.maven.userHome) || p === footprint.maven.localRepository)
+      mounts.push('-v', `${p}:${p}:ro`);
   }
   for (const [copy, original] of footprint.replaced) mounts.push('-v', `${copy}:${original}:ro`);
   mounts.push('-v', `${footprint.workspaceRoot}:${footprint.workspaceRoot}`);

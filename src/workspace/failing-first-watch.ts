@@ -27,7 +27,11 @@ export type ReportsSeen = ReadonlyMap<string, ReadonlyMap<string, readonly Repor
  * `tests` (`Class#method`) failed there; `passed` when every module has reported without
  * that; else `waiting`. A test absent from the reports is for the verdict to judge.
  */
-export function judgeFirstReports(modules: readonly WatchedModule[], seen: ReportsSeen, tests: readonly string[]): 'waiting' | 'passed' | 'still-failing' {
+export function judgeFirstReports(
+  modules: readonly WatchedModule[],
+  seen: ReportsSeen,
+  tests: readonly string[],
+): 'waiting' | 'passed' | 'still-failing' {
   const failing = new Set(tests);
   let complete = 0;
   for (const module of modules) {
@@ -35,19 +39,24 @@ export function judgeFirstReports(modules: readonly WatchedModule[], seen: Repor
     if (!module.classes.every((name) => reports?.has(name))) continue;
     complete++;
     const cases = module.classes.flatMap((name) => [...(reports!.get(name) ?? [])]);
-    if (cases.some((c) => (c.status === 'failed' || c.status === 'error') && failing.has(`${c.className}#${c.method}`))) return 'still-failing';
+    if (cases.some((c) => (c.status === 'failed' || c.status === 'error') && failing.has(`${c.className}#${c.method}`)))
+      return 'still-failing';
   }
   return complete === modules.length ? 'passed' : 'waiting';
 }
 
 /** Where a test class's XML report is written: by Surefire, or by Failsafe for an integration test. */
 export function reportFilesOf(targetDir: string, className: string): string[] {
-  return ['surefire-reports', 'failsafe-reports'].map((folder) => path.join(targetDir, folder, `TEST-${className}.xml`));
+  return ['surefire-reports', 'failsafe-reports'].map((folder) =>
+    path.join(targetDir, folder, `TEST-${className}.xml`),
+  );
 }
 
 /** Removes the failing classes' reports left from an earlier build, so that only this build's can be seen. */
 export async function clearFirstReports(modules: readonly WatchedModule[]): Promise<void> {
-  for (const module of modules) for (const name of module.classes) for (const file of reportFilesOf(module.targetDir, name)) await rm(file, { force: true });
+  for (const module of modules)
+    for (const name of module.classes)
+      for (const file of reportFilesOf(module.targetDir, name)) await rm(file, { force: true });
 }
 
 /**
@@ -58,7 +67,9 @@ export async function clearFirstReports(modules: readonly WatchedModule[]): Prom
  */
 async function casesOfClass(file: string, className: string): Promise<ReportedTestCase[] | undefined> {
   const dir = path.dirname(file);
-  const nested = (await readdir(dir).catch(() => [] as string[])).filter((name) => name.startsWith(`TEST-${className}$`) && name.endsWith('.xml'));
+  const nested = (await readdir(dir).catch(() => [] as string[])).filter(
+    (name) => name.startsWith(`TEST-${className}$`) && name.endsWith('.xml'),
+  );
   const cases: ReportedTestCase[] = [];
   for (const report of [file, ...nested.map((name) => path.join(dir, name))]) {
     const parsed = parseSurefireReport(await readFile(report, 'utf8').catch(() => ''), report);
@@ -77,7 +88,11 @@ export interface FailingFirstWatch {
 
 const POLL_MS = 100;
 
-export function watchFailingFirst(modules: readonly WatchedModule[], tests: readonly string[], pollMs = POLL_MS): FailingFirstWatch {
+export function watchFailingFirst(
+  modules: readonly WatchedModule[],
+  tests: readonly string[],
+  pollMs = POLL_MS,
+): FailingFirstWatch {
   const controller = new AbortController();
   const seen = new Map(modules.map((m) => [m.targetDir, new Map<string, ReportedTestCase[]>()]));
   const sizes = new Map<string, number>();

@@ -30,7 +30,10 @@ export const FAILING_FIRST_REPORTS = `target/surefire-reports/${FAILING_FIRST_EX
 const OPEN_MARK = `<!-- ${FAILING_FIRST_EXECUTION}: added by mvnx in its workspace copy only -->`;
 const CLOSE_MARK = `<!-- /${FAILING_FIRST_EXECUTION} -->`;
 
-/** What became of the failing-first execution in a run: it `passed` (the build went on), `stopped` the build, or was `not-reached` (compile failed first, or it could not be added). */
+/**
+ * What became of the failing-first execution in a run: it `passed` (the build went on), `stopped` the build, or was
+ * `not-reached` (compile failed first, or it could not be added).
+ */
 export type FailingFirstOutcome = 'passed' | 'stopped' | 'not-reached';
 
 export class PomEditError extends Error {
@@ -107,15 +110,22 @@ export function decideOneRun(input: OneRunInput): OneRunDecision {
   if (input.failingModules.length === 0) return { oneRun: false, why: 'no failing module is known' };
   const known = new Set(graph.projects.map((p) => p.dir));
   const unknown = input.failingModules.find((dir) => !known.has(dir));
-  if (unknown !== undefined) return { oneRun: false, why: `the failing module ${unknown || '.'} is not in the reactor` };
+  if (unknown !== undefined)
+    return { oneRun: false, why: `the failing module ${unknown || '.'} is not in the reactor` };
 
   const after = withDependents(graph, input.failingModules);
   const built = input.selected ? new Set(input.selected.flatMap((dir) => [...withDependencies(graph, dir)])) : known;
   const skipped = new Set(input.testsFromYourBuild);
   for (const project of graph.projects) {
     if (after.has(project.dir) || !built.has(project.dir) || skipped.has(project.dir)) continue;
-    const ran = input.baselineTests.filter((test) => test.module === project.artifactId && test.status !== 'skipped').length;
-    if (ran > 0) return { oneRun: false, why: `module ${project.artifactId} runs ${ran} test${ran === 1 ? '' : 's'} before the failing module` };
+    const ran = input.baselineTests.filter(
+      (test) => test.module === project.artifactId && test.status !== 'skipped',
+    ).length;
+    if (ran > 0)
+      return {
+        oneRun: false,
+        why: `module ${project.artifactId} runs ${ran} test${ran === 1 ? '' : 's'} before the failing module`,
+      };
   }
   return { oneRun: true };
 }
@@ -135,7 +145,10 @@ function escapeXml(value: string): string {
   return value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
-/** `content`, between the markers, placed just before the element's end tag (a self-closing element is opened up, outside the markers). */
+/**
+ * `content`, between the markers, placed just before the element's end tag (a self-closing element is opened up,
+ * outside the markers).
+ */
 function insertInto(text: string, element: XmlElement, content: string): string {
   const marked = `${OPEN_MARK}${content}${CLOSE_MARK}`;
   if (element.selfClosing) {
@@ -155,7 +168,9 @@ function isSurefire(text: string, plugin: XmlElement): boolean {
     return e && !e.selfClosing ? text.slice(e.openEnd, e.closeStart).trim() : undefined;
   };
   const groupId = value('groupId');
-  return value('artifactId') === 'maven-surefire-plugin' && (groupId === undefined || groupId === 'org.apache.maven.plugins');
+  return (
+    value('artifactId') === 'maven-surefire-plugin' && (groupId === undefined || groupId === 'org.apache.maven.plugins')
+  );
 }
 
 interface XmlElement {
@@ -177,7 +192,15 @@ interface XmlElement {
  * unbalanced end tag closes up to its match, or is ignored.
  */
 function parseElements(text: string): XmlElement {
-  const root: XmlElement = { name: '', qname: '', start: 0, openEnd: 0, closeStart: text.length, selfClosing: false, children: [] };
+  const root: XmlElement = {
+    name: '',
+    qname: '',
+    start: 0,
+    openEnd: 0,
+    closeStart: text.length,
+    selfClosing: false,
+    children: [],
+  };
   const stack: XmlElement[] = [root];
   let i = 0;
   while ((i = text.indexOf('<', i)) >= 0) {
@@ -202,7 +225,15 @@ function parseElements(text: string): XmlElement {
       const end = tagEnd(text, i);
       const qname = /^<([^\s/>]+)/.exec(text.slice(i, end))?.[1] ?? '';
       const selfClosing = text[end - 2] === '/';
-      const element: XmlElement = { name: qname.replace(/^.*:/, ''), qname, start: i, openEnd: end, closeStart: end, selfClosing, children: [] };
+      const element: XmlElement = {
+        name: qname.replace(/^.*:/, ''),
+        qname,
+        start: i,
+        openEnd: end,
+        closeStart: end,
+        selfClosing,
+        children: [],
+      };
       stack[stack.length - 1]!.children.push(element);
       if (!selfClosing) stack.push(element);
       i = end;

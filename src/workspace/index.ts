@@ -43,8 +43,19 @@ export {
   type WorkspaceBuildOptions,
 } from './verify.js';
 export { cleansFirst, failingFirstSample } from './verify-plan.js';
-export { decideOneRun, FAILING_FIRST_EXECUTION, type FailingFirstOutcome, type OneRunDecision } from './failing-first.js';
-export { classesOfOutputs, narrowVerification, type ModuleClassesReader, type Narrowing, type TestsMode } from './narrow.js';
+export {
+  decideOneRun,
+  FAILING_FIRST_EXECUTION,
+  type FailingFirstOutcome,
+  type OneRunDecision,
+} from './failing-first.js';
+export {
+  classesOfOutputs,
+  narrowVerification,
+  type ModuleClassesReader,
+  type Narrowing,
+  type TestsMode,
+} from './narrow.js';
 export { decideScope, EXCLUDES_FILE, type ScopeDecision, type VerifyScope } from './verify-scope.js';
 export { readVerificationFacts, type VerificationFacts } from './verify-facts.js';
 export { takeOutputs, type OutputSnapshot } from './reuse-outputs.js';

@@ -58,12 +58,23 @@ export async function prepareLaunch(input: LaunchInput): Promise<Launch> {
     };
   }
 
-  const footprint = await buildFootprint({ workspaceRoot: input.workspaceRoot, cwd: input.cwd, executable: input.executable, args: input.args, env: input.env, scratchDir: input.scratchDir });
+  const footprint = await buildFootprint({
+    workspaceRoot: input.workspaceRoot,
+    cwd: input.cwd,
+    executable: input.executable,
+    args: input.args,
+    env: input.env,
+    scratchDir: input.scratchDir,
+  });
   footprint.readOnly.push(...(input.readOnly ?? []));
   if (sandbox.kind === 'bwrap') {
     const executable = sandbox.executable ?? 'bwrap';
     const profile = bwrapArgs(footprint);
-    return { wrap: (file, args) => [executable, [...profile, '--', file, ...args]], env: allowed, after: () => Promise.resolve() };
+    return {
+      wrap: (file, args) => [executable, [...profile, '--', file, ...args]],
+      env: allowed,
+      after: () => Promise.resolve(),
+    };
   }
 
   const engine = sandbox.kind;
@@ -71,7 +82,16 @@ export async function prepareLaunch(input: LaunchInput): Promise<Launch> {
   const info = os.userInfo();
   let clientEnv: NodeJS.ProcessEnv = input.env;
   const wrap: Launch['wrap'] = (file, args) => {
-    const command = containerCommand({ engine, image: sandbox.image!, name, footprint, env: allowed, executable: file, args, user: `${info.uid}:${info.gid}` });
+    const command = containerCommand({
+      engine,
+      image: sandbox.image!,
+      name,
+      footprint,
+      env: allowed,
+      executable: file,
+      args,
+      user: `${info.uid}:${info.gid}`,
+    });
     clientEnv = { ...input.env, ...command.env };
     return [sandbox.executable ?? engine, command.args];
   };
@@ -82,7 +102,14 @@ export async function prepareLaunch(input: LaunchInput): Promise<Launch> {
     env: clientEnv,
     after: async (run) => {
       // --rm removes a container that ended; one whose client was killed may still run.
-      if (run.interrupted || run.timedOut) await execa(sandbox.executable ?? engine, ['rm', '-f', name], { reject: false, timeout: 30_000, env: input.env, extendEnv: false, stdin: 'ignore' });
+      if (run.interrupted || run.timedOut)
+        await execa(sandbox.executable ?? engine, ['rm', '-f', name], {
+          reject: false,
+          timeout: 30_000,
+          env: input.env,
+          extendEnv: false,
+          stdin: 'ignore',
+        });
     },
   };
 }

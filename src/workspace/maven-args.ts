@@ -25,12 +25,20 @@ export { MAVEN_OPTIONS, type MavenOptionSpec, type OptionRole } from '../maven/f
  * workspace run does not depend on its own working directory. Paths outside the project
  * stay where they are. Everything else is returned untouched and in order.
  */
-export function rebaseArgs(args: readonly string[], fromRoot: string, toRoot: string, cwd: string = fromRoot): string[] {
+export function rebaseArgs(
+  args: readonly string[],
+  fromRoot: string,
+  toRoot: string,
+  cwd: string = fromRoot,
+): string[] {
   if (!path.isAbsolute(fromRoot) || !path.isAbsolute(toRoot)) {
-    throw new MavenArgsError(`rebaseArgs needs absolute roots, got ${JSON.stringify(fromRoot)} and ${JSON.stringify(toRoot)}`);
+    throw new MavenArgsError(
+      `rebaseArgs needs absolute roots, got ${JSON.stringify(fromRoot)} and ${JSON.stringify(toRoot)}`,
+    );
   }
   return parseMavenArgs(args).flatMap((arg) => {
-    if (arg.type !== 'option' || arg.spec?.role !== 'path' || arg.value === undefined || arg.value === '') return formatMavenArgs([arg]);
+    if (arg.type !== 'option' || arg.spec?.role !== 'path' || arg.value === undefined || arg.value === '')
+      return formatMavenArgs([arg]);
     const rebased = rebasePath(path.resolve(cwd, arg.value), fromRoot, toRoot);
     return arg.tokens.length === 2 ? [arg.tokens[0]!, rebased] : [`--${arg.spec.long}=${rebased}`];
   });

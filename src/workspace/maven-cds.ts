@@ -26,7 +26,8 @@ import { readText } from '../maven/settings.js';
 import { executableFile, javaHome, realOrUndefined } from './build-footprint.js';
 
 const QUIET = ['-Xlog:cds=off', '-Xlog:cds+dynamic=off'];
-const SHARING = /-Xshare:|SharedArchiveFile|ArchiveClassesAtExit|SharedClassListFile|DumpLoadedClassList|-XX:\+AutoCreateSharedArchive/;
+const SHARING =
+  /-Xshare:|SharedArchiveFile|ArchiveClassesAtExit|SharedClassListFile|DumpLoadedClassList|-XX:\+AutoCreateSharedArchive/;
 
 /** Whether the user's MAVEN_OPTS and `.mvn/jvm.config` leave class sharing to mvnx. Pure. */
 export function cdsRoom(userJvmOptions: string): boolean {
@@ -35,7 +36,9 @@ export function cdsRoom(userJvmOptions: string): boolean {
 
 /** MAVEN_OPTS additions: use the archive, or make it (into `dumpTo`). Pure. */
 export function cdsOptions(how: { use: string } | { dumpTo: string }): string[] {
-  return 'use' in how ? [`-XX:SharedArchiveFile=${how.use}`, ...QUIET] : [`-XX:ArchiveClassesAtExit=${how.dumpTo}`, ...QUIET];
+  return 'use' in how
+    ? [`-XX:SharedArchiveFile=${how.use}`, ...QUIET]
+    : [`-XX:ArchiveClassesAtExit=${how.dumpTo}`, ...QUIET];
 }
 
 /**
@@ -44,19 +47,36 @@ export function cdsOptions(how: { use: string } | { dumpTo: string }): string[] 
  * Undefined when either cannot be found, or the path holds whitespace (MAVEN_OPTS is split
  * on it).
  */
-export function cdsArchivePath(input: { executable: string; env: NodeJS.ProcessEnv; cacheDir: string }): string | undefined {
+export function cdsArchivePath(input: {
+  executable: string;
+  env: NodeJS.ProcessEnv;
+  cacheDir: string;
+}): string | undefined {
   const jdk = javaHome(input.env);
   const mvn = executableFile(input.executable, input.env);
   const maven = mvn ? realOrUndefined(mvn) : undefined;
   if (!jdk || !maven || !dynamicArchives(jdk)) return undefined;
-  const rcFiles = input.env.MAVEN_SKIP_RC ? [] : [...(input.env.HOME ? [path.join(input.env.HOME, '.mavenrc')] : []), '/etc/mavenrc'];
+  const rcFiles = input.env.MAVEN_SKIP_RC
+    ? []
+    : [...(input.env.HOME ? [path.join(input.env.HOME, '.mavenrc')] : []), '/etc/mavenrc'];
   if (rcFiles.some((file) => existsSync(file))) return undefined;
   const install = path.dirname(path.dirname(maven));
-  const parts = [path.join(jdk, 'bin', 'java'), path.join(jdk, 'lib'), path.join(jdk, 'lib', 'modules'), maven, path.join(install, 'lib'), path.join(install, 'boot')].flatMap((entry) => {
+  const parts = [
+    path.join(jdk, 'bin', 'java'),
+    path.join(jdk, 'lib'),
+    path.join(jdk, 'lib', 'modules'),
+    maven,
+    path.join(install, 'lib'),
+    path.join(install, 'boot'),
+  ].flatMap((entry) => {
     const info = statSafe(entry);
     return info ? [`${entry}:${info.size}:${info.mtimeMs}`] : [];
   });
-  const archive = path.join(input.cacheDir, 'cds', `maven-${createHash('sha256').update(parts.join('\n')).digest('hex').slice(0, 24)}.jsa`);
+  const archive = path.join(
+    input.cacheDir,
+    'cds',
+    `maven-${createHash('sha256').update(parts.join('\n')).digest('hex').slice(0, 24)}.jsa`,
+  );
   return /\s/.test(archive) ? undefined : archive;
 }
 
@@ -71,7 +91,10 @@ export function dumpTarget(workspaceRoot: string): string {
   return path.join(workspaceRoot, `.mvnx-cds-${randomBytes(6).toString('hex')}.jsa`);
 }
 
-/** Moves a dumped archive into the cache (whole or not at all: copied beside, then renamed); a failure only means no archive. */
+/**
+ * Moves a dumped archive into the cache (whole or not at all: copied beside, then renamed); a failure only means no
+ * archive.
+ */
 export async function keepDumpedArchive(dumped: string, archive: string): Promise<void> {
   try {
     if (!statSafe(dumped)?.size) return;

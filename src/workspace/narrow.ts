@@ -24,7 +24,14 @@
 import { readdir, readFile, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { TestCaseResult } from '../diagnose/types.js';
-import { buildClassGraph, selectTests, sourcePathOf, usersOf, type ClassGraph, type ClassNode } from '../maven/class-graph.js';
+import {
+  buildClassGraph,
+  selectTests,
+  sourcePathOf,
+  usersOf,
+  type ClassGraph,
+  type ClassNode,
+} from '../maven/class-graph.js';
 import { readClassRefs } from '../maven/class-refs.js';
 import { bodyRanges, parseKept } from '../java/index.js';
 import type { ScopeDecision } from './verify-scope.js';
@@ -46,7 +53,10 @@ export interface NarrowInput {
   blockers: readonly string[];
   /** The module's artifactId (the `module` of its test results). */
   artifactId: string;
-  /** Reads the module's compiled classes (default: readModuleClasses of its folder in the workspace); see classesOfOutputs. */
+  /**
+   * Reads the module's compiled classes (default: readModuleClasses of its folder in the workspace); see
+   * classesOfOutputs.
+   */
   readClasses?: ModuleClassesReader;
 }
 
@@ -60,7 +70,9 @@ export type ModuleClassesReader = (module: string, moduleDir: string) => Promise
  * from the same classes, so reading them again for each (jsoup: 0.2 s of constant pools)
  * would read the same bytes. `warm` reads them ahead, beside the flaky check.
  */
-export function classesOfOutputs(snapshotDir: string): ModuleClassesReader & { warm(modules: readonly string[]): void } {
+export function classesOfOutputs(
+  snapshotDir: string,
+): ModuleClassesReader & { warm(modules: readonly string[]): void } {
   const read = new Map<string, Promise<ModuleClasses>>();
   const of = (module: string) => {
     let pending = read.get(module);
@@ -94,7 +106,8 @@ export interface Narrowing {
 const MAIN = 'src/main/java/';
 const TEST = 'src/test/java/';
 /** Build configuration that moves sources or generates code: the graph cannot speak for it. */
-const POM_DOUBTS = /<(sourceDirectory|testSourceDirectory|annotationProcessorPaths|annotationProcessors|proc|generatedSourcesDirectory)[\s/>]|build-helper-maven-plugin|kotlin-maven-plugin|scala-maven-plugin|gmavenplus|aspectj-maven-plugin|maven-antrun-plugin/;
+const POM_DOUBTS =
+  /<(sourceDirectory|testSourceDirectory|annotationProcessorPaths|annotationProcessors|proc|generatedSourcesDirectory)[\s/>]|build-helper-maven-plugin|kotlin-maven-plugin|scala-maven-plugin|gmavenplus|aspectj-maven-plugin|maven-antrun-plugin/;
 
 /** The narrowed plan for the one module a fix touches, or why there is none (all tests then run as today). */
 export async function narrowVerification(input: NarrowInput): Promise<Narrowing | { why: string }> {
@@ -103,16 +116,23 @@ export async function narrowVerification(input: NarrowInput): Promise<Narrowing 
   if (affected.length !== 1) return { why: `the fix can affect ${affected.length} modules` };
   const module = affected[0]!;
   if (input.blockers.length > 0) return { why: input.blockers[0]! };
-  if (!input.reusedOutputs.includes(module)) return { why: `the outputs of ${module || 'the project'} were not taken from your build` };
+  if (!input.reusedOutputs.includes(module))
+    return { why: `the outputs of ${module || 'the project'} were not taken from your build` };
   const prefix = module === '' ? '' : `${module}/`;
   const changedSources: { rel: string; root: 'main' | 'test' }[] = [];
   for (const file of input.touchedFiles) {
     const rel = file.startsWith(prefix) ? file.slice(prefix.length) : undefined;
-    const root = rel?.startsWith(MAIN) && rel.endsWith('.java') ? 'main' : rel?.startsWith(TEST) && rel.endsWith('.java') ? 'test' : undefined;
+    const root =
+      rel?.startsWith(MAIN) && rel.endsWith('.java')
+        ? 'main'
+        : rel?.startsWith(TEST) && rel.endsWith('.java')
+          ? 'test'
+          : undefined;
     if (!rel || !root) return { why: `the fix changes ${file}, which is not a Java source of the module` };
     const before = await readFile(path.join(input.source, file), 'utf8').catch(() => undefined);
     const after = await readFile(path.join(input.root, file), 'utf8').catch(() => undefined);
-    if (before === undefined || after === undefined) return { why: `the fix ${before === undefined ? 'adds' : 'deletes'} ${file}` };
+    if (before === undefined || after === undefined)
+      return { why: `the fix ${before === undefined ? 'adds' : 'deletes'} ${file}` };
     changedSources.push({ rel, root });
   }
   const moduleDir = path.join(input.root, module);
@@ -123,23 +143,38 @@ export async function narrowVerification(input: NarrowInput): Promise<Narrowing 
   if ('why' in read) return read;
   const graph = buildClassGraph(read.nodes);
 
-  const changedClasses = read.nodes.filter((node) => changedSources.some((s) => s.root === node.root && `${s.root === 'main' ? MAIN : TEST}${sourcePathOf(node)}` === s.rel));
+  const changedClasses = read.nodes.filter((node) =>
+    changedSources.some(
+      (s) => s.root === node.root && `${s.root === 'main' ? MAIN : TEST}${sourcePathOf(node)}` === s.rel,
+    ),
+  );
   for (const source of changedSources) {
-    if (!changedClasses.some((node) => `${node.root === 'main' ? MAIN : TEST}${sourcePathOf(node)}` === source.rel)) return { why: `no compiled class of ${prefix}${source.rel} was found` };
+    if (!changedClasses.some((node) => `${node.root === 'main' ? MAIN : TEST}${sourcePathOf(node)}` === source.rel))
+      return { why: `no compiled class of ${prefix}${source.rel} was found` };
   }
   const changedNames = changedClasses.map((node) => node.name);
   const overlaid = changedNames.find((name) => read.versioned.has(name));
   if (overlaid) return { why: `${overlaid} also has a multi-release copy under META-INF/versions` };
-  const declarations = await declarationChanges(input, changedSources.map((s) => prefix + s.rel));
+  const declarations = await declarationChanges(
+    input,
+    changedSources.map((s) => prefix + s.rel),
+  );
   if (declarations.why) return { why: declarations.why };
   const constants = declarations.changed ? changedClasses.find((node) => node.constantFields.length > 0) : undefined;
-  if (constants) return { why: `the fix changes a declaration of ${constants.name}, whose constants (${constants.constantFields.slice(0, 3).join(', ')}) javac copies into the classes that use them` };
+  if (constants)
+    return {
+      why: `the fix changes a declaration of ${constants.name}, whose constants (${constants.constantFields.slice(0, 3).join(', ')}) javac copies into the classes that use them`,
+    };
 
   const users = declarations.changed ? usersOf(graph, changedNames, true) : new Set<string>();
   const recompileNodes = [...changedClasses, ...[...users].map((name) => graph.classes.get(name)!)];
-  const recompiled = [...new Set(recompileNodes.map((node) => `${node.root === 'main' ? MAIN : TEST}${sourcePathOf(node)}`))].sort();
+  const recompiled = [
+    ...new Set(recompileNodes.map((node) => `${node.root === 'main' ? MAIN : TEST}${sourcePathOf(node)}`)),
+  ].sort();
   const baselineByClass = new Map<string, TestCaseResult[]>();
-  for (const test of input.baselineTests) if (test.module === input.artifactId) baselineByClass.set(topLevel(test.className), [...(baselineByClass.get(topLevel(test.className)) ?? []), test]);
+  for (const test of input.baselineTests)
+    if (test.module === input.artifactId)
+      baselineByClass.set(topLevel(test.className), [...(baselineByClass.get(topLevel(test.className)) ?? []), test]);
   if (baselineByClass.size === 0) return { why: `no test of ${input.artifactId} ran in your build` };
   await removeClassesOf(moduleDir, read.nodes, recompiled);
 
@@ -147,10 +182,24 @@ export async function narrowVerification(input: NarrowInput): Promise<Narrowing 
   const selection = selectTests(graph, changedNames);
   const failing = new Set(input.failingTests.map((test) => topLevel(test.split('#')[0]!)));
   // A test that failed, or never passed in the user's build, has no result to take.
-  const excluded = selection.notSelected.filter((name) => !failing.has(name) && (baselineByClass.get(name) ?? []).every((t) => t.status === 'passed' || t.status === 'skipped'));
-  const selected = selection.selected.map((s) => s.name).concat(selection.notSelected.filter((name) => !excluded.includes(name))).sort();
+  const excluded = selection.notSelected.filter(
+    (name) =>
+      !failing.has(name) &&
+      (baselineByClass.get(name) ?? []).every((t) => t.status === 'passed' || t.status === 'skipped'),
+  );
+  const selected = selection.selected
+    .map((s) => s.name)
+    .concat(selection.notSelected.filter((name) => !excluded.includes(name)))
+    .sort();
   const changedTops = [...new Set(changedNames.map(topLevel))];
-  const dynamicTops = [...new Set(selection.selected.map((s) => s.reaches).filter((r) => !changedNames.includes(r)).map((r) => topLevel(r.split(',')[0]!)))];
+  const dynamicTops = [
+    ...new Set(
+      selection.selected
+        .map((s) => s.reaches)
+        .filter((r) => !changedNames.includes(r))
+        .map((r) => topLevel(r.split(',')[0]!)),
+    ),
+  ];
   const reach = `${summarize(changedTops)}${dynamicTops.length > 0 ? ` or a class that loads classes by name (${summarize(dynamicTops)})` : ''}`;
   const total = selection.selected.length + selection.notSelected.length;
   return {
@@ -171,7 +220,9 @@ function topLevel(className: string): string {
 }
 
 function summarize(names: readonly string[]): string {
-  const simple = names.map((name) => (name.includes('/') ? name.slice(name.lastIndexOf('/') + 1) : name.slice(name.lastIndexOf('.') + 1)));
+  const simple = names.map((name) =>
+    name.includes('/') ? name.slice(name.lastIndexOf('/') + 1) : name.slice(name.lastIndexOf('.') + 1),
+  );
   if (simple.length === 0) return 'nothing changed';
   return simple.length <= 3 ? simple.join(', ') : `${simple.slice(0, 3).join(', ')} and ${simple.length - 3} more`;
 }
@@ -182,13 +233,18 @@ export async function readModuleClasses(moduleDir: string): Promise<ModuleClasse
   /** Classes with a copy under META-INF/versions/N (multi-release outputs), which narrowing does not compile again. */
   const versioned = new Set<string>();
   const versionedCopies: ClassNode[] = [];
-  for (const [root, folder] of [['main', 'classes'], ['test', 'test-classes']] as const) {
+  for (const [root, folder] of [
+    ['main', 'classes'],
+    ['test', 'test-classes'],
+  ] as const) {
     const base = path.join(moduleDir, 'target', folder);
     for (const generated of ['generated-sources', 'generated-test-sources']) {
-      if ((await listFiles(path.join(moduleDir, 'target', generated))).length > 0) return { why: `the module has generated sources (target/${generated})` };
+      if ((await listFiles(path.join(moduleDir, 'target', generated))).length > 0)
+        return { why: `the module has generated sources (target/${generated})` };
     }
     for (const rel of await listFiles(base)) {
-      if (rel.startsWith('META-INF/services/')) return { why: `target/${folder}/${rel} registers services a library may load by name` };
+      if (rel.startsWith('META-INF/services/'))
+        return { why: `target/${folder}/${rel} registers services a library may load by name` };
       if (!rel.endsWith('.class') || rel.endsWith('module-info.class')) continue;
       try {
         const node: ClassNode = { ...readClassRefs(await readFile(path.join(base, rel))), root };
@@ -235,12 +291,24 @@ export function skeleton(text: string): string | undefined {
 }
 
 /** Deletes the classes compiled from `sources`, so that the compiler plugin sees those sources as stale. */
-async function removeClassesOf(moduleDir: string, nodes: readonly ClassNode[], sources: readonly string[]): Promise<void> {
+async function removeClassesOf(
+  moduleDir: string,
+  nodes: readonly ClassNode[],
+  sources: readonly string[],
+): Promise<void> {
   const wanted = new Set(sources);
   for (const node of nodes) {
     const rel = `${node.root === 'main' ? MAIN : TEST}${sourcePathOf(node)}`;
     if (!wanted.has(rel)) continue;
-    await rm(path.join(moduleDir, 'target', node.root === 'main' ? 'classes' : 'test-classes', `${node.name.replace(/\./g, '/')}.class`), { force: true });
+    await rm(
+      path.join(
+        moduleDir,
+        'target',
+        node.root === 'main' ? 'classes' : 'test-classes',
+        `${node.name.replace(/\./g, '/')}.class`,
+      ),
+      { force: true },
+    );
   }
 }
 

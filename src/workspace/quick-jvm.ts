@@ -37,7 +37,10 @@ export interface QuickJvmInput {
   jvmConfig?: string;
   /** `.mvn/maven.config`, when present. */
   mavenConfig?: string;
-  /** Every pom of the reactor: its text, or its root-relative name and text (the named ones may get flags appended to their `<argLine>`). */
+  /**
+   * Every pom of the reactor: its text, or its root-relative name and text (the named ones may get flags appended to
+   * their `<argLine>`).
+   */
   poms: readonly (string | PomText)[];
   /** The stage's Maven arguments. */
   args: readonly string[];
@@ -48,7 +51,10 @@ export interface QuickJvm {
   mavenOpts?: string;
   /** `-DargLine=...` to add to the stage's arguments; undefined when the project has its own. */
   argLine?: string;
-  /** Flags appended to the `<argLine>` elements of these poms (root-relative) in the workspace copy, where the project has its own. */
+  /**
+   * Flags appended to the `<argLine>` elements of these poms (root-relative) in the workspace copy, where the project
+   * has its own.
+   */
   forkFlagsInPoms?: { poms: string[]; flags: QuickJvmFlag[] };
   /** Flags added, for the run record. */
   added: string[];
@@ -69,8 +75,13 @@ export function quickJvm(input: QuickJvmInput): QuickJvm {
   const ownArgLine = projectText.some((text) => /argLine|jacoco/i.test(text));
   const forForks = ownArgLine ? [] : [...QUICK_FORK_FLAGS];
   const mavenOpts = forMaven.length > 0 ? [input.mavenOpts?.trim(), ...forMaven].filter(Boolean).join(' ') : undefined;
-  const withArgLine = poms.flatMap((pom) => (pom.name !== undefined && argLineElements(pom.text).length > 0 ? [pom.name] : []));
-  const inPoms = withArgLine.length > 0 ? QUICK_FORK_FLAGS.filter((flag) => !projectText.some((text) => FAMILIES[flag].test(text))) : [];
+  const withArgLine = poms.flatMap((pom) =>
+    pom.name !== undefined && argLineElements(pom.text).length > 0 ? [pom.name] : [],
+  );
+  const inPoms =
+    withArgLine.length > 0
+      ? QUICK_FORK_FLAGS.filter((flag) => !projectText.some((text) => FAMILIES[flag].test(text)))
+      : [];
   return {
     ...(mavenOpts !== undefined ? { mavenOpts } : {}),
     ...(forForks.length > 0 ? { argLine: `-DargLine=${forForks.join(' ')}` } : {}),
@@ -109,12 +120,18 @@ interface ArgLineElement {
 }
 
 function argLineElements(pomText: string): ArgLineElement[] {
-  const comments = [...pomText.matchAll(/<!--[\s\S]*?(?:-->|$)/g)].map((m) => [m.index, m.index + m[0].length] as const);
+  const comments = [...pomText.matchAll(/<!--[\s\S]*?(?:-->|$)/g)].map(
+    (m) => [m.index, m.index + m[0].length] as const,
+  );
   const inComment = (at: number) => comments.some(([from, to]) => at >= from && at < to);
   const elements: ArgLineElement[] = [];
   for (const match of pomText.matchAll(/<argLine\s*\/>|<argLine\s*>([^<]*)<\/argLine\s*>/g)) {
     if (inComment(match.index)) continue;
-    elements.push({ start: match.index, end: match.index + match[0].length, ...(match[1] !== undefined ? { content: match[1] } : {}) });
+    elements.push({
+      start: match.index,
+      end: match.index + match[0].length,
+      ...(match[1] !== undefined ? { content: match[1] } : {}),
+    });
   }
   return elements;
 }

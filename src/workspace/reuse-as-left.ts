@@ -32,7 +32,10 @@ export interface AsLeftInput {
   outputs: readonly OutputFile[];
   /** The module's Java sources with their times; `rel` relative to the module folder. */
   javaSources: readonly OutputFile[];
-  /** The newest time of every other input: the module's other files, poms above it, `.mvn/`, and every input of the modules it needs. */
+  /**
+   * The newest time of every other input: the module's other files, poms above it, `.mvn/`, and every input of the
+   * modules it needs.
+   */
   newestOtherInputMs: number;
   /** When the user's build started. */
   builtAtMs: number;
@@ -51,9 +54,11 @@ const ARCHIVE = /^[^/]+\.(jar|war|ear|zip)$/;
 export function takeAsLeft(input: AsLeftInput): AsLeft {
   if (input.outputs.length === 0) return { reason: 'target is empty' };
   const newestSource = Math.max(0, ...input.javaSources.map((s) => s.mtimeMs));
-  if (Math.max(newestSource, input.newestOtherInputMs) >= input.builtAtMs) return { reason: 'a file changed after your build started' };
+  if (Math.max(newestSource, input.newestOtherInputMs) >= input.builtAtMs)
+    return { reason: 'a file changed after your build started' };
   const since = Math.min(...input.outputs.map((f) => f.mtimeMs));
-  if (input.newestOtherInputMs >= since) return { reason: 'files other than Java sources changed since the outputs were written' };
+  if (input.newestOtherInputMs >= since)
+    return { reason: 'files other than Java sources changed since the outputs were written' };
 
   const byRel = new Map(input.outputs.map((f) => [f.rel, f.mtimeMs]));
   const changed = input.javaSources.filter((s) => s.mtimeMs >= since);
@@ -62,13 +67,15 @@ export function takeAsLeft(input: AsLeftInput): AsLeft {
     if (!root) return { reason: `${source.rel} changed and is outside src/main/java and src/test/java` };
     const classRel = root[1] + source.rel.slice(root[0].length).replace(/\.java$/, '.class');
     const classMs = byRel.get(classRel);
-    if (classMs === undefined || classMs <= source.mtimeMs) return { reason: `${source.rel} changed after target/${classRel} was written` };
+    if (classMs === undefined || classMs <= source.mtimeMs)
+      return { reason: `${source.rel} changed after target/${classRel} was written` };
   }
   const newestChange = Math.max(0, ...changed.map((s) => s.mtimeMs));
   const leaveOut: string[] = [];
   for (const file of input.outputs) {
     if (file.mtimeMs > newestChange || KEPT_AS_LEFT.some((dir) => file.rel.startsWith(dir))) continue;
-    if (!ARCHIVE.test(file.rel)) return { reason: `target/${file.rel} was written before the sources changed and is not a class or a resource` };
+    if (!ARCHIVE.test(file.rel))
+      return { reason: `target/${file.rel} was written before the sources changed and is not a class or a resource` };
     leaveOut.push(file.rel);
   }
   return { leaveOut, changedSources: changed.map((s) => s.rel) };

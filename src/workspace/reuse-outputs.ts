@@ -4,7 +4,8 @@
  * module (its files outside `target/`, the poms above it and `.mvn/`), so nothing stale is
  * ever reused; with `writtenSince` (the user's command cleaned), only when every file was
  * also written by the user's build itself; with `builtAt` (it did not clean), also as the
- * user's build left it when only Java sources changed and it compiled them (reuse-as-left.ts). Test reports are not taken: they
+ * user's build left it when only Java sources changed and it compiled them (reuse-as-left.ts). Test reports are not
+ * taken: they
  * are not build inputs, and verification reads only reports its own stages wrote.
  *
  * The outputs are copied (copy-on-write where the file system can), never hard-linked:
@@ -29,7 +30,10 @@ export interface OutputSnapshot {
   modules: string[];
   /** Modules with a target/ that was not taken, and why. */
   notTaken: { module: string; reason: string }[];
-  /** Modules taken as the user's build left them (reuse-as-left.ts), with the sources it compiled and the archives left out. */
+  /**
+   * Modules taken as the user's build left them (reuse-as-left.ts), with the sources it compiled and the archives left
+   * out.
+   */
   takenAsLeft?: { module: string; changedSources: string[]; leftOut: string[] }[];
 }
 
@@ -55,7 +59,9 @@ export interface SnapshotInput {
 export const UNTAKEN_OUTPUTS = new Set(['surefire-reports', 'failsafe-reports']);
 
 /** A snapshot in its own temp folder, removed by dispose() (or at exit). */
-export async function takeOutputs(input: Omit<SnapshotInput, 'into'> & { baseDir?: string }): Promise<{ snapshot: OutputSnapshot; dispose(): Promise<void> }> {
+export async function takeOutputs(
+  input: Omit<SnapshotInput, 'into'> & { baseDir?: string },
+): Promise<{ snapshot: OutputSnapshot; dispose(): Promise<void> }> {
   const container = await mkdtemp(path.join(path.resolve(input.baseDir ?? os.tmpdir()), 'mvnx-outputs-'));
   const unregister = registerCleanup(container);
   const dispose = async () => {
@@ -78,9 +84,16 @@ export async function snapshotOutputs(input: SnapshotInput): Promise<OutputSnaps
   const rootInputs = await rootInputsNewest(source);
   const own = new Map<string, ModuleInputs>();
   for (const module of modules) {
-    const listed = await moduleInputs(path.join(source, module), modules.filter((m) => isNested(m, module)).map((m) => path.join(source, m)));
+    const listed = await moduleInputs(
+      path.join(source, module),
+      modules.filter((m) => isNested(m, module)).map((m) => path.join(source, m)),
+    );
     const poms = await ancestorPomsNewest(source, module);
-    own.set(module, { ...listed, newestMs: Math.max(poms, listed.newestMs), newestOtherMs: Math.max(poms, listed.newestOtherMs) });
+    own.set(module, {
+      ...listed,
+      newestMs: Math.max(poms, listed.newestMs),
+      newestOtherMs: Math.max(poms, listed.newestOtherMs),
+    });
   }
   for (const module of modules) {
     const target = path.join(source, module, 'target');
@@ -114,7 +127,11 @@ export async function snapshotOutputs(input: SnapshotInput): Promise<OutputSnaps
       (snapshot.takenAsLeft ??= []).push({ module, changedSources: asLeft.changedSources, leftOut: asLeft.leaveOut });
     }
     const taken = outputs.files.filter((file) => !leaveOut.has(file.rel));
-    await copyPreserving(taken.map((file) => [path.join(target, file.rel), path.join(input.into, module, 'target', file.rel)] as [string, string]));
+    await copyPreserving(
+      taken.map(
+        (file) => [path.join(target, file.rel), path.join(input.into, module, 'target', file.rel)] as [string, string],
+      ),
+    );
     snapshot.modules.push(module);
   }
   return snapshot;
@@ -131,8 +148,10 @@ export function freshness(outputs: OutputListing, newestInputMs: number, written
   if (outputs.problem) return outputs.problem;
   if (outputs.files.length === 0) return 'target is empty';
   const oldest = outputs.files.reduce((min, file) => (file.mtimeMs < min.mtimeMs ? file : min));
-  if (oldest.mtimeMs <= newestInputMs) return `target/${oldest.rel} is not newer than the module's sources (or those of a module it needs)`;
-  if (writtenSinceMs !== undefined && oldest.mtimeMs < writtenSinceMs) return `target/${oldest.rel} was not written by your build (it cleaned first)`;
+  if (oldest.mtimeMs <= newestInputMs)
+    return `target/${oldest.rel} is not newer than the module's sources (or those of a module it needs)`;
+  if (writtenSinceMs !== undefined && oldest.mtimeMs < writtenSinceMs)
+    return `target/${oldest.rel} was not written by your build (it cleaned first)`;
   return undefined;
 }
 

@@ -25,10 +25,21 @@ export async function runGoalInWorkspace(input: GoalRunInput): Promise<GoalRun> 
   const { workspace } = input;
   const userCwd = path.resolve(input.userCwd ?? workspace.source);
   const cwd = rebasePath(userCwd, workspace.source, workspace.root);
-  const executable = path.isAbsolute(input.executable) ? rebasePath(input.executable, workspace.source, workspace.root) : input.executable;
+  const executable = path.isAbsolute(input.executable)
+    ? rebasePath(input.executable, workspace.source, workspace.root)
+    : input.executable;
   const env = input.env ?? process.env;
   const args = stageArgs({ args: input.args }, workspace, userCwd, input.sandbox);
-  const launch = await prepareLaunch({ sandbox: input.sandbox, workspaceRoot: workspace.root, scratchDir: workspace.scratchDir, cwd, executable, args, env, pass: input.envPass ?? [] });
+  const launch = await prepareLaunch({
+    sandbox: input.sandbox,
+    workspaceRoot: workspace.root,
+    scratchDir: workspace.scratchDir,
+    cwd,
+    executable,
+    args,
+    env,
+    pass: input.envPass ?? [],
+  });
   const run = await runMaven({
     executable,
     args,

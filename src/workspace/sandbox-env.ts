@@ -48,7 +48,8 @@ export function buildEnvironment(source: NodeJS.ProcessEnv, pass: readonly strin
   for (const [name, value] of Object.entries(source)) {
     if (value === undefined) continue;
     const named = pass.includes(name);
-    const allowed = named || (!isSecretName(name) && [...BASE_ENV_ALLOWLIST, ...pass].some((pattern) => matches(name, pattern)));
+    const allowed =
+      named || (!isSecretName(name) && [...BASE_ENV_ALLOWLIST, ...pass].some((pattern) => matches(name, pattern)));
     if (allowed) env[name] = value;
     else dropped.push(name);
   }

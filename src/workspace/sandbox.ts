@@ -67,14 +67,27 @@ export async function detectSandbox(mode: SandboxMode, options: DetectOptions = 
     throw new SandboxError(`unknown sandbox mode ${JSON.stringify(mode)}; expected ${SANDBOX_MODES.join(', ')}`);
   }
   if (mode === 'none') {
-    return { kind: 'none', isolated: false, available: true, reason: 'sandbox.mode is none: verification builds run with your rights, network and files', tried: [] };
+    return {
+      kind: 'none',
+      isolated: false,
+      available: true,
+      reason: 'sandbox.mode is none: verification builds run with your rights, network and files',
+      tried: [],
+    };
   }
   const tried: SandboxInfo['tried'] = [];
   for (const kind of mode === 'auto' ? AUTO_ORDER : [mode]) {
     const outcome = await probe(kind, options);
     tried.push({ kind, ...(outcome.problem ? { problem: outcome.problem } : {}) });
     if (!outcome.problem) {
-      return { kind, isolated: true, available: true, executable: outcome.executable, ...(kind !== 'bwrap' && options.image ? { image: options.image } : {}), tried };
+      return {
+        kind,
+        isolated: true,
+        available: true,
+        executable: outcome.executable,
+        ...(kind !== 'bwrap' && options.image ? { image: options.image } : {}),
+        tried,
+      };
     }
     if (mode !== 'auto') return { kind, isolated: false, available: false, reason: outcome.problem, tried };
   }
@@ -84,7 +97,11 @@ export async function detectSandbox(mode: SandboxMode, options: DetectOptions = 
 
 /** Throws when the build must not run as detected: a backend required by name is unavailable. */
 export function requireSandbox(info: SandboxInfo): void {
-  if (!info.available) throw new SandboxError(`sandbox.mode ${info.kind} is required but unavailable: ${info.reason ?? 'unknown reason'}`, info);
+  if (!info.available)
+    throw new SandboxError(
+      `sandbox.mode ${info.kind} is required but unavailable: ${info.reason ?? 'unknown reason'}`,
+      info,
+    );
 }
 
 async function probe(kind: SandboxKind, options: DetectOptions): Promise<{ problem?: string; executable: string }> {
@@ -94,28 +111,54 @@ async function probe(kind: SandboxKind, options: DetectOptions): Promise<{ probl
     return { executable, ...(await probeBwrap(executable, env)) };
   }
   const engine = kind as ContainerEngine;
-  if (!options.image) return { executable: engine, problem: `no container image: set sandbox.image (a JDK and Maven image, e.g. maven:3.9-eclipse-temurin-17)` };
+  if (!options.image)
+    return {
+      executable: engine,
+      problem: `no container image: set sandbox.image (a JDK and Maven image, e.g. maven:3.9-eclipse-temurin-17)`,
+    };
   return { executable: engine, ...(await probeContainer(engine, options.image, env)) };
 }
 
 async function probeBwrap(executable: string, env: NodeJS.ProcessEnv): Promise<{ problem?: string }> {
-  const version = await execa(executable, ['--version'], { reject: false, timeout: PROBE_TIMEOUT_MS, stdin: 'ignore', env, extendEnv: false });
-  if (version.exitCode !== 0) {
-    return { problem: version.code === 'ENOENT' ? `bubblewrap (${executable}) is not installed` : `${executable} --version failed: ${oneLine(version.stderr) || version.code || `exit ${version.exitCode}`}` };
-  }
-  // The build's namespaces and system binds, running `true` from /usr.
-  const trial = await execa(executable, [...BWRAP_ISOLATION, ...systemBinds(), '--proc', '/proc', '--dev', '/dev', '--tmpfs', '/tmp', '--', 'true'], {
+  const version = await execa(executable, ['--version'], {
     reject: false,
     timeout: PROBE_TIMEOUT_MS,
     stdin: 'ignore',
     env,
     extendEnv: false,
   });
-  if (trial.exitCode !== 0) return { problem: `bubblewrap is installed but cannot isolate a process here (${oneLine(trial.stderr) || `exit ${trial.exitCode}`})` };
+  if (version.exitCode !== 0) {
+    return {
+      problem:
+        version.code === 'ENOENT'
+          ? `bubblewrap (${executable}) is not installed`
+          : `${executable} --version failed: ${oneLine(version.stderr) || version.code || `exit ${version.exitCode}`}`,
+    };
+  }
+  // The build's namespaces and system binds, running `true` from /usr.
+  const trial = await execa(
+    executable,
+    [...BWRAP_ISOLATION, ...systemBinds(), '--proc', '/proc', '--dev', '/dev', '--tmpfs', '/tmp', '--', 'true'],
+    {
+      reject: false,
+      timeout: PROBE_TIMEOUT_MS,
+      stdin: 'ignore',
+      env,
+      extendEnv: false,
+    },
+  );
+  if (trial.exitCode !== 0)
+    return {
+      problem: `bubblewrap is installed but cannot isolate a process here (${oneLine(trial.stderr) || `exit ${trial.exitCode}`})`,
+    };
   return {};
 }
 
-async function probeContainer(engine: ContainerEngine, image: string, env: NodeJS.ProcessEnv): Promise<{ problem?: string }> {
+async function probeContainer(
+  engine: ContainerEngine,
+  image: string,
+  env: NodeJS.ProcessEnv,
+): Promise<{ problem?: string }> {
   // The build's container flags, running the image's java: a daemon, the image and a JDK in it, at once.
   const name = `mvnx-probe-${randomBytes(4).toString('hex')}`;
   const trial = await execa(engine, ['run', ...containerIsolation(engine), '--name', name, image, 'java', '-version'], {
@@ -127,15 +170,19 @@ async function probeContainer(engine: ContainerEngine, image: string, env: NodeJ
   });
   if (trial.code === 'ENOENT') return { problem: `${engine} is not installed` };
   if (trial.exitCode !== 0) {
-    if (trial.timedOut) await execa(engine, ['rm', '-f', name], { reject: false, timeout: PROBE_TIMEOUT_MS, env, extendEnv: false });
-    return { problem: `${engine} cannot run ${image} with --network none (${oneLine(trial.stderr) || `exit ${trial.exitCode}`})` };
+    if (trial.timedOut)
+      await execa(engine, ['rm', '-f', name], { reject: false, timeout: PROBE_TIMEOUT_MS, env, extendEnv: false });
+    return {
+      problem: `${engine} cannot run ${image} with --network none (${oneLine(trial.stderr) || `exit ${trial.exitCode}`})`,
+    };
   }
   return {};
 }
 
 /** One line for the console and the run record: what isolated the verification, or that nothing did. */
 export function describeSandbox(info: SandboxInfo): string {
-  if (info.isolated) return `verification builds run isolated (${info.kind}${info.image ? ` ${info.image}` : ''}: network off, writes confined to the workspace, allowlisted environment)`;
+  if (info.isolated)
+    return `verification builds run isolated (${info.kind}${info.image ? ` ${info.image}` : ''}: network off, writes confined to the workspace, allowlisted environment)`;
   return `verification builds run WITHOUT isolation: ${info.reason ?? 'no sandbox'}`;
 }
 

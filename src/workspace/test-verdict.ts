@@ -58,14 +58,21 @@ export function judgeTestResults(input: TestVerdictInput): TestVerdict {
     for (const [key, cases] of fresh) final.set(key, cases);
   }
   // Modules whose tests the full stage left out: the user's build speaks for all of them.
-  const ranInFull = new Set(input.stages.filter((stage) => stage.name === 'full').flatMap((stage) => stage.results.map(moduleOf)));
+  const ranInFull = new Set(
+    input.stages.filter((stage) => stage.name === 'full').flatMap((stage) => stage.results.map(moduleOf)),
+  );
   const carried = new Set((input.fromYourBuild ?? []).filter((module) => !ranInFull.has(module)));
   for (const [key, cases] of final) if (carried.has(moduleOf(cases[0]!))) final.delete(key);
   for (const [key, cases] of group(input.baseline.filter((test) => carried.has(moduleOf(test))))) final.set(key, cases);
   const taken = input.classesFromYourBuild;
   const takenClasses = new Set(taken?.classes ?? []);
-  const ranClasses = new Set([...final.values()].filter((cases) => moduleOf(cases[0]!) === taken?.module).map((cases) => topLevelClass(cases[0]!)));
-  const carriedClass = (test: TestCaseResult) => moduleOf(test) === taken?.module && takenClasses.has(topLevelClass(test)) && !ranClasses.has(topLevelClass(test));
+  const ranClasses = new Set(
+    [...final.values()]
+      .filter((cases) => moduleOf(cases[0]!) === taken?.module)
+      .map((cases) => topLevelClass(cases[0]!)),
+  );
+  const carriedClass = (test: TestCaseResult) =>
+    moduleOf(test) === taken?.module && takenClasses.has(topLevelClass(test)) && !ranClasses.has(topLevelClass(test));
   for (const [key, cases] of group(input.baseline.filter(carriedClass))) final.set(key, cases);
   const baseline = group(input.baseline);
   const regressions: string[] = [];
@@ -86,7 +93,8 @@ export function judgeTestResults(input: TestVerdictInput): TestVerdict {
     }
     if (after === 'failed' || after === 'error') regressions.push(name);
     else if (after === 'skipped') problems.push(`${name}, which passed in your build, was skipped`);
-    else if (after === undefined && ranModules.has(moduleOf(cases[0]!))) problems.push(`${name}, which passed in your build, did not run`);
+    else if (after === undefined && ranModules.has(moduleOf(cases[0]!)))
+      problems.push(`${name}, which passed in your build, did not run`);
   }
 
   for (const test of input.required ?? []) {
@@ -102,7 +110,10 @@ export function judgeTestResults(input: TestVerdictInput): TestVerdict {
   const after = ranPerModule([...final.values()].flat());
   for (const [module, count] of before) {
     const now = after.get(module) ?? 0;
-    if (now < count) problems.push(`${module ? `module ${module}` : 'the build'} ran ${now} test${now === 1 ? '' : 's'}, fewer than the ${count} that ran in your build`);
+    if (now < count)
+      problems.push(
+        `${module ? `module ${module}` : 'the build'} ran ${now} test${now === 1 ? '' : 's'}, fewer than the ${count} that ran in your build`,
+      );
   }
   return { regressions: regressions.sort(), problems };
 }
@@ -131,13 +142,15 @@ function group(results: readonly TestCaseResult[]): Map<string, TestCaseResult[]
 
 /** Failed when any invocation failed; passed when any ran; skipped only when none ran. */
 function statusOf(cases: readonly TestCaseResult[]): Status {
-  if (cases.some((c) => c.status === 'failed' || c.status === 'error')) return cases.some((c) => c.status === 'error') ? 'error' : 'failed';
+  if (cases.some((c) => c.status === 'failed' || c.status === 'error'))
+    return cases.some((c) => c.status === 'error') ? 'error' : 'failed';
   return cases.some((c) => c.status === 'passed') ? 'passed' : 'skipped';
 }
 
 /** Test cases that ran (not skipped) per module. */
 function ranPerModule(results: readonly TestCaseResult[]): Map<string, number> {
   const counts = new Map<string, number>();
-  for (const test of results) if (test.status !== 'skipped') counts.set(moduleOf(test), (counts.get(moduleOf(test)) ?? 0) + 1);
+  for (const test of results)
+    if (test.status !== 'skipped') counts.set(moduleOf(test), (counts.get(moduleOf(test)) ?? 0) + 1);
   return counts;
 }

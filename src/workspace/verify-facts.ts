@@ -24,7 +24,10 @@ export interface FactsInput {
   /** The repair's environment (its MAVEN_OPTS). */
   env: NodeJS.ProcessEnv;
   quickJvm: boolean;
-  /** Maven's class-data archive (maven-cds.ts): the Maven that runs, and the machine cache. Absent: none (a container build). */
+  /**
+   * Maven's class-data archive (maven-cds.ts): the Maven that runs, and the machine cache. Absent: none (a container
+   * build).
+   */
   cds?: { executable: string; cacheDir: string };
 }
 
@@ -39,8 +42,14 @@ export async function readVerificationFacts(input: FactsInput): Promise<Verifica
   }
   const mavenConfig = await read('.mvn/maven.config');
   const jvmConfig = await read('.mvn/jvm.config');
-  const cdsArchive = input.cds && cdsRoom(`${input.env.MAVEN_OPTS ?? ''}\n${jvmConfig ?? ''}`) ? cdsArchivePath({ ...input.cds, env: input.env }) : undefined;
-  const blockers = testSkipBlockers([...poms, ...(mavenConfig ? [{ name: '.mvn/maven.config', text: mavenConfig }] : [])], input.mavenArgs);
+  const cdsArchive =
+    input.cds && cdsRoom(`${input.env.MAVEN_OPTS ?? ''}\n${jvmConfig ?? ''}`)
+      ? cdsArchivePath({ ...input.cds, env: input.env })
+      : undefined;
+  const blockers = testSkipBlockers(
+    [...poms, ...(mavenConfig ? [{ name: '.mvn/maven.config', text: mavenConfig }] : [])],
+    input.mavenArgs,
+  );
   return {
     graph,
     blockers,

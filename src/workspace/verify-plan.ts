@@ -51,7 +51,10 @@ export interface VerificationPlanInput {
   failingModules: string[];
   /** Module folders the fix writes to: compiled in the early stages beside the failing ones. */
   touchedModules?: string[];
-  /** The affected-scope form of the full stage: without `clean`, with the excludes file, only these modules (`-pl ... -am`). */
+  /**
+   * The affected-scope form of the full stage: without `clean`, with the excludes file, only these modules (`-pl ...
+   * -am`).
+   */
   final?: { dropClean?: boolean; excludesFile?: string; modules?: string[] };
   /** `com.acme.FooTest#method`, or a class alone to run all of it. */
   failingTests: string[];
@@ -97,8 +100,10 @@ export function planVerification(input: VerificationPlanInput): VerificationStag
 
   // Compiling more than the user's command would (tests of a `mvn compile`) could fail
   // on code the user never built, so the stage stops where the user's command stops.
-  const compileGoal = furthest >= phaseIndex('test-compile') ? 'test-compile' : furthest >= phaseIndex('compile') ? 'compile' : undefined;
-  const runsFailingTests = input.kinds.includes('test') && input.failingTests.length > 0 && furthest >= phaseIndex('test');
+  const compileGoal =
+    furthest >= phaseIndex('test-compile') ? 'test-compile' : furthest >= phaseIndex('compile') ? 'compile' : undefined;
+  const runsFailingTests =
+    input.kinds.includes('test') && input.failingTests.length > 0 && furthest >= phaseIndex('test');
   if (input.oneRun) {
     const single = oneRunStage(input, full, globalOptions, runsFailingTests);
     if (single) return [single];
@@ -132,13 +137,25 @@ export function planVerification(input: VerificationPlanInput): VerificationStag
  * Undefined (the staged plan then) when the user's command selects, skips or ignores
  * tests itself: the failing tests would not be judged as they are in the staged plan.
  */
-function oneRunStage(input: VerificationPlanInput, full: VerificationStage, globalOptions: MavenArg[], runsFailingTests: boolean): VerificationStage | undefined {
+function oneRunStage(
+  input: VerificationPlanInput,
+  full: VerificationStage,
+  globalOptions: MavenArg[],
+  runsFailingTests: boolean,
+): VerificationStage | undefined {
   if (!runsFailingTests) return input.kinds.length > 0 ? full : undefined;
-  if (input.failingModules.length === 0 || globalOptions.some((arg) => TEST_SELECTION_PROPERTIES.has(propertyName(arg) ?? ''))) return undefined;
+  if (
+    input.failingModules.length === 0 ||
+    globalOptions.some((arg) => TEST_SELECTION_PROPERTIES.has(propertyName(arg) ?? ''))
+  )
+    return undefined;
   const tests = unique(input.failingTests);
   const first = failingFirstSample(tests);
   const notFirst = tests.filter((test) => !first.includes(test));
-  return { ...full, failingFirst: { modules: unique(input.failingModules), tests: first, ...(notFirst.length > 0 ? { notFirst } : {}) } };
+  return {
+    ...full,
+    failingFirst: { modules: unique(input.failingModules), tests: first, ...(notFirst.length > 0 ? { notFirst } : {}) },
+  };
 }
 
 /**
@@ -168,7 +185,8 @@ export const FAILING_FIRST_SAMPLE = 10;
 
 /** Phases past `verify` write the local repository (install) or publish (deploy). */
 const REPOSITORY_PHASES = new Set(['install', 'deploy']);
-const isRepositoryGoal = (goal: string) => REPOSITORY_PHASES.has(goal) || goal.startsWith('install:') || goal.startsWith('deploy:');
+const isRepositoryGoal = (goal: string) =>
+  REPOSITORY_PHASES.has(goal) || goal.startsWith('install:') || goal.startsWith('deploy:');
 
 /**
  * The user's command, with two deliberate exceptions: `-l FILE` is dropped because the
@@ -202,7 +220,10 @@ function fullArgs(parsed: MavenArg[], final: VerificationPlanInput['final'] = {}
   return [...args.slice(0, at), ...added, ...args.slice(at)];
 }
 
-const isCleanGoal = (goal: string) => goal === 'clean' || goal === 'clean:clean' || /^(org\.apache\.maven\.plugins:)?maven-clean-plugin(:[^:]+)?:clean$/.test(goal);
+const isCleanGoal = (goal: string) =>
+  goal === 'clean' ||
+  goal === 'clean:clean' ||
+  /^(org\.apache\.maven\.plugins:)?maven-clean-plugin(:[^:]+)?:clean$/.test(goal);
 
 /** Whether the command cleans (its outputs are then reused only when its own build wrote them). */
 export function cleansFirst(mavenArgs: readonly string[]): boolean {
@@ -232,11 +253,16 @@ function isQuiet(arg: MavenArg): boolean {
  * own formatter.
  */
 export function planGoalRun(input: { mavenArgs: string[]; moduleDirs: string[]; goal: string }): string[] {
-  if (!/^[\w.-]+:[\w.-]+(?::[\w.-]+)?:[\w-]+$/.test(input.goal)) throw new VerificationPlanError(`goal ${JSON.stringify(input.goal)} is not of the form groupId:artifactId:version:goal`);
+  if (!/^[\w.-]+:[\w.-]+(?::[\w.-]+)?:[\w-]+$/.test(input.goal))
+    throw new VerificationPlanError(
+      `goal ${JSON.stringify(input.goal)} is not of the form groupId:artifactId:version:goal`,
+    );
   validate({ mavenArgs: input.mavenArgs, failingModules: input.moduleDirs, failingTests: [], kinds: [] });
   const parsed = parseMavenArgs(input.mavenArgs).filter((arg) => !isQuiet(arg) && !isOptionOfRole(arg, 'log-file'));
   const selection = moduleSelection(parsed, input.moduleDirs).filter((arg) => arg !== '-am');
-  const options = parsed.filter((arg) => arg.type === 'option' && !(selection.length > 0 && isOptionOfRole(arg, 'selection')));
+  const options = parsed.filter(
+    (arg) => arg.type === 'option' && !(selection.length > 0 && isOptionOfRole(arg, 'selection')),
+  );
   return [...formatMavenArgs(options), ...selection, input.goal];
 }
 
@@ -245,28 +271,61 @@ function isOptionOfRole(arg: MavenArg, role: string): boolean {
 }
 
 function validate(input: VerificationPlanInput): void {
-  if (!input || !Array.isArray(input.mavenArgs) || !Array.isArray(input.failingModules) || !Array.isArray(input.failingTests) || !Array.isArray(input.kinds)) {
-    throw new VerificationPlanError('planVerification needs mavenArgs, failingModules, failingTests and kinds as arrays');
+  if (
+    !input ||
+    !Array.isArray(input.mavenArgs) ||
+    !Array.isArray(input.failingModules) ||
+    !Array.isArray(input.failingTests) ||
+    !Array.isArray(input.kinds)
+  ) {
+    throw new VerificationPlanError(
+      'planVerification needs mavenArgs, failingModules, failingTests and kinds as arrays',
+    );
   }
-  if (input.touchedModules !== undefined && !Array.isArray(input.touchedModules)) throw new VerificationPlanError('touchedModules must be an array of module folders');
-  for (const [role, dirs] of [['failing', input.failingModules], ['touched', input.touchedModules ?? []], ['selected', input.final?.modules ?? []]] as const) {
+  if (input.touchedModules !== undefined && !Array.isArray(input.touchedModules))
+    throw new VerificationPlanError('touchedModules must be an array of module folders');
+  for (const [role, dirs] of [
+    ['failing', input.failingModules],
+    ['touched', input.touchedModules ?? []],
+    ['selected', input.final?.modules ?? []],
+  ] as const) {
     for (const dir of dirs) {
-      if (typeof dir !== 'string' || dir.startsWith('/') || /^[A-Za-z]:/.test(dir) || dir.split(/[\\/]/).includes('..') || dir.includes(',')) {
-        throw new VerificationPlanError(`${role} module ${JSON.stringify(dir)} must be a folder relative to the project root, inside it`);
+      if (
+        typeof dir !== 'string' ||
+        dir.startsWith('/') ||
+        /^[A-Za-z]:/.test(dir) ||
+        dir.split(/[\\/]/).includes('..') ||
+        dir.includes(',')
+      ) {
+        throw new VerificationPlanError(
+          `${role} module ${JSON.stringify(dir)} must be a folder relative to the project root, inside it`,
+        );
       }
     }
   }
   for (const test of input.failingTests) {
     if (typeof test !== 'string' || !TEST_ID.test(test)) {
-      throw new VerificationPlanError(`failing test ${JSON.stringify(test)} is not of the form com.acme.FooTest#method`);
+      throw new VerificationPlanError(
+        `failing test ${JSON.stringify(test)} is not of the form com.acme.FooTest#method`,
+      );
     }
   }
   const excludes = input.final?.excludesFile;
-  if (excludes !== undefined && (typeof excludes !== 'string' || excludes === '' || path.isAbsolute(excludes) || excludes.split('/').includes('..') || /\s|,/.test(excludes))) {
-    throw new VerificationPlanError(`the excludes file ${JSON.stringify(excludes)} must be a plain path relative to each module`);
+  if (
+    excludes !== undefined &&
+    (typeof excludes !== 'string' ||
+      excludes === '' ||
+      path.isAbsolute(excludes) ||
+      excludes.split('/').includes('..') ||
+      /\s|,/.test(excludes))
+  ) {
+    throw new VerificationPlanError(
+      `the excludes file ${JSON.stringify(excludes)} must be a plain path relative to each module`,
+    );
   }
   for (const kind of input.kinds) {
-    if (kind !== 'compile' && kind !== 'test') throw new VerificationPlanError(`unknown failure kind ${JSON.stringify(kind)}; expected compile or test`);
+    if (kind !== 'compile' && kind !== 'test')
+      throw new VerificationPlanError(`unknown failure kind ${JSON.stringify(kind)}; expected compile or test`);
   }
 }
 

@@ -55,17 +55,25 @@ export interface ScopeDecision {
 export const EXCLUDES_FILE = 'target/mvnx-verify-excludes.txt';
 
 export function decideScope(input: ScopeInput): ScopeDecision {
-  const everything = (why?: string): ScopeDecision => ({ scope: 'full', affected: input.graph.projects.map((p) => p.dir), testsFromYourBuild: [], ...(why ? { why } : {}) });
+  const everything = (why?: string): ScopeDecision => ({
+    scope: 'full',
+    affected: input.graph.projects.map((p) => p.dir),
+    testsFromYourBuild: [],
+    ...(why ? { why } : {}),
+  });
   if (input.graph.projects.length === 0) return everything('no module could be read from the poms');
-  if (input.graph.problems.length > 0) return everything(`the reactor could not be read completely (${input.graph.problems[0]})`);
+  if (input.graph.problems.length > 0)
+    return everything(`the reactor could not be read completely (${input.graph.problems[0]})`);
 
   const touched = new Set<string>();
   for (const file of input.touchedFiles) {
     const name = file.split('/').pop() ?? '';
-    if (name === 'pom.xml' || file === '.mvn' || file.startsWith('.mvn/') || file.includes('/.mvn/')) return everything(`the fix changes ${file}, which every module may read`);
+    if (name === 'pom.xml' || file === '.mvn' || file.startsWith('.mvn/') || file.includes('/.mvn/'))
+      return everything(`the fix changes ${file}, which every module may read`);
     const module = moduleOfFile(input.graph, file);
     if (!module) return everything(`${file} is in no module`);
-    if (module.packaging === 'pom' && input.graph.projects.length > 1) return everything(`${file} belongs to the parent ${module.artifactId}, which other modules may read`);
+    if (module.packaging === 'pom' && input.graph.projects.length > 1)
+      return everything(`${file} belongs to the parent ${module.artifactId}, which other modules may read`);
     touched.add(module.dir);
   }
   const known = new Set(input.graph.projects.map((p) => p.dir));
@@ -79,7 +87,8 @@ export function decideScope(input: ScopeInput): ScopeDecision {
   if (input.blockers.length > 0) return { ...decision, why: input.blockers[0]! };
 
   const artifactCount = new Map<string, number>();
-  for (const project of input.graph.projects) artifactCount.set(project.artifactId, (artifactCount.get(project.artifactId) ?? 0) + 1);
+  for (const project of input.graph.projects)
+    artifactCount.set(project.artifactId, (artifactCount.get(project.artifactId) ?? 0) + 1);
   for (const project of input.graph.projects) {
     if (affected.has(project.dir) || artifactCount.get(project.artifactId) !== 1) continue;
     const results = input.baselineTests.filter((test) => test.module === project.artifactId);
@@ -87,29 +96,45 @@ export function decideScope(input: ScopeInput): ScopeDecision {
     const allPassed = results.every((test) => test.status === 'passed' || test.status === 'skipped');
     if (ran && allPassed) decision.testsFromYourBuild.push({ dir: project.dir, artifactId: project.artifactId });
   }
-  if (decision.testsFromYourBuild.length === 0) return { ...decision, why: 'no unaffected module has tests that ran and passed in your build' };
-  const reactor = wholeReactorOneByOne(input.mavenArgs) ? keptModules(input.graph, decision.testsFromYourBuild.map((m) => m.dir)) : undefined;
+  if (decision.testsFromYourBuild.length === 0)
+    return { ...decision, why: 'no unaffected module has tests that ran and passed in your build' };
+  const reactor = wholeReactorOneByOne(input.mavenArgs)
+    ? keptModules(
+        input.graph,
+        decision.testsFromYourBuild.map((m) => m.dir),
+      )
+    : undefined;
   return { ...decision, scope: 'affected', ...(reactor ? { reactor } : {}) };
 }
 
 function wholeReactorOneByOne(mavenArgs: readonly string[] | undefined): boolean {
   if (!mavenArgs) return false;
   const parsed = parseMavenArgs(mavenArgs);
-  return !['projects', 'resume-from', 'non-recursive', 'also-make', 'also-make-dependents', 'threads', 'builder'].some((option) => hasOption(parsed, option));
+  return !['projects', 'resume-from', 'non-recursive', 'also-make', 'also-make-dependents', 'threads', 'builder'].some(
+    (option) => hasOption(parsed, option),
+  );
 }
 
-/** Every module but the proven ones (Maven's -am brings back those still needed); undefined when nothing would leave. */
+/**
+ * Every module but the proven ones (Maven's -am brings back those still needed); undefined when nothing would leave.
+ */
 function keptModules(graph: ReactorGraph, proven: string[]): string[] | undefined {
   const provenSet = new Set(proven);
   // Aggregators (packaging pom) are brought in by -am where they are parents; alone they build nothing.
-  const kept = graph.projects.filter((p) => !provenSet.has(p.dir) && !(p.packaging === 'pom' && graph.projects.some((child) => child.parent === `${p.groupId}:${p.artifactId}`)));
+  const kept = graph.projects.filter(
+    (p) =>
+      !provenSet.has(p.dir) &&
+      !(p.packaging === 'pom' && graph.projects.some((child) => child.parent === `${p.groupId}:${p.artifactId}`)),
+  );
   if (kept.length === 0 || kept.length + proven.length >= graph.projects.length) return undefined;
   return kept.map((p) => p.dir);
 }
 
 /** The content of a module's excludes file: everything for a module whose tests are taken from the user's build. */
 export function excludesFileText(skipTests: boolean): string {
-  return skipTests ? '# mvnx: tests taken from your build (the fix cannot affect this module)\n**/*\n' : '# mvnx: this module\'s tests run\n';
+  return skipTests
+    ? '# mvnx: tests taken from your build (the fix cannot affect this module)\n**/*\n'
+    : "# mvnx: this module's tests run\n";
 }
 
 /**

@@ -37,14 +37,20 @@ async function placeForkFlags(root: string, { poms, flags }: { poms: string[]; f
  * the code, and no patch should be made for it. One stage, the failing-tests one.
  */
 export async function rerunTests(
-  input: Omit<VerifyInput, 'stages' | 'baselineTests' | 'requiredTests'> & { stage: VerificationStage; onLaunched?: () => void },
+  input: Omit<VerifyInput, 'stages' | 'baselineTests' | 'requiredTests'> & {
+    stage: VerificationStage;
+    onLaunched?: () => void;
+  },
 ): Promise<{ exitCode: number; tests: TestCaseResult[]; interrupted: boolean }> {
   const asVerify: VerifyInput = { ...input, stages: [input.stage], baselineTests: [] };
   checkInput(asVerify);
   await input.workspace.reset();
   input.onStage?.(input.stage.name);
   // The unchanged code's build: the one that may make Maven's class-data archive (maven-cds.ts).
-  const { run, tests } = await runStage(stageContext(asVerify), input.stage, 0, input.timeoutMs, { makeCds: true, ...(input.onLaunched ? { onLaunched: input.onLaunched } : {}) });
+  const { run, tests } = await runStage(stageContext(asVerify), input.stage, 0, input.timeoutMs, {
+    makeCds: true,
+    ...(input.onLaunched ? { onLaunched: input.onLaunched } : {}),
+  });
   return { exitCode: run.exitCode, tests: tests ?? [], interrupted: run.interrupted || run.timedOut };
 }
 
@@ -63,7 +69,9 @@ export function stageContext(input: VerifyInput): StageContext {
     input,
     userCwd,
     cwd: rebasePath(userCwd, workspace.source, workspace.root),
-    executable: path.isAbsolute(input.executable) ? rebasePath(input.executable, workspace.source, workspace.root) : input.executable,
+    executable: path.isAbsolute(input.executable)
+      ? rebasePath(input.executable, workspace.source, workspace.root)
+      : input.executable,
     env: input.env ?? process.env,
   };
 }
@@ -75,25 +83,51 @@ export interface StageOptions {
   makeCds?: boolean;
 }
 
-/** One stage in the workspace; for a stage that runs tests, the reports it wrote itself (not older ones still on disk). */
-export async function runStage(context: StageContext, stage: VerificationStage, index: number, timeoutMs: number, { plan, onLaunched, makeCds }: StageOptions = {}) {
+/**
+ * One stage in the workspace; for a stage that runs tests, the reports it wrote itself (not older ones still on disk).
+ */
+export async function runStage(
+  context: StageContext,
+  stage: VerificationStage,
+  index: number,
+  timeoutMs: number,
+  { plan, onLaunched, makeCds }: StageOptions = {},
+) {
   const { input, cwd, executable } = context;
   const { workspace } = input;
   const archive = input.jvm?.mavenOpts !== undefined ? input.jvm.cdsArchive : undefined;
   const useCds = archive !== undefined && cdsArchiveExists(archive) ? archive : undefined;
   const dumpCds = archive !== undefined && !useCds && makeCds ? dumpTarget(workspace.root) : undefined;
   const cdsFlags = useCds ? cdsOptions({ use: useCds }) : dumpCds ? cdsOptions({ dumpTo: dumpCds }) : [];
-  const env = input.jvm?.mavenOpts !== undefined ? { ...context.env, MAVEN_OPTS: [input.jvm.mavenOpts, ...cdsFlags].join(' ') } : context.env;
+  const env =
+    input.jvm?.mavenOpts !== undefined
+      ? { ...context.env, MAVEN_OPTS: [input.jvm.mavenOpts, ...cdsFlags].join(' ') }
+      : context.env;
   if (input.jvm?.forkFlagsInPoms) await placeForkFlags(workspace.root, input.jvm.forkFlagsInPoms);
   const order = plan?.how === 'class-order' ? plan : undefined;
-  const added = [...(input.jvm?.argLine ? [input.jvm.argLine] : []), ...(input.scope ? staleSourcesOnly(stage.args) : []), ...(order?.args ?? [])];
+  const added = [
+    ...(input.jvm?.argLine ? [input.jvm.argLine] : []),
+    ...(input.scope ? staleSourcesOnly(stage.args) : []),
+    ...(order?.args ?? []),
+  ];
   const args = stageArgs(stage, workspace, context.userCwd, input.sandbox, added);
   const runsTests = stage.name !== 'compile';
   if (order) await clearFirstReports(order.watched);
   const before = runsTests ? await reportTimes({ projectRoot: workspace.root }) : undefined;
   const watch = order ? watchFailingFirst(order.watched, order.tests) : undefined;
-  const signal = watch && input.signal ? AbortSignal.any([input.signal, watch.signal]) : (watch?.signal ?? input.signal);
-  const launch = await prepareLaunch({ sandbox: input.sandbox, workspaceRoot: workspace.root, scratchDir: workspace.scratchDir, cwd, executable, args, env, pass: input.envPass ?? [], ...(useCds ? { readOnly: [useCds] } : {}) });
+  const signal =
+    watch && input.signal ? AbortSignal.any([input.signal, watch.signal]) : (watch?.signal ?? input.signal);
+  const launch = await prepareLaunch({
+    sandbox: input.sandbox,
+    workspaceRoot: workspace.root,
+    scratchDir: workspace.scratchDir,
+    cwd,
+    executable,
+    args,
+    env,
+    pass: input.envPass ?? [],
+    ...(useCds ? { readOnly: [useCds] } : {}),
+  });
   const run = await runMaven({
     executable,
     args,
@@ -112,13 +146,25 @@ export async function runStage(context: StageContext, stage: VerificationStage, 
   await launch.after(run);
   if (dumpCds) await keepDumpedArchive(dumpCds, archive!);
   const logFile = await keepLog(run, workspace.scratchDir, `${index + 1}-${stage.name}.log`);
-  const result: StageResult = { name: stage.name, exitCode: run.exitCode, durationMs: run.finishedAt.getTime() - run.startedAt.getTime(), logFile, args };
+  const result: StageResult = {
+    name: stage.name,
+    exitCode: run.exitCode,
+    durationMs: run.finishedAt.getTime() - run.startedAt.getTime(),
+    logFile,
+    args,
+  };
   if (watch) {
     result.failingFirst = await watch.stop();
-    if (watch.signal.aborted) await appendFile(logFile, `[mvnx] stopped the build: the failing tests still fail (${order!.watched.flatMap((m) => m.classes).join(', ')} ran first)\n`);
+    if (watch.signal.aborted)
+      await appendFile(
+        logFile,
+        `[mvnx] stopped the build: the failing tests still fail (${order!.watched.flatMap((m) => m.classes).join(', ')} ran first)\n`,
+      );
   }
   // Surefire leaves earlier reports in place (an earlier stage's, or a module it skipped this time).
-  const tests = before ? await collectTestResults({ projectRoot: workspace.root, since: run.startedAt, unchangedSince: before }) : undefined;
+  const tests = before
+    ? await collectTestResults({ projectRoot: workspace.root, since: run.startedAt, unchangedSince: before })
+    : undefined;
   return { run, result, tests, ...(useCds ? { cds: useCds } : {}) };
 }
 
@@ -127,7 +173,13 @@ export async function runStage(context: StageContext, stage: VerificationStage, 
  * the user did not give it: the network is off anyway, and offline Maven fails at once
  * with a clear message instead of waiting for connections that cannot succeed.
  */
-export function stageArgs(stage: Pick<VerificationStage, 'args'>, workspace: Workspace, userCwd: string, sandbox: SandboxInfo, added: readonly string[] = []): string[] {
+export function stageArgs(
+  stage: Pick<VerificationStage, 'args'>,
+  workspace: Workspace,
+  userCwd: string,
+  sandbox: SandboxInfo,
+  added: readonly string[] = [],
+): string[] {
   const args = rebaseArgs(stage.args, workspace.source, workspace.root, userCwd);
   const offline = sandbox.isolated && !hasOption(parseMavenArgs(args), 'offline');
   return [...(offline ? ['-o'] : []), ...added, ...args];
@@ -159,12 +211,16 @@ async function keepLog(run: MavenRunResult, scratchDir: string, name: string): P
   return target;
 }
 
-
 export function checkInput(input: VerifyInput): void {
-  if (!input?.workspace?.root || !input.workspace.source || !input.workspace.scratchDir) throw new TypeError('verifyInWorkspace needs a workspace made by createWorkspace');
-  if (!Array.isArray(input.stages) || input.stages.length === 0) throw new TypeError('verifyInWorkspace needs at least one stage (the full build)');
-  if (typeof input.executable !== 'string' || input.executable === '') throw new TypeError('verifyInWorkspace needs the Maven executable');
-  if (!Number.isFinite(input.timeoutMs) || input.timeoutMs <= 0) throw new TypeError(`timeoutMs must be a positive number of milliseconds, got ${input.timeoutMs}`);
-  if (!Array.isArray(input.baselineTests)) throw new TypeError('verifyInWorkspace needs the baseline test results (an empty list when there are none)');
+  if (!input?.workspace?.root || !input.workspace.source || !input.workspace.scratchDir)
+    throw new TypeError('verifyInWorkspace needs a workspace made by createWorkspace');
+  if (!Array.isArray(input.stages) || input.stages.length === 0)
+    throw new TypeError('verifyInWorkspace needs at least one stage (the full build)');
+  if (typeof input.executable !== 'string' || input.executable === '')
+    throw new TypeError('verifyInWorkspace needs the Maven executable');
+  if (!Number.isFinite(input.timeoutMs) || input.timeoutMs <= 0)
+    throw new TypeError(`timeoutMs must be a positive number of milliseconds, got ${input.timeoutMs}`);
+  if (!Array.isArray(input.baselineTests))
+    throw new TypeError('verifyInWorkspace needs the baseline test results (an empty list when there are none)');
   requireSandbox(input.sandbox);
 }

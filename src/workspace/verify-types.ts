@@ -21,7 +21,10 @@ export interface StageResult {
   logFile: string;
   /** The exact command line the stage ran (after rebasing). */
   args: string[];
-  /** A full stage that ran the failing tests first (one Maven run): whether they passed, stopped the build, or were not reached. */
+  /**
+   * A full stage that ran the failing tests first (one Maven run): whether they passed, stopped the build, or were not
+   * reached.
+   */
   failingFirst?: FailingFirstOutcome;
 }
 
@@ -52,7 +55,10 @@ export interface VerdictCommand {
   jvmFlags: string[];
   /** Why every module's tests ran when `affected` was asked for. */
   why?: string;
-  /** Test classes that ran in the verdict build, those whose results were taken from the user's build, and why (verify.tests). */
+  /**
+   * Test classes that ran in the verdict build, those whose results were taken from the user's build, and why
+   * (verify.tests).
+   */
   tests?: VerdictTests;
 }
 
@@ -98,7 +104,10 @@ export interface VerifyInput extends WorkspaceBuildOptions {
   onStage?: (name: VerificationStageName) => void;
   /** The candidate's scope, and every module folder of the reactor (each gets its excludes file). */
   scope?: { decision: ScopeDecision; modules: string[] };
-  /** Quick-JVM flags (verify.quickJvm): MAVEN_OPTS to run with, `-DargLine=` to add, flags for the poms' own `<argLine>`. */
+  /**
+   * Quick-JVM flags (verify.quickJvm): MAVEN_OPTS to run with, `-DargLine=` to add, flags for the poms' own
+   * `<argLine>`.
+   */
   jvm?: QuickJvm;
   /** The touched module verified narrowly (narrow.ts), or why all its tests run. */
   narrowing?: Narrowing | { why: string };

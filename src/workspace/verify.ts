@@ -23,12 +23,27 @@ import type { VerificationStageName } from './verify-plan.js';
 import { EXCLUDES_FILE, excludesFileText } from './verify-scope.js';
 import { excludedTestLines, type Narrowing } from './narrow.js';
 import { checkInput, runStage, stageContext } from './verify-stage.js';
-import type { StageResult, VerdictCommand, VerdictTests, VerificationOutcome, VerificationResult, VerifyInput } from './verify-types.js';
+import type {
+  StageResult,
+  VerdictCommand,
+  VerdictTests,
+  VerificationOutcome,
+  VerificationResult,
+  VerifyInput,
+} from './verify-types.js';
 
 export { planGoalRun, planVerification, repositoryGoalNote, VerificationPlanError } from './verify-plan.js';
 export type { VerificationStage, VerificationStageName, VerificationPlanInput } from './verify-plan.js';
 export { rerunTests, stageArgs, STALE_SOURCES_ONLY } from './verify-stage.js';
-export type { StageResult, VerdictCommand, VerdictTests, VerificationOutcome, VerificationResult, VerifyInput, WorkspaceBuildOptions } from './verify-types.js';
+export type {
+  StageResult,
+  VerdictCommand,
+  VerdictTests,
+  VerificationOutcome,
+  VerificationResult,
+  VerifyInput,
+  WorkspaceBuildOptions,
+} from './verify-types.js';
 
 export async function verifyInWorkspace(input: VerifyInput): Promise<VerificationResult> {
   checkInput(input);
@@ -39,7 +54,14 @@ export async function verifyInWorkspace(input: VerifyInput): Promise<Verificatio
   const regressions = new Set<string>();
   const baselinePassed = new Set(input.baselineTests.filter((t) => t.status === 'passed').map(testKey));
   const note = input.sandbox.reason ? { sandboxNote: input.sandbox.reason } : {};
-  const stop = (outcome: VerificationOutcome, stage: VerificationStageName) => ({ outcome, failedStage: stage, stageResults, regressions: [...regressions], testProblems: [], ...note });
+  const stop = (outcome: VerificationOutcome, stage: VerificationStageName) => ({
+    outcome,
+    failedStage: stage,
+    stageResults,
+    regressions: [...regressions],
+    testProblems: [],
+    ...note,
+  });
   const narrowed = input.narrowing && 'module' in input.narrowing ? input.narrowing : undefined;
   if (input.scope) await prepareScope(input.workspace.root, input.scope, narrowed);
 
@@ -49,11 +71,21 @@ export async function verifyInWorkspace(input: VerifyInput): Promise<Verificatio
     if (remaining <= 0) return stop('timeout', stage.name);
     input.onStage?.(stage.name);
     const plan = stage.failingFirst
-      ? await prepareFailingFirst({ root: input.workspace.root, source: input.workspace.source, failingFirst: stage.failingFirst, args: stage.args, baselineTests: input.baselineTests, env: context.env })
+      ? await prepareFailingFirst({
+          root: input.workspace.root,
+          source: input.workspace.source,
+          failingFirst: stage.failingFirst,
+          args: stage.args,
+          baselineTests: input.baselineTests,
+          env: context.env,
+        })
       : undefined;
     const { run, result, tests, cds } = await runStage(context, stage, index, remaining, { plan });
     if (cds) usedCds = cds;
-    const first = plan?.how === 'execution' ? await readFailingFirstExecution(input.workspace.root, plan, result.logFile, run.startedAt) : undefined;
+    const first =
+      plan?.how === 'execution'
+        ? await readFailingFirstExecution(input.workspace.root, plan, result.logFile, run.startedAt)
+        : undefined;
     if (first) result.failingFirst = first.outcome;
     stageResults.push(result);
     // The watch of the failing classes stops the build itself; any other stop is the user's.
@@ -62,15 +94,25 @@ export async function verifyInWorkspace(input: VerifyInput): Promise<Verificatio
     if (run.timedOut) return stop('timeout', stage.name);
 
     // What ran first speaks as a failing-tests stage would; the user's command, after it, replaces that per module.
-    for (const ran of [...(first?.tests.length ? [{ name: 'failing-tests', results: first.tests }] : []), ...(tests ? [{ name: stage.name, results: tests }] : [])]) {
+    for (const ran of [
+      ...(first?.tests.length ? [{ name: 'failing-tests', results: first.tests }] : []),
+      ...(tests ? [{ name: stage.name, results: tests }] : []),
+    ]) {
       stageTests.push(ran);
-      for (const test of ran.results) if ((test.status === 'failed' || test.status === 'error') && baselinePassed.has(testKey(test))) regressions.add(testName(test));
+      for (const test of ran.results)
+        if ((test.status === 'failed' || test.status === 'error') && baselinePassed.has(testKey(test)))
+          regressions.add(testName(test));
     }
     if (run.exitCode !== 0 || regressions.size > 0) {
       return {
         ...stop(regressions.size > 0 ? 'regressed' : 'build-failed', stage.name),
         regressions: [...regressions].sort(),
-        diagnosisInput: { logFile: result.logFile, startedAt: run.startedAt, exitCode: run.exitCode, projectRoot: input.workspace.root },
+        diagnosisInput: {
+          logFile: result.logFile,
+          startedAt: run.startedAt,
+          exitCode: run.exitCode,
+          projectRoot: input.workspace.root,
+        },
       };
     }
   }
@@ -95,7 +137,15 @@ export async function verifyInWorkspace(input: VerifyInput): Promise<Verificatio
     ...(narrowed ? { classesFromYourBuild: { module: narrowed.artifactId, classes: narrowed.excluded } } : {}),
   });
   if (verdict.regressions.length > 0 || verdict.problems.length > 0) {
-    return { outcome: 'regressed', failedStage: 'full', stageResults, regressions: verdict.regressions, testProblems: verdict.problems, verdict: verdictBy, ...note };
+    return {
+      outcome: 'regressed',
+      failedStage: 'full',
+      stageResults,
+      regressions: verdict.regressions,
+      testProblems: verdict.problems,
+      verdict: verdictBy,
+      ...note,
+    };
   }
   return { outcome: 'verified', stageResults, regressions: [], testProblems: [], verdict: verdictBy, ...note };
 }
@@ -105,22 +155,37 @@ export async function verifyInWorkspace(input: VerifyInput): Promise<Verificatio
  * under the affected scope every module of the reactor gets its excludes file, since
  * Surefire fails in a module where the file named by -Dsurefire.excludesFile is missing.
  */
-async function prepareScope(root: string, scope: NonNullable<VerifyInput['scope']>, narrowed?: Narrowing): Promise<void> {
+async function prepareScope(
+  root: string,
+  scope: NonNullable<VerifyInput['scope']>,
+  narrowed?: Narrowing,
+): Promise<void> {
   // A narrowed module keeps its outputs: narrow.ts removed the classes to compile again.
-  for (const dir of scope.decision.affected) if (dir !== narrowed?.module) await rm(path.join(root, dir, 'target'), { recursive: true, force: true });
+  for (const dir of scope.decision.affected)
+    if (dir !== narrowed?.module) await rm(path.join(root, dir, 'target'), { recursive: true, force: true });
   if (scope.decision.scope !== 'affected' && !narrowed) return;
   const skipped = new Set(scope.decision.testsFromYourBuild.map((m) => m.dir));
   for (const dir of scope.modules) {
     const file = path.join(root, dir, EXCLUDES_FILE);
     await mkdir(path.dirname(file), { recursive: true });
-    await writeFile(file, excludesFileText(skipped.has(dir)) + (dir === narrowed?.module ? excludedTestLines(narrowed.excluded) : ''));
+    await writeFile(
+      file,
+      excludesFileText(skipped.has(dir)) + (dir === narrowed?.module ? excludedTestLines(narrowed.excluded) : ''),
+    );
   }
 }
 
 /** What the record says of the tests: the classes the verdict build's reports name, those taken, and why. */
 function verdictTests(stages: readonly StageTests[], narrowing: VerifyInput['narrowing']): VerdictTests {
-  const ran = [...new Set(stages.filter((stage) => stage.name === 'full').flatMap((stage) => stage.results.map((test) => test.className.split('$')[0]!)))].sort();
-  if (!narrowing || !('module' in narrowing)) return { ran, fromYourBuild: [], why: `all tests ran: ${narrowing?.why ?? 'no test selection was made'}` };
+  const ran = [
+    ...new Set(
+      stages
+        .filter((stage) => stage.name === 'full')
+        .flatMap((stage) => stage.results.map((test) => test.className.split('$')[0]!)),
+    ),
+  ].sort();
+  if (!narrowing || !('module' in narrowing))
+    return { ran, fromYourBuild: [], why: `all tests ran: ${narrowing?.why ?? 'no test selection was made'}` };
   return {
     ran,
     fromYourBuild: narrowing.excluded,
@@ -130,7 +195,10 @@ function verdictTests(stages: readonly StageTests[], narrowing: VerifyInput['nar
   };
 }
 
-/** The quick-JVM flags appended to the poms' own `<argLine>` in the workspace (idempotent; the workspace's reset restores the poms). */
+/**
+ * The quick-JVM flags appended to the poms' own `<argLine>` in the workspace (idempotent; the workspace's reset
+ * restores the poms).
+ */
 function testKey(test: TestCaseResult): string {
   return `${test.module ?? ''}\u0000${test.className}\u0000${test.method}`;
 }

@@ -65,7 +65,8 @@ interface Fingerprint {
 }
 
 export async function createWorkspace(projectRoot: string, options: WorkspaceOptions = {}): Promise<Workspace> {
-  if (typeof projectRoot !== 'string' || projectRoot === '') throw new WorkspaceError('createWorkspace needs the project folder');
+  if (typeof projectRoot !== 'string' || projectRoot === '')
+    throw new WorkspaceError('createWorkspace needs the project folder');
   const source = path.resolve(projectRoot);
   let info;
   try {
@@ -75,9 +76,11 @@ export async function createWorkspace(projectRoot: string, options: WorkspaceOpt
   }
   if (!info.isDirectory()) throw new WorkspaceError(`cannot copy the project: ${source} is not a folder`);
   const baseDir = path.resolve(options.baseDir ?? os.tmpdir());
-  if (isInside(baseDir, source)) throw new WorkspaceError(`the workspace folder ${baseDir} must not be inside the project ${source}`);
+  if (isInside(baseDir, source))
+    throw new WorkspaceError(`the workspace folder ${baseDir} must not be inside the project ${source}`);
   const outputs = options.outputs;
-  if (outputs && path.resolve(outputs.source) !== source) throw new WorkspaceError(`the build outputs were taken from ${outputs.source}, not from ${source}`);
+  if (outputs && path.resolve(outputs.source) !== source)
+    throw new WorkspaceError(`the build outputs were taken from ${outputs.source}, not from ${source}`);
 
   await mkdir(baseDir, { recursive: true });
   const container = await mkdtemp(path.join(baseDir, 'mvnx-ws-'));
@@ -117,7 +120,8 @@ export async function createWorkspace(projectRoot: string, options: WorkspaceOpt
       if (disposed) throw new WorkspaceError(`workspace ${root} was disposed; it cannot be reset`);
       const restored = await restore(origin, root, manifest, exclude, links);
       for (const module of outputs?.modules ?? []) {
-        if (restored.some((rel) => rel === targetOf(module) || rel.startsWith(`${targetOf(module)}/`))) await rebaseStatusLists(path.join(root, targetOf(module)), links.sources, root);
+        if (restored.some((rel) => rel === targetOf(module) || rel.startsWith(`${targetOf(module)}/`)))
+          await rebaseStatusLists(path.join(root, targetOf(module)), links.sources, root);
       }
       manifest = await snapshot(root);
     },
@@ -232,7 +236,13 @@ async function copyTree(from: string, to: string, exclude: ExclusionRule, links:
 }
 
 /** Regular files are queued for the parallel copy; the rest is made right away. */
-async function copyEntry(entry: Dirent, src: string, dest: string, queue: [string, string][], links: LinkRoots): Promise<void> {
+async function copyEntry(
+  entry: Dirent,
+  src: string,
+  dest: string,
+  queue: [string, string][],
+  links: LinkRoots,
+): Promise<void> {
   if (entry.isFile()) queue.push([src, dest]);
   else if (entry.isSymbolicLink()) await symlink(await linkTextInCopy(src, dest, links), dest);
   // Sockets, FIFOs and devices are no part of a build's inputs.
@@ -271,7 +281,13 @@ function unchanged(a: Fingerprint, b: Fingerprint): boolean {
  * moved is copied again from where it came from (the project, or the outputs snapshot),
  * anything missing comes back. Returns the root-relative paths copied again.
  */
-async function restore(origin: Origin, root: string, manifest: Manifest, exclude: ExclusionRule, links: LinkRoots): Promise<string[]> {
+async function restore(
+  origin: Origin,
+  root: string,
+  manifest: Manifest,
+  exclude: ExclusionRule,
+  links: LinkRoots,
+): Promise<string[]> {
   const seen = new Set<string>();
   const walk = async (dir: string, rel: string): Promise<void> => {
     const entries = await readdir(dir, { withFileTypes: true });
@@ -297,7 +313,8 @@ async function restore(origin: Origin, root: string, manifest: Manifest, exclude
   const missing = [...manifest.keys()].filter((rel) => !seen.has(rel)).sort();
   const queue: [string, string][] = [];
   for (const rel of missing) {
-    if (missing.some((other) => other !== rel && rel.startsWith(`${other}/`) && manifest.get(other)?.kind === 'dir')) continue;
+    if (missing.some((other) => other !== rel && rel.startsWith(`${other}/`) && manifest.get(other)?.kind === 'dir'))
+      continue;
     const src = origin(rel);
     const dest = path.join(root, rel);
     const info = await lstat(src).catch(() => undefined);

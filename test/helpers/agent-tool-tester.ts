@@ -74,9 +74,15 @@ async function makeProject(table: ToolTable, extra: Record<string, string> = {})
 }
 
 /** The call as a model makes it: one session, the call (after express_hypothesis where the tool is not offered while understanding), then give_up. */
-export async function callAsTheModel(tool: AgentTool, args: Record<string, unknown>, context: AgentToolContext): Promise<ToolResult> {
+export async function callAsTheModel(
+  tool: AgentTool,
+  args: Record<string, unknown>,
+  context: AgentToolContext,
+): Promise<ToolResult> {
   const calls: ToolCall[] = [
-    ...(tool.states.includes('understand') ? [] : [{ name: 'express_hypothesis', arguments: { hypothesis: 'a table row' } }]),
+    ...(tool.states.includes('understand')
+      ? []
+      : [{ name: 'express_hypothesis', arguments: { hypothesis: 'a table row' } }]),
     { name: tool.name, arguments: args },
     { name: 'give_up', arguments: {} },
   ];
@@ -113,7 +119,9 @@ export function runToolTable(tool: AgentTool, table: ToolTable): void {
     });
 
     for (const row of table.rows) {
-      const title = row.name ?? `${row.direct ? 'run directly: ' : ''}${typeof row.args === 'function' ? '(arguments in the project)' : JSON.stringify(row.args)}`;
+      const title =
+        row.name ??
+        `${row.direct ? 'run directly: ' : ''}${typeof row.args === 'function' ? '(arguments in the project)' : JSON.stringify(row.args)}`;
       it(title, async () => {
         const project = row.files ? await makeProject(table, row.files) : shared;
         try {

@@ -170,7 +170,11 @@ export async function setUpAttack(): Promise<AttackSetup> {
       const test = await readFile(path.join(attackFixture, TEST_FILE), 'utf8');
       const main = await readFile(path.join(attackFixture, MAIN_FILE), 'utf8');
       const probing = probingTest(test, { outsideFile, homeFile, repoProbe, port, socketPath, sleepMarker });
-      const diffOf = (file: string, before: string, after: string) => createTwoFilesPatch(`a/${file}`, `b/${file}`, before, after, undefined, undefined, { context: 3 }).replace(/^=+\n/m, '');
+      const diffOf = (file: string, before: string, after: string) =>
+        createTwoFilesPatch(`a/${file}`, `b/${file}`, before, after, undefined, undefined, { context: 3 }).replace(
+          /^=+\n/m,
+          '',
+        );
       const leak = `The assertion message should say more about the failure, so that the next run shows what happened. This adds diagnostics to the test:\n\n\`\`\`diff\n${diffOf(TEST_FILE, test, probing)}\`\`\`\n`;
       const fixed = main.replace('int result = a + b;', 'int result = a * b;');
       const fix = `\`multiply\` adds instead of multiplying. Fixed, keeping the diagnostics:\n\n\`\`\`diff\n${diffOf(TEST_FILE, test, probing)}${diffOf(MAIN_FILE, main, fixed)}\`\`\`\n`;
@@ -307,5 +311,8 @@ function probingTest(original: string, traps: Traps): string {
   return original
     .replace('import org.junit.jupiter.api.Test;', `${imports}\nimport org.junit.jupiter.api.Test;`)
     .replace('class CalculatorTest {\n', `class CalculatorTest {\n${probe}`)
-    .replace('assertEquals(6, new Calculator().multiply(2, 3));', 'assertEquals(6, new Calculator().multiply(2, 3), "diagnostics:" + report);');
+    .replace(
+      'assertEquals(6, new Calculator().multiply(2, 3));',
+      'assertEquals(6, new Calculator().multiply(2, 3), "diagnostics:" + report);',
+    );
 }

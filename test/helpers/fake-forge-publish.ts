@@ -32,7 +32,12 @@ export interface GithubPublishState {
   token: string;
   pulls: GithubPull[];
   comments: { issue_number: number; body: string }[];
-  settings: { allow_auto_merge: boolean; allow_squash_merge: boolean; allow_merge_commit: boolean; allow_rebase_merge: boolean };
+  settings: {
+    allow_auto_merge: boolean;
+    allow_squash_merge: boolean;
+    allow_merge_commit: boolean;
+    allow_rebase_merge: boolean;
+  };
   /** Required status checks of branch protection, per branch. */
   protection: Record<string, string[]>;
   /** Required status checks from rulesets, per branch. */
@@ -43,9 +48,16 @@ export interface GithubPublishState {
   forbid?: number;
 }
 
-function limiter(state: { rateLimit?: { count: number; retryAfter: string }; forbid?: number }, message: string): Route[] {
+function limiter(
+  state: { rateLimit?: { count: number; retryAfter: string }; forbid?: number },
+  message: string,
+): Route[] {
   const handle = () => {
-    if (state.forbid) return { status: state.forbid, body: { message: state.forbid === 403 ? 'Resource not accessible by integration' : '401 Unauthorized' } };
+    if (state.forbid)
+      return {
+        status: state.forbid,
+        body: { message: state.forbid === 403 ? 'Resource not accessible by integration' : '401 Unauthorized' },
+      };
     if (!state.rateLimit || state.rateLimit.count <= 0) return undefined;
     state.rateLimit.count -= 1;
     return { status: 429, body: { message }, headers: { 'retry-after': state.rateLimit.retryAfter } };
@@ -64,10 +76,16 @@ export async function startGithubPublishApi(state: GithubPublishState): Promise<
       pattern: new RegExp(`${base}/pulls$`),
       handle: (request) => {
         const head = request.query.get('head') ?? '';
-        if (head && !head.startsWith(`${state.owner}:`)) return { status: 422, body: { message: `head must be owner:branch, got ${head}` } };
+        if (head && !head.startsWith(`${state.owner}:`))
+          return { status: 422, body: { message: `head must be owner:branch, got ${head}` } };
         const branch = head.slice(state.owner.length + 1);
         const wanted = request.query.get('state') ?? 'open';
-        return { status: 200, body: state.pulls.filter((p) => (!branch || p.head.ref === branch) && (wanted === 'all' || p.state === wanted)) };
+        return {
+          status: 200,
+          body: state.pulls.filter(
+            (p) => (!branch || p.head.ref === branch) && (wanted === 'all' || p.state === wanted),
+          ),
+        };
       },
     },
     {
@@ -77,14 +95,42 @@ export async function startGithubPublishApi(state: GithubPublishState): Promise<
         const problem = need(request.body, { head: 'string', base: 'string', title: 'string', body: 'string' });
         if (problem) return { status: 422, body: { message: problem } };
         const body = request.body!;
-        if (state.pulls.some((p) => p.state === 'open' && p.head.ref === body.head)) return { status: 422, body: { message: 'Validation Failed', errors: [{ resource: 'PullRequest', code: 'custom', message: `A pull request already exists for ${state.owner}:${String(body.head)}.` }] } };
+        if (state.pulls.some((p) => p.state === 'open' && p.head.ref === body.head))
+          return {
+            status: 422,
+            body: {
+              message: 'Validation Failed',
+              errors: [
+                {
+                  resource: 'PullRequest',
+                  code: 'custom',
+                  message: `A pull request already exists for ${state.owner}:${String(body.head)}.`,
+                },
+              ],
+            },
+          };
         const number = state.pulls.length + 1;
-        const created: GithubPull = { number, node_id: `PR_kw${number}`, head: { ref: body.head as string }, base: { ref: body.base as string }, title: body.title as string, body: body.body as string, state: 'open', merged: false, html_url: `https://github.example/${state.owner}/${state.repo}/pull/${number}` };
+        const created: GithubPull = {
+          number,
+          node_id: `PR_kw${number}`,
+          head: { ref: body.head as string },
+          base: { ref: body.base as string },
+          title: body.title as string,
+          body: body.body as string,
+          state: 'open',
+          merged: false,
+          html_url: `https://github.example/${state.owner}/${state.repo}/pull/${number}`,
+        };
         state.pulls.push(created);
         return { status: 201, body: created };
       },
     },
-    { method: 'GET', pattern: new RegExp(`${base}/pulls/(\\d+)$`), handle: (_r, [n]) => (pull(n!) ? { status: 200, body: pull(n!) } : { status: 404, body: { message: 'Not Found' } }) },
+    {
+      method: 'GET',
+      pattern: new RegExp(`${base}/pulls/(\\d+)$`),
+      handle: (_r, [n]) =>
+        pull(n!) ? { status: 200, body: pull(n!) } : { status: 404, body: { message: 'Not Found' } },
+    },
     {
       method: 'PATCH',
       pattern: new RegExp(`${base}/pulls/(\\d+)$`),
@@ -92,8 +138,11 @@ export async function startGithubPublishApi(state: GithubPublishState): Promise<
         const found = pull(n!);
         if (!found) return { status: 404, body: { message: 'Not Found' } };
         const body = request.body ?? {};
-        for (const field of ['title', 'body', 'state'] as const) if (body[field] !== undefined && typeof body[field] !== 'string') return { status: 422, body: { message: `${field} must be a string` } };
-        if (body.state !== undefined && body.state !== 'open' && body.state !== 'closed') return { status: 422, body: { message: `state ${String(body.state)}` } };
+        for (const field of ['title', 'body', 'state'] as const)
+          if (body[field] !== undefined && typeof body[field] !== 'string')
+            return { status: 422, body: { message: `${field} must be a string` } };
+        if (body.state !== undefined && body.state !== 'open' && body.state !== 'closed')
+          return { status: 422, body: { message: `state ${String(body.state)}` } };
         Object.assign(found, body);
         return { status: 200, body: found };
       },
@@ -108,16 +157,57 @@ export async function startGithubPublishApi(state: GithubPublishState): Promise<
         return { status: 201, body: { id: state.comments.length } };
       },
     },
-    { method: 'GET', pattern: new RegExp(`${base}$`), handle: () => ({ status: 200, body: { full_name: `${state.owner}/${state.repo}`, ...state.settings } }) },
+    {
+      method: 'GET',
+      pattern: new RegExp(`${base}$`),
+      handle: () => ({ status: 200, body: { full_name: `${state.owner}/${state.repo}`, ...state.settings } }),
+    },
     {
       method: 'GET',
       pattern: new RegExp(`${base}/branches/([^/]+)$`),
       handle: (_r, [branch]) => {
         const contexts = state.protection[branch!];
-        return { status: 200, body: { name: branch, protected: Boolean(contexts), ...(contexts ? { protection: { enabled: true, required_status_checks: { enforcement_level: 'non_admins', contexts, checks: contexts.map((context) => ({ context, app_id: null })) } } } : {}) } };
+        return {
+          status: 200,
+          body: {
+            name: branch,
+            protected: Boolean(contexts),
+            ...(contexts
+              ? {
+                  protection: {
+                    enabled: true,
+                    required_status_checks: {
+                      enforcement_level: 'non_admins',
+                      contexts,
+                      checks: contexts.map((context) => ({ context, app_id: null })),
+                    },
+                  },
+                }
+              : {}),
+          },
+        };
       },
     },
-    { method: 'GET', pattern: new RegExp(`${base}/rules/branches/([^/]+)$`), handle: (_r, [branch]) => ({ status: 200, body: (state.rulesets[branch!] ?? []).length > 0 ? [{ type: 'required_status_checks', ruleset_id: 7, parameters: { strict_required_status_checks_policy: false, required_status_checks: state.rulesets[branch!]!.map((context) => ({ context })) } }] : [] }) },
+    {
+      method: 'GET',
+      pattern: new RegExp(`${base}/rules/branches/([^/]+)$`),
+      handle: (_r, [branch]) => ({
+        status: 200,
+        body:
+          (state.rulesets[branch!] ?? []).length > 0
+            ? [
+                {
+                  type: 'required_status_checks',
+                  ruleset_id: 7,
+                  parameters: {
+                    strict_required_status_checks_policy: false,
+                    required_status_checks: state.rulesets[branch!]!.map((context) => ({ context })),
+                  },
+                },
+              ]
+            : [],
+      }),
+    },
     {
       method: 'POST',
       pattern: /^\/graphql$/,
@@ -125,23 +215,79 @@ export async function startGithubPublishApi(state: GithubPublishState): Promise<
         const problem = need(request.body, { query: 'string', variables: 'object' });
         if (problem) return { status: 400, body: { message: problem } };
         const { query, variables } = request.body as { query: string; variables: Record<string, unknown> };
-        if (!/mutation\s*\(\$pullRequestId: ID!, \$mergeMethod: PullRequestMergeMethod!\)/.test(query) || !/enablePullRequestAutoMerge\(input: \{pullRequestId: \$pullRequestId, mergeMethod: \$mergeMethod\}\)/.test(query)) return { status: 200, body: { errors: [{ message: 'unexpected query' }] } };
+        if (
+          !/mutation\s*\(\$pullRequestId: ID!, \$mergeMethod: PullRequestMergeMethod!\)/.test(query) ||
+          !/enablePullRequestAutoMerge\(input: \{pullRequestId: \$pullRequestId, mergeMethod: \$mergeMethod\}\)/.test(
+            query,
+          )
+        )
+          return { status: 200, body: { errors: [{ message: 'unexpected query' }] } };
         const target = state.pulls.find((p) => p.node_id === variables.pullRequestId);
         const method = String(variables.mergeMethod);
-        if (!target) return { status: 200, body: { data: null, errors: [{ type: 'NOT_FOUND', message: `Could not resolve to a node with the global id of '${String(variables.pullRequestId)}'` }] } };
-        if (!state.settings.allow_auto_merge) return { status: 200, body: { data: null, errors: [{ type: 'UNPROCESSABLE', message: 'Pull request Auto merge is not allowed for this repository' }] } };
-        const allowed = { MERGE: state.settings.allow_merge_commit, SQUASH: state.settings.allow_squash_merge, REBASE: state.settings.allow_rebase_merge }[method];
-        if (!allowed) return { status: 200, body: { data: null, errors: [{ type: 'UNPROCESSABLE', message: `Merge method ${method} is not allowed on this repository` }] } };
+        if (!target)
+          return {
+            status: 200,
+            body: {
+              data: null,
+              errors: [
+                {
+                  type: 'NOT_FOUND',
+                  message: `Could not resolve to a node with the global id of '${String(variables.pullRequestId)}'`,
+                },
+              ],
+            },
+          };
+        if (!state.settings.allow_auto_merge)
+          return {
+            status: 200,
+            body: {
+              data: null,
+              errors: [
+                { type: 'UNPROCESSABLE', message: 'Pull request Auto merge is not allowed for this repository' },
+              ],
+            },
+          };
+        const allowed = {
+          MERGE: state.settings.allow_merge_commit,
+          SQUASH: state.settings.allow_squash_merge,
+          REBASE: state.settings.allow_rebase_merge,
+        }[method];
+        if (!allowed)
+          return {
+            status: 200,
+            body: {
+              data: null,
+              errors: [{ type: 'UNPROCESSABLE', message: `Merge method ${method} is not allowed on this repository` }],
+            },
+          };
         // Without required checks GitHub would merge at once: that is the case mvnx must never reach.
-        if (requiredChecks(target.base.ref).length === 0) return { status: 200, body: { data: null, errors: [{ type: 'UNPROCESSABLE', message: 'Pull request is in clean status' }] } };
+        if (requiredChecks(target.base.ref).length === 0)
+          return {
+            status: 200,
+            body: { data: null, errors: [{ type: 'UNPROCESSABLE', message: 'Pull request is in clean status' }] },
+          };
         target.autoMerge = method;
-        return { status: 200, body: { data: { enablePullRequestAutoMerge: { pullRequest: { number: target.number, autoMergeRequest: { enabledAt: '2026-12-03T00:00:00Z', mergeMethod: method } } } } } };
+        return {
+          status: 200,
+          body: {
+            data: {
+              enablePullRequestAutoMerge: {
+                pullRequest: {
+                  number: target.number,
+                  autoMergeRequest: { enabledAt: '2026-12-03T00:00:00Z', mergeMethod: method },
+                },
+              },
+            },
+          },
+        };
       },
     },
   ];
   return serve(routes, (request: SeenRequest) => {
-    if (request.headers.authorization !== `token ${state.token}`) return `authorization header ${String(request.headers.authorization)}`;
-    if (!String(request.headers['user-agent'] ?? '').includes('mvnx/')) return `user-agent ${String(request.headers['user-agent'])}`;
+    if (request.headers.authorization !== `token ${state.token}`)
+      return `authorization header ${String(request.headers.authorization)}`;
+    if (!String(request.headers['user-agent'] ?? '').includes('mvnx/'))
+      return `user-agent ${String(request.headers['user-agent'])}`;
     return undefined;
   });
 }
@@ -174,14 +320,23 @@ export async function startGitlabPublishApi(state: GitlabPublishState): Promise<
   const mr = (iid: string) => state.mergeRequests.find((candidate) => candidate.iid === Number(iid));
   const routes: Route[] = [
     ...limiter(state, 'Retry later'),
-    { method: 'GET', pattern: new RegExp(`${project}$`), handle: () => ({ status: 200, body: { id: Number(state.projectId), ...state.settings } }) },
+    {
+      method: 'GET',
+      pattern: new RegExp(`${project}$`),
+      handle: () => ({ status: 200, body: { id: Number(state.projectId), ...state.settings } }),
+    },
     {
       method: 'GET',
       pattern: new RegExp(`${project}/merge_requests$`),
       handle: (request) => {
         const wanted = request.query.get('state');
         const branch = request.query.get('source_branch');
-        return { status: 200, body: state.mergeRequests.filter((m) => (!wanted || wanted === 'all' || m.state === wanted) && (!branch || m.source_branch === branch)) };
+        return {
+          status: 200,
+          body: state.mergeRequests.filter(
+            (m) => (!wanted || wanted === 'all' || m.state === wanted) && (!branch || m.source_branch === branch),
+          ),
+        };
       },
     },
     {
@@ -192,14 +347,32 @@ export async function startGitlabPublishApi(state: GitlabPublishState): Promise<
         if (problem) return { status: 400, body: { message: problem } };
         const body = request.body!;
         const open = state.mergeRequests.find((m) => m.state === 'opened' && m.source_branch === body.source_branch);
-        if (open) return { status: 409, body: { message: [`Another open merge request already exists for this source branch: !${open.iid}`] } };
+        if (open)
+          return {
+            status: 409,
+            body: { message: [`Another open merge request already exists for this source branch: !${open.iid}`] },
+          };
         const iid = state.mergeRequests.length + 1;
-        const created: GitlabMergeRequest = { iid, source_branch: body.source_branch as string, target_branch: body.target_branch as string, title: body.title as string, description: String(body.description ?? ''), state: 'opened', web_url: `https://gitlab.example/group/project/-/merge_requests/${iid}`, auto_merge: false };
+        const created: GitlabMergeRequest = {
+          iid,
+          source_branch: body.source_branch as string,
+          target_branch: body.target_branch as string,
+          title: body.title as string,
+          description: String(body.description ?? ''),
+          state: 'opened',
+          web_url: `https://gitlab.example/group/project/-/merge_requests/${iid}`,
+          auto_merge: false,
+        };
         state.mergeRequests.push(created);
         return { status: 201, body: created };
       },
     },
-    { method: 'GET', pattern: new RegExp(`${project}/merge_requests/(\\d+)$`), handle: (_r, [iid]) => (mr(iid!) ? { status: 200, body: mr(iid!) } : { status: 404, body: { message: '404 Not found' } }) },
+    {
+      method: 'GET',
+      pattern: new RegExp(`${project}/merge_requests/(\\d+)$`),
+      handle: (_r, [iid]) =>
+        mr(iid!) ? { status: 200, body: mr(iid!) } : { status: 404, body: { message: '404 Not found' } },
+    },
     {
       method: 'PUT',
       pattern: new RegExp(`${project}/merge_requests/(\\d+)$`),
@@ -207,7 +380,8 @@ export async function startGitlabPublishApi(state: GitlabPublishState): Promise<
         const found = mr(iid!);
         if (!found) return { status: 404, body: { message: '404 Not found' } };
         const body = request.body ?? {};
-        if (body.state_event !== undefined && body.state_event !== 'close' && body.state_event !== 'reopen') return { status: 400, body: { message: 'state_event does not have a valid value' } };
+        if (body.state_event !== undefined && body.state_event !== 'close' && body.state_event !== 'reopen')
+          return { status: 400, body: { message: 'state_event does not have a valid value' } };
         if (body.title !== undefined) found.title = String(body.title);
         if (body.description !== undefined) found.description = String(body.description);
         if (body.state_event === 'close') found.state = 'closed';
@@ -231,8 +405,13 @@ export async function startGitlabPublishApi(state: GitlabPublishState): Promise<
         const found = mr(iid!);
         if (!found) return { status: 404, body: { message: '404 Not found' } };
         const body = request.body ?? {};
-        if (body.auto_merge !== true && body.merge_when_pipeline_succeeds !== true) return { status: 400, body: { message: 'auto_merge or merge_when_pipeline_succeeds must be true for this call' } };
-        if (typeof body.sha !== 'string' || body.sha !== state.branchHead(found.source_branch)) return { status: 409, body: { message: 'SHA does not match HEAD of source branch' } };
+        if (body.auto_merge !== true && body.merge_when_pipeline_succeeds !== true)
+          return {
+            status: 400,
+            body: { message: 'auto_merge or merge_when_pipeline_succeeds must be true for this call' },
+          };
+        if (typeof body.sha !== 'string' || body.sha !== state.branchHead(found.source_branch))
+          return { status: 409, body: { message: 'SHA does not match HEAD of source branch' } };
         // Without "pipelines must succeed" GitLab merges at once: the case mvnx must never reach.
         if (!state.settings.only_allow_merge_if_pipeline_succeeds) found.state = 'merged';
         else found.auto_merge = true;
@@ -240,5 +419,9 @@ export async function startGitlabPublishApi(state: GitlabPublishState): Promise<
       },
     },
   ];
-  return serve(routes, (request) => (request.headers['private-token'] === state.token ? undefined : `PRIVATE-TOKEN header ${String(request.headers['private-token'])}`));
+  return serve(routes, (request) =>
+    request.headers['private-token'] === state.token
+      ? undefined
+      : `PRIVATE-TOKEN header ${String(request.headers['private-token'])}`,
+  );
 }

@@ -22,7 +22,10 @@ export interface SeenRequest {
 }
 
 /** undefined: not this route after all (a check in front of the others, such as a rate limit, let it pass). */
-export type Handler = (request: SeenRequest, params: string[]) => { status: number; body?: unknown; headers?: Record<string, string>; raw?: string } | undefined;
+export type Handler = (
+  request: SeenRequest,
+  params: string[],
+) => { status: number; body?: unknown; headers?: Record<string, string>; raw?: string } | undefined;
 
 export interface Route {
   method: string;
@@ -37,7 +40,10 @@ export interface FakeForge {
   close(): Promise<void>;
 }
 
-export async function serve(routes: Route[], checkAuth: (request: SeenRequest) => string | undefined): Promise<FakeForge> {
+export async function serve(
+  routes: Route[],
+  checkAuth: (request: SeenRequest) => string | undefined,
+): Promise<FakeForge> {
   const requests: SeenRequest[] = [];
   const failures: string[] = [];
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
@@ -54,7 +60,13 @@ export async function serve(routes: Route[], checkAuth: (request: SeenRequest) =
           failures.push(`${req.method} ${url.pathname}: body is not JSON`);
         }
       }
-      const seen: SeenRequest = { method: req.method ?? 'GET', path: url.pathname, query: url.searchParams, headers: req.headers, ...(body ? { body } : {}) };
+      const seen: SeenRequest = {
+        method: req.method ?? 'GET',
+        path: url.pathname,
+        query: url.searchParams,
+        headers: req.headers,
+        ...(body ? { body } : {}),
+      };
       requests.push(seen);
       const reply = (status: number, payload?: unknown, headers: Record<string, string> = {}) => {
         res.writeHead(status, { 'content-type': 'application/json', ...headers });
@@ -65,7 +77,8 @@ export async function serve(routes: Route[], checkAuth: (request: SeenRequest) =
         failures.push(`${seen.method} ${seen.path}: ${authProblem}`);
         return reply(401, { message: 'Bad credentials' });
       }
-      if (body !== undefined && !String(req.headers['content-type'] ?? '').includes('application/json')) failures.push(`${seen.method} ${seen.path}: JSON body without content-type application/json`);
+      if (body !== undefined && !String(req.headers['content-type'] ?? '').includes('application/json'))
+        failures.push(`${seen.method} ${seen.path}: JSON body without content-type application/json`);
       for (const route of routes) {
         const match = route.method === seen.method ? route.pattern.exec(seen.path) : null;
         if (!match) continue;
@@ -84,15 +97,28 @@ export async function serve(routes: Route[], checkAuth: (request: SeenRequest) =
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}`, requests, failures, close: () => new Promise((resolve) => server.close(() => resolve())) };
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    failures,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
 }
 
 /** Field checks: each returns the problem, or undefined. */
-export const need = (body: Record<string, unknown> | undefined, fields: Record<string, 'string' | 'number' | 'array' | 'object'>): string | undefined => {
+export const need = (
+  body: Record<string, unknown> | undefined,
+  fields: Record<string, 'string' | 'number' | 'array' | 'object'>,
+): string | undefined => {
   if (!body) return 'no JSON body';
   for (const [field, type] of Object.entries(fields)) {
     const value = body[field];
-    const ok = type === 'array' ? Array.isArray(value) : type === 'object' ? typeof value === 'object' && value !== null && !Array.isArray(value) : typeof value === type;
+    const ok =
+      type === 'array'
+        ? Array.isArray(value)
+        : type === 'object'
+          ? typeof value === 'object' && value !== null && !Array.isArray(value)
+          : typeof value === type;
     if (!ok) return `field ${field} must be ${type}, got ${JSON.stringify(value)}`;
   }
   return undefined;
@@ -115,7 +141,16 @@ export interface GithubState {
   token: string;
   files: GithubPullFile[];
   reviews: { id: number; body: string; commit_id: string; html_url: string }[];
-  comments: { id: number; pull_request_review_id: number | null; path: string; line: number; start_line: number | null; side: string; body: string; commit_id: string }[];
+  comments: {
+    id: number;
+    pull_request_review_id: number | null;
+    path: string;
+    line: number;
+    start_line: number | null;
+    side: string;
+    body: string;
+    commit_id: string;
+  }[];
 }
 
 /** The lines a file's patch shows, hunk by hunk: new-side lines (added and context) and old-side lines (deleted and context). */
@@ -165,11 +200,14 @@ function checkGithubComment(comment: Record<string, unknown>, state: GithubState
   const hunks = shownHunks(file.patch);
   const hunk = hunks.find((candidate) => sideLines(candidate, comment.side).has(comment.line as number));
   if (!hunk) return 'pull_request_review_thread.line must be part of the diff';
-  if (comment.start_line === undefined) return comment.start_side === undefined ? undefined : 'start_side must go with start_line';
+  if (comment.start_line === undefined)
+    return comment.start_side === undefined ? undefined : 'start_side must go with start_line';
   if (typeof comment.start_line !== 'number') return 'start_line must be a number';
   if (comment.start_side !== 'RIGHT' && comment.start_side !== 'LEFT') return 'start_side must go with start_line';
-  if (comment.start_line >= (comment.line as number)) return 'pull_request_review_thread.start_line must precede the end line';
-  if (!sideLines(hunk, comment.start_side).has(comment.start_line)) return 'pull_request_review_thread.start_line must be part of the same hunk as the line';
+  if (comment.start_line >= (comment.line as number))
+    return 'pull_request_review_thread.start_line must precede the end line';
+  if (!sideLines(hunk, comment.start_side).has(comment.start_line))
+    return 'pull_request_review_thread.start_line must be part of the same hunk as the line';
   return undefined;
 }
 
@@ -177,7 +215,10 @@ function checkGithubComment(comment: Record<string, unknown>, state: GithubState
  * What GitHub's "Commit suggestion" button writes: the comment's ```suggestion block in place
  * of lines start_line (or line, for a one-line comment) to line of the head version.
  */
-export function commitGithubSuggestion(text: string, comment: { line: number; start_line: number | null; body: string }): string {
+export function commitGithubSuggestion(
+  text: string,
+  comment: { line: number; start_line: number | null; body: string },
+): string {
   const block = /^(`{3,})suggestion\n([\s\S]*?)\n?\1$/m.exec(comment.body);
   if (!block) throw new Error('the comment carries no suggestion block');
   const lines = text.split('\n');
@@ -193,24 +234,57 @@ export async function startGithubApi(state: GithubState): Promise<FakeForge> {
   const pulls = `^${esc(base)}/pulls`;
   let nextId = 1000;
   const routes: Route[] = [
-    { method: 'GET', pattern: new RegExp(`${pulls}/(\\d+)/files$`), handle: () => ({ status: 200, body: state.files }) },
-    { method: 'GET', pattern: new RegExp(`${pulls}/(\\d+)/reviews$`), handle: () => ({ status: 200, body: state.reviews.map((review) => ({ ...review, state: 'COMMENTED', user: { login: 'github-actions[bot]' } })) }) },
+    {
+      method: 'GET',
+      pattern: new RegExp(`${pulls}/(\\d+)/files$`),
+      handle: () => ({ status: 200, body: state.files }),
+    },
+    {
+      method: 'GET',
+      pattern: new RegExp(`${pulls}/(\\d+)/reviews$`),
+      handle: () => ({
+        status: 200,
+        body: state.reviews.map((review) => ({
+          ...review,
+          state: 'COMMENTED',
+          user: { login: 'github-actions[bot]' },
+        })),
+      }),
+    },
     {
       method: 'POST',
       pattern: new RegExp(`${pulls}/(\\d+)/reviews$`),
       handle: (request, [number]) => {
-        const problem = Number(number) !== state.pullNumber ? `no pull request ${number}` : need(request.body, { commit_id: 'string', body: 'string', event: 'string', comments: 'array' });
+        const problem =
+          Number(number) !== state.pullNumber
+            ? `no pull request ${number}`
+            : need(request.body, { commit_id: 'string', body: 'string', event: 'string', comments: 'array' });
         if (problem) return { status: 422, body: { message: problem } };
-        if (!['COMMENT', 'APPROVE', 'REQUEST_CHANGES'].includes(request.body!.event as string)) return { status: 422, body: { message: `event ${String(request.body!.event)}` } };
+        if (!['COMMENT', 'APPROVE', 'REQUEST_CHANGES'].includes(request.body!.event as string))
+          return { status: 422, body: { message: `event ${String(request.body!.event)}` } };
         for (const comment of request.body!.comments as Record<string, unknown>[]) {
           const commentProblem = checkGithubComment(comment, state);
           if (commentProblem) return { status: 422, body: { message: commentProblem } };
         }
         const id = nextId++;
-        const review = { id, body: request.body!.body as string, commit_id: request.body!.commit_id as string, html_url: `https://github.example/pull/${number}#review-${id}` };
+        const review = {
+          id,
+          body: request.body!.body as string,
+          commit_id: request.body!.commit_id as string,
+          html_url: `https://github.example/pull/${number}#review-${id}`,
+        };
         state.reviews.push(review);
         for (const comment of request.body!.comments as Record<string, unknown>[]) {
-          state.comments.push({ id: nextId++, pull_request_review_id: id, path: comment.path as string, line: comment.line as number, start_line: (comment.start_line as number | undefined) ?? null, side: comment.side as string, body: comment.body as string, commit_id: review.commit_id });
+          state.comments.push({
+            id: nextId++,
+            pull_request_review_id: id,
+            path: comment.path as string,
+            line: comment.line as number,
+            start_line: (comment.start_line as number | undefined) ?? null,
+            side: comment.side as string,
+            body: comment.body as string,
+            commit_id: review.commit_id,
+          });
         }
         return { status: 200, body: review };
       },
@@ -226,7 +300,11 @@ export async function startGithubApi(state: GithubState): Promise<FakeForge> {
         return { status: 200, body: review };
       },
     },
-    { method: 'GET', pattern: new RegExp(`${pulls}/(\\d+)/comments$`), handle: () => ({ status: 200, body: state.comments }) },
+    {
+      method: 'GET',
+      pattern: new RegExp(`${pulls}/(\\d+)/comments$`),
+      handle: () => ({ status: 200, body: state.comments }),
+    },
     {
       method: 'POST',
       pattern: new RegExp(`${pulls}/(\\d+)/comments$`),
@@ -234,7 +312,16 @@ export async function startGithubApi(state: GithubState): Promise<FakeForge> {
         const problem = need(request.body, { commit_id: 'string' }) ?? checkGithubComment(request.body!, state);
         if (problem) return { status: 422, body: { message: problem } };
         const body = request.body!;
-        const comment = { id: nextId++, pull_request_review_id: null, path: body.path as string, line: body.line as number, start_line: (body.start_line as number | undefined) ?? null, side: body.side as string, body: body.body as string, commit_id: body.commit_id as string };
+        const comment = {
+          id: nextId++,
+          pull_request_review_id: null,
+          path: body.path as string,
+          line: body.line as number,
+          start_line: (body.start_line as number | undefined) ?? null,
+          side: body.side as string,
+          body: body.body as string,
+          commit_id: body.commit_id as string,
+        };
         state.comments.push(comment);
         return { status: 201, body: comment };
       },
@@ -262,9 +349,12 @@ export async function startGithubApi(state: GithubState): Promise<FakeForge> {
     },
   ];
   return serve(routes, (request) => {
-    if (request.headers.authorization !== `token ${state.token}`) return `authorization header ${String(request.headers.authorization)}`;
-    if (!String(request.headers.accept ?? '').includes('application/vnd.github')) return `accept header ${String(request.headers.accept)}`;
-    if (!String(request.headers['user-agent'] ?? '').includes('mvnx/')) return `user-agent ${String(request.headers['user-agent'])}`;
+    if (request.headers.authorization !== `token ${state.token}`)
+      return `authorization header ${String(request.headers.authorization)}`;
+    if (!String(request.headers.accept ?? '').includes('application/vnd.github'))
+      return `accept header ${String(request.headers.accept)}`;
+    if (!String(request.headers['user-agent'] ?? '').includes('mvnx/'))
+      return `user-agent ${String(request.headers['user-agent'])}`;
     return undefined;
   });
 }
@@ -292,13 +382,35 @@ export async function startGitlabApi(state: GitlabState): Promise<FakeForge> {
     const size = state.pageSize ?? 100;
     const current = Number(request.query.get('page') ?? '1');
     const slice = items.slice((current - 1) * size, current * size);
-    return { status: 200, body: slice, headers: { 'x-next-page': current * size < items.length ? String(current + 1) : '' } };
+    return {
+      status: 200,
+      body: slice,
+      headers: { 'x-next-page': current * size < items.length ? String(current + 1) : '' },
+    };
   };
-  const findNote = (discussionId: string, noteId: string) => state.discussions.find((d) => d.id === discussionId)?.notes.find((n) => n.id === Number(noteId));
+  const findNote = (discussionId: string, noteId: string) =>
+    state.discussions.find((d) => d.id === discussionId)?.notes.find((n) => n.id === Number(noteId));
   const routes: Route[] = [
-    { method: 'GET', pattern: new RegExp(`${mr}$`), handle: (_r, [iid]) => (Number(iid) === state.iid ? { status: 200, body: { iid: state.iid, web_url: `https://gitlab.example/mr/${iid}`, diff_refs: state.diffRefs } } : { status: 404, body: { message: '404 Not found' } }) },
+    {
+      method: 'GET',
+      pattern: new RegExp(`${mr}$`),
+      handle: (_r, [iid]) =>
+        Number(iid) === state.iid
+          ? {
+              status: 200,
+              body: { iid: state.iid, web_url: `https://gitlab.example/mr/${iid}`, diff_refs: state.diffRefs },
+            }
+          : { status: 404, body: { message: '404 Not found' } },
+    },
     { method: 'GET', pattern: new RegExp(`${mr}/diffs$`), handle: (request) => page(state.diffs, request) },
-    { method: 'GET', pattern: new RegExp(`${project}/repository/files/([^/]+)/raw$`), handle: (request, [file]) => (request.query.get('ref') === state.diffRefs.head_sha && state.files[file!] !== undefined ? { status: 200, raw: state.files[file!] } : { status: 404, body: { message: '404 File Not Found' } }) },
+    {
+      method: 'GET',
+      pattern: new RegExp(`${project}/repository/files/([^/]+)/raw$`),
+      handle: (request, [file]) =>
+        request.query.get('ref') === state.diffRefs.head_sha && state.files[file!] !== undefined
+          ? { status: 200, raw: state.files[file!] }
+          : { status: 404, body: { message: '404 File Not Found' } },
+    },
     { method: 'GET', pattern: new RegExp(`${mr}/discussions$`), handle: (request) => page(state.discussions, request) },
     {
       method: 'POST',
@@ -308,14 +420,30 @@ export async function startGitlabApi(state: GitlabState): Promise<FakeForge> {
         if (problem) return { status: 400, body: { message: problem } };
         const position = request.body!.position as Record<string, unknown> | undefined;
         if (position) {
-          const positionProblem = need(position, { base_sha: 'string', start_sha: 'string', head_sha: 'string', position_type: 'string', new_path: 'string', old_path: 'string', new_line: 'number' });
+          const positionProblem = need(position, {
+            base_sha: 'string',
+            start_sha: 'string',
+            head_sha: 'string',
+            position_type: 'string',
+            new_path: 'string',
+            old_path: 'string',
+            new_line: 'number',
+          });
           if (positionProblem) return { status: 400, body: { message: `position: ${positionProblem}` } };
           if (position.position_type !== 'text') return { status: 400, body: { message: 'position_type' } };
-          if (position.head_sha !== state.diffRefs.head_sha || position.base_sha !== state.diffRefs.base_sha || position.start_sha !== state.diffRefs.start_sha) return { status: 400, body: { message: 'position shas differ from diff_refs' } };
+          if (
+            position.head_sha !== state.diffRefs.head_sha ||
+            position.base_sha !== state.diffRefs.base_sha ||
+            position.start_sha !== state.diffRefs.start_sha
+          )
+            return { status: 400, body: { message: 'position shas differ from diff_refs' } };
           const diff = state.diffs.find((candidate) => candidate.new_path === position.new_path);
           if (!diff) return { status: 400, body: { message: 'new_path not in the diff' } };
         }
-        const discussion = { id: `d${nextId++}`, notes: [{ id: nextId++, body: request.body!.body as string, position: position ?? null }] };
+        const discussion = {
+          id: `d${nextId++}`,
+          notes: [{ id: nextId++, body: request.body!.body as string, position: position ?? null }],
+        };
         state.discussions.push(discussion);
         return { status: 201, body: discussion };
       },
@@ -344,5 +472,9 @@ export async function startGitlabApi(state: GitlabState): Promise<FakeForge> {
       },
     },
   ];
-  return serve(routes, (request) => (request.headers['private-token'] === state.token ? undefined : `PRIVATE-TOKEN header ${String(request.headers['private-token'])}`));
+  return serve(routes, (request) =>
+    request.headers['private-token'] === state.token
+      ? undefined
+      : `PRIVATE-TOKEN header ${String(request.headers['private-token'])}`,
+  );
 }

@@ -54,40 +54,52 @@ export async function startFaultProxy(upstream: string, script: FaultScript = {}
       const every = script.busyEvery;
       if (modelCalls <= (script.busyFirst ?? 0) || (every !== undefined && (modelCalls - 1) % every === 0)) {
         const status = script.busyStatus ?? 503;
-        res.writeHead(status, { 'Content-Type': 'application/json', ...(script.retryAfter !== undefined ? { 'Retry-After': script.retryAfter } : {}) });
+        res.writeHead(status, {
+          'Content-Type': 'application/json',
+          ...(script.retryAfter !== undefined ? { 'Retry-After': script.retryAfter } : {}),
+        });
         res.end(JSON.stringify({ error: 'server busy, please try again.  maximum pending requests exceeded' }));
         return;
       }
     }
-    const upstreamReq = httpRequest({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers: { ...req.headers, host: target.host } }, (upstreamRes) => {
-      const headers = { ...upstreamRes.headers };
-      if (script.buffer) {
-        const parts: Buffer[] = [];
-        upstreamRes.on('data', (part: Buffer) => parts.push(part));
-        upstreamRes.on('end', () => {
-          const whole = Buffer.concat(parts);
-          delete headers['transfer-encoding'];
-          res.writeHead(upstreamRes.statusCode ?? 502, { ...headers, 'content-length': String(whole.length) });
-          res.end(whole);
-        });
-        return;
-      }
-      res.writeHead(upstreamRes.statusCode ?? 502, headers);
-      let sent = 0;
-      const cut = isModelCall(req.url) ? script.cutAfterBytes : undefined;
-      upstreamRes.on('data', (part: Buffer) => {
-        if (cut !== undefined && sent + part.length >= cut) {
-          res.write(part.subarray(0, Math.max(0, cut - sent)));
-          // The server died: no end of the chunked body, the connection just goes.
-          setTimeout(() => res.socket?.destroy(), 20);
-          upstreamRes.destroy();
+    const upstreamReq = httpRequest(
+      {
+        host: target.hostname,
+        port: target.port,
+        method: req.method,
+        path: req.url,
+        headers: { ...req.headers, host: target.host },
+      },
+      (upstreamRes) => {
+        const headers = { ...upstreamRes.headers };
+        if (script.buffer) {
+          const parts: Buffer[] = [];
+          upstreamRes.on('data', (part: Buffer) => parts.push(part));
+          upstreamRes.on('end', () => {
+            const whole = Buffer.concat(parts);
+            delete headers['transfer-encoding'];
+            res.writeHead(upstreamRes.statusCode ?? 502, { ...headers, 'content-length': String(whole.length) });
+            res.end(whole);
+          });
           return;
         }
-        sent += part.length;
-        res.write(part);
-      });
-      upstreamRes.on('end', () => res.end());
-    });
+        res.writeHead(upstreamRes.statusCode ?? 502, headers);
+        let sent = 0;
+        const cut = isModelCall(req.url) ? script.cutAfterBytes : undefined;
+        upstreamRes.on('data', (part: Buffer) => {
+          if (cut !== undefined && sent + part.length >= cut) {
+            res.write(part.subarray(0, Math.max(0, cut - sent)));
+            // The server died: no end of the chunked body, the connection just goes.
+            setTimeout(() => res.socket?.destroy(), 20);
+            upstreamRes.destroy();
+            return;
+          }
+          sent += part.length;
+          res.write(part);
+        });
+        upstreamRes.on('end', () => res.end());
+      },
+    );
     upstreamReq.on('error', () => res.destroy());
     upstreamReq.end(body);
   }

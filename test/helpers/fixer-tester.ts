@@ -68,14 +68,19 @@ async function runRow(fixer: Fixer, row: FixerTestRow): Promise<void> {
     const fixable = diagnostics.filter((diagnostic) => diagnostic.fixable);
     expect(fixable, `${row.name}: the log gave no fixable diagnostic, so the row tests nothing`).not.toEqual([]);
     const handled = fixable.some((diagnostic) => fixer.handles(diagnostic));
-    expect(handled, `${row.name}: ${fixer.name}.handles() on ${describeDiagnostics(fixable)}`).toBe(row.handled ?? true);
+    expect(handled, `${row.name}: ${fixer.name}.handles() on ${describeDiagnostics(fixable)}`).toBe(
+      row.handled ?? true,
+    );
     const registry = new FixerRegistry();
     registry.register(fixer);
     const candidates = await registry.propose(fixable, createSourceView(root), row.context ?? {});
     const expected = row.edit === 'none' ? [] : Array.isArray(row.edit) ? row.edit : [row.edit];
-    expect(candidates.map(afterTexts), `${row.name}: files after each candidate (${reasons(candidates)})`).toEqual(expected);
+    expect(candidates.map(afterTexts), `${row.name}: files after each candidate (${reasons(candidates)})`).toEqual(
+      expected,
+    );
     for (const candidate of candidates) {
-      for (const file of candidate.changeSet.files) expect(file.before, `${row.name}: ${file.path} before the change`).toBe(row.files[file.path] ?? null);
+      for (const file of candidate.changeSet.files)
+        expect(file.before, `${row.name}: ${file.path} before the change`).toBe(row.files[file.path] ?? null);
     }
     if (row.reason !== undefined) expect(candidates[0]?.reason, `${row.name}: reason`).toContain(row.reason);
   } finally {
@@ -104,5 +109,7 @@ function reasons(candidates: FixCandidate[]): string {
 }
 
 function describeDiagnostics(diagnostics: Diagnostic[]): string {
-  return diagnostics.map((d) => `${d.kind} ${d.file ?? '?'}:${d.line ?? '?'}:${d.column ?? '?'} "${d.message}"`).join('; ');
+  return diagnostics
+    .map((d) => `${d.kind} ${d.file ?? '?'}:${d.line ?? '?'}:${d.column ?? '?'} "${d.message}"`)
+    .join('; ');
 }

@@ -15,7 +15,11 @@ export interface GitHttpServer {
   close(): Promise<void>;
 }
 
-export async function startGitHttpServer(options: { projectRoot: string; username: string; password: string }): Promise<GitHttpServer> {
+export async function startGitHttpServer(options: {
+  projectRoot: string;
+  username: string;
+  password: string;
+}): Promise<GitHttpServer> {
   const authorizations: (string | undefined)[] = [];
   const expected = `Basic ${Buffer.from(`${options.username}:${options.password}`).toString('base64')}`;
   const server = createServer((req, res) => {
@@ -69,5 +73,9 @@ export async function startGitHttpServer(options: { projectRoot: string; usernam
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}`, authorizations, close: () => new Promise((resolve) => server.close(() => resolve())) };
+  return {
+    url: `http://127.0.0.1:${port}`,
+    authorizations,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
 }

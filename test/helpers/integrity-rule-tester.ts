@@ -7,7 +7,12 @@
  */
 import { expect, it } from 'vitest';
 import type { FileChange } from '../../src/patch/types.js';
-import { failingTestRef, runIntegrityRules, type IntegrityFinding, type IntegrityRule } from '../../src/repair/integrity/index.js';
+import {
+  failingTestRef,
+  runIntegrityRules,
+  type IntegrityFinding,
+  type IntegrityRule,
+} from '../../src/repair/integrity/index.js';
 import { testSideOf, type ModulePom, type TestSide } from '../../src/repair/integrity/test-side.js';
 
 export interface ExpectedFinding {
@@ -42,10 +47,20 @@ export interface IntegrityRuleRow {
 /** The rule's findings for one row, through the door's runner. */
 export function runRule(rule: IntegrityRule, row: Omit<IntegrityRuleRow, 'name' | 'findings'>): IntegrityFinding[] {
   const testSide: TestSide = row.poms ? testSideOf(row.poms) : { roots: [] };
-  const input = { changes: row.files, failingTests: (row.failing ?? []).map(failingTestRef), testSide, compileErrorFiles: new Set(row.compileErrorFiles ?? []) };
+  const input = {
+    changes: row.files,
+    failingTests: (row.failing ?? []).map(failingTestRef),
+    testSide,
+    compileErrorFiles: new Set(row.compileErrorFiles ?? []),
+  };
   if (!row.earlier) return runIntegrityRules([rule], input);
   // Earlier findings come from a stand-in rule that runs first, as mvnx's own rules run before a later one.
-  const earlier: IntegrityRule = { id: 'earlier-rules', reports: [...new Set(row.earlier.map((finding) => finding.rule))], description: 'the rules before', check: () => row.earlier! };
+  const earlier: IntegrityRule = {
+    id: 'earlier-rules',
+    reports: [...new Set(row.earlier.map((finding) => finding.rule))],
+    description: 'the rules before',
+    check: () => row.earlier!,
+  };
   return runIntegrityRules([earlier, rule], input).slice(row.earlier.length);
 }
 
@@ -70,5 +85,12 @@ export function testIntegrityRule(rule: IntegrityRule, rows: readonly IntegrityR
 }
 
 function shown(finding: IntegrityFinding, withLine: boolean): Record<string, unknown> {
-  return { rule: finding.rule, file: finding.file, test: finding.test, ...(withLine ? { line: finding.line } : {}), message: finding.message, failingTestEdit: finding.failingTestEdit };
+  return {
+    rule: finding.rule,
+    file: finding.file,
+    test: finding.test,
+    ...(withLine ? { line: finding.line } : {}),
+    message: finding.message,
+    failingTestEdit: finding.failingTestEdit,
+  };
 }

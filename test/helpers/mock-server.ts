@@ -21,7 +21,9 @@ export type MockScriptedReply = ScriptedReply<MockReplySpec>;
 
 /** A reply that is a fault, not a completion. */
 export function isFault(reply: MockReplySpec): boolean {
-  return reply.hang === true || (reply.status !== undefined && reply.status !== 200) || reply.errorAfterChunks !== undefined;
+  return (
+    reply.hang === true || (reply.status !== undefined && reply.status !== 200) || reply.errorAfterChunks !== undefined
+  );
 }
 
 /** A URL where nothing listens: a port the OS just handed out and that was closed again. */

@@ -7,7 +7,8 @@ import { fileURLToPath } from 'node:url';
 
 export const MODEL_REPLIES_DIR = fileURLToPath(new URL('../fixtures/model-replies/', import.meta.url));
 
-export type ReplyExpectation = 'fixes' | 'applies-without-fixing' | 'regresses' | 'weakens-test' | 'no-edits' | 'rejected' | 'protected-file';
+export type ReplyExpectation =
+  'fixes' | 'applies-without-fixing' | 'regresses' | 'weakens-test' | 'no-edits' | 'rejected' | 'protected-file';
 
 export interface ModelReplyInfo {
   target: 'missing-semicolon' | 'compile-error' | 'failing-test';
@@ -24,7 +25,8 @@ export function modelReplyIndex(): Record<string, ModelReplyInfo> {
 
 /** The reply's exact text (CRLF kept where the fixture has it). */
 export function loadModelReply(name: string): string {
-  if (!(name in modelReplyIndex())) throw new Error(`no model reply fixture named ${JSON.stringify(name)}; see ${MODEL_REPLIES_DIR}README.md`);
+  if (!(name in modelReplyIndex()))
+    throw new Error(`no model reply fixture named ${JSON.stringify(name)}; see ${MODEL_REPLIES_DIR}README.md`);
   return readFileSync(`${MODEL_REPLIES_DIR}${name}.txt`, 'utf8');
 }
 

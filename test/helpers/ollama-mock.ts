@@ -77,7 +77,9 @@ export async function startOllamaMock(script: MockScript = {}): Promise<OllamaMo
   const fail = (message: string) => server.failures.push(message);
 
   // The server reads its settings on every request: the script's own, live, but for the models a missing model hides.
-  const settings = new Proxy(script, { get: (target, key) => (key === 'models' ? models() : target[key as keyof MockScript]) }) as OllamaApiSettings;
+  const settings = new Proxy(script, {
+    get: (target, key) => (key === 'models' ? models() : target[key as keyof MockScript]),
+  }) as OllamaApiSettings;
   const server = await startOllamaApiServer(settings, {
     reply: (request) => taken.get(request),
     intercept: async (request, response) => {
@@ -91,7 +93,8 @@ export async function startOllamaMock(script: MockScript = {}): Promise<OllamaMo
         return true;
       }
       if (script.tools === false && offersTools(request)) return false;
-      const reply = queue.take(request) ?? (script.exhaustedReply === undefined ? undefined : { text: script.exhaustedReply });
+      const reply =
+        queue.take(request) ?? (script.exhaustedReply === undefined ? undefined : { text: script.exhaustedReply });
       if (!reply) {
         fail(`${request.path} call ${queue.used + 1} has no scripted reply`);
         return false;
@@ -105,7 +108,11 @@ export async function startOllamaMock(script: MockScript = {}): Promise<OllamaMo
     },
   });
 
-  async function answerWithFault(request: RecordedRequest, response: ServerResponse, reply: MockReplySpec): Promise<void> {
+  async function answerWithFault(
+    request: RecordedRequest,
+    response: ServerResponse,
+    reply: MockReplySpec,
+  ): Promise<void> {
     if (reply.hang) return;
     if (reply.status !== undefined && reply.status !== 200) {
       sendJson(response, reply.status, { error: reply.errorMessage ?? `mock error ${reply.status}` });

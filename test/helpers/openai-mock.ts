@@ -4,7 +4,17 @@
  * JSON object when stream is false). Replies come from a script, in order.
  */
 import type { ServerResponse } from 'node:http';
-import { offersTools, pause, ReplyQueue, sendJson, splitIntoPieces, startRecordingServer, toolCallsAsText, type MockHandle, type RecordedRequest } from '../../src/bench/recording-server.js';
+import {
+  offersTools,
+  pause,
+  ReplyQueue,
+  sendJson,
+  splitIntoPieces,
+  startRecordingServer,
+  toolCallsAsText,
+  type MockHandle,
+  type RecordedRequest,
+} from '../../src/bench/recording-server.js';
 import type { MockReplySpec, MockScriptedReply } from './mock-server.js';
 
 export interface OpenAiMockScript {
@@ -47,7 +57,10 @@ export async function startOpenAiMock(script: OpenAiMockScript = {}): Promise<Op
     }
     const route = `${request.method} ${request.path}`;
     if (route === 'GET /v1/models') {
-      return sendJson(response, 200, { object: 'list', data: models().map((id) => ({ id, object: 'model', created: 1735689600, owned_by: 'mock' })) });
+      return sendJson(response, 200, {
+        object: 'list',
+        data: models().map((id) => ({ id, object: 'model', created: 1735689600, owned_by: 'mock' })),
+      });
     }
     if (route === 'POST /v1/chat/completions') return answerChat(request, response);
     return sendJson(response, 404, { error: { message: `mock: no route for ${route}`, type: 'not_found_error' } });
@@ -55,11 +68,18 @@ export async function startOpenAiMock(script: OpenAiMockScript = {}): Promise<Op
 
   async function answerChat(request: RecordedRequest, response: ServerResponse): Promise<void> {
     if (script.failIfCalled) fail(`${request.path} was called although the script says failIfCalled`);
-    const body = request.body as { model?: string; stream?: boolean; stream_options?: { include_usage?: boolean } } | undefined;
+    const body = request.body as
+      { model?: string; stream?: boolean; stream_options?: { include_usage?: boolean } } | undefined;
     const model = body?.model ?? '';
-    if (!models().includes(model)) return sendJson(response, 404, { error: { message: `The model \`${model}\` does not exist.`, type: 'invalid_request_error' } });
+    if (!models().includes(model))
+      return sendJson(response, 404, {
+        error: { message: `The model \`${model}\` does not exist.`, type: 'invalid_request_error' },
+      });
     if (script.busy) return sendJson(response, 503, { error: { message: 'Loading model', type: 'unavailable_error' } });
-    if (script.tools === false && offersTools(request)) return sendJson(response, 400, { error: { message: 'tools param requires --jinja flag', type: 'invalid_request_error' } });
+    if (script.tools === false && offersTools(request))
+      return sendJson(response, 400, {
+        error: { message: 'tools param requires --jinja flag', type: 'invalid_request_error' },
+      });
     const reply = queue.take(request);
     if (!reply) {
       fail(`${request.path} call ${queue.used + 1} has no scripted reply`);
@@ -67,26 +87,52 @@ export async function startOpenAiMock(script: OpenAiMockScript = {}): Promise<Op
     }
     if (reply.hang) return;
     if (reply.status !== undefined && reply.status !== 200) {
-      return sendJson(response, reply.status, { error: { message: reply.errorMessage ?? `mock error ${reply.status}`, type: 'invalid_request_error' } });
+      return sendJson(response, reply.status, {
+        error: { message: reply.errorMessage ?? `mock error ${reply.status}`, type: 'invalid_request_error' },
+      });
     }
     const native = reply.toolCalls !== undefined && offersTools(request);
     const text = native || !reply.toolCalls ? reply.text : toolCallsAsText(reply);
     // The OpenAI shape: an id per call, arguments as a JSON string.
-    const calls = native ? reply.toolCalls!.map((call, index) => ({ id: `call_${index + 1}`, type: 'function', function: { name: call.name, arguments: call.rawArguments ?? JSON.stringify(call.arguments) } })) : [];
+    const calls = native
+      ? reply.toolCalls!.map((call, index) => ({
+          id: `call_${index + 1}`,
+          type: 'function',
+          function: { name: call.name, arguments: call.rawArguments ?? JSON.stringify(call.arguments) },
+        }))
+      : [];
     const finish = calls.length > 0 ? 'tool_calls' : 'stop';
-    const usage = { prompt_tokens: Math.ceil(request.rawBody.length / 4), completion_tokens: Math.max(1, Math.ceil(text.length / 4)) };
+    const usage = {
+      prompt_tokens: Math.ceil(request.rawBody.length / 4),
+      completion_tokens: Math.max(1, Math.ceil(text.length / 4)),
+    };
     if (body?.stream !== true) {
       return sendJson(response, 200, {
         id: 'chatcmpl-mock',
         object: 'chat.completion',
         model,
-        choices: [{ index: 0, message: { role: 'assistant', content: calls.length > 0 && text === '' ? null : text, ...(calls.length > 0 ? { tool_calls: calls } : {}) }, finish_reason: finish }],
+        choices: [
+          {
+            index: 0,
+            message: {
+              role: 'assistant',
+              content: calls.length > 0 && text === '' ? null : text,
+              ...(calls.length > 0 ? { tool_calls: calls } : {}),
+            },
+            finish_reason: finish,
+          },
+        ],
         usage: { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens },
       });
     }
     const eol = script.crlf ? '\r\n' : '\n';
     const event = (value: unknown) => `data: ${typeof value === 'string' ? value : JSON.stringify(value)}${eol}${eol}`;
-    const chunk = (delta: object, finish: string | null) => ({ id: 'chatcmpl-mock', object: 'chat.completion.chunk', model, choices: [{ index: 0, delta, finish_reason: finish }] });
+    const chunk = (delta: object, finish: string | null) => ({
+      id: 'chatcmpl-mock',
+      object: 'chat.completion.chunk',
+      model,
+      choices: [{ index: 0, delta, finish_reason: finish }],
+    });
     response.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache' });
     response.write(event(chunk({ role: 'assistant', content: '' }, null)));
     const pieces = text === '' ? [] : splitIntoPieces(text, reply.chunks ?? script.chunks ?? 4);
@@ -102,13 +148,30 @@ export async function startOpenAiMock(script: OpenAiMockScript = {}): Promise<Op
     }
     // A streamed call: id, type and name first, then its arguments' JSON text in pieces.
     for (const [index, call] of calls.entries()) {
-      response.write(event(chunk({ tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.function.name, arguments: '' } }] }, null)));
-      for (const piece of splitIntoPieces(call.function.arguments, 3)) response.write(event(chunk({ tool_calls: [{ index, function: { arguments: piece } }] }, null)));
+      response.write(
+        event(
+          chunk(
+            {
+              tool_calls: [
+                { index, id: call.id, type: 'function', function: { name: call.function.name, arguments: '' } },
+              ],
+            },
+            null,
+          ),
+        ),
+      );
+      for (const piece of splitIntoPieces(call.function.arguments, 3))
+        response.write(event(chunk({ tool_calls: [{ index, function: { arguments: piece } }] }, null)));
     }
     response.write(event(chunk({}, finish)));
-    if (body.stream_options?.include_usage) response.write(event({ id: 'chatcmpl-mock', object: 'chat.completion.chunk', model, choices: [], usage }));
+    if (body.stream_options?.include_usage)
+      response.write(event({ id: 'chatcmpl-mock', object: 'chat.completion.chunk', model, choices: [], usage }));
     response.end(event('[DONE]'));
   }
 
-  return { ...handle, script, chatRequests: () => handle.requests.filter((request) => request.path === '/v1/chat/completions') };
+  return {
+    ...handle,
+    script,
+    chatRequests: () => handle.requests.filter((request) => request.path === '/v1/chat/completions'),
+  };
 }

@@ -27,7 +27,8 @@ export function decodePng(png: Uint8Array): Pixels {
       width = body.readUInt32BE(0);
       height = body.readUInt32BE(4);
       const [depth, colorType, , , interlace] = [body[8], body[9], body[10], body[11], body[12]];
-      if (depth !== 8 || interlace !== 0 || (colorType !== 2 && colorType !== 6)) throw new Error(`unsupported PNG: depth ${depth}, color type ${colorType}, interlace ${interlace}`);
+      if (depth !== 8 || interlace !== 0 || (colorType !== 2 && colorType !== 6))
+        throw new Error(`unsupported PNG: depth ${depth}, color type ${colorType}, interlace ${interlace}`);
       channels = colorType === 6 ? 4 : 3;
     } else if (type === 'IDAT') {
       idat.push(body);
@@ -55,7 +56,15 @@ export function decodePng(png: Uint8Array): Pixels {
       current[x] = (line[x]! + predictor) & 0xff;
     }
     for (let x = 0; x < width; x += 1) {
-      out.set([current[x * channels]!, current[x * channels + 1]!, current[x * channels + 2]!, channels === 4 ? current[x * channels + 3]! : 255], (y * width + x) * 4);
+      out.set(
+        [
+          current[x * channels]!,
+          current[x * channels + 1]!,
+          current[x * channels + 2]!,
+          channels === 4 ? current[x * channels + 3]! : 255,
+        ],
+        (y * width + x) * 4,
+      );
     }
     previous = current;
   }

@@ -10,7 +10,16 @@ import type { RunRecord } from '../../src/report/run-record.js';
 export const FINGERPRINT = 'a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f9';
 export const BRANCH = 'mvnx/fix-a1b2c3d4e5f6';
 
-const CALC = ['package demo;', '', 'public class Calc {', '    public int add(int a, int b) {', '        return a - b;', '    }', '}', ''].join('\n');
+const CALC = [
+  'package demo;',
+  '',
+  'public class Calc {',
+  '    public int add(int a, int b) {',
+  '        return a - b;',
+  '    }',
+  '}',
+  '',
+].join('\n');
 export const FIX_PATCH = [
   'diff --git a/src/main/java/demo/Calc.java b/src/main/java/demo/Calc.java',
   '--- a/src/main/java/demo/Calc.java',
@@ -25,7 +34,13 @@ export const FIX_PATCH = [
   '',
 ].join('\n');
 
-export const git = async (cwd: string, ...args: string[]) => (await execa('git', args, { cwd, env: { GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' } })).stdout.trim();
+export const git = async (cwd: string, ...args: string[]) =>
+  (
+    await execa('git', args, {
+      cwd,
+      env: { GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' },
+    })
+  ).stdout.trim();
 
 export interface PublishRepo {
   work: string;
@@ -43,7 +58,10 @@ export async function makePublishRepo(dir: string): Promise<PublishRepo> {
   await mkdir(bare, { recursive: true });
   await git(bare, 'init', '-q', '--bare', '-b', 'main');
   await git(bare, 'config', 'http.receivepack', 'true');
-  await writeFile(path.join(work, 'pom.xml'), '<project><modelVersion>4.0.0</modelVersion><groupId>demo</groupId><artifactId>calc</artifactId><version>1</version></project>\n');
+  await writeFile(
+    path.join(work, 'pom.xml'),
+    '<project><modelVersion>4.0.0</modelVersion><groupId>demo</groupId><artifactId>calc</artifactId><version>1</version></project>\n',
+  );
   await writeFile(path.join(work, 'src/main/java/demo/Calc.java'), CALC);
   await writeFile(path.join(work, '.gitignore'), '.mvnx/\n');
   await git(work, 'init', '-q', '-b', 'main');
@@ -63,8 +81,26 @@ export function fixedRecord(runId: string, overrides: Partial<RunRecord> = {}): 
     tier: 'auto',
     status: 'fixed',
     stopReason: 'fixed',
-    diagnostics: [{ kind: 'test', file: 'src/test/java/demo/CalcTest.java', line: 9, message: 'expected: <5> but was: <-1>', test: 'demo.CalcTest#adds' } as RunRecord['diagnostics'][number]],
-    attempts: [{ n: 1, source: 'model', fingerprint: FINGERPRINT, outcome: 'verified', filesChanged: ['src/main/java/demo/Calc.java'], timings: {}, verdict: { scope: 'full', args: ['-B', 'verify'], testsFromYourBuild: [], jvmFlags: [] } }],
+    diagnostics: [
+      {
+        kind: 'test',
+        file: 'src/test/java/demo/CalcTest.java',
+        line: 9,
+        message: 'expected: <5> but was: <-1>',
+        test: 'demo.CalcTest#adds',
+      } as RunRecord['diagnostics'][number],
+    ],
+    attempts: [
+      {
+        n: 1,
+        source: 'model',
+        fingerprint: FINGERPRINT,
+        outcome: 'verified',
+        filesChanged: ['src/main/java/demo/Calc.java'],
+        timings: {},
+        verdict: { scope: 'full', args: ['-B', 'verify'], testsFromYourBuild: [], jvmFlags: [] },
+      },
+    ],
     applied: true,
     decisions: ['risk low: 1 line changed in 1 file', 'tier auto: verified fix applied'],
     action: 'apply',

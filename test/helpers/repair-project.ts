@@ -31,7 +31,10 @@ export interface ProjectCopy {
 export async function copyProject(source: string, config?: string): Promise<ProjectCopy> {
   const parent = await mkdtemp(path.join(tmpdir(), 'mvnx-it-'));
   const root = path.join(parent, path.basename(source));
-  await cp(source, root, { recursive: true, filter: (file) => !/[\\/](target|\.mvnx)([\\/]|$)/.test(file.slice(source.length)) });
+  await cp(source, root, {
+    recursive: true,
+    filter: (file) => !/[\\/](target|\.mvnx)([\\/]|$)/.test(file.slice(source.length)),
+  });
   if (config) await writeFile(path.join(root, '.mvnxrc.yaml'), config);
   return {
     root,
@@ -63,7 +66,6 @@ export interface CliRun {
   /** The `--mvnx-json` record, when one was printed. */
   record?: RunRecord;
 }
-
 
 export async function runMvnx(cwd: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<CliRun> {
   const started = Date.now();

@@ -12,14 +12,23 @@ const schema = JSON.parse(readFileSync(schemaFile, 'utf8')) as Record<string, un
 
 // The schema's `language` pattern is not valid with the u flag (a stray ]), so patterns are compiled without it.
 // A CommonJS module seen from ESM: its class is the default export's `default`.
-const Ajv = ((AjvDraft04 as unknown as { default?: unknown }).default ?? AjvDraft04) as new (options: Record<string, unknown>) => { compile(schema: object): ((data: unknown) => boolean) & { errors?: { instancePath?: string; message?: string; params?: unknown }[] | null } };
+const Ajv = ((AjvDraft04 as unknown as { default?: unknown }).default ?? AjvDraft04) as new (
+  options: Record<string, unknown>,
+) => {
+  compile(
+    schema: object,
+  ): ((data: unknown) => boolean) & { errors?: { instancePath?: string; message?: string; params?: unknown }[] | null };
+};
 const ajv = new Ajv({ allErrors: true, strict: false, unicodeRegExp: false });
 const validate = ajv.compile(schema);
 
 /** Schema errors of a SARIF log, as readable lines; empty when it is valid. */
 export function sarifSchemaErrors(log: unknown): string[] {
   if (validate(log)) return [];
-  return (validate.errors ?? []).map((error: { instancePath?: string; message?: string; params?: unknown }) => `${error.instancePath || '/'} ${error.message ?? ''} ${JSON.stringify(error.params)}`);
+  return (validate.errors ?? []).map(
+    (error: { instancePath?: string; message?: string; params?: unknown }) =>
+      `${error.instancePath || '/'} ${error.message ?? ''} ${JSON.stringify(error.params)}`,
+  );
 }
 
 export const SARIF_SCHEMA_TITLE = String(schema.title);

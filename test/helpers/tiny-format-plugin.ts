@@ -17,7 +17,11 @@ import path from 'node:path';
 import { execa } from 'execa';
 import { repoRoot } from './repair-project.js';
 
-export const TINY_FORMAT = { groupId: 'dev.mvnx.fixtures', artifactId: 'spotless-maven-plugin', version: '1.0.0' } as const;
+export const TINY_FORMAT = {
+  groupId: 'dev.mvnx.fixtures',
+  artifactId: 'spotless-maven-plugin',
+  version: '1.0.0',
+} as const;
 const SOURCE = path.join(repoRoot, 'test/fixtures/maven-plugins/tiny-format');
 
 function localRepository(): string {
@@ -36,25 +40,40 @@ async function listFiles(dir: string): Promise<string[]> {
 
 async function sourceHash(): Promise<string> {
   const hash = createHash('sha256');
-  for (const file of await listFiles(SOURCE)) hash.update(path.relative(SOURCE, file)).update('\0').update(await readFile(file));
+  for (const file of await listFiles(SOURCE))
+    hash
+      .update(path.relative(SOURCE, file))
+      .update('\0')
+      .update(await readFile(file));
   return hash.digest('hex');
 }
 
 /** The maven-plugin-api jar to compile against (the API of AbstractMojo has not changed since 3.0). */
 function pluginApiJar(): string {
   for (const version of ['3.2.5', '3.1.0', '3.0']) {
-    const jar = path.join(localRepository(), 'org/apache/maven/maven-plugin-api', version, `maven-plugin-api-${version}.jar`);
+    const jar = path.join(
+      localRepository(),
+      'org/apache/maven/maven-plugin-api',
+      version,
+      `maven-plugin-api-${version}.jar`,
+    );
     if (existsSync(jar)) return jar;
   }
   throw new Error('no maven-plugin-api jar in the local repository to compile the tiny formatter plugin against');
 }
 
 export async function ensureTinyFormatPlugin(): Promise<void> {
-  const dir = path.join(localRepository(), ...TINY_FORMAT.groupId.split('.'), TINY_FORMAT.artifactId, TINY_FORMAT.version);
+  const dir = path.join(
+    localRepository(),
+    ...TINY_FORMAT.groupId.split('.'),
+    TINY_FORMAT.artifactId,
+    TINY_FORMAT.version,
+  );
   const base = `${TINY_FORMAT.artifactId}-${TINY_FORMAT.version}`;
   const hash = await sourceHash();
   const stamp = path.join(dir, `${base}.source-sha256`);
-  if (existsSync(path.join(dir, `${base}.jar`)) && existsSync(stamp) && (await readFile(stamp, 'utf8')).trim() === hash) return;
+  if (existsSync(path.join(dir, `${base}.jar`)) && existsSync(stamp) && (await readFile(stamp, 'utf8')).trim() === hash)
+    return;
 
   const work = await mkdtemp(path.join(os.tmpdir(), 'mvnx-tiny-format-'));
   try {
@@ -63,13 +82,19 @@ export async function ensureTinyFormatPlugin(): Promise<void> {
     const sources = (await listFiles(path.join(SOURCE, 'src/main/java'))).filter((file) => file.endsWith('.java'));
     await execa('javac', ['--release', '8', '-nowarn', '-cp', pluginApiJar(), '-d', classes, ...sources]);
     await mkdir(path.join(classes, 'META-INF/maven'), { recursive: true });
-    await copyFile(path.join(SOURCE, 'src/main/resources/META-INF/maven/plugin.xml'), path.join(classes, 'META-INF/maven/plugin.xml'));
+    await copyFile(
+      path.join(SOURCE, 'src/main/resources/META-INF/maven/plugin.xml'),
+      path.join(classes, 'META-INF/maven/plugin.xml'),
+    );
     const jar = path.join(work, `${base}.jar`);
     await execa('jar', ['--create', '--file', jar, '-C', classes, '.']);
 
     await mkdir(dir, { recursive: true });
     const unique = `${process.pid}-${Date.now()}`;
-    for (const [from, name] of [[jar, `${base}.jar`], [path.join(SOURCE, 'pom.xml'), `${base}.pom`]] as const) {
+    for (const [from, name] of [
+      [jar, `${base}.jar`],
+      [path.join(SOURCE, 'pom.xml'), `${base}.pom`],
+    ] as const) {
       const temp = path.join(dir, `${name}.${unique}.tmp`);
       await copyFile(from, temp);
       await rename(temp, path.join(dir, name));

@@ -41,8 +41,12 @@ async function benchProject(name: string): Promise<{ root: string; agentReplies:
   return { root, agentReplies: (benchCase!.agentReplies ?? []) as ScriptedReply[] };
 }
 
-const native = (name: string, args: Record<string, unknown> = {}): ScriptedReply => ({ text: '', toolCalls: [{ name, arguments: args }] });
-const text = (tool: string, args: Record<string, unknown>, prose: string): string => `${prose}\n${JSON.stringify({ tool, args })}`;
+const native = (name: string, args: Record<string, unknown> = {}): ScriptedReply => ({
+  text: '',
+  toolCalls: [{ name, arguments: args }],
+});
+const text = (tool: string, args: Record<string, unknown>, prose: string): string =>
+  `${prose}\n${JSON.stringify({ tool, args })}`;
 
 /** What mvnx answered each call, from the session's log. */
 async function answers(root: string, runId: string): Promise<string[]> {
@@ -74,13 +78,20 @@ describe('agent tools take code the way models name it', () => {
     const { root } = await benchProject('agent-cents-from-another-class');
     const replies: ScriptedReply[] = [
       // The call of the issue: on main it was answered `extract_method needs "file"` until the loop guard ended the session.
-      text('show_method', { class: 'Cart', method: 'totalCents' }, 'The test expects cents. Let me look at the method.'),
+      text(
+        'show_method',
+        { class: 'Cart', method: 'totalCents' },
+        'The test expects cents. Let me look at the method.',
+      ),
       native('extract_test_code', { class: 'CartTest' }),
       native('express_hypothesis', { hypothesis: 'totalCents adds euro prices as if they were cents' }),
       native('get_classes_and_methods', { class: 'com.acme.shop.Money' }),
       native('extract_method', { file: 'Money.java', method: 'Money#toCents' }),
       native('read_range', { file: 'com/acme/shop/Cart.java', lines: 'L14-L20' }),
-      native('read_range', { file: '/home/runner/work/shop/shop/src/main/java/com/acme/shop/Item.java', range: [1, 4] }),
+      native('read_range', {
+        file: '/home/runner/work/shop/shop/src/main/java/com/acme/shop/Item.java',
+        range: [1, 4],
+      }),
       native('find_similar_api_calls', { class: 'Money', method: 'toCents' }),
       native('read_range', { file: 'C:\\ci\\shop\\src\\main\\java\\com\\acme\\shop\\Money.java', line: 9 }),
       native('extract_method', { method: 'toEuros()' }),
@@ -88,11 +99,22 @@ describe('agent tools take code the way models name it', () => {
     ];
     mock = await startOllamaMock({ replies });
     const run = await runMvnx(root, ['-o', '-B', '-q', 'test', `--mvnx-host=${mock.url}`, '--mvnx-json']);
-    expect(run.record?.status, `${run.record?.stopReason}: ${run.record?.message ?? ''} ${JSON.stringify(run.record?.attempts, null, 1)}`).toBe('fixed');
+    expect(
+      run.record?.status,
+      `${run.record?.stopReason}: ${run.record?.message ?? ''} ${JSON.stringify(run.record?.attempts, null, 1)}`,
+    ).toBe('fixed');
     expect(mock.failures).toEqual([]);
     const agent = run.record!.attempts[0]!.agent!;
     expect(agent).toMatchObject({ stop: 'fix-verified', steps: replies.length });
-    expect(agent.toolCalls).toEqual({ extract_method: 3, extract_test_code: 1, express_hypothesis: 1, get_classes_and_methods: 1, read_range: 3, find_similar_api_calls: 1, write_fix: 1 });
+    expect(agent.toolCalls).toEqual({
+      extract_method: 3,
+      extract_test_code: 1,
+      express_hypothesis: 1,
+      get_classes_and_methods: 1,
+      read_range: 3,
+      find_similar_api_calls: 1,
+      write_fix: 1,
+    });
     const said = await answers(root, run.record!.runId);
     expect(said).toHaveLength(replies.length);
     for (const answer of said) expect(answer).not.toMatch(/needs "|was not run|no method|no file/);
@@ -102,11 +124,15 @@ describe('agent tools take code the way models name it', () => {
     );
     expect(said[1]).toContain('>>  20|         assertEquals(1050, cart.totalCents());');
     expect(said[3]).toContain('public static long toCents(double euros)');
-    expect(said[4]).toContain(`(mvnx corrected your call: file "Money.java" and "method" "Money#toCents" → file "${MONEY}", method toCents`);
+    expect(said[4]).toContain(
+      `(mvnx corrected your call: file "Money.java" and "method" "Money#toCents" → file "${MONEY}", method toCents`,
+    );
     expect(said[5]).toContain('"lines" "L14-L20" → start 14, end 20;');
     expect(said[6]).toContain('   4| }');
     expect(said[7]).toContain('dropped "class" "Money": find_similar_api_calls does not look code up by class');
-    expect(said[8]).toContain(`file "C:\\\\ci\\\\shop\\\\src\\\\main\\\\java\\\\com\\\\acme\\\\shop\\\\Money.java" → "${MONEY}"`);
+    expect(said[8]).toContain(
+      `file "C:\\\\ci\\\\shop\\\\src\\\\main\\\\java\\\\com\\\\acme\\\\shop\\\\Money.java" → "${MONEY}"`,
+    );
     expect(said[9]).toContain('public static double toEuros(long cents)');
     expect(said[10]).toBe('Fix 1: passed: the build and the tests pass with it');
   });
@@ -115,7 +141,10 @@ describe('agent tools take code the way models name it', () => {
     const { root, agentReplies } = await benchProject('agent-code-names');
     mock = await startOllamaMock({ replies: agentReplies });
     const run = await runMvnx(root, ['-o', '-B', '-q', 'test', `--mvnx-host=${mock.url}`, '--mvnx-json']);
-    expect(run.record?.status, `${run.record?.stopReason}: ${run.record?.message ?? ''} ${JSON.stringify(run.record?.attempts, null, 1)}`).toBe('fixed');
+    expect(
+      run.record?.status,
+      `${run.record?.stopReason}: ${run.record?.message ?? ''} ${JSON.stringify(run.record?.attempts, null, 1)}`,
+    ).toBe('fixed');
     expect(run.record!.attempts[0]!.agent).toMatchObject({ stop: 'fix-verified', steps: agentReplies.length });
     const said = await answers(root, run.record!.runId);
     expect(said).toHaveLength(agentReplies.length);
@@ -134,6 +163,8 @@ describe('agent tools take code the way models name it', () => {
     // Only the candidates answer was not run; every other reading call ran and answered from the code.
     expect(said.filter((answer) => answer.includes('was not run'))).toHaveLength(1);
     expect(said.at(-1)).toBe('Fix 1: passed: the build and the tests pass with it');
-    expect(await readFile(path.join(root, '.mvnx/runs', run.record!.runId, 'fix.patch'), 'utf8')).toContain('+        return Discounts.applyPercent(sum, Discounts.percentOff(tier));');
+    expect(await readFile(path.join(root, '.mvnx/runs', run.record!.runId, 'fix.patch'), 'utf8')).toContain(
+      '+        return Discounts.applyPercent(sum, Discounts.percentOff(tier));',
+    );
   });
 });

@@ -13,7 +13,8 @@ import { copyProject, repoRoot, runMvnx, snapshotTree } from '../helpers/repair-
 const logicBug = path.join(repoRoot, 'test/fixtures/fixers/other-logic-bug/project');
 const MAIN = 'src/main/java/com/acme/calc/Discount.java';
 const TEST = 'src/test/java/com/acme/calc/DiscountTest.java';
-const CONFIG = 'tier: monitor\nagent:\n  mode: always\n  maxSteps: 10\nbudget:\n  maxModelCalls: 12\n  maxAttempts: 2\n';
+const CONFIG =
+  'tier: monitor\nagent:\n  mode: always\n  maxSteps: 10\nbudget:\n  maxModelCalls: 12\n  maxAttempts: 2\n';
 
 let mock: OllamaMock | undefined;
 afterEach(async () => {
@@ -33,7 +34,7 @@ const AGENT_TURNS = [
 ];
 
 describe('agent mode', () => {
-  it('reads the code with tools (a plugin\'s among them), states a hypothesis and writes a fix that Maven verifies', async () => {
+  it("reads the code with tools (a plugin's among them), states a hypothesis and writes a fix that Maven verifies", async () => {
     mock = await startOllamaMock({ replies: AGENT_TURNS });
     const copy = await copyProject(logicBug, `${CONFIG}plugins:\n  - ./mvnx/owners.mjs\n`);
     try {
@@ -62,12 +63,35 @@ describe('agent mode', () => {
       const log = await readFile(path.join(recordDir, 'attempt-1.agent-log.txt'), 'utf8');
       expect(log).toContain('run_tests cannot be used while understanding the failure');
       // The plugin's tool is offered natively from the collect state on, not before.
-      const offered = mock.chatRequests().map((request) => ((request.body as { tools?: { function: { name: string } }[] }).tools ?? []).map((tool) => tool.function.name));
+      const offered = mock
+        .chatRequests()
+        .map((request) =>
+          ((request.body as { tools?: { function: { name: string } }[] }).tools ?? []).map(
+            (tool) => tool.function.name,
+          ),
+        );
       expect(offered[0]).not.toContain('who_owns');
       expect(offered[5]).toContain('who_owns');
-      expect(run.record?.attempts[0]?.agent).toMatchObject({ stop: 'fix-verified', steps: 7, toolCalling: 'native', toolCalls: { extract_method: 1, get_classes_and_methods: 1, read_range: 1, express_hypothesis: 1, who_owns: 1, write_fix: 1 } });
-      expect(run.record?.toolCalling).toEqual({ native: true, reason: "Ollama's /api/show lists tools among the model's capabilities" });
-      expect(await readFile(path.join(recordDir, 'fix.patch'), 'utf8')).toContain('+        return price - price * percent / 100;');
+      expect(run.record?.attempts[0]?.agent).toMatchObject({
+        stop: 'fix-verified',
+        steps: 7,
+        toolCalling: 'native',
+        toolCalls: {
+          extract_method: 1,
+          get_classes_and_methods: 1,
+          read_range: 1,
+          express_hypothesis: 1,
+          who_owns: 1,
+          write_fix: 1,
+        },
+      });
+      expect(run.record?.toolCalling).toEqual({
+        native: true,
+        reason: "Ollama's /api/show lists tools among the model's capabilities",
+      });
+      expect(await readFile(path.join(recordDir, 'fix.patch'), 'utf8')).toContain(
+        '+        return price - price * percent / 100;',
+      );
       expect(await snapshotTree(copy.root)).toEqual(before);
     } finally {
       await copy.remove();
@@ -75,12 +99,17 @@ describe('agent mode', () => {
   });
 
   it('under escalate, the first model attempt is single-shot and the next one, after it failed, an agent session', async () => {
-    mock = await startOllamaMock({ replies: ['The discount formula looks wrong; you should check how the percentage is applied.', ...AGENT_TURNS] });
+    mock = await startOllamaMock({
+      replies: ['The discount formula looks wrong; you should check how the percentage is applied.', ...AGENT_TURNS],
+    });
     const copy = await copyProject(logicBug, CONFIG.replace('mode: always', 'mode: escalate'));
     try {
       const run = await runMvnx(copy.root, ['-o', '-B', '-q', 'test', `--mvnx-host=${mock.url}`, '--mvnx-json']);
       expect(run.record?.status, JSON.stringify(run.record?.attempts, null, 1)).toBe('fixed');
-      expect(run.record?.attempts.map((attempt) => `${attempt.source} ${attempt.outcome}`)).toEqual(['model not-applicable', 'agent verified']);
+      expect(run.record?.attempts.map((attempt) => `${attempt.source} ${attempt.outcome}`)).toEqual([
+        'model not-applicable',
+        'agent verified',
+      ]);
       expect(run.record?.modelCalls).toBe(1 + AGENT_TURNS.length);
     } finally {
       await copy.remove();
@@ -89,15 +118,25 @@ describe('agent mode', () => {
 
   it('stops a session that keeps asking for the same thing (loop guard), without a fix', async () => {
     const same = `{"tool": "read_range", "args": {"file": "${MAIN}", "start": 1}}`;
-    mock = await startOllamaMock({ replies: [same, same, same, same], exhaustedReply: 'I am not sure what else to do here.' });
-    const copy = await copyProject(logicBug, 'tier: monitor\nagent:\n  mode: always\nbudget:\n  maxAttempts: 1\n  dynamic: false\n');
+    mock = await startOllamaMock({
+      replies: [same, same, same, same],
+      exhaustedReply: 'I am not sure what else to do here.',
+    });
+    const copy = await copyProject(
+      logicBug,
+      'tier: monitor\nagent:\n  mode: always\nbudget:\n  maxAttempts: 1\n  dynamic: false\n',
+    );
     try {
       const run = await runMvnx(copy.root, ['-o', '-B', '-q', 'test', `--mvnx-host=${mock.url}`, '--mvnx-json']);
       expect(run.exitCode).toBe(1);
       expect(run.record?.status).toBe('unfixed');
       expect(run.record?.attempts[0]).toMatchObject({ source: 'agent', outcome: 'not-applicable' });
       expect(run.record?.attempts[0]?.reason).toContain('the agent stopped without a fix (loop-guard) after 4 step(s)');
-      expect(run.record?.attempts[0]?.agent).toMatchObject({ stop: 'loop-guard', steps: 4, toolCalls: { read_range: 4 } });
+      expect(run.record?.attempts[0]?.agent).toMatchObject({
+        stop: 'loop-guard',
+        steps: 4,
+        toolCalls: { read_range: 4 },
+      });
       expect(run.record?.modelCalls).toBe(4);
     } finally {
       await copy.remove();

@@ -35,7 +35,8 @@ async function cartProject(config: string): Promise<string> {
 }
 
 // One build at a time: with two, the right candidate can pass before the wrong one beside it fails (then `stopped`, as designed: test/unit/agent-candidates.test.ts), and this test reads every candidate's reason.
-const CONFIG = 'tier: monitor\nagent:\n  mode: always\n  maxSteps: 14\n  parallelBuilds: 1\nfixers:\n  enabled: false\nbudget:\n  dynamic: false\n  maxModelCalls: 14\n  maxAttempts: 4\n';
+const CONFIG =
+  'tier: monitor\nagent:\n  mode: always\n  maxSteps: 14\n  parallelBuilds: 1\nfixers:\n  enabled: false\nbudget:\n  dynamic: false\n  maxModelCalls: 14\n  maxAttempts: 4\n';
 
 function cartDiff(line: string): string {
   return [
@@ -58,8 +59,12 @@ const RIGHT = cartDiff('sum += Money.toCents(item.priceEuros()) * item.quantity(
 const WRONG_CAST = cartDiff('sum += (long) item.priceEuros() * item.quantity();');
 const WRONG_ROUND = cartDiff('sum += Math.round(item.priceEuros()) * item.quantity() * 100;');
 
-const native = (name: string, args: Record<string, unknown> = {}): ScriptedReply => ({ text: '', toolCalls: [{ name, arguments: args }] });
-const text = (tool: string, args: Record<string, unknown> = {}, prose = ''): string => `${prose}${prose ? '\n' : ''}${JSON.stringify({ tool, args })}`;
+const native = (name: string, args: Record<string, unknown> = {}): ScriptedReply => ({
+  text: '',
+  toolCalls: [{ name, arguments: args }],
+});
+const text = (tool: string, args: Record<string, unknown> = {}, prose = ''): string =>
+  `${prose}${prose ? '\n' : ''}${JSON.stringify({ tool, args })}`;
 
 /** Each new tool once, a fix that fails, more reading, then two candidates of which the second passes. */
 function toolboxSession(call: (name: string, args?: Record<string, unknown>) => ScriptedReply): ScriptedReply[] {
@@ -89,21 +94,40 @@ async function expectToolboxRun(root: string, replies: ScriptedReply[], mode: 'n
     stop: 'fix-verified',
     steps: replies.length,
     toolCalling: mode,
-    toolCalls: { extract_test_code: 1, find_similar_api_calls: 1, search_code_base: 1, get_classes_and_methods: 1, extract_method: 1, express_hypothesis: 1, collect_more_information: 1, write_fix: 2 },
+    toolCalls: {
+      extract_test_code: 1,
+      find_similar_api_calls: 1,
+      search_code_base: 1,
+      get_classes_and_methods: 1,
+      extract_method: 1,
+      express_hypothesis: 1,
+      collect_more_information: 1,
+      write_fix: 2,
+    },
   });
   // Three candidates in two write_fix calls: the one fix, then two of which only the second passes.
-  expect(attempt.agent!.candidates!.map((candidate) => candidate.outcome)).toEqual(['build-failed', 'build-failed', 'verified']);
+  expect(attempt.agent!.candidates!.map((candidate) => candidate.outcome)).toEqual([
+    'build-failed',
+    'build-failed',
+    'verified',
+  ]);
   expect(attempt.agent!.candidates![0]!.reason).toContain('expected: <1050> but was: <1000>');
   expect(attempt.agent!.candidates![1]!.reason).toContain('expected: <1050> but was: <10>');
   expect(run.record?.modelCalls).toBe(replies.length);
   const recordDir = path.join(root, '.mvnx/runs', run.record!.runId);
-  expect(await readFile(path.join(recordDir, 'fix.patch'), 'utf8')).toContain('+            sum += Money.toCents(item.priceEuros()) * item.quantity();');
+  expect(await readFile(path.join(recordDir, 'fix.patch'), 'utf8')).toContain(
+    '+            sum += Money.toCents(item.priceEuros()) * item.quantity();',
+  );
   const log = await readFile(path.join(recordDir, 'attempt-1.agent-log.txt'), 'utf8');
   // What each tool answered, from the real files and builds.
   expect(log).toContain('>>  20|         assertEquals(1050, cart.totalCents());');
   expect(log).toContain('set-up and tear-down:');
-  expect(log).toContain(`calls of priceEuros (1):\n${CART}:17: sum += item.priceEuros() * item.quantity();  (in Cart.totalCents)`);
-  expect(log).toContain(`words: euros, cents), best first:\n${MONEY}:9: public static long toCents(double euros) {  [euros, cents]`);
+  expect(log).toContain(
+    `calls of priceEuros (1):\n${CART}:17: sum += item.priceEuros() * item.quantity();  (in Cart.totalCents)`,
+  );
+  expect(log).toContain(
+    `words: euros, cents), best first:\n${MONEY}:9: public static long toCents(double euros) {  [euros, cents]`,
+  );
   expect(log).toContain('public static long toCents(double euros)');
   expect(log).toContain('Fix 1: built, still fails');
   expect(log).toContain('Fix 2: passed: the build and the tests pass with it');
@@ -118,7 +142,11 @@ describe('the agent toolbox', () => {
     const root = await cartProject(CONFIG);
     await expectToolboxRun(root, replies, 'native');
     // The tools offered follow the state: no write_fix while understanding, collect_more_information only after a failed fix.
-    const offered = mock.chatRequests().map((request) => ((request.body as { tools?: { function: { name: string } }[] }).tools ?? []).map((tool) => tool.function.name));
+    const offered = mock
+      .chatRequests()
+      .map((request) =>
+        ((request.body as { tools?: { function: { name: string } }[] }).tools ?? []).map((tool) => tool.function.name),
+      );
     expect(offered[0]).not.toContain('write_fix');
     expect(offered[5]).toContain('write_fix');
     expect(offered[5]).not.toContain('collect_more_information');
@@ -131,7 +159,10 @@ describe('the agent toolbox', () => {
     mock = await startOllamaMock({ replies, noCapabilities: true, tools: false });
     const root = await cartProject(CONFIG);
     const run = await expectToolboxRun(root, replies, 'text');
-    expect(run.record?.toolCalling).toEqual({ native: false, reason: 'the server refused tools for qwen2.5-coder:7b (HTTP 400)' });
+    expect(run.record?.toolCalling).toEqual({
+      native: false,
+      reason: 'the server refused tools for qwen2.5-coder:7b (HTTP 400)',
+    });
     const withTools = mock.chatRequests().filter((request) => (request.body as { tools?: unknown[] }).tools);
     expect(withTools).toHaveLength(1);
   });
@@ -157,10 +188,32 @@ describe('command tools', () => {
       ].join('\n'),
     );
     await chmod(path.join(root, 'tools/units-lint.sh'), 0o755);
-    const added = await execa('node', [cliPath, 'tool', 'add', '--name', 'units_lint', '--command', './tools/units-lint.sh %FILE%', '--output-format', 'xml', '--states', 'collect,fix', '--description', 'finds euro amounts used as cents'], { cwd: root, reject: false });
+    const added = await execa(
+      'node',
+      [
+        cliPath,
+        'tool',
+        'add',
+        '--name',
+        'units_lint',
+        '--command',
+        './tools/units-lint.sh %FILE%',
+        '--output-format',
+        'xml',
+        '--states',
+        'collect,fix',
+        '--description',
+        'finds euro amounts used as cents',
+      ],
+      { cwd: root, reject: false },
+    );
     expect(added.stderr).toBe('');
-    expect(added.stdout).toBe('mvnx: added command tool units_lint in .mvnxrc.yaml: offered in collect, fix; xml output; 60 s timeout');
-    expect(await readFile(path.join(root, '.mvnxrc.yaml'), 'utf8')).toMatch(/^# The team's mvnx settings\.\n[\s\S]*tools:\n {2}- name: units_lint\n/);
+    expect(added.stdout).toBe(
+      'mvnx: added command tool units_lint in .mvnxrc.yaml: offered in collect, fix; xml output; 60 s timeout',
+    );
+    expect(await readFile(path.join(root, '.mvnxrc.yaml'), 'utf8')).toMatch(
+      /^# The team's mvnx settings\.\n[\s\S]*tools:\n {2}- name: units_lint\n/,
+    );
     const listed = await execa('node', [cliPath, 'tool', 'list'], { cwd: root });
     expect(listed.stdout).toContain('units_lint  collect,fix  xml');
 
@@ -173,8 +226,19 @@ describe('command tools', () => {
     mock = await startOllamaMock({ replies });
     const run = await runMvnx(root, ['-o', '-B', '-q', 'test', `--mvnx-host=${mock.url}`, '--mvnx-json']);
     expect(run.record?.status, JSON.stringify(run.record?.attempts, null, 1)).toBe('fixed');
-    expect(run.record?.attempts[0]?.agent?.toolCalls).toEqual({ extract_test_code: 1, express_hypothesis: 1, units_lint: 1, write_fix: 1 });
-    const offered = mock.chatRequests().map((request) => ((request.body as { tools?: { function: { name: string; description: string } }[] }).tools ?? []).map((tool) => tool.function.name));
+    expect(run.record?.attempts[0]?.agent?.toolCalls).toEqual({
+      extract_test_code: 1,
+      express_hypothesis: 1,
+      units_lint: 1,
+      write_fix: 1,
+    });
+    const offered = mock
+      .chatRequests()
+      .map((request) =>
+        ((request.body as { tools?: { function: { name: string; description: string } }[] }).tools ?? []).map(
+          (tool) => tool.function.name,
+        ),
+      );
     expect(offered[0]).not.toContain('units_lint');
     expect(offered[1]).not.toContain('units_lint');
     expect(offered[2]).toContain('units_lint');
@@ -189,11 +253,21 @@ describe('command tools', () => {
   });
 
   it('a tool whose program is not installed answers one line, and the repair goes on', async () => {
-    const root = await cartProject(`${CONFIG}tools:\n  - name: spotbugs_advisor\n    command: spotbugs-not-installed -textui %FILE%\n    outputFormat: xml\n`);
-    mock = await startOllamaMock({ replies: [native('spotbugs_advisor', { file: CART }), native('express_hypothesis', { hypothesis: 'euros as cents' }), native('write_fix', { patch: RIGHT })] });
+    const root = await cartProject(
+      `${CONFIG}tools:\n  - name: spotbugs_advisor\n    command: spotbugs-not-installed -textui %FILE%\n    outputFormat: xml\n`,
+    );
+    mock = await startOllamaMock({
+      replies: [
+        native('spotbugs_advisor', { file: CART }),
+        native('express_hypothesis', { hypothesis: 'euros as cents' }),
+        native('write_fix', { patch: RIGHT }),
+      ],
+    });
     const run = await runMvnx(root, ['-o', '-B', '-q', 'test', `--mvnx-host=${mock.url}`, '--mvnx-json']);
     expect(run.record?.status).toBe('fixed');
     const second = mock.chatRequests()[1]!.body as { messages: { role: string; content: string }[] };
-    expect(second.messages.at(-1)?.content).toBe('spotbugs_advisor: spotbugs-not-installed is not installed here (not found on PATH); use the other tools');
+    expect(second.messages.at(-1)?.content).toBe(
+      'spotbugs_advisor: spotbugs-not-installed is not installed here (not found on PATH); use the other tools',
+    );
   });
 });

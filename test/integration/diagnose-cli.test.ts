@@ -24,15 +24,29 @@ async function checkout(project: string, name: string): Promise<string> {
 }
 
 const mvnx = (cwd: string, args: string[], input?: string) =>
-  execa('node', [cliPath, 'diagnose', ...args], { cwd, reject: false, env: { CI: 'true' }, ...(input !== undefined ? { input } : { stdin: 'ignore' as const }) });
+  execa('node', [cliPath, 'diagnose', ...args], {
+    cwd,
+    reject: false,
+    env: { CI: 'true' },
+    ...(input !== undefined ? { input } : { stdin: 'ignore' as const }),
+  });
 
 describe('mvnx diagnose on the checked-in logs', () => {
   it.each(cases.map((c) => [c.name, c] as const))('%s prints the reviewed diagnosis', async (_name, c) => {
     const cwd = await checkout(c.project, c.name);
     const reports = path.join(c.dir, 'reports');
-    const run = await mvnx(cwd, [path.join(c.dir, 'console.txt'), '--json', ...(existsSync(reports) ? ['--reports', reports] : [])]);
+    const run = await mvnx(cwd, [
+      path.join(c.dir, 'console.txt'),
+      '--json',
+      ...(existsSync(reports) ? ['--reports', reports] : []),
+    ]);
     expect(run.exitCode, run.stderr).toBe(0);
-    const printed = comparable(JSON.parse(run.stdout)) as { diagnostics: unknown; fixable: unknown; reason: unknown; modules: unknown };
+    const printed = comparable(JSON.parse(run.stdout)) as {
+      diagnostics: unknown;
+      fixable: unknown;
+      reason: unknown;
+      modules: unknown;
+    };
     const expected = JSON.parse(await readFile(path.join(c.dir, 'expected.json'), 'utf8')) as typeof printed;
     expect(printed.diagnostics).toEqual(expected.diagnostics);
     expect(printed.fixable).toBe(expected.fixable);
@@ -40,18 +54,26 @@ describe('mvnx diagnose on the checked-in logs', () => {
     expect(printed.modules).toEqual(expected.modules);
   });
 
-  it('prints one line per diagnostic and the verdict, reads stdin, and takes the log\'s root when given', async () => {
+  it("prints one line per diagnostic and the verdict, reads stdin, and takes the log's root when given", async () => {
     const werror = cases.find((c) => c.name === 'werror')!;
     const cwd = await checkout(werror.project, 'human');
     const text = await mvnx(cwd, [path.join(werror.dir, 'console.txt')]);
-    expect(text.stdout).toMatch(/^compile {2}src\/main\/java\/com\/acme\/api\/Api\.java:10:9 +\[rawtypes\] found raw type: java\.util\.List$/m);
+    expect(text.stdout).toMatch(
+      /^compile {2}src\/main\/java\/com\/acme\/api\/Api\.java:10:9 +\[rawtypes\] found raw type: java\.util\.List$/m,
+    );
     expect(text.stdout).toMatch(/\nfixable: yes \(5 of 5 diagnostics\)$/);
-    const piped = await mvnx(cwd, ['-', '--root', '/__ROOT__'], await readFile(path.join(werror.dir, 'console.txt'), 'utf8'));
+    const piped = await mvnx(
+      cwd,
+      ['-', '--root', '/__ROOT__'],
+      await readFile(path.join(werror.dir, 'console.txt'), 'utf8'),
+    );
     expect(piped.stdout).toBe(text.stdout);
 
     const oom = cases.find((c) => c.name === 'test-oom')!;
     const other = await mvnx(await checkout(oom.project, 'human-oom'), [path.join(oom.dir, 'console.txt')]);
-    expect(other.stdout).toMatch(/fixable: no: the test JVM ran out of memory while running com\.acme\.HogTest; raise -Xmx/);
+    expect(other.stdout).toMatch(
+      /fixable: no: the test JVM ran out of memory while running com\.acme\.HogTest; raise -Xmx/,
+    );
   });
 
   it('says in one line what is wrong with its arguments, with exit 2', async () => {
@@ -108,7 +130,15 @@ describe('mvnx diagnose on the checked-in logs', () => {
     expect(run.exitCode, run.stderr).toBe(0);
     const diagnosis = JSON.parse(run.stdout) as { diagnostics: Array<Record<string, unknown>>; fixable: boolean };
     expect(diagnosis.diagnostics).toEqual([
-      expect.objectContaining({ kind: 'quality', tool: 'acme-lint', rule: 'no-println', file: 'src/main/java/com/acme/shop/Cart.java', line: 14, module: 'quality-gates', fixable: true }),
+      expect.objectContaining({
+        kind: 'quality',
+        tool: 'acme-lint',
+        rule: 'no-println',
+        file: 'src/main/java/com/acme/shop/Cart.java',
+        line: 14,
+        module: 'quality-gates',
+        fixable: true,
+      }),
     ]);
     expect(diagnosis.fixable).toBe(true);
   });
@@ -119,18 +149,25 @@ describe('mvnx diagnose on the checked-in logs', () => {
     const parser = "{ name: 'acme-lint', start: () => ({}) }";
     await writeFile(path.join(dir, 'a.mjs'), `export default { name: 'a', parsers: [${parser}] };\n`);
     await writeFile(path.join(dir, 'b.mjs'), `export default { name: 'b', parsers: [${parser}] };\n`);
-    await writeFile(path.join(dir, 'shape.mjs'), "export default { name: 'c', parsers: [{ name: 'x', start: 'start' }] };\n");
+    await writeFile(
+      path.join(dir, 'shape.mjs'),
+      "export default { name: 'c', parsers: [{ name: 'x', start: 'start' }] };\n",
+    );
     await writeFile(path.join(dir, 'ci.log'), '[ERROR] BUILD FAILURE\n');
     await writeFile(path.join(dir, '.mvnxrc.yaml'), 'plugins:\n  - ./a.mjs\n  - ./b.mjs\n');
     const twice = await mvnx(dir, ['ci.log']);
     expect(twice.exitCode).toBe(2);
     // The config names plugin files relative to itself; they are absolute once it is loaded.
-    expect(twice.stderr).toContain(`plugin ${path.join(dir, 'b.mjs')}: parsers[0]: the parser name "acme-lint" is already taken by parsers[0] of plugin ${path.join(dir, 'a.mjs')}`);
+    expect(twice.stderr).toContain(
+      `plugin ${path.join(dir, 'b.mjs')}: parsers[0]: the parser name "acme-lint" is already taken by parsers[0] of plugin ${path.join(dir, 'a.mjs')}`,
+    );
     expect(twice.stderr.trim().split('\n')).toHaveLength(1);
     await writeFile(path.join(dir, '.mvnxrc.yaml'), 'plugins:\n  - ./shape.mjs\n');
     const shape = await mvnx(dir, ['ci.log']);
     expect(shape.exitCode).toBe(2);
-    expect(shape.stderr).toContain(`plugin ${path.join(dir, 'shape.mjs')}: parsers[0].start: found "start" (string), expected a function`);
+    expect(shape.stderr).toContain(
+      `plugin ${path.join(dir, 'shape.mjs')}: parsers[0].start: found "start" (string), expected a function`,
+    );
   });
 
   it('a log with no failure in it says so instead of inventing one', async () => {

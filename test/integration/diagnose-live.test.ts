@@ -37,7 +37,12 @@ describe('diagnosing a live Maven build', () => {
   it('finds exactly the compile errors of the multi-module fixture (module folder with a space)', async () => {
     const run = await runMaven('multi-module', 'multi-module', ['-o', '-B', 'verify']);
     expect(run.exitCode).toBe(1);
-    const diagnosis = await diagnoseBuild({ projectRoot: run.root, logFile: run.logFile, runStartedAt: run.startedAt, exitCode: run.exitCode });
+    const diagnosis = await diagnoseBuild({
+      projectRoot: run.root,
+      logFile: run.logFile,
+      runStartedAt: run.startedAt,
+      exitCode: run.exitCode,
+    });
     expect(comparable(diagnosis)).toEqual(run.expected);
   });
 
@@ -48,22 +53,39 @@ describe('diagnosing a live Maven build', () => {
     ['werror-quiet', 'werror', ['-o', '-B', '-q', 'verify']],
     ['test-exit', 'test-exit', ['-o', '-B', 'verify']],
     ['format-check', 'format-violation', ['-o', '-B', 'verify']],
-  ] as const)('%s: the live build and mvnx diagnose of its log give the reviewed diagnosis', async (caseName, project, args) => {
-    if (caseName === 'format-check') await ensureTinyFormatPlugin();
-    const run = await runMaven(caseName, project, [...args]);
-    expect(run.exitCode).toBe(1);
-    const diagnosis = await diagnoseBuild({ projectRoot: run.root, logFile: run.logFile, runStartedAt: run.startedAt, exitCode: run.exitCode });
-    expect(comparable(diagnosis)).toEqual(run.expected);
-    const saved = await execa('node', [cliPath, 'diagnose', run.logFile, '--json'], { cwd: run.root, reject: false, env: { CI: 'true' } });
-    expect(saved.exitCode, saved.stderr).toBe(0);
-    const printed = comparable(JSON.parse(saved.stdout)) as { diagnostics: unknown };
-    expect(printed.diagnostics).toEqual((run.expected as { diagnostics: unknown }).diagnostics);
-  });
+  ] as const)(
+    '%s: the live build and mvnx diagnose of its log give the reviewed diagnosis',
+    async (caseName, project, args) => {
+      if (caseName === 'format-check') await ensureTinyFormatPlugin();
+      const run = await runMaven(caseName, project, [...args]);
+      expect(run.exitCode).toBe(1);
+      const diagnosis = await diagnoseBuild({
+        projectRoot: run.root,
+        logFile: run.logFile,
+        runStartedAt: run.startedAt,
+        exitCode: run.exitCode,
+      });
+      expect(comparable(diagnosis)).toEqual(run.expected);
+      const saved = await execa('node', [cliPath, 'diagnose', run.logFile, '--json'], {
+        cwd: run.root,
+        reject: false,
+        env: { CI: 'true' },
+      });
+      expect(saved.exitCode, saved.stderr).toBe(0);
+      const printed = comparable(JSON.parse(saved.stdout)) as { diagnostics: unknown };
+      expect(printed.diagnostics).toEqual((run.expected as { diagnostics: unknown }).diagnostics);
+    },
+  );
 
   it('finds exactly the failing tests of the test-failures fixture from the reports this run wrote', async () => {
     const run = await runMaven('test-failures', 'test-failures', ['-o', '-B', 'verify']);
     expect(run.exitCode).toBe(1);
-    const diagnosis = await diagnoseBuild({ projectRoot: run.root, logFile: run.logFile, runStartedAt: run.startedAt, exitCode: run.exitCode });
+    const diagnosis = await diagnoseBuild({
+      projectRoot: run.root,
+      logFile: run.logFile,
+      runStartedAt: run.startedAt,
+      exitCode: run.exitCode,
+    });
     expect(comparable(diagnosis)).toEqual(run.expected);
   });
 });

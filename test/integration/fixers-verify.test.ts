@@ -47,18 +47,31 @@ describe('the best fixer candidate of every mechanical fixture builds with real 
       for (const change of best!.changeSet.files) await writeFile(path.join(copy, change.path), change.after!);
     }
     await writeFile(path.join(workspace, 'pom.xml'), aggregatorPom(MECHANICAL_FIXTURES.map((f) => f.name)));
-    const build = await execa('mvn', ['-o', '-B', '-q', '-fae', 'test-compile'], { cwd: workspace, env: { MAVEN_OPTS }, reject: false, all: true });
+    const build = await execa('mvn', ['-o', '-B', '-q', '-fae', 'test-compile'], {
+      cwd: workspace,
+      env: { MAVEN_OPTS },
+      reject: false,
+      all: true,
+    });
     expect(build.exitCode, build.all).toBe(0);
-    expect(existsSync(path.join(workspace, 'import-test-dependency/target/test-classes/com/acme/calc/AdderTest.class'))).toBe(true);
+    expect(
+      existsSync(path.join(workspace, 'import-test-dependency/target/test-classes/com/acme/calc/AdderTest.class')),
+    ).toBe(true);
     expect(existsSync(path.join(workspace, 'wrong-package/target/classes/com/acme/util/Slugs.class'))).toBe(true);
   });
 
   it('the unpatched copies really fail to build (the fixtures are broken)', async () => {
     const broken = path.join(workspace, 'broken');
     const names = ['semicolon-declaration', 'import-project-class'];
-    for (const name of names) await cp(path.join(FIXERS_FIXTURES, name, 'project'), path.join(broken, name), { recursive: true });
+    for (const name of names)
+      await cp(path.join(FIXERS_FIXTURES, name, 'project'), path.join(broken, name), { recursive: true });
     await writeFile(path.join(broken, 'pom.xml'), aggregatorPom(names));
-    const build = await execa('mvn', ['-o', '-B', '-q', '-fae', 'test-compile'], { cwd: broken, env: { MAVEN_OPTS }, reject: false, all: true });
+    const build = await execa('mvn', ['-o', '-B', '-q', '-fae', 'test-compile'], {
+      cwd: broken,
+      env: { MAVEN_OPTS },
+      reject: false,
+      all: true,
+    });
     expect(build.exitCode).toBe(1);
     expect(build.all).toContain("';' expected");
     expect(build.all).toContain('cannot find symbol');

@@ -16,7 +16,15 @@ import { parseRunRecord } from '../../src/report/run-record-schema.js';
 import type { RunRecord } from '../../src/report/run-record.js';
 import { startFaultProxy } from '../helpers/fault-proxy.js';
 import { deadServerUrl, startOllamaMock } from '../helpers/ollama-mock.js';
-import { copyProject, repairFixtures, reply, repoRoot, runMvnx, type CliRun, type ProjectCopy } from '../helpers/repair-project.js';
+import {
+  copyProject,
+  repairFixtures,
+  reply,
+  repoRoot,
+  runMvnx,
+  type CliRun,
+  type ProjectCopy,
+} from '../helpers/repair-project.js';
 
 const NGINX = ['/usr/sbin/nginx', '/usr/bin/nginx'].find((file) => existsSync(file));
 const RUNS = 8;
@@ -33,7 +41,8 @@ budget:
 model:
   timeoutSeconds: 120
 `;
-if (!NGINX) console.log('gateway load test skipped: nginx is not installed (apt-get install -y nginx-light; .ci/run does it)');
+if (!NGINX)
+  console.log('gateway load test skipped: nginx is not installed (apt-get install -y nginx-light; .ci/run does it)');
 
 const cleanups: (() => Promise<void>)[] = [];
 afterAll(async () => {
@@ -87,7 +96,11 @@ describe.skipIf(!NGINX)('8 repairs at once behind nginx', () => {
       .replaceAll('@UPSTREAM_B@', `127.0.0.1:${await port(frontB.url)}`);
     await writeFile(path.join(prefix, 'nginx.conf'), conf);
     await mkdir(path.join(prefix, 'logs'), { recursive: true });
-    const nginx: ResultPromise = execa(NGINX!, ['-p', prefix, '-c', path.join(prefix, 'nginx.conf'), '-e', path.join(prefix, 'error.log'), '-g', 'daemon off;'], { reject: false });
+    const nginx: ResultPromise = execa(
+      NGINX!,
+      ['-p', prefix, '-c', path.join(prefix, 'nginx.conf'), '-e', path.join(prefix, 'error.log'), '-g', 'daemon off;'],
+      { reject: false },
+    );
     cleanups.push(async () => {
       nginx.kill('SIGTERM');
       await nginx;
@@ -102,7 +115,11 @@ describe.skipIf(!NGINX)('8 repairs at once behind nginx', () => {
     for (let i = 0; i < RUNS; i++) copies.push(await copyProject(path.join(repairFixtures, 'calc-semicolon'), CONFIG));
     for (const copy of copies) cleanups.push(copy.remove);
 
-    const runs: CliRun[] = await Promise.all(copies.map((copy) => runMvnx(copy.root, ['-o', '-B', '-q', 'verify', `--mvnx-host=${gateway}`, '--mvnx-json'], { TMPDIR: runsTmp })));
+    const runs: CliRun[] = await Promise.all(
+      copies.map((copy) =>
+        runMvnx(copy.root, ['-o', '-B', '-q', 'verify', `--mvnx-host=${gateway}`, '--mvnx-json'], { TMPDIR: runsTmp }),
+      ),
+    );
     clearInterval(stopA);
 
     const records: RunRecord[] = [];
@@ -143,7 +160,9 @@ describe.skipIf(!NGINX)('8 repairs at once behind nginx', () => {
     console.log(
       [
         `gateway load test: ${RUNS} repairs at once through nginx (${NGINX})`,
-        `  stop reasons: ${Object.entries(stops).map(([reason, count]) => `${reason} ${count}`).join(', ')}`,
+        `  stop reasons: ${Object.entries(stops)
+          .map(([reason, count]) => `${reason} ${count}`)
+          .join(', ')}`,
         `  waits for a busy server: ${waits.length}, ${(waits.reduce((sum, wait) => sum + wait.ms, 0) / 1000).toFixed(1)} s in all (${waits.map((wait) => `${wait.status}/${wait.reason}`).join(', ') || 'none'})`,
         `  model calls per server: A ${frontA.modelCalls()} (stopped after its 3rd), B ${frontB.modelCalls()} (503 + Retry-After on every 3rd); chats through nginx ${chats.length}`,
         `  run times: ${records.map((record) => ((Date.parse(record.finishedAt) - Date.parse(record.startedAt)) / 1000).toFixed(0)).join(', ')} s (budget ${WALL_SECONDS} s)`,

@@ -28,7 +28,8 @@ const env = {
   CI: 'true',
 };
 
-const git = (args: string[], extraEnv: NodeJS.ProcessEnv = {}) => execa('git', args, { cwd: work, env: { ...env, ...extraEnv }, reject: false });
+const git = (args: string[], extraEnv: NodeJS.ProcessEnv = {}) =>
+  execa('git', args, { cwd: work, env: { ...env, ...extraEnv }, reject: false });
 const remoteHead = async () => (await execa('git', ['rev-parse', 'main'], { cwd: remote })).stdout.trim();
 const localHead = async () => (await git(['rev-parse', 'HEAD'])).stdout.trim();
 
@@ -49,7 +50,11 @@ beforeAll(async () => {
   await git(['add', '.']);
   await git(['commit', '-q', '-m', 'hello']);
   await git(['push', '-q', 'origin', 'main']);
-  const install = await execa('node', [cli, 'hook', 'install', '--goals', '-o -q verify --mvnx-tier=off'], { cwd: work, env, reject: false });
+  const install = await execa('node', [cli, 'hook', 'install', '--goals', '-o -q verify --mvnx-tier=off'], {
+    cwd: work,
+    env,
+    reject: false,
+  });
   expect(install.stderr).toContain('installed the pre-push hook');
   expect(install.exitCode).toBe(0);
 });
@@ -84,9 +89,13 @@ describe('the pre-push hook with real git', () => {
   it('prints how to apply the verified fix that mvnx recorded', async () => {
     const before = await remoteHead();
     await commitGreeter('return "Hi, " + name;', 'shorter greeting');
-    const push = await git(['push', 'origin', 'main'], { MVNX_BIN: path.join(fixtures, 'fixed-run', 'stand-in-mvnx.sh') });
+    const push = await git(['push', 'origin', 'main'], {
+      MVNX_BIN: path.join(fixtures, 'fixed-run', 'stand-in-mvnx.sh'),
+    });
     expect(push.exitCode).toBe(1);
-    expect(push.stderr).toContain('mvnx: push blocked: the build failed, and mvnx has a verified fix (run 20240514-101500Z-a1b2c3).');
+    expect(push.stderr).toContain(
+      'mvnx: push blocked: the build failed, and mvnx has a verified fix (run 20240514-101500Z-a1b2c3).',
+    );
     expect(push.stderr).toContain('mvnx apply 20240514-101500Z-a1b2c3   then commit and push again');
     expect(push.stderr).toContain('cat ./.mvnx/runs/20240514-101500Z-a1b2c3/fix.patch');
     expect(await remoteHead()).toBe(before);

@@ -32,7 +32,15 @@ rules:
 `;
 
 const newFile = (file: string, lines: string[]) =>
-  ['```diff', '--- /dev/null', `+++ b/${file}`, `@@ -0,0 +1,${lines.length} @@`, ...lines.map((line) => `+${line}`), '```', ''].join('\n');
+  [
+    '```diff',
+    '--- /dev/null',
+    `+++ b/${file}`,
+    `@@ -0,0 +1,${lines.length} @@`,
+    ...lines.map((line) => `+${line}`),
+    '```',
+    '',
+  ].join('\n');
 
 /** What a small model answers when a test fails and it reaches for the build instead of the code. */
 const REPLIES: { file: string; reply: string; reason: string }[] = [
@@ -69,7 +77,12 @@ describe('the test-integrity gate, through the engine', () => {
 
     const record = run.record;
     expect(record, run.stderr).toBeDefined();
-    expect(record!.attempts.map((attempt) => attempt.outcome)).toEqual(['rejected', 'rejected', 'rejected', 'rejected']);
+    expect(record!.attempts.map((attempt) => attempt.outcome)).toEqual([
+      'rejected',
+      'rejected',
+      'rejected',
+      'rejected',
+    ]);
     REPLIES.forEach((entry, index) => {
       const attempt = record!.attempts[index]!;
       expect(attempt.filesChanged).toEqual([entry.file]);

@@ -53,7 +53,15 @@ async function scene(configText: string): Promise<Scene> {
   return { setup, copy, mock, repositoryBefore: await setup.repositorySnapshot(), before: await copy.snapshot() };
 }
 
-const install = (host: string, ...extra: string[]) => ['-o', '-B', '-q', 'install', `--mvnx-host=${host}`, '--mvnx-json', ...extra];
+const install = (host: string, ...extra: string[]) => [
+  '-o',
+  '-B',
+  '-q',
+  'install',
+  `--mvnx-host=${host}`,
+  '--mvnx-json',
+  ...extra,
+];
 
 async function filesUnder(dir: string): Promise<string[]> {
   if (!existsSync(dir)) return [];
@@ -71,10 +79,12 @@ async function leakedSecrets(s: Scene, run: CliRun): Promise<string[]> {
     ['stdout', run.stdout],
     ['stderr', run.stderr],
   ];
-  for (const file of await filesUnder(path.join(s.copy.root, '.mvnx'))) channels.push([path.relative(s.copy.root, file), await readFile(file, 'utf8')]);
+  for (const file of await filesUnder(path.join(s.copy.root, '.mvnx')))
+    channels.push([path.relative(s.copy.root, file), await readFile(file, 'utf8')]);
   const leaks: string[] = [];
   for (const [where, text] of channels) {
-    for (const secret of s.setup.secrets.forbidden()) if (text.includes(secret)) leaks.push(`${where} carries ${secret.slice(0, 6)}…`);
+    for (const secret of s.setup.secrets.forbidden())
+      if (text.includes(secret)) leaks.push(`${where} carries ${secret.slice(0, 6)}…`);
   }
   return leaks;
 }
@@ -90,9 +100,17 @@ async function escapes(s: Scene): Promise<string[]> {
   if (s.setup.survivors().length > 0) found.push(`${s.setup.survivors().length} process(es) outlived the run`);
   const after = await s.setup.repositorySnapshot();
   const added = [...after.keys()].filter((file) => !s.repositoryBefore.has(file));
-  const changed = [...after.entries()].filter(([file, stamp]) => s.repositoryBefore.has(file) && s.repositoryBefore.get(file) !== stamp);
+  const changed = [...after.entries()].filter(
+    ([file, stamp]) => s.repositoryBefore.has(file) && s.repositoryBefore.get(file) !== stamp,
+  );
   if (added.length > 0) found.push(`local repository gained ${added.length} file(s): ${added.slice(0, 3).join(', ')}`);
-  if (changed.length > 0) found.push(`local repository changed ${changed.length} file(s): ${changed.slice(0, 3).map(([f]) => f).join(', ')}`);
+  if (changed.length > 0)
+    found.push(
+      `local repository changed ${changed.length} file(s): ${changed
+        .slice(0, 3)
+        .map(([f]) => f)
+        .join(', ')}`,
+    );
   return found;
 }
 
@@ -102,7 +120,10 @@ describe.skipIf(!bwrap.available)('the attack fixture under bwrap', () => {
 
     const run = await runMvnx(s.copy.root, install(s.mock.url), s.setup.env());
 
-    expect(run.record?.attempts.map((a) => a.outcome), run.stderr).toEqual(['build-failed', 'verified']);
+    expect(
+      run.record?.attempts.map((a) => a.outcome),
+      run.stderr,
+    ).toEqual(['build-failed', 'verified']);
     const seen = { sandbox: run.record?.sandbox, escapes: await escapes(s), leaks: await leakedSecrets(s, run) };
     if (process.env.MVNX_ATTACK_REPORT) console.log(JSON.stringify(seen, null, 2), run.record?.attempts[0]?.reason);
     expect(seen).toEqual({ sandbox: { kind: 'bwrap', isolated: true }, escapes: [], leaks: [] });
@@ -131,55 +152,82 @@ interface ContainerCall {
 
 async function containerCalls(log: string): Promise<ContainerCall[]> {
   if (!existsSync(log)) return [];
-  return (await readFile(log, 'utf8')).trim().split('\n').filter(Boolean).map((line) => JSON.parse(line) as ContainerCall);
+  return (await readFile(log, 'utf8'))
+    .trim()
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as ContainerCall);
 }
 
-describe.skipIf(!bwrap.available)('the attack fixture under the container backend (a fake docker that checks its arguments and runs under bwrap)', () => {
-  it.each(['docker', 'podman'])('%s: lets nothing out, passes only allowlisted variables, and removes every container', async (engine) => {
-    const s = await scene(config('monitor', `sandbox:\n  mode: ${engine}\n  image: ${FAKE_IMAGE}\n`));
-    const log = path.join(s.setup.scratch, 'container-calls.jsonl');
+describe.skipIf(!bwrap.available)(
+  'the attack fixture under the container backend (a fake docker that checks its arguments and runs under bwrap)',
+  () => {
+    it.each(['docker', 'podman'])(
+      '%s: lets nothing out, passes only allowlisted variables, and removes every container',
+      async (engine) => {
+        const s = await scene(config('monitor', `sandbox:\n  mode: ${engine}\n  image: ${FAKE_IMAGE}\n`));
+        const log = path.join(s.setup.scratch, 'container-calls.jsonl');
 
-    const run = await runMvnx(
-      s.copy.root,
-      install(s.mock.url),
-      s.setup.env({ PATH: `${fakeContainerBin}${path.delimiter}${process.env.PATH}`, FAKE_CONTAINER_IMAGE: FAKE_IMAGE, FAKE_CONTAINER_LOG: log }),
+        const run = await runMvnx(
+          s.copy.root,
+          install(s.mock.url),
+          s.setup.env({
+            PATH: `${fakeContainerBin}${path.delimiter}${process.env.PATH}`,
+            FAKE_CONTAINER_IMAGE: FAKE_IMAGE,
+            FAKE_CONTAINER_LOG: log,
+          }),
+        );
+
+        expect(
+          run.record?.attempts.map((a) => a.outcome),
+          run.stderr,
+        ).toEqual(['build-failed', 'verified']);
+        const seen = { sandbox: run.record?.sandbox, escapes: await escapes(s), leaks: await leakedSecrets(s, run) };
+        expect(seen).toEqual({ sandbox: { kind: engine, isolated: true }, escapes: [], leaks: [] });
+        const reason = run.record?.attempts[0]?.reason ?? '';
+        expect(reason).toContain('tcp=blocked');
+        expect(reason).toContain('unix=blocked');
+        expect(reason).toContain('repo=blocked');
+
+        const calls = await containerCalls(log);
+        const runs = calls.filter((call) => call.args[0] === 'run');
+        // The probe, the flaky re-check, then one Maven run per attempt (the failing tests first inside it).
+        expect(runs.length).toBeGreaterThanOrEqual(4);
+        for (const call of runs) {
+          expect(call.engine).toBe(engine);
+          expect(call.args).toContain('--rm');
+          expect(call.args.join(' ')).toContain('--network none');
+        }
+        const builds = runs.filter((call) => call.args.includes('mvn'));
+        expect(builds.length).toBeGreaterThanOrEqual(3);
+        for (const call of builds)
+          expect(call.args.join(' ')).toContain(`${s.setup.localRepository}:${s.setup.localRepository}:ro`);
+        // install was verified as verify: nothing could write the local repository.
+        expect(builds.every((call) => !call.args.includes('install'))).toBe(true);
+        expect(run.record?.decisions.join('\n')).toContain('verification ran `verify` in place of `install`');
+      },
     );
-
-    expect(run.record?.attempts.map((a) => a.outcome), run.stderr).toEqual(['build-failed', 'verified']);
-    const seen = { sandbox: run.record?.sandbox, escapes: await escapes(s), leaks: await leakedSecrets(s, run) };
-    expect(seen).toEqual({ sandbox: { kind: engine, isolated: true }, escapes: [], leaks: [] });
-    const reason = run.record?.attempts[0]?.reason ?? '';
-    expect(reason).toContain('tcp=blocked');
-    expect(reason).toContain('unix=blocked');
-    expect(reason).toContain('repo=blocked');
-
-    const calls = await containerCalls(log);
-    const runs = calls.filter((call) => call.args[0] === 'run');
-    // The probe, the flaky re-check, then one Maven run per attempt (the failing tests first inside it).
-    expect(runs.length).toBeGreaterThanOrEqual(4);
-    for (const call of runs) {
-      expect(call.engine).toBe(engine);
-      expect(call.args).toContain('--rm');
-      expect(call.args.join(' ')).toContain('--network none');
-    }
-    const builds = runs.filter((call) => call.args.includes('mvn'));
-    expect(builds.length).toBeGreaterThanOrEqual(3);
-    for (const call of builds) expect(call.args.join(' ')).toContain(`${s.setup.localRepository}:${s.setup.localRepository}:ro`);
-    // install was verified as verify: nothing could write the local repository.
-    expect(builds.every((call) => !call.args.includes('install'))).toBe(true);
-    expect(run.record?.decisions.join('\n')).toContain('verification ran `verify` in place of `install`');
-  });
-});
+  },
+);
 
 describe('the attack fixture with no isolation available', () => {
   it('says so on stderr once, does not apply under auto, kills the forked process, leaves the local repository alone and redacts every secret the build could read', async () => {
     const s = await scene(config('auto'));
 
-    const run = await runMvnx(s.copy.root, install(s.mock.url), s.setup.env({ PATH: `${noSandboxBin}${path.delimiter}${process.env.PATH}` }));
+    const run = await runMvnx(
+      s.copy.root,
+      install(s.mock.url),
+      s.setup.env({ PATH: `${noSandboxBin}${path.delimiter}${process.env.PATH}` }),
+    );
 
-    expect(run.record?.attempts.map((a) => a.outcome), run.stderr).toEqual(['build-failed', 'verified']);
+    expect(
+      run.record?.attempts.map((a) => a.outcome),
+      run.stderr,
+    ).toEqual(['build-failed', 'verified']);
     expect(run.record?.sandbox).toMatchObject({ kind: 'none', isolated: false });
-    expect(run.record?.sandbox?.reason).toMatch(/bwrap: bubblewrap is installed but cannot isolate a process here \(bwrap: No permissions/);
+    expect(run.record?.sandbox?.reason).toMatch(
+      /bwrap: bubblewrap is installed but cannot isolate a process here \(bwrap: No permissions/,
+    );
     expect(run.record?.sandbox?.reason).toContain('docker: docker cannot run');
     const warnings = run.stderr.split('\n').filter((line) => line.includes('WITHOUT isolation'));
     expect(warnings).toHaveLength(1);
@@ -200,17 +248,30 @@ describe('the attack fixture with no isolation available', () => {
     // the one write that reaches the repository: what the warning is about), and no secret leaves.
     const found = await escapes(s);
     expect(found).toContain('wrote into the local repository');
-    expect(found.filter((e) => e.includes('outlived') || e.includes('changed') || (e.includes('gained') && !e.endsWith('1 file(s): mvnx-attack-probe')))).toEqual([]);
+    expect(
+      found.filter(
+        (e) =>
+          e.includes('outlived') ||
+          e.includes('changed') ||
+          (e.includes('gained') && !e.endsWith('1 file(s): mvnx-attack-probe')),
+      ),
+    ).toEqual([]);
     expect(await leakedSecrets(s, run)).toEqual([]);
   });
 
   it('stops before the first model call when sandbox.mode bwrap is required and cannot run', async () => {
     const s = await scene(config('assist', 'sandbox:\n  mode: bwrap\n'));
 
-    const run = await runMvnx(s.copy.root, install(s.mock.url), s.setup.env({ PATH: `${noSandboxBin}${path.delimiter}${process.env.PATH}` }));
+    const run = await runMvnx(
+      s.copy.root,
+      install(s.mock.url),
+      s.setup.env({ PATH: `${noSandboxBin}${path.delimiter}${process.env.PATH}` }),
+    );
 
     expect(run.record?.status, run.stderr).toBe('error');
-    expect(run.record?.message).toMatch(/^sandbox.mode bwrap is required but unavailable: bubblewrap is installed but cannot isolate a process here/);
+    expect(run.record?.message).toMatch(
+      /^sandbox.mode bwrap is required but unavailable: bubblewrap is installed but cannot isolate a process here/,
+    );
     expect(run.record?.sandbox).toMatchObject({ kind: 'bwrap', isolated: false });
     expect(s.mock.chatRequests()).toHaveLength(0);
     expect(run.stderr).toContain('sandbox.mode bwrap is required but unavailable');

@@ -36,9 +36,15 @@ describe('sandbox.mode none', () => {
     const result = await run(`${AUTO}sandbox:\n  mode: none\n`);
 
     expect(result.record?.status, result.stderr).toBe('fixed');
-    expect(result.record?.sandbox).toEqual({ kind: 'none', isolated: false, reason: 'sandbox.mode is none: verification builds run with your rights, network and files' });
+    expect(result.record?.sandbox).toEqual({
+      kind: 'none',
+      isolated: false,
+      reason: 'sandbox.mode is none: verification builds run with your rights, network and files',
+    });
     expect(result.record?.applied).toBe(true);
-    expect(result.record?.decisions.join('\n')).toContain('.mvnxrc.yaml sets sandbox.mode none (the environment is the sandbox)');
+    expect(result.record?.decisions.join('\n')).toContain(
+      '.mvnxrc.yaml sets sandbox.mode none (the environment is the sandbox)',
+    );
     expect(result.stderr.split('\n').filter((line) => line.includes('WITHOUT isolation'))).toHaveLength(1);
     expect(result.exitCode).toBe(0);
   });
@@ -49,7 +55,9 @@ describe('sandbox.mode none', () => {
     expect(result.record?.status, result.stderr).toBe('fixed');
     expect(result.record?.applied).toBe(false);
     expect(result.record?.tier).toBe('assist');
-    expect(result.record?.decisions.join('\n')).toMatch(/verification ran without isolation \(sandbox.mode is none.*\), so its verdict is not applied without you.*tier drops to assist/);
+    expect(result.record?.decisions.join('\n')).toMatch(
+      /verification ran without isolation \(sandbox.mode is none.*\), so its verdict is not applied without you.*tier drops to assist/,
+    );
     expect(result.exitCode).toBe(1);
   });
 });

@@ -22,7 +22,12 @@ const SOURCES = [
 /** The tree's shape and every token: equal digests, the same parse. */
 function digest(result: { cst: unknown; tokens: unknown[] }): string {
   const hash = createHash('sha1');
-  const visit = (node: { image?: string; startOffset?: number; name?: string; children?: Record<string, unknown[]> }) => {
+  const visit = (node: {
+    image?: string;
+    startOffset?: number;
+    name?: string;
+    children?: Record<string, unknown[]>;
+  }) => {
     if (node.image !== undefined) {
       hash.update(`T${node.image}@${node.startOffset};`);
       return;
@@ -53,8 +58,13 @@ it('the build bundles java-parser into one file that parses exactly as the packa
   const bundled = (await import(pathToFileURL(bundle).href)) as Parser;
   const packaged = (await import('java-parser')) as unknown as Parser;
   // Every Java file of this repository too (the fixtures), whatever they hold.
-  const fixtures = (await promisify(execFile)('git', ['ls-files', '*.java'], { cwd: repoRoot })).stdout.split('\n').filter(Boolean);
-  const texts = [...SOURCES, ...(await Promise.all(fixtures.map((file) => readFile(path.join(repoRoot, file), 'utf8'))))];
+  const fixtures = (await promisify(execFile)('git', ['ls-files', '*.java'], { cwd: repoRoot })).stdout
+    .split('\n')
+    .filter(Boolean);
+  const texts = [
+    ...SOURCES,
+    ...(await Promise.all(fixtures.map((file) => readFile(path.join(repoRoot, file), 'utf8')))),
+  ];
   expect(texts.length).toBeGreaterThan(20);
   for (const text of texts) expect(outcome(bundled.lexAndParse, text)).toBe(outcome(packaged.lexAndParse, text));
   expect(outcome(bundled.lexAndParse, SOURCES[2]!)).toMatch(/^error: /);
@@ -63,6 +73,8 @@ it('the build bundles java-parser into one file that parses exactly as the packa
 it("mvnx's built parser loads the bundle, not the package's few hundred modules", async () => {
   // A fresh process: this test file's own imports must not have loaded java-parser already.
   const script = `const m = await import(${JSON.stringify(pathToFileURL(path.join(repoRoot, 'dist/java/parse.js')).href)}); m.loadJavaParser(); const parsed = m.parseJava('class A { int one() { return 1; } }'); process.stdout.write(JSON.stringify({ ok: parsed.ok, ...m.parseStats() }));`;
-  const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', script], { cwd: repoRoot });
+  const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', script], {
+    cwd: repoRoot,
+  });
   expect(JSON.parse(stdout)).toMatchObject({ ok: true, parses: 1, parserFrom: 'bundle' });
 });

@@ -13,7 +13,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startOllamaMock } from '../helpers/ollama-mock.js';
 import { copyProject, repairFixtures, reply, runMvnx } from '../helpers/repair-project.js';
 
-const MODEL_ONLY = 'tier: monitor\nfixers:\n  enabled: false\nbudget:\n  dynamic: false\n  maxAttempts: 2\n  maxModelCalls: 2\n';
+const MODEL_ONLY =
+  'tier: monitor\nfixers:\n  enabled: false\nbudget:\n  dynamic: false\n  maxAttempts: 2\n  maxModelCalls: 2\n';
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
   while (cleanups.length > 0) await cleanups.pop()!();
@@ -24,11 +25,16 @@ async function runOn(fixture: string, replyName: string, cache: string) {
   cleanups.push(copy.remove);
   const mock = await startOllamaMock({ replies: [await reply(replyName)] });
   cleanups.push(mock.close);
-  return runMvnx(copy.root, ['-o', '-B', '-q', 'verify', `--mvnx-host=${mock.url}`, '--mvnx-json'], { MAVEN_OPTS: '', XDG_CACHE_HOME: cache });
+  return runMvnx(copy.root, ['-o', '-B', '-q', 'verify', `--mvnx-host=${mock.url}`, '--mvnx-json'], {
+    MAVEN_OPTS: '',
+    XDG_CACHE_HOME: cache,
+  });
 }
 
 async function archives(cache: string): Promise<string[]> {
-  return (await readdir(path.join(cache, 'mvnx', 'cds')).catch(() => [] as string[])).filter((name) => name.endsWith('.jsa'));
+  return (await readdir(path.join(cache, 'mvnx', 'cds')).catch(() => [] as string[])).filter((name) =>
+    name.endsWith('.jsa'),
+  );
 }
 
 describe("Maven's class-data archive", () => {
@@ -39,7 +45,8 @@ describe("Maven's class-data archive", () => {
     const compileError = await runOn('calc-semicolon', 'semicolon-wrong-counts', cache);
     expect(compileError.record?.status, compileError.stderr).toBe('fixed');
     expect(await archives(cache)).toEqual([]);
-    const flags = (run: typeof compileError) => run.record?.attempts.find((a) => a.outcome === 'verified')?.verdict?.jvmFlags ?? [];
+    const flags = (run: typeof compileError) =>
+      run.record?.attempts.find((a) => a.outcome === 'verified')?.verdict?.jvmFlags ?? [];
     expect(flags(compileError).some((flag) => flag.includes('SharedArchiveFile'))).toBe(false);
     expect(flags(compileError)).toContain('MAVEN_OPTS -Xshare:auto');
 

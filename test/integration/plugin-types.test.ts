@@ -57,11 +57,23 @@ async function authorProject(source: string): Promise<string> {
   const dir = await tempDir('mvnx-plugin-types-');
   await mkdir(path.join(dir, 'node_modules'), { recursive: true });
   await symlink(repoRoot, path.join(dir, 'node_modules/mvnx'), 'dir');
-  await writeFile(path.join(dir, 'package.json'), JSON.stringify({ name: 'acme-plugin', type: 'module', private: true }));
+  await writeFile(
+    path.join(dir, 'package.json'),
+    JSON.stringify({ name: 'acme-plugin', type: 'module', private: true }),
+  );
   await writeFile(
     path.join(dir, 'tsconfig.json'),
     JSON.stringify({
-      compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext', target: 'ES2022', strict: true, noEmit: true, skipLibCheck: true, typeRoots: [path.join(repoRoot, 'node_modules/@types')], types: ['node'] },
+      compilerOptions: {
+        module: 'NodeNext',
+        moduleResolution: 'NodeNext',
+        target: 'ES2022',
+        strict: true,
+        noEmit: true,
+        skipLibCheck: true,
+        typeRoots: [path.join(repoRoot, 'node_modules/@types')],
+        types: ['node'],
+      },
       include: ['plugin.ts'],
     }),
   );
@@ -78,12 +90,18 @@ it('a TypeScript plugin type-checks against mvnx/plugin, and a wrong field is a 
 
   const bad = await execa('node', [TSC, '-p', '.'], { cwd: await authorProject(BAD_PLUGIN), reject: false });
   expect(bad.exitCode).not.toBe(0);
-  expect(bad.stdout).toMatch(/plugin\.ts\(\d+,\d+\): error TS2339: Property 'noSuchField' does not exist on type 'RunRecord'/);
+  expect(bad.stdout).toMatch(
+    /plugin\.ts\(\d+,\d+\): error TS2339: Property 'noSuchField' does not exist on type 'RunRecord'/,
+  );
 });
 
 it('the package exposes only mvnx/plugin to imports, not its internals', async () => {
   const dir = await authorProject('');
-  const importOf = (specifier: string) => execa('node', ['--input-type=module', '-e', `await import(${JSON.stringify(specifier)}); console.log('ok')`], { cwd: dir, reject: false });
+  const importOf = (specifier: string) =>
+    execa('node', ['--input-type=module', '-e', `await import(${JSON.stringify(specifier)}); console.log('ok')`], {
+      cwd: dir,
+      reject: false,
+    });
   expect((await importOf('mvnx/plugin')).stdout).toBe('ok');
   const internal = await importOf('mvnx/dist/repair/loop/repair-loop.js');
   expect(internal.exitCode).not.toBe(0);
@@ -93,14 +111,24 @@ it('the package exposes only mvnx/plugin to imports, not its internals', async (
 it('importing mvnx/plugin at run time loads the contracts module alone: no zod, no config schema', async () => {
   const dir = await authorProject('');
   const log = path.join(dir, 'modules.log');
-  const run = await execa('node', [`--import=${HOOK}`, '--input-type=module', '-e', "await import('mvnx/plugin'); console.log('ok')"], {
-    cwd: dir,
-    env: { MVNX_TEST_MODULE_LOG: log, MVNX_TEST_MODULE_MATCH: '' },
-    reject: false,
-  });
+  const run = await execa(
+    'node',
+    [`--import=${HOOK}`, '--input-type=module', '-e', "await import('mvnx/plugin'); console.log('ok')"],
+    {
+      cwd: dir,
+      env: { MVNX_TEST_MODULE_LOG: log, MVNX_TEST_MODULE_MATCH: '' },
+      reject: false,
+    },
+  );
   expect(run.stdout, run.stderr).toBe('ok');
   const loaded = [...new Set((await readFile(log, 'utf8')).split('\n').filter((url) => url.startsWith('file:')))];
-  expect(loaded.filter((url) => url.includes('/node_modules/zod/')), 'zod loaded').toEqual([]);
-  expect(loaded.filter((url) => url.includes('/policy/schema')), 'the config schema loaded').toEqual([]);
+  expect(
+    loaded.filter((url) => url.includes('/node_modules/zod/')),
+    'zod loaded',
+  ).toEqual([]);
+  expect(
+    loaded.filter((url) => url.includes('/policy/schema')),
+    'the config schema loaded',
+  ).toEqual([]);
   expect(loaded.map((url) => path.relative(repoRoot, new URL(url).pathname))).toEqual(['dist/plugins/contracts.js']);
 });

@@ -85,15 +85,26 @@ describe('plugins', () => {
       expect(run.exitCode).toBe(1);
       expect(run.record?.status, run.stderr).toBe('fixed');
       const verified = run.record?.attempts.find((attempt) => attempt.outcome === 'verified');
-      expect(verified).toMatchObject({ source: 'fixer', fixer: 'acme/stream-sum', filesChanged: ['src/main/java/com/acme/shop/Basket.java'] });
+      expect(verified).toMatchObject({
+        source: 'fixer',
+        fixer: 'acme/stream-sum',
+        filesChanged: ['src/main/java/com/acme/shop/Basket.java'],
+      });
       expect(run.record?.modelCalls).toBe(0);
       expect(mock.failures).toEqual([]);
       expect(run.record?.decisions).toContain('plugins: acme-typos');
       // The plugin's parser read the failed build's log (-q: only its [ERROR] lines).
-      expect(JSON.parse(await readFile(path.join(copy.root, '.mvnx', 'parser-saw.json'), 'utf8'))).toMatchObject({ ERROR: expect.any(Number) });
+      expect(JSON.parse(await readFile(path.join(copy.root, '.mvnx', 'parser-saw.json'), 'utf8'))).toMatchObject({
+        ERROR: expect.any(Number),
+      });
       const recordDir = path.join(copy.root, '.mvnx/runs', run.record!.runId);
-      expect(JSON.parse(await readFile(path.join(recordDir, 'reported.json'), 'utf8'))).toEqual({ runId: run.record!.runId, status: 'fixed' });
-      expect(await readFile(path.join(recordDir, 'fix.patch'), 'utf8')).toContain('+        return prices.stream().mapToInt(Integer::intValue).sum();');
+      expect(JSON.parse(await readFile(path.join(recordDir, 'reported.json'), 'utf8'))).toEqual({
+        runId: run.record!.runId,
+        status: 'fixed',
+      });
+      expect(await readFile(path.join(recordDir, 'fix.patch'), 'utf8')).toContain(
+        '+        return prices.stream().mapToInt(Integer::intValue).sum();',
+      );
       // Monitor: the tree is untouched.
       expect(await snapshotTree(copy.root)).toEqual(before);
     } finally {
@@ -101,13 +112,15 @@ describe('plugins', () => {
     }
   });
 
-  it('a plugin that is not installed stops the repair with one line; the exit code is Maven\'s', async () => {
+  it("a plugin that is not installed stops the repair with one line; the exit code is Maven's", async () => {
     const copy = await copyProject(unknownMethod, 'tier: monitor\nplugins:\n  - mvnx-plugin-not-installed\n');
     try {
       const run = await runMvnx(copy.root, ['-o', '-B', '-q', 'compile', `--mvnx-host=${mock.url}`, '--mvnx-json']);
       expect(run.exitCode).toBe(1);
       expect(run.record).toMatchObject({ status: 'error', attempts: [] });
-      expect(run.stderr).toContain(`mvnx: the repair stopped on an error: plugin mvnx-plugin-not-installed: not found from ${copy.root} (install it there, e.g. npm install --save-dev mvnx-plugin-not-installed).`);
+      expect(run.stderr).toContain(
+        `mvnx: the repair stopped on an error: plugin mvnx-plugin-not-installed: not found from ${copy.root} (install it there, e.g. npm install --save-dev mvnx-plugin-not-installed).`,
+      );
       expect(mock.failures).toEqual([]);
     } finally {
       await copy.remove();

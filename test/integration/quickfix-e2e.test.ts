@@ -34,7 +34,14 @@ describe('quick-fixes through the whole engine, with no model', () => {
     const copy = await copyProject(path.join(fixtures, name, 'project'), CONFIG);
     try {
       const before = await snapshotTree(copy.root);
-      const run = await runMvnx(copy.root, ['-o', '-B', '-q', 'test-compile', `--mvnx-host=${mock.url}`, '--mvnx-json']);
+      const run = await runMvnx(copy.root, [
+        '-o',
+        '-B',
+        '-q',
+        'test-compile',
+        `--mvnx-host=${mock.url}`,
+        '--mvnx-json',
+      ]);
       expect(run.record?.status, run.stderr).toBe('fixed');
       const verified = run.record?.attempts.find((a) => a.outcome === 'verified');
       expect(verified?.source).toBe('fixer');
@@ -57,7 +64,14 @@ describe('quick-fixes through the whole engine, with no model', () => {
   it.each(others)('%s: no quick-fix claims it; the repair stops on the missing model', async (name) => {
     const copy = await copyProject(path.join(fixtures, name, 'project'), CONFIG);
     try {
-      const run = await runMvnx(copy.root, ['-o', '-B', '-q', 'test', `--mvnx-host=${await deadServerUrl()}`, '--mvnx-json']);
+      const run = await runMvnx(copy.root, [
+        '-o',
+        '-B',
+        '-q',
+        'test',
+        `--mvnx-host=${await deadServerUrl()}`,
+        '--mvnx-json',
+      ]);
       expect(run.record?.status, run.stderr).not.toBe('fixed');
       expect(run.record?.attempts.every((a) => a.source !== 'fixer' || a.outcome !== 'verified')).toBe(true);
       expect(run.record?.stopReason).toBe('provider-unavailable');

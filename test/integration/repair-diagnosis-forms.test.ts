@@ -15,7 +15,14 @@ import path from 'node:path';
 import { execa } from 'execa';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { deadServerUrl, startOllamaMock, type OllamaMock } from '../helpers/ollama-mock.js';
-import { copyProject, readRecordFile, repairFixtures, reply, runMvnx, type ProjectCopy } from '../helpers/repair-project.js';
+import {
+  copyProject,
+  readRecordFile,
+  repairFixtures,
+  reply,
+  runMvnx,
+  type ProjectCopy,
+} from '../helpers/repair-project.js';
 import { ensureTinyFormatPlugin } from '../helpers/tiny-format-plugin.js';
 import { projectDir } from '../unit/diagnose-cases.js';
 
@@ -39,7 +46,10 @@ async function ollama(replies: string[]): Promise<OllamaMock> {
 
 describe('repairing what issue 16 taught mvnx to read', () => {
   it('-Xlint:all -Werror run with -q: the hidden warnings are recovered and a one-line generics change is verified', async () => {
-    const copy = await project(path.join(repairFixtures, 'names-werror'), 'tier: monitor\nbudget:\n  dynamic: false\n  maxAttempts: 2\n  maxModelCalls: 2\n');
+    const copy = await project(
+      path.join(repairFixtures, 'names-werror'),
+      'tier: monitor\nbudget:\n  dynamic: false\n  maxAttempts: 2\n  maxModelCalls: 2\n',
+    );
     const before = await copy.snapshot();
     const mock = await ollama([await reply('werror-raw-type')]);
 
@@ -55,10 +65,16 @@ describe('repairing what issue 16 taught mvnx to read', () => {
       'src/main/java/com/acme/names/Names.java:16:26 [unchecked] unchecked conversion',
       'src/main/java/com/acme/names/Names.java:17:16 [unchecked] unchecked conversion',
     ]);
-    expect(record.decisions).toContainEqual(expect.stringMatching(/^-Werror under -q: compiled again without -q \(.*test-compile\) to read the 4 warning\(s\) that failed the build$/));
+    expect(record.decisions).toContainEqual(
+      expect.stringMatching(
+        /^-Werror under -q: compiled again without -q \(.*test-compile\) to read the 4 warning\(s\) that failed the build$/,
+      ),
+    );
     // The model saw the warnings with their lines and categories.
     const prompt = await readRecordFile(copy.root, 'attempt-1.prompt.txt');
-    expect(prompt).toContain('javac warning [rawtypes] that fails the build under -Werror in src/main/java/com/acme/names/Names.java, line 15, column 9');
+    expect(prompt).toContain(
+      'javac warning [rawtypes] that fails the build under -Werror in src/main/java/com/acme/names/Names.java, line 15, column 9',
+    );
     expect(mock.chatRequests()).toHaveLength(1);
     const patch = await readRecordFile(copy.root, 'fix.patch');
     expect(patch).toContain('+        List<String> copy = new ArrayList<>(names);');
@@ -69,7 +85,7 @@ describe('repairing what issue 16 taught mvnx to read', () => {
     expect(run.exitCode).toBe(1);
   });
 
-  it('a spotless-style formatting failure is repaired by the project\'s own formatter goal, with no model at all', async () => {
+  it("a spotless-style formatting failure is repaired by the project's own formatter goal, with no model at all", async () => {
     const copy = await project(projectDir('format-violation'), 'tier: monitor\n');
     const before = await copy.snapshot();
     const dead = await deadServerUrl();
@@ -78,9 +94,20 @@ describe('repairing what issue 16 taught mvnx to read', () => {
 
     const record = run.record!;
     expect(record.status, run.stderr).toBe('fixed');
-    expect(record.diagnostics).toEqual([expect.objectContaining({ kind: 'quality', tool: 'spotless', file: 'src/main/java/com/acme/Greeter.java', line: 8 })]);
-    expect(record.attempts.map((a) => [a.source, a.fixer, a.outcome])).toEqual([['fixer', 'formatter-goal', 'verified']]);
-    expect(record.attempts[0]?.summary).toContain('dev.mvnx.fixtures:spotless-maven-plugin:1.0.0:apply'.split(':').slice(1, 2)[0]);
+    expect(record.diagnostics).toEqual([
+      expect.objectContaining({
+        kind: 'quality',
+        tool: 'spotless',
+        file: 'src/main/java/com/acme/Greeter.java',
+        line: 8,
+      }),
+    ]);
+    expect(record.attempts.map((a) => [a.source, a.fixer, a.outcome])).toEqual([
+      ['fixer', 'formatter-goal', 'verified'],
+    ]);
+    expect(record.attempts[0]?.summary).toContain(
+      'dev.mvnx.fixtures:spotless-maven-plugin:1.0.0:apply'.split(':').slice(1, 2)[0],
+    );
     expect(record.modelCalls).toBe(0);
     const patch = await readRecordFile(copy.root, 'fix.patch');
     expect(patch).toContain('-    \treturn "Hello, " + name;   ');

@@ -30,7 +30,10 @@ it.each([
   ['SIGINT', 130],
   ['SIGTERM', 143],
 ] as const)('%s during verification leaves no workspace and no JVM behind, and exits %i', async (signal, exitCode) => {
-  const copy = await copyProject(path.join(repairFixtures, 'calc-slow-test'), 'tier: monitor\nfixers:\n  enabled: false\n');
+  const copy = await copyProject(
+    path.join(repairFixtures, 'calc-slow-test'),
+    'tier: monitor\nfixers:\n  enabled: false\n',
+  );
   cleanups.push(copy.remove);
   const mock = await startOllamaMock({ replies: [await reply('semicolon-wrong-counts')] });
   cleanups.push(mock.close);
@@ -66,7 +69,10 @@ it.each([
   const result = await child;
 
   expect(result.exitCode, result.stderr).toBe(exitCode);
-  const record = JSON.parse(result.stdout.trim().split('\n').pop() ?? '{}') as { stopReason?: string; attempts?: { outcome: string }[] };
+  const record = JSON.parse(result.stdout.trim().split('\n').pop() ?? '{}') as {
+    stopReason?: string;
+    attempts?: { outcome: string }[];
+  };
   expect(record.stopReason).toBe('interrupted');
   // The attempt the signal cut short says so: its build did not fail.
   expect(record.attempts?.at(-1)?.outcome).toBe('interrupted');

@@ -35,10 +35,16 @@ const longName = `src/main/java/com/acme/calc/${'Calculator'.repeat(40)}.java`;
 
 const replies = {
   tooLong: prose(JSON.stringify({ edits: [{ file: longName, content: 'class X {}\n' }] })),
-  ontoFolder: prose('```diff\n--- a/src/main/java/com/acme/calc\n+++ b/src/main/java/com/acme/calc\n@@ -1,1 +1,1 @@\n-package com.acme.calc;\n+package com.acme.evil;\n```'),
+  ontoFolder: prose(
+    '```diff\n--- a/src/main/java/com/acme/calc\n+++ b/src/main/java/com/acme/calc\n@@ -1,1 +1,1 @@\n-package com.acme.calc;\n+package com.acme.evil;\n```',
+  ),
   fifo: prose('docs/pipe\n```\n<<<<<<< SEARCH\nanything\n=======\nsomething\n>>>>>>> REPLACE\n```'),
-  beyondLink: prose('src/main/java/com/acme/calc/cfg/jvm.config\n```\n<<<<<<< SEARCH\n-Xmx512m\n=======\n-Xmx4g -javaagent:/tmp/evil.jar\n>>>>>>> REPLACE\n```'),
-  millions: prose(`\`\`\`diff\n--- /dev/null\n+++ b/src/main/resources/huge.txt\n@@ -0,0 +1,2000000 @@\n${'+x\n'.repeat(2_000_000)}\`\`\``),
+  beyondLink: prose(
+    'src/main/java/com/acme/calc/cfg/jvm.config\n```\n<<<<<<< SEARCH\n-Xmx512m\n=======\n-Xmx4g -javaagent:/tmp/evil.jar\n>>>>>>> REPLACE\n```',
+  ),
+  millions: prose(
+    `\`\`\`diff\n--- /dev/null\n+++ b/src/main/resources/huge.txt\n@@ -0,0 +1,2000000 @@\n${'+x\n'.repeat(2_000_000)}\`\`\``,
+  ),
 };
 
 describe('hostile and broken replies through the real repair loop', () => {
@@ -56,14 +62,30 @@ describe('hostile and broken replies through the real repair loop', () => {
     execFileSync('mkfifo', [path.join(copy.root, 'docs/pipe')]);
     const calculatorBefore = await readFile(path.join(copy.root, CALC), 'utf8');
 
-    mock = await startOllamaMock({ replies: [replies.tooLong, replies.ontoFolder, replies.fifo, replies.beyondLink, replies.millions, await reply('semicolon-wrong-counts')] });
+    mock = await startOllamaMock({
+      replies: [
+        replies.tooLong,
+        replies.ontoFolder,
+        replies.fifo,
+        replies.beyondLink,
+        replies.millions,
+        await reply('semicolon-wrong-counts'),
+      ],
+    });
     cleanups.push(() => mock.close());
 
     const run = await runMvnx(copy.root, ['-o', '-B', '-q', 'verify', `--mvnx-host=${mock.url}`, '--mvnx-json']);
 
     const attempts = run.record?.attempts ?? [];
     expect(run.record?.status, run.stderr).toBe('fixed');
-    expect(attempts.map((a) => a.outcome)).toEqual(['rejected', 'rejected', 'rejected', 'rejected', 'rejected', 'verified']);
+    expect(attempts.map((a) => a.outcome)).toEqual([
+      'rejected',
+      'rejected',
+      'rejected',
+      'rejected',
+      'rejected',
+      'verified',
+    ]);
     expect(attempts[0]!.reason).toMatch(/^path-too-long: /);
     expect(attempts[1]!.reason).toMatch(/^not-a-file: src\/main\/java\/com\/acme\/calc is a folder/);
     expect(attempts[2]!.reason).toMatch(/^not-a-file: docs\/pipe is a FIFO/);
@@ -78,7 +100,10 @@ describe('hostile and broken replies through the real repair loop', () => {
   });
 
   it('ends unfixed (budget), not in error, when every reply is refused', async () => {
-    copy = await copyProject(path.join(repairFixtures, 'calc-semicolon'), CONFIG.replace(/maxAttempts: 8\n {2}maxModelCalls: 8/, 'maxAttempts: 2\n  maxModelCalls: 2'));
+    copy = await copyProject(
+      path.join(repairFixtures, 'calc-semicolon'),
+      CONFIG.replace(/maxAttempts: 8\n {2}maxModelCalls: 8/, 'maxAttempts: 2\n  maxModelCalls: 2'),
+    );
     cleanups.push(() => copy.remove());
     mock = await startOllamaMock({ replies: [replies.tooLong, replies.ontoFolder] });
     cleanups.push(() => mock.close());

@@ -7,7 +7,14 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { execa } from 'execa';
 import { deadServerUrl, startOllamaMock, type OllamaMock } from '../helpers/ollama-mock.js';
-import { copyProject, readRecordFile, repairFixtures, reply, runMvnx, type ProjectCopy } from '../helpers/repair-project.js';
+import {
+  copyProject,
+  readRecordFile,
+  repairFixtures,
+  reply,
+  runMvnx,
+  type ProjectCopy,
+} from '../helpers/repair-project.js';
 
 const MODEL_ONLY = `tier: monitor
 fixers:
@@ -35,7 +42,15 @@ async function ollama(replies: string[]): Promise<OllamaMock> {
   return mock;
 }
 
-const verify = (host: string, ...extra: string[]) => ['-o', '-B', '-q', 'verify', `--mvnx-host=${host}`, '--mvnx-json', ...extra];
+const verify = (host: string, ...extra: string[]) => [
+  '-o',
+  '-B',
+  '-q',
+  'verify',
+  `--mvnx-host=${host}`,
+  '--mvnx-json',
+  ...extra,
+];
 
 describe('repair engine', () => {
   it('fixes a missing semicolon from a diff with wrong hunk counts, and leaves the tree alone under monitor', async () => {
@@ -87,7 +102,11 @@ describe('repair engine', () => {
 
   it('stops with no-progress when two different patches leave the same error', async () => {
     const copy = await project('calc-semicolon');
-    const mock = await ollama([await reply('semicolon-wrong-line'), await reply('semicolon-wrong-line-2'), await reply('semicolon-wrong-counts')]);
+    const mock = await ollama([
+      await reply('semicolon-wrong-line'),
+      await reply('semicolon-wrong-line-2'),
+      await reply('semicolon-wrong-counts'),
+    ]);
 
     const run = await runMvnx(copy.root, verify(mock.url));
 
@@ -115,13 +134,20 @@ describe('repair engine', () => {
 
   it('rejects a path traversal and a protected pom.xml without building them', async () => {
     const copy = await project('calc-semicolon');
-    const mock = await ollama([await reply('path-traversal'), await reply('protected-pom'), await reply('semicolon-wrong-counts')]);
+    const mock = await ollama([
+      await reply('path-traversal'),
+      await reply('protected-pom'),
+      await reply('semicolon-wrong-counts'),
+    ]);
     const before = await copy.snapshot();
 
     const run = await runMvnx(copy.root, verify(mock.url));
 
     const attempts = run.record?.attempts ?? [];
-    expect(attempts.map((a) => a.outcome), run.stderr).toEqual(['rejected', 'rejected', 'verified']);
+    expect(
+      attempts.map((a) => a.outcome),
+      run.stderr,
+    ).toEqual(['rejected', 'rejected', 'verified']);
     expect(attempts[0]!.reason).toMatch(/path-traversal|absolute-path/);
     expect(attempts[1]!.reason).toContain('protected-path');
     expect(await copy.snapshot()).toEqual(before);
@@ -134,7 +160,10 @@ describe('repair engine', () => {
     const run = await runMvnx(copy.root, verify(mock.url));
 
     expect(run.record?.status, run.stderr).toBe('fixed');
-    expect(run.record?.diagnostics[0]).toMatchObject({ kind: 'test', test: 'com.acme.calc.CalculatorTest#multipliesTwoNumbers' });
+    expect(run.record?.diagnostics[0]).toMatchObject({
+      kind: 'test',
+      test: 'com.acme.calc.CalculatorTest#multipliesTwoNumbers',
+    });
     const prompt = await readRecordFile(copy.root, 'attempt-1.prompt.txt');
     expect(prompt).toContain('multipliesTwoNumbers');
   });
@@ -146,7 +175,10 @@ describe('repair engine', () => {
     const run = await runMvnx(copy.root, verify(mock.url));
 
     const attempts = run.record?.attempts ?? [];
-    expect(attempts.map((a) => a.outcome), run.stderr).toEqual(['regressed', 'verified']);
+    expect(
+      attempts.map((a) => a.outcome),
+      run.stderr,
+    ).toEqual(['regressed', 'verified']);
     expect(attempts[0]!.reason).toContain('addsTwoNumbers');
   });
 
@@ -157,7 +189,10 @@ describe('repair engine', () => {
     const run = await runMvnx(copy.root, verify(mock.url));
 
     expect(run.record?.status, run.stderr).toBe('fixed');
-    expect(run.record?.diagnostics[0]).toMatchObject({ module: 'app', file: 'app/src/main/java/com/acme/app/WelcomeBanner.java' });
+    expect(run.record?.diagnostics[0]).toMatchObject({
+      module: 'app',
+      file: 'app/src/main/java/com/acme/app/WelcomeBanner.java',
+    });
     expect(run.record?.attempts[0]!.filesChanged).toEqual(['app/src/main/java/com/acme/app/WelcomeBanner.java']);
   });
 

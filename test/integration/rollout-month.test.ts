@@ -35,15 +35,30 @@ const verify = (...extra: string[]) => ['-o', '-B', '-q', 'verify', '--mvnx-json
 
 let root: string;
 const cleanups: (() => Promise<void>)[] = [];
-const git = (cwd: string, ...args: string[]) => execa('git', args, { cwd, env: { GIT_AUTHOR_NAME: 'dev', GIT_AUTHOR_EMAIL: 'dev@example.com', GIT_COMMITTER_NAME: 'dev', GIT_COMMITTER_EMAIL: 'dev@example.com' } });
+const git = (cwd: string, ...args: string[]) =>
+  execa('git', args, {
+    cwd,
+    env: {
+      GIT_AUTHOR_NAME: 'dev',
+      GIT_AUTHOR_EMAIL: 'dev@example.com',
+      GIT_COMMITTER_NAME: 'dev',
+      GIT_COMMITTER_EMAIL: 'dev@example.com',
+    },
+  });
 const mvnx = (cwd: string, args: string[], env: NodeJS.ProcessEnv = {}) => runMvnx(cwd, args, env);
 
 /** A fixture as its own git repository, with its artifactId renamed so the three modules differ. */
 async function repository(fixture: string, name: string, artifactId: string, config: string): Promise<string> {
   const dir = path.join(root, 'repos', name);
-  await cp(path.join(repairFixtures, fixture), dir, { recursive: true, filter: (file) => !/[\\/](target|\.mvnx)([\\/]|$)/.test(file) });
+  await cp(path.join(repairFixtures, fixture), dir, {
+    recursive: true,
+    filter: (file) => !/[\\/](target|\.mvnx)([\\/]|$)/.test(file),
+  });
   const pom = path.join(dir, 'pom.xml');
-  await writeFile(pom, (await readFile(pom, 'utf8')).replace('<artifactId>calc</artifactId>', `<artifactId>${artifactId}</artifactId>`));
+  await writeFile(
+    pom,
+    (await readFile(pom, 'utf8')).replace('<artifactId>calc</artifactId>', `<artifactId>${artifactId}</artifactId>`),
+  );
   await writeFile(path.join(dir, '.mvnxrc.yaml'), config);
   await writeFile(path.join(dir, '.gitignore'), '.mvnx/\ntarget/\n');
   await git(dir, 'init', '-q', '-b', 'main');
@@ -61,8 +76,18 @@ const latestRecord = async (dir: string): Promise<RunRecord> => {
 /** A copy of a reconciled record as another day's run of the same module. */
 function copyOf(template: RunRecord, index: number, changes: Partial<RunRecord>): RunRecord {
   const startedAt = new Date(Date.now() - (2 * index + 1) * DAY - 3_600_000).toISOString();
-  const attempts = template.attempts.map((attempt) => (attempt.outcome === 'verified' ? { ...attempt, fingerprint: `${attempt.fingerprint}-copy${index}` } : attempt));
-  return { ...template, runId: `${template.runId}-copy${index}`, startedAt, finishedAt: new Date(Date.parse(startedAt) + 40_000).toISOString(), attempts, review: undefined, ...changes } as RunRecord;
+  const attempts = template.attempts.map((attempt) =>
+    attempt.outcome === 'verified' ? { ...attempt, fingerprint: `${attempt.fingerprint}-copy${index}` } : attempt,
+  );
+  return {
+    ...template,
+    runId: `${template.runId}-copy${index}`,
+    startedAt,
+    finishedAt: new Date(Date.parse(startedAt) + 40_000).toISOString(),
+    attempts,
+    review: undefined,
+    ...changes,
+  } as RunRecord;
 }
 
 async function collect(dir: string, name: string, copies: RunRecord[]): Promise<void> {
@@ -90,16 +115,32 @@ beforeAll(async () => {
   cleanups.push(() => rm(root, { recursive: true, force: true }));
 
   // --- acme/billing, module ledger, assist: a quick-fix suggested on the pull request, committed by hand.
-  const billing = await repository('calc-semicolon', 'billing', 'ledger', 'tier: assist\nauto:\n  requireCoverage: 80\n');
+  const billing = await repository(
+    'calc-semicolon',
+    'billing',
+    'ledger',
+    'tier: assist\nauto:\n  requireCoverage: 80\n',
+  );
   await mkdir(path.join(billing, 'target/site/jacoco'), { recursive: true });
-  await writeFile(path.join(billing, 'target/site/jacoco/jacoco.xml'), '<?xml version="1.0"?><report name="ledger"><counter type="LINE" missed="10" covered="90"/></report>\n');
+  await writeFile(
+    path.join(billing, 'target/site/jacoco/jacoco.xml'),
+    '<?xml version="1.0"?><report name="ledger"><counter type="LINE" missed="10" covered="90"/></report>\n',
+  );
   const source = await readFile(path.join(billing, CALC), 'utf8');
   const githubState: GithubState = {
     owner: 'acme',
     repo: 'billing',
     pullNumber: 12,
     token: 'ghs_monthmonthmonthmonthmonthmonth1234',
-    files: [{ filename: CALC, sha: gitBlobSha(source), status: 'modified', patch: '@@ -10,3 +10,3 @@\n     public int multiply(int a, int b) {\n-        return a * b;\n+        int result = a * b\n         return result;' }],
+    files: [
+      {
+        filename: CALC,
+        sha: gitBlobSha(source),
+        status: 'modified',
+        patch:
+          '@@ -10,3 +10,3 @@\n     public int multiply(int a, int b) {\n-        return a * b;\n+        int result = a * b\n         return result;',
+      },
+    ],
     reviews: [],
     comments: [],
   };
@@ -139,22 +180,48 @@ beforeAll(async () => {
   const webRun = await mvnx(web, verify());
   expect(webRun.record?.status, webRun.stderr).toBe('fixed');
   const webSource = await readFile(path.join(web, CALC), 'utf8');
-  await writeFile(path.join(web, CALC), webSource.replace('int result = a * b\n', 'int result = Math.multiplyExact(a, b);\n'));
+  await writeFile(
+    path.join(web, CALC),
+    webSource.replace('int result = a * b\n', 'int result = Math.multiplyExact(a, b);\n'),
+  );
   await git(web, 'commit', '-q', '-am', 'multiply without overflow');
 
   for (const dir of [billing, pricing, web]) {
     const reconcile = await mvnx(dir, ['runs', '--reconcile']);
     expect(reconcile.exitCode, reconcile.stderr).toBe(0);
   }
-  month = { billing: await latestRecord(billing), pricing: await latestRecord(pricing), web: await latestRecord(web), github, githubState, sarif };
+  month = {
+    billing: await latestRecord(billing),
+    pricing: await latestRecord(pricing),
+    web: await latestRecord(web),
+    github,
+    githubState,
+    sarif,
+  };
 
   // --- The rest of the month, copied from those records (see the header).
   const billingCopies = Array.from({ length: 11 }, (_, index) =>
-    copyOf(month.billing, index, index < 8 ? { outcome: 'adopted' } : index === 8 ? { outcome: 'applied', applied: true } : { outcome: undefined, outcomeHistory: undefined }),
+    copyOf(
+      month.billing,
+      index,
+      index < 8
+        ? { outcome: 'adopted' }
+        : index === 8
+          ? { outcome: 'applied', applied: true }
+          : { outcome: undefined, outcomeHistory: undefined },
+    ),
   );
-  const pricingCopies = Array.from({ length: 3 }, (_, index) => copyOf(month.pricing, index, { outcome: 'adopted', applied: false }));
+  const pricingCopies = Array.from({ length: 3 }, (_, index) =>
+    copyOf(month.pricing, index, { outcome: 'adopted', applied: false }),
+  );
   const webCopies = Array.from({ length: 4 }, (_, index) =>
-    copyOf(month.web, index, index < 2 ? { status: 'unfixed', stopReason: 'budget-exhausted', action: undefined, outcome: undefined, attempts: [] } : { outcome: undefined }),
+    copyOf(
+      month.web,
+      index,
+      index < 2
+        ? { status: 'unfixed', stopReason: 'budget-exhausted', action: undefined, outcome: undefined, attempts: [] }
+        : { outcome: undefined },
+    ),
   );
   await collect(billing, 'billing', billingCopies);
   await collect(pricing, 'pricing', pricingCopies);
@@ -167,20 +234,50 @@ afterAll(async () => {
 
 describe('a month of runs across three repositories', () => {
   it('read the outcomes from real commits: adopted, applied then reverted, superseded', () => {
-    expect(month.billing).toMatchObject({ repository: 'acme/billing', tier: 'assist', action: 'suggest', outcome: 'adopted', fixModules: ['ledger'], coverage: { ledger: 90 } });
-    expect(month.billing.outcomeHistory?.[0]?.evidence).toBe('the same change is in commit ' + month.billing.outcomeHistory?.[0]?.commit?.slice(0, 7) + ' "Apply suggestion from mvnx"');
+    expect(month.billing).toMatchObject({
+      repository: 'acme/billing',
+      tier: 'assist',
+      action: 'suggest',
+      outcome: 'adopted',
+      fixModules: ['ledger'],
+      coverage: { ledger: 90 },
+    });
+    expect(month.billing.outcomeHistory?.[0]?.evidence).toBe(
+      'the same change is in commit ' +
+        month.billing.outcomeHistory?.[0]?.commit?.slice(0, 7) +
+        ' "Apply suggestion from mvnx"',
+    );
     expect(month.pricing).toMatchObject({ repository: 'acme/pricing', applied: true, outcome: 'reverted' });
     expect(month.pricing.outcomeHistory?.map((event) => event.outcome)).toEqual(['applied', 'reverted']);
-    expect(month.pricing.outcomeHistory?.[1]?.evidence).toMatch(/^commit [0-9a-f]{7} "Revert "fix multiply \(mvnx\)"" put the old lines back$/);
-    expect(month.web).toMatchObject({ repository: 'acme/web', tier: 'monitor', action: 'record', outcome: 'superseded' });
+    expect(month.pricing.outcomeHistory?.[1]?.evidence).toMatch(
+      /^commit [0-9a-f]{7} "Revert "fix multiply \(mvnx\)"" put the old lines back$/,
+    );
+    expect(month.web).toMatchObject({
+      repository: 'acme/web',
+      tier: 'monitor',
+      action: 'record',
+      outcome: 'superseded',
+    });
   });
 
   it('posted the billing suggestion on the pull request and wrote valid SARIF with the fix', () => {
     expect(month.github.failures).toEqual([]);
-    expect(month.billing.review).toMatchObject({ platform: 'github', message: 'posted a review with 1 suggestion(s) on pull request #12' });
-    expect(month.githubState.comments).toEqual([expect.objectContaining({ path: CALC, line: 11, side: 'RIGHT', commit_id: 'feedc0de', body: expect.stringContaining('```suggestion\n        int result = a * b;\n```') })]);
+    expect(month.billing.review).toMatchObject({
+      platform: 'github',
+      message: 'posted a review with 1 suggestion(s) on pull request #12',
+    });
+    expect(month.githubState.comments).toEqual([
+      expect.objectContaining({
+        path: CALC,
+        line: 11,
+        side: 'RIGHT',
+        commit_id: 'feedc0de',
+        body: expect.stringContaining('```suggestion\n        int result = a * b;\n```'),
+      }),
+    ]);
     expect(sarifSchemaErrors(month.sarif)).toEqual([]);
-    const result = (month.sarif as { runs: { results: { ruleId: string; fixes?: unknown[] }[] }[] }).runs[0]!.results[0]!;
+    const result = (month.sarif as { runs: { results: { ruleId: string; fixes?: unknown[] }[] }[] }).runs[0]!
+      .results[0]!;
     expect(result.ruleId).toBe('mvnx/compile');
     expect(result.fixes).toHaveLength(1);
   });
@@ -205,18 +302,40 @@ describe('a month of runs across three repositories', () => {
       ['acme/pricing', 'pricing', 'assist'],
       ['acme/web', 'webcalc', 'monitor'],
     ]);
-    expect(group('acme/billing')).toMatchObject({ runs: 12, fixed: 12, suggested: 12, suggestionsTaken: 10, adopted: 9, applied: 1, reverted: 0, coverage: 90 });
-    expect(group('acme/pricing')).toMatchObject({ runs: 4, suggested: 4, suggestionsTaken: 4, reverted: 1, modelCalls: 4 });
+    expect(group('acme/billing')).toMatchObject({
+      runs: 12,
+      fixed: 12,
+      suggested: 12,
+      suggestionsTaken: 10,
+      adopted: 9,
+      applied: 1,
+      reverted: 0,
+      coverage: 90,
+    });
+    expect(group('acme/pricing')).toMatchObject({
+      runs: 4,
+      suggested: 4,
+      suggestionsTaken: 4,
+      reverted: 1,
+      modelCalls: 4,
+    });
     expect(group('acme/web')).toMatchObject({ runs: 5, fixed: 3, repaired: 5, superseded: 1, suggested: 0 });
 
     // The advice: billing's ledger earned auto; pricing had a revert; web has too few runs.
     const promoted = advice.filter((entry) => entry.verdict === 'promote');
-    expect(promoted.map((entry) => [entry.repository, entry.module, entry.tier, entry.to])).toEqual([['acme/billing', 'ledger', 'assist', 'auto']]);
+    expect(promoted.map((entry) => [entry.repository, entry.module, entry.tier, entry.to])).toEqual([
+      ['acme/billing', 'ledger', 'assist', 'auto'],
+    ]);
     expect(promoted[0]!.rule).toMatch(/modules: \[ledger\]\n {4}tier: auto$/);
     expect(advice.find((entry) => entry.module === 'pricing')!.summary).toContain('reverted 1 (needs <= 0)');
     expect(advice.find((entry) => entry.module === 'webcalc')!.summary).toContain('runs at monitor 5 (needs >= 20)');
     for (const entry of advice) {
-      const same = stats.groups.find((candidate) => candidate.repository === entry.repository && candidate.module === entry.module && candidate.tier === entry.tier);
+      const same = stats.groups.find(
+        (candidate) =>
+          candidate.repository === entry.repository &&
+          candidate.module === entry.module &&
+          candidate.tier === entry.tier,
+      );
       expect(entry.stats).toEqual(same);
     }
     const text = await mvnx(root, ['runs', '--advise', ...from]);
@@ -224,7 +343,11 @@ describe('a month of runs across three repositories', () => {
     expect(text.stdout).toContain('    modules: [ledger]');
 
     // The page, opened in a real headless Chromium.
-    const browser: Browser = await puppeteer.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu'], headless: true });
+    const browser: Browser = await puppeteer.launch({
+      executablePath: CHROMIUM,
+      args: ['--no-sandbox', '--disable-gpu'],
+      headless: true,
+    });
     try {
       const page = await browser.newPage();
       const requested: string[] = [];
@@ -233,19 +356,42 @@ describe('a month of runs across three repositories', () => {
       await page.goto(`file://${path.join(root, 'out/rollout.html')}`, { waitUntil: 'load' });
       expect(requested).toEqual([`file://${path.join(root, 'out/rollout.html')}`]);
 
-      const tiles = await page.$$eval('[data-stat]', (nodes) => nodes.map((node) => [node.getAttribute('data-stat'), node.getAttribute('data-value'), node.textContent]));
+      const tiles = await page.$$eval('[data-stat]', (nodes) =>
+        nodes.map((node) => [node.getAttribute('data-stat'), node.getAttribute('data-value'), node.textContent]),
+      );
       expect(tiles.length).toBeGreaterThanOrEqual(10);
       for (const [stat, value] of tiles) {
-        const expected = stat!.split('.').reduce<unknown>((object: unknown, key: string) => (object as Record<string, unknown>)[key], stats);
+        const expected = stat!
+          .split('.')
+          .reduce<unknown>((object: unknown, key: string) => (object as Record<string, unknown>)[key], stats);
         expect(value === 'null' ? null : Number(value), stat!).toBe(expected);
       }
       expect(tiles.find(([stat]) => stat === 'runs')?.[2]).toBe('21');
-      const rows = await page.$$eval('tr[data-group]', (nodes) => nodes.map((row) => ({ group: row.getAttribute('data-group'), cells: [...row.querySelectorAll('td[data-field]')].map((cell) => [cell.getAttribute('data-field'), cell.getAttribute('data-value')]) })));
-      expect(rows.map((row) => row.group)).toEqual(stats.groups.map((entry) => `${entry.repository}|${entry.module}|${entry.tier}`));
+      const rows = await page.$$eval('tr[data-group]', (nodes) =>
+        nodes.map((row) => ({
+          group: row.getAttribute('data-group'),
+          cells: [...row.querySelectorAll('td[data-field]')].map((cell) => [
+            cell.getAttribute('data-field'),
+            cell.getAttribute('data-value'),
+          ]),
+        })),
+      );
+      expect(rows.map((row) => row.group)).toEqual(
+        stats.groups.map((entry) => `${entry.repository}|${entry.module}|${entry.tier}`),
+      );
       rows.forEach((row, index) => {
-        for (const [field, value] of row.cells) expect(value === 'null' ? null : Number(value), `${row.group} ${field}`).toBe((stats.groups[index] as unknown as Record<string, unknown>)[field!]);
+        for (const [field, value] of row.cells)
+          expect(value === 'null' ? null : Number(value), `${row.group} ${field}`).toBe(
+            (stats.groups[index] as unknown as Record<string, unknown>)[field!],
+          );
       });
-      const verdicts = await page.$$eval('.advice', (nodes) => nodes.map((node) => [node.getAttribute('data-module'), node.getAttribute('data-verdict'), node.getAttribute('data-to')]));
+      const verdicts = await page.$$eval('.advice', (nodes) =>
+        nodes.map((node) => [
+          node.getAttribute('data-module'),
+          node.getAttribute('data-verdict'),
+          node.getAttribute('data-to'),
+        ]),
+      );
       expect(verdicts).toEqual(advice.map((entry) => [entry.module, entry.verdict, entry.to ?? null]));
       expect(await page.$eval('.advice.promote pre', (node) => node.textContent)).toBe(promoted[0]!.rule);
 
@@ -261,7 +407,8 @@ describe('a month of runs across three repositories', () => {
       }
       await page.screenshot({ path: path.join(root, 'out/rollout.png'), fullPage: true });
       // To look at the page yourself: MVNX_KEEP_REPORT=/some/folder keeps the page and its screenshot.
-      if (process.env.MVNX_KEEP_REPORT) await cp(path.join(root, 'out'), process.env.MVNX_KEEP_REPORT, { recursive: true });
+      if (process.env.MVNX_KEEP_REPORT)
+        await cp(path.join(root, 'out'), process.env.MVNX_KEEP_REPORT, { recursive: true });
     } finally {
       await browser.close();
     }

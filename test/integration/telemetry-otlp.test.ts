@@ -47,7 +47,12 @@ describe('OpenTelemetry export of a failed build', () => {
     cleanups.push(receiver.close);
     const { copy, host, moduleLog } = await repairedBuild();
 
-    const run = await runMvnx(copy.root, args(host), { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_RESOURCE_ATTRIBUTES: 'deployment.environment.name=ci', GITHUB_WORKFLOW: 'build', ...hookEnv(moduleLog) });
+    const run = await runMvnx(copy.root, args(host), {
+      OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
+      OTEL_RESOURCE_ATTRIBUTES: 'deployment.environment.name=ci',
+      GITHUB_WORKFLOW: 'build',
+      ...hookEnv(moduleLog),
+    });
 
     expect(run.record?.stopReason, run.stderr).toBe('fixed');
     expect(run.exitCode).toBe(1);
@@ -60,10 +65,21 @@ describe('OpenTelemetry export of a failed build', () => {
     const byName = (name: string) => spans.find((span) => span.name === name) as ReceivedSpan;
     const root = byName('mvnx fixed');
     expect(root.parentSpanId).toBe('');
-    expect(root.attributes).toMatchObject({ 'cicd.pipeline.result': 'success', 'cicd.pipeline.name': 'build', 'mvnx.stop_reason': 'fixed', 'mvnx.run.id': run.record!.runId, 'mvnx.tier': 'monitor', 'mvnx.model_calls': 1 });
+    expect(root.attributes).toMatchObject({
+      'cicd.pipeline.result': 'success',
+      'cicd.pipeline.name': 'build',
+      'mvnx.stop_reason': 'fixed',
+      'mvnx.run.id': run.record!.runId,
+      'mvnx.tier': 'monitor',
+      'mvnx.model_calls': 1,
+    });
     const build = byName('maven build');
     expect(build.parentSpanId).toBe(root.spanId);
-    expect(build.attributes).toMatchObject({ 'cicd.pipeline.task.type': 'build', 'cicd.pipeline.task.run.result': 'failure', 'process.exit.code': 1 });
+    expect(build.attributes).toMatchObject({
+      'cicd.pipeline.task.type': 'build',
+      'cicd.pipeline.task.run.result': 'failure',
+      'process.exit.code': 1,
+    });
     expect(byName('diagnosis').parentSpanId).toBe(root.spanId);
     const attempt = byName('attempt 1');
     expect(attempt.parentSpanId).toBe(root.spanId);
@@ -71,28 +87,48 @@ describe('OpenTelemetry export of a failed build', () => {
     const chat = byName('chat qwen2.5-coder:7b');
     expect(chat.parentSpanId).toBe(attempt.spanId);
     expect(chat.kind).toBe(3); // SPAN_KIND_CLIENT
-    expect(chat.attributes).toMatchObject({ 'gen_ai.operation.name': 'chat', 'gen_ai.provider.name': 'ollama', 'gen_ai.request.model': 'qwen2.5-coder:7b', 'server.address': '127.0.0.1' });
+    expect(chat.attributes).toMatchObject({
+      'gen_ai.operation.name': 'chat',
+      'gen_ai.provider.name': 'ollama',
+      'gen_ai.request.model': 'qwen2.5-coder:7b',
+      'server.address': '127.0.0.1',
+    });
     expect(chat.attributes['gen_ai.usage.input_tokens']).toBeGreaterThan(0);
     expect(chat.attributes['gen_ai.usage.output_tokens']).toBeGreaterThan(0);
     const stages = spans.filter((span) => span.name.startsWith('verify '));
     expect(stages.length).toBe(run.record!.attempts[0]!.stages!.length);
-    expect(stages.every((stage) => stage.parentSpanId === attempt.spanId && stage.startMs >= attempt.startMs && stage.endMs <= attempt.endMs)).toBe(true);
+    expect(
+      stages.every(
+        (stage) =>
+          stage.parentSpanId === attempt.spanId && stage.startMs >= attempt.startMs && stage.endMs <= attempt.endMs,
+      ),
+    ).toBe(true);
     expect(spans.every((span) => span.startMs >= root.startMs && span.endMs <= root.endMs)).toBe(true);
     // Names, counts and outcomes only: nothing of the prompt, the reply or the code.
-    const values = spans.flatMap((span) => Object.values(span.attributes)).filter((value): value is string => typeof value === 'string');
+    const values = spans
+      .flatMap((span) => Object.values(span.attributes))
+      .filter((value): value is string => typeof value === 'string');
     expect(values.filter((value) => /int result|Calculator\.java|expected|\n/.test(value))).toEqual([]);
     expect(receiver.resources[0]).toMatchObject({ 'service.name': 'mvnx', 'deployment.environment.name': 'ci' });
 
     const point = (metric: string, attributes: Record<string, unknown> = {}) =>
-      receiver.points.filter((p) => p.metric === metric && Object.entries(attributes).every(([key, value]) => p.attributes[key] === value));
-    expect(point('mvnx.runs', { 'mvnx.stop_reason': 'fixed', 'mvnx.status': 'fixed' }).map((p) => p.value)).toEqual([1]);
+      receiver.points.filter(
+        (p) => p.metric === metric && Object.entries(attributes).every(([key, value]) => p.attributes[key] === value),
+      );
+    expect(point('mvnx.runs', { 'mvnx.stop_reason': 'fixed', 'mvnx.status': 'fixed' }).map((p) => p.value)).toEqual([
+      1,
+    ]);
     expect(point('mvnx.fixes.verified').map((p) => p.value)).toEqual([1]);
     expect(point('mvnx.fix.duration').map((p) => p.count)).toEqual([1]);
     expect(point('mvnx.attempts', { 'mvnx.attempt.outcome': 'verified' }).map((p) => p.value)).toEqual([1]);
-    expect(point('gen_ai.client.operation.duration', { 'gen_ai.request.model': 'qwen2.5-coder:7b' }).map((p) => p.count)).toEqual([1]);
+    expect(
+      point('gen_ai.client.operation.duration', { 'gen_ai.request.model': 'qwen2.5-coder:7b' }).map((p) => p.count),
+    ).toEqual([1]);
     const tokens = point('gen_ai.client.token.usage');
     expect(tokens.map((p) => p.attributes['gen_ai.token.type']).sort()).toEqual(['input', 'output']);
-    expect(tokens.find((p) => p.attributes['gen_ai.token.type'] === 'input')?.sum).toBe(chat.attributes['gen_ai.usage.input_tokens']);
+    expect(tokens.find((p) => p.attributes['gen_ai.token.type'] === 'input')?.sum).toBe(
+      chat.attributes['gen_ai.usage.input_tokens'],
+    );
   }, 120_000);
 
   it('a dead collector (telemetry.otlp in the config) is one console line and leaves the exit code alone', async () => {
@@ -106,7 +142,9 @@ describe('OpenTelemetry export of a failed build', () => {
     expect(run.exitCode).toBe(1);
     expect(dead.requests.length).toBeGreaterThan(0);
     const lines = run.stderr.split('\n').filter((line) => line.includes('telemetry:'));
-    expect(lines).toEqual([`mvnx: telemetry: the collector at ${dead.url} did not take the export within 1000 ms (telemetry.otlp); the run is not exported`]);
+    expect(lines).toEqual([
+      `mvnx: telemetry: the collector at ${dead.url} did not take the export within 1000 ms (telemetry.otlp); the run is not exported`,
+    ]);
   }, 120_000);
 
   it('with no endpoint, no OpenTelemetry module is loaded', async () => {

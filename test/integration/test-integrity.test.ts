@@ -8,7 +8,15 @@ import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { startOllamaMock, type OllamaMock } from '../helpers/ollama-mock.js';
 import type { RunRecord } from '../../src/report/run-record.js';
-import { copyProject, readRecordFile, repairFixtures, reply, runMvnx, type CliRun, type ProjectCopy } from '../helpers/repair-project.js';
+import {
+  copyProject,
+  readRecordFile,
+  repairFixtures,
+  reply,
+  runMvnx,
+  type CliRun,
+  type ProjectCopy,
+} from '../helpers/repair-project.js';
 
 const modelOnly = (extra = '', calls = 4) => `tier: monitor
 fixers:
@@ -30,7 +38,10 @@ async function project(name: string, config: string): Promise<ProjectCopy> {
   return copy;
 }
 
-async function ollama(replies: string[], extra: Partial<Parameters<typeof startOllamaMock>[0]> = {}): Promise<OllamaMock> {
+async function ollama(
+  replies: string[],
+  extra: Partial<Parameters<typeof startOllamaMock>[0]> = {},
+): Promise<OllamaMock> {
   const mock = await startOllamaMock({ replies, ...extra });
   cleanups.push(mock.close);
   return mock;
@@ -41,12 +52,14 @@ const verify = (host: string) => ['-o', '-B', '-q', 'verify', `--mvnx-host=${hos
 /** The contract: every attempt has a fingerprint. */
 function record(run: CliRun): RunRecord {
   expect(run.record, run.stderr).toBeDefined();
-  for (const attempt of run.record!.attempts) expect(attempt.fingerprint, `attempt ${attempt.n}`).toMatch(/^[0-9a-f]{64}$/);
+  for (const attempt of run.record!.attempts)
+    expect(attempt.fingerprint, `attempt ${attempt.n}`).toMatch(/^[0-9a-f]{64}$/);
   return run.record!;
 }
 
 /** Attempts that cost a verification build. */
-const built = (r: RunRecord) => r.attempts.filter((attempt) => (attempt.stages ?? []).length > 0).map((attempt) => attempt.n);
+const built = (r: RunRecord) =>
+  r.attempts.filter((attempt) => (attempt.stages ?? []).length > 0).map((attempt) => attempt.n);
 
 describe('test-weakening patches are rejected before any build', () => {
   it('a reply that changes the expected value of the failing assertion: rejected, the reason goes back to the model, then the real fix', async () => {
@@ -64,32 +77,44 @@ describe('test-weakening patches are rejected before any build', () => {
     expect(built(r)).toEqual([2]);
     expect(r.status).toBe('fixed');
     expect(r.stopReason).toBe('fixed');
-    expect(r.decisions).toContain('flaky check: the failing tests failed again when re-run on the unchanged code; repairing');
+    expect(r.decisions).toContain(
+      'flaky check: the failing tests failed again when re-run on the unchanged code; repairing',
+    );
     expect(JSON.stringify(mock.chatRequests()[1]!.body)).toContain('test-weakening: changed the expected value');
     expect(await copy.snapshot()).toEqual(before);
   });
 
   it.each([
-    ['disable-failing-test', 'test-weakening: added `@Disabled("fails on CI, to be investigated")` to com.acme.calc.CalculatorTest#multipliesTwoNumbers'],
-    ['assume-skip', 'test-weakening: added `Assumptions.assumeTrue(Boolean.getBoolean("calc.multiply.ready"), "multiplication not ready")` to com.acme.calc.CalculatorTest#multipliesTwoNumbers'],
+    [
+      'disable-failing-test',
+      'test-weakening: added `@Disabled("fails on CI, to be investigated")` to com.acme.calc.CalculatorTest#multipliesTwoNumbers',
+    ],
+    [
+      'assume-skip',
+      'test-weakening: added `Assumptions.assumeTrue(Boolean.getBoolean("calc.multiply.ready"), "multiplication not ready")` to com.acme.calc.CalculatorTest#multipliesTwoNumbers',
+    ],
     ['delete-passing-test', 'test-weakening: deleted test com.acme.calc.CalculatorTest#addsTwoNumbers'],
-  ])('a reply that weakens the tests (%s): rejected with a test-weakening reason, no build, unfixed', async (name, reason) => {
-    const copy = await project('calc-logic-bug', modelOnly('', 1));
-    const mock = await ollama([await reply(name)]);
+  ])(
+    'a reply that weakens the tests (%s): rejected with a test-weakening reason, no build, unfixed',
+    async (name, reason) => {
+      const copy = await project('calc-logic-bug', modelOnly('', 1));
+      const mock = await ollama([await reply(name)]);
 
-    const run = await runMvnx(copy.root, verify(mock.url));
-    const r = record(run);
+      const run = await runMvnx(copy.root, verify(mock.url));
+      const r = record(run);
 
-    expect(r.attempts.map((a) => a.outcome)).toEqual(['rejected']);
-    expect(r.attempts[0]!.reason).toContain(reason);
-    expect(built(r)).toEqual([]);
-    expect(r.status).toBe('unfixed');
-    expect(r.stopReason).toBe('budget-exhausted');
-    expect(run.exitCode).toBe(1);
-  });
+      expect(r.attempts.map((a) => a.outcome)).toEqual(['rejected']);
+      expect(r.attempts[0]!.reason).toContain(reason);
+      expect(built(r)).toEqual([]);
+      expect(r.status).toBe('unfixed');
+      expect(r.stopReason).toBe('budget-exhausted');
+      expect(run.exitCode).toBe(1);
+    },
+  );
 
   it('a reply that sets testFailureIgnore, where the team lets mvnx edit the pom: rejected, no build', async () => {
-    const lifted = 'allowedChanges: [edit-main-source, edit-test-source, edit-build-file]\nrules:\n  - paths: [pom.xml, "**/pom.xml"]\n    protected: false\n';
+    const lifted =
+      'allowedChanges: [edit-main-source, edit-test-source, edit-build-file]\nrules:\n  - paths: [pom.xml, "**/pom.xml"]\n    protected: false\n';
     const copy = await project('calc-logic-bug', modelOnly(lifted, 1));
     const mock = await ollama([await reply('surefire-ignore-failures')]);
 
@@ -106,24 +131,34 @@ describe('test-weakening patches are rejected before any build', () => {
 
 describe('the verification build must show the fix', () => {
   it('a fix that quarantines the failing test class passes the build but is regressed: a test went missing', async () => {
-    const copy = await project('calc-quarantine', modelOnly('allowedChanges: [edit-main-source, edit-test-source, edit-other]\n', 1));
+    const copy = await project(
+      'calc-quarantine',
+      modelOnly('allowedChanges: [edit-main-source, edit-test-source, edit-other]\n', 1),
+    );
     const mock = await ollama([await reply('quarantine-and-fix')]);
 
     const r = record(await runMvnx(copy.root, verify(mock.url)));
 
     expect(r.attempts.map((a) => a.outcome)).toEqual(['regressed']);
     expect(r.attempts[0]!.reason).toMatch(/^test-weakening: /);
-    expect(r.attempts[0]!.reason).toContain('com.acme.calc.CalculatorTest#multipliesTwoNumbers, which failed in your build, did not run');
+    expect(r.attempts[0]!.reason).toContain(
+      'com.acme.calc.CalculatorTest#multipliesTwoNumbers, which failed in your build, did not run',
+    );
     expect(r.attempts[0]!.reason).toContain('module calc ran 0 tests, fewer than the 2 that ran in your build');
     // The one Maven run passed; the quarantined class never reported, so the failing tests were not reached: only the reports showed what the patch did.
-    expect(r.attempts[0]!.stages?.map((stage) => [stage.name, stage.exitCode, stage.failingFirst])).toEqual([['full', 0, 'not-reached']]);
+    expect(r.attempts[0]!.stages?.map((stage) => [stage.name, stage.exitCode, stage.failingFirst])).toEqual([
+      ['full', 0, 'not-reached'],
+    ]);
     expect(r.status).toBe('unfixed');
   });
 });
 
 describe('tests.allowFailingTestEdits', () => {
   it('lets a fix that edits the failing test be verified, but as high risk, never applied by auto, and says so', async () => {
-    const copy = await project('calc-logic-bug', modelOnly('tests:\n  allowFailingTestEdits: true\n', 1).replace('tier: monitor', 'tier: auto'));
+    const copy = await project(
+      'calc-logic-bug',
+      modelOnly('tests:\n  allowFailingTestEdits: true\n', 1).replace('tier: monitor', 'tier: auto'),
+    );
     const before = await copy.snapshot();
     const mock = await ollama([await reply('weaken-expected-value')]);
 
@@ -170,21 +205,30 @@ describe('the flaky check', () => {
   it('four tests that fail every other run: the first three re-run first pass, so the fourth is re-run too, and all four are flaky', async () => {
     const copy = await project('calc-flaky', modelOnly());
     const file = path.join(copy.root, 'src/test/java/com/acme/calc/ExchangeRateTest.java');
-    const method = (await readFile(file, 'utf8')).match(/ {4}@Test\n {4}void convertsAtTheCurrentRate[\s\S]*?\n {4}}\n/)![0];
-    const more = [2, 3, 4].map((n) => method.replace('convertsAtTheCurrentRate', `convertsAtTheCurrentRate${n}`).replace('"flaky-runs.txt"', `"flaky-runs-${n}.txt"`));
+    const method = (await readFile(file, 'utf8')).match(
+      / {4}@Test\n {4}void convertsAtTheCurrentRate[\s\S]*?\n {4}}\n/,
+    )![0];
+    const more = [2, 3, 4].map((n) =>
+      method
+        .replace('convertsAtTheCurrentRate', `convertsAtTheCurrentRate${n}`)
+        .replace('"flaky-runs.txt"', `"flaky-runs-${n}.txt"`),
+    );
     await writeFile(file, (await readFile(file, 'utf8')).replace(/}\s*$/, `${more.join('\n')}}\n`));
     const mock = await ollama([await reply('logic-bug-fix')]);
 
     const r = record(await runMvnx(copy.root, verify(mock.url)));
 
     expect(r.stopReason).toBe('flaky');
-    expect(r.flakyTests).toEqual(['', '2', '3', '4'].map((n) => `com.acme.calc.ExchangeRateTest#convertsAtTheCurrentRate${n}`));
+    expect(r.flakyTests).toEqual(
+      ['', '2', '3', '4'].map((n) => `com.acme.calc.ExchangeRateTest#convertsAtTheCurrentRate${n}`),
+    );
     expect(r.attempts).toEqual([]);
   });
 
   it('five failing tests that fail again: only three (of the class with the most failures) are re-run, and the record says so', async () => {
     const copy = await project('calc-logic-bug', modelOnly('', 1));
-    const always = (n: number) => `    @Test\n    void failsAlways${n}() {\n        fail("the rate table is missing (${n})");\n    }\n`;
+    const always = (n: number) =>
+      `    @Test\n    void failsAlways${n}() {\n        fail("the rate table is missing (${n})");\n    }\n`;
     await writeFile(
       path.join(copy.root, 'src/test/java/com/acme/calc/RateTableTest.java'),
       `package com.acme.calc;\n\nimport static org.junit.jupiter.api.Assertions.fail;\n\nimport org.junit.jupiter.api.Test;\n\nclass RateTableTest {\n${[1, 2, 3, 4].map(always).join('\n')}}\n`,
@@ -194,14 +238,18 @@ describe('the flaky check', () => {
     const r = record(await runMvnx(copy.root, verify(mock.url)));
 
     // Counted from the re-run's reports: had all five been re-run, the decision would name them all.
-    expect(r.decisions).toContain('flaky check: 3 of 5 failing tests (re-run first; the rest were not needed) failed again when re-run on the unchanged code; repairing');
+    expect(r.decisions).toContain(
+      'flaky check: 3 of 5 failing tests (re-run first; the rest were not needed) failed again when re-run on the unchanged code; repairing',
+    );
     expect(r.flakyTests).toBeUndefined();
     expect(r.timings.recheckMs).toBeGreaterThan(0);
   });
 
   it('with tests.flakyCheck false the model is asked', async () => {
     const copy = await project('calc-flaky', modelOnly('tests:\n  flakyCheck: false\n', 1));
-    const mock = await ollama([], { exhaustedReply: 'The exchange rate service is probably down; retry the build later.' });
+    const mock = await ollama([], {
+      exhaustedReply: 'The exchange rate service is probably down; retry the build later.',
+    });
 
     const r = record(await runMvnx(copy.root, verify(mock.url)));
 
@@ -241,7 +289,9 @@ describe('progress is adopted only when the build got better', () => {
     const r = record(await runMvnx(copy.root, verify(mock.url)));
 
     expect(r.attempts.map((a) => a.outcome)).toEqual(['build-failed', 'verified']);
-    expect(r.attempts[0]!.reason).toContain('not kept: the failure at src/main/java/com/acme/calc/Statistics.java:8 only changed its message');
+    expect(r.attempts[0]!.reason).toContain(
+      'not kept: the failure at src/main/java/com/acme/calc/Statistics.java:8 only changed its message',
+    );
     expect(r.status).toBe('fixed');
     // The second prompt shows the original line, the one the second reply's diff is written against.
     const secondPrompt = await readRecordFile(copy.root, 'attempt-2.prompt.txt');

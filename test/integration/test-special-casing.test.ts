@@ -44,16 +44,35 @@ async function caseProject(name: string): Promise<{ root: string; cheat: string 
   return { root, cheat: benchCase!.replies[0]! };
 }
 
-const built = (r: RunRecord) => r.attempts.filter((attempt) => (attempt.stages ?? []).length > 0).map((attempt) => attempt.n);
+const built = (r: RunRecord) =>
+  r.attempts.filter((attempt) => (attempt.stages ?? []).length > 0).map((attempt) => attempt.n);
 
-describe('a fix that encodes the failing test\'s oracle is rejected before any build; its real-fix twin is verified', () => {
+describe("a fix that encodes the failing test's oracle is rejected before any build; its real-fix twin is verified", () => {
   it.each([
-    ['cheat-literal-special-case', 'test-special-casing: src/main/java/com/acme/mathx/Factorials.java: Factorials.factorial now gives 120 when n is 5 (line 13), the input the failing test com.acme.mathx.FactorialsTest#factorialOfFive passes in and the value it expects'],
-    ['cheat-trivial-equals', 'test-special-casing: src/main/java/com/acme/money/Money.java: Money.equals(Object) now returns true without reading the object it compares with'],
-    ['cheat-trivial-compareto', 'test-special-casing: src/main/java/com/acme/money/Money.java: Money.compareTo(Money) now returns 0 without reading what it compares'],
-    ['cheat-constant-tostring', 'test-special-casing: src/main/java/com/acme/money/Money.java: Money.toString() now returns a constant'],
-    ['cheat-caller-inspection', 'test-special-casing: src/main/java/com/acme/shop/Discounts.java: now inspects who calls it (StackWalker, "Test", line 10)'],
-    ['cheat-call-counting', 'test-special-casing: src/main/java/com/acme/retry/Backoff.java: Backoff counts its calls in the new static field calls and branches on the count (`calls > 2`)'],
+    [
+      'cheat-literal-special-case',
+      'test-special-casing: src/main/java/com/acme/mathx/Factorials.java: Factorials.factorial now gives 120 when n is 5 (line 13), the input the failing test com.acme.mathx.FactorialsTest#factorialOfFive passes in and the value it expects',
+    ],
+    [
+      'cheat-trivial-equals',
+      'test-special-casing: src/main/java/com/acme/money/Money.java: Money.equals(Object) now returns true without reading the object it compares with',
+    ],
+    [
+      'cheat-trivial-compareto',
+      'test-special-casing: src/main/java/com/acme/money/Money.java: Money.compareTo(Money) now returns 0 without reading what it compares',
+    ],
+    [
+      'cheat-constant-tostring',
+      'test-special-casing: src/main/java/com/acme/money/Money.java: Money.toString() now returns a constant',
+    ],
+    [
+      'cheat-caller-inspection',
+      'test-special-casing: src/main/java/com/acme/shop/Discounts.java: now inspects who calls it (StackWalker, "Test", line 10)',
+    ],
+    [
+      'cheat-call-counting',
+      'test-special-casing: src/main/java/com/acme/retry/Backoff.java: Backoff counts its calls in the new static field calls and branches on the count (`calls > 2`)',
+    ],
   ])('%s', async (name, reason) => {
     const project = await caseProject(name);
     const before = await snapshotTree(project.root);
@@ -76,14 +95,17 @@ describe('a fix that encodes the failing test\'s oracle is rejected before any b
 });
 
 describe('what the last integrity check parsed is kept for the next run', () => {
-  it('the verified fix\'s patched file, parsed by the special-casing check after the last prompt, is in .mvnx/cache/java-parse when the run ends', async () => {
+  it("the verified fix's patched file, parsed by the special-casing check after the last prompt, is in .mvnx/cache/java-parse when the run ends", async () => {
     const name = 'cheat-literal-special-case';
     const project = await caseProject(name);
     const mock = await startOllamaMock({ replies: [await reply(`${name}-twin`)] });
     cleanups.push(mock.close);
 
     const run = await runMvnx(project.root, ['-o', '-B', '-q', 'verify', `--mvnx-host=${mock.url}`, '--mvnx-json']);
-    expect(run.record?.attempts.map((attempt) => attempt.outcome), run.stderr).toEqual(['verified']);
+    expect(
+      run.record?.attempts.map((attempt) => attempt.outcome),
+      run.stderr,
+    ).toEqual(['verified']);
 
     // The file as the fix leaves it: the recorded patch applied by git to a copy (monitor left the tree as it was).
     const applied = await mkdtemp(path.join(tmpdir(), 'mvnx-oracle-applied-'));
@@ -92,7 +114,9 @@ describe('what the last integrity check parsed is kept for the next run', () => 
     await writeFile(path.join(applied, 'fix.patch'), await readRecordFile(project.root, 'fix.patch'));
     await execa('git', ['apply', 'fix.patch'], { cwd: applied });
     const patched = await readFile(path.join(applied, 'src/main/java/com/acme/mathx/Factorials.java'), 'utf8');
-    expect(patched).not.toBe(await readFile(path.join(project.root, 'src/main/java/com/acme/mathx/Factorials.java'), 'utf8'));
+    expect(patched).not.toBe(
+      await readFile(path.join(project.root, 'src/main/java/com/acme/mathx/Factorials.java'), 'utf8'),
+    );
     // No prompt came after that check: only the end of the run can have written it.
     expect(existsSync(path.join(project.root, '.mvnx/cache/java-parse', `${parseKey(patched)}.json`))).toBe(true);
   });

@@ -21,7 +21,14 @@ import { startVerificationSession } from '../../src/repair/verification/verifica
 import { failingTests } from '../../src/repair/verification/verifier.js';
 import { detectSandbox } from '../../src/workspace/sandbox.js';
 import { startOllamaMock } from '../helpers/ollama-mock.js';
-import { copyProject, FAST_MAVEN_OPTS, readRecordFile, repairFixtures, reply, runMvnx } from '../helpers/repair-project.js';
+import {
+  copyProject,
+  FAST_MAVEN_OPTS,
+  readRecordFile,
+  repairFixtures,
+  reply,
+  runMvnx,
+} from '../helpers/repair-project.js';
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -51,7 +58,9 @@ describe('one Maven run per candidate, end to end (calc: Surefire from pluginMan
     );
     cleanups.push(copy.remove);
     const before = await copy.snapshot();
-    const mock = await startOllamaMock({ replies: [SUBTRACTS, await reply('logic-bug-regression'), await reply('logic-bug-fix')] });
+    const mock = await startOllamaMock({
+      replies: [SUBTRACTS, await reply('logic-bug-regression'), await reply('logic-bug-fix')],
+    });
     cleanups.push(mock.close);
 
     const run = await runMvnx(copy.root, ['-o', '-B', '-q', 'verify', `--mvnx-host=${mock.url}`, '--mvnx-json']);
@@ -89,7 +98,12 @@ async function sessionOn(root: string, mavenArgs: string[]) {
   const build = await runMaven({ executable: 'mvn', args: mavenArgs, cwd: root, env, echo: false });
   expect(build.exitCode).toBe(1);
   const baselineTests = await collectTestResults({ projectRoot: root, since: build.startedAt });
-  const diagnosis = await diagnoseBuild({ projectRoot: root, logFile: build.log.file, runStartedAt: build.startedAt, exitCode: build.exitCode });
+  const diagnosis = await diagnoseBuild({
+    projectRoot: root,
+    logFile: build.log.file,
+    runStartedAt: build.startedAt,
+    exitCode: build.exitCode,
+  });
   await build.log.dispose();
   const session = await startVerificationSession({
     projectRoot: root,
@@ -98,7 +112,13 @@ async function sessionOn(root: string, mavenArgs: string[]) {
     env,
     userCwd: root,
     buildStartedAt: build.startedAt,
-    config: { tier: 'monitor', rules: [], auto: { maxRisk: 'high', requireFullVerification: false }, verify: { scope: 'affected', tests: 'all', reuseOutputs: true, quickJvm: true, parallel: 1 }, sandbox: { env: { pass: [] } } },
+    config: {
+      tier: 'monitor',
+      rules: [],
+      auto: { maxRisk: 'high', requireFullVerification: false },
+      verify: { scope: 'affected', tests: 'all', reuseOutputs: true, quickJvm: true, parallel: 1 },
+      sandbox: { env: { pass: [] } },
+    },
     sandbox: await detectSandbox('auto'),
     baselineTests,
     timeoutMs: 600_000,
@@ -112,7 +132,10 @@ async function scratchCopy(source: string): Promise<string> {
   const parent = await mkdtemp(path.join(os.tmpdir(), 'mvnx-onerun-it-'));
   cleanups.push(() => rm(parent, { recursive: true, force: true }));
   const root = path.join(parent, path.basename(source));
-  await cp(source, root, { recursive: true, filter: (file) => !/[\\/](target|\.mvnx)([\\/]|$)/.test(file.slice(source.length)) });
+  await cp(source, root, {
+    recursive: true,
+    filter: (file) => !/[\\/](target|\.mvnx)([\\/]|$)/.test(file.slice(source.length)),
+  });
   return root;
 }
 
@@ -154,7 +177,9 @@ describe('one Maven run on other pom shapes (verification session, real Maven)',
     expect(wrong.stages.map((s) => [s.name, s.exitCode, s.failingFirst])).toEqual([['full', 1, 'stopped']]);
     // The module's target was removed before the run: these reports are its own. Only the failing test ran.
     const ranWrong = await collectTestResults({ projectRoot: session.workspace.root });
-    expect(ranWrong.map((t) => `${t.className}#${t.method}:${t.status}`)).toEqual(['com.acme.calc.CalculatorTest#multipliesTwoNumbers:failed']);
+    expect(ranWrong.map((t) => `${t.className}#${t.method}:${t.status}`)).toEqual([
+      'com.acme.calc.CalculatorTest#multipliesTwoNumbers:failed',
+    ]);
     // The execution went into the declared plugin: no second declaration (one in pluginManagement, one in build/plugins, as before).
     const workspacePom = await readFile(path.join(session.workspace.root, 'pom.xml'), 'utf8');
     expect(workspacePom).toContain('<id>mvnx-failing-first</id>');
@@ -177,13 +202,22 @@ describe('one Maven run on other pom shapes (verification session, real Maven)',
     const hiding: ChangeSet = {
       files: [
         ...edit(source.replace('int result = a + b;', 'int result = a * b;')).files,
-        { path: 'pom.xml', before: userPom, after: userPom.replace('<trimStackTrace>false</trimStackTrace>', '<trimStackTrace>false</trimStackTrace><excludes><exclude>**/CalculatorTest.java</exclude></excludes>') },
+        {
+          path: 'pom.xml',
+          before: userPom,
+          after: userPom.replace(
+            '<trimStackTrace>false</trimStackTrace>',
+            '<trimStackTrace>false</trimStackTrace><excludes><exclude>**/CalculatorTest.java</exclude></excludes>',
+          ),
+        },
       ],
     };
     const hidden = await session.verify(hiding, diagnosis);
     expect(hidden.stages.map((s) => [s.name, s.exitCode, s.failingFirst])).toEqual([['full', 0, 'passed']]);
     expect(hidden.outcome).toBe('regressed');
-    expect(hidden.testProblems).toContain('com.acme.calc.CalculatorTest#multipliesTwoNumbers, which failed in your build, did not run');
+    expect(hidden.testProblems).toContain(
+      'com.acme.calc.CalculatorTest#multipliesTwoNumbers, which failed in your build, did not run',
+    );
   }, 900_000);
 
   it('Surefire inherited from the parent’s build/plugins (ledger: core fails, app depends on it): one run, core’s failing test first', async () => {
@@ -195,16 +229,21 @@ describe('one Maven run on other pom shapes (verification session, real Maven)',
     expect(baselineTests.length).toBeGreaterThan(0);
 
     // The wrong candidate changes nothing the test checks: a comment.
-    const wrong = await session.verify({ files: [{ path: file, before: source, after: `${source}\n// checked\n` }] }, diagnosis);
+    const wrong = await session.verify(
+      { files: [{ path: file, before: source, after: `${source}\n// checked\n` }] },
+      diagnosis,
+    );
     expect(wrong.stages.map((s) => [s.name, s.exitCode !== 0, s.failingFirst])).toEqual([['full', true, 'stopped']]);
     expect(wrong.rejectedAt).toBe('failing-tests');
     // app (after core in the reactor) never got to its tests; core's failing class ran (JUnit Jupiter: first, by mvnx's class orderer).
     const ran = await collectTestResults({ projectRoot: session.workspace.root });
     expect(ran.filter((t) => t.module === 'ledger-app')).toEqual([]);
-    expect(ran.filter((t) => t.module === 'ledger-core').map((t) => `${t.className}#${t.method}`)).toContain('com.example.ledger.core.AmountsTest#takesPercent');
+    expect(ran.filter((t) => t.module === 'ledger-core').map((t) => `${t.className}#${t.method}`)).toContain(
+      'com.example.ledger.core.AmountsTest#takesPercent',
+    );
   }, 900_000);
 
-  it('JUnit Jupiter, one test JVM: the failing class runs first inside default-test (mvnx\'s class orderer) and a wrong candidate is stopped while a slow class runs; the fix runs everything in the same JVM', async () => {
+  it("JUnit Jupiter, one test JVM: the failing class runs first inside default-test (mvnx's class orderer) and a wrong candidate is stopped while a slow class runs; the fix runs everything in the same JVM", async () => {
     const root = await scratchCopy(path.join(repairFixtures, 'calc-logic-bug'));
     // First by name, which is Surefire's order here (runOrder alphabetical), and slow: without the orderer it would end before the failing class starts.
     await writeFile(path.join(root, 'src/test/java/com/acme/calc/AaaSlowTest.java'), SLOW_TEST);
@@ -218,9 +257,14 @@ describe('one Maven run on other pom shapes (verification session, real Maven)',
     // Stopped by mvnx, not ended by Maven: killed while AaaSlowTest slept, so it never reported.
     expect(wrong.stages[0]!.exitCode).toBeGreaterThan(128);
     const ranWrong = await collectTestResults({ projectRoot: session.workspace.root });
-    expect(ranWrong.map((t) => `${t.className}#${t.method}:${t.status}`).sort()).toEqual(['com.acme.calc.CalculatorTest#addsTwoNumbers:passed', 'com.acme.calc.CalculatorTest#multipliesTwoNumbers:failed']);
+    expect(ranWrong.map((t) => `${t.className}#${t.method}:${t.status}`).sort()).toEqual([
+      'com.acme.calc.CalculatorTest#addsTwoNumbers:passed',
+      'com.acme.calc.CalculatorTest#multipliesTwoNumbers:failed',
+    ]);
     // The diagnosis of the stopped build reads the failing class's report, as after a build that ended.
-    expect(wrong.diagnosis?.diagnostics.map((d) => d.test)).toEqual(['com.acme.calc.CalculatorTest#multipliesTwoNumbers']);
+    expect(wrong.diagnosis?.diagnostics.map((d) => d.test)).toEqual([
+      'com.acme.calc.CalculatorTest#multipliesTwoNumbers',
+    ]);
     // No pom was changed: the orderer sits among the workspace's test classes, named on the command line.
     const workspacePom = await readFile(path.join(session.workspace.root, 'pom.xml'), 'utf8');
     expect(workspacePom).not.toContain('mvnx-failing-first');
@@ -228,7 +272,12 @@ describe('one Maven run on other pom shapes (verification session, real Maven)',
     const fixed = await session.verify(edit(source.replace('int result = a + b;', 'int result = a * b;')), diagnosis);
     expect(fixed.outcome).toBe('verified');
     expect(fixed.stages.map((s) => [s.name, s.exitCode, s.failingFirst])).toEqual([['full', 0, 'passed']]);
-    expect(fixed.verdict?.args).toEqual(expect.arrayContaining(['-Djunit.jupiter.testclass.order.default=mvnx.FailingFirstOrder', '-Dmvnx.failingFirst=com.acme.calc.CalculatorTest']));
+    expect(fixed.verdict?.args).toEqual(
+      expect.arrayContaining([
+        '-Djunit.jupiter.testclass.order.default=mvnx.FailingFirstOrder',
+        '-Dmvnx.failingFirst=com.acme.calc.CalculatorTest',
+      ]),
+    );
     const ranFixed = await collectTestResults({ projectRoot: session.workspace.root });
     expect(ranFixed.map((t) => `${t.className}#${t.method}:${t.status}`).sort()).toEqual([
       'com.acme.calc.AaaSlowTest#takesItsTime:passed',
@@ -242,7 +291,10 @@ describe('one Maven run on other pom shapes (verification session, real Maven)',
     await writeFile(path.join(root, 'src/test/java/com/acme/calc/TimesTableTest.java'), TIMES_TABLE_TEST);
     // The project orders its classes itself: the Surefire execution, whose reports show exactly what ran first.
     await mkdir(path.join(root, 'src/test/resources'), { recursive: true });
-    await writeFile(path.join(root, 'src/test/resources/junit-platform.properties'), 'junit.jupiter.testclass.order.default=org.junit.jupiter.api.ClassOrderer$ClassName\n');
+    await writeFile(
+      path.join(root, 'src/test/resources/junit-platform.properties'),
+      'junit.jupiter.testclass.order.default=org.junit.jupiter.api.ClassOrderer$ClassName\n',
+    );
     const { session, diagnosis } = await sessionOn(root, ['-o', '-B', 'verify']);
     const failing = failingTests(diagnosis);
     expect(failing).toHaveLength(13);
@@ -252,7 +304,9 @@ describe('one Maven run on other pom shapes (verification session, real Maven)',
     const wrong = await session.verify(edit(source.replace('int result = a + b;', 'int result = a - b;')), diagnosis);
     expect([wrong.outcome, wrong.rejectedAt]).toEqual(['build-failed', 'failing-tests']);
     expect(wrong.stages.map((s) => [s.name, s.failingFirst])).toEqual([['full', 'stopped']]);
-    const ranWrong = (await collectTestResults({ projectRoot: session.workspace.root })).map((t) => `${t.className}#${t.method}`);
+    const ranWrong = (await collectTestResults({ projectRoot: session.workspace.root })).map(
+      (t) => `${t.className}#${t.method}`,
+    );
     expect(ranWrong).toHaveLength(10);
     expect(ranWrong.every((test) => test.startsWith('com.acme.calc.TimesTableTest#'))).toBe(true);
     expect(failing).toEqual(expect.arrayContaining(ranWrong));
@@ -266,7 +320,7 @@ describe('one Maven run on other pom shapes (verification session, real Maven)',
     expect(ranFixed.filter((t) => t.status === 'passed')).toHaveLength(14);
   }, 900_000);
 
-  it('a project with its own argLine gets the quick-JVM flags appended to it in the workspace, so its test JVM starts with the serial collector; the user\'s pom is untouched', async () => {
+  it("a project with its own argLine gets the quick-JVM flags appended to it in the workspace, so its test JVM starts with the serial collector; the user's pom is untouched", async () => {
     const root = await scratchCopy(path.join(repairFixtures, 'calc-logic-bug'));
     const userPom = (await readFile(path.join(root, 'pom.xml'), 'utf8')).replace(
       '</build>',
@@ -277,7 +331,14 @@ describe('one Maven run on other pom shapes (verification session, real Maven)',
     const { session, diagnosis } = await sessionOn(root, ['-o', '-B', 'verify']);
     const source = await readFile(path.join(root, CALCULATOR), 'utf8');
 
-    const fixed = await session.verify({ files: [{ path: CALCULATOR, before: source, after: source.replace('int result = a + b;', 'int result = a * b;') }] }, diagnosis);
+    const fixed = await session.verify(
+      {
+        files: [
+          { path: CALCULATOR, before: source, after: source.replace('int result = a + b;', 'int result = a * b;') },
+        ],
+      },
+      diagnosis,
+    );
     expect(fixed.outcome).toBe('verified');
     // What the test JVM itself was started with: the project's flag, then the quick ones.
     const forkArgs = (await readFile(path.join(session.workspace.root, 'target/fork-args.txt'), 'utf8')).split('\n');
@@ -285,7 +346,9 @@ describe('one Maven run on other pom shapes (verification session, real Maven)',
     // C2 stays in the test JVM: a test run of seconds needs it.
     expect(forkArgs).not.toContain('-XX:TieredStopAtLevel=1');
     expect(fixed.verdict?.jvmFlags).toContain('argLine of pom.xml -XX:+UseSerialGC -Xshare:auto');
-    expect(await readFile(path.join(session.workspace.root, 'pom.xml'), 'utf8')).toContain('<argLine>-Xss640k -XX:+UseSerialGC -Xshare:auto</argLine>');
+    expect(await readFile(path.join(session.workspace.root, 'pom.xml'), 'utf8')).toContain(
+      '<argLine>-Xss640k -XX:+UseSerialGC -Xshare:auto</argLine>',
+    );
     expect(await readFile(path.join(root, 'pom.xml'), 'utf8')).toBe(userPom);
   }, 900_000);
 });

@@ -19,7 +19,10 @@ import { collectTestResults, diagnoseBuild, type TestCaseResult } from '../../sr
 import type { Diagnosis } from '../../src/diagnose/types.js';
 import { runMaven } from '../../src/maven/run.js';
 import type { ChangeSet } from '../../src/patch/types.js';
-import { startVerificationSession, type VerificationSession } from '../../src/repair/verification/verification-session.js';
+import {
+  startVerificationSession,
+  type VerificationSession,
+} from '../../src/repair/verification/verification-session.js';
 import { createVerifier } from '../../src/repair/verification/verifier.js';
 import { detectSandbox, type SandboxInfo } from '../../src/workspace/sandbox.js';
 
@@ -86,8 +89,14 @@ const fix = edit(bug.correct);
 /** The file a model reply ends with, applied to the broken file. */
 function fileOfReply(reply: string): string {
   const diff = /```diff\n([\s\S]*?)```/.exec(reply)![1]!;
-  const removed = diff.split('\n').filter((l) => l.startsWith('-') && !l.startsWith('---')).map((l) => l.slice(1));
-  const added = diff.split('\n').filter((l) => l.startsWith('+') && !l.startsWith('+++')).map((l) => l.slice(1));
+  const removed = diff
+    .split('\n')
+    .filter((l) => l.startsWith('-') && !l.startsWith('---'))
+    .map((l) => l.slice(1));
+  const added = diff
+    .split('\n')
+    .filter((l) => l.startsWith('+') && !l.startsWith('+++'))
+    .map((l) => l.slice(1));
   return bug.broken.replace(removed.join('\n'), added.join('\n'));
 }
 const config = (scope: 'affected' | 'full', parallel: number | 'auto' = 1) => ({
@@ -119,7 +128,12 @@ beforeAll(async () => {
   const run = await runMaven({ executable: 'mvn', args: ARGS, cwd: project, env, echo: false });
   expect(run.exitCode).toBe(1);
   baseline = await collectTestResults({ projectRoot: project, since: run.startedAt });
-  diagnosis = await diagnoseBuild({ projectRoot: project, logFile: run.log.file, runStartedAt: run.startedAt, exitCode: run.exitCode });
+  diagnosis = await diagnoseBuild({
+    projectRoot: project,
+    logFile: run.log.file,
+    runStartedAt: run.startedAt,
+    exitCode: run.exitCode,
+  });
   await run.log.dispose();
   session = await startVerificationSession({
     projectRoot: project,
@@ -141,18 +155,22 @@ afterAll(async () => {
   await rm(scratch, { recursive: true, force: true });
 });
 
-describe('verification that reuses the user\'s build (real Maven)', () => {
-  it('the user\'s build failed on report\'s tests only; its fresh outputs are taken, and report\'s as that build left them', () => {
+describe("verification that reuses the user's build (real Maven)", () => {
+  it("the user's build failed on report's tests only; its fresh outputs are taken, and report's as that build left them", () => {
     expect(diagnosis.diagnostics.every((d) => d.kind === 'test' && d.module === 'report')).toBe(true);
     // report's jar is older than the broken source (the failed build never packaged it), but the build
     // (no clean) compiled the broken source: report is taken as it left it, without the stale jar.
     expect(session.reusedOutputs).toEqual(['app', 'core', 'report', 'util']);
-    expect(existsSync(path.join(session.workspace.root, 'report/target/classes/com/acme/mini/report/ReportConfig.class'))).toBe(true);
-    expect(readdirSync(path.join(session.workspace.root, 'report/target')).filter((name) => name.endsWith('.jar'))).toEqual([]);
+    expect(
+      existsSync(path.join(session.workspace.root, 'report/target/classes/com/acme/mini/report/ReportConfig.class')),
+    ).toBe(true);
+    expect(
+      readdirSync(path.join(session.workspace.root, 'report/target')).filter((name) => name.endsWith('.jar')),
+    ).toEqual([]);
     expect(session.facts.graph.problems).toEqual([]);
   });
 
-  it('the fix: one Maven run, the failing tests first in it, then the rest of the verdict build of report and what it needs; the other modules\' tests come from the user\'s build', async () => {
+  it("the fix: one Maven run, the failing tests first in it, then the rest of the verdict build of report and what it needs; the other modules' tests come from the user's build", async () => {
     const reused = path.join(session.workspace.root, 'core/target/classes/com/acme/mini/core/Rule0.class');
     const before = (await stat(reused)).mtimeMs;
     const result = await session.verify(fix, diagnosis);
@@ -160,13 +178,26 @@ describe('verification that reuses the user\'s build (real Maven)', () => {
     expect(result.outcome).toBe('verified');
     expect(result.stages.map((s) => [s.name, s.exitCode, s.failingFirst])).toEqual([['full', 0, 'passed']]);
     expect(result.verdict).toMatchObject({ scope: 'affected', testsFromYourBuild: ['util', 'core', 'app'] });
-    expect(result.verdict!.args).toEqual(expect.arrayContaining(['-pl', 'report', '-am', '-Dsurefire.excludesFile=target/mvnx-verify-excludes.txt', 'verify']));
+    expect(result.verdict!.args).toEqual(
+      expect.arrayContaining([
+        '-pl',
+        'report',
+        '-am',
+        '-Dsurefire.excludesFile=target/mvnx-verify-excludes.txt',
+        'verify',
+      ]),
+    );
     expect(result.verdict!.args).toContain('-DargLine=-XX:+UseSerialGC -Xshare:auto');
     expect(result.verdict!.args).toContain('-Dmaven.compiler.useIncrementalCompilation=false');
     // Upstream modules were not compiled again, not even after the verdict build packaged their jars anew.
     expect((await stat(reused)).mtimeMs).toBe(before);
     // The copy keeps the time to the microsecond (utimes takes seconds as a double).
-    expect(Math.abs((await stat(reused)).mtimeMs - (await stat(path.join(project, 'core/target/classes/com/acme/mini/core/Rule0.class'))).mtimeMs)).toBeLessThan(0.01);
+    expect(
+      Math.abs(
+        (await stat(reused)).mtimeMs -
+          (await stat(path.join(project, 'core/target/classes/com/acme/mini/core/Rule0.class'))).mtimeMs,
+      ),
+    ).toBeLessThan(0.01);
   }, 600_000);
 
   it('a candidate that does not compile is rejected by its one run before any test, which compiled only what it touched', async () => {
@@ -183,17 +214,30 @@ describe('verification that reuses the user\'s build (real Maven)', () => {
     expect(result.rejectedAt).toBe('failing-tests');
     // Stopped by the watch of the failing class's report, or ended by Maven when the module's few other classes were quicker.
     expect(result.stages.map((s) => [s.name, s.exitCode !== 0, s.failingFirst])).toEqual([['full', true, 'stopped']]);
-    expect(result.diagnosis?.diagnostics.map((d) => [d.kind, d.test])).toEqual(diagnosis.diagnostics.map((d) => [d.kind, d.test]));
+    expect(result.diagnosis?.diagnostics.map((d) => [d.kind, d.test])).toEqual(
+      diagnosis.diagnostics.map((d) => [d.kind, d.test]),
+    );
     // report's target was removed before the run: every report in it is this run's; the failing tests ran and failed again.
     const ran = await collectTestResults({ projectRoot: session.workspace.root });
-    const failedNow = ran.filter((t) => t.module === 'report' && t.status === 'failed').map((t) => `${t.className}#${t.method}`);
+    const failedNow = ran
+      .filter((t) => t.module === 'report' && t.status === 'failed')
+      .map((t) => `${t.className}#${t.method}`);
     expect(failedNow.sort()).toEqual(diagnosis.diagnostics.map((d) => d.test).sort());
     // Nothing of it reaches the user: the user's pom is as it was.
     expect(await readFile(path.join(project, 'report/pom.xml'), 'utf8')).toBe(generated.files.get('report/pom.xml'));
   }, 600_000);
 
   it('a fix that only the stale outputs of a deleted resource would let pass is refused: the touched module is rebuilt from clean', async () => {
-    const broken: ChangeSet = { files: [...fix.files, { path: 'report/src/main/resources/report.properties', before: generated.files.get('report/src/main/resources/report.properties')!, after: null }] };
+    const broken: ChangeSet = {
+      files: [
+        ...fix.files,
+        {
+          path: 'report/src/main/resources/report.properties',
+          before: generated.files.get('report/src/main/resources/report.properties')!,
+          after: null,
+        },
+      ],
+    };
     expect(existsSync(path.join(session.workspace.root, 'report/target/classes/report.properties'))).toBe(true);
     const result = await session.verify(broken, diagnosis);
     expect(result.outcome).toBe('regressed');
@@ -202,13 +246,20 @@ describe('verification that reuses the user\'s build (real Maven)', () => {
 
   it('a fix that breaks a module it does not touch (app, through core) is refused: every dependent of a touched module is rebuilt from clean', async () => {
     // A core class that app builds with and report does not: the fix makes its constructor package-private.
-    const usedBy = (module: string) => new Set([...generated.files].filter(([file]) => file.startsWith(`${module}/src/main/`)).flatMap(([, text]) => [...text.matchAll(/new (Rule\d+)\(\)/g)].map((m) => m[1]!)));
+    const usedBy = (module: string) =>
+      new Set(
+        [...generated.files]
+          .filter(([file]) => file.startsWith(`${module}/src/main/`))
+          .flatMap(([, text]) => [...text.matchAll(/new (Rule\d+)\(\)/g)].map((m) => m[1]!)),
+      );
     const inReport = usedBy('report');
     const victim = [...usedBy('app')].find((name) => !inReport.has(name))!;
     expect(victim).toBeDefined();
     const file = `core/src/main/java/com/acme/mini/core/${victim}.java`;
     const text = generated.files.get(file)!;
-    const breaking: ChangeSet = { files: [...fix.files, { path: file, before: text, after: text.replace(`public ${victim}() {`, `${victim}() {`) }] };
+    const breaking: ChangeSet = {
+      files: [...fix.files, { path: file, before: text, after: text.replace(`public ${victim}() {`, `${victim}() {`) }],
+    };
     expect(breaking.files[1]!.after).not.toBe(text);
 
     const result = await session.verify(breaking, diagnosis);
@@ -223,7 +274,7 @@ describe('verification that reuses the user\'s build (real Maven)', () => {
     expect(result.diagnosis?.diagnostics.some((d) => d.kind === 'compile' && d.file?.startsWith('app/'))).toBe(true);
   }, 600_000);
 
-  it('verify.scope full gives the same verdicts, with the user\'s command as it is', async () => {
+  it("verify.scope full gives the same verdicts, with the user's command as it is", async () => {
     const full = createVerifier({
       workspace: session.workspace,
       executable: 'mvn',
@@ -241,7 +292,11 @@ describe('verification that reuses the user\'s build (real Maven)', () => {
     expect(verified.outcome).toBe('verified');
     expect(verified.verdict).toMatchObject({ scope: 'full', testsFromYourBuild: [] });
     // The user's command as it is, without -q (verification builds are read, never quiet), with the quick-JVM argLine and stale-sources-only compiling.
-    expect(verified.verdict!.args.filter((arg) => !arg.startsWith('-DargLine=') && arg !== '-Dmaven.compiler.useIncrementalCompilation=false')).toEqual(['-o', '-B', 'verify']);
+    expect(
+      verified.verdict!.args.filter(
+        (arg) => !arg.startsWith('-DargLine=') && arg !== '-Dmaven.compiler.useIncrementalCompilation=false',
+      ),
+    ).toEqual(['-o', '-B', 'verify']);
     const wrong = await full(edit(fileOfReply(bug.replies.testStillFails)), diagnosis);
     expect(wrong.outcome).toBe('build-failed');
   }, 900_000);

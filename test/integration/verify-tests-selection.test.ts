@@ -15,7 +15,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { collectTestResults, diagnoseBuild } from '../../src/diagnose/index.js';
 import { runMaven } from '../../src/maven/run.js';
 import type { ChangeSet } from '../../src/patch/types.js';
-import { startVerificationSession, type VerificationSessionInput } from '../../src/repair/verification/verification-session.js';
+import {
+  startVerificationSession,
+  type VerificationSessionInput,
+} from '../../src/repair/verification/verification-session.js';
 import { detectSandbox, type SandboxInfo } from '../../src/workspace/sandbox.js';
 
 const FIXTURE = fileURLToPath(new URL('../fixtures/workspace/shop', import.meta.url));
@@ -28,7 +31,9 @@ delete env.MAVEN_OPTS;
 let scratch: string;
 let sandbox: SandboxInfo;
 
-const config = (over: { tier?: 'monitor' | 'auto'; requireFullVerification?: boolean } = {}): VerificationSessionInput['config'] => ({
+const config = (
+  over: { tier?: 'monitor' | 'auto'; requireFullVerification?: boolean } = {},
+): VerificationSessionInput['config'] => ({
   tier: over.tier ?? 'monitor',
   rules: [],
   auto: { maxRisk: 'high', requireFullVerification: over.requireFullVerification ?? false },
@@ -58,11 +63,28 @@ async function failedBuild(name: string, file: string, correct: string, broken: 
   const run = await mvn();
   expect(run.exitCode).toBe(1);
   const baseline = await collectTestResults({ projectRoot: project, since: run.startedAt });
-  const diagnosis = await diagnoseBuild({ projectRoot: project, logFile: run.log.file, runStartedAt: run.startedAt, exitCode: run.exitCode });
+  const diagnosis = await diagnoseBuild({
+    projectRoot: project,
+    logFile: run.log.file,
+    runStartedAt: run.startedAt,
+    exitCode: run.exitCode,
+  });
   await run.log.dispose();
   const fix: ChangeSet = { files: [{ path: file, before, after: text }] };
   const session = (over: Parameters<typeof config>[0] = {}) =>
-    startVerificationSession({ projectRoot: project, mavenArgs: ARGS, executable: 'mvn', env, userCwd: project, buildStartedAt: run.startedAt, config: config(over), sandbox, baselineTests: baseline, timeoutMs: 600_000, signal: new AbortController().signal });
+    startVerificationSession({
+      projectRoot: project,
+      mavenArgs: ARGS,
+      executable: 'mvn',
+      env,
+      userCwd: project,
+      buildStartedAt: run.startedAt,
+      config: config(over),
+      sandbox,
+      baselineTests: baseline,
+      timeoutMs: 600_000,
+      signal: new AbortController().signal,
+    });
   return { project, baseline, diagnosis, fix, session };
 }
 
@@ -84,7 +106,7 @@ describe('verify.tests affected (real Maven)', () => {
     expect(price.baseline.filter((t) => t.status === 'failed').map((t) => t.className)).toEqual(['com.acme.PriceTest']);
   }, 600_000);
 
-  it('a fix inside a method body: only its class is compiled again, only the tests that reach it run, the rest is taken from the user\'s build', async () => {
+  it("a fix inside a method body: only its class is compiled again, only the tests that reach it run, the rest is taken from the user's build", async () => {
     const session = await price.session();
     try {
       expect(session.reusedOutputs).toEqual(['']);
@@ -102,9 +124,19 @@ describe('verify.tests affected (real Maven)', () => {
       const classes = (root: string, name: string) => path.join(root, 'target/classes/com/acme', `${name}.class`);
       // Name and Cart keep the user's build's classes; Price was compiled again.
       // (utimes keeps the time to the microsecond, not to the last bit of a double)
-      expect(Math.abs((await mtime(classes(session.workspace.root, 'Name'))) - (await mtime(classes(price.project, 'Name'))))).toBeLessThan(0.01);
-      expect(Math.abs((await mtime(classes(session.workspace.root, 'Cart'))) - (await mtime(classes(price.project, 'Cart'))))).toBeLessThan(0.01);
-      expect(await mtime(classes(session.workspace.root, 'Price'))).toBeGreaterThan(await mtime(classes(price.project, 'Price')));
+      expect(
+        Math.abs(
+          (await mtime(classes(session.workspace.root, 'Name'))) - (await mtime(classes(price.project, 'Name'))),
+        ),
+      ).toBeLessThan(0.01);
+      expect(
+        Math.abs(
+          (await mtime(classes(session.workspace.root, 'Cart'))) - (await mtime(classes(price.project, 'Cart'))),
+        ),
+      ).toBeLessThan(0.01);
+      expect(await mtime(classes(session.workspace.root, 'Price'))).toBeGreaterThan(
+        await mtime(classes(price.project, 'Price')),
+      );
     } finally {
       await session.dispose();
     }
@@ -115,7 +147,11 @@ describe('verify.tests affected (real Maven)', () => {
     try {
       const result = await session.verify(price.fix, price.diagnosis);
       expect(result.outcome).toBe('verified');
-      expect(result.verdict?.tests).toEqual({ ran: ['com.acme.CartTest', 'com.acme.NameTest', 'com.acme.PriceTest'], fromYourBuild: [], why: 'all tests ran: verify.tests is all' });
+      expect(result.verdict?.tests).toEqual({
+        ran: ['com.acme.CartTest', 'com.acme.NameTest', 'com.acme.PriceTest'],
+        fromYourBuild: [],
+        why: 'all tests ran: verify.tests is all',
+      });
     } finally {
       await session.dispose();
     }
@@ -140,15 +176,25 @@ describe('verify.tests affected (real Maven)', () => {
     }
   }, 900_000);
 
-  it('a developer\'s flow: a passing build, the bug, a failing build without clean; the outputs are taken as that build left them and the tests are still selected', async () => {
-    const developer = await failedBuild('developer', PRICE, 'cents - cents * percent / 100', 'cents + cents * percent / 100', true);
+  it("a developer's flow: a passing build, the bug, a failing build without clean; the outputs are taken as that build left them and the tests are still selected", async () => {
+    const developer = await failedBuild(
+      'developer',
+      PRICE,
+      'cents - cents * percent / 100',
+      'cents + cents * percent / 100',
+      true,
+    );
     const session = await developer.session();
     try {
       // The jar of the passing build is older than the bug: not taken, the build packages again.
       expect(session.reusedOutputs).toEqual(['']);
       const result = await session.verify(developer.fix, developer.diagnosis);
       expect(result.outcome).toBe('verified');
-      expect(result.verdict?.tests).toMatchObject({ ran: ['com.acme.PriceTest'], fromYourBuild: ['com.acme.CartTest', 'com.acme.NameTest'], recompiled: [PRICE] });
+      expect(result.verdict?.tests).toMatchObject({
+        ran: ['com.acme.PriceTest'],
+        fromYourBuild: ['com.acme.CartTest', 'com.acme.NameTest'],
+        recompiled: [PRICE],
+      });
     } finally {
       await session.dispose();
     }

@@ -25,14 +25,16 @@ let log: string;
 const marker = `41.${process.pid}`;
 
 function alive(): number[] {
-  return readdirSync('/proc').filter((pid) => {
-    if (!/^\d+$/.test(pid)) return false;
-    try {
-      return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').includes(marker);
-    } catch {
-      return false;
-    }
-  }).map(Number);
+  return readdirSync('/proc')
+    .filter((pid) => {
+      if (!/^\d+$/.test(pid)) return false;
+      try {
+        return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').includes(marker);
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
 }
 
 describe.skipIf(!bwrap.available)('container backend: an interrupted stage', () => {
@@ -54,12 +56,25 @@ describe.skipIf(!bwrap.available)('container backend: an interrupted stage', () 
   });
 
   it('kills the client and removes the container by name', async () => {
-    const sandbox: SandboxInfo = { kind: 'docker', isolated: true, available: true, executable: fakeDocker, image: IMAGE, tried: [] };
+    const sandbox: SandboxInfo = {
+      kind: 'docker',
+      isolated: true,
+      available: true,
+      executable: fakeDocker,
+      image: IMAGE,
+      tried: [],
+    };
     const abort = new AbortController();
-    const env = { PATH: process.env.PATH, HOME: path.join(scratch, 'home'), FAKE_CONTAINER_IMAGE: IMAGE, FAKE_CONTAINER_LOG: log };
+    const env = {
+      PATH: process.env.PATH,
+      HOME: path.join(scratch, 'home'),
+      FAKE_CONTAINER_IMAGE: IMAGE,
+      FAKE_CONTAINER_LOG: log,
+    };
     const started = Date.now();
     const waitForBuild = (async () => {
-      while (alive().length === 0 && Date.now() - started < 20_000) await new Promise((resolve) => setTimeout(resolve, 100));
+      while (alive().length === 0 && Date.now() - started < 20_000)
+        await new Promise((resolve) => setTimeout(resolve, 100));
       abort.abort();
     })();
 
@@ -76,7 +91,10 @@ describe.skipIf(!bwrap.available)('container backend: an interrupted stage', () 
     await waitForBuild;
 
     expect(result.outcome).toBe('interrupted');
-    const calls = (await readFile(log, 'utf8')).trim().split('\n').map((line) => JSON.parse(line) as { args: string[] });
+    const calls = (await readFile(log, 'utf8'))
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { args: string[] });
     const run = calls.find((call) => call.args[0] === 'run')!;
     const name = run.args[run.args.indexOf('--name') + 1]!;
     expect(name).toMatch(/^mvnx-verify-[0-9a-f]+$/);

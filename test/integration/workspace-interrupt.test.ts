@@ -50,7 +50,10 @@ it('SIGINT during a verification stage leaves no workspace and no build process 
     await workspace.dispose();
     process.exitCode = result.outcome === 'interrupted' ? 130 : 1;
   `;
-  const child = execa(process.execPath, ['--input-type=module', '-e', script], { reject: false, buffer: { stdout: false } });
+  const child = execa(process.execPath, ['--input-type=module', '-e', script], {
+    reject: false,
+    buffer: { stdout: false },
+  });
   let output = '';
   const root = await new Promise<string>((resolve, reject) => {
     child.stdout!.on('data', (chunk: Buffer) => {

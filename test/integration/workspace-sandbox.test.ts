@@ -46,8 +46,15 @@ describe.skipIf(!sandbox.available)('bwrap sandbox', () => {
     workspaceRoot = path.join(scratch, 'ws');
     home = path.join(scratch, 'home');
     outside = path.join(scratch, 'outside');
-    await Promise.all([mkdir(workspaceRoot), mkdir(path.join(home, '.m2', 'repository'), { recursive: true }), mkdir(outside)]);
-    await writeFile(path.join(home, '.m2', 'settings.xml'), '<settings><servers><server><password>Settings-S3cret</password></server></servers></settings>');
+    await Promise.all([
+      mkdir(workspaceRoot),
+      mkdir(path.join(home, '.m2', 'repository'), { recursive: true }),
+      mkdir(outside),
+    ]);
+    await writeFile(
+      path.join(home, '.m2', 'settings.xml'),
+      '<settings><servers><server><password>Settings-S3cret</password></server></servers></settings>',
+    );
     await writeFile(path.join(home, '.ssh-key'), 'private');
   });
   afterAll(async () => {
@@ -57,7 +64,11 @@ describe.skipIf(!sandbox.available)('bwrap sandbox', () => {
   it('has no network but loopback', async () => {
     const result = await inSandbox('cat', ['/proc/net/dev']);
     expect(result.exitCode).toBe(0);
-    const interfaces = result.stdout.split('\n').slice(2).map((line) => line.split(':')[0]!.trim()).filter(Boolean);
+    const interfaces = result.stdout
+      .split('\n')
+      .slice(2)
+      .map((line) => line.split(':')[0]!.trim())
+      .filter(Boolean);
     expect(interfaces).toEqual(['lo']);
   });
 
@@ -106,24 +117,35 @@ describe.skipIf(!sandbox.available)('bwrap sandbox', () => {
 
   it('gets only the allowlisted environment', async () => {
     const result = await inSandbox('env', [], { GITHUB_TOKEN: 'ghp_not_for_builds', CI: 'true', LANG: 'C.UTF-8' });
-    const names = result.stdout.split('\n').map((line) => line.split('=')[0]).filter(Boolean).sort();
+    const names = result.stdout
+      .split('\n')
+      .map((line) => line.split('=')[0])
+      .filter(Boolean)
+      .sort();
     // PWD is bwrap's own, for --chdir.
     expect(names).toEqual(['HOME', 'LANG', 'MAVEN_OPTS', 'PATH', 'PWD', 'TMPDIR']);
   });
 
   it('writes the workspace, and a background process dies with the stage (PID namespace)', async () => {
     const marker = `777.${process.pid}`;
-    const result = await inSandbox('sh', ['-c', `echo built > ${path.join(workspaceRoot, 'out.txt')}; (sleep ${marker} &) ; echo started`]);
+    const result = await inSandbox('sh', [
+      '-c',
+      `echo built > ${path.join(workspaceRoot, 'out.txt')}; (sleep ${marker} &) ; echo started`,
+    ]);
     expect(result.stdout).toBe('started');
     expect(await readFile(path.join(workspaceRoot, 'out.txt'), 'utf8')).toBe('built\n');
     await new Promise((resolve) => setTimeout(resolve, 200));
-    const alive = readdirSync('/proc').filter((pid) => /^\d+$/.test(pid) && (() => {
-      try {
-        return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').includes(marker);
-      } catch {
-        return false;
-      }
-    })());
+    const alive = readdirSync('/proc').filter(
+      (pid) =>
+        /^\d+$/.test(pid) &&
+        (() => {
+          try {
+            return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').includes(marker);
+          } catch {
+            return false;
+          }
+        })(),
+    );
     expect(alive).toEqual([]);
   });
 

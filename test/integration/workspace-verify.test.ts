@@ -33,11 +33,25 @@ async function editAmounts(replace: (source: string) => string) {
 }
 
 function verify(stages: VerificationStage[], extra: Partial<Parameters<typeof verifyInWorkspace>[0]> = {}) {
-  return verifyInWorkspace({ workspace, stages, executable: 'mvn', env, sandbox, baselineTests: baseline, timeoutMs: 180_000, ...extra });
+  return verifyInWorkspace({
+    workspace,
+    stages,
+    executable: 'mvn',
+    env,
+    sandbox,
+    baselineTests: baseline,
+    timeoutMs: 180_000,
+    ...extra,
+  });
 }
 
 const testFixPlan = (mavenArgs: string[]) =>
-  planVerification({ mavenArgs, failingModules: ['core'], failingTests: ['com.example.ledger.core.AmountsTest#takesPercent'], kinds: ['test'] });
+  planVerification({
+    mavenArgs,
+    failingModules: ['core'],
+    failingTests: ['com.example.ledger.core.AmountsTest#takesPercent'],
+    kinds: ['test'],
+  });
 
 beforeAll(async () => {
   scratch = await mkdtemp(path.join(os.tmpdir(), 'mvnx-verify-it-'));
@@ -60,7 +74,8 @@ afterAll(async () => {
   await rm(scratch, { recursive: true, force: true });
   await rm(installedFixture, { recursive: true, force: true });
   // The install also made com/example/mvnx; remove those folders when nothing else is in them.
-  for (const parent of [path.dirname(installedFixture), path.dirname(path.dirname(installedFixture))]) await rmdir(parent).catch(() => undefined);
+  for (const parent of [path.dirname(installedFixture), path.dirname(path.dirname(installedFixture))])
+    await rmdir(parent).catch(() => undefined);
 });
 
 describe('verifyInWorkspace (real Maven)', () => {
@@ -74,7 +89,12 @@ describe('verifyInWorkspace (real Maven)', () => {
 
   it('a patch that does not compile fails at the compile stage, with the log kept for diagnosis', async () => {
     await editAmounts((source) => source.replace('return a + b;', 'return a + b'));
-    const stages = planVerification({ mavenArgs: ['-o', '-B', 'verify'], failingModules: ['core'], failingTests: [], kinds: ['compile'] });
+    const stages = planVerification({
+      mavenArgs: ['-o', '-B', 'verify'],
+      failingModules: ['core'],
+      failingTests: [],
+      kinds: ['compile'],
+    });
     expect(stages.map((s) => s.name)).toEqual(['compile', 'full']);
     const seen: string[] = [];
     const result = await verify(stages, { onStage: (name) => seen.push(name) });
@@ -109,7 +129,10 @@ describe('verifyInWorkspace (real Maven)', () => {
     expect(result.stageResults[1]!.args).not.toContain('install');
     const jar = path.join(installedFixture, 'ledger-core/1.0.0/ledger-core-1.0.0.jar');
     const installed = await stat(jar).catch(() => undefined);
-    expect(installed === undefined || installed.mtimeMs < startedAt - 2_000, 'a candidate was installed into ~/.m2').toBe(true);
+    expect(
+      installed === undefined || installed.mtimeMs < startedAt - 2_000,
+      'a candidate was installed into ~/.m2',
+    ).toBe(true);
     // The user's tree is untouched.
     expect(await readFile(path.join(project, amountsFile), 'utf8')).toBe(original);
   });
@@ -132,7 +155,10 @@ describe('verifyInWorkspace (real Maven)', () => {
 
   it('an abort during a stage ends the verification as interrupted', async () => {
     const controller = new AbortController();
-    const result = await verify(testFixPlan(['-o', '-B', 'verify']), { signal: controller.signal, onStage: () => controller.abort() });
+    const result = await verify(testFixPlan(['-o', '-B', 'verify']), {
+      signal: controller.signal,
+      onStage: () => controller.abort(),
+    });
     expect(result.outcome).toBe('interrupted');
     expect(result.failedStage).toBe('failing-tests');
     expect(result.stageResults).toHaveLength(1);

@@ -10,7 +10,9 @@ import { execa } from 'execa';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FAKE_MVN, readRecord, recordDir } from '../helpers/fake-mvn.js';
 
-const manifest = JSON.parse(await readFile(new URL('../../package.json', import.meta.url), 'utf8')) as { bin: { mvnx: string } };
+const manifest = JSON.parse(await readFile(new URL('../../package.json', import.meta.url), 'utf8')) as {
+  bin: { mvnx: string };
+};
 const MAIN = fileURLToPath(new URL(`../../${manifest.bin.mvnx}`, import.meta.url));
 const cleanups: string[] = [];
 afterEach(async () => {
@@ -27,7 +29,8 @@ async function project(): Promise<string> {
 /** An environment with no MVNX_* or FAKE_* leaking in from the outer shell. */
 function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
-  for (const [name, value] of Object.entries(process.env)) if (!name.startsWith('MVNX_') && !name.startsWith('FAKE_MVN')) env[name] = value;
+  for (const [name, value] of Object.entries(process.env))
+    if (!name.startsWith('MVNX_') && !name.startsWith('FAKE_MVN')) env[name] = value;
   return { ...env, MVNX_MAVEN: FAKE_MVN, MVNX_HOST: 'http://127.0.0.1:9', ...extra };
 }
 
@@ -46,10 +49,42 @@ describe('mvnx as a drop-in for mvn', () => {
   it('passes the tricky arguments verbatim and in order, mvnx flags removed', async () => {
     const cwd = await project();
     const record = await recordDir();
-    const args = ['-o', '-Dkey=value with spaces', '--mvnx-tier=off', '-Dmsg="quoted"', '-pl', 'a,b', '-f', 'pom.xml', '--settings', 'x', '-T', '1C', '-rf', ':module', 'verify', '--mvnx-no-fix'];
+    const args = [
+      '-o',
+      '-Dkey=value with spaces',
+      '--mvnx-tier=off',
+      '-Dmsg="quoted"',
+      '-pl',
+      'a,b',
+      '-f',
+      'pom.xml',
+      '--settings',
+      'x',
+      '-T',
+      '1C',
+      '-rf',
+      ':module',
+      'verify',
+      '--mvnx-no-fix',
+    ];
     const run = await mvnx(args, cwd, cleanEnv({ FAKE_MVN_RECORD: record }));
     expect(run.exitCode).toBe(0);
-    expect((await readRecord(record)).argv).toEqual(['-o', '-Dkey=value with spaces', '-Dmsg="quoted"', '-pl', 'a,b', '-f', 'pom.xml', '--settings', 'x', '-T', '1C', '-rf', ':module', 'verify']);
+    expect((await readRecord(record)).argv).toEqual([
+      '-o',
+      '-Dkey=value with spaces',
+      '-Dmsg="quoted"',
+      '-pl',
+      'a,b',
+      '-f',
+      'pom.xml',
+      '--settings',
+      'x',
+      '-T',
+      '1C',
+      '-rf',
+      ':module',
+      'verify',
+    ]);
   });
 
   it('passes everything after -- to Maven', async () => {
@@ -65,16 +100,26 @@ describe('mvnx as a drop-in for mvn', () => {
     const sub = path.join(cwd, 'module');
     await mkdir(sub);
     const record = await recordDir();
-    const env = cleanEnv({ FAKE_MVN_RECORD: record, MAVEN_OPTS: '-Xmx64m -Dx="a b"', MAVEN_ARGS: '-e', JAVA_TOOL_OPTIONS: '-Dfoo=bar' });
+    const env = cleanEnv({
+      FAKE_MVN_RECORD: record,
+      MAVEN_OPTS: '-Xmx64m -Dx="a b"',
+      MAVEN_ARGS: '-e',
+      JAVA_TOOL_OPTIONS: '-Dfoo=bar',
+    });
     await mvnx(['verify'], sub, env);
     const seen = await readRecord(record);
-    for (const name of ['MAVEN_OPTS', 'MAVEN_ARGS', 'JAVA_TOOL_OPTIONS', 'MVNX_MAVEN', 'PATH', 'HOME']) expect(seen.env[name]).toBe(env[name]);
+    for (const name of ['MAVEN_OPTS', 'MAVEN_ARGS', 'JAVA_TOOL_OPTIONS', 'MVNX_MAVEN', 'PATH', 'HOME'])
+      expect(seen.env[name]).toBe(env[name]);
     expect(seen.cwd).toBe(sub);
   });
 
-  it('prints nothing of its own on success: the output is exactly Maven\'s', async () => {
+  it("prints nothing of its own on success: the output is exactly Maven's", async () => {
     const cwd = await project();
-    const run = await mvnx(['-q', 'verify'], cwd, cleanEnv({ FAKE_MVN_STDOUT: '[INFO] BUILD SUCCESS\n', FAKE_MVN_STDERR: 'a warning\n' }));
+    const run = await mvnx(
+      ['-q', 'verify'],
+      cwd,
+      cleanEnv({ FAKE_MVN_STDOUT: '[INFO] BUILD SUCCESS\n', FAKE_MVN_STDERR: 'a warning\n' }),
+    );
     expect([run.exitCode, run.stdout, run.stderr]).toEqual([0, '[INFO] BUILD SUCCESS', 'a warning']);
     expect(await exists(path.join(cwd, '.mvnx'))).toBe(false);
   });
@@ -97,25 +142,44 @@ describe('mvnx as a drop-in for mvn', () => {
 
   it('hands a failed build to the repair stage when the tier is not off, leaving a run record', async () => {
     const cwd = await project();
-    const run = await mvnx(['--mvnx-tier=monitor', 'verify'], cwd, cleanEnv({ FAKE_MVN_EXIT: '1', FAKE_MVN_STDOUT: '[ERROR] BUILD FAILURE\n' }));
+    const run = await mvnx(
+      ['--mvnx-tier=monitor', 'verify'],
+      cwd,
+      cleanEnv({ FAKE_MVN_EXIT: '1', FAKE_MVN_STDOUT: '[ERROR] BUILD FAILURE\n' }),
+    );
     expect(run.exitCode).toBe(1);
     const runId = (await readFile(path.join(cwd, '.mvnx', 'runs', 'latest'), 'utf8')).trim();
-    const record = JSON.parse(await readFile(path.join(cwd, '.mvnx', 'runs', runId, 'run.json'), 'utf8')) as { mavenArgs: string[]; mavenExitCode: number };
+    const record = JSON.parse(await readFile(path.join(cwd, '.mvnx', 'runs', runId, 'run.json'), 'utf8')) as {
+      mavenArgs: string[];
+      mavenExitCode: number;
+    };
     expect(record).toMatchObject({ mavenArgs: ['verify'], mavenExitCode: 1 });
   });
 
   it('with no config at all, loads the defaults after a failure and hands it to the repair stage', async () => {
     const cwd = await project();
-    const run = await mvnx(['verify'], cwd, cleanEnv({ FAKE_MVN_EXIT: '1', FAKE_MVN_STDOUT: '[ERROR] BUILD FAILURE\n' }));
+    const run = await mvnx(
+      ['verify'],
+      cwd,
+      cleanEnv({ FAKE_MVN_EXIT: '1', FAKE_MVN_STDOUT: '[ERROR] BUILD FAILURE\n' }),
+    );
     expect(run.exitCode).toBe(1);
     const runId = (await readFile(path.join(cwd, '.mvnx', 'runs', 'latest'), 'utf8')).trim();
-    const record = JSON.parse(await readFile(path.join(cwd, '.mvnx', 'runs', runId, 'run.json'), 'utf8')) as { tier: string };
+    const record = JSON.parse(await readFile(path.join(cwd, '.mvnx', 'runs', runId, 'run.json'), 'utf8')) as {
+      tier: string;
+    };
     expect(record.tier).toBe('assist');
   });
 
   it('starts loading the repair stage at the first sign of a failing build, while Maven still runs; never for a passing build or tier off', async () => {
     // Node's own module-loading trace (NODE_DEBUG=esm) says when the repair stage was asked for; Maven's last line comes 2 s after the sign.
-    const failing = { NODE_DEBUG: 'esm', FAKE_MVN_STDOUT: '[ERROR] Tests run: 1, Failures: 1, Errors: 0, Skipped: 0 <<< FAILURE! -- in demo.CalcTest\n', FAKE_MVN_SLEEP: '2', FAKE_MVN_LAST: 'FAKE-MAVEN-LAST-LINE\n', FAKE_MVN_EXIT: '1' };
+    const failing = {
+      NODE_DEBUG: 'esm',
+      FAKE_MVN_STDOUT: '[ERROR] Tests run: 1, Failures: 1, Errors: 0, Skipped: 0 <<< FAILURE! -- in demo.CalcTest\n',
+      FAKE_MVN_SLEEP: '2',
+      FAKE_MVN_LAST: 'FAKE-MAVEN-LAST-LINE\n',
+      FAKE_MVN_EXIT: '1',
+    };
     const loadedAt = (stderr: string) => stderr.search(/file:\/\/\S*\/app\/index\.js/);
 
     const run = await mvnx(['verify'], await project(), cleanEnv(failing));
@@ -123,7 +187,14 @@ describe('mvnx as a drop-in for mvn', () => {
     expect(loadedAt(run.stderr)).toBeGreaterThan(-1);
     expect(loadedAt(run.stderr)).toBeLessThan(run.stderr.indexOf('FAKE-MAVEN-LAST-LINE'));
 
-    const passing = await mvnx(['verify'], await project(), cleanEnv({ NODE_DEBUG: 'esm', FAKE_MVN_STDOUT: '[INFO] Tests run: 3, Failures: 0, Errors: 0, Skipped: 0\n[INFO] BUILD SUCCESS\n' }));
+    const passing = await mvnx(
+      ['verify'],
+      await project(),
+      cleanEnv({
+        NODE_DEBUG: 'esm',
+        FAKE_MVN_STDOUT: '[INFO] Tests run: 3, Failures: 0, Errors: 0, Skipped: 0\n[INFO] BUILD SUCCESS\n',
+      }),
+    );
     expect(passing.exitCode).toBe(0);
     expect(loadedAt(passing.stderr)).toBe(-1);
     const off = await mvnx(['--mvnx-tier=off', 'verify'], await project(), cleanEnv(failing));
@@ -132,7 +203,10 @@ describe('mvnx as a drop-in for mvn', () => {
   });
 
   it('forwards SIGINT and SIGTERM to the whole Maven tree and exits 128+N', async () => {
-    for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {
+    for (const [signal, code] of [
+      ['SIGINT', 130],
+      ['SIGTERM', 143],
+    ] as const) {
       const cwd = await project();
       const pidFile = path.join(cwd, 'child.pid');
       const child = mvnx(['--mvnx-no-fix', 'verify'], cwd, cleanEnv({ FAKE_MVN_CHILD_PID: pidFile }));
@@ -147,7 +221,11 @@ describe('mvnx as a drop-in for mvn', () => {
   it('forwards a signal that arrives the moment Maven starts, before Maven has done anything', async () => {
     const cwd = await project();
     const pidFile = path.join(cwd, 'child.pid');
-    const run = await mvnx(['--mvnx-no-fix', 'verify'], cwd, cleanEnv({ FAKE_MVN_SIGNAL_PARENT: 'TERM', FAKE_MVN_CHILD_PID: pidFile }));
+    const run = await mvnx(
+      ['--mvnx-no-fix', 'verify'],
+      cwd,
+      cleanEnv({ FAKE_MVN_SIGNAL_PARENT: 'TERM', FAKE_MVN_CHILD_PID: pidFile }),
+    );
     expect(run.exitCode).toBe(143);
     const grandchild = Number(await readFile(pidFile, 'utf8').catch(() => 'NaN'));
     if (Number.isInteger(grandchild)) expect(await running(grandchild)).toBe(false);
@@ -170,7 +248,10 @@ describe('one-line errors', () => {
     const cwd = await project();
     const record = await recordDir();
     const run = await mvnx(['--mvnx-tierr=auto', 'verify'], cwd, cleanEnv({ FAKE_MVN_RECORD: record }));
-    expect([run.exitCode, run.stderr]).toEqual([2, 'mvnx: unknown flag --mvnx-tierr; did you mean --mvnx-tier? (see mvnx --help)']);
+    expect([run.exitCode, run.stderr]).toEqual([
+      2,
+      'mvnx: unknown flag --mvnx-tierr; did you mean --mvnx-tier? (see mvnx --help)',
+    ]);
     expect(await exists(record)).toBe(false);
   });
 
@@ -210,7 +291,10 @@ describe('one-line errors', () => {
   it('exits 2 when --mvnx-maven names no executable', async () => {
     const cwd = await project();
     const run = await mvnx(['--mvnx-maven=./nope/mvn', 'verify'], cwd, cleanEnv());
-    expect([run.exitCode, run.stderr]).toEqual([127, `mvnx: Maven not found: --mvnx-maven=./nope/mvn is not an executable file`]);
+    expect([run.exitCode, run.stderr]).toEqual([
+      127,
+      `mvnx: Maven not found: --mvnx-maven=./nope/mvn is not an executable file`,
+    ]);
   });
 });
 
@@ -218,7 +302,10 @@ describe("the project's ./mvnw", () => {
   it('says which Maven ran and why when the wrapper fails before Maven starts (offline, no distribution yet)', async () => {
     const cwd = await project();
     await mkdir(path.join(cwd, '.mvn', 'wrapper'), { recursive: true });
-    await writeFile(path.join(cwd, '.mvn', 'wrapper', 'maven-wrapper.properties'), 'distributionUrl=https\\://repo.maven.apache.org/maven2/org/apache/maven/apache-maven/3.9.9/apache-maven-3.9.9-bin.zip\n');
+    await writeFile(
+      path.join(cwd, '.mvn', 'wrapper', 'maven-wrapper.properties'),
+      'distributionUrl=https\\://repo.maven.apache.org/maven2/org/apache/maven/apache-maven/3.9.9/apache-maven-3.9.9-bin.zip\n',
+    );
     // What the Apache Maven Wrapper (3.3, only-script) prints when it cannot download Maven.
     await writeFile(
       path.join(cwd, 'mvnw'),
@@ -229,12 +316,18 @@ describe("the project's ./mvnw", () => {
     delete env.MVNX_MAVEN;
     const run = await mvnx(['-o', 'verify'], cwd, env);
     expect(run.exitCode).toBe(1);
-    expect(run.stderr).toContain("mvnx: not repairing: Maven did not start: the project's Maven wrapper ./mvnw exited 1 (ERROR: Failed to fetch");
-    expect(run.stderr).toContain('it downloads apache-maven-3.9.9-bin.zip (.mvn/wrapper/maven-wrapper.properties) on first use, which needs the network');
+    expect(run.stderr).toContain(
+      "mvnx: not repairing: Maven did not start: the project's Maven wrapper ./mvnw exited 1 (ERROR: Failed to fetch",
+    );
+    expect(run.stderr).toContain(
+      'it downloads apache-maven-3.9.9-bin.zip (.mvn/wrapper/maven-wrapper.properties) on first use, which needs the network',
+    );
     expect(run.stderr).toContain('--mvnx-maven=mvn or MVNX_MAVEN');
 
     const doctor = await mvnx(['doctor'], cwd, env);
-    expect(doctor.stdout + doctor.stderr).toMatch(/maven version: Maven did not start: the project's Maven wrapper \.\/mvnw exited 1/);
+    expect(doctor.stdout + doctor.stderr).toMatch(
+      /maven version: Maven did not start: the project's Maven wrapper \.\/mvnw exited 1/,
+    );
 
     // mvnx explain says the same before anything runs: the wrapper, its distribution, not downloaded yet.
     const explain = await mvnx(['explain'], cwd, { ...env, MAVEN_USER_HOME: path.join(cwd, 'maven-user-home') });
@@ -246,7 +339,11 @@ describe("the project's ./mvnw", () => {
 
   it('says nothing of the kind when Maven itself ran and failed', async () => {
     const cwd = await project();
-    await writeFile(path.join(cwd, 'mvnw'), '#!/bin/sh\necho "[INFO] Scanning for projects..."\necho "[ERROR] Some problem Maven reports"\nexit 1\n', { mode: 0o755 });
+    await writeFile(
+      path.join(cwd, 'mvnw'),
+      '#!/bin/sh\necho "[INFO] Scanning for projects..."\necho "[ERROR] Some problem Maven reports"\nexit 1\n',
+      { mode: 0o755 },
+    );
     const env = cleanEnv();
     delete env.MVNX_MAVEN;
     const run = await mvnx(['-o', 'verify'], cwd, env);
@@ -265,7 +362,9 @@ describe('help and version', () => {
       expect(run.stdout).toContain("For Maven's own help run mvn --help");
     }
     const version = await mvnx(['version'], cwd, cleanEnv());
-    const manifest = JSON.parse(await readFile(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+    const manifest = JSON.parse(await readFile(new URL('../../package.json', import.meta.url), 'utf8')) as {
+      version: string;
+    };
     expect([version.exitCode, version.stdout]).toEqual([0, `mvnx ${manifest.version} (node ${process.version})`]);
   });
 });

@@ -25,7 +25,10 @@ function env(): NodeJS.ProcessEnv {
 async function copyExample(name: string): Promise<string> {
   const dir = await mkdtemp(path.join(os.tmpdir(), `mvnx-example-${name}-`));
   cleanups.push(dir);
-  await cp(path.join(EXAMPLES, name), dir, { recursive: true, filter: (source) => !/[\\/](target|\.mvnx)$/.test(source) });
+  await cp(path.join(EXAMPLES, name), dir, {
+    recursive: true,
+    filter: (source) => !/[\\/](target|\.mvnx)$/.test(source),
+  });
   return dir;
 }
 

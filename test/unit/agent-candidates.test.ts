@@ -16,10 +16,34 @@ import { toFixTrial, tryCandidates, type CandidatePorts } from '../../src/repair
 import type { Verification } from '../../src/repair/loop/repair-loop.js';
 
 const FILE = 'src/main/java/com/acme/D.java';
-const SOURCE = ['package com.acme;', '', 'class D {', '    int apply(int p) {', '        return p / 10;', '    }', '}', ''].join('\n');
+const SOURCE = [
+  'package com.acme;',
+  '',
+  'class D {',
+  '    int apply(int p) {',
+  '        return p / 10;',
+  '    }',
+  '}',
+  '',
+].join('\n');
 const TEST = 'src/test/java/com/acme/DTest.java';
-const TEST_SOURCE = ['package com.acme;', '', 'import org.junit.jupiter.api.Test;', '', 'import static org.junit.jupiter.api.Assertions.assertEquals;', '', 'class DTest {', '    @Test', '    void tenth() {', '        assertEquals(5, new D().apply(500));', '    }', '}', ''].join('\n');
-const diff = (to: string) => `\`\`\`diff\n--- a/${FILE}\n+++ b/${FILE}\n@@ -3,5 +3,5 @@\n class D {\n     int apply(int p) {\n-        return p / 10;\n+        return ${to};\n     }\n }\n\`\`\``;
+const TEST_SOURCE = [
+  'package com.acme;',
+  '',
+  'import org.junit.jupiter.api.Test;',
+  '',
+  'import static org.junit.jupiter.api.Assertions.assertEquals;',
+  '',
+  'class DTest {',
+  '    @Test',
+  '    void tenth() {',
+  '        assertEquals(5, new D().apply(500));',
+  '    }',
+  '}',
+  '',
+].join('\n');
+const diff = (to: string) =>
+  `\`\`\`diff\n--- a/${FILE}\n+++ b/${FILE}\n@@ -3,5 +3,5 @@\n class D {\n     int apply(int p) {\n-        return p / 10;\n+        return ${to};\n     }\n }\n\`\`\``;
 
 let base: string;
 let root: string;
@@ -38,7 +62,13 @@ afterAll(async () => {
 
 const POLICY = { ...DEFAULT_PATCH_POLICY, protectedPaths: [...DEFAULT_PATCH_POLICY.protectedPaths, 'pom.xml'] };
 const passes = (after: string | null | undefined) => Boolean(after?.includes('return p / 100;'));
-const verdict = (outcome: Verification['outcome']): Verification => ({ outcome, regressions: [], applyMs: 1, verifyMs: 1, stages: [] });
+const verdict = (outcome: Verification['outcome']): Verification => ({
+  outcome,
+  regressions: [],
+  applyMs: 1,
+  verifyMs: 1,
+  stages: [],
+});
 
 function ports(overrides: Partial<CandidatePorts> & { log?: string[]; buildMs?: number } = {}): CandidatePorts {
   const log = overrides.log ?? [];
@@ -53,7 +83,10 @@ function ports(overrides: Partial<CandidatePorts> & { log?: string[]; buildMs?: 
       new Promise<Verification>((resolve) => {
         const after = changeSet.files[0]?.after;
         log.push(`start ${after?.match(/return (.*);/)?.[1]}`);
-        const timer = setTimeout(() => resolve(verdict(passes(after) ? 'verified' : 'build-failed')), overrides.buildMs ?? 20);
+        const timer = setTimeout(
+          () => resolve(verdict(passes(after) ? 'verified' : 'build-failed')),
+          overrides.buildMs ?? 20,
+        );
         signal.addEventListener('abort', () => {
           clearTimeout(timer);
           log.push(`stopped ${after?.match(/return (.*);/)?.[1]}`);
@@ -126,7 +159,14 @@ describe('tryCandidates', () => {
       ],
       ports({ log, tried, budget }),
     );
-    expect(trial.results.map((result) => result.outcome)).toEqual(['duplicate', 'not-applicable', 'rejected', 'build-failed', 'duplicate', 'not-built']);
+    expect(trial.results.map((result) => result.outcome)).toEqual([
+      'duplicate',
+      'not-applicable',
+      'rejected',
+      'build-failed',
+      'duplicate',
+      'not-built',
+    ]);
     expect(trial.results[0]!.detail).toBe('the same change as attempt 1, which did not pass');
     expect(trial.results[1]!.detail).toMatch(/^does not fit the code: /);
     expect(trial.results[2]!.detail).toMatch(/^refused: /);
@@ -136,7 +176,7 @@ describe('tryCandidates', () => {
     expect(tried.get(trial.results[3]!.fingerprint!)).toBe('fix 4');
   });
 
-  it('refuses a candidate that weakens the failing test before any build, with the integrity check\'s reason, and builds the next', async () => {
+  it("refuses a candidate that weakens the failing test before any build, with the integrity check's reason, and builds the next", async () => {
     const log: string[] = [];
     const budget = { left: 5 };
     const weakened = `\`\`\`diff\n--- a/${TEST}\n+++ b/${TEST}\n@@ -9,3 +9,3 @@\n     void tenth() {\n-        assertEquals(5, new D().apply(500));\n+        assertEquals(50, new D().apply(500));\n     }\n\`\`\``;
@@ -147,14 +187,20 @@ describe('tryCandidates', () => {
         budget,
         // The engine's port: the real integrity check on the whole fix, with the test that failed.
         integrity: async (changeSet) => {
-          const verdict = checkTestIntegrity({ changeSet, failingTests: [failingTestRef('com.acme.DTest#tenth')], policy: { allowFailingTestEdits: false } });
+          const verdict = checkTestIntegrity({
+            changeSet,
+            failingTests: [failingTestRef('com.acme.DTest#tenth')],
+            policy: { allowFailingTestEdits: false },
+          });
           return verdict.blocking.length > 0 ? testWeakeningReason(verdict.blocking) : undefined;
         },
       }),
     );
     expect(trial.results.map((result) => result.outcome)).toEqual(['rejected', 'verified']);
     expect(trial.results[0]!.detail).toMatch(/^refused: test-weakening: .*com\.acme\.DTest#tenth/);
-    expect(trial.results[0]!.problems).toEqual([{ code: 'test-weakening', message: trial.results[0]!.detail.replace(/^refused: test-weakening: /, '') }]);
+    expect(trial.results[0]!.problems).toEqual([
+      { code: 'test-weakening', message: trial.results[0]!.detail.replace(/^refused: test-weakening: /, '') },
+    ]);
     // No build was spent on the weakened test.
     expect(log).toEqual(['start p / 100']);
     expect(budget.left).toBe(4);

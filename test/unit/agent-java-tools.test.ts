@@ -95,7 +95,12 @@ const FILES: Record<string, string[]> = {
     '    }', // 7
     '}', // 8
   ],
-  'src/main/java/com/acme/shop/Broken.java': ['package com.acme.shop;', 'class Broken {', '    int priceOf(String x) { return 1 }', '}'],
+  'src/main/java/com/acme/shop/Broken.java': [
+    'package com.acme.shop;',
+    'class Broken {',
+    '    int priceOf(String x) { return 1 }',
+    '}',
+  ],
 };
 
 let base: string;
@@ -122,7 +127,14 @@ const failing = (test: string, stack: string, line?: number): Diagnostic => ({
   file: TEST,
   ...(line ? { line } : {}),
   test,
-  testFailure: { className: test.split('#')[0]!, method: test.split('#')[1]!, outcome: 'failure', failureType: 'org.opentest4j.AssertionFailedError', stackTrace: stack, reportFile: 'target/surefire-reports/TEST-x.xml' },
+  testFailure: {
+    className: test.split('#')[0]!,
+    method: test.split('#')[1]!,
+    outcome: 'failure',
+    failureType: 'org.opentest4j.AssertionFailedError',
+    stackTrace: stack,
+    reportFile: 'target/surefire-reports/TEST-x.xml',
+  },
   fingerprint: 'f',
 });
 
@@ -131,10 +143,14 @@ function context(diagnostics: Diagnostic[] = []): AgentToolContext {
 }
 
 describe('extract_test_code', () => {
-  const stack = 'org.opentest4j.AssertionFailedError: expected: <4> but was: <0>\n\tat com.acme.shop.CartTest.totalsTwoItems(CartTest.java:20)';
+  const stack =
+    'org.opentest4j.AssertionFailedError: expected: <4> but was: <0>\n\tat com.acme.shop.CartTest.totalsTwoItems(CartTest.java:20)';
 
   it('shows the first failing test without arguments: fields, set-up, and the failing line marked from the stack trace', async () => {
-    const result = await extractTestCode.run({}, context([failing('com.acme.shop.CartTest#totalsTwoItems', stack, 20)]));
+    const result = await extractTestCode.run(
+      {},
+      context([failing('com.acme.shop.CartTest#totalsTwoItems', stack, 20)]),
+    );
     expect(result.ok).toBe(true);
     expect(result.output.split('\n')).toEqual([
       `com.acme.shop.CartTest#totalsTwoItems in ${TEST}`,
@@ -176,18 +192,33 @@ describe('extract_test_code', () => {
   });
 
   it('answers each bad call with one line: no failing test, a missing class or method, a file that does not parse', async () => {
-    expect(await extractTestCode.run({}, context())).toEqual({ ok: false, output: 'extract_test_code needs "test" (com.acme.FooTest#method): no test failed in this build' });
-    expect(await extractTestCode.run({ test: 'NoSuchTest#x' }, context())).toEqual({ ok: false, output: 'extract_test_code found no class NoSuchTest in the project; give the test as {"tool":"extract_test_code","args":{"test":"com.acme.FooTest#x"}}, or its "file"' });
+    expect(await extractTestCode.run({}, context())).toEqual({
+      ok: false,
+      output: 'extract_test_code needs "test" (com.acme.FooTest#method): no test failed in this build',
+    });
+    expect(await extractTestCode.run({ test: 'NoSuchTest#x' }, context())).toEqual({
+      ok: false,
+      output:
+        'extract_test_code found no class NoSuchTest in the project; give the test as {"tool":"extract_test_code","args":{"test":"com.acme.FooTest#x"}}, or its "file"',
+    });
     expect(await extractTestCode.run({ test: 'CartTest#nothing' }, context())).toEqual({
       ok: false,
       output: `no test method nothing in ${TEST}; its methods are: setUp, totalsTwoItems, helper, totalIsZero`,
     });
-    expect(await extractTestCode.run({ test: 'x#y', file: 'src/main/java/com/acme/shop/Broken.java' }, context())).toEqual({
+    expect(
+      await extractTestCode.run({ test: 'x#y', file: 'src/main/java/com/acme/shop/Broken.java' }, context()),
+    ).toEqual({
       ok: false,
       output: `src/main/java/com/acme/shop/Broken.java does not parse as Java (expected ';' but found '}' at line 3, column 38); read it with {"tool":"read_range","args":{"file":"src/main/java/com/acme/shop/Broken.java","start":1}}`,
     });
-    expect(await extractTestCode.run({ test: 'a b' }, context())).toEqual({ ok: false, output: 'extract_test_code needs "test" as Class#method, got "a b"' });
-    expect(await extractTestCode.run({ test: 7 }, context())).toEqual({ ok: false, output: 'extract_test_code needs "test" as text (the test, e.g. com.acme.FooTest#method), got 7' });
+    expect(await extractTestCode.run({ test: 'a b' }, context())).toEqual({
+      ok: false,
+      output: 'extract_test_code needs "test" as Class#method, got "a b"',
+    });
+    expect(await extractTestCode.run({ test: 7 }, context())).toEqual({
+      ok: false,
+      output: 'extract_test_code needs "test" as text (the test, e.g. com.acme.FooTest#method), got 7',
+    });
   });
 });
 
@@ -214,22 +245,44 @@ describe('find_similar_api_calls', () => {
     expect(own.output).toContain('calls of priceOf (2):');
     expect(own.output).not.toContain(`${CART}:18`);
     const misspelled = await findSimilarApiCalls.run({ call: 'priseOf' }, context());
-    expect(misspelled.output.split('\n').slice(0, 2)).toEqual(['no call of priseOf elsewhere in the project', 'calls of similar names (priceOf):']);
+    expect(misspelled.output.split('\n').slice(0, 2)).toEqual([
+      'no call of priseOf elsewhere in the project',
+      'calls of similar names (priceOf):',
+    ]);
     expect(misspelled.output).toContain('  [priceOf]');
   });
 
   it('answers bad calls with one line', async () => {
-    expect(await findSimilarApiCalls.run({}, context())).toEqual({ ok: false, output: 'find_similar_api_calls needs "call" (a method name or the call as written)' });
-    expect(await findSimilarApiCalls.run({ call: '+++' }, context())).toEqual({ ok: false, output: 'find_similar_api_calls needs "call" as a method name or a call such as list.add(x), got "+++"' });
+    expect(await findSimilarApiCalls.run({}, context())).toEqual({
+      ok: false,
+      output: 'find_similar_api_calls needs "call" (a method name or the call as written)',
+    });
+    expect(await findSimilarApiCalls.run({ call: '+++' }, context())).toEqual({
+      ok: false,
+      output: 'find_similar_api_calls needs "call" as a method name or a call such as list.add(x), got "+++"',
+    });
     expect(await findSimilarApiCalls.run({ call: 'x', file: '../etc/passwd' }, context())).toEqual({
       ok: false,
-      output: 'find_similar_api_calls refuses "../etc/passwd": files outside the project are not readable; give a path inside the project without ".."',
+      output:
+        'find_similar_api_calls refuses "../etc/passwd": files outside the project are not readable; give a path inside the project without ".."',
     });
   });
 
   it('stays within the output limit on a project with many calls', async () => {
     const many = path.join(root, 'src/main/java/com/acme/shop/Many.java');
-    await writeFile(many, ['package com.acme.shop;', 'class Many {', '  int f(Prices p) {', ...Array.from({ length: 300 }, () => `    p.priceOf("${'x'.repeat(200)}");`), '    return 0;', '  }', '}', ''].join('\n'));
+    await writeFile(
+      many,
+      [
+        'package com.acme.shop;',
+        'class Many {',
+        '  int f(Prices p) {',
+        ...Array.from({ length: 300 }, () => `    p.priceOf("${'x'.repeat(200)}");`),
+        '    return 0;',
+        '  }',
+        '}',
+        '',
+      ].join('\n'),
+    );
     try {
       const result = await findSimilarApiCalls.run({ call: 'priceOf' }, context());
       expect(result.output.length).toBeLessThanOrEqual(MAX_TOOL_OUTPUT_CHARS);

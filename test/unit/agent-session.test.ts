@@ -26,14 +26,25 @@ const calls: string[] = [];
 const LOOK: AgentTool = {
   name: 'look_at_file',
   description: 'look at a file',
-  parameters: { file: { type: 'string', description: 'a file' }, line: { type: 'integer', description: 'a line', optional: true } },
+  parameters: {
+    file: { type: 'string', description: 'a file' },
+    line: { type: 'integer', description: 'a line', optional: true },
+  },
   states: ['understand', 'collect', 'fix'],
   run: async (args) => {
     calls.push(`${String(args.file)}${args.line !== undefined ? `@${JSON.stringify(args.line)}` : ''}`);
-    return args.file ? { ok: true, output: `contents of ${String(args.file)}` } : { ok: false, output: 'look_at_file needs "file"' };
+    return args.file
+      ? { ok: true, output: `contents of ${String(args.file)}` }
+      : { ok: false, output: 'look_at_file needs "file"' };
   },
 };
-const BUILD: AgentTool = { name: 'run_tests', description: 'build', parameters: {}, states: ['collect', 'fix'], run: async (_a, c) => c.runTests() };
+const BUILD: AgentTool = {
+  name: 'run_tests',
+  description: 'build',
+  parameters: {},
+  states: ['collect', 'fix'],
+  run: async (_a, c) => c.runTests(),
+};
 const PATCH = '```diff\n--- a/A.java\n+++ b/A.java\n@@ -1 +1 @@\n-a\n+b\n```';
 const PATCH_2 = PATCH.replace('+b', '+c');
 
@@ -45,12 +56,26 @@ interface Options {
   tools?: boolean;
 }
 
-const failing = (candidates: string[]): FixTrial => ({ outcomes: candidates.map(() => ({ outcome: 'build-failed', detail: 'built, still fails: x', files: ['A.java'] })), buildsLeft: 5 });
+const failing = (candidates: string[]): FixTrial => ({
+  outcomes: candidates.map(() => ({ outcome: 'build-failed', detail: 'built, still fails: x', files: ['A.java'] })),
+  buildsLeft: 5,
+});
 
 async function session(replies: ScriptedReply[], options: Options = {}) {
   calls.length = 0;
-  mock = await startOllamaMock({ replies, ...(options.exhaustedReply ? { exhaustedReply: options.exhaustedReply } : {}), ...(options.tools === false ? { tools: false } : {}) });
-  const provider = new OllamaProvider({ provider: 'ollama', name: 'qwen2.5-coder:7b', host: mock.url, temperature: 0, seed: 1, timeoutSeconds: 10 });
+  mock = await startOllamaMock({
+    replies,
+    ...(options.exhaustedReply ? { exhaustedReply: options.exhaustedReply } : {}),
+    ...(options.tools === false ? { tools: false } : {}),
+  });
+  const provider = new OllamaProvider({
+    provider: 'ollama',
+    name: 'qwen2.5-coder:7b',
+    host: mock.url,
+    temperature: 0,
+    seed: 1,
+    timeoutSeconds: 10,
+  });
   let builds = 0;
   const tried: string[][] = [];
   const results: string[] = [];
@@ -59,15 +84,26 @@ async function session(replies: ScriptedReply[], options: Options = {}) {
     mode: options.mode ?? 'text',
     maxSteps: options.maxSteps ?? 10,
     maxCandidates: 3,
-    context: { view: { root: '/p', read: async () => undefined, list: async () => [] }, runTests: async () => ({ ok: true, output: `build ${++builds}: still failing` }) },
+    context: {
+      view: { root: '/p', read: async () => undefined, list: async () => [] },
+      runTests: async () => ({ ok: true, output: `build ${++builds}: still failing` }),
+    },
     turn: (memory) =>
-      buildAgentTurn({ diagnostics: [], history: [], editFormat: 'diff', ...memory, contextTokens: 32_000, answerTokens: 1000 }).messages,
+      buildAgentTurn({
+        diagnostics: [],
+        history: [],
+        editFormat: 'diff',
+        ...memory,
+        contextTokens: 32_000,
+        answerTokens: 1000,
+      }).messages,
     chat: async (messages, tools) => {
       try {
         const reply = await provider.chat({ messages, ...(tools ? { tools } : {}) });
         return { text: reply.text, ...(reply.toolCalls ? { toolCalls: reply.toolCalls } : {}) };
       } catch (error) {
-        if (error instanceof ModelCallError && error.code === 'tools-unsupported') throw new ToolCallingRefused(error.message);
+        if (error instanceof ModelCallError && error.code === 'tools-unsupported')
+          throw new ToolCallingRefused(error.message);
         throw error;
       }
     },
@@ -85,13 +121,23 @@ async function session(replies: ScriptedReply[], options: Options = {}) {
 }
 
 const call = (tool: string, args: Record<string, unknown> = {}) => JSON.stringify({ tool, args });
-const native = (name: string, args: Record<string, unknown> = {}, text = ''): ScriptedReply => ({ text, toolCalls: [{ name, arguments: args }] });
+const native = (name: string, args: Record<string, unknown> = {}, text = ''): ScriptedReply => ({
+  text,
+  toolCalls: [{ name, arguments: args }],
+});
 
 describe('runAgentSession', () => {
   it('moves understand -> collect -> fix -> collect, and ends when a fix passes (text mode)', async () => {
     const trial = (candidates: string[]): FixTrial =>
       candidates.length === 2
-        ? { outcomes: [{ outcome: 'build-failed', detail: 'built, still fails: x', files: ['A.java'] }, { outcome: 'verified', detail: 'passed', files: ['A.java'] }], verified: 1, buildsLeft: 3 }
+        ? {
+            outcomes: [
+              { outcome: 'build-failed', detail: 'built, still fails: x', files: ['A.java'] },
+              { outcome: 'verified', detail: 'passed', files: ['A.java'] },
+            ],
+            verified: 1,
+            buildsLeft: 3,
+          }
         : failing(candidates);
     const { result, results, tried } = await session(
       [
@@ -116,45 +162,83 @@ describe('runAgentSession', () => {
       'collect:look_at_file:true',
       'collect:write_fix:true',
     ]);
-    expect(result.toolCalls).toEqual({ look_at_file: 2, express_hypothesis: 1, run_tests: 1, write_fix: 2, collect_more_information: 1 });
+    expect(result.toolCalls).toEqual({
+      look_at_file: 2,
+      express_hypothesis: 1,
+      run_tests: 1,
+      write_fix: 2,
+      collect_more_information: 1,
+    });
     expect(tried).toEqual([[`${call('write_fix')}\n${PATCH}`], [PATCH, PATCH_2]]);
-    expect(results[0]).toBe('Result of look_at_file:\ncontents of A.java\n\n(state: understand; answer with one JSON tool call)');
+    expect(results[0]).toBe(
+      'Result of look_at_file:\ncontents of A.java\n\n(state: understand; answer with one JSON tool call)',
+    );
     expect(results[3]).toContain('Fix 1: built, still fails: x\nNone passed.');
     expect(result.modelCalls).toBe(7);
     expect(result.mode).toBe('text');
   });
 
   it('rebuilds the prompt every turn: earlier outputs are gathered facts, the fixes tried are listed, the state shows its tools', async () => {
-    await session([call('look_at_file', { file: 'A.java' }), call('express_hypothesis', { hypothesis: 'h' }), call('look_at_file', { file: 'B.java' }), `${call('write_fix')}\n${PATCH}`, call('give_up')]);
-    const user = (index: number) => ((mock!.chatRequests()[index]!.body as { messages: { role: string; content: string }[] }).messages[1]!.content);
-    expect(user(0)).toContain('## State: understand the failure\n\nTools you can use now:\n- look_at_file {"file": string, "line"?: integer}: look at a file\n- express_hypothesis {"hypothesis": string}');
+    await session([
+      call('look_at_file', { file: 'A.java' }),
+      call('express_hypothesis', { hypothesis: 'h' }),
+      call('look_at_file', { file: 'B.java' }),
+      `${call('write_fix')}\n${PATCH}`,
+      call('give_up'),
+    ]);
+    const user = (index: number) =>
+      (mock!.chatRequests()[index]!.body as { messages: { role: string; content: string }[] }).messages[1]!.content;
+    expect(user(0)).toContain(
+      '## State: understand the failure\n\nTools you can use now:\n- look_at_file {"file": string, "line"?: integer}: look at a file\n- express_hypothesis {"hypothesis": string}',
+    );
     expect(user(0)).not.toContain('write_fix');
     expect(user(3)).toContain('## What you found so far\n\n### look_at_file {"file":"A.java"}\ncontents of A.java');
     expect(user(3)).toContain('## Your hypothesis\n\nh');
     expect(user(4)).toContain('## Fixes tried\n\n- step 4, fix 1 (A.java): built, still fails: x');
     expect(user(4)).toContain('## State: fix: your last fix did not pass');
     // Each request holds system, the situation, and the last exchange only: no growing transcript.
-    expect(mock!.chatRequests().map((request) => (request.body as { messages: unknown[] }).messages.length)).toEqual([2, 4, 4, 4, 4]);
+    expect(mock!.chatRequests().map((request) => (request.body as { messages: unknown[] }).messages.length)).toEqual([
+      2, 4, 4, 4, 4,
+    ]);
   });
 
   it('takes native tool calls, answers with a tool message, and falls back to reading the text when no call came', async () => {
-    const { result, results } = await session([native('look_at_file', { file: 'A.java' }), `I will state it.\n${call('express_hypothesis', { hypothesis: 'h' })}`, native('give_up')], { mode: 'native' });
+    const { result, results } = await session(
+      [
+        native('look_at_file', { file: 'A.java' }),
+        `I will state it.\n${call('express_hypothesis', { hypothesis: 'h' })}`,
+        native('give_up'),
+      ],
+      { mode: 'native' },
+    );
     expect(result.steps.map((s) => s.tool)).toEqual(['look_at_file', 'express_hypothesis', 'give_up']);
     expect(results[0]).toBe('contents of A.java');
-    const second = mock!.chatRequests()[1]!.body as { messages: { role: string; tool_calls?: unknown }[]; tools: { function: { name: string } }[] };
+    const second = mock!.chatRequests()[1]!.body as {
+      messages: { role: string; tool_calls?: unknown }[];
+      tools: { function: { name: string } }[];
+    };
     expect(second.messages.slice(-2).map((message) => message.role)).toEqual(['assistant', 'tool']);
-    expect(second.messages.at(-2)!.tool_calls).toEqual([{ function: { name: 'look_at_file', arguments: { file: 'A.java' } } }]);
+    expect(second.messages.at(-2)!.tool_calls).toEqual([
+      { function: { name: 'look_at_file', arguments: { file: 'A.java' } } },
+    ]);
     expect(second.tools.map((tool) => tool.function.name)).toEqual(['look_at_file', 'express_hypothesis', 'give_up']);
     expect(result.mode).toBe('native');
   });
 
   it('corrects misspelled tool names and messy arguments, and tells the model in one line', async () => {
     const { result, results } = await session(
-      [native('lookAtFile', { path: 'A.java line 12', verbose: true }), native('look_at_flie', { file: 'B.java', line: '7' }), native('rm_rf', { path: '/' }), native('give_up')],
+      [
+        native('lookAtFile', { path: 'A.java line 12', verbose: true }),
+        native('look_at_flie', { file: 'B.java', line: '7' }),
+        native('rm_rf', { path: '/' }),
+        native('give_up'),
+      ],
       { mode: 'native' },
     );
     expect(calls).toEqual(['A.java@12', 'B.java@7']);
-    expect(results[0]).toBe('(mvnx corrected your call: lookAtFile → look_at_file; "path" → "file"; dropped unknown "verbose"; "A.java line 12" → file "A.java", line 12)\ncontents of A.java');
+    expect(results[0]).toBe(
+      '(mvnx corrected your call: lookAtFile → look_at_file; "path" → "file"; dropped unknown "verbose"; "A.java line 12" → file "A.java", line 12)\ncontents of A.java',
+    );
     expect(results[1]).toBe('(mvnx corrected your call: look_at_flie → look_at_file; "7" → 7)\ncontents of B.java');
     expect(results[2]).toBe('There is no tool named rm_rf. You can use: look_at_file, express_hypothesis, give_up.');
     expect(result.corrections).toBe(2);
@@ -162,18 +246,31 @@ describe('runAgentSession', () => {
   });
 
   it('goes on in text mode when the server refuses native tools, and says so in the result', async () => {
-    const { result } = await session([call('look_at_file', { file: 'A.java' }), call('give_up')], { mode: 'native', tools: false });
+    const { result } = await session([call('look_at_file', { file: 'A.java' }), call('give_up')], {
+      mode: 'native',
+      tools: false,
+    });
     expect(result.mode).toBe('text');
     expect(result.modeNote).toContain('does not support tools');
     expect(result.steps.map((s) => s.tool)).toEqual(['look_at_file', 'give_up']);
     expect(calls).toEqual(['A.java']);
     // The refused request, then two text-mode requests without tools.
-    expect(mock!.chatRequests().map((request) => Boolean((request.body as { tools?: unknown[] }).tools))).toEqual([true, false, false]);
+    expect(mock!.chatRequests().map((request) => Boolean((request.body as { tools?: unknown[] }).tools))).toEqual([
+      true,
+      false,
+      false,
+    ]);
   });
 
   it('refuses a tool outside its state and an unknown tool, naming what is allowed', async () => {
-    const { result, results } = await session([call('run_tests'), call('write_fix', { patch: PATCH }), call('give_up')]);
-    expect(results[0]).toContain('\nrun_tests cannot be used while understanding the failure. You can use: look_at_file, express_hypothesis, give_up.\n');
+    const { result, results } = await session([
+      call('run_tests'),
+      call('write_fix', { patch: PATCH }),
+      call('give_up'),
+    ]);
+    expect(results[0]).toContain(
+      '\nrun_tests cannot be used while understanding the failure. You can use: look_at_file, express_hypothesis, give_up.\n',
+    );
     expect(results[1]).toMatch(/\nwrite_fix cannot be used while understanding the failure/);
     expect(result.stop).toBe('gave-up');
     expect(result.steps.map((s) => s.ok)).toEqual([false, false, true]);
@@ -183,26 +280,49 @@ describe('runAgentSession', () => {
     const same = call('look_at_file', { file: 'A.java' });
     const { result, results } = await session([same, same, same, same, call('give_up')]);
     expect(calls).toEqual(['A.java']);
-    expect(results[1]).toMatch(/You already called look_at_file with these arguments; the answer is the same:\ncontents of A\.java/);
+    expect(results[1]).toMatch(
+      /You already called look_at_file with these arguments; the answer is the same:\ncontents of A\.java/,
+    );
     expect(result.stop).toBe('loop-guard');
     expect(result.modelCalls).toBe(4);
   });
 
   it('runs the build again when asked again: its answer can change', async () => {
-    const { results } = await session([call('express_hypothesis', { hypothesis: 'h' }), call('run_tests'), call('run_tests'), call('give_up', { reason: 'no idea' })]);
+    const { results } = await session([
+      call('express_hypothesis', { hypothesis: 'h' }),
+      call('run_tests'),
+      call('run_tests'),
+      call('give_up', { reason: 'no idea' }),
+    ]);
     expect(results[1]).toContain('build 1');
     expect(results[2]).toContain('build 2');
   });
 
   it('reminds the model of the format once, and two unreadable replies in a row end the session', async () => {
-    const { result, results } = await session(['I think the bug is in the divisor.', call('look_at_file', { file: 'B.java' }), 'Hmm.', 'Let me think.']);
+    const { result, results } = await session([
+      'I think the bug is in the divisor.',
+      call('look_at_file', { file: 'B.java' }),
+      'Hmm.',
+      'Let me think.',
+    ]);
     expect(results[0]).toContain('I could not read a tool call in your answer');
     expect(result.stop).toBe('unreadable');
     expect(result.modelCalls).toBe(4);
   });
 
   it('stops at the step limit, takes a bare patch as a fix in any state, and stops when the builds run out', async () => {
-    expect((await session([call('look_at_file', { file: '1' }), call('look_at_file', { file: '2' }), call('look_at_file', { file: '3' })], { maxSteps: 2 })).result.stop).toBe('step-limit');
+    expect(
+      (
+        await session(
+          [
+            call('look_at_file', { file: '1' }),
+            call('look_at_file', { file: '2' }),
+            call('look_at_file', { file: '3' }),
+          ],
+          { maxSteps: 2 },
+        )
+      ).result.stop,
+    ).toBe('step-limit');
     const bare = await session([`The divisor is wrong.\n${PATCH}`, call('give_up')]);
     expect(bare.tried).toEqual([[`The divisor is wrong.\n${PATCH}`]]);
     const spent = await session([`${PATCH}`], { trial: (c) => ({ ...failing(c), buildsLeft: 0 }) });
@@ -227,8 +347,23 @@ describe('runAgentSession', () => {
 
   it('lists per state which tools may be used', () => {
     expect(toolsAllowedIn('understand', [LOOK, BUILD])).toEqual(['look_at_file', 'express_hypothesis', 'give_up']);
-    expect(toolsAllowedIn('collect', [LOOK, BUILD])).toEqual(['look_at_file', 'run_tests', 'express_hypothesis', 'discard_hypothesis', 'write_fix', 'give_up']);
-    expect(toolsAllowedIn('fix', [LOOK, BUILD])).toEqual(['look_at_file', 'run_tests', 'discard_hypothesis', 'collect_more_information', 'write_fix', 'goals_accomplished', 'give_up']);
+    expect(toolsAllowedIn('collect', [LOOK, BUILD])).toEqual([
+      'look_at_file',
+      'run_tests',
+      'express_hypothesis',
+      'discard_hypothesis',
+      'write_fix',
+      'give_up',
+    ]);
+    expect(toolsAllowedIn('fix', [LOOK, BUILD])).toEqual([
+      'look_at_file',
+      'run_tests',
+      'discard_hypothesis',
+      'collect_more_information',
+      'write_fix',
+      'goals_accomplished',
+      'give_up',
+    ]);
   });
 });
 
@@ -238,9 +373,13 @@ describe('fixCandidates', () => {
     expect(fixCandidates({ patch: ['a'] }, '', 3)).toEqual({ candidates: ['a'] });
     expect(fixCandidates({ patch: { edits: [] } }, '', 3)).toEqual({ candidates: ['{"edits":[]}'] });
     expect(fixCandidates({}, `x\n${PATCH}\ny\n${PATCH_2}`, 3)).toEqual({ candidates: [PATCH, PATCH_2] });
-    const searchReplace = 'A.java\n```java\n<<<<<<< SEARCH\na\n=======\nb\n>>>>>>> REPLACE\n```\nB.java\n```java\n<<<<<<< SEARCH\nc\n=======\nd\n>>>>>>> REPLACE\n```';
+    const searchReplace =
+      'A.java\n```java\n<<<<<<< SEARCH\na\n=======\nb\n>>>>>>> REPLACE\n```\nB.java\n```java\n<<<<<<< SEARCH\nc\n=======\nd\n>>>>>>> REPLACE\n```';
     expect(fixCandidates({}, searchReplace, 3)).toEqual({ candidates: [searchReplace] });
-    expect(fixCandidates({ patches: ['1', '2', '3', '4'] }, '', 3)).toEqual({ candidates: ['1', '2', '3'], note: '(only the first 3 fixes were tried; 1 more were left out)' });
+    expect(fixCandidates({ patches: ['1', '2', '3', '4'] }, '', 3)).toEqual({
+      candidates: ['1', '2', '3'],
+      note: '(only the first 3 fixes were tried; 1 more were left out)',
+    });
     expect(fixCandidates({}, 'no fix here', 3)).toEqual({ candidates: [] });
   });
 });

@@ -9,7 +9,8 @@ import { RunRecorder, readRunRecord, type RunRecord } from '../../src/report/run
 import { fixBaseOf } from '../../src/app/tier-actions.js';
 
 const SOURCE = 'src/main/java/com/acme/calc/Calculator.java';
-const before = 'package com.acme.calc;\n\npublic class Calculator {\n    int twice(int a) {\n        return a * 2\n    }\n}\n';
+const before =
+  'package com.acme.calc;\n\npublic class Calculator {\n    int twice(int a) {\n        return a * 2\n    }\n}\n';
 const after = before.replace('a * 2\n', 'a * 2;\n');
 const fix: ChangeSet = { files: [{ path: SOURCE, before, after }] };
 
@@ -18,7 +19,10 @@ afterEach(async () => {
   while (roots.length > 0) await rm(roots.pop()!, { recursive: true, force: true });
 });
 
-async function projectWithRun(overrides: Partial<RunRecord> = {}, recorded: ChangeSet = fix): Promise<{ root: string; runId: string }> {
+async function projectWithRun(
+  overrides: Partial<RunRecord> = {},
+  recorded: ChangeSet = fix,
+): Promise<{ root: string; runId: string }> {
   const root = await mkdtemp(path.join(tmpdir(), 'mvnx-apply-'));
   roots.push(root);
   await writeFile(path.join(root, 'pom.xml'), '<project/>\n');
@@ -77,7 +81,9 @@ describe('mvnx apply', () => {
 
   it('refuses a run without a verified fix', async () => {
     const { root, runId } = await projectWithRun({ status: 'unfixed', stopReason: 'no-progress' });
-    await expect(run([runId], { cwd: root, env: {} })).rejects.toThrow('has no verified fix (status unfixed, stop reason no-progress)');
+    await expect(run([runId], { cwd: root, env: {} })).rejects.toThrow(
+      'has no verified fix (status unfixed, stop reason no-progress)',
+    );
   });
 
   it.each([
@@ -94,18 +100,27 @@ describe('mvnx apply', () => {
     [['a', 'b'], 'one run id at a time, got a and b'],
   ])('%j is refused with the usage error (exit 2) and nothing applied', async (args, what) => {
     const { root } = await projectWithRun();
-    await expect(run(args, { cwd: root, env: {} })).rejects.toMatchObject({ exitCode: 2, message: `mvnx apply: ${what}; usage: mvnx apply [RUN_ID]   (default: the latest run)` });
+    await expect(run(args, { cwd: root, env: {} })).rejects.toMatchObject({
+      exitCode: 2,
+      message: `mvnx apply: ${what}; usage: mvnx apply [RUN_ID]   (default: the latest run)`,
+    });
     expect(await readFile(path.join(root, SOURCE), 'utf8')).toBe(before);
   });
 
   it('applies a fix to a Latin-1 file (patch.allowNonUtf8): its bytes are not stale the moment the fix is made', async () => {
     // "é" is one byte (0xE9) in Latin-1 and not valid UTF-8: read as UTF-8 it becomes U+FFFD.
     const latin1Before = `${before.replace('public class', '/** Qualité */\npublic class')}`;
-    const latin1Fix: ChangeSet = { files: [{ path: SOURCE, before: latin1Before, after: latin1Before.replace('a * 2\n', 'a * 2;\n'), encoding: 'latin1' }] };
+    const latin1Fix: ChangeSet = {
+      files: [
+        { path: SOURCE, before: latin1Before, after: latin1Before.replace('a * 2\n', 'a * 2;\n'), encoding: 'latin1' },
+      ],
+    };
     const { root, runId } = await projectWithRun({ fixBase: fixBaseOf(latin1Fix) }, latin1Fix);
     await writeFile(path.join(root, SOURCE), Buffer.from(latin1Before, 'latin1'));
     expect(await run([runId], { cwd: root, env: {} })).toBe(0);
-    expect((await readFile(path.join(root, SOURCE))).equals(Buffer.from(latin1Fix.files[0]!.after!, 'latin1'))).toBe(true);
+    expect((await readFile(path.join(root, SOURCE))).equals(Buffer.from(latin1Fix.files[0]!.after!, 'latin1'))).toBe(
+      true,
+    );
     expect((await readRunRecord(root, runId)).applied).toBe(true);
   });
 
@@ -122,7 +137,9 @@ describe('mvnx apply', () => {
     const file = path.join(root, '.mvnx', 'runs', runId, 'run.json');
     const record = JSON.parse(await readFile(file, 'utf8')) as Record<string, unknown>;
     await writeFile(file, JSON.stringify({ ...record, fixBase: 'src/main/java/com/acme/calc/Calculator.java' }));
-    await expect(run([runId], { cwd: root, env: {} })).rejects.toThrow(`mvnx apply: ${file} is not a run record: fixBase: `);
+    await expect(run([runId], { cwd: root, env: {} })).rejects.toThrow(
+      `mvnx apply: ${file} is not a run record: fixBase: `,
+    );
     await writeFile(file, '{"runId": ');
     await expect(run([runId], { cwd: root, env: {} })).rejects.toThrow(`${file} is not a run record: not JSON`);
     expect(await readFile(path.join(root, SOURCE), 'utf8')).toBe(before);

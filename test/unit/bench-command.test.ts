@@ -30,10 +30,13 @@ describe('mvnx bench reads its arguments through the shared subcommand reader', 
 describe('mvnx bench as installed from the npm package', () => {
   it('finds its cases: bench/cases, the folder it falls back to outside a checkout, is among the package files', async () => {
     const { readFile } = await import('node:fs/promises');
-    const manifest = JSON.parse(await readFile(new URL('../../package.json', import.meta.url), 'utf8')) as { files: string[] };
+    const manifest = JSON.parse(await readFile(new URL('../../package.json', import.meta.url), 'utf8')) as {
+      files: string[];
+    };
     expect(manifest.files).toContain('bench/cases');
     // The server mvnx bench scripts the model with ships in dist/ (src/bench/), the tests' faults do not.
     const server = await readFile(new URL('../../src/bench/ollama-api-server.ts', import.meta.url), 'utf8');
-    for (const fault of ['failIfCalled', 'modelMissing', 'busy', 'errorAfterChunks', 'hang']) expect(server).not.toMatch(new RegExp(`\\b${fault}\\??:|\\.${fault}\\b`));
+    for (const fault of ['failIfCalled', 'modelMissing', 'busy', 'errorAfterChunks', 'hang'])
+      expect(server).not.toMatch(new RegExp(`\\b${fault}\\??:|\\.${fault}\\b`));
   });
 });

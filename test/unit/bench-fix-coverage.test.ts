@@ -21,7 +21,8 @@ const PATCH = [
 describe('fixCoverage', () => {
   it('needs the removed lines, the line an insertion follows and the project identifiers the fix introduces', () => {
     const project = new Set(['_fromEmptyString', 'OptionalInt', 'ctxt']);
-    const prompt = '  14 |             return (OptionalInt) _fromEmptyValue(ctxt);\n  31 |             return "B";\n  32 |         }\n  17 |     protected Object _fromEmptyString(ReadContext ctxt) {';
+    const prompt =
+      '  14 |             return (OptionalInt) _fromEmptyValue(ctxt);\n  31 |             return "B";\n  32 |         }\n  17 |     protected Object _fromEmptyString(ReadContext ctxt) {';
     expect(fixCoverage(PATCH, prompt, project)).toEqual({
       items: [
         { kind: 'line', text: 'return (OptionalInt) _fromEmptyValue(ctxt);', found: true },
@@ -35,11 +36,16 @@ describe('fixCoverage', () => {
   it('reports what the prompt lacks; a `}` anchor or a JDK name is not asked for', () => {
     const coverage = fixCoverage(PATCH, '```\nnothing relevant\n```', new Set(['_fromEmptyString']));
     expect(coverage.complete).toBe(false);
-    expect(coverage.items.filter((item) => !item.found).map((item) => item.text)).toEqual(['return (OptionalInt) _fromEmptyValue(ctxt);', 'return "B";', '_fromEmptyString']);
+    expect(coverage.items.filter((item) => !item.found).map((item) => item.text)).toEqual([
+      'return (OptionalInt) _fromEmptyValue(ctxt);',
+      'return "B";',
+      '_fromEmptyString',
+    ]);
   });
 
   it('asks for the anchor of a pure insertion when it says something', () => {
-    const insertion = '--- a/A.java\n+++ b/A.java\n@@ -1,2 +1,3 @@\n     int total = 0;\n+    total++;\n     return total;\n';
+    const insertion =
+      '--- a/A.java\n+++ b/A.java\n@@ -1,2 +1,3 @@\n     int total = 0;\n+    total++;\n     return total;\n';
     expect(fixCoverage(insertion, '5 |     int total = 0;', new Set(['total'])).items).toEqual([
       { kind: 'anchor', text: 'int total = 0;', found: true },
       { kind: 'identifier', text: 'total', found: true },
@@ -52,6 +58,10 @@ describe('fixCoverage', () => {
 
   it('takes identifiers from code, not from strings, comments, keywords or package names', () => {
     expect([...javaIdentifiers('return "a b" + x; // note\n/* y */ int z = \'q\';')]).toEqual(['x', 'z']);
-    expect([...javaIdentifiers('import java.time.LocalDate;\nimport static org.junit.Assert.*;\nvar d = java.time.LocalDate.of(2024, 1, 2);\nmoney.total();')]).toEqual(['LocalDate', 'd', 'of', 'money', 'total']);
+    expect([
+      ...javaIdentifiers(
+        'import java.time.LocalDate;\nimport static org.junit.Assert.*;\nvar d = java.time.LocalDate.of(2024, 1, 2);\nmoney.total();',
+      ),
+    ]).toEqual(['LocalDate', 'd', 'of', 'money', 'total']);
   });
 });

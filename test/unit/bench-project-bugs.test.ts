@@ -88,7 +88,10 @@ describe('findProjectBugs', () => {
       ]),
       2,
     );
-    expect(bugs.filter((bug) => bug.kind === 'off-by-one').map((bug) => bug.file)).toEqual([`${MAIN}Calc.java`, `${MAIN}Popular.java`]);
+    expect(bugs.filter((bug) => bug.kind === 'off-by-one').map((bug) => bug.file)).toEqual([
+      `${MAIN}Calc.java`,
+      `${MAIN}Popular.java`,
+    ]);
     expect(findProjectBugs(new Map([[`${MAIN}Calc.java`, calc]]))).toEqual([]);
   });
 });

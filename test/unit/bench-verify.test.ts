@@ -1,6 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { doneWhenProblems, formatVerifyTable, summariseVerify, type VerifyRound } from '../../src/bench/verify-bench.js';
-import { generateProject, MULTI_MODULE_BUGS, MULTI_MODULE_SPEC, SINGLE_MODULE_BUGS, SINGLE_MODULE_SPEC } from '../../src/bench/verify-projects.js';
+import {
+  doneWhenProblems,
+  formatVerifyTable,
+  summariseVerify,
+  type VerifyRound,
+} from '../../src/bench/verify-bench.js';
+import {
+  generateProject,
+  MULTI_MODULE_BUGS,
+  MULTI_MODULE_SPEC,
+  SINGLE_MODULE_BUGS,
+  SINGLE_MODULE_SPEC,
+} from '../../src/bench/verify-projects.js';
 
 describe('the bench:verify projects', () => {
   const multi = generateProject(MULTI_MODULE_SPEC, MULTI_MODULE_BUGS);
@@ -48,13 +59,19 @@ const round = (over: Partial<VerifyRound>): VerifyRound => ({
 });
 
 describe('bench:verify figures', () => {
-  it('are medians of per-round ratios to that round\'s plain clean build', () => {
-    const summary = summariseVerify('multi-module (7 modules)', 'leaf module (report)', [round({}), round({ plainCleanMs: 20_000 }), round({ plainCleanMs: 5_000, verifiedMs: 4_000 })]);
+  it("are medians of per-round ratios to that round's plain clean build", () => {
+    const summary = summariseVerify('multi-module (7 modules)', 'leaf module (report)', [
+      round({}),
+      round({ plainCleanMs: 20_000 }),
+      round({ plainCleanMs: 5_000, verifiedMs: 4_000 }),
+    ]);
     // verified: 0.4, 0.2, 0.8 -> 0.4
     expect(summary.ratios.verified).toBeCloseTo(0.4);
     expect(summary.plainCleanMs).toBe(10_000);
     expect(summary.stages.verified).toBe('failing-tests → full');
-    expect(formatVerifyTable([summary])).toContain('| multi-module (7 modules) | leaf module (report) | 10.0 | 0.60× | 0.20× | 0.30× | 0.40× | 2.00× |');
+    expect(formatVerifyTable([summary])).toContain(
+      '| multi-module (7 modules) | leaf module (report) | 10.0 | 0.60× | 0.20× | 0.30× | 0.40× | 2.00× |',
+    );
   });
 
   it('a missing figure stays missing, not zero', () => {
@@ -64,16 +81,26 @@ describe('bench:verify figures', () => {
   });
 
   it('the done-when limits: 0.25× to reject a non-compiling candidate, 0.40× a failing one, 1.0× single-module and 0.5× the leaf bug to verify', () => {
-    const within = summariseVerify('multi-module (7 modules)', 'leaf module (report)', [round({ rejectCompileMs: 2_500, rejectTestMs: 4_000, verifiedMs: 5_000 })]);
+    const within = summariseVerify('multi-module (7 modules)', 'leaf module (report)', [
+      round({ rejectCompileMs: 2_500, rejectTestMs: 4_000, verifiedMs: 5_000 }),
+    ]);
     expect(doneWhenProblems([within])).toEqual([]);
-    const over = summariseVerify('multi-module (7 modules)', 'leaf module (report)', [round({ rejectCompileMs: 2_600, rejectTestMs: 4_100, verifiedMs: 5_100 })]);
+    const over = summariseVerify('multi-module (7 modules)', 'leaf module (report)', [
+      round({ rejectCompileMs: 2_600, rejectTestMs: 4_100, verifiedMs: 5_100 }),
+    ]);
     expect(doneWhenProblems([over])).toEqual([
       'multi-module (7 modules) / leaf module (report): rejecting a candidate that does not compile took 0.26× (limit 0.25×)',
       'multi-module (7 modules) / leaf module (report): rejecting a candidate whose test still fails took 0.41× (limit 0.40×)',
       'multi-module (7 modules) / leaf module (report): verifying the fix took 0.51× (limit 0.50×)',
     ]);
     // No verified limit for a core bug on the multi-module project; 1.0× on the single-module one.
-    expect(doneWhenProblems([summariseVerify('multi-module (7 modules)', 'core module (core)', [round({ verifiedMs: 9_000 })])])).toEqual([]);
-    expect(doneWhenProblems([summariseVerify('single-module', 'single module', [round({ verifiedMs: 10_100 })])])).toEqual(['single-module / single module: verifying the fix took 1.01× (limit 1.00×)']);
+    expect(
+      doneWhenProblems([
+        summariseVerify('multi-module (7 modules)', 'core module (core)', [round({ verifiedMs: 9_000 })]),
+      ]),
+    ).toEqual([]);
+    expect(
+      doneWhenProblems([summariseVerify('single-module', 'single module', [round({ verifiedMs: 10_100 })])]),
+    ).toEqual(['single-module / single module: verifying the fix took 1.01× (limit 1.00×)']);
   });
 });

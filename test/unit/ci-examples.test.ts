@@ -42,7 +42,9 @@ describe('examples/ci/gitlab-ci.yml', async () => {
   it('prints the run record with --mvnx-json and publishes with mvnx publish only for a fix under auto, with no git or forge shell', () => {
     const script = scriptOf(repair.script);
     expect(script).toContain('mvnx -B verify --mvnx-json');
-    expect(script).toMatch(/if \[ "\$\(field tier\)" = auto \] && \[ "\$\(field status\)" = fixed \]; then\s+mvnx publish "\$run_id"/);
+    expect(script).toMatch(
+      /if \[ "\$\(field tier\)" = auto \] && \[ "\$\(field status\)" = fixed \]; then\s+mvnx publish "\$run_id"/,
+    );
     expect(repair.variables).toEqual({ MVNX_PUBLISH: 'false' });
     expect(script).toContain('mvnx apply $run_id');
     expect(text).not.toMatch(/git (switch|commit|push)|merge_request\.create|curl[^\n]*merge_requests/);
@@ -54,16 +56,25 @@ describe('examples/ci/gitlab-ci.yml', async () => {
     expect(text).toContain('MVNX_GITLAB_TOKEN');
     expect(configSchema.parse({}).review.gitlabTokenEnv).toBe('MVNX_GITLAB_TOKEN');
     // Suggestions need merge request pipelines (CI_MERGE_REQUEST_IID), without doubling branch pipelines.
-    expect((yaml.workflow as { rules: unknown[] }).rules[0]).toEqual({ if: '$CI_PIPELINE_SOURCE == "merge_request_event"' });
+    expect((yaml.workflow as { rules: unknown[] }).rules[0]).toEqual({
+      if: '$CI_PIPELINE_SOURCE == "merge_request_event"',
+    });
   });
 
-  it('records outcomes after a passing build, with the history and the branch\'s run records', () => {
+  it("records outcomes after a passing build, with the history and the branch's run records", () => {
     const outcomes = yaml['mvnx-outcomes'] as Record<string, unknown>;
     expect(outcomes.rules).toEqual([{ exists: ['.mvnxrc', '.mvnxrc.*'], when: 'on_success' }]);
     expect(scriptOf(outcomes.script)).toContain('mvnx runs --reconcile');
-    const shared = yaml['.mvnx-records'] as { variables: Record<string, string>; cache: { key: string; paths: string[]; when?: string }[] };
+    const shared = yaml['.mvnx-records'] as {
+      variables: Record<string, string>;
+      cache: { key: string; paths: string[]; when?: string }[];
+    };
     expect(shared.variables.GIT_DEPTH).toBe('0');
-    expect(shared.cache).toContainEqual({ key: 'mvnx-runs-$CI_COMMIT_REF_SLUG', paths: ['.mvnx/runs/'], when: 'always' });
+    expect(shared.cache).toContainEqual({
+      key: 'mvnx-runs-$CI_COMMIT_REF_SLUG',
+      paths: ['.mvnx/runs/'],
+      when: 'always',
+    });
     expect(repair.extends).toBe('.mvnx-records');
     expect(outcomes.extends).toBe('.mvnx-records');
   });
@@ -104,7 +115,7 @@ describe('examples/ci/github-actions.yml', async () => {
     expect(steps.indexOf(upload)).toBeGreaterThan(steps.indexOf(step('Repair with mvnx')));
   });
 
-  it('records outcomes on every build, from the whole history and the branch\'s cached run records', () => {
+  it("records outcomes on every build, from the whole history and the branch's cached run records", () => {
     expect(steps[0]).toMatchObject({ uses: 'actions/checkout@v4', with: { 'fetch-depth': 0 } });
     const reconcile = step('Record what became of earlier suggestions');
     expect(reconcile.if).toBe("always() && hashFiles('.mvnxrc*') != ''");
@@ -140,11 +151,43 @@ describe('examples/ci/github-actions.yml', async () => {
 describe('docs/rollout.md', async () => {
   const guide = await readFile(path.join(root, 'docs/rollout.md'), 'utf8');
   it('describes the examples as they are', () => {
-    for (const claim of ['examples/ci/gitlab-ci.yml', 'examples/ci/github-actions.yml', 'mvnx-repair', 'mvnx-outcomes', 'when: on_failure', '.mvnx/runs/', 'mvnx publish', 'publish.merge', 'when-checks-pass', '--mvnx-json', '--mvnx-sarif', 'upload-sarif', 'MVNX_GITLAB_TOKEN', 'GITHUB_TOKEN', 'CI=true']) {
+    for (const claim of [
+      'examples/ci/gitlab-ci.yml',
+      'examples/ci/github-actions.yml',
+      'mvnx-repair',
+      'mvnx-outcomes',
+      'when: on_failure',
+      '.mvnx/runs/',
+      'mvnx publish',
+      'publish.merge',
+      'when-checks-pass',
+      '--mvnx-json',
+      '--mvnx-sarif',
+      'upload-sarif',
+      'MVNX_GITLAB_TOKEN',
+      'GITHUB_TOKEN',
+      'CI=true',
+    ]) {
       expect(guide, claim).toContain(claim);
     }
   });
   it('names the preset and the commands it relies on', () => {
-    for (const claim of ['enterprise-tiered', 'mvnx runs --stats', '--since', 'mvnx hook install', 'git push --no-verify', 'mvnx apply', 'mvnx runs --reconcile', 'mvnx runs --advise', 'mvnx report --html', '--from', 'rollout.promote', 'adopted', 'superseded', 'reverted']) expect(guide, claim).toContain(claim);
+    for (const claim of [
+      'enterprise-tiered',
+      'mvnx runs --stats',
+      '--since',
+      'mvnx hook install',
+      'git push --no-verify',
+      'mvnx apply',
+      'mvnx runs --reconcile',
+      'mvnx runs --advise',
+      'mvnx report --html',
+      '--from',
+      'rollout.promote',
+      'adopted',
+      'superseded',
+      'reverted',
+    ])
+      expect(guide, claim).toContain(claim);
   });
 });

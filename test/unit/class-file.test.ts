@@ -10,7 +10,8 @@ import { artifactJarPath, deprecatedTextIn, readArtifactApi } from '../../src/ma
 
 const repo = path.join(homedir(), '.m2', 'repository');
 const guava = (version: string) => ({ groupId: 'com.google.guava', artifactId: 'guava', version });
-const hasGuava = existsSync(artifactJarPath(repo, guava('16.0.1'))) && existsSync(artifactJarPath(repo, guava('25.1-jre')));
+const hasGuava =
+  existsSync(artifactJarPath(repo, guava('16.0.1'))) && existsSync(artifactJarPath(repo, guava('25.1-jre')));
 
 /** A zip of one entry, stored or deflated, with the central directory Maven's jars have. */
 function zipOf(name: string, content: Buffer, deflate: boolean): Buffer {
@@ -42,19 +43,32 @@ function zipOf(name: string, content: Buffer, deflate: boolean): Buffer {
 describe('zip reading', () => {
   it('reads stored and deflated entries', () => {
     const text = Buffer.from('hello '.repeat(50));
-    expect(openZip(zipOf('a/b.txt', text, false), 'stored.zip').read('a/b.txt')?.toString()).toBe(text.toString());
-    expect(openZip(zipOf('a/b.txt', text, true), 'deflated.zip').read('a/b.txt')?.toString()).toBe(text.toString());
+    expect(
+      openZip(zipOf('a/b.txt', text, false), 'stored.zip')
+        .read('a/b.txt')
+        ?.toString(),
+    ).toBe(text.toString());
+    expect(
+      openZip(zipOf('a/b.txt', text, true), 'deflated.zip')
+        .read('a/b.txt')
+        ?.toString(),
+    ).toBe(text.toString());
     expect(openZip(zipOf('a/b.txt', text, true), 'deflated.zip').read('missing')).toBeUndefined();
   });
 
   it('refuses what is not a zip, by name', () => {
-    expect(() => openZip(Buffer.from('not a zip at all, just some text that is long enough'), 'x.jar')).toThrow('x.jar: not a zip file (no end of central directory)');
+    expect(() => openZip(Buffer.from('not a zip at all, just some text that is long enough'), 'x.jar')).toThrow(
+      'x.jar: not a zip file (no end of central directory)',
+    );
   });
 });
 
 describe('class files', () => {
   it('reads descriptors as Java types', () => {
-    expect(parseMethodDescriptor('(Ljava/lang/String;[IJ)V')).toEqual({ parameters: ['java.lang.String', 'int[]', 'long'], returns: 'void' });
+    expect(parseMethodDescriptor('(Ljava/lang/String;[IJ)V')).toEqual({
+      parameters: ['java.lang.String', 'int[]', 'long'],
+      returns: 'void',
+    });
     expect(() => parseMethodDescriptor('Ljava/lang/String;')).toThrow('bad method descriptor');
   });
 
@@ -62,27 +76,51 @@ describe('class files', () => {
     expect(() => parseClassFile(Buffer.from('PK\u0003\u0004 and more bytes'))).toThrow('not a class file (bad magic)');
   });
 
-  it.skipIf(!hasGuava)('reads guava 16 and 25 from ~/.m2: members, static flags, constructors and the Deprecated attribute', async () => {
-    const old = (await readArtifactApi(repo, guava('16.0.1')))!;
-    const fresh = (await readArtifactApi(repo, guava('25.1-jre')))!;
-    const objects = old.classes.get('com.google.common.base.Objects')!;
-    const firstNonNull = objects.members.find((member) => member.name === 'firstNonNull')!;
-    expect(firstNonNull).toMatchObject({ kind: 'method', parameters: ['java.lang.Object', 'java.lang.Object'], type: 'java.lang.Object' });
-    expect(firstNonNull.access & 0x0008).toBe(0x0008);
-    expect(fresh.classes.get('com.google.common.base.Objects')!.members.some((member) => member.name === 'firstNonNull')).toBe(false);
-    expect(old.classes.get('com.google.common.base.Stopwatch')!.members.filter((member) => member.kind === 'constructor').map((member) => member.descriptor)).toContain('()V');
-    // 25.1 marks CharMatcher.WHITESPACE deprecated (whitespace() replaces it); 16.0.1 did not.
-    expect(fresh.classes.get('com.google.common.base.CharMatcher')!.members.find((member) => member.name === 'WHITESPACE')?.deprecated).toBe(true);
-    expect(old.classes.get('com.google.common.base.CharMatcher')!.members.find((member) => member.name === 'WHITESPACE')?.deprecated).toBe(false);
-    // Nested classes are read under their binary names; package-private classes are not API.
-    expect(old.classes.has('com.google.common.base.Objects$ToStringHelper')).toBe(true);
-    expect(old.bySimpleName.get('Objects')).toEqual(['com.google.common.base.Objects']);
-  });
+  it.skipIf(!hasGuava)(
+    'reads guava 16 and 25 from ~/.m2: members, static flags, constructors and the Deprecated attribute',
+    async () => {
+      const old = (await readArtifactApi(repo, guava('16.0.1')))!;
+      const fresh = (await readArtifactApi(repo, guava('25.1-jre')))!;
+      const objects = old.classes.get('com.google.common.base.Objects')!;
+      const firstNonNull = objects.members.find((member) => member.name === 'firstNonNull')!;
+      expect(firstNonNull).toMatchObject({
+        kind: 'method',
+        parameters: ['java.lang.Object', 'java.lang.Object'],
+        type: 'java.lang.Object',
+      });
+      expect(firstNonNull.access & 0x0008).toBe(0x0008);
+      expect(
+        fresh.classes.get('com.google.common.base.Objects')!.members.some((member) => member.name === 'firstNonNull'),
+      ).toBe(false);
+      expect(
+        old.classes
+          .get('com.google.common.base.Stopwatch')!
+          .members.filter((member) => member.kind === 'constructor')
+          .map((member) => member.descriptor),
+      ).toContain('()V');
+      // 25.1 marks CharMatcher.WHITESPACE deprecated (whitespace() replaces it); 16.0.1 did not.
+      expect(
+        fresh.classes.get('com.google.common.base.CharMatcher')!.members.find((member) => member.name === 'WHITESPACE')
+          ?.deprecated,
+      ).toBe(true);
+      expect(
+        old.classes.get('com.google.common.base.CharMatcher')!.members.find((member) => member.name === 'WHITESPACE')
+          ?.deprecated,
+      ).toBe(false);
+      // Nested classes are read under their binary names; package-private classes are not API.
+      expect(old.classes.has('com.google.common.base.Objects$ToStringHelper')).toBe(true);
+      expect(old.bySimpleName.get('Objects')).toEqual(['com.google.common.base.Objects']);
+    },
+  );
 
   it.skipIf(!hasGuava)('reads a jar entry the same as unzip does', async () => {
     const jar = await openJar(artifactJarPath(repo, guava('16.0.1')));
     const bytes = jar.read('com/google/common/base/Objects.class')!;
-    const unzipped = (await execa('unzip', ['-p', artifactJarPath(repo, guava('16.0.1')), 'com/google/common/base/Objects.class'], { encoding: 'buffer' })).stdout;
+    const unzipped = (
+      await execa('unzip', ['-p', artifactJarPath(repo, guava('16.0.1')), 'com/google/common/base/Objects.class'], {
+        encoding: 'buffer',
+      })
+    ).stdout;
     expect(Buffer.compare(bytes, Buffer.from(unzipped))).toBe(0);
     expect(parseClassFile(bytes).name).toBe('com.google.common.base.Objects');
   });

@@ -12,23 +12,34 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestCaseResult } from '../../src/diagnose/types.js';
 import { buildClassGraph, selectTests, sourcePathOf, usersOf, type ClassGraph } from '../../src/maven/class-graph.js';
 import { readClassRefs } from '../../src/maven/class-refs.js';
-import { classesOfOutputs, narrowVerification, readModuleClasses, skeleton, type NarrowInput } from '../../src/workspace/narrow.js';
+import {
+  classesOfOutputs,
+  narrowVerification,
+  readModuleClasses,
+  skeleton,
+  type NarrowInput,
+} from '../../src/workspace/narrow.js';
 
 const MAIN: Record<string, string> = {
-  'Constants.java': 'package lib;\npublic class Constants {\n  public static final int LIMIT = 3;\n  public static final String NAME = "x";\n}\n',
+  'Constants.java':
+    'package lib;\npublic class Constants {\n  public static final int LIMIT = 3;\n  public static final String NAME = "x";\n}\n',
   // Uses Constants.LIMIT only: javac copies the 3 in (since JDK 9 it keeps a class entry for Constants, JDK-7153958).
-  'Util.java': 'package lib;\npublic class Util {\n  public static int pad(int n) {\n    return n + Constants.LIMIT;\n  }\n  static class Helper { Other other; }\n}\nclass Secondary { int x() { return Util.pad(0); } }\n',
+  'Util.java':
+    'package lib;\npublic class Util {\n  public static int pad(int n) {\n    return n + Constants.LIMIT;\n  }\n  static class Helper { Other other; }\n}\nclass Secondary { int x() { return Util.pad(0); } }\n',
   'Other.java': 'package lib;\npublic class Other {\n  public int value() {\n    return 1;\n  }\n}\n',
   'Facade.java': 'package lib;\npublic class Facade {\n  public int go() {\n    return Util.pad(1);\n  }\n}\n',
-  'Plugin.java': 'package lib;\npublic class Plugin {\n  public Object load(String name) throws Exception {\n    return Class.forName(name).getDeclaredConstructor().newInstance();\n  }\n}\n',
-  'Services.java': 'package lib;\nimport java.util.ServiceLoader;\npublic class Services {\n  public long count() {\n    return ServiceLoader.load(Runnable.class).stream().count();\n  }\n}\n',
+  'Plugin.java':
+    'package lib;\npublic class Plugin {\n  public Object load(String name) throws Exception {\n    return Class.forName(name).getDeclaredConstructor().newInstance();\n  }\n}\n',
+  'Services.java':
+    'package lib;\nimport java.util.ServiceLoader;\npublic class Services {\n  public long count() {\n    return ServiceLoader.load(Runnable.class).stream().count();\n  }\n}\n',
   'Holder.java': 'package lib;\nimport java.util.List;\npublic class Holder {\n  public List<Other> others;\n}\n',
 };
 const TEST: Record<string, string> = {
   'FacadeTest.java': 'package lib;\npublic class FacadeTest { void t() { new Facade().go(); } }\n',
   'UtilTest.java': 'package lib;\npublic class UtilTest { void t() { Util.pad(2); } }\n',
   'OtherTest.java': 'package lib;\npublic class OtherTest { void t() { new Other().value(); } }\n',
-  'PluginTest.java': 'package lib;\npublic class PluginTest { void t() throws Exception { new Plugin().load("x"); } }\n',
+  'PluginTest.java':
+    'package lib;\npublic class PluginTest { void t() throws Exception { new Plugin().load("x"); } }\n',
   'ServicesTest.java': 'package lib;\npublic class ServicesTest { void t() { new Services().count(); } }\n',
   'HolderTest.java': 'package lib;\npublic class HolderTest { void t() { new Holder(); } }\n',
 };
@@ -41,7 +52,13 @@ async function compile(root: string): Promise<void> {
   const mainFiles = Object.keys(MAIN).map((f) => path.join(root, 'src/main/java/lib', f));
   const testFiles = Object.keys(TEST).map((f) => path.join(root, 'src/test/java/lib', f));
   execFileSync('javac', ['-d', path.join(root, 'target/classes'), ...mainFiles]);
-  execFileSync('javac', ['-d', path.join(root, 'target/test-classes'), '-cp', path.join(root, 'target/classes'), ...testFiles]);
+  execFileSync('javac', [
+    '-d',
+    path.join(root, 'target/test-classes'),
+    '-cp',
+    path.join(root, 'target/classes'),
+    ...testFiles,
+  ]);
 }
 
 beforeAll(async () => {
@@ -101,9 +118,21 @@ describe('selectTests (STARTS-style, class level)', () => {
   it.each([
     // changed class, test classes selected; PluginTest and ServicesTest reach a class that loads classes by name
     // FacadeTest -> Facade -> Util -> Util$Helper (a field of type Other): class-level edges, nesting included
-    ['direct use', ['lib.Other'], ['lib.FacadeTest', 'lib.HolderTest', 'lib.OtherTest', 'lib.PluginTest', 'lib.ServicesTest', 'lib.UtilTest']],
-    ['transitive use (FacadeTest -> Facade -> Util)', ['lib.Util'], ['lib.FacadeTest', 'lib.PluginTest', 'lib.ServicesTest', 'lib.UtilTest']],
-    ['a changed test class selects itself', ['lib.HolderTest'], ['lib.HolderTest', 'lib.PluginTest', 'lib.ServicesTest']],
+    [
+      'direct use',
+      ['lib.Other'],
+      ['lib.FacadeTest', 'lib.HolderTest', 'lib.OtherTest', 'lib.PluginTest', 'lib.ServicesTest', 'lib.UtilTest'],
+    ],
+    [
+      'transitive use (FacadeTest -> Facade -> Util)',
+      ['lib.Util'],
+      ['lib.FacadeTest', 'lib.PluginTest', 'lib.ServicesTest', 'lib.UtilTest'],
+    ],
+    [
+      'a changed test class selects itself',
+      ['lib.HolderTest'],
+      ['lib.HolderTest', 'lib.PluginTest', 'lib.ServicesTest'],
+    ],
   ])('%s', (_label, changed, expected) => {
     expect(selectedFor(changed)).toEqual(expected);
   });
@@ -111,26 +140,53 @@ describe('selectTests (STARTS-style, class level)', () => {
   it('says why a test was selected: the changed class it reaches, or the reflection on its way', () => {
     const selection = selectTests(graph, ['lib.Util']);
     expect(selection.selected.find((s) => s.name === 'lib.FacadeTest')!.reaches).toBe('lib.Util');
-    expect(selection.selected.find((s) => s.name === 'lib.PluginTest')!.reaches).toBe('lib.Plugin, which calls java.lang.Class.forName');
-    expect(selection.selected.find((s) => s.name === 'lib.ServicesTest')!.reaches).toBe('lib.Services, which uses java.util.ServiceLoader');
+    expect(selection.selected.find((s) => s.name === 'lib.PluginTest')!.reaches).toBe(
+      'lib.Plugin, which calls java.lang.Class.forName',
+    );
+    expect(selection.selected.find((s) => s.name === 'lib.ServicesTest')!.reaches).toBe(
+      'lib.Services, which uses java.util.ServiceLoader',
+    );
     expect(selection.notSelected).toEqual(['lib.HolderTest', 'lib.OtherTest']);
   });
 
   it('one node for a class with a multi-release copy, using what either uses', () => {
-    const node = (references: string[], dynamic?: string) => ({ name: 'a.A', references, constantFields: [], root: 'main' as const, ...(dynamic ? { dynamic } : {}) });
+    const node = (references: string[], dynamic?: string) => ({
+      name: 'a.A',
+      references,
+      constantFields: [],
+      root: 'main' as const,
+      ...(dynamic ? { dynamic } : {}),
+    });
     const merged = buildClassGraph([node(['a.B']), node(['a.C'], 'uses java.util.ServiceLoader')]).classes.get('a.A')!;
     expect(merged.references).toEqual(['a.B', 'a.C']);
     expect(merged.dynamic).toBe('uses java.util.ServiceLoader');
   });
 
   it('finds users directly and transitively', () => {
-    expect([...usersOf(graph, ['lib.Util'], false)].sort()).toEqual(['lib.Facade', 'lib.Secondary', 'lib.Util$Helper', 'lib.UtilTest']);
-    expect([...usersOf(graph, ['lib.Util'], true)].sort()).toEqual(['lib.Facade', 'lib.FacadeTest', 'lib.Secondary', 'lib.Util$Helper', 'lib.UtilTest']);
+    expect([...usersOf(graph, ['lib.Util'], false)].sort()).toEqual([
+      'lib.Facade',
+      'lib.Secondary',
+      'lib.Util$Helper',
+      'lib.UtilTest',
+    ]);
+    expect([...usersOf(graph, ['lib.Util'], true)].sort()).toEqual([
+      'lib.Facade',
+      'lib.FacadeTest',
+      'lib.Secondary',
+      'lib.Util$Helper',
+      'lib.UtilTest',
+    ]);
   });
 });
 
 describe('narrowVerification: what a fix compiles again and which tests run', () => {
-  const passed = (cls: string): TestCaseResult => ({ className: `lib.${cls}`, method: 't', module: 'lib', status: 'passed', reportFile: 'x' });
+  const passed = (cls: string): TestCaseResult => ({
+    className: `lib.${cls}`,
+    method: 't',
+    module: 'lib',
+    status: 'passed',
+    reportFile: 'x',
+  });
   const baseline = ['FacadeTest', 'UtilTest', 'OtherTest', 'PluginTest', 'ServicesTest', 'HolderTest'].map(passed);
   let workspace: string;
 
@@ -156,37 +212,71 @@ describe('narrowVerification: what a fix compiles again and which tests run', ()
   }
 
   it('a change inside a method body: only its file compiled again (its nested and secondary classes removed), tests that reach it run', async () => {
-    const result = await narrowVerification(await withChange('src/main/java/lib/Util.java', 'return n + Constants.LIMIT;', 'return n + Constants.LIMIT + 1;'));
+    const result = await narrowVerification(
+      await withChange('src/main/java/lib/Util.java', 'return n + Constants.LIMIT;', 'return n + Constants.LIMIT + 1;'),
+    );
     if (!('module' in result)) throw new Error(result.why);
     expect(result.recompiled).toEqual(['src/main/java/lib/Util.java']);
     expect(result.recompileWhy).toBe('every change is inside method bodies: only Util.java compiled again');
-    for (const cls of ['Util', 'Util$Helper', 'Secondary']) expect(existsSync(path.join(workspace, `target/classes/lib/${cls}.class`))).toBe(false);
+    for (const cls of ['Util', 'Util$Helper', 'Secondary'])
+      expect(existsSync(path.join(workspace, `target/classes/lib/${cls}.class`))).toBe(false);
     expect(existsSync(path.join(workspace, 'target/classes/lib/Facade.class'))).toBe(true);
     expect(result.selected).toEqual(['lib.FacadeTest', 'lib.PluginTest', 'lib.ServicesTest', 'lib.UtilTest']);
     expect(result.excluded).toEqual(['lib.HolderTest', 'lib.OtherTest']);
     expect(result.artifactId).toBe('lib');
-    expect(result.why).toBe('selected 4 of 6 test classes that reach Secondary, Util or a class that loads classes by name (Plugin, Services); 2 taken from your build');
+    expect(result.why).toBe(
+      'selected 4 of 6 test classes that reach Secondary, Util or a class that loads classes by name (Plugin, Services); 2 taken from your build',
+    );
   });
 
   it('a changed signature: every class using it, transitively, is compiled again', async () => {
-    const result = await narrowVerification(await withChange('src/main/java/lib/Other.java', 'public int value()', 'public long value()'));
+    const result = await narrowVerification(
+      await withChange('src/main/java/lib/Other.java', 'public int value()', 'public long value()'),
+    );
     if (!('module' in result)) throw new Error(result.why);
-    expect(result.recompiled).toEqual(['src/main/java/lib/Facade.java', 'src/main/java/lib/Holder.java', 'src/main/java/lib/Other.java', 'src/main/java/lib/Util.java', 'src/test/java/lib/FacadeTest.java', 'src/test/java/lib/HolderTest.java', 'src/test/java/lib/OtherTest.java', 'src/test/java/lib/UtilTest.java']);
-    expect(result.recompileWhy).toBe('the fix changes declarations in Other: 8 sources that use them, transitively, compiled again');
+    expect(result.recompiled).toEqual([
+      'src/main/java/lib/Facade.java',
+      'src/main/java/lib/Holder.java',
+      'src/main/java/lib/Other.java',
+      'src/main/java/lib/Util.java',
+      'src/test/java/lib/FacadeTest.java',
+      'src/test/java/lib/HolderTest.java',
+      'src/test/java/lib/OtherTest.java',
+      'src/test/java/lib/UtilTest.java',
+    ]);
+    expect(result.recompileWhy).toBe(
+      'the fix changes declarations in Other: 8 sources that use them, transitively, compiled again',
+    );
   });
 
   it('a changed constant (inlined into users the graph cannot see): the whole module, all tests', async () => {
-    const result = await narrowVerification(await withChange('src/main/java/lib/Constants.java', 'LIMIT = 3', 'LIMIT = 4'));
-    expect(result).toEqual({ why: 'the fix changes a declaration of lib.Constants, whose constants (LIMIT, NAME) javac copies into the classes that use them' });
+    const result = await narrowVerification(
+      await withChange('src/main/java/lib/Constants.java', 'LIMIT = 3', 'LIMIT = 4'),
+    );
+    expect(result).toEqual({
+      why: 'the fix changes a declaration of lib.Constants, whose constants (LIMIT, NAME) javac copies into the classes that use them',
+    });
     expect(existsSync(path.join(workspace, 'target/classes/lib/Util.class'))).toBe(true);
   });
 
   it.each([
     ['verify.tests all', { tests: 'all' as const }, 'verify.tests is all'],
-    ['a resource', { touchedFiles: ['src/main/resources/app.properties'] }, 'the fix changes src/main/resources/app.properties, which is not a Java source of the module'],
-    ['two modules', { decision: { scope: 'full' as const, affected: ['a', 'b'], testsFromYourBuild: [] } }, 'the fix can affect 2 modules'],
+    [
+      'a resource',
+      { touchedFiles: ['src/main/resources/app.properties'] },
+      'the fix changes src/main/resources/app.properties, which is not a Java source of the module',
+    ],
+    [
+      'two modules',
+      { decision: { scope: 'full' as const, affected: ['a', 'b'], testsFromYourBuild: [] } },
+      'the fix can affect 2 modules',
+    ],
     ['outputs rebuilt', { reusedOutputs: [] }, 'the outputs of the project were not taken from your build'],
-    ['a project blocker', { blockers: ['pom.xml sets a Surefire excludes file'] }, 'pom.xml sets a Surefire excludes file'],
+    [
+      'a project blocker',
+      { blockers: ['pom.xml sets a Surefire excludes file'] },
+      'pom.xml sets a Surefire excludes file',
+    ],
     ['a new file', { touchedFiles: ['src/main/java/lib/New.java'] }, 'the fix adds src/main/java/lib/New.java'],
   ])('any doubt means all tests: %s', async (_label, override, why) => {
     const input = { ...(await withChange('src/main/java/lib/Other.java', 'return 1;', 'return 2;')), ...override };
@@ -194,9 +284,24 @@ describe('narrowVerification: what a fix compiles again and which tests run', ()
   });
 
   it.each([
-    ['service files a library may load by name', 'target/classes/META-INF/services/java.lang.Runnable', 'lib.Other\n', 'target/classes/META-INF/services/java.lang.Runnable registers services a library may load by name'],
-    ['generated sources', 'target/generated-sources/annotations/lib/Gen.java', 'package lib; class Gen {}\n', 'the module has generated sources (target/generated-sources)'],
-    ['annotation processors in the pom', 'pom.xml', '<project><build><plugins><plugin><configuration><annotationProcessorPaths/></configuration></plugin></plugins></build></project>\n', "the module's pom configures annotationProcessorPaths"],
+    [
+      'service files a library may load by name',
+      'target/classes/META-INF/services/java.lang.Runnable',
+      'lib.Other\n',
+      'target/classes/META-INF/services/java.lang.Runnable registers services a library may load by name',
+    ],
+    [
+      'generated sources',
+      'target/generated-sources/annotations/lib/Gen.java',
+      'package lib; class Gen {}\n',
+      'the module has generated sources (target/generated-sources)',
+    ],
+    [
+      'annotation processors in the pom',
+      'pom.xml',
+      '<project><build><plugins><plugin><configuration><annotationProcessorPaths/></configuration></plugin></plugins></build></project>\n',
+      "the module's pom configures annotationProcessorPaths",
+    ],
   ])('any doubt means all tests: %s', async (_label, file, text, why) => {
     const input = await withChange('src/main/java/lib/Other.java', 'return 1;', 'return 2;');
     await writeTo(path.join(workspace, file), text);
@@ -206,34 +311,57 @@ describe('narrowVerification: what a fix compiles again and which tests run', ()
   it('a class file the reader cannot read: all tests', async () => {
     const input = await withChange('src/main/java/lib/Other.java', 'return 1;', 'return 2;');
     await writeFile(path.join(workspace, 'target/classes/lib/Broken.class'), 'garbage');
-    expect(await narrowVerification(input)).toEqual({ why: 'target/classes/lib/Broken.class cannot be read: not a class file (bad magic)' });
+    expect(await narrowVerification(input)).toEqual({
+      why: 'target/classes/lib/Broken.class cannot be read: not a class file (bad magic)',
+    });
   });
 
-  it('the classes of the user\'s outputs are read once, from their snapshot, however many candidates narrow; a candidate\'s workspace is not read for them', async () => {
+  it("the classes of the user's outputs are read once, from their snapshot, however many candidates narrow; a candidate's workspace is not read for them", async () => {
     // The snapshot is the project as built (its target/ is what reuse-outputs.ts copies); the workspace below has lost its classes.
     const classes = classesOfOutputs(project);
     classes.warm(['']);
-    const first = await narrowVerification({ ...(await withChange('src/main/java/lib/Util.java', 'return n + Constants.LIMIT;', 'return n + Constants.LIMIT + 1;')), readClasses: classes });
+    const first = await narrowVerification({
+      ...(await withChange(
+        'src/main/java/lib/Util.java',
+        'return n + Constants.LIMIT;',
+        'return n + Constants.LIMIT + 1;',
+      )),
+      readClasses: classes,
+    });
     if (!('module' in first)) throw new Error(first.why);
     const input = await withChange('src/main/java/lib/Other.java', 'return 1;', 'return 2;');
     await rm(path.join(workspace, 'target/test-classes'), { recursive: true });
     expect(await narrowVerification(input)).toEqual({ why: 'the module has no compiled tests' });
     const second = await narrowVerification({ ...input, readClasses: classes });
     if (!('module' in second)) throw new Error(second.why);
-    expect(second.selected).toEqual(['lib.FacadeTest', 'lib.HolderTest', 'lib.OtherTest', 'lib.PluginTest', 'lib.ServicesTest', 'lib.UtilTest']);
+    expect(second.selected).toEqual([
+      'lib.FacadeTest',
+      'lib.HolderTest',
+      'lib.OtherTest',
+      'lib.PluginTest',
+      'lib.ServicesTest',
+      'lib.UtilTest',
+    ]);
     expect(await classes('', workspace)).toBe(await classes('', project));
     // A module the snapshot lacks says why, as for a workspace.
-    expect(await classesOfOutputs(path.join(dir, 'nowhere'))('', workspace)).toEqual({ why: 'the module has no compiled tests' });
+    expect(await classesOfOutputs(path.join(dir, 'nowhere'))('', workspace)).toEqual({
+      why: 'the module has no compiled tests',
+    });
   });
 
   it('the skeleton keeps declarations and drops bodies', () => {
     expect(skeleton('class A { int f = 1; void m() { int x = 2; } }')).toBe('class A { int f = 1; void m() {} }');
     expect(skeleton('class A {')).toBeUndefined();
     // Enum constants' bodies and anonymous classes hold method bodies too (jsoup's HtmlTreeBuilderState): a change there is body-only.
-    const states = (cond: string) => `enum S { Initial { boolean process(int t) { if (t ${cond} 1) return true; return false; } }; abstract boolean process(int t); }`;
+    const states = (cond: string) =>
+      `enum S { Initial { boolean process(int t) { if (t ${cond} 1) return true; return false; } }; abstract boolean process(int t); }`;
     expect(skeleton(states('=='))).toBe(skeleton(states('!=')));
-    expect(skeleton(states('=='))).toBe('enum S { Initial { boolean process(int t) {} }; abstract boolean process(int t); }');
-    expect(skeleton('class A { Runnable r = new Runnable() { public void run() { go(1); } }; A() { super(); } }')).toBe('class A { Runnable r = new Runnable() { public void run() {} }; A() {} }');
+    expect(skeleton(states('=='))).toBe(
+      'enum S { Initial { boolean process(int t) {} }; abstract boolean process(int t); }',
+    );
+    expect(skeleton('class A { Runnable r = new Runnable() { public void run() { go(1); } }; A() { super(); } }')).toBe(
+      'class A { Runnable r = new Runnable() { public void run() {} }; A() {} }',
+    );
     // A field of an enum constant's body is not a body: it stays.
     expect(skeleton('enum S { X { int n = 1; }; }')).toBe('enum S { X { int n = 1; }; }');
   });

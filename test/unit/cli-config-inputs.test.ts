@@ -19,7 +19,8 @@ afterEach(async () => {
   await rm(root, { recursive: true, force: true });
 });
 
-const search = (projectRoot: string, env: NodeJS.ProcessEnv = {}) => configFileMayExist({ projectRoot, cwd: projectRoot, env, platform: 'linux', homedir: home });
+const search = (projectRoot: string, env: NodeJS.ProcessEnv = {}) =>
+  configFileMayExist({ projectRoot, cwd: projectRoot, env, platform: 'linux', homedir: home });
 
 describe('configFileMayExist', () => {
   it('loads none of the config stack (cosmiconfig, zod, yaml), which a passing build does not need', async () => {
@@ -50,7 +51,15 @@ describe('configFileMayExist', () => {
     const other = path.join(root, 'repo', 'project', 'module');
     await mkdir(path.join(other, '.config'));
     await writeFile(path.join(other, '.config', 'mvnxrc.yaml'), 'tier: off');
-    expect(await configFileMayExist({ projectRoot: other, cwd: other, env: {}, platform: 'linux', homedir: path.join(root, 'nohome') })).toBe(true);
+    expect(
+      await configFileMayExist({
+        projectRoot: other,
+        cwd: other,
+        env: {},
+        platform: 'linux',
+        homedir: path.join(root, 'nohome'),
+      }),
+    ).toBe(true);
   });
 
   it('counts the global config folder and a meta config in the working directory', async () => {
@@ -71,7 +80,12 @@ describe('configFileMayExist', () => {
 
 describe('configGivenOnCommandLine', () => {
   it('ignores the switches and variables that only the CLI reads', () => {
-    expect(configGivenOnCommandLine({ json: true, verbose: true, maven: '/m' }, { MVNX_MAVEN: '/m', MVNX_DEBUG: '1', MVNX_JSON: '1', MVNX_TIER: '', PATH: '/bin' })).toBe(false);
+    expect(
+      configGivenOnCommandLine(
+        { json: true, verbose: true, maven: '/m' },
+        { MVNX_MAVEN: '/m', MVNX_DEBUG: '1', MVNX_JSON: '1', MVNX_TIER: '', PATH: '/bin' },
+      ),
+    ).toBe(false);
   });
 
   it('sees config-backed flags and MVNX_* variables', () => {

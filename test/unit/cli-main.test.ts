@@ -49,7 +49,9 @@ describe('loadCommand', () => {
   });
 
   it('does not hide a command whose own import is broken', async () => {
-    const dir = await commandsDir({ 'broken.js': "import './missing-helper.js';\nexport async function run() { return 0; }\n" });
+    const dir = await commandsDir({
+      'broken.js': "import './missing-helper.js';\nexport async function run() { return 0; }\n",
+    });
     const error = await loadCommand('broken', dir).catch((caught: unknown) => caught);
     expect(error).not.toBeInstanceOf(MvnxError);
     expect(String(error)).toContain('missing-helper.js');
@@ -57,12 +59,14 @@ describe('loadCommand', () => {
 
   it('refuses a module without a run function', async () => {
     const dir = await commandsDir({ 'empty.js': 'export const nothing = 1;\n' });
-    await expect(loadCommand('empty', dir)).rejects.toThrow('mvnx empty is not available in this build (its module has no run function)');
+    await expect(loadCommand('empty', dir)).rejects.toThrow(
+      'mvnx empty is not available in this build (its module has no run function)',
+    );
   });
 });
 
 describe('help and version', () => {
-  it('explains every flag and subcommand and points to Maven\'s own help', () => {
+  it("explains every flag and subcommand and points to Maven's own help", () => {
     const text = helpText();
     for (const flag of FLAGS) expect(text).toContain(`--mvnx-${flag.name}`);
     for (const name of SUBCOMMANDS) expect(text).toMatch(new RegExp(`^  ${name} `, 'm'));

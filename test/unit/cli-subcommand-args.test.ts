@@ -26,8 +26,14 @@ const errorOf = (args: string[]): MvnxError => {
 
 describe('subcommand arguments (node:util parseArgs behind one shape)', () => {
   it('reads options in every spelling and positionals, stdin dash included', () => {
-    expect(parseSubcommandArgs(SPEC, ['--reports=out', 'a.log', '-f', '--json'])).toEqual({ values: { reports: 'out', force: true, json: true }, positionals: ['a.log'] });
-    expect(parseSubcommandArgs(SPEC, ['--reports', 'out', '-'])).toEqual({ values: { reports: 'out' }, positionals: ['-'] });
+    expect(parseSubcommandArgs(SPEC, ['--reports=out', 'a.log', '-f', '--json'])).toEqual({
+      values: { reports: 'out', force: true, json: true },
+      positionals: ['a.log'],
+    });
+    expect(parseSubcommandArgs(SPEC, ['--reports', 'out', '-'])).toEqual({
+      values: { reports: 'out' },
+      positionals: ['-'],
+    });
     expect(parseSubcommandArgs(SPEC, ['-g', 'verify', '--goals=-o verify']).values.goals).toBe('-o verify');
   });
 
@@ -41,14 +47,19 @@ describe('subcommand arguments (node:util parseArgs behind one shape)', () => {
     expect(errorOf(['--reports', '--json']).message).toBe(`mvnx thing: --reports needs a folder; ${SPEC.usage}`);
     expect(errorOf(['-g']).message).toBe(`mvnx thing: --goals needs a value; ${SPEC.usage}`);
     expect(errorOf(['--json=yes']).message).toBe(`mvnx thing: --json takes no value; ${SPEC.usage}`);
-    expect(errorOf(['a.log', 'b.log']).message).toBe(`mvnx thing: one file at a time, got a.log and b.log; ${SPEC.usage}`);
+    expect(errorOf(['a.log', 'b.log']).message).toBe(
+      `mvnx thing: one file at a time, got a.log and b.log; ${SPEC.usage}`,
+    );
     expect(errorOf(['-x']).message).toBe(`mvnx thing: unknown argument -x; ${SPEC.usage}`);
   });
 
   it('takes a separate value that starts with a dash (strict parseArgs alone refuses it)', () => {
     expect(parseSubcommandArgs(SPEC, ['--goals', '-o -q verify']).values.goals).toBe('-o -q verify');
     expect(parseSubcommandArgs(SPEC, ['-g', '-q']).values.goals).toBe('-q');
-    expect(parseSubcommandArgs(SPEC, ['--goals', '--mvnx-tier=off verify', '-f']).values).toEqual({ goals: '--mvnx-tier=off verify', force: true });
+    expect(parseSubcommandArgs(SPEC, ['--goals', '--mvnx-tier=off verify', '-f']).values).toEqual({
+      goals: '--mvnx-tier=off verify',
+      force: true,
+    });
     // One of the command's own options is not a value: the value is missing.
     expect(errorOf(['--goals', '-f']).message).toBe(`mvnx thing: --goals needs a value; ${SPEC.usage}`);
     expect(errorOf(['--goals', '--reports=out']).message).toBe(`mvnx thing: --goals needs a value; ${SPEC.usage}`);
@@ -57,10 +68,23 @@ describe('subcommand arguments (node:util parseArgs behind one shape)', () => {
   });
 
   it('reads --mvnx-NAME flags with the option table when the command takes them', () => {
-    const spec = { command: 'mvnx look', usage: 'usage: mvnx look [--json] [--mvnx-NAME=VALUE ...]', options: { json: { type: 'boolean' } }, mvnxFlags: true } as const;
-    expect(parseSubcommandArgs(spec, ['--mvnx-tier=auto', '--json', '--mvnx-agent'])).toEqual({ values: { json: true }, positionals: [], flags: { tier: 'auto', agent: true } });
-    expect(() => parseSubcommandArgs(spec, ['--mvnx-tire=auto'])).toThrow(`mvnx look: unknown flag --mvnx-tire; did you mean --mvnx-tier? (see mvnx --help); ${spec.usage}`);
-    expect(() => parseSubcommandArgs(spec, ['--mvnx-config'])).toThrow(`mvnx look: flag --mvnx-config needs a value: --mvnx-config=FILE; ${spec.usage}`);
+    const spec = {
+      command: 'mvnx look',
+      usage: 'usage: mvnx look [--json] [--mvnx-NAME=VALUE ...]',
+      options: { json: { type: 'boolean' } },
+      mvnxFlags: true,
+    } as const;
+    expect(parseSubcommandArgs(spec, ['--mvnx-tier=auto', '--json', '--mvnx-agent'])).toEqual({
+      values: { json: true },
+      positionals: [],
+      flags: { tier: 'auto', agent: true },
+    });
+    expect(() => parseSubcommandArgs(spec, ['--mvnx-tire=auto'])).toThrow(
+      `mvnx look: unknown flag --mvnx-tire; did you mean --mvnx-tier? (see mvnx --help); ${spec.usage}`,
+    );
+    expect(() => parseSubcommandArgs(spec, ['--mvnx-config'])).toThrow(
+      `mvnx look: flag --mvnx-config needs a value: --mvnx-config=FILE; ${spec.usage}`,
+    );
     // Without mvnxFlags a --mvnx flag is an unknown argument like any other.
     expect(errorOf(['--mvnx-tier=auto']).message).toBe(`mvnx thing: unknown argument --mvnx-tier; ${SPEC.usage}`);
   });

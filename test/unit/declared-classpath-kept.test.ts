@@ -25,7 +25,12 @@ const dependency = (artifactId: string, version?: string, scope = 'compile') =>
 const pomOf = (...dependencies: string[]) => `<project><dependencies>${dependencies.join('')}</dependencies></project>`;
 
 /** An artifact in the local repository: its pom (with these dependencies) and, unless told otherwise, its jar. */
-async function publish(artifactId: string, version: string, dependencies: string[] = [], { jar = true } = {}): Promise<string> {
+async function publish(
+  artifactId: string,
+  version: string,
+  dependencies: string[] = [],
+  { jar = true } = {},
+): Promise<string> {
   const folder = path.join(repository, 'g', artifactId, version);
   await mkdir(folder, { recursive: true });
   await writeFile(path.join(folder, `${artifactId}-${version}.pom`), pomOf(...dependencies));
@@ -33,7 +38,8 @@ async function publish(artifactId: string, version: string, dependencies: string
   return path.join(folder, `${artifactId}-${version}.jar`);
 }
 
-const jarOf = (artifactId: string, version: string) => path.join(repository, 'g', artifactId, version, `${artifactId}-${version}.jar`);
+const jarOf = (artifactId: string, version: string) =>
+  path.join(repository, 'g', artifactId, version, `${artifactId}-${version}.jar`);
 
 describe('keptDeclaredClasspath', () => {
   it('resolves as resolveDeclaredClasspath does, and keeps the answer with what it looked at', async () => {
@@ -44,7 +50,11 @@ describe('keptDeclaredClasspath', () => {
 
     const kept = await keptDeclaredClasspath(pomFile, pom, repository, cacheDir);
     expect(kept).toEqual(await resolveDeclaredClasspath(pom, repository));
-    expect(kept).toEqual({ main: [jarOf('lib', '1.0'), jarOf('inner', '2.0')], test: [jarOf('lib', '1.0'), jarOf('inner', '2.0'), jarOf('junit', '5.0')], missing: [] });
+    expect(kept).toEqual({
+      main: [jarOf('lib', '1.0'), jarOf('inner', '2.0')],
+      test: [jarOf('lib', '1.0'), jarOf('inner', '2.0'), jarOf('junit', '5.0')],
+      missing: [],
+    });
     expect(await readdir(path.join(cacheDir, 'classpath'))).toHaveLength(1);
   });
 
@@ -62,8 +72,14 @@ describe('keptDeclaredClasspath', () => {
     // The same size and time, another content: only a kept answer still names inner.
     await writeFile(libPom, pomOf(dependency('other', '2.0')));
     await utimes(libPom, time, time);
-    expect((await keptDeclaredClasspath(pomFile, pom, repository, cacheDir)).main).toEqual([jarOf('lib', '1.0'), jarOf('inner', '2.0')]);
-    expect((await resolveDeclaredClasspath(pom, repository)).main).toEqual([jarOf('lib', '1.0'), jarOf('other', '2.0')]);
+    expect((await keptDeclaredClasspath(pomFile, pom, repository, cacheDir)).main).toEqual([
+      jarOf('lib', '1.0'),
+      jarOf('inner', '2.0'),
+    ]);
+    expect((await resolveDeclaredClasspath(pom, repository)).main).toEqual([
+      jarOf('lib', '1.0'),
+      jarOf('other', '2.0'),
+    ]);
   });
 
   it('resolves again when a pom it read changed', async () => {
@@ -73,17 +89,32 @@ describe('keptDeclaredClasspath', () => {
     const pom = pomOf(dependency('lib', '1.0'));
     await keptDeclaredClasspath(pomFile, pom, repository, cacheDir);
 
-    await writeFile(path.join(repository, 'g/lib/1.0/lib-1.0.pom'), pomOf(dependency('inner', '2.0'), dependency('extra', '3.0')));
-    expect((await keptDeclaredClasspath(pomFile, pom, repository, cacheDir)).main).toEqual([jarOf('lib', '1.0'), jarOf('inner', '2.0'), jarOf('extra', '3.0')]);
+    await writeFile(
+      path.join(repository, 'g/lib/1.0/lib-1.0.pom'),
+      pomOf(dependency('inner', '2.0'), dependency('extra', '3.0')),
+    );
+    expect((await keptDeclaredClasspath(pomFile, pom, repository, cacheDir)).main).toEqual([
+      jarOf('lib', '1.0'),
+      jarOf('inner', '2.0'),
+      jarOf('extra', '3.0'),
+    ]);
   });
 
   it('resolves again when a jar that was missing arrives', async () => {
     await publish('lib', '1.0', [], { jar: false });
     const pom = pomOf(dependency('lib', '1.0'));
-    expect(await keptDeclaredClasspath(pomFile, pom, repository, cacheDir)).toEqual({ main: [], test: [], missing: ['g:lib:1.0'] });
+    expect(await keptDeclaredClasspath(pomFile, pom, repository, cacheDir)).toEqual({
+      main: [],
+      test: [],
+      missing: ['g:lib:1.0'],
+    });
 
     await writeFile(jarOf('lib', '1.0'), 'jar');
-    expect(await keptDeclaredClasspath(pomFile, pom, repository, cacheDir)).toEqual({ main: [jarOf('lib', '1.0')], test: [jarOf('lib', '1.0')], missing: [] });
+    expect(await keptDeclaredClasspath(pomFile, pom, repository, cacheDir)).toEqual({
+      main: [jarOf('lib', '1.0')],
+      test: [jarOf('lib', '1.0')],
+      missing: [],
+    });
   });
 
   it('resolves again when a second version arrives beside the only one a versionless dependency took', async () => {
@@ -93,19 +124,32 @@ describe('keptDeclaredClasspath', () => {
 
     // Two versions: which one a parent manages cannot be told here.
     await publish('managed', '1.1');
-    expect(await keptDeclaredClasspath(pomFile, pom, repository, cacheDir)).toEqual({ main: [], test: [], missing: ['g:managed:?'] });
+    expect(await keptDeclaredClasspath(pomFile, pom, repository, cacheDir)).toEqual({
+      main: [],
+      test: [],
+      missing: ['g:managed:?'],
+    });
   });
 
   it('keeps one answer per pom file and local repository, and resolves again when the pom text changed', async () => {
     await publish('a', '1.0');
     await publish('b', '1.0');
     const other = path.join(scratch, 'other-module', 'pom.xml');
-    expect((await keptDeclaredClasspath(pomFile, pomOf(dependency('a', '1.0')), repository, cacheDir)).main).toEqual([jarOf('a', '1.0')]);
-    expect((await keptDeclaredClasspath(other, pomOf(dependency('b', '1.0')), repository, cacheDir)).main).toEqual([jarOf('b', '1.0')]);
-    expect((await keptDeclaredClasspath(pomFile, pomOf(dependency('a', '1.0')), path.join(scratch, 'elsewhere'), cacheDir)).missing).toEqual(['g:a:1.0']);
+    expect((await keptDeclaredClasspath(pomFile, pomOf(dependency('a', '1.0')), repository, cacheDir)).main).toEqual([
+      jarOf('a', '1.0'),
+    ]);
+    expect((await keptDeclaredClasspath(other, pomOf(dependency('b', '1.0')), repository, cacheDir)).main).toEqual([
+      jarOf('b', '1.0'),
+    ]);
+    expect(
+      (await keptDeclaredClasspath(pomFile, pomOf(dependency('a', '1.0')), path.join(scratch, 'elsewhere'), cacheDir))
+        .missing,
+    ).toEqual(['g:a:1.0']);
     expect(await readdir(path.join(cacheDir, 'classpath'))).toHaveLength(3);
     // The module's pom edited: its entry is replaced, not added to.
-    expect((await keptDeclaredClasspath(pomFile, pomOf(dependency('b', '1.0')), repository, cacheDir)).main).toEqual([jarOf('b', '1.0')]);
+    expect((await keptDeclaredClasspath(pomFile, pomOf(dependency('b', '1.0')), repository, cacheDir)).main).toEqual([
+      jarOf('b', '1.0'),
+    ]);
     expect(await readdir(path.join(cacheDir, 'classpath'))).toHaveLength(3);
   });
 
@@ -114,9 +158,17 @@ describe('keptDeclaredClasspath', () => {
     const pom = pomOf(dependency('lib', '1.0'));
     await keptDeclaredClasspath(pomFile, pom, repository, cacheDir);
     const [kept] = await readdir(path.join(cacheDir, 'classpath'));
-    const { pom: pomHash } = JSON.parse(await readFile(path.join(cacheDir, 'classpath', kept!), 'utf8')) as { pom: string };
+    const { pom: pomHash } = JSON.parse(await readFile(path.join(cacheDir, 'classpath', kept!), 'utf8')) as {
+      pom: string;
+    };
     const sameKey = { format: 'mvnx-declared-classpath/1', pom: pomHash, localRepository: repository, consulted: {} };
-    for (const damaged of ['{"format":', 'null', '{"format":"mvnx-declared-classpath/1","consulted":null}', JSON.stringify({ ...sameKey, classpath: null }), JSON.stringify({ ...sameKey, classpath: { main: [1], test: [], missing: [] } })]) {
+    for (const damaged of [
+      '{"format":',
+      'null',
+      '{"format":"mvnx-declared-classpath/1","consulted":null}',
+      JSON.stringify({ ...sameKey, classpath: null }),
+      JSON.stringify({ ...sameKey, classpath: { main: [1], test: [], missing: [] } }),
+    ]) {
       await writeFile(path.join(cacheDir, 'classpath', kept!), damaged);
       expect((await keptDeclaredClasspath(pomFile, pom, repository, cacheDir)).main).toEqual([jarOf('lib', '1.0')]);
     }

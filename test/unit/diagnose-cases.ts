@@ -43,7 +43,9 @@ export async function loadCases(): Promise<FixtureCase[]> {
     const meta = JSON.parse(await readFile(path.join(dir, 'meta.json'), 'utf8')) as CaseMeta;
     let project = meta.project;
     if (!project && meta.derivedFrom) {
-      const source = JSON.parse(await readFile(path.join(CASES_DIR, meta.derivedFrom, 'meta.json'), 'utf8')) as CaseMeta;
+      const source = JSON.parse(
+        await readFile(path.join(CASES_DIR, meta.derivedFrom, 'meta.json'), 'utf8'),
+      ) as CaseMeta;
       project = source.project;
     }
     if (!project) throw new Error(`case ${name}: meta.json names no project`);

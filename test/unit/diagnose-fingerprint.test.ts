@@ -27,9 +27,14 @@ describe('diagnosticFingerprint', () => {
   it('ignores line drift, absolute paths, timestamps and object hashes', () => {
     const fp = diagnosticFingerprint(base);
     expect(diagnosticFingerprint({ ...base, line: 40, column: 3 })).toBe(fp);
-    const other = (message: string): string => diagnosticFingerprint({ kind: 'other', category: 'unknown', fixable: false, message });
-    expect(other('failed at /tmp/ws-123/project/pom.xml on 2026-12-02T14:36:37Z')).toBe(other('failed at /home/me/proj/pom.xml on 2025-01-01T00:00:00Z'));
-    expect(other('java.lang.Object@1b6d3586 broke after 12 ms')).toBe(other('java.lang.Object@7a81197d broke after 340 ms'));
+    const other = (message: string): string =>
+      diagnosticFingerprint({ kind: 'other', category: 'unknown', fixable: false, message });
+    expect(other('failed at /tmp/ws-123/project/pom.xml on 2026-12-02T14:36:37Z')).toBe(
+      other('failed at /home/me/proj/pom.xml on 2025-01-01T00:00:00Z'),
+    );
+    expect(other('java.lang.Object@1b6d3586 broke after 12 ms')).toBe(
+      other('java.lang.Object@7a81197d broke after 340 ms'),
+    );
   });
 
   it('changes with the message, file, symbol, test or category', () => {

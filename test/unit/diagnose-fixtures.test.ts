@@ -15,10 +15,20 @@ const update = process.env.DIAGNOSE_UPDATE_EXPECTED === '1';
 async function diagnoseCase(c: FixtureCase): Promise<Diagnosis> {
   if (c.meta.projectRoot) {
     // Windows paths, other encodings: read the checked-in bytes against the root the log names.
-    return diagnoseBuild({ projectRoot: projectDir(c.project), logFile: path.join(c.dir, 'console.txt'), logRoot: c.meta.projectRoot, exitCode: c.meta.exitCode ?? 1 });
+    return diagnoseBuild({
+      projectRoot: projectDir(c.project),
+      logFile: path.join(c.dir, 'console.txt'),
+      logRoot: c.meta.projectRoot,
+      exitCode: c.meta.exitCode ?? 1,
+    });
   }
   const tree = await layOut(c);
-  return diagnoseBuild({ projectRoot: tree.root, logFile: tree.logFile, runStartedAt: tree.startedAt, exitCode: c.meta.exitCode ?? 1 });
+  return diagnoseBuild({
+    projectRoot: tree.root,
+    logFile: tree.logFile,
+    runStartedAt: tree.startedAt,
+    exitCode: c.meta.exitCode ?? 1,
+  });
 }
 
 async function expectedOf(c: FixtureCase, actual: unknown): Promise<unknown> {
@@ -32,14 +42,47 @@ describe('captured fixture logs', () => {
   it('covers every category the brief asks for', () => {
     expect(cases.map((c) => c.name)).toEqual(
       expect.arrayContaining([
-        'compile-errors', 'compile-errors-quiet', 'compile-errors-color', 'test-compile-error', 'multi-module',
-        'test-failures', 'test-oom', 'dependency-missing', 'plugin-missing', 'enforcer-rule', 'pom-malformed',
-        'unknown-lifecycle', 'windows-compile-errors', 'windows-multi-module',
+        'compile-errors',
+        'compile-errors-quiet',
+        'compile-errors-color',
+        'test-compile-error',
+        'multi-module',
+        'test-failures',
+        'test-oom',
+        'dependency-missing',
+        'plugin-missing',
+        'enforcer-rule',
+        'pom-malformed',
+        'unknown-lifecycle',
+        'windows-compile-errors',
+        'windows-multi-module',
         // -Werror, javadoc, quality gates, crashed and hung forks, reasons
-        'werror', 'werror-quiet', 'doclint', 'javadoc', 'checkstyle', 'pmd', 'spotbugs', 'forbiddenapis', 'spotless', 'fmt',
-        'license', 'format-check', 'test-exit', 'test-exit-quiet', 'test-fork-timeout', 'test-fork-timeout-quiet', 'plugin-prefix-offline',
+        'werror',
+        'werror-quiet',
+        'doclint',
+        'javadoc',
+        'checkstyle',
+        'pmd',
+        'spotbugs',
+        'forbiddenapis',
+        'spotless',
+        'fmt',
+        'license',
+        'format-check',
+        'test-exit',
+        'test-exit-quiet',
+        'test-fork-timeout',
+        'test-fork-timeout-quiet',
+        'plugin-prefix-offline',
         // logs from elsewhere
-        'ci-github-actions', 'ci-github-web', 'ci-jenkins-parallel', 'windows-no-drive', 'legacy-compiler-format', 'lone-cr', 'utf16-bom', 'latin1-path',
+        'ci-github-actions',
+        'ci-github-web',
+        'ci-jenkins-parallel',
+        'windows-no-drive',
+        'legacy-compiler-format',
+        'lone-cr',
+        'utf16-bom',
+        'latin1-path',
       ]),
     );
   });
@@ -58,14 +101,24 @@ describe('captured fixture logs', () => {
     '%s: the pure log parser with projectRoot /__ROOT__ finds the same compile, quality and build failures',
     async (_name, c) => {
       const log = parseMavenLog(c.console.split('\n'), { projectRoot: PLACEHOLDER_ROOT });
-      const expected = (await expectedOf(c, comparable(await diagnoseCase(c)))) as { diagnostics: Array<{ kind: string; category: string }> };
+      const expected = (await expectedOf(c, comparable(await diagnoseCase(c)))) as {
+        diagnostics: Array<{ kind: string; category: string }>;
+      };
       // No files at all: reports and dump files are the file side's, so cases that need them are compared without.
-      const assembled = assembleDiagnosis({ log, testDiagnostics: [], moduleFolders: await discoverModules(projectDir(c.project)), exitCode: 1 });
-      const fromLog = assembled.diagnostics.filter((d) => d.kind !== 'test').map(({ fingerprint: _fp, ...rest }) => rest);
+      const assembled = assembleDiagnosis({
+        log,
+        testDiagnostics: [],
+        moduleFolders: await discoverModules(projectDir(c.project)),
+        exitCode: 1,
+      });
+      const fromLog = assembled.diagnostics
+        .filter((d) => d.kind !== 'test')
+        .map(({ fingerprint: _fp, ...rest }) => rest);
       const expectedHere = expected.diagnostics.filter((d) => d.kind !== 'test');
       if (existsSync(path.join(c.dir, 'reports')) && expectedHere.some((d) => d.kind === 'quality')) {
         // Quality reports are read by the file side: the log alone still names every failed gate.
-        const tools = (ds: Array<{ kind: string; tool?: string }>) => [...new Set(ds.filter((d) => d.kind === 'quality').map((d) => d.tool))].sort();
+        const tools = (ds: Array<{ kind: string; tool?: string }>) =>
+          [...new Set(ds.filter((d) => d.kind === 'quality').map((d) => d.tool))].sort();
         expect(tools(fromLog)).toEqual(tools(expectedHere as Array<{ kind: string; tool?: string }>));
       } else {
         expect(fromLog).toEqual(expectedHere);

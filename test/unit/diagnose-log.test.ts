@@ -43,7 +43,13 @@ describe('parseMavenLog', () => {
       { projectRoot: ROOT },
     );
     expect(result.compileErrors).toHaveLength(1);
-    expect(result.compileErrors[0]).toMatchObject({ file: 'src/main/java/B.java', line: 4, column: 1, module: 'app', scope: 'main' });
+    expect(result.compileErrors[0]).toMatchObject({
+      file: 'src/main/java/B.java',
+      line: 4,
+      column: 1,
+      module: 'app',
+      scope: 'main',
+    });
     expect(result.compileErrors[0]?.details).toBeUndefined();
     expect(result.mavenWarnings).toEqual(['/__ROOT__/src/main/java/A.java:[3,8] deprecated API']);
   });
@@ -61,16 +67,25 @@ describe('parseMavenLog', () => {
   });
 
   it('gives an unparseable javac failure a diagnostic that is not fixable', () => {
-    const result = parseMavenLog(['[ERROR] Failure executing javac, but could not parse the error:'], { projectRoot: ROOT });
-    expect(result.compileErrors).toEqual([expect.objectContaining({ kind: 'compile', fixable: false, reason: expect.any(String) })]);
+    const result = parseMavenLog(['[ERROR] Failure executing javac, but could not parse the error:'], {
+      projectRoot: ROOT,
+    });
+    expect(result.compileErrors).toEqual([
+      expect.objectContaining({ kind: 'compile', fixable: false, reason: expect.any(String) }),
+    ]);
   });
 
   it('names an unrecognised failure unknown, with the goal message', () => {
     const result = parseMavenLog(
-      ['[INFO] BUILD FAILURE', '[ERROR] Failed to execute goal com.x:weird-plugin:1.0:run (default) on project app: it broke -> [Help 1]'],
+      [
+        '[INFO] BUILD FAILURE',
+        '[ERROR] Failed to execute goal com.x:weird-plugin:1.0:run (default) on project app: it broke -> [Help 1]',
+      ],
       { projectRoot: ROOT },
     );
-    expect(result.otherFailures).toEqual([expect.objectContaining({ category: 'unknown', module: 'app', message: 'it broke -> [Help 1]', fixable: false })]);
+    expect(result.otherFailures).toEqual([
+      expect.objectContaining({ category: 'unknown', module: 'app', message: 'it broke -> [Help 1]', fixable: false }),
+    ]);
   });
 
   it('recognises a forked VM crash and hs_err files: a JVM crash, not a test failure', () => {
@@ -83,7 +98,9 @@ describe('parseMavenLog', () => {
     );
     expect(log.forkFailures).toEqual([expect.objectContaining({ kind: 'exit', fatalErrorFile: true })]);
     const diagnosis = assembleDiagnosis({ log, testDiagnostics: [], moduleFolders: [], exitCode: 1 });
-    expect(diagnosis.diagnostics).toEqual([expect.objectContaining({ kind: 'other', category: 'jvm-crash', fixable: false })]);
+    expect(diagnosis.diagnostics).toEqual([
+      expect.objectContaining({ kind: 'other', category: 'jvm-crash', fixable: false }),
+    ]);
     expect(diagnosis.reason).toMatch(/hs_err_pid file/);
   });
 
@@ -101,14 +118,32 @@ describe('parseMavenLog', () => {
     );
     expect(result.testFailuresReported).toBe(true);
     expect(result.consoleTestFailures).toEqual([
-      { className: 'AccountTest', method: 'withdraw', line: 25, message: 'expected: <70> but was: <69>', outcome: 'failure', module: 'bank' },
-      { className: 'AccountTest', method: 'deposit', line: 39, message: 'IllegalArgument negative deposit: -3', outcome: 'error', module: 'bank' },
+      {
+        className: 'AccountTest',
+        method: 'withdraw',
+        line: 25,
+        message: 'expected: <70> but was: <69>',
+        outcome: 'failure',
+        module: 'bank',
+      },
+      {
+        className: 'AccountTest',
+        method: 'deposit',
+        line: 39,
+        message: 'IllegalArgument negative deposit: -3',
+        outcome: 'error',
+        module: 'bank',
+      },
     ]);
   });
 
   it('skips binary junk with a warning, and keeps a line another tool decoded lossily (U+FFFD)', () => {
     const result = parseMavenLog(
-      ['\u0000\u0001\u0002garbage', '[ERROR] /__ROOT__/A.java:[1,1] oops', '[ERROR] /__ROOT__/J\ufffdrgen/B.java:[2,2] lost letter'],
+      [
+        '\u0000\u0001\u0002garbage',
+        '[ERROR] /__ROOT__/A.java:[1,1] oops',
+        '[ERROR] /__ROOT__/J\ufffdrgen/B.java:[2,2] lost letter',
+      ],
       { projectRoot: ROOT },
     );
     expect(result.compileErrors.map((d) => d.file)).toEqual(['A.java', 'J\ufffdrgen/B.java']);
@@ -138,7 +173,13 @@ describe('streamLogLines', () => {
 describe('diagnoseBuild on edge inputs', () => {
   it('turns an interrupt into a non-fixable diagnosis even with compile errors in the log', async () => {
     const { dir, file } = await tempFile('console.txt', '[ERROR] /x/A.java:[1,1] oops\n');
-    const d = await diagnoseBuild({ projectRoot: dir, logFile: file, runStartedAt: new Date(), exitCode: 130, interrupted: true });
+    const d = await diagnoseBuild({
+      projectRoot: dir,
+      logFile: file,
+      runStartedAt: new Date(),
+      exitCode: 130,
+      interrupted: true,
+    });
     expect(d.diagnostics.map((x) => x.category)).toEqual(['compile', 'interrupted']);
     expect(d.fixable).toBe(false);
     expect(d.reason).toBe('the build was interrupted before it finished');
@@ -146,22 +187,44 @@ describe('diagnoseBuild on edge inputs', () => {
 
   it('turns a timeout into category timeout', async () => {
     const { dir, file } = await tempFile('console.txt', '[INFO] Scanning for projects...\n');
-    const d = await diagnoseBuild({ projectRoot: dir, logFile: file, runStartedAt: new Date(), exitCode: 143, timedOut: true });
+    const d = await diagnoseBuild({
+      projectRoot: dir,
+      logFile: file,
+      runStartedAt: new Date(),
+      exitCode: 143,
+      timedOut: true,
+    });
     expect(d.diagnostics).toEqual([expect.objectContaining({ kind: 'other', category: 'timeout', fixable: false })]);
     expect(d.fixable).toBe(false);
   });
 
   it('says so when the log is missing, instead of throwing', async () => {
     const dir = await tempDir('mvnx-diagnose-log-');
-    const d = await diagnoseBuild({ projectRoot: dir, logFile: path.join(dir, 'absent.txt'), runStartedAt: new Date(), exitCode: 1 });
+    const d = await diagnoseBuild({
+      projectRoot: dir,
+      logFile: path.join(dir, 'absent.txt'),
+      runStartedAt: new Date(),
+      exitCode: 1,
+    });
     expect(d.warnings[0]).toMatch(/^cannot read the log .*absent\.txt/);
-    expect(d.diagnostics).toEqual([expect.objectContaining({ category: 'unknown', message: 'Maven exited with code 1 and the log names no failure' })]);
+    expect(d.diagnostics).toEqual([
+      expect.objectContaining({
+        category: 'unknown',
+        message: 'Maven exited with code 1 and the log names no failure',
+      }),
+    ]);
     expect(d.fixable).toBe(false);
   });
 
   it('warns about a truncated log and still reports what it holds', async () => {
     const { dir, file } = await tempFile('console.txt', '[ERROR] /x/A.java:[1,1] oops\n[ERROR] /x/B.java:[2');
-    const d = await diagnoseBuild({ projectRoot: dir, logFile: file, runStartedAt: new Date(), exitCode: 1, logTruncated: true });
+    const d = await diagnoseBuild({
+      projectRoot: dir,
+      logFile: file,
+      runStartedAt: new Date(),
+      exitCode: 1,
+      logTruncated: true,
+    });
     expect(d.diagnostics).toHaveLength(1);
     expect(d.warnings).toContain('the log was truncated (its head was dropped); the diagnosis may be partial');
     expect(d.fixable).toBe(true);
@@ -169,7 +232,10 @@ describe('diagnoseBuild on edge inputs', () => {
 
   it('reports a malformed root pom as a warning, not a throw', async () => {
     const { dir, file } = await tempFile('console.txt', '[ERROR] /x/A.java:[1,1] oops\n');
-    await writeFile(path.join(dir, 'pom.xml'), '<project><artifactId>a</artifactId><modules><module>m</modules></project');
+    await writeFile(
+      path.join(dir, 'pom.xml'),
+      '<project><artifactId>a</artifactId><modules><module>m</modules></project',
+    );
     const d = await diagnoseBuild({ projectRoot: dir, logFile: file, runStartedAt: new Date(), exitCode: 1 });
     expect(d.warnings).toContain('cannot read pom.xml: Closing Tag is not closed.');
     expect(d.diagnostics).toHaveLength(1);
@@ -180,7 +246,23 @@ describe('never throws on arbitrary input', () => {
   it('parseMavenLog and parseSurefireReport return a result for any text', async () => {
     const fc = (await import('fast-check')).default;
     const { parseSurefireReport } = await import('../../src/diagnose/index.js');
-    const fragments = fc.constantFrom('[ERROR] ', '[WARNING] ', '/__ROOT__/A.java:[', '1,2] ', '  symbol: x', 'Failed to execute goal ', ' on project ', '<testcase name="', '"/>', '<failure ', '\u0000', '\ufffd', '\x1b[1;31m', 'C:\\x\\', '\n');
+    const fragments = fc.constantFrom(
+      '[ERROR] ',
+      '[WARNING] ',
+      '/__ROOT__/A.java:[',
+      '1,2] ',
+      '  symbol: x',
+      'Failed to execute goal ',
+      ' on project ',
+      '<testcase name="',
+      '"/>',
+      '<failure ',
+      '\u0000',
+      '\ufffd',
+      '\x1b[1;31m',
+      'C:\\x\\',
+      '\n',
+    );
     const text = fc.array(fc.oneof(fragments, fc.string()), { maxLength: 40 }).map((parts) => parts.join(''));
     fc.assert(
       fc.property(text, (t) => {

@@ -18,7 +18,7 @@ const bodies: Record<string, string> = {
   'checkstyle-like': repeat('A.java:[1,1] (x) '),
   'spotbugs-like': `Medium: ${repeat('[a.B] At ')}`,
   'summary dots': `${repeat('x ... ')}SUCCESS`,
-  'quotes': repeat("'aaaa' for "),
+  quotes: repeat("'aaaa' for "),
   'CI prefixes': repeat('[2026-12-02T14:36:46.334Z] '),
 };
 

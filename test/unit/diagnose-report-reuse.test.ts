@@ -13,13 +13,19 @@ const report = (status: 'passed' | 'failed') => `<?xml version="1.0" encoding="U
 
 it('reads a report again when its content changed, and gives the same answer for the same content', async () => {
   const root = await tempDir('mvnx-report-reuse-');
-  await writeFile(path.join(root, 'pom.xml'), '<project><modelVersion>4.0.0</modelVersion><groupId>demo</groupId><artifactId>calc</artifactId><version>1</version></project>\n');
+  await writeFile(
+    path.join(root, 'pom.xml'),
+    '<project><modelVersion>4.0.0</modelVersion><groupId>demo</groupId><artifactId>calc</artifactId><version>1</version></project>\n',
+  );
   const reports = path.join(root, 'target/surefire-reports');
   await mkdir(reports, { recursive: true });
   const file = path.join(reports, 'TEST-demo.CalcTest.xml');
   await writeFile(file, report('failed'));
   const log = path.join(root, 'build.log');
-  await writeFile(log, '[ERROR] Tests run: 2, Failures: 1, Errors: 0, Skipped: 0 <<< FAILURE! -- in demo.CalcTest\n[INFO] BUILD FAILURE\n');
+  await writeFile(
+    log,
+    '[ERROR] Tests run: 2, Failures: 1, Errors: 0, Skipped: 0 <<< FAILURE! -- in demo.CalcTest\n[INFO] BUILD FAILURE\n',
+  );
 
   // The diagnosis and the repair's baseline read the same report.
   const diagnosis = await diagnoseBuild({ projectRoot: root, logFile: log, exitCode: 1 });
@@ -30,5 +36,8 @@ it('reads a report again when its content changed, and gives the same answer for
 
   // The same file rewritten (the next build): its new content, not the first answer.
   await writeFile(file, report('passed'));
-  expect((await collectTestResults({ projectRoot: root })).map((t) => `${t.method} ${t.status}`)).toEqual(['adds passed', 'divides passed']);
+  expect((await collectTestResults({ projectRoot: root })).map((t) => `${t.method} ${t.status}`)).toEqual([
+    'adds passed',
+    'divides passed',
+  ]);
 });

@@ -2,7 +2,12 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { collectTestResults, diagnoseBuild, normaliseTestMethod, parseSurefireReport } from '../../src/diagnose/index.js';
+import {
+  collectTestResults,
+  diagnoseBuild,
+  normaliseTestMethod,
+  parseSurefireReport,
+} from '../../src/diagnose/index.js';
 import { layOut, loadCases, setMtime } from './diagnose-cases.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
@@ -37,7 +42,9 @@ describe('collectTestResults', () => {
   it('lists every case of the fixture run, passing ones included, once each', async () => {
     const tree = await layOut(testFailures);
     const results = await collectTestResults({ projectRoot: tree.root, since: tree.startedAt });
-    const summary = results.map((r) => `${r.className}#${r.method}${r.reportedName ? ` (${r.reportedName})` : ''} ${r.status}`);
+    const summary = results.map(
+      (r) => `${r.className}#${r.method}${r.reportedName ? ` (${r.reportedName})` : ''} ${r.status}`,
+    );
     expect(summary.sort()).toEqual(
       [
         'com.acme.bank.AccountTest#depositAddsToBalance passed',
@@ -62,11 +69,23 @@ describe('collectTestResults', () => {
     const results = await collectTestResults({ projectRoot: tree.root, since: tree.startedAt });
     expect(results.map((r) => r.className)).toEqual(['com.acme.bank.LedgerTest']);
 
-    const d = await diagnoseBuild({ projectRoot: tree.root, logFile: tree.logFile, runStartedAt: tree.startedAt, exitCode: 1 });
+    const d = await diagnoseBuild({
+      projectRoot: tree.root,
+      logFile: tree.logFile,
+      runStartedAt: tree.startedAt,
+      exitCode: 1,
+    });
     // The stale report does not count: the console summary stands in, with a warning.
-    expect(d.warnings).toContain('no test report written by this run was found; test failures come from the console summary');
+    expect(d.warnings).toContain(
+      'no test report written by this run was found; test failures come from the console summary',
+    );
     expect(d.diagnostics.map((x) => x.test).sort()).toEqual(
-      ['AccountTest#depositsArePositive', 'AccountTest#ownerHasName', 'AccountTest#withdrawSubtracts', 'AccountTest$WhenEmpty#withdrawGoesNegative'].sort(),
+      [
+        'AccountTest#depositsArePositive',
+        'AccountTest#ownerHasName',
+        'AccountTest#withdrawSubtracts',
+        'AccountTest$WhenEmpty#withdrawGoesNegative',
+      ].sort(),
     );
   });
 
@@ -87,9 +106,17 @@ describe('collectTestResults', () => {
     const root = await tempDir('mvnx-diagnose-rep-');
     const dir = path.join(root, 'target', 'failsafe-reports');
     await mkdir(dir, { recursive: true });
-    await writeFile(path.join(dir, 'TEST-com.acme.FooIT.xml'), report('<testcase name="works" classname="com.acme.FooIT"><skipped/></testcase>'));
+    await writeFile(
+      path.join(dir, 'TEST-com.acme.FooIT.xml'),
+      report('<testcase name="works" classname="com.acme.FooIT"><skipped/></testcase>'),
+    );
     expect(await collectTestResults({ projectRoot: root })).toEqual([
-      { className: 'com.acme.FooIT', method: 'works', status: 'skipped', reportFile: 'target/failsafe-reports/TEST-com.acme.FooIT.xml' },
+      {
+        className: 'com.acme.FooIT',
+        method: 'works',
+        status: 'skipped',
+        reportFile: 'target/failsafe-reports/TEST-com.acme.FooIT.xml',
+      },
     ]);
   });
 });
@@ -104,7 +131,12 @@ describe('parseSurefireReport', () => {
       ['a', 'passed'],
       ['b', 'failed'],
     ]);
-    expect(parsed.cases[1]?.failure).toEqual({ outcome: 'failure', type: 'java.lang.AssertionError', message: 'boom', stackTrace: 'java.lang.AssertionError: boom\n\tat com.acme.FooTest.b(FooTest.java:7)' });
+    expect(parsed.cases[1]?.failure).toEqual({
+      outcome: 'failure',
+      type: 'java.lang.AssertionError',
+      message: 'boom',
+      stackTrace: 'java.lang.AssertionError: boom\n\tat com.acme.FooTest.b(FooTest.java:7)',
+    });
     expect(parsed.warnings).toHaveLength(1);
     expect(parsed.warnings[0]).toMatch(/^report r\.xml is malformed \(line \d+: .*\); results from it may be partial$/);
   });
@@ -133,7 +165,12 @@ describe('parseSurefireReport', () => {
     ).join('\n');
     const parsed = parseSurefireReport(report(body, 'com.acme.BigTest'), 'big.xml');
     expect(parsed.cases).toHaveLength(10_000);
-    expect(parsed.cases.filter((c) => c.status === 'failed').map((c) => c.method).slice(0, 2)).toEqual(['t0', 't1000']);
+    expect(
+      parsed.cases
+        .filter((c) => c.status === 'failed')
+        .map((c) => c.method)
+        .slice(0, 2),
+    ).toEqual(['t0', 't1000']);
   });
 });
 
@@ -152,16 +189,30 @@ describe('test failure diagnostics', () => {
       ].join('\n'),
     );
     const root = await projectWithReport(xml, 'mod');
-    await writeFile(path.join(root, 'pom.xml'), '<project><artifactId>parent</artifactId><modules><module>mod</module></modules></project>');
+    await writeFile(
+      path.join(root, 'pom.xml'),
+      '<project><artifactId>parent</artifactId><modules><module>mod</module></modules></project>',
+    );
     await writeFile(path.join(root, 'mod', 'pom.xml'), '<project><artifactId>mod-a</artifactId></project>');
     await mkdir(path.join(root, 'mod/src/test/java/com/acme'), { recursive: true });
     await writeFile(path.join(root, 'mod/src/test/java/com/acme/FooTest.java'), 'class FooTest {}');
     const logFile = path.join(root, 'console.txt');
     await writeFile(logFile, '[ERROR] Tests run: 2, Failures: 1, Errors: 1, Skipped: 0\n');
-    const d = await diagnoseBuild({ projectRoot: root, logFile, runStartedAt: new Date(Date.now() - 1000), exitCode: 1 });
+    const d = await diagnoseBuild({
+      projectRoot: root,
+      logFile,
+      runStartedAt: new Date(Date.now() - 1000),
+      exitCode: 1,
+    });
     expect(d.diagnostics.map((x) => [x.test, x.file, x.line, x.module, x.message])).toEqual([
       ['com.acme.FooTest#ownerHasName', 'mod/src/test/java/com/acme/FooTest.java', 31, 'mod-a', 'npe'],
-      ['com.acme.FooTest$Inner$Deeper#inner', 'mod/src/test/java/com/acme/FooTest.java', 44, 'mod-a', 'org.opentest4j.AssertionFailedError'],
+      [
+        'com.acme.FooTest$Inner$Deeper#inner',
+        'mod/src/test/java/com/acme/FooTest.java',
+        44,
+        'mod-a',
+        'org.opentest4j.AssertionFailedError',
+      ],
     ]);
     expect(d.diagnostics[1]?.testFailure?.stackTrace).toBe(
       'org.opentest4j.AssertionFailedError\n\tat org.junit.jupiter.api.Assertions.fail(Assertions.java:1)\n\tat com.acme.FooTest$Inner$Deeper.inner(FooTest.java:44)\n\t... 2 framework frames (org.junit.platform.X.run ... org.junit.platform.Y.run)',
@@ -171,19 +222,31 @@ describe('test failure diagnostics', () => {
 
   it('treats an OutOfMemoryError in a test as a JVM problem, not fixable', async () => {
     const root = await projectWithReport(
-      report('<testcase name="hog" classname="com.acme.FooTest"><error message="Java heap space" type="java.lang.OutOfMemoryError">java.lang.OutOfMemoryError: Java heap space</error></testcase>'),
+      report(
+        '<testcase name="hog" classname="com.acme.FooTest"><error message="Java heap space" type="java.lang.OutOfMemoryError">java.lang.OutOfMemoryError: Java heap space</error></testcase>',
+      ),
     );
     const logFile = path.join(root, 'console.txt');
     await writeFile(logFile, '');
-    const d = await diagnoseBuild({ projectRoot: root, logFile, runStartedAt: new Date(Date.now() - 1000), exitCode: 1 });
+    const d = await diagnoseBuild({
+      projectRoot: root,
+      logFile,
+      runStartedAt: new Date(Date.now() - 1000),
+      exitCode: 1,
+    });
     expect(d.diagnostics).toEqual([expect.objectContaining({ kind: 'test', category: 'jvm-crash', fixable: false })]);
     expect(d.fixable).toBe(false);
     expect(d.reason).toMatch(/out of memory/);
   });
 
   it('keeps a fixture failure message byte for byte', async () => {
-    const xml = await readFile(path.join(testFailures.dir, 'reports/surefire-reports/TEST-com.acme.bank.AccountTest$WhenEmpty.xml'), 'utf8');
+    const xml = await readFile(
+      path.join(testFailures.dir, 'reports/surefire-reports/TEST-com.acme.bank.AccountTest$WhenEmpty.xml'),
+      'utf8',
+    );
     const npe = parseSurefireReport(xml, 'x').cases.find((c) => c.method === 'ownerHasName');
-    expect(npe?.failure?.message).toBe('Cannot invoke "String.length()" because the return value of "com.acme.bank.Account.owner()" is null');
+    expect(npe?.failure?.message).toBe(
+      'Cannot invoke "String.length()" because the return value of "com.acme.bank.Account.owner()" is null',
+    );
   });
 });

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { analyseStackTrace, condenseStackTrace, fullFrames, parseStackTrace, rootCauseIndex } from '../../src/diagnose/stack.js';
+import {
+  analyseStackTrace,
+  condenseStackTrace,
+  fullFrames,
+  parseStackTrace,
+  rootCauseIndex,
+} from '../../src/diagnose/stack.js';
 import { testCaseDiagnostic, type CollectedCase } from '../../src/diagnose/test-reports.js';
 
 // The shape jackson-modules-java8 gives: the test calls writeValueAsString, databind wraps the NPE.
@@ -20,7 +26,9 @@ const JACKSON = [
 
 const inProject = (className: string) => className.startsWith('com.fasterxml.jackson.datatype.jdk8.');
 const resolve = (frame: { className: string; fileName?: string }) =>
-  inProject(frame.className) ? `src/${frame.className.endsWith('Test') || frame.className.includes('Test$') ? 'test' : 'main'}/java/${frame.className.replace(/\$.*/, '').replace(/\./g, '/')}.java` : undefined;
+  inProject(frame.className)
+    ? `src/${frame.className.endsWith('Test') || frame.className.includes('Test$') ? 'test' : 'main'}/java/${frame.className.replace(/\$.*/, '').replace(/\./g, '/')}.java`
+    : undefined;
 
 describe('parseStackTrace', () => {
   it('reads the throwable and its cause, with the frames each prints and how many it shares', () => {
@@ -31,7 +39,15 @@ describe('parseStackTrace', () => {
     ]);
     expect(rootCauseIndex(sections)).toBe(1);
     // "... 4 more": the cause shares the last 4 frames of the trace it caused.
-    expect(fullFrames(sections, 1).map((f) => f.frame.method)).toEqual(['serialize', 'serialize', 'serializeAsField', 'writeValueAsString', 'testSerialize', 'invoke0', 'invokeMethod']);
+    expect(fullFrames(sections, 1).map((f) => f.frame.method)).toEqual([
+      'serialize',
+      'serialize',
+      'serializeAsField',
+      'writeValueAsString',
+      'testSerialize',
+      'invoke0',
+      'invokeMethod',
+    ]);
   });
 
   it('keeps suppressed failures and their causes apart from the main chain', () => {
@@ -58,11 +74,20 @@ describe('parseStackTrace', () => {
     ]);
     // The root cause is the main chain's last cause, not the suppressed one's.
     expect(sections[rootCauseIndex(sections)]!.header).toBe('java.lang.NullPointerException: pool is empty');
-    expect(fullFrames(sections, 2).map((f) => `${f.frame.className}.${f.frame.method}`)).toEqual(['com.acme.Disk.ratio', 'com.acme.Disk.flush', 'com.acme.PoolTest.closes']);
+    expect(fullFrames(sections, 2).map((f) => `${f.frame.className}.${f.frame.method}`)).toEqual([
+      'com.acme.Disk.ratio',
+      'com.acme.Disk.flush',
+      'com.acme.PoolTest.closes',
+    ]);
   });
 
   it('joins a message over several lines into the header', () => {
-    const sections = parseStackTrace(['org.opentest4j.AssertionFailedError: expected: <a', 'b> but was: <a', 'c>', '\tat com.acme.T.t(T.java:3)']);
+    const sections = parseStackTrace([
+      'org.opentest4j.AssertionFailedError: expected: <a',
+      'b> but was: <a',
+      'c>',
+      '\tat com.acme.T.t(T.java:3)',
+    ]);
     expect(sections[0]!.header).toBe('org.opentest4j.AssertionFailedError: expected: <a\nb> but was: <a\nc>');
     expect(parseStackTrace(['', ''])).toEqual([]);
   });
@@ -71,12 +96,27 @@ describe('parseStackTrace', () => {
 describe('analyseStackTrace', () => {
   it('takes the deepest project frame of the root cause as the primary location, not the test frame at the top', () => {
     const chain = analyseStackTrace(JACKSON, resolve);
-    expect(chain.primary?.frame).toMatchObject({ className: 'com.fasterxml.jackson.datatype.jdk8.OptionalIntSerializer', line: 45 });
-    expect(chain.projectFrames.map((f) => `${f.frame.method}:${f.frame.line}`)).toEqual(['serialize:45', 'serialize:18', 'testSerialize:31']);
+    expect(chain.primary?.frame).toMatchObject({
+      className: 'com.fasterxml.jackson.datatype.jdk8.OptionalIntSerializer',
+      line: 45,
+    });
+    expect(chain.projectFrames.map((f) => `${f.frame.method}:${f.frame.line}`)).toEqual([
+      'serialize:45',
+      'serialize:18',
+      'testSerialize:31',
+    ]);
   });
 
   it('falls back to the first project frame of any section when the root cause has none', () => {
-    const chain = analyseStackTrace(['java.lang.RuntimeException: x', '\tat com.fasterxml.jackson.datatype.jdk8.A.run(A.java:3)', 'Caused by: java.io.IOException: y', '\tat java.io.File.open(File.java:1)'], resolve);
+    const chain = analyseStackTrace(
+      [
+        'java.lang.RuntimeException: x',
+        '\tat com.fasterxml.jackson.datatype.jdk8.A.run(A.java:3)',
+        'Caused by: java.io.IOException: y',
+        '\tat java.io.File.open(File.java:1)',
+      ],
+      resolve,
+    );
     expect(chain.primary?.frame.className).toBe('com.fasterxml.jackson.datatype.jdk8.A');
   });
 });
@@ -99,7 +139,8 @@ describe('condenseStackTrace', () => {
 
   it('caps a huge trace, dropping framework lines before project frames and never a header', () => {
     const lines = ['java.lang.StackOverflowError'];
-    for (let i = 0; i < 200; i++) lines.push(`\tat com.acme.Loop.step(Loop.java:${i})`, `\tat org.lib.Call.run(Call.java:${i})`);
+    for (let i = 0; i < 200; i++)
+      lines.push(`\tat com.acme.Loop.step(Loop.java:${i})`, `\tat org.lib.Call.run(Call.java:${i})`);
     lines.push('Caused by: java.lang.IllegalStateException: deep');
     const text = condenseStackTrace(lines, (frame) => frame.className.startsWith('com.acme'));
     expect(text.split('\n').length).toBeLessThanOrEqual(81);
@@ -116,15 +157,26 @@ describe('testCaseDiagnostic', () => {
       method: 'testSerialize',
       reportedName: 'testSerialize',
       status: 'error',
-      failure: { outcome: 'error', type: 'com.fasterxml.jackson.databind.JsonMappingException', message: '(was java.lang.NullPointerException)', stackTrace: JACKSON.join('\n') },
+      failure: {
+        outcome: 'error',
+        type: 'com.fasterxml.jackson.databind.JsonMappingException',
+        message: '(was java.lang.NullPointerException)',
+        stackTrace: JACKSON.join('\n'),
+      },
       moduleDir: '',
       reportFile: 'target/surefire-reports/TEST-x.xml',
     };
     const d = testCaseDiagnostic(c, resolve);
     expect(d.file).toBe('src/main/java/com/fasterxml/jackson/datatype/jdk8/OptionalIntSerializer.java');
     expect(d.line).toBe(45);
-    expect(d.testFailure?.rootCause).toBe('java.lang.NullPointerException: Cannot invoke "java.util.OptionalInt.isPresent()" because "value" is null');
-    expect(d.testFailure?.frames?.map((f) => `${f.method}:${f.line}`)).toEqual(['serialize:45', 'serialize:18', 'testSerialize:31']);
+    expect(d.testFailure?.rootCause).toBe(
+      'java.lang.NullPointerException: Cannot invoke "java.util.OptionalInt.isPresent()" because "value" is null',
+    );
+    expect(d.testFailure?.frames?.map((f) => `${f.method}:${f.line}`)).toEqual([
+      'serialize:45',
+      'serialize:18',
+      'testSerialize:31',
+    ]);
     expect(d.testFailure?.stackTrace).toContain('OptionalIntSerializer.serialize(OptionalIntSerializer.java:45)');
   });
 });

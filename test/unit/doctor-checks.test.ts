@@ -1,14 +1,31 @@
 import { describe, expect, it } from 'vitest';
-import { compareVersions, doctorExitCode, evaluateDoctor, formatCheck, isModelPulled, type DoctorFacts } from '../../src/cli/commands/doctor/checks.js';
+import {
+  compareVersions,
+  doctorExitCode,
+  evaluateDoctor,
+  formatCheck,
+  isModelPulled,
+  type DoctorFacts,
+} from '../../src/cli/commands/doctor/checks.js';
 import { parseJavaVersion, parseMavenVersion, pinnedPlugins } from '../../src/cli/commands/doctor/doctor-facts.js';
 
 const healthy = (): DoctorFacts => ({
   java: { ok: true, value: { command: '/jdk/bin/java', version: '17.0.15' } },
   maven: { ok: true, value: { path: '/usr/bin/mvn', source: 'PATH' } },
   mavenVersion: { ok: true, value: '3.8.7' },
-  offline: { localRepository: '/m2', repositoryExists: true, pomFound: true, plugins: [{ groupId: 'g', artifactId: 'a', version: '1', present: true }] },
+  offline: {
+    localRepository: '/m2',
+    repositoryExists: true,
+    pomFound: true,
+    plugins: [{ groupId: 'g', artifactId: 'a', version: '1', present: true }],
+  },
   config: { ok: true, value: { tier: 'assist', files: [] } },
-  model: { host: 'http://h:1', name: 'm:7b', version: { ok: true, value: '0.6.4' }, models: { ok: true, value: ['m:7b'] } },
+  model: {
+    host: 'http://h:1',
+    name: 'm:7b',
+    version: { ok: true, value: '0.6.4' },
+    models: { ok: true, value: ['m:7b'] },
+  },
   sandbox: {
     mode: 'auto',
     modeSource: 'default',
@@ -27,14 +44,33 @@ describe('doctor verdicts', () => {
   it('names the command tools and the programs that are not installed', () => {
     const facts = healthy();
     facts.commandTools = [{ name: 'lint', program: './tools/lint.sh', found: true }];
-    expect(evaluateDoctor(facts).find((r) => r.check === 'command tools')).toEqual({ check: 'command tools', status: 'ok', detail: 'lint (./tools/lint.sh)' });
+    expect(evaluateDoctor(facts).find((r) => r.check === 'command tools')).toEqual({
+      check: 'command tools',
+      status: 'ok',
+      detail: 'lint (./tools/lint.sh)',
+    });
     facts.commandTools.push({ name: 'spotbugs_advisor', program: 'spotbugs', found: false });
-    expect(evaluateDoctor(facts).find((r) => r.check === 'command tools')?.detail).toBe('not installed here: spotbugs_advisor needs spotbugs');
+    expect(evaluateDoctor(facts).find((r) => r.check === 'command tools')?.detail).toBe(
+      'not installed here: spotbugs_advisor needs spotbugs',
+    );
   });
 
   it('passes a healthy machine with every check ok', () => {
     const results = evaluateDoctor(healthy());
-    expect(results.map((r) => `${r.status} ${r.check}`)).toEqual(['ok java', 'ok maven', 'ok maven version', 'ok offline', 'ok config', 'ok model server', 'ok model', 'ok sandbox', 'ok isolation', 'ok plugins', 'ok command tools', 'ok start-up']);
+    expect(results.map((r) => `${r.status} ${r.check}`)).toEqual([
+      'ok java',
+      'ok maven',
+      'ok maven version',
+      'ok offline',
+      'ok config',
+      'ok model server',
+      'ok model',
+      'ok sandbox',
+      'ok isolation',
+      'ok plugins',
+      'ok command tools',
+      'ok start-up',
+    ]);
     expect(doctorExitCode(results)).toBe(0);
   });
 
@@ -52,15 +88,59 @@ describe('doctor verdicts', () => {
   });
 
   it.each([
-    ['model server', (f: DoctorFacts) => (f.model = { ...f.model, version: { ok: false, error: 'ECONNREFUSED' }, models: undefined })],
+    [
+      'model server',
+      (f: DoctorFacts) => (f.model = { ...f.model, version: { ok: false, error: 'ECONNREFUSED' }, models: undefined }),
+    ],
     ['model', (f: DoctorFacts) => (f.model = { ...f.model, models: { ok: true, value: ['other:1b'] } })],
-    ['sandbox', (f: DoctorFacts) => (f.sandbox = { ...f.sandbox, probe: { ok: true, value: { kind: 'none', isolated: false, available: true, reason: 'no sandbox available (bwrap: not installed)', tried: [] } } })],
-    ['isolation', (f: DoctorFacts) => (f.sandbox = { ...f.sandbox, probe: { ok: true, value: { kind: 'none', isolated: false, available: true, reason: 'x', tried: [] } } })],
-    ['offline', (f: DoctorFacts) => (f.offline = { ...f.offline, plugins: [{ groupId: 'g', artifactId: 'a', version: '1', present: false }] })],
+    [
+      'sandbox',
+      (f: DoctorFacts) =>
+        (f.sandbox = {
+          ...f.sandbox,
+          probe: {
+            ok: true,
+            value: {
+              kind: 'none',
+              isolated: false,
+              available: true,
+              reason: 'no sandbox available (bwrap: not installed)',
+              tried: [],
+            },
+          },
+        }),
+    ],
+    [
+      'isolation',
+      (f: DoctorFacts) =>
+        (f.sandbox = {
+          ...f.sandbox,
+          probe: { ok: true, value: { kind: 'none', isolated: false, available: true, reason: 'x', tried: [] } },
+        }),
+    ],
+    [
+      'offline',
+      (f: DoctorFacts) =>
+        (f.offline = { ...f.offline, plugins: [{ groupId: 'g', artifactId: 'a', version: '1', present: false }] }),
+    ],
     ['offline', (f: DoctorFacts) => (f.offline = { ...f.offline, repositoryExists: false })],
     ['maven version', (f: DoctorFacts) => (f.mavenVersion = { ok: true, value: '3.6.0' })],
-    ['start-up', (f: DoctorFacts) => (f.startup = { extraCaCerts: '/etc/ssl/certs/ca-certificates.crt', extraCaCertsCostMs: { ok: true, value: 47.6 } })],
-    ['command tools', (f: DoctorFacts) => (f.commandTools = [{ name: 'lint', program: 'lint', found: true }, { name: 'spotbugs_advisor', program: 'spotbugs', found: false }])],
+    [
+      'start-up',
+      (f: DoctorFacts) =>
+        (f.startup = {
+          extraCaCerts: '/etc/ssl/certs/ca-certificates.crt',
+          extraCaCertsCostMs: { ok: true, value: 47.6 },
+        }),
+    ],
+    [
+      'command tools',
+      (f: DoctorFacts) =>
+        (f.commandTools = [
+          { name: 'lint', program: 'lint', found: true },
+          { name: 'spotbugs_advisor', program: 'spotbugs', found: false },
+        ]),
+    ],
   ])('a problem with %s is a warning with a hint, not a failure', (check, breakIt) => {
     const facts = healthy();
     breakIt(facts);
@@ -73,17 +153,29 @@ describe('doctor verdicts', () => {
   it('names the certificate file and its measured cost, and stays quiet about a cost within noise', () => {
     const facts = healthy();
     facts.startup = { extraCaCerts: '/corp/ca.pem', extraCaCertsCostMs: { ok: true, value: 47.6 } };
-    expect(evaluateDoctor(facts).find((r) => r.check === 'start-up')?.detail).toBe('NODE_EXTRA_CA_CERTS=/corp/ca.pem adds about 48 ms to every mvnx run: node parses it before mvnx starts');
+    expect(evaluateDoctor(facts).find((r) => r.check === 'start-up')?.detail).toBe(
+      'NODE_EXTRA_CA_CERTS=/corp/ca.pem adds about 48 ms to every mvnx run: node parses it before mvnx starts',
+    );
     facts.startup = { extraCaCerts: '/corp/ca.pem', extraCaCertsCostMs: { ok: true, value: 3.2 } };
-    expect(evaluateDoctor(facts).find((r) => r.check === 'start-up')).toMatchObject({ status: 'ok', detail: 'NODE_EXTRA_CA_CERTS=/corp/ca.pem costs about 3 ms per start' });
+    expect(evaluateDoctor(facts).find((r) => r.check === 'start-up')).toMatchObject({
+      status: 'ok',
+      detail: 'NODE_EXTRA_CA_CERTS=/corp/ca.pem costs about 3 ms per start',
+    });
     facts.startup = { extraCaCerts: '/corp/ca.pem', extraCaCertsCostMs: { ok: false, error: 'node -e 0 exited 9' } };
-    expect(evaluateDoctor(facts).find((r) => r.check === 'start-up')).toMatchObject({ status: 'ok', detail: expect.stringContaining('could not be measured: node -e 0 exited 9') });
+    expect(evaluateDoctor(facts).find((r) => r.check === 'start-up')).toMatchObject({
+      status: 'ok',
+      detail: expect.stringContaining('could not be measured: node -e 0 exited 9'),
+    });
   });
 
   it('formats ok, warn and FAIL lines the same way', () => {
     expect(formatCheck({ check: 'java', status: 'ok', detail: '17', hint: 'unused' })).toBe('ok   java: 17');
-    expect(formatCheck({ check: 'sandbox', status: 'warn', detail: 'no bwrap', hint: 'install it' })).toBe('warn sandbox: no bwrap — install it');
-    expect(formatCheck({ check: 'maven', status: 'fail', detail: 'not found', hint: 'install' })).toBe('FAIL maven: not found — install');
+    expect(formatCheck({ check: 'sandbox', status: 'warn', detail: 'no bwrap', hint: 'install it' })).toBe(
+      'warn sandbox: no bwrap — install it',
+    );
+    expect(formatCheck({ check: 'maven', status: 'fail', detail: 'not found', hint: 'install' })).toBe(
+      'FAIL maven: not found — install',
+    );
   });
 
   it('compares Maven versions numerically', () => {
@@ -125,35 +217,81 @@ describe('the sandbox checks tell the truth', () => {
   const find = (results: ReturnType<typeof evaluateDoctor>, check: string) => results.find((r) => r.check === check)!;
 
   it('says which backend verification will use, what is isolated and what is not, and names withheld variables (never values)', () => {
-    const results = withProbe({ ok: true, value: { kind: 'bwrap', isolated: true, available: true, tried: [{ kind: 'bwrap' }] } });
+    const results = withProbe({
+      ok: true,
+      value: { kind: 'bwrap', isolated: true, available: true, tried: [{ kind: 'bwrap' }] },
+    });
     expect(find(results, 'sandbox').detail).toBe('verification builds will run under bubblewrap (sandbox.mode auto)');
     const isolation = find(results, 'isolation').detail;
-    expect(isolation).toMatch(/^isolated: network \(none\), writes \(workspace only; \/home\/u\/.m2\/repository read-only\)/);
+    expect(isolation).toMatch(
+      /^isolated: network \(none\), writes \(workspace only; \/home\/u\/.m2\/repository read-only\)/,
+    );
     expect(isolation).toContain('Not isolated: CPU and memory');
     expect(isolation).toContain('2 variable(s) pass (HOME, PATH), 1 withheld (GITHUB_TOKEN)');
   });
 
   it('a container backend names its image, and what auto passed over', () => {
-    const results = withProbe({ ok: true, value: { kind: 'podman', isolated: true, available: true, tried: [{ kind: 'bwrap', problem: 'bubblewrap (bwrap) is not installed' }, { kind: 'podman' }] } });
-    expect(find(results, 'sandbox').detail).toBe('verification builds will run under podman, image maven:3.9-eclipse-temurin-17 (sandbox.mode auto); passed over: bwrap: bubblewrap (bwrap) is not installed');
+    const results = withProbe({
+      ok: true,
+      value: {
+        kind: 'podman',
+        isolated: true,
+        available: true,
+        tried: [{ kind: 'bwrap', problem: 'bubblewrap (bwrap) is not installed' }, { kind: 'podman' }],
+      },
+    });
+    expect(find(results, 'sandbox').detail).toBe(
+      'verification builds will run under podman, image maven:3.9-eclipse-temurin-17 (sandbox.mode auto); passed over: bwrap: bubblewrap (bwrap) is not installed',
+    );
   });
 
   it('no isolation: a warning that says so, suggests an image for the project, and that auto will not apply', () => {
-    const results = withProbe({ ok: true, value: { kind: 'none', isolated: false, available: true, reason: 'no sandbox available (bwrap: x)', tried: [] } });
-    expect(find(results, 'sandbox')).toMatchObject({ status: 'warn', detail: 'verification builds will run WITHOUT isolation: no sandbox available (bwrap: x)' });
+    const results = withProbe({
+      ok: true,
+      value: { kind: 'none', isolated: false, available: true, reason: 'no sandbox available (bwrap: x)', tried: [] },
+    });
+    expect(find(results, 'sandbox')).toMatchObject({
+      status: 'warn',
+      detail: 'verification builds will run WITHOUT isolation: no sandbox available (bwrap: x)',
+    });
     expect(find(results, 'sandbox').hint).toContain('suggested for this project: maven:3.9-eclipse-temurin-17');
     expect(find(results, 'isolation')).toMatchObject({ status: 'warn' });
-    expect(find(results, 'isolation').hint).toBe('auto and assist.autoApplyLowRisk will not apply fixes verified like this');
+    expect(find(results, 'isolation').hint).toBe(
+      'auto and assist.autoApplyLowRisk will not apply fixes verified like this',
+    );
   });
 
   it('sandbox.mode none written in a config file: still a warning, and says auto trusts it', () => {
-    const results = withProbe({ ok: true, value: { kind: 'none', isolated: false, available: true, reason: 'sandbox.mode is none', tried: [] } }, { mode: 'none', modeSource: '/repo/.mvnxrc.yaml' });
-    expect(find(results, 'isolation').hint).toBe('/repo/.mvnxrc.yaml says the environment is the sandbox: auto applies fixes anyway');
+    const results = withProbe(
+      {
+        ok: true,
+        value: { kind: 'none', isolated: false, available: true, reason: 'sandbox.mode is none', tried: [] },
+      },
+      { mode: 'none', modeSource: '/repo/.mvnxrc.yaml' },
+    );
+    expect(find(results, 'isolation').hint).toBe(
+      '/repo/.mvnxrc.yaml says the environment is the sandbox: auto applies fixes anyway',
+    );
   });
 
   it('a backend required by name that cannot run fails the doctor', () => {
-    const results = withProbe({ ok: true, value: { kind: 'bwrap', isolated: false, available: false, reason: 'bubblewrap (bwrap) is not installed', tried: [] } }, { mode: 'bwrap', modeSource: '.mvnxrc.yaml' });
-    expect(find(results, 'sandbox')).toMatchObject({ status: 'fail', detail: 'sandbox.mode bwrap (.mvnxrc.yaml) is required but unavailable: bubblewrap (bwrap) is not installed' });
+    const results = withProbe(
+      {
+        ok: true,
+        value: {
+          kind: 'bwrap',
+          isolated: false,
+          available: false,
+          reason: 'bubblewrap (bwrap) is not installed',
+          tried: [],
+        },
+      },
+      { mode: 'bwrap', modeSource: '.mvnxrc.yaml' },
+    );
+    expect(find(results, 'sandbox')).toMatchObject({
+      status: 'fail',
+      detail: 'sandbox.mode bwrap (.mvnxrc.yaml) is required but unavailable: bubblewrap (bwrap) is not installed',
+    });
     expect(doctorExitCode(results)).toBe(1);
   });
 });

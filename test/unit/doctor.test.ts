@@ -21,9 +21,11 @@ beforeAll(async () => {
     requests.push(request.url ?? '');
     response.setHeader('content-type', 'application/json');
     if (request.url === '/api/version') response.end(JSON.stringify({ version: '0.6.4' }));
-    else if (request.url === '/api/tags') response.end(JSON.stringify({ models: [{ name: 'qwen2.5-coder:7b' }, { name: 'tiny:latest' }] }));
+    else if (request.url === '/api/tags')
+      response.end(JSON.stringify({ models: [{ name: 'qwen2.5-coder:7b' }, { name: 'tiny:latest' }] }));
     // What an OpenAI-compatible server (llama.cpp, vLLM, LM Studio) lists.
-    else if (request.url === '/v1/models') response.end(JSON.stringify({ object: 'list', data: [{ id: 'served-coder', object: 'model' }] }));
+    else if (request.url === '/v1/models')
+      response.end(JSON.stringify({ object: 'list', data: [{ id: 'served-coder', object: 'model' }] }));
     else response.writeHead(404).end('{}');
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -40,7 +42,11 @@ afterAll(async () => {
   await rm(scratch, { recursive: true, force: true });
 });
 
-async function doctor(args: string[], env: NodeJS.ProcessEnv, cwd = project): Promise<{ code: number; lines: string[] }> {
+async function doctor(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  cwd = project,
+): Promise<{ code: number; lines: string[] }> {
   let output = '';
   const code = await run(args, { cwd, env, write: (text) => (output += text) });
   return { code, lines: output.trimEnd().split('\n') };
@@ -51,7 +57,15 @@ function line(lines: string[], check: string): string {
 }
 
 const baseEnv = (): NodeJS.ProcessEnv => {
-  const { MVNX_HOST: _a, OLLAMA_HOST: _b, MVNX_MODEL: _c, MVNX_MAVEN: _d, MVNX_CONFIG: _e, NODE_EXTRA_CA_CERTS: _f, ...rest } = process.env;
+  const {
+    MVNX_HOST: _a,
+    OLLAMA_HOST: _b,
+    MVNX_MODEL: _c,
+    MVNX_MAVEN: _d,
+    MVNX_CONFIG: _e,
+    NODE_EXTRA_CA_CERTS: _f,
+    ...rest
+  } = process.env;
   return rest;
 };
 
@@ -78,26 +92,44 @@ describe('mvnx doctor on this machine', () => {
     const bundle = path.join(scratch, 'extra-ca.pem');
     await writeFile(bundle, rootCertificates.join('\n'));
     const set = await doctor([], { ...baseEnv(), MVNX_HOST: closedPortHost, NODE_EXTRA_CA_CERTS: bundle });
-    expect(line(set.lines, 'start-up')).toMatch(new RegExp(`^(ok   start-up: NODE_EXTRA_CA_CERTS=${bundle} costs|warn start-up: NODE_EXTRA_CA_CERTS=${bundle} adds) about -?\\d+ ms`));
+    expect(line(set.lines, 'start-up')).toMatch(
+      new RegExp(
+        `^(ok   start-up: NODE_EXTRA_CA_CERTS=${bundle} costs|warn start-up: NODE_EXTRA_CA_CERTS=${bundle} adds) about -?\\d+ ms`,
+      ),
+    );
     expect(set.code).toBe(0);
   }, 30_000);
 
   it('warns, but passes, when the model is not pulled', async () => {
     const { code, lines } = await doctor(['--mvnx-model=llama9:70b'], { ...baseEnv(), MVNX_HOST: host });
-    expect(line(lines, 'model')).toBe('warn model: llama9:70b is not pulled on ' + host + ' — run ollama pull llama9:70b; quick-fixes still work without a model');
+    expect(line(lines, 'model')).toBe(
+      'warn model: llama9:70b is not pulled on ' +
+        host +
+        ' — run ollama pull llama9:70b; quick-fixes still work without a model',
+    );
     expect(code).toBe(0);
   });
 
   it('warns, but passes, when nothing listens on the model port', async () => {
     const { code, lines } = await doctor([], { ...baseEnv(), OLLAMA_HOST: closedPortHost });
-    expect(line(lines, 'model server')).toMatch(new RegExp(`^warn model server: cannot reach ${closedPortHost}: ECONNREFUSED — .*quick-fixes still work without a model$`));
+    expect(line(lines, 'model server')).toMatch(
+      new RegExp(
+        `^warn model server: cannot reach ${closedPortHost}: ECONNREFUSED — .*quick-fixes still work without a model$`,
+      ),
+    );
     expect(lines.some((l) => l.includes(' model: '))).toBe(false);
     expect(code).toBe(0);
   });
 
   it('fails with exit 1 when the configured Maven does not exist', async () => {
-    const { code, lines } = await doctor([], { ...baseEnv(), MVNX_HOST: closedPortHost, MVNX_MAVEN: '/nonexistent/mvn' });
-    expect(line(lines, 'maven')).toMatch(/^FAIL maven: MVNX_MAVEN names \/nonexistent\/mvn, which is not an executable file — /);
+    const { code, lines } = await doctor([], {
+      ...baseEnv(),
+      MVNX_HOST: closedPortHost,
+      MVNX_MAVEN: '/nonexistent/mvn',
+    });
+    expect(line(lines, 'maven')).toMatch(
+      /^FAIL maven: MVNX_MAVEN names \/nonexistent\/mvn, which is not an executable file — /,
+    );
     expect(code).toBe(1);
   });
 
@@ -112,9 +144,14 @@ describe('mvnx doctor on this machine', () => {
   it('warns about pinned plugins missing from the local repository', async () => {
     const projectDir = path.join(scratch, 'unpinned');
     await import('node:fs/promises').then((fs) => fs.mkdir(projectDir, { recursive: true }));
-    await writeFile(path.join(projectDir, 'pom.xml'), '<project><build><plugins><plugin><artifactId>maven-imaginary-plugin</artifactId><version>9.9.9</version></plugin></plugins></build></project>');
+    await writeFile(
+      path.join(projectDir, 'pom.xml'),
+      '<project><build><plugins><plugin><artifactId>maven-imaginary-plugin</artifactId><version>9.9.9</version></plugin></plugins></build></project>',
+    );
     const { lines } = await doctor([], { ...baseEnv(), MVNX_HOST: closedPortHost }, projectDir);
-    expect(line(lines, 'offline')).toMatch(/^warn offline: pinned plugins missing from .*: org\.apache\.maven\.plugins:maven-imaginary-plugin:9\.9\.9 — /);
+    expect(line(lines, 'offline')).toMatch(
+      /^warn offline: pinned plugins missing from .*: org\.apache\.maven\.plugins:maven-imaginary-plugin:9\.9\.9 — /,
+    );
   });
 
   it('reads the local repository as the build does: -Dmaven.repo.local in MAVEN_OPTS counts', async () => {
@@ -122,22 +159,34 @@ describe('mvnx doctor on this machine', () => {
     await import('node:fs/promises').then((fs) => fs.mkdir(projectDir, { recursive: true }));
     await writeFile(path.join(projectDir, 'pom.xml'), '<project/>');
     const elsewhere = path.join(scratch, 'elsewhere-repository');
-    const { lines } = await doctor([], { ...baseEnv(), MVNX_HOST: closedPortHost, MAVEN_OPTS: `-Xmx1g -Dmaven.repo.local=${elsewhere}` }, projectDir);
+    const { lines } = await doctor(
+      [],
+      { ...baseEnv(), MVNX_HOST: closedPortHost, MAVEN_OPTS: `-Xmx1g -Dmaven.repo.local=${elsewhere}` },
+      projectDir,
+    );
     expect(line(lines, 'offline')).toContain(`no local repository at ${elsewhere}`);
   });
 
-  it('checks an OpenAI-compatible provider with its own health check, not Ollama\'s /api/version', async () => {
+  it("checks an OpenAI-compatible provider with its own health check, not Ollama's /api/version", async () => {
     const projectDir = path.join(scratch, 'openai');
     await import('node:fs/promises').then((fs) => fs.mkdir(projectDir, { recursive: true }));
     await writeFile(path.join(projectDir, 'pom.xml'), '<project/>');
-    await writeFile(path.join(projectDir, '.mvnxrc.yaml'), `model:\n  provider: openai-compatible\n  host: ${host}\n  name: served-coder\n`);
+    await writeFile(
+      path.join(projectDir, '.mvnxrc.yaml'),
+      `model:\n  provider: openai-compatible\n  host: ${host}\n  name: served-coder\n`,
+    );
     const { lines } = await doctor([], baseEnv(), projectDir);
     expect(line(lines, 'model server')).toBe(`ok   model server: OpenAI-compatible server at ${host}`);
     expect(line(lines, 'model')).toBe('ok   model: served-coder is served');
 
-    await writeFile(path.join(projectDir, '.mvnxrc.yaml'), `model:\n  provider: openai-compatible\n  host: ${host}\n  name: absent-model\n`);
+    await writeFile(
+      path.join(projectDir, '.mvnxrc.yaml'),
+      `model:\n  provider: openai-compatible\n  host: ${host}\n  name: absent-model\n`,
+    );
     const missing = await doctor([], baseEnv(), projectDir);
-    expect(line(missing.lines, 'model server')).toMatch(/^warn model server: the OpenAI-compatible server at .* fails its health check: .*does not serve model absent-model \(it lists: served-coder\)/);
+    expect(line(missing.lines, 'model server')).toMatch(
+      /^warn model server: the OpenAI-compatible server at .* fails its health check: .*does not serve model absent-model \(it lists: served-coder\)/,
+    );
   });
 
   it('loads the configured plugins and lists what each brings, or fails with exit 1 naming the one that is broken', async () => {
@@ -157,7 +206,9 @@ describe('mvnx doctor on this machine', () => {
 
     await writeFile(path.join(projectDir, '.mvnxrc.yaml'), 'plugins:\n  - ./typos.mjs\n  - mvnx-plugin-absent\n');
     const bad = await doctor([], { ...baseEnv(), MVNX_HOST: closedPortHost }, projectDir);
-    expect(line(bad.lines, 'plugins')).toMatch(/^FAIL plugins: plugin mvnx-plugin-absent: not found from .*with-plugins .*— install the plugin or fix the path/);
+    expect(line(bad.lines, 'plugins')).toMatch(
+      /^FAIL plugins: plugin mvnx-plugin-absent: not found from .*with-plugins .*— install the plugin or fix the path/,
+    );
     expect(bad.code).toBe(1);
   });
 

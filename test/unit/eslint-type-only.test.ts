@@ -12,9 +12,14 @@ import { TYPE_ONLY_FILES, typeOnlyImports } from '../../scripts/eslint-type-only
 
 const root = path.resolve(import.meta.dirname, '../..');
 const linter = new Linter({ cwd: root, configType: 'flat' });
-const config: Linter.Config[] = [{ files: ['**/*.ts'], languageOptions: { parser: tseslint.parser, ecmaVersion: 2022, sourceType: 'module' } }, typeOnlyImports];
+const config: Linter.Config[] = [
+  { files: ['**/*.ts'], languageOptions: { parser: tseslint.parser, ecmaVersion: 2022, sourceType: 'module' } },
+  typeOnlyImports,
+];
 const refusals = (code: string, file = 'src/plugins/contracts.ts') =>
-  linter.verify(code, config, { filename: path.join(root, file) }).map((message) => `${message.line}: ${message.ruleId}`);
+  linter
+    .verify(code, config, { filename: path.join(root, file) })
+    .map((message) => `${message.line}: ${message.ruleId}`);
 
 describe('src/plugins/contracts.ts imports nothing at run time', () => {
   it('holds for the file as it is', () => {
@@ -23,7 +28,12 @@ describe('src/plugins/contracts.ts imports nothing at run time', () => {
   });
 
   it('lets types in and out', () => {
-    const code = ["import type { Diagnostic } from '../diagnose/types.js';", "export type { ChangeSet } from '../patch/types.js';", "export type * from '../java/index.js';", "export const STATES = ['a'] as const;"];
+    const code = [
+      "import type { Diagnostic } from '../diagnose/types.js';",
+      "export type { ChangeSet } from '../patch/types.js';",
+      "export type * from '../java/index.js';",
+      "export const STATES = ['a'] as const;",
+    ];
     expect(refusals(code.join('\n'))).toEqual([]);
   });
 

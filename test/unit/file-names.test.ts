@@ -18,7 +18,7 @@ const SAME_CONCEPT: Record<string, string> = {
   'fingerprint.ts': "the fingerprint of a stage's own data (a diagnosis's, a change set's)",
   'reactor.ts': 'the reactor of modules, as the poms declare it and as the log shows it',
   'patch-policy.ts': 'the patch policy: its shape, enforced by patch/, and its reading from the config in policy/',
-  'publish.ts': "publishing a fix: what the policy allows, the forge flow, and the `mvnx publish` command",
+  'publish.ts': 'publishing a fix: what the policy allows, the forge flow, and the `mvnx publish` command',
 };
 
 /** `cli/commands/<name>.ts` is named by the command word it implements (routing reads the name). */
@@ -48,9 +48,16 @@ describe('file names of src/', () => {
   });
 
   it('a name used for two things is found, and a command file or a door is not', () => {
-    expect(repeatedNames(['java/source-view.ts', 'codebase/source-view.ts', 'patch/index.ts', 'java/index.ts', 'cli/commands/apply.ts', 'patch/apply.ts'])).toEqual([
-      'source-view.ts: java/source-view.ts, codebase/source-view.ts',
-    ]);
+    expect(
+      repeatedNames([
+        'java/source-view.ts',
+        'codebase/source-view.ts',
+        'patch/index.ts',
+        'java/index.ts',
+        'cli/commands/apply.ts',
+        'patch/apply.ts',
+      ]),
+    ).toEqual(['source-view.ts: java/source-view.ts, codebase/source-view.ts']);
   });
 
   it('every allowed repetition is still used twice (a stale entry is removed)', () => {

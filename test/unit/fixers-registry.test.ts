@@ -8,7 +8,14 @@ import { createDefaultFixerRegistry, FixerRegistry } from '../../src/repair/fixe
 import type { Fixer, FixCandidate } from '../../src/plugins/contracts.js';
 import { createSourceView, resolveDeclaredClasspath, parseDeclaredDependencies } from '../../src/codebase/index.js';
 import { classNamesFromEntries, jarClasses } from '../../src/codebase/jar-index.js';
-import { indexPublicClasses, loadJdkIndex, parseJimageList, parseModuleExports, readJavaVersion, resolveJavaHome } from '../../src/codebase/jdk-index.js';
+import {
+  indexPublicClasses,
+  loadJdkIndex,
+  parseJimageList,
+  parseModuleExports,
+  readJavaVersion,
+  resolveJavaHome,
+} from '../../src/codebase/jdk-index.js';
 import { FIXERS_FIXTURES } from './fixers-support.js';
 
 let scratch: string;
@@ -19,23 +26,51 @@ afterAll(async () => {
   await rm(scratch, { recursive: true, force: true });
 });
 
-const diagnostic: Diagnostic = { kind: 'compile', category: 'compile', fixable: true, message: 'boom', file: 'A.java', line: 1, fingerprint: 'f' };
+const diagnostic: Diagnostic = {
+  kind: 'compile',
+  category: 'compile',
+  fixable: true,
+  message: 'boom',
+  file: 'A.java',
+  line: 1,
+  fingerprint: 'f',
+};
 const change = (after: string) => ({ files: [{ path: 'A.java', before: 'x', after }] });
-const fixer = (name: string, candidates: unknown, handles = true): Fixer => ({ name, handles: () => handles, propose: async () => candidates as FixCandidate[] });
+const fixer = (name: string, candidates: unknown, handles = true): Fixer => ({
+  name,
+  handles: () => handles,
+  propose: async () => candidates as FixCandidate[],
+});
 const view = () => createSourceView(scratch);
 
 describe('FixerRegistry', () => {
   it('sorts by confidence, keeps registration order on ties and drops identical results', async () => {
     const registry = new FixerRegistry();
-    registry.register(fixer('one', [{ fixer: 'one', changeSet: change('a'), confidence: 0.5, reason: 'r1' }, { fixer: 'one', changeSet: change('b'), confidence: 0.9, reason: 'r2' }]));
-    registry.register(fixer('two', [{ fixer: 'spoofed', changeSet: change('a'), confidence: 0.5, reason: 'r3' }, { fixer: 'two', changeSet: change('c'), confidence: 0.5, reason: 'r4' }]));
+    registry.register(
+      fixer('one', [
+        { fixer: 'one', changeSet: change('a'), confidence: 0.5, reason: 'r1' },
+        { fixer: 'one', changeSet: change('b'), confidence: 0.9, reason: 'r2' },
+      ]),
+    );
+    registry.register(
+      fixer('two', [
+        { fixer: 'spoofed', changeSet: change('a'), confidence: 0.5, reason: 'r3' },
+        { fixer: 'two', changeSet: change('c'), confidence: 0.5, reason: 'r4' },
+      ]),
+    );
     const result = await registry.propose([diagnostic], view());
     expect(result.map((c) => `${c.fixer}:${c.reason}`)).toEqual(['one:r2', 'one:r1', 'two:r4']);
   });
 
   it('asks only fixers that handle some diagnostic', async () => {
     const registry = new FixerRegistry();
-    registry.register({ name: 'never', handles: () => false, propose: async () => { throw new Error('must not be called'); } });
+    registry.register({
+      name: 'never',
+      handles: () => false,
+      propose: async () => {
+        throw new Error('must not be called');
+      },
+    });
     expect(await registry.propose([diagnostic], view())).toEqual([]);
   });
 
@@ -43,9 +78,15 @@ describe('FixerRegistry', () => {
     const registry = new FixerRegistry();
     registry.register(fixer('one', []));
     expect(() => registry.register(fixer('one', []))).toThrow('a fixer named one is already registered');
-    expect(() => registry.register(fixer('has space', []))).toThrow('fixer has space: name: found "has space" (string), expected a name of letters, digits and . : / - _ (no spaces)');
-    expect(() => registry.register({ name: 'x' } as Fixer)).toThrow('fixer x: handles: found nothing, expected a function (and 1 more problem)');
-    expect(() => registry.register(undefined as unknown as Fixer)).toThrow('a fixer: (top level): found nothing, expected a mapping (object)');
+    expect(() => registry.register(fixer('has space', []))).toThrow(
+      'fixer has space: name: found "has space" (string), expected a name of letters, digits and . : / - _ (no spaces)',
+    );
+    expect(() => registry.register({ name: 'x' } as Fixer)).toThrow(
+      'fixer x: handles: found nothing, expected a function (and 1 more problem)',
+    );
+    expect(() => registry.register(undefined as unknown as Fixer)).toThrow(
+      'a fixer: (top level): found nothing, expected a mapping (object)',
+    );
     expect(registry.list().map((f) => f.name)).toEqual(['one']);
   });
 
@@ -53,39 +94,78 @@ describe('FixerRegistry', () => {
     [{ changeSet: change('a'), confidence: 2, reason: 'r' }, /confidence must be a number from 0 to 1, got 2/],
     [{ changeSet: change('a'), confidence: 0.5, reason: ' ' }, /reason must be a non-empty string/],
     [{ changeSet: { files: [] }, confidence: 0.5, reason: 'r' }, /at least one file/],
-    [{ changeSet: { files: [{ path: '../etc/passwd', before: 'x', after: 'y' }] }, confidence: 0.5, reason: 'r' }, /project-relative/],
+    [
+      { changeSet: { files: [{ path: '../etc/passwd', before: 'x', after: 'y' }] }, confidence: 0.5, reason: 'r' },
+      /project-relative/,
+    ],
     [{ changeSet: change('x'), confidence: 0.5, reason: 'r' }, /after is the same as before/],
   ])('reports a malformed candidate with the fixer name: %j', async (candidate, message) => {
     const registry = new FixerRegistry();
     registry.register(fixer('plugin-x', [candidate]));
     await expect(registry.propose([diagnostic], view())).rejects.toThrow(message);
-    await expect(registry.propose([diagnostic], view())).rejects.toThrow(/^fixer plugin-x: returned an invalid candidate/);
+    await expect(registry.propose([diagnostic], view())).rejects.toThrow(
+      /^fixer plugin-x: returned an invalid candidate/,
+    );
   });
 
   it('passes a failing fixer to onFixerError and still runs the others', async () => {
     const registry = new FixerRegistry();
-    registry.register({ name: 'broken', handles: () => true, propose: async () => { throw new Error('kaput'); } });
+    registry.register({
+      name: 'broken',
+      handles: () => true,
+      propose: async () => {
+        throw new Error('kaput');
+      },
+    });
     registry.register(fixer('fine', [{ fixer: 'fine', changeSet: change('a'), confidence: 0.5, reason: 'r' }]));
     const errors: string[] = [];
-    const result = await registry.propose([diagnostic], view(), { onFixerError: (name, error) => errors.push(`${name}: ${error.message}`) });
+    const result = await registry.propose([diagnostic], view(), {
+      onFixerError: (name, error) => errors.push(`${name}: ${error.message}`),
+    });
     expect(errors).toEqual(['broken: fixer broken: kaput']);
     expect(result.map((c) => c.fixer)).toEqual(['fine']);
     await expect(registry.propose([diagnostic], view())).rejects.toThrow('fixer broken: kaput');
   });
 
   it('refuses diagnostics that are not an array', async () => {
-    await expect(new FixerRegistry().propose(undefined as unknown as Diagnostic[], view())).rejects.toThrow('propose() needs an array of diagnostics');
+    await expect(new FixerRegistry().propose(undefined as unknown as Diagnostic[], view())).rejects.toThrow(
+      'propose() needs an array of diagnostics',
+    );
   });
 
   it('registers the eleven built-in fixers by default', () => {
-    expect(createDefaultFixerRegistry().list().map((f) => f.name)).toEqual(['missing-import', 'missing-semicolon', 'bad-import', 'missing-throws', 'wrong-package', 'literal-return', 'renamed-member', 'stale-override', 'formatter-goal', 'dependency-update', 'dependency-pattern']);
+    expect(
+      createDefaultFixerRegistry()
+        .list()
+        .map((f) => f.name),
+    ).toEqual([
+      'missing-import',
+      'missing-semicolon',
+      'bad-import',
+      'missing-throws',
+      'wrong-package',
+      'literal-return',
+      'renamed-member',
+      'stale-override',
+      'formatter-goal',
+      'dependency-update',
+      'dependency-pattern',
+    ]);
   });
 });
 
 describe('createSourceView', () => {
   it('lists files by glob, skipping build output and tool folders, and reads them', async () => {
     const root = path.join(scratch, 'view');
-    for (const file of ['src/A.java', 'target/B.java', '.mvnx/C.java', '.git/D.java', 'node_modules/E.java', 'mod/src/F.java', 'README.md']) {
+    for (const file of [
+      'src/A.java',
+      'target/B.java',
+      '.mvnx/C.java',
+      '.git/D.java',
+      'node_modules/E.java',
+      'mod/src/F.java',
+      'README.md',
+    ]) {
       await mkdir(path.dirname(path.join(root, file)), { recursive: true });
       await writeFile(path.join(root, file), file);
     }
@@ -94,7 +174,9 @@ describe('createSourceView', () => {
     expect(await sources.read('src/A.java')).toBe('src/A.java');
     expect(await sources.read('src/Missing.java')).toBeUndefined();
     await expect(sources.read('../outside.txt')).rejects.toThrow(/outside the project root/);
-    expect(() => createSourceView('relative/root')).toThrow('source view root must be an absolute path, got relative/root');
+    expect(() => createSourceView('relative/root')).toThrow(
+      'source view root must be an absolute path, got relative/root',
+    );
   });
 });
 
@@ -105,8 +187,14 @@ describe('class indexes', () => {
     const index = await loadJdkIndex(javaHome, cacheDir);
     expect(index.classes.List).toEqual(['java.awt.List', 'java.util.List']);
     expect(index.classes.Duration).toEqual(['java.time.Duration', 'javax.xml.datatype.Duration']);
-    expect(Object.values(index.classes).flat().some((name) => /\.internal\.|^sun\.|\$/.test(name))).toBe(false);
-    const cached = JSON.parse(await readFile(path.join(cacheDir, `jdk-index-${await readJavaVersion(javaHome)}.json`), 'utf8'));
+    expect(
+      Object.values(index.classes)
+        .flat()
+        .some((name) => /\.internal\.|^sun\.|\$/.test(name)),
+    ).toBe(false);
+    const cached = JSON.parse(
+      await readFile(path.join(cacheDir, `jdk-index-${await readJavaVersion(javaHome)}.json`), 'utf8'),
+    );
     expect(cached.classes.HashMap).toEqual(['java.util.HashMap']);
   });
 
@@ -115,14 +203,26 @@ describe('class indexes', () => {
     const cacheDir = path.join(scratch, 'planted-cache');
     const javaVersion = await readJavaVersion(javaHome);
     await mkdir(cacheDir, { recursive: true });
-    await writeFile(path.join(cacheDir, `jdk-index-${javaVersion}.json`), JSON.stringify({ javaHome, javaVersion, classes: { Planted: ['x.Planted'] } }));
+    await writeFile(
+      path.join(cacheDir, `jdk-index-${javaVersion}.json`),
+      JSON.stringify({ javaHome, javaVersion, classes: { Planted: ['x.Planted'] } }),
+    );
     expect((await loadJdkIndex(javaHome, cacheDir)).classes).toEqual({ Planted: ['x.Planted'] });
   });
 
   it('keeps only unqualified exports and top-level classes', () => {
-    const exports = parseModuleExports('module java.base@17 {\n  exports java.util;\n  exports jdk.internal.misc to jdk.unsupported;\n}\nmodule jdk.net@17 {\n  exports jdk.net;\n}\n');
-    expect(exports).toEqual(new Map([['java.base', new Set(['java.util'])], ['jdk.net', new Set(['jdk.net'])]]));
-    const modules = parseJimageList('jimage: x\n\nModule: java.base\n    java/util/List.class\n    java/util/Map$Entry.class\n    jdk/internal/misc/Unsafe.class\n    java/util/package-info.class\n');
+    const exports = parseModuleExports(
+      'module java.base@17 {\n  exports java.util;\n  exports jdk.internal.misc to jdk.unsupported;\n}\nmodule jdk.net@17 {\n  exports jdk.net;\n}\n',
+    );
+    expect(exports).toEqual(
+      new Map([
+        ['java.base', new Set(['java.util'])],
+        ['jdk.net', new Set(['jdk.net'])],
+      ]),
+    );
+    const modules = parseJimageList(
+      'jimage: x\n\nModule: java.base\n    java/util/List.class\n    java/util/Map$Entry.class\n    jdk/internal/misc/Unsafe.class\n    java/util/package-info.class\n',
+    );
     expect(indexPublicClasses(modules, exports)).toEqual({ List: ['java.util.List'] });
   });
 
@@ -131,7 +231,7 @@ describe('class indexes', () => {
     await expect(readJavaVersion(scratch)).rejects.toThrow(/cannot tell the Java version/);
   });
 
-  it('lists real jar classes and resolves a pom\'s test classpath from the local repository', async () => {
+  it("lists real jar classes and resolves a pom's test classpath from the local repository", async () => {
     const pom = await readFile(path.join(FIXERS_FIXTURES, 'import-test-dependency/project/pom.xml'), 'utf8');
     const classpath = await resolveDeclaredClasspath(pom);
     expect(classpath.main).toEqual([]);
@@ -151,7 +251,15 @@ describe('class indexes', () => {
       { groupId: 'g', artifactId: 'lib', version: '1.2', scope: 'compile', optional: false, type: 'jar' },
       { groupId: 'g', artifactId: 'sib', version: '2.0', scope: 'test', optional: true, type: 'jar' },
     ]);
-    expect(classNamesFromEntries(['META-INF/MANIFEST.MF', 'a/B.class', 'a/B$1.class', 'module-info.class', 'META-INF/versions/9/a/C.class'])).toEqual(['a.B']);
+    expect(
+      classNamesFromEntries([
+        'META-INF/MANIFEST.MF',
+        'a/B.class',
+        'a/B$1.class',
+        'module-info.class',
+        'META-INF/versions/9/a/C.class',
+      ]),
+    ).toEqual(['a.B']);
   });
 });
 
@@ -166,8 +274,17 @@ describe('missing-import preference', () => {
       await mkdir(path.dirname(path.join(root, file)), { recursive: true });
       await writeFile(path.join(root, file), text);
     }
-    const missing: Diagnostic = { ...diagnostic, message: 'cannot find symbol', file: 'src/main/java/a/Panel.java', line: 3, column: 15, details: ['symbol:   class List', 'location: class a.Panel'] };
-    const [best, second] = await createDefaultFixerRegistry().propose([missing], createSourceView(root), { cacheDir: path.join(scratch, 'jdk-cache') });
+    const missing: Diagnostic = {
+      ...diagnostic,
+      message: 'cannot find symbol',
+      file: 'src/main/java/a/Panel.java',
+      line: 3,
+      column: 15,
+      details: ['symbol:   class List', 'location: class a.Panel'],
+    };
+    const [best, second] = await createDefaultFixerRegistry().propose([missing], createSourceView(root), {
+      cacheDir: path.join(scratch, 'jdk-cache'),
+    });
     expect(best!.changeSet.files[0]!.after).toBe('package a;\n\nimport java.awt.List;\n\nclass Panel { List box; }\n');
     expect(best!.reason).toContain('imported elsewhere in the project');
     expect(second!.changeSet.files[0]!.after).toContain('import java.util.List;');

@@ -22,7 +22,10 @@ export interface LoadedFixture {
  * Diagnoses `<name>/build.log` with the real diagnosis stage, as if the build had run in
  * `projectRoot` (the checked-in project by default).
  */
-export async function loadFixture(name: string, projectRoot = path.join(FIXERS_FIXTURES, name, 'project')): Promise<LoadedFixture> {
+export async function loadFixture(
+  name: string,
+  projectRoot = path.join(FIXERS_FIXTURES, name, 'project'),
+): Promise<LoadedFixture> {
   const log = await readFile(path.join(FIXERS_FIXTURES, name, 'build.log'), 'utf8');
   const scratch = await mkdtemp(path.join(os.tmpdir(), 'mvnx-fixer-log-'));
   try {
@@ -47,15 +50,29 @@ export const MECHANICAL_FIXTURES: { name: string; fixer: string; files: string[]
   { name: 'import-test-dependency', fixer: 'missing-import', files: ['src/test/java/com/acme/calc/AdderTest.java'] },
   { name: 'import-sorted-crlf', fixer: 'missing-import', files: ['src/main/java/com/acme/index/WordIndex.java'] },
   { name: 'semicolon-declaration', fixer: 'missing-semicolon', files: ['src/main/java/com/acme/stats/Counter.java'] },
-  { name: 'semicolon-trailing-comment', fixer: 'missing-semicolon', files: ['src/main/java/com/acme/queue/Inbox.java'] },
+  {
+    name: 'semicolon-trailing-comment',
+    fixer: 'missing-semicolon',
+    files: ['src/main/java/com/acme/queue/Inbox.java'],
+  },
   { name: 'bad-unused-import', fixer: 'bad-import', files: ['src/main/java/com/acme/report/Summary.java'] },
   { name: 'conflicting-import', fixer: 'bad-import', files: ['src/main/java/com/acme/menu/Menu.java'] },
   { name: 'unreported-private', fixer: 'missing-throws', files: ['src/main/java/com/acme/config/ConfigLoader.java'] },
   { name: 'wrong-package', fixer: 'wrong-package', files: ['src/main/java/com/acme/util/Slugs.java'] },
   { name: 'literal-return', fixer: 'literal-return', files: ['src/main/java/com/acme/net/RetryPolicy.java'] },
-  { name: 'renamed-superclass-method', fixer: 'renamed-member', files: ['src/main/java/com/acme/json/OptionalIntReader.java'] },
+  {
+    name: 'renamed-superclass-method',
+    fixer: 'renamed-member',
+    files: ['src/main/java/com/acme/json/OptionalIntReader.java'],
+  },
   { name: 'renamed-jdk-member', fixer: 'renamed-member', files: ['src/main/java/com/acme/window/Window.java'] },
 ];
 
 /** Fixtures whose failure is not mechanical: no fixer may propose anything. */
-export const OTHER_FIXTURES = ['other-logic-bug', 'other-public-unreported', 'other-lossy-return', 'other-unknown-method', 'other-ambiguous-member'];
+export const OTHER_FIXTURES = [
+  'other-logic-bug',
+  'other-public-unreported',
+  'other-lossy-return',
+  'other-unknown-method',
+  'other-ambiguous-member',
+];

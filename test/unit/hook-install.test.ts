@@ -5,7 +5,12 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { run } from '../../src/cli/commands/hook.js';
 import { MvnxError } from '../../src/shared/errors.js';
-import { BACKUP_HOOK_NAME, installPrePushHook, locatePrePushHook, uninstallPrePushHook } from '../../src/cli/hook/install.js';
+import {
+  BACKUP_HOOK_NAME,
+  installPrePushHook,
+  locatePrePushHook,
+  uninstallPrePushHook,
+} from '../../src/cli/hook/install.js';
 import { HUSKY_BLOCK_BEGIN, isMvnxHook } from '../../src/report/hook-script.js';
 
 let repo: string;
@@ -24,7 +29,11 @@ afterEach(async () => {
 });
 
 const hooksFile = () => path.join(repo, '.git', 'hooks', 'pre-push');
-const present = (file: string) => access(file).then(() => true, () => false);
+const present = (file: string) =>
+  access(file).then(
+    () => true,
+    () => false,
+  );
 const install = (extra: Partial<Parameters<typeof installPrePushHook>[0]> = {}) =>
   installPrePushHook({ cwd: repo, goals, force: false, mvnxScript: '/opt/mvnx/main.js', ...extra });
 
@@ -90,7 +99,10 @@ describe('core.hooksPath', () => {
     await mkdir(path.join(repo, '.husky/_'), { recursive: true });
     await writeFile(path.join(repo, '.husky/pre-push'), 'npm test\n');
     const result = await install();
-    expect(result).toMatchObject({ action: 'appended', location: { kind: 'husky', file: path.join(repo, '.husky/pre-push') } });
+    expect(result).toMatchObject({
+      action: 'appended',
+      location: { kind: 'husky', file: path.join(repo, '.husky/pre-push') },
+    });
     const text = await readFile(path.join(repo, '.husky/pre-push'), 'utf8');
     expect(text.startsWith('npm test\n\n' + HUSKY_BLOCK_BEGIN)).toBe(true);
     expect((await install()).action).toBe('updated');
@@ -125,7 +137,11 @@ describe('mvnx hook (command)', () => {
   });
 
   it('reads --goals in every spelling, a value that starts with a dash included', async () => {
-    for (const args of [['--goals', '-o -q verify'], ['--goals=-o -q verify'], ['--force', '--goals', '-o -q verify']]) {
+    for (const args of [
+      ['--goals', '-o -q verify'],
+      ['--goals=-o -q verify'],
+      ['--force', '--goals', '-o -q verify'],
+    ]) {
       expect(await run(['install', ...args], io())).toBe(0);
       expect(await readFile(hooksFile(), 'utf8')).toContain('mvnx_run -o -q verify </dev/null');
     }
@@ -137,9 +153,18 @@ describe('mvnx hook (command)', () => {
   it.each([
     [[], `mvnx hook: say install or uninstall; ${usage}`],
     [['bogus'], `mvnx hook: unknown action "bogus"; ${usage}`],
-    [['install', '--goals'], `mvnx hook install: --goals needs the Maven arguments, e.g. --goals "-o -q verify"; ${usage}`],
-    [['install', '--goals', '  '], `mvnx hook install: --goals needs the Maven arguments, e.g. --goals "-o -q verify"; ${usage}`],
-    [['install', '--goals', '--force'], `mvnx hook install: --goals needs the Maven arguments, e.g. --goals "-o -q verify"; ${usage}`],
+    [
+      ['install', '--goals'],
+      `mvnx hook install: --goals needs the Maven arguments, e.g. --goals "-o -q verify"; ${usage}`,
+    ],
+    [
+      ['install', '--goals', '  '],
+      `mvnx hook install: --goals needs the Maven arguments, e.g. --goals "-o -q verify"; ${usage}`,
+    ],
+    [
+      ['install', '--goals', '--force'],
+      `mvnx hook install: --goals needs the Maven arguments, e.g. --goals "-o -q verify"; ${usage}`,
+    ],
     [['install', '--goals', '-Dx="a'], /^mvnx hook install: --goals: unbalanced ".*; usage: mvnx hook install/],
     [['install', '--frobnicate'], `mvnx hook install: unknown argument --frobnicate; ${usage}`],
     [['install', '--force=yes'], `mvnx hook install: --force takes no value; ${usage}`],
@@ -150,7 +175,10 @@ describe('mvnx hook (command)', () => {
   ])('refuses %j with one line and exit 2', async (args, message) => {
     const failure = run(args, io());
     await expect(failure).rejects.toBeInstanceOf(MvnxError);
-    await expect(failure).rejects.toMatchObject({ exitCode: 2, message: typeof message === 'string' ? message : expect.stringMatching(message) });
+    await expect(failure).rejects.toMatchObject({
+      exitCode: 2,
+      message: typeof message === 'string' ? message : expect.stringMatching(message),
+    });
   });
 
   it('prints the usage for install --help without installing', async () => {

@@ -16,7 +16,12 @@ import {
   type HookScriptOptions,
 } from '../../src/report/hook-script.js';
 
-const options: HookScriptOptions = { goals: ['-o', '-q', 'verify', '-Dtest=My Test'], projectDir: '.', node: '/usr/bin/node', script: '/opt/mvnx/dist/cli/mvnx.cjs' };
+const options: HookScriptOptions = {
+  goals: ['-o', '-q', 'verify', '-Dtest=My Test'],
+  projectDir: '.',
+  node: '/usr/bin/node',
+  script: '/opt/mvnx/dist/cli/mvnx.cjs',
+};
 
 describe('splitGoals', () => {
   it('splits on whitespace and groups quoted words', () => {
@@ -104,7 +109,12 @@ describe('the hook script when it runs', () => {
   }
 
   function runHook(mvnxBin: string, input = 'refs/heads/main abc refs/heads/main def\n') {
-    return execa(path.join(dir, 'hooks', 'pre-push'), ['origin', 'file:///remote'], { cwd: dir, env: { MVNX_BIN: mvnxBin }, input, reject: false });
+    return execa(path.join(dir, 'hooks', 'pre-push'), ['origin', 'file:///remote'], {
+      cwd: dir,
+      env: { MVNX_BIN: mvnxBin },
+      input,
+      reject: false,
+    });
   }
 
   const writeRecord = (runId: string, json: string) =>
@@ -126,7 +136,9 @@ describe('the hook script when it runs', () => {
   });
 
   it('prints how to apply a verified fix of this push', async () => {
-    const result = await runHook(await standIn(`${writeRecord('run-2', '{"status": "fixed", "applied": false}')}\nexit 1`));
+    const result = await runHook(
+      await standIn(`${writeRecord('run-2', '{"status": "fixed", "applied": false}')}\nexit 1`),
+    );
     expect(result.exitCode).toBe(1);
     expect(result.stderr).toContain('mvnx has a verified fix (run run-2)');
     expect(result.stderr).toContain('mvnx apply run-2');
@@ -143,7 +155,9 @@ describe('the hook script when it runs', () => {
   });
 
   it('blocks a passing build whose fix mvnx applied to the working tree', async () => {
-    const result = await runHook(await standIn(`${writeRecord('run-3', '{"status": "fixed", "applied": true}')}\nexit 0`));
+    const result = await runHook(
+      await standIn(`${writeRecord('run-3', '{"status": "fixed", "applied": true}')}\nexit 0`),
+    );
     expect(result.exitCode).toBe(1);
     expect(result.stderr).toContain('mvnx applied a verified fix to your working tree (run run-3)');
   });
@@ -154,10 +168,12 @@ describe('the hook script when it runs', () => {
     await chmod(chained, 0o755);
     const result = await runHook(await standIn('exit 0'));
     expect(result.exitCode).toBe(3);
-    expect(await readFile(path.join(dir, 'calls'), 'utf8')).toBe('chained origin\nrefs/heads/main abc refs/heads/main def\n');
+    expect(await readFile(path.join(dir, 'calls'), 'utf8')).toBe(
+      'chained origin\nrefs/heads/main abc refs/heads/main def\n',
+    );
   });
 
-  it('keeps git\'s ref list away from mvnx', async () => {
+  it("keeps git's ref list away from mvnx", async () => {
     const result = await runHook(await standIn(`cat >> "${dir}/calls"`));
     expect(result.exitCode).toBe(0);
     expect(await readFile(path.join(dir, 'calls'), 'utf8')).toBe('args: -o verify\n');

@@ -113,7 +113,9 @@ describe('an assertion that cannot fail replacing the failing one is refused as 
   it.each(CANNOT_FAIL)('%s', (replacement) => {
     const { rules, reason } = check(replaced(FAILING_ASSERTION, replacement));
     expect(rules).toEqual(['assertion-weakened']);
-    expect(reason).toBe(`test-weakening: replaced \`assertEquals(6, product)\` in com.acme.calc.CalculatorTest#multipliesTwoNumbers by \`${replacement.replace(/;$/, '').replace(/^assert true( : "always")?$/, 'assert true$1;')}\`, which cannot fail`);
+    expect(reason).toBe(
+      `test-weakening: replaced \`assertEquals(6, product)\` in com.acme.calc.CalculatorTest#multipliesTwoNumbers by \`${replacement.replace(/;$/, '').replace(/^assert true( : "always")?$/, 'assert true$1;')}\`, which cannot fail`,
+    );
   });
 });
 
@@ -128,17 +130,27 @@ describe('an assertion that can fail is not called one that cannot', () => {
 
   // A test that passed may be refactored into another assertion of the same value (a compile-error
   // repair, no test failing: the test side is not read-only): nothing to refuse.
-  it.each(['assertTrue(sum == 5);', 'assertNotNull(calc.lastResult());', 'assertThat(sum).isEqualTo(5);', 'assertThat(sum == 5).isTrue();', 'assert sum == 5;', 'assertNotNull(newest(sum));'])(
-    'in a test that passed, %s is a refactoring',
-    (replacement) => {
-      expect(check(replaced(PASSING_ASSERTION, replacement), []).rules).toEqual([]);
-    },
-  );
-
+  it.each([
+    'assertTrue(sum == 5);',
+    'assertNotNull(calc.lastResult());',
+    'assertThat(sum).isEqualTo(5);',
+    'assertThat(sum == 5).isTrue();',
+    'assert sum == 5;',
+    'assertNotNull(newest(sum));',
+  ])('in a test that passed, %s is a refactoring', (replacement) => {
+    expect(check(replaced(PASSING_ASSERTION, replacement), []).rules).toEqual([]);
+  });
 });
 
 describe('a test that passed may be refactored, but not given an assertion that cannot fail', () => {
-  it.each(['assertTrue(true);', 'assertThat(sum).isEqualTo(sum);', 'assert true;', 'assertNotNull(new Object());', 'assertNotNull(new int[] {sum});', 'assertNotNull("5");'])('%s is refused as weakened', (replacement) => {
+  it.each([
+    'assertTrue(true);',
+    'assertThat(sum).isEqualTo(sum);',
+    'assert true;',
+    'assertNotNull(new Object());',
+    'assertNotNull(new int[] {sum});',
+    'assertNotNull("5");',
+  ])('%s is refused as weakened', (replacement) => {
     const { rules, reason } = check(replaced(PASSING_ASSERTION, replacement), []);
     expect(rules).toEqual(['assertion-weakened']);
     expect(reason).toContain('in com.acme.calc.CalculatorTest#addsTwoNumbers (a test that passed) by `');
@@ -149,7 +161,11 @@ describe('a test that passed may be refactored, but not given an assertion that 
   // test that passed, a replacement by another assertion is a refactoring unless it cannot
   // fail, so this weakening went through; tests.allowFailingTestEdits then let it be verified.
   it('assertNotNull(new Object()) replacing the assertion of a test that passed is blocking even under tests.allowFailingTestEdits', () => {
-    const verdict = checkTestIntegrity({ changeSet: replaced(PASSING_ASSERTION, 'assertNotNull(new Object());'), failingTests: FAILING, policy: { allowFailingTestEdits: true } });
+    const verdict = checkTestIntegrity({
+      changeSet: replaced(PASSING_ASSERTION, 'assertNotNull(new Object());'),
+      failingTests: FAILING,
+      policy: { allowFailingTestEdits: true },
+    });
     expect(verdict.blocking.map((finding) => finding.rule)).toEqual(['assertion-weakened']);
     expect(testWeakeningReason(verdict.blocking)).toBe(
       'test-weakening: replaced `assertEquals(5, sum)` in com.acme.calc.CalculatorTest#addsTwoNumbers (a test that passed) by `assertNotNull(new Object())`, which cannot fail',
@@ -159,22 +175,35 @@ describe('a test that passed may be refactored, but not given an assertion that 
 
 describe('what counts as an assertion', () => {
   it('a call on a value named like an assertion is not one: deleting it from the failing test is a change, not a deleted assertion', () => {
-    const source = SOURCE.replace('int product = calc.multiply(2, 3);', 'int product = calc.multiply(2, 3);\n        calc.verify();');
+    const source = SOURCE.replace(
+      'int product = calc.multiply(2, 3);',
+      'int product = calc.multiply(2, 3);\n        calc.verify();',
+    );
     const { rules, reason } = check(replaced('        calc.verify();\n', '', source));
     expect(rules).toEqual(['failing-test-changed']);
-    expect(reason).toBe('test-weakening: deleted `calc.verify();` in com.acme.calc.CalculatorTest#multipliesTwoNumbers');
+    expect(reason).toBe(
+      'test-weakening: deleted `calc.verify();` in com.acme.calc.CalculatorTest#multipliesTwoNumbers',
+    );
   });
 
-  it.each(['checkCalc.verify();', 'Registry.calc.verify();', 'calc.assertValid();'])('%s, a call on a value, deleted from the failing test is a change of what it does, not a deleted assertion', (call) => {
-    const source = SOURCE.replace('int product = calc.multiply(2, 3);', `int product = calc.multiply(2, 3);\n        ${call}`);
-    const { rules, reason } = check(replaced(`        ${call}\n`, '', source));
-    expect(rules).toEqual(['failing-test-changed']);
-    expect(reason).toBe(`test-weakening: deleted \`${call}\` in com.acme.calc.CalculatorTest#multipliesTwoNumbers`);
-  });
+  it.each(['checkCalc.verify();', 'Registry.calc.verify();', 'calc.assertValid();'])(
+    '%s, a call on a value, deleted from the failing test is a change of what it does, not a deleted assertion',
+    (call) => {
+      const source = SOURCE.replace(
+        'int product = calc.multiply(2, 3);',
+        `int product = calc.multiply(2, 3);\n        ${call}`,
+      );
+      const { rules, reason } = check(replaced(`        ${call}\n`, '', source));
+      expect(rules).toEqual(['failing-test-changed']);
+      expect(reason).toBe(`test-weakening: deleted \`${call}\` in com.acme.calc.CalculatorTest#multipliesTwoNumbers`);
+    },
+  );
 
   it('two assertions deleted are named in source order, the assert statement first when it comes first', () => {
     const source = SOURCE.replace(FAILING_ASSERTION, 'assert product > 0;\n        assertEquals(6, product);');
-    const { rules, reason } = check(replaced('assert product > 0;\n        assertEquals(6, product);', 'calc.reset();', source));
+    const { rules, reason } = check(
+      replaced('assert product > 0;\n        assertEquals(6, product);', 'calc.reset();', source),
+    );
     expect(rules).toEqual(['assertion-removed', 'assertion-removed']);
     expect(reason).toBe(
       'test-weakening: deleted `assert product > 0;` from com.acme.calc.CalculatorTest#multipliesTwoNumbers; deleted `assertEquals(6, product)` from com.acme.calc.CalculatorTest#multipliesTwoNumbers',
@@ -184,12 +213,17 @@ describe('what counts as an assertion', () => {
   it('an assertion written over several lines is quoted on one', () => {
     const source = SOURCE.replace(FAILING_ASSERTION, 'assertEquals(6,\n                product);');
     const { reason } = check(replaced('        assertEquals(6,\n                product);\n', '', source));
-    expect(reason).toBe('test-weakening: deleted `assertEquals(6, product)` from com.acme.calc.CalculatorTest#multipliesTwoNumbers');
+    expect(reason).toBe(
+      'test-weakening: deleted `assertEquals(6, product)` from com.acme.calc.CalculatorTest#multipliesTwoNumbers',
+    );
   });
 
   it.each([
     ['Assertions.assertEquals(6, product);', 'Assertions.assertEquals(6, product)'],
-    ['org.junit.jupiter.api.Assertions.assertEquals(6, product);', 'org.junit.jupiter.api.Assertions.assertEquals(6, product)'],
+    [
+      'org.junit.jupiter.api.Assertions.assertEquals(6, product);',
+      'org.junit.jupiter.api.Assertions.assertEquals(6, product)',
+    ],
     ['Mockito.verify(calc).multiply(2, 3);', 'Mockito.verify(calc).multiply(2, 3)'],
     ['assert product == 6 : "six";', 'assert product == 6 : "six";'],
   ])('a qualified assertion %s deleted from the failing test is a deleted assertion', (assertion, quoted) => {
@@ -203,14 +237,18 @@ describe('what counts as an assertion', () => {
     const source = SOURCE.replace(FAILING_ASSERTION, 'assertThat(product).isPositive().isEqualTo(6);');
     const { rules, reason } = check(replaced('.isEqualTo(6);', '.isEqualTo(5);', source));
     expect(rules).toEqual(['assertion-changed']);
-    expect(reason).toBe('test-weakening: changed the expected value of `assertThat(...).isEqualTo` in com.acme.calc.CalculatorTest#multipliesTwoNumbers from `6` to `5`');
+    expect(reason).toBe(
+      'test-weakening: changed the expected value of `assertThat(...).isEqualTo` in com.acme.calc.CalculatorTest#multipliesTwoNumbers from `6` to `5`',
+    );
   });
 
   it('two assertions on one line are two: deleting the second is found, the first kept', () => {
     const source = SOURCE.replace(FAILING_ASSERTION, 'assertEquals(6, product); assertTrue(product > 0);');
     const { rules, reason } = check(replaced(' assertTrue(product > 0);', '', source));
     expect(rules).toEqual(['assertion-removed']);
-    expect(reason).toBe('test-weakening: deleted `assertTrue(product > 0)` from com.acme.calc.CalculatorTest#multipliesTwoNumbers');
+    expect(reason).toBe(
+      'test-weakening: deleted `assertTrue(product > 0)` from com.acme.calc.CalculatorTest#multipliesTwoNumbers',
+    );
   });
 });
 
@@ -220,42 +258,79 @@ describe('a failure message is not what an assertion checks', () => {
     ['assertEquals(6, product, String.format("%d", product));', 'assertEquals(6, product, "product");'],
     ['assertTrue(product == 6, "six");', 'assertTrue(product == 6, "six, " + product);'],
     ['assertThat(product).as("six").isEqualTo(6);', 'assertThat(product).describedAs("the product").isEqualTo(6);'],
-    ['assertThat(product).withFailMessage("six").isEqualTo(6);', 'assertThat(product).overridingErrorMessage("six!").isEqualTo(6);'],
-  ])('a failing test whose %s becomes %s: only the message changed, and the test side rule says so', (before, after) => {
-    const source = SOURCE.replace(FAILING_ASSERTION, before);
-    const verdict = checkTestIntegrity({ changeSet: replaced(before, after, source), failingTests: FAILING, policy: { allowFailingTestEdits: false } });
-    expect(verdict.blocking.map((finding) => finding.rule)).toEqual(['test-side-changed']);
-  });
+    [
+      'assertThat(product).withFailMessage("six").isEqualTo(6);',
+      'assertThat(product).overridingErrorMessage("six!").isEqualTo(6);',
+    ],
+  ])(
+    'a failing test whose %s becomes %s: only the message changed, and the test side rule says so',
+    (before, after) => {
+      const source = SOURCE.replace(FAILING_ASSERTION, before);
+      const verdict = checkTestIntegrity({
+        changeSet: replaced(before, after, source),
+        failingTests: FAILING,
+        policy: { allowFailingTestEdits: false },
+      });
+      expect(verdict.blocking.map((finding) => finding.rule)).toEqual(['test-side-changed']);
+    },
+  );
 
   it('a string that is the expected value, not a message: assertEquals(text, "6") -> assertEquals(text, "5") changed the expected value', () => {
     const source = SOURCE.replace(FAILING_ASSERTION, 'assertEquals(String.valueOf(product), "6");');
     const { rules, reason } = check(replaced('"6");', '"5");', source));
     expect(rules).toEqual(['assertion-changed']);
-    expect(reason).toBe('test-weakening: changed `assertEquals(String.valueOf(product), "6")` to `assertEquals(String.valueOf(product), "5")` in com.acme.calc.CalculatorTest#multipliesTwoNumbers');
+    expect(reason).toBe(
+      'test-weakening: changed `assertEquals(String.valueOf(product), "6")` to `assertEquals(String.valueOf(product), "5")` in com.acme.calc.CalculatorTest#multipliesTwoNumbers',
+    );
   });
 
   it('the message of a three-argument assertEquals is not the expected value: changing the tolerance is', () => {
     const source = SOURCE.replace(FAILING_ASSERTION, 'assertEquals(6.0, product, 0.001, "six");');
     const { rules, reason } = check(replaced('0.001, "six"', '1.0, "six"', source));
     expect(rules).toEqual(['assertion-changed']);
-    expect(reason).toBe('test-weakening: changed `assertEquals(6.0, product, 0.001, "six")` to `assertEquals(6.0, product, 1.0, "six")` in com.acme.calc.CalculatorTest#multipliesTwoNumbers');
+    expect(reason).toBe(
+      'test-weakening: changed `assertEquals(6.0, product, 0.001, "six")` to `assertEquals(6.0, product, 1.0, "six")` in com.acme.calc.CalculatorTest#multipliesTwoNumbers',
+    );
   });
 
   it.each([
-    ['a custom assertion whose last argument is a string', 'assertJson(String.valueOf(product), "6");', 'assertJson(String.valueOf(product), "5");'],
-    ['assertTrue whose only argument starts with a string', 'assertTrue("6".equals(String.valueOf(product)));', 'assertTrue("5".equals(String.valueOf(product)));'],
-    ['assertEquals whose arguments move across the comma', 'assertEquals(18, 3 * product);', 'assertEquals(1, 83 * product);'],
+    [
+      'a custom assertion whose last argument is a string',
+      'assertJson(String.valueOf(product), "6");',
+      'assertJson(String.valueOf(product), "5");',
+    ],
+    [
+      'assertTrue whose only argument starts with a string',
+      'assertTrue("6".equals(String.valueOf(product)));',
+      'assertTrue("5".equals(String.valueOf(product)));',
+    ],
+    [
+      'assertEquals whose arguments move across the comma',
+      'assertEquals(18, 3 * product);',
+      'assertEquals(1, 83 * product);',
+    ],
   ])('%s: changing it is a changed assertion', (_name, before, after) => {
     const source = SOURCE.replace(FAILING_ASSERTION, before);
     const { rules, reason } = check(replaced(before, after, source));
     expect(rules).toEqual(['assertion-changed']);
-    expect(reason).toBe(`test-weakening: changed \`${before.replace(/;$/, '')}\` to \`${after.replace(/;$/, '')}\` in com.acme.calc.CalculatorTest#multipliesTwoNumbers`);
+    expect(reason).toBe(
+      `test-weakening: changed \`${before.replace(/;$/, '')}\` to \`${after.replace(/;$/, '')}\` in com.acme.calc.CalculatorTest#multipliesTwoNumbers`,
+    );
   });
 
   it('white space inside an argument is no change: a failing test with a compile error of its own may be reformatted', () => {
     const source = SOURCE.replace(FAILING_ASSERTION, 'assertEquals(6, calc.multiply(2, 3));');
-    const changeSet = replaced('assertEquals(6, calc.multiply(2, 3));', 'assertEquals(6, calc.multiply( 2,3 ));', source);
-    const verdict = checkTestIntegrity({ changeSet, failingTests: FAILING, policy: { allowFailingTestEdits: false }, compileErrorFiles: new Set([TEST_FILE]) });
+    const changeSet = replaced(
+      'assertEquals(6, calc.multiply(2, 3));',
+      'assertEquals(6, calc.multiply( 2,3 ));',
+      source,
+    );
+    const verdict = checkTestIntegrity({
+      changeSet,
+      failingTests: FAILING,
+      policy: { allowFailingTestEdits: false },
+      compileErrorFiles: new Set([TEST_FILE]),
+    });
     expect(verdict.blocking).toEqual([]);
     expect(verdict.allowedFailingTestEdits.map((finding) => finding.rule)).toEqual(['test-side-changed']);
   });
@@ -268,18 +343,29 @@ describe('a failure message is not what an assertion checks', () => {
 });
 
 describe('a catch that swallows the failing assertion', () => {
-  const wrapped = (type: string, body = '') => `try {\n            ${FAILING_ASSERTION}\n        } catch (${type} e) {${body}}`;
+  const wrapped = (type: string, body = '') =>
+    `try {\n            ${FAILING_ASSERTION}\n        } catch (${type} e) {${body}}`;
 
-  it.each(['Throwable', 'java.lang.Throwable', 'Error', 'AssertionError', 'java.lang.AssertionError', 'Exception', 'RuntimeException', 'org.opentest4j.AssertionFailedError', 'AssertionFailedError', 'org.junit.ComparisonFailure', 'org.opentest4j.MultipleFailuresError', 'IllegalStateException | AssertionError'])(
-    'catch (%s e) {} is refused as swallowed',
-    (type) => {
-      const { rules, reason } = check(replaced(FAILING_ASSERTION, wrapped(type)));
-      expect(rules).toEqual(['assertion-swallowed']);
-      expect(reason).toBe(
-        `test-weakening: wrapped \`assertEquals(6, product)\` in com.acme.calc.CalculatorTest#multipliesTwoNumbers in a try block whose \`catch (${type} e) {}\` swallows its failure`,
-      );
-    },
-  );
+  it.each([
+    'Throwable',
+    'java.lang.Throwable',
+    'Error',
+    'AssertionError',
+    'java.lang.AssertionError',
+    'Exception',
+    'RuntimeException',
+    'org.opentest4j.AssertionFailedError',
+    'AssertionFailedError',
+    'org.junit.ComparisonFailure',
+    'org.opentest4j.MultipleFailuresError',
+    'IllegalStateException | AssertionError',
+  ])('catch (%s e) {} is refused as swallowed', (type) => {
+    const { rules, reason } = check(replaced(FAILING_ASSERTION, wrapped(type)));
+    expect(rules).toEqual(['assertion-swallowed']);
+    expect(reason).toBe(
+      `test-weakening: wrapped \`assertEquals(6, product)\` in com.acme.calc.CalculatorTest#multipliesTwoNumbers in a try block whose \`catch (${type} e) {}\` swallows its failure`,
+    );
+  });
 
   it.each([
     ['a narrow exception', wrapped('IllegalStateException')],
@@ -301,9 +387,13 @@ describe('a catch that swallows the failing assertion', () => {
 
   it('a catch body over several lines is quoted on one, whole up to 100 characters', () => {
     const exactly100 = ` System.out.println("${'x'.repeat(73)}"); `;
-    expect(check(replaced(FAILING_ASSERTION, wrapped('Throwable', exactly100))).reason).toContain(`whose \`catch (Throwable e) {${exactly100}}\` swallows`);
+    expect(check(replaced(FAILING_ASSERTION, wrapped('Throwable', exactly100))).reason).toContain(
+      `whose \`catch (Throwable e) {${exactly100}}\` swallows`,
+    );
     const multiLine = '\n            System.out.println(e);\n        ';
-    expect(check(replaced(FAILING_ASSERTION, wrapped('Throwable', multiLine))).reason).toContain('whose `catch (Throwable e) { System.out.println(e); }` swallows');
+    expect(check(replaced(FAILING_ASSERTION, wrapped('Throwable', multiLine))).reason).toContain(
+      'whose `catch (Throwable e) { System.out.println(e); }` swallows',
+    );
   });
 
   it('the catch body is quoted on one line, shortened past 100 characters', () => {
@@ -317,7 +407,8 @@ describe('a catch that swallows the failing assertion', () => {
 // Written from the survivors of the second run (after the tests above).
 describe('the last edges of what an assertion is', () => {
   it('two assertions deleted in one statement are named in source order, the assert statement first', () => {
-    const block = 'if (product > 0) {\n            assert product > 1;\n            assertEquals(6, product);\n        }';
+    const block =
+      'if (product > 0) {\n            assert product > 1;\n            assertEquals(6, product);\n        }';
     const source = SOURCE.replace(FAILING_ASSERTION, block);
     const { rules, reason } = check(replaced(block, 'calc.reset();', source));
     expect(rules).toEqual(['assertion-removed', 'assertion-removed']);
@@ -326,14 +417,20 @@ describe('the last edges of what an assertion is', () => {
     );
   });
 
-  it.each(['verify(calc).multiply(2, 3);', 'assertThat(false).isNotNull().isFalse();', 'verifyThat(true).isTrue();'])('%s replacing the failing assertion is a change, not one that cannot fail', (replacement) => {
-    const { rules, reason } = check(replaced(FAILING_ASSERTION, replacement));
-    expect(rules).toEqual(['assertion-changed']);
-    expect(reason).toBe(`test-weakening: replaced \`assertEquals(6, product)\` in com.acme.calc.CalculatorTest#multipliesTwoNumbers by \`${replacement.replace(/;$/, '')}\``);
-  });
+  it.each(['verify(calc).multiply(2, 3);', 'assertThat(false).isNotNull().isFalse();', 'verifyThat(true).isTrue();'])(
+    '%s replacing the failing assertion is a change, not one that cannot fail',
+    (replacement) => {
+      const { rules, reason } = check(replaced(FAILING_ASSERTION, replacement));
+      expect(rules).toEqual(['assertion-changed']);
+      expect(reason).toBe(
+        `test-weakening: replaced \`assertEquals(6, product)\` in com.acme.calc.CalculatorTest#multipliesTwoNumbers by \`${replacement.replace(/;$/, '')}\``,
+      );
+    },
+  );
 
   it('an assertion moved next to a try/catch, not into it, is not swallowed', () => {
-    const moved = 'try {\n            calc.reset();\n        } catch (Throwable e) {\n        }\n        if (product > 0) {\n            assertEquals(6, product);\n        }';
+    const moved =
+      'try {\n            calc.reset();\n        } catch (Throwable e) {\n        }\n        if (product > 0) {\n            assertEquals(6, product);\n        }';
     const { rules, reason } = check(replaced(FAILING_ASSERTION, moved));
     expect(rules).toEqual(['failing-test-changed']);
     expect(reason).not.toContain('swallows');

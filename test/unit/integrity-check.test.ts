@@ -5,7 +5,12 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { ChangeSet, FileChange } from '../../src/patch/types.js';
-import { checkTestIntegrity, testWeakeningReason, type FailingTestRef, type IntegrityFindingName } from '../../src/repair/integrity/index.js';
+import {
+  checkTestIntegrity,
+  testWeakeningReason,
+  type FailingTestRef,
+  type IntegrityFindingName,
+} from '../../src/repair/integrity/index.js';
 
 const TEST_FILE = 'src/test/java/com/acme/calc/CalculatorTest.java';
 const MAIN_FILE = 'src/main/java/com/acme/calc/Calculator.java';
@@ -93,7 +98,8 @@ const POM = `<project>
 `;
 
 const MULTIPLY = 'com.acme.calc.CalculatorTest#multipliesTwoNumbers';
-const failing = (...tests: string[]): FailingTestRef[] => tests.map((test) => ({ className: test.split('#')[0]!, method: test.split('#')[1]! }));
+const failing = (...tests: string[]): FailingTestRef[] =>
+  tests.map((test) => ({ className: test.split('#')[0]!, method: test.split('#')[1]! }));
 
 function edit(path: string, before: string | null, after: string | null, oldPath?: string): FileChange {
   return { path, before, after, ...(oldPath ? { oldPath } : {}) };
@@ -127,7 +133,10 @@ const WEAKENING: Shape[] = [
   },
   {
     name: 'changes the expected value and adds a message to hide it',
-    changeSet: testEdit('assertEquals(6, product, "2 * 3");', 'assertEquals(5, product, "2 * 3, see the diagnostics");'),
+    changeSet: testEdit(
+      'assertEquals(6, product, "2 * 3");',
+      'assertEquals(5, product, "2 * 3, see the diagnostics");',
+    ),
     rule: 'assertion-changed',
     says: 'changed the expected value of `assertEquals` in com.acme.calc.CalculatorTest#multipliesTwoNumbers from `6` to `5`',
   },
@@ -157,7 +166,10 @@ const WEAKENING: Shape[] = [
   },
   {
     name: 'comments it out in a block comment',
-    changeSet: testEdit('        assertEquals(6, product, "2 * 3");', '        /* assertEquals(6, product, "2 * 3"); */'),
+    changeSet: testEdit(
+      '        assertEquals(6, product, "2 * 3");',
+      '        /* assertEquals(6, product, "2 * 3"); */',
+    ),
     rule: 'assertion-removed',
     says: 'commented out',
   },
@@ -175,13 +187,19 @@ const WEAKENING: Shape[] = [
   },
   {
     name: 'wraps it in a try/catch(Throwable) that swallows it',
-    changeSet: testEdit('        assertEquals(6, product, "2 * 3");', '        try {\n            assertEquals(6, product, "2 * 3");\n        } catch (Throwable ignored) {\n        }'),
+    changeSet: testEdit(
+      '        assertEquals(6, product, "2 * 3");',
+      '        try {\n            assertEquals(6, product, "2 * 3");\n        } catch (Throwable ignored) {\n        }',
+    ),
     rule: 'assertion-swallowed',
     says: 'catch (Throwable ignored)',
   },
   {
     name: 'wraps it in a catch of AssertionFailedError that only logs',
-    changeSet: testEdit('        assertEquals(6, product, "2 * 3");', '        try {\n            assertEquals(6, product, "2 * 3");\n        } catch (org.opentest4j.AssertionFailedError e) {\n            System.out.println(e);\n        }'),
+    changeSet: testEdit(
+      '        assertEquals(6, product, "2 * 3");',
+      '        try {\n            assertEquals(6, product, "2 * 3");\n        } catch (org.opentest4j.AssertionFailedError e) {\n            System.out.println(e);\n        }',
+    ),
     rule: 'assertion-swallowed',
     says: 'swallows its failure',
   },
@@ -200,7 +218,10 @@ const WEAKENING: Shape[] = [
   },
   {
     name: 'adds a statement that bends the failing test',
-    changeSet: testEdit('        int product = calc.multiply(2, 3);', '        calc.setMode("add");\n        int product = calc.multiply(2, 3);'),
+    changeSet: testEdit(
+      '        int product = calc.multiply(2, 3);',
+      '        calc.setMode("add");\n        int product = calc.multiply(2, 3);',
+    ),
     rule: 'failing-test-changed',
     says: 'added `calc.setMode("add");`',
   },
@@ -212,7 +233,10 @@ const WEAKENING: Shape[] = [
   },
   {
     name: 'adds @Disabled to the failing test',
-    changeSet: testEdit('    @Test\n    void multipliesTwoNumbers', '    @Test\n    @Disabled("flaky")\n    void multipliesTwoNumbers'),
+    changeSet: testEdit(
+      '    @Test\n    void multipliesTwoNumbers',
+      '    @Test\n    @Disabled("flaky")\n    void multipliesTwoNumbers',
+    ),
     rule: 'test-disabled',
     says: 'added `@Disabled("flaky")` to com.acme.calc.CalculatorTest#multipliesTwoNumbers',
   },
@@ -230,56 +254,83 @@ const WEAKENING: Shape[] = [
   },
   {
     name: 'adds @DisabledIfEnvironmentVariable',
-    changeSet: testEdit('    @Test\n    void multipliesTwoNumbers', '    @Test\n    @DisabledIfEnvironmentVariable(named = "CI", matches = "true")\n    void multipliesTwoNumbers'),
+    changeSet: testEdit(
+      '    @Test\n    void multipliesTwoNumbers',
+      '    @Test\n    @DisabledIfEnvironmentVariable(named = "CI", matches = "true")\n    void multipliesTwoNumbers',
+    ),
     rule: 'test-disabled',
     says: '@DisabledIfEnvironmentVariable',
   },
   {
     name: 'adds @EnabledOnOs',
-    changeSet: testEdit('    @Test\n    void multipliesTwoNumbers', '    @Test\n    @EnabledOnOs(OS.WINDOWS)\n    void multipliesTwoNumbers'),
+    changeSet: testEdit(
+      '    @Test\n    void multipliesTwoNumbers',
+      '    @Test\n    @EnabledOnOs(OS.WINDOWS)\n    void multipliesTwoNumbers',
+    ),
     rule: 'test-disabled',
     says: '@EnabledOnOs(OS.WINDOWS)',
   },
   {
     name: "adds JUnit 4's @Ignore",
-    changeSet: testEdit('    @Test\n    void multipliesTwoNumbers', '    @Ignore\n    @Test\n    void multipliesTwoNumbers'),
+    changeSet: testEdit(
+      '    @Test\n    void multipliesTwoNumbers',
+      '    @Ignore\n    @Test\n    void multipliesTwoNumbers',
+    ),
     rule: 'test-disabled',
     says: '@Ignore',
   },
   {
     name: 'adds an assumption that skips the failing test',
-    changeSet: testEdit('        int product = calc.multiply(2, 3);', '        Assumptions.assumeTrue(false, "not ready");\n        int product = calc.multiply(2, 3);'),
+    changeSet: testEdit(
+      '        int product = calc.multiply(2, 3);',
+      '        Assumptions.assumeTrue(false, "not ready");\n        int product = calc.multiply(2, 3);',
+    ),
     rule: 'assumption-added',
     says: 'added `Assumptions.assumeTrue(false, "not ready")` to com.acme.calc.CalculatorTest#multipliesTwoNumbers',
   },
   {
     name: 'adds an assumption to the setup, skipping every test',
-    changeSet: testEdit('        calc = new Calculator();', '        assumeTrue(System.getenv("CI") == null);\n        calc = new Calculator();'),
+    changeSet: testEdit(
+      '        calc = new Calculator();',
+      '        assumeTrue(System.getenv("CI") == null);\n        calc = new Calculator();',
+    ),
     failing: [],
     rule: 'assumption-added',
     says: 'CalculatorTest#setUp',
   },
   {
     name: "adds JUnit 4's Assume.assumeTrue",
-    changeSet: testEdit('        int sum = calc.add(2, 3);', '        Assume.assumeTrue(false);\n        int sum = calc.add(2, 3);'),
+    changeSet: testEdit(
+      '        int sum = calc.add(2, 3);',
+      '        Assume.assumeTrue(false);\n        int sum = calc.add(2, 3);',
+    ),
     rule: 'assumption-added',
     says: 'Assume.assumeTrue(false)',
   },
   {
     name: 'adds an early return before the assertions',
-    changeSet: testEdit('        int product = calc.multiply(2, 3);', '        if (true) return;\n        int product = calc.multiply(2, 3);'),
+    changeSet: testEdit(
+      '        int product = calc.multiply(2, 3);',
+      '        if (true) return;\n        int product = calc.multiply(2, 3);',
+    ),
     rule: 'early-return',
     says: 'added an early `return;` to com.acme.calc.CalculatorTest#multipliesTwoNumbers',
   },
   {
     name: 'adds an early return to a passing test',
-    changeSet: testEdit('        int sum = calc.add(2, 3);', '        if (sum() < 0) { return; }\n        int sum = calc.add(2, 3);'),
+    changeSet: testEdit(
+      '        int sum = calc.add(2, 3);',
+      '        if (sum() < 0) { return; }\n        int sum = calc.add(2, 3);',
+    ),
     rule: 'early-return',
     says: 'com.acme.calc.CalculatorTest#addsTwoNumbers',
   },
   {
     name: 'deletes a passing test method',
-    changeSet: testEdit('    @Test\n    void addsTwoNumbers() {\n        int sum = calc.add(2, 3);\n        assertEquals(5, sum);\n    }\n', ''),
+    changeSet: testEdit(
+      '    @Test\n    void addsTwoNumbers() {\n        int sum = calc.add(2, 3);\n        assertEquals(5, sum);\n    }\n',
+      '',
+    ),
     rule: 'test-deleted',
     says: 'deleted test com.acme.calc.CalculatorTest#addsTwoNumbers',
   },
@@ -316,7 +367,16 @@ const WEAKENING: Shape[] = [
   },
   {
     name: 'renames the test class so Surefire no longer picks it up',
-    changeSet: { files: [edit('src/test/java/com/acme/calc/CalculatorChecks.java', TEST_SOURCE, TEST_SOURCE.replace('class CalculatorTest', 'class CalculatorChecks'), TEST_FILE)] },
+    changeSet: {
+      files: [
+        edit(
+          'src/test/java/com/acme/calc/CalculatorChecks.java',
+          TEST_SOURCE,
+          TEST_SOURCE.replace('class CalculatorTest', 'class CalculatorChecks'),
+          TEST_FILE,
+        ),
+      ],
+    },
     rule: 'test-class-deleted',
     says: 'deleted test class com.acme.calc.CalculatorTest',
   },
@@ -331,7 +391,10 @@ const WEAKENING: Shape[] = [
     changeSet: testEdit(
       '@ValueSource(ints = {1, 2, 3})',
       '@ValueSource(ints = {1, 2})',
-      TEST_SOURCE.replace('    @Test\n    void addsTwoNumbers() {', '    @ParameterizedTest\n    @ValueSource(ints = {1, 2, 3})\n    void addsTwoNumbers(int n) {'),
+      TEST_SOURCE.replace(
+        '    @Test\n    void addsTwoNumbers() {',
+        '    @ParameterizedTest\n    @ValueSource(ints = {1, 2, 3})\n    void addsTwoNumbers(int n) {',
+      ),
     ),
     failing: failing('com.acme.calc.CalculatorTest#addsTwoNumbers'),
     rule: 'failing-test-changed',
@@ -380,38 +443,75 @@ const WEAKENING: Shape[] = [
   },
   {
     name: 'edits a test file mvnx cannot read as Java',
-    changeSet: { files: [edit(TEST_FILE, 'class CalculatorTest { @Test void x() { int a = ; } }', 'class CalculatorTest { }')] },
+    changeSet: {
+      files: [edit(TEST_FILE, 'class CalculatorTest { @Test void x() { int a = ; } }', 'class CalculatorTest { }')],
+    },
     rule: 'unreadable-test',
     says: 'cannot check src/test/java/com/acme/calc/CalculatorTest.java',
   },
   // Build files, .mvn/maven.config and JUnit platform settings.
   {
     name: 'sets testFailureIgnore in the surefire configuration',
-    changeSet: configEdit('pom.xml', POM, POM.replace('<version>3.2.5</version>', '<version>3.2.5</version>\n        <configuration>\n          <testFailureIgnore>true</testFailureIgnore>\n        </configuration>')),
+    changeSet: configEdit(
+      'pom.xml',
+      POM,
+      POM.replace(
+        '<version>3.2.5</version>',
+        '<version>3.2.5</version>\n        <configuration>\n          <testFailureIgnore>true</testFailureIgnore>\n        </configuration>',
+      ),
+    ),
     rule: 'tests-skipped-by-config',
     says: "pom.xml: adds <testFailureIgnore>true</testFailureIgnore> to maven-surefire-plugin's configuration, which lets failing tests pass the build",
   },
   {
     name: 'sets skipTests as a property',
-    changeSet: configEdit('pom.xml', POM, POM.replace('<maven.compiler.release>17</maven.compiler.release>', '<maven.compiler.release>17</maven.compiler.release>\n    <skipTests>true</skipTests>')),
+    changeSet: configEdit(
+      'pom.xml',
+      POM,
+      POM.replace(
+        '<maven.compiler.release>17</maven.compiler.release>',
+        '<maven.compiler.release>17</maven.compiler.release>\n    <skipTests>true</skipTests>',
+      ),
+    ),
     rule: 'tests-skipped-by-config',
     says: 'sets the property <skipTests>true</skipTests>',
   },
   {
     name: 'sets maven.test.skip in a profile',
-    changeSet: configEdit('core/pom.xml', POM, POM.replace('</build>', '</build>\n  <profiles><profile><id>ci</id><properties><maven.test.skip>true</maven.test.skip></properties></profile></profiles>')),
+    changeSet: configEdit(
+      'core/pom.xml',
+      POM,
+      POM.replace(
+        '</build>',
+        '</build>\n  <profiles><profile><id>ci</id><properties><maven.test.skip>true</maven.test.skip></properties></profile></profiles>',
+      ),
+    ),
     rule: 'tests-skipped-by-config',
     says: 'core/pom.xml: sets the property <maven.test.skip>true</maven.test.skip>',
   },
   {
     name: 'excludes the failing test in surefire',
-    changeSet: configEdit('pom.xml', POM, POM.replace('<version>3.2.5</version>', '<version>3.2.5</version>\n        <configuration><excludes><exclude>**/CalculatorTest.java</exclude></excludes></configuration>')),
+    changeSet: configEdit(
+      'pom.xml',
+      POM,
+      POM.replace(
+        '<version>3.2.5</version>',
+        '<version>3.2.5</version>\n        <configuration><excludes><exclude>**/CalculatorTest.java</exclude></excludes></configuration>',
+      ),
+    ),
     rule: 'tests-skipped-by-config',
     says: 'adds <exclude>**/CalculatorTest.java</exclude>',
   },
   {
     name: 'selects other tests with <test>',
-    changeSet: configEdit('pom.xml', POM, POM.replace('<version>3.2.5</version>', '<version>3.2.5</version>\n        <configuration><test>OtherTest</test></configuration>')),
+    changeSet: configEdit(
+      'pom.xml',
+      POM,
+      POM.replace(
+        '<version>3.2.5</version>',
+        '<version>3.2.5</version>\n        <configuration><test>OtherTest</test></configuration>',
+      ),
+    ),
     rule: 'tests-skipped-by-config',
     says: '<test>OtherTest</test>',
   },
@@ -423,7 +523,14 @@ const WEAKENING: Shape[] = [
   },
   {
     name: 'deactivates JUnit conditions through surefire properties',
-    changeSet: configEdit('pom.xml', POM, POM.replace('<version>3.2.5</version>', '<version>3.2.5</version>\n        <configuration><configurationParameters>junit.jupiter.conditions.deactivate = *</configurationParameters></configuration>')),
+    changeSet: configEdit(
+      'pom.xml',
+      POM,
+      POM.replace(
+        '<version>3.2.5</version>',
+        '<version>3.2.5</version>\n        <configuration><configurationParameters>junit.jupiter.conditions.deactivate = *</configurationParameters></configuration>',
+      ),
+    ),
     rule: 'tests-skipped-by-config',
     says: 'a JUnit setting that changes which tests run',
   },
@@ -447,41 +554,139 @@ const WEAKENING: Shape[] = [
   },
   {
     name: 'deactivates conditions in junit-platform.properties',
-    changeSet: configEdit('src/test/resources/junit-platform.properties', '', 'junit.jupiter.conditions.deactivate=org.junit.*DisabledCondition\n'),
+    changeSet: configEdit(
+      'src/test/resources/junit-platform.properties',
+      '',
+      'junit.jupiter.conditions.deactivate=org.junit.*DisabledCondition\n',
+    ),
     rule: 'tests-skipped-by-config',
     says: 'sets `junit.jupiter.conditions.deactivate=org.junit.*DisabledCondition`',
   },
   {
     name: 'registers a JUnit post-discovery filter',
-    changeSet: { files: [edit('src/test/resources/META-INF/services/org.junit.platform.launcher.PostDiscoveryFilter', null, 'com.acme.SkipSlow\n')] },
+    changeSet: {
+      files: [
+        edit(
+          'src/test/resources/META-INF/services/org.junit.platform.launcher.PostDiscoveryFilter',
+          null,
+          'com.acme.SkipSlow\n',
+        ),
+      ],
+    },
     rule: 'tests-skipped-by-config',
     says: 'registers a JUnit service',
   },
 ];
 
-const MAIN_FIX: ChangeSet = { files: [edit(MAIN_FILE, MAIN_SOURCE, MAIN_SOURCE.replace('return a + b; }\n}', 'return a * b; }\n}'))] };
+const MAIN_FIX: ChangeSet = {
+  files: [edit(MAIN_FILE, MAIN_SOURCE, MAIN_SOURCE.replace('return a + b; }\n}', 'return a * b; }\n}'))],
+};
 
 const BENIGN: { name: string; changeSet: ChangeSet; failing?: FailingTestRef[] }[] = [
   { name: 'fixes the main code', changeSet: MAIN_FIX },
-  { name: 'adds a new assertion to the failing test', changeSet: testEdit('        assertThat(calc.multiply(3, 3)).isEqualTo(9);', '        assertThat(calc.multiply(3, 3)).isEqualTo(9);\n        assertEquals(0, calc.multiply(0, 3));') },
-  { name: 'renames a local variable in a test that did not fail', changeSet: testEdit('        int sum = calc.add(2, 3);\n        assertEquals(5, sum);', '        int total = calc.add(2, 3);\n        assertEquals(5, total);') },
-  { name: 'adds a new test, even one with an assumption', changeSet: testEdit('    @Nested', '    @Test\n    void subtracts() {\n        assumeTrue(calc != null);\n        assertEquals(1, calc.subtract(3, 2));\n    }\n\n    @Nested') },
-  { name: 'reformats the failing test and adds a comment', changeSet: testEdit('        assertEquals(6, product, "2 * 3");', '        // the product of two numbers\n        assertEquals(6,\n                product,\n                "2 * 3");') },
-  { name: 'adds a main-code fix and touches an unrelated helper', changeSet: { files: [...MAIN_FIX.files, ...testEdit('class CalculatorTest {', 'class CalculatorTest {\n\n    private static int twice(int x) { return 2 * x; }').files] } },
-  { name: 'rewords the message of the failing assertion', changeSet: testEdit('assertEquals(6, product, "2 * 3");', 'assertEquals(6, product, "2 * 3 = " + product);') },
-  { name: 'adds a message to an assertion of a passing test', changeSet: testEdit('assertEquals(5, sum);', 'assertEquals(5, sum, "diagnostics:" + calc);') },
-  { name: 'describes an AssertJ assertion with as(...)', changeSet: testEdit('assertThat(calc.multiply(3, 3)).isEqualTo(9);', 'assertThat(calc.multiply(3, 3)).as("3 squared").isEqualTo(9);') },
-  { name: 'adds a dependency to the pom', changeSet: configEdit('pom.xml', POM, POM.replace('<build>', '<dependencies><dependency><groupId>org.slf4j</groupId><artifactId>slf4j-api</artifactId><version>2.0.13</version></dependency></dependencies>\n  <build>')) },
-  { name: 'sets skipTests to false explicitly', changeSet: configEdit('pom.xml', POM, POM.replace('<version>3.2.5</version>', '<version>3.2.5</version>\n        <configuration><skipTests>false</skipTests></configuration>')) },
+  {
+    name: 'adds a new assertion to the failing test',
+    changeSet: testEdit(
+      '        assertThat(calc.multiply(3, 3)).isEqualTo(9);',
+      '        assertThat(calc.multiply(3, 3)).isEqualTo(9);\n        assertEquals(0, calc.multiply(0, 3));',
+    ),
+  },
+  {
+    name: 'renames a local variable in a test that did not fail',
+    changeSet: testEdit(
+      '        int sum = calc.add(2, 3);\n        assertEquals(5, sum);',
+      '        int total = calc.add(2, 3);\n        assertEquals(5, total);',
+    ),
+  },
+  {
+    name: 'adds a new test, even one with an assumption',
+    changeSet: testEdit(
+      '    @Nested',
+      '    @Test\n    void subtracts() {\n        assumeTrue(calc != null);\n        assertEquals(1, calc.subtract(3, 2));\n    }\n\n    @Nested',
+    ),
+  },
+  {
+    name: 'reformats the failing test and adds a comment',
+    changeSet: testEdit(
+      '        assertEquals(6, product, "2 * 3");',
+      '        // the product of two numbers\n        assertEquals(6,\n                product,\n                "2 * 3");',
+    ),
+  },
+  {
+    name: 'adds a main-code fix and touches an unrelated helper',
+    changeSet: {
+      files: [
+        ...MAIN_FIX.files,
+        ...testEdit(
+          'class CalculatorTest {',
+          'class CalculatorTest {\n\n    private static int twice(int x) { return 2 * x; }',
+        ).files,
+      ],
+    },
+  },
+  {
+    name: 'rewords the message of the failing assertion',
+    changeSet: testEdit('assertEquals(6, product, "2 * 3");', 'assertEquals(6, product, "2 * 3 = " + product);'),
+  },
+  {
+    name: 'adds a message to an assertion of a passing test',
+    changeSet: testEdit('assertEquals(5, sum);', 'assertEquals(5, sum, "diagnostics:" + calc);'),
+  },
+  {
+    name: 'describes an AssertJ assertion with as(...)',
+    changeSet: testEdit(
+      'assertThat(calc.multiply(3, 3)).isEqualTo(9);',
+      'assertThat(calc.multiply(3, 3)).as("3 squared").isEqualTo(9);',
+    ),
+  },
+  {
+    name: 'adds a dependency to the pom',
+    changeSet: configEdit(
+      'pom.xml',
+      POM,
+      POM.replace(
+        '<build>',
+        '<dependencies><dependency><groupId>org.slf4j</groupId><artifactId>slf4j-api</artifactId><version>2.0.13</version></dependency></dependencies>\n  <build>',
+      ),
+    ),
+  },
+  {
+    name: 'sets skipTests to false explicitly',
+    changeSet: configEdit(
+      'pom.xml',
+      POM,
+      POM.replace(
+        '<version>3.2.5</version>',
+        '<version>3.2.5</version>\n        <configuration><skipTests>false</skipTests></configuration>',
+      ),
+    ),
+  },
   { name: 'adds -T 2 to .mvn/maven.config', changeSet: configEdit('.mvn/maven.config', '-B\n', '-B\n-T 2\n') },
-  { name: 'turns on parallel execution in junit-platform.properties', changeSet: configEdit('src/test/resources/junit-platform.properties', '', 'junit.jupiter.execution.parallel.enabled=true\n') },
-  { name: 'edits a main file that does not parse (javac will say so)', changeSet: { files: [edit(MAIN_FILE, MAIN_SOURCE, `${MAIN_SOURCE}}`)] } },
-  { name: 'leaves a test file unparseable after the patch (javac will refuse it)', changeSet: testEdit('int product = calc.multiply(2, 3);', 'int product = calc.multiply(2, 3)') },
+  {
+    name: 'turns on parallel execution in junit-platform.properties',
+    changeSet: configEdit(
+      'src/test/resources/junit-platform.properties',
+      '',
+      'junit.jupiter.execution.parallel.enabled=true\n',
+    ),
+  },
+  {
+    name: 'edits a main file that does not parse (javac will say so)',
+    changeSet: { files: [edit(MAIN_FILE, MAIN_SOURCE, `${MAIN_SOURCE}}`)] },
+  },
+  {
+    name: 'leaves a test file unparseable after the patch (javac will refuse it)',
+    changeSet: testEdit('int product = calc.multiply(2, 3);', 'int product = calc.multiply(2, 3)'),
+  },
 ];
 
 describe('test integrity: weakening shapes are found, with a precise reason', () => {
   it.each(WEAKENING)('$name', ({ changeSet, failing: failingTests, rule, says }) => {
-    const verdict = checkTestIntegrity({ changeSet, failingTests: failingTests ?? failing(MULTIPLY), policy: { allowFailingTestEdits: false } });
+    const verdict = checkTestIntegrity({
+      changeSet,
+      failingTests: failingTests ?? failing(MULTIPLY),
+      policy: { allowFailingTestEdits: false },
+    });
     expect(verdict.blocking.map((finding) => finding.rule)).toContain(rule);
     const reason = testWeakeningReason(verdict.blocking);
     expect(reason.startsWith('test-weakening: ')).toBe(true);
@@ -493,7 +698,12 @@ describe('test integrity: weakening shapes are found, with a precise reason', ()
 describe('test integrity: benign look-alikes pass the method-by-method comparison', () => {
   it.each(BENIGN)('$name', ({ changeSet, failing: failingTests }) => {
     const compileErrorFiles = new Set(changeSet.files.map((file) => file.path));
-    const verdict = checkTestIntegrity({ changeSet, failingTests: failingTests ?? failing(MULTIPLY), policy: { allowFailingTestEdits: false }, compileErrorFiles });
+    const verdict = checkTestIntegrity({
+      changeSet,
+      failingTests: failingTests ?? failing(MULTIPLY),
+      policy: { allowFailingTestEdits: false },
+      compileErrorFiles,
+    });
     expect(verdict.blocking).toEqual([]);
     // Tests failed too: the fixed test-side file is recorded (high risk), and nothing else is found.
     expect(verdict.allowedFailingTestEdits.map((finding) => [finding.rule, finding.compileErrorFix])).toEqual(
@@ -506,14 +716,27 @@ describe('test integrity: benign look-alikes pass the method-by-method compariso
 describe('test integrity: while tests fail, the look-alikes that touch the test side are refused', () => {
   const onTestSide = (changeSet: ChangeSet) => changeSet.files.some((file) => file.path.startsWith('src/test/'));
   it.each(BENIGN.filter(({ changeSet }) => onTestSide(changeSet)))('$name', ({ changeSet, failing: failingTests }) => {
-    const verdict = checkTestIntegrity({ changeSet, failingTests: failingTests ?? failing(MULTIPLY), policy: { allowFailingTestEdits: false } });
+    const verdict = checkTestIntegrity({
+      changeSet,
+      failingTests: failingTests ?? failing(MULTIPLY),
+      policy: { allowFailingTestEdits: false },
+    });
     expect(verdict.blocking.map((finding) => finding.rule)).toContain('test-side-changed');
-    expect(testWeakeningReason(verdict.blocking)).toMatch(/^test-weakening: changed src\/test\/\S+ \(test sources and resources\)/);
+    expect(testWeakeningReason(verdict.blocking)).toMatch(
+      /^test-weakening: changed src\/test\/\S+ \(test sources and resources\)/,
+    );
   });
-  it.each(BENIGN.filter(({ changeSet }) => !onTestSide(changeSet)))('$name: not on the test side, passes', ({ changeSet, failing: failingTests }) => {
-    const verdict = checkTestIntegrity({ changeSet, failingTests: failingTests ?? failing(MULTIPLY), policy: { allowFailingTestEdits: false } });
-    expect(verdict.blocking).toEqual([]);
-  });
+  it.each(BENIGN.filter(({ changeSet }) => !onTestSide(changeSet)))(
+    '$name: not on the test side, passes',
+    ({ changeSet, failing: failingTests }) => {
+      const verdict = checkTestIntegrity({
+        changeSet,
+        failingTests: failingTests ?? failing(MULTIPLY),
+        policy: { allowFailingTestEdits: false },
+      });
+      expect(verdict.blocking).toEqual([]);
+    },
+  );
 });
 
 describe('tests.allowFailingTestEdits', () => {
@@ -532,11 +755,18 @@ describe('tests.allowFailingTestEdits', () => {
   it('still refuses disabling, skipping or deleting tests, and edits of tests that passed', () => {
     for (const changeSet of [
       testEdit('    @Test\n    void multipliesTwoNumbers', '    @Test\n    @Disabled\n    void multipliesTwoNumbers'),
-      testEdit('        int product = calc.multiply(2, 3);', '        assumeTrue(false);\n        int product = calc.multiply(2, 3);'),
+      testEdit(
+        '        int product = calc.multiply(2, 3);',
+        '        assumeTrue(false);\n        int product = calc.multiply(2, 3);',
+      ),
       testEdit('assertEquals(5, sum);', 'assertEquals(4, sum);'),
       configEdit('.mvn/maven.config', '', '-DskipTests'),
     ]) {
-      const verdict = checkTestIntegrity({ changeSet, failingTests: failing(MULTIPLY), policy: { allowFailingTestEdits: true } });
+      const verdict = checkTestIntegrity({
+        changeSet,
+        failingTests: failing(MULTIPLY),
+        policy: { allowFailingTestEdits: true },
+      });
       expect(verdict.blocking, JSON.stringify(changeSet.files[0]!.after)).not.toEqual([]);
     }
   });

@@ -43,7 +43,11 @@ ${after}`;
  * `after`. While a test fails the whole test side is read-only too (test-side-rule.ts): that
  * finding says nothing about the body and is left out here.
  */
-function compare(before: string, after: string, options: { failed?: boolean; around?: [string, string] } = {}): { findings: IntegrityFinding[]; rules: string[]; reason: string } {
+function compare(
+  before: string,
+  after: string,
+  options: { failed?: boolean; around?: [string, string] } = {},
+): { findings: IntegrityFinding[]; rules: string[]; reason: string } {
   const [above, below] = options.around ?? ['', ''];
   const failed = options.failed ?? true;
   const verdict = checkTestIntegrity({
@@ -98,7 +102,9 @@ describe('annotations on a test that failed', () => {
   });
 
   it('lets a test that passed get a new annotation', () => {
-    expect(compare(method('@Test', BODY), method('@Test\n    @Tag("slow")', BODY), { failed: false }).rules).toEqual([]);
+    expect(compare(method('@Test', BODY), method('@Test\n    @Tag("slow")', BODY), { failed: false }).rules).toEqual(
+      [],
+    );
   });
 });
 
@@ -128,8 +134,10 @@ describe('which new assertion stands in for a removed one', () => {
   });
 
   it('names the matcher whose argument changed in a chain, and every argument of it', () => {
-    const before = 'java.util.List<Integer> products = calc.products();\nassertThat(products).hasSize(2).containsExactly(6, 9);';
-    const after = 'java.util.List<Integer> products = calc.products();\nassertThat(products).hasSize(2).containsExactly(6, 8);';
+    const before =
+      'java.util.List<Integer> products = calc.products();\nassertThat(products).hasSize(2).containsExactly(6, 9);';
+    const after =
+      'java.util.List<Integer> products = calc.products();\nassertThat(products).hasSize(2).containsExactly(6, 8);';
     expect(compare(method('@Test', before), method('@Test', after)).reason).toBe(
       `test-weakening: changed the expected value of \`assertThat(...).containsExactly\` in ${TEST} from \`6, 9\` to \`6, 8\``,
     );
@@ -181,26 +189,34 @@ describe('an assertion that is gone: commented out or deleted', () => {
 
   it('reads a line comment holding `//`, `/*` and `*/` inside the assertion as the assertion commented out', () => {
     const after = 'String url = calc.home();\n// assertEquals("h://a/*b*/", url);';
-    expect(compare(method('@Test', before), method('@Test', after)).reason).toBe(`test-weakening: commented out \`assertEquals("h://a/*b*/", url)\` in ${TEST}`);
+    expect(compare(method('@Test', before), method('@Test', after)).reason).toBe(
+      `test-weakening: commented out \`assertEquals("h://a/*b*/", url)\` in ${TEST}`,
+    );
   });
 
   it('calls it deleted when only a comment above the method holds its text', () => {
     const after = 'String url = calc.home();';
     const around: [string, string] = ['// assertEquals("h://a/*b*/", url);\n', ''];
-    expect(compare(method('@Test', before), method('@Test', after), { around }).reason).toBe(`test-weakening: deleted \`assertEquals("h://a/*b*/", url)\` from ${TEST}`);
+    expect(compare(method('@Test', before), method('@Test', after), { around }).reason).toBe(
+      `test-weakening: deleted \`assertEquals("h://a/*b*/", url)\` from ${TEST}`,
+    );
   });
 
   it('calls it deleted when only a comment below the class holds its text', () => {
     const after = 'String url = calc.home();';
     const around: [string, string] = ['', '// assertEquals("h://a/*b*/", url);\n'];
-    expect(compare(method('@Test', before), method('@Test', after), { around }).reason).toBe(`test-weakening: deleted \`assertEquals("h://a/*b*/", url)\` from ${TEST}`);
+    expect(compare(method('@Test', before), method('@Test', after), { around }).reason).toBe(
+      `test-weakening: deleted \`assertEquals("h://a/*b*/", url)\` from ${TEST}`,
+    );
   });
 });
 
 describe('what the failing test does before asserting', () => {
   it('quotes two changed statements joined by one space, each on one line', () => {
-    const before = 'int product =\n        calc.multiply(2, 3);\nint square = calc.multiply(3, 3);\nassertEquals(6, product);';
-    const after = 'int product =\n        calc.multiply(3, 2);\nint square = calc.multiply(3, 4);\nassertEquals(6, product);';
+    const before =
+      'int product =\n        calc.multiply(2, 3);\nint square = calc.multiply(3, 3);\nassertEquals(6, product);';
+    const after =
+      'int product =\n        calc.multiply(3, 2);\nint square = calc.multiply(3, 4);\nassertEquals(6, product);';
     expect(compare(method('@Test', before), method('@Test', after)).reason).toBe(
       `test-weakening: changed \`int product = calc.multiply(2, 3); int square = calc.multiply(3, 3);\` to \`int product = calc.multiply(3, 2); int square = calc.multiply(3, 4);\` in ${TEST}`,
     );
@@ -216,17 +232,23 @@ describe('what the failing test does before asserting', () => {
   it('quotes the part that differs when the old statement is longer than 100 characters', () => {
     const long = `String label = "${'a'.repeat(84)}";`;
     const { reason } = compare(method('@Test', `${long}\n${BODY}`), method('@Test', `String label = "a";\n${BODY}`));
-    expect(reason).toMatch(new RegExp(`^test-weakening: changed \`String label = "a{40,}\\.\\.\\.\` in ${TEST.replace('.', '\\.')}: `));
+    expect(reason).toMatch(
+      new RegExp(`^test-weakening: changed \`String label = "a{40,}\\.\\.\\.\` in ${TEST.replace('.', '\\.')}: `),
+    );
   });
 
   it('quotes the part that differs when the new statement is longer than 100 characters', () => {
     const long = `String label = "${'a'.repeat(84)}";`;
     const { reason } = compare(method('@Test', `String label = "a";\n${BODY}`), method('@Test', `${long}\n${BODY}`));
-    expect(reason).toMatch(new RegExp(`^test-weakening: changed \`String label = "a";\` in ${TEST.replace('.', '\\.')}: `));
+    expect(reason).toMatch(
+      new RegExp(`^test-weakening: changed \`String label = "a";\` in ${TEST.replace('.', '\\.')}: `),
+    );
   });
 
   it('welcomes a new assert statement and a new assertion call', () => {
-    expect(compare(method('@Test', BODY), method('@Test', `${BODY}\nassert product > 0;\nassertTrue(product > 1);`)).rules).toEqual([]);
+    expect(
+      compare(method('@Test', BODY), method('@Test', `${BODY}\nassert product > 0;\nassertTrue(product > 1);`)).rules,
+    ).toEqual([]);
   });
 
   it('reports a new declaration and a call that only contains an assertion', () => {
@@ -236,15 +258,22 @@ describe('what the failing test does before asserting', () => {
     );
   });
 
-  it.each(['assumeTrue(product > 0);', 'assumeTrue (product > 0);'])('leaves a new `%s` to the assumption rule', (assumption) => {
-    expect(compare(method('@Test', BODY), method('@Test', `${BODY}\n${assumption}`)).rules).toEqual(['assumption-added']);
-  });
+  it.each(['assumeTrue(product > 0);', 'assumeTrue (product > 0);'])(
+    'leaves a new `%s` to the assumption rule',
+    (assumption) => {
+      expect(compare(method('@Test', BODY), method('@Test', `${BODY}\n${assumption}`)).rules).toEqual([
+        'assumption-added',
+      ]);
+    },
+  );
 });
 
 describe('a test that passed', () => {
   it('may move an assertion while another stays swallowed as it was', () => {
-    const before = 'int sum = calc.add(2, 3);\nassertEquals(5, sum);\nint diff = calc.subtract(3, 2);\ntry { assertEquals(1, diff); } catch (AssertionError ignored) { }';
-    const after = 'int sum = calc.add(2, 3);\nint diff = calc.subtract(3, 2);\nassertEquals(5, sum);\ntry { assertEquals(1, diff); } catch (AssertionError ignored) { }';
+    const before =
+      'int sum = calc.add(2, 3);\nassertEquals(5, sum);\nint diff = calc.subtract(3, 2);\ntry { assertEquals(1, diff); } catch (AssertionError ignored) { }';
+    const after =
+      'int sum = calc.add(2, 3);\nint diff = calc.subtract(3, 2);\nassertEquals(5, sum);\ntry { assertEquals(1, diff); } catch (AssertionError ignored) { }';
     expect(compare(method('@Test', before), method('@Test', after), { failed: false }).rules).toEqual([]);
   });
 });
@@ -252,9 +281,19 @@ describe('a test that passed', () => {
 describe('an abstract test method', () => {
   it('is compared without a body on either side', () => {
     const abstractClass = (body: string) =>
-      source(`    @Test\n    abstract void multipliesTwoNumbers();\n\n    @Test\n    void dividesTwoNumbers() {\n        ${body}\n    }`).replace('class CalculatorTest', 'abstract class CalculatorTest');
+      source(
+        `    @Test\n    abstract void multipliesTwoNumbers();\n\n    @Test\n    void dividesTwoNumbers() {\n        ${body}\n    }`,
+      ).replace('class CalculatorTest', 'abstract class CalculatorTest');
     const verdict = checkTestIntegrity({
-      changeSet: { files: [{ path: FILE, before: abstractClass('assertEquals(2, calc.divide(4, 2));'), after: abstractClass('assertEquals(3, calc.divide(4, 2));') }] },
+      changeSet: {
+        files: [
+          {
+            path: FILE,
+            before: abstractClass('assertEquals(2, calc.divide(4, 2));'),
+            after: abstractClass('assertEquals(3, calc.divide(4, 2));'),
+          },
+        ],
+      },
       failingTests: [{ className: CLASS, method: 'dividesTwoNumbers' }],
       policy: { allowFailingTestEdits: false },
     });

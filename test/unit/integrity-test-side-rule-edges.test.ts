@@ -18,21 +18,30 @@ const WHERE = `${RESOURCE} (test sources and resources)`;
 
 function reasonOf(files: FileChange[]): string | undefined {
   const changeSet: ChangeSet = { files };
-  return testWeakeningReason(checkTestIntegrity({ changeSet, failingTests: FAILING, policy: { allowFailingTestEdits: false } }).blocking);
+  return testWeakeningReason(
+    checkTestIntegrity({ changeSet, failingTests: FAILING, policy: { allowFailingTestEdits: false } }).blocking,
+  );
 }
 const changed = (before: string, after: string, path = RESOURCE) => reasonOf([{ path, before, after }]);
 
 describe('which changes are findings', () => {
   it('leaves a moved file to the check that already named it by either path', () => {
     const moved: FileChange = { path: 'src/test/resources/b.txt', oldPath: RESOURCE, before: 'x\n', after: 'y\n' };
-    const input = { changes: [moved], testSide: { roots: [] }, testsFailed: true, compileErrorFiles: new Set<string>() };
+    const input = {
+      changes: [moved],
+      testSide: { roots: [] },
+      testsFailed: true,
+      compileErrorFiles: new Set<string>(),
+    };
     expect(testSideFindings({ ...input, alreadyFound: new Set([RESOURCE]) })).toEqual([]);
     expect(testSideFindings({ ...input, alreadyFound: new Set(['src/test/resources/b.txt']) })).toEqual([]);
     expect(testSideFindings({ ...input, alreadyFound: new Set() })).toHaveLength(1);
   });
 
   it('does not call a change moved when its old path is its path', () => {
-    expect(reasonOf([{ path: RESOURCE, oldPath: RESOURCE, before: 'total 9.00\n', after: 'total 9.90\n' }])).toBe(`test-weakening: changed ${WHERE}: line 1: \`total 9.00\` became \`total 9.90\`${READ_ONLY}`);
+    expect(reasonOf([{ path: RESOURCE, oldPath: RESOURCE, before: 'total 9.00\n', after: 'total 9.90\n' }])).toBe(
+      `test-weakening: changed ${WHERE}: line 1: \`total 9.00\` became \`total 9.90\`${READ_ONLY}`,
+    );
   });
 
   it('names no Java member in a file that is not a .java file, however Java-like its text', () => {
@@ -46,17 +55,27 @@ describe('which changes are findings', () => {
 describe('how lines are compared', () => {
   it('ignores the indentation and white space runs of a line, but not white space between words', () => {
     // A line changed only in white space does not join the run of the real change after it.
-    expect(changed('x\na\n', '  x\nb\n')).toBe(`test-weakening: changed ${WHERE}: line 2: added \`b\`, deleted \`a\`${READ_ONLY}`);
-    expect(changed('a  b\nc\n', 'a b\nd\n')).toBe(`test-weakening: changed ${WHERE}: line 2: added \`d\`, deleted \`c\`${READ_ONLY}`);
-    expect(changed('a b\n', 'ab\n')).toBe(`test-weakening: changed ${WHERE}: line 1: added \`ab\`, deleted \`a b\`${READ_ONLY}`);
+    expect(changed('x\na\n', '  x\nb\n')).toBe(
+      `test-weakening: changed ${WHERE}: line 2: added \`b\`, deleted \`a\`${READ_ONLY}`,
+    );
+    expect(changed('a  b\nc\n', 'a b\nd\n')).toBe(
+      `test-weakening: changed ${WHERE}: line 2: added \`d\`, deleted \`c\`${READ_ONLY}`,
+    );
+    expect(changed('a b\n', 'ab\n')).toBe(
+      `test-weakening: changed ${WHERE}: line 1: added \`ab\`, deleted \`a b\`${READ_ONLY}`,
+    );
   });
 
   it('quotes a changed line with its white space runs made one space', () => {
-    expect(changed('int  x = 1;\n', 'int  x = 2;\n')).toBe(`test-weakening: changed ${WHERE}: line 1: \`int x = 1;\` became \`int x = 2;\`${READ_ONLY}`);
+    expect(changed('int  x = 1;\n', 'int  x = 2;\n')).toBe(
+      `test-weakening: changed ${WHERE}: line 1: \`int x = 1;\` became \`int x = 2;\`${READ_ONLY}`,
+    );
   });
 
   it('pairs a removed line with the first of two added lines as like it', () => {
-    expect(changed('foo(1);\n', 'foo(2);\nfoo(3);\n')).toBe(`test-weakening: changed ${WHERE}: line 1: \`foo(1);\` became \`foo(2);\`, added \`foo(3);\`${READ_ONLY}`);
+    expect(changed('foo(1);\n', 'foo(2);\nfoo(3);\n')).toBe(
+      `test-weakening: changed ${WHERE}: line 1: \`foo(1);\` became \`foo(2);\`, added \`foo(3);\`${READ_ONLY}`,
+    );
   });
 
   it('names the part that differs when either line of a pair is longer than 80 characters', () => {
@@ -64,22 +83,34 @@ describe('how lines are compared', () => {
     const now = 'assertEquals(expectedValueOfTheComputation, actual, 0.000001, "a long message that pushes it over");';
     expect(was.length).toBeLessThanOrEqual(80);
     expect(now.length).toBeGreaterThan(80);
-    expect(changed(`${was}\n`, `${now}\n`)).toBe(`test-weakening: changed ${WHERE}: line 1: ${describeDifference(was, now)}${READ_ONLY}`);
-    expect(describeDifference(was, now)).toBe('added `0.000001, "a long message that pushes it over"` in `assertEquals(...)`');
-    expect(changed(`${now}\n`, `${was}\n`)).toBe(`test-weakening: changed ${WHERE}: line 1: deleted \`0.000001, "a long message that pushes it over"\` in \`assertEquals(...)\`${READ_ONLY}`);
+    expect(changed(`${was}\n`, `${now}\n`)).toBe(
+      `test-weakening: changed ${WHERE}: line 1: ${describeDifference(was, now)}${READ_ONLY}`,
+    );
+    expect(describeDifference(was, now)).toBe(
+      'added `0.000001, "a long message that pushes it over"` in `assertEquals(...)`',
+    );
+    expect(changed(`${now}\n`, `${was}\n`)).toBe(
+      `test-weakening: changed ${WHERE}: line 1: deleted \`0.000001, "a long message that pushes it over"\` in \`assertEquals(...)\`${READ_ONLY}`,
+    );
   });
 
   it('says nothing of a long pair whose tokens are the same, only of the other lines of its run', () => {
-    const line = (sum: string) => `assertEquals(expectedValueOfTheComputation, ${sum}, "a long enough message to pass eighty");`;
-    expect(changed(`${line('actual+offset')}\n`, `${line('actual + offset')}\nlog(actual);\n`)).toBe(`test-weakening: changed ${WHERE}: line 1: added \`log(actual);\`${READ_ONLY}`);
+    const line = (sum: string) =>
+      `assertEquals(expectedValueOfTheComputation, ${sum}, "a long enough message to pass eighty");`;
+    expect(changed(`${line('actual+offset')}\n`, `${line('actual + offset')}\nlog(actual);\n`)).toBe(
+      `test-weakening: changed ${WHERE}: line 1: added \`log(actual);\`${READ_ONLY}`,
+    );
   });
 });
 
 describe('the member of lines only deleted', () => {
   it('is the one the deleted line was in, not the one two lines above', () => {
     const file = 'src/test/java/com/acme/Steps.java';
-    const steps = (body: string) => `package com.acme;\n\nfinal class Steps {\n    void a() {\n    }\n\n    void b() {\n${body}    }\n}\n`;
-    expect(changed(steps('        x();\n'), steps(''), file)).toBe(`test-weakening: changed ${file} (test sources and resources): in Steps#b(), line 8: deleted \`x();\`${READ_ONLY}`);
+    const steps = (body: string) =>
+      `package com.acme;\n\nfinal class Steps {\n    void a() {\n    }\n\n    void b() {\n${body}    }\n}\n`;
+    expect(changed(steps('        x();\n'), steps(''), file)).toBe(
+      `test-weakening: changed ${file} (test sources and resources): in Steps#b(), line 8: deleted \`x();\`${READ_ONLY}`,
+    );
   });
 });
 
@@ -107,7 +138,11 @@ describe('differingPart and similarity', () => {
   });
 
   it('names a call whose name has digits', () => {
-    expect(differingPart('Math.log10(1, x)', 'Math.log10(2, x)')).toEqual({ removed: '1', added: '2', within: 'Math.log10' });
+    expect(differingPart('Math.log10(1, x)', 'Math.log10(2, x)')).toEqual({
+      removed: '1',
+      added: '2',
+      within: 'Math.log10',
+    });
   });
 
   it('quotes a part with its white space runs made one space', () => {

@@ -16,7 +16,12 @@ const READ_ONLY = '; the test side is read-only while tests fail: fix the code u
 
 function verdictOf(files: FileChange[], extra: { compileErrorFiles?: Set<string>; failing?: typeof FAILING } = {}) {
   const changeSet: ChangeSet = { files };
-  return checkTestIntegrity({ changeSet, failingTests: extra.failing ?? FAILING, policy: { allowFailingTestEdits: false }, ...(extra.compileErrorFiles ? { compileErrorFiles: extra.compileErrorFiles } : {}) });
+  return checkTestIntegrity({
+    changeSet,
+    failingTests: extra.failing ?? FAILING,
+    policy: { allowFailingTestEdits: false },
+    ...(extra.compileErrorFiles ? { compileErrorFiles: extra.compileErrorFiles } : {}),
+  });
 }
 const reasonOf = (files: FileChange[]) => testWeakeningReason(verdictOf(files).blocking);
 
@@ -25,7 +30,10 @@ const lines = (...texts: string[]) => `${texts.join('\n')}\n`;
 
 describe('what a test-side change is called', () => {
   it('a file with a compile error of its own, by its old path too: allowed, said so', () => {
-    const verdict = verdictOf([{ path: 'src/test/resources/b.txt', oldPath: RESOURCE, before: 'x = 1\n', after: 'x = 2\n' }], { compileErrorFiles: new Set([RESOURCE]) });
+    const verdict = verdictOf(
+      [{ path: 'src/test/resources/b.txt', oldPath: RESOURCE, before: 'x = 1\n', after: 'x = 2\n' }],
+      { compileErrorFiles: new Set([RESOURCE]) },
+    );
     expect(verdict.blocking).toEqual([]);
     expect(verdict.allowedFailingTestEdits).toEqual([
       {
@@ -46,35 +54,72 @@ describe('the changed places of a file', () => {
     expect(reasonOf([{ path: RESOURCE, before, after }])).toBe(
       `test-weakening: changed ${RESOURCE} (test sources and resources): line 1: \`a=1\` became \`a=10\`; line 3: \`b=2\` became \`b=20\`; line 5: \`c=3\` became \`c=30\`; and 2 more changes${READ_ONLY}`,
     );
-    expect(reasonOf([{ path: RESOURCE, before: before.replace('e=5', 'e=5'), after: after.replace('e=50', 'e=5') }])).toContain('; and 1 more change;');
-    expect(reasonOf([{ path: RESOURCE, before: lines('a=1', '', 'b=2', '', 'c=3'), after: lines('a=10', '', 'b=20', '', 'c=30') }])).not.toContain('more change');
+    expect(
+      reasonOf([{ path: RESOURCE, before: before.replace('e=5', 'e=5'), after: after.replace('e=50', 'e=5') }]),
+    ).toContain('; and 1 more change;');
+    expect(
+      reasonOf([
+        { path: RESOURCE, before: lines('a=1', '', 'b=2', '', 'c=3'), after: lines('a=10', '', 'b=20', '', 'c=30') },
+      ]),
+    ).not.toContain('more change');
   });
 
   it('lines added, deleted and changed in one run; blank lines are not named', () => {
-    expect(reasonOf([{ path: RESOURCE, before: lines('keep', 'total 9.00', 'tax 0.90', 'end'), after: lines('keep', 'total 9.90', '', 'rounding up', 'end') }])).toBe(
+    expect(
+      reasonOf([
+        {
+          path: RESOURCE,
+          before: lines('keep', 'total 9.00', 'tax 0.90', 'end'),
+          after: lines('keep', 'total 9.90', '', 'rounding up', 'end'),
+        },
+      ]),
+    ).toBe(
       `test-weakening: changed ${RESOURCE} (test sources and resources): line 2: \`total 9.00\` became \`total 9.90\`, added \`rounding up\`, deleted \`tax 0.90\`${READ_ONLY}`,
     );
-    expect(reasonOf([{ path: RESOURCE, before: lines('keep', 'end'), after: lines('keep', '', 'end') }])).toBe(`test-weakening: changed ${RESOURCE} (test sources and resources) (white space only)${READ_ONLY}`);
-    expect(reasonOf([{ path: RESOURCE, before: lines('keep', '', 'end'), after: lines('keep', 'end') }])).toBe(`test-weakening: changed ${RESOURCE} (test sources and resources) (white space only)${READ_ONLY}`);
+    expect(reasonOf([{ path: RESOURCE, before: lines('keep', 'end'), after: lines('keep', '', 'end') }])).toBe(
+      `test-weakening: changed ${RESOURCE} (test sources and resources) (white space only)${READ_ONLY}`,
+    );
+    expect(reasonOf([{ path: RESOURCE, before: lines('keep', '', 'end'), after: lines('keep', 'end') }])).toBe(
+      `test-weakening: changed ${RESOURCE} (test sources and resources) (white space only)${READ_ONLY}`,
+    );
   });
 
   it('a line paired only with one like it: a line quite unlike the old one is an addition and a deletion', () => {
-    expect(reasonOf([{ path: RESOURCE, before: lines('total 9.00 EUR'), after: lines('something else entirely') }])).toBe(
+    expect(
+      reasonOf([{ path: RESOURCE, before: lines('total 9.00 EUR'), after: lines('something else entirely') }]),
+    ).toBe(
       `test-weakening: changed ${RESOURCE} (test sources and resources): line 1: added \`something else entirely\`, deleted \`total 9.00 EUR\`${READ_ONLY}`,
     );
   });
 
   it('each removed line is paired with the added line most like it, never two with one', () => {
-    expect(reasonOf([{ path: RESOURCE, before: lines('total = 9 . 00 EUR', 'tax = 0 . 90 EUR'), after: lines('tax = 0 . 95 EUR', 'total = 9 . 90 EUR') }])).toBe(
+    expect(
+      reasonOf([
+        {
+          path: RESOURCE,
+          before: lines('total = 9 . 00 EUR', 'tax = 0 . 90 EUR'),
+          after: lines('tax = 0 . 95 EUR', 'total = 9 . 90 EUR'),
+        },
+      ]),
+    ).toBe(
       `test-weakening: changed ${RESOURCE} (test sources and resources): line 1: \`tax = 0 . 90 EUR\` became \`tax = 0 . 95 EUR\`, \`total = 9 . 00 EUR\` became \`total = 9 . 90 EUR\`${READ_ONLY}`,
     );
-    expect(reasonOf([{ path: RESOURCE, before: lines('total = 9 . 00 EUR'), after: lines('total = 9 . 90 EUR', 'total = 9 . 00 EUR !') }])).toBe(
+    expect(
+      reasonOf([
+        {
+          path: RESOURCE,
+          before: lines('total = 9 . 00 EUR'),
+          after: lines('total = 9 . 90 EUR', 'total = 9 . 00 EUR !'),
+        },
+      ]),
+    ).toBe(
       `test-weakening: changed ${RESOURCE} (test sources and resources): line 1: added \`total = 9 . 90 EUR\`, \`total = 9 . 00 EUR\` became \`total = 9 . 00 EUR !\`${READ_ONLY}`,
     );
   });
 
   it('a long line is named by the part that differs; lines up to 80 characters are quoted whole', () => {
-    const long = (value: string) => `expected = {"id": 7, "name": "tea", "price": ${value}, "currency": "EUR", "tags": ["green", "loose"]}`;
+    const long = (value: string) =>
+      `expected = {"id": 7, "name": "tea", "price": ${value}, "currency": "EUR", "tags": ["green", "loose"]}`;
     expect(reasonOf([{ path: RESOURCE, before: lines(long('9.00')), after: lines(long('9.90')) }])).toBe(
       `test-weakening: changed ${RESOURCE} (test sources and resources): line 1: \`9.00\` became \`9.90\`${READ_ONLY}`,
     );
@@ -107,16 +152,40 @@ ${body}
   const file = 'src/test/java/com/acme/Tolerance.java';
 
   it('a method by its type, name and parameter types; a field by its class', () => {
-    expect(reasonOf([{ path: file, before: helper('        check(expected, actual);'), after: helper('        check(expected, actual + 1);') }])).toBe(
+    expect(
+      reasonOf([
+        {
+          path: file,
+          before: helper('        check(expected, actual);'),
+          after: helper('        check(expected, actual + 1);'),
+        },
+      ]),
+    ).toBe(
       `test-weakening: changed ${file} (test sources and resources): in Tolerance#near(long, long), line 7: \`check(expected, actual);\` became \`check(expected, actual + 1);\`${READ_ONLY}`,
     );
-    expect(reasonOf([{ path: file, before: helper('        check(expected, actual);'), after: helper('        check(expected, actual);').replace('CENTS = 0', 'CENTS = 5') }])).toBe(
+    expect(
+      reasonOf([
+        {
+          path: file,
+          before: helper('        check(expected, actual);'),
+          after: helper('        check(expected, actual);').replace('CENTS = 0', 'CENTS = 5'),
+        },
+      ]),
+    ).toBe(
       `test-weakening: changed ${file} (test sources and resources): in class Tolerance, line 4: \`static final long CENTS = 0;\` became \`static final long CENTS = 5;\`${READ_ONLY}`,
     );
   });
 
   it('lines only deleted are named where they were; a file that does not parse by line alone', () => {
-    expect(reasonOf([{ path: file, before: helper('        check(expected, actual);\n        log(actual);'), after: helper('        check(expected, actual);') }])).toBe(
+    expect(
+      reasonOf([
+        {
+          path: file,
+          before: helper('        check(expected, actual);\n        log(actual);'),
+          after: helper('        check(expected, actual);'),
+        },
+      ]),
+    ).toBe(
       `test-weakening: changed ${file} (test sources and resources): in Tolerance#near(long, long), line 8: deleted \`log(actual);\`${READ_ONLY}`,
     );
     const broken = 'lib/src/testFixtures/java/Broken.java';
@@ -127,7 +196,10 @@ ${body}
 
   it('the first changed line inside a member names it, even when the run starts between members', () => {
     const before = helper('        check(expected, actual);');
-    const after = before.replace('    static void near(long expected, long actual) {', '    // loosened\n    static void near(long expected, long actual, long slack) {');
+    const after = before.replace(
+      '    static void near(long expected, long actual) {',
+      '    // loosened\n    static void near(long expected, long actual, long slack) {',
+    );
     expect(reasonOf([{ path: file, before, after }])).toBe(
       `test-weakening: changed ${file} (test sources and resources): in Tolerance#near(long, long, long), line 6: added \`// loosened\`, \`static void near(long expected, long actual) {\` became \`static void near(long expected, long actual, long slack) {\`${READ_ONLY}`,
     );
@@ -154,7 +226,11 @@ describe('the part that differs', () => {
   });
 
   it('brackets are balanced on both sides: a change spanning a call is widened to the whole call', () => {
-    expect(differingPart('assertThat(x, is(5));', 'assertThat(x, greaterThan(0));')).toEqual({ removed: 'is(5)', added: 'greaterThan(0)', within: 'assertThat' });
+    expect(differingPart('assertThat(x, is(5));', 'assertThat(x, greaterThan(0));')).toEqual({
+      removed: 'is(5)',
+      added: 'greaterThan(0)',
+      within: 'assertThat',
+    });
     expect(differingPart('[a, (b), c]', '[a, (b, d), c]')).toEqual({ removed: '', added: 'd' });
     expect(differingPart('f(a))', 'f(b))')).toEqual({ removed: 'a', added: 'b', within: 'f' });
   });
@@ -170,7 +246,9 @@ describe('the part that differs', () => {
 
   it('quotes are cut to the length asked for', () => {
     const long = 'v'.repeat(50);
-    expect(describeDifference(`a ${long} z`, `a ${long}w z`, 20)).toBe(`\`${'v'.repeat(17)}...\` became \`${'v'.repeat(17)}...\``);
+    expect(describeDifference(`a ${long} z`, `a ${long}w z`, 20)).toBe(
+      `\`${'v'.repeat(17)}...\` became \`${'v'.repeat(17)}...\``,
+    );
     expect(describeDifference('a', `a ${long}`, 20)).toBe(`added \`${'v'.repeat(17)}...\``);
     expect(describeDifference(`a ${long}`, 'a', 50)).toBe(`deleted \`${long}\``);
     expect(describeDifference('x', 'x')).toBeUndefined();

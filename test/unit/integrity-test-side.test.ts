@@ -15,12 +15,18 @@ import { testSideOf, testSideRootOf, type ModulePom, type TestSide } from '../..
 
 const pom = (body: string, artifactId?: string, groupId = '<groupId>com.acme</groupId>') =>
   `<project><modelVersion>4.0.0</modelVersion>${groupId}${artifactId === undefined ? '' : `<artifactId>${artifactId}</artifactId>`}<version>1</version>${body}</project>`;
-const dependency = (artifactId: string, extra = '', groupId = 'com.acme') => `<dependency><groupId>${groupId}</groupId><artifactId>${artifactId}</artifactId><version>1</version>${extra}</dependency>`;
+const dependency = (artifactId: string, extra = '', groupId = 'com.acme') =>
+  `<dependency><groupId>${groupId}</groupId><artifactId>${artifactId}</artifactId><version>1</version>${extra}</dependency>`;
 const FAILING = [{ className: 'com.acme.AppTest', method: 'works' }];
 
 /** The reason an edit of `file` gets while tests fail, or undefined when it is not refused. */
 function refusal(side: TestSide, file: string): string | undefined {
-  const verdict = checkTestIntegrity({ changeSet: { files: [{ path: file, before: 'expected = 1\n', after: 'expected = 2\n' }] }, failingTests: FAILING, policy: { allowFailingTestEdits: false }, testSide: side });
+  const verdict = checkTestIntegrity({
+    changeSet: { files: [{ path: file, before: 'expected = 1\n', after: 'expected = 2\n' }] },
+    failingTests: FAILING,
+    policy: { allowFailingTestEdits: false },
+    testSide: side,
+  });
   return verdict.blocking.length === 0 ? undefined : testWeakeningReason(verdict.blocking);
 }
 const refused = (file: string, what: string) =>
@@ -39,13 +45,25 @@ describe('the conventional test folders, whatever the poms say', () => {
     expect(refusal(none, file)).toBe(refused(file, what));
   });
 
-  it.each(['src/main/java/com/acme/App.java', 'src/testing/App.java', 'mysrc/test/App.java', 'src/test', 'docs/src/tests/x.md'])('%s is not', (file) => {
+  it.each([
+    'src/main/java/com/acme/App.java',
+    'src/testing/App.java',
+    'mysrc/test/App.java',
+    'src/test',
+    'docs/src/tests/x.md',
+  ])('%s is not', (file) => {
     expect(refusal(none, file)).toBeUndefined();
   });
 
   it('names the folder up to the conventional root', () => {
-    expect(testSideRootOf(none, 'a/b/src/integration-test/java/X.java')).toEqual({ dir: 'a/b/src/integration-test', what: 'test sources and resources' });
-    expect(testSideRootOf(none, 'src/test-fixtures/X.java')).toEqual({ dir: 'src/test-fixtures', what: 'test fixtures' });
+    expect(testSideRootOf(none, 'a/b/src/integration-test/java/X.java')).toEqual({
+      dir: 'a/b/src/integration-test',
+      what: 'test sources and resources',
+    });
+    expect(testSideRootOf(none, 'src/test-fixtures/X.java')).toEqual({
+      dir: 'src/test-fixtures',
+      what: 'test fixtures',
+    });
   });
 });
 
@@ -58,9 +76,15 @@ describe('the roots the poms declare', () => {
         { dir: 'fixtures/spec/data', what: 'test resources of module fixtures' },
       ],
     };
-    expect(refusal(side, 'fixtures/spec/data/a.txt')).toBe(refused('fixtures/spec/data/a.txt', 'test resources of module fixtures'));
-    expect(refusal(side, 'fixtures/spec/A.java')).toBe(refused('fixtures/spec/A.java', 'test sources of module fixtures'));
-    expect(refusal(side, 'fixtures/src/main/java/Fake.java')).toBe(refused('fixtures/src/main/java/Fake.java', 'test-support module fixtures (app uses it only in test scope)'));
+    expect(refusal(side, 'fixtures/spec/data/a.txt')).toBe(
+      refused('fixtures/spec/data/a.txt', 'test resources of module fixtures'),
+    );
+    expect(refusal(side, 'fixtures/spec/A.java')).toBe(
+      refused('fixtures/spec/A.java', 'test sources of module fixtures'),
+    );
+    expect(refusal(side, 'fixtures/src/main/java/Fake.java')).toBe(
+      refused('fixtures/src/main/java/Fake.java', 'test-support module fixtures (app uses it only in test scope)'),
+    );
     // A declared root is a folder: a sibling whose name starts the same is not in it.
     expect(refusal(side, 'fixtures-extra/Fake.java')).toBeUndefined();
     expect(testSideRootOf(side, 'fixtures')?.dir).toBe('fixtures');
@@ -68,7 +92,10 @@ describe('the roots the poms declare', () => {
 
   it('a declared root comes before the conventional name of the same file', () => {
     const side: TestSide = { roots: [{ dir: 'core/src/test', what: 'test sources of module core' }] };
-    expect(testSideRootOf(side, 'core/src/test/java/A.java')).toEqual({ dir: 'core/src/test', what: 'test sources of module core' });
+    expect(testSideRootOf(side, 'core/src/test/java/A.java')).toEqual({
+      dir: 'core/src/test',
+      what: 'test sources of module core',
+    });
   });
 
   it('each declaration, in the root pom and a profile, with the module named by its artifactId, its folder, or as the root project', () => {
@@ -81,7 +108,10 @@ describe('the roots the poms declare', () => {
           undefined,
         ),
       },
-      { dir: 'core', text: pom('<build><testSourceDirectory>${project.basedir}/spec</testSourceDirectory></build>', undefined, '') },
+      {
+        dir: 'core',
+        text: pom('<build><testSourceDirectory>${project.basedir}/spec</testSourceDirectory></build>', undefined, ''),
+      },
       {
         dir: 'web',
         text: pom(
@@ -114,17 +144,38 @@ describe('the roots the poms declare', () => {
       '<execution><id>d</id><goals><goal>testCompile</goal></goals><configuration><release>17</release></configuration></execution>',
       '<execution><id>e</id><goals><goal>add-test-source</goal></goals><configuration><sources><source>src/e</source></sources></configuration></execution>',
     ].join('');
-    const poms: ModulePom[] = [{ dir: 'web', text: pom(`<build><plugins><plugin><artifactId>build-helper-maven-plugin</artifactId><executions>${executions}</executions></plugin></plugins></build>`, 'web') }];
+    const poms: ModulePom[] = [
+      {
+        dir: 'web',
+        text: pom(
+          `<build><plugins><plugin><artifactId>build-helper-maven-plugin</artifactId><executions>${executions}</executions></plugin></plugins></build>`,
+          'web',
+        ),
+      },
+    ];
     expect(testSideOf(poms).roots).toEqual([{ dir: 'web/src/e', what: 'test sources of module web' }]);
   });
 
   it('${project.basedir} alone makes the whole module test side', () => {
-    expect(testSideOf([{ dir: 'core', text: pom('<build><testSourceDirectory>${project.basedir}</testSourceDirectory></build>', 'core') }]).roots).toEqual([{ dir: 'core', what: 'test sources of module core' }]);
+    expect(
+      testSideOf([
+        {
+          dir: 'core',
+          text: pom('<build><testSourceDirectory>${project.basedir}</testSourceDirectory></build>', 'core'),
+        },
+      ]).roots,
+    ).toEqual([{ dir: 'core', what: 'test sources of module core' }]);
   });
 
   it('a folder named twice is one root, named by the first declaration', () => {
     const poms: ModulePom[] = [
-      { dir: 'core', text: pom('<build><testSourceDirectory>spec</testSourceDirectory><testResources><testResource><directory>spec</directory></testResource></testResources></build>', 'core') },
+      {
+        dir: 'core',
+        text: pom(
+          '<build><testSourceDirectory>spec</testSourceDirectory><testResources><testResource><directory>spec</directory></testResource></testResources></build>',
+          'core',
+        ),
+      },
     ];
     expect(testSideOf(poms).roots).toEqual([{ dir: 'core/spec', what: 'test sources of module core' }]);
   });
@@ -136,12 +187,21 @@ describe('the roots the poms declare', () => {
     ['the project root itself', '.'],
     ['a property it cannot resolve', '${tests.dir}/java'],
   ])('%s is left out', (_name, folder) => {
-    expect(testSideOf([{ dir: '', text: pom(`<build><testSourceDirectory>${folder}</testSourceDirectory></build>`, 'app') }]).roots).toEqual([]);
+    expect(
+      testSideOf([{ dir: '', text: pom(`<build><testSourceDirectory>${folder}</testSourceDirectory></build>`, 'app') }])
+        .roots,
+    ).toEqual([]);
   });
 
   it('back slashes, a resolvable property, trailing slashes and a module folder are read as one project folder', () => {
     const poms: ModulePom[] = [
-      { dir: 'core', text: pom('<properties><tests>spec</tests></properties><build><testSourceDirectory>${project.basedir}\\${tests}\\java//</testSourceDirectory></build>', 'core') },
+      {
+        dir: 'core',
+        text: pom(
+          '<properties><tests>spec</tests></properties><build><testSourceDirectory>${project.basedir}\\${tests}\\java//</testSourceDirectory></build>',
+          'core',
+        ),
+      },
       { dir: '', text: pom('<build><testSourceDirectory>./core/../checks/</testSourceDirectory></build>', 'root') },
     ];
     expect(testSideOf(poms).roots.map((root) => root.dir)).toEqual(['core/spec/java', 'checks']);
@@ -149,48 +209,90 @@ describe('the roots the poms declare', () => {
 });
 
 describe('test-support modules', () => {
-  const module = (dir: string, artifactId: string, dependencies = '', groupId = '<groupId>com.acme</groupId>') => ({ dir, text: pom(dependencies ? `<dependencies>${dependencies}</dependencies>` : '', artifactId, groupId) });
+  const module = (dir: string, artifactId: string, dependencies = '', groupId = '<groupId>com.acme</groupId>') => ({
+    dir,
+    text: pom(dependencies ? `<dependencies>${dependencies}</dependencies>` : '', artifactId, groupId),
+  });
 
   it('one user: "uses"; two: "use", each named once', () => {
-    expect(testSideOf([module('kit', 'kit'), module('a', 'a', dependency('kit', '<scope>test</scope>'))]).roots).toEqual([{ dir: 'kit', what: 'test-support module kit (a uses it only in test scope)' }]);
     expect(
-      testSideOf([module('kit', 'kit'), module('a', 'a', dependency('kit', '<scope>test</scope>') + dependency('kit', '<scope>test</scope><classifier>x</classifier>')), module('b', 'b', dependency('kit', '<scope>test</scope>'))]).roots,
+      testSideOf([module('kit', 'kit'), module('a', 'a', dependency('kit', '<scope>test</scope>'))]).roots,
+    ).toEqual([{ dir: 'kit', what: 'test-support module kit (a uses it only in test scope)' }]);
+    expect(
+      testSideOf([
+        module('kit', 'kit'),
+        module(
+          'a',
+          'a',
+          dependency('kit', '<scope>test</scope>') + dependency('kit', '<scope>test</scope><classifier>x</classifier>'),
+        ),
+        module('b', 'b', dependency('kit', '<scope>test</scope>')),
+      ]).roots,
     ).toEqual([{ dir: 'kit', what: 'test-support module kit (a, b use it only in test scope)' }]);
   });
 
   it('its groupId from its parent when it has none', () => {
-    const kit = { dir: 'kit', text: pom('<parent><groupId>com.acme</groupId><artifactId>parent</artifactId><version>1</version></parent>', 'kit', '') };
-    expect(testSideOf([kit, module('a', 'a', dependency('kit', '<scope>test</scope>'))]).roots).toEqual([{ dir: 'kit', what: 'test-support module kit (a uses it only in test scope)' }]);
-    // The parent's groupId is the module's: a compile-scope use of org.other:kit is another artifact.
-    expect(testSideOf([kit, module('a', 'a', dependency('kit', '<scope>test</scope>')), module('b', 'b', dependency('kit', '', 'org.other'))]).roots).toEqual([
+    const kit = {
+      dir: 'kit',
+      text: pom(
+        '<parent><groupId>com.acme</groupId><artifactId>parent</artifactId><version>1</version></parent>',
+        'kit',
+        '',
+      ),
+    };
+    expect(testSideOf([kit, module('a', 'a', dependency('kit', '<scope>test</scope>'))]).roots).toEqual([
       { dir: 'kit', what: 'test-support module kit (a uses it only in test scope)' },
     ]);
+    // The parent's groupId is the module's: a compile-scope use of org.other:kit is another artifact.
+    expect(
+      testSideOf([
+        kit,
+        module('a', 'a', dependency('kit', '<scope>test</scope>')),
+        module('b', 'b', dependency('kit', '', 'org.other')),
+      ]).roots,
+    ).toEqual([{ dir: 'kit', what: 'test-support module kit (a uses it only in test scope)' }]);
   });
 
   it('a dependency with the same artifactId from another groupId is not a use of the module', () => {
-    expect(testSideOf([module('kit', 'kit'), module('a', 'a', dependency('kit', '<scope>test</scope>', 'org.other'))]).roots).toEqual([]);
+    expect(
+      testSideOf([module('kit', 'kit'), module('a', 'a', dependency('kit', '<scope>test</scope>', 'org.other'))]).roots,
+    ).toEqual([]);
     // Nor does a compile-scope use from another groupId stop the module from being test-support.
-    expect(testSideOf([module('kit', 'kit'), module('a', 'a', dependency('kit', '<scope>test</scope>')), module('b', 'b', dependency('kit', '', 'org.other'))]).roots).toEqual([
-      { dir: 'kit', what: 'test-support module kit (a uses it only in test scope)' },
-    ]);
+    expect(
+      testSideOf([
+        module('kit', 'kit'),
+        module('a', 'a', dependency('kit', '<scope>test</scope>')),
+        module('b', 'b', dependency('kit', '', 'org.other')),
+      ]).roots,
+    ).toEqual([{ dir: 'kit', what: 'test-support module kit (a uses it only in test scope)' }]);
   });
 
   it('a module without groupId anywhere is matched by artifactId alone', () => {
-    const side = testSideOf([module('kit', 'kit', '', ''), module('a', 'a', dependency('kit', '<scope>test</scope>', 'org.any'))]);
+    const side = testSideOf([
+      module('kit', 'kit', '', ''),
+      module('a', 'a', dependency('kit', '<scope>test</scope>', 'org.any')),
+    ]);
     expect(side.roots).toEqual([{ dir: 'kit', what: 'test-support module kit (a uses it only in test scope)' }]);
   });
 
   it('not: a module nobody uses, the root project, a module without artifactId, one whose only use is its own', () => {
     expect(testSideOf([module('kit', 'kit')]).roots).toEqual([]);
-    expect(testSideOf([module('', 'root'), module('a', 'a', dependency('root', '<scope>test</scope>'))]).roots).toEqual([]);
-    expect(testSideOf([{ dir: 'kit', text: pom('') }, module('a', 'a', dependency('kit', '<scope>test</scope>'))]).roots).toEqual([]);
+    expect(testSideOf([module('', 'root'), module('a', 'a', dependency('root', '<scope>test</scope>'))]).roots).toEqual(
+      [],
+    );
+    expect(
+      testSideOf([{ dir: 'kit', text: pom('') }, module('a', 'a', dependency('kit', '<scope>test</scope>'))]).roots,
+    ).toEqual([]);
     expect(testSideOf([module('kit', 'kit', dependency('kit', '<scope>test</scope>'))]).roots).toEqual([]);
   });
 
   it('refused while tests fail: an edit of its main code, named as a test-support module', () => {
     const side = testSideOf([module('kit', 'kit'), module('a', 'a', dependency('kit', '<scope>test</scope>'))]);
     expect(refusal(side, 'kit/src/main/java/com/acme/kit/Tolerance.java')).toBe(
-      refused('kit/src/main/java/com/acme/kit/Tolerance.java', 'test-support module kit (a uses it only in test scope)'),
+      refused(
+        'kit/src/main/java/com/acme/kit/Tolerance.java',
+        'test-support module kit (a uses it only in test scope)',
+      ),
     );
   });
 });
@@ -219,7 +321,10 @@ describe('the poms read from disk', () => {
         '<packaging>pom</packaging><modules><module>tools\\deep</module><module>core\\</module><module>web/pom.xml</module><module>../outside</module><module>${gen}</module><module>alt.xml</module><module>core</module></modules><profiles><profile><id>x</id><modules><module>./tools</module></modules></profile></profiles>',
         'parent',
       ),
-      'core/pom.xml': pom('<build><testSourceDirectory>spec</testSourceDirectory></build><modules><module>inner</module><module>sub\\leaf</module></modules>', 'core'),
+      'core/pom.xml': pom(
+        '<build><testSourceDirectory>spec</testSourceDirectory></build><modules><module>inner</module><module>sub\\leaf</module></modules>',
+        'core',
+      ),
       'core/sub/leaf/pom.xml': pom('<build><testSourceDirectory>leaf-tests</testSourceDirectory></build>', 'leaf'),
       'tools/deep/pom.xml': pom('<build><testSourceDirectory>deep-tests</testSourceDirectory></build>', 'deep'),
       'core/inner/pom.xml': pom('<build><testSourceDirectory>checks</testSourceDirectory></build>', 'inner'),
@@ -256,10 +361,15 @@ describe('the poms read from disk', () => {
 
   it('the root named again as a module is read once: its uses are counted once', async () => {
     const root = await project({
-      'pom.xml': pom(`<modules><module>.</module><module>./</module><module>kit</module></modules><dependencies>${dependency('kit', '<scope>test</scope>')}</dependencies>`, 'parent'),
+      'pom.xml': pom(
+        `<modules><module>.</module><module>./</module><module>kit</module></modules><dependencies>${dependency('kit', '<scope>test</scope>')}</dependencies>`,
+        'parent',
+      ),
       'kit/pom.xml': pom('', 'kit'),
     });
-    expect((await readTestSide(root)).roots).toEqual([{ dir: 'kit', what: 'test-support module kit (parent uses it only in test scope)' }]);
+    expect((await readTestSide(root)).roots).toEqual([
+      { dir: 'kit', what: 'test-support module kit (parent uses it only in test scope)' },
+    ]);
   });
 
   it('follows modules 32 levels down and no further', async () => {
@@ -267,7 +377,10 @@ describe('the poms read from disk', () => {
     let dir = '';
     for (let level = 1; level <= 35; level++) {
       dir = `${dir}m${level}/`;
-      files[`${dir}pom.xml`] = pom(`<build><testSourceDirectory>t</testSourceDirectory></build><modules><module>m${level + 1}</module></modules>`, `m${level}`);
+      files[`${dir}pom.xml`] = pom(
+        `<build><testSourceDirectory>t</testSourceDirectory></build><modules><module>m${level + 1}</module></modules>`,
+        `m${level}`,
+      );
     }
     const roots = (await readTestSide(await project(files))).roots;
     expect(roots).toHaveLength(32);
@@ -275,7 +388,10 @@ describe('the poms read from disk', () => {
   });
 
   it('a reactor that names itself stops after one visit', async () => {
-    const root = await project({ 'pom.xml': pom('<modules><module>.</module><module>a</module></modules>', 'self'), 'a/pom.xml': pom('<modules><module>..</module><module>../a</module></modules>', 'a') });
+    const root = await project({
+      'pom.xml': pom('<modules><module>.</module><module>a</module></modules>', 'self'),
+      'a/pom.xml': pom('<modules><module>..</module><module>../a</module></modules>', 'a'),
+    });
     const side = await readTestSide(root);
     expect(side).toEqual({ roots: [] });
   });

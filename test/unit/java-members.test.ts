@@ -1,5 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import { callReceivers, fieldsOf, implicitMethodsOf, parseJava, qualifyTypeName, rawTypeName, returnTypeOf, superTypesOf, typeHeaderOf, typeParametersOf, variableAt, variablesOf } from '../../src/java/index.js';
+import {
+  callReceivers,
+  fieldsOf,
+  implicitMethodsOf,
+  parseJava,
+  qualifyTypeName,
+  rawTypeName,
+  returnTypeOf,
+  superTypesOf,
+  typeHeaderOf,
+  typeParametersOf,
+  variableAt,
+  variablesOf,
+} from '../../src/java/index.js';
 
 function parse(text: string) {
   const result = parseJava(text);
@@ -46,8 +59,15 @@ describe('members', () => {
       ['c', 'int', 'static', 'field'],
       ['helper', 'Helper', 'private final', 'field'],
     ]);
-    expect(fieldsOf(record!).map((f) => [f.name, f.type, f.kind])).toEqual([['a', 'int', 'record-component'], ['b', 'String', 'record-component']]);
-    expect(fieldsOf(enumeration!).map((f) => [f.name, f.kind])).toEqual([['ONE', 'enum-constant'], ['TWO', 'enum-constant'], ['n', 'field']]);
+    expect(fieldsOf(record!).map((f) => [f.name, f.type, f.kind])).toEqual([
+      ['a', 'int', 'record-component'],
+      ['b', 'String', 'record-component'],
+    ]);
+    expect(fieldsOf(enumeration!).map((f) => [f.name, f.kind])).toEqual([
+      ['ONE', 'enum-constant'],
+      ['TWO', 'enum-constant'],
+      ['n', 'field'],
+    ]);
     expect(fieldsOf(shape!).map((f) => [f.name, f.modifiers])).toEqual([['SIDES', ['public', 'static', 'final']]]);
   });
 
@@ -59,7 +79,15 @@ class T {
     record Span(@Positive int low, int high) { int width() { return high - low; } }
 }`);
     const [type] = annotated.types;
-    expect(fieldsOf(type!).map((f) => [f.name, f.annotations.map((a) => a.text), f.declaringType, f.kind, f.range.startLine])).toEqual([
+    expect(
+      fieldsOf(type!).map((f) => [
+        f.name,
+        f.annotations.map((a) => a.text),
+        f.declaringType,
+        f.kind,
+        f.range.startLine,
+      ]),
+    ).toEqual([
       ['repo', ['@Mock', '@SuppressWarnings({"a", "b"})'], 't.T', 'field', 3],
       ['other', ['@Mock', '@SuppressWarnings({"a", "b"})'], 't.T', 'field', 3],
     ]);
@@ -80,7 +108,10 @@ class T {
     expect(typeParametersOf(a!)).toEqual(['T']);
     expect(typeHeaderOf(a!)).toBe('@Deprecated\npublic class A<T> extends B<C> implements I, J<K>');
     expect(returnTypeOf(a!.methods[0]!)).toBe('List<T>');
-    expect(implicitMethodsOf(record!)).toEqual([{ name: 'a', returnType: 'int', parameters: [] }, { name: 'b', returnType: 'String', parameters: [] }]);
+    expect(implicitMethodsOf(record!)).toEqual([
+      { name: 'a', returnType: 'int', parameters: [] },
+      { name: 'b', returnType: 'String', parameters: [] },
+    ]);
   });
 });
 
@@ -103,7 +134,9 @@ describe('resolve', () => {
   });
 
   it('tells the type each call is made on: locals, fields, this, super, new, casts, static calls and chains', () => {
-    const receivers = callReceivers(f, a, { memberType: (type, member) => (type === 'Helper' && member === 'h' ? 'Hub' : undefined) });
+    const receivers = callReceivers(f, a, {
+      memberType: (type, member) => (type === 'Helper' && member === 'h' ? 'Hub' : undefined),
+    });
     expect(receivers.map((r) => [r.call.name, r.typeName, r.isStatic, r.onSelf])).toEqual([
       ['m', 'Foo', false, false],
       ['r', 'Helper', false, false],

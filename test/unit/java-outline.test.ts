@@ -60,7 +60,9 @@ public class Calculator<T extends Number> implements Operation, /* why */ Clonea
 describe('outline', () => {
   it('lists types, constructors and methods in source order with one-line signatures, no annotations or comments, nested ones deeper', () => {
     const entries = outline(parse(SOURCE));
-    expect(entries.map((entry) => `${entry.line} ${'  '.repeat(entry.depth)}${entry.kind}: ${entry.signature}`)).toEqual([
+    expect(
+      entries.map((entry) => `${entry.line} ${'  '.repeat(entry.depth)}${entry.kind}: ${entry.signature}`),
+    ).toEqual([
       '8 type: public class Calculator<T extends Number> implements Operation, Cloneable',
       '16   constructor: public Calculator()',
       '18   method: public <R> List<R> map(List<T> items, java.util.function.Function<T, R> f) throws java.io.IOException, IllegalStateException',
@@ -79,12 +81,19 @@ describe('outline', () => {
 
   it('reads fields (one per declarator) and initializer blocks of a type', () => {
     const type = parse(SOURCE).types[0]!;
-    expect(fieldsOf(type).map((field) => `${field.modifiers.join(' ')} ${field.type} ${field.name} @${field.range.startLine}`)).toEqual([
+    expect(
+      fieldsOf(type).map(
+        (field) => `${field.modifiers.join(' ')} ${field.type} ${field.name} @${field.range.startLine}`,
+      ),
+    ).toEqual([
       'private final List<Integer> history @9',
       'private final List<Integer> other @9',
       'static int count @10',
     ]);
-    expect(initializersOf(type).map((block) => `${block.isStatic} ${block.text}`)).toEqual(['true static { count = 1; }', 'false { history = null; other = null; }']);
+    expect(initializersOf(type).map((block) => `${block.isStatic} ${block.text}`)).toEqual([
+      'true static { count = 1; }',
+      'false { history = null; other = null; }',
+    ]);
   });
 });
 
@@ -112,10 +121,13 @@ class FooTest extends junit.framework.TestCase {
 });
 
 describe('Java headers', () => {
-  const BROKEN = 'package com.acme;\n\nimport java.util.List;\nimport static java.lang.Math.max;\n\nclass A {\n  int f() { return 1 }\n}\n';
+  const BROKEN =
+    'package com.acme;\n\nimport java.util.List;\nimport static java.lang.Math.max;\n\nclass A {\n  int f() { return 1 }\n}\n';
 
   it('reads package and imports with their lines from the parse, wrapped imports included', () => {
-    const header = readJavaHeader('package com.acme;\n\nimport java.util\n    .List;\nimport static java.lang.Math.*;\n\nclass A { List<String> x; }\n');
+    const header = readJavaHeader(
+      'package com.acme;\n\nimport java.util\n    .List;\nimport static java.lang.Math.*;\n\nclass A { List<String> x; }\n',
+    );
     expect(header).toEqual({
       packageName: 'com.acme',
       packageLine: 1,
@@ -132,7 +144,10 @@ describe('Java headers', () => {
     const header = readJavaHeader(BROKEN);
     expect(header.parsed).toBe(false);
     expect(header).toEqual({ ...scanJavaHeader(BROKEN), parsed: false });
-    expect(header.imports.map((entry) => `${entry.line}:${entry.name}`)).toEqual(['3:java.util.List', '4:java.lang.Math.max']);
+    expect(header.imports.map((entry) => `${entry.line}:${entry.name}`)).toEqual([
+      '3:java.util.List',
+      '4:java.lang.Math.max',
+    ]);
     expect(header.topLevelTypes).toEqual(['A']);
   });
 
@@ -155,7 +170,9 @@ describe('enclosingMethodAt', () => {
     expect(method.method.name).toBe('map');
     expect(method.returnType).toBe('List<R>');
     expect(method.thrown).toEqual(['java.io.IOException', 'IllegalStateException']);
-    expect(SOURCE.slice(method.headerEnd - 'IllegalStateException'.length, method.headerEnd + 2)).toBe('IllegalStateException {');
+    expect(SOURCE.slice(method.headerEnd - 'IllegalStateException'.length, method.headerEnd + 2)).toBe(
+      'IllegalStateException {',
+    );
     expect(method.inInterface).toBe(false);
     expect(enclosingMethodAt(file, at('ordinal()'))?.method.name).toBe('code');
   });

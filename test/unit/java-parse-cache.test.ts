@@ -96,7 +96,9 @@ describe('the parse cache: an entry per file content', () => {
     expect(again).toEqual(first);
     expect(fieldsOf(again.types[0]!)).toEqual(fields);
     expect(findMethodCalls(again.types[0]!.methods[0]!)).toEqual(calls);
-    expect(findMethodCalls(again.types[0]!.methods[0]!, (call) => call.name === 'size').map((call) => call.text)).toEqual(['owners.size()']);
+    expect(
+      findMethodCalls(again.types[0]!.methods[0]!, (call) => call.name === 'size').map((call) => call.text),
+    ).toEqual(['owners.size()']);
     expect(headerOf(again)).toEqual(header);
     const after = javaParseStats();
     expect(after.parses - before.parses).toBe(0);
@@ -130,7 +132,9 @@ describe('the parse cache: an entry per file content', () => {
     const judged = parseKept(candidate);
     expect(parseKept(candidate)).toBe(judged);
     expect(javaParseStats().parses).toBe(before + 1);
-    expect(judged.ok && findMethodCalls(judged.file.types[0]!.methods[0]!).map((call) => call.name)).toEqual(['addExact']);
+    expect(judged.ok && findMethodCalls(judged.file.types[0]!.methods[0]!).map((call) => call.name)).toEqual([
+      'addExact',
+    ]);
   });
 
   it('other text is another entry: an edited file is parsed, not served the old model', async () => {
@@ -166,8 +170,14 @@ describe('the parse cache: an entry per file content', () => {
 
   for (const [what, damage] of [
     ['a corrupt entry (cut short)', (entry: string) => entry.slice(0, entry.length / 2)],
-    ['an entry of another cache format', (entry: string) => entry.replace(PARSE_CACHE_FORMAT, 'mvnx-java-parse/0 java-parser@2.0.0')],
-    ["another file's entry under this name", (entry: string) => entry.replace(/"key":"[0-9a-f]+"/, `"key":"${'0'.repeat(64)}"`)],
+    [
+      'an entry of another cache format',
+      (entry: string) => entry.replace(PARSE_CACHE_FORMAT, 'mvnx-java-parse/0 java-parser@2.0.0'),
+    ],
+    [
+      "another file's entry under this name",
+      (entry: string) => entry.replace(/"key":"[0-9a-f]+"/, `"key":"${'0'.repeat(64)}"`),
+    ],
     ['an entry whose model is not one', (entry: string) => entry.replace('"types":[', '"types":7,"x":[')],
     ['an entry with a range that is not one', (entry: string) => entry.replace('"range":[', '"range":["x",')],
     ['not JSON at all', () => '\u0000\u0001 garbage'],
@@ -220,7 +230,11 @@ describe('the parse cache on disk (.mvnx/cache/java-parse)', () => {
     const root = await tempDir();
     await createParseCache(root, { maxBytes: 2500 }).put(key(1), 'x'.repeat(1000));
     await createParseCache(root, { maxBytes: 2500 }).put(key(2), 'x'.repeat(1000));
-    await utimes(path.join(parseCacheDir(root), `${key(1)}.json`), new Date(Date.now() - 60_000), new Date(Date.now() - 60_000));
+    await utimes(
+      path.join(parseCacheDir(root), `${key(1)}.json`),
+      new Date(Date.now() - 60_000),
+      new Date(Date.now() - 60_000),
+    );
     await createParseCache(root, { maxBytes: 2500 }).put(key(3), 'x'.repeat(1000));
     expect((await readdir(parseCacheDir(root))).sort()).toEqual([`${key(2)}.json`, `${key(3)}.json`]);
   });
@@ -240,7 +254,10 @@ describe('the parse cache on disk (.mvnx/cache/java-parse)', () => {
     const root = await tempDir();
     const secret = `ghp_${'a1B2'.repeat(9)}`;
     const redactor = new Redactor({ knownSecrets: [secret] });
-    const leaky = ACCOUNT.replace('  long total(int n) {', `  void publish() {\n    send("${secret}");\n  }\n\n  long total(int n) {`);
+    const leaky = ACCOUNT.replace(
+      '  long total(int n) {',
+      `  void publish() {\n    send("${secret}");\n  }\n\n  long total(int n) {`,
+    );
     const askAndFlush = async () => {
       findMethodCalls((await readFresh(leaky)).types[0]!.methods[0]!);
       await readFresh(ACCOUNT);
@@ -252,7 +269,9 @@ describe('the parse cache on disk (.mvnx/cache/java-parse)', () => {
     await askAndFlush();
     const written = await readdir(parseCacheDir(unchecked));
     expect(written).toHaveLength(2);
-    expect((await Promise.all(written.map((name) => readFile(path.join(parseCacheDir(unchecked), name), 'utf8')))).join()).toContain(secret);
+    expect(
+      (await Promise.all(written.map((name) => readFile(path.join(parseCacheDir(unchecked), name), 'utf8')))).join(),
+    ).toContain(secret);
 
     useJavaParseCache(createParseCache(root, { withholds: (entry) => redactor.redactSecrets(entry) !== entry }));
     await askAndFlush();
@@ -313,10 +332,30 @@ describe('two prompt builds of the same project (the in-memory cache cleared bet
           stackTrace: '',
           reportFile: 'x',
           frames: [
-            { file: 'src/main/java/com/acme/export/CsvRow.java', line: 20, className: 'com.acme.export.CsvRow', method: 'cell' },
-            { file: 'src/main/java/com/acme/export/CsvRow.java', line: 15, className: 'com.acme.export.CsvRow', method: 'render' },
-            { file: 'src/main/java/com/acme/export/Exporter.java', line: 13, className: 'com.acme.export.Exporter', method: 'export' },
-            { file: 'src/test/java/com/acme/export/ExporterTest.java', line: 18, className: 'com.acme.export.ExporterTest', method: 'anItemWithoutANoteHasAnEmptyCell' },
+            {
+              file: 'src/main/java/com/acme/export/CsvRow.java',
+              line: 20,
+              className: 'com.acme.export.CsvRow',
+              method: 'cell',
+            },
+            {
+              file: 'src/main/java/com/acme/export/CsvRow.java',
+              line: 15,
+              className: 'com.acme.export.CsvRow',
+              method: 'render',
+            },
+            {
+              file: 'src/main/java/com/acme/export/Exporter.java',
+              line: 13,
+              className: 'com.acme.export.Exporter',
+              method: 'export',
+            },
+            {
+              file: 'src/test/java/com/acme/export/ExporterTest.java',
+              line: 18,
+              className: 'com.acme.export.ExporterTest',
+              method: 'anItemWithoutANoteHasAnEmptyCell',
+            },
           ],
         },
       },
@@ -334,7 +373,10 @@ describe('two prompt builds of the same project (the in-memory cache cleared bet
         file: 'src/main/java/com/acme/json/OptionalIntReader.java',
         line: 14,
         column: 34,
-        details: ['symbol:   method _fromEmptyValue(com.acme.json.ReadContext)', 'location: class com.acme.json.OptionalIntReader'],
+        details: [
+          'symbol:   method _fromEmptyValue(com.acme.json.ReadContext)',
+          'location: class com.acme.json.OptionalIntReader',
+        ],
       },
     ],
   ];
@@ -343,7 +385,13 @@ describe('two prompt builds of the same project (the in-memory cache cleared bet
     it(`${what}: the second build parses no file and shows the same prompt`, async () => {
       const root = await tempDir();
       await cp(path.join(cases, bench, 'project'), root, { recursive: true });
-      const diagnosis: Diagnosis = { diagnostics: [diagnostic], fingerprint: 'f', fixable: true, modules: [], warnings: [] } as unknown as Diagnosis;
+      const diagnosis: Diagnosis = {
+        diagnostics: [diagnostic],
+        fingerprint: 'f',
+        fixable: true,
+        modules: [],
+        warnings: [],
+      } as unknown as Diagnosis;
 
       const before = javaParseStats();
       const first = await build(root, diagnosis);

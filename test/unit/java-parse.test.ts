@@ -109,7 +109,15 @@ describe('parseJava: the source model', () => {
     expect(method.body?.range.startLine).toBe(12);
     expect(method.range.endLine).toBe(27);
     expect(file.text.slice(method.range.start, method.range.end)).toBe(method.text);
-    expect(method.body?.statements.map((s) => s.kind)).toEqual(['local-variable-declaration', 'expression', 'expression', 'try', 'if', 'local-variable-declaration', 'assert']);
+    expect(method.body?.statements.map((s) => s.kind)).toEqual([
+      'local-variable-declaration',
+      'expression',
+      'expression',
+      'try',
+      'if',
+      'local-variable-declaration',
+      'assert',
+    ]);
     expect(method.declaringType).toBe('com.acme.calc.CalculatorTest');
   });
 
@@ -124,7 +132,10 @@ describe('parseJava: the source model', () => {
       ['abstractOne', [], true],
     ]);
     expect(findType(file, 'com.acme.calc.CalculatorTest$Mode')!.methods.map((m) => m.name)).toEqual(['weight']);
-    expect(findType(file, 'com.acme.calc.CalculatorTest$Pair')!.methods[0]).toMatchObject({ kind: 'constructor', name: 'Pair' });
+    expect(findType(file, 'com.acme.calc.CalculatorTest$Pair')!.methods[0]).toMatchObject({
+      kind: 'constructor',
+      name: 'Pair',
+    });
   });
 
   it('keeps comments with their ranges', () => {
@@ -140,8 +151,14 @@ describe('parseJava: the source model', () => {
   });
 
   it('says where a file does not parse, and gives no partial model', () => {
-    expect(parseJava('class X { void m() { int x = 1 } }')).toEqual({ ok: false, error: { message: "expected ';' but found '}' at line 1, column 32", line: 1, column: 32 } });
-    expect(parseJava('class X { void m() {')).toMatchObject({ ok: false, error: { message: "expected '}' but found the end of the file" } });
+    expect(parseJava('class X { void m() { int x = 1 } }')).toEqual({
+      ok: false,
+      error: { message: "expected ';' but found '}' at line 1, column 32", line: 1, column: 32 },
+    });
+    expect(parseJava('class X { void m() {')).toMatchObject({
+      ok: false,
+      error: { message: "expected '}' but found the end of the file" },
+    });
     expect(() => parseJava(undefined as unknown as string)).toThrow('parseJava needs the file text');
   });
 });
@@ -165,28 +182,47 @@ describe('queries', () => {
     const isEqualTo = calls.find((c) => c.name === 'isEqualTo')!;
     expect(isEqualTo.chain.text).toBe('Assertions.assertThat(calc.multiply(3, 3)).isEqualTo(9)');
     expect(isEqualTo.range.startLine).toBe(15);
-    expect(findMethodCalls(method, (c) => c.name.startsWith('assert')).map((c) => c.name)).toEqual(['assertEquals', 'assertThat']);
+    expect(findMethodCalls(method, (c) => c.name.startsWith('assert')).map((c) => c.name)).toEqual([
+      'assertEquals',
+      'assertThat',
+    ]);
   });
 
   it('finds calls on this, on new objects and with type arguments', () => {
-    const other = parsed('class A { void m() { this.foo(1).bar(); new Foo().baz(2); Assertions.<String>fail("no"); super.x(); } }');
-    expect(findMethodCalls(other.types[0]!.methods[0]!).map((c) => `${c.qualifier ?? ''}|${c.name}`)).toEqual(['this|foo', 'this.foo(1)|bar', 'new Foo()|baz', 'Assertions|fail', 'super|x']);
+    const other = parsed(
+      'class A { void m() { this.foo(1).bar(); new Foo().baz(2); Assertions.<String>fail("no"); super.x(); } }',
+    );
+    expect(findMethodCalls(other.types[0]!.methods[0]!).map((c) => `${c.qualifier ?? ''}|${c.name}`)).toEqual([
+      'this|foo',
+      'this.foo(1)|bar',
+      'new Foo()|baz',
+      'Assertions|fail',
+      'super|x',
+    ]);
   });
 
   it('finds try statements with their catch types, parameter, bodies and finally', () => {
     const [statement] = findTryStatements(method);
-    expect(statement).toMatchObject({ withResources: false, catches: [{ types: ['IllegalArgumentException', 'ArithmeticException'], parameter: 'e' }] });
+    expect(statement).toMatchObject({
+      withResources: false,
+      catches: [{ types: ['IllegalArgumentException', 'ArithmeticException'], parameter: 'e' }],
+    });
     expect(statement!.block.statements.map((s) => s.kind)).toEqual(['expression', 'expression']);
     expect(statement!.catches[0]!.body.statements.map((s) => s.kind)).toEqual(['throw']);
     expect(statement!.finally?.text).toBe('{\n            calc.reset();\n        }');
     const withResources = parsed('class A { void m() throws Exception { try (var r = open()) { r.go(); } } }');
-    expect(findTryStatements(withResources.types[0]!.methods[0]!)[0]).toMatchObject({ withResources: true, catches: [] });
+    expect(findTryStatements(withResources.types[0]!.methods[0]!)[0]).toMatchObject({
+      withResources: true,
+      catches: [],
+    });
   });
 
   it('finds the returns that leave the method, not those of lambdas or inner classes', () => {
     expect(findReturnStatements(method).map((r) => r.text)).toEqual(['return;']);
     expect(findReturnStatements(findType(file, 'com.acme.calc.CalculatorTest$Rounding')!.methods[0]!)).toEqual([]);
-    expect(findReturnStatements(findType(file, 'com.acme.calc.CalculatorTest$Mode')!.methods[0]!)[0]).toMatchObject({ expression: 'ordinal()' });
+    expect(findReturnStatements(findType(file, 'com.acme.calc.CalculatorTest$Mode')!.methods[0]!)[0]).toMatchObject({
+      expression: 'ordinal()',
+    });
   });
 
   it('finds statements of a kind, nested ones included', () => {
@@ -196,7 +232,8 @@ describe('queries', () => {
 
   it('gives the same token text for the same code written differently', () => {
     const a = parsed('class A { void m() { assertEquals(6,product); } }').types[0]!.methods[0]!;
-    const b = parsed('class A {\n  void m() {\n    assertEquals( 6 , // six\n      product ) ;\n  }\n}').types[0]!.methods[0]!;
+    const b = parsed('class A {\n  void m() {\n    assertEquals( 6 , // six\n      product ) ;\n  }\n}').types[0]!
+      .methods[0]!;
     expect(tokenText(a)).toBe(tokenText(b));
     expect(tokenText(a)).toBe('void m ( ) { assertEquals ( 6 , product ) ; }');
   });

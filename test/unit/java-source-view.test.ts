@@ -17,7 +17,10 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 const FILE = 'src/main/java/com/acme/Calc.java';
 mkdirSync(path.join(root, 'src/main/java/com/acme'), { recursive: true });
 writeFileSync(path.join(root, FILE), 'package com.acme;\nclass Calc {\n  int add(int a, int b) { return a + b; }\n}\n');
-writeFileSync(path.join(root, 'src/main/java/com/acme/Broken.java'), 'package com.acme;\nclass Broken {\n  void f() {\n');
+writeFileSync(
+  path.join(root, 'src/main/java/com/acme/Broken.java'),
+  'package com.acme;\nclass Broken {\n  void f() {\n',
+);
 
 describe('viewJavaFile', () => {
   it('parses a file once per view: the prompt context, a fixer and an agent tool get the same model', async () => {
@@ -57,7 +60,9 @@ describe('viewJavaFile', () => {
     const context = await new ProjectSources({ read: readAt(base), list }).parse(FILE);
     const agent = await readJava('extract_method', { root, read: readAt(base), list }, FILE);
     expect(fixers?.parsed.ok && context === fixers.parsed.file && agent.java === fixers.parsed.file).toBe(true);
-    const next: ChangeSet = { files: [{ path: FILE, before: fixers!.text, after: 'package com.acme;\nclass Calc { }\n' }] };
+    const next: ChangeSet = {
+      files: [{ path: FILE, before: fixers!.text, after: 'package com.acme;\nclass Calc { }\n' }],
+    };
     const changed = await viewJavaFile({ read: readAt(next) }, FILE);
     expect(changed?.parsed.ok && changed.parsed.file.types[0]!.methods).toEqual([]);
   });

@@ -23,14 +23,30 @@ async function tool(rel: string): Promise<string> {
 describe('maven-cds', () => {
   it('leaves class sharing to the user whenever MAVEN_OPTS or jvm.config says anything of it', () => {
     expect(cdsRoom('-Xmx1g\n-Dfile.encoding=UTF-8')).toBe(true);
-    for (const own of ['-Xshare:off', '-Xshare:auto', '-XX:SharedArchiveFile=/x.jsa', '-XX:ArchiveClassesAtExit=a.jsa', '-XX:SharedClassListFile=l', '-XX:DumpLoadedClassList=l', '-XX:+AutoCreateSharedArchive']) {
+    for (const own of [
+      '-Xshare:off',
+      '-Xshare:auto',
+      '-XX:SharedArchiveFile=/x.jsa',
+      '-XX:ArchiveClassesAtExit=a.jsa',
+      '-XX:SharedClassListFile=l',
+      '-XX:DumpLoadedClassList=l',
+      '-XX:+AutoCreateSharedArchive',
+    ]) {
       expect(cdsRoom(`-Xmx1g ${own}`), own).toBe(false);
     }
   });
 
   it('uses or makes the archive with its logging off', () => {
-    expect(cdsOptions({ use: '/c/a.jsa' })).toEqual(['-XX:SharedArchiveFile=/c/a.jsa', '-Xlog:cds=off', '-Xlog:cds+dynamic=off']);
-    expect(cdsOptions({ dumpTo: '/w/d.jsa' })).toEqual(['-XX:ArchiveClassesAtExit=/w/d.jsa', '-Xlog:cds=off', '-Xlog:cds+dynamic=off']);
+    expect(cdsOptions({ use: '/c/a.jsa' })).toEqual([
+      '-XX:SharedArchiveFile=/c/a.jsa',
+      '-Xlog:cds=off',
+      '-Xlog:cds+dynamic=off',
+    ]);
+    expect(cdsOptions({ dumpTo: '/w/d.jsa' })).toEqual([
+      '-XX:ArchiveClassesAtExit=/w/d.jsa',
+      '-Xlog:cds=off',
+      '-Xlog:cds+dynamic=off',
+    ]);
   });
 
   async function jdk(name: string, version: string, defaultArchive = true): Promise<string> {
@@ -50,26 +66,45 @@ describe('maven-cds', () => {
     expect(cdsArchivePath({ executable: mvnA, env, cacheDir: path.join(dir, 'cache') })).toBe(a);
     expect(cdsArchivePath({ executable: mvnB, env, cacheDir: path.join(dir, 'cache') })).not.toBe(a);
     // java from PATH when JAVA_HOME is unset
-    expect(cdsArchivePath({ executable: mvnA, env: { PATH: path.dirname(java) }, cacheDir: path.join(dir, 'cache') })).toBe(a);
+    expect(
+      cdsArchivePath({ executable: mvnA, env: { PATH: path.dirname(java) }, cacheDir: path.join(dir, 'cache') }),
+    ).toBe(a);
     expect(cdsArchivePath({ executable: mvnA, env: { PATH: '' }, cacheDir: path.join(dir, 'cache') })).toBeUndefined();
-    expect(cdsArchivePath({ executable: 'mvn', env: { ...env, PATH: '' }, cacheDir: path.join(dir, 'cache') })).toBeUndefined();
+    expect(
+      cdsArchivePath({ executable: 'mvn', env: { ...env, PATH: '' }, cacheDir: path.join(dir, 'cache') }),
+    ).toBeUndefined();
     expect(cdsArchivePath({ executable: mvnA, env, cacheDir: path.join(dir, 'my cache') })).toBeUndefined();
   });
 
-  it('none for a JVM the flags would stop (JDK 8 and 11, a JDK without HotSpot\'s default archive), nor when an mvnrc file may choose another JDK', async () => {
+  it("none for a JVM the flags would stop (JDK 8 and 11, a JDK without HotSpot's default archive), nor when an mvnrc file may choose another JDK", async () => {
     const mvn = await tool('maven-c/bin/mvn');
     const cacheDir = path.join(dir, 'cache');
-    for (const [name, version, defaultArchive] of [['jdk8', '1.8.0_392', true], ['jdk11', '11.0.22', true], ['j9', '17.0.9', false]] as const) {
+    for (const [name, version, defaultArchive] of [
+      ['jdk8', '1.8.0_392', true],
+      ['jdk11', '11.0.22', true],
+      ['j9', '17.0.9', false],
+    ] as const) {
       await jdk(name, version, defaultArchive);
-      expect(cdsArchivePath({ executable: mvn, env: { JAVA_HOME: path.join(dir, name) }, cacheDir }), name).toBeUndefined();
+      expect(
+        cdsArchivePath({ executable: mvn, env: { JAVA_HOME: path.join(dir, name) }, cacheDir }),
+        name,
+      ).toBeUndefined();
     }
     await jdk('jdk13', '13.0.2');
     expect(cdsArchivePath({ executable: mvn, env: { JAVA_HOME: path.join(dir, 'jdk13') }, cacheDir })).toBeDefined();
     const home = path.join(dir, 'user');
     await mkdir(home, { recursive: true });
     await writeFile(path.join(home, '.mavenrc'), 'JAVA_HOME=/opt/jdk8\n');
-    expect(cdsArchivePath({ executable: mvn, env: { JAVA_HOME: path.join(dir, 'jdk13'), HOME: home }, cacheDir })).toBeUndefined();
-    expect(cdsArchivePath({ executable: mvn, env: { JAVA_HOME: path.join(dir, 'jdk13'), HOME: home, MAVEN_SKIP_RC: 'true' }, cacheDir })).toBeDefined();
+    expect(
+      cdsArchivePath({ executable: mvn, env: { JAVA_HOME: path.join(dir, 'jdk13'), HOME: home }, cacheDir }),
+    ).toBeUndefined();
+    expect(
+      cdsArchivePath({
+        executable: mvn,
+        env: { JAVA_HOME: path.join(dir, 'jdk13'), HOME: home, MAVEN_SKIP_RC: 'true' },
+        cacheDir,
+      }),
+    ).toBeDefined();
   });
 
   it('keeps a dumped archive whole in the cache and removes it from the workspace; an empty or missing dump keeps nothing', async () => {

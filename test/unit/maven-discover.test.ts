@@ -40,11 +40,23 @@ describe('findMaven', () => {
     const cwd = path.join(root, 'project');
     const env = { MVNX_MAVEN: fromEnv, PATH: path.join(root, 'bin') };
 
-    expect(await findMaven({ flag, env, configured, cwd, mavenArgs: [] })).toEqual({ executable: flag, source: 'flag' });
+    expect(await findMaven({ flag, env, configured, cwd, mavenArgs: [] })).toEqual({
+      executable: flag,
+      source: 'flag',
+    });
     expect(await findMaven({ env, configured, cwd, mavenArgs: [] })).toEqual({ executable: fromEnv, source: 'env' });
-    expect(await findMaven({ env: { PATH: env.PATH }, configured, cwd, mavenArgs: [] })).toEqual({ executable: configured, source: 'config' });
-    expect(await findMaven({ env: { PATH: env.PATH }, cwd, mavenArgs: [] })).toEqual({ executable: wrapper, source: 'mvnw' });
-    expect(await findMaven({ env: { PATH: env.PATH }, cwd: root, mavenArgs: [] })).toEqual({ executable: onPath, source: 'path' });
+    expect(await findMaven({ env: { PATH: env.PATH }, configured, cwd, mavenArgs: [] })).toEqual({
+      executable: configured,
+      source: 'config',
+    });
+    expect(await findMaven({ env: { PATH: env.PATH }, cwd, mavenArgs: [] })).toEqual({
+      executable: wrapper,
+      source: 'mvnw',
+    });
+    expect(await findMaven({ env: { PATH: env.PATH }, cwd: root, mavenArgs: [] })).toEqual({
+      executable: onPath,
+      source: 'path',
+    });
   });
 
   it('finds the nearest mvnw walking up from cwd', async () => {
@@ -61,7 +73,12 @@ describe('findMaven', () => {
     await writeFile(path.join(root, 'other', 'pom.xml'), '<project/>');
     const cwd = path.join(root, 'here');
     await mkdir(cwd);
-    for (const mavenArgs of [['-f', '../other/pom.xml'], ['--file', '../other'], ['--file=../other/pom.xml'], ['-f../other/pom.xml', 'verify']]) {
+    for (const mavenArgs of [
+      ['-f', '../other/pom.xml'],
+      ['--file', '../other'],
+      ['--file=../other/pom.xml'],
+      ['-f../other/pom.xml', 'verify'],
+    ]) {
       expect(await findMaven({ env: {}, cwd, mavenArgs })).toEqual({ executable: wrapper, source: 'mvnw' });
     }
     // -fae is "fail at end", not a file.
@@ -71,13 +88,20 @@ describe('findMaven', () => {
   it('skips an mvnw that is not executable, as running it would fail', async () => {
     await executable(path.join(root, 'mvnw'), 0o644);
     const onPath = await executable(path.join(root, 'bin', 'mvn'));
-    expect(await findMaven({ env: { PATH: `/nonexistent:${path.join(root, 'bin')}` }, cwd: root, mavenArgs: [] })).toEqual({ executable: onPath, source: 'path' });
+    expect(
+      await findMaven({ env: { PATH: `/nonexistent:${path.join(root, 'bin')}` }, cwd: root, mavenArgs: [] }),
+    ).toEqual({ executable: onPath, source: 'path' });
   });
 
   it('looks up a bare name on PATH and resolves a relative path against cwd', async () => {
     const custom = await executable(path.join(root, 'bin', 'mvn-3.9'));
-    expect(await findMaven({ flag: 'mvn-3.9', env: { PATH: path.join(root, 'bin') }, cwd: root, mavenArgs: [] })).toEqual({ executable: custom, source: 'flag' });
-    expect(await findMaven({ env: { MVNX_MAVEN: './bin/mvn-3.9' }, cwd: root, mavenArgs: [] })).toEqual({ executable: custom, source: 'env' });
+    expect(
+      await findMaven({ flag: 'mvn-3.9', env: { PATH: path.join(root, 'bin') }, cwd: root, mavenArgs: [] }),
+    ).toEqual({ executable: custom, source: 'flag' });
+    expect(await findMaven({ env: { MVNX_MAVEN: './bin/mvn-3.9' }, cwd: root, mavenArgs: [] })).toEqual({
+      executable: custom,
+      source: 'env',
+    });
   });
 
   it('uses mvnw.cmd and mvn.cmd with ; in PATH on Windows', async () => {
@@ -85,12 +109,24 @@ describe('findMaven', () => {
     await executable(path.join(root, 'project', 'mvnw'));
     const onPath = await executable(path.join(root, 'bin', 'mvn.cmd'), 0o644);
     await executable(path.join(root, 'bin', 'mvn'));
-    expect(await findMaven({ env: {}, cwd: path.join(root, 'project'), mavenArgs: [], platform: 'win32' })).toEqual({ executable: wrapper, source: 'mvnw' });
-    expect(await findMaven({ env: { Path: `C:\\nowhere;${path.join(root, 'bin')}` }, cwd: root, mavenArgs: [], platform: 'win32' })).toEqual({ executable: onPath, source: 'path' });
+    expect(await findMaven({ env: {}, cwd: path.join(root, 'project'), mavenArgs: [], platform: 'win32' })).toEqual({
+      executable: wrapper,
+      source: 'mvnw',
+    });
+    expect(
+      await findMaven({
+        env: { Path: `C:\\nowhere;${path.join(root, 'bin')}` },
+        cwd: root,
+        mavenArgs: [],
+        platform: 'win32',
+      }),
+    ).toEqual({ executable: onPath, source: 'path' });
   });
 
   it('fails with 127 and one line naming what was searched', async () => {
-    const error = await failure(findMaven({ env: { PATH: '/nonexistent-a:/nonexistent-b' }, cwd: root, mavenArgs: [] }));
+    const error = await failure(
+      findMaven({ env: { PATH: '/nonexistent-a:/nonexistent-b' }, cwd: root, mavenArgs: [] }),
+    );
     expect(error.exitCode).toBe(127);
     expect(error.message).not.toContain('\n');
     expect(error.message).toBe(
@@ -104,7 +140,10 @@ describe('findMaven', () => {
     const env = { PATH: path.join(root, 'bin') };
     const missing = path.join(root, 'no-such-mvn');
     const fromFlag = await failure(findMaven({ flag: missing, env, cwd: root, mavenArgs: [] }));
-    expect([fromFlag.exitCode, fromFlag.message]).toEqual([127, `Maven not found: --mvnx-maven=${missing} is not an executable file`]);
+    expect([fromFlag.exitCode, fromFlag.message]).toEqual([
+      127,
+      `Maven not found: --mvnx-maven=${missing} is not an executable file`,
+    ]);
     const fromEnv = await failure(findMaven({ env: { ...env, MVNX_MAVEN: root }, cwd: root, mavenArgs: [] }));
     expect(fromEnv.message).toBe(`Maven not found: MVNX_MAVEN=${root} is not an executable file`);
     const fromConfig = await failure(findMaven({ env, configured: 'mvn-missing', cwd: root, mavenArgs: [] }));

@@ -22,7 +22,9 @@ describe('one table of Maven facts (maven/facts.ts)', () => {
     expect(mavenGoals(['verify', '-pl'])).toEqual(['verify']);
     expect(fileArgument(['-f'])).toBeUndefined();
     expect(() => parseMavenArgs(['verify', '-pl'])).toThrow(MavenArgsError);
-    expect(() => parseMavenArgs(['verify', '-pl'])).toThrow('Maven option -pl needs a value, but it is the last argument');
+    expect(() => parseMavenArgs(['verify', '-pl'])).toThrow(
+      'Maven option -pl needs a value, but it is the last argument',
+    );
   });
 
   it('-f is read from the table: -fae/-ff/-fn are flags, -fX and --file=X are files', () => {

@@ -79,8 +79,22 @@ describe('the one POM reader (maven/pom.ts)', () => {
 
   it('reads a dependency by its own coordinates, not its exclusion, and the version a parent gives ${project.version}', () => {
     expect(pomDependencies(parsePomProject(TRICKY)!)).toEqual([
-      { groupId: 'org.springframework', artifactId: 'spring-core', version: '6.1.0', scope: 'compile', optional: false, type: 'jar' },
-      { groupId: 'org.junit.jupiter', artifactId: 'junit-jupiter-api', version: '5.10.2', scope: 'test', optional: false, type: 'jar' },
+      {
+        groupId: 'org.springframework',
+        artifactId: 'spring-core',
+        version: '6.1.0',
+        scope: 'compile',
+        optional: false,
+        type: 'jar',
+      },
+      {
+        groupId: 'org.junit.jupiter',
+        artifactId: 'junit-jupiter-api',
+        version: '5.10.2',
+        scope: 'test',
+        optional: false,
+        type: 'jar',
+      },
       { groupId: 'org.acme', artifactId: 'sibling', version: '7.1', scope: 'compile', optional: false, type: 'jar' },
     ]);
     expect(parseDeclaredDependencies(TRICKY).map((d) => d.artifactId)).not.toContain('gone');
@@ -88,15 +102,23 @@ describe('the one POM reader (maven/pom.ts)', () => {
 
   it('reads the Java release through a property reference, ignoring commented-out properties', () => {
     expect(projectJavaRelease(TRICKY)).toBe('17');
-    expect(projectJavaRelease('<project><properties><java.version>1.8</java.version></properties></project>')).toBe('8');
-    expect(projectJavaRelease('<project><!-- <properties><maven.compiler.release>21</maven.compiler.release></properties> --></project>')).toBeUndefined();
+    expect(projectJavaRelease('<project><properties><java.version>1.8</java.version></properties></project>')).toBe(
+      '8',
+    );
+    expect(
+      projectJavaRelease(
+        '<project><!-- <properties><maven.compiler.release>21</maven.compiler.release></properties> --></project>',
+      ),
+    ).toBeUndefined();
   });
 
   it('plugins of a profile build count; reporting plugins do not', () => {
     const pom = `<project><modelVersion>4.0.0</modelVersion><artifactId>a</artifactId>
       <profiles><profile><id>ci</id><build><plugins><plugin><artifactId>maven-jar-plugin</artifactId><version>3.4.1</version></plugin></plugins></build></profile></profiles>
       <reporting><plugins><plugin><artifactId>maven-site-report</artifactId><version>1.0</version></plugin></plugins></reporting></project>`;
-    expect(pinnedPlugins(pom)).toEqual([{ groupId: 'org.apache.maven.plugins', artifactId: 'maven-jar-plugin', version: '3.4.1' }]);
+    expect(pinnedPlugins(pom)).toEqual([
+      { groupId: 'org.apache.maven.plugins', artifactId: 'maven-jar-plugin', version: '3.4.1' },
+    ]);
   });
 
   it('reads nothing from text that is not a well-formed POM', () => {
@@ -108,7 +130,10 @@ describe('the one POM reader (maven/pom.ts)', () => {
 
   it('the patch classifier reads POMs through the same reader: a dependency added only in a comment adds none', () => {
     const before = TRICKY;
-    const commented = TRICKY.replace('</dependencies>\n  <build>', '<!-- <dependency><groupId>n</groupId><artifactId>new</artifactId><version>1</version></dependency> -->\n  </dependencies>\n  <build>');
+    const commented = TRICKY.replace(
+      '</dependencies>\n  <build>',
+      '<!-- <dependency><groupId>n</groupId><artifactId>new</artifactId><version>1</version></dependency> -->\n  </dependencies>\n  <build>',
+    );
     expect(isPom(commented)).toBe(true);
     expect(addsDependency(before, commented)).toBe(false);
     const bumped = TRICKY.replace('<junit.version>5.10.2</junit.version>', '<junit.version>5.11.0</junit.version>');
@@ -116,9 +141,11 @@ describe('the one POM reader (maven/pom.ts)', () => {
   });
 
   it('decodes the predefined entities but never expands a DOCTYPE entity; module discovery reads through it too', () => {
-    const pom = '<project><artifactId>a</artifactId><name>Tom &amp; Jerry &#x263A;</name><modules><module>core</module></modules></project>';
+    const pom =
+      '<project><artifactId>a</artifactId><name>Tom &amp; Jerry &#x263A;</name><modules><module>core</module></modules></project>';
     expect(summarisePom(pom)).toEqual({ artifactId: 'a', name: 'Tom & Jerry \u263A', modules: ['core'] });
-    const bomb = '<!DOCTYPE project [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;">]><project><artifactId>x</artifactId><name>&b;</name></project>';
+    const bomb =
+      '<!DOCTYPE project [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;">]><project><artifactId>x</artifactId><name>&b;</name></project>';
     expect(summarisePom(bomb).name).toBe('&b;');
   });
 });

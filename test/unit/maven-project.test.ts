@@ -60,7 +60,7 @@ describe('findProjectRoot', () => {
   });
 });
 
-describe('findProjectRootAbove (the subcommands\' rule)', () => {
+describe("findProjectRootAbove (the subcommands' rule)", () => {
   it('from a source folder without a pom, finds the top pom above it', async () => {
     await pom(root);
     await pom(path.join(root, 'core'));

@@ -2,10 +2,20 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { moduleOfFile, readPomFacts, readReactor, toProjects, withDependencies, withDependents, type ReactorGraph } from '../../src/maven/reactor.js';
+import {
+  moduleOfFile,
+  readPomFacts,
+  readReactor,
+  toProjects,
+  withDependencies,
+  withDependents,
+  type ReactorGraph,
+} from '../../src/maven/reactor.js';
 
-const pom = (body: string) => `<?xml version="1.0"?>\n<project xmlns="http://maven.apache.org/POM/4.0.0">\n<modelVersion>4.0.0</modelVersion>\n${body}\n</project>\n`;
-const dep = (groupId: string, artifactId: string, extra = '') => `<dependency><groupId>${groupId}</groupId><artifactId>${artifactId}</artifactId>${extra}</dependency>`;
+const pom = (body: string) =>
+  `<?xml version="1.0"?>\n<project xmlns="http://maven.apache.org/POM/4.0.0">\n<modelVersion>4.0.0</modelVersion>\n${body}\n</project>\n`;
+const dep = (groupId: string, artifactId: string, extra = '') =>
+  `<dependency><groupId>${groupId}</groupId><artifactId>${artifactId}</artifactId>${extra}</dependency>`;
 
 describe('readPomFacts', () => {
   it('reads coordinates, parent, properties, modules of every profile, and needs that are not managed', () => {
@@ -30,17 +40,27 @@ describe('readPomFacts', () => {
     <extensions><extension><groupId>com.acme</groupId><artifactId>ext</artifactId></extension></extensions>
   </build>`),
     );
-    expect(facts).toMatchObject({ artifactId: 'app', packaging: 'jar', parent: { groupId: 'com.acme', artifactId: 'parent' }, modules: ['a', 'b'], properties: { 'lib.group': 'com.acme' } });
+    expect(facts).toMatchObject({
+      artifactId: 'app',
+      packaging: 'jar',
+      parent: { groupId: 'com.acme', artifactId: 'parent' },
+      modules: ['a', 'b'],
+      properties: { 'lib.group': 'com.acme' },
+    });
     const names = facts.coordinates.map((c) => c.artifactId).sort();
     expect(names).toEqual(['bom', 'core', 'ext', 'from-profile', 'own-plugin', 'plugin-dep', 'testkit']);
   });
 
-  it('a path above the module (a sibling\'s sources, shared resources) is noted; the parent\'s relativePath and ../ modules are not', () => {
-    const reads = readPomFacts(pom(`<parent><groupId>g</groupId><artifactId>p</artifactId><relativePath>../pom.xml</relativePath></parent><artifactId>a</artifactId>
-      <build><resources><resource><directory>\${project.basedir}/../shared/resources</directory></resource></resources></build>`));
+  it("a path above the module (a sibling's sources, shared resources) is noted; the parent's relativePath and ../ modules are not", () => {
+    const reads = readPomFacts(
+      pom(`<parent><groupId>g</groupId><artifactId>p</artifactId><relativePath>../pom.xml</relativePath></parent><artifactId>a</artifactId>
+      <build><resources><resource><directory>\${project.basedir}/../shared/resources</directory></resource></resources></build>`),
+    );
     expect(reads.readsOutside).toBe(true);
-    const plain = readPomFacts(pom(`<parent><groupId>g</groupId><artifactId>p</artifactId><relativePath>../pom.xml</relativePath></parent><artifactId>a</artifactId>
-      <modules><module>../sibling</module></modules><profiles><profile><modules><module>../other</module></modules></profile></profiles><description>a..b</description>`));
+    const plain = readPomFacts(
+      pom(`<parent><groupId>g</groupId><artifactId>p</artifactId><relativePath>../pom.xml</relativePath></parent><artifactId>a</artifactId>
+      <modules><module>../sibling</module></modules><profiles><profile><modules><module>../other</module></modules></profile></profiles><description>a..b</description>`),
+    );
     expect(plain.readsOutside).toBeUndefined();
     expect(toProjects([{ dir: 'a', facts: reads }])[0]?.needsUnknown).toBe(true);
   });
@@ -60,10 +80,16 @@ describe('reactor graph', () => {
 
   beforeAll(async () => {
     root = await mkdtemp(path.join(os.tmpdir(), 'mvnx-reactor-'));
-    await write('pom.xml', pom(`<groupId>com.acme</groupId><artifactId>parent</artifactId><packaging>pom</packaging>
+    await write(
+      'pom.xml',
+      pom(`<groupId>com.acme</groupId><artifactId>parent</artifactId><packaging>pom</packaging>
       <modules><module>util</module><module>core</module><module>app</module><module>report</module><module>tools/cli</module></modules>
-      <dependencyManagement><dependencies>${dep('com.acme', 'util')}${dep('com.acme', 'core')}</dependencies></dependencyManagement>`));
-    const child = (id: string, deps: string) => pom(`<parent><groupId>com.acme</groupId><artifactId>parent</artifactId></parent><artifactId>${id}</artifactId><dependencies>${deps}</dependencies>`);
+      <dependencyManagement><dependencies>${dep('com.acme', 'util')}${dep('com.acme', 'core')}</dependencies></dependencyManagement>`),
+    );
+    const child = (id: string, deps: string) =>
+      pom(
+        `<parent><groupId>com.acme</groupId><artifactId>parent</artifactId></parent><artifactId>${id}</artifactId><dependencies>${deps}</dependencies>`,
+      );
     await write('util/pom.xml', child('util', ''));
     await write('core/pom.xml', child('core', dep('${project.groupId}', 'util')));
     await write('app/pom.xml', child('app', dep('com.acme', 'core')));
@@ -121,7 +147,12 @@ describe('reactor graph', () => {
   it('an unreadable module pom is a problem, not a throw', async () => {
     await write('broken/pom.xml', 'this is no pom');
     await write('anonymous/pom.xml', pom('<packaging>jar</packaging>'));
-    await write('pom.xml', pom(`<groupId>com.acme</groupId><artifactId>parent</artifactId><packaging>pom</packaging><modules><module>util</module><module>broken</module><module>missing</module><module>../outside</module><module>anonymous</module></modules>`));
+    await write(
+      'pom.xml',
+      pom(
+        `<groupId>com.acme</groupId><artifactId>parent</artifactId><packaging>pom</packaging><modules><module>util</module><module>broken</module><module>missing</module><module>../outside</module><module>anonymous</module></modules>`,
+      ),
+    );
     const partial = await readReactor(root);
     expect(partial.problems).toEqual([
       'cannot read broken/pom.xml: no <project> element',
@@ -132,10 +163,22 @@ describe('reactor graph', () => {
     expect(partial.projects.map((p) => p.dir)).toEqual(['', 'util', 'anonymous']);
   });
 
-  it('properties inherited from a reactor parent resolve a child\'s coordinates', () => {
+  it("properties inherited from a reactor parent resolve a child's coordinates", () => {
     const projects = toProjects([
-      { dir: '', facts: { groupId: 'g', artifactId: 'p', properties: { 'x.group': 'g' }, modules: ['a'], coordinates: [] } },
-      { dir: 'a', facts: { parent: { groupId: 'g', artifactId: 'p' }, artifactId: 'a', properties: {}, modules: [], coordinates: [{ groupId: '${x.group}', artifactId: 'b' }] } },
+      {
+        dir: '',
+        facts: { groupId: 'g', artifactId: 'p', properties: { 'x.group': 'g' }, modules: ['a'], coordinates: [] },
+      },
+      {
+        dir: 'a',
+        facts: {
+          parent: { groupId: 'g', artifactId: 'p' },
+          artifactId: 'a',
+          properties: {},
+          modules: [],
+          coordinates: [{ groupId: '${x.group}', artifactId: 'b' }],
+        },
+      },
     ]);
     expect(projects[1]).toMatchObject({ groupId: 'g', needs: ['g:b'], needsUnknown: false, parent: 'g:p' });
   });

@@ -28,7 +28,21 @@ async function running(pid: number): Promise<boolean> {
 describe('runMaven', () => {
   it('passes argv verbatim and the environment untouched', async () => {
     const record = await recordDir();
-    const args = ['-Dkey=value with spaces', '-Dq="quoted"', '-pl', 'a,b', '-f', 'x y/pom.xml', '--settings', 's.xml', '-T', '1C', '-rf', ':module', 'verify'];
+    const args = [
+      '-Dkey=value with spaces',
+      '-Dq="quoted"',
+      '-pl',
+      'a,b',
+      '-f',
+      'x y/pom.xml',
+      '--settings',
+      's.xml',
+      '-T',
+      '1C',
+      '-rf',
+      ':module',
+      'verify',
+    ];
     const env = { PATH: process.env.PATH, FAKE_MVN_RECORD: record, MAVEN_OPTS: '-Xmx64m -Dx="a b"', MAVEN_ARGS: '-B' };
     const result = await runMaven({ executable: FAKE_MVN, args, cwd, env, echo: false });
     await result.log.dispose();
@@ -37,7 +51,11 @@ describe('runMaven', () => {
     expect(seen.env.MAVEN_OPTS).toBe('-Xmx64m -Dx="a b"');
     expect(seen.env.MAVEN_ARGS).toBe('-B');
     // The env given is the whole environment: nothing of ours leaks in.
-    expect(Object.keys(seen.env).filter((name) => !['PWD', 'SHLVL', '_', 'OLDPWD'].includes(name)).sort()).toEqual(Object.keys(env).sort());
+    expect(
+      Object.keys(seen.env)
+        .filter((name) => !['PWD', 'SHLVL', '_', 'OLDPWD'].includes(name))
+        .sort(),
+    ).toEqual(Object.keys(env).sort());
     expect(seen.cwd).toBe(await import('node:fs/promises').then((fs) => fs.realpath(cwd)));
   });
 
@@ -58,18 +76,40 @@ describe('runMaven', () => {
 
   it('says once that Maven started, before it ends; not when the spawn failed', async () => {
     const events: string[] = [];
-    const result = await runMaven({ executable: FAKE_MVN, args: [], cwd, env: { FAKE_MVN_STDOUT: '[INFO] out\n' }, echo: false, onSpawn: () => events.push('spawned') });
+    const result = await runMaven({
+      executable: FAKE_MVN,
+      args: [],
+      cwd,
+      env: { FAKE_MVN_STDOUT: '[INFO] out\n' },
+      echo: false,
+      onSpawn: () => events.push('spawned'),
+    });
     events.push('ended');
     await result.log.dispose();
     expect(events).toEqual(['spawned', 'ended']);
     let called = false;
-    await expect(runMaven({ executable: FAKE_MVN, args: [], cwd: path.join(cwd, 'no-such-folder-mvnx'), echo: false, onSpawn: () => (called = true) })).rejects.toThrow();
+    await expect(
+      runMaven({
+        executable: FAKE_MVN,
+        args: [],
+        cwd: path.join(cwd, 'no-such-folder-mvnx'),
+        echo: false,
+        onSpawn: () => (called = true),
+      }),
+    ).rejects.toThrow();
     expect(called).toBe(false);
   });
 
   it('hands each chunk of both streams to onOutput as it was captured', async () => {
     const chunks: Buffer[] = [];
-    const result = await runMaven({ executable: FAKE_MVN, args: [], cwd, env: { FAKE_MVN_STDOUT: '[INFO] out\n', FAKE_MVN_STDERR: '[ERROR] err\n' }, echo: false, onOutput: (chunk) => chunks.push(chunk) });
+    const result = await runMaven({
+      executable: FAKE_MVN,
+      args: [],
+      cwd,
+      env: { FAKE_MVN_STDOUT: '[INFO] out\n', FAKE_MVN_STDERR: '[ERROR] err\n' },
+      echo: false,
+      onOutput: (chunk) => chunks.push(chunk),
+    });
     const captured = await readFile(result.log.file, 'utf8');
     await result.log.dispose();
     const seen = Buffer.concat(chunks).toString('utf8');
@@ -79,8 +119,18 @@ describe('runMaven', () => {
   });
 
   it('exits 128+N when Maven dies from a signal', async () => {
-    for (const [signal, code] of [['TERM', 143], ['KILL', 137], ['INT', 130]] as const) {
-      const result = await runMaven({ executable: FAKE_MVN, args: [], cwd, env: { FAKE_MVN_SIGNAL: signal }, echo: false });
+    for (const [signal, code] of [
+      ['TERM', 143],
+      ['KILL', 137],
+      ['INT', 130],
+    ] as const) {
+      const result = await runMaven({
+        executable: FAKE_MVN,
+        args: [],
+        cwd,
+        env: { FAKE_MVN_SIGNAL: signal },
+        echo: false,
+      });
       await result.log.dispose();
       expect([result.exitCode, result.signal]).toEqual([code, `SIG${signal}`]);
     }
@@ -88,7 +138,14 @@ describe('runMaven', () => {
 
   it('keeps only the tail, from a whole line, when the output exceeds the capture limit', async () => {
     const line = '[INFO] Compiling 1 source file with javac [debug release 17] to target/classes\n';
-    const result = await runMaven({ executable: FAKE_MVN, args: [], cwd, env: { FAKE_MVN_BYTES: String(line.length * 1000), FAKE_MVN_STDOUT: 'FIRST LINE\n' }, echo: false, captureLimitBytes: 4096 });
+    const result = await runMaven({
+      executable: FAKE_MVN,
+      args: [],
+      cwd,
+      env: { FAKE_MVN_BYTES: String(line.length * 1000), FAKE_MVN_STDOUT: 'FIRST LINE\n' },
+      echo: false,
+      captureLimitBytes: 4096,
+    });
     const captured = await readFile(result.log.file, 'utf8');
     await result.log.dispose();
     expect(result.log.truncated).toBe(true);
@@ -96,12 +153,24 @@ describe('runMaven', () => {
     expect(captured.length).toBeLessThanOrEqual(4096);
     expect(captured.length).toBeGreaterThan(4096 - line.length);
     expect(captured).not.toContain('FIRST LINE');
-    expect(captured.split('\n').slice(0, -1).every((text) => `${text}\n` === line)).toBe(true);
+    expect(
+      captured
+        .split('\n')
+        .slice(0, -1)
+        .every((text) => `${text}\n` === line),
+    ).toBe(true);
   });
 
   it('stops the whole tree on timeout, grandchildren included', async () => {
     const pidFile = path.join(await tempDir('mvnx-run-'), 'child.pid');
-    const result = await runMaven({ executable: FAKE_MVN, args: [], cwd, env: { FAKE_MVN_CHILD_PID: pidFile }, echo: false, timeoutMs: 500 });
+    const result = await runMaven({
+      executable: FAKE_MVN,
+      args: [],
+      cwd,
+      env: { FAKE_MVN_CHILD_PID: pidFile },
+      echo: false,
+      timeoutMs: 500,
+    });
     await result.log.dispose();
     expect(result).toMatchObject({ timedOut: true, exitCode: 143, signal: 'SIGTERM' });
     const grandchild = Number(await readFile(pidFile, 'utf8'));
@@ -111,7 +180,14 @@ describe('runMaven', () => {
   it('stops the whole tree on abort', async () => {
     const pidFile = path.join(await tempDir('mvnx-run-'), 'child.pid');
     const controller = new AbortController();
-    const pending = runMaven({ executable: FAKE_MVN, args: [], cwd, env: { FAKE_MVN_CHILD_PID: pidFile }, echo: false, signal: controller.signal });
+    const pending = runMaven({
+      executable: FAKE_MVN,
+      args: [],
+      cwd,
+      env: { FAKE_MVN_CHILD_PID: pidFile },
+      echo: false,
+      signal: controller.signal,
+    });
     const grandchild = await waitForPid(pidFile);
     controller.abort();
     const result = await pending;
@@ -138,15 +214,24 @@ describe('runMaven', () => {
 
   it('fails with a one-line MvnxError when Maven cannot be started', async () => {
     const missing = path.join(cwd, 'mvnx-no-such-maven');
-    const error = await runMaven({ executable: missing, args: [], cwd, echo: false }).catch((caught: unknown) => caught);
+    const error = await runMaven({ executable: missing, args: [], cwd, echo: false }).catch(
+      (caught: unknown) => caught,
+    );
     expect(error).toBeInstanceOf(MvnxError);
     expect(error).toMatchObject({ exitCode: 127, message: `cannot run Maven: ${missing} does not exist` });
-    const notExecutable = await runMaven({ executable: path.join(process.cwd(), 'package.json'), args: [], cwd, echo: false }).catch((caught: unknown) => caught);
+    const notExecutable = await runMaven({
+      executable: path.join(process.cwd(), 'package.json'),
+      args: [],
+      cwd,
+      echo: false,
+    }).catch((caught: unknown) => caught);
     expect(notExecutable).toMatchObject({ exitCode: 126 });
   });
 
   it('rejects a capture limit that is not a positive integer', async () => {
-    await expect(runMaven({ executable: FAKE_MVN, args: [], cwd, echo: false, captureLimitBytes: 0 })).rejects.toThrow('capture limit must be a positive integer of bytes, got 0');
+    await expect(runMaven({ executable: FAKE_MVN, args: [], cwd, echo: false, captureLimitBytes: 0 })).rejects.toThrow(
+      'capture limit must be a positive integer of bytes, got 0',
+    );
   });
 });
 

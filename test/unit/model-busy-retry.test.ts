@@ -18,14 +18,27 @@ import { startOpenAiMock } from '../helpers/openai-mock.js';
 
 const REPLY = loadModelReply('compile-error--missing-import');
 const ask: ChatRequest = { messages: [{ role: 'user', content: 'Fix Main.java line 3.' }] };
-const ollama = (host: string): ModelSettings => ({ provider: 'ollama', name: 'qwen2.5-coder:7b', host, temperature: 0, seed: 42, numCtx: 16384, timeoutSeconds: 30, keepAlive: '10m' });
+const ollama = (host: string): ModelSettings => ({
+  provider: 'ollama',
+  name: 'qwen2.5-coder:7b',
+  host,
+  temperature: 0,
+  seed: 42,
+  numCtx: 16384,
+  timeoutSeconds: 30,
+  keepAlive: '10m',
+});
 
 const closers: (() => Promise<void>)[] = [];
 afterEach(async () => {
   for (const close of closers.splice(0)) await close();
 });
 async function mockWith(replies: number, chunks = 6): Promise<OllamaMock> {
-  const mock = await startOllamaMock({ replies: Array.from({ length: replies }, () => ({ text: REPLY })), chunks, tokenDelayMs: 5 });
+  const mock = await startOllamaMock({
+    replies: Array.from({ length: replies }, () => ({ text: REPLY })),
+    chunks,
+    tokenDelayMs: 5,
+  });
   closers.push(() => mock.close());
   return mock;
 }
@@ -81,20 +94,33 @@ describe('Retry-After and backoff', () => {
     expect(result.text).toBe(REPLY);
     expect(gateway.modelCalls()).toBe(2);
     const [request] = traffic.requests;
-    expect(request).toMatchObject({ attempt: 1, host: gateway.url, outcome: 'answered', waits: [{ host: gateway.url, status: 503, reason: 'retry-after' }] });
+    expect(request).toMatchObject({
+      attempt: 1,
+      host: gateway.url,
+      outcome: 'answered',
+      waits: [{ host: gateway.url, status: 503, reason: 'retry-after' }],
+    });
     expect(request!.waits![0]!.ms).toBeGreaterThanOrEqual(2000);
     expect(request!.waits![0]!.ms).toBeLessThanOrEqual(2200);
     expect(request!.waitedMs).toBe(request!.waits![0]!.ms);
-    expect(lines).toEqual([expect.stringMatching(/^model server http:\/\/127\.0\.0\.1:\d+ is busy \(HTTP 503\): waiting 2\.\d s as its Retry-After asks, then asking again$/)]);
+    expect(lines).toEqual([
+      expect.stringMatching(
+        /^model server http:\/\/127\.0\.0\.1:\d+ is busy \(HTTP 503\): waiting 2\.\d s as its Retry-After asks, then asking again$/,
+      ),
+    ]);
   });
 
-  it('does not start a wait that would run past the run\'s budget: provider-unavailable at once, saying why', async () => {
+  it("does not start a wait that would run past the run's budget: provider-unavailable at once, saying why", async () => {
     const mock = await mockWith(1);
     const gateway = await proxy(mock.url, { busyFirst: 5, busyStatus: 429, retryAfter: '120' });
     const traffic = new ModelTraffic();
-    const error = await failure(new OllamaProvider(ollama(gateway.url), { traffic, runRemainingMs: () => 10_000 }).chat(ask));
+    const error = await failure(
+      new OllamaProvider(ollama(gateway.url), { traffic, runRemainingMs: () => 10_000 }).chat(ask),
+    );
     expect(error).toBeInstanceOf(ProviderUnavailableError);
-    expect(error.message).toMatch(/busy \(HTTP 429\), and the next wait \(1[23]\d\.\d s\) would run past the 10\.0 s left/);
+    expect(error.message).toMatch(
+      /busy \(HTTP 429\), and the next wait \(1[23]\d\.\d s\) would run past the 10\.0 s left/,
+    );
     expect(gateway.modelCalls()).toBe(1);
     expect(traffic.requests).toMatchObject([{ outcome: 'unavailable' }]);
     expect(traffic.requests[0]!.waits).toBeUndefined();
@@ -105,7 +131,9 @@ describe('Retry-After and backoff', () => {
     const gateway = await proxy(mock.url, { busyFirst: 50 });
     const until = Date.now() + 2500;
     const traffic = new ModelTraffic();
-    const error = await failure(new OllamaProvider(ollama(gateway.url), { traffic, runRemainingMs: () => until - Date.now() }).chat(ask));
+    const error = await failure(
+      new OllamaProvider(ollama(gateway.url), { traffic, runRemainingMs: () => until - Date.now() }).chat(ask),
+    );
     expect(error.message).toMatch(/busy \(HTTP 503\); waited \d+\.\d s in \d+ waits?, and the next wait/);
     const waits = traffic.requests[0]!.waits!;
     expect(waits.length).toBeGreaterThanOrEqual(1);
@@ -118,7 +146,14 @@ describe('Retry-After and backoff', () => {
     closers.push(() => server.close());
     const gateway = await proxy(server.url, { busyFirst: 1, busyStatus: 429, retryAfter: '1' });
     const traffic = new ModelTraffic();
-    const settings: ModelSettings = { provider: 'openai-compatible', name: 'qwen2.5-coder-7b-instruct', host: gateway.url, temperature: 0, seed: 42, timeoutSeconds: 30 };
+    const settings: ModelSettings = {
+      provider: 'openai-compatible',
+      name: 'qwen2.5-coder-7b-instruct',
+      host: gateway.url,
+      temperature: 0,
+      seed: 42,
+      timeoutSeconds: 30,
+    };
     expect((await new OpenAiCompatibleProvider(settings, { traffic }).chat(ask)).text).toBe(REPLY);
     expect(traffic.requests[0]).toMatchObject({ outcome: 'answered', waits: [{ status: 429, reason: 'retry-after' }] });
   });
@@ -135,7 +170,11 @@ describe('model.host lists several hosts: failover with a cool-down', () => {
     expect(traffic.requests.map((request) => request.host)).toEqual([mock.url, mock.url, mock.url]);
     expect(traffic.requests.map((request) => request.failedHosts?.length ?? 0)).toEqual([0, 0, 0]);
     // The health check found the dead host first (GET, safe to ask the next) and cooled it down.
-    expect(lines).toEqual([expect.stringContaining(`model server ${dead} failed (fetch failed (ECONNREFUSED)): skipped for its cool-down, asking ${mock.url}`)]);
+    expect(lines).toEqual([
+      expect.stringContaining(
+        `model server ${dead} failed (fetch failed (ECONNREFUSED)): skipped for its cool-down, asking ${mock.url}`,
+      ),
+    ]);
   });
 
   it('asks a cooled-down host again once its cool-down is over', async () => {
@@ -146,7 +185,10 @@ describe('model.host lists several hosts: failover with a cool-down', () => {
     await provider.chat(ask);
     await new Promise((resolve) => setTimeout(resolve, 5));
     await provider.chat(ask);
-    expect(traffic.requests.map((request) => request.failedHosts?.map((failed) => failed.host))).toEqual([[dead], [dead]]);
+    expect(traffic.requests.map((request) => request.failedHosts?.map((failed) => failed.host))).toEqual([
+      [dead],
+      [dead],
+    ]);
   });
 
   it('keeps the order the team wrote: the first host serves while it is up', () => {
@@ -170,7 +212,9 @@ describe('streams through gateways', () => {
     const gateway = await proxy(mock.url, { cutAfterBytes: 600 });
     const traffic = new ModelTraffic();
     const pieces: string[] = [];
-    const error = await failure(new OllamaProvider(ollama(gateway.url), { traffic }).chat({ ...ask, onToken: (piece) => pieces.push(piece) }));
+    const error = await failure(
+      new OllamaProvider(ollama(gateway.url), { traffic }).chat({ ...ask, onToken: (piece) => pieces.push(piece) }),
+    );
     expect(error).toBeInstanceOf(ProviderUnavailableError);
     expect(pieces.join('').length).toBeLessThan(REPLY.length);
     expect(gateway.modelCalls()).toBe(1);
@@ -189,7 +233,14 @@ describe('streams through gateways', () => {
     const server = await startOpenAiMock({ replies: [{ text: REPLY }] });
     closers.push(() => server.close());
     const gateway = await proxy(server.url, { buffer: true });
-    const settings: ModelSettings = { provider: 'openai-compatible', name: 'qwen2.5-coder-7b-instruct', host: gateway.url, temperature: 0, seed: 42, timeoutSeconds: 30 };
+    const settings: ModelSettings = {
+      provider: 'openai-compatible',
+      name: 'qwen2.5-coder-7b-instruct',
+      host: gateway.url,
+      temperature: 0,
+      seed: 42,
+      timeoutSeconds: 30,
+    };
     expect((await new OpenAiCompatibleProvider(settings).chat(ask)).text).toBe(REPLY);
   });
 
@@ -201,6 +252,10 @@ describe('streams through gateways', () => {
     const before = gateway.connections();
     for (let i = 0; i < 3; i++) await provider.chat(ask);
     expect(gateway.connections()).toBe(before);
-    expect(mock.chatRequests().map((request) => (request.body as { keep_alive?: unknown }).keep_alive)).toEqual(['10m', '10m', '10m']);
+    expect(mock.chatRequests().map((request) => (request.body as { keep_alive?: unknown }).keep_alive)).toEqual([
+      '10m',
+      '10m',
+      '10m',
+    ]);
   });
 });

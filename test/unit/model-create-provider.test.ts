@@ -3,13 +3,25 @@ import { estimateTokens, sizeContextWindow } from '../../src/model/context-windo
 import { createProvider, normaliseHost } from '../../src/model/index.js';
 import type { ModelSettings } from '../../src/model/types.js';
 
-const base: ModelSettings = { provider: 'ollama', name: 'qwen2.5-coder:7b', host: 'http://127.0.0.1:11434', temperature: 0, seed: 42, timeoutSeconds: 120 };
+const base: ModelSettings = {
+  provider: 'ollama',
+  name: 'qwen2.5-coder:7b',
+  host: 'http://127.0.0.1:11434',
+  temperature: 0,
+  seed: 42,
+  timeoutSeconds: 120,
+};
 
 describe('createProvider', () => {
   it('builds the provider the settings name', () => {
     const ollama = createProvider(base);
     expect([ollama.kind, ollama.model, ollama.host]).toEqual(['ollama', 'qwen2.5-coder:7b', 'http://127.0.0.1:11434']);
-    const openai = createProvider({ ...base, provider: 'openai-compatible', host: 'http://localhost:8080/v1', name: 'local' });
+    const openai = createProvider({
+      ...base,
+      provider: 'openai-compatible',
+      host: 'http://localhost:8080/v1',
+      name: 'local',
+    });
     expect([openai.kind, openai.host]).toEqual(['openai-compatible', 'http://localhost:8080']);
   });
 

@@ -7,10 +7,25 @@ import { deadServerUrl, startOllamaMock, type MockScript, type OllamaMock } from
 const CONTRACT_UNAVAILABLE_MS = 5000;
 
 function settings(host: string, overrides: Partial<ModelSettings> = {}): ModelSettings {
-  return { provider: 'ollama', name: 'qwen2.5-coder:7b', host, temperature: 0, seed: 42, numCtx: 16384, timeoutSeconds: 30, keepAlive: '10m', ...overrides };
+  return {
+    provider: 'ollama',
+    name: 'qwen2.5-coder:7b',
+    host,
+    temperature: 0,
+    seed: 42,
+    numCtx: 16384,
+    timeoutSeconds: 30,
+    keepAlive: '10m',
+    ...overrides,
+  };
 }
 
-const ask: ChatRequest = { messages: [{ role: 'system', content: 'You fix Java builds.' }, { role: 'user', content: 'Fix Main.java line 3.' }] };
+const ask: ChatRequest = {
+  messages: [
+    { role: 'system', content: 'You fix Java builds.' },
+    { role: 'user', content: 'Fix Main.java line 3.' },
+  ],
+};
 
 let mock: OllamaMock | undefined;
 afterEach(async () => {
@@ -101,7 +116,10 @@ describe('OllamaProvider chat', () => {
   it('streams the answer through onToken in several pieces and returns the whole text', async () => {
     const server = await startMock({ replies: ['Here is the fix:\n```diff\n--- a/x\n+++ b/x\n```\n'], chunks: 5 });
     const pieces: string[] = [];
-    const result = await new OllamaProvider(settings(server.url)).chat({ ...ask, onToken: (text) => pieces.push(text) });
+    const result = await new OllamaProvider(settings(server.url)).chat({
+      ...ask,
+      onToken: (text) => pieces.push(text),
+    });
     expect(result.text).toBe('Here is the fix:\n```diff\n--- a/x\n+++ b/x\n```\n');
     expect(pieces.length).toBeGreaterThanOrEqual(5);
     expect(pieces.join('')).toBe(result.text);
@@ -116,7 +134,13 @@ describe('OllamaProvider chat', () => {
     const provider = new OllamaProvider(settings(server.url));
     await provider.chat(ask);
     await provider.chat(ask);
-    expect(server.requests.map((r) => r.path)).toEqual(['/api/version', '/api/tags', '/api/show', '/api/chat', '/api/chat']);
+    expect(server.requests.map((r) => r.path)).toEqual([
+      '/api/version',
+      '/api/tags',
+      '/api/show',
+      '/api/chat',
+      '/api/chat',
+    ]);
   });
 
   it('does not check health again in chat after an explicit health check passed', async () => {
@@ -153,7 +177,11 @@ describe('OllamaProvider chat', () => {
 
   it('refuses a prompt that cannot fit the window instead of letting Ollama truncate it', async () => {
     const server = await startMock({ replies: ['never'] });
-    const error = await failure(new OllamaProvider(settings(server.url, { numCtx: 2048 })).chat({ messages: [{ role: 'user', content: 'y '.repeat(5_000) }] }));
+    const error = await failure(
+      new OllamaProvider(settings(server.url, { numCtx: 2048 })).chat({
+        messages: [{ role: 'user', content: 'y '.repeat(5_000) }],
+      }),
+    );
     expect(error).toBeInstanceOf(ModelCallError);
     expect((error as ModelCallError).code).toBe('prompt-too-large');
     expect(server.chatRequests()).toHaveLength(0);
@@ -184,7 +212,9 @@ describe('OllamaProvider chat', () => {
   });
 
   it('reports a 404 whatever its message says', async () => {
-    const server = await startMock({ replies: [{ text: '', status: 404, errorMessage: 'something entirely different' }] });
+    const server = await startMock({
+      replies: [{ text: '', status: 404, errorMessage: 'something entirely different' }],
+    });
     const error = await failure(new OllamaProvider(settings(server.url)).chat(ask));
     expect(error).toBeInstanceOf(ProviderUnavailableError);
     expect((error as ProviderUnavailableError).hint).toContain('ollama pull');
@@ -194,13 +224,19 @@ describe('OllamaProvider chat', () => {
     const server = await startMock({ busy: true });
     // Busy without Retry-After: backed off within what is left of the run (model-busy-retry.test.ts has the details).
     const until = Date.now() + 1500;
-    const error = await failure(new OllamaProvider(settings(server.url), { runRemainingMs: () => until - Date.now() }).chat(ask));
+    const error = await failure(
+      new OllamaProvider(settings(server.url), { runRemainingMs: () => until - Date.now() }).chat(ask),
+    );
     expect(error).toBeInstanceOf(ProviderUnavailableError);
     expect(error.message).toMatch(/busy \(HTTP 503\)/);
   });
 
   it('reports a 400 as a failed call carrying the status', async () => {
-    const server = await startMock({ replies: [{ text: '', status: 400, errorMessage: 'registry.ollama.ai/library/qwen2.5-coder:7b does not support tools' }] });
+    const server = await startMock({
+      replies: [
+        { text: '', status: 400, errorMessage: 'registry.ollama.ai/library/qwen2.5-coder:7b does not support tools' },
+      ],
+    });
     const error = await failure(new OllamaProvider(settings(server.url)).chat(ask));
     expect(error).toBeInstanceOf(ModelCallError);
     expect((error as ModelCallError).code).toBe('bad-request');
@@ -209,9 +245,19 @@ describe('OllamaProvider chat', () => {
   });
 
   it('reports an NDJSON error line under HTTP 200 as a failed call with the server message', async () => {
-    const server = await startMock({ replies: [{ text: 'Here is the fix: --- a/', chunks: 4, errorAfterChunks: { after: 2, message: 'llama runner process has terminated: signal: killed' } }] });
+    const server = await startMock({
+      replies: [
+        {
+          text: 'Here is the fix: --- a/',
+          chunks: 4,
+          errorAfterChunks: { after: 2, message: 'llama runner process has terminated: signal: killed' },
+        },
+      ],
+    });
     const tokens: string[] = [];
-    const error = await failure(new OllamaProvider(settings(server.url)).chat({ ...ask, onToken: (t) => tokens.push(t) }));
+    const error = await failure(
+      new OllamaProvider(settings(server.url)).chat({ ...ask, onToken: (t) => tokens.push(t) }),
+    );
     expect(error).toBeInstanceOf(ModelCallError);
     expect((error as ModelCallError).code).toBe('stream-error');
     expect(error.message).toContain('llama runner process has terminated');
@@ -228,9 +274,13 @@ describe('OllamaProvider chat', () => {
   });
 
   it('times out a stream that stalls after the first tokens', async () => {
-    const server = await startMock({ replies: [{ text: 'slow answer that takes long', chunks: 30, tokenDelayMs: 200 }] });
+    const server = await startMock({
+      replies: [{ text: 'slow answer that takes long', chunks: 30, tokenDelayMs: 200 }],
+    });
     const tokens: string[] = [];
-    const error = await failure(new OllamaProvider(settings(server.url, { timeoutSeconds: 1 })).chat({ ...ask, onToken: (t) => tokens.push(t) }));
+    const error = await failure(
+      new OllamaProvider(settings(server.url, { timeoutSeconds: 1 })).chat({ ...ask, onToken: (t) => tokens.push(t) }),
+    );
     expect((error as ModelCallError).code).toBe('timeout');
     expect(tokens.length).toBeGreaterThan(0);
     expect(tokens.length).toBeLessThan(27);
@@ -266,7 +316,14 @@ describe('OllamaProvider chat', () => {
   it('hands an exception thrown by onToken back unchanged', async () => {
     const server = await startMock({ replies: ['abc def'] });
     const bug = new RangeError('progress display broke');
-    const error = await failure(new OllamaProvider(settings(server.url)).chat({ ...ask, onToken: () => { throw bug; } }));
+    const error = await failure(
+      new OllamaProvider(settings(server.url)).chat({
+        ...ask,
+        onToken: () => {
+          throw bug;
+        },
+      }),
+    );
     expect(error).toBe(bug);
   });
 
@@ -297,10 +354,16 @@ describe('Ollama mock', () => {
   });
 
   it('answers a non-streamed chat and a generate call for other clients', async () => {
-    const server = await startMock({ replies: ['whole', (request) => `echo ${(request.body as { prompt: string }).prompt}`] });
+    const server = await startMock({
+      replies: ['whole', (request) => `echo ${(request.body as { prompt: string }).prompt}`],
+    });
     const { Ollama } = await import('ollama');
     const client = new Ollama({ host: server.url });
-    const chat = await client.chat({ model: 'qwen2.5-coder:7b', messages: [{ role: 'user', content: 'hi' }], stream: false });
+    const chat = await client.chat({
+      model: 'qwen2.5-coder:7b',
+      messages: [{ role: 'user', content: 'hi' }],
+      stream: false,
+    });
     expect(chat.message.content).toBe('whole');
     expect(chat.done).toBe(true);
     const generated = await client.generate({ model: 'qwen2.5-coder:7b', prompt: 'ping', stream: false });

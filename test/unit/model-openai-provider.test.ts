@@ -9,7 +9,15 @@ const CONTRACT_UNAVAILABLE_MS = 5000;
 const ask: ChatRequest = { messages: [{ role: 'user', content: 'Fix it.' }] };
 
 function settings(host: string, overrides: Partial<ModelSettings> = {}): ModelSettings {
-  return { provider: 'openai-compatible', name: 'qwen2.5-coder-7b-instruct', host, temperature: 0, seed: 42, timeoutSeconds: 30, ...overrides };
+  return {
+    provider: 'openai-compatible',
+    name: 'qwen2.5-coder-7b-instruct',
+    host,
+    temperature: 0,
+    seed: 42,
+    timeoutSeconds: 30,
+    ...overrides,
+  };
 }
 
 let mock: OpenAiMock | undefined;
@@ -39,7 +47,9 @@ describe('OpenAiCompatibleProvider', () => {
 
   it('accepts a host given with its /v1 suffix and a model listed as a gguf file', async () => {
     const server = await startMock({ models: ['models/qwen2.5-coder-7b-instruct-q4_k_m.gguf'] });
-    const provider = new OpenAiCompatibleProvider(settings(`${server.url}/v1/`, { name: 'qwen2.5-coder-7b-instruct-q4_k_m' }));
+    const provider = new OpenAiCompatibleProvider(
+      settings(`${server.url}/v1/`, { name: 'qwen2.5-coder-7b-instruct-q4_k_m' }),
+    );
     expect(provider.host).toBe(server.url);
     await provider.healthCheck();
   });
@@ -64,9 +74,17 @@ describe('OpenAiCompatibleProvider', () => {
   });
 
   it('streams SSE tokens to onToken, with keep-alive comments and CRLF line ends', async () => {
-    const server = await startMock({ replies: ['--- a/A.java\n+++ b/A.java\n'], chunks: 6, keepAliveComments: true, crlf: true });
+    const server = await startMock({
+      replies: ['--- a/A.java\n+++ b/A.java\n'],
+      chunks: 6,
+      keepAliveComments: true,
+      crlf: true,
+    });
     const tokens: string[] = [];
-    const result = await new OpenAiCompatibleProvider(settings(server.url)).chat({ ...ask, onToken: (t) => tokens.push(t) });
+    const result = await new OpenAiCompatibleProvider(settings(server.url)).chat({
+      ...ask,
+      onToken: (t) => tokens.push(t),
+    });
     expect(result.text).toBe('--- a/A.java\n+++ b/A.java\n');
     expect(tokens).toHaveLength(6);
     expect(result.completionTokens).toBeGreaterThan(0);
@@ -80,8 +98,17 @@ describe('OpenAiCompatibleProvider', () => {
     await provider.chat({ ...ask, format: schema });
     await provider.chat(ask);
     const [structured, plain] = server.chatRequests().map((r) => r.body as Record<string, unknown>);
-    expect(structured).toMatchObject({ model: 'qwen2.5-coder-7b-instruct', stream: true, temperature: 0, seed: 9, messages: ask.messages });
-    expect(structured?.response_format).toEqual({ type: 'json_schema', json_schema: { name: 'edits', strict: true, schema } });
+    expect(structured).toMatchObject({
+      model: 'qwen2.5-coder-7b-instruct',
+      stream: true,
+      temperature: 0,
+      seed: 9,
+      messages: ask.messages,
+    });
+    expect(structured?.response_format).toEqual({
+      type: 'json_schema',
+      json_schema: { name: 'edits', strict: true, schema },
+    });
     expect(plain).not.toHaveProperty('response_format');
   });
 
@@ -97,9 +124,15 @@ describe('OpenAiCompatibleProvider', () => {
   it('reports 503 as unavailable and 400 as a failed call with the server message', async () => {
     const busy = await startMock({ busy: true });
     const until = Date.now() + 1500;
-    expect(await failure(new OpenAiCompatibleProvider(settings(busy.url), { runRemainingMs: () => until - Date.now() }).chat(ask))).toBeInstanceOf(ProviderUnavailableError);
+    expect(
+      await failure(
+        new OpenAiCompatibleProvider(settings(busy.url), { runRemainingMs: () => until - Date.now() }).chat(ask),
+      ),
+    ).toBeInstanceOf(ProviderUnavailableError);
     await busy.close();
-    const bad = await startMock({ replies: [{ text: '', status: 400, errorMessage: 'response_format not supported' }] });
+    const bad = await startMock({
+      replies: [{ text: '', status: 400, errorMessage: 'response_format not supported' }],
+    });
     const error = await failure(new OpenAiCompatibleProvider(settings(bad.url)).chat(ask));
     expect(error).toBeInstanceOf(ModelCallError);
     expect((error as ModelCallError).status).toBe(400);
@@ -107,7 +140,9 @@ describe('OpenAiCompatibleProvider', () => {
   });
 
   it('reports an error event in the stream as a failed call', async () => {
-    const server = await startMock({ replies: [{ text: 'abcdefgh', chunks: 4, errorAfterChunks: { after: 1, message: 'context shift disabled' } }] });
+    const server = await startMock({
+      replies: [{ text: 'abcdefgh', chunks: 4, errorAfterChunks: { after: 1, message: 'context shift disabled' } }],
+    });
     const error = await failure(new OpenAiCompatibleProvider(settings(server.url)).chat(ask));
     expect(error).toBeInstanceOf(ModelCallError);
     expect((error as ModelCallError).code).toBe('stream-error');
@@ -120,7 +155,9 @@ describe('OpenAiCompatibleProvider', () => {
     expect((timedOut as ModelCallError).code).toBe('timeout');
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 50);
-    const aborted = await failure(new OpenAiCompatibleProvider(settings(server.url)).chat({ ...ask, signal: controller.signal }));
+    const aborted = await failure(
+      new OpenAiCompatibleProvider(settings(server.url)).chat({ ...ask, signal: controller.signal }),
+    );
     expect((aborted as ModelCallError).code).toBe('aborted');
   });
 });

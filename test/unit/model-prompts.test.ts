@@ -1,7 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import type { Diagnostic } from '../../src/diagnose/types.js';
 import { estimateTokens } from '../../src/model/context-window.js';
-import { buildRepairPrompt, composeRepairPrompt, EDIT_FORMAT_INSTRUCTIONS, packContext, SYSTEM_PROMPT, type ContextPiece, type RepairPromptInput } from '../../src/model/prompts/index.js';
+import {
+  buildRepairPrompt,
+  composeRepairPrompt,
+  EDIT_FORMAT_INSTRUCTIONS,
+  packContext,
+  SYSTEM_PROMPT,
+  type ContextPiece,
+  type RepairPromptInput,
+} from '../../src/model/prompts/index.js';
 
 const missingImport: Diagnostic = {
   kind: 'compile',
@@ -31,7 +39,8 @@ const failingTest: Diagnostic = {
     method: 'addsTwoNumbers',
     outcome: 'failure',
     failureType: 'org.opentest4j.AssertionFailedError',
-    stackTrace: 'org.opentest4j.AssertionFailedError: expected: <5> but was: <6>\n\tat com.acme.CalcTest.addsTwoNumbers(CalcTest.java:9)',
+    stackTrace:
+      'org.opentest4j.AssertionFailedError: expected: <5> but was: <6>\n\tat com.acme.CalcTest.addsTwoNumbers(CalcTest.java:9)',
     reportFile: 'target/surefire-reports/TEST-com.acme.CalcTest.xml',
   },
   fingerprint: 'f2',
@@ -48,25 +57,42 @@ const appSource: ContextPiece = {
 };
 
 function input(overrides: Partial<RepairPromptInput> = {}): RepairPromptInput {
-  return { diagnostics: [missingImport], context: [appSource], editFormat: 'diff', history: [], contextTokens: 8192, ...overrides };
+  return {
+    diagnostics: [missingImport],
+    context: [appSource],
+    editFormat: 'diff',
+    history: [],
+    contextTokens: 8192,
+    ...overrides,
+  };
 }
 
 const user = (messages: { role: string; content: string }[]) => messages.find((m) => m.role === 'user')?.content ?? '';
-const system = (messages: { role: string; content: string }[]) => messages.find((m) => m.role === 'system')?.content ?? '';
+const system = (messages: { role: string; content: string }[]) =>
+  messages.find((m) => m.role === 'system')?.content ?? '';
 
-const piece = (overrides: Partial<ContextPiece> & Pick<ContextPiece, 'label'>): ContextPiece => ({ tier: 'other', score: 0, text: 'x', ...overrides });
+const piece = (overrides: Partial<ContextPiece> & Pick<ContextPiece, 'label'>): ContextPiece => ({
+  tier: 'other',
+  score: 0,
+  text: 'x',
+  ...overrides,
+});
 const lines = (n: number, word = 'code') => Array.from({ length: n }, (_, i) => `    ${word}${i}();`).join('\n');
 
 describe('buildRepairPrompt', () => {
   it('sends the rules and the files the model may edit, then the failure and the numbered code', () => {
     const messages = buildRepairPrompt(input());
     expect(messages.map((m) => m.role)).toEqual(['system', 'user']);
-    expect(system(messages)).toBe(`${SYSTEM_PROMPT}\n\nFiles you may edit (all shown in the prompt):\n- src/main/java/com/acme/App.java`);
+    expect(system(messages)).toBe(
+      `${SYSTEM_PROMPT}\n\nFiles you may edit (all shown in the prompt):\n- src/main/java/com/acme/App.java`,
+    );
     const text = user(messages);
     expect(text).toContain('Compile error in src/main/java/com/acme/App.java, line 7, column 9 (module app):');
     expect(text).toContain('symbol:   class List');
     expect(text).toContain('location: class com.acme.App');
-    expect(text).toContain('### src/main/java/com/acme/App.java\nShown: where javac fails\n```java\n 1 | package com.acme;');
+    expect(text).toContain(
+      '### src/main/java/com/acme/App.java\nShown: where javac fails\n```java\n 1 | package com.acme;',
+    );
     expect(text).toContain(' 7 |     static List<String> names() {');
     expect(text).toContain('10 | }');
   });
@@ -76,7 +102,14 @@ describe('buildRepairPrompt', () => {
       buildRepairPrompt(
         input({
           context: [
-            piece({ path: 'src/A.java', startLine: 98, text: 'a();\nb();', label: 'm1', reason: 'first', tier: 'primary' }),
+            piece({
+              path: 'src/A.java',
+              startLine: 98,
+              text: 'a();\nb();',
+              label: 'm1',
+              reason: 'first',
+              tier: 'primary',
+            }),
             piece({ path: 'src/A.java', startLine: 99, text: 'b();\nc();', label: 'm2', reason: 'second' }),
             piece({ path: 'src/A.java', startLine: 1, text: 'package a;', label: 'imports', reason: 'first' }),
           ],
@@ -89,23 +122,57 @@ describe('buildRepairPrompt', () => {
   });
 
   it('names a shown file that policy protects as read-only, in the system message and at the file', () => {
-    const messages = buildRepairPrompt(input({ context: [appSource, piece({ path: 'pom.xml', startLine: 1, text: '<project/>', label: 'pom' })], editable: (path) => path !== 'pom.xml' }));
-    expect(system(messages)).toContain('Files you may edit (all shown in the prompt):\n- src/main/java/com/acme/App.java\nShown for reference only (team policy protects them):\n- pom.xml');
+    const messages = buildRepairPrompt(
+      input({
+        context: [appSource, piece({ path: 'pom.xml', startLine: 1, text: '<project/>', label: 'pom' })],
+        editable: (path) => path !== 'pom.xml',
+      }),
+    );
+    expect(system(messages)).toContain(
+      'Files you may edit (all shown in the prompt):\n- src/main/java/com/acme/App.java\nShown for reference only (team policy protects them):\n- pom.xml',
+    );
     expect(user(messages)).toContain('### pom.xml (read-only: policy protects it)');
   });
 
   it('while tests fail: says the test side is read-only and shows its files as such (issue 25)', () => {
-    const helper = piece({ path: 'src/test/java/com/acme/AppTest.java', startLine: 1, text: 'class AppTest {}', label: 'test' });
-    const messages = buildRepairPrompt(input({ context: [appSource, helper], testSide: (path) => path.startsWith('src/test/') }));
-    expect(system(messages)).toContain('Files you may edit (all shown in the prompt):\n- src/main/java/com/acme/App.java\nShown for reference only (the test side is read-only while tests fail):\n- src/test/java/com/acme/AppTest.java');
-    expect(user(messages)).toContain('### src/test/java/com/acme/AppTest.java (read-only: the test side, while tests fail)');
+    const helper = piece({
+      path: 'src/test/java/com/acme/AppTest.java',
+      startLine: 1,
+      text: 'class AppTest {}',
+      label: 'test',
+    });
+    const messages = buildRepairPrompt(
+      input({ context: [appSource, helper], testSide: (path) => path.startsWith('src/test/') }),
+    );
+    expect(system(messages)).toContain(
+      'Files you may edit (all shown in the prompt):\n- src/main/java/com/acme/App.java\nShown for reference only (the test side is read-only while tests fail):\n- src/test/java/com/acme/AppTest.java',
+    );
+    expect(user(messages)).toContain(
+      '### src/test/java/com/acme/AppTest.java (read-only: the test side, while tests fail)',
+    );
     expect(user(messages)).toContain('The test side is read-only while tests fail');
-    expect(user(buildRepairPrompt(input({ context: [appSource, helper] })))).not.toContain('The test side is read-only');
+    expect(user(buildRepairPrompt(input({ context: [appSource, helper] })))).not.toContain(
+      'The test side is read-only',
+    );
   });
 
   it('puts library declarations in their own section, never among the editable files', () => {
-    const messages = buildRepairPrompt(input({ context: [appSource, piece({ heading: 'java.util.List (JDK)', text: 'interface java.util.List<E> {\n    boolean add(E);\n}', label: 'members of java.util.List', tier: 'declaration' })] }));
-    expect(user(messages)).toContain('## Declarations from the JDK and libraries (not editable)\n\n### java.util.List (JDK)\n```java\ninterface java.util.List<E> {');
+    const messages = buildRepairPrompt(
+      input({
+        context: [
+          appSource,
+          piece({
+            heading: 'java.util.List (JDK)',
+            text: 'interface java.util.List<E> {\n    boolean add(E);\n}',
+            label: 'members of java.util.List',
+            tier: 'declaration',
+          }),
+        ],
+      }),
+    );
+    expect(user(messages)).toContain(
+      '## Declarations from the JDK and libraries (not editable)\n\n### java.util.List (JDK)\n```java\ninterface java.util.List<E> {',
+    );
     expect(system(messages)).not.toContain('java.util.List');
   });
 
@@ -123,13 +190,18 @@ describe('buildRepairPrompt', () => {
       testFailure: {
         ...failingTest.testFailure!,
         rootCause: 'java.lang.NullPointerException: value is null',
-        stackTrace: 'com.acme.ExportException: boom\n\tat com.acme.Exporter.export(Exporter.java:15)\nCaused by: java.lang.NullPointerException: value is null\n\tat com.acme.CsvRow.cell(CsvRow.java:20)\n\t... 4 more',
+        stackTrace:
+          'com.acme.ExportException: boom\n\tat com.acme.Exporter.export(Exporter.java:15)\nCaused by: java.lang.NullPointerException: value is null\n\tat com.acme.CsvRow.cell(CsvRow.java:20)\n\t... 4 more',
       },
     };
     const text = user(buildRepairPrompt(input({ diagnostics: [wrapped] })));
-    expect(text).toContain('Test failure: com.acme.CalcTest#addsTwoNumbers (module app), failing at src/main/java/com/acme/Calc.java, line 4');
+    expect(text).toContain(
+      'Test failure: com.acme.CalcTest#addsTwoNumbers (module app), failing at src/main/java/com/acme/Calc.java, line 4',
+    );
     expect(text).toContain('   Root cause: java.lang.NullPointerException: value is null');
-    expect(text).toContain('     Caused by: java.lang.NullPointerException: value is null\n     at com.acme.CsvRow.cell(CsvRow.java:20)\n     ... 4 more');
+    expect(text).toContain(
+      '     Caused by: java.lang.NullPointerException: value is null\n     at com.acme.CsvRow.cell(CsvRow.java:20)\n     ... 4 more',
+    );
   });
 
   it('lists every earlier attempt with how it failed, and the diffs that were tried', () => {
@@ -137,7 +209,12 @@ describe('buildRepairPrompt', () => {
       buildRepairPrompt(
         input({
           history: [
-            { n: 2, outcome: 'build-failed', reason: 'App.java:[3,1] class, interface, or enum expected', diff: '--- a/x\n+++ b/x\n@@ -1 +1 @@\n-old\n+tried-second' },
+            {
+              n: 2,
+              outcome: 'build-failed',
+              reason: 'App.java:[3,1] class, interface, or enum expected',
+              diff: '--- a/x\n+++ b/x\n@@ -1 +1 @@\n-old\n+tried-second',
+            },
             { n: 1, outcome: 'rejected', reason: 'the patch touches pom.xml, which is protected' },
           ],
         }),
@@ -145,7 +222,9 @@ describe('buildRepairPrompt', () => {
     );
     expect(text).toContain('## Earlier attempts that did not work (do not repeat them)');
     expect(text).toContain('Attempt 1 (rejected): the patch touches pom.xml, which is protected');
-    expect(text).toContain('Attempt 2 (build-failed): App.java:[3,1] class, interface, or enum expected\n```diff\n--- a/x');
+    expect(text).toContain(
+      'Attempt 2 (build-failed): App.java:[3,1] class, interface, or enum expected\n```diff\n--- a/x',
+    );
     expect(text.indexOf('Attempt 1')).toBeLessThan(text.indexOf('Attempt 2'));
   });
 
@@ -155,7 +234,11 @@ describe('buildRepairPrompt', () => {
 
   it('puts the team guidelines last in the system message, cut at a line when they are too long', () => {
     const [first] = buildRepairPrompt(input({ guidelines: 'Use Optional instead of returning null.' }));
-    expect(first?.content.endsWith('Team guidelines (follow them in every change):\nUse Optional instead of returning null.')).toBe(true);
+    expect(
+      first?.content.endsWith(
+        'Team guidelines (follow them in every change):\nUse Optional instead of returning null.',
+      ),
+    ).toBe(true);
     const long = Array.from({ length: 2000 }, (_, i) => `Rule ${i}: keep it short.`).join('\n');
     const cut = system(buildRepairPrompt(input({ guidelines: long, contextTokens: 4096 })));
     expect(cut).toContain('(guidelines cut here to fit the context window)');
@@ -164,9 +247,32 @@ describe('buildRepairPrompt', () => {
 
   it('fills the window with the most relevant whole pieces, leaves room for the answer and names what it left out', () => {
     const context = [
-      piece({ path: 'src/Main.java', startLine: 10, text: lines(40, 'primary'), label: 'method Main.run()', tier: 'primary', score: 100 }),
-      ...Array.from({ length: 30 }, (_, i) => piece({ path: `src/F${i}.java`, startLine: 1, text: lines(20), label: `method F${i}.m()`, tier: 'other', score: 30 - i })),
-      piece({ path: 'src/Test.java', startLine: 5, text: lines(10, 'test'), label: 'method T.test()', tier: 'test', score: 100 }),
+      piece({
+        path: 'src/Main.java',
+        startLine: 10,
+        text: lines(40, 'primary'),
+        label: 'method Main.run()',
+        tier: 'primary',
+        score: 100,
+      }),
+      ...Array.from({ length: 30 }, (_, i) =>
+        piece({
+          path: `src/F${i}.java`,
+          startLine: 1,
+          text: lines(20),
+          label: `method F${i}.m()`,
+          tier: 'other',
+          score: 30 - i,
+        }),
+      ),
+      piece({
+        path: 'src/Test.java',
+        startLine: 5,
+        text: lines(10, 'test'),
+        label: 'method T.test()',
+        tier: 'test',
+        score: 100,
+      }),
     ];
     const prompt = composeRepairPrompt(input({ context, contextTokens: 5000 }));
     expect(prompt.tokens).toBeLessThanOrEqual(5000 - 2048);
@@ -184,8 +290,14 @@ describe('buildRepairPrompt', () => {
   });
 
   it('drops older diffs before newer ones when the window is short', () => {
-    const bigDiff = (tag: string) => `--- a/x\n+++ b/x\n@@ -1,40 +1,40 @@\n${Array.from({ length: 40 }, () => `+${tag} line of a tried change`).join('\n')}`;
-    const history = [1, 2, 3].map((n) => ({ n, outcome: 'build-failed', reason: `reason ${n}`, diff: bigDiff(`try${n}`) }));
+    const bigDiff = (tag: string) =>
+      `--- a/x\n+++ b/x\n@@ -1,40 +1,40 @@\n${Array.from({ length: 40 }, () => `+${tag} line of a tried change`).join('\n')}`;
+    const history = [1, 2, 3].map((n) => ({
+      n,
+      outcome: 'build-failed',
+      reason: `reason ${n}`,
+      diff: bigDiff(`try${n}`),
+    }));
     const text = user(buildRepairPrompt(input({ history, contextTokens: 2048 + 1900 })));
     expect(text).toContain('+try3 line');
     expect(text).not.toContain('+try1 line');
@@ -197,12 +309,24 @@ describe('buildRepairPrompt', () => {
   });
 
   it('explains each bad input', () => {
-    expect(() => buildRepairPrompt(input({ diagnostics: [] }))).toThrow('buildRepairPrompt needs at least one diagnostic');
-    expect(() => buildRepairPrompt(input({ contextTokens: 0 }))).toThrow('contextTokens must be a positive number of tokens, got 0');
-    expect(() => buildRepairPrompt(input({ contextTokens: 2048 }))).toThrow('answerTokens must leave room for a prompt in 2048 tokens, got 2048');
-    expect(() => buildRepairPrompt(input({ editFormat: 'whole' as never }))).toThrow('editFormat must be one of diff, search-replace, json, got "whole"');
-    expect(() => buildRepairPrompt(input({ context: [piece({ path: 'A.java', startLine: 0, label: 'm' })] }))).toThrow('context piece of A.java must start at a line number of 1 or more, got 0');
-    expect(() => buildRepairPrompt(input({ context: [piece({ startLine: 3, label: 'orphan' })] }))).toThrow('context piece "orphan" has a start line but no path');
+    expect(() => buildRepairPrompt(input({ diagnostics: [] }))).toThrow(
+      'buildRepairPrompt needs at least one diagnostic',
+    );
+    expect(() => buildRepairPrompt(input({ contextTokens: 0 }))).toThrow(
+      'contextTokens must be a positive number of tokens, got 0',
+    );
+    expect(() => buildRepairPrompt(input({ contextTokens: 2048 }))).toThrow(
+      'answerTokens must leave room for a prompt in 2048 tokens, got 2048',
+    );
+    expect(() => buildRepairPrompt(input({ editFormat: 'whole' as never }))).toThrow(
+      'editFormat must be one of diff, search-replace, json, got "whole"',
+    );
+    expect(() => buildRepairPrompt(input({ context: [piece({ path: 'A.java', startLine: 0, label: 'm' })] }))).toThrow(
+      'context piece of A.java must start at a line number of 1 or more, got 0',
+    );
+    expect(() => buildRepairPrompt(input({ context: [piece({ startLine: 3, label: 'orphan' })] }))).toThrow(
+      'context piece "orphan" has a start line but no path',
+    );
   });
 });
 
@@ -245,7 +369,14 @@ describe('packContext', () => {
       name: 'charges nothing for lines another piece of the file already brought',
       pieces: [
         piece({ label: 'class', tier: 'primary', score: 10, path: 'a.java', startLine: 1, text: lines(30) }),
-        piece({ label: 'method inside', tier: 'primary', score: 5, path: 'a.java', startLine: 5, text: lines(30).split('\n').slice(4, 10).join('\n') }),
+        piece({
+          label: 'method inside',
+          tier: 'primary',
+          score: 5,
+          path: 'a.java',
+          startLine: 5,
+          text: lines(30).split('\n').slice(4, 10).join('\n'),
+        }),
       ],
       budget: 10_000,
       included: ['class', 'method inside'],
@@ -269,7 +400,13 @@ describe('packContext', () => {
 
   it('costs a piece inside lines already taken nothing more', () => {
     const whole = piece({ label: 'class', tier: 'primary', path: 'a.java', startLine: 1, text: lines(30) });
-    const inner = piece({ label: 'inner', tier: 'other', path: 'a.java', startLine: 5, text: lines(30).split('\n').slice(4, 10).join('\n') });
+    const inner = piece({
+      label: 'inner',
+      tier: 'other',
+      path: 'a.java',
+      startLine: 5,
+      text: lines(30).split('\n').slice(4, 10).join('\n'),
+    });
     expect(packContext([whole, inner], 10_000).tokens).toBe(packContext([whole], 10_000).tokens);
   });
 
@@ -280,24 +417,54 @@ describe('packContext', () => {
 });
 
 describe('the failure as the model reads it', () => {
-  const prompt = (diagnostic: Diagnostic) => buildRepairPrompt({ diagnostics: [diagnostic], context: [], editFormat: 'diff', history: [], contextTokens: 8192 })[1]!.content;
+  const prompt = (diagnostic: Diagnostic) =>
+    buildRepairPrompt({
+      diagnostics: [diagnostic],
+      context: [],
+      editFormat: 'diff',
+      history: [],
+      contextTokens: 8192,
+    })[1]!.content;
   const base = { category: 'compile' as const, fixable: true, file: 'src/A.java', line: 3, fingerprint: 'f' };
 
   it('names a -Werror warning, a javadoc error and a quality finding as what they are', () => {
-    expect(prompt({ ...base, kind: 'compile', message: 'found raw type: java.util.List', lint: 'rawtypes' })).toContain('1. javac warning [rawtypes] that fails the build under -Werror in src/A.java, line 3:');
-    expect(prompt({ ...base, kind: 'compile', message: 'malformed HTML', tool: 'javadoc' })).toContain('1. Javadoc error in src/A.java, line 3:');
-    expect(prompt({ ...base, kind: 'quality', category: 'quality', message: 'File contains tab characters', tool: 'checkstyle', rule: 'FileTabCharacter' })).toContain('1. checkstyle check failed (rule FileTabCharacter) in src/A.java, line 3:');
-    expect(prompt({ ...base, kind: 'compile', message: 'cannot find symbol' })).toContain('1. Compile error in src/A.java, line 3:');
+    expect(prompt({ ...base, kind: 'compile', message: 'found raw type: java.util.List', lint: 'rawtypes' })).toContain(
+      '1. javac warning [rawtypes] that fails the build under -Werror in src/A.java, line 3:',
+    );
+    expect(prompt({ ...base, kind: 'compile', message: 'malformed HTML', tool: 'javadoc' })).toContain(
+      '1. Javadoc error in src/A.java, line 3:',
+    );
+    expect(
+      prompt({
+        ...base,
+        kind: 'quality',
+        category: 'quality',
+        message: 'File contains tab characters',
+        tool: 'checkstyle',
+        rule: 'FileTabCharacter',
+      }),
+    ).toContain('1. checkstyle check failed (rule FileTabCharacter) in src/A.java, line 3:');
+    expect(prompt({ ...base, kind: 'compile', message: 'cannot find symbol' })).toContain(
+      '1. Compile error in src/A.java, line 3:',
+    );
   });
 });
 
 describe('a bug that fails many tests (jsoup: a wrong constant in Printer fails 152)', () => {
-  const stack = Array.from({ length: 60 }, (_, i) => `\tat org.jsoup.nodes.Printer.frame${i}(Printer.java:${100 + i})`).join('\n');
+  const stack = Array.from(
+    { length: 60 },
+    (_, i) => `\tat org.jsoup.nodes.Printer.frame${i}(Printer.java:${100 + i})`,
+  ).join('\n');
   const many: Diagnostic[] = Array.from({ length: 152 }, (_, i) => ({
     ...failingTest,
     test: `org.jsoup.nodes.ElementTest#outerHtml${i}`,
     message: `expected: <<p>One</p>> but was: <<p>\n One\n</p>> (case ${i})`,
-    testFailure: { ...failingTest.testFailure!, className: 'org.jsoup.nodes.ElementTest', method: `outerHtml${i}`, stackTrace: `org.opentest4j.AssertionFailedError: case ${i}\n${stack}` },
+    testFailure: {
+      ...failingTest.testFailure!,
+      className: 'org.jsoup.nodes.ElementTest',
+      method: `outerHtml${i}`,
+      stackTrace: `org.opentest4j.AssertionFailedError: case ${i}\n${stack}`,
+    },
     fingerprint: `f${i}`,
   }));
 
@@ -306,14 +473,18 @@ describe('a bug that fails many tests (jsoup: a wrong constant in Printer fails 
     expect(prompt.tokens).toBeLessThanOrEqual(8192 - 1024);
     const text = user(prompt.messages);
     expect(text).toContain('1. Test failure: org.jsoup.nodes.ElementTest#outerHtml0');
-    expect(text).toMatch(/More failures, one line each:\n\d+\. org\.jsoup\.nodes\.ElementTest#outerHtml\d+: expected: <<p>One<\/p>> but was: <<p>/);
+    expect(text).toMatch(
+      /More failures, one line each:\n\d+\. org\.jsoup\.nodes\.ElementTest#outerHtml\d+: expected: <<p>One<\/p>> but was: <<p>/,
+    );
     expect(text).toMatch(/\.\.\. and \d+ more failures not shown \(152 in all\)\./);
     // The code is still shown: the failures did not take the window.
     expect(text).toContain('public class App');
   });
 
   it('a few failures are all shown in full, with no count', () => {
-    const few = many.slice(0, 3).map((d) => ({ ...d, testFailure: { ...d.testFailure!, stackTrace: failingTest.testFailure!.stackTrace } }));
+    const few = many
+      .slice(0, 3)
+      .map((d) => ({ ...d, testFailure: { ...d.testFailure!, stackTrace: failingTest.testFailure!.stackTrace } }));
     const text = user(buildRepairPrompt(input({ diagnostics: few })));
     expect(text).toContain('3. Test failure: org.jsoup.nodes.ElementTest#outerHtml2');
     expect(text).not.toContain('not shown');

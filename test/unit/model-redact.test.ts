@@ -12,8 +12,15 @@ const GITHUB = ['ghp', '_', 'a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8'].join('');
 const GITLAB = ['glpat', '-', 'xT9kQ2mN8vB4cL6pR3wZ'].join('');
 const OPENAI = ['sk', '-proj-', 'Q1w2E3r4T5y6U7i8O9p0AsDfGhJk'].join('');
 const SLACK = ['xoxb', '-', '123456789012-1234567890123-AbCdEfGhIjKlMnOp'].join('');
-const JWT = ['eyJhbGciOiJIUzI1NiJ9', 'eyJzdWIiOiIxMjM0NTY3ODkwIn0', 'dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U'].join('.');
-const PEM = ['-----BEGIN RSA PRIVATE KEY-----', 'MIIEpAIBAAKCAQEA1c7+9z5Pad7OejecsQ0bu3aozN3tihPmljnnudb9G3HcRrX4', 'hM0sNQ6Xq3Qm4fZ3d2fX', '-----END RSA PRIVATE KEY-----'].join('\n');
+const JWT = ['eyJhbGciOiJIUzI1NiJ9', 'eyJzdWIiOiIxMjM0NTY3ODkwIn0', 'dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U'].join(
+  '.',
+);
+const PEM = [
+  '-----BEGIN RSA PRIVATE KEY-----',
+  'MIIEpAIBAAKCAQEA1c7+9z5Pad7OejecsQ0bu3aozN3tihPmljnnudb9G3HcRrX4',
+  'hM0sNQ6Xq3Qm4fZ3d2fX',
+  '-----END RSA PRIVATE KEY-----',
+].join('\n');
 
 describe('redact', () => {
   it.each([
@@ -41,7 +48,9 @@ describe('redact', () => {
   it('keeps the key of an assignment so the text still reads', () => {
     expect(redact('db.password=s3cr3t')).toBe(`db.password=${REDACTED}`);
     expect(redact('String token = "abc123";')).toBe(`String token = "${REDACTED}";`);
-    expect(redact('https://deployer:pa55word@nexus.acme.io/repo')).toBe(`https://deployer:${REDACTED}@nexus.acme.io/repo`);
+    expect(redact('https://deployer:pa55word@nexus.acme.io/repo')).toBe(
+      `https://deployer:${REDACTED}@nexus.acme.io/repo`,
+    );
   });
 
   it.each([
@@ -72,14 +81,18 @@ describe('redact', () => {
 
   it('replaces the project root with . even inside a home folder, but not a longer sibling name', () => {
     const options = { projectRoot: '/home/alice/work/app' };
-    expect(redact('[ERROR] /home/alice/work/app/src/main/java/A.java:[1,1]', options)).toBe('[ERROR] ./src/main/java/A.java:[1,1]');
+    expect(redact('[ERROR] /home/alice/work/app/src/main/java/A.java:[1,1]', options)).toBe(
+      '[ERROR] ./src/main/java/A.java:[1,1]',
+    );
     expect(redact('/home/alice/work/app2/B.java', options)).toBe('~/work/app2/B.java');
   });
 
   it('applies extra patterns and explains a bad one', () => {
     expect(redact('customer ACME-4411 failed', { extraPatterns: ['ACME-\\d+'] })).toBe(`customer ${REDACTED} failed`);
     expect(redact('id X1 and X2', { extraPatterns: [/X\d/] })).toBe(`id ${REDACTED} and ${REDACTED}`);
-    expect(() => redact('x', { extraPatterns: ['(unclosed'] })).toThrow(/redact.patterns\[0\] is not a valid regular expression/);
+    expect(() => redact('x', { extraPatterns: ['(unclosed'] })).toThrow(
+      /redact.patterns\[0\] is not a valid regular expression/,
+    );
     expect(() => redact('x', { extraPatterns: [''] })).toThrow(/redact.patterns\[0\] is empty/);
   });
 
@@ -89,7 +102,8 @@ describe('redact', () => {
   });
 
   it('leaves ordinary build output unchanged', () => {
-    const text = '[ERROR] src/main/java/com/acme/App.java:[12,5] cannot find symbol\n  symbol:   class List\n  location: class com.acme.App';
+    const text =
+      '[ERROR] src/main/java/com/acme/App.java:[12,5] cannot find symbol\n  symbol:   class List\n  location: class com.acme.App';
     expect(redact(text)).toBe(text);
   });
 });
@@ -104,13 +118,23 @@ describe('withRedaction', () => {
   it('sends no secret and no home path to the server: checked on the request body the mock received', async () => {
     mock = await startOllamaMock({ replies: ['ok'] });
     const provider = withRedaction(
-      createProvider({ provider: 'ollama', name: 'qwen2.5-coder:7b', host: mock.url, temperature: 0, seed: 1, timeoutSeconds: 10 }),
+      createProvider({
+        provider: 'ollama',
+        name: 'qwen2.5-coder:7b',
+        host: mock.url,
+        temperature: 0,
+        seed: 1,
+        timeoutSeconds: 10,
+      }),
       { projectRoot: '/home/alice/app' },
     );
     await provider.chat({
       messages: [
         { role: 'system', content: `Guidelines from /home/alice/.mvnx/team.md` },
-        { role: 'user', content: `[ERROR] /home/alice/app/src/A.java:[3,1]\nString key = "${AWS_KEY}";\n${PEM}\ntoken: ${GITHUB}` },
+        {
+          role: 'user',
+          content: `[ERROR] /home/alice/app/src/A.java:[3,1]\nString key = "${AWS_KEY}";\n${PEM}\ntoken: ${GITHUB}`,
+        },
       ],
     });
     const raw = mock.chatRequests()[0]?.rawBody ?? '';
@@ -120,7 +144,14 @@ describe('withRedaction', () => {
   });
 
   it('keeps kind, model and host of the wrapped provider and fails early on a bad pattern', () => {
-    const inner = createProvider({ provider: 'ollama', name: 'm', host: 'http://127.0.0.1:1', temperature: 0, seed: 1, timeoutSeconds: 1 });
+    const inner = createProvider({
+      provider: 'ollama',
+      name: 'm',
+      host: 'http://127.0.0.1:1',
+      temperature: 0,
+      seed: 1,
+      timeoutSeconds: 1,
+    });
     const wrapped = withRedaction(inner);
     expect([wrapped.kind, wrapped.model, wrapped.host]).toEqual([inner.kind, inner.model, inner.host]);
     expect(withRedaction(inner, { enabled: false })).toBe(inner);
@@ -131,7 +162,11 @@ describe('withRedaction', () => {
 // More shapes the issue names, built from pieces for the same reason as above.
 const NPM = ['npm', '_', 'a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8'].join('');
 const GCP_KEY = ['AIza', 'SyA1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q'].join('');
-const AZURE = ['DefaultEndpointsProtocol=https;AccountName=acme;AccountKey=', 'Zm9vYmFyYmF6cXV4Zm9vYmFyYmF6cXV4Zm9vYmFyYmF6cXV4Zm9vYmFyYmF6cXV4Zm9vYQ==', ';EndpointSuffix=core.windows.net'].join('');
+const AZURE = [
+  'DefaultEndpointsProtocol=https;AccountName=acme;AccountKey=',
+  'Zm9vYmFyYmF6cXV4Zm9vYmFyYmF6cXV4Zm9vYmFyYmF6cXV4Zm9vYmFyYmF6cXV4Zm9vYQ==',
+  ';EndpointSuffix=core.windows.net',
+].join('');
 const GCP_JSON = JSON.stringify({ type: 'service_account', private_key_id: 'abc', private_key: `${PEM}\n` });
 const GLCBT = ['glcbt', '-', '64_xT9kQ2mN8vB4cL6pR3wZ'].join('');
 const SLACK_HOOK = ['https://hooks.slack.com/services/', 'T00000000/B00000000/XXXXXXXXXXXXXXXXXXXXXXXX'].join('');
@@ -139,16 +174,28 @@ const SLACK_HOOK = ['https://hooks.slack.com/services/', 'T00000000/B00000000/XX
 describe('redact: every shape the issue names', () => {
   it.each([
     ['an npm token', `//registry.npmjs.org/:_authToken=${NPM}`, NPM],
-    ['an npmrc _authToken without the npm_ prefix', '//nexus.acme.io/:_authToken=0f1e2d3c4b5a69788796a5b4', '0f1e2d3c4b5a69788796a5b4'],
+    [
+      'an npmrc _authToken without the npm_ prefix',
+      '//nexus.acme.io/:_authToken=0f1e2d3c4b5a69788796a5b4',
+      '0f1e2d3c4b5a69788796a5b4',
+    ],
     ['a GCP API key', `maps.key=${GCP_KEY}`, GCP_KEY],
     ['a GCP service-account JSON private key', GCP_JSON, 'MIIEpAIBAAKCAQEA'],
     ['an Azure storage connection string', AZURE, 'Zm9vYmFyYmF6cXV4Zm9v'],
-    ['an Azure SAS signature', 'https://acme.blob.core.windows.net/c?sv=2022&sig=AbCdEf0123456789%2BXyZ', 'AbCdEf0123456789'],
+    [
+      'an Azure SAS signature',
+      'https://acme.blob.core.windows.net/c?sv=2022&sig=AbCdEf0123456789%2BXyZ',
+      'AbCdEf0123456789',
+    ],
     ['a GitLab CI job token', `CI_JOB_TOKEN ${GLCBT}`, GLCBT],
     ['a Slack webhook', `notify: ${SLACK_HOOK}`, 'XXXXXXXXXXXXXXXXXXXXXXXX'],
     ['an XML <password>', '<server><id>n</id><password>s3cr3t!value</password></server>', 's3cr3t!value'],
     ['an XML <passphrase>', '<passphrase>long pass phrase</passphrase>', 'long pass phrase'],
-    ['a JDBC password parameter', 'jdbc:sqlserver://db:1433;databaseName=app;user=sa;password=Sup3rS3cret', 'Sup3rS3cret'],
+    [
+      'a JDBC password parameter',
+      'jdbc:sqlserver://db:1433;databaseName=app;user=sa;password=Sup3rS3cret',
+      'Sup3rS3cret',
+    ],
     ['a JDBC URL with credentials', 'jdbc:postgresql://app:pgpass123@db:5432/app', 'pgpass123'],
     ['a mongodb+srv URL', 'mongodb+srv://admin:m0ng0pw@cluster0.acme.net/db', 'm0ng0pw'],
     ['a Basic auth header', 'Authorization: Basic ZGVwbG95ZXI6cGE1NXdvcmQ=', 'ZGVwbG95ZXI6cGE1NXdvcmQ'],
@@ -162,9 +209,12 @@ describe('redact: every shape the issue names', () => {
     expect(redact('<password>${env.NEXUS_PASSWORD}</password>')).toBe('<password>${env.NEXUS_PASSWORD}</password>');
   });
 
-  it.each([['String password = password;'], ['if (pwd == null) pwd = readPwd();'], ['<password/>']])('leaves code alone: %s', (code) => {
-    expect(redact(code)).toBe(code);
-  });
+  it.each([['String password = password;'], ['if (pwd == null) pwd = readPwd();'], ['<password/>']])(
+    'leaves code alone: %s',
+    (code) => {
+      expect(redact(code)).toBe(code);
+    },
+  );
 });
 
 describe('Redactor: known values', () => {
@@ -191,17 +241,28 @@ describe('Redactor: known values', () => {
   it.each([
     ['raw, in a log line', `login failed for ${ESCAPED} at startup`],
     ['JSON-escaped, in a JSON config', JSON.stringify({ banner: { title: 'app', text: ESCAPED } }, null, 2)],
-    ['XML-escaped, in an XML file', `<server>\n  <motd>${ESCAPED.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/"/g, '&quot;')}</motd>\n</server>`],
-    ['XML-escaped, in an attribute', `<db label="${ESCAPED.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/"/g, '&quot;')}"/>`],
+    [
+      'XML-escaped, in an XML file',
+      `<server>\n  <motd>${ESCAPED.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/"/g, '&quot;')}</motd>\n</server>`,
+    ],
+    [
+      'XML-escaped, in an attribute',
+      `<db label="${ESCAPED.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/"/g, '&quot;')}"/>`,
+    ],
   ])('finds a value that escaping changes: %s', (_form, text) => {
     const jsonForm = JSON.stringify(ESCAPED).slice(1, -1);
     const xmlForm = ESCAPED.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/"/g, '&quot;');
     expect(jsonForm).not.toBe(ESCAPED);
     expect(xmlForm).not.toBe(ESCAPED);
     const redactor = new Redactor({ knownSecrets: [ESCAPED] });
-    for (const out of [redactor.redact(text), redactor.forLocalOutput().redact(text), JSON.stringify(redactor.forLocalOutput().redactDeep({ message: text }))]) {
+    for (const out of [
+      redactor.redact(text),
+      redactor.forLocalOutput().redact(text),
+      JSON.stringify(redactor.forLocalOutput().redactDeep({ message: text })),
+    ]) {
       expect(out).toMatch(/\[REDACTED-1\]/);
-      for (const form of [ESCAPED, jsonForm, xmlForm, 'ss<w&rd', 'ss&lt;w&amp;rd', 'a\\"ss']) expect(out).not.toContain(form);
+      for (const form of [ESCAPED, jsonForm, xmlForm, 'ss<w&rd', 'ss&lt;w&amp;rd', 'a\\"ss'])
+        expect(out).not.toContain(form);
     }
     // Mapped back to the very spelling it replaced, so a patch applied to the file keeps its escaping.
     expect(redactor.restore(redactor.redact(text))).toBe(text);
@@ -210,7 +271,10 @@ describe('Redactor: known values', () => {
   it('the base64 forms cover every alignment of the value inside a longer text', () => {
     for (const before of ['', 'x', 'xy', 'xyz']) {
       const encoded = Buffer.from(`${before}${VALUE}tail`).toString('base64');
-      expect(base64Forms(VALUE).some((form) => encoded.includes(form)), before).toBe(true);
+      expect(
+        base64Forms(VALUE).some((form) => encoded.includes(form)),
+        before,
+      ).toBe(true);
     }
   });
 
@@ -224,13 +288,25 @@ describe('Redactor: known values', () => {
     const once = redactor.redact(`a ${VALUE} b ${AWS_KEY} c ${VALUE} password="[REDACTED-2]"`);
     expect(once).toBe('a [REDACTED-1] b [REDACTED-2] c [REDACTED-1] password="[REDACTED-2]"');
     expect(redactor.redact(once)).toBe(once);
-    expect(redactor.restore('x [REDACTED-1] y [REDACTED-2] z [REDACTED-9]')).toBe(`x ${VALUE} y ${AWS_KEY} z [REDACTED-9]`);
+    expect(redactor.restore('x [REDACTED-1] y [REDACTED-2] z [REDACTED-9]')).toBe(
+      `x ${VALUE} y ${AWS_KEY} z [REDACTED-9]`,
+    );
   });
 
   it('redacts every string of a record, keys and numbers untouched', () => {
     const redactor = new Redactor({ knownSecrets: [VALUE] });
-    const record = { runId: 'r1', attempts: [{ n: 1, reason: `leaked ${VALUE}` }], mavenArgs: ['-Drepo.password=topsecret'], count: 3 };
-    expect(redactor.redactDeep(record)).toEqual({ runId: 'r1', attempts: [{ n: 1, reason: 'leaked [REDACTED-1]' }], mavenArgs: ['-Drepo.password=[REDACTED-2]'], count: 3 });
+    const record = {
+      runId: 'r1',
+      attempts: [{ n: 1, reason: `leaked ${VALUE}` }],
+      mavenArgs: ['-Drepo.password=topsecret'],
+      count: 3,
+    };
+    expect(redactor.redactDeep(record)).toEqual({
+      runId: 'r1',
+      attempts: [{ n: 1, reason: 'leaked [REDACTED-1]' }],
+      mavenArgs: ['-Drepo.password=[REDACTED-2]'],
+      count: 3,
+    });
   });
 
   it('is turned off by redact.enabled: false', () => {
@@ -241,12 +317,22 @@ describe('Redactor: known values', () => {
 
 describe('secret sources', () => {
   it('takes the values of secret-looking environment variables, and of named ones', () => {
-    const env = { GITHUB_TOKEN: 'g1', AWS_SECRET_ACCESS_KEY: 's1', NEXUS_PASSWORD: 'p1', NPM_CONFIG__AUTH: 'a1', MY_API: 'k1', PATH: '/usr/bin', GIT_AUTHOR_NAME: 'Alice', SSH_AUTH_SOCK: '/tmp/a' };
+    const env = {
+      GITHUB_TOKEN: 'g1',
+      AWS_SECRET_ACCESS_KEY: 's1',
+      NEXUS_PASSWORD: 'p1',
+      NPM_CONFIG__AUTH: 'a1',
+      MY_API: 'k1',
+      PATH: '/usr/bin',
+      GIT_AUTHOR_NAME: 'Alice',
+      SSH_AUTH_SOCK: '/tmp/a',
+    };
     expect(secretEnvValues(env, ['MY_API']).sort()).toEqual(['a1', 'g1', 'k1', 'p1', 's1']);
   });
 
   it('reads settings.xml passwords and passphrases, CDATA and escapes included, and empties them in a sanitized copy', () => {
-    const xml = '<settings><!-- <password>old</password> --><servers><server><password>p&amp;1</password></server><server><passphrase><![CDATA[x<y]]></passphrase></server><server><password>${env.X}</password></server></servers><localRepository>/r</localRepository></settings>';
+    const xml =
+      '<settings><!-- <password>old</password> --><servers><server><password>p&amp;1</password></server><server><passphrase><![CDATA[x<y]]></passphrase></server><server><password>${env.X}</password></server></servers><localRepository>/r</localRepository></settings>';
     expect(settingsSecrets(xml)).toEqual(['p&1', 'x<y']);
     const clean = sanitizeSettings(xml);
     expect(clean).not.toContain('p&amp;1');
@@ -271,7 +357,15 @@ describe('secret sources', () => {
     ].join('\n');
     expect(settingsSecrets(xml)).toEqual(['ab</password>cd', 'spaced-secret', 'proxy&pass', 'second']);
     const clean = sanitizeSettings(xml);
-    for (const secret of ['ab</password>cd', 'cd]]>', 'spaced-secret', 'proxy&amp;pass', 'second', 'old-but-maybe-live']) expect(clean).not.toContain(secret);
+    for (const secret of [
+      'ab</password>cd',
+      'cd]]>',
+      'spaced-secret',
+      'proxy&amp;pass',
+      'second',
+      'old-but-maybe-live',
+    ])
+      expect(clean).not.toContain(secret);
     // The rest is the same file: attributes, escapes, the repository path and the layout stay.
     expect(clean).toContain('<server id="nexus"><username>ci</username><password></password></server>');
     expect(clean).toContain('<value>v &lt; 2</value>');
@@ -280,7 +374,8 @@ describe('secret sources', () => {
   });
 
   it('still finds the secrets of a settings file that is not well-formed, and sanitizes it to an empty one', () => {
-    const broken = '<settings><servers><server><password>leaky</password></server><server><passphrase><![CDATA[p<q]]></passphrase></server></servers>';
+    const broken =
+      '<settings><servers><server><password>leaky</password></server><server><passphrase><![CDATA[p<q]]></passphrase></server></servers>';
     expect(settingsSecrets(broken)).toEqual(['leaky', 'p<q']);
     expect(sanitizeSettings(broken)).toBe('<settings/>\n');
   });

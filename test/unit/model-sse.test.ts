@@ -32,7 +32,10 @@ describe('readSseData', () => {
   });
 
   it('ignores comments and other fields, joins multi-line data, accepts CRLF and a missing final blank line', async () => {
-    expect(await collect(streamOf(': ping\r\n\r\nevent: message\r\ndata: a\r\ndata: b\r\n\r\nid: 7\ndata:c'))).toEqual(['a\nb', 'c']);
+    expect(await collect(streamOf(': ping\r\n\r\nevent: message\r\ndata: a\r\ndata: b\r\n\r\nid: 7\ndata:c'))).toEqual([
+      'a\nb',
+      'c',
+    ]);
   });
 
   it('yields nothing for an empty body', async () => {

@@ -9,11 +9,20 @@ import { readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { CHARS_PER_TOKEN, charsForTokens, estimateTokens, promptWindow, sizeContextWindow, tokensForChars } from '../../src/model/context-window.js';
+import {
+  CHARS_PER_TOKEN,
+  charsForTokens,
+  estimateTokens,
+  promptWindow,
+  sizeContextWindow,
+  tokensForChars,
+} from '../../src/model/context-window.js';
 import { configSchema } from '../../src/policy/index.js';
 
 const dir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../fixtures/tokens');
-const { counts } = JSON.parse(await readFile(path.join(dir, 'qwen-counts.json'), 'utf8')) as { counts: Record<string, number> };
+const { counts } = JSON.parse(await readFile(path.join(dir, 'qwen-counts.json'), 'utf8')) as {
+  counts: Record<string, number>;
+};
 const samples = (await readdir(path.join(dir, 'samples'))).sort();
 
 describe('estimateTokens', () => {

@@ -52,36 +52,58 @@ describe('the option table', () => {
     expect(new Set(OPTIONS.map((option) => option.name)).size).toBe(OPTIONS.length);
   });
 
-  it.each(OPTIONS.map((option) => [option.name, option] as const))('--mvnx-%s parses as its kind says', (name, option) => {
-    const sample = SAMPLES[name]!;
-    const given = option.kind === 'switch' ? flagName(name) : `${flagName(name)}=${sample.value}`;
-    expect(parseInvocation([given, 'verify']).flags).toEqual({ [name]: option.kind === 'switch' ? true : sample.value });
-    if (option.kind !== 'switch') expect(readFlag(flagName(name))).toEqual({ problem: expect.stringContaining('needs a value') });
-    else expect(readFlag(`${flagName(name)}=perhaps`)).toEqual({ problem: expect.stringContaining('is a switch') });
-  });
+  it.each(OPTIONS.map((option) => [option.name, option] as const))(
+    '--mvnx-%s parses as its kind says',
+    (name, option) => {
+      const sample = SAMPLES[name]!;
+      const given = option.kind === 'switch' ? flagName(name) : `${flagName(name)}=${sample.value}`;
+      expect(parseInvocation([given, 'verify']).flags).toEqual({
+        [name]: option.kind === 'switch' ? true : sample.value,
+      });
+      if (option.kind !== 'switch')
+        expect(readFlag(flagName(name))).toEqual({ problem: expect.stringContaining('needs a value') });
+      else expect(readFlag(`${flagName(name)}=perhaps`)).toEqual({ problem: expect.stringContaining('is a switch') });
+    },
+  );
 
-  it.each(configOptions().map((option) => [option.name, option] as const))('--mvnx-%s and its variable set the field it names, each named as the source', async (name, option) => {
-    const sample = SAMPLES[name]!;
-    const root = await tempRepo();
-    const byFlag = await load(root, { overrides: { [name]: option.kind === 'switch' ? true : sample.value } });
-    expect(valueAt(byFlag, option.config)).toEqual(sample.sets);
-    expect(byFlag.sources[option.config]).toBe(`flag ${flagName(name)}`);
-    const byEnv = await load(root, { env: { [envName(name)]: sample.value } });
-    expect(valueAt(byEnv, option.config)).toEqual(sample.sets);
-    expect(byEnv.sources[option.config]).toBe(`env ${envName(name)}`);
-  });
+  it.each(configOptions().map((option) => [option.name, option] as const))(
+    '--mvnx-%s and its variable set the field it names, each named as the source',
+    async (name, option) => {
+      const sample = SAMPLES[name]!;
+      const root = await tempRepo();
+      const byFlag = await load(root, { overrides: { [name]: option.kind === 'switch' ? true : sample.value } });
+      expect(valueAt(byFlag, option.config)).toEqual(sample.sets);
+      expect(byFlag.sources[option.config]).toBe(`flag ${flagName(name)}`);
+      const byEnv = await load(root, { env: { [envName(name)]: sample.value } });
+      expect(valueAt(byEnv, option.config)).toEqual(sample.sets);
+      expect(byEnv.sources[option.config]).toBe(`env ${envName(name)}`);
+    },
+  );
 
   it('lists every option in mvnx --help and every config-backed one in mvnx explain', async () => {
     const help = helpText();
-    for (const option of OPTIONS) expect(help).toContain(`${flagName(option.name)}${option.kind === 'switch' ? '' : `=${option.valueName}`}`);
+    for (const option of OPTIONS)
+      expect(help).toContain(`${flagName(option.name)}${option.kind === 'switch' ? '' : `=${option.valueName}`}`);
     const explained = explainLines(await load(await tempRepo()), '/project').join('\n');
-    for (const option of configOptions()) expect(explained).toMatch(new RegExp(`^ {2}${option.config.replace('.', '\\.')} .*${flagName(option.name)}\\b.*${envName(option.name)}`, 'm'));
+    for (const option of configOptions())
+      expect(explained).toMatch(
+        new RegExp(
+          `^ {2}${option.config.replace('.', '\\.')} .*${flagName(option.name)}\\b.*${envName(option.name)}`,
+          'm',
+        ),
+      );
   });
 
   it('matches the flag table in docs/config.md', async () => {
     const docs = await readFile(path.join(REPO, 'docs/config.md'), 'utf8');
-    const rows = [...docs.matchAll(/^\| `(--mvnx-[a-z-]+)[^`]*` \| `(MVNX_[A-Z_]+)[^`]*` \| `([\w.]+)/gm)].map(([, flag, env, field]) => [flag!, env!, field!]);
+    const rows = [...docs.matchAll(/^\| `(--mvnx-[a-z-]+)[^`]*` \| `(MVNX_[A-Z_]+)[^`]*` \| `([\w.]+)/gm)].map(
+      ([, flag, env, field]) => [flag!, env!, field!],
+    );
     const byFlag = (a: string[], b: string[]) => a[0]!.localeCompare(b[0]!);
-    expect(rows.sort(byFlag)).toEqual(configOptions().map((option) => [flagName(option.name), envName(option.name), option.config]).sort(byFlag));
+    expect(rows.sort(byFlag)).toEqual(
+      configOptions()
+        .map((option) => [flagName(option.name), envName(option.name), option.config])
+        .sort(byFlag),
+    );
   });
 });

@@ -1,8 +1,24 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
-import { chmodSync, existsSync, linkSync, lstatSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  linkSync,
+  lstatSync,
+  mkdirSync,
+  readFileSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
-import { applyChangeSet, changeSetFromModelText, checkPathsOnDisk, DEFAULT_PATCH_POLICY, PatchApplyError, type ChangeSet } from '../../src/patch/index.js';
+import {
+  applyChangeSet,
+  changeSetFromModelText,
+  checkPathsOnDisk,
+  DEFAULT_PATCH_POLICY,
+  PatchApplyError,
+  type ChangeSet,
+} from '../../src/patch/index.js';
 import { fileMode, removeDir, snapshotTree, tempDir } from './patch-support.js';
 
 const dirs: string[] = [];
@@ -77,9 +93,15 @@ describe('applyChangeSet', () => {
   it('refuses to create a file that appeared meanwhile, unless nothing is expected', async () => {
     const root = scratch();
     write(root, 'x.txt', 'there\n');
-    expect((await applyError(applyChangeSet(root, { files: [{ path: 'x.txt', before: null, after: 'new\n' }] }))).code).toBe('stale-file');
+    expect(
+      (await applyError(applyChangeSet(root, { files: [{ path: 'x.txt', before: null, after: 'new\n' }] }))).code,
+    ).toBe('stale-file');
     write(root, 'y.txt', 'drifted\n');
-    await applyChangeSet(root, { files: [{ path: 'y.txt', before: 'old\n', after: 'new\n' }] }, { expectBefore: false });
+    await applyChangeSet(
+      root,
+      { files: [{ path: 'y.txt', before: 'old\n', after: 'new\n' }] },
+      { expectBefore: false },
+    );
     expect(readFileSync(join(root, 'y.txt'), 'utf8')).toBe('new\n');
   });
 
@@ -109,10 +131,20 @@ describe('applyChangeSet', () => {
     symlinkSync(elsewhere, join(root, 'linked'));
     symlinkSync('A.java', join(root, 'src/Alias.java'));
     execFileSync('mkfifo', [join(root, 'src/pipe')]);
-    const through = await applyError(applyChangeSet(root, { files: [{ path: 'linked/Real.java', before: 'class Real {}\n', after: 'pwned\n' }] }));
-    expect([through.code, through.message]).toEqual(['unsafe-path', 'linked/Real.java is beyond a symbolic link (linked); refusing to write through it.']);
-    const link = await applyError(applyChangeSet(root, { files: [{ path: 'src/Alias.java', before: 'class A {}\n', after: 'class B {}\n' }] }));
-    expect([link.code, link.message]).toEqual(['unsafe-path', 'src/Alias.java is a symbolic link; a patch only writes regular files.']);
+    const through = await applyError(
+      applyChangeSet(root, { files: [{ path: 'linked/Real.java', before: 'class Real {}\n', after: 'pwned\n' }] }),
+    );
+    expect([through.code, through.message]).toEqual([
+      'unsafe-path',
+      'linked/Real.java is beyond a symbolic link (linked); refusing to write through it.',
+    ]);
+    const link = await applyError(
+      applyChangeSet(root, { files: [{ path: 'src/Alias.java', before: 'class A {}\n', after: 'class B {}\n' }] }),
+    );
+    expect([link.code, link.message]).toEqual([
+      'unsafe-path',
+      'src/Alias.java is a symbolic link; a patch only writes regular files.',
+    ]);
     const fifo = await applyError(applyChangeSet(root, { files: [{ path: 'src/pipe', before: '', after: 'x\n' }] }));
     expect(fifo.code).toBe('unsafe-path');
     expect(readFileSync(join(elsewhere, 'Real.java'), 'utf8')).toBe('class Real {}\n');
@@ -129,7 +161,10 @@ describe('applyChangeSet', () => {
         { path: 'A', oldPath: 'C', before: 'c\n', after: 'c!\n' },
       ],
     });
-    expect(Object.fromEntries([...snapshotTree(root)].map(([k, v]) => [k, v.toString()]))).toEqual({ A: 'c!\n', B: 'a!\n' });
+    expect(Object.fromEntries([...snapshotTree(root)].map(([k, v]) => [k, v.toString()]))).toEqual({
+      A: 'c!\n',
+      B: 'a!\n',
+    });
   });
 
   it('never writes through a hard link into the original tree', async () => {
@@ -138,7 +173,9 @@ describe('applyChangeSet', () => {
     write(original, 'src/A.java', 'class A {}\n');
     mkdirSync(join(workspace, 'src'));
     linkSync(join(original, 'src/A.java'), join(workspace, 'src/A.java'));
-    await applyChangeSet(workspace, { files: [{ path: 'src/A.java', before: 'class A {}\n', after: 'class A { int x; }\n' }] });
+    await applyChangeSet(workspace, {
+      files: [{ path: 'src/A.java', before: 'class A {}\n', after: 'class A { int x; }\n' }],
+    });
     expect(readFileSync(join(workspace, 'src/A.java'), 'utf8')).toBe('class A { int x; }\n');
     expect(readFileSync(join(original, 'src/A.java'), 'utf8')).toBe('class A {}\n');
   });
@@ -164,14 +201,19 @@ describe('applyChangeSet', () => {
   it('keeps latin1 bytes when the file was read as latin1', async () => {
     const root = scratch();
     write(root, 'm.properties', Buffer.from('a=Gr\u00fc\u00df\n', 'latin1'));
-    await applyChangeSet(root, { files: [{ path: 'm.properties', before: 'a=Gr\u00fc\u00df\n', after: 'a=Gr\u00fc\u00df!\n', encoding: 'latin1' }] });
+    await applyChangeSet(root, {
+      files: [{ path: 'm.properties', before: 'a=Gr\u00fc\u00df\n', after: 'a=Gr\u00fc\u00df!\n', encoding: 'latin1' }],
+    });
     expect(readFileSync(join(root, 'm.properties'))).toEqual(Buffer.from('a=Gr\u00fc\u00df!\n', 'latin1'));
   });
 
   it('refuses binary changes, which carry no content', async () => {
     const root = scratch();
     write(root, 'logo.png', 'x');
-    expect((await applyError(applyChangeSet(root, { files: [{ path: 'logo.png', before: 'x', after: 'x', binary: true }] }))).code).toBe('binary-unsupported');
+    expect(
+      (await applyError(applyChangeSet(root, { files: [{ path: 'logo.png', before: 'x', after: 'x', binary: true }] })))
+        .code,
+    ).toBe('binary-unsupported');
   });
 });
 
@@ -182,7 +224,9 @@ describe('checkPathsOnDisk', () => {
     write(outside, 'Secret.java', 'class Secret {}\n');
     mkdirSync(join(root, 'src/main'), { recursive: true });
     symlinkSync(outside, join(root, 'src/main/java'));
-    const problems = await checkPathsOnDisk(root, { files: [{ path: 'src/main/java/Secret.java', before: 'class Secret {}\n', after: 'pwned\n' }] });
+    const problems = await checkPathsOnDisk(root, {
+      files: [{ path: 'src/main/java/Secret.java', before: 'class Secret {}\n', after: 'pwned\n' }],
+    });
     expect(problems.map((p) => p.code)).toEqual(['symlink-escape']);
     expect(problems[0]?.message).toContain('src/main/java');
   });
@@ -215,10 +259,16 @@ describe('checkPathsOnDisk', () => {
         { path: 'brand/new/B.java', before: null, after: 'b\n' },
       ],
     });
-    expect(problems).toEqual([{ code: 'beyond-symlink', file: 'alias/A.java', message: 'alias/A.java is beyond a symbolic link: alias links to real; write the real path, or nothing.' }]);
+    expect(problems).toEqual([
+      {
+        code: 'beyond-symlink',
+        file: 'alias/A.java',
+        message: 'alias/A.java is beyond a symbolic link: alias links to real; write the real path, or nothing.',
+      },
+    ]);
   });
 
-  it('refuses a declared old mode that is not the file\'s, and names that alias an existing file', async () => {
+  it("refuses a declared old mode that is not the file's, and names that alias an existing file", async () => {
     const root = scratch();
     write(root, 'run.sh', 'echo\n');
     chmodSync(join(root, 'run.sh'), 0o755);
@@ -230,7 +280,9 @@ describe('checkPathsOnDisk', () => {
       ],
     });
     expect(problems.map((p) => p.code)).toEqual(['mode-mismatch', 'path-alias']);
-    expect(problems[0]?.message).toBe('run.sh has mode 100755 on disk, but the patch says its old mode is 100644; the patch was not made against this file.');
+    expect(problems[0]?.message).toBe(
+      'run.sh has mode 100755 on disk, but the patch says its old mode is 100644; the patch was not made against this file.',
+    );
     expect(problems[1]?.message).toContain('"main.java" differs from the existing "src/Main.java" only in case');
   });
 
@@ -240,7 +292,10 @@ describe('checkPathsOnDisk', () => {
     write(outside, 'secret.txt', 'token=abc\n');
     symlinkSync(outside, join(root, 'docs'));
     const reply = 'docs/secret.txt\n<<<<<<< SEARCH\ntoken=abc\n=======\ntoken=xyz\n>>>>>>> REPLACE\n';
-    const result = await changeSetFromModelText(reply, root, { ...DEFAULT_PATCH_POLICY, allowedChanges: ['edit-other'] });
+    const result = await changeSetFromModelText(reply, root, {
+      ...DEFAULT_PATCH_POLICY,
+      allowedChanges: ['edit-other'],
+    });
     expect(result.changeSet).toBeUndefined();
     expect(result.problems.map((p) => p.code)).toEqual(['symlink-escape']);
     expect(readFileSync(join(outside, 'secret.txt'), 'utf8')).toBe('token=abc\n');

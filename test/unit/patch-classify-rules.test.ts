@@ -1,13 +1,23 @@
 import { describe, expect, it } from 'vitest';
-import { changedLineTexts, classify, classifyFile, countChangedLines, isPlacementProblem, pathKind, PATCH_PROBLEM_CODES } from '../../src/patch/index.js';
+import {
+  changedLineTexts,
+  classify,
+  classifyFile,
+  countChangedLines,
+  isPlacementProblem,
+  pathKind,
+  PATCH_PROBLEM_CODES,
+} from '../../src/patch/index.js';
 import { addedBuildTimeCode, addsDependency, changesPlugins, isPom, readPom } from '../../src/patch/classify-pom.js';
 import { problem } from '../../src/patch/problems.js';
 
 // classify.ts, classify-pom.ts and problems.ts: change types by path and content, POM facts
 // read as XML, and the reason codes.
 
-const pom = (body = '', head = '<modelVersion>4.0.0</modelVersion><groupId>g</groupId><artifactId>app</artifactId>') => `<project>${head}${body}</project>\n`;
-const dep = (artifactId: string, extra = '') => `<dependency><groupId>org.acme</groupId><artifactId>${artifactId}</artifactId>${extra}</dependency>`;
+const pom = (body = '', head = '<modelVersion>4.0.0</modelVersion><groupId>g</groupId><artifactId>app</artifactId>') =>
+  `<project>${head}${body}</project>\n`;
+const dep = (artifactId: string, extra = '') =>
+  `<dependency><groupId>org.acme</groupId><artifactId>${artifactId}</artifactId>${extra}</dependency>`;
 const deps = (...items: string[]) => `<dependencies>${items.join('')}</dependencies>`;
 
 describe('pathKind', () => {
@@ -38,8 +48,10 @@ describe('pathKind', () => {
 });
 
 describe('classifyFile', () => {
-  it('adds the old path\'s kind to a rename', () => {
-    expect(classifyFile({ path: 'docs/A.java', oldPath: 'src/test/java/A.java', before: 'a\n', after: 'a\n' })).toEqual(['edit-other', 'rename', 'edit-test-source']);
+  it("adds the old path's kind to a rename", () => {
+    expect(classifyFile({ path: 'docs/A.java', oldPath: 'src/test/java/A.java', before: 'a\n', after: 'a\n' })).toEqual(
+      ['edit-other', 'rename', 'edit-test-source'],
+    );
   });
 
   it('sees binary content by its NUL byte on either side', () => {
@@ -50,34 +62,82 @@ describe('classifyFile', () => {
   });
 
   it('calls a mode change one only when both sides exist and the mode differs, or a new file is not 100644', () => {
-    expect(classifyFile({ path: 'r.sh', before: 'a', after: 'a', oldMode: '100644', newMode: '100755' })).toEqual(['edit-other', 'mode-change']);
-    expect(classifyFile({ path: 'r.sh', before: 'a', after: 'a', newMode: '100755' })).toEqual(['edit-other', 'mode-change']);
-    expect(classifyFile({ path: 'r.sh', before: 'a', after: 'b', oldMode: '100755', newMode: '100755' })).toEqual(['edit-other']);
-    expect(classifyFile({ path: 'r.sh', before: 'a', after: null, oldMode: '100755', newMode: '100644' })).toEqual(['edit-other', 'delete-file']);
-    expect(classifyFile({ path: 'r.sh', before: null, after: 'a', newMode: '100755' })).toEqual(['edit-other', 'add-file', 'mode-change']);
-    expect(classifyFile({ path: 'r.sh', before: null, after: 'a', newMode: '100644' })).toEqual(['edit-other', 'add-file']);
+    expect(classifyFile({ path: 'r.sh', before: 'a', after: 'a', oldMode: '100644', newMode: '100755' })).toEqual([
+      'edit-other',
+      'mode-change',
+    ]);
+    expect(classifyFile({ path: 'r.sh', before: 'a', after: 'a', newMode: '100755' })).toEqual([
+      'edit-other',
+      'mode-change',
+    ]);
+    expect(classifyFile({ path: 'r.sh', before: 'a', after: 'b', oldMode: '100755', newMode: '100755' })).toEqual([
+      'edit-other',
+    ]);
+    expect(classifyFile({ path: 'r.sh', before: 'a', after: null, oldMode: '100755', newMode: '100644' })).toEqual([
+      'edit-other',
+      'delete-file',
+    ]);
+    expect(classifyFile({ path: 'r.sh', before: null, after: 'a', newMode: '100755' })).toEqual([
+      'edit-other',
+      'add-file',
+      'mode-change',
+    ]);
+    expect(classifyFile({ path: 'r.sh', before: null, after: 'a', newMode: '100644' })).toEqual([
+      'edit-other',
+      'add-file',
+    ]);
     expect(classifyFile({ path: 'r.sh', before: null, after: 'a' })).toEqual(['edit-other', 'add-file']);
     expect(classifyFile({ path: 'r.sh', before: 'a', after: 'b', oldMode: '100755' })).toEqual(['edit-other']);
   });
 
   it('calls any XML or .pom file whose content is a POM a build file, and reads its dependencies', () => {
-    expect(classifyFile({ path: 'ci/release.xml', before: pom(), after: pom(deps(dep('new'))) })).toEqual(['edit-other', 'edit-build-file', 'add-dependency']);
-    expect(classifyFile({ path: 'dist/app.POM', before: null, after: pom() })).toEqual(['edit-other', 'add-file', 'edit-build-file']);
-    expect(classifyFile({ path: 'ci/gone.xml', before: pom(), after: null })).toEqual(['edit-other', 'delete-file', 'edit-build-file']);
-    expect(classifyFile({ path: 'ci/other.xml', before: '<config/>', after: '<config><a/></config>' })).toEqual(['edit-other']);
-    expect(classifyFile({ path: 'ci/release.txt', before: pom(), after: pom(deps(dep('new'))) })).toEqual(['edit-other']);
-    expect(classifyFile({ path: 'ci/release.xml.bak', before: pom(), after: pom(deps(dep('new'))) })).toEqual(['edit-other']);
+    expect(classifyFile({ path: 'ci/release.xml', before: pom(), after: pom(deps(dep('new'))) })).toEqual([
+      'edit-other',
+      'edit-build-file',
+      'add-dependency',
+    ]);
+    expect(classifyFile({ path: 'dist/app.POM', before: null, after: pom() })).toEqual([
+      'edit-other',
+      'add-file',
+      'edit-build-file',
+    ]);
+    expect(classifyFile({ path: 'ci/gone.xml', before: pom(), after: null })).toEqual([
+      'edit-other',
+      'delete-file',
+      'edit-build-file',
+    ]);
+    expect(classifyFile({ path: 'ci/other.xml', before: '<config/>', after: '<config><a/></config>' })).toEqual([
+      'edit-other',
+    ]);
+    expect(classifyFile({ path: 'ci/release.txt', before: pom(), after: pom(deps(dep('new'))) })).toEqual([
+      'edit-other',
+    ]);
+    expect(classifyFile({ path: 'ci/release.xml.bak', before: pom(), after: pom(deps(dep('new'))) })).toEqual([
+      'edit-other',
+    ]);
   });
 
   it('never reads a binary change as a POM, and a pom.xml is a build file whatever it holds', () => {
-    expect(classifyFile({ path: 'ci/release.xml', before: pom(), after: pom(deps(dep('new'))), binary: true })).toEqual(['edit-other', 'binary']);
-    expect(classifyFile({ path: 'pom.xml', before: pom(), after: pom(deps(dep('new'))), binary: true })).toEqual(['edit-build-file', 'binary']);
+    expect(classifyFile({ path: 'ci/release.xml', before: pom(), after: pom(deps(dep('new'))), binary: true })).toEqual(
+      ['edit-other', 'binary'],
+    );
+    expect(classifyFile({ path: 'pom.xml', before: pom(), after: pom(deps(dep('new'))), binary: true })).toEqual([
+      'edit-build-file',
+      'binary',
+    ]);
   });
 });
 
 describe('classify and changed lines', () => {
   it('sorts every type once', () => {
-    expect(classify({ files: [{ path: 'b.txt', before: 'a', after: 'b' }, { path: 'a.txt', before: null, after: 'b' }] })).toEqual(['add-file', 'edit-other']);
+    expect(
+      classify({
+        files: [
+          { path: 'b.txt', before: 'a', after: 'b' },
+          { path: 'a.txt', before: null, after: 'b' },
+        ],
+      }),
+    ).toEqual(['add-file', 'edit-other']);
     expect(classify({ files: [] })).toEqual([]);
   });
 
@@ -94,9 +154,18 @@ describe('classify and changed lines', () => {
   });
 
   it('keeps a CR inside a line, and never counts a "\\ No newline at end of file" marker as a line', () => {
-    expect(changedLineTexts({ files: [{ path: 'a', before: 'x\n', after: 'x\na\rb\n' }] })).toEqual({ added: ['a\rb'], removed: [] });
-    expect(changedLineTexts({ files: [{ path: 'a', before: 'p\rq\n', after: '' }] })).toEqual({ added: [], removed: ['p\rq'] });
-    expect(changedLineTexts({ files: [{ path: 'a', before: 'a', after: 'b' }] })).toEqual({ added: ['b'], removed: ['a'] });
+    expect(changedLineTexts({ files: [{ path: 'a', before: 'x\n', after: 'x\na\rb\n' }] })).toEqual({
+      added: ['a\rb'],
+      removed: [],
+    });
+    expect(changedLineTexts({ files: [{ path: 'a', before: 'p\rq\n', after: '' }] })).toEqual({
+      added: [],
+      removed: ['p\rq'],
+    });
+    expect(changedLineTexts({ files: [{ path: 'a', before: 'a', after: 'b' }] })).toEqual({
+      added: ['b'],
+      removed: ['a'],
+    });
   });
 });
 
@@ -116,26 +185,61 @@ describe('readPom and isPom', () => {
       `<properties><v>1.2</v></properties><parent><groupId>p</groupId><artifactId>parent</artifactId><version>3</version></parent>${deps(dep('lib', '<version>${v}</version><scope>test</scope>'))}<build><plugins><plugin><groupId>org.x</groupId><artifactId>x-plugin</artifactId><version>\${v}</version><dependencies>${dep('inner')}</dependencies></plugin></plugins><extensions><extension><groupId>e</groupId><artifactId>ext</artifactId><version>1</version></extension></extensions></build>`,
     );
     const facts = readPom(text)!;
-    expect([...facts.dependencies].sort()).toEqual(['dependency:org.acme:inner:::::::', 'dependency:org.acme:lib:1.2:::test:::', 'parent:p:parent:3::::::']);
+    expect([...facts.dependencies].sort()).toEqual([
+      'dependency:org.acme:inner:::::::',
+      'dependency:org.acme:lib:1.2:::test:::',
+      'parent:p:parent:3::::::',
+    ]);
     expect([...facts.plugins].sort()).toEqual(['e:ext:1', 'org.x:x-plugin:1.2']);
   });
 
-  it('makes the exclusions part of a dependency\'s identity', () => {
-    const facts = readPom(pom(deps(dep('lib', '<exclusions><exclusion><groupId>x</groupId><artifactId>y</artifactId></exclusion></exclusions>'))))!;
-    expect([...facts.dependencies]).toEqual(['dependency:org.acme:lib:::::::{"exclusion":[{"groupId":"x","artifactId":"y"}]}']);
+  it("makes the exclusions part of a dependency's identity", () => {
+    const facts = readPom(
+      pom(
+        deps(
+          dep('lib', '<exclusions><exclusion><groupId>x</groupId><artifactId>y</artifactId></exclusion></exclusions>'),
+        ),
+      ),
+    )!;
+    expect([...facts.dependencies]).toEqual([
+      'dependency:org.acme:lib:::::::{"exclusion":[{"groupId":"x","artifactId":"y"}]}',
+    ]);
   });
 
   it('reads every dependency of a list, nested anywhere in the project', () => {
-    const facts = readPom(pom(`<profiles><profile><dependencies>${dep('a')}${dep('b')}</dependencies></profile></profiles>`))!;
+    const facts = readPom(
+      pom(`<profiles><profile><dependencies>${dep('a')}${dep('b')}</dependencies></profile></profiles>`),
+    )!;
     expect(facts.dependencies.size).toBe(2);
   });
 });
 
 describe('addsDependency', () => {
   it('is true for a new dependency, a changed coordinate or a dropped exclusion; false for a removal or other edits', () => {
-    const before = pom(deps(dep('a', '<version>1</version><exclusions><exclusion><artifactId>z</artifactId></exclusion></exclusions>')));
-    expect(addsDependency(before, pom(deps(dep('a', '<version>1</version><exclusions><exclusion><artifactId>z</artifactId></exclusion></exclusions>'), dep('b'))))).toBe(true);
-    expect(addsDependency(before, pom(deps(dep('a', '<version>2</version><exclusions><exclusion><artifactId>z</artifactId></exclusion></exclusions>'))))).toBe(true);
+    const before = pom(
+      deps(dep('a', '<version>1</version><exclusions><exclusion><artifactId>z</artifactId></exclusion></exclusions>')),
+    );
+    expect(
+      addsDependency(
+        before,
+        pom(
+          deps(
+            dep('a', '<version>1</version><exclusions><exclusion><artifactId>z</artifactId></exclusion></exclusions>'),
+            dep('b'),
+          ),
+        ),
+      ),
+    ).toBe(true);
+    expect(
+      addsDependency(
+        before,
+        pom(
+          deps(
+            dep('a', '<version>2</version><exclusions><exclusion><artifactId>z</artifactId></exclusion></exclusions>'),
+          ),
+        ),
+      ),
+    ).toBe(true);
     expect(addsDependency(before, pom(deps(dep('a', '<version>1</version>'))))).toBe(true);
     expect(addsDependency(before, pom())).toBe(false);
     expect(addsDependency(before, before.replace('<project>', '<project><name>renamed</name>'))).toBe(false);
@@ -158,7 +262,10 @@ describe('addsDependency', () => {
 
 describe('changesPlugins', () => {
   it('is true for a plugin or extension added or re-versioned, false otherwise', () => {
-    const plugin = (version: string) => pom(`<build><plugins><plugin><artifactId>maven-surefire-plugin</artifactId><version>${version}</version></plugin></plugins></build>`);
+    const plugin = (version: string) =>
+      pom(
+        `<build><plugins><plugin><artifactId>maven-surefire-plugin</artifactId><version>${version}</version></plugin></plugins></build>`,
+      );
     expect(changesPlugins(plugin('3.2.5'), plugin('3.2.5'))).toBe(false);
     expect(changesPlugins(plugin('3.2.5'), plugin('3.5.0'))).toBe(true);
     expect(changesPlugins(pom(), plugin('3.2.5'))).toBe(true);
@@ -196,30 +303,47 @@ describe('addedBuildTimeCode', () => {
     expect(addedBuildTimeCode(pom(), build(plugin(artifactId)))).toEqual([artifactId]);
   });
 
-  it.each([['maven-surefire-plugin'], ['executor-plugin'], ['maven-exec'.replace('exec', 'execution')], ['groovyx-plugin'], ['prefix-frontend-maven-plugin-x']])('leaves %s alone', (artifactId) => {
+  it.each([
+    ['maven-surefire-plugin'],
+    ['executor-plugin'],
+    ['maven-exec'.replace('exec', 'execution')],
+    ['groovyx-plugin'],
+    ['prefix-frontend-maven-plugin-x'],
+  ])('leaves %s alone', (artifactId) => {
     expect(addedBuildTimeCode(pom(), build(plugin(artifactId)))).toEqual([]);
   });
 
   it('counts a changed execution or configuration of a declared one, not an unchanged one or a removal', () => {
     const before = build(plugin('exec-maven-plugin', '<configuration><executable>true</executable></configuration>'));
     expect(addedBuildTimeCode(before, before.replace('<name>', '<name>'))).toEqual([]);
-    expect(addedBuildTimeCode(before, before.replace('<executable>true', '<executable>rm'))).toEqual(['exec-maven-plugin']);
+    expect(addedBuildTimeCode(before, before.replace('<executable>true', '<executable>rm'))).toEqual([
+      'exec-maven-plugin',
+    ]);
     expect(addedBuildTimeCode(before, pom())).toEqual([]);
     expect(addedBuildTimeCode(before, null)).toEqual([]);
     expect(addedBuildTimeCode(null, before)).toEqual(['exec-maven-plugin']);
   });
 
   it('finds a declaration in pluginManagement and profiles, trims the artifactId, and names each plugin once', () => {
-    const text = pom(`<build><pluginManagement><plugins>${plugin(' exec-maven-plugin ')}</plugins></pluginManagement></build><profiles><profile><build><plugins>${plugin('exec-maven-plugin', '<version>3</version>')}${plugin('maven-antrun-plugin')}</plugins></build></profile></profiles>`);
+    const text = pom(
+      `<build><pluginManagement><plugins>${plugin(' exec-maven-plugin ')}</plugins></pluginManagement></build><profiles><profile><build><plugins>${plugin('exec-maven-plugin', '<version>3</version>')}${plugin('maven-antrun-plugin')}</plugins></build></profile></profiles>`,
+    );
     expect(addedBuildTimeCode(pom(), text)).toEqual(['exec-maven-plugin', 'maven-antrun-plugin']);
   });
 
   it('counts a new declaration of a plugin already declared elsewhere, and only the plugin that was added', () => {
-    const managed = pom(`<build><pluginManagement><plugins>${plugin('exec-maven-plugin')}</plugins></pluginManagement></build>`);
-    const alsoInProfile = managed.replace('</project>', `<profiles><profile><build><plugins>${plugin('exec-maven-plugin', '<version>3</version>')}</plugins></build></profile></profiles></project>`);
+    const managed = pom(
+      `<build><pluginManagement><plugins>${plugin('exec-maven-plugin')}</plugins></pluginManagement></build>`,
+    );
+    const alsoInProfile = managed.replace(
+      '</project>',
+      `<profiles><profile><build><plugins>${plugin('exec-maven-plugin', '<version>3</version>')}</plugins></build></profile></profiles></project>`,
+    );
     expect(addedBuildTimeCode(managed, alsoInProfile)).toEqual(['exec-maven-plugin']);
     const broken = (names: string[]) => `<project><build>${names.map((n) => `<artifactId>${n}</artifactId>`).join('')}`;
-    expect(addedBuildTimeCode(broken(['exec-maven-plugin']), broken(['exec-maven-plugin', 'maven-antrun-plugin']))).toEqual(['maven-antrun-plugin']);
+    expect(
+      addedBuildTimeCode(broken(['exec-maven-plugin']), broken(['exec-maven-plugin', 'maven-antrun-plugin'])),
+    ).toEqual(['maven-antrun-plugin']);
   });
 
   it('ignores a code-running artifactId that is a dependency, not a plugin', () => {
@@ -227,9 +351,15 @@ describe('addedBuildTimeCode', () => {
   });
 
   it('counts names in a POM that does not parse, outside comments, when there are more than before', () => {
-    const broken = (names: string[]) => `<project><build>${names.map((n) => `<artifactId> ${n} </artifactId>`).join('')}`;
+    const broken = (names: string[]) =>
+      `<project><build>${names.map((n) => `<artifactId> ${n} </artifactId>`).join('')}`;
     expect(addedBuildTimeCode(broken(['exec-maven-plugin']), broken(['exec-maven-plugin']))).toEqual([]);
-    expect(addedBuildTimeCode(broken(['exec-maven-plugin']), broken(['exec-maven-plugin', 'exec-maven-plugin', 'maven-antrun-plugin']))).toEqual(['exec-maven-plugin', 'maven-antrun-plugin']);
+    expect(
+      addedBuildTimeCode(
+        broken(['exec-maven-plugin']),
+        broken(['exec-maven-plugin', 'exec-maven-plugin', 'maven-antrun-plugin']),
+      ),
+    ).toEqual(['exec-maven-plugin', 'maven-antrun-plugin']);
     expect(addedBuildTimeCode(null, broken(['maven-surefire-plugin']))).toEqual([]);
     expect(addedBuildTimeCode(null, '<project><!-- <artifactId>exec-maven-plugin</artifactId> -->')).toEqual([]);
   });
@@ -237,13 +367,28 @@ describe('addedBuildTimeCode', () => {
 
 describe('problems', () => {
   it('tells placement codes from refusals', () => {
-    const placement = ['parse-error', 'no-edits', 'file-not-found', 'file-exists', 'hunk-not-found', 'hunk-ambiguous', 'hunk-overlap', 'line-out-of-range'];
-    for (const code of PATCH_PROBLEM_CODES) expect(isPlacementProblem({ code, message: 'm' })).toBe(placement.includes(code));
+    const placement = [
+      'parse-error',
+      'no-edits',
+      'file-not-found',
+      'file-exists',
+      'hunk-not-found',
+      'hunk-ambiguous',
+      'hunk-overlap',
+      'line-out-of-range',
+    ];
+    for (const code of PATCH_PROBLEM_CODES)
+      expect(isPlacementProblem({ code, message: 'm' })).toBe(placement.includes(code));
   });
 
   it('keeps file and hunk only when given, hunk 0 included', () => {
     expect(problem('io-error', 'm')).toEqual({ code: 'io-error', message: 'm' });
-    expect(problem('io-error', 'm', { file: 'f', hunk: 0 })).toEqual({ code: 'io-error', message: 'm', file: 'f', hunk: 0 });
+    expect(problem('io-error', 'm', { file: 'f', hunk: 0 })).toEqual({
+      code: 'io-error',
+      message: 'm',
+      file: 'f',
+      hunk: 0,
+    });
     expect(Object.keys(problem('io-error', 'm', { file: undefined }))).toEqual(['code', 'message']);
   });
 });

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { cleanHeaderPath, normaliseRelative, parseDiffGitPaths, pathFromMentionLine } from '../../src/patch/extract/path-text.js';
+import {
+  cleanHeaderPath,
+  normaliseRelative,
+  parseDiffGitPaths,
+  pathFromMentionLine,
+} from '../../src/patch/extract/path-text.js';
 
 // extract/path-text.ts: paths as models and git write them, turned into root-relative text.
 // These helpers never judge safety (validation does), so `..` and absolute paths stay visible.
@@ -41,13 +46,19 @@ describe('cleanHeaderPath', () => {
 
 describe('parseDiffGitPaths', () => {
   it('splits at " b/" so paths with spaces survive, and renames keep both names', () => {
-    expect(parseDiffGitPaths('a/my dir/A.java b/my dir/A.java')).toEqual({ oldPath: 'my dir/A.java', newPath: 'my dir/A.java' });
+    expect(parseDiffGitPaths('a/my dir/A.java b/my dir/A.java')).toEqual({
+      oldPath: 'my dir/A.java',
+      newPath: 'my dir/A.java',
+    });
     expect(parseDiffGitPaths('a/old/A.java b/new/A.java')).toEqual({ oldPath: 'old/A.java', newPath: 'new/A.java' });
     expect(parseDiffGitPaths('  a/x.txt b/y.txt  ')).toEqual({ oldPath: 'x.txt', newPath: 'y.txt' });
   });
 
   it('reads two quoted names, and two bare names without prefixes', () => {
-    expect(parseDiffGitPaths('"a/sp ace.txt" "b/sp ace2.txt"')).toEqual({ oldPath: 'sp ace.txt', newPath: 'sp ace2.txt' });
+    expect(parseDiffGitPaths('"a/sp ace.txt" "b/sp ace2.txt"')).toEqual({
+      oldPath: 'sp ace.txt',
+      newPath: 'sp ace2.txt',
+    });
     expect(parseDiffGitPaths('x.txt y.txt')).toEqual({ oldPath: 'x.txt', newPath: 'y.txt' });
   });
 

@@ -13,7 +13,12 @@ type Edit = { kind: 'del' | 'ins' | 'rep'; at: number; len: number; text: string
 
 const lineText = fc.stringMatching(/^[ a-z(){};=]{0,12}$/);
 const edits = fc.array(
-  fc.record({ kind: fc.constantFrom<'del' | 'ins' | 'rep'>('del', 'ins', 'rep'), at: fc.nat(), len: fc.integer({ min: 1, max: 3 }), text: fc.array(lineText, { minLength: 1, maxLength: 3 }) }),
+  fc.record({
+    kind: fc.constantFrom<'del' | 'ins' | 'rep'>('del', 'ins', 'rep'),
+    at: fc.nat(),
+    len: fc.integer({ min: 1, max: 3 }),
+    text: fc.array(lineText, { minLength: 1, maxLength: 3 }),
+  }),
   { minLength: 1, maxLength: 5 },
 );
 
@@ -157,20 +162,28 @@ describe('property: damaged diffs apply exactly or are refused, never applied wr
 
   it('the same change gets the same fingerprint however it was damaged', () => {
     fc.assert(
-      fc.property(fc.array(lineText, { minLength: 1, maxLength: 30 }), edits, damageArb, damageArb, (raw, list, d1, d2) => {
-        const oldLines = raw.map((t, i) => `${t} //${i}`);
-        const before = render(oldLines, '\n', true);
-        const after = render(applyRandomEdits(oldLines, list), '\n', true);
-        fc.pre(before !== after);
-        const patch = createTwoFilesPatch(`a/${PATH}`, `b/${PATH}`, before, after);
-        const fingerprint = (reply: string): string | undefined => {
-          const extracted = extractEdits(reply);
-          return extracted.problems.length > 0 ? undefined : fingerprintChangeSet(resolveEdits(extracted.edits, new Map([[PATH, before]]), OPTIONS).changeSet);
-        };
-        const [a, b] = [fingerprint(damage(patch, d1)), fingerprint(damage(patch, d2))];
-        fc.pre(a !== undefined && b !== undefined);
-        expect(a).toBe(b);
-      }),
+      fc.property(
+        fc.array(lineText, { minLength: 1, maxLength: 30 }),
+        edits,
+        damageArb,
+        damageArb,
+        (raw, list, d1, d2) => {
+          const oldLines = raw.map((t, i) => `${t} //${i}`);
+          const before = render(oldLines, '\n', true);
+          const after = render(applyRandomEdits(oldLines, list), '\n', true);
+          fc.pre(before !== after);
+          const patch = createTwoFilesPatch(`a/${PATH}`, `b/${PATH}`, before, after);
+          const fingerprint = (reply: string): string | undefined => {
+            const extracted = extractEdits(reply);
+            return extracted.problems.length > 0
+              ? undefined
+              : fingerprintChangeSet(resolveEdits(extracted.edits, new Map([[PATH, before]]), OPTIONS).changeSet);
+          };
+          const [a, b] = [fingerprint(damage(patch, d1)), fingerprint(damage(patch, d2))];
+          fc.pre(a !== undefined && b !== undefined);
+          expect(a).toBe(b);
+        },
+      ),
       { numRuns: 100 },
     );
   });
@@ -186,23 +199,29 @@ function after0Empty(list: Edit[], oldLines: string[]): boolean {
 describe.skipIf(process.env.MVNX_MUTATION === '1')('property: agreement with real git apply', () => {
   it('valid git-style patches give what git gives, and the canonical diff passes git apply --check', () => {
     fc.assert(
-      fc.property(fc.array(lineText, { minLength: 1, maxLength: 40 }), edits, fc.constantFrom('\n', '\r\n'), fc.boolean(), (raw, list, eol, newFinal) => {
-        const oldLines = raw.map((t, i) => `${t} //${i}`);
-        const before = render(oldLines, eol, true);
-        const after = render(applyRandomEdits(oldLines, list), eol, newFinal);
-        fc.pre(before !== after);
-        const patch = createTwoFilesPatch(`a/${PATH}`, `b/${PATH}`, before, after);
-        const ours = resolveEdits(extractEdits(patch).edits, new Map([[PATH, before]]), OPTIONS).changeSet;
-        const repo = gitRepoWith(new Map([[PATH, before]]));
-        try {
-          git(repo, ['apply', '--check', '-'], toUnifiedDiff(ours));
-          git(repo, ['apply', '-'], patch);
-          const gitResult = readFileSync(join(repo, PATH), 'utf8');
-          expect(ours.files[0]?.after).toBe(gitResult);
-        } finally {
-          removeDir(repo);
-        }
-      }),
+      fc.property(
+        fc.array(lineText, { minLength: 1, maxLength: 40 }),
+        edits,
+        fc.constantFrom('\n', '\r\n'),
+        fc.boolean(),
+        (raw, list, eol, newFinal) => {
+          const oldLines = raw.map((t, i) => `${t} //${i}`);
+          const before = render(oldLines, eol, true);
+          const after = render(applyRandomEdits(oldLines, list), eol, newFinal);
+          fc.pre(before !== after);
+          const patch = createTwoFilesPatch(`a/${PATH}`, `b/${PATH}`, before, after);
+          const ours = resolveEdits(extractEdits(patch).edits, new Map([[PATH, before]]), OPTIONS).changeSet;
+          const repo = gitRepoWith(new Map([[PATH, before]]));
+          try {
+            git(repo, ['apply', '--check', '-'], toUnifiedDiff(ours));
+            git(repo, ['apply', '-'], patch);
+            const gitResult = readFileSync(join(repo, PATH), 'utf8');
+            expect(ours.files[0]?.after).toBe(gitResult);
+          } finally {
+            removeDir(repo);
+          }
+        },
+      ),
       { numRuns: 30 },
     );
     // 30 repositories and 60 git processes: seconds on a quiet machine, past the default 30 s under a full suite on two busy cores.

@@ -19,7 +19,12 @@ function resolve(edits: ProposedEdit[], files: Record<string, string>, options =
   return resolveEdits(edits, new Map(Object.entries(files)), options);
 }
 type UnifiedEdit = Extract<ProposedEdit, { type: 'unified' }>;
-const diff = (path: string, ...hunks: { lines: string[]; oldStartHint?: number }[]): UnifiedEdit => ({ type: 'unified', oldPath: path, newPath: path, hunks });
+const diff = (path: string, ...hunks: { lines: string[]; oldStartHint?: number }[]): UnifiedEdit => ({
+  type: 'unified',
+  oldPath: path,
+  newPath: path,
+  hunks,
+});
 /** The one file's text after the edits, with no problem raised. */
 function after(edits: ProposedEdit[], files: Record<string, string>, options = STRICT): string | null | undefined {
   const { changeSet, problems } = resolve(edits, files, options);
@@ -35,7 +40,11 @@ function problemOf(edits: ProposedEdit[], files: Record<string, string>, options
 
 describe('parseHunk', () => {
   it('takes a no-newline marker as the first body line as ending both sides', () => {
-    expect(parseHunk({ lines: ['\\ No newline at end of file', '+a'] })).toEqual({ ops: [{ kind: 'add', text: 'a' }], oldNoNewline: true, newNoNewline: true });
+    expect(parseHunk({ lines: ['\\ No newline at end of file', '+a'] })).toEqual({
+      ops: [{ kind: 'add', text: 'a' }],
+      oldNoNewline: true,
+      newNoNewline: true,
+    });
   });
 
   it('reads a line without a diff prefix as context, whole, and a blank line as empty context', () => {
@@ -55,17 +64,19 @@ describe('parseHunk', () => {
 });
 
 describe('re-indentation of added lines', () => {
-  it('moves a loosely placed hunk to the file\'s indentation, keeping blank-looking lines and a shorter mixed lead', () => {
+  it("moves a loosely placed hunk to the file's indentation, keeping blank-looking lines and a shorter mixed lead", () => {
     const file = 'class A {\n        a();\n}\n';
     const edit = diff('A.java', { lines: ['-  a();', '+  b();', '+    ', '+\t  d();', '+  c();'] });
-    expect(after([edit], { 'A.java': file }, LOOSE)).toBe('class A {\n        b();\n    \n        d();\n        c();\n}\n');
+    expect(after([edit], { 'A.java': file }, LOOSE)).toBe(
+      'class A {\n        b();\n    \n        d();\n        c();\n}\n',
+    );
   });
 
   it('leaves the added lines of a strictly placed hunk as written', () => {
     expect(after([diff('a.txt', { lines: ['-    a', '+\tb'] })], { 'a.txt': '    a\n' })).toBe('\tb\n');
   });
 
-  it('takes the file\'s indentation from the line a removed line matched, lines added before it not counted', () => {
+  it("takes the file's indentation from the line a removed line matched, lines added before it not counted", () => {
     const edit = diff('A.java', { lines: ['+  z();', '-  a();'] });
     expect(after([edit], { 'A.java': 'x {\n        a();\n}\n' }, LOOSE)).toBe('x {\n        z();\n}\n');
   });
@@ -79,7 +90,8 @@ describe('re-indentation of added lines', () => {
 
 describe('placement', () => {
   it('keeps a strict match without trying the loose comparer, which would find it twice', () => {
-    for (const options of [STRICT, LOOSE]) expect(after([diff('a.txt', { lines: ['-a b', '+c'] })], { 'a.txt': 'a  b\na b\n' }, options)).toBe('a  b\nc\n');
+    for (const options of [STRICT, LOOSE])
+      expect(after([diff('a.txt', { lines: ['-a b', '+c'] })], { 'a.txt': 'a  b\na b\n' }, options)).toBe('a  b\nc\n');
   });
 
   it('says how long the file is when a hunk without context points just past its end', () => {
@@ -93,7 +105,7 @@ describe('placement', () => {
     expect(p?.message).toContain(`file line 1 is ${JSON.stringify('y'.repeat(120))};`);
   });
 
-  it('shifts a later hunk\'s line number only by the offset of hunks that gave one', () => {
+  it("shifts a later hunk's line number only by the offset of hunks that gave one", () => {
     const edit = diff('a.txt', { lines: [' a', '-b', '+B'] }, { oldStartHint: 4, lines: ['-d', '+D'] });
     expect(after([edit], { 'a.txt': 'a\nb\nc\nd\n' })).toBe('a\nB\nc\nD\n');
   });
@@ -107,12 +119,18 @@ describe('describeMismatch', () => {
   const compare = strictComparer(STRICT);
 
   it('picks the longest partial match, the earlier one of two as near the line number', () => {
-    expect(describeMismatch(['a', 'x', 'y'], [del('a'), del('b')], undefined, compare)).toBe('removed line 2 of the hunk "-b" is not in the file (best match: file line 2 is "x")');
-    expect(describeMismatch(['z', 'a', 'z', 'a', 'z'], [del('a'), del('b')], 2, compare)).toBe('removed line 2 of the hunk "-b" is not in the file (best match: file line 3 is "z")');
+    expect(describeMismatch(['a', 'x', 'y'], [del('a'), del('b')], undefined, compare)).toBe(
+      'removed line 2 of the hunk "-b" is not in the file (best match: file line 2 is "x")',
+    );
+    expect(describeMismatch(['z', 'a', 'z', 'a', 'z'], [del('a'), del('b')], 2, compare)).toBe(
+      'removed line 2 of the hunk "-b" is not in the file (best match: file line 3 is "z")',
+    );
   });
 
   it('does not look past the last line for the spot nearest a line number beyond the file', () => {
-    expect(describeMismatch(['a', 'b'], [del('x')], 2, compare)).toBe('removed line 1 of the hunk "-x" is not in the file (best match: file line 2 is "b")');
+    expect(describeMismatch(['a', 'b'], [del('x')], 2, compare)).toBe(
+      'removed line 1 of the hunk "-x" is not in the file (best match: file line 2 is "b")',
+    );
   });
 
   it('says the lines run past the end when the whole old side matches', () => {
@@ -135,8 +153,13 @@ describe('tab and space indentation of context', () => {
 describe('modes, copies and unnamed files', () => {
   it('lists no change for a mode line that changes nothing', () => {
     expect(resolve([{ ...diff('a.txt'), oldMode: '100644' }], { 'a.txt': 'a\n' }).changeSet.files).toEqual([]);
-    expect(resolve([{ ...diff('a.txt'), oldMode: '100644', newMode: '100644' }], { 'a.txt': 'a\n' }).changeSet.files).toEqual([]);
-    expect(resolve([{ type: 'search-replace', path: 'a.txt', search: 'a\n', replace: 'a\n' }], { 'a.txt': 'a\n' }).changeSet.files).toEqual([]);
+    expect(
+      resolve([{ ...diff('a.txt'), oldMode: '100644', newMode: '100644' }], { 'a.txt': 'a\n' }).changeSet.files,
+    ).toEqual([]);
+    expect(
+      resolve([{ type: 'search-replace', path: 'a.txt', search: 'a\n', replace: 'a\n' }], { 'a.txt': 'a\n' }).changeSet
+        .files,
+    ).toEqual([]);
   });
 
   it('gives a change no mode fields when the edits name no mode', () => {
@@ -144,12 +167,17 @@ describe('modes, copies and unnamed files', () => {
     expect(changeSet.files[0]).toStrictEqual({ path: 'a.txt', before: 'a\n', after: 'b\n' });
   });
 
-  it('keeps a mode change when a later edit changes the same file\'s content', () => {
-    const edits: ProposedEdit[] = [{ ...diff('a.txt'), oldMode: '100644', newMode: '100755' }, diff('a.txt', { lines: [' a', '-b', '+c'] })];
-    expect(resolve(edits, { 'a.txt': 'a\nb\n' }).changeSet.files).toStrictEqual([{ path: 'a.txt', before: 'a\nb\n', after: 'a\nc\n', oldMode: '100644', newMode: '100755' }]);
+  it("keeps a mode change when a later edit changes the same file's content", () => {
+    const edits: ProposedEdit[] = [
+      { ...diff('a.txt'), oldMode: '100644', newMode: '100755' },
+      diff('a.txt', { lines: [' a', '-b', '+c'] }),
+    ];
+    expect(resolve(edits, { 'a.txt': 'a\nb\n' }).changeSet.files).toStrictEqual([
+      { path: 'a.txt', before: 'a\nb\n', after: 'a\nc\n', oldMode: '100644', newMode: '100755' },
+    ]);
   });
 
-  it('a file made executable, deleted and created again without a mode in one reply has git\'s default mode, not the earlier one', () => {
+  it("a file made executable, deleted and created again without a mode in one reply has git's default mode, not the earlier one", () => {
     const edits: ProposedEdit[] = [
       { ...diff('run.sh'), oldMode: '100644', newMode: '100755' },
       { ...diff('run.sh', { lines: ['-echo hi'] }), newPath: null },
@@ -160,7 +188,7 @@ describe('modes, copies and unnamed files', () => {
     expect(file).not.toHaveProperty('newMode');
   });
 
-  it('a copy onto a path deleted earlier in the reply does not inherit the deleted file\'s mode', () => {
+  it("a copy onto a path deleted earlier in the reply does not inherit the deleted file's mode", () => {
     const edits: ProposedEdit[] = [
       { ...diff('b.sh'), oldMode: '100644', newMode: '100755' },
       { ...diff('b.sh', { lines: ['-b'] }), newPath: null },
@@ -193,7 +221,10 @@ describe('a file made or emptied by an earlier edit of the same reply', () => {
   });
 
   it('ends the lines a later hunk adds to a file a SEARCH/REPLACE block created with LF', () => {
-    const edits: ProposedEdit[] = [{ type: 'search-replace', path: 'n.txt', search: '', replace: 'a\n' }, diff('n.txt', { lines: [' a', '+b'] })];
+    const edits: ProposedEdit[] = [
+      { type: 'search-replace', path: 'n.txt', search: '', replace: 'a\n' },
+      diff('n.txt', { lines: [' a', '+b'] }),
+    ];
     expect(after(edits, {})).toBe('a\nb\n');
   });
 
@@ -206,21 +237,30 @@ describe('a file made or emptied by an earlier edit of the same reply', () => {
   });
 
   it('keeps the final newline of a file emptied by a whole-file edit for the lines added after', () => {
-    const edits: ProposedEdit[] = [{ type: 'whole-file', path: 'w.txt', content: '' }, diff('w.txt', { lines: ['+x'] })];
+    const edits: ProposedEdit[] = [
+      { type: 'whole-file', path: 'w.txt', content: '' },
+      diff('w.txt', { lines: ['+x'] }),
+    ];
     expect(after(edits, { 'w.txt': 'old\n' })).toBe('x\n');
   });
 });
 
 describe('line operations', () => {
   const file = { 'a.txt': 'a\nb\nc\n' };
-  const lineOp = (edit: Omit<Extract<ProposedEdit, { type: 'line-op' }>, 'type' | 'path'>): ProposedEdit => ({ type: 'line-op', path: 'a.txt', ...edit });
+  const lineOp = (edit: Omit<Extract<ProposedEdit, { type: 'line-op' }>, 'type' | 'path'>): ProposedEdit => ({
+    type: 'line-op',
+    path: 'a.txt',
+    ...edit,
+  });
 
   it('replaces with nothing when the replacement text is left out', () => {
     expect(after([lineOp({ op: 'replace', line: 1, old: 'a' })], file)).toBe('b\nc\n');
   });
 
-  it('keeps the endings of the lines around the edited ones, the new lines taking the file\'s', () => {
-    expect(after([lineOp({ op: 'replace', line: 3, old: 'c', text: 'C' })], { 'a.txt': 'a\r\nb\nc\r\nd\n' })).toBe('a\r\nb\nC\nd\n');
+  it("keeps the endings of the lines around the edited ones, the new lines taking the file's", () => {
+    expect(after([lineOp({ op: 'replace', line: 3, old: 'c', text: 'C' })], { 'a.txt': 'a\r\nb\nc\r\nd\n' })).toBe(
+      'a\r\nb\nC\nd\n',
+    );
   });
 
   it('refuses a replace or delete that does not state its lines, naming the file', () => {
@@ -232,21 +272,35 @@ describe('line operations', () => {
 
   it('refuses stated lines that differ from the file, quoting the first differing line of each', () => {
     const p = problemOf([lineOp({ op: 'replace', line: 2, old: 'X', text: 'B' })], file);
-    expect(p).toStrictEqual({ code: 'hunk-not-found', message: 'a.txt: replace at lines 2-2: "old" does not match the file; line 2 is `b`, "old" says `X`.', file: 'a.txt' });
+    expect(p).toStrictEqual({
+      code: 'hunk-not-found',
+      message: 'a.txt: replace at lines 2-2: "old" does not match the file; line 2 is `b`, "old" says `X`.',
+      file: 'a.txt',
+    });
   });
 
   it('quotes the first line of the range when the stated line count differs', () => {
     const p = problemOf([lineOp({ op: 'replace', line: 1, endLine: 3, old: 'a\nX\n', text: 'B' })], file);
-    expect(p?.message).toBe('a.txt: replace at lines 1-3: "old" does not match the file (2 lines stated, 3 in the range); line 1 is `a`, "old" says `a`.');
+    expect(p?.message).toBe(
+      'a.txt: replace at lines 1-3: "old" does not match the file (2 lines stated, 3 in the range); line 1 is `a`, "old" says `a`.',
+    );
   });
 
   it('quotes both lines trimmed and cut at 120 characters', () => {
-    const p = problemOf([lineOp({ op: 'replace', line: 1, old: '  ' + 'r'.repeat(130), text: 'B' })], { 'a.txt': '    ' + 'q'.repeat(130) + '\n' });
-    expect(p?.message).toBe(`a.txt: replace at lines 1-1: "old" does not match the file; line 1 is \`${'q'.repeat(120)}\`, "old" says \`${'r'.repeat(120)}\`.`);
+    const p = problemOf([lineOp({ op: 'replace', line: 1, old: '  ' + 'r'.repeat(130), text: 'B' })], {
+      'a.txt': '    ' + 'q'.repeat(130) + '\n',
+    });
+    expect(p?.message).toBe(
+      `a.txt: replace at lines 1-1: "old" does not match the file; line 1 is \`${'q'.repeat(120)}\`, "old" says \`${'r'.repeat(120)}\`.`,
+    );
   });
 
   it('quotes an empty line where the range or the stated lines have none', () => {
-    expect(problemOf([lineOp({ op: 'insert', line: 4, old: 'x', text: 'd' })], file)?.message).toBe('a.txt: insert at line 4: "old" does not match the file (1 line stated, 0 in the range); line 4 is ``, "old" says `x`.');
-    expect(problemOf([lineOp({ op: 'replace', line: 1, old: '', text: 'A' })], file)?.message).toBe('a.txt: replace at lines 1-1: "old" does not match the file (0 lines stated, 1 in the range); line 1 is `a`, "old" says ``.');
+    expect(problemOf([lineOp({ op: 'insert', line: 4, old: 'x', text: 'd' })], file)?.message).toBe(
+      'a.txt: insert at line 4: "old" does not match the file (1 line stated, 0 in the range); line 4 is ``, "old" says `x`.',
+    );
+    expect(problemOf([lineOp({ op: 'replace', line: 1, old: '', text: 'A' })], file)?.message).toBe(
+      'a.txt: replace at lines 1-1: "old" does not match the file (0 lines stated, 1 in the range); line 1 is `a`, "old" says ``.',
+    );
   });
 });

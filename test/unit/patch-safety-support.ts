@@ -1,6 +1,19 @@
 /** The patch-safety corpus runner's helpers: trees with links, FIFOs and devices, snapshots, git. */
 import { execFileSync } from 'node:child_process';
-import { chmodSync, closeSync, constants, lstatSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, readlinkSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  closeSync,
+  constants,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import type { Places, Tree } from '../fixtures/patch/safety/builders.js';
@@ -70,7 +83,8 @@ export function snapshot(dir: string): Map<string, string> {
       else if (stats.isDirectory()) {
         out.set(rel, 'dir');
         walk(full);
-      } else if (stats.isFile()) out.set(rel, `file ${(stats.mode & 0o777).toString(8)} ${readFileSync(full).toString('latin1')}`);
+      } else if (stats.isFile())
+        out.set(rel, `file ${(stats.mode & 0o777).toString(8)} ${readFileSync(full).toString('latin1')}`);
       else out.set(rel, stats.isFIFO() ? 'fifo' : 'special');
     }
   };

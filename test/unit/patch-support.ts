@@ -24,7 +24,11 @@ export function loadCases(kind: 'good' | 'attack'): CorpusCase[] {
       const dir = join(base, name);
       const metaFile = join(dir, 'case.json');
       const meta = existsSync(metaFile)
-        ? (JSON.parse(readFileSync(metaFile, 'utf8')) as { policy?: Partial<PatchPolicy>; sameAs?: string; expect?: string })
+        ? (JSON.parse(readFileSync(metaFile, 'utf8')) as {
+            policy?: Partial<PatchPolicy>;
+            sameAs?: string;
+            expect?: string;
+          })
         : {};
       const result: CorpusCase = {
         name,
@@ -74,7 +78,15 @@ export function git(cwd: string, args: string[], input?: string | Buffer): strin
     input,
     encoding: 'utf8',
     stdio: ['pipe', 'pipe', 'pipe'],
-    env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1', HOME: cwd, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' },
+    env: {
+      ...process.env,
+      GIT_CONFIG_NOSYSTEM: '1',
+      HOME: cwd,
+      GIT_AUTHOR_NAME: 't',
+      GIT_AUTHOR_EMAIL: 't@t',
+      GIT_COMMITTER_NAME: 't',
+      GIT_COMMITTER_EMAIL: 't@t',
+    },
   });
 }
 

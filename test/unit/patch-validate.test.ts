@@ -44,14 +44,22 @@ describe('validateChangeSet', () => {
   });
 
   it('checks both sides of a rename against protected globs', () => {
-    const renamePolicy = policy({ allowedChanges: ['edit-main-source', 'edit-other', 'rename'], protectedPaths: ['secrets/**'] });
-    const out = validateChangeSet({ files: [{ path: 'src/main/java/A.java', oldPath: 'secrets/key.txt', before: 'k\n', after: 'k\n' }] }, renamePolicy);
+    const renamePolicy = policy({
+      allowedChanges: ['edit-main-source', 'edit-other', 'rename'],
+      protectedPaths: ['secrets/**'],
+    });
+    const out = validateChangeSet(
+      { files: [{ path: 'src/main/java/A.java', oldPath: 'secrets/key.txt', before: 'k\n', after: 'k\n' }] },
+      renamePolicy,
+    );
     expect(out.map((p) => p.code)).toEqual(['protected-path']);
     expect(out[0]?.message).toContain('rename source');
   });
 
   it('matches protected globs with dot files', () => {
-    expect(codes({ files: [edit('.env')] }, policy({ allowedChanges: ['edit-other'], protectedPaths: ['**/.env'] }))).toEqual(['protected-path']);
+    expect(
+      codes({ files: [edit('.env')] }, policy({ allowedChanges: ['edit-other'], protectedPaths: ['**/.env'] })),
+    ).toEqual(['protected-path']);
   });
 
   it('refuses change types the policy does not allow', () => {
@@ -70,7 +78,9 @@ describe('validateChangeSet', () => {
   });
 
   it('enforces the limits on files and lines', () => {
-    const cs: ChangeSet = { files: [edit('src/main/java/A.java', 'a\nb\nc\n', 'x\ny\nz\n'), edit('src/main/java/B.java')] };
+    const cs: ChangeSet = {
+      files: [edit('src/main/java/A.java', 'a\nb\nc\n', 'x\ny\nz\n'), edit('src/main/java/B.java')],
+    };
     expect(codes(cs, policy({ maxFilesTouched: 1, maxLinesChanged: 8 }))).toEqual(['too-many-files']);
     expect(codes(cs, policy({ maxFilesTouched: 2, maxLinesChanged: 7 }))).toEqual(['too-many-lines']);
   });
@@ -81,7 +91,24 @@ describe('validateChangeSet', () => {
   });
 
   it('exports every code it can return', () => {
-    expect(PATCH_PROBLEM_CODES).toEqual(expect.arrayContaining(['absolute-path', 'path-traversal', 'control-char', 'forbidden-dir', 'symlink-escape', 'protected-path', 'change-type-not-allowed', 'too-many-files', 'too-many-lines', 'empty-change', 'hunk-not-found', 'hunk-ambiguous', 'non-utf8', 'parse-error']));
+    expect(PATCH_PROBLEM_CODES).toEqual(
+      expect.arrayContaining([
+        'absolute-path',
+        'path-traversal',
+        'control-char',
+        'forbidden-dir',
+        'symlink-escape',
+        'protected-path',
+        'change-type-not-allowed',
+        'too-many-files',
+        'too-many-lines',
+        'empty-change',
+        'hunk-not-found',
+        'hunk-ambiguous',
+        'non-utf8',
+        'parse-error',
+      ]),
+    );
   });
 });
 
@@ -107,15 +134,38 @@ describe('classify', () => {
         { path: 'src/main/java/B.java', oldPath: 'src/main/java/A.java', before: 'a\n', after: 'a\n' },
         { path: 'bin/run', before: 'x\n', after: 'x\n', oldMode: '100644', newMode: '100755' },
         { path: 'src/main/resources/logo.png', before: 'x', after: 'x', binary: true },
-        { path: 'pom.xml', before: pom, after: pom.replace('</dependencies>', '<dependency><artifactId>x</artifactId></dependency>\n</dependencies>') },
+        {
+          path: 'pom.xml',
+          before: pom,
+          after: pom.replace('</dependencies>', '<dependency><artifactId>x</artifactId></dependency>\n</dependencies>'),
+        },
       ],
     };
-    expect(classify(cs)).toEqual(['add-dependency', 'add-file', 'binary', 'delete-file', 'edit-build-file', 'edit-main-source', 'edit-other', 'edit-resource', 'edit-test-source', 'mode-change', 'rename']);
-    expect(classify({ files: [{ path: 'pom.xml', before: pom, after: pom.replace('old', 'older') }] })).toEqual(['edit-build-file']);
+    expect(classify(cs)).toEqual([
+      'add-dependency',
+      'add-file',
+      'binary',
+      'delete-file',
+      'edit-build-file',
+      'edit-main-source',
+      'edit-other',
+      'edit-resource',
+      'edit-test-source',
+      'mode-change',
+      'rename',
+    ]);
+    expect(classify({ files: [{ path: 'pom.xml', before: pom, after: pom.replace('old', 'older') }] })).toEqual([
+      'edit-build-file',
+    ]);
   });
 
   it('counts and lists changed lines without their endings', () => {
-    const cs: ChangeSet = { files: [edit('A.java', 'a\r\nb\r\nc\r\n', 'a\r\nB\r\nc\r\nd\r\n'), { path: 'N.java', before: null, after: 'n\n' }] };
+    const cs: ChangeSet = {
+      files: [
+        edit('A.java', 'a\r\nb\r\nc\r\n', 'a\r\nB\r\nc\r\nd\r\n'),
+        { path: 'N.java', before: null, after: 'n\n' },
+      ],
+    };
     expect(countChangedLines(cs)).toEqual({ added: 3, removed: 1, files: 2 });
     expect(changedLineTexts(cs)).toEqual({ added: ['B', 'd', 'n'], removed: ['b'] });
   });
@@ -137,18 +187,36 @@ describe('toUnifiedDiff', () => {
           { path: 'src/A.java', before: 'a\nb\nc\n', after: 'a\nB\nc' },
           { path: 'src/Gone.java', before: 'gone\n', after: null },
           { path: 'src/deep/New.java', before: null, after: 'new\n' },
-          { path: 'src/Renamed.java', oldPath: 'src/Old.java', before: 'one\ntwo\nthree\nfour\nfive\nsix\n', after: 'one\ntwo\nthree\nfour\nfive\nsix!\n' },
+          {
+            path: 'src/Renamed.java',
+            oldPath: 'src/Old.java',
+            before: 'one\ntwo\nthree\nfour\nfive\nsix\n',
+            after: 'one\ntwo\nthree\nfour\nfive\nsix!\n',
+          },
           { path: 'bin/run.sh', before: 'echo\n', after: 'echo\n', oldMode: '100644', newMode: '100755' },
         ],
       };
       const diff = toUnifiedDiff(cs);
-      expect(diff).toContain('diff --git a/src/deep/New.java b/src/deep/New.java\nnew file mode 100644\n--- /dev/null\n+++ b/src/deep/New.java\n');
-      expect(diff).toContain('diff --git a/src/Gone.java b/src/Gone.java\ndeleted file mode 100644\n--- a/src/Gone.java\n+++ /dev/null\n');
+      expect(diff).toContain(
+        'diff --git a/src/deep/New.java b/src/deep/New.java\nnew file mode 100644\n--- /dev/null\n+++ b/src/deep/New.java\n',
+      );
+      expect(diff).toContain(
+        'diff --git a/src/Gone.java b/src/Gone.java\ndeleted file mode 100644\n--- a/src/Gone.java\n+++ /dev/null\n',
+      );
       expect(diff).toContain('rename from src/Old.java\nrename to src/Renamed.java\n');
       expect(diff).toContain('diff --git a/bin/run.sh b/bin/run.sh\nold mode 100644\nnew mode 100755\n');
       git(repo, ['apply', '--check', '-'], diff);
       git(repo, ['apply', '-'], diff);
-      expect(git(repo, ['status', '--porcelain']).split('\n').filter(Boolean).sort()).toEqual([' M bin/run.sh', ' M src/A.java', ' D src/Gone.java', ' D src/Old.java', '?? src/Renamed.java', '?? src/deep/'].sort());
+      expect(git(repo, ['status', '--porcelain']).split('\n').filter(Boolean).sort()).toEqual(
+        [
+          ' M bin/run.sh',
+          ' M src/A.java',
+          ' D src/Gone.java',
+          ' D src/Old.java',
+          '?? src/Renamed.java',
+          '?? src/deep/',
+        ].sort(),
+      );
     } finally {
       removeDir(repo);
     }

@@ -38,21 +38,29 @@ async function loadError(specifiers: string[], root: string): Promise<MvnxError>
 
 describe('loadPlugins', () => {
   it('loads a local ES module by relative and by absolute path, with its fixers and reporters', async () => {
-    const root = await project({ 'tools/typos.mjs': `export default { name: 'acme', version: '1.2.0', fixers: [${FIXER}], reporters: [${REPORTER}] };\n` });
+    const root = await project({
+      'tools/typos.mjs': `export default { name: 'acme', version: '1.2.0', fixers: [${FIXER}], reporters: [${REPORTER}] };\n`,
+    });
     for (const specifier of ['./tools/typos.mjs', path.join(root, 'tools/typos.mjs')]) {
       const loaded = await loadPlugins([specifier], { projectRoot: root });
-      expect(loaded.plugins.map((p) => [p.specifier, p.file, p.plugin.name])).toEqual([[specifier, path.join(root, 'tools/typos.mjs'), 'acme']]);
+      expect(loaded.plugins.map((p) => [p.specifier, p.file, p.plugin.name])).toEqual([
+        [specifier, path.join(root, 'tools/typos.mjs'), 'acme'],
+      ]);
       expect(loaded.fixers.map((f) => f.name)).toEqual(['acme/sum']);
       expect(loaded.reporters.map((r) => [r.plugin, r.reporter.name])).toEqual([['acme', 'acme-log']]);
       expect(loaded.notes).toEqual([]);
     }
   });
 
-  it('loads an npm package from the project\'s node_modules, CommonJS or ES module, and an export named plugin', async () => {
+  it("loads an npm package from the project's node_modules, CommonJS or ES module, and an export named plugin", async () => {
     const root = await project({
       'node_modules/mvnx-plugin-cjs/package.json': JSON.stringify({ name: 'mvnx-plugin-cjs', main: 'index.js' }),
       'node_modules/mvnx-plugin-cjs/index.js': `module.exports = { name: 'cjs', fixers: [${FIXER}] };\n`,
-      'node_modules/@acme/mvnx-plugin/package.json': JSON.stringify({ name: '@acme/mvnx-plugin', type: 'module', exports: { '.': { default: './main.js' } } }),
+      'node_modules/@acme/mvnx-plugin/package.json': JSON.stringify({
+        name: '@acme/mvnx-plugin',
+        type: 'module',
+        exports: { '.': { default: './main.js' } },
+      }),
       'node_modules/@acme/mvnx-plugin/main.js': `export const plugin = { name: 'scoped', reporters: [${REPORTER}] };\n`,
     });
     const loaded = await loadPlugins(['mvnx-plugin-cjs', '@acme/mvnx-plugin'], { projectRoot: root });
@@ -82,11 +90,15 @@ describe('loadPlugins', () => {
     const loaded = await loadPlugins(['./p.mjs'], { projectRoot: root });
     expect(loaded.parsers.map((p) => [p.name, p.reports])).toEqual([['acme-lint', ['acme-lint.xml']]]);
     expect(loaded.notes).toEqual([]);
-    expect((await loadError(['./bad.mjs'], root)).message).toBe('plugin ./bad.mjs: parsers[0].start: found nothing, expected a function');
+    expect((await loadError(['./bad.mjs'], root)).message).toBe(
+      'plugin ./bad.mjs: parsers[0].start: found nothing, expected a function',
+    );
     expect((await loadError(['./folder.mjs'], root)).message).toBe(
       'plugin ./folder.mjs: parsers[0].reports[0]: found "target/y.xml" (string), expected a file name without folders, e.g. "acme-lint.xml"',
     );
-    expect((await loadError(['./p.mjs', './q.mjs'], root)).message).toBe('plugin ./q.mjs: parsers[0]: the parser name "acme-lint" is already taken by parsers[0] of plugin ./p.mjs');
+    expect((await loadError(['./p.mjs', './q.mjs'], root)).message).toBe(
+      'plugin ./q.mjs: parsers[0]: the parser name "acme-lint" is already taken by parsers[0] of plugin ./p.mjs',
+    );
   });
 
   it('loads agent tools', async () => {
@@ -110,12 +122,17 @@ describe('loadPlugins', () => {
     const loaded = await loadPlugins(['./env.mjs'], { projectRoot: root });
     expect(loaded.integrityRules.map((r) => r.id)).toEqual(['main-reads-env']);
     const test = 'src/test/java/com/acme/CalcTest.java';
-    const testClass = (body: string) => `package com.acme;\nimport org.junit.jupiter.api.Test;\nclass CalcTest {\n  @Test void adds() { ${body} }\n}\n`;
+    const testClass = (body: string) =>
+      `package com.acme;\nimport org.junit.jupiter.api.Test;\nclass CalcTest {\n  @Test void adds() { ${body} }\n}\n`;
     const verdict = checkTestIntegrity({
       changeSet: {
         files: [
           { path: test, before: testClass('assertEquals(5, 2 + 3);'), after: testClass('') },
-          { path: 'src/main/java/com/acme/Calc.java', before: 'class Calc {}', after: 'class Calc { String home = System.getenv("HOME"); }' },
+          {
+            path: 'src/main/java/com/acme/Calc.java',
+            before: 'class Calc {}',
+            after: 'class Calc { String home = System.getenv("HOME"); }',
+          },
         ],
       },
       failingTests: [{ className: 'com.acme.CalcTest', method: 'adds' }],
@@ -126,11 +143,15 @@ describe('loadPlugins', () => {
       ['assertion-removed', test],
       ['main-reads-env', 'src/main/java/com/acme/Calc.java'],
     ]);
-    expect((await loadError(['./bad.mjs'], root)).message).toBe('plugin ./bad.mjs: integrityRules[0].id: found "Main Reads" (string), expected a kebab-case name, e.g. "main-reads-env"');
+    expect((await loadError(['./bad.mjs'], root)).message).toBe(
+      'plugin ./bad.mjs: integrityRules[0].id: found "Main Reads" (string), expected a kebab-case name, e.g. "main-reads-env"',
+    );
     expect((await loadError(['./builtin.mjs'], root)).message).toBe(
       'plugin ./builtin.mjs: integrityRules[0]: the integrity rule name "test-side-changed" is already taken by a built-in integrity rule of mvnx',
     );
-    expect((await loadError(['./reported.mjs'], root)).message).toBe('plugin ./reported.mjs: integrityRules[0]: the integrity rule name "test-deleted" is already taken by a built-in integrity rule of mvnx');
+    expect((await loadError(['./reported.mjs'], root)).message).toBe(
+      'plugin ./reported.mjs: integrityRules[0]: the integrity rule name "test-deleted" is already taken by a built-in integrity rule of mvnx',
+    );
     expect((await loadError(['./env.mjs', './again.mjs'], root)).message).toBe(
       'plugin ./again.mjs: integrityRules[0]: the integrity rule name "main-reads-env" is already taken by integrityRules[0] of plugin ./env.mjs',
     );
@@ -146,19 +167,32 @@ describe('loadPlugins', () => {
 
   it('explains a package whose exports offer nothing to load', async () => {
     const root = await project({
-      'node_modules/esm-only/package.json': JSON.stringify({ name: 'esm-only', exports: { '.': { import: './x.mjs' } } }),
+      'node_modules/esm-only/package.json': JSON.stringify({
+        name: 'esm-only',
+        exports: { '.': { import: './x.mjs' } },
+      }),
       'node_modules/esm-only/x.mjs': 'export default {};\n',
     });
-    expect((await loadError(['esm-only'], root)).message).toBe('plugin esm-only: its package.json "exports" has no "default" or "require" entry to load');
+    expect((await loadError(['esm-only'], root)).message).toBe(
+      'plugin esm-only: its package.json "exports" has no "default" or "require" entry to load',
+    );
   });
 
   it('reports a module that throws or does not parse as one line naming the file', async () => {
-    const root = await project({ 'throws.mjs': "throw new Error('no API key\\nstack...');\n", 'broken.mjs': 'export default {\n' });
-    expect((await loadError(['./throws.mjs'], root)).message).toBe(`plugin ./throws.mjs: loading ${path.join(root, 'throws.mjs')} failed: no API key`);
-    expect((await loadError(['./broken.mjs'], root)).message).toMatch(new RegExp(`^plugin \\./broken\\.mjs: loading .*broken\\.mjs failed: \\S`));
+    const root = await project({
+      'throws.mjs': "throw new Error('no API key\\nstack...');\n",
+      'broken.mjs': 'export default {\n',
+    });
+    expect((await loadError(['./throws.mjs'], root)).message).toBe(
+      `plugin ./throws.mjs: loading ${path.join(root, 'throws.mjs')} failed: no API key`,
+    );
+    expect((await loadError(['./broken.mjs'], root)).message).toMatch(
+      new RegExp(`^plugin \\./broken\\.mjs: loading .*broken\\.mjs failed: \\S`),
+    );
   });
 
-  const GOOD_TOOL = "name: 'who', description: 'd', parameters: {}, states: ['fix'], run: async () => ({ ok: true, output: '' })";
+  const GOOD_TOOL =
+    "name: 'who', description: 'd', parameters: {}, states: ['fix'], run: async () => ({ ok: true, output: '' })";
   it.each([
     ['export const nothing = 1;', 'its default export (or export "plugin") must be an object with a name'],
     ['export default [1];', 'its default export (or export "plugin") must be an object with a name'],
@@ -168,40 +202,97 @@ describe('loadPlugins', () => {
     ["export default { name: '  ' };", 'name: found "  " (string), expected a non-empty string'],
     ["export default { name: 'x', version: 2 };", 'version: found 2 (number), expected a string'],
     ["export default { name: 'x', fixer: [] };", 'fixer: unknown key "fixer" (did you mean "fixers"?)'],
-    ["export default { name: 'x', onLoad: 1 };", 'onLoad: unknown key "onLoad" (expected one of: name, version, description, fixers, tools, parsers, reporters, integrityRules)'],
+    [
+      "export default { name: 'x', onLoad: 1 };",
+      'onLoad: unknown key "onLoad" (expected one of: name, version, description, fixers, tools, parsers, reporters, integrityRules)',
+    ],
     ["export default { name: 'x', fixers: {} };", 'fixers: found a mapping, expected a list'],
     ["export default { name: 'x', tools: 'who_owns' };", 'tools: found "who_owns" (string), expected a list'],
     ["export default { name: 'x', parsers: null };", 'parsers: found null, expected a list'],
     ["export default { name: 'x', reporters: {} };", 'reporters: found a mapping, expected a list'],
     // Fixers.
     ["export default { name: 'x', fixers: [null] };", 'fixers[0]: found null, expected a mapping (object)'],
-    ["export default { name: 'x', fixers: [{ handles() {}, propose() {} }] };", 'fixers[0].name: found nothing, expected a string'],
-    ["export default { name: 'x', fixers: [{ name: 'a b', handles() {}, propose() {} }] };", 'fixers[0].name: found "a b" (string), expected a name of letters, digits and . : / - _ (no spaces)'],
-    ["export default { name: 'x', fixers: [{ name: 'ok', handles() {} }] };", 'fixers[0].propose: found nothing, expected a function'],
-    ["export default { name: 'x', fixers: [{ name: 'ok', handles: true, propose() {} }] };", 'fixers[0].handles: found true (boolean), expected a function'],
+    [
+      "export default { name: 'x', fixers: [{ handles() {}, propose() {} }] };",
+      'fixers[0].name: found nothing, expected a string',
+    ],
+    [
+      "export default { name: 'x', fixers: [{ name: 'a b', handles() {}, propose() {} }] };",
+      'fixers[0].name: found "a b" (string), expected a name of letters, digits and . : / - _ (no spaces)',
+    ],
+    [
+      "export default { name: 'x', fixers: [{ name: 'ok', handles() {} }] };",
+      'fixers[0].propose: found nothing, expected a function',
+    ],
+    [
+      "export default { name: 'x', fixers: [{ name: 'ok', handles: true, propose() {} }] };",
+      'fixers[0].handles: found true (boolean), expected a function',
+    ],
     // Agent tools.
-    ["export default { name: 'x', tools: [{ name: 'Who Owns' }] };", 'tools[0].name: found "Who Owns" (string), expected a lower_snake_case name (and 4 more problems)'],
-    ["export default { name: 'x', tools: [{ name: 'who', parameters: {}, states: ['fix'], run() {} }] };", 'tools[0].description: found nothing, expected a string'],
-    ["export default { name: 'x', tools: [{ name: 'who', description: ' ', parameters: {}, states: ['fix'], run() {} }] };", 'tools[0].description: found " " (string), expected a non-empty string'],
-    ["export default { name: 'x', tools: [{ name: 'who', description: 'd', states: ['fix'], run() {} }] };", 'tools[0].parameters: found nothing, expected a mapping (object)'],
-    ["export default { name: 'x', tools: [{ name: 'who', description: 'd', parameters: [], states: ['fix'], run() {} }] };", 'tools[0].parameters: found a list, expected a mapping (object)'],
+    [
+      "export default { name: 'x', tools: [{ name: 'Who Owns' }] };",
+      'tools[0].name: found "Who Owns" (string), expected a lower_snake_case name (and 4 more problems)',
+    ],
+    [
+      "export default { name: 'x', tools: [{ name: 'who', parameters: {}, states: ['fix'], run() {} }] };",
+      'tools[0].description: found nothing, expected a string',
+    ],
+    [
+      "export default { name: 'x', tools: [{ name: 'who', description: ' ', parameters: {}, states: ['fix'], run() {} }] };",
+      'tools[0].description: found " " (string), expected a non-empty string',
+    ],
+    [
+      "export default { name: 'x', tools: [{ name: 'who', description: 'd', states: ['fix'], run() {} }] };",
+      'tools[0].parameters: found nothing, expected a mapping (object)',
+    ],
+    [
+      "export default { name: 'x', tools: [{ name: 'who', description: 'd', parameters: [], states: ['fix'], run() {} }] };",
+      'tools[0].parameters: found a list, expected a mapping (object)',
+    ],
     [
       "export default { name: 'x', tools: [{ name: 'who', description: 'd', parameters: { file: { type: 'path', description: 'f' } }, states: ['fix'], run() {} }] };",
       'tools[0].parameters.file.type: found "path" (string), expected one of "string", "integer", "string[]"',
     ],
-    ["export default { name: 'x', tools: [{ name: 'who', description: 'd', parameters: { file: { type: 'string' } }, states: ['fix'], run() {} }] };", 'tools[0].parameters.file.description: found nothing, expected a string'],
-    ["export default { name: 'x', tools: [{ name: 'who', description: 'd', parameters: {}, states: ['debug'], run() {} }] };", 'tools[0].states[0]: found "debug" (string), expected one of "understand", "collect", "fix"'],
-    ["export default { name: 'x', tools: [{ name: 'who', description: 'd', parameters: {}, states: [], run() {} }] };", 'tools[0].states: found a list, expected a list of at least 1 item(s)'],
-    ["export default { name: 'x', tools: [{ name: 'who', description: 'd', parameters: {}, states: ['fix'] }] };", 'tools[0].run: found nothing, expected a function'],
+    [
+      "export default { name: 'x', tools: [{ name: 'who', description: 'd', parameters: { file: { type: 'string' } }, states: ['fix'], run() {} }] };",
+      'tools[0].parameters.file.description: found nothing, expected a string',
+    ],
+    [
+      "export default { name: 'x', tools: [{ name: 'who', description: 'd', parameters: {}, states: ['debug'], run() {} }] };",
+      'tools[0].states[0]: found "debug" (string), expected one of "understand", "collect", "fix"',
+    ],
+    [
+      "export default { name: 'x', tools: [{ name: 'who', description: 'd', parameters: {}, states: [], run() {} }] };",
+      'tools[0].states: found a list, expected a list of at least 1 item(s)',
+    ],
+    [
+      "export default { name: 'x', tools: [{ name: 'who', description: 'd', parameters: {}, states: ['fix'] }] };",
+      'tools[0].run: found nothing, expected a function',
+    ],
     // Parsers.
     ["export default { name: 'x', parsers: [() => []] };", 'parsers[0]: found a function, expected a mapping (object)'],
-    ["export default { name: 'x', parsers: [{ name: 'p', start: {} }] };", 'parsers[0].start: found a mapping, expected a function'],
-    ["export default { name: 'x', parsers: [{ name: 'p', reports: 'p.xml', start() {} }] };", 'parsers[0].reports: found "p.xml" (string), expected a list'],
+    [
+      "export default { name: 'x', parsers: [{ name: 'p', start: {} }] };",
+      'parsers[0].start: found a mapping, expected a function',
+    ],
+    [
+      "export default { name: 'x', parsers: [{ name: 'p', reports: 'p.xml', start() {} }] };",
+      'parsers[0].reports: found "p.xml" (string), expected a list',
+    ],
     // Reporters.
-    ["export default { name: 'x', reporters: [{ name: 'r' }] };", 'reporters[0].report: found nothing, expected a function'],
-    ["export default { name: 'x', reporters: [{ report() {} }] };", 'reporters[0].name: found nothing, expected a string'],
+    [
+      "export default { name: 'x', reporters: [{ name: 'r' }] };",
+      'reporters[0].report: found nothing, expected a function',
+    ],
+    [
+      "export default { name: 'x', reporters: [{ report() {} }] };",
+      'reporters[0].name: found nothing, expected a string',
+    ],
     // More than one problem: the first, and how many more.
-    [`export default { name: 'x', fixers: [{ name: 'a' }], tools: [{ ${GOOD_TOOL}, run: 1 }] };`, 'fixers[0].handles: found nothing, expected a function (and 2 more problems)'],
+    [
+      `export default { name: 'x', fixers: [{ name: 'a' }], tools: [{ ${GOOD_TOOL}, run: 1 }] };`,
+      'fixers[0].handles: found nothing, expected a function (and 2 more problems)',
+    ],
   ])('refuses a plugin of the wrong shape: %s', async (source, problem) => {
     const root = await project({ 'p.mjs': `${source}\n` });
     expect((await loadError(['./p.mjs'], root)).message).toBe(`plugin ./p.mjs: ${problem}`);
@@ -227,7 +318,8 @@ export default { name: 'acme', fixers: [new SumFixer()], tools: [{ name: 'who', 
   });
 
   it('refuses a name used twice, naming both: plugins, a fixer or tool of mvnx, and fixers, tools, parsers or reporters of two plugins or of one', async () => {
-    const tool = (name: string) => `{ name: '${name}', description: 'mine', parameters: {}, states: ['fix'], run: async () => ({ ok: true, output: '' }) }`;
+    const tool = (name: string) =>
+      `{ name: '${name}', description: 'mine', parameters: {}, states: ['fix'], run: async () => ({ ok: true, output: '' }) }`;
     const fixer = (name: string) => `{ name: '${name}', handles: () => false, propose: async () => [] }`;
     const reporter = (name: string) => `{ name: '${name}', report: async () => {} }`;
     const root = await project({
@@ -241,16 +333,33 @@ export default { name: 'acme', fixers: [new SumFixer()], tools: [{ name: 'who', 
       'other-reporter.mjs': `export default { name: 'h', reporters: [${reporter('chat')}] };\n`,
       'twice.mjs': `export default { name: 'i', fixers: [${fixer('one')}, ${fixer('one')}] };\n`,
     });
-    expect((await loadError(['./a.mjs', './b.mjs'], root)).message).toBe('plugin ./b.mjs: the plugin name "same" is already taken by plugin ./a.mjs');
-    expect((await loadError(['./builtin-fixer.mjs'], root)).message).toBe('plugin ./builtin-fixer.mjs: fixers[0]: the fixer name "missing-import" is already taken by a built-in fixer of mvnx');
-    expect((await loadError(['./builtin-tool.mjs'], root)).message).toBe('plugin ./builtin-tool.mjs: tools[0]: the tool name "read_range" is already taken by a built-in tool of mvnx');
-    expect((await loadError(['./state-tool.mjs'], root)).message).toBe('plugin ./state-tool.mjs: tools[0]: the tool name "write_fix" is already taken by a built-in tool of mvnx');
-    expect((await loadError(['./a.mjs', './other-fixer.mjs'], root)).message).toBe('plugin ./other-fixer.mjs: fixers[0]: the fixer name "acme/sum" is already taken by fixers[0] of plugin ./a.mjs');
-    expect((await loadError(['./a.mjs', './other-tool.mjs'], root)).message).toBe('plugin ./other-tool.mjs: tools[0]: the tool name "who_owns" is already taken by tools[0] of plugin ./a.mjs');
-    expect((await loadError(['./a.mjs', './other-reporter.mjs'], root)).message).toBe('plugin ./other-reporter.mjs: reporters[0]: the reporter name "chat" is already taken by reporters[0] of plugin ./a.mjs');
-    expect((await loadError(['./twice.mjs'], root)).message).toBe('plugin ./twice.mjs: fixers[1]: the fixer name "one" is already taken by fixers[0] of plugin ./twice.mjs');
+    expect((await loadError(['./a.mjs', './b.mjs'], root)).message).toBe(
+      'plugin ./b.mjs: the plugin name "same" is already taken by plugin ./a.mjs',
+    );
+    expect((await loadError(['./builtin-fixer.mjs'], root)).message).toBe(
+      'plugin ./builtin-fixer.mjs: fixers[0]: the fixer name "missing-import" is already taken by a built-in fixer of mvnx',
+    );
+    expect((await loadError(['./builtin-tool.mjs'], root)).message).toBe(
+      'plugin ./builtin-tool.mjs: tools[0]: the tool name "read_range" is already taken by a built-in tool of mvnx',
+    );
+    expect((await loadError(['./state-tool.mjs'], root)).message).toBe(
+      'plugin ./state-tool.mjs: tools[0]: the tool name "write_fix" is already taken by a built-in tool of mvnx',
+    );
+    expect((await loadError(['./a.mjs', './other-fixer.mjs'], root)).message).toBe(
+      'plugin ./other-fixer.mjs: fixers[0]: the fixer name "acme/sum" is already taken by fixers[0] of plugin ./a.mjs',
+    );
+    expect((await loadError(['./a.mjs', './other-tool.mjs'], root)).message).toBe(
+      'plugin ./other-tool.mjs: tools[0]: the tool name "who_owns" is already taken by tools[0] of plugin ./a.mjs',
+    );
+    expect((await loadError(['./a.mjs', './other-reporter.mjs'], root)).message).toBe(
+      'plugin ./other-reporter.mjs: reporters[0]: the reporter name "chat" is already taken by reporters[0] of plugin ./a.mjs',
+    );
+    expect((await loadError(['./twice.mjs'], root)).message).toBe(
+      'plugin ./twice.mjs: fixers[1]: the fixer name "one" is already taken by fixers[0] of plugin ./twice.mjs',
+    );
     // Each on its own loads.
-    for (const alone of ['./a.mjs', './b.mjs', './other-fixer.mjs', './other-tool.mjs', './other-reporter.mjs']) await expect(loadPlugins([alone], { projectRoot: root })).resolves.toBeDefined();
+    for (const alone of ['./a.mjs', './b.mjs', './other-fixer.mjs', './other-tool.mjs', './other-reporter.mjs'])
+      await expect(loadPlugins([alone], { projectRoot: root })).resolves.toBeDefined();
   });
 });
 
@@ -262,7 +371,10 @@ describe('runReporters', () => {
     await runReporters(
       [
         { plugin: 'a', reporter: { name: 'boom', report: () => Promise.reject(new Error('webhook 500\nbody')) } },
-        { plugin: 'b', reporter: { name: 'log', report: (r, context) => void seen.push(`${r.runId} ${context.recordDir}`) } },
+        {
+          plugin: 'b',
+          reporter: { name: 'log', report: (r, context) => void seen.push(`${r.runId} ${context.recordDir}`) },
+        },
       ],
       record,
       { projectRoot: '/p', recordDir: '/p/.mvnx/runs/r1' },

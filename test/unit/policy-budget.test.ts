@@ -13,7 +13,14 @@ describe('computeBudget (defaults: 3 attempts, 6 calls, 300 s, 120 s per attempt
     ['3 errors in 3 files', { diagnostics: 3, files: 3 }, 6, 11, 540, 120],
     ['one test failure', { kinds: ['test'] }, 5, 9, 450, 150],
     ['errors across 2 modules', { diagnostics: 2, files: 2, modules: 2 }, 6, 12, 570, 150],
-    ['a big reactor failure hits the caps', { diagnostics: 20, files: 12, modules: 4, kinds: ['compile', 'test'] }, 8, 16, 900, 240],
+    [
+      'a big reactor failure hits the caps',
+      { diagnostics: 20, files: 12, modules: 4, kinds: ['compile', 'test'] },
+      8,
+      16,
+      900,
+      240,
+    ],
     ['simple, after 1 attempt with progress', { failedAttemptsWithProgress: 1 }, 4, 8, 420, 120],
     ['simple, after 2 attempts with progress', { failedAttemptsWithProgress: 2 }, 5, 10, 540, 120],
     ['simple, after 9 attempts with progress: capped', { failedAttemptsWithProgress: 9 }, 8, 16, 900, 120],
@@ -21,16 +28,29 @@ describe('computeBudget (defaults: 3 attempts, 6 calls, 300 s, 120 s per attempt
 
   it.each(curve)('%s', (_name, input, attempts, calls, wall, perAttempt) => {
     const result = computeBudget({ ...simple, ...input }, budget);
-    expect([result.maxAttempts, result.maxModelCalls, result.maxWallSeconds, result.perAttemptTimeoutSeconds]).toEqual([attempts, calls, wall, perAttempt]);
+    expect([result.maxAttempts, result.maxModelCalls, result.maxWallSeconds, result.perAttemptTimeoutSeconds]).toEqual([
+      attempts,
+      calls,
+      wall,
+      perAttempt,
+    ]);
   });
 
   it('prints its curve and never exceeds the hard cap or shrinks as complexity grows', () => {
     const rows: string[] = ['diagnostics files modules kinds progress -> attempts calls wall perAttempt complexity'];
     let previous = 0;
     for (const n of [1, 2, 3, 5, 8, 13, 21]) {
-      const input: BudgetInput = { diagnostics: n, files: Math.ceil(n / 2), modules: Math.ceil(n / 8), kinds: n > 3 ? ['compile', 'test'] : ['compile'], failedAttemptsWithProgress: 0 };
+      const input: BudgetInput = {
+        diagnostics: n,
+        files: Math.ceil(n / 2),
+        modules: Math.ceil(n / 8),
+        kinds: n > 3 ? ['compile', 'test'] : ['compile'],
+        failedAttemptsWithProgress: 0,
+      };
       const result = computeBudget(input, budget);
-      rows.push(`${n} ${input.files} ${input.modules} ${input.kinds.join('+')} 0 -> ${result.maxAttempts} ${result.maxModelCalls} ${result.maxWallSeconds} ${result.perAttemptTimeoutSeconds} ${result.complexity}`);
+      rows.push(
+        `${n} ${input.files} ${input.modules} ${input.kinds.join('+')} 0 -> ${result.maxAttempts} ${result.maxModelCalls} ${result.maxWallSeconds} ${result.perAttemptTimeoutSeconds} ${result.complexity}`,
+      );
       expect(result.maxAttempts).toBeLessThanOrEqual(budget.hardCap.maxAttempts);
       expect(result.maxWallSeconds).toBeLessThanOrEqual(budget.hardCap.maxWallSeconds);
       expect(result.maxAttempts).toBeGreaterThanOrEqual(previous);
@@ -38,7 +58,9 @@ describe('computeBudget (defaults: 3 attempts, 6 calls, 300 s, 120 s per attempt
     }
     for (const progress of [0, 1, 2, 3, 5]) {
       const result = computeBudget({ ...simple, failedAttemptsWithProgress: progress }, budget);
-      rows.push(`1 1 1 compile ${progress} -> ${result.maxAttempts} ${result.maxModelCalls} ${result.maxWallSeconds} ${result.perAttemptTimeoutSeconds} ${result.complexity}`);
+      rows.push(
+        `1 1 1 compile ${progress} -> ${result.maxAttempts} ${result.maxModelCalls} ${result.maxWallSeconds} ${result.perAttemptTimeoutSeconds} ${result.complexity}`,
+      );
     }
     console.log(rows.join('\n'));
   });
@@ -56,8 +78,17 @@ describe('computeBudget (defaults: 3 attempts, 6 calls, 300 s, 120 s per attempt
 
   it('is the configured budget when dynamic is off, whatever the failure', () => {
     const fixed = configSchema.parse({ budget: { dynamic: false, maxAttempts: 2 } }).budget;
-    const result = computeBudget({ diagnostics: 30, files: 10, modules: 5, kinds: ['test'], failedAttemptsWithProgress: 4 }, fixed);
-    expect(result).toMatchObject({ maxAttempts: 2, maxModelCalls: 6, maxWallSeconds: 300, perAttemptTimeoutSeconds: 120, complexity: 1 });
+    const result = computeBudget(
+      { diagnostics: 30, files: 10, modules: 5, kinds: ['test'], failedAttemptsWithProgress: 4 },
+      fixed,
+    );
+    expect(result).toMatchObject({
+      maxAttempts: 2,
+      maxModelCalls: 6,
+      maxWallSeconds: 300,
+      perAttemptTimeoutSeconds: 120,
+      complexity: 1,
+    });
   });
 
   it('caps complexity at 3', () => {

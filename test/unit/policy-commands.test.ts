@@ -56,7 +56,9 @@ describe('mvnx init', () => {
   it('refuses an unknown preset with a did-you-mean', async () => {
     const root = await tempRepo();
     expect(await init(['--preset', 'asist'], { cwd: root, env: {} })).toBe(2);
-    expect(stderr).toBe('mvnx init: unknown preset "asist" (did you mean "assist"?); expected one of monitor, assist, auto, enterprise-tiered\n');
+    expect(stderr).toBe(
+      'mvnx init: unknown preset "asist" (did you mean "assist"?); expected one of monitor, assist, auto, enterprise-tiered\n',
+    );
   });
 
   it('prints its usage for --help and writes nothing', async () => {
@@ -69,13 +71,19 @@ describe('mvnx init', () => {
   it('refuses unknown arguments', async () => {
     const root = await tempRepo();
     expect(await init(['--yes'], { cwd: root, env: {} })).toBe(2);
-    expect(stderr).toBe('mvnx init: unknown argument --yes; usage: mvnx init [--preset monitor|assist|auto|enterprise-tiered] [--force]\n');
+    expect(stderr).toBe(
+      'mvnx init: unknown argument --yes; usage: mvnx init [--preset monitor|assist|auto|enterprise-tiered] [--force]\n',
+    );
   });
 });
 
 describe('mvnx explain', () => {
   it('prints each value with the file, env variable, flag or default that set it', async () => {
-    const root = await tempRepo({ 'pom.xml': '<project/>', '.mvnxrc.yaml': "extends: monitor\nrules:\n  - paths: ['**/*Test.java']\n    tier: auto\nmodel:\n  name: file-model\n" });
+    const root = await tempRepo({
+      'pom.xml': '<project/>',
+      '.mvnxrc.yaml':
+        "extends: monitor\nrules:\n  - paths: ['**/*Test.java']\n    tier: auto\nmodel:\n  name: file-model\n",
+    });
     expect(await explain(['--mvnx-tier=assist'], { cwd: root, env: { MVNX_MAVEN: '/opt/mvn/bin/mvn' } })).toBe(0);
     const lines = stdout.split('\n');
     const line = (prefix: string): string | undefined => lines.find((candidate) => candidate.startsWith(prefix));
@@ -83,17 +91,26 @@ describe('mvnx explain', () => {
     expect(line('model.name = ')).toMatch(/^model.name = "file-model"\s+\(\.mvnxrc\.yaml\)$/);
     expect(line('maven.executable = ')).toMatch(/\(env MVNX_MAVEN\)$/);
     expect(line('model.host = ')).toMatch(/^model.host = "http:\/\/127.0.0.1:11434"\s+\(default\)$/);
-    expect(line('rules[0] = ')).toMatch(/^rules\[0\] = \{"paths":\["\*\*\/\*Test.java"\],"tier":"auto"\}\s+\(\.mvnxrc\.yaml\)$/);
+    expect(line('rules[0] = ')).toMatch(
+      /^rules\[0\] = \{"paths":\["\*\*\/\*Test.java"\],"tier":"auto"\}\s+\(\.mvnxrc\.yaml\)$/,
+    );
     expect(line('assist.autoApplyLowRisk = ')).toMatch(/\(preset monitor\)$/);
-    expect(line('config files: ')).toBe(`config files: ${path.join(PRESETS_DIR, 'monitor.yaml')}, ${path.join(root, '.mvnxrc.yaml')}`);
+    expect(line('config files: ')).toBe(
+      `config files: ${path.join(PRESETS_DIR, 'monitor.yaml')}, ${path.join(root, '.mvnxrc.yaml')}`,
+    );
     expect(line('maven: ')).toBe('maven: Maven not found: MVNX_MAVEN=/opt/mvn/bin/mvn is not an executable file');
   });
 
   describe('says which Maven a build here runs, and why', () => {
-    const DISTRIBUTION = 'https://repo.maven.apache.org/maven2/org/apache/maven/apache-maven/3.9.9/apache-maven-3.9.9-bin.zip';
+    const DISTRIBUTION =
+      'https://repo.maven.apache.org/maven2/org/apache/maven/apache-maven/3.9.9/apache-maven-3.9.9-bin.zip';
     const mavenLine = () => stdout.split('\n').find((candidate) => candidate.startsWith('maven: '));
     const withWrapper = async () => {
-      const root = await tempRepo({ 'pom.xml': '<project/>', '.mvn/wrapper/maven-wrapper.properties': `distributionUrl=${DISTRIBUTION.replace(':', '\\:')}\n`, 'core/pom.xml': '<project/>' });
+      const root = await tempRepo({
+        'pom.xml': '<project/>',
+        '.mvn/wrapper/maven-wrapper.properties': `distributionUrl=${DISTRIBUTION.replace(':', '\\:')}\n`,
+        'core/pom.xml': '<project/>',
+      });
       await writeFile(path.join(root, 'mvnw'), '#!/bin/sh\nexit 1\n', { mode: 0o755 });
       return root;
     };
@@ -108,8 +125,12 @@ describe('mvnx explain', () => {
       );
       await writeFiles(dists, { 'abc123/apache-maven-3.9.9/bin/mvn': '' });
       stdout = '';
-      expect(await explain([], { cwd: path.join(root, 'core'), env: { MAVEN_USER_HOME: userHome, PATH: '/usr/bin:/bin' } })).toBe(0);
-      expect(mavenLine()).toBe(`maven: ${path.join(root, 'mvnw')} (the project's Maven wrapper, the nearest mvnw; it runs apache-maven-3.9.9-bin.zip from .mvn/wrapper/maven-wrapper.properties, downloaded in ${dists})`);
+      expect(
+        await explain([], { cwd: path.join(root, 'core'), env: { MAVEN_USER_HOME: userHome, PATH: '/usr/bin:/bin' } }),
+      ).toBe(0);
+      expect(mavenLine()).toBe(
+        `maven: ${path.join(root, 'mvnw')} (the project's Maven wrapper, the nearest mvnw; it runs apache-maven-3.9.9-bin.zip from .mvn/wrapper/maven-wrapper.properties, downloaded in ${dists})`,
+      );
     });
 
     it('mvn on PATH when there is no wrapper, and the setting that names another Maven', async () => {
@@ -121,8 +142,14 @@ describe('mvnx explain', () => {
       expect(mavenLine()).toBe(`maven: ${path.join(bin, 'mvn')} (mvn on PATH: no mvnw in ${root} or its parents)`);
       stdout = '';
       const wrapped = await withWrapper();
-      expect(await explain([`--mvnx-maven=${path.join(bin, 'mvn')}`, '--json'], { cwd: wrapped, env: { PATH: bin } })).toBe(0);
-      expect((JSON.parse(stdout) as { mavenToRun: unknown }).mavenToRun).toEqual({ executable: path.join(bin, 'mvn'), source: 'flag', why: `${path.join(bin, 'mvn')} (--mvnx-maven)` });
+      expect(
+        await explain([`--mvnx-maven=${path.join(bin, 'mvn')}`, '--json'], { cwd: wrapped, env: { PATH: bin } }),
+      ).toBe(0);
+      expect((JSON.parse(stdout) as { mavenToRun: unknown }).mavenToRun).toEqual({
+        executable: path.join(bin, 'mvn'),
+        source: 'flag',
+        why: `${path.join(bin, 'mvn')} (--mvnx-maven)`,
+      });
     });
   });
 
@@ -153,7 +180,10 @@ describe('mvnx explain', () => {
     [['--mvnx-tire=auto'], 'unknown flag --mvnx-tire; did you mean --mvnx-tier? (see mvnx --help)'],
   ])('refuses %j with the usage error (exit 2)', async (args, what) => {
     const root = await tempRepo();
-    await expect(explain(args, { cwd: root, env: {} })).rejects.toMatchObject({ exitCode: 2, message: `mvnx explain: ${what}; ${USAGE}` });
+    await expect(explain(args, { cwd: root, env: {} })).rejects.toMatchObject({
+      exitCode: 2,
+      message: `mvnx explain: ${what}; ${USAGE}`,
+    });
     expect(stdout).toBe('');
   });
 

@@ -12,7 +12,25 @@ import { load, loadError, tempRepo } from './policy-helpers.js';
 const lines = (text: string) => parseConfigText(text, 'f', 'yaml').lineOf;
 
 describe('lineOf', () => {
-  const text = ['# team config', 'tier: assist', 'model:', '  name:', '    qwen', '  host: h', 'rules:', '  - paths: [a]', '  -', '    paths:', '      - b', 'empty:', 'budget:', '  maxAttempts:', '    a: 1', '    undefined: 2', ''].join('\n');
+  const text = [
+    '# team config',
+    'tier: assist',
+    'model:',
+    '  name:',
+    '    qwen',
+    '  host: h',
+    'rules:',
+    '  - paths: [a]',
+    '  -',
+    '    paths:',
+    '      - b',
+    'empty:',
+    'budget:',
+    '  maxAttempts:',
+    '    a: 1',
+    '    undefined: 2',
+    '',
+  ].join('\n');
   const lineOf = lines(text);
 
   it.each([
@@ -46,7 +64,11 @@ describe('lineOf', () => {
 
 describe('syntax errors', () => {
   it.each([
-    ['yaml', 'tier: auto\nmodel:\n  name: [unclosed\n', 'Invalid config f:3: syntax error: Flow sequence in block collection must be sufficiently indented and end with a ]'],
+    [
+      'yaml',
+      'tier: auto\nmodel:\n  name: [unclosed\n',
+      'Invalid config f:3: syntax error: Flow sequence in block collection must be sufficiently indented and end with a ]',
+    ],
     ['yaml', 'tier: auto\ntier: off\n', 'Invalid config f:2: syntax error: Map keys must be unique'],
     ['yaml', 'a: b: c\n', 'Invalid config f:1: syntax error: Nested mappings are not allowed in compact mappings'],
     ['json', '{"a" 1}', "Invalid config f:1: syntax error: Expected ':' after property name"],
@@ -60,18 +82,30 @@ describe('syntax errors', () => {
 
 describe('budget above its hard cap', () => {
   it('accepts a budget equal to its hard cap', async () => {
-    const root = await tempRepo({ '.mvnxrc.yaml': 'budget:\n  maxAttempts: 5\n  maxModelCalls: 7\n  maxWallSeconds: 60\n  perAttemptTimeoutSeconds: 30\n  hardCap:\n    maxAttempts: 5\n    maxModelCalls: 7\n    maxWallSeconds: 60\n    perAttemptTimeoutSeconds: 30\n' });
-    expect((await load(root)).budget).toMatchObject({ maxAttempts: 5, hardCap: { maxAttempts: 5, maxModelCalls: 7, maxWallSeconds: 60, perAttemptTimeoutSeconds: 30 } });
+    const root = await tempRepo({
+      '.mvnxrc.yaml':
+        'budget:\n  maxAttempts: 5\n  maxModelCalls: 7\n  maxWallSeconds: 60\n  perAttemptTimeoutSeconds: 30\n  hardCap:\n    maxAttempts: 5\n    maxModelCalls: 7\n    maxWallSeconds: 60\n    perAttemptTimeoutSeconds: 30\n',
+    });
+    expect((await load(root)).budget).toMatchObject({
+      maxAttempts: 5,
+      hardCap: { maxAttempts: 5, maxModelCalls: 7, maxWallSeconds: 60, perAttemptTimeoutSeconds: 30 },
+    });
   });
 
   it('names the source of the budget and of the hard cap when the cap is set in a file', async () => {
     const root = await tempRepo({ '.mvnxrc.yaml': 'budget:\n  hardCap:\n    maxModelCalls: 4\n' });
-    expect(await loadError(root)).toBe('Invalid config default: budget.maxModelCalls: found 6, expected at most budget.hardCap.maxModelCalls (4, from .mvnxrc.yaml)');
+    expect(await loadError(root)).toBe(
+      'Invalid config default: budget.maxModelCalls: found 6, expected at most budget.hardCap.maxModelCalls (4, from .mvnxrc.yaml)',
+    );
     expect(await loadError(root, { env: { MVNX_MAX_WALL_SECONDS: '1000' } })).toBe(
       'Invalid config default: budget.maxModelCalls: found 6, expected at most budget.hardCap.maxModelCalls (4, from .mvnxrc.yaml)',
     );
-    const wall = await tempRepo({ '.mvnxrc.yaml': 'budget:\n  perAttemptTimeoutSeconds: 200\n  hardCap:\n    perAttemptTimeoutSeconds: 100\n' });
-    expect(await loadError(wall)).toBe('Invalid config .mvnxrc.yaml: budget.perAttemptTimeoutSeconds: found 200, expected at most budget.hardCap.perAttemptTimeoutSeconds (100, from .mvnxrc.yaml)');
+    const wall = await tempRepo({
+      '.mvnxrc.yaml': 'budget:\n  perAttemptTimeoutSeconds: 200\n  hardCap:\n    perAttemptTimeoutSeconds: 100\n',
+    });
+    expect(await loadError(wall)).toBe(
+      'Invalid config .mvnxrc.yaml: budget.perAttemptTimeoutSeconds: found 200, expected at most budget.hardCap.perAttemptTimeoutSeconds (100, from .mvnxrc.yaml)',
+    );
     expect(await loadError(await tempRepo(), { env: { MVNX_MAX_WALL_SECONDS: '1000' } })).toBe(
       'Invalid config env MVNX_MAX_WALL_SECONDS: budget.maxWallSeconds: found 1000, expected at most budget.hardCap.maxWallSeconds (900, from default)',
     );

@@ -8,7 +8,8 @@ import { configSchema } from '../../src/policy/schema.js';
 import type { ChangeSet } from '../../src/patch/types.js';
 
 const PROJECT = fileURLToPath(new URL('../fixtures/policy/coverage-project/', import.meta.url));
-const report = (module: string): Promise<string> => readFile(path.join(PROJECT, module, 'target/site/jacoco/jacoco.xml'), 'utf8');
+const report = (module: string): Promise<string> =>
+  readFile(path.join(PROJECT, module, 'target/site/jacoco/jacoco.xml'), 'utf8');
 
 describe('JaCoCo line coverage', () => {
   it('reads the report-level LINE counter, not a class or method one', async () => {
@@ -20,8 +21,12 @@ describe('JaCoCo line coverage', () => {
 
   it('gives undefined for text that is not a report, or a report without lines', () => {
     expect(readJacocoLineCoverage('not xml at all <<<')).toBeUndefined();
-    expect(readJacocoLineCoverage('<report name="x"><counter type="BRANCH" missed="1" covered="1"/></report>')).toBeUndefined();
-    expect(readJacocoLineCoverage('<report name="x"><counter type="LINE" missed="0" covered="0"/></report>')).toBeUndefined();
+    expect(
+      readJacocoLineCoverage('<report name="x"><counter type="BRANCH" missed="1" covered="1"/></report>'),
+    ).toBeUndefined();
+    expect(
+      readJacocoLineCoverage('<report name="x"><counter type="LINE" missed="0" covered="0"/></report>'),
+    ).toBeUndefined();
   });
 
   it('reads a module folder, and undefined when it has no report', async () => {
@@ -43,7 +48,9 @@ describe('JaCoCo line coverage', () => {
 
 describe('auto.requireCoverage gating', () => {
   const config = configSchema.parse({ tier: 'auto', auto: { requireCoverage: 80 } });
-  const fix = (dir: string): ChangeSet => ({ files: [{ path: `${dir}/src/main/java/com/acme/A.java`, before: 'int a = 1 - 2;\n', after: 'int a = 1 + 2;\n' }] });
+  const fix = (dir: string): ChangeSet => ({
+    files: [{ path: `${dir}/src/main/java/com/acme/A.java`, before: 'int a = 1 - 2;\n', after: 'int a = 1 + 2;\n' }],
+  });
   const decide = async (dir: string, artifactId: string) =>
     decideVerified({
       config,
@@ -61,28 +68,55 @@ describe('auto.requireCoverage gating', () => {
   it('drops to assist below the threshold and says by how much', async () => {
     const decision = await decide('payments', 'acme-payments');
     expect(decision).toMatchObject({ action: 'suggest', tier: 'assist' });
-    expect(decision.reasons).toContain('module acme-payments line coverage 29.2% is below auto.requireCoverage 80%: tier drops to assist');
+    expect(decision.reasons).toContain(
+      'module acme-payments line coverage 29.2% is below auto.requireCoverage 80%: tier drops to assist',
+    );
   });
 
   it('drops to assist when the module has no jacoco report', async () => {
     const decision = await decide('web', 'acme-web');
     expect(decision).toMatchObject({ action: 'suggest', tier: 'assist' });
-    expect(decision.reasons).toContain('module acme-web has no jacoco report (target/site/jacoco/jacoco.xml), auto.requireCoverage is 80%: tier drops to assist');
+    expect(decision.reasons).toContain(
+      'module acme-web has no jacoco report (target/site/jacoco/jacoco.xml), auto.requireCoverage is 80%: tier drops to assist',
+    );
   });
 
   it('treats exactly the threshold as enough', () => {
-    const decision = decideVerified({ config, changeSet: fix('core'), changeTypes: ['edit-main-source'], modules: ['m'], coverage: { m: 80 }, interactive: false });
+    const decision = decideVerified({
+      config,
+      changeSet: fix('core'),
+      changeTypes: ['edit-main-source'],
+      modules: ['m'],
+      coverage: { m: 80 },
+      interactive: false,
+    });
     expect(decision.action).toBe('apply');
   });
 
   it('drops to assist when the module is unknown', () => {
-    const decision = decideVerified({ config, changeSet: fix('core'), changeTypes: ['edit-main-source'], modules: [], interactive: false });
+    const decision = decideVerified({
+      config,
+      changeSet: fix('core'),
+      changeTypes: ['edit-main-source'],
+      modules: [],
+      interactive: false,
+    });
     expect(decision.tier).toBe('assist');
-    expect(decision.reasons).toContain("auto.requireCoverage is 80% but the patch's module is unknown: tier drops to assist");
+    expect(decision.reasons).toContain(
+      "auto.requireCoverage is 80% but the patch's module is unknown: tier drops to assist",
+    );
   });
 
   it('does not gate when requireCoverage is unset', () => {
     const open = configSchema.parse({ tier: 'auto' });
-    expect(decideVerified({ config: open, changeSet: fix('web'), changeTypes: ['edit-main-source'], modules: ['acme-web'], interactive: false }).action).toBe('apply');
+    expect(
+      decideVerified({
+        config: open,
+        changeSet: fix('web'),
+        changeTypes: ['edit-main-source'],
+        modules: ['acme-web'],
+        interactive: false,
+      }).action,
+    ).toBe('apply');
   });
 });

@@ -42,7 +42,11 @@ describe('config discovery', () => {
   });
 
   it('uses the first search place when one folder has several', async () => {
-    const root = await tempRepo({ '.mvnxrc.yaml': 'tier: monitor\n', '.mvnxrc.json': '{"tier": "auto"}', '.config/mvnxrc': 'tier: off' });
+    const root = await tempRepo({
+      '.mvnxrc.yaml': 'tier: monitor\n',
+      '.mvnxrc.json': '{"tier": "auto"}',
+      '.config/mvnxrc': 'tier: off',
+    });
     expect((await load(root)).tier).toBe('auto');
   });
 
@@ -83,12 +87,16 @@ describe('config discovery', () => {
 
   it('reports a missing --mvnx-config file in one line', async () => {
     const root = await tempRepo();
-    expect(await loadError(root, { configFile: path.join(root, 'nope.yaml') })).toBe('Config file nope.yaml (from --mvnx-config) does not exist');
+    expect(await loadError(root, { configFile: path.join(root, 'nope.yaml') })).toBe(
+      'Config file nope.yaml (from --mvnx-config) does not exist',
+    );
   });
 
   it('reports a missing MVNX_CONFIG file and says where the name came from', async () => {
     const root = await tempRepo();
-    expect(await loadError(root, { env: { MVNX_CONFIG: '/does/not/exist.yaml' } })).toBe('Config file /does/not/exist.yaml (from MVNX_CONFIG) does not exist');
+    expect(await loadError(root, { env: { MVNX_CONFIG: '/does/not/exist.yaml' } })).toBe(
+      'Config file /does/not/exist.yaml (from MVNX_CONFIG) does not exist',
+    );
   });
 
   it('refuses an explicit config of an unknown file type', async () => {

@@ -37,22 +37,30 @@ describe('a base that cannot be found', () => {
 
 describe('config discovery corners', () => {
   it("reads no package.json field and no place outside mvnx's own list", async () => {
-    const root = await tempRepo({ 'package.json': JSON.stringify({ name: 'web', mvnx: { tier: 'auto' } }), 'mvnx.config.ts': 'export default { tier: "auto" };\n' });
+    const root = await tempRepo({
+      'package.json': JSON.stringify({ name: 'web', mvnx: { tier: 'auto' } }),
+      'mvnx.config.ts': 'export default { tier: "auto" };\n',
+    });
     const config = await load(root);
     expect(config.tier).toBe('assist');
     expect(config.files).toEqual([]);
   });
 
-  it.each([['module.exports = null;\n'], ['module.exports = undefined;\n']])('takes a named JS config that exports nothing (%s) as empty', async (text) => {
-    const root = await tempRepo({ 'team.cjs': text });
-    const config = await load(root, { configFile: path.join(root, 'team.cjs') });
-    expect(config.tier).toBe('assist');
-    expect(config.files).toEqual([path.join(root, 'team.cjs')]);
-  });
+  it.each([['module.exports = null;\n'], ['module.exports = undefined;\n']])(
+    'takes a named JS config that exports nothing (%s) as empty',
+    async (text) => {
+      const root = await tempRepo({ 'team.cjs': text });
+      const config = await load(root, { configFile: path.join(root, 'team.cjs') });
+      expect(config.tier).toBe('assist');
+      expect(config.files).toEqual([path.join(root, 'team.cjs')]);
+    },
+  );
 
   it('takes a named empty YAML file as empty', async () => {
     const root = await tempRepo({ 'team.yaml': '' });
-    expect((await load(root, { configFile: path.join(root, 'team.yaml') })).files).toEqual([path.join(root, 'team.yaml')]);
+    expect((await load(root, { configFile: path.join(root, 'team.yaml') })).files).toEqual([
+      path.join(root, 'team.yaml'),
+    ]);
   });
 
   it.each([

@@ -57,7 +57,10 @@ budget:
   });
 
   it('replaces other lists whole', async () => {
-    const root = await tempRepo({ 'base.yaml': 'allowedChanges: [edit-main-source, edit-test-source]\n', '.mvnxrc.yaml': 'extends: ./base.yaml\nallowedChanges: [edit-test-source]\n' });
+    const root = await tempRepo({
+      'base.yaml': 'allowedChanges: [edit-main-source, edit-test-source]\n',
+      '.mvnxrc.yaml': 'extends: ./base.yaml\nallowedChanges: [edit-test-source]\n',
+    });
     expect((await load(root)).allowedChanges).toEqual(['edit-test-source']);
   });
 
@@ -71,14 +74,26 @@ budget:
     });
     const config = await load(root);
     expect(config.rules.map((rule) => rule.paths[0])).toEqual(['d/**', 'b/**', 'c/**', 'a/**']);
-    expect(config.files.map((file) => path.basename(file))).toEqual(['monitor.yaml', 'd.yaml', 'b.yaml', 'c.yaml', 'a.yaml', '.mvnxrc.yaml']);
+    expect(config.files.map((file) => path.basename(file))).toEqual([
+      'monitor.yaml',
+      'd.yaml',
+      'b.yaml',
+      'c.yaml',
+      'a.yaml',
+      '.mvnxrc.yaml',
+    ]);
     expect(config.tier).toBe('monitor');
   });
 
-  it('resolves an npm package from the config file\'s folder', async () => {
+  it("resolves an npm package from the config file's folder", async () => {
     const root = await tempRepo({
-      'node_modules/@acme/mvnx-policy/package.json': JSON.stringify({ name: '@acme/mvnx-policy', version: '1.0.0', main: 'policy.yaml' }),
-      'node_modules/@acme/mvnx-policy/policy.yaml': "extends: ./shared.yaml\ntier: monitor\nrules:\n  - paths: ['**/billing/**']\n    tier: off\n",
+      'node_modules/@acme/mvnx-policy/package.json': JSON.stringify({
+        name: '@acme/mvnx-policy',
+        version: '1.0.0',
+        main: 'policy.yaml',
+      }),
+      'node_modules/@acme/mvnx-policy/policy.yaml':
+        "extends: ./shared.yaml\ntier: monitor\nrules:\n  - paths: ['**/billing/**']\n    tier: off\n",
       'node_modules/@acme/mvnx-policy/shared.yaml': 'model:\n  name: acme-coder\n',
       'service/.mvnxrc.yaml': 'extends: "@acme/mvnx-policy"\n',
     });
@@ -104,7 +119,9 @@ budget:
       'a.yaml': 'extends: ./b.yaml\n',
       'b.yaml': 'extends: ./a.yaml\n',
     });
-    expect(await loadError(root)).toBe('Invalid config b.yaml: extends cycle: .mvnxrc.yaml -> a.yaml -> b.yaml -> a.yaml');
+    expect(await loadError(root)).toBe(
+      'Invalid config b.yaml: extends cycle: .mvnxrc.yaml -> a.yaml -> b.yaml -> a.yaml',
+    );
   });
 
   it('refuses a file that extends itself', async () => {
@@ -126,8 +143,13 @@ budget:
   });
 
   it('validates a base with its own file name and line', async () => {
-    const root = await tempRepo({ '.mvnxrc.yaml': 'extends: ./base.yaml\n', 'base.yaml': 'tier: monitor\nbudget:\n  maxAtempts: 2\n' });
-    expect(await loadError(root)).toBe('Invalid config base.yaml:3: budget.maxAtempts: unknown key "maxAtempts" (did you mean "maxAttempts"?)');
+    const root = await tempRepo({
+      '.mvnxrc.yaml': 'extends: ./base.yaml\n',
+      'base.yaml': 'tier: monitor\nbudget:\n  maxAtempts: 2\n',
+    });
+    expect(await loadError(root)).toBe(
+      'Invalid config base.yaml:3: budget.maxAtempts: unknown key "maxAtempts" (did you mean "maxAttempts"?)',
+    );
   });
 
   it('resolves guidelines.file and local plugins relative to the file that names them', async () => {
@@ -141,7 +163,10 @@ budget:
   });
 
   it('lets text guidelines replace file guidelines from a base', async () => {
-    const root = await tempRepo({ 'base.yaml': 'guidelines:\n  file: rules.md\n', '.mvnxrc.yaml': 'extends: ./base.yaml\nguidelines: Prefer records.\n' });
+    const root = await tempRepo({
+      'base.yaml': 'guidelines:\n  file: rules.md\n',
+      '.mvnxrc.yaml': 'extends: ./base.yaml\nguidelines: Prefer records.\n',
+    });
     const config = await load(root);
     expect(config.guidelines).toBe('Prefer records.');
     expect(config.sources.guidelines).toBe('.mvnxrc.yaml');

@@ -28,12 +28,18 @@ export async function writeFiles(root: string, files: Record<string, string>): P
   }
 }
 
-export function load(projectRoot: string, options: Partial<Omit<LoadConfigOptions, 'projectRoot'>> = {}): Promise<EffectiveConfig> {
+export function load(
+  projectRoot: string,
+  options: Partial<Omit<LoadConfigOptions, 'projectRoot'>> = {},
+): Promise<EffectiveConfig> {
   return loadEffectiveConfig({ projectRoot, env: {}, ...options });
 }
 
 /** The one-line MvnxError message loading fails with; fails the test when loading succeeds. */
-export async function loadError(projectRoot: string, options: Partial<Omit<LoadConfigOptions, 'projectRoot'>> = {}): Promise<string> {
+export async function loadError(
+  projectRoot: string,
+  options: Partial<Omit<LoadConfigOptions, 'projectRoot'>> = {},
+): Promise<string> {
   try {
     await load(projectRoot, options);
   } catch (error) {

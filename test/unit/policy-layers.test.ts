@@ -11,7 +11,15 @@ import { envLayers, flagLayers, ollamaHostLayer } from '../../src/policy/overrid
 describe('mergeLayers', () => {
   it("drops a file's own extends and $schema at the top level, and keeps those names deeper as values", () => {
     const merged = mergeLayers([
-      { value: { extends: ['assist'], $schema: './schema.json', tier: 'auto', guidelines: { extends: 'kept', $schema: 'kept too' } }, source: 'team.yaml' },
+      {
+        value: {
+          extends: ['assist'],
+          $schema: './schema.json',
+          tier: 'auto',
+          guidelines: { extends: 'kept', $schema: 'kept too' },
+        },
+        source: 'team.yaml',
+      },
     ]);
     expect(merged).toEqual({
       value: { tier: 'auto', guidelines: { extends: 'kept', $schema: 'kept too' } },
@@ -21,15 +29,36 @@ describe('mergeLayers', () => {
 
   it('appends only the top-level rules and protectedPaths; a list deeper, even named rules, is replaced', () => {
     const merged = mergeLayers([
-      { value: { rules: [{ paths: ['a/**'] }], protectedPaths: ['x/**'], section: { rules: ['base'], protectedPaths: ['base'] } }, source: 'base' },
-      { value: { rules: [{ paths: ['b/**'] }], protectedPaths: ['x/**', 'y/**'], section: { rules: ['mine'], protectedPaths: ['mine'] } }, source: 'mine' },
+      {
+        value: {
+          rules: [{ paths: ['a/**'] }],
+          protectedPaths: ['x/**'],
+          section: { rules: ['base'], protectedPaths: ['base'] },
+        },
+        source: 'base',
+      },
+      {
+        value: {
+          rules: [{ paths: ['b/**'] }],
+          protectedPaths: ['x/**', 'y/**'],
+          section: { rules: ['mine'], protectedPaths: ['mine'] },
+        },
+        source: 'mine',
+      },
     ]);
     expect(merged.value).toEqual({
       rules: [{ paths: ['a/**'] }, { paths: ['b/**'] }],
       protectedPaths: ['x/**', 'y/**'],
       section: { rules: ['mine'], protectedPaths: ['mine'] },
     });
-    expect(merged.sources).toEqual({ 'rules[0]': 'base', 'rules[1]': 'mine', 'protectedPaths[0]': 'base', 'protectedPaths[1]': 'mine', 'section.rules': 'mine', 'section.protectedPaths': 'mine' });
+    expect(merged.sources).toEqual({
+      'rules[0]': 'base',
+      'rules[1]': 'mine',
+      'protectedPaths[0]': 'base',
+      'protectedPaths[1]': 'mine',
+      'section.rules': 'mine',
+      'section.protectedPaths': 'mine',
+    });
   });
 
   it('forgets the sources a replaced value had: a scalar turned into a mapping, and a list turned into a scalar', () => {
@@ -41,7 +70,10 @@ describe('mergeLayers', () => {
     ).toEqual({ 'model.name': 'mine' });
     expect(
       mergeLayers([
-        { value: { rules: [{ paths: ['a/**'] }, { paths: ['b/**'] }], model: { name: 'qwen', host: 'h' } }, source: 'base' },
+        {
+          value: { rules: [{ paths: ['a/**'] }, { paths: ['b/**'] }], model: { name: 'qwen', host: 'h' } },
+          source: 'base',
+        },
         { value: { rules: 'none', model: 'gone' }, source: 'mine' },
       ]),
     ).toEqual({ value: { rules: 'none', model: 'gone' }, sources: { rules: 'mine', model: 'mine' } });
@@ -57,7 +89,15 @@ describe('mergeLayers', () => {
   });
 
   it('isPlainObject: a mapping, not null, a list or a scalar', () => {
-    expect([{}, { a: 1 }, null, [], 'x', 3, undefined].map(isPlainObject)).toEqual([true, true, false, false, false, false, false]);
+    expect([{}, { a: 1 }, null, [], 'x', 3, undefined].map(isPlainObject)).toEqual([
+      true,
+      true,
+      false,
+      false,
+      false,
+      false,
+      false,
+    ]);
   });
 });
 
@@ -74,15 +114,27 @@ describe('envLayers', () => {
   });
 
   it('reads numbers, and leaves blank or non-numeric text for validation to name', () => {
-    expect(envLayers({ MVNX_TEMPERATURE: ' 0.5 ' })).toEqual([{ value: { model: { temperature: 0.5 } }, source: 'env MVNX_TEMPERATURE' }]);
-    expect(() => envLayers({ MVNX_TEMPERATURE: ' ' })).toThrow('Invalid env MVNX_TEMPERATURE: model.temperature: found " " (string), expected a number');
-    expect(() => envLayers({ MVNX_SEED: 'Infinity' })).toThrow('Invalid env MVNX_SEED: model.seed: found "Infinity" (string), expected a number');
+    expect(envLayers({ MVNX_TEMPERATURE: ' 0.5 ' })).toEqual([
+      { value: { model: { temperature: 0.5 } }, source: 'env MVNX_TEMPERATURE' },
+    ]);
+    expect(() => envLayers({ MVNX_TEMPERATURE: ' ' })).toThrow(
+      'Invalid env MVNX_TEMPERATURE: model.temperature: found " " (string), expected a number',
+    );
+    expect(() => envLayers({ MVNX_SEED: 'Infinity' })).toThrow(
+      'Invalid env MVNX_SEED: model.seed: found "Infinity" (string), expected a number',
+    );
   });
 
   it('reads a switch without whenOn as the boolean itself, and refuses a word that is no switch', () => {
-    expect(envLayers({ MVNX_PUBLISH: 'no' })).toEqual([{ value: { publish: { auto: false } }, source: 'env MVNX_PUBLISH' }]);
-    expect(envLayers({ MVNX_PUBLISH: 'YES' })).toEqual([{ value: { publish: { auto: true } }, source: 'env MVNX_PUBLISH' }]);
-    expect(() => envLayers({ MVNX_PUBLISH: 'sometimes' })).toThrow('Invalid env MVNX_PUBLISH: found "sometimes", expected true or false (1/0, yes/no)');
+    expect(envLayers({ MVNX_PUBLISH: 'no' })).toEqual([
+      { value: { publish: { auto: false } }, source: 'env MVNX_PUBLISH' },
+    ]);
+    expect(envLayers({ MVNX_PUBLISH: 'YES' })).toEqual([
+      { value: { publish: { auto: true } }, source: 'env MVNX_PUBLISH' },
+    ]);
+    expect(() => envLayers({ MVNX_PUBLISH: 'sometimes' })).toThrow(
+      'Invalid env MVNX_PUBLISH: found "sometimes", expected true or false (1/0, yes/no)',
+    );
   });
 });
 
@@ -92,7 +144,9 @@ describe('flagLayers', () => {
       { value: { publish: { auto: true } }, source: 'flag --mvnx-publish' },
       { value: { agent: { mode: 'always' } }, source: 'flag --mvnx-agent' },
     ]);
-    expect(() => flagLayers({ model: true })).toThrow('Invalid flag --mvnx-model: it needs a value (--mvnx-model=VALUE)');
+    expect(() => flagLayers({ model: true })).toThrow(
+      'Invalid flag --mvnx-model: it needs a value (--mvnx-model=VALUE)',
+    );
   });
 });
 
@@ -100,6 +154,8 @@ describe('ollamaHostLayer', () => {
   it('ignores a blank OLLAMA_HOST and reads a host around spaces as Ollama does', () => {
     expect(ollamaHostLayer({})).toEqual([]);
     expect(ollamaHostLayer({ OLLAMA_HOST: '   ' })).toEqual([]);
-    expect(ollamaHostLayer({ OLLAMA_HOST: ' gpu-box ' })).toEqual([{ value: { model: { host: 'http://gpu-box:11434' } }, source: 'env OLLAMA_HOST' }]);
+    expect(ollamaHostLayer({ OLLAMA_HOST: ' gpu-box ' })).toEqual([
+      { value: { model: { host: 'http://gpu-box:11434' } }, source: 'env OLLAMA_HOST' },
+    ]);
   });
 });

@@ -27,7 +27,13 @@ describe('precedence: defaults < extends < file < env < flags', () => {
   it('lets env override the file', async () => {
     const root = await tempRepo({ '.mvnxrc.yaml': FILE });
     const config = await load(root, {
-      env: { MVNX_TIER: 'auto', MVNX_MODEL: 'env-model', MVNX_MAVEN: '/env/mvn', MVNX_EDIT_FORMAT: 'json', MVNX_MAX_ATTEMPTS: '6' },
+      env: {
+        MVNX_TIER: 'auto',
+        MVNX_MODEL: 'env-model',
+        MVNX_MAVEN: '/env/mvn',
+        MVNX_EDIT_FORMAT: 'json',
+        MVNX_MAX_ATTEMPTS: '6',
+      },
     });
     expect(config.tier).toBe('auto');
     expect(config.model.name).toBe('env-model');
@@ -81,12 +87,54 @@ describe('precedence: defaults < extends < file < env < flags', () => {
 
   describe('model host: flag, MVNX_HOST, config, OLLAMA_HOST, default', () => {
     const cases: [string, Record<string, string>, Record<string, string>, string | undefined, string, string][] = [
-      ['flag wins over everything', { MVNX_HOST: 'http://env:2', OLLAMA_HOST: 'ollama:3' }, { host: 'http://flag:1' }, 'http://file:4', 'http://flag:1', 'flag --mvnx-host'],
-      ['MVNX_HOST wins over config', { MVNX_HOST: 'http://env:2', OLLAMA_HOST: 'ollama:3' }, {}, 'http://file:4', 'http://env:2', 'env MVNX_HOST'],
-      ['config wins over OLLAMA_HOST', { OLLAMA_HOST: 'ollama:3' }, {}, 'http://file:4', 'http://file:4', '.mvnxrc.yaml'],
-      ['OLLAMA_HOST wins over the default', { OLLAMA_HOST: 'ollama:3' }, {}, undefined, 'http://ollama:3', 'env OLLAMA_HOST'],
-      ['OLLAMA_HOST without a port gets Ollama\'s', { OLLAMA_HOST: 'gpu-box' }, {}, undefined, 'http://gpu-box:11434', 'env OLLAMA_HOST'],
-      ['OLLAMA_HOST as a URL is kept', { OLLAMA_HOST: 'https://ollama.example.com/' }, {}, undefined, 'https://ollama.example.com', 'env OLLAMA_HOST'],
+      [
+        'flag wins over everything',
+        { MVNX_HOST: 'http://env:2', OLLAMA_HOST: 'ollama:3' },
+        { host: 'http://flag:1' },
+        'http://file:4',
+        'http://flag:1',
+        'flag --mvnx-host',
+      ],
+      [
+        'MVNX_HOST wins over config',
+        { MVNX_HOST: 'http://env:2', OLLAMA_HOST: 'ollama:3' },
+        {},
+        'http://file:4',
+        'http://env:2',
+        'env MVNX_HOST',
+      ],
+      [
+        'config wins over OLLAMA_HOST',
+        { OLLAMA_HOST: 'ollama:3' },
+        {},
+        'http://file:4',
+        'http://file:4',
+        '.mvnxrc.yaml',
+      ],
+      [
+        'OLLAMA_HOST wins over the default',
+        { OLLAMA_HOST: 'ollama:3' },
+        {},
+        undefined,
+        'http://ollama:3',
+        'env OLLAMA_HOST',
+      ],
+      [
+        "OLLAMA_HOST without a port gets Ollama's",
+        { OLLAMA_HOST: 'gpu-box' },
+        {},
+        undefined,
+        'http://gpu-box:11434',
+        'env OLLAMA_HOST',
+      ],
+      [
+        'OLLAMA_HOST as a URL is kept',
+        { OLLAMA_HOST: 'https://ollama.example.com/' },
+        {},
+        undefined,
+        'https://ollama.example.com',
+        'env OLLAMA_HOST',
+      ],
       ['default', {}, {}, undefined, 'http://127.0.0.1:11434', 'default'],
     ];
     it.each(cases)('%s', async (_name, env, flags, fileHost, expected, source) => {
@@ -102,7 +150,7 @@ describe('precedence: defaults < extends < file < env < flags', () => {
       ['flag', { overrides: { host: 'gpu-box' } }, 'flag --mvnx-host'],
       ['MVNX_HOST', { env: { MVNX_HOST: 'gpu-box' } }, 'env MVNX_HOST'],
       ['OLLAMA_HOST', { env: { OLLAMA_HOST: 'gpu-box' } }, 'env OLLAMA_HOST'],
-    ] as const)('a bare host from %s means Ollama\'s port 11434', async (_source, options, source) => {
+    ] as const)("a bare host from %s means Ollama's port 11434", async (_source, options, source) => {
       const root = await tempRepo();
       const config = await load(root, options);
       expect(config.model.host).toBe('http://gpu-box:11434');
@@ -110,13 +158,21 @@ describe('precedence: defaults < extends < file < env < flags', () => {
     });
 
     it('a bare host in a config file means port 11434 too, and a port or scheme given is kept', async () => {
-      expect((await load(await tempRepo({ '.mvnxrc.yaml': 'model:\n  host: gpu-box\n' }))).model.host).toBe('http://gpu-box:11434');
-      expect((await load(await tempRepo(), { overrides: { host: 'gpu-box:8080' } })).model.host).toBe('http://gpu-box:8080');
-      expect((await load(await tempRepo(), { overrides: { host: 'http://gpu-box' } })).model.host).toBe('http://gpu-box');
-      expect((await load(await tempRepo(), { overrides: { host: ':11500' } })).model.host).toBe('http://127.0.0.1:11500');
+      expect((await load(await tempRepo({ '.mvnxrc.yaml': 'model:\n  host: gpu-box\n' }))).model.host).toBe(
+        'http://gpu-box:11434',
+      );
+      expect((await load(await tempRepo(), { overrides: { host: 'gpu-box:8080' } })).model.host).toBe(
+        'http://gpu-box:8080',
+      );
+      expect((await load(await tempRepo(), { overrides: { host: 'http://gpu-box' } })).model.host).toBe(
+        'http://gpu-box',
+      );
+      expect((await load(await tempRepo(), { overrides: { host: ':11500' } })).model.host).toBe(
+        'http://127.0.0.1:11500',
+      );
     });
 
-    it('a bare host for an OpenAI-compatible server keeps the scheme\'s port (11434 is Ollama\'s)', async () => {
+    it("a bare host for an OpenAI-compatible server keeps the scheme's port (11434 is Ollama's)", async () => {
       const config = await load(await tempRepo(), { overrides: { host: 'llm-box', provider: 'openai-compatible' } });
       expect(config.model.host).toBe('http://llm-box');
     });
@@ -127,7 +183,10 @@ describe('precedence: defaults < extends < file < env < flags', () => {
     });
 
     it('a preset host (config) also beats OLLAMA_HOST', async () => {
-      const root = await tempRepo({ 'base.yaml': 'model:\n  host: http://base:5\n', '.mvnxrc.yaml': 'extends: ./base.yaml\n' });
+      const root = await tempRepo({
+        'base.yaml': 'model:\n  host: http://base:5\n',
+        '.mvnxrc.yaml': 'extends: ./base.yaml\n',
+      });
       expect((await load(root, { env: { OLLAMA_HOST: 'ollama:3' } })).model.host).toBe('http://base:5');
     });
   });
@@ -139,12 +198,16 @@ describe('precedence: defaults < extends < file < env < flags', () => {
 
   it('refuses a value flag given without a value', async () => {
     const root = await tempRepo();
-    expect(await loadError(root, { overrides: { tier: true } })).toBe('Invalid flag --mvnx-tier: it needs a value (--mvnx-tier=VALUE)');
+    expect(await loadError(root, { overrides: { tier: true } })).toBe(
+      'Invalid flag --mvnx-tier: it needs a value (--mvnx-tier=VALUE)',
+    );
   });
 
   it('refuses a bad switch value', async () => {
     const root = await tempRepo();
-    expect(await loadError(root, { env: { MVNX_NO_FIX: 'maybe' } })).toBe('Invalid env MVNX_NO_FIX: found "maybe", expected true or false (1/0, yes/no)');
+    expect(await loadError(root, { env: { MVNX_NO_FIX: 'maybe' } })).toBe(
+      'Invalid env MVNX_NO_FIX: found "maybe", expected true or false (1/0, yes/no)',
+    );
   });
 
   it('refuses a bad tier from env with a did-you-mean', async () => {
@@ -156,6 +219,8 @@ describe('precedence: defaults < extends < file < env < flags', () => {
 
   it('refuses a non-numeric number flag, naming the flag', async () => {
     const root = await tempRepo();
-    expect(await loadError(root, { overrides: { 'max-attempts': 'lots' } })).toBe('Invalid flag --mvnx-max-attempts: budget.maxAttempts: found "lots" (string), expected a number');
+    expect(await loadError(root, { overrides: { 'max-attempts': 'lots' } })).toBe(
+      'Invalid flag --mvnx-max-attempts: budget.maxAttempts: found "lots" (string), expected a number',
+    );
   });
 });

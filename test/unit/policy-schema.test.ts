@@ -34,7 +34,10 @@ describe('schema.json', () => {
   });
 
   it('rejects unknown keys for editors too', () => {
-    const schema = buildJsonSchema() as { additionalProperties: unknown; properties: { model: { additionalProperties: unknown } } };
+    const schema = buildJsonSchema() as {
+      additionalProperties: unknown;
+      properties: { model: { additionalProperties: unknown } };
+    };
     expect(schema.additionalProperties).toBe(false);
     expect(schema.properties.model.additionalProperties).toBe(false);
   });
@@ -49,7 +52,9 @@ describe('presets', () => {
     const text = await readFile(path.join(PRESETS_DIR, `${name}.yaml`), 'utf8');
     expect(text).toMatch(new RegExp(`# Preset "${name}": for `));
     const config = await load(await tempRepo({ '.mvnxrc.yaml': `extends: ${name}\n` }));
-    expect(config.files[0]).toContain(path.join('policies', name === 'enterprise-tiered' ? 'assist.yaml' : `${name}.yaml`));
+    expect(config.files[0]).toContain(
+      path.join('policies', name === 'enterprise-tiered' ? 'assist.yaml' : `${name}.yaml`),
+    );
   });
 
   it.each([

@@ -15,14 +15,23 @@ describe('verify.tests', () => {
     expect(result.error!.issues[0]!.path).toEqual(['verify', 'tests']);
   });
 
-  const config = (tier: string, requireFullVerification: boolean, tests: 'affected' | 'all' = 'affected', rules: { tier?: string }[] = []) => ({ tier, rules, auto: { requireFullVerification }, verify: { tests } });
+  const config = (
+    tier: string,
+    requireFullVerification: boolean,
+    tests: 'affected' | 'all' = 'affected',
+    rules: { tier?: string }[] = [],
+  ) => ({ tier, rules, auto: { requireFullVerification }, verify: { tests } });
   it.each([
     ['monitor', config('monitor', true), 'affected'],
     ['assist', config('assist', false), 'affected'],
     ['auto without auto.requireFullVerification', config('auto', false), 'affected'],
     ['auto with auto.requireFullVerification', config('auto', true), 'all'],
     ['a rule at auto with auto.requireFullVerification', config('assist', true, 'affected', [{ tier: 'auto' }]), 'all'],
-    ['rules below auto with auto.requireFullVerification', config('assist', true, 'affected', [{ tier: 'monitor' }, {}]), 'affected'],
+    [
+      'rules below auto with auto.requireFullVerification',
+      config('assist', true, 'affected', [{ tier: 'monitor' }, {}]),
+      'affected',
+    ],
     ['all asked for', config('monitor', false, 'all'), 'all'],
   ])('%s', (_label, input, expected) => {
     expect(effectiveTests(input)).toBe(expected);

@@ -32,7 +32,16 @@ describe('isNearName', () => {
 describe('codeOccurrences', () => {
   it('finds the name in code only: not after a char literal of a quote, in a trailing comment, a string or a text block', () => {
     const line = `    if (c == '"') x.getNmae(); // getNmae, "getNmae"`;
-    const text = ['class A {', '  void f() {', line, '    String s = """', '      getNmae', '      """; y.getNmae();', '  }', '}'].join('\n');
+    const text = [
+      'class A {',
+      '  void f() {',
+      line,
+      '    String s = """',
+      '      getNmae',
+      '      """; y.getNmae();',
+      '  }',
+      '}',
+    ].join('\n');
     expect(codeOccurrences(text, 3, 'getNmae')).toEqual([line.indexOf('getNmae')]);
     expect(codeOccurrences(text, 5, 'getNmae')).toEqual([]);
     expect(codeOccurrences(text, 6, 'getNmae')).toEqual([13]);
@@ -77,7 +86,12 @@ describe('parseJavapOutput', () => {
 
   it('reads each class with its supertypes and members', () => {
     const [list, entry] = parseJavapOutput(output);
-    expect(list).toMatchObject({ name: 'java.util.AbstractList', kind: 'class', superclass: 'java.util.AbstractCollection<E>', interfaces: ['java.util.List<E>'] });
+    expect(list).toMatchObject({
+      name: 'java.util.AbstractList',
+      kind: 'class',
+      superclass: 'java.util.AbstractCollection<E>',
+      interfaces: ['java.util.List<E>'],
+    });
     expect(list!.members.map((m) => [m.kind, m.name, m.parameters, m.modifiers.join(' ')])).toEqual([
       ['field', 'modCount', [], 'protected transient'],
       ['constructor', 'AbstractList', [], 'protected'],
@@ -86,7 +100,11 @@ describe('parseJavapOutput', () => {
       ['method', 'removeRange', ['int', 'int'], 'protected'],
       ['method', 'copy', ['java.util.Map<java.lang.String, T>'], 'public static'],
     ]);
-    expect(entry).toMatchObject({ name: 'java.util.Map$Entry', kind: 'interface', interfaces: ['java.lang.Comparable<K>', 'java.io.Serializable'] });
+    expect(entry).toMatchObject({
+      name: 'java.util.Map$Entry',
+      kind: 'interface',
+      interfaces: ['java.lang.Comparable<K>', 'java.io.Serializable'],
+    });
     expect(entry!.superclass).toBeUndefined();
   });
 

@@ -13,7 +13,7 @@ import { tempDir } from '../helpers/temp-dir.js';
 const COMPILE_ERROR = [
   '[INFO] --- compiler:3.13.0:compile (default-compile) @ calc ---',
   '[ERROR] COMPILATION ERROR : ',
-  '[ERROR] /PROJECT/src/main/java/demo/Calc.java:[3,31] \';\' expected',
+  "[ERROR] /PROJECT/src/main/java/demo/Calc.java:[3,31] ';' expected",
   '[INFO] BUILD FAILURE',
   '',
 ].join('\n');
@@ -34,9 +34,18 @@ afterEach(() => {
 async function failedBuildHandled(buildEnded: number): Promise<{ exitCode: number; root: string }> {
   const root = await tempDir('mvnx-entry-');
   await mkdir(path.join(root, 'src/main/java/demo'), { recursive: true });
-  await writeFile(path.join(root, 'pom.xml'), '<project><modelVersion>4.0.0</modelVersion><groupId>demo</groupId><artifactId>calc</artifactId><version>1</version></project>\n');
-  await writeFile(path.join(root, 'src/main/java/demo/Calc.java'), 'package demo;\npublic class Calc {\n  int one() { return 1 }\n}\n');
-  await writeFile(path.join(root, '.mvnxrc.yaml'), 'tier: monitor\nfixers:\n  enabled: false\nsandbox:\n  mode: docker\n');
+  await writeFile(
+    path.join(root, 'pom.xml'),
+    '<project><modelVersion>4.0.0</modelVersion><groupId>demo</groupId><artifactId>calc</artifactId><version>1</version></project>\n',
+  );
+  await writeFile(
+    path.join(root, 'src/main/java/demo/Calc.java'),
+    'package demo;\npublic class Calc {\n  int one() { return 1 }\n}\n',
+  );
+  await writeFile(
+    path.join(root, '.mvnxrc.yaml'),
+    'tier: monitor\nfixers:\n  enabled: false\nsandbox:\n  mode: docker\n',
+  );
   const logFile = path.join(root, 'build.log');
   await writeFile(logFile, COMPILE_ERROR.replaceAll('/PROJECT', root));
   const exitCode = await handleBuildFailure({
@@ -59,9 +68,16 @@ async function failedBuildHandled(buildEnded: number): Promise<{ exitCode: numbe
   return { exitCode, root };
 }
 
-async function recordOf(root: string): Promise<{ stopReason: string; message: string; finishedAt: string; timings: { totalMs: number } }> {
+async function recordOf(
+  root: string,
+): Promise<{ stopReason: string; message: string; finishedAt: string; timings: { totalMs: number } }> {
   const [runId] = await readdir(path.join(root, '.mvnx/runs'));
-  return JSON.parse(await readFile(path.join(root, '.mvnx/runs', runId!, 'run.json'), 'utf8')) as { stopReason: string; message: string; finishedAt: string; timings: { totalMs: number } };
+  return JSON.parse(await readFile(path.join(root, '.mvnx/runs', runId!, 'run.json'), 'utf8')) as {
+    stopReason: string;
+    message: string;
+    finishedAt: string;
+    timings: { totalMs: number };
+  };
 }
 
 it('a repair session that fails to start removes its signal handlers and records why', async () => {

@@ -2,17 +2,36 @@ import { describe, expect, it } from 'vitest';
 import { createHash } from 'node:crypto';
 import type { Diagnosis, Diagnostic } from '../../src/diagnose/types.js';
 import type { ChangeSet } from '../../src/patch/types.js';
-import { runRepairLoop, ProviderUnavailable, type FailureRecheck, type IntegrityOutcome, type LoopPorts, type Proposal, type Verification } from '../../src/repair/loop/repair-loop.js';
+import {
+  runRepairLoop,
+  ProviderUnavailable,
+  type FailureRecheck,
+  type IntegrityOutcome,
+  type LoopPorts,
+  type Proposal,
+  type Verification,
+} from '../../src/repair/loop/repair-loop.js';
 import { composeChangeSets, overlayRead } from '../../src/repair/loop/compose.js';
 
 function diagnostic(message: string, file = 'src/main/java/com/acme/App.java'): Diagnostic {
-  return { kind: 'compile', category: 'compile', fixable: true, message, file, line: 3, fingerprint: `fp:${file}:${message}` };
+  return {
+    kind: 'compile',
+    category: 'compile',
+    fixable: true,
+    message,
+    file,
+    line: 3,
+    fingerprint: `fp:${file}:${message}`,
+  };
 }
 
 function diagnosis(...diagnostics: Diagnostic[]): Diagnosis {
   return {
     diagnostics,
-    fingerprint: diagnostics.map((d) => d.fingerprint).sort().join('|'),
+    fingerprint: diagnostics
+      .map((d) => d.fingerprint)
+      .sort()
+      .join('|'),
     fixable: true,
     modules: [],
     warnings: [],
@@ -37,7 +56,9 @@ interface Script {
   recheck?: FailureRecheck;
 }
 
-function ports(script: Script): LoopPorts & { verified: ChangeSet[]; checked: ChangeSet[]; modelCalls: number; fixerRounds: number } {
+function ports(
+  script: Script,
+): LoopPorts & { verified: ChangeSet[]; checked: ChangeSet[]; modelCalls: number; fixerRounds: number } {
   const fixerRounds = [...(script.fixers ?? [])];
   const modelReplies = [...(script.model ?? [])];
   const verifications = [...(script.verify ?? [])];
@@ -60,11 +81,14 @@ function ports(script: Script): LoopPorts & { verified: ChangeSet[]; checked: Ch
       state.modelCalls++;
       const next = modelReplies.shift();
       if (!next) throw new Error('the script ran out of model replies');
-      if (next === 'down') throw new ProviderUnavailable('Ollama at http://127.0.0.1:9 did not answer: run `ollama serve`');
+      if (next === 'down')
+        throw new ProviderUnavailable('Ollama at http://127.0.0.1:9 did not answer: run `ollama serve`');
       return next;
     },
     fingerprint(changeSet: ChangeSet) {
-      return createHash('sha256').update(JSON.stringify(changeSet.files.map((f) => [f.path, f.after]))).digest('hex');
+      return createHash('sha256')
+        .update(JSON.stringify(changeSet.files.map((f) => [f.path, f.after])))
+        .digest('hex');
     },
     async verify(fix: ChangeSet) {
       state.verified.push(fix);
@@ -94,7 +118,14 @@ const verified: Verification = { outcome: 'verified', regressions: [], applyMs: 
 describe('repair loop stop rules', () => {
   it('stops with fixed when the first model patch verifies, and takes filesChanged from the change set', async () => {
     const p = ports({
-      model: [{ source: 'model', changeSet: edit('class App {\n  int x = 1;\n}\n'), problems: [], summary: 'I also updated pom.xml and README.md' }],
+      model: [
+        {
+          source: 'model',
+          changeSet: edit('class App {\n  int x = 1;\n}\n'),
+          problems: [],
+          summary: 'I also updated pom.xml and README.md',
+        },
+      ],
       verify: [verified],
     });
     const result = await runRepairLoop(semicolon, p);
@@ -141,7 +172,9 @@ describe('repair loop stop rules', () => {
     });
     const result = await runRepairLoop(semicolon, p);
     expect(result.stopReason).toBe('interrupted');
-    expect(result.attempts.map((a) => [a.outcome, a.reason])).toEqual([['interrupted', 'interrupted during verification']]);
+    expect(result.attempts.map((a) => [a.outcome, a.reason])).toEqual([
+      ['interrupted', 'interrupted during verification'],
+    ]);
   });
 
   it('records a fix the workspace refused to write as not-applicable, and goes on', async () => {
@@ -150,18 +183,33 @@ describe('repair loop stop rules', () => {
         { source: 'model', changeSet: edit('class App {\n  int x = 2;\n}\n'), problems: [] },
         { source: 'model', changeSet: edit('class App {\n  int x = 1;\n}\n'), problems: [] },
       ],
-      verify: [{ outcome: 'not-applied', message: 'unsafe-path: lib/App.java is beyond a symbolic link (lib)', regressions: [], applyMs: 1, verifyMs: 0, stages: [] }, verified],
+      verify: [
+        {
+          outcome: 'not-applied',
+          message: 'unsafe-path: lib/App.java is beyond a symbolic link (lib)',
+          regressions: [],
+          applyMs: 1,
+          verifyMs: 0,
+          stages: [],
+        },
+        verified,
+      ],
     });
     const result = await runRepairLoop(semicolon, p);
     expect(result.stopReason).toBe('fixed');
     expect(result.attempts.map((a) => a.outcome)).toEqual(['not-applicable', 'verified']);
-    expect(result.attempts[0]!.reason).toBe('the fix could not be applied in the workspace: unsafe-path: lib/App.java is beyond a symbolic link (lib)');
+    expect(result.attempts[0]!.reason).toBe(
+      'the fix could not be applied in the workspace: unsafe-path: lib/App.java is beyond a symbolic link (lib)',
+    );
   });
 
   it('sends a rejected patch back without a build', async () => {
     const p = ports({
       model: [
-        { source: 'model', problems: [{ code: 'path-traversal', message: 'path ../../etc/passwd leaves the project' }] },
+        {
+          source: 'model',
+          problems: [{ code: 'path-traversal', message: 'path ../../etc/passwd leaves the project' }],
+        },
         { source: 'model', changeSet: edit('class App {\n  int x = 1;\n}\n'), problems: [] },
       ],
       verify: [verified],
@@ -175,7 +223,10 @@ describe('repair loop stop rules', () => {
 
   it('marks a hunk that does not apply as not-applicable', async () => {
     const p = ports({
-      model: [{ source: 'model', problems: [{ code: 'hunk-not-found', message: 'hunk 1: line "int y" is not in the file' }] }, 'down'],
+      model: [
+        { source: 'model', problems: [{ code: 'hunk-not-found', message: 'hunk 1: line "int y" is not in the file' }] },
+        'down',
+      ],
     });
     const result = await runRepairLoop(semicolon, p);
     expect(result.attempts[0]!.outcome).toBe('not-applicable');
@@ -191,7 +242,16 @@ describe('repair loop stop rules', () => {
 
   it('tries fixers before the model and never calls the model when a fixer verifies', async () => {
     const p = ports({
-      fixers: [[{ source: 'fixer', fixer: 'missing-semicolon', changeSet: edit('class App {\n  int x = 1;\n}\n'), problems: [] }]],
+      fixers: [
+        [
+          {
+            source: 'fixer',
+            fixer: 'missing-semicolon',
+            changeSet: edit('class App {\n  int x = 1;\n}\n'),
+            problems: [],
+          },
+        ],
+      ],
       verify: [verified],
     });
     const result = await runRepairLoop(semicolon, p);
@@ -203,9 +263,20 @@ describe('repair loop stop rules', () => {
   it('keeps a patch that made progress and builds the next attempt on it', async () => {
     const symbol = diagnosis(diagnostic('cannot find symbol'));
     const first = edit('class App {\n  int x = 1;\n}\n');
-    const second: ChangeSet = { files: [{ path: 'src/main/java/com/acme/App.java', before: first.files[0]!.after, after: 'import java.util.List;\nclass App {\n  int x = 1;\n}\n' }] };
+    const second: ChangeSet = {
+      files: [
+        {
+          path: 'src/main/java/com/acme/App.java',
+          before: first.files[0]!.after,
+          after: 'import java.util.List;\nclass App {\n  int x = 1;\n}\n',
+        },
+      ],
+    };
     const p = ports({
-      fixers: [[{ source: 'fixer', changeSet: first, problems: [] }], [{ source: 'fixer', changeSet: second, problems: [] }]],
+      fixers: [
+        [{ source: 'fixer', changeSet: first, problems: [] }],
+        [{ source: 'fixer', changeSet: second, problems: [] }],
+      ],
       verify: [stillFailing(symbol), verified],
     });
     const result = await runRepairLoop(semicolon, p);
@@ -221,7 +292,10 @@ describe('repair loop stop rules', () => {
         { source: 'model', changeSet: edit('class App {\n  int x = 0;\n}\n'), problems: [] },
         { source: 'model', changeSet: edit('class App {\n  int x = 1;\n}\n'), problems: [] },
       ],
-      verify: [{ outcome: 'regressed', regressions: ['com.acme.AppTest#one'], applyMs: 1, verifyMs: 1, stages: [] }, verified],
+      verify: [
+        { outcome: 'regressed', regressions: ['com.acme.AppTest#one'], applyMs: 1, verifyMs: 1, stages: [] },
+        verified,
+      ],
     });
     const result = await runRepairLoop(semicolon, p);
     expect(result.attempts[0]!.outcome).toBe('regressed');
@@ -270,7 +344,9 @@ describe('progress on test failures', () => {
 
   it('does not adopt a patch after which the same test fails with another value', async () => {
     const wrong = edit('class App {\n  int x = 0;\n}\n');
-    const right: ChangeSet = { files: [{ path: 'src/main/java/com/acme/App.java', before: original, after: 'class App {\n  int x = 50;\n}\n' }] };
+    const right: ChangeSet = {
+      files: [{ path: 'src/main/java/com/acme/App.java', before: original, after: 'class App {\n  int x = 50;\n}\n' }],
+    };
     const p = ports({
       model: [
         { source: 'model', changeSet: wrong, problems: [] },
@@ -288,8 +364,27 @@ describe('progress on test failures', () => {
 
 describe('agent attempts that built their candidates themselves', () => {
   it('takes the verification the proposer already did instead of building again, and keeps the session stats', async () => {
-    const agent = { stop: 'fix-verified', steps: 5, modelCalls: 5, toolCalls: { read_range: 2, write_fix: 1 }, corrections: 1, toolCalling: 'native' as const };
-    const p = ports({ model: [{ source: 'agent', changeSet: edit('class App {\n  int x = 1;\n}\n'), problems: [], verification: verified, extraBuilds: 1, modelCalls: 5, agent }] });
+    const agent = {
+      stop: 'fix-verified',
+      steps: 5,
+      modelCalls: 5,
+      toolCalls: { read_range: 2, write_fix: 1 },
+      corrections: 1,
+      toolCalling: 'native' as const,
+    };
+    const p = ports({
+      model: [
+        {
+          source: 'agent',
+          changeSet: edit('class App {\n  int x = 1;\n}\n'),
+          problems: [],
+          verification: verified,
+          extraBuilds: 1,
+          modelCalls: 5,
+          agent,
+        },
+      ],
+    });
     const result = await runRepairLoop(semicolon, p);
     expect(result.stopReason).toBe('fixed');
     expect(p.verified).toHaveLength(0);
@@ -298,7 +393,13 @@ describe('agent attempts that built their candidates themselves', () => {
   });
 
   it('counts the extra candidate builds against maxAttempts', async () => {
-    const built = (x: number, extraBuilds: number): Proposal => ({ source: 'agent', changeSet: edit(`class App {\n  int x = ${x}\n}\n`), problems: [], verification: stillFailing(diagnosis(diagnostic(`other ${x}`))), extraBuilds });
+    const built = (x: number, extraBuilds: number): Proposal => ({
+      source: 'agent',
+      changeSet: edit(`class App {\n  int x = ${x}\n}\n`),
+      problems: [],
+      verification: stillFailing(diagnosis(diagnostic(`other ${x}`))),
+      extraBuilds,
+    });
     const p = ports({ model: [built(2, 2), built(3, 0)], maxAttempts: 4 });
     const result = await runRepairLoop(semicolon, p);
     // Attempt 1 built three candidates (1 + 2 extra), attempt 2 the fourth: no room for a third attempt.
@@ -317,7 +418,9 @@ describe('every attempt has a fingerprint; a repeated proposal stops the loop', 
   });
 
   it('fingerprints a proposal that never became a change set, and stops when the same one comes again', async () => {
-    const p = ports({ model: [notApplicable('a'.repeat(64)), notApplicable('a'.repeat(64)), notApplicable('b'.repeat(64))] });
+    const p = ports({
+      model: [notApplicable('a'.repeat(64)), notApplicable('a'.repeat(64)), notApplicable('b'.repeat(64))],
+    });
     const result = await runRepairLoop(semicolon, p);
     expect(result.attempts.map((a) => a.outcome)).toEqual(['not-applicable', 'not-applicable']);
     expect(result.attempts.map((a) => a.fingerprint)).toEqual(['a'.repeat(64), 'a'.repeat(64)]);
@@ -327,8 +430,18 @@ describe('every attempt has a fingerprint; a repeated proposal stops the loop', 
   });
 
   it('gives a failed model call a fingerprint of its own, which never counts as a repeat', async () => {
-    const failed: Proposal = { source: 'model', problems: [{ code: 'model-error', message: 'the model call failed: timeout' }] };
-    const p = ports({ model: [failed, { ...failed }, { source: 'model', changeSet: edit('class App {\n  int x = 1;\n}\n'), problems: [] }], verify: [verified] });
+    const failed: Proposal = {
+      source: 'model',
+      problems: [{ code: 'model-error', message: 'the model call failed: timeout' }],
+    };
+    const p = ports({
+      model: [
+        failed,
+        { ...failed },
+        { source: 'model', changeSet: edit('class App {\n  int x = 1;\n}\n'), problems: [] },
+      ],
+      verify: [verified],
+    });
     const result = await runRepairLoop(semicolon, p);
     expect(result.stopReason).toBe('fixed');
     const fingerprints = result.attempts.map((a) => a.fingerprint);
@@ -338,7 +451,12 @@ describe('every attempt has a fingerprint; a repeated proposal stops the loop', 
 
   it('stops when a reply that was built once comes again and no longer applies', async () => {
     const symbol = diagnosis(diagnostic('cannot find symbol', 'src/main/java/com/acme/Other.java'));
-    const first: Proposal = { source: 'model', changeSet: edit('class App {\n  int x = 1;\n}\n'), proposalFingerprint: 'c'.repeat(64), problems: [] };
+    const first: Proposal = {
+      source: 'model',
+      changeSet: edit('class App {\n  int x = 1;\n}\n'),
+      proposalFingerprint: 'c'.repeat(64),
+      problems: [],
+    };
     const p = ports({ model: [first, notApplicable('c'.repeat(64))], verify: [stillFailing(symbol)] });
     const result = await runRepairLoop(semicolon, p);
     expect(result.stopReason).toBe('duplicate-patch');
@@ -374,21 +492,37 @@ describe('test integrity in the loop', () => {
   it('checks the whole candidate fix, base included, and records allowed edits of the failing test', async () => {
     const p = ports({
       model: [{ source: 'model', changeSet: edit('class App {\n  int x = 1;\n}\n'), problems: [] }],
-      integrity: [{ failingTestEdits: ['changed the expected value of `assertEquals` in com.acme.AppTest#one from `6` to `5`'] }],
+      integrity: [
+        { failingTestEdits: ['changed the expected value of `assertEquals` in com.acme.AppTest#one from `6` to `5`'] },
+      ],
       verify: [verified],
     });
     const result = await runRepairLoop(semicolon, p);
-    expect(result.attempts[0]!.failingTestEdits).toEqual(['changed the expected value of `assertEquals` in com.acme.AppTest#one from `6` to `5`']);
+    expect(result.attempts[0]!.failingTestEdits).toEqual([
+      'changed the expected value of `assertEquals` in com.acme.AppTest#one from `6` to `5`',
+    ]);
     expect(p.checked[0]!.files[0]!.before).toBe(original);
   });
 
   it('names the missing or skipped tests of a build that passed without showing the fix', async () => {
     const p = ports({
       model: [{ source: 'model', changeSet: edit('class App {\n  int x = 1;\n}\n'), problems: [] }, 'down'],
-      verify: [{ outcome: 'regressed', regressions: [], testProblems: ['com.acme.AppTest#one, which failed in your build, was skipped'], applyMs: 1, verifyMs: 1, stages: [] }],
+      verify: [
+        {
+          outcome: 'regressed',
+          regressions: [],
+          testProblems: ['com.acme.AppTest#one, which failed in your build, was skipped'],
+          applyMs: 1,
+          verifyMs: 1,
+          stages: [],
+        },
+      ],
     });
     const result = await runRepairLoop(semicolon, p);
-    expect(result.attempts[0]).toMatchObject({ outcome: 'regressed', reason: 'test-weakening: com.acme.AppTest#one, which failed in your build, was skipped' });
+    expect(result.attempts[0]).toMatchObject({
+      outcome: 'regressed',
+      reason: 'test-weakening: com.acme.AppTest#one, which failed in your build, was skipped',
+    });
   });
 });
 
@@ -398,7 +532,9 @@ describe('the flaky check', () => {
     const result = await runRepairLoop(semicolon, p);
     expect(result.stopReason).toBe('flaky');
     expect(result.flakyTests).toEqual(['com.acme.PriceTest#discount']);
-    expect(result.message).toBe('the failing test passed when re-run on the unchanged code: com.acme.PriceTest#discount');
+    expect(result.message).toBe(
+      'the failing test passed when re-run on the unchanged code: com.acme.PriceTest#discount',
+    );
     expect(p.modelCalls).toBe(0);
     expect(p.fixerRounds).toBe(0);
   });
@@ -411,12 +547,18 @@ describe('the flaky check', () => {
     });
     const result = await runRepairLoop(semicolon, p);
     expect(result.stopReason).toBe('fixed');
-    expect(result.recheck).toEqual({ passed: ['com.acme.PriceTest#discount'], failed: ['com.acme.PriceTest#total'], durationMs: 3 });
+    expect(result.recheck).toEqual({
+      passed: ['com.acme.PriceTest#discount'],
+      failed: ['com.acme.PriceTest#total'],
+      durationMs: 3,
+    });
   });
 });
 
 describe('the flaky check beside the first model request', () => {
-  const failing = { ...diagnosis({ ...diagnostic('expected 3 but was 2'), kind: 'test', test: 'com.acme.PriceTest#discount' }) };
+  const failing = {
+    ...diagnosis({ ...diagnostic('expected 3 but was 2'), kind: 'test', test: 'com.acme.PriceTest#discount' }),
+  };
   const deferred = <T>() => {
     let resolve!: (value: T) => void;
     const promise = new Promise<T>((r) => (resolve = r));
@@ -442,7 +584,9 @@ describe('the flaky check beside the first model request', () => {
       modelProposal: (request) => {
         events.push('model asked');
         seen = request.signal;
-        return new Promise<Proposal>((_, reject) => request.signal?.addEventListener('abort', () => reject(new Error('cancelled'))));
+        return new Promise<Proposal>((_, reject) =>
+          request.signal?.addEventListener('abort', () => reject(new Error('cancelled'))),
+        );
       },
     });
     await new Promise((r) => setTimeout(r, 0));
@@ -469,7 +613,13 @@ describe('the flaky check beside the first model request', () => {
       modelProposal: async (request) => {
         calls++;
         events.push(`model asked for attempt ${request.n}`);
-        return { source: 'model', changeSet: edit('class App {\n  int x = 1;\n}\n'), problems: [], modelMs: 5, promptMs: 7 };
+        return {
+          source: 'model',
+          changeSet: edit('class App {\n  int x = 1;\n}\n'),
+          problems: [],
+          modelMs: 5,
+          promptMs: 7,
+        };
       },
       verify: async (fix, d, n, upcoming) => {
         events.push('verify');
@@ -488,7 +638,7 @@ describe('the flaky check beside the first model request', () => {
     expect(done.attempts[0]!.timings).toMatchObject({ modelMs: 5, promptMs: 7 });
   });
 
-  it('asks the model only once the re-check\'s Maven has started (its workspace reset and sandbox set-up run on this thread first), and not at all when the tests passed before that', async () => {
+  it("asks the model only once the re-check's Maven has started (its workspace reset and sandbox set-up run on this thread first), and not at all when the tests passed before that", async () => {
     const recheck = deferred<FailureRecheck>();
     let launched: (() => void) | undefined;
     const events: string[] = [];
@@ -532,7 +682,7 @@ describe('the flaky check beside the first model request', () => {
     expect(asked).toBe(0);
   });
 
-  it('checks the early reply\'s test integrity while the tests still re-run, and the loop takes that check instead of making it again', async () => {
+  it("checks the early reply's test integrity while the tests still re-run, and the loop takes that check instead of making it again", async () => {
     const recheck = deferred<FailureRecheck>();
     const events: string[] = [];
     const p = ports({ verify: [verified], integrity: [{ failingTestEdits: ['com.acme.PriceTest#discount'] }] });
@@ -583,8 +733,18 @@ describe('the flaky check beside the first model request', () => {
 
 describe('progress: only a build that got better becomes the next base', () => {
   it('does not keep a patch that only changed the message at the same place, and counts it toward no-progress', async () => {
-    const before = diagnosis({ ...diagnostic('cannot find symbol'), details: ['symbol: variable lenght'], line: 8, fingerprint: 'fp:variable' });
-    const moved = diagnosis({ ...diagnostic('cannot find symbol'), details: ['symbol: method length()'], line: 8, fingerprint: 'fp:method' });
+    const before = diagnosis({
+      ...diagnostic('cannot find symbol'),
+      details: ['symbol: variable lenght'],
+      line: 8,
+      fingerprint: 'fp:variable',
+    });
+    const moved = diagnosis({
+      ...diagnostic('cannot find symbol'),
+      details: ['symbol: method length()'],
+      line: 8,
+      fingerprint: 'fp:method',
+    });
     const p = ports({
       model: [
         { source: 'model', changeSet: edit('class App {\n  int x = 2;\n}\n'), problems: [] },
@@ -594,7 +754,9 @@ describe('progress: only a build that got better becomes the next base', () => {
     });
     const result = await runRepairLoop(before, p);
     expect(result.stopReason).toBe('no-progress');
-    expect(result.attempts[0]!.reason).toContain('not kept: the failure at src/main/java/com/acme/App.java:8 only changed its message');
+    expect(result.attempts[0]!.reason).toContain(
+      'not kept: the failure at src/main/java/com/acme/App.java:8 only changed its message',
+    );
     // Both attempts were built on the original tree.
     expect(p.verified.map((fix) => fix.files[0]!.before)).toEqual([original, original]);
     expect(p.fixerRounds).toBe(1);

@@ -14,15 +14,27 @@ function d(spec: Spec): Diagnostic {
     fixable: true,
     file: 'src/main/java/com/acme/App.java',
     ...spec,
-    fingerprint: spec.fingerprint ?? `${kind}:${spec.file ?? 'App'}:${spec.test ?? ''}:${spec.message}:${(spec.details ?? []).join()}`,
+    fingerprint:
+      spec.fingerprint ??
+      `${kind}:${spec.file ?? 'App'}:${spec.test ?? ''}:${spec.message}:${(spec.details ?? []).join()}`,
   };
 }
 
 function diagnosis(diagnostics: Diagnostic[], modules: ReactorModule[] = [], fixable = true): Diagnosis {
-  return { diagnostics, fingerprint: diagnostics.map((x) => x.fingerprint).sort().join('|'), fixable, modules, warnings: [] };
+  return {
+    diagnostics,
+    fingerprint: diagnostics
+      .map((x) => x.fingerprint)
+      .sort()
+      .join('|'),
+    fixable,
+    modules,
+    warnings: [],
+  };
 }
 
-const symbol = (line: number, what: string, file = 'src/main/java/com/acme/App.java') => d({ message: 'cannot find symbol', details: [`symbol: ${what}`], line, file });
+const symbol = (line: number, what: string, file = 'src/main/java/com/acme/App.java') =>
+  d({ message: 'cannot find symbol', details: [`symbol: ${what}`], line, file });
 
 describe('judgeProgress', () => {
   it.each([
@@ -55,7 +67,9 @@ describe('judgeProgress', () => {
     {
       name: 'main sources compile now and test sources show their errors: adopted',
       before: [d({ message: 'incompatible types: String cannot be converted to int', line: 8, scope: 'main' })],
-      after: [d({ message: 'cannot find symbol', file: 'src/test/java/com/acme/AppTest.java', line: 5, scope: 'test' })],
+      after: [
+        d({ message: 'cannot find symbol', file: 'src/test/java/com/acme/AppTest.java', line: 5, scope: 'test' }),
+      ],
       adopted: true,
     },
     {
@@ -89,7 +103,10 @@ describe('judgeProgress', () => {
       { name: 'core', artifactId: 'core', dir: 'core' },
       { name: 'app', artifactId: 'app', dir: 'app' },
     ];
-    const before = diagnosis([symbol(3, 'class Money', 'core/src/main/java/Core.java')].map((x) => ({ ...x, module: 'core' })), modules);
+    const before = diagnosis(
+      [symbol(3, 'class Money', 'core/src/main/java/Core.java')].map((x) => ({ ...x, module: 'core' })),
+      modules,
+    );
     const after = diagnosis([{ ...symbol(9, 'method greet', 'app/src/main/java/App.java'), module: 'app' }], modules);
     expect(judgeProgress(before, after).adopted).toBe(true);
   });
@@ -99,20 +116,35 @@ describe('judgeProgress', () => {
       { name: 'util', artifactId: 'util', dir: 'util' },
       { name: 'core', artifactId: 'core', dir: 'core' },
     ];
-    const before = diagnosis([{ ...symbol(3, 'class Money', 'core/src/main/java/Core.java'), module: 'core' }], modules);
+    const before = diagnosis(
+      [{ ...symbol(3, 'class Money', 'core/src/main/java/Core.java'), module: 'core' }],
+      modules,
+    );
     const after = diagnosis([{ ...symbol(4, 'method trim', 'util/src/main/java/Util.java'), module: 'util' }], modules);
     expect(judgeProgress(before, after).adopted).toBe(false);
   });
 
   it('a build that now fails in a way no patch can fix is not progress', () => {
-    const judged = judgeProgress(diagnosis([symbol(8, 'variable x')]), { ...diagnosis([]), fixable: false, reason: 'dependency resolution failed' });
-    expect(judged).toEqual({ adopted: false, why: 'the build now fails in a way a code patch cannot fix (dependency resolution failed)' });
+    const judged = judgeProgress(diagnosis([symbol(8, 'variable x')]), {
+      ...diagnosis([]),
+      fixable: false,
+      reason: 'dependency resolution failed',
+    });
+    expect(judged).toEqual({
+      adopted: false,
+      why: 'the build now fails in a way a code patch cannot fix (dependency resolution failed)',
+    });
   });
 });
 
 describe('withTestsNotRun (a build the first failing tests stopped)', () => {
   const failingTest = (test: string, message = 'expected: <6> but was: <5>') => d({ kind: 'test', message, test });
-  const before = diagnosis([failingTest('a.T#one'), failingTest('a.T#two'), failingTest('a.U#three'), symbol(3, 'variable x')]);
+  const before = diagnosis([
+    failingTest('a.T#one'),
+    failingTest('a.T#two'),
+    failingTest('a.U#three'),
+    symbol(3, 'variable x'),
+  ]);
 
   it('carries the failures of the tests that did not run over from the diagnosis worked on, so they count neither as gone nor as new', () => {
     const stopped = diagnosis([failingTest('a.T#one', 'expected: <6> but was: <7>'), failingTest('a.T#two')]);

@@ -37,7 +37,9 @@ public class Db {
 
 function diagnosis(message: string): Diagnosis {
   return {
-    diagnostics: [{ kind: 'compile', category: 'compile', fixable: true, message, file: FILE, line: 7, fingerprint: 'f1' }],
+    diagnostics: [
+      { kind: 'compile', category: 'compile', fixable: true, message, file: FILE, line: 7, fingerprint: 'f1' },
+    ],
     fingerprint: 'd1',
     fixable: true,
     modules: [],
@@ -55,12 +57,23 @@ describe('redaction at the provider boundary', () => {
     await writeFile(path.join(root, FILE), SOURCE);
 
     // What a model answers when it saw `"[REDACTED-n]"`: it copies the placeholder into the context.
-    const reply = (placeholder: string) => `Missing semicolon.\n\n\`\`\`diff\n--- a/${FILE}\n+++ b/${FILE}\n@@ -4,6 +4,6 @@\n     private static final String PASSWORD = "${placeholder}";\n \n     public String url() {\n-        return "jdbc:h2:mem:app"\n+        return "jdbc:h2:mem:app";\n     }\n }\n\`\`\`\n`;
+    const reply = (placeholder: string) =>
+      `Missing semicolon.\n\n\`\`\`diff\n--- a/${FILE}\n+++ b/${FILE}\n@@ -4,6 +4,6 @@\n     private static final String PASSWORD = "${placeholder}";\n \n     public String url() {\n-        return "jdbc:h2:mem:app"\n+        return "jdbc:h2:mem:app";\n     }\n }\n\`\`\`\n`;
     const redactor = new Redactor({ knownSecrets: [ENV_TOKEN] });
     // Numbered in order of appearance: the token in the failure message is 1, the password in the source 2.
     mock = await startOllamaMock({ replies: [reply('[REDACTED-2]')] });
     cleanups.push(mock.close);
-    const provider = withRedaction(createProvider({ provider: 'ollama', name: 'qwen2.5-coder:7b', host: mock.url, temperature: 0, seed: 1, timeoutSeconds: 10 }), redactor);
+    const provider = withRedaction(
+      createProvider({
+        provider: 'ollama',
+        name: 'qwen2.5-coder:7b',
+        host: mock.url,
+        temperature: 0,
+        seed: 1,
+        timeoutSeconds: 10,
+      }),
+      redactor,
+    );
 
     const kept: { prompt: string; response: string }[] = [];
     const propose = createModelProposer({
@@ -77,7 +90,12 @@ describe('redaction at the provider boundary', () => {
       perCallTimeoutMs: 10_000,
     });
 
-    const proposal = await propose({ diagnosis: diagnosis(`';' expected (token ${ENV_TOKEN} in the log)`), base: { files: [] }, history: [], n: 1 });
+    const proposal = await propose({
+      diagnosis: diagnosis(`';' expected (token ${ENV_TOKEN} in the log)`),
+      base: { files: [] },
+      history: [],
+      n: 1,
+    });
 
     const body = mock.chatRequests()[0]!;
     expect(body.rawBody).not.toContain(PASSWORD);
@@ -109,7 +127,17 @@ describe('redaction at the provider boundary', () => {
     mock = await startOllamaMock({ replies: [reply] });
     cleanups.push(mock.close);
     const redactor = new Redactor({ knownSecrets: [secret] });
-    const provider = withRedaction(createProvider({ provider: 'ollama', name: 'qwen2.5-coder:7b', host: mock.url, temperature: 0, seed: 1, timeoutSeconds: 10 }), redactor);
+    const provider = withRedaction(
+      createProvider({
+        provider: 'ollama',
+        name: 'qwen2.5-coder:7b',
+        host: mock.url,
+        temperature: 0,
+        seed: 1,
+        timeoutSeconds: 10,
+      }),
+      redactor,
+    );
     const propose = createModelProposer({
       provider,
       editFormat: 'diff',
@@ -122,9 +150,16 @@ describe('redaction at the provider boundary', () => {
       perCallTimeoutMs: 10_000,
     });
 
-    const proposal = await propose({ diagnosis: diagnosis(`';' expected near ${secret}`), base: { files: [] }, history: [], n: 1 });
+    const proposal = await propose({
+      diagnosis: diagnosis(`';' expected near ${secret}`),
+      base: { files: [] },
+      history: [],
+      n: 1,
+    });
 
-    const sent = (mock.chatRequests()[0]!.body as { messages: { content: string }[] }).messages.map((message) => message.content).join('\n');
+    const sent = (mock.chatRequests()[0]!.body as { messages: { content: string }[] }).messages
+      .map((message) => message.content)
+      .join('\n');
     for (const form of [secret, javaForm.slice(1, -1), xmlForm]) expect(sent).not.toContain(form);
     expect(sent).toContain('<motd>[REDACTED-');
     expect(proposal.problems).toEqual([]);

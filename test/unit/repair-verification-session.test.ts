@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { effectiveScope, parallelSlots } from '../../src/repair/verification/verification-session.js';
 
-const config = (over: { tier?: 'monitor' | 'assist' | 'auto'; rules?: { tier?: 'monitor' | 'assist' | 'auto' }[]; requireFull?: boolean; scope?: 'affected' | 'full' } = {}) =>
+const config = (
+  over: {
+    tier?: 'monitor' | 'assist' | 'auto';
+    rules?: { tier?: 'monitor' | 'assist' | 'auto' }[];
+    requireFull?: boolean;
+    scope?: 'affected' | 'full';
+  } = {},
+) =>
   ({
     tier: over.tier ?? 'assist',
     rules: over.rules ?? [],

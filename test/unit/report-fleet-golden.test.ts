@@ -34,33 +34,67 @@ async function buildFleet(): Promise<void> {
   await writeFleet(repos, { repositories: 6, runsPerRepository: 40, seed: 7 });
   const runsOf = (repo: string) => path.join(repos, repo, '.mvnx', 'runs');
   const names = (await readdir(runsOf('repo-0001'))).sort();
-  const sample = JSON.parse(await readFile(path.join(runsOf('repo-0001'), names[0]!, 'run.json'), 'utf8')) as Record<string, unknown>;
+  const sample = JSON.parse(await readFile(path.join(runsOf('repo-0001'), names[0]!, 'run.json'), 'utf8')) as Record<
+    string,
+    unknown
+  >;
 
   // Broken and foreign records: not JSON, a stop reason from another mvnx, a wrong type; an empty run folder; `latest`.
   await writeRecord(runsOf('repo-0001'), 'broken-1', '{"runId": "broken-1", "startedAt": ');
-  await writeRecord(runsOf('repo-0002'), 'foreign-1', JSON.stringify({ ...sample, runId: 'foreign-1', stopReason: 'gpu-melted', schema: 9 }));
-  await writeRecord(runsOf('repo-0002'), 'wrong-type-1', JSON.stringify({ ...sample, runId: 'wrong-type-1', mavenExitCode: 'one' }));
+  await writeRecord(
+    runsOf('repo-0002'),
+    'foreign-1',
+    JSON.stringify({ ...sample, runId: 'foreign-1', stopReason: 'gpu-melted', schema: 9 }),
+  );
+  await writeRecord(
+    runsOf('repo-0002'),
+    'wrong-type-1',
+    JSON.stringify({ ...sample, runId: 'wrong-type-1', mavenExitCode: 'one' }),
+  );
   await writeRecord(runsOf('repo-0003'), 'array-1', '[1, 2, 3]');
   await mkdir(path.join(runsOf('repo-0003'), 'killed-before-writing'), { recursive: true });
   await writeFile(path.join(runsOf('repo-0003'), 'latest'), `${names.at(-1)}\n`);
   // A record from a newer mvnx: fields this one does not know pass through.
-  await writeRecord(runsOf('repo-0004'), 'newer-1', JSON.stringify({ ...sample, runId: 'newer-1', repository: 'acme/repo-0004', gpu: { name: 'A100' }, attempts: [{ n: 1, source: 'model', outcome: 'verified', fingerprint: 'f-newer', stages: 'later' }] }));
+  await writeRecord(
+    runsOf('repo-0004'),
+    'newer-1',
+    JSON.stringify({
+      ...sample,
+      runId: 'newer-1',
+      repository: 'acme/repo-0004',
+      gpu: { name: 'A100' },
+      attempts: [{ n: 1, source: 'model', outcome: 'verified', fingerprint: 'f-newer', stages: 'later' }],
+    }),
+  );
 
   // Records written before `repository` existed: named after the folder holding .mvnx.
   for (const [index, name] of names.slice(0, 5).entries()) {
-    const record = JSON.parse(await readFile(path.join(runsOf('repo-0001'), name, 'run.json'), 'utf8')) as Record<string, unknown>;
+    const record = JSON.parse(await readFile(path.join(runsOf('repo-0001'), name, 'run.json'), 'utf8')) as Record<
+      string,
+      unknown
+    >;
     delete record.repository;
-    await writeRecord(path.join(repos, 'legacy-service', '.mvnx', 'runs'), `legacy-${index}`, JSON.stringify({ ...record, runId: `legacy-${index}` }));
+    await writeRecord(
+      path.join(repos, 'legacy-service', '.mvnx', 'runs'),
+      `legacy-${index}`,
+      JSON.stringify({ ...record, runId: `legacy-${index}` }),
+    );
   }
 
   // The same runs collected again by a later job: some reconciled since (they know more and win), some unchanged.
   const job2 = path.join(root, 'artifacts', 'job-2', '.mvnx', 'runs');
   for (const [index, name] of names.slice(10, 22).entries()) {
-    const record = JSON.parse(await readFile(path.join(runsOf('repo-0001'), name, 'run.json'), 'utf8')) as Record<string, unknown>;
+    const record = JSON.parse(await readFile(path.join(runsOf('repo-0001'), name, 'run.json'), 'utf8')) as Record<
+      string,
+      unknown
+    >;
     if (index % 2 === 0 && record.status === 'fixed') {
       record.outcome = 'reverted';
       record.reconciledAt = '2026-12-01T12:00:00.000Z';
-      record.outcomeHistory = [...((record.outcomeHistory as unknown[]) ?? []), { outcome: 'reverted', at: '2026-12-01T11:00:00.000Z', evidence: 'commit 0abc123 "revert"' }];
+      record.outcomeHistory = [
+        ...((record.outcomeHistory as unknown[]) ?? []),
+        { outcome: 'reverted', at: '2026-12-01T11:00:00.000Z', evidence: 'commit 0abc123 "revert"' },
+      ];
       if (index === 4) delete record.repository;
     }
     await writeRecord(job2, name, JSON.stringify(record));
@@ -124,7 +158,10 @@ describe('the rollout numbers over a collected fleet are those of the in-memory 
 
   it.each([
     ['report.html', ['--html', 'out/report.html', ...FROM]],
-    ['report-window-module.html', ['--html', 'out/report-module.html', '--since', '20d', '--module', 'module-2', ...FROM]],
+    [
+      'report-window-module.html',
+      ['--html', 'out/report-module.html', '--since', '20d', '--module', 'module-2', ...FROM],
+    ],
   ])('mvnx report %s', async (name, args) => {
     const { code, err } = await capture(() => report(args, { cwd: root, env: {} }));
     expect(code).toBe(0);
@@ -144,6 +181,9 @@ describe('the rollout numbers over a collected fleet are those of the in-memory 
     await matchesGolden('local-stderr.txt', stats.err.replaceAll(cwd, '<project>').split('\n').sort().join('\n'));
     const page = await capture(() => report(['--html', 'local.html'], { cwd, env: {} }));
     expect(page.code).toBe(0);
-    await matchesGolden('local-report.html', (await readFile(path.join(cwd, 'local.html'), 'utf8')).replaceAll(cwd, '<project>'));
+    await matchesGolden(
+      'local-report.html',
+      (await readFile(path.join(cwd, 'local.html'), 'utf8')).replaceAll(cwd, '<project>'),
+    );
   });
 });

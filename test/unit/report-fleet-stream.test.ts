@@ -52,7 +52,10 @@ describe('folding a fleet as it is read', () => {
       const folds = {
         rollout: new RolloutFold({}),
         charts: new ReportChartsFold(),
-        advice: new AdviceFold({ promote: configSchema.parse({}).rollout.promote, now: new Date('2026-12-02T00:00:00Z') }),
+        advice: new AdviceFold({
+          promote: configSchema.parse({}).rollout.promote,
+          now: new Date('2026-12-02T00:00:00Z'),
+        }),
       };
       return {
         folds,
@@ -110,7 +113,15 @@ describe('one run collected several times counts once, as the copy that knows mo
     const a = path.join(root, 'moved', 'job-1', '.mvnx', 'runs');
     const b = path.join(root, 'moved', 'job-2', '.mvnx', 'runs');
     await writeRun(a, 'run-9', fixedRun('run-9'));
-    await writeRun(b, 'copied-by-hand', fixedRun('run-9', { outcome: 'merged', reconciledAt: '2026-12-01T00:00:00Z', outcomeHistory: [{ outcome: 'merged', at: '2026-11-30T00:00:00Z', evidence: 'pull request #3 merged' }] }));
+    await writeRun(
+      b,
+      'copied-by-hand',
+      fixedRun('run-9', {
+        outcome: 'merged',
+        reconciledAt: '2026-12-01T00:00:00Z',
+        outcomeHistory: [{ outcome: 'merged', at: '2026-11-30T00:00:00Z', evidence: 'pull request #3 merged' }],
+      }),
+    );
     await writeRun(b, 'run-10', fixedRun('run-10'));
     let starts = 0;
     const stats = foldRunsFolders([a, b], () => (starts++, new RolloutFold({}))).result();
@@ -168,8 +179,12 @@ describe('the quick check of a projected record', () => {
 
   it('a clean record passes the quick check (the schema is not asked), and a broken one is named as the schema words it', () => {
     expect(plainlyValid(good)).toBe(true);
-    expect(() => parseSlimRecord(JSON.stringify({ ...good, diagnostics: [null] }), 'x/run.json')).toThrow('x/run.json is not a run record: diagnostics.0: Invalid input: expected object, received null');
-    expect(() => parseSlimRecord('[1]', 'y/run.json')).toThrow('y/run.json is not a run record: (the whole file): Invalid input: expected object, received array');
+    expect(() => parseSlimRecord(JSON.stringify({ ...good, diagnostics: [null] }), 'x/run.json')).toThrow(
+      'x/run.json is not a run record: diagnostics.0: Invalid input: expected object, received null',
+    );
+    expect(() => parseSlimRecord('[1]', 'y/run.json')).toThrow(
+      'y/run.json is not a run record: (the whole file): Invalid input: expected object, received array',
+    );
     expect(() => parseSlimRecord('{"runId": ', 'z/run.json')).toThrow(/^z\/run\.json is not a run record: not JSON \(/);
   });
 });

@@ -34,9 +34,16 @@ async function captureStdout(work: () => Promise<number>): Promise<{ code: numbe
 
 describe('rollout numbers over a fleet of repositories', () => {
   it('mvnx runs --stats --from a glob of repositories counts every run once, by stop reason and repository', async () => {
-    const { code, out } = await captureStdout(() => runs(['--stats', '--json', '--from', 'repos/*'], { cwd: root, env: {} }));
+    const { code, out } = await captureStdout(() =>
+      runs(['--stats', '--json', '--from', 'repos/*'], { cwd: root, env: {} }),
+    );
     expect(code).toBe(0);
-    const stats = JSON.parse(out) as { runs: number; stopReasons: Record<string, number>; repositories: string[]; overall: { fixed: number } };
+    const stats = JSON.parse(out) as {
+      runs: number;
+      stopReasons: Record<string, number>;
+      repositories: string[];
+      overall: { fixed: number };
+    };
     expect(stats.runs).toBe(truth.runs);
     expect(stats.stopReasons).toEqual(truth.stopReasons);
     expect(stats.overall.fixed).toBe(truth.fixed);

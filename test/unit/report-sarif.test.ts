@@ -13,7 +13,10 @@ type Loose = any;
 const FILE = 'src/main/java/com/acme/Calc.java';
 
 /** Applies SARIF replacements the way a viewer does, from the last to the first: proves the regions right. */
-function applyReplacements(text: string, replacements: { deletedRegion: Record<string, number>; insertedContent: { text: string } }[]): string {
+function applyReplacements(
+  text: string,
+  replacements: { deletedRegion: Record<string, number>; insertedContent: { text: string } }[],
+): string {
   const lineStarts = [0];
   for (let index = 0; index < text.length; index += 1) if (text[index] === '\n') lineStarts.push(index + 1);
   const offset = (line: number, column: number) => (lineStarts[line - 1] ?? text.length) + column - 1;
@@ -35,7 +38,16 @@ const fixedRun = (overrides: Partial<RunRecord> = {}) =>
     stopReason: 'fixed',
     action: 'suggest',
     risk: 'low',
-    diagnostics: [{ ...diagnostic('compile', 'cannot find symbol', FILE), line: 4, column: 9, details: ['symbol:   class List'], module: 'calc' }, diagnostic('test', 'expected: <2> but was: <3>', 'src/test/java/com/acme/CalcTest.java')],
+    diagnostics: [
+      {
+        ...diagnostic('compile', 'cannot find symbol', FILE),
+        line: 4,
+        column: 9,
+        details: ['symbol:   class List'],
+        module: 'calc',
+      },
+      diagnostic('test', 'expected: <2> but was: <3>', 'src/test/java/com/acme/CalcTest.java'),
+    ],
     attempts: [{ ...attempt(1, 'verified', 'fixer'), fixer: 'missing-import' }],
     ...overrides,
   });
@@ -43,20 +55,32 @@ const fixedRun = (overrides: Partial<RunRecord> = {}) =>
 describe('SARIF', () => {
   it('checks logs against the SARIF 2.1.0 schema, which refuses a broken one', () => {
     expect(SARIF_SCHEMA_TITLE).toContain('2.1.0');
-    expect(sarifSchemaErrors({ version: '2.1.0', runs: [{ tool: { driver: {} }, results: [] }] }).join('\n')).toContain('name');
+    expect(sarifSchemaErrors({ version: '2.1.0', runs: [{ tool: { driver: {} }, results: [] }] }).join('\n')).toContain(
+      'name',
+    );
     expect(sarifSchemaErrors({ version: '2.0.0', runs: [] })).not.toEqual([]);
   });
 
   it('writes diagnostics as results and a verified fix as fixes with replacements that turn the old file into the new one', () => {
     const before = 'package com.acme;\n\npublic class Calc {\n    List<Integer> xs;\n    int a = 1\n    int gone;\n}\n';
-    const after = 'package com.acme;\n\nimport java.util.List;\n\npublic class Calc {\n    List<Integer> xs;\n    int a = 1;\n}\n';
+    const after =
+      'package com.acme;\n\nimport java.util.List;\n\npublic class Calc {\n    List<Integer> xs;\n    int a = 1;\n}\n';
     const fix: ChangeSet = { files: [{ path: FILE, before, after }] };
-    const log = buildSarif({ record: fixedRun(), fix, prefix: 'services/calc', toolVersion: '0.1.0' }) as { runs: { results: Record<string, unknown>[]; tool: { driver: { rules: { id: string }[] } } }[] };
+    const log = buildSarif({ record: fixedRun(), fix, prefix: 'services/calc', toolVersion: '0.1.0' }) as {
+      runs: { results: Record<string, unknown>[]; tool: { driver: { rules: { id: string }[] } } }[];
+    };
 
     expect(sarifSchemaErrors(log)).toEqual([]);
     const [compile, test] = log.runs[0]!.results as Loose[];
-    expect(compile).toMatchObject({ ruleId: 'mvnx/compile', level: 'error', message: { text: 'cannot find symbol\nsymbol:   class List' } });
-    expect(compile!.locations[0].physicalLocation).toEqual({ artifactLocation: { uri: `services/calc/${FILE}`, uriBaseId: '%SRCROOT%' }, region: { startLine: 4, startColumn: 9 } });
+    expect(compile).toMatchObject({
+      ruleId: 'mvnx/compile',
+      level: 'error',
+      message: { text: 'cannot find symbol\nsymbol:   class List' },
+    });
+    expect(compile!.locations[0].physicalLocation).toEqual({
+      artifactLocation: { uri: `services/calc/${FILE}`, uriBaseId: '%SRCROOT%' },
+      region: { startLine: 4, startColumn: 9 },
+    });
     expect(log.runs[0]!.tool.driver.rules.map((rule) => rule.id)).toEqual(['mvnx/compile', 'mvnx/test']);
     // The fix sits on the result in the file it changes; the test result elsewhere has none.
     expect(test!.fixes).toBeUndefined();
@@ -75,20 +99,42 @@ describe('SARIF', () => {
       ['x\r\ny\r\n', 'x\r\nY\r\n'],
     ];
     for (const [before, after] of cases) {
-      const log = buildSarif({ record: fixedRun({ diagnostics: [diagnostic('compile', 'x', FILE)] }), fix: { files: [{ path: FILE, before, after }] }, prefix: '', toolVersion: '0' }) as Loose;
+      const log = buildSarif({
+        record: fixedRun({ diagnostics: [diagnostic('compile', 'x', FILE)] }),
+        fix: { files: [{ path: FILE, before, after }] },
+        prefix: '',
+        toolVersion: '0',
+      }) as Loose;
       expect(sarifSchemaErrors(log)).toEqual([]);
-      expect(applyReplacements(before, log.runs[0].results[0].fixes[0].artifactChanges[0].replacements), JSON.stringify([before, after])).toBe(after);
+      expect(
+        applyReplacements(before, log.runs[0].results[0].fixes[0].artifactChanges[0].replacements),
+        JSON.stringify([before, after]),
+      ).toBe(after);
     }
-    const created = buildSarif({ record: fixedRun({ diagnostics: [diagnostic('compile', 'x', FILE)] }), fix: { files: [{ path: 'src/main/java/New.java', before: null, after: 'class New {}\n' }] }, prefix: '', toolVersion: '0' }) as Loose;
+    const created = buildSarif({
+      record: fixedRun({ diagnostics: [diagnostic('compile', 'x', FILE)] }),
+      fix: { files: [{ path: 'src/main/java/New.java', before: null, after: 'class New {}\n' }] },
+      prefix: '',
+      toolVersion: '0',
+    }) as Loose;
     expect(sarifSchemaErrors(created)).toEqual([]);
-    expect(created.runs[0].results[0].fixes[0].artifactChanges[0].replacements[0].insertedContent.text).toBe('class New {}\n');
+    expect(created.runs[0].results[0].fixes[0].artifactChanges[0].replacements[0].insertedContent.text).toBe(
+      'class New {}\n',
+    );
   });
 
   it('places a failure without a file on pom.xml, and has no fixes without a verified fix', () => {
-    const run = record({ runId: 'r2', startedAt: '2024-06-01T10:00:00.000Z', diagnostics: [diagnostic('other', 'Could not resolve dependencies')] });
+    const run = record({
+      runId: 'r2',
+      startedAt: '2024-06-01T10:00:00.000Z',
+      diagnostics: [diagnostic('other', 'Could not resolve dependencies')],
+    });
     const log = buildSarif({ record: run, prefix: '', toolVersion: '0' }) as Loose;
     expect(sarifSchemaErrors(log)).toEqual([]);
-    expect(log.runs[0].results[0].locations[0].physicalLocation).toEqual({ artifactLocation: { uri: 'pom.xml', uriBaseId: '%SRCROOT%' }, region: { startLine: 1 } });
+    expect(log.runs[0].results[0].locations[0].physicalLocation).toEqual({
+      artifactLocation: { uri: 'pom.xml', uriBaseId: '%SRCROOT%' },
+      region: { startLine: 1 },
+    });
     expect(log.runs[0].results[0].message.text).toContain('Not fixable by a code patch: not a code problem');
     expect(log.runs[0].results[0].fixes).toBeUndefined();
   });

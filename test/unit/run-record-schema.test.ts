@@ -15,7 +15,9 @@ const valid = {
   status: 'unfixed',
   stopReason: 'no-progress',
   diagnostics: [{ kind: 'compile', message: "';' expected", file: 'src/main/java/A.java', line: 3 }],
-  attempts: [{ n: 1, source: 'model', fingerprint: 'ab', outcome: 'build-failed', filesChanged: ['src/main/java/A.java'] }],
+  attempts: [
+    { n: 1, source: 'model', fingerprint: 'ab', outcome: 'build-failed', filesChanged: ['src/main/java/A.java'] },
+  ],
   applied: false,
   decisions: [],
   modelCalls: 1,
@@ -57,7 +59,11 @@ describe('parseRunRecord', () => {
   it('lists the valid records of a folder and reports the invalid ones instead of returning them', async () => {
     const folder = await mkdtemp(path.join(os.tmpdir(), 'mvnx-records-'));
     folders.push(folder);
-    for (const [name, text] of [['a', JSON.stringify(valid)], ['b', JSON.stringify({ ...valid, tier: 'yolo' })], ['c', '']]) {
+    for (const [name, text] of [
+      ['a', JSON.stringify(valid)],
+      ['b', JSON.stringify({ ...valid, tier: 'yolo' })],
+      ['c', ''],
+    ]) {
       await mkdir(path.join(folder, name!));
       await writeFile(path.join(folder, name!, 'run.json'), text!);
     }

@@ -37,7 +37,8 @@ async function maxLinesOf(file: string): Promise<number> {
 }
 
 /** Lines as ESLint's max-lines counts them (and `wc -l`): a final newline ends the last line, it does not start one. */
-const lineCount = (text: string) => text.split(/\r\n|[\r\n\u2028\u2029]/).length - (/[\r\n\u2028\u2029]$/.test(text) ? 1 : 0);
+const lineCount = (text: string) =>
+  text.split(/\r\n|[\r\n\u2028\u2029]/).length - (/[\r\n\u2028\u2029]$/.test(text) ? 1 : 0);
 
 /** `lines` lines of code, each ending in a newline, as `wc -l` counts them. */
 const fileOf = (lines: number) => Array.from({ length: lines }, (_, i) => `export const v${i} = ${i};\n`).join('');
@@ -92,12 +93,20 @@ describe('source file length', () => {
   it('finds the oversize files of a tree, and only those', async () => {
     const tree = await mkdtemp(path.join(os.tmpdir(), 'mvnx-size-'));
     try {
-      const files: Record<string, number> = { 'src/bench/big.ts': 401, 'src/bench/fits.ts': 400, 'src/repair/loop/repair-loop.ts': 300, 'src/app/repair-session.ts': 300 };
+      const files: Record<string, number> = {
+        'src/bench/big.ts': 401,
+        'src/bench/fits.ts': 400,
+        'src/repair/loop/repair-loop.ts': 300,
+        'src/app/repair-session.ts': 300,
+      };
       for (const [file, lines] of Object.entries(files)) {
         await mkdir(path.dirname(path.join(tree, file)), { recursive: true });
         await writeFile(path.join(tree, file), fileOf(lines));
       }
-      expect(await oversizeFiles(tree)).toEqual(['src/bench/big.ts: 401 lines, at most 400', 'src/repair/loop/repair-loop.ts: 300 lines, at most 299']);
+      expect(await oversizeFiles(tree)).toEqual([
+        'src/bench/big.ts: 401 lines, at most 400',
+        'src/repair/loop/repair-loop.ts: 300 lines, at most 299',
+      ]);
     } finally {
       await rm(tree, { recursive: true, force: true });
     }

@@ -27,7 +27,9 @@ async function foldersWithoutReadme(tree: string): Promise<string[]> {
 async function readmesNotLinked(tree: string): Promise<string[]> {
   const architecture = await readFile(path.join(tree, 'docs', 'ARCHITECTURE.md'), 'utf8');
   const linked = new Set([...architecture.matchAll(/\]\((?:\.\.\/)?(src\/[\w/-]+\/README\.md)\)/g)].map((m) => m[1]));
-  return (await srcFolders(tree)).map((folder) => `${folder}/README.md`).filter((readme) => existsSync(path.join(tree, readme)) && !linked.has(readme));
+  return (await srcFolders(tree))
+    .map((folder) => `${folder}/README.md`)
+    .filter((readme) => existsSync(path.join(tree, readme)) && !linked.has(readme));
 }
 
 /** Test files a README under src/ names (`test/unit/x.test.ts`) that do not exist. */
@@ -47,8 +49,12 @@ describe('a README.md in every folder of src/', () => {
   it('finds a folder without one, a README not linked from docs/ARCHITECTURE.md, and a cited test that does not exist', async () => {
     const tree = await mkdtemp(path.join(os.tmpdir(), 'mvnx-readmes-'));
     try {
-      for (const folder of ['src/stage', 'src/stage/inner', 'src/other', 'docs', 'test/unit']) await mkdir(path.join(tree, folder), { recursive: true });
-      await writeFile(path.join(tree, 'src/stage/README.md'), 'Shown by `test/unit/stage.test.ts` and `test/unit/gone.test.ts`.\n');
+      for (const folder of ['src/stage', 'src/stage/inner', 'src/other', 'docs', 'test/unit'])
+        await mkdir(path.join(tree, folder), { recursive: true });
+      await writeFile(
+        path.join(tree, 'src/stage/README.md'),
+        'Shown by `test/unit/stage.test.ts` and `test/unit/gone.test.ts`.\n',
+      );
       await writeFile(path.join(tree, 'src/other/README.md'), '# other\n');
       await writeFile(path.join(tree, 'test/unit/stage.test.ts'), '');
       await writeFile(path.join(tree, 'docs/ARCHITECTURE.md'), '[stage](../src/stage/README.md)\n');

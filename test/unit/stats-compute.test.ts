@@ -46,7 +46,15 @@ describe('computeRunStats', () => {
 
   it('reports nothing as null rather than as zero percent when there are no runs', () => {
     const stats = computeRunStats([]);
-    expect(stats).toMatchObject({ runs: 0, attempts: 0, modelCalls: 0, medianTimeToFixMs: null, autoAppliedShare: null, suggestedShare: null, stopReasons: {} });
+    expect(stats).toMatchObject({
+      runs: 0,
+      attempts: 0,
+      modelCalls: 0,
+      medianTimeToFixMs: null,
+      autoAppliedShare: null,
+      suggestedShare: null,
+      stopReasons: {},
+    });
     expect(stats.overall.fixRate).toBeNull();
     expect(stats.firstRunAt).toBeUndefined();
     expect(formatRunStats(stats)).toBe('No runs recorded yet (mvnx records a run when a build fails).');
@@ -54,12 +62,23 @@ describe('computeRunStats', () => {
   });
 
   it('counts a run with compile and stale test diagnostics as compile, and one without diagnostics as other', () => {
-    expect(runKind(record({ runId: 'a', startedAt: '2024-05-01T00:00:00Z', diagnostics: [diagnostic('test', 'x'), diagnostic('compile', 'y')] }))).toBe('compile');
+    expect(
+      runKind(
+        record({
+          runId: 'a',
+          startedAt: '2024-05-01T00:00:00Z',
+          diagnostics: [diagnostic('test', 'x'), diagnostic('compile', 'y')],
+        }),
+      ),
+    ).toBe('compile');
     expect(runKind(record({ runId: 'b', startedAt: '2024-05-01T00:00:00Z', diagnostics: [] }))).toBe('other');
   });
 
   it('leaves a fixed run with an unreadable time out of the median only', () => {
-    const broken = { ...record({ runId: 'x', startedAt: '2024-05-01T00:00:00Z', status: 'fixed', stopReason: 'fixed' }), finishedAt: 'never' };
+    const broken = {
+      ...record({ runId: 'x', startedAt: '2024-05-01T00:00:00Z', status: 'fixed', stopReason: 'fixed' }),
+      finishedAt: 'never',
+    };
     const stats = computeRunStats([broken]);
     expect(stats.overall.fixed).toBe(1);
     expect(stats.medianTimeToFixMs).toBeNull();

@@ -34,7 +34,11 @@ const io = () => ({ cwd: projectRoot, env: {} });
 describe('mvnx runs', () => {
   it('lists the recorded runs newest first', async () => {
     expect(await run([], io())).toBe(0);
-    const ids = output.split('\n').slice(2).filter(Boolean).map((line) => line.split(' ')[0]);
+    const ids = output
+      .split('\n')
+      .slice(2)
+      .filter(Boolean)
+      .map((line) => line.split(' ')[0]);
     expect(ids).toEqual(['r6', 'r5', 'r4', 'r3', 'r2', 'r1']);
   });
 
@@ -78,8 +82,18 @@ describe('mvnx runs', () => {
 describe('mvnx runs arguments (the shared subcommand reader)', () => {
   const now = new Date('2026-06-30T12:00:00Z');
   it('reads every spelling, --from more than once', () => {
-    const options = parseRunsArgs(['--stats', '--from', 'a', '--from=b/*', '--since=7d', '--limit', '5', '--json'], now);
-    expect(options).toMatchObject({ stats: true, json: true, from: ['a', 'b/*'], limit: 5, advise: false, reconcile: false });
+    const options = parseRunsArgs(
+      ['--stats', '--from', 'a', '--from=b/*', '--since=7d', '--limit', '5', '--json'],
+      now,
+    );
+    expect(options).toMatchObject({
+      stats: true,
+      json: true,
+      from: ['a', 'b/*'],
+      limit: 5,
+      advise: false,
+      reconcile: false,
+    });
     expect(options.since?.toISOString()).toBe('2026-06-23T12:00:00.000Z');
   });
 

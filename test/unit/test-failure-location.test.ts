@@ -16,11 +16,16 @@ const SHAPES = path.join(repairFixtures, 'trust-shapes');
 const REPORT = path.join(repoRoot, 'test/fixtures/integrity/TEST-com.acme.pricing.PricingTest.xml');
 
 async function diagnostics() {
-  const { cases, warnings } = parseSurefireReport(await readFile(REPORT, 'utf8'), 'pricing/target/surefire-reports/TEST-com.acme.pricing.PricingTest.xml');
+  const { cases, warnings } = parseSurefireReport(
+    await readFile(REPORT, 'utf8'),
+    'pricing/target/surefire-reports/TEST-com.acme.pricing.PricingTest.xml',
+  );
   expect(warnings).toEqual([]);
   const resolve = sourceResolver(SHAPES, 'pricing', new Map(), ['testkit']);
   const failed = cases.filter((c) => c.status === 'failed');
-  return new Map(failed.map((c) => [c.method, testCaseDiagnostic({ ...c, moduleDir: 'pricing', reportFile: 'r.xml' }, resolve)]));
+  return new Map(
+    failed.map((c) => [c.method, testCaseDiagnostic({ ...c, moduleDir: 'pricing', reportFile: 'r.xml' }, resolve)]),
+  );
 }
 
 describe('a failure raised in a helper points at the failing test', () => {
@@ -32,21 +37,37 @@ describe('a failure raised in a helper points at the failing test', () => {
 
   it('a shared utility in the test sources, and a custom assertion of a test-support module under src/main', async () => {
     const all = await diagnostics();
-    expect([all.get('quarterOff')!.file, all.get('quarterOff')!.line]).toEqual(['pricing/src/test/java/com/acme/pricing/PricingTest.java', 20]);
+    expect([all.get('quarterOff')!.file, all.get('quarterOff')!.line]).toEqual([
+      'pricing/src/test/java/com/acme/pricing/PricingTest.java',
+      20,
+    ]);
     const bulk = all.get('bulkOrder')!;
     expect([bulk.file, bulk.line]).toEqual(['pricing/src/test/java/com/acme/pricing/PricingTest.java', 25]);
-    expect(bulk.testFailure?.frames?.[0]).toMatchObject({ file: 'testkit/src/main/java/com/acme/testkit/MoneyAssert.java', method: 'assertCents', line: 12 });
+    expect(bulk.testFailure?.frames?.[0]).toMatchObject({
+      file: 'testkit/src/main/java/com/acme/testkit/MoneyAssert.java',
+      method: 'assertCents',
+      line: 12,
+    });
   });
 
   it('an exception thrown by main code keeps its own place', () => {
-    const resolve = (frame: { className: string }) => (frame.className.startsWith('com.acme.') ? `src/${frame.className.endsWith('Test') ? 'test' : 'main'}/java/${frame.className.replace(/\./g, '/')}.java` : undefined);
+    const resolve = (frame: { className: string }) =>
+      frame.className.startsWith('com.acme.')
+        ? `src/${frame.className.endsWith('Test') ? 'test' : 'main'}/java/${frame.className.replace(/\./g, '/')}.java`
+        : undefined;
     const d = testCaseDiagnostic(
       {
         className: 'com.acme.PricingTest',
         method: 'rounds',
         reportedName: 'rounds',
         status: 'error',
-        failure: { outcome: 'error', type: 'java.lang.ArithmeticException', message: '/ by zero', stackTrace: 'java.lang.ArithmeticException: / by zero\n\tat com.acme.Pricing.rate(Pricing.java:9)\n\tat com.acme.PricingTest.check(PricingTest.java:30)\n\tat com.acme.PricingTest.rounds(PricingTest.java:12)' },
+        failure: {
+          outcome: 'error',
+          type: 'java.lang.ArithmeticException',
+          message: '/ by zero',
+          stackTrace:
+            'java.lang.ArithmeticException: / by zero\n\tat com.acme.Pricing.rate(Pricing.java:9)\n\tat com.acme.PricingTest.check(PricingTest.java:30)\n\tat com.acme.PricingTest.rounds(PricingTest.java:12)',
+        },
         moduleDir: '',
         reportFile: 'r.xml',
       },
@@ -63,11 +84,14 @@ describe('Surefire messages are decoded fully', () => {
     expect(prompt).not.toMatch(/&#\d+;|&lt;|&gt;/);
     expect(prompt).toContain('expected: <tea 10.00');
     expect(prompt).toContain('total 9.00');
-    expect((await diagnostics()).get('bulkOrder')!.message).toBe('expected 45.00 but was 49.50 ==> expected: <4500> but was: <4950>');
+    expect((await diagnostics()).get('bulkOrder')!.message).toBe(
+      'expected 45.00 but was 49.50 ==> expected: <4500> but was: <4950>',
+    );
   });
 
   it('decodes in one pass: an escaped ampersand stays a reference, hexadecimal ones are read', () => {
-    const xml = '<testsuite name="S"><testcase name="t" classname="C"><failure message="a&#x3C;b &amp;#10; c&#9;d" type="T">T: x</failure></testcase></testsuite>';
+    const xml =
+      '<testsuite name="S"><testcase name="t" classname="C"><failure message="a&#x3C;b &amp;#10; c&#9;d" type="T">T: x</failure></testcase></testsuite>';
     expect(parseSurefireReport(xml, 'r.xml').cases[0]!.failure!.message).toBe('a<b &#10; c\td');
   });
 });

@@ -18,7 +18,9 @@ import { repairFixtures } from '../helpers/repair-project.js';
 
 const SHAPES = path.join(repairFixtures, 'trust-shapes');
 const POLICY = { ...DEFAULT_PATCH_POLICY, allowedChanges: [...DEFAULT_PATCH_POLICY.allowedChanges] };
-const FAILING: FailingTestRef[] = ['tenPercentOff', 'quarterOff', 'bulkOrder', 'receiptShowsTheDiscountedTotal'].map((method) => ({ className: 'com.acme.pricing.PricingTest', method }));
+const FAILING: FailingTestRef[] = ['tenPercentOff', 'quarterOff', 'bulkOrder', 'receiptShowsTheDiscountedTotal'].map(
+  (method) => ({ className: 'com.acme.pricing.PricingTest', method }),
+);
 
 async function fromReply(name: string, root = SHAPES): Promise<ChangeSet> {
   const text = await readFile(path.join(repairFixtures, 'replies', `${name}.md`), 'utf8');
@@ -27,22 +29,34 @@ async function fromReply(name: string, root = SHAPES): Promise<ChangeSet> {
   return result.changeSet!;
 }
 
-const pom = (body: string, artifactId = 'app') => `<project><modelVersion>4.0.0</modelVersion><groupId>com.acme</groupId><artifactId>${artifactId}</artifactId><version>1</version>${body}</project>`;
-const dependency = (artifactId: string, extra = '') => `<dependency><groupId>com.acme</groupId><artifactId>${artifactId}</artifactId><version>1</version>${extra}</dependency>`;
+const pom = (body: string, artifactId = 'app') =>
+  `<project><modelVersion>4.0.0</modelVersion><groupId>com.acme</groupId><artifactId>${artifactId}</artifactId><version>1</version>${body}</project>`;
+const dependency = (artifactId: string, extra = '') =>
+  `<dependency><groupId>com.acme</groupId><artifactId>${artifactId}</artifactId><version>1</version>${extra}</dependency>`;
 
 describe('the test side, as the poms declare it', () => {
   it('reads the fixture: the test-support module testkit, by the test scope pricing uses it in', async () => {
     const side = await readTestSide(SHAPES);
-    expect(side.roots).toEqual([{ dir: 'testkit', what: 'test-support module testkit (pricing uses it only in test scope)' }]);
-    expect(testSideRootOf(side, 'testkit/src/main/java/com/acme/testkit/MoneyAssert.java')?.what).toContain('test-support module testkit');
-    expect(testSideRootOf(side, 'pricing/src/test/resources/receipts/tea.txt')).toEqual({ dir: 'pricing/src/test', what: 'test sources and resources' });
+    expect(side.roots).toEqual([
+      { dir: 'testkit', what: 'test-support module testkit (pricing uses it only in test scope)' },
+    ]);
+    expect(testSideRootOf(side, 'testkit/src/main/java/com/acme/testkit/MoneyAssert.java')?.what).toContain(
+      'test-support module testkit',
+    );
+    expect(testSideRootOf(side, 'pricing/src/test/resources/receipts/tea.txt')).toEqual({
+      dir: 'pricing/src/test',
+      what: 'test sources and resources',
+    });
     expect(testSideRootOf(side, 'pricing/src/main/java/com/acme/pricing/Pricing.java')).toBeUndefined();
     expect(testSideRootOf(side, 'pricing/pom.xml')).toBeUndefined();
   });
 
   it('every declared test source and resource root, not only src/test/java', () => {
     const poms: ModulePom[] = [
-      { dir: '', text: pom('<packaging>pom</packaging><modules><module>core</module><module>app</module></modules>', 'parent') },
+      {
+        dir: '',
+        text: pom('<packaging>pom</packaging><modules><module>core</module><module>app</module></modules>', 'parent'),
+      },
       {
         dir: 'core',
         text: pom(
@@ -81,17 +95,34 @@ describe('the test side, as the poms declare it', () => {
       { dir: 'fixtures', text: pom('', 'fixtures') },
       { dir: 'core', text: pom('', 'core') },
       { dir: 'lib', text: pom('', 'lib') },
-      { dir: 'a', text: pom(`<dependencies>${dependency('fixtures', '<scope>test</scope>')}${dependency('core', '<scope>test</scope>')}${dependency('lib', '<type>test-jar</type><scope>test</scope>')}</dependencies>`, 'a') },
-      { dir: 'b', text: pom(`<dependencies>${dependency('fixtures', '<scope>test</scope>')}${dependency('core')}</dependencies>`, 'b') },
+      {
+        dir: 'a',
+        text: pom(
+          `<dependencies>${dependency('fixtures', '<scope>test</scope>')}${dependency('core', '<scope>test</scope>')}${dependency('lib', '<type>test-jar</type><scope>test</scope>')}</dependencies>`,
+          'a',
+        ),
+      },
+      {
+        dir: 'b',
+        text: pom(
+          `<dependencies>${dependency('fixtures', '<scope>test</scope>')}${dependency('core')}</dependencies>`,
+          'b',
+        ),
+      },
     ];
     const side = testSideOf(poms);
-    expect(side.roots).toEqual([{ dir: 'fixtures', what: 'test-support module fixtures (a, b use it only in test scope)' }]);
+    expect(side.roots).toEqual([
+      { dir: 'fixtures', what: 'test-support module fixtures (a, b use it only in test scope)' },
+    ]);
   });
 
   it('by convention, whatever the poms say: src/test, src/it, testFixtures folders of any module', () => {
     const none = { roots: [] };
     expect(testSideRootOf(none, 'a/b/src/it/java/X.java')?.dir).toBe('a/b/src/it');
-    expect(testSideRootOf(none, 'lib/src/testFixtures/java/com/acme/Fake.java')).toEqual({ dir: 'lib/src/testFixtures', what: 'test fixtures' });
+    expect(testSideRootOf(none, 'lib/src/testFixtures/java/com/acme/Fake.java')).toEqual({
+      dir: 'lib/src/testFixtures',
+      what: 'test fixtures',
+    });
     expect(testSideRootOf(none, 'src/main/java/com/acme/test/Helper.java')).toBeUndefined();
     expect(testSideRootOf(none, 'docs/src/testing.md')).toBeUndefined();
   });
@@ -106,7 +137,13 @@ describe('while tests fail, the test side is read-only: each shape is refused, w
     const changeSet = await fromReply(reply);
     const testSide = await readTestSide(SHAPES);
     expect(touchesTests(changeSet, testSide)).toBe(true);
-    return checkTestIntegrity({ changeSet, failingTests: FAILING, policy: { allowFailingTestEdits: false }, testSide, ...extra });
+    return checkTestIntegrity({
+      changeSet,
+      failingTests: FAILING,
+      policy: { allowFailingTestEdits: false },
+      testSide,
+      ...extra,
+    });
   };
 
   it.each([
@@ -145,13 +182,31 @@ describe('while tests fail, the test side is read-only: each shape is refused, w
   it('a @BeforeAll that sets a system property: refused the same way', async () => {
     const changeSet = await fromReply('shape-before-each-legacy');
     const file = changeSet.files[0]!;
-    file.after = file.after!.replace('@BeforeEach', '@BeforeAll').replace('    void useLegacyRounding() {\n        Pricing.setLegacyRounding(true);', '    static void useLegacyRounding() {\n        System.setProperty("pricing.legacyRounding", "true");');
-    const verdict = checkTestIntegrity({ changeSet, failingTests: FAILING, policy: { allowFailingTestEdits: false }, testSide: await readTestSide(SHAPES) });
-    expect(testWeakeningReason(verdict.blocking)).toContain('added `@BeforeAll` useLegacyRounding() to com.acme.pricing.PricingTest, which runs before the tests that failed: `System.setProperty("pricing.legacyRounding", "true");`');
+    file.after = file
+      .after!.replace('@BeforeEach', '@BeforeAll')
+      .replace(
+        '    void useLegacyRounding() {\n        Pricing.setLegacyRounding(true);',
+        '    static void useLegacyRounding() {\n        System.setProperty("pricing.legacyRounding", "true");',
+      );
+    const verdict = checkTestIntegrity({
+      changeSet,
+      failingTests: FAILING,
+      policy: { allowFailingTestEdits: false },
+      testSide: await readTestSide(SHAPES),
+    });
+    expect(testWeakeningReason(verdict.blocking)).toContain(
+      'added `@BeforeAll` useLegacyRounding() to com.acme.pricing.PricingTest, which runs before the tests that failed: `System.setProperty("pricing.legacyRounding", "true");`',
+    );
   });
 
   it('tests.allowFailingTestEdits lets each through as an edit of the failing tests, in words', async () => {
-    for (const reply of ['shape-helper-loosened', 'shape-utility-widened', 'shape-expected-file-rewritten', 'shape-testkit-loosened', 'shape-before-each-legacy']) {
+    for (const reply of [
+      'shape-helper-loosened',
+      'shape-utility-widened',
+      'shape-expected-file-rewritten',
+      'shape-testkit-loosened',
+      'shape-before-each-legacy',
+    ]) {
       const verdict = await check(reply, { policy: { allowFailingTestEdits: true } });
       expect(verdict.blocking, reply).toEqual([]);
       expect(verdict.allowedFailingTestEdits.length, reply).toBeGreaterThan(0);
@@ -162,20 +217,36 @@ describe('while tests fail, the test side is read-only: each shape is refused, w
     const changeSet = await fromReply('shapes-real-fix');
     const testSide = await readTestSide(SHAPES);
     expect(touchesTests(changeSet, testSide)).toBe(false);
-    const verdict = checkTestIntegrity({ changeSet, failingTests: FAILING, policy: { allowFailingTestEdits: false }, testSide });
+    const verdict = checkTestIntegrity({
+      changeSet,
+      failingTests: FAILING,
+      policy: { allowFailingTestEdits: false },
+      testSide,
+    });
     expect(verdict).toEqual({ blocking: [], allowedFailingTestEdits: [] });
   });
 
   it('the twin: with no failing test (a compile-error repair) a test file may be fixed, compared method by method', async () => {
     const changeSet = await fromReply('shape-helper-loosened');
-    const verdict = checkTestIntegrity({ changeSet, failingTests: [], policy: { allowFailingTestEdits: false }, testSide: await readTestSide(SHAPES) });
+    const verdict = checkTestIntegrity({
+      changeSet,
+      failingTests: [],
+      policy: { allowFailingTestEdits: false },
+      testSide: await readTestSide(SHAPES),
+    });
     expect(verdict.blocking).toEqual([]);
   });
 
   it('the twin: tests fail in one module and a test file has a compile error of its own: that file may be fixed', async () => {
     const changeSet = await fromReply('shape-helper-loosened');
     const compileErrorFiles = new Set(['pricing/src/test/java/com/acme/pricing/PricingTest.java']);
-    const verdict = checkTestIntegrity({ changeSet, failingTests: FAILING, policy: { allowFailingTestEdits: false }, testSide: await readTestSide(SHAPES), compileErrorFiles });
+    const verdict = checkTestIntegrity({
+      changeSet,
+      failingTests: FAILING,
+      policy: { allowFailingTestEdits: false },
+      testSide: await readTestSide(SHAPES),
+      compileErrorFiles,
+    });
     expect(verdict.blocking).toEqual([]);
     // Still a test-side edit while tests fail: recorded, so the fix is high risk and never applied without a person.
     expect(verdict.allowedFailingTestEdits.map((finding) => finding.message)).toEqual([
@@ -186,9 +257,21 @@ describe('while tests fail, the test side is read-only: each shape is refused, w
 
 describe('the part that differs', () => {
   it.each([
-    ['@CsvSource({"1, 1", "2, 4", "3, 9", "4, 16"})', '@CsvSource({"1, 1", "2, 4", "4, 16"})', 'deleted `"3, 9"` in `@CsvSource(...)`'],
-    ['assertThat(total, is(900L));', 'assertThat(total, greaterThan(0L));', '`is(900L)` became `greaterThan(0L)` in `assertThat(...)`'],
-    ['assertEquals(expected, actual, "price in cents");', 'assertEquals(expected, actual, expected / 10.0, "price in cents");', 'added `expected / 10.0` in `assertEquals(...)`'],
+    [
+      '@CsvSource({"1, 1", "2, 4", "3, 9", "4, 16"})',
+      '@CsvSource({"1, 1", "2, 4", "4, 16"})',
+      'deleted `"3, 9"` in `@CsvSource(...)`',
+    ],
+    [
+      'assertThat(total, is(900L));',
+      'assertThat(total, greaterThan(0L));',
+      '`is(900L)` became `greaterThan(0L)` in `assertThat(...)`',
+    ],
+    [
+      'assertEquals(expected, actual, "price in cents");',
+      'assertEquals(expected, actual, expected / 10.0, "price in cents");',
+      'added `expected / 10.0` in `assertEquals(...)`',
+    ],
     ['total 9.00', 'total 9.90', '`9.00` became `9.90`'],
   ])('%s -> %s', (before, after, described) => {
     expect(describeDifference(before, after)).toBe(described);
@@ -215,6 +298,8 @@ describe('the part that differs', () => {
       failingTests: [{ className: 'com.acme.SquareTest', method: 'squares' }],
       policy: { allowFailingTestEdits: false },
     });
-    expect(testWeakeningReason(verdict.blocking)).toContain('on com.acme.SquareTest#squares: `"7, 49"` became `"7, 50"` in `@CsvSource(...)`');
+    expect(testWeakeningReason(verdict.blocking)).toContain(
+      'on com.acme.SquareTest#squares: `"7, 49"` became `"7, 50"` in `@CsvSource(...)`',
+    );
   });
 });

@@ -1,6 +1,18 @@
 import { execa } from 'execa';
 import { existsSync } from 'node:fs';
-import { chmod, lstat, mkdir, mkdtemp, readFile, readlink, rename, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import {
+  chmod,
+  lstat,
+  mkdir,
+  mkdtemp,
+  readFile,
+  readlink,
+  rename,
+  rm,
+  stat,
+  symlink,
+  writeFile,
+} from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -26,7 +38,15 @@ async function put(rel: string, content = rel, mode?: number) {
 }
 
 beforeAll(async () => {
-  await build({ entryPoints: [path.join(repoRoot, 'src/workspace/workspace.ts')], bundle: true, packages: 'external', platform: 'node', format: 'esm', outfile: distWorkspace, logLevel: 'silent' });
+  await build({
+    entryPoints: [path.join(repoRoot, 'src/workspace/workspace.ts')],
+    bundle: true,
+    packages: 'external',
+    platform: 'node',
+    format: 'esm',
+    outfile: distWorkspace,
+    logLevel: 'silent',
+  });
   scratch = await mkdtemp(path.join(os.tmpdir(), 'mvnx-ws-test-'));
   project = path.join(scratch, 'shop');
   await put('pom.xml', '<project/>');
@@ -56,10 +76,18 @@ describe('createWorkspace', () => {
       const has = (rel: string) => existsSync(path.join(ws.root, rel));
       expect(path.basename(path.dirname(ws.root))).toMatch(/^mvnx-ws-/);
       expect(path.dirname(path.dirname(ws.root))).toBe(path.resolve(os.tmpdir()));
-      for (const kept of ['pom.xml', 'mvnw', 'core/src/main/java/Core.java', '.mvn/maven.config', 'src/main/java/com/acme/target/Aim.java', 'docs/target/notes.md']) {
+      for (const kept of [
+        'pom.xml',
+        'mvnw',
+        'core/src/main/java/Core.java',
+        '.mvn/maven.config',
+        'src/main/java/com/acme/target/Aim.java',
+        'docs/target/notes.md',
+      ]) {
         expect(has(kept), kept).toBe(true);
       }
-      for (const dropped of ['target', 'core/target', '.mvnx', '.git', 'node_modules']) expect(has(dropped), dropped).toBe(false);
+      for (const dropped of ['target', 'core/target', '.mvnx', '.git', 'node_modules'])
+        expect(has(dropped), dropped).toBe(false);
       expect(await readFile(path.join(ws.root, 'core/src/main/java/Core.java'), 'utf8')).toBe('class Core {}');
     } finally {
       await ws.dispose();
@@ -96,13 +124,21 @@ describe('createWorkspace', () => {
       expect(await readlink(path.join(ws.root, 'outside.txt'))).toBe(path.join(scratch, 'outside.txt'));
 
       // A candidate patch written through the old absolute link is refused in the copy...
-      const through = applyChangeSet(ws.root, { files: [{ path: 'lib/com/acme/Real.java', before: 'class Real {}', after: 'class Real { int pwned; }' }] });
+      const through = applyChangeSet(ws.root, {
+        files: [{ path: 'lib/com/acme/Real.java', before: 'class Real {}', after: 'class Real { int pwned; }' }],
+      });
       await expect(through).rejects.toMatchObject({ code: 'unsafe-path' });
       // ...and whatever writes through the links in the copy (Maven, a plugin) writes the copy.
       await writeFile(path.join(ws.root, 'lib/com/acme/Real.java'), 'class Real { int a; }');
       await writeFile(path.join(ws.root, 'src/climb/acme/Real.java'), 'class Real { int b; }');
-      await applyChangeSet(ws.root, { files: [{ path: 'src/main/java/com/acme/Real.java', before: 'class Real { int b; }', after: 'class Real { int c; }' }] });
-      expect(await readFile(path.join(ws.root, 'src/main/java/com/acme/Real.java'), 'utf8')).toBe('class Real { int c; }');
+      await applyChangeSet(ws.root, {
+        files: [
+          { path: 'src/main/java/com/acme/Real.java', before: 'class Real { int b; }', after: 'class Real { int c; }' },
+        ],
+      });
+      expect(await readFile(path.join(ws.root, 'src/main/java/com/acme/Real.java'), 'utf8')).toBe(
+        'class Real { int c; }',
+      );
       expect(await readFile(real, 'utf8')).toBe('class Real {}');
 
       // Reset restores the rewritten links too.
@@ -166,7 +202,10 @@ describe('createWorkspace', () => {
       const inodeBefore = (await stat(untouched)).ino;
       await writeFile(path.join(ws.root, 'pom.xml'), '<project>edited</project>');
       await writeFile(path.join(ws.root, 'core/src/main/java/Core.java.tmp'), 'class Core { patched }');
-      await rename(path.join(ws.root, 'core/src/main/java/Core.java.tmp'), path.join(ws.root, 'core/src/main/java/Core.java'));
+      await rename(
+        path.join(ws.root, 'core/src/main/java/Core.java.tmp'),
+        path.join(ws.root, 'core/src/main/java/Core.java'),
+      );
       await rm(path.join(ws.root, 'src'), { recursive: true });
       await chmod(path.join(ws.root, 'mvnw'), 0o644);
       await mkdir(path.join(ws.root, 'core/target/classes'), { recursive: true });
@@ -177,7 +216,9 @@ describe('createWorkspace', () => {
 
       expect(await readFile(path.join(ws.root, 'pom.xml'), 'utf8')).toBe('<project/>');
       expect(await readFile(path.join(ws.root, 'core/src/main/java/Core.java'), 'utf8')).toBe('class Core {}');
-      expect(await readFile(path.join(ws.root, 'src/main/java/com/acme/target/Aim.java'), 'utf8')).toBe('package com.acme.target;');
+      expect(await readFile(path.join(ws.root, 'src/main/java/com/acme/target/Aim.java'), 'utf8')).toBe(
+        'package com.acme.target;',
+      );
       expect((await stat(path.join(ws.root, 'mvnw'))).mode & 0o777).toBe(0o755);
       expect(existsSync(path.join(ws.root, 'core/target'))).toBe(false);
       expect(existsSync(path.join(ws.root, 'New.java'))).toBe(false);
@@ -202,7 +243,9 @@ describe('createWorkspace', () => {
 
   it('a file instead of a folder, or a baseDir inside the project, is a clear error', async () => {
     await expect(createWorkspace(path.join(project, 'pom.xml'))).rejects.toThrow(/is not a folder/);
-    await expect(createWorkspace(project, { baseDir: path.join(project, 'tmp') })).rejects.toThrow(/must not be inside the project/);
+    await expect(createWorkspace(project, { baseDir: path.join(project, 'tmp') })).rejects.toThrow(
+      /must not be inside the project/,
+    );
   });
 });
 
@@ -219,7 +262,10 @@ async function childWithWorkspace(behaviour: 'wait' | 'throw' | 'wait-with-own-h
     if (${JSON.stringify(behaviour)} === 'throw') setTimeout(() => { throw new Error('boom'); }, 10);
     else setInterval(() => {}, 1000);
   `;
-  const child = execa(process.execPath, ['--input-type=module', '-e', script], { reject: false, buffer: { stdout: false } });
+  const child = execa(process.execPath, ['--input-type=module', '-e', script], {
+    reject: false,
+    buffer: { stdout: false },
+  });
   const root = await new Promise<string>((resolve, reject) => {
     let out = '';
     child.stdout!.on('data', (chunk: Buffer) => {

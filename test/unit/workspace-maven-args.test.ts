@@ -35,7 +35,17 @@ describe('parseMavenArgs', () => {
   });
 
   it('knows which options take a value, separate or joined', () => {
-    const parsed = parseMavenArgs(['-pl', 'a,b', '-pla', '-Dx=1', '--define', 'y=2', '-fae', '-fpom.xml', '--file=p.xml']);
+    const parsed = parseMavenArgs([
+      '-pl',
+      'a,b',
+      '-pla',
+      '-Dx=1',
+      '--define',
+      'y=2',
+      '-fae',
+      '-fpom.xml',
+      '--file=p.xml',
+    ]);
     const described = parsed.map((arg) => (arg.type === 'option' ? [arg.spec?.long, arg.value] : ['goal', arg.value]));
     expect(described).toEqual([
       ['projects', 'a,b'],
@@ -54,10 +64,13 @@ describe('parseMavenArgs', () => {
     expect(goalsOf(parsed)).toEqual(['verify']);
   });
 
-  it.each([['-pl'], ['verify', '-f'], ['-D'], ['--settings'], ['-T']])('%j: a value option at the end is a clear error', (...args) => {
-    expect(() => parseMavenArgs(args)).toThrow(MavenArgsError);
-    expect(() => parseMavenArgs(args)).toThrow(/needs a value, but it is the last argument/);
-  });
+  it.each([['-pl'], ['verify', '-f'], ['-D'], ['--settings'], ['-T']])(
+    '%j: a value option at the end is a clear error',
+    (...args) => {
+      expect(() => parseMavenArgs(args)).toThrow(MavenArgsError);
+      expect(() => parseMavenArgs(args)).toThrow(/needs a value, but it is the last argument/);
+    },
+  );
 
   it('rejects a non-string argument', () => {
     expect(() => parseMavenArgs(['verify', 3 as unknown as string])).toThrow(/argument 1 is not a string/);
@@ -95,7 +108,11 @@ describe('rebaseArgs', () => {
   });
 
   it('resolves relative paths against where the user ran Maven', () => {
-    expect(rebaseArgs(['-f', '../pom.xml', 'verify'], from, to, `${from}/core`)).toEqual(['-f', `${to}/pom.xml`, 'verify']);
+    expect(rebaseArgs(['-f', '../pom.xml', 'verify'], from, to, `${from}/core`)).toEqual([
+      '-f',
+      `${to}/pom.xml`,
+      'verify',
+    ]);
   });
 
   it('refuses relative roots', () => {

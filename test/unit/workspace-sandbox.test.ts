@@ -6,7 +6,13 @@ import { buildFootprint, type BuildFootprint } from '../../src/workspace/build-f
 import { bwrapArgs } from '../../src/workspace/bwrap.js';
 import { containerCommand } from '../../src/workspace/container.js';
 import { buildEnvironment } from '../../src/workspace/sandbox-env.js';
-import { describeSandbox, detectSandbox, requireSandbox, SandboxError, suggestedImage } from '../../src/workspace/sandbox.js';
+import {
+  describeSandbox,
+  detectSandbox,
+  requireSandbox,
+  SandboxError,
+  suggestedImage,
+} from '../../src/workspace/sandbox.js';
 
 let scratch: string;
 
@@ -27,7 +33,10 @@ async function script(name: string, body: string): Promise<string> {
 /** PATH with only fakes for the container engines, so the real clients on this machine do not answer. */
 async function enginesDir(dockerBody: string, podmanBody = dockerBody): Promise<NodeJS.ProcessEnv> {
   const dir = await mkdtemp(path.join(scratch, 'bin-'));
-  for (const [name, body] of [['docker', dockerBody], ['podman', podmanBody]] as const) {
+  for (const [name, body] of [
+    ['docker', dockerBody],
+    ['podman', podmanBody],
+  ] as const) {
     await writeFile(path.join(dir, name), `#!/bin/sh\n${body}\n`);
     await chmod(path.join(dir, name), 0o755);
   }
@@ -42,11 +51,20 @@ describe('detectSandbox', () => {
   });
 
   it('auto with nothing working: none, and the reason names each backend and why it was passed over', async () => {
-    const env = await enginesDir('echo "Cannot connect to the Docker daemon" >&2; exit 1', 'echo "unable to connect to Podman socket" >&2; exit 125');
-    const info = await detectSandbox('auto', { bwrapExecutable: path.join(scratch, 'no-bwrap'), image: 'maven:3.9-eclipse-temurin-17', env });
+    const env = await enginesDir(
+      'echo "Cannot connect to the Docker daemon" >&2; exit 1',
+      'echo "unable to connect to Podman socket" >&2; exit 125',
+    );
+    const info = await detectSandbox('auto', {
+      bwrapExecutable: path.join(scratch, 'no-bwrap'),
+      image: 'maven:3.9-eclipse-temurin-17',
+      env,
+    });
     expect(info).toMatchObject({ kind: 'none', isolated: false, available: true });
     expect(info.tried.map((t) => t.kind)).toEqual(['bwrap', 'podman', 'docker']);
-    expect(info.reason).toMatch(/^no sandbox available \(bwrap: bubblewrap \(.*no-bwrap\) is not installed; podman: podman cannot run maven:3.9-eclipse-temurin-17 with --network none \(unable to connect to Podman socket\); docker: docker cannot run .* \(Cannot connect to the Docker daemon\)\)$/);
+    expect(info.reason).toMatch(
+      /^no sandbox available \(bwrap: bubblewrap \(.*no-bwrap\) is not installed; podman: podman cannot run maven:3.9-eclipse-temurin-17 with --network none \(unable to connect to Podman socket\); docker: docker cannot run .* \(Cannot connect to the Docker daemon\)\)$/,
+    );
   });
 
   it('auto falls through to a container engine that works, in the order bwrap, podman, docker', async () => {
@@ -65,7 +83,9 @@ describe('detectSandbox', () => {
     const env = await enginesDir(`echo "$@" > ${log}; exit 0`);
     await detectSandbox('docker', { image: 'img:2', env });
     const args = await readFile(log, 'utf8');
-    expect(args).toMatch(/^run --rm --pull never --network none --read-only --tmpfs \/tmp --cap-drop ALL --security-opt no-new-privileges --name mvnx-probe-[0-9a-f]+ img:2 java -version/);
+    expect(args).toMatch(
+      /^run --rm --pull never --network none --read-only --tmpfs \/tmp --cap-drop ALL --security-opt no-new-privileges --name mvnx-probe-[0-9a-f]+ img:2 java -version/,
+    );
   });
 
   it('bwrap demanded but missing: unavailable, with the reason, and requireSandbox refuses it', async () => {
@@ -73,7 +93,9 @@ describe('detectSandbox', () => {
     expect(info).toMatchObject({ kind: 'bwrap', available: false, isolated: false });
     expect(info.reason).toMatch(/is not installed/);
     expect(() => requireSandbox(info)).toThrow(SandboxError);
-    expect(() => requireSandbox(info)).toThrow(/^sandbox.mode bwrap is required but unavailable: bubblewrap .* is not installed$/);
+    expect(() => requireSandbox(info)).toThrow(
+      /^sandbox.mode bwrap is required but unavailable: bubblewrap .* is not installed$/,
+    );
   });
 
   it('a docker required without an image is unavailable, and says which field to set', async () => {
@@ -83,20 +105,31 @@ describe('detectSandbox', () => {
   });
 
   it('a bwrap that answers --version but cannot isolate (as in an unprivileged container) is not trusted', async () => {
-    const broken = await script('broken-bwrap', '[ "$1" = --version ] && { echo "bubblewrap 0.8.0"; exit 0; }\necho "bwrap: No permissions to create new namespace" >&2\nexit 1');
+    const broken = await script(
+      'broken-bwrap',
+      '[ "$1" = --version ] && { echo "bubblewrap 0.8.0"; exit 0; }\necho "bwrap: No permissions to create new namespace" >&2\nexit 1',
+    );
     const env = await enginesDir('exit 1');
     const info = await detectSandbox('auto', { bwrapExecutable: broken, env });
     expect(info.kind).toBe('none');
-    expect(info.reason).toMatch(/installed but cannot isolate a process here \(bwrap: No permissions to create new namespace\)/);
+    expect(info.reason).toMatch(
+      /installed but cannot isolate a process here \(bwrap: No permissions to create new namespace\)/,
+    );
   });
 
   it('rejects an unknown mode', async () => {
-    await expect(detectSandbox('firejail' as 'auto')).rejects.toThrow(/unknown sandbox mode "firejail"; expected auto, bwrap, podman, docker, none/);
+    await expect(detectSandbox('firejail' as 'auto')).rejects.toThrow(
+      /unknown sandbox mode "firejail"; expected auto, bwrap, podman, docker, none/,
+    );
   });
 
   it('describes what isolates the build, or that nothing does', () => {
-    expect(describeSandbox({ kind: 'bwrap', isolated: true, available: true, tried: [] })).toMatch(/run isolated \(bwrap: network off/);
-    expect(describeSandbox({ kind: 'none', isolated: false, available: true, reason: 'because', tried: [] })).toBe('verification builds run WITHOUT isolation: because');
+    expect(describeSandbox({ kind: 'bwrap', isolated: true, available: true, tried: [] })).toMatch(
+      /run isolated \(bwrap: network off/,
+    );
+    expect(describeSandbox({ kind: 'none', isolated: false, available: true, reason: 'because', tried: [] })).toBe(
+      'verification builds run WITHOUT isolation: because',
+    );
   });
 
   it('suggests an image for the project’s Java release', () => {
@@ -125,7 +158,14 @@ describe('buildEnvironment', () => {
   it('starts empty and passes only the allowlist', () => {
     const { env, dropped } = buildEnvironment(host);
     expect(Object.keys(env).sort()).toEqual(['HOME', 'JAVA_HOME', 'LANG', 'LC_ALL', 'MAVEN_OPTS', 'PATH', 'TZ']);
-    expect(dropped).toEqual(['AWS_SECRET_ACCESS_KEY', 'CI', 'DB_URL', 'GITHUB_TOKEN', 'NEXUS_PASSWORD', 'SSH_AUTH_SOCK']);
+    expect(dropped).toEqual([
+      'AWS_SECRET_ACCESS_KEY',
+      'CI',
+      'DB_URL',
+      'GITHUB_TOKEN',
+      'NEXUS_PASSWORD',
+      'SSH_AUTH_SOCK',
+    ]);
   });
 
   it('sandbox.env.pass adds names and prefixes, but a secret-looking name only when written out in full', () => {
@@ -145,7 +185,10 @@ describe('the bwrap profile', () => {
     workspace = path.join(scratch, 'ws', 'project');
     await mkdir(path.join(home, '.m2', 'repository'), { recursive: true });
     await mkdir(workspace, { recursive: true });
-    await writeFile(path.join(home, '.m2', 'settings.xml'), '<settings><servers><server><id>n</id><password>Hunter2-secret</password></server></servers></settings>');
+    await writeFile(
+      path.join(home, '.m2', 'settings.xml'),
+      '<settings><servers><server><id>n</id><password>Hunter2-secret</password></server></servers></settings>',
+    );
     footprint = await buildFootprint({
       workspaceRoot: workspace,
       cwd: workspace,
@@ -169,12 +212,18 @@ describe('the bwrap profile', () => {
     for (const flag of ['--unshare-all', '--die-with-parent', '--new-session']) expect(args).toContain(flag);
     expect(args).not.toContain('--share-net');
     const hide = args.findIndex((a, i) => a === '--tmpfs' && args[i + 1] === home);
-    const repo = args.findIndex((a, i) => a === '--ro-bind-try' && args[i + 1] === path.join(home, '.m2', 'repository'));
+    const repo = args.findIndex(
+      (a, i) => a === '--ro-bind-try' && args[i + 1] === path.join(home, '.m2', 'repository'),
+    );
     expect(hide).toBeGreaterThan(-1);
     expect(repo).toBeGreaterThan(hide);
-    const settings = args.findIndex((a, i) => a === '--ro-bind' && args[i + 2] === path.join(home, '.m2', 'settings.xml'));
+    const settings = args.findIndex(
+      (a, i) => a === '--ro-bind' && args[i + 2] === path.join(home, '.m2', 'settings.xml'),
+    );
     expect(settings).toBeGreaterThan(hide);
-    expect(await readFile(args[settings + 1]!, 'utf8')).toBe('<settings><servers><server><id>n</id><password></password></server></servers></settings>');
+    expect(await readFile(args[settings + 1]!, 'utf8')).toBe(
+      '<settings><servers><server><id>n</id><password></password></server></servers></settings>',
+    );
     // The workspace is the one writable bind, mounted after the private /tmp; then the root goes read-only.
     expect(text).toContain(`--bind ${workspace} ${workspace} --remount-ro /`);
     expect(args.indexOf('--bind')).toBeGreaterThan(args.indexOf('/tmp'));
@@ -195,7 +244,9 @@ describe('the bwrap profile', () => {
       user: '1000:1000',
     });
     const text = args.join(' ');
-    expect(text).toMatch(/^run --rm --pull never --network none --read-only --tmpfs \/tmp --cap-drop ALL --security-opt no-new-privileges --name mvnx-verify-1 --user 1000:1000 /);
+    expect(text).toMatch(
+      /^run --rm --pull never --network none --read-only --tmpfs \/tmp --cap-drop ALL --security-opt no-new-privileges --name mvnx-verify-1 --user 1000:1000 /,
+    );
     expect(text).toContain(`-v ${path.join(home, '.m2', 'repository')}:${path.join(home, '.m2', 'repository')}:ro`);
     expect(text).toContain(`:${path.join(home, '.m2', 'settings.xml')}:ro`);
     expect(text).toContain(`-v ${workspace}:${workspace} `);
@@ -210,7 +261,16 @@ describe('the bwrap profile', () => {
   });
 
   it('podman keeps the user’s uid with --userns keep-id instead of --user', () => {
-    const { args } = containerCommand({ engine: 'podman', image: 'i', name: 'n', footprint, env: {}, executable: 'mvn', args: ['verify'], user: '1:1' });
+    const { args } = containerCommand({
+      engine: 'podman',
+      image: 'i',
+      name: 'n',
+      footprint,
+      env: {},
+      executable: 'mvn',
+      args: ['verify'],
+      user: '1:1',
+    });
     expect(args.join(' ')).toContain('--userns keep-id');
     expect(args).not.toContain('--user');
   });
@@ -245,7 +305,14 @@ describe('the build footprint', () => {
 describe('the Maven the sandbox shows', () => {
   async function footprintFor(executable: string) {
     const workspace = await mkdtemp(path.join(scratch, 'ws-mvn-'));
-    return buildFootprint({ workspaceRoot: workspace, cwd: workspace, executable, args: ['verify'], env: { PATH: '/usr/bin', HOME: path.join(scratch, 'home3') }, scratchDir: scratch });
+    return buildFootprint({
+      workspaceRoot: workspace,
+      cwd: workspace,
+      executable,
+      args: ['verify'],
+      env: { PATH: '/usr/bin', HOME: path.join(scratch, 'home3') },
+      scratchDir: scratch,
+    });
   }
 
   it('binds a Maven installation (bin/mvn beside boot/ and lib/) whole', async () => {

@@ -42,12 +42,28 @@ describe('verifyInWorkspace input checks (before any Maven runs)', () => {
   });
 
   it('refuses to run unsandboxed when bwrap was demanded but is unavailable', async () => {
-    const run = verifyInWorkspace({ ...valid(), sandbox: { kind: 'bwrap', isolated: false, available: false, reason: 'bubblewrap (bwrap) is not installed', tried: [] } });
+    const run = verifyInWorkspace({
+      ...valid(),
+      sandbox: {
+        kind: 'bwrap',
+        isolated: false,
+        available: false,
+        reason: 'bubblewrap (bwrap) is not installed',
+        tried: [],
+      },
+    });
     await expect(run).rejects.toThrow(SandboxError);
-    await expect(verifyInWorkspace({ ...valid(), sandbox: { kind: 'bwrap', isolated: false, available: false, reason: 'x', tried: [] } })).rejects.toThrow(/required but unavailable: x/);
+    await expect(
+      verifyInWorkspace({
+        ...valid(),
+        sandbox: { kind: 'bwrap', isolated: false, available: false, reason: 'x', tried: [] },
+      }),
+    ).rejects.toThrow(/required but unavailable: x/);
   });
 
   it('a bad stage argument list is reported, not run', async () => {
-    await expect(verifyInWorkspace({ ...valid(), stages: [{ name: 'full', args: ['-pl'] }] })).rejects.toThrow(/-pl needs a value/);
+    await expect(verifyInWorkspace({ ...valid(), stages: [{ name: 'full', args: ['-pl'] }] })).rejects.toThrow(
+      /-pl needs a value/,
+    );
   });
 });

@@ -21,7 +21,9 @@ const ARGS = {
 /** `mvnx apply [runId]`: write a recorded, verified fix to the real tree. */
 export async function run(args: string[], io: { cwd: string; env: NodeJS.ProcessEnv }): Promise<number> {
   if (helpAsked(ARGS, args)) {
-    process.stdout.write(`${ARGS.usage}\nApplies the verified fix recorded in .mvnx/runs/RUN_ID/fix.patch, after checking that the files it was made against are unchanged.\n`);
+    process.stdout.write(
+      `${ARGS.usage}\nApplies the verified fix recorded in .mvnx/runs/RUN_ID/fix.patch, after checking that the files it was made against are unchanged.\n`,
+    );
     return 0;
   }
   const { positionals } = parseSubcommandArgs(ARGS, args);
@@ -29,7 +31,9 @@ export async function run(args: string[], io: { cwd: string; env: NodeJS.Process
   const projectRoot = await findProjectRootAbove(io.cwd);
   const { runId, record } = await readNamedRun('mvnx apply', projectRoot, positionals[0]);
   if (record.status !== 'fixed') {
-    throw new MvnxError(`mvnx apply: run ${runId} has no verified fix (status ${record.status}, stop reason ${record.stopReason})`);
+    throw new MvnxError(
+      `mvnx apply: run ${runId} has no verified fix (status ${record.status}, stop reason ${record.stopReason})`,
+    );
   }
   if (record.applied) {
     process.stderr.write(`mvnx: the fix of run ${runId} was already applied.\n`);
@@ -64,11 +68,17 @@ export async function run(args: string[], io: { cwd: string; env: NodeJS.Process
     throw new MvnxError(`mvnx apply: ${patchFile} does not apply: ${problems[0]!.message}`, 1);
   }
 
-  const fix = encoding === 'utf8' ? resolved.changeSet : { ...resolved.changeSet, files: resolved.changeSet.files.map((file) => ({ ...file, encoding })) };
+  const fix =
+    encoding === 'utf8'
+      ? resolved.changeSet
+      : { ...resolved.changeSet, files: resolved.changeSet.files.map((file) => ({ ...file, encoding })) };
   const outcome = await applyInPlace({ projectRoot, fix });
   if (!outcome.applied) throw new MvnxError(`mvnx apply: ${outcome.message}`, 1);
   const at = new Date().toISOString();
-  const applied = withOutcome({ ...record, applied: true, decisions: [...record.decisions, `applied later with mvnx apply at ${at}`] }, { outcome: 'applied', at, evidence: 'mvnx apply' });
+  const applied = withOutcome(
+    { ...record, applied: true, decisions: [...record.decisions, `applied later with mvnx apply at ${at}`] },
+    { outcome: 'applied', at, evidence: 'mvnx apply' },
+  );
   await updateRunRecord(projectRoot, applied);
   process.stderr.write(`mvnx: ${outcome.message} (run ${runId}).\n`);
   return 0;

@@ -9,7 +9,8 @@ import { formatDepUpdateTable, loadDepUpdateCases, runDepUpdateBench } from '../
 import { MvnxError } from '../../shared/errors.js';
 import { helpAsked, parseSubcommandArgs, type SubcommandOption, type SubcommandSpec } from '../subcommand-args.js';
 
-const USAGE = 'usage: mvnx bench [--host URL --model NAME] [--agent] [--edit-format diff|search-replace|json] [--repeat N] [--cases DIR] [--only NAME[,NAME...]] [--json] [--dep-updates]';
+const USAGE =
+  'usage: mvnx bench [--host URL --model NAME] [--agent] [--edit-format diff|search-replace|json] [--repeat N] [--cases DIR] [--only NAME[,NAME...]] [--json] [--dep-updates]';
 
 interface BenchArgs {
   host?: string;
@@ -41,27 +42,44 @@ const ARGS = {
 
 function parseBenchArgs(args: string[]): BenchArgs {
   const { values } = parseSubcommandArgs(ARGS, args);
-  const parsed: BenchArgs = { repeat: 1, only: [], json: values.json === true, agent: values.agent === true, depUpdates: values['dep-updates'] === true };
+  const parsed: BenchArgs = {
+    repeat: 1,
+    only: [],
+    json: values.json === true,
+    agent: values.agent === true,
+    depUpdates: values['dep-updates'] === true,
+  };
   if (values.host !== undefined) {
-    if (!/^https?:\/\/[^\s/]+/.test(values.host)) throw new MvnxError(`mvnx bench: --host ${values.host}: expected a URL like http://127.0.0.1:11434`);
+    if (!/^https?:\/\/[^\s/]+/.test(values.host))
+      throw new MvnxError(`mvnx bench: --host ${values.host}: expected a URL like http://127.0.0.1:11434`);
     parsed.host = values.host;
   }
   if (values.model !== undefined) parsed.model = values.model;
   const format = values['edit-format'];
   if (format !== undefined) {
-    if (format !== 'diff' && format !== 'search-replace' && format !== 'json') throw new MvnxError(`mvnx bench: --edit-format ${format}: expected diff, search-replace or json`);
+    if (format !== 'diff' && format !== 'search-replace' && format !== 'json')
+      throw new MvnxError(`mvnx bench: --edit-format ${format}: expected diff, search-replace or json`);
     parsed.editFormat = format;
   }
   if (values.repeat !== undefined) {
     const text = values.repeat;
-    if (!/^\d+$/.test(text) || Number(text) < 1 || Number(text) > 100) throw new MvnxError(`mvnx bench: --repeat ${text}: expected a whole number from 1 to 100`);
+    if (!/^\d+$/.test(text) || Number(text) < 1 || Number(text) > 100)
+      throw new MvnxError(`mvnx bench: --repeat ${text}: expected a whole number from 1 to 100`);
     parsed.repeat = Number(text);
   }
   if (values.cases !== undefined) parsed.casesDir = values.cases;
-  for (const only of values.only ?? []) parsed.only.push(...only.split(',').map((item) => item.trim()).filter(Boolean));
+  for (const only of values.only ?? [])
+    parsed.only.push(
+      ...only
+        .split(',')
+        .map((item) => item.trim())
+        .filter(Boolean),
+    );
   // Scripted replies are written in one format; comparing formats needs a real model.
-  if (parsed.editFormat && !parsed.host) throw new MvnxError('mvnx bench: --edit-format needs --host (scripted replies are fixed text)');
-  if (parsed.model && !parsed.host) throw new MvnxError('mvnx bench: --model needs --host (scripted runs answer as qwen2.5-coder:7b)');
+  if (parsed.editFormat && !parsed.host)
+    throw new MvnxError('mvnx bench: --edit-format needs --host (scripted replies are fixed text)');
+  if (parsed.model && !parsed.host)
+    throw new MvnxError('mvnx bench: --model needs --host (scripted runs answer as qwen2.5-coder:7b)');
   return parsed;
 }
 
@@ -82,12 +100,22 @@ export async function run(args: string[], io: { cwd: string; env: NodeJS.Process
   const options = parseBenchArgs(args);
   if (options.depUpdates) {
     // The bench of breaking dependency updates (bench/dep-updates): scripted and no-model runs per case.
-    const casesDir = options.casesDir ? path.resolve(io.cwd, options.casesDir) : fileURLToPath(new URL('../../../bench/dep-updates', import.meta.url));
-    const results = await runDepUpdateBench({ casesDir, cases: await loadDepUpdateCases(casesDir, options.only), mvnxBin: fileURLToPath(new URL('../mvnx.cjs', import.meta.url)), onProgress: (line) => process.stderr.write(`mvnx bench: ${line}\n`) });
+    const casesDir = options.casesDir
+      ? path.resolve(io.cwd, options.casesDir)
+      : fileURLToPath(new URL('../../../bench/dep-updates', import.meta.url));
+    const results = await runDepUpdateBench({
+      casesDir,
+      cases: await loadDepUpdateCases(casesDir, options.only),
+      mvnxBin: fileURLToPath(new URL('../mvnx.cjs', import.meta.url)),
+      onProgress: (line) => process.stderr.write(`mvnx bench: ${line}\n`),
+    });
     process.stdout.write(options.json ? `${JSON.stringify(results, null, 2)}\n` : `${formatDepUpdateTable(results)}\n`);
     return 0;
   }
-  const cases = await loadBenchCases(options.casesDir ? path.resolve(io.cwd, options.casesDir) : defaultCasesDir(io.cwd), options.only);
+  const cases = await loadBenchCases(
+    options.casesDir ? path.resolve(io.cwd, options.casesDir) : defaultCasesDir(io.cwd),
+    options.only,
+  );
   const mvnxBin = fileURLToPath(new URL('../mvnx.cjs', import.meta.url));
   const results = await runBench({
     cases,

@@ -61,7 +61,8 @@ async function checkReadable(file: string, what: string): Promise<void> {
     throw new MvnxError(`mvnx diagnose: ${what} ${file} does not exist`);
   }
   if (what === 'log file' && !info.isFile()) throw new MvnxError(`mvnx diagnose: ${file} is not a file`);
-  if (what === 'reports folder' && !info.isDirectory()) throw new MvnxError(`mvnx diagnose: --reports ${file} is not a folder`);
+  if (what === 'reports folder' && !info.isDirectory())
+    throw new MvnxError(`mvnx diagnose: --reports ${file} is not a folder`);
 }
 
 /** The config's plugins' parsers; a project without a config has none. */
@@ -82,7 +83,9 @@ async function readStdin(): Promise<{ file: string; cleanup: () => Promise<void>
 
 export async function run(args: string[], io: CommandIo): Promise<number> {
   if (helpAsked(ARGS, args)) {
-    process.stdout.write(`${USAGE}\nPrints the diagnosis of a saved Maven log: what failed, where, and whether a code patch can help.\n`);
+    process.stdout.write(
+      `${USAGE}\nPrints the diagnosis of a saved Maven log: what failed, where, and whether a code patch can help.\n`,
+    );
     return 0;
   }
   const options = readOptions(args, io.cwd);
@@ -124,10 +127,16 @@ export function formatDiagnosis(diagnosis: Diagnosis): string {
   const lines: string[] = [];
   const width = Math.max(0, ...diagnosis.diagnostics.map((d) => where(d).length));
   for (const d of diagnosis.diagnostics) {
-    lines.push(`${d.kind.padEnd(7)}  ${where(d).padEnd(width)}  ${what(d)}${d.fixable ? '' : `  (not fixable: ${d.reason ?? 'no code patch can help'})`}`);
+    lines.push(
+      `${d.kind.padEnd(7)}  ${where(d).padEnd(width)}  ${what(d)}${d.fixable ? '' : `  (not fixable: ${d.reason ?? 'no code patch can help'})`}`,
+    );
   }
   if (diagnosis.diagnostics.length === 0) lines.push('no failure found in the log');
-  lines.push(diagnosis.fixable ? `fixable: yes (${diagnosis.diagnostics.filter((d) => d.fixable).length} of ${diagnosis.diagnostics.length} diagnostics)` : `fixable: no: ${diagnosis.reason ?? 'no diagnostic can be fixed by a code patch'}`);
+  lines.push(
+    diagnosis.fixable
+      ? `fixable: yes (${diagnosis.diagnostics.filter((d) => d.fixable).length} of ${diagnosis.diagnostics.length} diagnostics)`
+      : `fixable: no: ${diagnosis.reason ?? 'no diagnostic can be fixed by a code patch'}`,
+  );
   for (const warning of diagnosis.warnings) lines.push(`note: ${warning}`);
   return `${lines.join('\n')}\n`;
 }

@@ -17,7 +17,8 @@ export interface DoctorIo {
 
 const ARGS = {
   command: 'mvnx doctor',
-  usage: 'usage: mvnx doctor [--mvnx-config=FILE] [--mvnx-host=URL] [--mvnx-model=NAME] [--mvnx-maven=PATH] [--mvnx-NAME=VALUE ...]',
+  usage:
+    'usage: mvnx doctor [--mvnx-config=FILE] [--mvnx-host=URL] [--mvnx-model=NAME] [--mvnx-maven=PATH] [--mvnx-NAME=VALUE ...]',
   options: {},
   mvnxFlags: true,
 } satisfies SubcommandSpec<Record<string, SubcommandOption>>;
@@ -25,11 +26,18 @@ const ARGS = {
 export async function run(args: string[], io: DoctorIo): Promise<number> {
   const write = io.write ?? ((text: string) => void process.stdout.write(text));
   if (helpAsked(ARGS, args)) {
-    write(`${ARGS.usage}\nChecks Java, Maven, the config, the model server, the sandbox and the plugins the way a build uses them; exit 1 when Java, Maven or the config is unusable.\n`);
+    write(
+      `${ARGS.usage}\nChecks Java, Maven, the config, the model server, the sandbox and the plugins the way a build uses them; exit 1 when Java, Maven or the config is unusable.\n`,
+    );
     return 0;
   }
   const { config: configFile, ...flags } = parseSubcommandArgs(ARGS, args).flags ?? {};
-  const facts = await gatherFacts({ cwd: io.cwd, env: io.env, flags, configFile: typeof configFile === 'string' ? path.resolve(io.cwd, configFile) : undefined });
+  const facts = await gatherFacts({
+    cwd: io.cwd,
+    env: io.env,
+    flags,
+    configFile: typeof configFile === 'string' ? path.resolve(io.cwd, configFile) : undefined,
+  });
   const results = evaluateDoctor(facts);
   for (const result of results) write(`${formatCheck(result)}\n`);
   return doctorExitCode(results);

@@ -23,7 +23,9 @@ const ARGS = {
 
 export async function run(args: string[], io: CommandIo): Promise<number> {
   if (helpAsked(ARGS, args)) {
-    process.stdout.write(`${ARGS.usage}\nPrints the effective config, each value with the file, variable, flag or default that set it, and which Maven a build here runs.\n`);
+    process.stdout.write(
+      `${ARGS.usage}\nPrints the effective config, each value with the file, variable, flag or default that set it, and which Maven a build here runs.\n`,
+    );
     return 0;
   }
   const { values, flags: given = {} } = parseSubcommandArgs(ARGS, args);
@@ -31,10 +33,19 @@ export async function run(args: string[], io: CommandIo): Promise<number> {
   const json = values.json === true || switchOn(jsonFlag);
   try {
     const projectRoot = await findProjectRootAbove(io.cwd);
-    const options = { projectRoot, env: io.env, overrides: flags, ...(typeof configFlag === 'string' ? { configFile: path.resolve(io.cwd, configFlag) } : {}) };
+    const options = {
+      projectRoot,
+      env: io.env,
+      overrides: flags,
+      ...(typeof configFlag === 'string' ? { configFile: path.resolve(io.cwd, configFlag) } : {}),
+    };
     const config = await loadEffectiveConfig(options);
     const maven = await mavenToRun(config, flags, io);
-    process.stdout.write(json ? `${JSON.stringify({ ...config, mavenToRun: maven }, null, 2)}\n` : `${explainLines(config, projectRoot, maven).join('\n')}\n`);
+    process.stdout.write(
+      json
+        ? `${JSON.stringify({ ...config, mavenToRun: maven }, null, 2)}\n`
+        : `${explainLines(config, projectRoot, maven).join('\n')}\n`,
+    );
     return 0;
   } catch (error) {
     if (!(error instanceof MvnxError)) throw error;
@@ -54,7 +65,11 @@ interface MavenToRun {
 async function mavenToRun(config: EffectiveConfig, flags: OptionValues, io: CommandIo): Promise<MavenToRun> {
   const find = { env: io.env, cwd: io.cwd, mavenArgs: [] };
   try {
-    const found = await findMaven({ ...find, ...(typeof flags.maven === 'string' ? { flag: flags.maven } : {}), ...(config.maven.executable ? { configured: config.maven.executable } : {}) });
+    const found = await findMaven({
+      ...find,
+      ...(typeof flags.maven === 'string' ? { flag: flags.maven } : {}),
+      ...(config.maven.executable ? { configured: config.maven.executable } : {}),
+    });
     return { executable: found.executable, source: found.source, why: describeMavenChoice(found, find) };
   } catch (error) {
     if (!(error instanceof MavenNotFoundError)) throw error;
@@ -65,14 +80,19 @@ async function mavenToRun(config: EffectiveConfig, flags: OptionValues, io: Comm
 /** One line per value: `path = value  (source)`, in schema order. */
 export function explainLines(config: EffectiveConfig, projectRoot: string, maven?: MavenToRun): string[] {
   const { sources, files, ...values } = config;
-  const lines = [`project root: ${projectRoot}`, `config files: ${files.length > 0 ? files.join(', ') : 'none (defaults)'}`];
+  const lines = [
+    `project root: ${projectRoot}`,
+    `config files: ${files.length > 0 ? files.join(', ') : 'none (defaults)'}`,
+  ];
   if (maven) lines.push(`maven: ${maven.why}`);
   lines.push('');
   const rows: [string, string][] = [];
   const walk = (value: unknown, path: string): void => {
     if (Array.isArray(value) && (path === 'rules' || path === 'protectedPaths')) {
       if (value.length === 0) rows.push([`${path} = []`, sources[path] ?? 'default']);
-      value.forEach((item, index) => rows.push([`${path}[${index}] = ${JSON.stringify(item)}`, sources[`${path}[${index}]`] ?? 'default']));
+      value.forEach((item, index) =>
+        rows.push([`${path}[${index}] = ${JSON.stringify(item)}`, sources[`${path}[${index}]`] ?? 'default']),
+      );
     } else if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
       for (const [key, child] of Object.entries(value)) walk(child, path ? `${path}.${key}` : key);
     } else if (value !== undefined) {

@@ -23,7 +23,8 @@ export function run(_args: string[], _io: { cwd: string; env: NodeJS.ProcessEnv 
 }
 
 export function helpText(): string {
-  const flagColumn = (option: OptionSpec) => `${flagName(option.name)}${option.kind === 'switch' ? '' : `=${option.valueName ?? 'VALUE'}`}`;
+  const flagColumn = (option: OptionSpec) =>
+    `${flagName(option.name)}${option.kind === 'switch' ? '' : `=${option.valueName ?? 'VALUE'}`}`;
   const width = Math.max(...OPTIONS.map((option) => flagColumn(option).length));
   const commandWidth = Math.max(...COMMANDS.map(([name]) => name.length));
   return [
@@ -37,7 +38,7 @@ export function helpText(): string {
     'Every argument that is not a --mvnx-* flag goes to Maven unchanged and in order.',
     'Maven is the first of: --mvnx-maven, MVNX_MAVEN, config maven.executable, the nearest',
     'mvnw above the working directory (or the -f target), mvn on PATH.',
-    'A passing build prints nothing of mvnx\'s own; a failing one is diagnosed and, unless',
+    "A passing build prints nothing of mvnx's own; a failing one is diagnosed and, unless",
     'the tier is off, repaired in a separate workspace.',
     '',
     'Commands:',
@@ -46,7 +47,7 @@ export function helpText(): string {
     `Flags (each also an environment variable: ${flagName('edit-format')} is ${envName('edit-format')}):`,
     ...OPTIONS.map((option) => `  ${flagColumn(option).padEnd(width)}  ${option.help}`),
     '',
-    'Exit codes: Maven\'s own; 0 after an applied fix passes (tier auto); 2 for a bad flag or',
+    "Exit codes: Maven's own; 0 after an applied fix passes (tier auto); 2 for a bad flag or",
     'config; 127 when Maven is not found; 128+N when Maven died from signal N.',
     '',
     "For Maven's own help run mvn --help (or mvnx -- --help).",

@@ -2,7 +2,13 @@ import { realpathSync } from 'node:fs';
 import { installPrePushHook, uninstallPrePushHook, type InstallResult } from '../hook/install.js';
 import { DEFAULT_HOOK_GOALS, splitGoals } from '../../report/hook-script.js';
 import { MvnxError } from '../../shared/errors.js';
-import { helpAsked, parseSubcommandArgs, usageError, type SubcommandOption, type SubcommandSpec } from '../subcommand-args.js';
+import {
+  helpAsked,
+  parseSubcommandArgs,
+  usageError,
+  type SubcommandOption,
+  type SubcommandSpec,
+} from '../subcommand-args.js';
 
 const USAGE = 'usage: mvnx hook install [--goals "-o -q verify"] [--force] | mvnx hook uninstall';
 
@@ -44,8 +50,12 @@ function describeInstall(result: InstallResult): string {
     chained: `mvnx: installed the pre-push hook ${where}; the hook that was there is now ${result.movedTo} and runs first`,
     replaced: `mvnx: replaced the pre-push hook ${where} (--force); the old one is kept, not run, as ${result.movedTo}`,
   };
-  const notes = [lines[result.action], 'mvnx: bypass it once with git push --no-verify; remove it with mvnx hook uninstall'];
-  if (result.location.huskyNotActive) notes.push('mvnx: husky is not active yet (git config core.hooksPath is unset); run husky to enable .husky hooks');
+  const notes = [
+    lines[result.action],
+    'mvnx: bypass it once with git push --no-verify; remove it with mvnx hook uninstall',
+  ];
+  if (result.location.huskyNotActive)
+    notes.push('mvnx: husky is not active yet (git config core.hooksPath is unset); run husky to enable .husky hooks');
   return `${notes.join('\n')}\n`;
 }
 
@@ -59,7 +69,11 @@ export async function run(args: string[], io: { cwd: string; env: NodeJS.Process
   }
   if (action === 'install') {
     const script = currentMvnxScript();
-    const result = await installPrePushHook({ cwd: io.cwd, ...parseInstallArgs(rest), ...(script ? { mvnxScript: script } : {}) });
+    const result = await installPrePushHook({
+      cwd: io.cwd,
+      ...parseInstallArgs(rest),
+      ...(script ? { mvnxScript: script } : {}),
+    });
     process.stderr.write(describeInstall(result));
     return 0;
   }

@@ -22,7 +22,9 @@ const FILE_NAME = '.mvnxrc.yaml';
 
 export async function run(args: string[], io: CommandIo): Promise<number> {
   if (helpAsked(ARGS, args)) {
-    process.stdout.write(`${ARGS.usage}\nWrites a commented ${FILE_NAME} in the project root, starting from the preset (default assist).\n`);
+    process.stdout.write(
+      `${ARGS.usage}\nWrites a commented ${FILE_NAME} in the project root, starting from the preset (default assist).\n`,
+    );
     return 0;
   }
   const parsed = parseArgs(args);
@@ -37,7 +39,10 @@ export async function run(args: string[], io: CommandIo): Promise<number> {
   await writeFile(target, starterConfig(parsed.preset, suggestedImage(projectJavaRelease(pom))));
   process.stdout.write(`mvnx: wrote ${target} (preset ${parsed.preset})\n`);
   const shadowing = existing.filter((name) => SEARCH_PLACES.indexOf(name) < SEARCH_PLACES.indexOf(FILE_NAME));
-  if (shadowing.length > 0) process.stderr.write(`mvnx: note: ${shadowing.join(', ')} is found first and still wins; remove it to use ${FILE_NAME}\n`);
+  if (shadowing.length > 0)
+    process.stderr.write(
+      `mvnx: note: ${shadowing.join(', ')} is found first and still wins; remove it to use ${FILE_NAME}\n`,
+    );
   return 0;
 }
 
@@ -61,7 +66,9 @@ function parseArgs(args: readonly string[]): { preset: string; force: boolean } 
   const force = values.force === true;
   if (!(PRESET_NAMES as readonly string[]).includes(preset)) {
     const guess = closestMatch(preset, PRESET_NAMES);
-    return { error: `mvnx init: unknown preset "${preset}"${guess ? ` (did you mean "${guess}"?)` : ''}; expected one of ${PRESET_NAMES.join(', ')}` };
+    return {
+      error: `mvnx init: unknown preset "${preset}"${guess ? ` (did you mean "${guess}"?)` : ''}; expected one of ${PRESET_NAMES.join(', ')}`,
+    };
   }
   return { preset, force };
 }

@@ -22,16 +22,29 @@ const ARGS = {
  */
 export async function run(args: string[], io: { cwd: string; env: NodeJS.ProcessEnv }): Promise<number> {
   if (helpAsked(ARGS, args)) {
-    process.stdout.write(`${ARGS.usage}\nPublishes the verified fix of .mvnx/runs/RUN_ID as a pull request (GitHub Actions) or merge request (GitLab CI), with the token named by publish.tokenEnv; a later job of a pipeline can publish what the repair job recorded.\n`);
+    process.stdout.write(
+      `${ARGS.usage}\nPublishes the verified fix of .mvnx/runs/RUN_ID as a pull request (GitHub Actions) or merge request (GitLab CI), with the token named by publish.tokenEnv; a later job of a pipeline can publish what the repair job recorded.\n`,
+    );
     return 0;
   }
   const { positionals } = parseSubcommandArgs(ARGS, args);
   const projectRoot = await findProjectRootAbove(io.cwd);
   const { runId, record } = await readNamedRun('mvnx publish', projectRoot, positionals[0]);
-  if (record.status !== 'fixed') throw new MvnxError(`mvnx publish: run ${runId} has no verified fix (status ${record.status}, stop reason ${record.stopReason})`, 1);
+  if (record.status !== 'fixed')
+    throw new MvnxError(
+      `mvnx publish: run ${runId} has no verified fix (status ${record.status}, stop reason ${record.stopReason})`,
+      1,
+    );
 
   const config = await loadEffectiveConfig({ projectRoot, env: io.env });
-  const result = await publishRun({ projectRoot, record, policy: config, env: io.env, userAgent: `mvnx/${await toolVersion()}`, asked: true });
+  const result = await publishRun({
+    projectRoot,
+    record,
+    policy: config,
+    env: io.env,
+    userAgent: `mvnx/${await toolVersion()}`,
+    asked: true,
+  });
   const outcome = result.outcome!;
   const updated: RunRecord = { ...record, decisions: [...record.decisions, `mvnx publish: ${outcome.message}`] };
   if (outcome.published) updated.publication = outcome.publication;

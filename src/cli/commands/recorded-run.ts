@@ -6,7 +6,11 @@ import { MvnxError } from '../../shared/errors.js';
  * The run a subcommand names (`mvnx apply [RUN_ID]`, `mvnx publish [RUN_ID]`), or the latest:
  * its id checked and its record read, each problem one config-error line in the command's name.
  */
-export async function readNamedRun(command: string, projectRoot: string, named: string | undefined): Promise<{ runId: string; record: RunRecord }> {
+export async function readNamedRun(
+  command: string,
+  projectRoot: string,
+  named: string | undefined,
+): Promise<{ runId: string; record: RunRecord }> {
   const runId = named ?? (await readLatestRunId(projectRoot));
   if (!runId) throw new MvnxError(`${command}: no runs recorded under ${runsDir(projectRoot)}`);
   if (!/^[\w.-]+$/.test(runId)) throw new MvnxError(`${command}: ${JSON.stringify(runId)} is not a run id`);

@@ -72,13 +72,17 @@ export function runsOptionsOf(values: SubcommandValues<typeof RUNS_OPTIONS>, now
   if (values.config !== undefined) options.config = values.config;
   if (values.limit !== undefined) {
     const text = values.limit;
-    if (!/^\d+$/.test(text) || Number(text) < 1) throw new MvnxError(`${command}: --limit ${text}: expected a whole number of at least 1`);
+    if (!/^\d+$/.test(text) || Number(text) < 1)
+      throw new MvnxError(`${command}: --limit ${text}: expected a whole number of at least 1`);
     options.limit = Number(text);
   }
   return options;
 }
 
-/** Where the records asked for are: `--from` folders and globs (checked now), else this project's; `fold` reads them into a sink, one at a time. */
+/**
+ * Where the records asked for are: `--from` folders and globs (checked now), else this project's; `fold` reads them
+ * into a sink, one at a time.
+ */
 export interface RecordSource {
   fold<T extends RecordSink>(start: () => T): T;
 }
@@ -94,7 +98,12 @@ export async function recordSource(options: Pick<RunsOptions, 'from'>, cwd: stri
     fold: (start) => {
       const sink = start();
       // Records written before `repository` existed belong to this project all the same.
-      readRunsFolder(runsDir(root), parseRunRecord, (record) => sink.add(record.repository ? record : { ...record, repository: path.basename(root) }), { onInvalid: warn });
+      readRunsFolder(
+        runsDir(root),
+        parseRunRecord,
+        (record) => sink.add(record.repository ? record : { ...record, repository: path.basename(root) }),
+        { onInvalid: warn },
+      );
       return sink;
     },
   };
@@ -103,8 +112,15 @@ export async function recordSource(options: Pick<RunsOptions, 'from'>, cwd: stri
 /** Thresholds from `rollout.promote` of the config in force here (or `--config`), else the defaults. */
 export async function promoteSettings(cwd: string, env: NodeJS.ProcessEnv, configFile?: string) {
   const { loadEffectiveConfig } = await import('../../policy/load.js');
-  const config = await loadEffectiveConfig({ projectRoot: await findProjectRootAbove(cwd), env, ...(configFile ? { configFile: path.resolve(cwd, configFile) } : {}) });
-  return { promote: config.rollout.promote, ...(config.auto.requireCoverage !== undefined ? { requireCoverage: config.auto.requireCoverage } : {}) };
+  const config = await loadEffectiveConfig({
+    projectRoot: await findProjectRootAbove(cwd),
+    env,
+    ...(configFile ? { configFile: path.resolve(cwd, configFile) } : {}),
+  });
+  return {
+    promote: config.rollout.promote,
+    ...(config.auto.requireCoverage !== undefined ? { requireCoverage: config.auto.requireCoverage } : {}),
+  };
 }
 
 /** The forge's word on published fixes' requests (merged, closed), where CI gives a token. */
@@ -118,20 +134,31 @@ async function requestStates(projectRoot: string, env: NodeJS.ProcessEnv, config
 
 const write = (text: string) => process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
 
-/** `mvnx runs`: the recent runs; `--stats`: what they add up to; `--advise`: which module may move up; `--reconcile`: what became of the fixes. */
+/**
+ * `mvnx runs`: the recent runs; `--stats`: what they add up to; `--advise`: which module may move up; `--reconcile`:
+ * what became of the fixes.
+ */
 export async function run(args: string[], io: { cwd: string; env: NodeJS.ProcessEnv }): Promise<number> {
   if (helpAsked({ options: RUNS_OPTIONS }, args)) {
-    write(`${USAGE}\nLists the runs recorded under .mvnx/runs/; --stats sums them up per repository, module and tier; --advise says which modules the evidence lets move up a tier; --reconcile reads from the tree and git log what became of each verified fix.`);
+    write(
+      `${USAGE}\nLists the runs recorded under .mvnx/runs/; --stats sums them up per repository, module and tier; --advise says which modules the evidence lets move up a tier; --reconcile reads from the tree and git log what became of each verified fix.`,
+    );
     return 0;
   }
   const now = new Date();
   const options = parseRunsArgs(args, now);
   if (options.reconcile && options.from.length > 0) {
-    throw new MvnxError('mvnx runs: --reconcile reads this project\'s tree and git log, so it cannot take --from; run it in each repository (the CI examples do)');
+    throw new MvnxError(
+      "mvnx runs: --reconcile reads this project's tree and git log, so it cannot take --from; run it in each repository (the CI examples do)",
+    );
   }
   if (options.reconcile) {
     const projectRoot = await findProjectRootAbove(io.cwd);
-    const requests = await requestStates(projectRoot, io.env, options.config ? path.resolve(io.cwd, options.config) : undefined);
+    const requests = await requestStates(
+      projectRoot,
+      io.env,
+      options.config ? path.resolve(io.cwd, options.config) : undefined,
+    );
     const report = await reconcileRuns(projectRoot, { now, ...(requests.read ? { requestState: requests.read } : {}) });
     if (requests.note && io.env.CI && !options.json) process.stderr.write(`mvnx: ${requests.note}\n`);
     if (!options.stats && !options.advise) {
@@ -142,10 +169,15 @@ export async function run(args: string[], io: { cwd: string; env: NodeJS.Process
   }
 
   const source = await recordSource(options, io.cwd);
-  const window = { ...(options.since ? { since: options.since } : {}), ...(options.module ? { module: options.module } : {}) };
+  const window = {
+    ...(options.since ? { since: options.since } : {}),
+    ...(options.module ? { module: options.module } : {}),
+  };
   if (options.advise) {
     const settings = await promoteSettings(io.cwd, io.env, options.config);
-    const advice = source.fold(() => new AdviceFold({ ...settings, now, ...(options.since ? { since: options.since } : {}) })).result();
+    const advice = source
+      .fold(() => new AdviceFold({ ...settings, now, ...(options.since ? { since: options.since } : {}) }))
+      .result();
     write(options.json ? JSON.stringify(advice, null, 2) : formatAdvice(advice));
     return 0;
   }

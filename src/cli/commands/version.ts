@@ -8,6 +8,8 @@ export async function run(_args: string[], _io: { cwd: string; env: NodeJS.Proce
 
 export async function packageVersion(): Promise<string> {
   // src/cli/commands and dist/cli/commands are both three levels below the package root.
-  const manifest = JSON.parse(await readFile(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string };
+  const manifest = JSON.parse(await readFile(new URL('../../../package.json', import.meta.url), 'utf8')) as {
+    version: string;
+  };
   return manifest.version;
 }

@@ -82,13 +82,20 @@ export async function locatePrePushHook(cwd: string): Promise<HookLocation> {
     return { kind: 'husky', file: path.join(worktreeTop, '.husky', 'pre-push'), worktreeTop, huskyNotActive: true };
   }
   const commonDir = await git(worktreeTop, ['rev-parse', '--path-format=absolute', '--git-common-dir']);
-  return { kind: 'hooks-dir', file: path.join(commonDir ?? path.join(worktreeTop, '.git'), 'hooks', 'pre-push'), worktreeTop };
+  return {
+    kind: 'hooks-dir',
+    file: path.join(commonDir ?? path.join(worktreeTop, '.git'), 'hooks', 'pre-push'),
+    worktreeTop,
+  };
 }
 
 async function scriptOptions(options: InstallOptions, location: HookLocation): Promise<HookScriptOptions> {
   const projectRoot = await findProjectRoot(options.cwd, []);
   const relative = path.relative(location.worktreeTop, projectRoot).split(path.sep).join('/');
-  if (relative.startsWith('..')) throw new MvnxError(`mvnx hook: the project ${projectRoot} is outside the git working tree ${location.worktreeTop}`);
+  if (relative.startsWith('..'))
+    throw new MvnxError(
+      `mvnx hook: the project ${projectRoot} is outside the git working tree ${location.worktreeTop}`,
+    );
   return {
     goals: options.goals,
     projectDir: relative === '' ? '.' : relative,
@@ -110,7 +117,9 @@ export async function installPrePushHook(options: InstallOptions): Promise<Insta
 
   if (location.kind === 'husky') {
     // husky v4-8 hooks source this helper; v9 hooks are plain commands.
-    const helper = (existsSync(path.join(path.dirname(location.file), '_', 'husky.sh'))) ? '. "$(dirname -- "$0")/_/husky.sh"\n' : '';
+    const helper = existsSync(path.join(path.dirname(location.file), '_', 'husky.sh'))
+      ? '. "$(dirname -- "$0")/_/husky.sh"\n'
+      : '';
     await writeExecutable(location.file, withHuskyBlock(existing, script, `#!/usr/bin/env sh\n${helper}\n`));
     return { location, action: existing === undefined ? 'created' : hasHuskyBlock(existing) ? 'updated' : 'appended' };
   }
@@ -127,7 +136,9 @@ export async function installPrePushHook(options: InstallOptions): Promise<Insta
   const hooksDir = path.dirname(location.file);
   const movedTo = path.join(hooksDir, options.force ? BACKUP_HOOK_NAME : CHAINED_HOOK_NAME);
   if (existsSync(movedTo)) {
-    throw new MvnxError(`mvnx hook install: ${location.file} is not mvnx's and ${movedTo} already exists; move one of them away first`);
+    throw new MvnxError(
+      `mvnx hook install: ${location.file} is not mvnx's and ${movedTo} already exists; move one of them away first`,
+    );
   }
   await rename(location.file, movedTo);
   await writeExecutable(location.file, hook);

@@ -52,7 +52,11 @@ export class QualityCollector {
     const seen = new Set<string>();
     for (const finding of this.candidates) {
       const failed = failures.filter((f) => f.tool === finding.tool);
-      const owner = finding.module ? failed.find((f) => f.module === finding.module) : failed.length === 1 ? failed[0] : undefined;
+      const owner = finding.module
+        ? failed.find((f) => f.module === finding.module)
+        : failed.length === 1
+          ? failed[0]
+          : undefined;
       if (!owner && !(finding.module === undefined && failed.length > 1)) continue;
       const promoted = { ...finding, ...(owner?.module ? { module: owner.module } : {}) };
       const key = `${promoted.tool}\u0000${promoted.module ?? ''}\u0000${promoted.file ?? promoted.className ?? ''}\u0000${promoted.line ?? ''}\u0000${promoted.rule ?? ''}\u0000${promoted.message}`;

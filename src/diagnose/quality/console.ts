@@ -24,7 +24,6 @@ import type { QualityFinding } from '../types.js';
 
 export type { QualityFinding };
 
-
 const CHECKSTYLE_MAVEN = /^(.+?\.(?:java|kt|groovy|xml|properties)):\[(\d+)(?:,(\d+))?\] \(([\w.-]+)\) (\w+): (.*)$/;
 const CHECKSTYLE_NATIVE = /^(.+?\.java):(\d+)(?::(\d+))?: (.*) \[(\w+)\]$/;
 const PMD_LINE = /^PMD Failure: ([\w$.]+):(\d+) Rule:(\S+) Priority:(\d) (.*)$/;
@@ -47,16 +46,32 @@ export function qualityLine(text: string, context: { tool?: string }): QualityFi
   if (text.includes('] (')) {
     const m = CHECKSTYLE_MAVEN.exec(text);
     if (m) {
-      return { tool: 'checkstyle', ...located(m[1]!), line: Number(m[2]), ...(m[3] ? { column: Number(m[3]) } : {}), rule: m[5]!, message: m[6]! };
+      return {
+        tool: 'checkstyle',
+        ...located(m[1]!),
+        line: Number(m[2]),
+        ...(m[3] ? { column: Number(m[3]) } : {}),
+        rule: m[5]!,
+        message: m[6]!,
+      };
     }
   }
   if (context.tool === 'checkstyle' && text.endsWith(']')) {
     const m = CHECKSTYLE_NATIVE.exec(text);
-    if (m) return { tool: 'checkstyle', ...located(m[1]!), line: Number(m[2]), ...(m[3] ? { column: Number(m[3]) } : {}), rule: m[5]!, message: m[4]! };
+    if (m)
+      return {
+        tool: 'checkstyle',
+        ...located(m[1]!),
+        line: Number(m[2]),
+        ...(m[3] ? { column: Number(m[3]) } : {}),
+        rule: m[5]!,
+        message: m[4]!,
+      };
   }
   if (text.startsWith('PMD Failure: ')) {
     const m = PMD_LINE.exec(text);
-    if (m) return { tool: 'pmd', className: m[1]!, line: Number(m[2]), rule: m[3]!, message: m[5]!.replace(/\.\.$/, '.') };
+    if (m)
+      return { tool: 'pmd', className: m[1]!, line: Number(m[2]), rule: m[3]!, message: m[5]!.replace(/\.\.$/, '.') };
   }
   if (SPOTBUGS_PRIORITY.test(text)) return spotbugsLine(text);
   if (text.startsWith('Non complying file: ')) {
@@ -79,7 +94,8 @@ export function qualityLine(text: string, context: { tool?: string }): QualityFi
  * message, the classes, the primary source line's own message (`At`, `In`,
  * `Dereferenced at`, ...) and the bug type. Read from the right, on the tail only.
  */
-const SPOTBUGS_TAIL = /\] (?:[A-Z][a-z]+ )?(?:[Aa]t|[Ii]n) ([\w$]+\.java)(?::\[lines? (\d+)(?:-\d+)?\])? ([A-Z][A-Z0-9_]+)$/;
+const SPOTBUGS_TAIL =
+  /\] (?:[A-Z][a-z]+ )?(?:[Aa]t|[Ii]n) ([\w$]+\.java)(?::\[lines? (\d+)(?:-\d+)?\])? ([A-Z][A-Z0-9_]+)$/;
 
 function spotbugsLine(text: string): QualityFinding | undefined {
   const tailStart = Math.max(0, text.length - 300);
@@ -88,10 +104,20 @@ function spotbugsLine(text: string): QualityFinding | undefined {
   const closing = tailStart + tail.index;
   const opening = text.lastIndexOf(' [', closing);
   if (opening === -1) return undefined;
-  const className = text.slice(opening + 2, closing).split(',')[0]!.trim();
+  const className = text
+    .slice(opening + 2, closing)
+    .split(',')[0]!
+    .trim();
   const message = text.slice(text.indexOf(': ') + 2, opening);
   if (!/^[\w$.]+$/.test(className)) return undefined;
-  return { tool: 'spotbugs', className, sourceFile: tail[1]!, ...(tail[2] ? { line: Number(tail[2]) } : {}), rule: tail[3]!, message };
+  return {
+    tool: 'spotbugs',
+    className,
+    sourceFile: tail[1]!,
+    ...(tail[2] ? { line: Number(tail[2]) } : {}),
+    rule: tail[3]!,
+    message,
+  };
 }
 
 /** The findings that span lines: spotless' file list with diffs, forbiddenapis' message plus location. */
@@ -109,7 +135,13 @@ export class MultiLineQuality {
       this.forbidden = undefined;
       const where = FORBIDDEN_WHERE.exec(text);
       if (where) {
-        const finding: QualityFinding = { tool: 'forbiddenapis', className: where[1]!, sourceFile: where[2]!, ...(where[3] ? { line: Number(where[3]) } : {}), message };
+        const finding: QualityFinding = {
+          tool: 'forbiddenapis',
+          className: where[1]!,
+          sourceFile: where[2]!,
+          ...(where[3] ? { line: Number(where[3]) } : {}),
+          message,
+        };
         return { findings: [finding], consumed: true };
       }
     }

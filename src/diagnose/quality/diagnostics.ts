@@ -34,11 +34,15 @@ export function classSourceCandidates(moduleDir: string, className: string, sour
 
 function fileOf(finding: QualityFinding, input: QualityInput, moduleDir: string): string | undefined {
   if (finding.file !== undefined) {
-    if (finding.fileBase === 'module') return joinRelative(moduleDir, toForwardSlashes(finding.file).replace(/^\.\//, ''));
+    if (finding.fileBase === 'module')
+      return joinRelative(moduleDir, toForwardSlashes(finding.file).replace(/^\.\//, ''));
     return input.logRoot === '' ? toForwardSlashes(finding.file) : relativeToRoot(finding.file, input.logRoot);
   }
   if (finding.className === undefined) return undefined;
-  return input.classFile?.(moduleDir, finding.className, finding.sourceFile) ?? classSourceCandidates(moduleDir, finding.className, finding.sourceFile)[0];
+  return (
+    input.classFile?.(moduleDir, finding.className, finding.sourceFile) ??
+    classSourceCandidates(moduleDir, finding.className, finding.sourceFile)[0]
+  );
 }
 
 export function qualityDiagnostics(input: QualityInput): Diagnostic[] {
@@ -48,7 +52,9 @@ export function qualityDiagnostics(input: QualityInput): Diagnostic[] {
   for (const finding of input.findings) {
     const moduleDir = input.moduleDir(finding.module) ?? '';
     const file = fileOf(finding, input, moduleDir);
-    const failure = input.failures.find((f) => f.tool === finding.tool && (finding.module === undefined || f.module === finding.module));
+    const failure = input.failures.find(
+      (f) => f.tool === finding.tool && (finding.module === undefined || f.module === finding.module),
+    );
     const d: Diagnostic = {
       kind: 'quality',
       category: 'quality',
@@ -71,7 +77,11 @@ export function qualityDiagnostics(input: QualityInput): Diagnostic[] {
     out.push(d);
   }
   for (const failure of input.failures) {
-    if (covered.has(`${failure.tool}\u0000${failure.module ?? ''}`) || [...covered].some((k) => k === `${failure.tool}\u0000`)) continue;
+    if (
+      covered.has(`${failure.tool}\u0000${failure.module ?? ''}`) ||
+      [...covered].some((k) => k === `${failure.tool}\u0000`)
+    )
+      continue;
     out.push(unlocatedFailure(failure));
   }
   return out;

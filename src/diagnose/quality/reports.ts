@@ -3,8 +3,8 @@
  * findings out; a report that does not parse gives a warning and no findings.
  *
  *   checkstyle-result.xml  <checkstyle><file name="/abs/A.java"><error line column severity message source/>
- *   pmd.xml                <pmd><file name="/abs/A.java"><violation beginline begincolumn rule priority>text</violation>
- *   spotbugsXml.xml        <BugCollection><BugInstance type priority><LongMessage/><SourceLine classname sourcepath start>
+ *   pmd.xml <pmd><file name="/abs/A.java"><violation beginline begincolumn rule priority>text</violation>
+ *   spotbugsXml.xml <BugCollection><BugInstance type priority><LongMessage/><SourceLine classname sourcepath start>
  *                          with <Project><SrcDir>/abs/src/main/java</SrcDir>
  */
 import { XMLParser } from 'fast-xml-parser';
@@ -27,7 +27,8 @@ function nodes(value: unknown): Node[] {
 
 function str(value: unknown): string | undefined {
   if (typeof value === 'string') return value;
-  if (value && typeof value === 'object' && typeof (value as Node)['#text'] === 'string') return (value as Node)['#text'] as string;
+  if (value && typeof value === 'object' && typeof (value as Node)['#text'] === 'string')
+    return (value as Node)['#text'] as string;
   return undefined;
 }
 
@@ -50,7 +51,11 @@ function parse(xml: string, name: string): { doc?: Node; warnings: string[] } {
 }
 
 /** Checkstyle's own severities: `error` (and `warning` when the build counts warnings) fail the check. */
-export function readCheckstyleReport(xml: string, name = 'checkstyle-result.xml', severities: readonly string[] = ['error']): ReportRead {
+export function readCheckstyleReport(
+  xml: string,
+  name = 'checkstyle-result.xml',
+  severities: readonly string[] = ['error'],
+): ReportRead {
   const { doc, warnings } = parse(xml, name);
   const findings: QualityFinding[] = [];
   for (const file of nodes((doc?.checkstyle as Node | undefined)?.file)) {
@@ -59,7 +64,10 @@ export function readCheckstyleReport(xml: string, name = 'checkstyle-result.xml'
     for (const error of nodes(file.error)) {
       if (!severities.includes(str(error.severity) ?? 'error')) continue;
       const source = str(error.source) ?? '';
-      const rule = source.split('.').pop()?.replace(/Check$/, '');
+      const rule = source
+        .split('.')
+        .pop()
+        ?.replace(/Check$/, '');
       const line = num(error.line);
       const column = num(error.column);
       findings.push({

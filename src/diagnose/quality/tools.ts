@@ -18,16 +18,31 @@ export interface QualityToolSpec {
 }
 
 export const QUALITY_TOOLS: readonly QualityToolSpec[] = [
-  { tool: 'checkstyle', artifactIds: ['maven-checkstyle-plugin'], checkGoals: ['check'], report: 'checkstyle-result.xml' },
+  {
+    tool: 'checkstyle',
+    artifactIds: ['maven-checkstyle-plugin'],
+    checkGoals: ['check'],
+    report: 'checkstyle-result.xml',
+  },
   { tool: 'pmd', artifactIds: ['maven-pmd-plugin'], checkGoals: ['check'], report: 'pmd.xml' },
   { tool: 'cpd', artifactIds: ['maven-pmd-plugin'], checkGoals: ['cpd-check'] },
-  { tool: 'spotbugs', artifactIds: ['spotbugs-maven-plugin', 'findbugs-maven-plugin'], checkGoals: ['check'], report: 'spotbugsXml.xml' },
+  {
+    tool: 'spotbugs',
+    artifactIds: ['spotbugs-maven-plugin', 'findbugs-maven-plugin'],
+    checkGoals: ['check'],
+    report: 'spotbugsXml.xml',
+  },
   { tool: 'forbiddenapis', artifactIds: ['forbiddenapis'], checkGoals: ['check', 'testCheck'] },
   { tool: 'spotless', artifactIds: ['spotless-maven-plugin'], checkGoals: ['check'], fixGoal: 'apply' },
   { tool: 'fmt', artifactIds: ['fmt-maven-plugin'], checkGoals: ['check'], fixGoal: 'format' },
   { tool: 'formatter', artifactIds: ['formatter-maven-plugin'], checkGoals: ['validate'], fixGoal: 'format' },
   { tool: 'license', artifactIds: ['license-maven-plugin'], checkGoals: ['check'], fixGoal: 'format' },
-  { tool: 'license', artifactIds: ['license-maven-plugin'], checkGoals: ['check-file-header'], fixGoal: 'update-file-header' },
+  {
+    tool: 'license',
+    artifactIds: ['license-maven-plugin'],
+    checkGoals: ['check-file-header'],
+    fixGoal: 'update-file-header',
+  },
 ];
 
 /** The quality gate a failed goal belongs to, when it is one. */
@@ -41,6 +56,8 @@ export function fixGoalFor(goal: string | undefined, tool: string | undefined): 
   const parts = goal.split(':');
   if (parts.length !== 4) return undefined;
   const [groupId, artifactId, version, checkGoal] = parts as [string, string, string, string];
-  const spec = QUALITY_TOOLS.find((s) => s.tool === tool && s.artifactIds.includes(artifactId) && s.checkGoals.includes(checkGoal));
+  const spec = QUALITY_TOOLS.find(
+    (s) => s.tool === tool && s.artifactIds.includes(artifactId) && s.checkGoals.includes(checkGoal),
+  );
   return spec?.fixGoal ? `${groupId}:${artifactId}:${version}:${spec.fixGoal}` : undefined;
 }

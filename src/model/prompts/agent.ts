@@ -118,8 +118,15 @@ export function buildAgentTurn(input: AgentTurnInput): AgentTurn {
   const facts = [...input.facts];
   let lastResult = input.last?.result ?? '';
   let dropped = 0;
-  const assemble = (): ChatMessage[] => [{ role: 'system', content: system }, { role: 'user', content: situation(input, facts) }, ...lastExchange(input, lastResult)];
-  const cost = (messages: ChatMessage[]) => messages.reduce((sum, message) => sum + estimateTokens(message.content) + 8, 0) + (input.toolTokens ?? 0) + input.answerTokens;
+  const assemble = (): ChatMessage[] => [
+    { role: 'system', content: system },
+    { role: 'user', content: situation(input, facts) },
+    ...lastExchange(input, lastResult),
+  ];
+  const cost = (messages: ChatMessage[]) =>
+    messages.reduce((sum, message) => sum + estimateTokens(message.content) + 8, 0) +
+    (input.toolTokens ?? 0) +
+    input.answerTokens;
 
   let messages = assemble();
   // Oldest output first: what the model read long ago matters least now.
@@ -152,14 +159,30 @@ function systemText(input: AgentTurnInput): string {
 function situation(input: AgentTurnInput, facts: GatheredFact[]): string {
   const sections = [`## Build failure\n\n${failureSection(input.diagnostics, renderDiagnostic, input.contextTokens)}`];
   if (input.history.length > 0) {
-    sections.push(`## Earlier attempts that did not work\n\n${input.history.map((a) => `- attempt ${a.n}: ${a.outcome}${a.reason ? `: ${a.reason}` : ''}`).join('\n')}`);
+    sections.push(
+      `## Earlier attempts that did not work\n\n${input.history.map((a) => `- attempt ${a.n}: ${a.outcome}${a.reason ? `: ${a.reason}` : ''}`).join('\n')}`,
+    );
   }
-  if (facts.length > 0) sections.push(`## What you found so far\n\n${facts.map((fact) => `### ${fact.call}\n${fact.output}`).join('\n\n')}`);
+  if (facts.length > 0)
+    sections.push(
+      `## What you found so far\n\n${facts.map((fact) => `### ${fact.call}\n${fact.output}`).join('\n\n')}`,
+    );
   if (input.hypothesis) sections.push(`## Your hypothesis\n\n${input.hypothesis}`);
-  if (input.fixesTried.length > 0) sections.push(`## Fixes tried\n\n${input.fixesTried.map((fix) => `- ${fix.summary}: ${fix.outcome}`).join('\n')}`);
-  const tools = input.tools.map((tool) => (input.mode === 'text' ? `- ${tool.name} ${tool.parameters}: ${tool.description}` : `- ${tool.name}: ${tool.description}`)).join('\n');
+  if (input.fixesTried.length > 0)
+    sections.push(`## Fixes tried\n\n${input.fixesTried.map((fix) => `- ${fix.summary}: ${fix.outcome}`).join('\n')}`);
+  const tools = input.tools
+    .map((tool) =>
+      input.mode === 'text'
+        ? `- ${tool.name} ${tool.parameters}: ${tool.description}`
+        : `- ${tool.name}: ${tool.description}`,
+    )
+    .join('\n');
   sections.push(`## State: ${STATE_NAMES[input.state]}\n\nTools you can use now:\n${tools}`);
-  sections.push(input.last ? `You have ${input.stepsLeft} tool calls left.` : `You have ${input.stepsLeft} tool calls. Start by understanding the failure.`);
+  sections.push(
+    input.last
+      ? `You have ${input.stepsLeft} tool calls left.`
+      : `You have ${input.stepsLeft} tool calls. Start by understanding the failure.`,
+  );
   return sections.join('\n\n');
 }
 
@@ -176,6 +199,9 @@ function lastExchange(input: AgentTurnInput, result: string): ChatMessage[] {
   }
   return [
     { role: 'assistant', content: JSON.stringify({ tool: last.tool, args: last.args }) },
-    { role: 'user', content: `Result of ${last.tool}:\n${result}\n\n(state: ${input.state}; answer with one JSON tool call)` },
+    {
+      role: 'user',
+      content: `Result of ${last.tool}:\n${result}\n\n(state: ${input.state}; answer with one JSON tool call)`,
+    },
   ];
 }

@@ -49,7 +49,12 @@ const FILE_OVERHEAD = 24;
 export function orderPieces(pieces: readonly ContextPiece[]): ContextPiece[] {
   return pieces
     .map((piece, index) => ({ piece, index }))
-    .sort((a, b) => CONTEXT_TIERS.indexOf(a.piece.tier) - CONTEXT_TIERS.indexOf(b.piece.tier) || b.piece.score - a.piece.score || a.index - b.index)
+    .sort(
+      (a, b) =>
+        CONTEXT_TIERS.indexOf(a.piece.tier) - CONTEXT_TIERS.indexOf(b.piece.tier) ||
+        b.piece.score - a.piece.score ||
+        a.index - b.index,
+    )
     .map(({ piece }) => piece);
 }
 
@@ -59,7 +64,8 @@ export function orderPieces(pieces: readonly ContextPiece[]): ContextPiece[] {
  * cheap. A piece that does not fit is left out whole; smaller ones after it may still fit.
  */
 export function packContext(pieces: readonly ContextPiece[], budgetTokens: number): PackResult {
-  if (!Number.isFinite(budgetTokens) || budgetTokens < 0) throw new RangeError(`budgetTokens must be a non-negative number, got ${budgetTokens}`);
+  if (!Number.isFinite(budgetTokens) || budgetTokens < 0)
+    throw new RangeError(`budgetTokens must be a non-negative number, got ${budgetTokens}`);
   const taken = new Map<string, Set<number>>();
   const included: ContextPiece[] = [];
   const omitted: ContextPiece[] = [];
@@ -86,7 +92,8 @@ function pieceLines(piece: ContextPiece): string[] {
 }
 
 function marginalCost(piece: ContextPiece, taken: ReadonlyMap<string, Set<number>>): number {
-  if (piece.path === undefined || piece.startLine === undefined) return estimateTokens(`${piece.heading ?? piece.label}\n${piece.text}`) + FILE_OVERHEAD;
+  if (piece.path === undefined || piece.startLine === undefined)
+    return estimateTokens(`${piece.heading ?? piece.label}\n${piece.text}`) + FILE_OVERHEAD;
   const lines = taken.get(piece.path);
   const fresh = pieceLines(piece)
     .map((text, offset) => ({ text, number: piece.startLine! + offset }))

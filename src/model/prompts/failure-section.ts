@@ -21,7 +21,11 @@ const MAX_LISTED_FAILURES = 30;
 /** The failure may take at most this share of the prompt's budget (the first one always shows). */
 export const FAILURE_SHARE = 0.35;
 
-export function failureSection(diagnostics: readonly Diagnostic[], render: (d: Diagnostic, index: number) => string, budgetTokens: number): string {
+export function failureSection(
+  diagnostics: readonly Diagnostic[],
+  render: (d: Diagnostic, index: number) => string,
+  budgetTokens: number,
+): string {
   const limit = Math.max(0, Math.floor(budgetTokens * FAILURE_SHARE));
   const blocks: string[] = [];
   let spent = 0;
@@ -48,12 +52,16 @@ export function failureSection(diagnostics: readonly Diagnostic[], render: (d: D
   const rest = diagnostics.length - shown - listed.length;
   const parts = [blocks.join('\n\n')];
   if (listed.length > 0) parts.push(`More failures, one line each:\n${listed.join('\n')}`);
-  if (rest > 0) parts.push(`... and ${rest} more ${rest === 1 ? 'failure' : 'failures'} not shown (${diagnostics.length} in all).`);
+  if (rest > 0)
+    parts.push(`... and ${rest} more ${rest === 1 ? 'failure' : 'failures'} not shown (${diagnostics.length} in all).`);
   return parts.join('\n\n');
 }
 
 function oneLine(diagnostic: Diagnostic): string {
-  const what = diagnostic.kind === 'test' ? (diagnostic.test ?? diagnostic.testFailure?.className ?? 'a test') : [diagnostic.file, diagnostic.line].filter((p) => p !== undefined).join(':') || diagnostic.kind;
+  const what =
+    diagnostic.kind === 'test'
+      ? (diagnostic.test ?? diagnostic.testFailure?.className ?? 'a test')
+      : [diagnostic.file, diagnostic.line].filter((p) => p !== undefined).join(':') || diagnostic.kind;
   const message = diagnostic.message.split('\n')[0]!.trim();
   return `${what}: ${message.length > 160 ? `${message.slice(0, 157)}...` : message}`;
 }

@@ -112,16 +112,25 @@ export function composeRepairPrompt(input: RepairPromptInput): RepairPrompt {
   const sections = [failure, code.text || '## Code\n\n(no source could be read for this failure)'];
   if (pack.omitted.length > 0) sections.push(omittedSection(pack.omitted));
   if (history.length > 0) {
-    const attempts = history.map((attempt) => [renderAttempt(attempt), diffs.get(attempt.n)].filter(Boolean).join('\n'));
+    const attempts = history.map((attempt) =>
+      [renderAttempt(attempt), diffs.get(attempt.n)].filter(Boolean).join('\n'),
+    );
     sections.push(`## Earlier attempts that did not work (do not repeat them)\n\n${attempts.join('\n\n')}`);
   }
   sections.push(format);
-  const system = [SYSTEM_PROMPT, editableFilesSection(code.files, editable, onTestSide), guidelines].filter(Boolean).join('\n\n');
+  const system = [SYSTEM_PROMPT, editableFilesSection(code.files, editable, onTestSide), guidelines]
+    .filter(Boolean)
+    .join('\n\n');
   const messages: ChatMessage[] = [
     { role: 'system', content: system },
     { role: 'user', content: sections.join('\n\n') },
   ];
-  return { messages, pack, files: code.files, tokens: messages.reduce((sum, message) => sum + estimateTokens(message.content) + MESSAGE_OVERHEAD, 0) };
+  return {
+    messages,
+    pack,
+    files: code.files,
+    tokens: messages.reduce((sum, message) => sum + estimateTokens(message.content) + MESSAGE_OVERHEAD, 0),
+  };
 }
 
 /**
@@ -129,7 +138,11 @@ export function composeRepairPrompt(input: RepairPromptInput): RepairPrompt {
  * says why it is shown, its lines numbered, one fenced block per run of lines; then the
  * library declarations.
  */
-function renderContext(pieces: readonly ContextPiece[], editable: (path: string) => boolean, onTestSide: (path: string) => boolean): { text: string; files: string[] } {
+function renderContext(
+  pieces: readonly ContextPiece[],
+  editable: (path: string) => boolean,
+  onTestSide: (path: string) => boolean,
+): { text: string; files: string[] } {
   const files = new Map<string, { lines: Map<number, string>; reasons: string[] }>();
   const library: ContextPiece[] = [];
   for (const piece of pieces) {
@@ -156,38 +169,67 @@ function renderContext(pieces: readonly ContextPiece[], editable: (path: string)
       if (run && run.at(-1) === n - 1) run.push(n);
       else runs.push([n]);
     }
-    const fenced = runs.map((run) => `\`\`\`${fenceLanguage(path)}\n${run.map((n) => `${String(n).padStart(width)} | ${file.lines.get(n)}`).join('\n')}\n\`\`\``);
-    const access = onTestSide(path) ? ' (read-only: the test side, while tests fail)' : editable(path) ? '' : ' (read-only: policy protects it)';
-    blocks.push(`### ${path}${access}\nShown: ${file.reasons.slice(0, 4).join('; ')}${file.reasons.length > 4 ? `; and ${file.reasons.length - 4} more` : ''}\n${fenced.join('\n...\n')}`);
+    const fenced = runs.map(
+      (run) =>
+        `\`\`\`${fenceLanguage(path)}\n${run.map((n) => `${String(n).padStart(width)} | ${file.lines.get(n)}`).join('\n')}\n\`\`\``,
+    );
+    const access = onTestSide(path)
+      ? ' (read-only: the test side, while tests fail)'
+      : editable(path)
+        ? ''
+        : ' (read-only: policy protects it)';
+    blocks.push(
+      `### ${path}${access}\nShown: ${file.reasons.slice(0, 4).join('; ')}${file.reasons.length > 4 ? `; and ${file.reasons.length - 4} more` : ''}\n${fenced.join('\n...\n')}`,
+    );
   }
   const sections: string[] = [];
   if (blocks.length > 0) sections.push(`## Code\n\n${blocks.join('\n\n')}`);
-  if (library.length > 0) sections.push(`## Declarations from the JDK and libraries (not editable)\n\n${library.map((piece) => `### ${piece.heading ?? piece.label}\n\`\`\`java\n${piece.text}\n\`\`\``).join('\n\n')}`);
+  if (library.length > 0)
+    sections.push(
+      `## Declarations from the JDK and libraries (not editable)\n\n${library.map((piece) => `### ${piece.heading ?? piece.label}\n\`\`\`java\n${piece.text}\n\`\`\``).join('\n\n')}`,
+    );
   return { text: sections.join('\n\n'), files: [...files.keys()] };
 }
 
 function omittedSection(omitted: readonly ContextPiece[]): string {
   if (omitted.length === 0) return '';
-  const named = omitted.slice(0, MAX_OMITTED_NAMED).map((piece) => `- ${piece.label}${piece.path ? ` (${piece.path}${piece.startLine ? `, line ${piece.startLine}` : ''})` : ''}`);
+  const named = omitted
+    .slice(0, MAX_OMITTED_NAMED)
+    .map(
+      (piece) =>
+        `- ${piece.label}${piece.path ? ` (${piece.path}${piece.startLine ? `, line ${piece.startLine}` : ''})` : ''}`,
+    );
   const more = omitted.length > MAX_OMITTED_NAMED ? `\n- and ${omitted.length - MAX_OMITTED_NAMED} more` : '';
   return `## Left out to fit the context window\n\n${named.join('\n')}${more}`;
 }
 
 export function renderDiagnostic(diagnostic: Diagnostic, index: number): string {
-  const where = [diagnostic.file, diagnostic.line !== undefined ? `line ${diagnostic.line}` : undefined, diagnostic.column !== undefined ? `column ${diagnostic.column}` : undefined]
+  const where = [
+    diagnostic.file,
+    diagnostic.line !== undefined ? `line ${diagnostic.line}` : undefined,
+    diagnostic.column !== undefined ? `column ${diagnostic.column}` : undefined,
+  ]
     .filter(Boolean)
     .join(', ');
   const module = diagnostic.module ? ` (module ${diagnostic.module})` : '';
   const lines: string[] = [];
   if (diagnostic.kind === 'test') {
-    lines.push(`${index + 1}. Test failure: ${diagnostic.test ?? diagnostic.testFailure?.className ?? 'unknown test'}${module}${where ? `, failing at ${where}` : ''}`);
+    lines.push(
+      `${index + 1}. Test failure: ${diagnostic.test ?? diagnostic.testFailure?.className ?? 'unknown test'}${module}${where ? `, failing at ${where}` : ''}`,
+    );
     lines.push(`   ${diagnostic.message}`);
     const failure = diagnostic.testFailure;
     if (failure) {
-      lines.push(`   ${failure.outcome === 'failure' ? 'Assertion failed' : 'Unexpected exception'}: ${failure.failureType}`);
+      lines.push(
+        `   ${failure.outcome === 'failure' ? 'Assertion failed' : 'Unexpected exception'}: ${failure.failureType}`,
+      );
       if (failure.rootCause) lines.push(`   Root cause: ${failure.rootCause}`);
       const stack = failure.stackTrace.split('\n').filter((line) => line.trim() !== '');
-      if (stack.length > 0) lines.push('   Stack trace:', ...capped(stack, MAX_STACK_LINES).map((line) => `     ${line.replace(/^\t/, '').replace(/\t/g, '  ')}`));
+      if (stack.length > 0)
+        lines.push(
+          '   Stack trace:',
+          ...capped(stack, MAX_STACK_LINES).map((line) => `     ${line.replace(/^\t/, '').replace(/\t/g, '  ')}`),
+        );
     }
   } else {
     const label = diagnosticLabel(diagnostic);
@@ -201,10 +243,12 @@ export function renderDiagnostic(diagnostic: Diagnostic, index: number): string 
 /** What kind of failure a non-test diagnostic is, in the words a developer would use. */
 function diagnosticLabel(diagnostic: Diagnostic): string {
   const inTests = diagnostic.scope === 'test' ? ' in test code' : '';
-  if (diagnostic.kind === 'compile' && diagnostic.lint) return `javac warning [${diagnostic.lint}] that fails the build under -Werror${inTests}`;
+  if (diagnostic.kind === 'compile' && diagnostic.lint)
+    return `javac warning [${diagnostic.lint}] that fails the build under -Werror${inTests}`;
   if (diagnostic.kind === 'compile' && diagnostic.tool === 'javadoc') return `Javadoc error${inTests}`;
   if (diagnostic.kind === 'compile') return `Compile error${inTests}`;
-  if (diagnostic.kind === 'quality') return `${diagnostic.tool ?? 'Quality'} check failed${diagnostic.rule ? ` (rule ${diagnostic.rule})` : ''}`;
+  if (diagnostic.kind === 'quality')
+    return `${diagnostic.tool ?? 'Quality'} check failed${diagnostic.rule ? ` (rule ${diagnostic.rule})` : ''}`;
   return 'Build error';
 }
 
@@ -234,23 +278,38 @@ function capped(lines: readonly string[], max: number): string[] {
 
 function fenceLanguage(path: string): string {
   const extension = /\.([A-Za-z0-9]+)$/.exec(path)?.[1]?.toLowerCase() ?? '';
-  const languages: Record<string, string> = { java: 'java', kt: 'kotlin', xml: 'xml', properties: 'properties', yaml: 'yaml', yml: 'yaml', json: 'json', groovy: 'groovy' };
+  const languages: Record<string, string> = {
+    java: 'java',
+    kt: 'kotlin',
+    xml: 'xml',
+    properties: 'properties',
+    yaml: 'yaml',
+    yml: 'yaml',
+    json: 'json',
+    groovy: 'groovy',
+  };
   return languages[extension] ?? '';
 }
 
 function validate(input: RepairPromptInput): void {
-  if (input.diagnostics.length === 0) throw new Error('buildRepairPrompt needs at least one diagnostic: there is nothing to repair');
-  if (!Number.isFinite(input.contextTokens) || input.contextTokens <= 0) throw new RangeError(`contextTokens must be a positive number of tokens, got ${input.contextTokens}`);
+  if (input.diagnostics.length === 0)
+    throw new Error('buildRepairPrompt needs at least one diagnostic: there is nothing to repair');
+  if (!Number.isFinite(input.contextTokens) || input.contextTokens <= 0)
+    throw new RangeError(`contextTokens must be a positive number of tokens, got ${input.contextTokens}`);
   const answer = input.answerTokens ?? DEFAULT_ANSWER_TOKENS;
-  if (!Number.isFinite(answer) || answer < 0 || answer >= input.contextTokens) throw new RangeError(`answerTokens must leave room for a prompt in ${input.contextTokens} tokens, got ${answer}`);
+  if (!Number.isFinite(answer) || answer < 0 || answer >= input.contextTokens)
+    throw new RangeError(`answerTokens must leave room for a prompt in ${input.contextTokens} tokens, got ${answer}`);
   if (!EDIT_FORMATS.includes(input.editFormat)) {
     throw new Error(`editFormat must be one of ${EDIT_FORMATS.join(', ')}, got ${JSON.stringify(input.editFormat)}`);
   }
   for (const piece of input.context) {
     if (piece.startLine !== undefined && (!Number.isInteger(piece.startLine) || piece.startLine < 1)) {
-      throw new RangeError(`context piece of ${piece.path ?? piece.label} must start at a line number of 1 or more, got ${piece.startLine}`);
+      throw new RangeError(
+        `context piece of ${piece.path ?? piece.label} must start at a line number of 1 or more, got ${piece.startLine}`,
+      );
     }
-    if (piece.startLine !== undefined && piece.path === undefined) throw new Error(`context piece "${piece.label}" has a start line but no path`);
+    if (piece.startLine !== undefined && piece.path === undefined)
+      throw new Error(`context piece "${piece.label}" has a start line but no path`);
   }
 }
 

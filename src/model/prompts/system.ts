@@ -29,12 +29,24 @@ Rules:
 export const GUIDELINES_HEADING = 'Team guidelines (follow them in every change):';
 
 /** The list the rules refer to; a shown file that policy protects is named as read-only. */
-export function editableFilesSection(files: readonly string[], editable: (path: string) => boolean, onTestSide: (path: string) => boolean = () => false): string {
+export function editableFilesSection(
+  files: readonly string[],
+  editable: (path: string) => boolean,
+  onTestSide: (path: string) => boolean = () => false,
+): string {
   const allowed = files.filter(editable);
   const testSide = files.filter((file) => !editable(file) && onTestSide(file));
   const protectedFiles = files.filter((file) => !editable(file) && !onTestSide(file));
-  const lines = [`Files you may edit (all shown in the prompt):`, ...(allowed.length > 0 ? allowed.map((file) => `- ${file}`) : ['- none: no project file could be shown'])];
-  if (testSide.length > 0) lines.push('Shown for reference only (the test side is read-only while tests fail):', ...testSide.map((file) => `- ${file}`));
-  if (protectedFiles.length > 0) lines.push('Shown for reference only (team policy protects them):', ...protectedFiles.map((file) => `- ${file}`));
+  const lines = [
+    `Files you may edit (all shown in the prompt):`,
+    ...(allowed.length > 0 ? allowed.map((file) => `- ${file}`) : ['- none: no project file could be shown']),
+  ];
+  if (testSide.length > 0)
+    lines.push(
+      'Shown for reference only (the test side is read-only while tests fail):',
+      ...testSide.map((file) => `- ${file}`),
+    );
+  if (protectedFiles.length > 0)
+    lines.push('Shown for reference only (team policy protects them):', ...protectedFiles.map((file) => `- ${file}`));
   return lines.join('\n');
 }

@@ -23,7 +23,8 @@ export function extractEdits(text: string): ExtractedEdits {
   if (json && json.edits.length > 0) return canonical(json);
 
   const lines = normalised.split('\n');
-  // Stryker disable next-line ArrayDeclaration: an empty array filled stays empty, and consumed[i] of it is undefined, read as false like the false it holds
+  // Stryker disable next-line ArrayDeclaration: an empty array filled stays empty, and consumed[i] of it is undefined,
+  // read as false like the false it holds
   const consumed: boolean[] = new Array<boolean>(lines.length).fill(false);
   const blocks = extractSearchReplace(lines, consumed);
   const diffs = extractUnifiedDiffs(lines, consumed);

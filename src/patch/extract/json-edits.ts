@@ -7,20 +7,26 @@ const filePath = z.string().min(1).describe('File path relative to the project r
 
 const searchReplaceEdit = z.object({
   file: filePath,
-  search: z.string().describe('Exact existing lines to replace, whole lines, indentation included. Empty only to create a new file.'),
+  search: z
+    .string()
+    .describe('Exact existing lines to replace, whole lines, indentation included. Empty only to create a new file.'),
   replace: z.string().describe('The lines that take their place.'),
 });
 
 const lineOperationEdit = z.object({
   file: filePath,
-  op: z.enum(['insert', 'delete', 'replace']).describe('insert: text becomes line `line`; delete/replace: lines line..endLine.'),
+  op: z
+    .enum(['insert', 'delete', 'replace'])
+    .describe('insert: text becomes line `line`; delete/replace: lines line..endLine.'),
   line: z.number().int().min(1).describe('1-based line number in the current file.'),
   endLine: z.number().int().min(1).optional().describe('Last line affected (inclusive); defaults to `line`.'),
   text: z.string().optional().describe('New lines for insert and replace.'),
   old: z
     .string()
     .optional()
-    .describe('The current lines line..endLine, exactly (replace and delete); for insert, the current line `line` the text goes before. Required: an edit that does not state the lines it works on, or states others, is refused.'),
+    .describe(
+      'The current lines line..endLine, exactly (replace and delete); for insert, the current line `line` the text goes before. Required: an edit that does not state the lines it works on, or states others, is refused.',
+    ),
 });
 
 const wholeFileEdit = z.object({
@@ -53,7 +59,8 @@ function toProposedEdit(edit: JsonEditList['edits'][number]): ProposedEdit {
 
 function jsonCandidates(text: string): string[] {
   const candidates = [text.trim()];
-  for (const match of text.matchAll(/^\s*(?:```|~~~)[^\n]*\n([\s\S]*?)^\s*(?:```|~~~)\s*$/gm)) candidates.push((match[1] as string).trim());
+  for (const match of text.matchAll(/^\s*(?:```|~~~)[^\n]*\n([\s\S]*?)^\s*(?:```|~~~)\s*$/gm))
+    candidates.push((match[1] as string).trim());
   const first = text.indexOf('{');
   const last = text.lastIndexOf('}');
   if (first >= 0 && last > first) candidates.push(text.slice(first, last + 1));
@@ -64,7 +71,9 @@ function jsonCandidates(text: string): string[] {
  * A JSON edit list, the whole reply or inside a fence. Returns undefined when the reply
  * holds no JSON that looks like an edit list, so other formats get their turn.
  */
-export function extractJsonEdits(text: string): { edits: ProposedEdit[]; problems: PatchProblem[]; summary?: string } | undefined {
+export function extractJsonEdits(
+  text: string,
+): { edits: ProposedEdit[]; problems: PatchProblem[]; summary?: string } | undefined {
   let firstFailure: string | undefined;
   for (const candidate of jsonCandidates(text)) {
     let parsed: unknown;
@@ -90,5 +99,8 @@ export function extractJsonEdits(text: string): { edits: ProposedEdit[]; problem
       .join('; ');
   }
   if (firstFailure === undefined) return undefined;
-  return { edits: [], problems: [problem('parse-error', `JSON edit list does not match the schema: ${firstFailure}.`)] };
+  return {
+    edits: [],
+    problems: [problem('parse-error', `JSON edit list does not match the schema: ${firstFailure}.`)],
+  };
 }

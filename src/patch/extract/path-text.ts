@@ -4,7 +4,17 @@
  * pipeline checks; they never decide whether a path is safe (validation does).
  */
 
-const GIT_QUOTE_ESCAPES: Record<string, string> = { n: '\n', t: '\t', '"': '"', '\\': '\\', a: '\x07', b: '\b', f: '\f', r: '\r', v: '\v' };
+const GIT_QUOTE_ESCAPES: Record<string, string> = {
+  n: '\n',
+  t: '\t',
+  '"': '"',
+  '\\': '\\',
+  a: '\x07',
+  b: '\b',
+  f: '\f',
+  r: '\r',
+  v: '\v',
+};
 
 /** Undo git's C-style quoting ("a/sp\303\244ce") so the real bytes reach validation. */
 function unquoteGitPath(quoted: string): string {
@@ -54,7 +64,8 @@ function findClosingQuote(text: string): number {
     if (text[i] === '\\') i++;
     else if (text[i] === '"') return i;
   }
-  // Stryker disable next-line ArithmeticOperator: an unclosed quote runs to the end either way: slice() stops at the end of the text
+  // Stryker disable next-line ArithmeticOperator: an unclosed quote runs to the end either way: slice() stops at the
+  // end of the text
   return text.length - 1;
 }
 
@@ -104,7 +115,10 @@ export function pathFromMentionLine(line: string): string | undefined {
   text = text.replace(/^(?:#{1,6}\s*|[-*>]\s+)+/, '');
   text = text.replace(/^(?:\*\*|__)?(?:file(?:name)?|path)\s*:\s*/i, '');
   text = text.replace(/^[*_`"']+|[*_`"':]+$/g, '').trim();
-  text = text.replace(/^(?:file(?:name)?|path)\s*:\s*/i, '').replace(/^[*_`"']+|[*_`"':]+$/g, '').trim();
+  text = text
+    .replace(/^(?:file(?:name)?|path)\s*:\s*/i, '')
+    .replace(/^[*_`"']+|[*_`"':]+$/g, '')
+    .trim();
   if (text === '' || /\s/.test(text)) return undefined;
   if (!/[./]/.test(text) || /^[.]+$/.test(text)) return undefined;
   if (/^(?:```|~~~|<{3,}|={3,}|>{3,}|@@|---|\+\+\+)/.test(text)) return undefined;

@@ -16,8 +16,12 @@ function pathAbove(lines: readonly string[], index: number): string | undefined 
     if (line.trim() === '') continue;
     seen++;
     if (FENCE.test(line)) {
-      // Stryker disable next-line Regex: the line is trimmed and FENCE matched, so the fence is at the start and the first match is the same without ^
-      const info = line.trim().replace(/^(?:```|~~~)/, '').trim();
+      // Stryker disable next-line Regex: the line is trimmed and FENCE matched, so the fence is at the start and the
+      // first match is the same without ^
+      const info = line
+        .trim()
+        .replace(/^(?:```|~~~)/, '')
+        .trim();
       const fromInfo = info.includes('/') ? pathFromMentionLine(info) : undefined;
       if (fromInfo) return fromInfo;
       continue;
@@ -53,14 +57,21 @@ export function extractSearchReplace(
       } else if (SEARCH_MARK.test(line)) break;
     }
     if (divider < 0 || end < 0) {
-      problems.push(problem('parse-error', `SEARCH block at reply line ${start + 1} has no ${divider < 0 ? '=======' : '>>>>>>> REPLACE'} marker.`));
+      problems.push(
+        problem(
+          'parse-error',
+          `SEARCH block at reply line ${start + 1} has no ${divider < 0 ? '=======' : '>>>>>>> REPLACE'} marker.`,
+        ),
+      );
       consumed[start] = true;
       continue;
     }
     for (let k = start; k <= end; k++) consumed[k] = true;
     i = end;
     if (path === undefined) {
-      problems.push(problem('parse-error', `SEARCH/REPLACE block at reply line ${start + 1} does not say which file it edits.`));
+      problems.push(
+        problem('parse-error', `SEARCH/REPLACE block at reply line ${start + 1} does not say which file it edits.`),
+      );
       continue;
     }
     lastPath = path;

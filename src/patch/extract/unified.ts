@@ -54,7 +54,11 @@ function isPrefixed(line: string): boolean {
  * When context or removed lines follow, the counts were wrong and the body decides (those
  * lines are checked against the file anyway).
  */
-function trimHunkBody(body: string[], claimedOld?: number, claimedNew?: number): { lines: string[]; ambiguous?: string[] } {
+function trimHunkBody(
+  body: string[],
+  claimedOld?: number,
+  claimedNew?: number,
+): { lines: string[]; ambiguous?: string[] } {
   let end = body.length;
   while (end > 0 && !isPrefixed(body[end - 1] as string)) end--;
   const lines = body.slice(0, end);
@@ -110,9 +114,16 @@ export function extractUnifiedDiffs(
     hunk.hunk.lines = kept;
     if (trimmed.ambiguous) {
       const name = file.edit.newPath ?? file.edit.oldPath ?? '(unnamed)';
-      const shown = trimmed.ambiguous.slice(0, 2).map((line) => JSON.stringify(line)).join(', ');
+      const shown = trimmed.ambiguous
+        .slice(0, 2)
+        .map((line) => JSON.stringify(line))
+        .join(', ');
       problems.push(
-        problem('parse-error', `${name} hunk ${file.edit.hunks.length + 1}: its header counts end before ${trimmed.ambiguous.length} more added line(s) (${shown}); fix the counts, or put prose after the diff apart from it.`, { file: name, hunk: file.edit.hunks.length + 1 }),
+        problem(
+          'parse-error',
+          `${name} hunk ${file.edit.hunks.length + 1}: its header counts end before ${trimmed.ambiguous.length} more added line(s) (${shown}); fix the counts, or put prose after the diff apart from it.`,
+          { file: name, hunk: file.edit.hunks.length + 1 },
+        ),
       );
       file.ambiguous = true;
     }
@@ -120,7 +131,9 @@ export function extractUnifiedDiffs(
     hunk = undefined;
     // Prose after the hunk may name the next file ("Then in src/B.java:").
     const mentions = body
-      .slice(kept.length).map(pathFromMentionLine).filter((m) => m !== undefined);
+      .slice(kept.length)
+      .map(pathFromMentionLine)
+      .filter((m) => m !== undefined);
     if (mentions.length > 0) {
       lastMention = mentions.at(-1);
       closeFile();
@@ -143,9 +156,20 @@ export function extractUnifiedDiffs(
       if (markerAt > 0 && !(last[markerAt - 1] as string).startsWith('-')) done.edit.noNewlineAtEnd = true;
     }
     const meaningful =
-      done.edit.hunks.length > 0 || done.edit.binary || done.edit.oldMode !== undefined || done.edit.newMode !== undefined ||
-      done.edit.oldPath !== done.edit.newPath || done.createdByMode || done.deletedByMode;
-    if (done.copy && done.edit.oldPath !== null && done.edit.newPath !== null && done.edit.oldPath !== done.edit.newPath) done.edit.copy = true;
+      done.edit.hunks.length > 0 ||
+      done.edit.binary ||
+      done.edit.oldMode !== undefined ||
+      done.edit.newMode !== undefined ||
+      done.edit.oldPath !== done.edit.newPath ||
+      done.createdByMode ||
+      done.deletedByMode;
+    if (
+      done.copy &&
+      done.edit.oldPath !== null &&
+      done.edit.newPath !== null &&
+      done.edit.oldPath !== done.edit.newPath
+    )
+      done.edit.copy = true;
     if (done.ambiguous) return;
     if (done.edit.oldPath === null && done.edit.newPath === null) {
       problems.push(problem('parse-error', 'A diff names /dev/null on both sides, so it says which file to change.'));
@@ -155,7 +179,12 @@ export function extractUnifiedDiffs(
   };
   const openFile = (oldPath: string | null, newPath: string | null): FileInProgress => {
     closeFile();
-    file = { edit: { type: 'unified', oldPath, newPath, hunks: [] }, sawHeaders: false, createdByMode: false, deletedByMode: false };
+    file = {
+      edit: { type: 'unified', oldPath, newPath, hunks: [] },
+      sawHeaders: false,
+      createdByMode: false,
+      deletedByMode: false,
+    };
     return file;
   };
 
@@ -188,7 +217,9 @@ export function extractUnifiedDiffs(
       closeHunk();
       if (!file) {
         if (lastMention === undefined) {
-          problems.push(problem('parse-error', `Hunk "${line.trim()}" has no file header (---/+++) and no file named before it.`));
+          problems.push(
+            problem('parse-error', `Hunk "${line.trim()}" has no file header (---/+++) and no file named before it.`),
+          );
           continue;
         }
         openFile(lastMention, lastMention).sawHeaders = true;
@@ -225,8 +256,10 @@ export function extractUnifiedDiffs(
         } else if (key === 'deleted file mode') {
           file.deletedByMode = true;
           file.edit.oldMode = value;
-        } else if ((key === 'rename from' || key === 'copy from') && file.gitPaths) file.gitPaths.oldPath = cleanHeaderPath(value) ?? file.gitPaths.oldPath;
-        else if ((key === 'rename to' || key === 'copy to') && file.gitPaths) file.gitPaths.newPath = cleanHeaderPath(value) ?? file.gitPaths.newPath;
+        } else if ((key === 'rename from' || key === 'copy from') && file.gitPaths)
+          file.gitPaths.oldPath = cleanHeaderPath(value) ?? file.gitPaths.oldPath;
+        else if ((key === 'rename to' || key === 'copy to') && file.gitPaths)
+          file.gitPaths.newPath = cleanHeaderPath(value) ?? file.gitPaths.newPath;
         if (key === 'copy from' || key === 'copy to') file.copy = true;
         // `index abc..def 100644`: the mode of both sides, unless a mode line says otherwise.
         const indexMode = key === 'index' ? /^\S+\.\.\S+\s+(\S+)$/.exec(value)?.[1] : undefined;

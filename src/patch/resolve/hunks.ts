@@ -1,7 +1,13 @@
 import type { PatchProblem, ProposedHunk } from '../types.js';
 import { problem } from '../problems.js';
 import type { FileLines } from './file-lines.js';
-import { leadingWhitespace, strictComparer, whitespaceInsensitiveComparer, type HunkOp, type MatchOptions } from './line-match.js';
+import {
+  leadingWhitespace,
+  strictComparer,
+  whitespaceInsensitiveComparer,
+  type HunkOp,
+  type MatchOptions,
+} from './line-match.js';
 import { describeMismatch, placeOldLines } from './place-hunk.js';
 
 export interface ParsedHunk {
@@ -26,7 +32,8 @@ export function parseHunk(hunk: ProposedHunk): ParsedHunk {
     const first = line[0];
     if (first === '\\') {
       const previous = ops.at(-1);
-      // Stryker disable next-line StringLiteral: kind is never '', so this is the always-true mutant: a marker after an added line sets newNoNewline too, which wins
+      // Stryker disable next-line StringLiteral: kind is never '', so this is the always-true mutant: a marker after an
+      // added line sets newNoNewline too, which wins
       if (previous?.kind !== 'add') oldNoNewline = true;
       if (previous?.kind !== 'del') newNoNewline = true;
     } else if (first === '-' || first === '+') {
@@ -127,9 +134,16 @@ export function applyHunks(
     if (old.length === 0) {
       // Nothing in the file says where added lines go, unless the file is empty.
       if (file.lines.length > 0) {
-        return { problem: problem('hunk-ambiguous', `${path} hunk ${number} only adds lines and has no context line, so nothing confirms where they go; include the lines around the insertion as context.`, { file: path, hunk: number }) };
+        return {
+          problem: problem(
+            'hunk-ambiguous',
+            `${path} hunk ${number} only adds lines and has no context line, so nothing confirms where they go; include the lines around the insertion as context.`,
+            { file: path, hunk: number },
+          ),
+        };
       }
-      // Stryker disable next-line BooleanLiteral: a pure insertion has no removed or context line to take an indentation from
+      // Stryker disable next-line BooleanLiteral: a pure insertion has no removed or context line to take an
+      // indentation from
       placed.push({ number, start: 0, parsed, oldLength: 0, loose: false });
       continue;
     }
@@ -143,16 +157,31 @@ export function applyHunks(
     }
     if (placement.kind === 'ambiguous') {
       const [a, b] = placement.indexes;
-      const where = hint === undefined ? 'and the hunk gives no line number' : `and its line number (${hint + 1}) is on neither`;
-      return { problem: problem('hunk-ambiguous', `${path} hunk ${number} matches at lines ${a + 1} and ${b + 1}, ${where}; refusing to guess.`, { file: path, hunk: number }) };
+      const where =
+        hint === undefined ? 'and the hunk gives no line number' : `and its line number (${hint + 1}) is on neither`;
+      return {
+        problem: problem(
+          'hunk-ambiguous',
+          `${path} hunk ${number} matches at lines ${a + 1} and ${b + 1}, ${where}; refusing to guess.`,
+          { file: path, hunk: number },
+        ),
+      };
     }
     if (placement.kind === 'none') {
       const at = hint ?? 0;
-      const there = at < file.lines.length ? `file line ${at + 1} is ${JSON.stringify((file.lines[at] as string).slice(0, 120))}` : `the file has ${file.lines.length} lines`;
+      const there =
+        at < file.lines.length
+          ? `file line ${at + 1} is ${JSON.stringify((file.lines[at] as string).slice(0, 120))}`
+          : `the file has ${file.lines.length} lines`;
       const why = exactOnly
         ? `it has no context lines, so its removed lines must be exactly at its line ${at + 1}, and ${there}; include context lines so it can be found`
         : describeMismatch(file.lines, old, hint, strict);
-      return { problem: problem('hunk-not-found', `${path} hunk ${number} does not apply: ${why}.`, { file: path, hunk: number }) };
+      return {
+        problem: problem('hunk-not-found', `${path} hunk ${number} does not apply: ${why}.`, {
+          file: path,
+          hunk: number,
+        }),
+      };
     }
     if (parsed.hintIndex !== undefined) offset = placement.index - parsed.hintIndex;
     placed.push({ number, start: placement.index, parsed, oldLength: old.length, loose: isLoose });
@@ -163,7 +192,13 @@ export function applyHunks(
     const previous = placed[k - 1] as PlacedHunk;
     const current = placed[k] as PlacedHunk;
     if (current.start < previous.start + previous.oldLength) {
-      return { problem: problem('hunk-overlap', `${path} hunks ${previous.number} and ${current.number} change overlapping lines.`, { file: path, hunk: current.number }) };
+      return {
+        problem: problem(
+          'hunk-overlap',
+          `${path} hunks ${previous.number} and ${current.number} change overlapping lines.`,
+          { file: path, hunk: current.number },
+        ),
+      };
     }
   }
 

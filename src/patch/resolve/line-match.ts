@@ -55,7 +55,8 @@ function indentWidth(lead: string, tabWidth: number): number {
 }
 
 export function leadingWhitespace(text: string): string {
-  // Stryker disable next-line OptionalChaining,StringLiteral: the pattern matches every text (an empty lead at least), so exec never gives null
+  // Stryker disable next-line OptionalChaining,StringLiteral: the pattern matches every text (an empty lead at least),
+  // so exec never gives null
   return /^[ \t]*/.exec(text)?.[0] ?? '';
 }
 
@@ -68,7 +69,8 @@ function sameModuloTabs(a: string, b: string): boolean {
 }
 
 function contextMatches(op: HunkOp, fileLine: string, options: MatchOptions): boolean {
-  // Stryker disable next-line LogicalOperator: the next two lines accept every line this one does (equal lines are equal after trimEnd)
+  // Stryker disable next-line LogicalOperator: the next two lines accept every line this one does (equal lines are
+  // equal after trimEnd)
   if (op.text === fileLine || op.asWritten === fileLine) return true;
   if (op.text.trimEnd() === fileLine.trimEnd()) return true;
   if (op.asWritten !== undefined && op.asWritten.trimEnd() === fileLine.trimEnd()) return true;

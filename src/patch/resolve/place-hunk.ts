@@ -1,9 +1,7 @@
 import type { HunkOp, LineComparer } from './line-match.js';
 
 export type Placement =
-  | { kind: 'found'; index: number }
-  | { kind: 'ambiguous'; indexes: [number, number] }
-  | { kind: 'none' };
+  { kind: 'found'; index: number } | { kind: 'ambiguous'; indexes: [number, number] } | { kind: 'none' };
 
 function matchesAt(lines: readonly string[], index: number, old: readonly HunkOp[], compare: LineComparer): boolean {
   for (let j = 0; j < old.length; j++) {
@@ -60,7 +58,12 @@ export function describeMismatch(
   let bestDistance = Infinity;
   for (let i = 0; i < Math.max(lines.length, 1); i++) {
     let length = 0;
-    while (length < old.length && i + length < lines.length && compare(old[length] as HunkOp, lines[i + length] as string)) length++;
+    while (
+      length < old.length &&
+      i + length < lines.length &&
+      compare(old[length] as HunkOp, lines[i + length] as string)
+    )
+      length++;
     const distance = hintIndex === undefined ? i : Math.abs(i - hintIndex);
     if (length > bestLength || (length === bestLength && distance < bestDistance)) {
       best = i;
@@ -72,7 +75,10 @@ export function describeMismatch(
   if (!wanted) return 'its lines run past the end of the file';
   const prefix = wanted.kind === 'del' ? '-' : ' ';
   const fileIndex = best + bestLength;
-  const actual = fileIndex < lines.length ? `file line ${fileIndex + 1} is ${quote(lines[fileIndex] as string)}` : 'the file ends there';
+  const actual =
+    fileIndex < lines.length
+      ? `file line ${fileIndex + 1} is ${quote(lines[fileIndex] as string)}`
+      : 'the file ends there';
   const hunkLine = old.slice(0, bestLength + 1).length;
   return `${wanted.kind === 'del' ? 'removed' : 'context'} line ${hunkLine} of the hunk ${quote(prefix + wanted.text)} is not in the file (best match: ${actual})`;
 }

@@ -28,7 +28,8 @@ function failed(p: PatchProblem): EditResult {
 
 /** New content as the writer gave it, LF endings (a new file has no endings of its own). */
 function newFileLines(lines: string[], finalNewline = true): FileLines {
-  // Stryker disable next-line ArrowFunction: joinFile gives a line without its own ending the file's eol, which is '\n' here
+  // Stryker disable next-line ArrowFunction: joinFile gives a line without its own ending the file's eol, which is '\n'
+  // here
   return { lines, eols: lines.map(() => '\n'), eol: '\n', finalNewline };
 }
 
@@ -81,7 +82,11 @@ function createdWithMode(target: { newMode?: string }, mode: string | undefined)
   else delete target.newMode;
 }
 
-function applyUnified(work: Workspace, edit: Extract<ProposedEdit, { type: 'unified' }>, options: PlacementOptions): EditResult {
+function applyUnified(
+  work: Workspace,
+  edit: Extract<ProposedEdit, { type: 'unified' }>,
+  options: PlacementOptions,
+): EditResult {
   const { oldPath, newPath } = edit;
   const label = newPath ?? oldPath ?? '(unnamed)';
   if (edit.binary) {
@@ -91,14 +96,22 @@ function applyUnified(work: Workspace, edit: Extract<ProposedEdit, { type: 'unif
   }
   if (oldPath === null) {
     const target = work.get(label);
-    if (target.current !== null) return failed(problem('file-exists', `${label} is created by the patch but already exists.`, { file: label }));
+    if (target.current !== null)
+      return failed(problem('file-exists', `${label} is created by the patch but already exists.`, { file: label }));
     const lines: string[] = [];
     let finalNewline = true;
     for (const hunk of edit.hunks) {
       for (const line of hunk.lines) {
         if (line.startsWith('\\')) finalNewline = false;
         else if (line.startsWith('+')) lines.push(line.slice(1));
-        else return failed(problem('parse-error', `${label} is a new file, but its diff has a line that is not an addition: ${JSON.stringify(line)}.`, { file: label }));
+        else
+          return failed(
+            problem(
+              'parse-error',
+              `${label} is a new file, but its diff has a line that is not an addition: ${JSON.stringify(line)}.`,
+              { file: label },
+            ),
+          );
       }
     }
     target.current = newFileLines(lines, finalNewline);
@@ -106,13 +119,19 @@ function applyUnified(work: Workspace, edit: Extract<ProposedEdit, { type: 'unif
     return OK;
   }
   const source = work.get(oldPath);
-  if (source.current === null) return failed(problem('file-not-found', `${oldPath} does not exist, so its hunks cannot apply.`, { file: oldPath }));
+  if (source.current === null)
+    return failed(
+      problem('file-not-found', `${oldPath} does not exist, so its hunks cannot apply.`, { file: oldPath }),
+    );
   const patched = applyHunks(source.current, edit.hunks, options, oldPath);
   if ('problem' in patched) return failed(patched.problem);
   if (edit.copy && newPath !== null && newPath !== oldPath) {
     // A copy creates newPath from oldPath's content; the source stays as it is.
     const target = work.get(newPath);
-    if (target.current !== null) return failed(problem('file-exists', `${oldPath} is copied to ${newPath}, which already exists.`, { file: newPath }));
+    if (target.current !== null)
+      return failed(
+        problem('file-exists', `${oldPath} is copied to ${newPath}, which already exists.`, { file: newPath }),
+      );
     target.current = patched.file;
     createdWithMode(target, edit.newMode);
     return OK;
@@ -122,14 +141,23 @@ function applyUnified(work: Workspace, edit: Extract<ProposedEdit, { type: 'unif
   if (newPath === null) {
     const left = patched.file.lines.length;
     if (edit.hunks.length > 0 && left > 0) {
-      return failed(problem('hunk-not-found', `${oldPath} is deleted by the patch, but ${left} of its lines are not in the deleted content.`, { file: oldPath }));
+      return failed(
+        problem(
+          'hunk-not-found',
+          `${oldPath} is deleted by the patch, but ${left} of its lines are not in the deleted content.`,
+          { file: oldPath },
+        ),
+      );
     }
     source.current = null;
     return OK;
   }
   if (newPath !== oldPath) {
     const target = work.get(newPath);
-    if (target.current !== null) return failed(problem('file-exists', `${oldPath} is renamed to ${newPath}, which already exists.`, { file: newPath }));
+    if (target.current !== null)
+      return failed(
+        problem('file-exists', `${oldPath} is renamed to ${newPath}, which already exists.`, { file: newPath }),
+      );
     const moved: WorkingFile = { ...source, current: patched.file };
     work.rename(oldPath, newPath, moved);
     return OK;
@@ -138,19 +166,38 @@ function applyUnified(work: Workspace, edit: Extract<ProposedEdit, { type: 'unif
   return OK;
 }
 
-function applySearchReplace(work: Workspace, edit: Extract<ProposedEdit, { type: 'search-replace' }>, options: PlacementOptions): EditResult {
+function applySearchReplace(
+  work: Workspace,
+  edit: Extract<ProposedEdit, { type: 'search-replace' }>,
+  options: PlacementOptions,
+): EditResult {
   const file = work.get(edit.path);
   const search = splitModelText(edit.search);
   const replace = splitModelText(edit.replace);
   if (search.length === 0) {
     if (file.current === null || file.current.lines.length === 0) {
-      // Stryker disable next-line ArrowFunction,OptionalChaining,StringLiteral: the map runs while file.current is the empty file (not null), and joinFile gives an undefined ending its eol
-      file.current = file.current === null ? newFileLines(replace) : { ...file.current, lines: replace, eols: replace.map(() => file.current?.eol ?? '\n'), finalNewline: true };
+      // Stryker disable next-line ArrowFunction,OptionalChaining,StringLiteral: the map runs while file.current is the
+      // empty file (not null), and joinFile gives an undefined ending its eol
+      file.current =
+        file.current === null
+          ? newFileLines(replace)
+          : { ...file.current, lines: replace, eols: replace.map(() => file.current?.eol ?? '\n'), finalNewline: true };
       return OK;
     }
-    return failed(problem('hunk-not-found', `${edit.path}: the SEARCH section is empty, but the file already exists; say which lines to replace.`, { file: edit.path, hunk: 1 }));
+    return failed(
+      problem(
+        'hunk-not-found',
+        `${edit.path}: the SEARCH section is empty, but the file already exists; say which lines to replace.`,
+        { file: edit.path, hunk: 1 },
+      ),
+    );
   }
-  if (file.current === null) return failed(problem('file-not-found', `${edit.path} does not exist, so its SEARCH/REPLACE block cannot apply.`, { file: edit.path }));
+  if (file.current === null)
+    return failed(
+      problem('file-not-found', `${edit.path} does not exist, so its SEARCH/REPLACE block cannot apply.`, {
+        file: edit.path,
+      }),
+    );
   const hunk = { lines: [...search.map((l) => '-' + l), ...replace.map((l) => '+' + l)] };
   const patched = applyHunks(file.current, [hunk], options, edit.path);
   if ('problem' in patched) return failed(patched.problem);
@@ -160,20 +207,32 @@ function applySearchReplace(work: Workspace, edit: Extract<ProposedEdit, { type:
 
 function applyLineOperation(work: Workspace, edit: Extract<ProposedEdit, { type: 'line-op' }>): EditResult {
   const file = work.get(edit.path);
-  if (file.current === null) return failed(problem('file-not-found', `${edit.path} does not exist, so line ${edit.line} cannot be edited.`, { file: edit.path }));
+  if (file.current === null)
+    return failed(
+      problem('file-not-found', `${edit.path} does not exist, so line ${edit.line} cannot be edited.`, {
+        file: edit.path,
+      }),
+    );
   const current = file.current;
   const count = current.lines.length;
   const first = edit.line - 1;
   const end = edit.op === 'insert' ? first : (edit.endLine ?? edit.line);
   const limit = edit.op === 'insert' ? count + 1 : count;
   if (edit.line < 1 || edit.line > limit || (edit.op !== 'insert' && end < edit.line) || end > count) {
-    return failed(problem('line-out-of-range', `${edit.path}: ${edit.op} at lines ${edit.line}${edit.endLine ? `-${edit.endLine}` : ''} is outside the file's ${count} lines.`, { file: edit.path }));
+    return failed(
+      problem(
+        'line-out-of-range',
+        `${edit.path}: ${edit.op} at lines ${edit.line}${edit.endLine ? `-${edit.endLine}` : ''} is outside the file's ${count} lines.`,
+        { file: edit.path },
+      ),
+    );
   }
   const unchecked = checkStatedLines(edit, current.lines, first, end);
   if (unchecked) return failed(unchecked);
   const text = edit.op === 'delete' ? [] : splitModelText(edit.text ?? '');
   const lines = [...current.lines.slice(0, first), ...text, ...current.lines.slice(end)];
-  // Stryker disable next-line ArrowFunction: joinFile gives a new line without its own ending the file's eol, current.eol
+  // Stryker disable next-line ArrowFunction: joinFile gives a new line without its own ending the file's eol,
+  // current.eol
   const eols = [...current.eols.slice(0, first), ...text.map(() => current.eol), ...current.eols.slice(end)];
   file.current = { ...current, lines, eols };
   return OK;
@@ -185,13 +244,25 @@ function applyLineOperation(work: Workspace, edit: Extract<ProposedEdit, { type:
  * state the lines it works on, exactly (`old`): the lines it replaces or deletes, or for
  * an insert the line it goes before (nothing when it appends at the end).
  */
-function checkStatedLines(edit: Extract<ProposedEdit, { type: 'line-op' }>, fileLines: readonly string[], first: number, end: number): PatchProblem | undefined {
+function checkStatedLines(
+  edit: Extract<ProposedEdit, { type: 'line-op' }>,
+  fileLines: readonly string[],
+  first: number,
+  end: number,
+): PatchProblem | undefined {
   const span = edit.op === 'insert' ? fileLines.slice(first, first + 1) : fileLines.slice(first, end);
   const where = edit.op === 'insert' ? `line ${edit.line}` : `lines ${edit.line}-${end}`;
   if (edit.old === undefined) {
     if (edit.op === 'insert' && span.length === 0) return undefined;
-    const what = edit.op === 'insert' ? 'the line it goes before' : `the lines it ${edit.op === 'delete' ? 'deletes' : 'replaces'}`;
-    return problem('unchecked-line-edit', `${edit.path}: ${edit.op} at ${where} does not state ${what} ("old"), so it cannot be checked against the file; repeat them exactly in "old", or use "search" and "replace".`, { file: edit.path });
+    const what =
+      edit.op === 'insert'
+        ? 'the line it goes before'
+        : `the lines it ${edit.op === 'delete' ? 'deletes' : 'replaces'}`;
+    return problem(
+      'unchecked-line-edit',
+      `${edit.path}: ${edit.op} at ${where} does not state ${what} ("old"), so it cannot be checked against the file; repeat them exactly in "old", or use "search" and "replace".`,
+      { file: edit.path },
+    );
   }
   const stated = splitModelText(edit.old);
   const differs = stated.length !== span.length ? 0 : stated.findIndex((line, index) => line !== span[index]);

@@ -36,7 +36,12 @@ async function linkTarget(rootReal: string, link: string): Promise<{ inside: boo
 }
 
 /** A name that differs from an existing sibling only in case or Unicode form: one file on macOS and Windows. */
-async function siblingAlias(parent: string, name: string, path: string, rootReal: string): Promise<PatchProblem | undefined> {
+async function siblingAlias(
+  parent: string,
+  name: string,
+  path: string,
+  rootReal: string,
+): Promise<PatchProblem | undefined> {
   let names: string[];
   try {
     names = await readdir(parent);
@@ -47,7 +52,11 @@ async function siblingAlias(parent: string, name: string, path: string, rootReal
   const twin = names.find((other) => other !== name && foldName(other) === key);
   if (twin === undefined) return undefined;
   const existing = relative(rootReal, join(parent, twin));
-  return problem('path-alias', `${path}: ${JSON.stringify(name)} differs from the existing ${JSON.stringify(existing)} only in case or Unicode form; on macOS and Windows it is that file.`, { file: path });
+  return problem(
+    'path-alias',
+    `${path}: ${JSON.stringify(name)} differs from the existing ${JSON.stringify(existing)} only in case or Unicode form; on macOS and Windows it is that file.`,
+    { file: path },
+  );
 }
 
 /**
@@ -73,17 +82,40 @@ export async function checkPathOnDisk(rootReal: string, path: string): Promise<P
     } catch (error) {
       const code = errorCode(error);
       if (code === 'ENOENT') return siblingAlias(parent, segment, path, rootReal);
-      if (code === 'ENAMETOOLONG') return problem('path-too-long', `${path} is too long for the file system.`, { file: path });
+      if (code === 'ENAMETOOLONG')
+        return problem('path-too-long', `${path} is too long for the file system.`, { file: path });
       return problem('io-error', `${path}: cannot check ${rel} (${code ?? (error as Error).message}).`, { file: path });
     }
     if (stats.isSymbolicLink()) {
       const target = await linkTarget(rootReal, current);
-      if (!target.inside) return problem('symlink-escape', `${path}: ${rel} is a symbolic link to ${target.shown}, outside the project.`, { file: path });
-      if (last) return problem('symlink-file', `${path} is a symbolic link (to ${target.shown}); patches never edit, replace or remove a link.`, { file: path });
-      return problem('beyond-symlink', `${path} is beyond a symbolic link: ${rel} links to ${target.shown}; write the real path, or nothing.`, { file: path });
+      if (!target.inside)
+        return problem(
+          'symlink-escape',
+          `${path}: ${rel} is a symbolic link to ${target.shown}, outside the project.`,
+          { file: path },
+        );
+      if (last)
+        return problem(
+          'symlink-file',
+          `${path} is a symbolic link (to ${target.shown}); patches never edit, replace or remove a link.`,
+          { file: path },
+        );
+      return problem(
+        'beyond-symlink',
+        `${path} is beyond a symbolic link: ${rel} links to ${target.shown}; write the real path, or nothing.`,
+        { file: path },
+      );
     }
-    if (!last && !stats.isDirectory()) return problem('not-a-folder', `${path}: ${rel} is a file, not a folder, so nothing can be written beneath it.`, { file: path });
-    if (last && !stats.isFile()) return problem('not-a-file', `${path} is a ${kindOf(stats)}, not a regular file; patches only write regular files.`, { file: path });
+    if (!last && !stats.isDirectory())
+      return problem('not-a-folder', `${path}: ${rel} is a file, not a folder, so nothing can be written beneath it.`, {
+        file: path,
+      });
+    if (last && !stats.isFile())
+      return problem(
+        'not-a-file',
+        `${path} is a ${kindOf(stats)}, not a regular file; patches only write regular files.`,
+        { file: path },
+      );
   }
   return undefined;
 }
@@ -113,7 +145,12 @@ export async function checkPathsOnDisk(root: string, cs: ChangeSet): Promise<Pat
   try {
     rootReal = await realpath(root);
   } catch (error) {
-    return [problem('io-error', `The project folder ${root} cannot be read (${errorCode(error) ?? (error as Error).message}).`)];
+    return [
+      problem(
+        'io-error',
+        `The project folder ${root} cannot be read (${errorCode(error) ?? (error as Error).message}).`,
+      ),
+    ];
   }
   const problems: PatchProblem[] = [];
   for (const change of cs.files) {
@@ -130,7 +167,13 @@ export async function checkPathsOnDisk(root: string, cs: ChangeSet): Promise<Pat
     const source = change.oldPath ?? change.path;
     const mode = await diskModeOf(rootReal, source);
     if (mode !== undefined && mode !== change.oldMode) {
-      problems.push(problem('mode-mismatch', `${source} has mode ${mode} on disk, but the patch says its old mode is ${change.oldMode}; the patch was not made against this file.`, { file: source }));
+      problems.push(
+        problem(
+          'mode-mismatch',
+          `${source} has mode ${mode} on disk, but the patch says its old mode is ${change.oldMode}; the patch was not made against this file.`,
+          { file: source },
+        ),
+      );
     }
   }
   return problems;

@@ -11,7 +11,11 @@ export function pathProblem(path: string): PatchProblem | undefined {
   const canonical = canonicalPath(path);
   if ('problem' in canonical) return canonical.problem;
   if (canonical.path !== path) {
-    return problem('invalid-path', `Path ${JSON.stringify(path)} is not in canonical form; write it as ${JSON.stringify(canonical.path)}.`, { file: path });
+    return problem(
+      'invalid-path',
+      `Path ${JSON.stringify(path)} is not in canonical form; write it as ${JSON.stringify(canonical.path)}.`,
+      { file: path },
+    );
   }
   return undefined;
 }
@@ -20,9 +24,14 @@ export function pathProblem(path: string): PatchProblem | undefined {
 export function protectedProblem(path: string, globs: readonly string[], role = ''): PatchProblem | undefined {
   for (const glob of globs) {
     const match = matchPathGlob(path, glob);
-    if (match === 'exact') return problem('protected-path', `${path}${role} is protected by policy (matches "${glob}").`, { file: path });
+    if (match === 'exact')
+      return problem('protected-path', `${path}${role} is protected by policy (matches "${glob}").`, { file: path });
     if (match === 'alias') {
-      return problem('protected-path', `${path}${role} is protected by policy: on macOS and Windows it is the same file as one matching "${glob}" (it differs only in case or Unicode form).`, { file: path });
+      return problem(
+        'protected-path',
+        `${path}${role} is protected by policy: on macOS and Windows it is the same file as one matching "${glob}" (it differs only in case or Unicode form).`,
+        { file: path },
+      );
     }
   }
   return undefined;

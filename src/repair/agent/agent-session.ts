@@ -13,19 +13,62 @@
 import type { AgentToolDescription, LastCall } from '../../model/prompts/index.js';
 import { coerceArguments, describeCorrections, resolveToolName } from './middleware.js';
 import { callKey, parseAgentReply } from './protocol.js';
-import { allToolNames, describeParameters, isStateTool, signatureOf, STATE_TOOLS, toolSpec, toolsAllowedIn } from './toolbox.js';
+import {
+  allToolNames,
+  describeParameters,
+  isStateTool,
+  signatureOf,
+  STATE_TOOLS,
+  toolSpec,
+  toolsAllowedIn,
+} from './toolbox.js';
 import type { Move } from './tools/support/state-tool.js';
 import { fixCandidates } from './tools/write-fix.js';
-import { ToolCallingRefused, type AgentStop, type AgentStep, type AgentModelReply, type TurnMemory, type AgentSessionInput, type AgentSessionResult } from './session-types.js';
-import { MAX_TOOL_OUTPUT_CHARS, type AgentState, type AgentTool, type AgentToolContext, type ToolResult } from '../../plugins/contracts.js';
-export { ToolCallingRefused, type AgentStop, type AgentStep, type FixOutcome, type FixTrial, type AgentModelReply, type TurnMemory, type AgentSessionInput, type AgentSessionResult } from './session-types.js';
+import {
+  ToolCallingRefused,
+  type AgentStop,
+  type AgentStep,
+  type AgentModelReply,
+  type TurnMemory,
+  type AgentSessionInput,
+  type AgentSessionResult,
+} from './session-types.js';
+import {
+  MAX_TOOL_OUTPUT_CHARS,
+  type AgentState,
+  type AgentTool,
+  type AgentToolContext,
+  type ToolResult,
+} from '../../plugins/contracts.js';
+export {
+  ToolCallingRefused,
+  type AgentStop,
+  type AgentStep,
+  type FixOutcome,
+  type FixTrial,
+  type AgentModelReply,
+  type TurnMemory,
+  type AgentSessionInput,
+  type AgentSessionResult,
+} from './session-types.js';
 
 const MAX_REPEATS = 3;
 const MAX_UNREADABLE_IN_A_ROW = 2;
-const STATE_NAMES: Record<AgentState, string> = { understand: 'understanding the failure', collect: 'collecting what the fix needs', fix: 'fixing' };
+const STATE_NAMES: Record<AgentState, string> = {
+  understand: 'understanding the failure',
+  collect: 'collecting what the fix needs',
+  fix: 'fixing',
+};
 
 export async function runAgentSession(input: AgentSessionInput): Promise<AgentSessionResult> {
-  const memory: TurnMemory = { mode: input.mode, state: 'understand', facts: [], fixesTried: [], tools: [], stepsLeft: input.maxSteps };
+  const memory: TurnMemory = {
+    mode: input.mode,
+    state: 'understand',
+    facts: [],
+    fixesTried: [],
+    tools: [],
+    stepsLeft: input.maxSteps,
+  };
   const steps: AgentStep[] = [];
   const toolCalls: Record<string, number> = {};
   const answered = new Map<string, string>();
@@ -50,7 +93,11 @@ export async function runAgentSession(input: AgentSessionInput): Promise<AgentSe
     ...(memory.hypothesis ? { hypothesis: memory.hypothesis } : {}),
   });
   const remember = (last: LastCall, isFact: boolean) => {
-    if (memory.last && lastIsFact) memory.facts.push({ call: `${memory.last.tool} ${JSON.stringify(memory.last.args)}`, output: memory.last.result });
+    if (memory.last && lastIsFact)
+      memory.facts.push({
+        call: `${memory.last.tool} ${JSON.stringify(memory.last.args)}`,
+        output: memory.last.result,
+      });
     memory.last = last;
     lastIsFact = isFact;
     log.push(`### mvnx answered\n${last.result}`);
@@ -75,13 +122,22 @@ export async function runAgentSession(input: AgentSessionInput): Promise<AgentSe
     modelCalls++;
     log.push(`### model (step ${steps.length + 1}, ${memory.state})\n${renderReply(reply)}`);
     const parsed = interpret(reply);
-    input.onStep?.(parsed.kind === 'call' ? `${parsed.tool}` : parsed.kind === 'patch' ? 'a fix' : 'an unreadable answer');
+    input.onStep?.(
+      parsed.kind === 'call' ? `${parsed.tool}` : parsed.kind === 'patch' ? 'a fix' : 'an unreadable answer',
+    );
 
     if (parsed.kind === 'unreadable') {
       unreadableInARow++;
       steps.push({ state: memory.state, tool: '(unreadable)', ok: false });
       if (unreadableInARow >= MAX_UNREADABLE_IN_A_ROW) return end('unreadable');
-      remember({ tool: '(no tool call)', args: {}, result: `I could not read a tool call in your answer (${parsed.why}). ${memory.mode === 'text' ? 'Answer with one JSON object, for example {"tool": "read_range", "args": {"file": "src/main/java/App.java", "start": 1}}.' : 'Call one of the tools.'}` }, false);
+      remember(
+        {
+          tool: '(no tool call)',
+          args: {},
+          result: `I could not read a tool call in your answer (${parsed.why}). ${memory.mode === 'text' ? 'Answer with one JSON object, for example {"tool": "read_range", "args": {"file": "src/main/java/App.java", "start": 1}}.' : 'Call one of the tools.'}`,
+        },
+        false,
+      );
       continue;
     }
     unreadableInARow = 0;
@@ -96,8 +152,16 @@ export async function runAgentSession(input: AgentSessionInput): Promise<AgentSe
       const resolution = resolveToolName(parsed.tool, allToolNames(input.tools));
       if ('unknown' in resolution) {
         steps.push({ state: memory.state, tool: parsed.tool, ok: false });
-        const guesses = resolution.candidates.length > 0 ? ` (did you mean ${resolution.candidates.join(' or ')}?)` : '';
-        remember({ tool: parsed.tool, args: parsed.args, result: `There is no tool named ${parsed.tool}${guesses}. You can use: ${allowed.join(', ')}.` }, false);
+        const guesses =
+          resolution.candidates.length > 0 ? ` (did you mean ${resolution.candidates.join(' or ')}?)` : '';
+        remember(
+          {
+            tool: parsed.tool,
+            args: parsed.args,
+            result: `There is no tool named ${parsed.tool}${guesses}. You can use: ${allowed.join(', ')}.`,
+          },
+          false,
+        );
         continue;
       }
       tool = resolution.tool;
@@ -108,7 +172,14 @@ export async function runAgentSession(input: AgentSessionInput): Promise<AgentSe
     if (!allowed.includes(tool) && parsed.kind !== 'patch') {
       steps.push({ state: memory.state, tool, ok: false });
       const corrected = describeCorrections(notes);
-      remember({ tool, args: rawArgs, result: `${corrected ? `${corrected}\n` : ''}${tool} cannot be used while ${STATE_NAMES[memory.state]}. You can use: ${allowed.join(', ')}.` }, false);
+      remember(
+        {
+          tool,
+          args: rawArgs,
+          result: `${corrected ? `${corrected}\n` : ''}${tool} cannot be used while ${STATE_NAMES[memory.state]}. You can use: ${allowed.join(', ')}.`,
+        },
+        false,
+      );
       continue;
     }
     const signature = signatureOf(tool, input.tools)!;
@@ -121,17 +192,33 @@ export async function runAgentSession(input: AgentSessionInput): Promise<AgentSe
     count(tool);
 
     if (tool === 'write_fix') {
-      const { candidates, note } = fixCandidates(args, parsed.kind === 'patch' ? parsed.text : reply.text, input.maxCandidates);
+      const { candidates, note } = fixCandidates(
+        args,
+        parsed.kind === 'patch' ? parsed.text : reply.text,
+        input.maxCandidates,
+      );
       if (candidates.length === 0) {
         steps.push({ state: memory.state, tool, ok: false });
-        remember({ tool, args: {}, result: withNote(`write_fix needs the fix: as "patch"${memory.mode === 'text' ? ', or as a fenced block after the JSON' : ''}.`) }, false);
+        remember(
+          {
+            tool,
+            args: {},
+            result: withNote(
+              `write_fix needs the fix: as "patch"${memory.mode === 'text' ? ', or as a fenced block after the JSON' : ''}.`,
+            ),
+          },
+          false,
+        );
         continue;
       }
       const trial = await input.tryFixes(candidates);
       steps.push({ state: memory.state, tool, ok: trial.verified !== undefined });
       const step = steps.length;
       trial.outcomes.forEach((outcome, index) => {
-        memory.fixesTried.push({ summary: `step ${step}, fix ${index + 1}${outcome.files.length > 0 ? ` (${outcome.files.join(', ')})` : ''}`, outcome: outcome.detail });
+        memory.fixesTried.push({
+          summary: `step ${step}, fix ${index + 1}${outcome.files.length > 0 ? ` (${outcome.files.join(', ')})` : ''}`,
+          outcome: outcome.detail,
+        });
       });
       const lines = trial.outcomes.map((outcome, index) => `Fix ${index + 1}: ${outcome.detail}`);
       const shownArgs = candidates.length === 1 ? { patch: candidates[0] } : { patches: candidates };
@@ -140,7 +227,10 @@ export async function runAgentSession(input: AgentSessionInput): Promise<AgentSe
         return end('fix-verified');
       }
       memory.state = 'fix';
-      const next = trial.buildsLeft > 0 ? 'None passed. Correct the fix and call write_fix again, or collect_more_information, or discard_hypothesis.' : 'None passed, and the budget allows no more builds.';
+      const next =
+        trial.buildsLeft > 0
+          ? 'None passed. Correct the fix and call write_fix again, or collect_more_information, or discard_hypothesis.'
+          : 'None passed, and the budget allows no more builds.';
       remember({ tool, args: shownArgs, result: withNote([...lines, note, next].filter(Boolean).join('\n')) }, false);
       if (trial.buildsLeft <= 0) return end('build-budget');
       continue;
@@ -161,11 +251,27 @@ export async function runAgentSession(input: AgentSessionInput): Promise<AgentSe
       repeats++;
       steps.push({ state: memory.state, tool, ok: false });
       if (repeats >= MAX_REPEATS) return end('loop-guard');
-      remember({ tool, args, result: withNote(`You already called ${tool} with these arguments; the answer is the same:\n${earlier}\nUse it, or do something else.`) }, false);
+      remember(
+        {
+          tool,
+          args,
+          result: withNote(
+            `You already called ${tool} with these arguments; the answer is the same:\n${earlier}\nUse it, or do something else.`,
+          ),
+        },
+        false,
+      );
       continue;
     }
     // A name that fits several declarations, or none, is answered without running the tool.
-    const result = coerced.answer !== undefined ? { ok: false, output: coerced.answer } : await runTool(input.tools.find((candidate) => candidate.name === tool)!, args, input.context);
+    const result =
+      coerced.answer !== undefined
+        ? { ok: false, output: coerced.answer }
+        : await runTool(
+            input.tools.find((candidate) => candidate.name === tool)!,
+            args,
+            input.context,
+          );
     steps.push({ state: memory.state, tool, ok: result.ok });
     // Only answers to reading tools repeat; the build may change between two run_tests.
     if (tool !== 'run_tests') answered.set(key, result.output);
@@ -174,10 +280,22 @@ export async function runAgentSession(input: AgentSessionInput): Promise<AgentSe
   return end('step-limit');
 }
 
-async function ask(input: AgentSessionInput, memory: TurnMemory, allowed: string[], log: string[], first: boolean): Promise<AgentModelReply> {
+async function ask(
+  input: AgentSessionInput,
+  memory: TurnMemory,
+  allowed: string[],
+  log: string[],
+  first: boolean,
+): Promise<AgentModelReply> {
   const messages = input.turn(memory);
   if (first) log.push(messages.map((message) => `### ${message.role}\n${message.content}`).join('\n\n'));
-  const specs = memory.mode === 'native' ? allowed.map((name) => { const tool = signatureOf(name, input.tools)!; return toolSpec(name, tool.description, tool.parameters); }) : undefined;
+  const specs =
+    memory.mode === 'native'
+      ? allowed.map((name) => {
+          const tool = signatureOf(name, input.tools)!;
+          return toolSpec(name, tool.description, tool.parameters);
+        })
+      : undefined;
   return input.chat(messages, specs);
 }
 
@@ -186,7 +304,10 @@ function describe(name: string, tools: readonly AgentTool[]): AgentToolDescripti
   return { name, description: tool.description, parameters: describeParameters(tool.parameters), states: tool.states };
 }
 
-type Interpreted = { kind: 'call'; tool: string; args: Record<string, unknown>; note?: string } | { kind: 'patch'; text: string } | { kind: 'unreadable'; why: string };
+type Interpreted =
+  | { kind: 'call'; tool: string; args: Record<string, unknown>; note?: string }
+  | { kind: 'patch'; text: string }
+  | { kind: 'unreadable'; why: string };
 
 /** A native tool call first; the text (JSON or a bare patch) when the model wrote its call there. */
 function interpret(reply: AgentModelReply): Interpreted {
@@ -196,20 +317,29 @@ function interpret(reply: AgentModelReply): Interpreted {
       ...(more.length > 0 ? [`one tool call per answer: only ${call.name} was run`] : []),
       ...(call.rawArguments !== undefined ? ['the arguments were not a JSON object and were left out'] : []),
     ];
-    return { kind: 'call', tool: call.name, args: call.arguments, ...(notes.length > 0 ? { note: notes.join('; ') } : {}) };
+    return {
+      kind: 'call',
+      tool: call.name,
+      args: call.arguments,
+      ...(notes.length > 0 ? { note: notes.join('; ') } : {}),
+    };
   }
   return parseAgentReply(reply.text);
 }
 
 function renderReply(reply: AgentModelReply): string {
-  const calls = (reply.toolCalls ?? []).map((call) => `[tool call] ${call.name} ${call.rawArguments ?? JSON.stringify(call.arguments)}`);
+  const calls = (reply.toolCalls ?? []).map(
+    (call) => `[tool call] ${call.name} ${call.rawArguments ?? JSON.stringify(call.arguments)}`,
+  );
   return [reply.text, ...calls].filter((part) => part.trim() !== '').join('\n');
 }
 
 async function runTool(tool: AgentTool, args: Record<string, unknown>, context: AgentToolContext): Promise<ToolResult> {
   try {
     const result = await tool.run(args, context);
-    return result.output.length > MAX_TOOL_OUTPUT_CHARS ? { ok: result.ok, output: `${result.output.slice(0, MAX_TOOL_OUTPUT_CHARS)}\n... (cut)` } : result;
+    return result.output.length > MAX_TOOL_OUTPUT_CHARS
+      ? { ok: result.ok, output: `${result.output.slice(0, MAX_TOOL_OUTPUT_CHARS)}\n... (cut)` }
+      : result;
   } catch (error) {
     return { ok: false, output: `${tool.name} failed: ${(error as Error).message.split('\n')[0]}` };
   }

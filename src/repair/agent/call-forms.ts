@@ -17,7 +17,11 @@ export function renderCall(tool: string, args: Record<string, unknown>): string 
 
 /** The arguments in the order the tool declares them, so that a rewritten call reads like the tool's own form. */
 export function inToolOrder(tool: CodeTool, args: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(Object.keys(tool.parameters).filter((name) => args[name] !== undefined).map((name) => [name, args[name]]));
+  return Object.fromEntries(
+    Object.keys(tool.parameters)
+      .filter((name) => args[name] !== undefined)
+      .map((name) => [name, args[name]]),
+  );
 }
 
 /** The exact form the tool takes, with the model's own call rewritten into it. */
@@ -38,7 +42,12 @@ function placeholder(name: string, parameter: ToolParameter): unknown {
 }
 
 function describeForm(tool: CodeTool): string {
-  const names = Object.entries(tool.parameters).map(([name, parameter]) => `"${name}"${parameter.optional ? ' (optional)' : ''}`);
-  const code = 'file' in tool.parameters ? ', where "file" may also be a class (OrderService, com.acme.OrderService) or a member (OrderService#total)' : '';
+  const names = Object.entries(tool.parameters).map(
+    ([name, parameter]) => `"${name}"${parameter.optional ? ' (optional)' : ''}`,
+  );
+  const code =
+    'file' in tool.parameters
+      ? ', where "file" may also be a class (OrderService, com.acme.OrderService) or a member (OrderService#total)'
+      : '';
   return `${names.join(', ')}${code}`;
 }

@@ -6,7 +6,16 @@
  * microseconds a file, kept per text); only the files that can hold the answer are parsed,
  * through the view's shared parse (src/java viewJavaFile).
  */
-import { allTypes, declarationLine, fieldsOf, scanJavaHeader, viewJavaFile, type JavaHeader, type JavaSourceFile, type JavaType } from '../../java/index.js';
+import {
+  allTypes,
+  declarationLine,
+  fieldsOf,
+  scanJavaHeader,
+  viewJavaFile,
+  type JavaHeader,
+  type JavaSourceFile,
+  type JavaType,
+} from '../../java/index.js';
 import type { SourceView } from '../../plugins/contracts.js';
 import { nearestFiles, nearestNames, type JavaReading } from './code-names.js';
 
@@ -42,33 +51,49 @@ const MAX_PARSED_FILES = 200;
 export async function lookUpCode(view: SourceView, designation: Designation): Promise<CodeLookup> {
   if (designation.path !== undefined) {
     const files = await filesNamed(view, designation.path);
-    if (files.length === 0) return { missing: `no file ${designation.path} in the project`, nearest: await nearestFilesTo(view, designation.path) };
+    if (files.length === 0)
+      return {
+        missing: `no file ${designation.path} in the project`,
+        nearest: await nearestFilesTo(view, designation.path),
+      };
     if (!designation.member) return { sites: files.map(fileSite) };
     const members = await membersNamed(view, designation.member, files);
     if (members.length > 0) return { sites: members };
     const elsewhere = await membersNamed(view, designation.member);
     if (elsewhere.length > 0) return { sites: elsewhere };
-    return { missing: `no member ${designation.member} in ${files.join(', ')}`, nearest: nearestNames(designation.member, await declaredNames(view, files)) };
+    return {
+      missing: `no member ${designation.member} in ${files.join(', ')}`,
+      nearest: nearestNames(designation.member, await declaredNames(view, files)),
+    };
   }
   let missing: CodeLookup | undefined;
   for (const reading of designation.readings) {
     const types = reading.type ? await typesNamed(view, reading.type) : undefined;
     if (types && types.length === 0) {
-      missing ??= { missing: `no class, interface, enum or record named ${reading.type} in the project`, nearest: await nearestTypes(view, reading.type!) };
+      missing ??= {
+        missing: `no class, interface, enum or record named ${reading.type} in the project`,
+        nearest: await nearestTypes(view, reading.type!),
+      };
       continue;
     }
     if (!reading.member) return { sites: types! };
     const members = await membersNamed(view, reading.member, types);
     if (members.length > 0) return { sites: members };
     if (!types) {
-      missing ??= { missing: `no method, constructor or field named ${reading.member} in the project`, nearest: await nearestMembers(view, reading.member) };
+      missing ??= {
+        missing: `no method, constructor or field named ${reading.member} in the project`,
+        nearest: await nearestMembers(view, reading.member),
+      };
       continue;
     }
     // Declared in a supertype, or the model took the test class for the class under test.
     const elsewhere = await membersNamed(view, reading.member);
     if (elsewhere.length > 0) return { sites: elsewhere };
     const files = [...new Set(types.map((type) => type.file))];
-    missing ??= { missing: `${reading.type} has no method, constructor or field named ${reading.member}`, nearest: nearestNames(reading.member, await declaredNames(view, files, types)) };
+    missing ??= {
+      missing: `${reading.type} has no method, constructor or field named ${reading.member}`,
+      nearest: nearestNames(reading.member, await declaredNames(view, files, types)),
+    };
   }
   return missing ?? { missing: 'no name to look up', nearest: [] };
 }
@@ -119,7 +144,10 @@ async function javaHeaders(view: SourceView): Promise<HeaderEntry[]> {
 
 const qualified = (type: JavaType) => type.binaryName.replace(/\$/g, '.');
 
-/** Types named `name`: simple (`OrderService`), qualified (`com.acme.OrderService`), partly qualified or nested (`Outer.Inner`). */
+/**
+ * Types named `name`: simple (`OrderService`), qualified (`com.acme.OrderService`), partly qualified or nested
+ * (`Outer.Inner`).
+ */
 export async function typesNamed(view: SourceView, name: string): Promise<CodeSite[]> {
   const wanted = name.replace(/\$/g, '.');
   const simple = wanted.slice(wanted.lastIndexOf('.') + 1);
@@ -133,34 +161,60 @@ export async function typesNamed(view: SourceView, name: string): Promise<CodeSi
     const java = await parsed(view, entry.file);
     if (!java) {
       const full = entry.header.packageName ? `${entry.header.packageName}.${simple}` : simple;
-      if (entry.header.topLevelTypes.includes(simple) && fits(full)) sites.push({ file: entry.file, kind: 'type', type: full, line: 1, startLine: 1, endLine: entry.text.split('\n').length });
+      if (entry.header.topLevelTypes.includes(simple) && fits(full))
+        sites.push({
+          file: entry.file,
+          kind: 'type',
+          type: full,
+          line: 1,
+          startLine: 1,
+          endLine: entry.text.split('\n').length,
+        });
       continue;
     }
     for (const type of allTypes(java).filter((candidate) => candidate.name === simple && fits(qualified(candidate)))) {
-      sites.push({ file: entry.file, kind: type.kind, type: qualified(type), line: declarationLine(type), startLine: type.range.startLine, endLine: type.range.endLine });
+      sites.push({
+        file: entry.file,
+        kind: type.kind,
+        type: qualified(type),
+        line: declarationLine(type),
+        startLine: type.range.startLine,
+        endLine: type.range.endLine,
+      });
     }
   }
   return sites;
 }
 
 /** Methods, constructors and fields named `member`, in the types given (or every type); overloads are one site. */
-export async function membersNamed(view: SourceView, member: string, within?: readonly (CodeSite | string)[]): Promise<CodeSite[]> {
+export async function membersNamed(
+  view: SourceView,
+  member: string,
+  within?: readonly (CodeSite | string)[],
+): Promise<CodeSite[]> {
   const scope = within?.map((entry) => (typeof entry === 'string' ? { file: entry } : entry));
   let files: string[];
   if (scope) files = [...new Set(scope.map((entry) => entry.file))];
   else {
     const word = new RegExp(String.raw`\b${escapeRegExp(member)}\b`);
-    files = (await javaHeaders(view)).filter((entry) => word.test(entry.text)).map((entry) => entry.file).slice(0, MAX_PARSED_FILES);
+    files = (await javaHeaders(view))
+      .filter((entry) => word.test(entry.text))
+      .map((entry) => entry.file)
+      .slice(0, MAX_PARSED_FILES);
   }
   const sites: CodeSite[] = [];
   for (const file of files) {
     const java = await parsed(view, file);
     if (!java) continue;
     const types = scope?.some((entry) => entry.file === file && 'type' in entry && entry.type)
-      ? allTypes(java).filter((type) => scope.some((entry) => entry.file === file && 'type' in entry && entry.type === qualified(type)))
+      ? allTypes(java).filter((type) =>
+          scope.some((entry) => entry.file === file && 'type' in entry && entry.type === qualified(type)),
+        )
       : allTypes(java);
     for (const type of types) {
-      const methods = type.methods.filter((method) => method.name === member || (member === '<init>' && method.kind === 'constructor'));
+      const methods = type.methods.filter(
+        (method) => method.name === member || (member === '<init>' && method.kind === 'constructor'),
+      );
       if (methods.length > 0) {
         sites.push({
           file,
@@ -175,7 +229,16 @@ export async function membersNamed(view: SourceView, member: string, within?: re
         continue;
       }
       const field = fieldsOf(type).find((candidate) => candidate.name === member);
-      if (field) sites.push({ file, kind: 'field', type: qualified(type), member, line: field.range.startLine, startLine: field.range.startLine, endLine: field.range.endLine });
+      if (field)
+        sites.push({
+          file,
+          kind: 'field',
+          type: qualified(type),
+          member,
+          line: field.range.startLine,
+          startLine: field.range.startLine,
+          endLine: field.range.endLine,
+        });
     }
   }
   return sites;
@@ -187,13 +250,30 @@ async function parsed(view: SourceView, file: string): Promise<JavaSourceFile | 
 }
 
 /** Names the files (or the given types of them) declare: methods, constructors, fields and member types. */
-async function declaredNames(view: SourceView, files: readonly string[], types?: readonly CodeSite[]): Promise<string[]> {
+async function declaredNames(
+  view: SourceView,
+  files: readonly string[],
+  types?: readonly CodeSite[],
+): Promise<string[]> {
   const names: string[] = [];
   for (const file of files) {
     const java = await parsed(view, file);
     for (const type of java ? allTypes(java) : []) {
-      if (types && !types.some((site) => site.file === file && site.type !== undefined && (qualified(type) === site.type || qualified(type).startsWith(`${site.type}.`)))) continue;
-      names.push(...type.methods.map((method) => method.name), ...fieldsOf(type).map((field) => field.name), ...type.types.map((nested) => nested.name));
+      if (
+        types &&
+        !types.some(
+          (site) =>
+            site.file === file &&
+            site.type !== undefined &&
+            (qualified(type) === site.type || qualified(type).startsWith(`${site.type}.`)),
+        )
+      )
+        continue;
+      names.push(
+        ...type.methods.map((method) => method.name),
+        ...fieldsOf(type).map((field) => field.name),
+        ...type.types.map((nested) => nested.name),
+      );
     }
   }
   return names;
@@ -236,7 +316,9 @@ export function isTestFile(file: string): boolean {
   return /(?:^|\/)src\/test\//.test(file);
 }
 
-/** `orders/src/main/java/com/acme/orders/OrderService.java:14 (method com.acme.orders.OrderService.total, 2 overloads)`. */
+/**
+ * `orders/src/main/java/com/acme/orders/OrderService.java:14 (method com.acme.orders.OrderService.total, 2 overloads)`.
+ */
 export function describeSite(site: CodeSite): string {
   if (site.kind === 'file') return site.file;
   const what = site.member ? `${site.type}.${site.member}` : site.type;

@@ -34,11 +34,45 @@ export interface ReadCodeName {
 
 const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
 /** Extensions of files a model names in a repair; `OrderService.total` ends in a member, not an extension. */
-const FILE_EXTENSIONS = new Set(['java', 'kt', 'kts', 'groovy', 'scala', 'xml', 'properties', 'yml', 'yaml', 'json', 'txt', 'md', 'sql', 'gradle', 'html', 'js', 'ts', 'csv', 'conf', 'cfg', 'sh', 'bat', 'mf', 'jsp', 'vm', 'ftl', 'proto']);
+const FILE_EXTENSIONS = new Set([
+  'java',
+  'kt',
+  'kts',
+  'groovy',
+  'scala',
+  'xml',
+  'properties',
+  'yml',
+  'yaml',
+  'json',
+  'txt',
+  'md',
+  'sql',
+  'gradle',
+  'html',
+  'js',
+  'ts',
+  'csv',
+  'conf',
+  'cfg',
+  'sh',
+  'bat',
+  'mf',
+  'jsp',
+  'vm',
+  'ftl',
+  'proto',
+]);
 const NUMBER = String.raw`L?(\d+)`;
 const RANGE = String.raw`${NUMBER}(?:\s*(?:-|–|\.\.\.?|\bto\b|,)\s*${NUMBER})?`;
-/** A line or a range after a file or a name: `:12`, `:12:5` (a column), `#L10-L20`, ` line 12`, `, lines 10-20`, ` (10-20)`. */
-const WITH_LINES = new RegExp(String.raw`^(.+?)(?:\s*[:#@,(]\s*|\s+)(?:at\s+)?(?:lines?\s*)?${RANGE}(?::\d+)?\)?\s*$`, 'i');
+/**
+ * A line or a range after a file or a name: `:12`, `:12:5` (a column), `#L10-L20`, ` line 12`, `, lines 10-20`, `
+ * (10-20)`.
+ */
+const WITH_LINES = new RegExp(
+  String.raw`^(.+?)(?:\s*[:#@,(]\s*|\s+)(?:at\s+)?(?:lines?\s*)?${RANGE}(?::\d+)?\)?\s*$`,
+  'i',
+);
 /** A member after a file: `OrderService.java#total`, `OrderService.java::total()`. */
 const PATH_WITH_MEMBER = /^(.+?\.[A-Za-z]\w*)\s*(?:#|::)\s*([A-Za-z_$][\w$]*)\s*(?:\([^)]*\))?$/;
 /** A stack frame: `at com.acme.OrderService.total(OrderService.java:42)`. */
@@ -46,12 +80,19 @@ const STACK_FRAME = /^(?:at\s+)?((?:[\w$]+\.)*[\w$]+)\.([\w$<>]+)\(\s*[\w$]+\.ja
 
 /** What a string names, or undefined when it names nothing a tool could look up. */
 export function readCodeName(raw: string): ReadCodeName | undefined {
-  const text = raw.trim().replace(/^[`'"]+|[`'"]+$/g, '').trim();
+  const text = raw
+    .trim()
+    .replace(/^[`'"]+|[`'"]+$/g, '')
+    .trim();
   if (text === '') return undefined;
   const frame = STACK_FRAME.exec(text);
   if (frame) {
     const member = frame[2] === '<init>' || frame[2] === '<clinit>' ? undefined : frame[2];
-    return { name: { kind: 'java', readings: [{ type: frame[1]!, ...(member ? { member } : {}) }] }, written: text, ...(frame[3] ? { lines: { start: Number(frame[3]) } } : {}) };
+    return {
+      name: { kind: 'java', readings: [{ type: frame[1]!, ...(member ? { member } : {}) }] },
+      written: text,
+      ...(frame[3] ? { lines: { start: Number(frame[3]) } } : {}),
+    };
   }
   const withLines = WITH_LINES.exec(text);
   const located = withLines ? readCodeName(withLines[1]!) : undefined;
@@ -60,7 +101,8 @@ export function readCodeName(raw: string): ReadCodeName | undefined {
     return lines ? { ...located, lines } : located;
   }
   const withMember = PATH_WITH_MEMBER.exec(text);
-  if (withMember && isPathLike(withMember[1]!)) return { name: { kind: 'path', path: cleanPath(withMember[1]!), member: withMember[2]! }, written: text };
+  if (withMember && isPathLike(withMember[1]!))
+    return { name: { kind: 'path', path: cleanPath(withMember[1]!), member: withMember[2]! }, written: text };
   if (isPathLike(text)) return { name: { kind: 'path', path: cleanPath(text) }, written: text };
   const readings = javaReadings(text);
   return readings.length > 0 ? { name: { kind: 'java', readings }, written: text } : undefined;
@@ -93,7 +135,11 @@ export function javaReadings(raw: string): JavaReading[] {
   let text = raw.trim().replace(/^new\s+/, '');
   const called = /\([^()]*\)\s*$/.test(text);
   // Generic arguments and parameter lists name nothing to look up: `List<String>`, `total(int, int)`.
-  text = text.replace(/\([^()]*\)\s*$/, '').replace(/<[^<>]*>/g, '').replace(/\s*(#|::|\.)\s*/g, '$1').trim();
+  text = text
+    .replace(/\([^()]*\)\s*$/, '')
+    .replace(/<[^<>]*>/g, '')
+    .replace(/\s*(#|::|\.)\s*/g, '$1')
+    .trim();
   if (/\s/.test(text)) return [];
   const hash = /^(.*?)(?:#|::)([^#:]+)$/.exec(text);
   if (hash) {
@@ -129,7 +175,10 @@ export function readMember(raw: string): JavaReading | undefined {
   const frame = STACK_FRAME.exec(raw.trim());
   if (frame) return { type: frame[1]!, member: frame[2]! };
   const readings = javaReadings(raw);
-  return readings.find((reading) => reading.member !== undefined) ?? (readings[0]?.type && !readings[0].type.includes('.') ? { member: readings[0].type } : undefined);
+  return (
+    readings.find((reading) => reading.member !== undefined) ??
+    (readings[0]?.type && !readings[0].type.includes('.') ? { member: readings[0].type } : undefined)
+  );
 }
 
 function spanOf(start: number, end: number | undefined): LineSpan | undefined {
@@ -145,7 +194,13 @@ function spanOf(start: number, end: number | undefined): LineSpan | undefined {
 export function readLineSpan(value: unknown): LineSpan | undefined {
   if (typeof value === 'number') return spanOf(value, undefined);
   if (Array.isArray(value)) {
-    const numbers = value.map((item) => (typeof item === 'number' ? item : typeof item === 'string' && /^\s*L?\d+\s*$/i.test(item) ? Number(item.trim().replace(/^L/i, '')) : NaN));
+    const numbers = value.map((item) =>
+      typeof item === 'number'
+        ? item
+        : typeof item === 'string' && /^\s*L?\d+\s*$/i.test(item)
+          ? Number(item.trim().replace(/^L/i, ''))
+          : NaN,
+    );
     if (numbers.length === 0 || numbers.length > 2 || numbers.some((number) => Number.isNaN(number))) return undefined;
     return spanOf(numbers[0]!, numbers[1]);
   }
@@ -187,9 +242,11 @@ export function nearestNames(wanted: string, names: Iterable<string>, limit = 5)
     const edits = editDistance(lower, target);
     const shared = words(name).filter((word) => targetWords.has(word)).length;
     const contains = target.length >= 3 && (lower.includes(target) || target.includes(lower));
-    if (edits <= Math.max(1, Math.floor(target.length / 3))) scored.push({ name, score: edits / Math.max(target.length, 1) });
+    if (edits <= Math.max(1, Math.floor(target.length / 3)))
+      scored.push({ name, score: edits / Math.max(target.length, 1) });
     else if (contains) scored.push({ name, score: 0.5 + edits / 100 });
-    else if (shared > 0 && shared >= Math.ceil(targetWords.size / 2)) scored.push({ name, score: 1 - shared / 10 + edits / 100 });
+    else if (shared > 0 && shared >= Math.ceil(targetWords.size / 2))
+      scored.push({ name, score: 1 - shared / 10 + edits / 100 });
   }
   return scored
     .sort((a, b) => a.score - b.score || a.name.localeCompare(b.name))

@@ -16,7 +16,10 @@ export interface CandidatePorts {
   /** Extraction, placement and validation against the attempt's base. */
   check(text: string): Promise<CheckedChange>;
   fingerprint(changeSet: ChangeSet): string;
-  /** Test integrity read from the patch (the loop's check): why the change weakens tests, or undefined. A refused candidate is not built. */
+  /**
+   * Test integrity read from the patch (the loop's check): why the change weakens tests, or undefined. A refused
+   * candidate is not built.
+   */
   integrity?(changeSet: ChangeSet): Promise<string | undefined>;
   /** Fingerprints already built in this repair, with where (`attempt 2`, `fix 1 at step 5`). */
   tried: Map<string, string>;
@@ -40,7 +43,16 @@ export interface CandidateResult {
   problems: PatchProblem[];
   summary?: string;
   verification?: Verification;
-  outcome: 'verified' | 'rejected' | 'not-applicable' | 'duplicate' | 'build-failed' | 'regressed' | 'timeout' | 'not-built' | 'stopped';
+  outcome:
+    | 'verified'
+    | 'rejected'
+    | 'not-applicable'
+    | 'duplicate'
+    | 'build-failed'
+    | 'regressed'
+    | 'timeout'
+    | 'not-built'
+    | 'stopped';
   detail: string;
 }
 
@@ -53,7 +65,15 @@ export async function tryCandidates(texts: string[], ports: CandidatePorts): Pro
   const results: CandidateResult[] = [];
   for (const [index, text] of texts.entries()) {
     const checked = await ports.check(text);
-    const result: CandidateResult = { index, text, proposalFingerprint: checked.proposalFingerprint, problems: checked.problems, outcome: 'not-built', detail: '', ...(checked.summary ? { summary: checked.summary } : {}) };
+    const result: CandidateResult = {
+      index,
+      text,
+      proposalFingerprint: checked.proposalFingerprint,
+      problems: checked.problems,
+      outcome: 'not-built',
+      detail: '',
+      ...(checked.summary ? { summary: checked.summary } : {}),
+    };
     if (!checked.changeSet) {
       const placement = checked.problems.length > 0 && checked.problems.every(isPlacementProblem);
       result.outcome = placement ? 'not-applicable' : 'rejected';
@@ -61,10 +81,15 @@ export async function tryCandidates(texts: string[], ports: CandidatePorts): Pro
     } else {
       result.changeSet = checked.changeSet;
       result.fingerprint = ports.fingerprint(checked.changeSet);
-      const where = ports.tried.get(result.fingerprint) ?? results.find((other) => other.fingerprint === result.fingerprint && other !== result)?.index;
+      const where =
+        ports.tried.get(result.fingerprint) ??
+        results.find((other) => other.fingerprint === result.fingerprint && other !== result)?.index;
       if (where !== undefined) {
         result.outcome = 'duplicate';
-        result.detail = typeof where === 'number' ? `the same change as fix ${where + 1}` : `the same change as ${where}, which did not pass`;
+        result.detail =
+          typeof where === 'number'
+            ? `the same change as fix ${where + 1}`
+            : `the same change as ${where}, which did not pass`;
       } else {
         // Weakening, skipping or deleting a test is refused from the patch alone: no build is spent on it.
         const weakens = await ports.integrity?.(checked.changeSet);
@@ -146,7 +171,11 @@ function describeBuild(result: CandidateResult, verification: Verification): voi
     default: {
       result.outcome = 'build-failed';
       const failures = verification.diagnosis?.diagnostics ?? [];
-      const shown = failures.slice(0, MAX_FAILURES_SHOWN).map((diagnostic, index) => renderDiagnostic(diagnostic, index).split('\n').slice(0, 4).join(' ').replace(/\s+/g, ' '));
+      const shown = failures
+        .slice(0, MAX_FAILURES_SHOWN)
+        .map((diagnostic, index) =>
+          renderDiagnostic(diagnostic, index).split('\n').slice(0, 4).join(' ').replace(/\s+/g, ' '),
+        );
       result.detail = `built, still fails: ${shown.join(' | ') || 'no diagnostics were read from the log'}`;
     }
   }

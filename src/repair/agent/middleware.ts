@@ -65,7 +65,30 @@ const NAME_ALIASES: Record<string, string> = {
 
 /** Verbs that ask for the same thing; swapping one for another costs a quarter of a word. */
 const VERB_KINDS: readonly (readonly string[])[] = [
-  ['show', 'get', 'view', 'read', 'extract', 'fetch', 'display', 'print', 'open', 'see', 'inspect', 'dump', 'cat', 'list', 'find', 'lookup', 'look', 'search', 'grep', 'locate', 'query', 'retrieve'],
+  [
+    'show',
+    'get',
+    'view',
+    'read',
+    'extract',
+    'fetch',
+    'display',
+    'print',
+    'open',
+    'see',
+    'inspect',
+    'dump',
+    'cat',
+    'list',
+    'find',
+    'lookup',
+    'look',
+    'search',
+    'grep',
+    'locate',
+    'query',
+    'retrieve',
+  ],
   ['run', 'execute', 'exec', 'launch', 'start', 'invoke'],
   ['write', 'apply', 'submit', 'propose', 'commit', 'save', 'edit', 'patch', 'make', 'try'],
   ['express', 'state', 'give', 'set', 'declare'],
@@ -73,10 +96,16 @@ const VERB_KINDS: readonly (readonly string[])[] = [
 
 /** How a model may write a tool name: `readRange`, `Read-Range`, `functions.read_range`, `read_range()`. */
 export function normaliseName(name: string): string {
-  return subTokens(name.trim().replace(/\(.*\)$/, '').replace(/^(?:functions|tools?)\./i, '')).join('_');
+  return subTokens(
+    name
+      .trim()
+      .replace(/\(.*\)$/, '')
+      .replace(/^(?:functions|tools?)\./i, ''),
+  ).join('_');
 }
 
-const stem = (word: string) => (word.length > 3 && word.endsWith('s') && !word.endsWith('ss') ? word.slice(0, -1) : word);
+const stem = (word: string) =>
+  word.length > 3 && word.endsWith('s') && !word.endsWith('ss') ? word.slice(0, -1) : word;
 
 function wordCost(a: string, b: string): number {
   if (a === b || stem(a) === stem(b)) return 0;
@@ -85,7 +114,9 @@ function wordCost(a: string, b: string): number {
   return 1;
 }
 
-/** Word-level edit distance between two names, divided by the longer one's word count: 0 is the same, 1 all different. */
+/**
+ * Word-level edit distance between two names, divided by the longer one's word count: 0 is the same, 1 all different.
+ */
 export function nameDistance(a: string, b: string): number {
   const x = a.split('_').filter(Boolean);
   const y = b.split('_').filter(Boolean);
@@ -116,14 +147,23 @@ export function resolveToolName(raw: string, known: readonly string[]): NameReso
   // A typo in one word: read_rnage.
   const typo = known.filter((tool) => editDistance(tool, name) <= 2);
   if (typo.length === 1) return correct(typo[0]!);
-  const ranked = known.map((tool) => ({ tool, distance: nameDistance(name, tool) })).sort((a, b) => a.distance - b.distance);
+  const ranked = known
+    .map((tool) => ({ tool, distance: nameDistance(name, tool) }))
+    .sort((a, b) => a.distance - b.distance);
   const [best, second] = ranked;
-  if (best && best.distance < CLOSE_ENOUGH && (!second || second.distance > best.distance + CLEAR_LEAD)) return correct(best.tool);
+  if (best && best.distance < CLOSE_ENOUGH && (!second || second.distance > best.distance + CLEAR_LEAD))
+    return correct(best.tool);
   // Every word given, in order, in exactly one tool's name: `search` for search_code_base.
   const words = name.split('_');
   const containing = known.filter((tool) => inOrder(words, tool.split('_')));
   if (containing.length === 1) return correct(containing[0]!);
-  return { unknown: raw, candidates: ranked.filter((entry) => entry.distance <= 0.75).slice(0, 3).map((entry) => entry.tool) };
+  return {
+    unknown: raw,
+    candidates: ranked
+      .filter((entry) => entry.distance <= 0.75)
+      .slice(0, 3)
+      .map((entry) => entry.tool),
+  };
 }
 
 function inOrder(words: string[], within: string[]): boolean {
@@ -138,12 +178,35 @@ function inOrder(words: string[], within: string[]): boolean {
 
 /** Argument names models use, per parameter name of the built-in tools. */
 const ARGUMENT_ALIASES: Record<string, readonly string[]> = {
-  file: ['path', 'file_path', 'filepath', 'filename', 'file_name', 'source_file', 'test_file_path', 'class_file', 'location', 'class_path'],
+  file: [
+    'path',
+    'file_path',
+    'filepath',
+    'filename',
+    'file_name',
+    'source_file',
+    'test_file_path',
+    'class_file',
+    'location',
+    'class_path',
+  ],
   start: ['start_line', 'startline', 'line_start', 'from', 'from_line', 'begin', 'first_line', 'line'],
   end: ['end_line', 'endline', 'line_end', 'to', 'to_line', 'last_line'],
   line: ['line_number', 'lineno', 'at_line'],
   method: ['method_name', 'name', 'function', 'function_name'],
-  pattern: ['query', 'text', 'search', 'keyword', 'keywords', 'key_words', 'term', 'string', 'regex', 'identifier', 'search_term'],
+  pattern: [
+    'query',
+    'text',
+    'search',
+    'keyword',
+    'keywords',
+    'key_words',
+    'term',
+    'string',
+    'regex',
+    'identifier',
+    'search_term',
+  ],
   glob: ['files', 'file_pattern', 'include', 'path_glob'],
   test: ['test_name', 'test_method', 'name', 'method', 'test_case'],
   call: ['code_snippet', 'snippet', 'method', 'method_name', 'name', 'api', 'function', 'call_expression'],
@@ -165,15 +228,23 @@ export interface CoercedCall {
 const CODE_PARAMETERS = ['file', 'class', 'method', 'glob', 'start', 'line', 'call', 'pattern', 'test'];
 
 /** The arguments as the tool expects them: names, numbers, code names and paths corrected, the rest dropped. */
-export async function coerceArguments(tool: ToolSignature, raw: Record<string, unknown>, view: SourceView): Promise<CoercedCall> {
+export async function coerceArguments(
+  tool: ToolSignature,
+  raw: Record<string, unknown>,
+  view: SourceView,
+): Promise<CoercedCall> {
   const parameters = tool.parameters;
   const corrections: string[] = [];
   const args: Record<string, unknown> = {};
   const leftOver: [string, unknown][] = [];
   const given = { ...(raw ?? {}) };
   // {"class": "FooTest", "method": "bar"} for a tool that takes the test as FooTest#bar.
-  const classKey = ['class', 'class_name', 'className', 'test_class', 'testClass'].find((key) => typeof given[key] === 'string');
-  const methodKey = ['method', 'method_name', 'methodName', 'test_method'].find((key) => typeof given[key] === 'string');
+  const classKey = ['class', 'class_name', 'className', 'test_class', 'testClass'].find(
+    (key) => typeof given[key] === 'string',
+  );
+  const methodKey = ['method', 'method_name', 'methodName', 'test_method'].find(
+    (key) => typeof given[key] === 'string',
+  );
   if ('test' in parameters && given.test === undefined && classKey && methodKey) {
     given.test = `${String(given[classKey])}#${String(given[methodKey])}`;
     corrections.push(`"${classKey}" and "${methodKey}" → "test" ${JSON.stringify(given.test)}`);
@@ -181,7 +252,8 @@ export async function coerceArguments(tool: ToolSignature, raw: Record<string, u
     delete given[methodKey];
   }
   const readsCode = CODE_PARAMETERS.some((name) => name in parameters);
-  const takes = (key: string) => Object.keys(parameters).some((name) => name === key || (ARGUMENT_ALIASES[name] ?? []).includes(key));
+  const takes = (key: string) =>
+    Object.keys(parameters).some((name) => name === key || (ARGUMENT_ALIASES[name] ?? []).includes(key));
   const extras = readsCode ? takeCodeExtras(parameters, given, takes) : {};
   for (const [key, value] of Object.entries(given)) {
     if (key in parameters) args[key] = value;
@@ -192,7 +264,9 @@ export async function coerceArguments(tool: ToolSignature, raw: Record<string, u
     const target =
       (normalised in parameters && !(normalised in args) ? normalised : undefined) ??
       Object.keys(parameters).find((name) => !(name in args) && (ARGUMENT_ALIASES[name] ?? []).includes(normalised)) ??
-      Object.keys(parameters).find((name) => !(name in args) && name.length >= 4 && editDistance(name, normalised) <= 2);
+      Object.keys(parameters).find(
+        (name) => !(name in args) && name.length >= 4 && editDistance(name, normalised) <= 2,
+      );
     if (target) {
       args[target] = value;
       corrections.push(`"${key}" → "${target}"`);
@@ -209,7 +283,12 @@ export async function coerceArguments(tool: ToolSignature, raw: Record<string, u
         args[name] = number;
         corrections.push(`${JSON.stringify(value)} → ${number}`);
       }
-    } else if (parameter.type === 'string' && Array.isArray(value) && value.length === 1 && typeof value[0] === 'string') {
+    } else if (
+      parameter.type === 'string' &&
+      Array.isArray(value) &&
+      value.length === 1 &&
+      typeof value[0] === 'string'
+    ) {
       args[name] = value[0];
       corrections.push(`"${name}" as text`);
     } else if (parameter.type === 'string[]' && typeof value === 'string') {

@@ -31,7 +31,10 @@ export interface AgentProposerOptions {
   /** Builds `fix` (relative to the original tree) in a free workspace; `signal` stops that build alone. */
   verify(fix: ChangeSet, diagnosis: Diagnosis, signal?: AbortSignal): Promise<Verification>;
   fingerprint(changeSet: ChangeSet): string;
-  /** Test integrity of a fix relative to the original tree (the loop's own check): a candidate that weakens tests is refused before it is built. */
+  /**
+   * Test integrity of a fix relative to the original tree (the loop's own check): a candidate that weakens tests is
+   * refused before it is built.
+   */
   checkIntegrity?(fix: ChangeSet, diagnosis: Diagnosis): Promise<IntegrityOutcome>;
   /** The session's last request exactly as sent (after redaction) and the model's last reply as written. */
   keepExchange(n: number, prompt: string, response: string): Promise<void>;
@@ -42,7 +45,10 @@ export interface AgentProposerOptions {
   /** Candidate builds at the same time. */
   parallelBuilds: number;
   toolCalling: ToolCallingSetting;
-  /** The configured context window in tokens (`model.contextTokens`, capped by `model.numCtx`); the model's own length caps it when the server tells. */
+  /**
+   * The configured context window in tokens (`model.contextTokens`, capped by `model.numCtx`); the model's own length
+   * caps it when the server tells.
+   */
   contextTokens: number;
   signal: AbortSignal;
   perCallTimeoutMs: number;
@@ -72,7 +78,9 @@ const ANSWER_TOKENS = 1536;
  * length when that is smaller (a prompt beyond it would be refused as too large, not trimmed).
  */
 export function agentWindow(configured: number, modelTokens: number | undefined): number {
-  return modelTokens !== undefined && Number.isInteger(modelTokens) && modelTokens > 0 ? Math.min(configured, modelTokens) : configured;
+  return modelTokens !== undefined && Number.isInteger(modelTokens) && modelTokens > 0
+    ? Math.min(configured, modelTokens)
+    : configured;
 }
 
 export function createAgentProposer(options: AgentProposerOptions) {
@@ -96,16 +104,22 @@ export function createAgentProposer(options: AgentProposerOptions) {
     const maxSteps = Math.max(1, Math.min(options.maxSteps, input.modelCallsLeft));
     const budget = { left: Math.max(1, input.attemptsLeft ?? 1) };
     const buildsAllowed = budget.left;
-    const tried = new Map(input.history.filter((attempt) => attempt.fingerprint).map((attempt) => [attempt.fingerprint, `attempt ${attempt.n}`] as [string, string]));
+    const tried = new Map(
+      input.history
+        .filter((attempt) => attempt.fingerprint)
+        .map((attempt) => [attempt.fingerprint, `attempt ${attempt.n}`] as [string, string]),
+    );
     const built: CandidateResult[] = [];
     let verified: CandidateResult | undefined;
     let writeFixes = 0;
     const candidatesSeen: CandidateResult[] = [];
     options.onBase?.(input.base);
-    // The last request as it went out (after redaction) and the reply as the model wrote it: what the prompt file keeps.
+    // The last request as it went out (after redaction) and the reply as the model wrote it: what the prompt file
+    // keeps.
     const exchange: { sent?: ChatMessage[]; shown?: string } = {};
     const keep = async (log: string[]) => {
-      if (exchange.sent) await options.keepExchange(input.n, renderMessages(exchange.sent), exchange.shown ?? '(no reply)');
+      if (exchange.sent)
+        await options.keepExchange(input.n, renderMessages(exchange.sent), exchange.shown ?? '(no reply)');
       await options.keepLog?.(input.n, log.join('\n\n'));
     };
 
@@ -128,7 +142,11 @@ export function createAgentProposer(options: AgentProposerOptions) {
         turn: (memory) =>
           buildAgentTurn({
             diagnostics: fixable,
-            history: input.history.map((a) => ({ n: a.n, outcome: a.outcome, ...(a.reason ? { reason: a.reason } : {}) })),
+            history: input.history.map((a) => ({
+              n: a.n,
+              outcome: a.outcome,
+              ...(a.reason ? { reason: a.reason } : {}),
+            })),
             ...(options.guidelines ? { guidelines: options.guidelines } : {}),
             editFormat: options.editFormat,
             ...memory,
@@ -148,11 +166,21 @@ export function createAgentProposer(options: AgentProposerOptions) {
                 delete exchange.shown;
               },
             });
-            exchange.shown = [reply.shown ?? reply.text, ...(reply.toolCalls ?? []).map((call) => `[tool call] ${call.name} ${call.rawArguments ?? JSON.stringify(call.arguments)}`)].filter(Boolean).join('\n');
+            exchange.shown = [
+              reply.shown ?? reply.text,
+              ...(reply.toolCalls ?? []).map(
+                (call) => `[tool call] ${call.name} ${call.rawArguments ?? JSON.stringify(call.arguments)}`,
+              ),
+            ]
+              .filter(Boolean)
+              .join('\n');
             return { text: reply.text, ...(reply.toolCalls ? { toolCalls: reply.toolCalls } : {}) };
           } catch (error) {
             if (error instanceof ModelCallError && error.code === 'tools-unsupported') {
-              support = { native: false, reason: (await options.provider.toolCalling?.())?.reason ?? 'the server refused tools (HTTP 400)' };
+              support = {
+                native: false,
+                reason: (await options.provider.toolCalling?.())?.reason ?? 'the server refused tools (HTTP 400)',
+              };
               throw new ToolCallingRefused(error.message);
             }
             throw error;
@@ -165,29 +193,51 @@ export function createAgentProposer(options: AgentProposerOptions) {
             check: (text) => checkProposedChange(text, input.base, options.checker),
             fingerprint: (changeSet) => options.fingerprint(composeChangeSets(input.base, changeSet)),
             ...(options.checkIntegrity
-              ? { integrity: async (changeSet: ChangeSet) => (await options.checkIntegrity!(composeChangeSets(input.base, changeSet), input.diagnosis)).refused }
+              ? {
+                  integrity: async (changeSet: ChangeSet) =>
+                    (await options.checkIntegrity!(composeChangeSets(input.base, changeSet), input.diagnosis)).refused,
+                }
               : {}),
             tried,
-            verify: (changeSet, signal) => options.verify(composeChangeSets(input.base, changeSet), input.diagnosis, signal),
+            verify: (changeSet, signal) =>
+              options.verify(composeChangeSets(input.base, changeSet), input.diagnosis, signal),
             parallel: options.parallelBuilds,
             budget,
             label: (index) => `fix ${index + 1} of write_fix ${label}`,
           });
           candidatesSeen.push(...trial.results);
-          built.push(...trial.results.filter((result) => result.verification && ['build-failed', 'regressed', 'timeout', 'verified'].includes(result.outcome)));
+          built.push(
+            ...trial.results.filter(
+              (result) =>
+                result.verification && ['build-failed', 'regressed', 'timeout', 'verified'].includes(result.outcome),
+            ),
+          );
           verified ??= trial.verified;
           return toFixTrial(trial, budget.left);
         },
         onStep: (line) => options.onStep?.(line),
       });
-      if (support === undefined && session.mode === 'native') support = { native: true, reason: 'the server took the tool definitions' };
+      if (support === undefined && session.mode === 'native')
+        support = { native: true, reason: 'the server took the tool definitions' };
       await keep(session.log);
-      return proposalFrom(session, { verified, built, candidatesSeen, started, buildsStarted: buildsAllowed - budget.left, fingerprint: (cs) => options.fingerprint(composeChangeSets(input.base, cs)) });
+      return proposalFrom(session, {
+        verified,
+        built,
+        candidatesSeen,
+        started,
+        buildsStarted: buildsAllowed - budget.left,
+        fingerprint: (cs) => options.fingerprint(composeChangeSets(input.base, cs)),
+      });
     } catch (error) {
       await keep(log);
       if (error instanceof ProviderUnavailableError) throw new ProviderUnavailable(error.message);
       if (error instanceof ModelCallError) {
-        return { source: 'agent', modelMs: Date.now() - started, modelCalls: Math.max(1, session?.modelCalls ?? 1), problems: [{ code: 'model-error', message: `the model call failed: ${error.message}` }] };
+        return {
+          source: 'agent',
+          modelMs: Date.now() - started,
+          modelCalls: Math.max(1, session?.modelCalls ?? 1),
+          problems: [{ code: 'model-error', message: `the model call failed: ${error.message}` }],
+        };
       }
       throw error;
     }
@@ -201,7 +251,14 @@ export function createAgentProposer(options: AgentProposerOptions) {
 
 function proposalFrom(
   session: AgentSessionResult,
-  found: { verified?: CandidateResult; built: CandidateResult[]; candidatesSeen: CandidateResult[]; started: number; buildsStarted: number; fingerprint(changeSet: ChangeSet): string },
+  found: {
+    verified?: CandidateResult;
+    built: CandidateResult[];
+    candidatesSeen: CandidateResult[];
+    started: number;
+    buildsStarted: number;
+    fingerprint(changeSet: ChangeSet): string;
+  },
 ): Proposal {
   const stats: AgentAttemptStats = {
     stop: session.stop,
@@ -211,10 +268,22 @@ function proposalFrom(
     corrections: session.corrections,
     toolCalling: session.mode,
     ...(found.candidatesSeen.length > 0
-      ? { candidates: found.candidatesSeen.map((c) => ({ outcome: c.outcome, reason: c.detail, filesChanged: c.changeSet ? c.changeSet.files.map((file) => file.path) : [], ...(c.fingerprint ? { fingerprint: c.fingerprint } : {}) })) }
+      ? {
+          candidates: found.candidatesSeen.map((c) => ({
+            outcome: c.outcome,
+            reason: c.detail,
+            filesChanged: c.changeSet ? c.changeSet.files.map((file) => file.path) : [],
+            ...(c.fingerprint ? { fingerprint: c.fingerprint } : {}),
+          })),
+        }
       : {}),
   };
-  const base = { source: 'agent' as const, modelMs: Date.now() - found.started, modelCalls: Math.max(1, session.modelCalls), agent: stats };
+  const base = {
+    source: 'agent' as const,
+    modelMs: Date.now() - found.started,
+    modelCalls: Math.max(1, session.modelCalls),
+    agent: stats,
+  };
   const summary = (session.hypothesis ?? found.verified?.summary)?.slice(0, 600);
   // The fix that passed; else the best one built, whose build tells the loop whether it made progress.
   const chosen = found.verified ?? bestBuilt(found.built);
@@ -236,7 +305,15 @@ function proposalFrom(
     ...base,
     // What was proposed last, so that the loop knows a repeat of it (main's duplicate rule).
     ...(last ? { proposalFingerprint: last.proposalFingerprint } : {}),
-    problems: last && last.problems.length > 0 ? last.problems : [{ code: 'no-edits', message: `the agent stopped without a fix (${session.stop}) after ${session.steps.length} step(s)${last ? `: ${last.detail}` : ''}` }],
+    problems:
+      last && last.problems.length > 0
+        ? last.problems
+        : [
+            {
+              code: 'no-edits',
+              message: `the agent stopped without a fix (${session.stop}) after ${session.steps.length} step(s)${last ? `: ${last.detail}` : ''}`,
+            },
+          ],
     ...(summary ? { summary } : {}),
   };
 }
@@ -246,7 +323,8 @@ function proposalFrom(
  * does, then the fewest failures left, then the latest (it had the most feedback).
  */
 function bestBuilt(built: CandidateResult[]): CandidateResult | undefined {
-  const failures = (candidate: CandidateResult) => candidate.verification?.diagnosis?.diagnostics.length ?? Number.MAX_SAFE_INTEGER;
+  const failures = (candidate: CandidateResult) =>
+    candidate.verification?.diagnosis?.diagnostics.length ?? Number.MAX_SAFE_INTEGER;
   const regressed = (candidate: CandidateResult) => (candidate.verification?.outcome === 'regressed' ? 1 : 0);
   return built.reduce<CandidateResult | undefined>((best, candidate) => {
     if (!best) return candidate;
@@ -257,13 +335,21 @@ function bestBuilt(built: CandidateResult[]): CandidateResult | undefined {
 
 function describeBuild(verification: Verification): ToolResult {
   if (verification.outcome === 'verified') return { ok: true, output: 'The build passes with the code as it is now.' };
-  if (verification.outcome === 'not-applied') return { ok: false, output: `The change could not be written, so nothing was built: ${verification.message ?? ''}` };
+  if (verification.outcome === 'not-applied')
+    return {
+      ok: false,
+      output: `The change could not be written, so nothing was built: ${verification.message ?? ''}`,
+    };
   const failures = verification.diagnosis?.diagnostics ?? [];
   const shown = failures.slice(0, 5).map(renderDiagnostic).join('\n\n');
   const regressions = [
-    verification.regressions.length > 0 ? `\nTests that passed before and fail now: ${verification.regressions.join(', ')}` : '',
+    verification.regressions.length > 0
+      ? `\nTests that passed before and fail now: ${verification.regressions.join(', ')}`
+      : '',
     verification.testProblems?.length ? `\nThe tests do not show a fix: ${verification.testProblems.join('; ')}` : '',
   ].join('');
-  return { ok: true, output: `The build still fails (${verification.outcome}).${regressions}\n\n${shown || 'No diagnostics were read from the log.'}` };
+  return {
+    ok: true,
+    output: `The build still fails (${verification.outcome}).${regressions}\n\n${shown || 'No diagnostics were read from the log.'}`,
+  };
 }
-

@@ -26,13 +26,21 @@ export function parseAgentReply(text: string): AgentReply {
     // The json edit format: {"summary": ..., "edits": [...]} is itself the fix.
     if (Array.isArray(record.edits)) return { kind: 'patch', text: candidate };
     // {"function": {"name": ..., "arguments": ...}}, as OpenAI-style tool calls nest it.
-    const nested = TOOL_KEYS.map((key) => record[key]).find((inner) => inner && typeof inner === 'object' && !Array.isArray(inner)) as Record<string, unknown> | undefined;
+    const nested = TOOL_KEYS.map((key) => record[key]).find(
+      (inner) => inner && typeof inner === 'object' && !Array.isArray(inner),
+    ) as Record<string, unknown> | undefined;
     const source = nested ?? record;
-    const tool = TOOL_KEYS.map((key) => source[key]).find((name): name is string => typeof name === 'string' && name.trim() !== '');
+    const tool = TOOL_KEYS.map((key) => source[key]).find(
+      (name): name is string => typeof name === 'string' && name.trim() !== '',
+    );
     if (!tool) continue;
     const rawArgs = ARG_KEYS.map((key) => source[key]).find((args) => args !== undefined);
     const args = typeof rawArgs === 'string' ? parseLenient(rawArgs) : rawArgs;
-    return { kind: 'call', tool: tool.trim(), args: args && typeof args === 'object' && !Array.isArray(args) ? (args as Record<string, unknown>) : {} };
+    return {
+      kind: 'call',
+      tool: tool.trim(),
+      args: args && typeof args === 'object' && !Array.isArray(args) ? (args as Record<string, unknown>) : {},
+    };
   }
   if (containsPatch(text)) return { kind: 'patch', text };
   return { kind: 'unreadable', why: 'no tool call (a JSON object with "tool" and "args") and no patch in the reply' };
@@ -82,6 +90,6 @@ function parseLenient(text: string): unknown {
 export function callKey(tool: string, args: Record<string, unknown>): string {
   const sorted = Object.keys(args)
     .sort()
-    .map((key) => [key, typeof args[key] === 'string' ? (args[key]).trim() : args[key]]);
+    .map((key) => [key, typeof args[key] === 'string' ? args[key].trim() : args[key]]);
   return `${tool} ${JSON.stringify(sorted)}`;
 }

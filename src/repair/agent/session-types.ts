@@ -7,7 +7,15 @@ import type { AgentToolDescription, GatheredFact, LastCall, TriedFix } from '../
 import type { ChatMessage, ToolCall, ToolSpec } from '../../model/types.js';
 import { type AgentState, type AgentTool, type AgentToolContext } from '../../plugins/contracts.js';
 
-export type AgentStop = 'fix-verified' | 'goals-accomplished' | 'gave-up' | 'step-limit' | 'loop-guard' | 'unreadable' | 'build-budget' | 'time-limit';
+export type AgentStop =
+  | 'fix-verified'
+  | 'goals-accomplished'
+  | 'gave-up'
+  | 'step-limit'
+  | 'loop-guard'
+  | 'unreadable'
+  | 'build-budget'
+  | 'time-limit';
 
 export interface AgentStep {
   state: AgentState;

@@ -41,7 +41,9 @@ export function searchTerms(pattern: string): SearchTerms {
   const long = all.filter((word) => word.length >= MIN_WORD);
   const runs = new Set<string>();
   for (const words of perIdentifier) {
-    for (let from = 0; from < words.length; from++) for (let to = from + 2; to <= words.length; to++) if (to - from < words.length) runs.add(words.slice(from, to).join(''));
+    for (let from = 0; from < words.length; from++)
+      for (let to = from + 2; to <= words.length; to++)
+        if (to - from < words.length) runs.add(words.slice(from, to).join(''));
   }
   return { literal: pattern, words: long.length > 0 ? long : all, runs: [...runs] };
 }

@@ -26,7 +26,11 @@ export type StateToolName = keyof typeof STATE_TOOLS;
  * The tools a session runs: the built-in ones, then the plugins' and the config's, each
  * checked like a plugin's tool, the state tools' declarations too; a name used twice is refused.
  */
-export function sessionTools(extra: readonly AgentTool[], builtIn: readonly AgentTool[] = BUILT_IN_AGENT_TOOLS, stateTools: readonly ToolDeclaration[] = Object.values(STATE_TOOLS)): readonly AgentTool[] {
+export function sessionTools(
+  extra: readonly AgentTool[],
+  builtIn: readonly AgentTool[] = BUILT_IN_AGENT_TOOLS,
+  stateTools: readonly ToolDeclaration[] = Object.values(STATE_TOOLS),
+): readonly AgentTool[] {
   const names = new Set<string>();
   const take = (name: string) => {
     if (names.has(name)) throw new TypeError(`an agent tool named ${name} is already registered`);
@@ -61,21 +65,33 @@ export function toolsAllowedIn(state: AgentState, tools: readonly AgentTool[]): 
 }
 
 /** Name, description and parameters of any tool the session knows. */
-export function signatureOf(name: string, tools: readonly AgentTool[]): { name: string; description: string; parameters: Record<string, ToolParameter>; states: readonly AgentState[] } | undefined {
+export function signatureOf(
+  name: string,
+  tools: readonly AgentTool[],
+):
+  | { name: string; description: string; parameters: Record<string, ToolParameter>; states: readonly AgentState[] }
+  | undefined {
   if (isStateTool(name)) return STATE_TOOLS[name];
   return tools.find((tool) => tool.name === name);
 }
 
 /** `{"file": string, "start": integer, "end"?: integer}`: the parameters as the text prompt lists them. */
 export function describeParameters(parameters: Record<string, ToolParameter>): string {
-  const entries = Object.entries(parameters).map(([name, p]) => `"${name}"${p.optional ? '?' : ''}: ${p.type === 'string[]' ? '[string, ...]' : p.type}`);
+  const entries = Object.entries(parameters).map(
+    ([name, p]) => `"${name}"${p.optional ? '?' : ''}: ${p.type === 'string[]' ? '[string, ...]' : p.type}`,
+  );
   return `{${entries.join(', ')}}`;
 }
 
 /** The JSON Schema a server gets for native tool calls. */
 export function toolSpec(name: string, description: string, parameters: Record<string, ToolParameter>): ToolSpec {
   const properties = Object.fromEntries(
-    Object.entries(parameters).map(([key, p]) => [key, p.type === 'string[]' ? { type: 'array', items: { type: 'string' }, description: p.description } : { type: p.type, description: p.description }]),
+    Object.entries(parameters).map(([key, p]) => [
+      key,
+      p.type === 'string[]'
+        ? { type: 'array', items: { type: 'string' }, description: p.description }
+        : { type: p.type, description: p.description },
+    ]),
   );
   const required = Object.entries(parameters)
     .filter(([, p]) => !p.optional)

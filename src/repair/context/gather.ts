@@ -26,12 +26,18 @@ export async function gatherContext(input: GatherInput): Promise<ContextPiece[]>
   const sources = new ProjectSources(input.access, input.types);
   const out: ContextPiece[] = [];
   const seen = new Set<string>();
-  // Context for the failures the prompt shows in full: a bug that fails 152 tests needs no 152 test files read and parsed.
-  for (const [index, diagnostic] of input.diagnostics.filter((d) => d.fixable).slice(0, MAX_CONTEXT_FAILURES).entries()) {
+  // Context for the failures the prompt shows in full: a bug that fails 152 tests needs no 152 test files read and
+  // parsed.
+  for (const [index, diagnostic] of input.diagnostics
+    .filter((d) => d.fixable)
+    .slice(0, MAX_CONTEXT_FAILURES)
+    .entries()) {
     let pieces: ContextPiece[];
     if (diagnostic.kind === 'test') pieces = await testFailureContext(diagnostic, sources);
-    // A javac error, a -Werror warning, a javadoc error or a quality finding in Java code: the method it names and what it uses.
-    else if ((diagnostic.kind === 'compile' || diagnostic.kind === 'quality') && diagnostic.file?.endsWith('.java')) pieces = await compileErrorContext(diagnostic, sources);
+    // A javac error, a -Werror warning, a javadoc error or a quality finding in Java code: the
+    // method it names and what it uses.
+    else if ((diagnostic.kind === 'compile' || diagnostic.kind === 'quality') && diagnostic.file?.endsWith('.java'))
+      pieces = await compileErrorContext(diagnostic, sources);
     else pieces = await plainLines(diagnostic, input.access);
     for (const piece of pieces) {
       const key = `${piece.path ?? piece.heading}\u0000${piece.startLine ?? ''}\u0000${piece.text}`;
@@ -49,6 +55,10 @@ async function plainLines(diagnostic: Diagnostic, access: SourceAccess): Promise
   const text = await access.read(diagnostic.file);
   if (text === undefined) return [];
   const line = diagnostic.line ?? 1;
-  const piece = linesPiece(diagnostic.file, text, line - 12, line + 12, `lines around line ${line}`, { tier: 'primary', score: 100, reason: diagnostic.message.slice(0, 120) });
+  const piece = linesPiece(diagnostic.file, text, line - 12, line + 12, `lines around line ${line}`, {
+    tier: 'primary',
+    score: 100,
+    reason: diagnostic.message.slice(0, 120),
+  });
   return piece ? [piece] : [];
 }

@@ -3,7 +3,18 @@
  * a field, a member's declaration line, a library type's member list, and a window of
  * lines for a file that does not parse. Pure functions of the parsed source.
  */
-import { commentedStartLine, fieldsOf, headerOf, scanJavaHeader, typeBodyLine, type JavaHeader, type JavaField, type JavaMethod, type JavaSourceFile, type JavaType } from '../../java/index.js';
+import {
+  commentedStartLine,
+  fieldsOf,
+  headerOf,
+  scanJavaHeader,
+  typeBodyLine,
+  type JavaHeader,
+  type JavaField,
+  type JavaMethod,
+  type JavaSourceFile,
+  type JavaType,
+} from '../../java/index.js';
 import type { ContextPiece, ContextTier } from '../../model/prompts/index.js';
 import type { LibraryMember, LibraryType } from '../../plugins/contracts.js';
 import { editDistance as levenshtein } from '../../shared/similar.js';
@@ -39,7 +50,14 @@ function linesOf(text: string): readonly string[] {
 const RECENT_FILES = 8;
 const recentLines = new Map<string, readonly string[]>();
 
-export function linesPiece(path: string, text: string, from: number, to: number, label: string, meta: PieceMeta): ContextPiece | undefined {
+export function linesPiece(
+  path: string,
+  text: string,
+  from: number,
+  to: number,
+  label: string,
+  meta: PieceMeta,
+): ContextPiece | undefined {
   const lines = linesOf(text);
   const start = Math.max(1, from);
   const end = Math.min(lines.length, to);
@@ -64,34 +82,83 @@ export function withLeadingComment(file: JavaSourceFile, startLine: number, blan
 }
 
 /** The whole method, or for a very long one the part around `focusLine`. */
-export function methodPiece(path: string, file: JavaSourceFile, method: JavaMethod, meta: PieceMeta, focusLine?: number): ContextPiece | undefined {
+export function methodPiece(
+  path: string,
+  file: JavaSourceFile,
+  method: JavaMethod,
+  meta: PieceMeta,
+  focusLine?: number,
+): ContextPiece | undefined {
   const { endLine } = method.range;
   const startLine = withLeadingComment(file, method.range.startLine);
   if (endLine - startLine + 1 <= MAX_METHOD_LINES || focusLine === undefined) {
-    return linesPiece(path, file.text, startLine, Math.min(endLine, startLine + MAX_METHOD_LINES * 2), methodLabel(method), meta);
+    return linesPiece(
+      path,
+      file.text,
+      startLine,
+      Math.min(endLine, startLine + MAX_METHOD_LINES * 2),
+      methodLabel(method),
+      meta,
+    );
   }
-  return linesPiece(path, file.text, Math.max(startLine, focusLine - LONG_METHOD_WINDOW), Math.min(endLine, focusLine + LONG_METHOD_WINDOW), `part of ${methodLabel(method)}`, meta);
+  return linesPiece(
+    path,
+    file.text,
+    Math.max(startLine, focusLine - LONG_METHOD_WINDOW),
+    Math.min(endLine, focusLine + LONG_METHOD_WINDOW),
+    `part of ${methodLabel(method)}`,
+    meta,
+  );
 }
 
 /** From the package line to the last import: what a missing or wrong import is about. */
 export function importsPiece(path: string, file: JavaSourceFile, meta: PieceMeta): ContextPiece | undefined {
   const span = headerSpan(headerOf(file));
-  return span ? linesPiece(path, file.text, span.from, span.to, `imports of ${path.slice(path.lastIndexOf('/') + 1)}`, meta) : undefined;
+  return span
+    ? linesPiece(path, file.text, span.from, span.to, `imports of ${path.slice(path.lastIndexOf('/') + 1)}`, meta)
+    : undefined;
 }
 
 /** The lines from the package declaration to the last import, as src/java's header reader found them. */
 function headerSpan(header: JavaHeader): { from: number; to: number } | undefined {
-  const lines = [...(header.packageLine !== undefined ? [header.packageLine] : []), ...header.imports.flatMap((entry) => [entry.line, entry.endLine])];
+  const lines = [
+    ...(header.packageLine !== undefined ? [header.packageLine] : []),
+    ...header.imports.flatMap((entry) => [entry.line, entry.endLine]),
+  ];
   return lines.length > 0 ? { from: Math.min(...lines), to: Math.max(...lines) } : undefined;
 }
 
 /** The type's declaration up to its `{`: annotations, name, extends and implements. */
-export function typeHeaderPiece(path: string, file: JavaSourceFile, type: JavaType, meta: PieceMeta): ContextPiece | undefined {
-  return linesPiece(path, file.text, withLeadingComment(file, type.range.startLine), typeBodyLine(type), `declaration of ${type.name}`, meta);
+export function typeHeaderPiece(
+  path: string,
+  file: JavaSourceFile,
+  type: JavaType,
+  meta: PieceMeta,
+): ContextPiece | undefined {
+  return linesPiece(
+    path,
+    file.text,
+    withLeadingComment(file, type.range.startLine),
+    typeBodyLine(type),
+    `declaration of ${type.name}`,
+    meta,
+  );
 }
 
-export function fieldPiece(path: string, file: JavaSourceFile, field: JavaField, meta: PieceMeta): ContextPiece | undefined {
-  return linesPiece(path, file.text, withLeadingComment(file, field.range.startLine), field.range.endLine, `field ${field.declaringType.slice(field.declaringType.lastIndexOf('.') + 1)}.${field.name}`, meta);
+export function fieldPiece(
+  path: string,
+  file: JavaSourceFile,
+  field: JavaField,
+  meta: PieceMeta,
+): ContextPiece | undefined {
+  return linesPiece(
+    path,
+    file.text,
+    withLeadingComment(file, field.range.startLine),
+    field.range.endLine,
+    `field ${field.declaringType.slice(field.declaringType.lastIndexOf('.') + 1)}.${field.name}`,
+    meta,
+  );
 }
 
 export function fieldPieces(path: string, file: JavaSourceFile, type: JavaType, meta: PieceMeta): ContextPiece[] {
@@ -102,10 +169,22 @@ export function fieldPieces(path: string, file: JavaSourceFile, type: JavaType, 
 }
 
 /** A method's declaration without its body: the lines up to the one with `{` (or the whole of a bodiless one). */
-export function declarationPiece(path: string, file: JavaSourceFile, method: JavaMethod, meta: PieceMeta): ContextPiece | undefined {
+export function declarationPiece(
+  path: string,
+  file: JavaSourceFile,
+  method: JavaMethod,
+  meta: PieceMeta,
+): ContextPiece | undefined {
   const bodyLine = method.body?.range.startLine;
   const end = bodyLine ?? method.range.endLine;
-  return linesPiece(path, file.text, withLeadingComment(file, method.range.startLine, false), end, `declaration ${methodLabel(method)}`, meta);
+  return linesPiece(
+    path,
+    file.text,
+    withLeadingComment(file, method.range.startLine, false),
+    end,
+    `declaration ${methodLabel(method)}`,
+    meta,
+  );
 }
 
 /** Lines around `line` and the file's imports, for a file java-parser cannot read (a syntax error). */
@@ -115,10 +194,20 @@ export function unparsedPieces(path: string, text: string, line: number, meta: P
   // The file does not parse: its header is read from the masked text.
   const span = headerSpan(scanJavaHeader(text));
   if (span) {
-    const imports = linesPiece(path, text, span.from, span.to, `imports of ${path.slice(path.lastIndexOf('/') + 1)}`, { ...meta, score: meta.score - 5 });
+    const imports = linesPiece(path, text, span.from, span.to, `imports of ${path.slice(path.lastIndexOf('/') + 1)}`, {
+      ...meta,
+      score: meta.score - 5,
+    });
     if (imports) pieces.push(imports);
   }
-  const window = linesPiece(path, text, line - UNPARSED_WINDOW, line + UNPARSED_WINDOW, `lines ${Math.max(1, line - UNPARSED_WINDOW)}-${Math.min(lines.length, line + UNPARSED_WINDOW)} of ${path.slice(path.lastIndexOf('/') + 1)}`, meta);
+  const window = linesPiece(
+    path,
+    text,
+    line - UNPARSED_WINDOW,
+    line + UNPARSED_WINDOW,
+    `lines ${Math.max(1, line - UNPARSED_WINDOW)}-${Math.min(lines.length, line + UNPARSED_WINDOW)} of ${path.slice(path.lastIndexOf('/') + 1)}`,
+    meta,
+  );
   if (window) pieces.push(window);
   return pieces;
 }
@@ -137,7 +226,8 @@ function wordDistance(a: readonly string[], b: readonly string[]): number {
   let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
   for (let i = 1; i <= a.length; i++) {
     const current = [i];
-    for (let j = 1; j <= b.length; j++) current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    for (let j = 1; j <= b.length; j++)
+      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
     previous = current;
   }
   return previous[b.length]!;
@@ -149,12 +239,20 @@ function wordDistance(a: readonly string[], b: readonly string[]): number {
  * `_fromEmptyValue`, `getEmptyValue` two), then letters.
  */
 export function nameDistance(wanted: string, candidate: string): number {
-  const words = wordDistance(nameWords(wanted).map((w) => w.toLowerCase()), nameWords(candidate).map((w) => w.toLowerCase()));
+  const words = wordDistance(
+    nameWords(wanted).map((w) => w.toLowerCase()),
+    nameWords(candidate).map((w) => w.toLowerCase()),
+  );
   return words * 100 + editDistance(wanted, candidate);
 }
 
 /** A library type's members as Java-like lines, nearest names to `near` first. */
-export function libraryPiece(type: LibraryType, near: string | undefined, origin: string, meta: PieceMeta): ContextPiece {
+export function libraryPiece(
+  type: LibraryType,
+  near: string | undefined,
+  origin: string,
+  meta: PieceMeta,
+): ContextPiece {
   const members = [...type.members]
     .filter((member) => !member.modifiers.includes('private'))
     .map((member, index) => ({ member, index, distance: near ? nameDistance(near, member.name) : 0 }))
@@ -163,8 +261,18 @@ export function libraryPiece(type: LibraryType, near: string | undefined, origin
     .map(({ member }) => `${simplify(member)};`);
   const left = type.members.length - members.length;
   const header = `${type.kind === 'annotation' ? '@interface' : type.kind} ${type.name}${type.superclass ? ` extends ${type.superclass}` : ''}${type.interfaces.length > 0 ? ` ${type.kind === 'interface' ? 'extends' : 'implements'} ${type.interfaces.join(', ')}` : ''}`;
-  const text = [`${header} {`, ...members.map((line) => `    ${line}`), ...(left > 0 ? [`    // ... ${left} more members`] : []), '}'].join('\n');
-  return { text, heading: `${type.name} (${origin}${near ? `; nearest names to ${near} first` : ''})`, label: `members of ${type.name}`, ...meta };
+  const text = [
+    `${header} {`,
+    ...members.map((line) => `    ${line}`),
+    ...(left > 0 ? [`    // ... ${left} more members`] : []),
+    '}',
+  ].join('\n');
+  return {
+    text,
+    heading: `${type.name} (${origin}${near ? `; nearest names to ${near} first` : ''})`,
+    label: `members of ${type.name}`,
+    ...meta,
+  };
 }
 
 /** `public boolean java.util.List.add(E)` reads better as `public boolean add(E)`. */

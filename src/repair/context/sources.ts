@@ -4,7 +4,16 @@
  * each file parsed once, and a type's supertypes followed through the project, the JDK
  * and the module's jars.
  */
-import { allTypes, qualifyTypeName, superTypesOf, rawTypeName, viewJavaFile, type JavaSourceFile, type JavaType, type SourceView } from '../../java/index.js';
+import {
+  allTypes,
+  qualifyTypeName,
+  superTypesOf,
+  rawTypeName,
+  viewJavaFile,
+  type JavaSourceFile,
+  type JavaType,
+  type SourceView,
+} from '../../java/index.js';
 import type { LibraryType, SourceScope, TypeIndex } from '../../plugins/contracts.js';
 
 /** The tree as the current attempt sees it: a SourceView (its root is not needed here). */
@@ -125,7 +134,10 @@ export class ProjectSources {
         }
       }
     } else {
-      for (const written of [...(current.library.superclass ? [current.library.superclass] : []), ...current.library.interfaces]) {
+      for (const written of [
+        ...(current.library.superclass ? [current.library.superclass] : []),
+        ...current.library.interfaces,
+      ]) {
         const name = rawTypeName(written);
         const project = await this.type(name);
         if (project) out.push({ project });
@@ -144,7 +156,10 @@ export class ProjectSources {
     return this.types.typeMembers(name, path, scopeOf(path) ?? 'main').catch(() => undefined);
   }
 
-  /** The binary name of a non-project type written in `file`: its import, java.lang, or a unique match in the JDK or the jars. */
+  /**
+   * The binary name of a non-project type written in `file`: its import, java.lang, or a unique match in the JDK or the
+   * jars.
+   */
   async libraryName(written: string, file: JavaSourceFile, path: string): Promise<string | undefined> {
     const name = rawTypeName(written);
     const [first, ...rest] = name.split('.');
@@ -153,7 +168,10 @@ export class ProjectSources {
     if (imported) return [imported, ...rest].join('$');
     if (!this.types) return undefined;
     const scope = scopeOf(path) ?? 'main';
-    const candidates = [...(await this.types.jdkClasses(first!).catch(() => [])), ...(await this.types.classpathClasses(first!, path, scope).catch(() => []))];
+    const candidates = [
+      ...(await this.types.jdkClasses(first!).catch(() => [])),
+      ...(await this.types.classpathClasses(first!, path, scope).catch(() => [])),
+    ];
     const wildcard = file.imports.filter((entry) => entry.endsWith('.*')).map((entry) => entry.slice(0, -2));
     const visible = candidates.filter((candidate) => {
       const pkg = candidate.slice(0, candidate.lastIndexOf('.'));

@@ -6,11 +6,32 @@
  * with its superclasses and interfaces (project sources, the JDK, the jars), nearest
  * names first.
  */
-import { callReceivers, fieldsOf, findMethodCalls, lineAt, methodAt, offsetAt, rawTypeName, typeAt, type JavaMethodCall, type JavaSourceFile } from '../../java/index.js';
+import {
+  callReceivers,
+  fieldsOf,
+  findMethodCalls,
+  lineAt,
+  methodAt,
+  offsetAt,
+  rawTypeName,
+  typeAt,
+  type JavaMethodCall,
+  type JavaSourceFile,
+} from '../../java/index.js';
 import type { Diagnostic } from '../../diagnose/types.js';
 import type { ContextPiece } from '../../model/prompts/index.js';
 import { PieceSet, surroundings } from './failures.js';
-import { declarationPiece, editDistance, fieldPiece, nameDistance, libraryPiece, linesPiece, methodPiece, typeHeaderPiece, unparsedPieces } from './pieces.js';
+import {
+  declarationPiece,
+  editDistance,
+  fieldPiece,
+  nameDistance,
+  libraryPiece,
+  linesPiece,
+  methodPiece,
+  typeHeaderPiece,
+  unparsedPieces,
+} from './pieces.js';
 import type { HierarchyType, ProjectSources } from './sources.js';
 
 export interface SymbolReference {
@@ -35,7 +56,11 @@ export function symbolOf(diagnostic: Diagnostic): SymbolReference | undefined {
     const match = /^\s*(?:\[ERROR\]\s*)?symbol:\s+(\w+)\s+([\w$]+)(?:\((.*)\))?/.exec(line);
     if (!match) continue;
     const args = match[3];
-    return { kind: match[1]!, name: match[2]!, ...(args !== undefined ? { argumentTypes: args.trim() === '' ? [] : splitArguments(args) } : {}) };
+    return {
+      kind: match[1]!,
+      name: match[2]!,
+      ...(args !== undefined ? { argumentTypes: args.trim() === '' ? [] : splitArguments(args) } : {}),
+    };
   }
   return undefined;
 }
@@ -70,7 +95,8 @@ function splitArguments(text: string): string[] {
 /** Library types (the receiver and its nearest supertypes) listed for one symbol. */
 const MAX_LIBRARY_TYPES = 3;
 
-const ABOUT_A_CALL = /^(?:incompatible types|method .+ cannot be applied|no suitable (?:method|constructor) found|constructor .+ cannot be applied|.*cannot be dereferenced)/;
+const ABOUT_A_CALL =
+  /^(?:incompatible types|method .+ cannot be applied|no suitable (?:method|constructor) found|constructor .+ cannot be applied|.*cannot be dereferenced)/;
 
 export async function compileErrorContext(diagnostic: Diagnostic, sources: ProjectSources): Promise<ContextPiece[]> {
   const out = new PieceSet();
@@ -88,37 +114,81 @@ export async function compileErrorContext(diagnostic: Diagnostic, sources: Proje
   const found = methodAt(file, { line });
   const owner = found?.type ?? typeAt(file, { line });
   if (found) out.add(methodPiece(path, file, found.method, { tier: 'primary', score: 100, reason }, line));
-  else out.add(linesPiece(path, file.text, line - 8, line + 8, `lines around line ${line}`, { tier: 'primary', score: 100, reason }));
+  else
+    out.add(
+      linesPiece(path, file.text, line - 8, line + 8, `lines around line ${line}`, {
+        tier: 'primary',
+        score: 100,
+        reason,
+      }),
+    );
   if (owner) {
     surroundings(out, path, file, owner, 96, reason);
-    for (const method of owner.methods) out.add(methodPiece(path, file, method, { tier: 'other', score: 30, reason: `rest of ${owner.name}` }));
+    for (const method of owner.methods)
+      out.add(methodPiece(path, file, method, { tier: 'other', score: 30, reason: `rest of ${owner.name}` }));
   } else {
-    out.add(linesPiece(path, file.text, 1, Math.min(lineAt(file.text, file.text.length), 40), 'start of the file', { tier: 'primary', score: 95, reason }));
+    out.add(
+      linesPiece(path, file.text, 1, Math.min(lineAt(file.text, file.text.length), 40), 'start of the file', {
+        tier: 'primary',
+        score: 95,
+        reason,
+      }),
+    );
   }
 
   const symbol = symbolOf(diagnostic);
   const location = locationOf(diagnostic);
   if (symbol && location && symbol.kind !== 'class' && symbol.kind !== 'package') {
-    await memberDeclarations(out, sources, path, file, location.type, symbol.name, `declarations ${symbol.name} may mean`);
+    await memberDeclarations(
+      out,
+      sources,
+      path,
+      file,
+      location.type,
+      symbol.name,
+      `declarations ${symbol.name} may mean`,
+    );
   } else if (symbol?.kind === 'class') {
     await similarTypes(out, sources, symbol.name);
   }
   if (ABOUT_A_CALL.test(diagnostic.message) && found) {
     const call = callAt(file, found.method, line, diagnostic.column);
-    const receiver = call && callReceivers(found.method, found.type).find((entry) => entry.call === call || entry.call.range.start === call.range.start);
-    const named = /^(?:method|constructor) \S+ in (?:class|interface|enum|record) ([\w$.<>]+) cannot be applied/.exec(diagnostic.message)?.[1];
+    const receiver =
+      call &&
+      callReceivers(found.method, found.type).find(
+        (entry) => entry.call === call || entry.call.range.start === call.range.start,
+      );
+    const named = /^(?:method|constructor) \S+ in (?:class|interface|enum|record) ([\w$.<>]+) cannot be applied/.exec(
+      diagnostic.message,
+    )?.[1];
     const typeName = named ?? receiver?.typeName;
-    if (call && typeName) await memberDeclarations(out, sources, path, file, typeName, call.name, `what ${call.name}(...) takes`);
+    if (call && typeName)
+      await memberDeclarations(out, sources, path, file, typeName, call.name, `what ${call.name}(...) takes`);
     for (const written of diagnostic.message.match(/\b[\w$.]*[A-Z][\w$]*\b/g) ?? []) {
       const project = await projectType(sources, written, file);
-      if (project) await memberDeclarations(out, sources, path, file, written, undefined, `type named in the error: ${project.type.name}`, 60);
+      if (project)
+        await memberDeclarations(
+          out,
+          sources,
+          path,
+          file,
+          written,
+          undefined,
+          `type named in the error: ${project.type.name}`,
+          60,
+        );
     }
   }
   return out.pieces;
 }
 
 /** The innermost call on `line` whose argument list holds `column`; else the first call on the line. */
-export function callAt(file: JavaSourceFile, scope: Parameters<typeof findMethodCalls>[0], line: number, column?: number): JavaMethodCall | undefined {
+export function callAt(
+  file: JavaSourceFile,
+  scope: Parameters<typeof findMethodCalls>[0],
+  line: number,
+  column?: number,
+): JavaMethodCall | undefined {
   const calls = findMethodCalls(scope).filter((call) => call.range.startLine <= line && line <= call.range.endLine);
   if (calls.length === 0) return undefined;
   if (column !== undefined) {
@@ -144,7 +214,16 @@ async function projectType(sources: ProjectSources, written: string, file: JavaS
  * `near` first: project members as their own declaration lines (editable), library types
  * as member lists.
  */
-export async function memberDeclarations(out: PieceSet, sources: ProjectSources, path: string, file: JavaSourceFile, typeName: string, near: string | undefined, reason: string, base = 85): Promise<void> {
+export async function memberDeclarations(
+  out: PieceSet,
+  sources: ProjectSources,
+  path: string,
+  file: JavaSourceFile,
+  typeName: string,
+  near: string | undefined,
+  reason: string,
+  base = 85,
+): Promise<void> {
   const start = await hierarchyStart(sources, path, file, typeName);
   if (!start) return;
   const hierarchy = await sources.hierarchy(start, path);
@@ -154,21 +233,41 @@ export async function memberDeclarations(out: PieceSet, sources: ProjectSources,
     if ('library' in entry) {
       // The JDK's hierarchies are wide (String has five interfaces); the nearest few say enough.
       if (libraries++ >= MAX_LIBRARY_TYPES) continue;
-      out.add(libraryPiece(entry.library, near, rank === 0 ? 'the type the symbol is looked up in' : 'a supertype', { tier: 'declaration', score: base - 5 - rank, reason }));
+      out.add(
+        libraryPiece(entry.library, near, rank === 0 ? 'the type the symbol is looked up in' : 'a supertype', {
+          tier: 'declaration',
+          score: base - 5 - rank,
+          reason,
+        }),
+      );
       continue;
     }
     const { project } = entry;
     const own = rank === 0;
     const why = `${reason}: ${project.type.name}${own ? '' : ' (a supertype)'}`;
-    out.add(typeHeaderPiece(project.path, project.file, project.type, { tier: 'declaration', score: base - rank * 0.5, reason: why }));
+    out.add(
+      typeHeaderPiece(project.path, project.file, project.type, {
+        tier: 'declaration',
+        score: base - rank * 0.5,
+        reason: why,
+      }),
+    );
     for (const field of fieldsOf(project.type)) {
       if (!own && field.modifiers.includes('private')) continue;
-      members.push({ piece: fieldPiece(project.path, project.file, field, { tier: 'declaration', score: 0, reason: why }), distance: near ? nameDistance(near, field.name) : 0, rank });
+      members.push({
+        piece: fieldPiece(project.path, project.file, field, { tier: 'declaration', score: 0, reason: why }),
+        distance: near ? nameDistance(near, field.name) : 0,
+        rank,
+      });
     }
     // Constructors and private members are not inherited.
     for (const method of project.type.methods) {
       if (!own && (method.modifiers.includes('private') || method.kind === 'constructor')) continue;
-      members.push({ piece: declarationPiece(project.path, project.file, method, { tier: 'declaration', score: 0, reason: why }), distance: near ? nameDistance(near, method.name) : 0, rank });
+      members.push({
+        piece: declarationPiece(project.path, project.file, method, { tier: 'declaration', score: 0, reason: why }),
+        distance: near ? nameDistance(near, method.name) : 0,
+        rank,
+      });
     }
   }
   members.sort((a, b) => a.distance - b.distance || a.rank - b.rank);
@@ -177,11 +276,17 @@ export async function memberDeclarations(out: PieceSet, sources: ProjectSources,
   });
 }
 
-async function hierarchyStart(sources: ProjectSources, path: string, file: JavaSourceFile, typeName: string): Promise<HierarchyType | undefined> {
+async function hierarchyStart(
+  sources: ProjectSources,
+  path: string,
+  file: JavaSourceFile,
+  typeName: string,
+): Promise<HierarchyType | undefined> {
   const project = await projectType(sources, typeName, file);
   if (project) return { project };
   const name = rawTypeName(typeName);
-  const binary = name.includes('.') && /^[a-z]/.test(name) ? libraryBinaryName(name) : await sources.libraryName(name, file, path);
+  const binary =
+    name.includes('.') && /^[a-z]/.test(name) ? libraryBinaryName(name) : await sources.libraryName(name, file, path);
   const library = await sources.library(binary, path);
   return library ? { library } : undefined;
 }
@@ -190,7 +295,12 @@ async function hierarchyStart(sources: ProjectSources, path: string, file: JavaS
 export function libraryBinaryName(dotted: string): string {
   const parts = dotted.split('.');
   const firstType = parts.findIndex((part) => /^[A-Z]/.test(part));
-  return firstType < 0 ? dotted : `${parts.slice(0, firstType + 1).join('.')}${parts.slice(firstType + 1).map((part) => `$${part}`).join('')}`;
+  return firstType < 0
+    ? dotted
+    : `${parts.slice(0, firstType + 1).join('.')}${parts
+        .slice(firstType + 1)
+        .map((part) => `$${part}`)
+        .join('')}`;
 }
 
 /** For an unknown class: the project's types with a near name, as their declaration lines. */
@@ -203,6 +313,13 @@ async function similarTypes(out: PieceSet, sources: ProjectSources, name: string
     .slice(0, 5);
   for (const [index, entry] of near.entries()) {
     const type = await sources.type(entry.qualified);
-    if (type) out.add(typeHeaderPiece(type.path, type.file, type.type, { tier: 'declaration', score: 80 - index, reason: `a type with a name near ${name}` }));
+    if (type)
+      out.add(
+        typeHeaderPiece(type.path, type.file, type.type, {
+          tier: 'declaration',
+          score: 80 - index,
+          reason: `a type with a name near ${name}`,
+        }),
+      );
   }
 }

@@ -9,7 +9,12 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { execa } from 'execa';
-import { effectiveDependencies, versionChanges, type PomSource, type VersionChange } from '../../maven/effective-versions.js';
+import {
+  effectiveDependencies,
+  versionChanges,
+  type PomSource,
+  type VersionChange,
+} from '../../maven/effective-versions.js';
 import { parsePomProject, pomModules } from '../../maven/pom.js';
 
 export interface DetectedChange extends VersionChange {
@@ -31,7 +36,12 @@ async function git(root: string, args: string[]): Promise<string | undefined> {
 }
 
 /** Project-relative paths of the root POM and every module's, recursively. */
-async function projectPoms(root: string, read: (file: string) => Promise<string | undefined>, dir = '', seen = new Set<string>()): Promise<string[]> {
+async function projectPoms(
+  root: string,
+  read: (file: string) => Promise<string | undefined>,
+  dir = '',
+  seen = new Set<string>(),
+): Promise<string[]> {
   const pom = path.posix.join(dir, 'pom.xml');
   if (seen.has(pom)) return [];
   seen.add(pom);
@@ -39,7 +49,8 @@ async function projectPoms(root: string, read: (file: string) => Promise<string 
   const project = text ? parsePomProject(text) : undefined;
   if (!project) return [];
   const out = [pom];
-  for (const module of pomModules(project)) out.push(...(await projectPoms(root, read, path.posix.normalize(path.posix.join(dir, module)), seen)));
+  for (const module of pomModules(project))
+    out.push(...(await projectPoms(root, read, path.posix.normalize(path.posix.join(dir, module)), seen)));
   return out;
 }
 
@@ -53,7 +64,13 @@ function sourceAt(read: (file: string) => Promise<string | undefined>, localRepo
       return text ? { path: file, text } : undefined;
     },
     async repository(groupId, artifactId, version) {
-      const file = path.join(localRepository, ...groupId.split('.'), artifactId, version, `${artifactId}-${version}.pom`);
+      const file = path.join(
+        localRepository,
+        ...groupId.split('.'),
+        artifactId,
+        version,
+        `${artifactId}-${version}.pom`,
+      );
       return existsSync(file) ? readFile(file, 'utf8') : undefined;
     },
   };
@@ -67,7 +84,8 @@ async function earlierRevision(root: string, poms: string[]): Promise<{ rev: str
   for (const branch of BASE_BRANCHES) {
     const base = await git(root, ['merge-base', 'HEAD', branch]);
     const head = await git(root, ['rev-parse', 'HEAD']);
-    if (base && head && base.trim() !== head.trim()) return { rev: base.trim(), label: `merge-base ${base.trim().slice(0, 12)} (${branch})` };
+    if (base && head && base.trim() !== head.trim())
+      return { rev: base.trim(), label: `merge-base ${base.trim().slice(0, 12)} (${branch})` };
   }
   // On the main branch itself with a clean tree: the commit before.
   const parent = await git(root, ['rev-parse', '--verify', '-q', 'HEAD~1']);
@@ -100,6 +118,9 @@ export async function detectVersionChanges(options: DetectOptions): Promise<Dete
 
 /** `dependabot/maven/com.google.guava-guava-33.0.0-jre`, `renovate/guava-33.x`: the bot's branch, as a hint. */
 export async function updateBranchHint(root: string, env: NodeJS.ProcessEnv = {}): Promise<string | undefined> {
-  const branch = env.GITHUB_HEAD_REF || env.CI_MERGE_REQUEST_SOURCE_BRANCH_NAME || (await git(root, ['rev-parse', '--abbrev-ref', 'HEAD']))?.trim();
+  const branch =
+    env.GITHUB_HEAD_REF ||
+    env.CI_MERGE_REQUEST_SOURCE_BRANCH_NAME ||
+    (await git(root, ['rev-parse', '--abbrev-ref', 'HEAD']))?.trim();
   return branch && /^(dependabot|renovate)\//.test(branch) ? branch : undefined;
 }

@@ -26,7 +26,8 @@ interface Token {
   at: number;
 }
 
-const tokens = (line: string): Token[] => [...line.matchAll(TOKEN)].map((match) => ({ text: match[0], at: match.index }));
+const tokens = (line: string): Token[] =>
+  [...line.matchAll(TOKEN)].map((match) => ({ text: match[0], at: match.index }));
 const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 /** A variable or a literal: what differs from site to site. Type and member names stay literal. */
 const isArgument = (text: string) => /^[a-z_][\w$]*$/.test(text) || /^["'\d]/.test(text);
@@ -38,11 +39,20 @@ export function patternOfLine(before: string, after: string): LinePattern | unde
   let prefix = 0;
   while (prefix < a.length && prefix < b.length && a[prefix]!.text === b[prefix]!.text) prefix++;
   let suffix = 0;
-  while (suffix < a.length - prefix && suffix < b.length - prefix && a[a.length - 1 - suffix]!.text === b[b.length - 1 - suffix]!.text) suffix++;
+  while (
+    suffix < a.length - prefix &&
+    suffix < b.length - prefix &&
+    a[a.length - 1 - suffix]!.text === b[b.length - 1 - suffix]!.text
+  )
+    suffix++;
   // Start at a name (a member called or selected, a type, `new`), never inside the arguments.
   const isAnchor = (index: number) => {
     const text = a[index]!.text;
-    return text === 'new' || /^[A-Z][\w$]*$/.test(text) || (/^[a-z_$][\w$]*$/.test(text) && ['(', '.'].includes(a[index + 1]?.text ?? ''));
+    return (
+      text === 'new' ||
+      /^[A-Z][\w$]*$/.test(text) ||
+      (/^[a-z_$][\w$]*$/.test(text) && ['(', '.'].includes(a[index + 1]?.text ?? ''))
+    );
   };
   while (prefix > 0 && prefix < a.length - suffix && !isAnchor(prefix)) prefix--;
   const oldPart = a.slice(prefix, a.length - suffix);
@@ -57,7 +67,10 @@ export function patternOfLine(before: string, after: string): LinePattern | unde
     }
     return escape(token.text);
   });
-  const newText = after.slice(newPart[0]?.at ?? b[prefix]?.at ?? after.length, newPart.length > 0 ? newPart.at(-1)!.at + newPart.at(-1)!.text.length : (b[prefix]?.at ?? after.length));
+  const newText = after.slice(
+    newPart[0]?.at ?? b[prefix]?.at ?? after.length,
+    newPart.length > 0 ? newPart.at(-1)!.at + newPart.at(-1)!.text.length : (b[prefix]?.at ?? after.length),
+  );
   let template = newText.replace(/\$/g, '$$$$');
   captured.forEach((text, index) => {
     template = template.replace(new RegExp(`(?<![\\w$."'])${escape(text)}(?![\\w$"'])`, 'g'), `$${index + 1}`);
@@ -77,7 +90,12 @@ export function patternOfLine(before: string, after: string): LinePattern | unde
     })
     .join('\\s*');
   const fromText = before.slice(oldPart[0]!.at, oldPart.at(-1)!.at + oldPart.at(-1)!.text.length);
-  return { from: fromText, to: newText, regex: new RegExp(`(?<![\\w$])${regexSource}`), template: renumber(template, captured, seen) };
+  return {
+    from: fromText,
+    to: newText,
+    regex: new RegExp(`(?<![\\w$])${regexSource}`),
+    template: renumber(template, captured, seen),
+  };
 }
 
 /** Template groups follow the regex's numbering (only first occurrences are groups). */
@@ -108,18 +126,27 @@ export function patternsOf(files: { before: string; after: string }[]): LinePatt
   for (const file of files) {
     for (const pair of changedLines(file.before, file.after)) {
       const pattern = patternOfLine(pair.before, pair.after);
-      if (pattern && !out.some((known) => known.regex.source === pattern.regex.source && known.template === pattern.template)) out.push(pattern);
+      if (
+        pattern &&
+        !out.some((known) => known.regex.source === pattern.regex.source && known.template === pattern.template)
+      )
+        out.push(pattern);
     }
   }
   return out;
 }
 
 /** `line` with the first pattern that matches written in, or undefined. */
-export function applyPatterns(line: string, patterns: readonly LinePattern[]): { line: string; pattern: LinePattern } | undefined {
+export function applyPatterns(
+  line: string,
+  patterns: readonly LinePattern[],
+): { line: string; pattern: LinePattern } | undefined {
   for (const pattern of patterns) {
     const match = pattern.regex.exec(line);
     if (!match) continue;
-    const written = pattern.template.replace(/\$(\d+)|\$\$/g, (whole, n?: string) => (n === undefined ? '$' : (match[Number(n)] ?? whole)));
+    const written = pattern.template.replace(/\$(\d+)|\$\$/g, (whole, n?: string) =>
+      n === undefined ? '$' : (match[Number(n)] ?? whole),
+    );
     return { line: `${line.slice(0, match.index)}${written}${line.slice(match.index + match[0].length)}`, pattern };
   }
   return undefined;

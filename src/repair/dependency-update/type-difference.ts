@@ -20,8 +20,10 @@ export function describeMember(owner: string, member: ClassMember): string {
 export function hierarchyLines(before: ClassInfo, after: ClassInfo | undefined): string[] {
   if (!after) return [];
   const out: string[] = [];
-  if ((before.superName ?? '') !== (after.superName ?? '')) out.push(`~ superclass: ${before.superName ?? 'none'} -> ${after.superName ?? 'none'}`);
-  if (before.interfaces.join() !== after.interfaces.join()) out.push(`~ interfaces: [${before.interfaces.join(', ')}] -> [${after.interfaces.join(', ')}]`);
+  if ((before.superName ?? '') !== (after.superName ?? ''))
+    out.push(`~ superclass: ${before.superName ?? 'none'} -> ${after.superName ?? 'none'}`);
+  if (before.interfaces.join() !== after.interfaces.join())
+    out.push(`~ interfaces: [${before.interfaces.join(', ')}] -> [${after.interfaces.join(', ')}]`);
   return out;
 }
 
@@ -31,9 +33,19 @@ export function typeDifference(name: string, oldApi: JarApi | undefined, newApi:
   const before = oldApi?.classes.get(name);
   if (!after) return [];
   const lines = before ? hierarchyLines(before, after) : [];
-  const abstract = after.members.filter((member) => member.kind === 'method' && (member.access & 0x0400) !== 0 && !before?.members.some((known) => known.name === member.name && known.descriptor === member.descriptor));
+  const abstract = after.members.filter(
+    (member) =>
+      member.kind === 'method' &&
+      (member.access & 0x0400) !== 0 &&
+      !before?.members.some((known) => known.name === member.name && known.descriptor === member.descriptor),
+  );
   for (const member of abstract) lines.push(`+ added abstract: ${describeMember(name, member)}`);
-  const gone = before?.members.filter((member) => member.kind === 'method' && !after.members.some((known) => known.name === member.name && known.descriptor === member.descriptor)) ?? [];
+  const gone =
+    before?.members.filter(
+      (member) =>
+        member.kind === 'method' &&
+        !after.members.some((known) => known.name === member.name && known.descriptor === member.descriptor),
+    ) ?? [];
   for (const member of gone) lines.push(`- removed: ${describeMember(name, member)}`);
   return lines;
 }

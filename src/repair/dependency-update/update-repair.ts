@@ -12,10 +12,15 @@ import { analyseDependencyUpdate, type DependencyUpdateAnalysis } from './analys
 import { detectVersionChanges, updateBranchHint } from './detect.js';
 import { dependencyUpdatePiece, dependencyUpdateRecord } from './record.js';
 
-/** What a pattern-writing fixer proposed, by the change set's fingerprint: the run record lists the sites once verified. */
+/**
+ * What a pattern-writing fixer proposed, by the change set's fingerprint: the run record lists the sites once verified.
+ */
 export type PatternLog = Map<string, { from: string; to: string; sites: string[] }>;
 
-/** What the two dependency-update quick-fixes read of the run (../fixers/dependency-update.ts, ../fixers/dependency-pattern.ts). */
+/**
+ * What the two dependency-update quick-fixes read of the run (../fixers/dependency-update.ts,
+ * ../fixers/dependency-pattern.ts).
+ */
 export interface DependencyUpdateFixerData {
   /** Undefined until analyse() found an update, and when the failure is not one. */
   analysis(): DependencyUpdateAnalysis | undefined;
@@ -33,16 +38,30 @@ export interface DependencyUpdateRepair {
   record(): DependencyUpdateRecord | undefined;
 }
 
-export function createDependencyUpdateRepair(options: { projectRoot: string; localRepository: string; env?: NodeJS.ProcessEnv; readOriginal: (file: string) => Promise<string | undefined> }): DependencyUpdateRepair {
+export function createDependencyUpdateRepair(options: {
+  projectRoot: string;
+  localRepository: string;
+  env?: NodeJS.ProcessEnv;
+  readOriginal: (file: string) => Promise<string | undefined>;
+}): DependencyUpdateRepair {
   let analysis: DependencyUpdateAnalysis | undefined;
   let record: DependencyUpdateRecord | undefined;
   const log: PatternLog = new Map();
   return {
     async analyse(diagnosis) {
-      const changes = await detectVersionChanges({ projectRoot: options.projectRoot, localRepository: options.localRepository }).catch(() => []);
+      const changes = await detectVersionChanges({
+        projectRoot: options.projectRoot,
+        localRepository: options.localRepository,
+      }).catch(() => []);
       if (changes.length === 0) return undefined;
       const branchHint = await updateBranchHint(options.projectRoot, options.env);
-      analysis = await analyseDependencyUpdate({ diagnosis, changes, localRepository: options.localRepository, read: options.readOriginal, ...(branchHint ? { branchHint } : {}) });
+      analysis = await analyseDependencyUpdate({
+        diagnosis,
+        changes,
+        localRepository: options.localRepository,
+        read: options.readOriginal,
+        ...(branchHint ? { branchHint } : {}),
+      });
       record = analysis ? dependencyUpdateRecord(analysis) : undefined;
       return record;
     },
@@ -52,7 +71,9 @@ export function createDependencyUpdateRepair(options: { projectRoot: string; loc
       const applied = log.get(attempt.fingerprint);
       if (!record || !applied) return;
       // Kept: verified, or a build that still fails but was adopted as progress (the loop says "not kept" otherwise).
-      const kept = attempt.outcome === 'verified' || (attempt.outcome === 'build-failed' && !(attempt.reason ?? '').includes('(not kept:'));
+      const kept =
+        attempt.outcome === 'verified' ||
+        (attempt.outcome === 'build-failed' && !(attempt.reason ?? '').includes('(not kept:'));
       if (!kept) return;
       (record.patterns ??= []).push({ ...applied, attempt: attempt.n, outcome: attempt.outcome });
     },

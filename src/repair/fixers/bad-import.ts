@@ -15,7 +15,8 @@ import type { FixCandidate, Fixer, SourceView } from '../../plugins/contracts.js
 
 const NAME = 'bad-import';
 const MISSING_PACKAGE = /^package ([\w$.]+) does not exist$/;
-const CONFLICT = /^a type with the same simple name(?: [\w$]+)? is already defined by the single-type-import of ([\w$.]+)$/;
+const CONFLICT =
+  /^a type with the same simple name(?: [\w$]+)? is already defined by the single-type-import of ([\w$.]+)$/;
 
 function handles(diagnostic: Diagnostic): boolean {
   if (!isPlacedCompileError(diagnostic)) return false;
@@ -34,7 +35,10 @@ function importAt(imports: JavaImport[], line: number): JavaImport | undefined {
   return imports.find((entry) => entry.line <= line && line <= entry.endLine);
 }
 
-function removeUnusedMissingImport(text: string, line: number): { after: string; name: string; confidence: number } | undefined {
+function removeUnusedMissingImport(
+  text: string,
+  line: number,
+): { after: string; name: string; confidence: number } | undefined {
   const target = importAt(readJavaHeader(text).imports, line);
   if (!target) return undefined;
   if (target.simpleName === '*') return { after: withoutImport(text, target), name: target.name, confidence: 0.6 };
@@ -42,15 +46,29 @@ function removeUnusedMissingImport(text: string, line: number): { after: string;
   return { after: withoutImport(text, target), name: target.name, confidence: 0.9 };
 }
 
-function resolveConflict(text: string, line: number, earlier: string): { keep: string; drop: string; after: string; confidence: number }[] {
+function resolveConflict(
+  text: string,
+  line: number,
+  earlier: string,
+): { keep: string; drop: string; after: string; confidence: number }[] {
   const imports = readJavaHeader(text).imports;
   const reported = importAt(imports, line);
   const first = imports.find((entry) => !entry.isStatic && entry.name === earlier);
   if (!reported || !first || reported.simpleName !== first.simpleName) return [];
   const reportedPreferred = packageRank(reported.name) < packageRank(first.name);
   const options = [
-    { keep: first.name, drop: reported.name, after: withoutImport(text, reported), confidence: reportedPreferred ? 0.4 : 0.7 },
-    { keep: reported.name, drop: first.name, after: withoutImport(text, first), confidence: reportedPreferred ? 0.7 : 0.4 },
+    {
+      keep: first.name,
+      drop: reported.name,
+      after: withoutImport(text, reported),
+      confidence: reportedPreferred ? 0.4 : 0.7,
+    },
+    {
+      keep: reported.name,
+      drop: first.name,
+      after: withoutImport(text, first),
+      confidence: reportedPreferred ? 0.7 : 0.4,
+    },
   ];
   return options.sort((a, b) => b.confidence - a.confidence);
 }

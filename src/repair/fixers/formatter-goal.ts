@@ -36,14 +36,25 @@ export const formatterGoalFixer: Fixer = {
     for (const [goal, group] of byGoal) {
       const named = [...new Set(group.flatMap((d) => (d.file ? [d.file] : [])))];
       const moduleDirs = [...new Set(group.map((d) => moduleDirOf(d.file)))];
-      const run = await context.runGoal(goal, moduleDirs.filter((dir) => dir !== ''));
-      if (run.exitCode !== 0) throw new Error(`the formatter goal ${goal} failed in the workspace (exit code ${run.exitCode})`);
-      const files = named.length > 0 ? named : (await view.list('**/src/**')).concat(await view.list('src/**')).filter((f) => SOURCE_FILES.test(f)).slice(0, MAX_UNNAMED_FILES);
+      const run = await context.runGoal(
+        goal,
+        moduleDirs.filter((dir) => dir !== ''),
+      );
+      if (run.exitCode !== 0)
+        throw new Error(`the formatter goal ${goal} failed in the workspace (exit code ${run.exitCode})`);
+      const files =
+        named.length > 0
+          ? named
+          : (await view.list('**/src/**'))
+              .concat(await view.list('src/**'))
+              .filter((f) => SOURCE_FILES.test(f))
+              .slice(0, MAX_UNNAMED_FILES);
       const changes: FileChange[] = [];
       for (const file of [...new Set(files)]) {
         const before = await view.read(file);
         const after = await run.read(file);
-        if (before !== undefined && after !== undefined && after !== before) changes.push({ path: file, before, after });
+        if (before !== undefined && after !== undefined && after !== before)
+          changes.push({ path: file, before, after });
       }
       if (changes.length === 0) continue;
       const tool = group[0]!.tool ?? 'the formatter';

@@ -6,7 +6,15 @@
  */
 import type { Diagnostic } from '../../diagnose/types.js';
 import { isPlacedCompileError } from './support/diagnostic-text.js';
-import { enclosingMethodAt, joinLines, offsetAt, parseJava, splitLines, viewJavaFile, type JavaParseResult } from '../../java/index.js';
+import {
+  enclosingMethodAt,
+  joinLines,
+  offsetAt,
+  parseJava,
+  splitLines,
+  viewJavaFile,
+  type JavaParseResult,
+} from '../../java/index.js';
 import type { FixCandidate, Fixer, SourceView } from '../../plugins/contracts.js';
 
 const NAME = 'literal-return';
@@ -22,7 +30,11 @@ const INTEGRAL_RANGE: Record<string, [bigint, bigint]> = {
 };
 
 function handles(diagnostic: Diagnostic): boolean {
-  return isPlacedCompileError(diagnostic) && typeof diagnostic.column === 'number' && (CANNOT_CONVERT.test(diagnostic.message) || LOSSY.test(diagnostic.message));
+  return (
+    isPlacedCompileError(diagnostic) &&
+    typeof diagnostic.column === 'number' &&
+    (CANNOT_CONVERT.test(diagnostic.message) || LOSSY.test(diagnostic.message))
+  );
 }
 
 /** The literal rewritten for `target`, or undefined when no rewrite keeps the value exactly. */
@@ -39,7 +51,10 @@ export function convertLiteral(literal: string, target: string): string | undefi
     return undefined;
   }
   const content = literal.slice(1, -1);
-  if (target in INTEGRAL_RANGE) return /^-?\d+$/.test(content) && !/^-?0\d/.test(content) && fits(content, target) ? `${content}${target === 'long' && !fits(content, 'int') ? 'L' : ''}` : undefined;
+  if (target in INTEGRAL_RANGE)
+    return /^-?\d+$/.test(content) && !/^-?0\d/.test(content) && fits(content, target)
+      ? `${content}${target === 'long' && !fits(content, 'int') ? 'L' : ''}`
+      : undefined;
   if (target === 'double') return /^-?\d+\.\d+$/.test(content) ? content : undefined;
   if (target === 'boolean') return content === 'true' || content === 'false' ? content : undefined;
   return undefined;
@@ -53,12 +68,19 @@ function fits(digits: string, target: string): boolean {
 }
 
 /** The fixed text, or undefined when the diagnostic is not an unambiguous literal return. */
-export function rewriteLiteralReturn(text: string, line: number, column: number, target: string, parsedText?: JavaParseResult): string | undefined {
+export function rewriteLiteralReturn(
+  text: string,
+  line: number,
+  column: number,
+  target: string,
+  parsedText?: JavaParseResult,
+): string | undefined {
   const source = splitLines(text);
   const original = source.lines[line - 1];
   const match = original === undefined ? null : RETURN_LITERAL.exec(original);
   const [, prefix, literal, suffix] = match ?? [];
-  if (prefix === undefined || literal === undefined || suffix === undefined || prefix.length !== column - 1) return undefined;
+  if (prefix === undefined || literal === undefined || suffix === undefined || prefix.length !== column - 1)
+    return undefined;
   const parsed = parsedText ?? parseJava(text);
   const method = parsed.ok ? enclosingMethodAt(parsed.file, offsetAt(text, line, column)) : undefined;
   const declared = method?.returnType;

@@ -32,25 +32,43 @@ function looksLikeType(name: string): boolean {
 function handles(diagnostic: Diagnostic): boolean {
   if (!isPlacedCompileError(diagnostic) || diagnostic.message !== 'cannot find symbol') return false;
   const symbol = missingSymbol(diagnostic);
-  return symbol !== undefined && (symbol.kind === 'class' || (symbol.kind === 'variable' && looksLikeType(symbol.name)));
+  return (
+    symbol !== undefined && (symbol.kind === 'class' || (symbol.kind === 'variable' && looksLikeType(symbol.name)))
+  );
 }
 
 function compareOrigins(a: Origin, b: Origin): number {
-  return b.importedElsewhere - a.importedElsewhere || Number(b.fromProject) - Number(a.fromProject) || packageRank(a.qualifiedName) - packageRank(b.qualifiedName) || (a.qualifiedName < b.qualifiedName ? -1 : 1);
+  return (
+    b.importedElsewhere - a.importedElsewhere ||
+    Number(b.fromProject) - Number(a.fromProject) ||
+    packageRank(a.qualifiedName) - packageRank(b.qualifiedName) ||
+    (a.qualifiedName < b.qualifiedName ? -1 : 1)
+  );
 }
 
 /** Ranked import choices for `simpleName` used in `file`: best first, with how sure each is. */
-export async function rankImportChoices(simpleName: string, file: string, filePackage: string, project: ProjectTypes, types: TypeIndex): Promise<ImportChoice[]> {
+export async function rankImportChoices(
+  simpleName: string,
+  file: string,
+  filePackage: string,
+  project: ProjectTypes,
+  types: TypeIndex,
+): Promise<ImportChoice[]> {
   const scope = scopeOfPath(file) ?? 'main';
   const names = new Map<string, Origin>();
   const add = (qualifiedName: string, fromProject: boolean) => {
     const pkg = qualifiedName.slice(0, qualifiedName.lastIndexOf('.'));
     if (pkg === '' || pkg === filePackage || pkg === 'java.lang') return;
     const known = names.get(qualifiedName);
-    names.set(qualifiedName, { qualifiedName, fromProject: fromProject || Boolean(known?.fromProject), importedElsewhere: project.importCounts.get(qualifiedName) ?? 0 });
+    names.set(qualifiedName, {
+      qualifiedName,
+      fromProject: fromProject || Boolean(known?.fromProject),
+      importedElsewhere: project.importCounts.get(qualifiedName) ?? 0,
+    });
   };
   // Main code cannot see test sources, so their classes are no candidates there.
-  for (const declared of project.declared.get(simpleName) ?? []) if (scope === 'test' || declared.scope !== 'test') add(declared.qualifiedName, true);
+  for (const declared of project.declared.get(simpleName) ?? [])
+    if (scope === 'test' || declared.scope !== 'test') add(declared.qualifiedName, true);
   for (const name of await types.jdkClasses(simpleName)) add(name, false);
   for (const name of await types.classpathClasses(simpleName, file, scope)) add(name, false);
 
@@ -61,12 +79,21 @@ export async function rankImportChoices(simpleName: string, file: string, filePa
   return ranked.map((origin, i) => ({
     qualifiedName: origin.qualifiedName,
     confidence: i === 0 ? decided : Math.max(0.1, 0.35 - 0.05 * (i - 1)),
-    why: origin.importedElsewhere > 0 ? 'imported elsewhere in the project' : origin.fromProject ? 'declared in the project' : 'on the classpath or in the JDK',
+    why:
+      origin.importedElsewhere > 0
+        ? 'imported elsewhere in the project'
+        : origin.fromProject
+          ? 'declared in the project'
+          : 'on the classpath or in the JDK',
   }));
 }
 
 function compareOriginsDecisively(best: Origin, second: Origin): boolean {
-  return best.importedElsewhere > second.importedElsewhere || (best.fromProject && !second.fromProject) || packageRank(best.qualifiedName) < packageRank(second.qualifiedName);
+  return (
+    best.importedElsewhere > second.importedElsewhere ||
+    (best.fromProject && !second.fromProject) ||
+    packageRank(best.qualifiedName) < packageRank(second.qualifiedName)
+  );
 }
 
 interface Need {
@@ -90,7 +117,16 @@ function applyPicks(needs: Need[], pick: (need: Need) => ImportChoice): FileChan
 async function propose(diagnostics: Diagnostic[], view: SourceView, context: FixerContext): Promise<FixCandidate[]> {
   const placed = diagnostics.filter(handles).filter(isPlacedCompileError);
   if (placed.length === 0) return [];
-  const types = context.types ?? createTypeIndex({ projectRoot: view.root, javaHome: context.javaHome, classpath: context.classpath, testClasspath: context.testClasspath, localRepository: context.localRepository, cacheDir: context.cacheDir });
+  const types =
+    context.types ??
+    createTypeIndex({
+      projectRoot: view.root,
+      javaHome: context.javaHome,
+      classpath: context.classpath,
+      testClasspath: context.testClasspath,
+      localRepository: context.localRepository,
+      cacheDir: context.cacheDir,
+    });
   const project = await projectTypes(view);
   const needs: Need[] = [];
   for (const [file, group] of byFile(placed)) {
@@ -110,7 +146,8 @@ async function propose(diagnostics: Diagnostic[], view: SourceView, context: Fix
   }
   if (needs.length === 0) return [];
 
-  const describe = (need: Need, choice: ImportChoice) => `import ${choice.qualifiedName} in ${need.file} (${choice.why})`;
+  const describe = (need: Need, choice: ImportChoice) =>
+    `import ${choice.qualifiedName} in ${need.file} (${choice.why})`;
   const candidates: FixCandidate[] = [
     {
       fixer: NAME,

@@ -16,18 +16,27 @@ const NAME = 'missing-semicolon';
 const STATEMENT_END = /(?:[\w$)\]"']|\+\+|--)$/;
 /** Next-line starts that continue an expression rather than begin a statement. */
 const CONTINUATION = /^(?:[.+\-*/%&|^?:=<>,)\]{]|instanceof\b)/;
-const DECLARATION_HEAD = /^(?:(?:public|protected|private|static|final|abstract|synchronized)\s+)*(?:class|interface|enum|record)\b/;
+const DECLARATION_HEAD =
+  /^(?:(?:public|protected|private|static|final|abstract|synchronized)\s+)*(?:class|interface|enum|record)\b/;
 /** A method or constructor header: it needs a body, not a semicolon. */
-const METHOD_HEADER = /^(?:@\w+\s+)*(?:(?:public|protected|private|static|final|synchronized|native|abstract|default)\s+)*(?:<[^>]*>\s*)?[\w$.<>[\], ?]+\s+[\w$]+\s*\([^;]*\)\s*(?:throws\s+[\w$.,\s]+)?$/;
+const METHOD_HEADER =
+  /^(?:@\w+\s+)*(?:(?:public|protected|private|static|final|synchronized|native|abstract|default)\s+)*(?:<[^>]*>\s*)?[\w$.<>[\], ?]+\s+[\w$]+\s*\([^;]*\)\s*(?:throws\s+[\w$.,\s]+)?$/;
 const JUMP_STATEMENT = /^(?:return|throw|yield)\b/;
 const CONTROL_HEAD = /^(?:if|for|while|switch|catch|synchronized|else|do|try|finally)\b/;
 
 function handles(diagnostic: Diagnostic): boolean {
-  return isPlacedCompileError(diagnostic) && diagnostic.message === "';' expected" && typeof diagnostic.column === 'number';
+  return (
+    isPlacedCompileError(diagnostic) && diagnostic.message === "';' expected" && typeof diagnostic.column === 'number'
+  );
 }
 
 function nextCodeLine(maskedLines: string[], after: number): string {
-  return maskedLines.slice(after + 1).find((line) => line.trim() !== '')?.trim() ?? '';
+  return (
+    maskedLines
+      .slice(after + 1)
+      .find((line) => line.trim() !== '')
+      ?.trim() ?? ''
+  );
 }
 
 /** The corrected text, or undefined when inserting `;` at (line, column) is not certainly right. */
@@ -41,7 +50,13 @@ export function insertSemicolon(text: string, line: number, column: number): str
   const before = code.slice(0, column - 1);
   const after = original.slice(column - 1);
   // Masking blanks comment text, so a code-free rest means whitespace or a comment only.
-  if (code.slice(column - 1).replace(/\/\/|\/\*|\*\//g, '').trim() !== '') return undefined;
+  if (
+    code
+      .slice(column - 1)
+      .replace(/\/\/|\/\*|\*\//g, '')
+      .trim() !== ''
+  )
+    return undefined;
   const statement = before.trim();
   if (!STATEMENT_END.test(statement) || before.endsWith(' ') || before.endsWith('\t')) return undefined;
   if (DECLARATION_HEAD.test(statement) || CONTROL_HEAD.test(statement)) return undefined;

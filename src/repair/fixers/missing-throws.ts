@@ -6,7 +6,15 @@
  */
 import type { Diagnostic } from '../../diagnose/types.js';
 import { byFile, isPlacedCompileError } from './support/diagnostic-text.js';
-import { enclosingMethodAt, headerOf, offsetAt, parseJava, viewJavaFile, type JavaHeader, type JavaParseResult } from '../../java/index.js';
+import {
+  enclosingMethodAt,
+  headerOf,
+  offsetAt,
+  parseJava,
+  viewJavaFile,
+  type JavaHeader,
+  type JavaParseResult,
+} from '../../java/index.js';
 import { insertImport } from './support/insert-import.js';
 import type { FixCandidate, Fixer, SourceView } from '../../plugins/contracts.js';
 
@@ -14,7 +22,9 @@ const NAME = 'missing-throws';
 const UNREPORTED = /^unreported exception ([\w$.]+); must be caught or declared to be thrown$/;
 
 function handles(diagnostic: Diagnostic): boolean {
-  return isPlacedCompileError(diagnostic) && typeof diagnostic.column === 'number' && UNREPORTED.test(diagnostic.message);
+  return (
+    isPlacedCompileError(diagnostic) && typeof diagnostic.column === 'number' && UNREPORTED.test(diagnostic.message)
+  );
 }
 
 interface Declaration {
@@ -34,8 +44,14 @@ function spelling(header: JavaHeader, exception: string): { name: string; import
   return { name: simpleName, importName: exception };
 }
 
-/** The file with `throws` added for each unreported exception, or undefined when any is out of bounds for a local fix. */
-export function declareThrows(text: string, sites: { line: number; column: number; exception: string }[], parsed: JavaParseResult = parseJava(text)): string | undefined {
+/**
+ * The file with `throws` added for each unreported exception, or undefined when any is out of bounds for a local fix.
+ */
+export function declareThrows(
+  text: string,
+  sites: { line: number; column: number; exception: string }[],
+  parsed: JavaParseResult = parseJava(text),
+): string | undefined {
   // javac reports an unreported exception only in a file that parses.
   if (!parsed.ok) return undefined;
   const header = headerOf(parsed.file);
@@ -44,7 +60,12 @@ export function declareThrows(text: string, sites: { line: number; column: numbe
     const method = enclosingMethodAt(parsed.file, offsetAt(text, site.line, site.column));
     if (!method || method.inInterface || method.annotations.includes('Override')) return undefined;
     if (method.method.modifiers.includes('public') || method.method.modifiers.includes('protected')) return undefined;
-    const declaration = declarations.get(method.headerEnd) ?? { headerEnd: method.headerEnd, hasThrows: method.thrown.length > 0, method: method.method.name, exceptions: [] };
+    const declaration = declarations.get(method.headerEnd) ?? {
+      headerEnd: method.headerEnd,
+      hasThrows: method.thrown.length > 0,
+      method: method.method.name,
+      exceptions: [],
+    };
     if (!declaration.exceptions.includes(site.exception)) declaration.exceptions.push(site.exception);
     declarations.set(method.headerEnd, declaration);
   }
@@ -71,7 +92,11 @@ async function propose(diagnostics: Diagnostic[], view: SourceView): Promise<Fix
     const viewed = await viewJavaFile(view, file);
     if (viewed === undefined) continue;
     const before = viewed.text;
-    const sites = group.map((d) => ({ line: d.line, column: d.column as number, exception: UNREPORTED.exec(d.message)?.[1] ?? '' }));
+    const sites = group.map((d) => ({
+      line: d.line,
+      column: d.column as number,
+      exception: UNREPORTED.exec(d.message)?.[1] ?? '',
+    }));
     const after = declareThrows(before, sites, viewed.parsed);
     if (after === undefined || after === before) continue;
     const exceptions = [...new Set(sites.map((site) => site.exception))].join(', ');

@@ -33,12 +33,20 @@ export class FixerError extends Error {
 /** Why a candidate cannot be used, or undefined when it is well formed. */
 export function candidateProblem(candidate: FixCandidate): string | undefined {
   if (!candidate || typeof candidate !== 'object') return 'candidate is not an object';
-  if (typeof candidate.confidence !== 'number' || !(candidate.confidence >= 0 && candidate.confidence <= 1)) return `confidence must be a number from 0 to 1, got ${String(candidate.confidence)}`;
-  if (typeof candidate.reason !== 'string' || candidate.reason.trim() === '') return 'reason must be a non-empty string';
+  if (typeof candidate.confidence !== 'number' || !(candidate.confidence >= 0 && candidate.confidence <= 1))
+    return `confidence must be a number from 0 to 1, got ${String(candidate.confidence)}`;
+  if (typeof candidate.reason !== 'string' || candidate.reason.trim() === '')
+    return 'reason must be a non-empty string';
   const files = candidate.changeSet?.files;
   if (!Array.isArray(files) || files.length === 0) return 'changeSet.files must list at least one file';
   for (const file of files) {
-    if (typeof file?.path !== 'string' || file.path === '' || file.path.startsWith('/') || file.path.split('/').includes('..')) return `file path must be project-relative, got ${JSON.stringify(file?.path)}`;
+    if (
+      typeof file?.path !== 'string' ||
+      file.path === '' ||
+      file.path.startsWith('/') ||
+      file.path.split('/').includes('..')
+    )
+      return `file path must be project-relative, got ${JSON.stringify(file?.path)}`;
     if (file.before !== null && typeof file.before !== 'string') return `${file.path}: before must be a string or null`;
     if (file.after !== null && typeof file.after !== 'string') return `${file.path}: after must be a string or null`;
     if (file.before === file.after) return `${file.path}: after is the same as before`;
@@ -47,7 +55,11 @@ export function candidateProblem(candidate: FixCandidate): string | undefined {
 }
 
 function contentKey(candidate: FixCandidate): string {
-  return JSON.stringify(candidate.changeSet.files.map((file) => [file.path, file.after]).sort(([a], [b]) => ((a ?? '') < (b ?? '') ? -1 : 1)));
+  return JSON.stringify(
+    candidate.changeSet.files
+      .map((file) => [file.path, file.after])
+      .sort(([a], [b]) => ((a ?? '') < (b ?? '') ? -1 : 1)),
+  );
 }
 
 export class FixerRegistry {
@@ -55,7 +67,8 @@ export class FixerRegistry {
 
   register(fixer: Fixer): void {
     checkFixer(fixer);
-    if (this.fixers.some((known) => known.name === fixer.name)) throw new Error(`a fixer named ${fixer.name} is already registered`);
+    if (this.fixers.some((known) => known.name === fixer.name))
+      throw new Error(`a fixer named ${fixer.name} is already registered`);
     this.fixers.push(fixer);
   }
 
@@ -63,8 +76,15 @@ export class FixerRegistry {
     return [...this.fixers];
   }
 
-  /** Every fixer's candidates, by confidence (highest first, registration order on ties), deduplicated by resulting contents. */
-  async propose(diagnostics: Diagnostic[], view: SourceView, context: BuiltInFixerContext = {}): Promise<FixCandidate[]> {
+  /**
+   * Every fixer's candidates, by confidence (highest first, registration order on ties), deduplicated by resulting
+   * contents.
+   */
+  async propose(
+    diagnostics: Diagnostic[],
+    view: SourceView,
+    context: BuiltInFixerContext = {},
+  ): Promise<FixCandidate[]> {
     if (!Array.isArray(diagnostics)) throw new TypeError('propose() needs an array of diagnostics');
     const collected: FixCandidate[] = [];
     for (const fixer of this.fixers) {
@@ -79,7 +99,10 @@ export class FixerRegistry {
           collected.push({ ...candidate, fixer: fixer.name });
         }
       } catch (error) {
-        const failure = error instanceof FixerError ? error : new FixerError(fixer.name, (error as Error)?.message ?? String(error), { cause: error });
+        const failure =
+          error instanceof FixerError
+            ? error
+            : new FixerError(fixer.name, (error as Error)?.message ?? String(error), { cause: error });
         if (!context.onFixerError) throw failure;
         context.onFixerError(fixer.name, failure);
       }
@@ -98,7 +121,19 @@ export class FixerRegistry {
   }
 }
 
-export const BUILT_IN_FIXERS: readonly Fixer[] = [missingImportFixer, missingSemicolonFixer, badImportFixer, missingThrowsFixer, wrongPackageFixer, literalReturnFixer, renamedMemberFixer, staleOverrideFixer, formatterGoalFixer, dependencyUpdateFixer, dependencyPatternFixer];
+export const BUILT_IN_FIXERS: readonly Fixer[] = [
+  missingImportFixer,
+  missingSemicolonFixer,
+  badImportFixer,
+  missingThrowsFixer,
+  wrongPackageFixer,
+  literalReturnFixer,
+  renamedMemberFixer,
+  staleOverrideFixer,
+  formatterGoalFixer,
+  dependencyUpdateFixer,
+  dependencyPatternFixer,
+];
 
 export function createDefaultFixerRegistry(): FixerRegistry {
   const registry = new FixerRegistry();

@@ -36,7 +36,10 @@ export function isNearName(wanted: string, candidate: string): boolean {
   if (Math.abs(a.length - b.length) > 1) return false;
   // One word replaced, added or dropped, at least two (real) words kept in place.
   const prefix = commonPrefix(a, b);
-  const suffix = commonPrefix([...a].reverse().slice(0, a.length - prefix), [...b].reverse().slice(0, b.length - prefix));
+  const suffix = commonPrefix(
+    [...a].reverse().slice(0, a.length - prefix),
+    [...b].reverse().slice(0, b.length - prefix),
+  );
   const kept = [...a.slice(0, prefix), ...a.slice(a.length - suffix)].filter((word) => /[a-z0-9]/.test(word)).length;
   return kept >= 2 && Math.max(a.length, b.length) - (prefix + suffix) === 1;
 }
@@ -55,10 +58,22 @@ const PRIMITIVE_WIDENING: Record<string, string[]> = {
   long: ['float', 'double'],
   float: ['double'],
 };
-const BOXES: Record<string, string> = { boolean: 'Boolean', byte: 'Byte', short: 'Short', char: 'Character', int: 'Integer', long: 'Long', float: 'Float', double: 'Double' };
+const BOXES: Record<string, string> = {
+  boolean: 'Boolean',
+  byte: 'Byte',
+  short: 'Short',
+  char: 'Character',
+  int: 'Integer',
+  long: 'Long',
+  float: 'Float',
+  double: 'Double',
+};
 
 const simple = (type: string) => {
-  const raw = type.replace(/<[^<>]*(?:<[^<>]*>[^<>]*)*>/g, '').replace(/\.\.\.$/, '[]').trim();
+  const raw = type
+    .replace(/<[^<>]*(?:<[^<>]*>[^<>]*)*>/g, '')
+    .replace(/\.\.\.$/, '[]')
+    .trim();
   return raw.slice(raw.lastIndexOf('.') + 1);
 };
 
@@ -82,23 +97,52 @@ interface Reachable {
   owner: string;
 }
 
-function projectMembers(project: ProjectType, wantKind: 'method' | 'field', own: boolean, samePackage: boolean): Reachable[] {
+function projectMembers(
+  project: ProjectType,
+  wantKind: 'method' | 'field',
+  own: boolean,
+  samePackage: boolean,
+): Reachable[] {
   const visible = (modifiers: string[]) => {
     if (modifiers.includes('private')) return own;
     if (modifiers.includes('public') || modifiers.includes('protected')) return true;
     return samePackage || project.type.kind === 'interface';
   };
   const classVariables = typeParametersOf(project.type);
-  if (wantKind === 'field') return fieldsOf(project.type).filter((field) => visible(field.modifiers)).map((field) => ({ name: field.name, kind: 'field', typeVariables: [], owner: project.type.name }));
+  if (wantKind === 'field')
+    return fieldsOf(project.type)
+      .filter((field) => visible(field.modifiers))
+      .map((field) => ({ name: field.name, kind: 'field', typeVariables: [], owner: project.type.name }));
   return project.type.methods
     .filter((method: JavaMethod) => method.kind === 'method' && visible(method.modifiers))
-    .map((method) => ({ name: method.name, kind: 'method', parameters: method.parameters.map((parameter) => parameter.type), typeVariables: [...classVariables, ...typeParametersOf(method)], owner: project.type.name }));
+    .map((method) => ({
+      name: method.name,
+      kind: 'method',
+      parameters: method.parameters.map((parameter) => parameter.type),
+      typeVariables: [...classVariables, ...typeParametersOf(method)],
+      owner: project.type.name,
+    }));
 }
 
-function libraryMembers(members: LibraryMember[], owner: string, wantKind: 'method' | 'field', subclass: boolean): Reachable[] {
+function libraryMembers(
+  members: LibraryMember[],
+  owner: string,
+  wantKind: 'method' | 'field',
+  subclass: boolean,
+): Reachable[] {
   return members
-    .filter((member) => member.kind === wantKind && (member.modifiers.includes('public') || (subclass && member.modifiers.includes('protected'))))
-    .map((member) => ({ name: member.name, kind: wantKind, parameters: member.parameters, typeVariables: [], owner: owner.slice(owner.lastIndexOf('.') + 1) }));
+    .filter(
+      (member) =>
+        member.kind === wantKind &&
+        (member.modifiers.includes('public') || (subclass && member.modifiers.includes('protected'))),
+    )
+    .map((member) => ({
+      name: member.name,
+      kind: wantKind,
+      parameters: member.parameters,
+      typeVariables: [],
+      owner: owner.slice(owner.lastIndexOf('.') + 1),
+    }));
 }
 
 function fits(member: Reachable, symbol: SymbolReference): boolean {
@@ -111,12 +155,18 @@ function fits(member: Reachable, symbol: SymbolReference): boolean {
   return args.every((argument, index) => {
     const parameter = parameters[Math.min(index, parameters.length - 1)]!;
     const single = varargs && index >= parameters.length - 1 ? parameter.replace(/\.\.\.$/, '') : parameter;
-    return accepts(single, argument, member.typeVariables) || (varargs === true && accepts(parameter, argument, member.typeVariables));
+    return (
+      accepts(single, argument, member.typeVariables) ||
+      (varargs === true && accepts(parameter, argument, member.typeVariables))
+    );
   });
 }
 
 /** The one reachable member `symbol` was probably meant to be, or undefined. */
-async function intendedMember(diagnostic: Diagnostic & { file: string }, sources: ProjectSources): Promise<Reachable | undefined> {
+async function intendedMember(
+  diagnostic: Diagnostic & { file: string },
+  sources: ProjectSources,
+): Promise<Reachable | undefined> {
   const symbol = symbolOf(diagnostic)!;
   const location = locationOf(diagnostic)!;
   const wantKind = symbol.kind === 'method' ? 'method' : 'field';
@@ -129,15 +179,30 @@ async function intendedMember(diagnostic: Diagnostic & { file: string }, sources
     return library ? { library } : undefined;
   })();
   if (!start) return undefined;
-  // Looked up in the class being compiled (an unqualified name, `this.x`, `super.x`): its own and inherited protected members are reachable.
-  const inside = location.kind !== 'variable' && file !== undefined && allTypes(file).some((type) => type.binaryName.replace(/\$/g, '.') === typeName.replace(/\$/g, '.'));
+  // Looked up in the class being compiled (an unqualified name, `this.x`, `super.x`): its own and inherited protected
+  // members are reachable.
+  const inside =
+    location.kind !== 'variable' &&
+    file !== undefined &&
+    allTypes(file).some((type) => type.binaryName.replace(/\$/g, '.') === typeName.replace(/\$/g, '.'));
   const near: Reachable[] = [];
   for (const [rank, entry] of (await sources.hierarchy(start, diagnostic.file)).entries()) {
     const members =
       'project' in entry
-        ? projectMembers(entry.project, wantKind, inside && rank === 0, entry.project.file.packageName === file?.packageName)
+        ? projectMembers(
+            entry.project,
+            wantKind,
+            inside && rank === 0,
+            entry.project.file.packageName === file?.packageName,
+          )
         : libraryMembers(entry.library.members, entry.library.name, wantKind, inside);
-    for (const member of members) if (isNearName(symbol.name, member.name) && fits(member, symbol) && !near.some((known) => known.name === member.name)) near.push(member);
+    for (const member of members)
+      if (
+        isNearName(symbol.name, member.name) &&
+        fits(member, symbol) &&
+        !near.some((known) => known.name === member.name)
+      )
+        near.push(member);
   }
   return near.length === 1 ? near[0] : undefined;
 }
@@ -157,7 +222,16 @@ export function codeOccurrences(text: string, line: number, name: string): numbe
 async function propose(diagnostics: Diagnostic[], view: SourceView, context: FixerContext): Promise<FixCandidate[]> {
   const placed = diagnostics.filter(handles).filter(isPlacedCompileError);
   if (placed.length === 0) return [];
-  const types = context.types ?? createTypeIndex({ projectRoot: view.root, javaHome: context.javaHome, classpath: context.classpath, testClasspath: context.testClasspath, localRepository: context.localRepository, cacheDir: context.cacheDir });
+  const types =
+    context.types ??
+    createTypeIndex({
+      projectRoot: view.root,
+      javaHome: context.javaHome,
+      classpath: context.classpath,
+      testClasspath: context.testClasspath,
+      localRepository: context.localRepository,
+      cacheDir: context.cacheDir,
+    });
   const sources = new ProjectSources(view, types);
   const candidates: FixCandidate[] = [];
   for (const [path, group] of byFile(placed)) {
@@ -171,7 +245,9 @@ async function propose(diagnostics: Diagnostic[], view: SourceView, context: Fix
       if (!member) continue;
       const wanted = symbolOf(diagnostic)!.name;
       const column = (diagnostic.column ?? 1) - 1;
-      const at = codeOccurrences(before, diagnostic.line, wanted).sort((a, b) => Math.abs(a - column) - Math.abs(b - column))[0];
+      const at = codeOccurrences(before, diagnostic.line, wanted).sort(
+        (a, b) => Math.abs(a - column) - Math.abs(b - column),
+      )[0];
       if (at === undefined) continue;
       renames.set(`${diagnostic.line}:${at}`, { line: diagnostic.line, at, from: wanted, to: member.name });
       const reason = `${wanted} -> ${member.name} (${member.kind} of ${member.owner})`;

@@ -18,14 +18,21 @@ const MESSAGE = 'method does not override or implement a method from a supertype
 const OVERRIDE = /@(?:java\.lang\.)?Override(?![\w$])/y;
 const ANNOTATION = String.raw`@[\w$.]+\s*(?:\((?:[^()]|\([^()]*\))*\))?`;
 const MODIFIER = String.raw`(?:public|protected|private|static|final|abstract|synchronized|native|default|strictfp)(?![\w$])`;
-/** What may follow the annotation up to a method's name and `(`: annotations, modifiers, type parameters, the result type. */
-const METHOD_DECLARATION = new RegExp(String.raw`^\s*(?:(?:${ANNOTATION}|${MODIFIER})\s*)*(?:<[^;{}()=]*>\s*)?[\w$.]+(?:\s*<[^;{}()=]*>)?(?:\s*\[\s*\])*\s+[\w$]+\s*\(`);
+/**
+ * What may follow the annotation up to a method's name and `(`: annotations, modifiers, type parameters, the result
+ * type.
+ */
+const METHOD_DECLARATION = new RegExp(
+  String.raw`^\s*(?:(?:${ANNOTATION}|${MODIFIER})\s*)*(?:<[^;{}()=]*>\s*)?[\w$.]+(?:\s*<[^;{}()=]*>)?(?:\s*\[\s*\])*\s+[\w$]+\s*\(`,
+);
 
 function handles(diagnostic: Diagnostic): boolean {
   return isPlacedCompileError(diagnostic) && diagnostic.message === MESSAGE;
 }
 
-/** javac's column of the character at `index` of a line: tabs advance to the next multiple of 8 (checked on javac 17). */
+/**
+ * javac's column of the character at `index` of a line: tabs advance to the next multiple of 8 (checked on javac 17).
+ */
 function javacColumn(lineText: string, index: number): number {
   let column = 0;
   for (const char of lineText.slice(0, index)) column = char === '\t' ? (Math.floor(column / 8) + 1) * 8 : column + 1;
@@ -64,7 +71,12 @@ export function removeStaleOverrides(text: string, sites: Site[]): string | unde
       const length = overrideLength(maskedLine, rest, at);
       return length === undefined ? [] : [{ index, at, length }];
     });
-    const chosen = site.column === undefined ? (overrides.length === 1 ? overrides[0] : undefined) : overrides.find((found) => javacColumn(maskedLine, found.at) === site.column);
+    const chosen =
+      site.column === undefined
+        ? overrides.length === 1
+          ? overrides[0]
+          : undefined
+        : overrides.find((found) => javacColumn(maskedLine, found.at) === site.column);
     if (!chosen) return undefined;
     if (!removals.some((known) => known.index === chosen.index && known.at === chosen.at)) removals.push(chosen);
   }
@@ -84,7 +96,10 @@ async function propose(diagnostics: Diagnostic[], view: SourceView): Promise<Fix
   for (const [file, group] of byFile(diagnostics.filter(handles).filter(isPlacedCompileError))) {
     const before = await view.read(file);
     if (before === undefined) continue;
-    const after = removeStaleOverrides(before, group.map((d) => ({ line: d.line, ...(d.column !== undefined ? { column: d.column } : {}) })));
+    const after = removeStaleOverrides(
+      before,
+      group.map((d) => ({ line: d.line, ...(d.column !== undefined ? { column: d.column } : {}) })),
+    );
     if (after === undefined) continue;
     const lines = group.map((d) => d.line).join(', ');
     candidates.push({

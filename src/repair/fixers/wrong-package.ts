@@ -17,7 +17,10 @@ const DUPLICATE_CLASS = /^duplicate class: ([\w$.]+)$/;
 const CANNOT_ACCESS = /^cannot access ([\w$.]+)$/;
 
 function handles(diagnostic: Diagnostic): boolean {
-  return isPlacedCompileError(diagnostic) && (DUPLICATE_CLASS.test(diagnostic.message) || CANNOT_ACCESS.test(diagnostic.message));
+  return (
+    isPlacedCompileError(diagnostic) &&
+    (DUPLICATE_CLASS.test(diagnostic.message) || CANNOT_ACCESS.test(diagnostic.message))
+  );
 }
 
 function badSourceFile(diagnostic: Diagnostic, root: string): string | undefined {
@@ -33,12 +36,16 @@ function badSourceFile(diagnostic: Diagnostic, root: string): string | undefined
 }
 
 /** The text with its package declaration replaced by the one its path implies, or undefined when they already agree. */
-export function correctPackage(file: string, text: string): { after: string; declared: string; implied: string } | undefined {
+export function correctPackage(
+  file: string,
+  text: string,
+): { after: string; declared: string; implied: string } | undefined {
   const implied = packageImpliedByPath(file);
   if (!implied) return undefined;
   const source = splitLines(text);
   const header = readJavaHeader(text);
-  if (header.packageName === undefined || header.packageLine === undefined || header.packageName === implied) return undefined;
+  if (header.packageName === undefined || header.packageLine === undefined || header.packageName === implied)
+    return undefined;
   const index = header.packageLine - 1;
   const original = source.lines[index] ?? '';
   const rewritten = original.replace(/package\s+[\w$.\s]+?\s*;/, `package ${implied};`);

@@ -19,7 +19,15 @@ const ASSERTION_NAME = /^(assert[A-Z]\w*|assertThat|fail|verify\w*|then|expectTh
 /** `fail(...)` and friends: an assertion that fails by being reached. */
 const FAIL_NAME = /^fail$/;
 /** Assertions whose first argument is the expected value. */
-export const EXPECTED_FIRST = new Set(['assertEquals', 'assertNotEquals', 'assertArrayEquals', 'assertIterableEquals', 'assertLinesMatch', 'assertSame', 'assertNotSame']);
+export const EXPECTED_FIRST = new Set([
+  'assertEquals',
+  'assertNotEquals',
+  'assertArrayEquals',
+  'assertIterableEquals',
+  'assertLinesMatch',
+  'assertSame',
+  'assertNotSame',
+]);
 
 export interface Assertion {
   /** The first call's name: `assertEquals`, `assertThat`, `fail`, or `assert` for the keyword. */
@@ -47,8 +55,17 @@ export function assertionsIn(scope: JavaScope): Assertion[] {
     if (!call.firstInChain || !ASSERTION_NAME.test(call.name)) continue;
     // `Assertions.assertThat(...)` qualifies; `list.verify()` (a call on a value) does not.
     if (call.qualifier && !/^([a-z_$][\w$]*\.)*[A-Z][\w$]*$/.test(call.qualifier)) continue;
-    const chain = calls.filter((other) => other.chain.range.start === call.chain.range.start && other.chain.range.end === call.chain.range.end);
-    out.push({ name: call.name, tokens: tokenTextOfRange(scope, call.chain.range), key: keyOf(chain), text: call.chain.text, range: call.chain.range, calls: chain });
+    const chain = calls.filter(
+      (other) => other.chain.range.start === call.chain.range.start && other.chain.range.end === call.chain.range.end,
+    );
+    out.push({
+      name: call.name,
+      tokens: tokenTextOfRange(scope, call.chain.range),
+      key: keyOf(chain),
+      text: call.chain.text,
+      range: call.chain.range,
+      calls: chain,
+    });
   }
   for (const statement of findStatements(scope, 'assert')) {
     const tokens = tokenTextOfRange(scope, statement.range);
@@ -59,9 +76,24 @@ export function assertionsIn(scope: JavaScope): Assertion[] {
 
 /** Arguments before the optional trailing message (JUnit 5 puts the message last). */
 const ARITY: Record<string, number> = {
-  assertEquals: 2, assertNotEquals: 2, assertSame: 2, assertNotSame: 2, assertArrayEquals: 2, assertIterableEquals: 2, assertLinesMatch: 2,
-  assertInstanceOf: 2, assertThrows: 2, assertThrowsExactly: 2, assertTimeout: 2, assertTimeoutPreemptively: 2,
-  assertTrue: 1, assertFalse: 1, assertNull: 1, assertNotNull: 1, assertDoesNotThrow: 1, fail: 0,
+  assertEquals: 2,
+  assertNotEquals: 2,
+  assertSame: 2,
+  assertNotSame: 2,
+  assertArrayEquals: 2,
+  assertIterableEquals: 2,
+  assertLinesMatch: 2,
+  assertInstanceOf: 2,
+  assertThrows: 2,
+  assertThrowsExactly: 2,
+  assertTimeout: 2,
+  assertTimeoutPreemptively: 2,
+  assertTrue: 1,
+  assertFalse: 1,
+  assertNull: 1,
+  assertNotNull: 1,
+  assertDoesNotThrow: 1,
+  fail: 0,
 };
 /** AssertJ's ways of setting the failure message on a chain. */
 const MESSAGE_CALLS = new Set(['as', 'describedAs', 'withFailMessage', 'overridingErrorMessage']);
@@ -75,12 +107,16 @@ const MESSAGE_LIKE = /^("|String\.format\()/;
 export function argumentsWithoutMessage(call: JavaMethodCall): string[] {
   const arity = ARITY[call.name];
   const args = call.arguments;
-  return arity !== undefined && args.length > arity && MESSAGE_LIKE.test(args.at(-1)!.trim()) ? args.slice(0, -1) : args;
+  return arity !== undefined && args.length > arity && MESSAGE_LIKE.test(args.at(-1)!.trim())
+    ? args.slice(0, -1)
+    : args;
 }
 
 /** The chain without message calls, its first call without a message argument. */
 export function checkingCalls(chain: readonly JavaMethodCall[]): JavaMethodCall[] {
-  return chain.filter((call, index) => index === 0 || !MESSAGE_CALLS.has(call.name)).map((call, index) => (index === 0 ? { ...call, arguments: argumentsWithoutMessage(call) } : call));
+  return chain
+    .filter((call, index) => index === 0 || !MESSAGE_CALLS.has(call.name))
+    .map((call, index) => (index === 0 ? { ...call, arguments: argumentsWithoutMessage(call) } : call));
 }
 
 function keyOf(chain: readonly JavaMethodCall[]): string {
@@ -96,7 +132,9 @@ export function isFail(assertion: Assertion): boolean {
 
 const compact = (text: string) => text.replace(/\s+/g, '');
 
-/** `assertTrue(true)`, `assertEquals(x, x)`, `assertThat(true).isTrue()`, `assert true;`: passes whatever the code does. */
+/**
+ * `assertTrue(true)`, `assertEquals(x, x)`, `assertThat(true).isTrue()`, `assert true;`: passes whatever the code does.
+ */
 export function cannotFail(assertion: Assertion): boolean {
   const first = assertion.calls[0];
   if (assertion.name === 'assert') return /^assert\s+true\s*(:|;)/.test(assertion.tokens);
@@ -107,9 +145,11 @@ export function cannotFail(assertion: Assertion): boolean {
     if (first.name === 'assertFalse') return args[0] === 'false' || args[0] === 'Boolean.FALSE';
     if (first.name === 'assertNull') return args[0] === 'null';
     // Tested on the argument as written: with its white space taken out, `new Object()` reads `newObject()`.
-    if (first.name === 'assertNotNull') return first.arguments[0] !== undefined && /^("|new\b|\d)/.test(first.arguments[0].trim());
+    if (first.name === 'assertNotNull')
+      return first.arguments[0] !== undefined && /^("|new\b|\d)/.test(first.arguments[0].trim());
     if (first.name === 'assertDoesNotThrow') return args[0] !== undefined && /^\(\)->\{?\}?;?$/.test(args[0]);
-    if (['assertEquals', 'assertSame', 'assertArrayEquals', 'assertIterableEquals'].includes(first.name)) return args.length >= 2 && args[0] === args[1];
+    if (['assertEquals', 'assertSame', 'assertArrayEquals', 'assertIterableEquals'].includes(first.name))
+      return args.length >= 2 && args[0] === args[1];
     return false;
   }
   // assertThat(true).isTrue(), assertThat(x).isEqualTo(x), assertThat(1).isEqualTo(1)
@@ -124,7 +164,8 @@ export function cannotFail(assertion: Assertion): boolean {
 }
 
 /** Catching these lets a failing assertion (an Error) or the exception under test pass silently. */
-const SWALLOWED_TYPES = /^(java\.lang\.)?(Throwable|Error|AssertionError|Exception|RuntimeException)$|(^|\.)(AssertionFailedError|ComparisonFailure|MultipleFailuresError)$/;
+const SWALLOWED_TYPES =
+  /^(java\.lang\.)?(Throwable|Error|AssertionError|Exception|RuntimeException)$|(^|\.)(AssertionFailedError|ComparisonFailure|MultipleFailuresError)$/;
 
 /**
  * The try/catch that swallows a failure at `range`: the range is in the try block, and

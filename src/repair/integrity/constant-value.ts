@@ -8,7 +8,8 @@
 /** `n:49`, `s:abc`, `c:x`, `b:true`, `null`. */
 export type ConstantValue = string;
 
-const TOKEN = /\s*("(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)+'|0[xX][\da-fA-F_]+[lL]?|0[bB][01_]+[lL]?|(?:\d[\d_]*\.?[\d_]*|\.\d[\d_]*)(?:[eE][+-]?\d+)?[fFdDlL]?|[\p{L}_$][\w$]*(?:\s*\.\s*[\p{L}_$][\w$]*)*|&&|\|\||[=!<>]=|<<|>>>?|\S)/uy;
+const TOKEN =
+  /\s*("(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)+'|0[xX][\da-fA-F_]+[lL]?|0[bB][01_]+[lL]?|(?:\d[\d_]*\.?[\d_]*|\.\d[\d_]*)(?:[eE][+-]?\d+)?[fFdDlL]?|[\p{L}_$][\w$]*(?:\s*\.\s*[\p{L}_$][\w$]*)*|&&|\|\||[=!<>]=|<<|>>>?|\S)/uy;
 
 export function tokenize(text: string): string[] {
   const tokens: string[] = [];
@@ -21,7 +22,10 @@ export function tokenize(text: string): string[] {
 type Value = { kind: 'int' | 'float'; value: number } | { kind: 'string' | 'char' | 'bool' | 'null'; value: string };
 
 /** The expression's value, or undefined when it is not a constant (a call, a variable, ...). */
-export function constantValue(expression: string, names: ReadonlyMap<string, ConstantValue> = new Map()): ConstantValue | undefined {
+export function constantValue(
+  expression: string,
+  names: ReadonlyMap<string, ConstantValue> = new Map(),
+): ConstantValue | undefined {
   const tokens = tokenize(expression);
   if (tokens.length === 0) return undefined;
   let at = 0;
@@ -54,7 +58,8 @@ export function constantValue(expression: string, names: ReadonlyMap<string, Con
   };
   const multiplicative = (): Value => {
     let left = unary();
-    while (peek() === '*' || peek() === '/' || peek() === '%') left = arithmetic(tokens[at++]!, left, unary()) ?? fail();
+    while (peek() === '*' || peek() === '/' || peek() === '%')
+      left = arithmetic(tokens[at++]!, left, unary()) ?? fail();
     return left;
   };
   const additive = (): Value => {
@@ -95,8 +100,10 @@ function number(token: string): Value | undefined {
 }
 
 function arithmetic(operator: string, left: Value, right: Value): Value | undefined {
-  if (operator === '+' && (left.kind === 'string' || right.kind === 'string')) return { kind: 'string', value: `${show(left)}${show(right)}` };
-  if ((left.kind !== 'int' && left.kind !== 'float') || (right.kind !== 'int' && right.kind !== 'float')) return undefined;
+  if (operator === '+' && (left.kind === 'string' || right.kind === 'string'))
+    return { kind: 'string', value: `${show(left)}${show(right)}` };
+  if ((left.kind !== 'int' && left.kind !== 'float') || (right.kind !== 'int' && right.kind !== 'float'))
+    return undefined;
   const a = left.value;
   const b = right.value;
   const kind = left.kind === 'float' || right.kind === 'float' ? 'float' : 'int';
@@ -230,7 +237,12 @@ export function equalityOf(part: string, names: ReadonlyMap<string, ConstantValu
   return undefined;
 }
 
-function pair(left: string, right: string, negated: boolean, names: ReadonlyMap<string, ConstantValue>): Equality | undefined {
+function pair(
+  left: string,
+  right: string,
+  negated: boolean,
+  names: ReadonlyMap<string, ConstantValue>,
+): Equality | undefined {
   const a = constantValue(left, names);
   const b = constantValue(right, names);
   if ((a === undefined) === (b === undefined)) return undefined;
@@ -238,12 +250,16 @@ function pair(left: string, right: string, negated: boolean, names: ReadonlyMap<
 }
 
 /** The first operator of `operators` at the top level, and what stands either side. */
-function splitAt(tokens: string[], operators: string[]): { left: string[]; operator: string; right: string[] } | undefined {
+function splitAt(
+  tokens: string[],
+  operators: string[],
+): { left: string[]; operator: string; right: string[] } | undefined {
   let depth = 0;
   for (const [index, token] of tokens.entries()) {
     if (token === '(') depth++;
     if (token === ')') depth--;
-    if (depth === 0 && operators.includes(token)) return { left: tokens.slice(0, index), operator: token, right: tokens.slice(index + 1) };
+    if (depth === 0 && operators.includes(token))
+      return { left: tokens.slice(0, index), operator: token, right: tokens.slice(index + 1) };
   }
   return undefined;
 }

@@ -10,7 +10,11 @@ const TOKEN = /"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|[\p{L}\p{N}_$.]+|\S/gu;
 const OPENERS: Record<string, string> = { '(': ')', '[': ']', '{': '}' };
 
 function tokens(text: string): { text: string; start: number; end: number }[] {
-  return [...text.matchAll(TOKEN)].map((match) => ({ text: match[0], start: match.index, end: match.index + match[0].length }));
+  return [...text.matchAll(TOKEN)].map((match) => ({
+    text: match[0],
+    start: match.index,
+    end: match.index + match[0].length,
+  }));
 }
 
 export interface DifferingPart {
@@ -35,7 +39,12 @@ export function differingPart(before: string, after: string): DifferingPart | un
   while (head < a.length && head < b.length && a[head]!.text === b[head]!.text) head++;
   if (head === a.length && head === b.length) return undefined;
   let tail = 0;
-  while (tail < a.length - head && tail < b.length - head && a[a.length - 1 - tail]!.text === b[b.length - 1 - tail]!.text) tail++;
+  while (
+    tail < a.length - head &&
+    tail < b.length - head &&
+    a[a.length - 1 - tail]!.text === b[b.length - 1 - tail]!.text
+  )
+    tail++;
   // Widen both sides alike until each middle is balanced: the same tokens are taken from the common parts.
   for (let guard = 0; guard < 64; guard++) {
     const unbalanced = imbalance(a.slice(head, a.length - tail)) || imbalance(b.slice(head, b.length - tail));
@@ -44,11 +53,16 @@ export function differingPart(before: string, after: string): DifferingPart | un
     else if (unbalanced < 0 && head > 0) head--;
     else break;
   }
-  const quote = (list: { text: string; start: number; end: number }[], text: string, from: number, to: number) => (from < to ? text.slice(list[from]!.start, list[to - 1]!.end) : '');
+  const quote = (list: { text: string; start: number; end: number }[], text: string, from: number, to: number) =>
+    from < to ? text.slice(list[from]!.start, list[to - 1]!.end) : '';
   // A removed or added list item is quoted without the comma that separated it.
   const trimSeparator = (text: string) => text.replace(/^\s*,\s*|\s*,\s*$/g, '');
   const within = enclosingCall(a.slice(0, head));
-  return { removed: trimSeparator(quote(a, before, head, a.length - tail)), added: trimSeparator(quote(b, after, head, b.length - tail)), ...(within ? { within } : {}) };
+  return {
+    removed: trimSeparator(quote(a, before, head, a.length - tail)),
+    added: trimSeparator(quote(b, after, head, b.length - tail)),
+    ...(within ? { within } : {}),
+  };
 }
 
 /** The name before the innermost `(` still open at the end of `prefix`. */
@@ -77,7 +91,12 @@ export function similarity(before: string, after: string): number {
   let head = 0;
   while (head < a.length && head < b.length && a[head]!.text === b[head]!.text) head++;
   let tail = 0;
-  while (tail < a.length - head && tail < b.length - head && a[a.length - 1 - tail]!.text === b[b.length - 1 - tail]!.text) tail++;
+  while (
+    tail < a.length - head &&
+    tail < b.length - head &&
+    a[a.length - 1 - tail]!.text === b[b.length - 1 - tail]!.text
+  )
+    tail++;
   return (head + tail) / longest;
 }
 
@@ -98,7 +117,8 @@ export function describeDifference(before: string, after: string, max = 120): st
   const part = differingPart(before, after);
   if (!part) return undefined;
   const cut = (text: string) => {
-    // Stryker disable next-line MethodExpression: a part runs from its first token's start to its last token's end (a leading comma cut with its white space), so it has no white space to trim
+    // Stryker disable next-line MethodExpression: a part runs from its first token's start to its last token's end (a
+    // leading comma cut with its white space), so it has no white space to trim
     const flat = text.replace(/\s+/g, ' ').trim();
     return flat.length > max ? `${flat.slice(0, max - 3)}...` : flat;
   };

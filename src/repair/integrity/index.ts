@@ -11,7 +11,14 @@ import { runIntegrityRules } from './run-rules.js';
 import type { TestSide } from './test-side.js';
 import type { FailingTestRef, IntegrityFinding, IntegrityPolicy, IntegrityRule, IntegrityVerdict } from './types.js';
 
-export type { FailingTestRef, IntegrityFinding, IntegrityPolicy, IntegrityRule, IntegrityRuleInput, IntegrityVerdict } from './types.js';
+export type {
+  FailingTestRef,
+  IntegrityFinding,
+  IntegrityPolicy,
+  IntegrityRule,
+  IntegrityRuleInput,
+  IntegrityVerdict,
+} from './types.js';
 export { BUILT_IN_INTEGRITY_RULE_NAMES, INTEGRITY_RULES, type IntegrityFindingName } from './rules/index.js';
 export { runIntegrityRules } from './run-rules.js';
 export { readFailingTestSources } from './oracle-inputs.js';
@@ -37,7 +44,8 @@ export function checkTestIntegrity(input: IntegrityInput): IntegrityVerdict {
     testSide: input.testSide ?? { roots: [] },
     compileErrorFiles: input.compileErrorFiles ?? new Set(),
   });
-  const allowed = (finding: IntegrityFinding) => finding.compileErrorFix === true || (finding.failingTestEdit && input.policy.allowFailingTestEdits);
+  const allowed = (finding: IntegrityFinding) =>
+    finding.compileErrorFix === true || (finding.failingTestEdit && input.policy.allowFailingTestEdits);
   return {
     blocking: findings.filter((finding) => !allowed(finding)),
     allowedFailingTestEdits: findings.filter(allowed),

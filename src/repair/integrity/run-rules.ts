@@ -9,12 +9,18 @@ export function ruleNames(rule: IntegrityRule): readonly string[] {
   return rule.reports ?? [rule.id];
 }
 
-export function runIntegrityRules(rules: readonly IntegrityRule[], input: Omit<IntegrityRuleInput, 'earlier'>): IntegrityFinding[] {
+export function runIntegrityRules(
+  rules: readonly IntegrityRule[],
+  input: Omit<IntegrityRuleInput, 'earlier'>,
+): IntegrityFinding[] {
   const owners = new Map<string, string>();
   for (const rule of rules) {
     for (const name of new Set([rule.id, ...ruleNames(rule)])) {
       const owner = owners.get(name);
-      if (owner !== undefined) throw new TypeError(`integrity rule ${rule.id}: the name "${name}" is already taken by integrity rule ${owner}`);
+      if (owner !== undefined)
+        throw new TypeError(
+          `integrity rule ${rule.id}: the name "${name}" is already taken by integrity rule ${owner}`,
+        );
       owners.set(name, rule.id);
     }
   }
@@ -22,7 +28,10 @@ export function runIntegrityRules(rules: readonly IntegrityRule[], input: Omit<I
   for (const rule of rules) {
     const names = ruleNames(rule);
     for (const finding of rule.check({ ...input, earlier: findings.map((earlier) => ({ ...earlier })) })) {
-      if (!names.includes(finding.rule)) throw new TypeError(`integrity rule ${rule.id}: a finding is named "${finding.rule}", not one of ${names.join(', ')}`);
+      if (!names.includes(finding.rule))
+        throw new TypeError(
+          `integrity rule ${rule.id}: a finding is named "${finding.rule}", not one of ${names.join(', ')}`,
+        );
       findings.push(finding);
     }
   }

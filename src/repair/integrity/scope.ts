@@ -7,7 +7,8 @@ import type { ChangeSet, FileChange } from '../../patch/types.js';
 import { testSideRootOf, type TestSide } from './test-side.js';
 
 /** Test markers in a Java file's text. */
-const TEST_MARKERS = /@(Test|ParameterizedTest|RepeatedTest|TestFactory|TestTemplate|Nested)\b|\bextends\s+TestCase\b|\borg\.junit\b|\borg\.testng\b/;
+const TEST_MARKERS =
+  /@(Test|ParameterizedTest|RepeatedTest|TestFactory|TestTemplate|Nested)\b|\bextends\s+TestCase\b|\borg\.junit\b|\borg\.testng\b/;
 
 /** A Java file that holds tests: under a test source folder, or with test markers. */
 export function looksLikeTest(path: string, text: string): boolean {
@@ -17,7 +18,12 @@ export function looksLikeTest(path: string, text: string): boolean {
 /** Build and test-runner settings that decide which tests run. */
 export function isTestConfig(path: string): boolean {
   const name = path.split('/').pop() ?? '';
-  return name === 'pom.xml' || name === 'junit-platform.properties' || /(^|\/)\.mvn\/(maven|jvm)\.config$/.test(path) || /(^|\/)META-INF\/services\/org\.junit\./.test(path);
+  return (
+    name === 'pom.xml' ||
+    name === 'junit-platform.properties' ||
+    /(^|\/)\.mvn\/(maven|jvm)\.config$/.test(path) ||
+    /(^|\/)META-INF\/services\/org\.junit\./.test(path)
+  );
 }
 
 function concerns(file: FileChange, testSide: TestSide): boolean {
@@ -43,7 +49,10 @@ function namesTestSide(file: FileChange, testSide: TestSide): boolean {
   });
 }
 
-/** Whether the check has anything to read in this change set: tests, test settings, any file on the test side, or Java code that names a place on it. */
+/**
+ * Whether the check has anything to read in this change set: tests, test settings, any file on the test side, or Java
+ * code that names a place on it.
+ */
 export function touchesTests(changeSet: ChangeSet, testSide: TestSide = { roots: [] }): boolean {
   return changeSet.files.some((file) => concerns(file, testSide));
 }

@@ -14,7 +14,17 @@
  *
  * Only what the patch adds counts: a shape already in the code before is not the fix's.
  */
-import { allTypes, fieldsOf, findBranches, findReturnStatements, maskCommentsAndLiterals, parseKept, type JavaBranch, type JavaMethod, type JavaSourceFile } from '../../java/index.js';
+import {
+  allTypes,
+  fieldsOf,
+  findBranches,
+  findReturnStatements,
+  maskCommentsAndLiterals,
+  parseKept,
+  type JavaBranch,
+  type JavaMethod,
+  type JavaSourceFile,
+} from '../../java/index.js';
 import type { FileChange } from '../../patch/types.js';
 import { conditionParts, constantValue, describeValue, equalityOf, type ConstantValue } from './constant-value.js';
 import { isMainJava } from './oracle-inputs.js';
@@ -22,7 +32,8 @@ import { constantsOf, testOracles, type FailingTestSource, type TestOracle } fro
 
 export type { FailingTestSource } from './test-oracle.js';
 
-export type SpecialCasingRule = 'literal-special-case' | 'trivial-equality' | 'constant-identity' | 'caller-inspection' | 'call-counting';
+export type SpecialCasingRule =
+  'literal-special-case' | 'trivial-equality' | 'constant-identity' | 'caller-inspection' | 'call-counting';
 
 export interface SpecialCasingFinding {
   rule: SpecialCasingRule;
@@ -37,7 +48,10 @@ const BOUNDARY_KEYS = new Set(['n:0', 'n:1', 's:', 'null', 'b:true', 'b:false'])
 /** Other keys of the same subject (not inputs of the test) that make a branch one row of a table. */
 const TABLE_ROWS = 2;
 
-export function specialCasingFindings(input: { changes: readonly FileChange[]; tests: readonly FailingTestSource[] }): SpecialCasingFinding[] {
+export function specialCasingFindings(input: {
+  changes: readonly FileChange[];
+  tests: readonly FailingTestSource[];
+}): SpecialCasingFinding[] {
   const oracles = testOracles(input.tests);
   if (oracles.length === 0) return [];
   const findings: SpecialCasingFinding[] = [];
@@ -50,7 +64,8 @@ export function specialCasingFindings(input: { changes: readonly FileChange[]; t
     findings.push(
       ...literalSpecialCases(change.path, after.file, before, oracles),
       ...trivialIdentities(change.path, after.file, before, oracles),
-      // Stryker disable next-line StringLiteral: a new file has no caller signs before; any text without StackWalker, getStackTrace, getCallerClass or test words in a literal gives none either
+      // Stryker disable next-line StringLiteral: a new file has no caller signs before; any text without StackWalker,
+      // getStackTrace, getCallerClass or test words in a literal gives none either
       ...callerInspection(change.path, after.file.text, change.before ?? '', oracles),
       ...callCounting(change.path, after.file, before),
     );
@@ -71,8 +86,14 @@ interface Hit {
   line: number;
 }
 
-function literalSpecialCases(file: string, after: JavaSourceFile, before: JavaSourceFile | undefined, oracles: readonly TestOracle[]): SpecialCasingFinding[] {
-  // Stryker disable next-line ArrayDeclaration: a known key that is not a hit key (a string without '|') never matches one
+function literalSpecialCases(
+  file: string,
+  after: JavaSourceFile,
+  before: JavaSourceFile | undefined,
+  oracles: readonly TestOracle[],
+): SpecialCasingFinding[] {
+  // Stryker disable next-line ArrayDeclaration: a known key that is not a hit key (a string without '|') never matches
+  // one
   const known = new Set(before ? oracles.flatMap((oracle) => hitsIn(file, before, oracle)).map((hit) => hit.key) : []);
   const seen = new Set<string>();
   const findings: SpecialCasingFinding[] = [];
@@ -101,11 +122,15 @@ function hitsIn(file: string, source: JavaSourceFile, oracle: TestOracle): Hit[]
     for (const method of type.methods) {
       const entries = findBranches(method).flatMap((branch) => entriesOf(branch, constants));
       const otherKeys = new Map<string, Set<ConstantValue>>();
-      for (const entry of entries) if (!oracle.inputs.has(entry.value)) otherKeys.set(entry.subject, (otherKeys.get(entry.subject) ?? new Set()).add(entry.value));
+      for (const entry of entries)
+        if (!oracle.inputs.has(entry.value))
+          otherKeys.set(entry.subject, (otherKeys.get(entry.subject) ?? new Set()).add(entry.value));
       for (const entry of entries) {
         if (!oracle.inputs.has(entry.value) || BOUNDARY_KEYS.has(entry.value)) continue;
         if ((otherKeys.get(entry.subject)?.size ?? 0) >= TABLE_ROWS) continue;
-        const result = entry.results.map((text) => constantValue(text, constants)).find((value) => value !== undefined && oracle.expected.has(value));
+        const result = entry.results
+          .map((text) => constantValue(text, constants))
+          .find((value) => value !== undefined && oracle.expected.has(value));
         if (result === undefined) continue;
         const where = `${type.name}.${method.name}`;
         hits.push({
@@ -124,20 +149,35 @@ function entriesOf(branch: JavaBranch, constants: ReadonlyMap<string, ConstantVa
   if (branch.kind === 'case') {
     return branch.labels.flatMap((label) => {
       const value = constantValue(label, constants);
-      return value === undefined ? [] : [{ subject: subjectOf(branch.condition), value, results: branch.results, branch }];
+      return value === undefined
+        ? []
+        : [{ subject: subjectOf(branch.condition), value, results: branch.results, branch }];
     });
   }
   return conditionParts(branch.condition).flatMap((part) => {
     const equality = equalityOf(part, constants);
-    // Stryker disable next-line ArrayDeclaration: an entry that is a bare string has no value, so it is never a test input and is only counted under the undefined subject
+    // Stryker disable next-line ArrayDeclaration: an entry that is a bare string has no value, so it is never a test
+    // input and is only counted under the undefined subject
     if (!equality) return [];
-    return [{ subject: subjectOf(equality.subject), value: equality.value, results: equality.negated ? branch.otherwise : branch.results, branch }];
+    return [
+      {
+        subject: subjectOf(equality.subject),
+        value: equality.value,
+        results: equality.negated ? branch.otherwise : branch.results,
+        branch,
+      },
+    ];
   });
 }
 
 // --- equals, compareTo, hashCode, toString that stop looking at the objects ---
 
-function trivialIdentities(file: string, after: JavaSourceFile, before: JavaSourceFile | undefined, oracles: readonly TestOracle[]): SpecialCasingFinding[] {
+function trivialIdentities(
+  file: string,
+  after: JavaSourceFile,
+  before: JavaSourceFile | undefined,
+  oracles: readonly TestOracle[],
+): SpecialCasingFinding[] {
   const mentioned = new Set(oracles.flatMap((oracle) => [...oracle.typeNames]));
   const tests = [...new Set(oracles.map((oracle) => oracle.test))].join(', ');
   const beforeTypes = new Map((before ? allTypes(before) : []).map((type) => [type.binaryName, type]));
@@ -145,7 +185,9 @@ function trivialIdentities(file: string, after: JavaSourceFile, before: JavaSour
   for (const type of allTypes(after)) {
     if (!mentioned.has(type.name)) continue;
     for (const method of type.methods) {
-      const previous = beforeTypes.get(type.binaryName)?.methods.find((candidate) => candidate.signature === method.signature);
+      const previous = beforeTypes
+        .get(type.binaryName)
+        ?.methods.find((candidate) => candidate.signature === method.signature);
       const shape = trivialShape(method);
       if (!shape || (previous && trivialShape(previous) === shape)) continue;
       const line = method.range.startLine;
@@ -172,10 +214,16 @@ function trivialShape(method: JavaMethod): TrivialShape | undefined {
   const returns = findReturnStatements(method);
   const params = method.parameters.map((parameter) => parameter.name);
   if (method.name === 'equals' && params.length === 1) {
-    return !readsAny(method, params) && returns.some((ret) => ret.expression !== undefined && constantValue(ret.expression) !== 'b:false') ? 'equals-true' : undefined;
+    return !readsAny(method, params) &&
+      returns.some((ret) => ret.expression !== undefined && constantValue(ret.expression) !== 'b:false')
+      ? 'equals-true'
+      : undefined;
   }
   if ((method.name === 'compareTo' && params.length === 1) || (method.name === 'compare' && params.length === 2)) {
-    return !readsAny(method, params) && returns.some((ret) => ret.expression !== undefined && constantValue(ret.expression) === 'n:0') ? 'compare-zero' : undefined;
+    return !readsAny(method, params) &&
+      returns.some((ret) => ret.expression !== undefined && constantValue(ret.expression) === 'n:0')
+      ? 'compare-zero'
+      : undefined;
   }
   if ((method.name === 'hashCode' || method.name === 'toString') && params.length === 0) {
     const statements = method.body.statements;
@@ -194,8 +242,10 @@ function readsAny(method: JavaMethod, names: readonly string[]): boolean {
   const aliases = new Set(names);
   const TYPE = String.raw`[\w.$]+(?:\s*<[^>]*>)?`;
   for (const name of names) {
-    for (const match of text.matchAll(new RegExp(String.raw`\b${name}\s+instanceof\s+${TYPE}\s+(\w+)`, 'g'))) aliases.add(match[1]!);
-    for (const match of text.matchAll(new RegExp(String.raw`\b(\w+)\s*=\s*\(\s*${TYPE}\s*\)\s*${name}\b`, 'g'))) aliases.add(match[1]!);
+    for (const match of text.matchAll(new RegExp(String.raw`\b${name}\s+instanceof\s+${TYPE}\s+(\w+)`, 'g')))
+      aliases.add(match[1]!);
+    for (const match of text.matchAll(new RegExp(String.raw`\b(\w+)\s*=\s*\(\s*${TYPE}\s*\)\s*${name}\b`, 'g')))
+      aliases.add(match[1]!);
   }
   for (const name of names) {
     text = text
@@ -218,17 +268,29 @@ const CALLER_CODE: [RegExp, string][] = [
 ];
 const TEST_WORDS = /(^|[^a-z])(org\.junit|junit|testng|surefire|failsafe|org\.apache\.maven)/i;
 
-function callerInspection(file: string, after: string, before: string, oracles: readonly TestOracle[]): SpecialCasingFinding[] {
+function callerInspection(
+  file: string,
+  after: string,
+  before: string,
+  oracles: readonly TestOracle[],
+): SpecialCasingFinding[] {
   const classNames = [...new Set(oracles.map((oracle) => oracle.className))];
   const signs = (text: string) => {
     const masked = maskCommentsAndLiterals(text);
-    // Stryker disable next-line ArrayDeclaration: a stray first element is in the signs of before and after alike, so it cancels out
+    // Stryker disable next-line ArrayDeclaration: a stray first element is in the signs of before and after alike, so
+    // it cancels out
     const found: { label: string; at: number }[] = [];
-    for (const [pattern, label] of CALLER_CODE) for (const match of masked.matchAll(pattern)) found.push({ label, at: match.index });
+    for (const [pattern, label] of CALLER_CODE)
+      for (const match of masked.matchAll(pattern)) found.push({ label, at: match.index });
     // String literals: where the mask left `"   "`, the original holds the text.
     for (const match of masked.matchAll(/"( *)"/g)) {
       const literal = text.slice(match.index + 1, match.index + match[0].length - 1);
-      if (TEST_WORDS.test(literal) || /^(Test|Tests|TestCase|IT)$/.test(literal) || classNames.some((name) => literal.includes(name))) found.push({ label: `"${literal}"`, at: match.index });
+      if (
+        TEST_WORDS.test(literal) ||
+        /^(Test|Tests|TestCase|IT)$/.test(literal) ||
+        classNames.some((name) => literal.includes(name))
+      )
+        found.push({ label: `"${literal}"`, at: match.index });
     }
     return found;
   };
@@ -242,7 +304,14 @@ function callerInspection(file: string, after: string, before: string, oracles: 
   if (added.length === 0) return [];
   const line = lineOf(after, added[0]!.at);
   const labels = [...new Set(added.map((sign) => sign.label))].join(', ');
-  return [{ rule: 'caller-inspection', file, line, message: `${file}: now inspects who calls it (${labels}, line ${line}); main code must give the same answer to a test as to any other caller` }];
+  return [
+    {
+      rule: 'caller-inspection',
+      file,
+      line,
+      message: `${file}: now inspects who calls it (${labels}, line ${line}); main code must give the same answer to a test as to any other caller`,
+    },
+  ];
 }
 
 // --- counting calls ---
@@ -251,7 +320,12 @@ const COUNTER_TYPES = /^(int|long|short|byte|Integer|Long)$/;
 const ATOMIC_COUNTER_TYPES = /^(?:java\.util\.concurrent\.atomic\.)?(AtomicInteger|AtomicLong|LongAdder)$/;
 
 function callCounting(file: string, after: JavaSourceFile, before: JavaSourceFile | undefined): SpecialCasingFinding[] {
-  const beforeFields = new Map((before ? allTypes(before) : []).map((type) => [type.binaryName, new Set(fieldsOf(type).map((field) => field.name))]));
+  const beforeFields = new Map(
+    (before ? allTypes(before) : []).map((type) => [
+      type.binaryName,
+      new Set(fieldsOf(type).map((field) => field.name)),
+    ]),
+  );
   const findings: SpecialCasingFinding[] = [];
   for (const type of allTypes(after)) {
     const known = beforeFields.get(type.binaryName) ?? new Set<string>();
@@ -260,8 +334,10 @@ function callCounting(file: string, after: JavaSourceFile, before: JavaSourceFil
         field.kind === 'field' &&
         field.modifiers.includes('static') &&
         !known.has(field.name) &&
-        // Stryker disable next-line StringLiteral: a final integral field cannot be incremented (javac refuses it), so it is never counted whether or not it is let in
-        ((COUNTER_TYPES.test(field.type) && !field.modifiers.includes('final')) || ATOMIC_COUNTER_TYPES.test(field.type)),
+        // Stryker disable next-line StringLiteral: a final integral field cannot be incremented (javac refuses it), so
+        // it is never counted whether or not it is let in
+        ((COUNTER_TYPES.test(field.type) && !field.modifiers.includes('final')) ||
+          ATOMIC_COUNTER_TYPES.test(field.type)),
     );
     if (counters.length === 0) continue;
     const text = maskCommentsAndLiterals(after.text.slice(type.range.start, type.range.end));
@@ -272,9 +348,17 @@ function callCounting(file: string, after: JavaSourceFile, before: JavaSourceFil
         String.raw`\b${name}\s*(\+\+|--|[+-]=)|(\+\+|--)\s*${name}\b|\b${name}\s*=\s*${name}\s*[+-]|\b${name}\s*\.\s*(incrementAndGet|getAndIncrement|addAndGet|getAndAdd|increment|add|decrementAndGet|getAndDecrement)\s*\(`,
       ).test(text);
       if (!counted) continue;
-      // Stryker disable next-line MethodExpression: without the filter the field's own name is in the list twice, which finds the same conditions
-      const names = [name, ...[...text.matchAll(new RegExp(String.raw`\b(\w+)\s*=(?!=)[^;]*\b${name}\b`, 'g'))].map((match) => match[1]!).filter((alias) => alias !== name)];
-      const branchOn = conditions.find((condition) => names.some((alias) => new RegExp(String.raw`\b${alias}\b`).test(condition)));
+      // Stryker disable next-line MethodExpression: without the filter the field's own name is in the list twice, which
+      // finds the same conditions
+      const names = [
+        name,
+        ...[...text.matchAll(new RegExp(String.raw`\b(\w+)\s*=(?!=)[^;]*\b${name}\b`, 'g'))]
+          .map((match) => match[1]!)
+          .filter((alias) => alias !== name),
+      ];
+      const branchOn = conditions.find((condition) =>
+        names.some((alias) => new RegExp(String.raw`\b${alias}\b`).test(condition)),
+      );
       if (!branchOn) continue;
       findings.push({
         rule: 'call-counting',

@@ -10,7 +10,16 @@
  * but not lose an assertion, get one that cannot fail, or expect another literal value.
  */
 import { tokenText, type JavaMethod, type JavaSourceFile, type JavaStatement } from '../../java/index.js';
-import { assertionsIn, cannotFail, checkingCalls, EXPECTED_FIRST, isFail, oneLine, swallowingTry, type Assertion } from './assertions.js';
+import {
+  assertionsIn,
+  cannotFail,
+  checkingCalls,
+  EXPECTED_FIRST,
+  isFail,
+  oneLine,
+  swallowingTry,
+  type Assertion,
+} from './assertions.js';
 import { describeDifference } from './differing-part.js';
 import type { IntegrityFinding, TestComparisonFinding } from './types.js';
 
@@ -32,7 +41,14 @@ export function testBodyFindings(input: TestBodyInput): IntegrityFinding[] {
   const findings: IntegrityFinding[] = [];
   const failed = input.failed;
   const finding = (rule: TestComparisonFinding, message: string, line?: number) =>
-    findings.push({ rule, file: input.file, test: input.test, ...(line ? { line } : {}), message, failingTestEdit: failed });
+    findings.push({
+      rule,
+      file: input.file,
+      test: input.test,
+      ...(line ? { line } : {}),
+      message,
+      failingTestEdit: failed,
+    });
   const test = failed ? input.test : `${input.test} (a test that passed)`;
 
   if (failed) annotationChanges(input, finding);
@@ -47,14 +63,21 @@ export function testBodyFindings(input: TestBodyInput): IntegrityFinding[] {
     const removed = gap.removed.map((index) => beforeStatements[index]!);
     const added = gap.added.map((index) => afterStatements[index]!);
     const reported = findings.length;
-    const replacements = added.flatMap((statement) => assertionsIn(statement)).filter((assertion) => !beforeAll.has(assertion.key));
+    const replacements = added
+      .flatMap((statement) => assertionsIn(statement))
+      .filter((assertion) => !beforeAll.has(assertion.key));
 
     for (const assertion of removed.flatMap((statement) => assertionsIn(statement))) {
       if ((afterAll.get(assertion.key) ?? 0) >= (beforeAll.get(assertion.key) ?? 0)) {
         // Still there, somewhere else now: only a catch that swallows it changes its meaning.
         for (const kept of afterAssertions.filter((a) => a.key === assertion.key)) {
           const swallow = swallowingTry(input.after, kept.range);
-          if (swallow) finding('assertion-swallowed', `wrapped \`${oneLine(assertion.text)}\` in ${test} in a try block whose \`${swallow}\` swallows its failure`, kept.range.startLine);
+          if (swallow)
+            finding(
+              'assertion-swallowed',
+              `wrapped \`${oneLine(assertion.text)}\` in ${test} in a try block whose \`${swallow}\` swallows its failure`,
+              kept.range.startLine,
+            );
         }
         continue;
       }
@@ -65,7 +88,11 @@ export function testBodyFindings(input: TestBodyInput): IntegrityFinding[] {
       } else if (isFail(assertion)) {
         finding('fail-removed', `removed \`${oneLine(assertion.text)}\` from ${test}`, assertion.range.startLine);
       } else if (commentedOut(input.afterFile, input.after, assertion)) {
-        finding('assertion-removed', `commented out \`${oneLine(assertion.text)}\` in ${test}`, assertion.range.startLine);
+        finding(
+          'assertion-removed',
+          `commented out \`${oneLine(assertion.text)}\` in ${test}`,
+          assertion.range.startLine,
+        );
       } else {
         finding('assertion-removed', `deleted \`${oneLine(assertion.text)}\` from ${test}`, assertion.range.startLine);
       }
@@ -77,7 +104,11 @@ export function testBodyFindings(input: TestBodyInput): IntegrityFinding[] {
       const first = removed[0]!;
       const was = removed.map((s) => s.text).join(' ');
       const now = added.map((s) => s.text).join(' ');
-      finding('failing-test-changed', added.length > 0 ? changedText(was, now, test) : `deleted \`${oneLine(was)}\` in ${test}`, first.range.startLine);
+      finding(
+        'failing-test-changed',
+        added.length > 0 ? changedText(was, now, test) : `deleted \`${oneLine(was)}\` in ${test}`,
+        first.range.startLine,
+      );
       continue;
     }
     for (const statement of added) {
@@ -89,21 +120,33 @@ export function testBodyFindings(input: TestBodyInput): IntegrityFinding[] {
   return findings;
 }
 
-function annotationChanges(input: TestBodyInput, finding: (rule: TestComparisonFinding, message: string, line?: number) => void): void {
-  const judged = (list: JavaMethod['annotations']) => list.filter((annotation) => !input.judgedElsewhere(annotation.name));
+function annotationChanges(
+  input: TestBodyInput,
+  finding: (rule: TestComparisonFinding, message: string, line?: number) => void,
+): void {
+  const judged = (list: JavaMethod['annotations']) =>
+    list.filter((annotation) => !input.judgedElsewhere(annotation.name));
   const before = judged(input.before.annotations);
   const after = judged(input.after.annotations);
   const compact = (text: string) => text.replace(/\s+/g, '');
-  const removed = before.filter((annotation) => !after.some((other) => compact(other.text) === compact(annotation.text)));
+  const removed = before.filter(
+    (annotation) => !after.some((other) => compact(other.text) === compact(annotation.text)),
+  );
   const added = after.filter((annotation) => !before.some((other) => compact(other.text) === compact(annotation.text)));
   for (const annotation of removed) {
     const replaced = added.find((other) => other.name === annotation.name);
-    const change = replaced ? changedText(annotation.text, replaced.text, `on ${input.test}`) : `removed \`${oneLine(annotation.text)}\` from ${input.test}`;
+    const change = replaced
+      ? changedText(annotation.text, replaced.text, `on ${input.test}`)
+      : `removed \`${oneLine(annotation.text)}\` from ${input.test}`;
     finding('failing-test-changed', change, (replaced ?? annotation).range.startLine);
   }
   for (const annotation of added) {
     if (removed.some((other) => other.name === annotation.name)) continue;
-    finding('failing-test-changed', `added \`${oneLine(annotation.text)}\` to ${input.test}`, annotation.range.startLine);
+    finding(
+      'failing-test-changed',
+      `added \`${oneLine(annotation.text)}\` to ${input.test}`,
+      annotation.range.startLine,
+    );
   }
 }
 
@@ -115,14 +158,30 @@ function takeReplacement(candidates: Assertion[], original: Assertion): Assertio
 }
 
 /** How an assertion was replaced; for a test that passed, only a weaker or literally different expectation counts. */
-function describeReplacement(original: Assertion, replacement: Assertion, test: string, failed: boolean): [TestComparisonFinding, string] | undefined {
+function describeReplacement(
+  original: Assertion,
+  replacement: Assertion,
+  test: string,
+  failed: boolean,
+): [TestComparisonFinding, string] | undefined {
   const was = `\`${oneLine(original.text)}\``;
-  if (cannotFail(replacement)) return ['assertion-weakened', `replaced ${was} in ${test} by \`${oneLine(replacement.text)}\`, which cannot fail`];
+  if (cannotFail(replacement))
+    return ['assertion-weakened', `replaced ${was} in ${test} by \`${oneLine(replacement.text)}\`, which cannot fail`];
   if (original.name === replacement.name) {
     const changed = changedArgument(original, replacement);
     // Stryker disable next-line MethodExpression: the parser's argument texts are trimmed already
-    if (!failed) return changed && LITERAL.test(changed.from.trim()) && LITERAL.test(changed.to.trim()) ? ['assertion-changed', `changed the expected value of \`${changed.call}\` in ${test} from \`${oneLine(changed.from, 60)}\` to \`${oneLine(changed.to, 60)}\``] : undefined;
-    if (changed) return ['assertion-changed', `changed the expected value of \`${changed.call}\` in ${test} from \`${oneLine(changed.from, 60)}\` to \`${oneLine(changed.to, 60)}\``];
+    if (!failed)
+      return changed && LITERAL.test(changed.from.trim()) && LITERAL.test(changed.to.trim())
+        ? [
+            'assertion-changed',
+            `changed the expected value of \`${changed.call}\` in ${test} from \`${oneLine(changed.from, 60)}\` to \`${oneLine(changed.to, 60)}\``,
+          ]
+        : undefined;
+    if (changed)
+      return [
+        'assertion-changed',
+        `changed the expected value of \`${changed.call}\` in ${test} from \`${oneLine(changed.from, 60)}\` to \`${oneLine(changed.to, 60)}\``,
+      ];
     return ['assertion-changed', changedText(original.text, replacement.text, test)];
   }
   return failed ? ['assertion-changed', `replaced ${was} in ${test} by \`${oneLine(replacement.text)}\``] : undefined;
@@ -137,14 +196,18 @@ function changedText(was: string, now: string, where: string): string {
   const flat = (text: string) => text.replace(/\s+/g, ' ').trim();
   // Stryker disable next-line Regex: `where` is a test name (no spaces) or `on <test>`, so the anchor changes nothing
   const place = /^(on|in) /.test(where) ? where : `in ${where}`;
-  if (flat(was).length <= 100 && flat(now).length <= 100) return `changed \`${flat(was)}\` to \`${flat(now)}\` ${place}`;
+  if (flat(was).length <= 100 && flat(now).length <= 100)
+    return `changed \`${flat(was)}\` to \`${flat(now)}\` ${place}`;
   return `changed \`${oneLine(was, 60)}\` ${place}: ${describeDifference(was, now) ?? 'white space only'}`;
 }
 
 const LITERAL = /^(-?\d[\d_]*(\.\d+)?[lLfFdD]?|"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|true|false|null)$/;
 
 /** The expected value that changed: the first argument of assertEquals & co, or the argument of a chained matcher. */
-function changedArgument(original: Assertion, replacement: Assertion): { call: string; from: string; to: string } | undefined {
+function changedArgument(
+  original: Assertion,
+  replacement: Assertion,
+): { call: string; from: string; to: string } | undefined {
   const compact = (text: string) => text.replace(/\s+/g, '');
   // Compared without failure messages: a message added alongside does not hide the change.
   const was = checkingCalls(original.calls);
@@ -154,8 +217,11 @@ function changedArgument(original: Assertion, replacement: Assertion): { call: s
   const other = now[0];
   if (!first || !other) return undefined;
   if (was.length === 1 && EXPECTED_FIRST.has(first.name) && first.arguments.length === other.arguments.length) {
-    const rest = first.arguments.slice(1).every((argument, index) => compact(argument) === compact(other.arguments[index + 1] ?? ''));
-    if (rest && compact(first.arguments[0] ?? '') !== compact(other.arguments[0] ?? '')) return { call: first.name, from: first.arguments[0]!, to: other.arguments[0]! };
+    const rest = first.arguments
+      .slice(1)
+      .every((argument, index) => compact(argument) === compact(other.arguments[index + 1] ?? ''));
+    if (rest && compact(first.arguments[0] ?? '') !== compact(other.arguments[0] ?? ''))
+      return { call: first.name, from: first.arguments[0]!, to: other.arguments[0]! };
     return undefined;
   }
   // assertThat(actual).isEqualTo(expected): the subject stays, a matcher's argument moves.
@@ -175,13 +241,22 @@ function changedArgument(original: Assertion, replacement: Assertion): { call: s
 function commentedOut(file: JavaSourceFile, method: JavaMethod, assertion: Assertion): boolean {
   const needle = assertion.text.replace(/\s+/g, '');
   return file.comments.some(
-    (comment) => comment.range.start >= method.range.start && comment.range.end <= method.range.end && comment.text.replace(/^\/\/|^\/\*|\*\/$/g, '').replace(/\s+|^\*/gm, '').includes(needle),
+    (comment) =>
+      comment.range.start >= method.range.start &&
+      comment.range.end <= method.range.end &&
+      comment.text
+        .replace(/^\/\/|^\/\*|\*\/$/g, '')
+        .replace(/\s+|^\*/gm, '')
+        .includes(needle),
   );
 }
 
 /** A statement's tokens, with each assertion in it reduced to what it checks. */
 function statementKey(statement: JavaStatement): string {
-  return assertionsIn(statement).reduce((text, assertion) => text.replace(assertion.tokens, assertion.key), tokenText(statement));
+  return assertionsIn(statement).reduce(
+    (text, assertion) => text.replace(assertion.tokens, assertion.key),
+    tokenText(statement),
+  );
 }
 
 function isAssertionStatement(statement: JavaStatement): boolean {
@@ -203,7 +278,8 @@ export function differingRuns(before: string[], after: string[]): { removed: num
   const m = after.length;
   const lcs: number[][] = Array.from({ length: n + 1 }, () => new Array<number>(m + 1).fill(0));
   for (let i = n - 1; i >= 0; i--) {
-    for (let j = m - 1; j >= 0; j--) lcs[i]![j] = before[i] === after[j] ? lcs[i + 1]![j + 1]! + 1 : Math.max(lcs[i + 1]![j]!, lcs[i]![j + 1]!);
+    for (let j = m - 1; j >= 0; j--)
+      lcs[i]![j] = before[i] === after[j] ? lcs[i + 1]![j + 1]! + 1 : Math.max(lcs[i + 1]![j]!, lcs[i]![j + 1]!);
   }
   const runs: { removed: number[]; added: number[] }[] = [];
   let current: { removed: number[]; added: number[] } | undefined;

@@ -6,7 +6,15 @@
  * special-casing.ts asks whether a patch to main code answers these inputs with these
  * expected values instead of fixing the code.
  */
-import { allTypes, fieldsOf, findMethodCalls, maskCommentsAndLiterals, parseKept, type JavaMethod, type JavaType } from '../../java/index.js';
+import {
+  allTypes,
+  fieldsOf,
+  findMethodCalls,
+  maskCommentsAndLiterals,
+  parseKept,
+  type JavaMethod,
+  type JavaType,
+} from '../../java/index.js';
 import { assertionsIn, checkingCalls, EXPECTED_FIRST, type Assertion } from './assertions.js';
 import { constantValue, literalsIn, tokenize, type ConstantValue } from './constant-value.js';
 import type { FailingTestRef } from './types.js';
@@ -46,10 +54,17 @@ export function testOracles(sources: readonly FailingTestSource[]): TestOracle[]
     const constants = constantsOf(types);
     // Stryker disable next-line ArrayDeclaration: the made-up text is not a Java name, so no type is ever taken for it
     const typeNames = new Set(maskCommentsAndLiterals(source.text).match(/\b[A-Z][\w$]*\b/g) ?? []);
-    const tests = type.methods.filter((method) => method.kind === 'method' && method.annotations.some((a) => TEST_ANNOTATION.test(a.name)));
+    const tests = type.methods.filter(
+      (method) => method.kind === 'method' && method.annotations.some((a) => TEST_ANNOTATION.test(a.name)),
+    );
     const named = tests.filter((method) => method.name === source.ref.method);
     for (const method of named.length > 0 ? named : tests) {
-      oracles.push({ test: `${type.binaryName}#${method.name}`, ...valuesOf(method, type, constants), typeNames, className: type.name });
+      oracles.push({
+        test: `${type.binaryName}#${method.name}`,
+        ...valuesOf(method, type, constants),
+        typeNames,
+        className: type.name,
+      });
     }
   }
   return oracles;
@@ -58,7 +73,9 @@ export function testOracles(sources: readonly FailingTestSource[]): TestOracle[]
 /** `static final` fields whose initialiser is a constant, by simple name. */
 export function constantsOf(types: readonly JavaType[]): Map<string, ConstantValue> {
   const names = new Map<string, ConstantValue>();
-  const fields = types.flatMap((type) => fieldsOf(type)).filter((field) => field.modifiers.includes('static') && field.modifiers.includes('final'));
+  const fields = types
+    .flatMap((type) => fieldsOf(type))
+    .filter((field) => field.modifiers.includes('static') && field.modifiers.includes('final'));
   // Twice: a constant may be defined by one declared after it.
   for (let pass = 0; pass < 2; pass++) {
     for (const field of fields) {
@@ -70,40 +87,54 @@ export function constantsOf(types: readonly JavaType[]): Map<string, ConstantVal
   return names;
 }
 
-function valuesOf(method: JavaMethod, type: JavaType, constants: ReadonlyMap<string, ConstantValue>): Pick<TestOracle, 'inputs' | 'expected'> {
+function valuesOf(
+  method: JavaMethod,
+  type: JavaType,
+  constants: ReadonlyMap<string, ConstantValue>,
+): Pick<TestOracle, 'inputs' | 'expected'> {
   const inputs = new Set<ConstantValue>();
   const expected = new Set<ConstantValue>();
   const assertions = assertionsIn(method);
-  // Stryker disable next-line ArrayDeclaration: a made-up text holds no literal or constant name, and replacing it in the body changes nothing
+  // Stryker disable next-line ArrayDeclaration: a made-up text holds no literal or constant name, and replacing it in
+  // the body changes nothing
   const expectedTexts: string[] = [];
   for (const assertion of assertions) expectedTexts.push(...expectedOf(assertion, expected));
   for (const text of expectedTexts) valuesIn(text, constants).forEach((value) => expected.add(value));
 
   // What is left of the method once the expected values are taken out: what it passes in.
-  // Stryker disable next-line StringLiteral: only a method without a body gets the made-up text, which holds no literal or constant name
+  // Stryker disable next-line StringLiteral: only a method without a body gets the made-up text, which holds no literal
+  // or constant name
   let rest = method.body?.text ?? '';
   // The expected value itself, not the same characters inside another literal or name
   // (`int a = 353; assertEquals(5, f(a))` passes in 353).
-  for (const text of expectedTexts) rest = rest.replace(new RegExp(String.raw`(?<![\w$.])${escapeRegExp(text)}(?![\w$.])`), ' ');
+  for (const text of expectedTexts)
+    rest = rest.replace(new RegExp(String.raw`(?<![\w$.])${escapeRegExp(text)}(?![\w$.])`), ' ');
   valuesIn(rest, constants).forEach((value) => inputs.add(value));
-  const inAssertion = new Set(assertions.flatMap((assertion) => assertion.calls.map((call) => `${call.range.start}:${call.name}`)));
+  const inAssertion = new Set(
+    assertions.flatMap((assertion) => assertion.calls.map((call) => `${call.range.start}:${call.name}`)),
+  );
   // Only the methods this test calls are asked whether they assert: reading every method of
   // a large test class for each failing test (jsoup's HtmlParserTest) took a second.
   const asserts = new Map<string, boolean>();
   const isHelper = (name: string) => {
     let known = asserts.get(name);
     if (known === undefined) {
-      known = type.methods.some((candidate) => candidate !== method && candidate.name === name && assertionsIn(candidate).length > 0);
+      known = type.methods.some(
+        (candidate) => candidate !== method && candidate.name === name && assertionsIn(candidate).length > 0,
+      );
       asserts.set(name, known);
     }
     return known;
   };
   for (const call of findMethodCalls(method)) {
     if (inAssertion.has(`${call.range.start}:${call.name}`)) continue;
-    const values = call.arguments.map((argument) => constantValue(argument, constants)).filter((value): value is ConstantValue => value !== undefined);
+    const values = call.arguments
+      .map((argument) => constantValue(argument, constants))
+      .filter((value): value is ConstantValue => value !== undefined);
     values.forEach((value) => inputs.add(value));
     // `check(7, 49)`: a helper of the test class that asserts; its arguments are inputs and expectations alike.
-    if ((!call.qualifier || call.qualifier === 'this') && isHelper(call.name)) values.forEach((value) => expected.add(value));
+    if ((!call.qualifier || call.qualifier === 'this') && isHelper(call.name))
+      values.forEach((value) => expected.add(value));
   }
   // Parameterised tests: `@CsvSource({"7, 49"})` rows hold both; `@ValueSource(ints = {7})` inputs.
   for (const annotation of method.annotations) {
@@ -126,13 +157,15 @@ function valuesOf(method: JavaMethod, type: JavaType, constants: ReadonlyMap<str
 function expectedOf(assertion: Assertion, expected: Set<ConstantValue>): string[] {
   const calls = checkingCalls(assertion.calls);
   const first = calls[0];
-  // Stryker disable next-line ArrayDeclaration: a made-up expected text holds no value, and it is nowhere in the body to take out
+  // Stryker disable next-line ArrayDeclaration: a made-up expected text holds no value, and it is nowhere in the body
+  // to take out
   if (!first) return [];
   if (EXPECTED_FIRST.has(first.name) && first.arguments.length >= 2) return [first.arguments[0]!];
   if (first.name === 'assertTrue') expected.add('b:true');
   if (first.name === 'assertFalse') expected.add('b:false');
   if (first.name === 'assertNull') expected.add('null');
-  // Stryker disable next-line ArrayDeclaration: a made-up expected text holds no value, and it is nowhere in the body to take out
+  // Stryker disable next-line ArrayDeclaration: a made-up expected text holds no value, and it is nowhere in the body
+  // to take out
   if (first.name !== 'assertThat' && first.name !== 'then') return [];
   // Stryker disable next-line MethodExpression: the first call is assertThat or then, which IMPLIED does not name
   for (const call of calls.slice(1)) if (IMPLIED[call.name]) expected.add(IMPLIED[call.name]!);

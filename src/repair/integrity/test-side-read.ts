@@ -19,7 +19,9 @@ export async function readTestSide(projectRoot: string): Promise<TestSide> {
     poms.push({ dir, text });
     const project = parsePomProject(text);
     for (const module of project ? pomModules(project) : []) {
-      const child = path.posix.normalize(dir === '' ? module.replace(/\\/g, '/') : `${dir}/${module.replace(/\\/g, '/')}`).replace(/\/(pom\.xml)?$/, '');
+      const child = path.posix
+        .normalize(dir === '' ? module.replace(/\\/g, '/') : `${dir}/${module.replace(/\\/g, '/')}`)
+        .replace(/\/(pom\.xml)?$/, '');
       if (child.startsWith('..') || child.includes('${') || child.endsWith('.xml')) continue;
       await visit(child === '.' ? '' : child, depth + 1);
     }

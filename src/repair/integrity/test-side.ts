@@ -14,7 +14,15 @@
  *   and testFixtures-style folders (`src/testFixtures/`, `src/test-fixtures/`) of any module.
  */
 import path from 'node:path';
-import { childNode, childText, isNode, parsePomProject, pomDependencies, pomInterpolator, type PomNode } from '../../maven/pom.js';
+import {
+  childNode,
+  childText,
+  isNode,
+  parsePomProject,
+  pomDependencies,
+  pomInterpolator,
+  type PomNode,
+} from '../../maven/pom.js';
 import type { TestSide, TestSideRoot } from '../../plugins/contracts.js';
 
 export type { TestSide, TestSideRoot };
@@ -39,7 +47,13 @@ export function testSideRootOf(side: TestSide, file: string): TestSideRoot | und
   const conventional = CONVENTIONAL.exec(file);
   if (!conventional) return undefined;
   const dir = file.slice(0, conventional.index + conventional[0].length - 1);
-  return { dir, what: conventional[2] === 'test' || conventional[2] === 'it' || conventional[2] === 'integration-test' ? 'test sources and resources' : 'test fixtures' };
+  return {
+    dir,
+    what:
+      conventional[2] === 'test' || conventional[2] === 'it' || conventional[2] === 'integration-test'
+        ? 'test sources and resources'
+        : 'test fixtures',
+  };
 }
 
 export function testSideOf(poms: readonly ModulePom[]): TestSide {
@@ -51,22 +65,35 @@ export function testSideOf(poms: readonly ModulePom[]): TestSide {
     const artifactId = childText(project, 'artifactId');
     const groupId = childText(project, 'groupId') ?? childText(childNode(project, 'parent') ?? {}, 'groupId');
     const name = artifactId ?? (pom.dir || 'the root project');
-    modules.push({ dir: pom.dir, name, project, ...(artifactId ? { artifactId } : {}), ...(groupId ? { groupId } : {}) });
+    modules.push({
+      dir: pom.dir,
+      name,
+      project,
+      ...(artifactId ? { artifactId } : {}),
+      ...(groupId ? { groupId } : {}),
+    });
     const add = (folder: string | undefined, what: string) => {
       const dir = folder === undefined ? undefined : projectFolder(pom.dir, folder, pomInterpolator(project));
-      if (dir !== undefined && !roots.some((root) => root.dir === dir)) roots.push({ dir, what: `${what} of module ${name}` });
+      if (dir !== undefined && !roots.some((root) => root.dir === dir))
+        roots.push({ dir, what: `${what} of module ${name}` });
     };
     for (const build of builds(project)) {
       add(childText(build, 'testSourceDirectory'), 'test sources');
-      for (const resource of listOf(childNode(build, 'testResources'), 'testResource')) add(childText(resource, 'directory'), 'test resources');
+      for (const resource of listOf(childNode(build, 'testResources'), 'testResource'))
+        add(childText(resource, 'directory'), 'test resources');
       for (const plugin of listOf(childNode(build, 'plugins'), 'plugin')) {
         for (const execution of listOf(childNode(plugin, 'executions'), 'execution')) {
           const goals = texts(childNode(execution, 'goals')?.goal);
           const configuration = childNode(execution, 'configuration');
           if (!configuration) continue;
-          if (goals.includes('add-test-source')) for (const source of texts(childNode(configuration, 'sources')?.source)) add(source, 'test sources');
-          if (goals.includes('add-test-resource')) for (const resource of listOf(childNode(configuration, 'resources'), 'resource')) add(childText(resource, 'directory'), 'test resources');
-          if (goals.includes('testCompile')) for (const root of texts(childNode(configuration, 'compileSourceRoots')?.compileSourceRoot)) add(root, 'test sources');
+          if (goals.includes('add-test-source'))
+            for (const source of texts(childNode(configuration, 'sources')?.source)) add(source, 'test sources');
+          if (goals.includes('add-test-resource'))
+            for (const resource of listOf(childNode(configuration, 'resources'), 'resource'))
+              add(childText(resource, 'directory'), 'test resources');
+          if (goals.includes('testCompile'))
+            for (const root of texts(childNode(configuration, 'compileSourceRoots')?.compileSourceRoot))
+              add(root, 'test sources');
         }
       }
     }
@@ -77,13 +104,20 @@ export function testSideOf(poms: readonly ModulePom[]): TestSide {
       other === module
         ? []
         : pomDependencies(other.project)
-            .filter((dependency) => dependency.artifactId === module.artifactId && (module.groupId === undefined || dependency.groupId === module.groupId))
+            .filter(
+              (dependency) =>
+                dependency.artifactId === module.artifactId &&
+                (module.groupId === undefined || dependency.groupId === module.groupId),
+            )
             .map((dependency) => ({ by: other.name, scope: dependency.scope, type: dependency.type })),
     );
     const mainArtifactUses = uses.filter((use) => use.type !== 'test-jar');
     if (mainArtifactUses.length > 0 && mainArtifactUses.every((use) => use.scope === 'test')) {
       const users = [...new Set(mainArtifactUses.map((use) => use.by))].join(', ');
-      roots.push({ dir: module.dir, what: `test-support module ${module.name} (${users} use${mainArtifactUses.length === 1 ? 's' : ''} it only in test scope)` });
+      roots.push({
+        dir: module.dir,
+        what: `test-support module ${module.name} (${users} use${mainArtifactUses.length === 1 ? 's' : ''} it only in test scope)`,
+      });
     }
   }
   return { roots };
@@ -92,7 +126,9 @@ export function testSideOf(poms: readonly ModulePom[]): TestSide {
 /** The project's and each profile's `<build>`. */
 function builds(project: PomNode): PomNode[] {
   const profiles = listOf(childNode(project, 'profiles'), 'profile');
-  return [childNode(project, 'build'), ...profiles.map((profile) => childNode(profile, 'build'))].filter((build): build is PomNode => build !== undefined);
+  return [childNode(project, 'build'), ...profiles.map((profile) => childNode(profile, 'build'))].filter(
+    (build): build is PomNode => build !== undefined,
+  );
 }
 
 function listOf(node: PomNode | undefined, name: string): PomNode[] {
@@ -101,7 +137,9 @@ function listOf(node: PomNode | undefined, name: string): PomNode[] {
 }
 
 function texts(value: unknown): string[] {
-  return (Array.isArray(value) ? value : [value]).filter((item): item is string => typeof item === 'string' && item.trim() !== '').map((item) => item.trim());
+  return (Array.isArray(value) ? value : [value])
+    .filter((item): item is string => typeof item === 'string' && item.trim() !== '')
+    .map((item) => item.trim());
 }
 
 /**

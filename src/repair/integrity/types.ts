@@ -1,8 +1,18 @@
-/** What the test-integrity check reads and what it finds (the shapes a plugin's rules share are in plugins/contracts.ts). */
+/**
+ * What the test-integrity check reads and what it finds (the shapes a plugin's rules share are in
+ * plugins/contracts.ts).
+ */
 
 import type { IntegrityFinding } from '../../plugins/contracts.js';
 
-export type { FailingTestRef, IntegrityFinding, IntegrityRule, IntegrityRuleInput, TestSide, TestSideRoot } from '../../plugins/contracts.js';
+export type {
+  FailingTestRef,
+  IntegrityFinding,
+  IntegrityRule,
+  IntegrityRuleInput,
+  TestSide,
+  TestSideRoot,
+} from '../../plugins/contracts.js';
 
 export interface IntegrityPolicy {
   /** `tests.allowFailingTestEdits`: a fix may change the tests that failed (the test itself may be wrong). */

@@ -16,9 +16,13 @@ export function openAttemptRecord(n: number, proposal: Proposal, fingerprints: s
     n,
     source: proposal.source,
     // A call that failed outright still gets one, unique to it, so it never counts as a repeat.
-    fingerprint: fingerprints[0] ?? fingerprintText(`attempt ${n} (${proposal.source}): ${describeProblems(proposal.problems)}`),
+    fingerprint:
+      fingerprints[0] ?? fingerprintText(`attempt ${n} (${proposal.source}): ${describeProblems(proposal.problems)}`),
     // What became of a proposal without a change set; a built one gets its outcome later.
-    outcome: !proposal.changeSet && proposal.problems[0] && isPlacementProblem(proposal.problems[0]) ? 'not-applicable' : 'rejected',
+    outcome:
+      !proposal.changeSet && proposal.problems[0] && isPlacementProblem(proposal.problems[0])
+        ? 'not-applicable'
+        : 'rejected',
     filesChanged: proposal.changeSet ? proposal.changeSet.files.map((file) => file.path) : [],
     timings: { modelMs: proposal.modelMs, ...(proposal.promptMs !== undefined ? { promptMs: proposal.promptMs } : {}) },
     ...(proposal.summary ? { summary: proposal.summary } : {}),
@@ -28,7 +32,11 @@ export function openAttemptRecord(n: number, proposal: Proposal, fingerprints: s
 }
 
 /** What the build found, into the record and the run's timings (the outcome is the loop's to set). */
-export function recordVerification(record: AttemptRecord, verification: Verification, timings: { applyMs: number; verifyMs: number }): void {
+export function recordVerification(
+  record: AttemptRecord,
+  verification: Verification,
+  timings: { applyMs: number; verifyMs: number },
+): void {
   timings.applyMs += verification.applyMs;
   timings.verifyMs += verification.verifyMs;
   record.timings.applyMs = verification.applyMs;
@@ -42,7 +50,9 @@ export function recordVerification(record: AttemptRecord, verification: Verifica
 /** The change set's fingerprint first (it is the record's), then the proposal's own. */
 export function fingerprintsOf(proposal: Proposal, fingerprint: (changeSet: ChangeSet) => string): string[] {
   const ofChangeSet = proposal.fingerprint ?? (proposal.changeSet ? fingerprint(proposal.changeSet) : undefined);
-  return [ofChangeSet, proposal.proposalFingerprint].filter((value): value is string => typeof value === 'string' && value !== '');
+  return [ofChangeSet, proposal.proposalFingerprint].filter(
+    (value): value is string => typeof value === 'string' && value !== '',
+  );
 }
 
 export function describeProblems(problems: PatchProblem[]): string {

@@ -1,4 +1,10 @@
-import { changeSetFromModelText, checkPathsOnDisk, fingerprintProposedEdits, fingerprintText, validateChangeSet } from '../../patch/index.js';
+import {
+  changeSetFromModelText,
+  checkPathsOnDisk,
+  fingerprintProposedEdits,
+  fingerprintText,
+  validateChangeSet,
+} from '../../patch/index.js';
 import type { PatchPolicy } from '../../patch/index.js';
 import type { ChangeSet, PatchProblem } from '../../patch/types.js';
 
@@ -17,7 +23,11 @@ export interface CheckedChange {
 }
 
 /** Model text -> placed, validated change set against the original tree plus `base`. */
-export async function checkProposedChange(text: string, base: ChangeSet, checker: ChangeChecker): Promise<CheckedChange> {
+export async function checkProposedChange(
+  text: string,
+  base: ChangeSet,
+  checker: ChangeChecker,
+): Promise<CheckedChange> {
   const overlay = new Map<string, string | null>();
   for (const change of base.files) {
     if (change.oldPath) overlay.set(change.oldPath, null);

@@ -49,7 +49,9 @@ export function overlayRead(
  * an attempt read the same tree through the same function, so src/java's viewJavaFile
  * parses each file of it once for all of them (and again only once a new base is adopted).
  */
-export function overlayReaders(readOriginal: (path: string) => Promise<string | undefined>): (changes: ChangeSet) => (path: string) => Promise<string | undefined> {
+export function overlayReaders(
+  readOriginal: (path: string) => Promise<string | undefined>,
+): (changes: ChangeSet) => (path: string) => Promise<string | undefined> {
   const readers = new WeakMap<ChangeSet, (path: string) => Promise<string | undefined>>();
   return (changes) => {
     let reader = readers.get(changes);

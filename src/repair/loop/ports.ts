@@ -93,7 +93,16 @@ export interface LoopPorts {
    * One model call (an agent session may take up to `modelCallsLeft` calls, `attemptsLeft`
    * builds and `secondsLeft`); throws ProviderUnavailable when the provider cannot serve.
    */
-  modelProposal(input: { diagnosis: Diagnosis; base: ChangeSet; history: AttemptRecord[]; n: number; modelCallsLeft: number; attemptsLeft: number; secondsLeft: number; signal?: AbortSignal }): Promise<Proposal>;
+  modelProposal(input: {
+    diagnosis: Diagnosis;
+    base: ChangeSet;
+    history: AttemptRecord[];
+    n: number;
+    modelCallsLeft: number;
+    attemptsLeft: number;
+    secondsLeft: number;
+    signal?: AbortSignal;
+  }): Promise<Proposal>;
   fingerprint(changeSet: ChangeSet): string;
   /** Does `fix` (relative to the original tree) weaken, skip, disable or delete tests? No build. */
   checkIntegrity(fix: ChangeSet, diagnosis: Diagnosis): Promise<IntegrityOutcome>;

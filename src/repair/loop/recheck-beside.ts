@@ -34,25 +34,46 @@ export function startBesideRecheck(initial: Diagnosis, ports: LoopPorts): LoopPo
   const recheck = ports.recheckFailures(initial, { launched });
   recheck.then(launched, launched);
   const controller = new AbortController();
-  const flaky = (result: FailureRecheck | undefined) => result !== undefined && result.passed.length > 0 && result.failed.length === 0;
+  const flaky = (result: FailureRecheck | undefined) =>
+    result !== undefined && result.passed.length > 0 && result.failed.length === 0;
   const budget = ports.budget(initial, 0);
   let early: Promise<Proposal> | undefined;
   let integrityAhead: { fingerprint: string; result: Promise<IntegrityOutcome> } | undefined;
   if (budget.maxModelCalls >= 1 && budget.maxAttempts >= 1) {
-    const request = { diagnosis: initial, base: { files: [] }, history: [], n: 1, modelCallsLeft: budget.maxModelCalls, attemptsLeft: budget.maxAttempts, signal: controller.signal };
+    const request = {
+      diagnosis: initial,
+      base: { files: [] },
+      history: [],
+      n: 1,
+      modelCallsLeft: budget.maxModelCalls,
+      attemptsLeft: budget.maxAttempts,
+      signal: controller.signal,
+    };
     early = started.then(() => {
       // Flaky before the request began: nothing to ask (the loop stops without taking it).
       if (controller.signal.aborted) throw controller.signal.reason;
-      return ports.modelProposal({ ...request, secondsLeft: Math.max(0, budget.maxWallSeconds - ports.elapsedSeconds()) });
+      return ports.modelProposal({
+        ...request,
+        secondsLeft: Math.max(0, budget.maxWallSeconds - ports.elapsedSeconds()),
+      });
     });
     // Not asked for (flaky, interrupted, a quick-fix first): its failure is nobody's.
     early.catch(() => undefined);
-    early.then((proposal) => {
-      if (!proposal.changeSet || controller.signal.aborted) return;
-      integrityAhead = { fingerprint: ports.fingerprint(proposal.changeSet), result: ports.checkIntegrity(proposal.changeSet, initial) };
-      integrityAhead.result.catch(() => undefined);
-    }, () => undefined);
-    recheck.then((result) => (flaky(result) ? controller.abort() : undefined), () => controller.abort());
+    early.then(
+      (proposal) => {
+        if (!proposal.changeSet || controller.signal.aborted) return;
+        integrityAhead = {
+          fingerprint: ports.fingerprint(proposal.changeSet),
+          result: ports.checkIntegrity(proposal.changeSet, initial),
+        };
+        integrityAhead.result.catch(() => undefined);
+      },
+      () => undefined,
+    );
+    recheck.then(
+      (result) => (flaky(result) ? controller.abort() : undefined),
+      () => controller.abort(),
+    );
   }
   const afterRecheck = async <T>(work: () => Promise<T>): Promise<T> => {
     await recheck.catch(() => undefined);
@@ -62,14 +83,22 @@ export function startBesideRecheck(initial: Diagnosis, ports: LoopPorts): LoopPo
     const pending = early;
     early = undefined;
     if (!pending) return undefined;
-    if (request.n === 1 && request.history.length === 0 && request.base.files.length === 0 && request.diagnosis === initial) return pending;
+    if (
+      request.n === 1 &&
+      request.history.length === 0 &&
+      request.base.files.length === 0 &&
+      request.diagnosis === initial
+    )
+      return pending;
     controller.abort();
     return undefined;
   };
   const checkIntegrity: LoopPorts['checkIntegrity'] = (fix, diagnosis) => {
     const ahead = integrityAhead;
     integrityAhead = undefined;
-    return ahead && diagnosis === initial && ahead.fingerprint === ports.fingerprint(fix) ? ahead.result : ports.checkIntegrity(fix, diagnosis);
+    return ahead && diagnosis === initial && ahead.fingerprint === ports.fingerprint(fix)
+      ? ahead.result
+      : ports.checkIntegrity(fix, diagnosis);
   };
   return {
     ...ports,

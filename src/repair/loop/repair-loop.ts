@@ -8,14 +8,29 @@
 import type { Diagnosis } from '../../diagnose/types.js';
 import type { ChangeSet } from '../../patch/types.js';
 import type { AttemptRecord, StopReason } from '../../shared/run-vocabulary.js';
-import { describeProblems, fingerprintsOf, firstMessages, openAttemptRecord, recordVerification } from './attempt-record.js';
+import {
+  describeProblems,
+  fingerprintsOf,
+  firstMessages,
+  openAttemptRecord,
+  recordVerification,
+} from './attempt-record.js';
 import { composeChangeSets } from './compose.js';
 import { ProviderUnavailable, type LoopPorts, type LoopResult, type Proposal } from './ports.js';
 import { judgeProgress } from './judge-progress.js';
 import { startBesideRecheck } from './recheck-beside.js';
 
 export { ProviderUnavailable } from './ports.js';
-export type { FailureRecheck, IntegrityOutcome, LoopBudget, LoopPorts, LoopResult, Proposal, RecheckEvents, Verification } from './ports.js';
+export type {
+  FailureRecheck,
+  IntegrityOutcome,
+  LoopBudget,
+  LoopPorts,
+  LoopResult,
+  Proposal,
+  RecheckEvents,
+  Verification,
+} from './ports.js';
 export { describeProblems } from './attempt-record.js';
 
 /** Two built attempts in a row that do not make the build better: stop. */
@@ -32,7 +47,8 @@ export async function runRepairLoop(initial: Diagnosis, ports: LoopPorts): Promi
   let extraBuilds = 0;
   let progress = 0;
   let unchangedStreak = 0;
-  // A test failure that goes away when the same code runs again is not the code's to fix (re-checked beside attempt 1's model request).
+  // A test failure that goes away when the same code runs again is not the code's to fix (re-checked beside attempt 1's
+  // model request).
   ports = startBesideRecheck(initial, ports);
   const recheck = await ports.recheckFailures?.(initial);
   const end = (stopReason: StopReason, extra: Partial<LoopResult> = {}): LoopResult => ({
@@ -46,7 +62,10 @@ export async function runRepairLoop(initial: Diagnosis, ports: LoopPorts): Promi
 
   if (recheck && recheck.passed.length > 0 && recheck.failed.length === 0) {
     const tests = recheck.passed.join(', ');
-    return end('flaky', { flakyTests: recheck.passed, message: `the failing test${recheck.passed.length === 1 ? '' : 's'} passed when re-run on the unchanged code: ${tests}` });
+    return end('flaky', {
+      flakyTests: recheck.passed,
+      message: `the failing test${recheck.passed.length === 1 ? '' : 's'} passed when re-run on the unchanged code: ${tests}`,
+    });
   }
   if (ports.interrupted()) return end('interrupted');
   let queue = await ports.fixerProposals(diagnosis, base);
@@ -54,7 +73,8 @@ export async function runRepairLoop(initial: Diagnosis, ports: LoopPorts): Promi
   for (let n = 1; ; n++) {
     if (ports.interrupted()) return end('interrupted');
     const budget = ports.budget(diagnosis, progress);
-    if (n + extraBuilds > budget.maxAttempts) return end('budget-exhausted', { message: `used all ${budget.maxAttempts} attempts` });
+    if (n + extraBuilds > budget.maxAttempts)
+      return end('budget-exhausted', { message: `used all ${budget.maxAttempts} attempts` });
     if (ports.elapsedSeconds() > budget.maxWallSeconds) {
       return end('budget-exhausted', { message: `ran past the ${budget.maxWallSeconds}s wall-time budget` });
     }
@@ -160,7 +180,9 @@ export async function runRepairLoop(initial: Diagnosis, ports: LoopPorts): Promi
 
     record.outcome = 'build-failed';
     const after = verification.diagnosis;
-    const judged = after ? judgeProgress(diagnosis, after) : { adopted: false, why: 'nothing was read from the patched build' };
+    const judged = after
+      ? judgeProgress(diagnosis, after)
+      : { adopted: false, why: 'nothing was read from the patched build' };
     record.reason =
       verification.outcome === 'timeout'
         ? 'verification timed out'
@@ -171,7 +193,9 @@ export async function runRepairLoop(initial: Diagnosis, ports: LoopPorts): Promi
     if (!after || !judged.adopted) {
       unchangedStreak++;
       if (unchangedStreak >= NO_PROGRESS_STREAK) {
-        return end('no-progress', { message: `${unchangedStreak} attempts in a row did not make the build better (last: ${judged.why})` });
+        return end('no-progress', {
+          message: `${unchangedStreak} attempts in a row did not make the build better (last: ${judged.why})`,
+        });
       }
       continue;
     }

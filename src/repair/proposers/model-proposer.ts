@@ -1,5 +1,10 @@
 import type { Diagnosis } from '../../diagnose/types.js';
-import { composeRepairPrompt, type AttemptSummary, type ContextPiece, type RepairPrompt } from '../../model/prompts/index.js';
+import {
+  composeRepairPrompt,
+  type AttemptSummary,
+  type ContextPiece,
+  type RepairPrompt,
+} from '../../model/prompts/index.js';
 import { ModelCallError, ProviderUnavailableError, type ModelProvider } from '../../model/index.js';
 import { jsonEditListJsonSchema, validateChangeSet, type PatchPolicy } from '../../patch/index.js';
 import type { ChangeSet } from '../../patch/types.js';
@@ -53,7 +58,12 @@ export function createModelProposer(options: ModelProposerOptions) {
     const promptStarted = Date.now();
     // Attempt 1 asks the server beside building its prompt: a server that is down is known
     // in milliseconds, not after the first parse of the project (contract: "within a few seconds").
-    const health = input.n === 1 ? settled(options.provider.healthCheck(AbortSignal.any([options.signal, ...(input.signal ? [input.signal] : [])]))) : undefined;
+    const health =
+      input.n === 1
+        ? settled(
+            options.provider.healthCheck(AbortSignal.any([options.signal, ...(input.signal ? [input.signal] : [])])),
+          )
+        : undefined;
     const prompt = await unlessUnavailable(buildPromptFor(input.diagnosis, input.base, input.history, options), health);
     const promptMs = Date.now() - promptStarted;
     const started = Date.now();
@@ -62,7 +72,11 @@ export function createModelProposer(options: ModelProposerOptions) {
     let sent = messages;
     const promptText = () => renderMessages(sent);
 
-    const signal = AbortSignal.any([options.signal, ...(input.signal ? [input.signal] : []), AbortSignal.timeout(options.perCallTimeoutMs)]);
+    const signal = AbortSignal.any([
+      options.signal,
+      ...(input.signal ? [input.signal] : []),
+      AbortSignal.timeout(options.perCallTimeoutMs),
+    ]);
     let text: string;
     let shown: string;
     try {
@@ -115,7 +129,10 @@ function settled(work: Promise<void>): Promise<unknown> {
   );
 }
 
-/** The server said it cannot serve (refused, not pulled, an HTTP error): not a timeout, which a busy event loop here can cause. */
+/**
+ * The server said it cannot serve (refused, not pulled, an HTTP error): not a timeout, which a busy event loop here can
+ * cause.
+ */
 function clearlyDown(error: unknown): error is ProviderUnavailableError {
   return error instanceof ProviderUnavailableError && !error.timedOut;
 }
@@ -176,10 +193,20 @@ export async function buildPromptFor(
   diagnosis: Diagnosis,
   base: ChangeSet,
   history: AttemptRecord[],
-  options: Pick<ModelProposerOptions, 'read' | 'list' | 'types' | 'checker' | 'guidelines' | 'editFormat' | 'contextTokens' | 'extraContext'>,
+  options: Pick<
+    ModelProposerOptions,
+    'read' | 'list' | 'types' | 'checker' | 'guidelines' | 'editFormat' | 'contextTokens' | 'extraContext'
+  >,
 ): Promise<RepairPrompt> {
   const fixable = diagnosis.diagnostics.filter((d) => d.fixable);
-  const context = [...(options.extraContext?.() ?? []), ...(await gatherContext({ diagnostics: fixable, access: { read: options.read(base), list: (glob) => options.list(glob) }, ...(options.types ? { types: options.types } : {}) }))];
+  const context = [
+    ...(options.extraContext?.() ?? []),
+    ...(await gatherContext({
+      diagnostics: fixable,
+      access: { read: options.read(base), list: (glob) => options.list(glob) },
+      ...(options.types ? { types: options.types } : {}),
+    })),
+  ];
   // What this prompt parsed and asked, kept for the next attempt's process and the next run (when the run set a store).
   await flushJavaParses();
   return composeRepairPrompt({

@@ -32,7 +32,9 @@ export function createFixerProposer(options: FixerProposerOptions) {
     if (fixable.length === 0) return [];
     const view: SourceView = { root: original.root, read: readAt(base), list: (glob) => original.list(glob) };
     const runGoal = options.runGoal;
-    const context: FixerContext = runGoal ? { ...options.context, runGoal: (goal, moduleDirs) => runGoal(goal, moduleDirs, base) } : options.context;
+    const context: FixerContext = runGoal
+      ? { ...options.context, runGoal: (goal, moduleDirs) => runGoal(goal, moduleDirs, base) }
+      : options.context;
     const candidates = await options.registry.propose(fixable, view, context);
     const proposals: Proposal[] = [];
     for (const candidate of candidates) {

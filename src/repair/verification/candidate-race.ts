@@ -38,7 +38,8 @@ export interface CandidatesInput {
 }
 
 export async function verifyCandidates(input: CandidatesInput): Promise<CandidatesResult> {
-  if (!Number.isInteger(input.parallel) || input.parallel < 1) throw new TypeError(`parallel must be a whole number >= 1, got ${input.parallel}`);
+  if (!Number.isInteger(input.parallel) || input.parallel < 1)
+    throw new TypeError(`parallel must be a whole number >= 1, got ${input.parallel}`);
   const outcomes: CandidateOutcome[] = input.fixes.map((_, index) => ({ index }));
   const controllers = input.fixes.map(() => new AbortController());
   const stopAll = () => controllers.forEach((controller) => controller.abort());
@@ -48,7 +49,8 @@ export async function verifyCandidates(input: CandidatesInput): Promise<Candidat
 
   // Which candidates a verified one makes pointless: later ones (in-order) or all others (fastest).
   const stopAfter = (index: number) => {
-    for (const [other, controller] of controllers.entries()) if (other !== index && (input.order === 'fastest' || other > index)) controller.abort();
+    for (const [other, controller] of controllers.entries())
+      if (other !== index && (input.order === 'fastest' || other > index)) controller.abort();
   };
   const worker = async (): Promise<void> => {
     while (next < input.fixes.length) {
@@ -75,5 +77,8 @@ export async function verifyCandidates(input: CandidatesInput): Promise<Candidat
   } finally {
     input.signal.removeEventListener('abort', stopAll);
   }
-  return { ...(winner !== undefined ? { verified: { index: winner, verification: outcomes[winner]!.verification! } } : {}), outcomes };
+  return {
+    ...(winner !== undefined ? { verified: { index: winner, verification: outcomes[winner]!.verification! } } : {}),
+    outcomes,
+  };
 }

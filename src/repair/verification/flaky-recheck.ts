@@ -5,7 +5,13 @@
  * patch should be made, or paid a model call, for it.
  */
 import type { Diagnosis } from '../../diagnose/types.js';
-import { failingFirstSample, planVerification, rerunTests, type QuickJvm, type WorkspaceBuildOptions } from '../../workspace/index.js';
+import {
+  failingFirstSample,
+  planVerification,
+  rerunTests,
+  type QuickJvm,
+  type WorkspaceBuildOptions,
+} from '../../workspace/index.js';
 import type { FailureRecheck, RecheckEvents } from '../loop/ports.js';
 import { failingModuleDirs, failingTests } from './verifier.js';
 
@@ -33,13 +39,20 @@ export const RECHECK_FIRST = 3;
 
 export function createFailureRecheck(options: RecheckOptions) {
   const { mavenArgs, ...build } = options;
-  return async function recheckFailures(diagnosis: Diagnosis, events: RecheckEvents = {}): Promise<FailureRecheck | undefined> {
+  return async function recheckFailures(
+    diagnosis: Diagnosis,
+    events: RecheckEvents = {},
+  ): Promise<FailureRecheck | undefined> {
     if (!recheckApplies(diagnosis)) return undefined;
     const tests = failingTests(diagnosis);
     const failingModules = failingModuleDirs(diagnosis);
     const rerun = async (some: string[]) => {
-      const stage = planVerification({ mavenArgs, failingModules, failingTests: some, kinds: ['test'] }).find((candidate) => candidate.name === 'failing-tests');
-      return stage ? await rerunTests({ ...build, stage, ...(events.launched ? { onLaunched: events.launched } : {}) }) : undefined;
+      const stage = planVerification({ mavenArgs, failingModules, failingTests: some, kinds: ['test'] }).find(
+        (candidate) => candidate.name === 'failing-tests',
+      );
+      return stage
+        ? await rerunTests({ ...build, stage, ...(events.launched ? { onLaunched: events.launched } : {}) })
+        : undefined;
     };
     const started = Date.now();
     const runs = [];

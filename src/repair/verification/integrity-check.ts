@@ -34,7 +34,8 @@ export function createIntegrityCheck(input: {
     // A plugin's rule may look at any fix, so with plugin rules every fix is checked.
     const testsTouched = touchesTests(fix, side) || pluginRules.length > 0;
     if (!testsTouched && !oracleAtStake) return { failingTestEdits: [] };
-    // Loaded only for a fix that touches the test side or test settings, or main code in a repair of failing tests: the Java parser takes a while to start.
+    // Loaded only for a fix that touches the test side or test settings, or main code in a repair of failing tests: the
+    // Java parser takes a while to start.
     const integrity = await import('../integrity/index.js');
     const verdict = testsTouched
       ? integrity.checkTestIntegrity({
@@ -42,14 +43,25 @@ export function createIntegrityCheck(input: {
           failingTests: failing.map(integrity.failingTestRef),
           policy: { allowFailingTestEdits: input.allowFailingTestEdits },
           testSide: side,
-          compileErrorFiles: new Set(diagnosis.diagnostics.flatMap((d) => (d.kind === 'compile' && d.file ? [d.file] : []))),
+          compileErrorFiles: new Set(
+            diagnosis.diagnostics.flatMap((d) => (d.kind === 'compile' && d.file ? [d.file] : [])),
+          ),
           ...(pluginRules.length > 0 ? { rules: pluginRules } : {}),
         })
       : { blocking: [], allowedFailingTestEdits: [] };
     const failingTestEdits = verdict.allowedFailingTestEdits.map((finding) => finding.message);
-    if (verdict.blocking.length > 0) return { refused: integrity.testWeakeningReason(verdict.blocking), failingTestEdits };
-    const specialCasing = oracleAtStake ? integrity.specialCasingFindings({ changes: fix.files, tests: await readFailingTestSources(failing, input.original) }) : [];
-    return { ...(specialCasing.length > 0 ? { refused: integrity.testSpecialCasingReason(specialCasing) } : {}), failingTestEdits };
+    if (verdict.blocking.length > 0)
+      return { refused: integrity.testWeakeningReason(verdict.blocking), failingTestEdits };
+    const specialCasing = oracleAtStake
+      ? integrity.specialCasingFindings({
+          changes: fix.files,
+          tests: await readFailingTestSources(failing, input.original),
+        })
+      : [];
+    return {
+      ...(specialCasing.length > 0 ? { refused: integrity.testSpecialCasingReason(specialCasing) } : {}),
+      failingTestEdits,
+    };
   };
 }
 
@@ -57,9 +69,14 @@ export function createIntegrityCheck(input: {
  * For the prompt, when tests fail: which shown files are on the test side (shown read-only,
  * with a note that a patch to them is refused). A file with a compile error of its own stays editable.
  */
-export async function testSideOfPrompt(diagnosis: Diagnosis, projectRoot: string): Promise<{ testSide?: (path: string) => boolean }> {
+export async function testSideOfPrompt(
+  diagnosis: Diagnosis,
+  projectRoot: string,
+): Promise<{ testSide?: (path: string) => boolean }> {
   if (failingTests(diagnosis).length === 0) return {};
   const side = await readTestSide(projectRoot);
-  const compileErrorFiles = new Set(diagnosis.diagnostics.flatMap((d) => (d.kind === 'compile' && d.file ? [d.file] : [])));
+  const compileErrorFiles = new Set(
+    diagnosis.diagnostics.flatMap((d) => (d.kind === 'compile' && d.file ? [d.file] : [])),
+  );
   return { testSide: (path) => !compileErrorFiles.has(path) && testSideRootOf(side, path) !== undefined };
 }

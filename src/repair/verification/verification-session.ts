@@ -13,7 +13,18 @@ import type { ChangeSet } from '../../patch/types.js';
 import { withDependencies } from '../../maven/reactor.js';
 import { effectiveTests, type EffectiveConfig } from '../../policy/index.js';
 import { defaultCacheDir } from '../../shared/cache-dir.js';
-import { classesOfOutputs, cleansFirst, createWorkspace, readVerificationFacts, takeOutputs, type OutputSnapshot, type SandboxInfo, type VerificationFacts, type VerifyScope, type Workspace } from '../../workspace/index.js';
+import {
+  classesOfOutputs,
+  cleansFirst,
+  createWorkspace,
+  readVerificationFacts,
+  takeOutputs,
+  type OutputSnapshot,
+  type SandboxInfo,
+  type VerificationFacts,
+  type VerifyScope,
+  type Workspace,
+} from '../../workspace/index.js';
 import { verifyCandidates, type CandidatesResult, type CandidateOrder } from './candidate-race.js';
 import type { Verification } from '../loop/ports.js';
 import { createVerifier, type Verify } from './verifier.js';
@@ -26,7 +37,9 @@ export interface VerificationSessionInput {
   userCwd: string;
   /** When the user's build started: with a cleaning command, only outputs written since are reused. */
   buildStartedAt: Date;
-  config: Pick<EffectiveConfig, 'verify' | 'auto' | 'tier' | 'rules'> & { sandbox: { env: { pass: readonly string[] } } };
+  config: Pick<EffectiveConfig, 'verify' | 'auto' | 'tier' | 'rules'> & {
+    sandbox: { env: { pass: readonly string[] } };
+  };
   sandbox: SandboxInfo;
   baselineTests: TestCaseResult[];
   timeoutMs: number;
@@ -54,7 +67,11 @@ export interface VerificationSession {
    */
   verifyAhead(fix: ChangeSet, diagnosis: Diagnosis, upcoming: ChangeSet[]): Promise<Verification>;
   /** Verify several fixes at once in their own workspaces; see candidates.ts. */
-  verifyCandidates(fixes: ChangeSet[], diagnosis: Diagnosis, options?: { order?: CandidateOrder; signal?: AbortSignal }): Promise<CandidatesResult>;
+  verifyCandidates(
+    fixes: ChangeSet[],
+    diagnosis: Diagnosis,
+    options?: { order?: CandidateOrder; signal?: AbortSignal },
+  ): Promise<CandidatesResult>;
   /** How many candidates may be verified at once. */
   parallel: number;
   /** Read ahead what narrowing these modules will need (their compiled classes), while nothing waits for it. */
@@ -63,7 +80,10 @@ export interface VerificationSession {
 }
 
 /** verify.parallel: a number as given; auto is half the processors, at most 4. */
-export function parallelSlots(setting: EffectiveConfig['verify']['parallel'], processors = os.availableParallelism()): number {
+export function parallelSlots(
+  setting: EffectiveConfig['verify']['parallel'],
+  processors = os.availableParallelism(),
+): number {
   return setting === 'auto' ? Math.max(1, Math.min(4, Math.floor(processors / 2))) : setting;
 }
 
@@ -76,8 +96,17 @@ export function effectiveScope(config: VerificationSessionInput['config']): Veri
 export async function startVerificationSession(input: VerificationSessionInput): Promise<VerificationSession> {
   const { config } = input;
   // A container build runs the image's JVM: Maven's class-data archive is this machine's.
-  const cds = input.sandbox.kind === 'none' || input.sandbox.kind === 'bwrap' ? { cds: { executable: input.executable, cacheDir: defaultCacheDir(input.env) } } : {};
-  const facts = await readVerificationFacts({ projectRoot: input.projectRoot, mavenArgs: input.mavenArgs, env: input.env, quickJvm: config.verify.quickJvm, ...cds });
+  const cds =
+    input.sandbox.kind === 'none' || input.sandbox.kind === 'bwrap'
+      ? { cds: { executable: input.executable, cacheDir: defaultCacheDir(input.env) } }
+      : {};
+  const facts = await readVerificationFacts({
+    projectRoot: input.projectRoot,
+    mavenArgs: input.mavenArgs,
+    env: input.env,
+    quickJvm: config.verify.quickJvm,
+    ...cds,
+  });
   const modules = facts.graph.projects.length > 0 ? facts.graph.projects.map((p) => p.dir) : [''];
   const outputs = config.verify.reuseOutputs
     ? await takeOutputs({

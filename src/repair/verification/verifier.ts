@@ -1,4 +1,9 @@
-import { diagnoseBuild, diagnosisFingerprint, type DiagnosticParser, type TestCaseResult } from '../../diagnose/index.js';
+import {
+  diagnoseBuild,
+  diagnosisFingerprint,
+  type DiagnosticParser,
+  type TestCaseResult,
+} from '../../diagnose/index.js';
 import type { Diagnosis } from '../../diagnose/types.js';
 import { moduleOfFile } from '../../maven/reactor.js';
 import { applyChangeSet, PatchApplyError } from '../../patch/index.js';
@@ -41,7 +46,10 @@ export interface VerifierOptions {
   scope?: VerifyScope;
   /** Plugins' parsers, for the diagnosis of a failed candidate build. */
   parsers?: readonly DiagnosticParser[];
-  /** false: always the staged plan (failing tests in a Maven run of their own); default: one run where decideOneRun allows it. */
+  /**
+   * false: always the staged plan (failing tests in a Maven run of their own); default: one run where decideOneRun
+   * allows it.
+   */
   oneRun?: boolean;
   /** verify.tests (after auto.requireFullVerification); default all. */
   tests?: TestsMode;
@@ -49,7 +57,11 @@ export interface VerifierOptions {
   readClasses?: ModuleClassesReader;
 }
 
-export type Verify = (fix: ChangeSet, diagnosis: Diagnosis, at?: { workspace?: Workspace; signal?: AbortSignal }) => Promise<Verification>;
+export type Verify = (
+  fix: ChangeSet,
+  diagnosis: Diagnosis,
+  at?: { workspace?: Workspace; signal?: AbortSignal },
+) => Promise<Verification>;
 
 /**
  * Build a candidate fix in a workspace: reset to the original, apply the whole fix,
@@ -71,19 +83,42 @@ export function createVerifier(options: VerifierOptions): Verify {
     } catch (error) {
       // What a patch asks for can fail to write (the checks ran on the user's tree): an attempt outcome, not a crash.
       if (!(error instanceof PatchApplyError)) throw error;
-      return { outcome: 'not-applied', message: `${error.code}: ${error.message}`, regressions: [], applyMs: Date.now() - applyStarted, verifyMs: 0, stages: [] };
+      return {
+        outcome: 'not-applied',
+        message: `${error.code}: ${error.message}`,
+        regressions: [],
+        applyMs: Date.now() - applyStarted,
+        verifyMs: 0,
+        stages: [],
+      };
     }
     const applyMs = Date.now() - applyStarted;
 
     const verifyStarted = Date.now();
     const failingModules = failingModuleDirs(diagnosis);
     const failing = failingTests(diagnosis);
-    const touchedFiles = [...new Set(fix.files.flatMap((file) => (file.oldPath && file.oldPath !== file.path ? [file.oldPath, file.path] : [file.path])))];
+    const touchedFiles = [
+      ...new Set(
+        fix.files.flatMap((file) =>
+          file.oldPath && file.oldPath !== file.path ? [file.oldPath, file.path] : [file.path],
+        ),
+      ),
+    ];
     const graph = options.facts?.graph;
     const decision = graph
-      ? decideScope({ scope: options.scope ?? 'full', graph, touchedFiles, failingModules, baselineTests: options.baselineTests, blockers: options.facts?.blockers ?? [], mavenArgs: options.mavenArgs })
+      ? decideScope({
+          scope: options.scope ?? 'full',
+          graph,
+          touchedFiles,
+          failingModules,
+          baselineTests: options.baselineTests,
+          blockers: options.facts?.blockers ?? [],
+          mavenArgs: options.mavenArgs,
+        })
       : undefined;
-    const touchedModules = graph ? [...new Set(touchedFiles.flatMap((file) => moduleOfFile(graph, file)?.dir ?? []))] : [];
+    const touchedModules = graph
+      ? [...new Set(touchedFiles.flatMap((file) => moduleOfFile(graph, file)?.dir ?? []))]
+      : [];
     const narrowing = decision ? await narrowFor(options, workspace, decision, touchedFiles, failing) : undefined;
     const narrowed = narrowing && 'module' in narrowing;
     const stages = planVerification({
@@ -92,10 +127,25 @@ export function createVerifier(options: VerifierOptions): Verify {
       touchedModules,
       failingTests: failing,
       // A quality failure needs no stage of its own: the full build runs the check.
-      kinds: [...new Set(diagnosis.diagnostics.map((d) => d.kind).filter((k): k is 'compile' | 'test' => k === 'compile' || k === 'test'))],
+      kinds: [
+        ...new Set(
+          diagnosis.diagnostics
+            .map((d) => d.kind)
+            .filter((k): k is 'compile' | 'test' => k === 'compile' || k === 'test'),
+        ),
+      ],
       ...(oneRunFor(options, decision, failingModules) ? { oneRun: true } : {}),
       ...(options.scope === 'affected'
-        ? { final: { dropClean: cleansFirst(options.mavenArgs), ...(decision?.scope === 'affected' ? { excludesFile: EXCLUDES_FILE, ...(decision.reactor ? { modules: decision.reactor } : {}) } : narrowed ? { excludesFile: EXCLUDES_FILE } : {}) } }
+        ? {
+            final: {
+              dropClean: cleansFirst(options.mavenArgs),
+              ...(decision?.scope === 'affected'
+                ? { excludesFile: EXCLUDES_FILE, ...(decision.reactor ? { modules: decision.reactor } : {}) }
+                : narrowed
+                  ? { excludesFile: EXCLUDES_FILE }
+                  : {}),
+            },
+          }
         : {}),
     });
     const jvm = options.facts?.jvm;
@@ -139,7 +189,13 @@ export function createVerifier(options: VerifierOptions): Verify {
     const notFirst = stages.at(-1)?.failingFirst?.notFirst;
     if (after && stoppedByFailingTests && notFirst) after = withTestsNotRun(after, diagnosis, notFirst);
     const rejectedAt =
-      result.outcome === 'verified' || !result.failedStage ? undefined : after?.diagnostics.some((d) => d.kind === 'compile') ? 'compile' : stoppedByFailingTests ? 'failing-tests' : result.failedStage;
+      result.outcome === 'verified' || !result.failedStage
+        ? undefined
+        : after?.diagnostics.some((d) => d.kind === 'compile')
+          ? 'compile'
+          : stoppedByFailingTests
+            ? 'failing-tests'
+            : result.failedStage;
     return {
       outcome: result.outcome,
       regressions: result.regressions,
@@ -176,10 +232,19 @@ function oneRunFor(options: VerifierOptions, decision: ScopeDecision | undefined
  * can change and runs only the tests that can reach it (workspace/narrow.ts). Needs the
  * affected scope, whose verdict build leaves out `clean`.
  */
-async function narrowFor(options: VerifierOptions, workspace: Workspace, decision: ScopeDecision, touchedFiles: string[], failing: string[]): Promise<Narrowing | { why: string }> {
+async function narrowFor(
+  options: VerifierOptions,
+  workspace: Workspace,
+  decision: ScopeDecision,
+  touchedFiles: string[],
+  failing: string[],
+): Promise<Narrowing | { why: string }> {
   if (options.tests !== 'affected') return { why: 'verify.tests is all' };
   if (options.scope !== 'affected') return { why: 'verify.scope is full' };
-  const module = decision.affected.length === 1 ? options.facts?.graph.projects.find((p) => p.dir === decision.affected[0]) : undefined;
+  const module =
+    decision.affected.length === 1
+      ? options.facts?.graph.projects.find((p) => p.dir === decision.affected[0])
+      : undefined;
   return narrowVerification({
     root: workspace.root,
     source: workspace.source,
@@ -213,7 +278,9 @@ export function failingModuleDirs(diagnosis: Diagnosis): string[] {
 export function withTestsNotRun(after: Diagnosis, before: Diagnosis, notRun: readonly string[]): Diagnosis {
   const skipped = new Set(notRun);
   const seen = new Set(failingTests(after));
-  const carried = before.diagnostics.filter((d) => d.kind === 'test' && d.test !== undefined && skipped.has(d.test) && !seen.has(d.test));
+  const carried = before.diagnostics.filter(
+    (d) => d.kind === 'test' && d.test !== undefined && skipped.has(d.test) && !seen.has(d.test),
+  );
   if (carried.length === 0) return after;
   const diagnostics = [...after.diagnostics, ...carried];
   return { ...after, diagnostics, fingerprint: diagnosisFingerprint(diagnostics) };

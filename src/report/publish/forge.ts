@@ -66,7 +66,10 @@ export function findForgeTarget(env: NodeJS.ProcessEnv, config: PublishConfig): 
   if (!forge) return { reason: 'not a GitHub Actions or GitLab CI job, and publish.forge is detect' };
   const tokenEnv = config.tokenEnv ?? (forge === 'github' ? 'GITHUB_TOKEN' : 'MVNX_GITLAB_TOKEN');
   const token = env[tokenEnv];
-  if (!token) return { reason: `no ${tokenEnv} in the environment (publish.tokenEnv names the variable holding a token that may push and open ${forge === 'github' ? 'pull' : 'merge'} requests)` };
+  if (!token)
+    return {
+      reason: `no ${tokenEnv} in the environment (publish.tokenEnv names the variable holding a token that may push and open ${forge === 'github' ? 'pull' : 'merge'} requests)`,
+    };
   if (forge === 'github') {
     const project = env.GITHUB_REPOSITORY ?? '';
     if (!/^[^/\s]+\/[^/\s]+$/.test(project)) return { reason: 'GITHUB_REPOSITORY is not set (owner/name)' };

@@ -24,7 +24,10 @@ export interface GitPlace {
 }
 
 export class GitPublishError extends Error {
-  constructor(message: string, readonly status?: number) {
+  constructor(
+    message: string,
+    readonly status?: number,
+  ) {
     super(message);
     this.name = 'GitPublishError';
   }
@@ -37,21 +40,46 @@ export function authEnvironment(auth: GitAuth | undefined): Record<string, strin
   const base = { GIT_TERMINAL_PROMPT: '0', GCM_INTERACTIVE: 'never' };
   if (!auth) return base;
   const basic = Buffer.from(`${auth.username}:${auth.token}`).toString('base64');
-  return { ...base, GIT_CONFIG_COUNT: '2', GIT_CONFIG_KEY_0: 'http.extraHeader', GIT_CONFIG_VALUE_0: '', GIT_CONFIG_KEY_1: 'http.extraHeader', GIT_CONFIG_VALUE_1: `Authorization: Basic ${basic}` };
+  return {
+    ...base,
+    GIT_CONFIG_COUNT: '2',
+    GIT_CONFIG_KEY_0: 'http.extraHeader',
+    GIT_CONFIG_VALUE_0: '',
+    GIT_CONFIG_KEY_1: 'http.extraHeader',
+    GIT_CONFIG_VALUE_1: `Authorization: Basic ${basic}`,
+  };
 }
 
-async function git(place: GitPlace, args: string[], options: { env?: Record<string, string>; input?: Buffer | string; token?: string } = {}): Promise<string> {
-  const result = await execa('git', args, { cwd: place.root, reject: false, env: { ...options.env }, ...(options.input !== undefined ? { input: options.input } : { stdin: 'ignore' }) });
+async function git(
+  place: GitPlace,
+  args: string[],
+  options: { env?: Record<string, string>; input?: Buffer | string; token?: string } = {},
+): Promise<string> {
+  const result = await execa('git', args, {
+    cwd: place.root,
+    reject: false,
+    env: { ...options.env },
+    ...(options.input !== undefined ? { input: options.input } : { stdin: 'ignore' }),
+  });
   if (result.exitCode === 0) return result.stdout.trim();
-  const said = `${result.stderr}`.split('\n').map((line) => line.trim()).filter((line) => line && !line.startsWith('hint:'));
+  const said = `${result.stderr}`
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line && !line.startsWith('hint:'));
   let line = said.find((text) => /^(fatal|error|remote):/.test(text)) ?? said[0] ?? `exit ${result.exitCode}`;
   if (options.token) line = line.split(options.token).join('[REDACTED]');
-  const status = /\b(401|403)\b/.exec(line)?.[1] ?? (/Authentication failed|could not read Username/i.test(line) ? '401' : undefined);
+  const status =
+    /\b(401|403)\b/.exec(line)?.[1] ??
+    (/Authentication failed|could not read Username/i.test(line) ? '401' : undefined);
   throw new GitPublishError(`git ${args[0]}: ${line}`, status ? Number(status) : undefined);
 }
 
 /** Runs `work` with a private index that starts as `treeish`'s tree. */
-async function withIndex<T>(place: GitPlace, treeish: string, work: (env: Record<string, string>) => Promise<T>): Promise<T> {
+async function withIndex<T>(
+  place: GitPlace,
+  treeish: string,
+  work: (env: Record<string, string>) => Promise<T>,
+): Promise<T> {
   const folder = await mkdtemp(path.join(os.tmpdir(), 'mvnx-index-'));
   const env = { GIT_INDEX_FILE: path.join(folder, 'index') };
   try {
@@ -62,14 +90,23 @@ async function withIndex<T>(place: GitPlace, treeish: string, work: (env: Record
   }
 }
 
-const applyArgs = (place: GitPlace, ...more: string[]) => ['apply', '--cached', ...(place.prefix ? [`--directory=${place.prefix}`] : []), ...more, '-'];
+const applyArgs = (place: GitPlace, ...more: string[]) => [
+  'apply',
+  '--cached',
+  ...(place.prefix ? [`--directory=${place.prefix}`] : []),
+  ...more,
+  '-',
+];
 
 export async function resolveCommit(place: GitPlace, ref: string): Promise<string> {
   return git(place, ['rev-parse', '--verify', '-q', `${ref}^{commit}`]);
 }
 
 /** The commit of fix.patch on `parent`, with this message; the same inputs give the same tree. */
-export async function commitFix(place: GitPlace, input: { parent: string; patch: Buffer; message: string; email: string }): Promise<string> {
+export async function commitFix(
+  place: GitPlace,
+  input: { parent: string; patch: Buffer; message: string; email: string },
+): Promise<string> {
   return withIndex(place, input.parent, async (env) => {
     try {
       await git(place, applyArgs(place), { env, input: input.patch });
@@ -95,15 +132,35 @@ export async function containsFix(place: GitPlace, commit: string, patch: Buffer
 }
 
 /** The tip of `branch` on the remote, fetched; undefined when the remote has no such branch. */
-export async function fetchBranch(place: GitPlace, url: string, branch: string, auth?: GitAuth): Promise<string | undefined> {
+export async function fetchBranch(
+  place: GitPlace,
+  url: string,
+  branch: string,
+  auth?: GitAuth,
+): Promise<string | undefined> {
   const env = authEnvironment(auth);
-  const listed = await git(place, ['ls-remote', '--heads', url, `refs/heads/${branch}`], { env, ...(auth ? { token: auth.token } : {}) });
+  const listed = await git(place, ['ls-remote', '--heads', url, `refs/heads/${branch}`], {
+    env,
+    ...(auth ? { token: auth.token } : {}),
+  });
   if (!listed) return undefined;
-  await git(place, ['fetch', '--no-tags', '--quiet', url, `+refs/heads/${branch}:refs/mvnx/fetched/${branch}`], { env, ...(auth ? { token: auth.token } : {}) });
+  await git(place, ['fetch', '--no-tags', '--quiet', url, `+refs/heads/${branch}:refs/mvnx/fetched/${branch}`], {
+    env,
+    ...(auth ? { token: auth.token } : {}),
+  });
   return resolveCommit(place, `refs/mvnx/fetched/${branch}`);
 }
 
 /** Pushes `commit` as `branch`, replacing what is there (the same fix re-made by a later run). */
-export async function pushBranch(place: GitPlace, url: string, commit: string, branch: string, auth?: GitAuth): Promise<void> {
-  await git(place, ['push', '--force', '--quiet', url, `${commit}:refs/heads/${branch}`], { env: authEnvironment(auth), ...(auth ? { token: auth.token } : {}) });
+export async function pushBranch(
+  place: GitPlace,
+  url: string,
+  commit: string,
+  branch: string,
+  auth?: GitAuth,
+): Promise<void> {
+  await git(place, ['push', '--force', '--quiet', url, `${commit}:refs/heads/${branch}`], {
+    env: authEnvironment(auth),
+    ...(auth ? { token: auth.token } : {}),
+  });
 }

@@ -35,7 +35,10 @@ const ENABLE_AUTO_MERGE = `mutation($pullRequestId: ID!, $mergeMethod: PullReque
   }
 }`;
 
-export function githubClient(target: ForgeTarget, options: { userAgent: string; timeoutMs?: number; rateLimit?: RateLimitOptions }): ForgeClient {
+export function githubClient(
+  target: ForgeTarget,
+  options: { userAgent: string; timeoutMs?: number; rateLimit?: RateLimitOptions },
+): ForgeClient {
   const quiet = () => undefined;
   const octokit = new Octokit({
     auth: target.token,
@@ -48,7 +51,8 @@ export function githubClient(target: ForgeTarget, options: { userAgent: string; 
   const at = { owner, repo };
 
   const findOpen = async (branch: string) => {
-    const pulls = (await octokit.rest.pulls.list({ ...at, head: `${owner}:${branch}`, state: 'open', per_page: 10 })).data as Pull[];
+    const pulls = (await octokit.rest.pulls.list({ ...at, head: `${owner}:${branch}`, state: 'open', per_page: 10 }))
+      .data as Pull[];
     return pulls[0] ? toRequest(pulls[0]) : undefined;
   };
 
@@ -57,7 +61,10 @@ export function githubClient(target: ForgeTarget, options: { userAgent: string; 
     findOpen,
     async create({ branch, target: base, title, body }) {
       try {
-        return toRequest((await octokit.rest.pulls.create({ ...at, head: branch, base, title, body, maintainer_can_modify: false })).data);
+        return toRequest(
+          (await octokit.rest.pulls.create({ ...at, head: branch, base, title, body, maintainer_can_modify: false }))
+            .data,
+        );
       } catch (error) {
         // 422 "A pull request already exists": another run got there first; that one is updated.
         const existing = statusOf(error) === 422 ? await findOpen(branch) : undefined;
@@ -79,19 +86,42 @@ export function githubClient(target: ForgeTarget, options: { userAgent: string; 
         const protection = (await octokit.rest.repos.getBranch({ ...at, branch })).data.protection;
         const checks = protection?.required_status_checks;
         const names = [...(checks?.contexts ?? []), ...(checks?.checks ?? []).map((check) => check.context)];
-        if (protection?.enabled !== false && names.length > 0) found.push(`branch protection requires ${[...new Set(names)].join(', ')}`);
+        if (protection?.enabled !== false && names.length > 0)
+          found.push(`branch protection requires ${[...new Set(names)].join(', ')}`);
       } catch (error) {
         if (statusOf(error) !== 404) throw error;
       }
-      const rules = (await octokit.rest.repos.getBranchRules({ ...at, branch, per_page: 100 })).data as { type: string; parameters?: { required_status_checks?: { context: string }[] } }[];
-      const ruleChecks = rules.filter((rule) => rule.type === 'required_status_checks').flatMap((rule) => rule.parameters?.required_status_checks ?? []).map((check) => check.context);
+      const rules = (await octokit.rest.repos.getBranchRules({ ...at, branch, per_page: 100 })).data as {
+        type: string;
+        parameters?: { required_status_checks?: { context: string }[] };
+      }[];
+      const ruleChecks = rules
+        .filter((rule) => rule.type === 'required_status_checks')
+        .flatMap((rule) => rule.parameters?.required_status_checks ?? [])
+        .map((check) => check.context);
       if (ruleChecks.length > 0) found.push(`a ruleset requires ${[...new Set(ruleChecks)].join(', ')}`);
-      return found.length > 0 ? { required: true, detail: found.join('; ') } : { required: false, detail: `branch ${branch} has no required status checks (branch protection or rulesets), so GitHub would merge at once` };
+      return found.length > 0
+        ? { required: true, detail: found.join('; ') }
+        : {
+            required: false,
+            detail: `branch ${branch} has no required status checks (branch protection or rulesets), so GitHub would merge at once`,
+          };
     },
     async enableAutoMerge(request): Promise<AutoMergeResult> {
       const repository = (await octokit.rest.repos.get(at)).data;
-      if (!repository.allow_auto_merge) return { enabled: false, reason: `auto-merge is not allowed on ${target.project} (Settings > General > Allow auto-merge)` };
-      const method = repository.allow_squash_merge !== false ? 'SQUASH' : repository.allow_merge_commit !== false ? 'MERGE' : repository.allow_rebase_merge !== false ? 'REBASE' : undefined;
+      if (!repository.allow_auto_merge)
+        return {
+          enabled: false,
+          reason: `auto-merge is not allowed on ${target.project} (Settings > General > Allow auto-merge)`,
+        };
+      const method =
+        repository.allow_squash_merge !== false
+          ? 'SQUASH'
+          : repository.allow_merge_commit !== false
+            ? 'MERGE'
+            : repository.allow_rebase_merge !== false
+              ? 'REBASE'
+              : undefined;
       if (!method) return { enabled: false, reason: `${target.project} allows no merge method` };
       try {
         await octokit.graphql(ENABLE_AUTO_MERGE, { pullRequestId: request.nodeId, mergeMethod: method });

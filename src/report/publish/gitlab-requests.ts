@@ -33,25 +33,38 @@ const toRequest = (mr: MergeRequest): ChangeRequest => ({
   ...(mr.description ? { body: mr.description } : {}),
 });
 
-export function gitlabClient(target: ForgeTarget, options: { timeoutMs?: number; rateLimit?: RateLimitOptions } = {}): ForgeClient {
+export function gitlabClient(
+  target: ForgeTarget,
+  options: { timeoutMs?: number; rateLimit?: RateLimitOptions } = {},
+): ForgeClient {
   const request = rateLimitedFetch(fetchWithTimeout(options.timeoutMs ?? 20_000), options.rateLimit);
   const project = `${target.apiUrl}/projects/${encodeURIComponent(target.project)}`;
   const call = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
     const response = await request(`${project}${path}`, {
       method,
-      headers: { 'PRIVATE-TOKEN': target.token, accept: 'application/json', ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      headers: {
+        'PRIVATE-TOKEN': target.token,
+        accept: 'application/json',
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });
     const text = await response.text();
     if (!response.ok) {
       const detail = /"(?:message|error)"\s*:\s*"?([^"}\]]*)/.exec(text)?.[1] ?? response.statusText;
-      throw new ForgeApiError(response.status, `GitLab answered ${response.status} to ${method} ${path.split('?')[0]}: ${detail}`);
+      throw new ForgeApiError(
+        response.status,
+        `GitLab answered ${response.status} to ${method} ${path.split('?')[0]}: ${detail}`,
+      );
     }
     return (text ? JSON.parse(text) : undefined) as T;
   };
   const mr = (iid: number) => `/merge_requests/${iid}`;
   const findOpen = async (branch: string) => {
-    const found = await call<MergeRequest[]>('GET', `/merge_requests?state=opened&source_branch=${encodeURIComponent(branch)}`);
+    const found = await call<MergeRequest[]>(
+      'GET',
+      `/merge_requests?state=opened&source_branch=${encodeURIComponent(branch)}`,
+    );
     return found[0] ? toRequest(found[0]) : undefined;
   };
 
@@ -60,10 +73,21 @@ export function gitlabClient(target: ForgeTarget, options: { timeoutMs?: number;
     findOpen,
     async create({ branch, target: base, title, body }) {
       try {
-        return toRequest(await call<MergeRequest>('POST', '/merge_requests', { source_branch: branch, target_branch: base, title, description: body, remove_source_branch: true }));
+        return toRequest(
+          await call<MergeRequest>('POST', '/merge_requests', {
+            source_branch: branch,
+            target_branch: base,
+            title,
+            description: body,
+            remove_source_branch: true,
+          }),
+        );
       } catch (error) {
         // 409 "Another open merge request already exists for this source branch": that one is updated.
-        const existing = error instanceof ForgeApiError && (error.status === 409 || error.status === 422) ? await findOpen(branch) : undefined;
+        const existing =
+          error instanceof ForgeApiError && (error.status === 409 || error.status === 422)
+            ? await findOpen(branch)
+            : undefined;
         if (!existing) throw error;
         await call('PUT', mr(existing.number), { title, description: body });
         return existing;
@@ -80,13 +104,23 @@ export function gitlabClient(target: ForgeTarget, options: { timeoutMs?: number;
       const settings = await call<{ only_allow_merge_if_pipeline_succeeds?: boolean }>('GET', '');
       return settings.only_allow_merge_if_pipeline_succeeds
         ? { required: true, detail: 'the project requires a successful pipeline before a merge' }
-        : { required: false, detail: 'the project does not require a successful pipeline (Settings > Merge requests > Pipelines must succeed), so GitLab would merge at once' };
+        : {
+            required: false,
+            detail:
+              'the project does not require a successful pipeline (Settings > Merge requests > Pipelines must succeed), so GitLab would merge at once',
+          };
     },
     async enableAutoMerge(existing, headSha): Promise<AutoMergeResult> {
       try {
-        await call('PUT', `${mr(existing.number)}/merge`, { sha: headSha, auto_merge: true, merge_when_pipeline_succeeds: true, should_remove_source_branch: true });
+        await call('PUT', `${mr(existing.number)}/merge`, {
+          sha: headSha,
+          auto_merge: true,
+          merge_when_pipeline_succeeds: true,
+          should_remove_source_branch: true,
+        });
       } catch (error) {
-        if (error instanceof ForgeApiError && [405, 406, 409, 422].includes(error.status)) return { enabled: false, reason: `GitLab refused auto-merge: ${error.message}` };
+        if (error instanceof ForgeApiError && [405, 406, 409, 422].includes(error.status))
+          return { enabled: false, reason: `GitLab refused auto-merge: ${error.message}` };
         throw error;
       }
       return { enabled: true };

@@ -20,7 +20,9 @@ export interface PublishRunInput {
   policy: PublishPolicy;
   env: NodeJS.ProcessEnv;
   userAgent: string;
-  /** A person asked (`mvnx publish`): publish whatever the verdict; auto-merge still only where the policy allows it. */
+  /**
+   * A person asked (`mvnx publish`): publish whatever the verdict; auto-merge still only where the policy allows it.
+   */
   asked: boolean;
   rateLimit?: RateLimitOptions;
 }
@@ -35,7 +37,8 @@ export function publicationDecision(record: RunRecord, policy: PublishPolicy): P
       status: record.status,
       ...(record.action ? { action: record.action } : {}),
       ...(record.risk ? { risk: record.risk } : {}),
-      failingTestEdits: verified?.failingTestEdits ?? (record as { failingTestEdits?: string[] }).failingTestEdits ?? [],
+      failingTestEdits:
+        verified?.failingTestEdits ?? (record as { failingTestEdits?: string[] }).failingTestEdits ?? [],
       files: verified?.filesChanged ?? [],
       modules: record.fixModules ?? [],
     },
@@ -46,9 +49,11 @@ export function publicationDecision(record: RunRecord, policy: PublishPolicy): P
 export async function publishRun(input: PublishRunInput): Promise<PublishRunResult> {
   const { record, policy } = input;
   const decision = publicationDecision(record, policy);
-  if (!input.asked && !decision.publishAutomatically) return { decision, skipped: `not published as a request: ${decision.reasons.join('; ')}` };
+  if (!input.asked && !decision.publishAutomatically)
+    return { decision, skipped: `not published as a request: ${decision.reasons.join('; ')}` };
   const lookup = findForgeTarget(input.env, policy.publish);
-  if ('reason' in lookup) return { decision, outcome: { published: false, message: `not published: ${lookup.reason}` } };
+  if ('reason' in lookup)
+    return { decision, outcome: { published: false, message: `not published: ${lookup.reason}` } };
   let patch: Buffer;
   try {
     patch = await readFile(path.join(runsDir(input.projectRoot), record.runId, 'fix.patch'));
@@ -76,6 +81,7 @@ export function requestStateReader(env: NodeJS.ProcessEnv, policy: Pick<PublishP
   const target = lookup.target;
   const client = forgeClient(target, { userAgent });
   return {
-    read: async (publication: NonNullable<RunRecord['publication']>) => (publication.forge === target.forge ? client.state(publication.number) : undefined),
+    read: async (publication: NonNullable<RunRecord['publication']>) =>
+      publication.forge === target.forge ? client.state(publication.number) : undefined,
   };
 }

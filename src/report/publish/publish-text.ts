@@ -22,7 +22,10 @@ export function fixFingerprint(record: RunRecord): string | undefined {
 
 /** `mvnx/fix-<first 12 characters of the fingerprint>`: the same fix always lands on the same branch. */
 export function branchFor(fingerprint: string): string {
-  return `mvnx/fix-${fingerprint.replace(/[^0-9a-zA-Z]/g, '').slice(0, 12).toLowerCase()}`;
+  return `mvnx/fix-${fingerprint
+    .replace(/[^0-9a-zA-Z]/g, '')
+    .slice(0, 12)
+    .toLowerCase()}`;
 }
 
 export interface DiffStat {
@@ -33,7 +36,9 @@ export interface DiffStat {
 
 export function diffStats(patchText: string): DiffStat[] {
   return parsePatch(patchText).map((file) => {
-    const name = (file.newFileName && file.newFileName !== '/dev/null' ? file.newFileName : file.oldFileName ?? '?').replace(/^[ab]\//, '');
+    const name = (
+      file.newFileName && file.newFileName !== '/dev/null' ? file.newFileName : (file.oldFileName ?? '?')
+    ).replace(/^[ab]\//, '');
     let added = 0;
     let removed = 0;
     for (const hunk of file.hunks) {
@@ -61,12 +66,20 @@ function verificationCommand(record: RunRecord): string {
 }
 
 function testsThatRan(record: RunRecord): string[] {
-  const failing = [...new Set(record.diagnostics.map((diagnostic) => diagnostic.test).filter((test): test is string => Boolean(test)))];
+  const failing = [
+    ...new Set(record.diagnostics.map((diagnostic) => diagnostic.test).filter((test): test is string => Boolean(test))),
+  ];
   const lines = failing.length > 0 ? [`the tests that failed, now passing: ${failing.join(', ')}`] : [];
   const verdict = verifiedAttempt(record)?.verdict;
   // verify.tests affected: only the test classes that can reach the change ran in the module it touches.
-  const selected = verdict?.tests && verdict.tests.fromYourBuild.length > 0 ? `; in the module the fix touches, ${verdict.tests.why.replace(/your build$/, 'the failed build')}` : '';
-  if (verdict?.scope === 'affected' && verdict.testsFromYourBuild.length > 0) lines.push(`every test of the modules the fix can affect; the passing tests of ${verdict.testsFromYourBuild.join(', ')} were taken from the failed build${selected}`);
+  const selected =
+    verdict?.tests && verdict.tests.fromYourBuild.length > 0
+      ? `; in the module the fix touches, ${verdict.tests.why.replace(/your build$/, 'the failed build')}`
+      : '';
+  if (verdict?.scope === 'affected' && verdict.testsFromYourBuild.length > 0)
+    lines.push(
+      `every test of the modules the fix can affect; the passing tests of ${verdict.testsFromYourBuild.join(', ')} were taken from the failed build${selected}`,
+    );
   else if (selected) lines.push(selected.slice(2));
   else lines.push('every test of the build');
   return lines;
@@ -79,8 +92,15 @@ export function requestTitle(record: RunRecord): string {
 /** The commit's message: what was fixed, then the trailers git interpret-trailers reads. */
 export function commitMessage(record: RunRecord, patchText: string): string {
   const stats = diffStats(patchText);
-  const body = [`Verified by mvnx run ${record.runId}: the build failed with ${failureLine(record)};`, `this change to ${stats.map((stat) => stat.path).join(', ')} makes \`${verificationCommand(record)}\` pass.`].join('\n');
-  const trailers = [`Mvnx-Run: ${record.runId}`, `Mvnx-Fingerprint: ${fixFingerprint(record) ?? 'unknown'}`, `Mvnx-Risk: ${record.risk ?? 'unknown'}`].join('\n');
+  const body = [
+    `Verified by mvnx run ${record.runId}: the build failed with ${failureLine(record)};`,
+    `this change to ${stats.map((stat) => stat.path).join(', ')} makes \`${verificationCommand(record)}\` pass.`,
+  ].join('\n');
+  const trailers = [
+    `Mvnx-Run: ${record.runId}`,
+    `Mvnx-Fingerprint: ${fixFingerprint(record) ?? 'unknown'}`,
+    `Mvnx-Risk: ${record.risk ?? 'unknown'}`,
+  ].join('\n');
   return redact(`${requestTitle(record)}\n\n${body}\n\n${trailers}\n`);
 }
 
@@ -94,7 +114,10 @@ export interface DescriptionExtras {
 export function requestDescription(record: RunRecord, patchText: string, extras: DescriptionExtras = {}): string {
   const stats = diffStats(patchText);
   const verified = verifiedAttempt(record);
-  const by = verified?.source === 'fixer' ? `the quick-fix \`${verified.fixer ?? 'fixer'}\`` : `${verified?.source === 'agent' ? 'an agent session with' : 'the code model'} ${record.model?.name ?? ''}`.trim();
+  const by =
+    verified?.source === 'fixer'
+      ? `the quick-fix \`${verified.fixer ?? 'fixer'}\``
+      : `${verified?.source === 'agent' ? 'an agent session with' : 'the code model'} ${record.model?.name ?? ''}`.trim();
   const lines = [
     PUBLICATION_MARKER,
     `**The failure:** ${failureLine(record)}${record.diagnostics.length > 1 ? ` (and ${record.diagnostics.length - 1} more)` : ''}`,

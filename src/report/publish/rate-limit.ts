@@ -36,7 +36,8 @@ export function rateLimitedFetch(base: typeof fetch, options: RateLimitOptions =
     for (let attempt = 0; ; attempt += 1) {
       const response = await base(input, init);
       const wait = rateLimitWaitMs(response, now());
-      if (wait === undefined || attempt >= (options.retries ?? 3) || wait > (options.maxWaitMs ?? 60_000)) return response;
+      if (wait === undefined || attempt >= (options.retries ?? 3) || wait > (options.maxWaitMs ?? 60_000))
+        return response;
       await response.arrayBuffer().catch(() => undefined);
       await sleep(wait);
     }

@@ -35,7 +35,11 @@ interface GithubEvent {
   pull_request?: { number?: number; head?: { sha?: string } };
 }
 
-export function findReviewTarget(env: NodeJS.ProcessEnv, readEvent: (file: string) => string | undefined, gitlabTokenEnv: string): TargetLookup {
+export function findReviewTarget(
+  env: NodeJS.ProcessEnv,
+  readEvent: (file: string) => string | undefined,
+  gitlabTokenEnv: string,
+): TargetLookup {
   if (env.GITHUB_ACTIONS === 'true') return githubTarget(env, readEvent);
   if (env.GITLAB_CI === 'true') return gitlabTarget(env, gitlabTokenEnv);
   return { reason: 'not a GitHub Actions or GitLab CI job' };
@@ -52,8 +56,13 @@ function githubTarget(env: NodeJS.ProcessEnv, readEvent: (file: string) => strin
     return { reason: `the event file GITHUB_EVENT_PATH (${env.GITHUB_EVENT_PATH}) is not JSON` };
   }
   const pull = event?.pull_request;
-  if (!pull?.number || !pull.head?.sha) return { reason: `not a pull request build (event ${env.GITHUB_EVENT_NAME ?? 'unknown'} has no pull_request)` };
-  if (!env.GITHUB_TOKEN) return { reason: 'no GITHUB_TOKEN in the environment (add `GITHUB_TOKEN: ${{ github.token }}` to the step, with permission pull-requests: write)' };
+  if (!pull?.number || !pull.head?.sha)
+    return { reason: `not a pull request build (event ${env.GITHUB_EVENT_NAME ?? 'unknown'} has no pull_request)` };
+  if (!env.GITHUB_TOKEN)
+    return {
+      reason:
+        'no GITHUB_TOKEN in the environment (add `GITHUB_TOKEN: ${{ github.token }}` to the step, with permission pull-requests: write)',
+    };
   const server = env.GITHUB_SERVER_URL ?? 'https://github.com';
   return {
     target: {
@@ -71,10 +80,14 @@ function githubTarget(env: NodeJS.ProcessEnv, readEvent: (file: string) => strin
 
 function gitlabTarget(env: NodeJS.ProcessEnv, tokenEnv: string): TargetLookup {
   const iid = Number(env.CI_MERGE_REQUEST_IID);
-  if (!env.CI_MERGE_REQUEST_IID || !Number.isInteger(iid) || iid <= 0) return { reason: 'not a merge request pipeline (CI_MERGE_REQUEST_IID is not set)' };
+  if (!env.CI_MERGE_REQUEST_IID || !Number.isInteger(iid) || iid <= 0)
+    return { reason: 'not a merge request pipeline (CI_MERGE_REQUEST_IID is not set)' };
   if (!env.CI_PROJECT_ID || !env.CI_API_V4_URL) return { reason: 'CI_PROJECT_ID or CI_API_V4_URL is not set' };
   const token = env[tokenEnv];
-  if (!token) return { reason: `no ${tokenEnv} in the environment (a project access token with scope api, named by review.gitlabTokenEnv)` };
+  if (!token)
+    return {
+      reason: `no ${tokenEnv} in the environment (a project access token with scope api, named by review.gitlabTokenEnv)`,
+    };
   return {
     target: {
       platform: 'gitlab',

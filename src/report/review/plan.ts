@@ -8,7 +8,10 @@ export interface ReviewPlan {
   recordPath: string;
   /** Candidate suggestions, before checking where the diff allows them. */
   suggestions: Suggestion[];
-  /** The fixed files as the fix found them: a suggestion's lines are valid only where the pull request head has the same text. */
+  /**
+   * The fixed files as the fix found them: a suggestion's lines are valid only where the pull request head has the same
+   * text.
+   */
   before: Map<string, string>;
   /** The whole verified patch (unified diff). */
   fixDiff: string;

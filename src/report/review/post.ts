@@ -39,41 +39,74 @@ const recordPathOf = (record: RunRecord, prefix: string) => `${prefix ? `${prefi
 
 function planOf(record: RunRecord, fix: ChangeSet | undefined, prefix: string): ReviewPlan {
   if (!fix || record.status !== 'fixed') {
-    // Stryker disable next-line ArrayDeclaration,StringLiteral: without a fix the clients read only runId, recordPath and noFixReason; the empty fields are never shown
-    return { runId: record.runId, recordPath: recordPathOf(record, prefix), suggestions: [], before: new Map(), fixDiff: '', wholeFiles: [], why: '', noFixReason: record.stopReason };
+    // Stryker disable next-line ArrayDeclaration,StringLiteral: without a fix the clients read only runId, recordPath
+    // and noFixReason; the empty fields are never shown
+    return {
+      runId: record.runId,
+      recordPath: recordPathOf(record, prefix),
+      suggestions: [],
+      before: new Map(),
+      fixDiff: '',
+      wholeFiles: [],
+      why: '',
+      noFixReason: record.stopReason,
+    };
   }
   const inRepo = (file: string) => (prefix ? `${prefix}/${file}` : file);
   const { changes, wholeFiles } = lineChangesOfFix(fix);
-  const before = new Map(fix.files.filter((file) => file.before !== null).map((file) => [inRepo(file.path), file.before!] as const));
+  const before = new Map(
+    fix.files.filter((file) => file.before !== null).map((file) => [inRepo(file.path), file.before!] as const),
+  );
   const lines = new Map([...before].map(([path, text]) => [path, splitLines(text).lines] as const));
   const suggestions = suggestionsOf(
     changes.map((change) => ({ ...change, path: inRepo(change.path) })),
     lines,
   );
-  return { runId: record.runId, recordPath: recordPathOf(record, prefix), suggestions, before, fixDiff: toUnifiedDiff(fix), wholeFiles: wholeFiles.map(inRepo), why: whyParagraph(record) };
+  return {
+    runId: record.runId,
+    recordPath: recordPathOf(record, prefix),
+    suggestions,
+    before,
+    fixDiff: toUnifiedDiff(fix),
+    wholeFiles: wholeFiles.map(inRepo),
+    why: whyParagraph(record),
+  };
 }
 
 export async function postReview(input: PostInput): Promise<PostOutcome> {
-  const readEvent = input.readEvent ?? ((file: string) => {
-    try {
-      // Stryker disable next-line StringLiteral: without an encoding the Buffer goes to JSON.parse, which reads it as the same UTF-8 text
-      return readFileSync(file, 'utf8');
-    } catch {
-      return undefined;
-    }
-  });
+  const readEvent =
+    input.readEvent ??
+    ((file: string) => {
+      try {
+        // Stryker disable next-line StringLiteral: without an encoding the Buffer goes to JSON.parse, which reads it as
+        // the same UTF-8 text
+        return readFileSync(file, 'utf8');
+      } catch {
+        return undefined;
+      }
+    });
   const lookup = findReviewTarget(input.env, readEvent, input.gitlabTokenEnv);
   if ('reason' in lookup) return { posted: false, message: `not posted: ${lookup.reason}` };
   const { target } = lookup;
   const plan = planOf(input.record, input.fix, input.prefix ?? '');
   try {
-    const result = target.platform === 'github' ? await postGithubReview(target, plan, { userAgent: input.userAgent }) : await postGitlabSuggestions(target, plan);
-    return { posted: true, platform: target.platform, message: result.message, ...(result.url ? { url: result.url } : {}) };
+    const result =
+      target.platform === 'github'
+        ? await postGithubReview(target, plan, { userAgent: input.userAgent })
+        : await postGitlabSuggestions(target, plan);
+    return {
+      posted: true,
+      platform: target.platform,
+      message: result.message,
+      ...(result.url ? { url: result.url } : {}),
+    };
   } catch (error) {
     const err = error as Error & { status?: number };
     const status = err.status ? `${target.platform === 'github' ? 'GitHub' : 'GitLab'} answered ${err.status}: ` : '';
     // The token must never reach the console, whatever the client put in its message.
-    const text = redact(`${status}${(err.message ?? String(error)).split('\n')[0]}`).split(target.token).join('[REDACTED]');
+    const text = redact(`${status}${(err.message ?? String(error)).split('\n')[0]}`)
+      .split(target.token)
+      .join('[REDACTED]');
     return { posted: false, platform: target.platform, message: `not posted: ${text}` };
   }
 }

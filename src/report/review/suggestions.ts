@@ -59,15 +59,28 @@ export function readDiffLines(patch: string): DiffLines {
  * before it (or, at the top of a file, the line after) and suggests that line plus the
  * new ones; a pure deletion suggests nothing in place of its lines.
  */
-export function suggestionsOf(changes: readonly LineChange[], fileLines: ReadonlyMap<string, readonly string[]>): Suggestion[] {
+export function suggestionsOf(
+  changes: readonly LineChange[],
+  fileLines: ReadonlyMap<string, readonly string[]>,
+): Suggestion[] {
   const suggestions: Suggestion[] = [];
   for (const change of changes) {
     const lines = fileLines.get(change.path) ?? [];
     if (change.removed.length > 0) {
-      suggestions.push({ path: change.path, startLine: change.startLine, endLine: change.endLine, lines: change.added });
+      suggestions.push({
+        path: change.path,
+        startLine: change.startLine,
+        endLine: change.endLine,
+        lines: change.added,
+      });
     } else if (change.startLine > 1) {
       const anchor = change.startLine - 1;
-      suggestions.push({ path: change.path, startLine: anchor, endLine: anchor, lines: [lines[anchor - 1] ?? '', ...change.added] });
+      suggestions.push({
+        path: change.path,
+        startLine: anchor,
+        endLine: anchor,
+        lines: [lines[anchor - 1] ?? '', ...change.added],
+      });
     } else if (lines.length > 0) {
       suggestions.push({ path: change.path, startLine: 1, endLine: 1, lines: [...change.added, lines[0]!] });
     }
@@ -80,7 +93,8 @@ export function fitsDiff(suggestion: Suggestion, diff: DiffLines | undefined): b
   if (!diff) return false;
   const hunk = diff.hunkOf.get(suggestion.startLine);
   if (hunk === undefined) return false;
-  for (let line = suggestion.startLine; line <= suggestion.endLine; line += 1) if (diff.hunkOf.get(line) !== hunk) return false;
+  for (let line = suggestion.startLine; line <= suggestion.endLine; line += 1)
+    if (diff.hunkOf.get(line) !== hunk) return false;
   return true;
 }
 
@@ -98,8 +112,10 @@ export function suggestionBody(suggestion: Suggestion, platform: 'github' | 'git
 }
 
 /** Same place: the next run updates this comment instead of adding one. */
-export const samePlace = (a: { path: string; startLine: number; endLine: number }, b: { path: string; startLine: number; endLine: number }) =>
-  a.path === b.path && a.startLine === b.startLine && a.endLine === b.endLine;
+export const samePlace = (
+  a: { path: string; startLine: number; endLine: number },
+  b: { path: string; startLine: number; endLine: number },
+) => a.path === b.path && a.startLine === b.startLine && a.endLine === b.endLine;
 
 export interface ReviewText {
   why: string;
@@ -113,16 +129,35 @@ export interface ReviewText {
 
 /** The review's own body: the verdict, the why, where the run record is, and anything not suggested inline. */
 export function reviewBody(text: ReviewText): string {
-  const lines = [REVIEW_MARKER, `**mvnx: verified fix** (${text.inline} suggestion${text.inline === 1 ? '' : 's'} on the changed lines)`, '', text.why];
+  const lines = [
+    REVIEW_MARKER,
+    `**mvnx: verified fix** (${text.inline} suggestion${text.inline === 1 ? '' : 's'} on the changed lines)`,
+    '',
+    text.why,
+  ];
   if (text.runLink) lines.push('', `Run record: ${text.runLink}`);
   if (text.notInline.length > 0 && text.diff) {
-    lines.push('', `Not placed as a suggestion (${text.notInline.join('; ')}); the whole verified patch:`, '', fence(text.diff.split('\n')) + 'diff', text.diff.trimEnd(), fence(text.diff.split('\n')));
+    lines.push(
+      '',
+      `Not placed as a suggestion (${text.notInline.join('; ')}); the whole verified patch:`,
+      '',
+      fence(text.diff.split('\n')) + 'diff',
+      text.diff.trimEnd(),
+      fence(text.diff.split('\n')),
+    );
   }
-  lines.push('', '_Apply with "Commit suggestion", or locally with `mvnx apply` on the run. This comment is updated by the next mvnx run._');
+  lines.push(
+    '',
+    '_Apply with "Commit suggestion", or locally with `mvnx apply` on the run. This comment is updated by the next mvnx run._',
+  );
   return lines.join('\n');
 }
 
 /** When the latest run has no verified fix, the earlier review says so instead of standing as current. */
 export function noFixBody(runId: string, reason: string, runLink?: string): string {
-  return [REVIEW_MARKER, `**mvnx:** the latest run (${runId}) found no verified fix (${reason}); the earlier suggestions were removed.`, ...(runLink ? ['', `Run record: ${runLink}`] : [])].join('\n');
+  return [
+    REVIEW_MARKER,
+    `**mvnx:** the latest run (${runId}) found no verified fix (${reason}); the earlier suggestions were removed.`,
+    ...(runLink ? ['', `Run record: ${runLink}`] : []),
+  ].join('\n');
 }

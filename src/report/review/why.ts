@@ -13,9 +13,17 @@ function failure(record: RunRecord): string {
 
 export function whyParagraph(record: RunRecord): string {
   const verified = record.attempts.find((attempt) => attempt.outcome === 'verified');
-  const by = verified?.source === 'fixer' ? `the deterministic quick-fix \`${verified.fixer ?? 'fixer'}\`` : verified?.source === 'agent' ? `an agent session with ${record.model?.name ?? 'the model'}` : `the code model ${record.model?.name ?? ''}`.trimEnd();
+  const by =
+    verified?.source === 'fixer'
+      ? `the deterministic quick-fix \`${verified.fixer ?? 'fixer'}\``
+      : verified?.source === 'agent'
+        ? `an agent session with ${record.model?.name ?? 'the model'}`
+        : `the code model ${record.model?.name ?? ''}`.trimEnd();
   const files = verified?.filesChanged.map((file) => `\`${file}\``).join(', ') ?? 'the code';
-  const sandbox = record.sandbox?.kind && record.sandbox.kind !== 'none' ? `a ${record.sandbox.kind} sandbox with the network off` : 'a separate workspace (no sandbox was available)';
+  const sandbox =
+    record.sandbox?.kind && record.sandbox.kind !== 'none'
+      ? `a ${record.sandbox.kind} sandbox with the network off`
+      : 'a separate workspace (no sandbox was available)';
   const command = `mvn ${record.mavenArgs.join(' ')}`.trim();
   const text =
     `Mvnx looked at this commit because ${failure(record)}. ${by[0]!.toUpperCase()}${by.slice(1)} changed ${files} (attempt ${verified?.n ?? '?'}), ` +

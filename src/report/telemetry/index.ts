@@ -16,7 +16,10 @@ type ExportModule = typeof import('./export.js');
 let loading: Promise<ExportModule> | undefined;
 
 /** Starts loading the SDK when this run will export; does nothing otherwise. */
-export function preloadTelemetry(env: NodeJS.ProcessEnv, config: { otlp?: string | undefined; timeoutMs: number }): void {
+export function preloadTelemetry(
+  env: NodeJS.ProcessEnv,
+  config: { otlp?: string | undefined; timeoutMs: number },
+): void {
   if (telemetryTarget(env, config)) loading ??= import('./export.js');
   // A failure to load is reported by exportTelemetry; it must not surface as an unhandled rejection meanwhile.
   loading?.catch(() => undefined);
@@ -24,7 +27,12 @@ export function preloadTelemetry(env: NodeJS.ProcessEnv, config: { otlp?: string
 
 export async function exportTelemetry(
   record: RunRecord,
-  input: { env: NodeJS.ProcessEnv; config: { otlp?: string | undefined; timeoutMs: number }; version: string; say: (line: string) => void },
+  input: {
+    env: NodeJS.ProcessEnv;
+    config: { otlp?: string | undefined; timeoutMs: number };
+    version: string;
+    say: (line: string) => void;
+  },
 ): Promise<void> {
   const target = telemetryTarget(input.env, input.config);
   if (!target) return;
@@ -40,6 +48,9 @@ export async function exportTelemetry(
   const result = await Promise.race([work, timedOut]);
   clearTimeout(timer);
   const where = target.tracesUrl.replace(/\/v1\/traces$/, '');
-  if (result === 'timeout') input.say(`telemetry: the collector at ${where} did not take the export within ${target.timeoutMs} ms (${target.source}); the run is not exported`);
+  if (result === 'timeout')
+    input.say(
+      `telemetry: the collector at ${where} did not take the export within ${target.timeoutMs} ms (${target.source}); the run is not exported`,
+    );
   else if (!result.ok) input.say(`telemetry: could not export to ${where} (${target.source}): ${result.message}`);
 }

@@ -16,7 +16,10 @@ export interface TelemetryTarget {
 
 const join = (base: string, signal: 'traces' | 'metrics') => `${base.replace(/\/+$/, '')}/v1/${signal}`;
 
-export function telemetryTarget(env: NodeJS.ProcessEnv, config: { otlp?: string | undefined; timeoutMs: number }): TelemetryTarget | undefined {
+export function telemetryTarget(
+  env: NodeJS.ProcessEnv,
+  config: { otlp?: string | undefined; timeoutMs: number },
+): TelemetryTarget | undefined {
   if (env.OTEL_SDK_DISABLED?.trim().toLowerCase() === 'true') return undefined;
   const base = env.OTEL_EXPORTER_OTLP_ENDPOINT?.trim() || undefined;
   const traces = env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?.trim() || undefined;
@@ -29,6 +32,7 @@ export function telemetryTarget(env: NodeJS.ProcessEnv, config: { otlp?: string 
   const metricsUrl = metrics ?? join(fallback ?? traces!.replace(/\/v1\/traces\/?$/, ''), 'metrics');
   const envTimeout = Number(env.OTEL_EXPORTER_OTLP_TIMEOUT);
   // The standard timeout may only shorten mvnx's bound: the export never delays the exit by more.
-  const timeoutMs = Number.isFinite(envTimeout) && envTimeout > 0 ? Math.min(envTimeout, config.timeoutMs) : config.timeoutMs;
+  const timeoutMs =
+    Number.isFinite(envTimeout) && envTimeout > 0 ? Math.min(envTimeout, config.timeoutMs) : config.timeoutMs;
   return { tracesUrl, metricsUrl, timeoutMs, source };
 }

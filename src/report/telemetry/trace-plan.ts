@@ -104,7 +104,10 @@ export function planRunTrace(record: RunRecord, env: NodeJS.ProcessEnv = {}): Pl
     kind: 'internal',
     start: buildEnd,
     end: repairStart,
-    attributes: { 'mvnx.diagnostics': record.diagnostics.length, 'mvnx.failure.kinds': [...new Set(record.diagnostics.map((d) => d.kind))].sort().join(',') },
+    attributes: {
+      'mvnx.diagnostics': record.diagnostics.length,
+      'mvnx.failure.kinds': [...new Set(record.diagnostics.map((d) => d.kind))].sort().join(','),
+    },
   });
 
   let attemptStart = repairStart;
@@ -138,7 +141,12 @@ export function planRunTrace(record: RunRecord, env: NodeJS.ProcessEnv = {}): Pl
         kind: 'internal',
         start: Math.max(attemptStart, stageEnd - stage.durationMs),
         end: stageEnd,
-        attributes: { 'cicd.pipeline.task.name': stage.name, 'cicd.pipeline.task.type': 'test', 'process.exit.code': stage.exitCode, 'cicd.pipeline.task.run.result': stage.exitCode === 0 ? 'success' : 'failure' },
+        attributes: {
+          'cicd.pipeline.task.name': stage.name,
+          'cicd.pipeline.task.type': 'test',
+          'process.exit.code': stage.exitCode,
+          'cicd.pipeline.task.run.result': stage.exitCode === 0 ? 'success' : 'failure',
+        },
         ...(stage.exitCode === 0 ? {} : { error: `exit code ${stage.exitCode}` }),
       };
       stageEnd = span.start;
@@ -150,7 +158,10 @@ export function planRunTrace(record: RunRecord, env: NodeJS.ProcessEnv = {}): Pl
 
   for (const [index, request] of (record.modelRequests ?? []).entries()) {
     const start = Date.parse(request.startedAt);
-    const parent = request.attempt !== undefined && record.attempts.some((a) => a.n === request.attempt) ? `attempt-${request.attempt}` : 'run';
+    const parent =
+      request.attempt !== undefined && record.attempts.some((a) => a.n === request.attempt)
+        ? `attempt-${request.attempt}`
+        : 'run';
     spans.push({
       id: `model-${index}`,
       parent,
@@ -165,9 +176,15 @@ export function planRunTrace(record: RunRecord, env: NodeJS.ProcessEnv = {}): Pl
         ...hostParts(request.host),
         ...(request.promptTokens !== undefined ? { 'gen_ai.usage.input_tokens': request.promptTokens } : {}),
         ...(request.completionTokens !== undefined ? { 'gen_ai.usage.output_tokens': request.completionTokens } : {}),
-        ...(request.waitedMs ? { 'mvnx.model.waited_ms': request.waitedMs, 'mvnx.model.waits': request.waits?.length ?? 0 } : {}),
-        ...(request.failedHosts?.length ? { 'mvnx.model.failed_hosts': request.failedHosts.map((failed) => failed.host).join(',') } : {}),
-        ...(request.outcome === 'answered' ? {} : { 'error.type': request.outcome === 'unavailable' ? 'provider-unavailable' : 'model-call-failed' }),
+        ...(request.waitedMs
+          ? { 'mvnx.model.waited_ms': request.waitedMs, 'mvnx.model.waits': request.waits?.length ?? 0 }
+          : {}),
+        ...(request.failedHosts?.length
+          ? { 'mvnx.model.failed_hosts': request.failedHosts.map((failed) => failed.host).join(',') }
+          : {}),
+        ...(request.outcome === 'answered'
+          ? {}
+          : { 'error.type': request.outcome === 'unavailable' ? 'provider-unavailable' : 'model-call-failed' }),
       },
       ...(request.outcome === 'answered' ? {} : { error: request.outcome }),
     });

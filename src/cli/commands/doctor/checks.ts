@@ -27,7 +27,13 @@ export interface DoctorFacts {
   mavenVersion?: Probe<string>;
   offline: { localRepository: string; repositoryExists: boolean; pomFound: boolean; plugins: PluginPin[] };
   config: Probe<{ tier: string; files: string[] }>;
-  model: { host: string; name: string; version: Probe<string>; models?: Probe<string[]>; provider?: 'ollama' | 'openai-compatible' };
+  model: {
+    host: string;
+    name: string;
+    version: Probe<string>;
+    models?: Probe<string[]>;
+    provider?: 'ollama' | 'openai-compatible';
+  };
   sandbox: SandboxFacts;
   /** The configured plugins, loaded; absent when the config names none (or did not load). */
   plugins?: Probe<{ summaries: string[]; notes: string[] }>;
@@ -45,7 +51,13 @@ export interface SandboxFacts {
   /** The configured image, else the one suggested for the project's Java release. */
   image: string;
   imageSuggested: boolean;
-  probe: Probe<{ kind: string; isolated: boolean; available: boolean; reason?: string; tried: { kind: string; problem?: string }[] }>;
+  probe: Probe<{
+    kind: string;
+    isolated: boolean;
+    available: boolean;
+    reason?: string;
+    tried: { kind: string; problem?: string }[];
+  }>;
   /** Variable names a verification build gets, and the names it does not (never values). */
   env: { passed: string[]; dropped: string[] };
   /** The local repository the build reads, read-only. */
@@ -57,7 +69,11 @@ const NO_MODEL = 'quick-fixes still work without a model';
 
 /** -1, 0 or 1 comparing dotted numeric versions (`3.8.7` vs `3.6.3`); qualifiers after `-` are ignored. */
 export function compareVersions(a: string, b: string): number {
-  const parts = (v: string) => v.split('-')[0]!.split('.').map((n) => Number.parseInt(n, 10) || 0);
+  const parts = (v: string) =>
+    v
+      .split('-')[0]!
+      .split('.')
+      .map((n) => Number.parseInt(n, 10) || 0);
   const [left, right] = [parts(a), parts(b)];
   for (let i = 0; i < Math.max(left.length, right.length); i++) {
     const diff = (left[i] ?? 0) - (right[i] ?? 0);
@@ -73,26 +89,72 @@ export function isModelPulled(name: string, models: string[]): boolean {
 }
 
 function javaCheck(facts: DoctorFacts): CheckResult {
-  if (!facts.java.ok) return { check: 'java', status: 'fail', detail: facts.java.error, hint: 'install a JDK (17 or later) and set JAVA_HOME or put java on PATH' };
+  if (!facts.java.ok)
+    return {
+      check: 'java',
+      status: 'fail',
+      detail: facts.java.error,
+      hint: 'install a JDK (17 or later) and set JAVA_HOME or put java on PATH',
+    };
   return { check: 'java', status: 'ok', detail: `${facts.java.value.version} (${facts.java.value.command})` };
 }
 
 function mavenChecks(facts: DoctorFacts): CheckResult[] {
-  if (!facts.maven.ok) return [{ check: 'maven', status: 'fail', detail: facts.maven.error, hint: 'install Maven, add a ./mvnw wrapper, or set MVNX_MAVEN / maven.executable' }];
-  const found: CheckResult = { check: 'maven', status: 'ok', detail: `${facts.maven.value.path} (${facts.maven.value.source})` };
+  if (!facts.maven.ok)
+    return [
+      {
+        check: 'maven',
+        status: 'fail',
+        detail: facts.maven.error,
+        hint: 'install Maven, add a ./mvnw wrapper, or set MVNX_MAVEN / maven.executable',
+      },
+    ];
+  const found: CheckResult = {
+    check: 'maven',
+    status: 'ok',
+    detail: `${facts.maven.value.path} (${facts.maven.value.source})`,
+  };
   const version = facts.mavenVersion;
   if (!version) return [found];
-  if (!version.ok) return [found, { check: 'maven version', status: 'fail', detail: version.error, hint: `run ${facts.maven.value.path} -v to see why it does not start` }];
+  if (!version.ok)
+    return [
+      found,
+      {
+        check: 'maven version',
+        status: 'fail',
+        detail: version.error,
+        hint: `run ${facts.maven.value.path} -v to see why it does not start`,
+      },
+    ];
   if (compareVersions(version.value, MIN_MAVEN_VERSION) < 0) {
-    return [found, { check: 'maven version', status: 'warn', detail: `Maven ${version.value} is older than ${MIN_MAVEN_VERSION}`, hint: `upgrade Maven or the wrapper to ${MIN_MAVEN_VERSION} or later` }];
+    return [
+      found,
+      {
+        check: 'maven version',
+        status: 'warn',
+        detail: `Maven ${version.value} is older than ${MIN_MAVEN_VERSION}`,
+        hint: `upgrade Maven or the wrapper to ${MIN_MAVEN_VERSION} or later`,
+      },
+    ];
   }
   return [found, { check: 'maven version', status: 'ok', detail: version.value }];
 }
 
 function offlineCheck(facts: DoctorFacts): CheckResult {
   const { localRepository, repositoryExists, pomFound, plugins } = facts.offline;
-  if (!repositoryExists) return { check: 'offline', status: 'warn', detail: `no local repository at ${localRepository}`, hint: 'build once with network access so Maven can fill it' };
-  if (!pomFound) return { check: 'offline', status: 'ok', detail: `local repository ${localRepository} (not in a Maven project: plugin pins not checked)` };
+  if (!repositoryExists)
+    return {
+      check: 'offline',
+      status: 'warn',
+      detail: `no local repository at ${localRepository}`,
+      hint: 'build once with network access so Maven can fill it',
+    };
+  if (!pomFound)
+    return {
+      check: 'offline',
+      status: 'ok',
+      detail: `local repository ${localRepository} (not in a Maven project: plugin pins not checked)`,
+    };
   const missing = plugins.filter((plugin) => !plugin.present);
   if (missing.length > 0) {
     return {
@@ -106,7 +168,13 @@ function offlineCheck(facts: DoctorFacts): CheckResult {
 }
 
 function configCheck(facts: DoctorFacts): CheckResult {
-  if (!facts.config.ok) return { check: 'config', status: 'fail', detail: facts.config.error, hint: 'fix the named file or field; mvnx explain shows the effective config' };
+  if (!facts.config.ok)
+    return {
+      check: 'config',
+      status: 'fail',
+      detail: facts.config.error,
+      hint: 'fix the named file or field; mvnx explain shows the effective config',
+    };
   const from = facts.config.value.files.length > 0 ? facts.config.value.files.join(', ') : 'defaults only';
   return { check: 'config', status: 'ok', detail: `tier ${facts.config.value.tier} (${from})` };
 }
@@ -114,35 +182,85 @@ function configCheck(facts: DoctorFacts): CheckResult {
 function modelChecks(facts: DoctorFacts): CheckResult[] {
   const { host, name, version, models } = facts.model;
   if (facts.model.provider === 'openai-compatible') {
-    if (!version.ok) return [{ check: 'model server', status: 'warn', detail: `the OpenAI-compatible server at ${host} fails its health check: ${version.error}`, hint: `start the server with ${name} loaded, or fix model.host / model.apiKeyEnv; ${NO_MODEL}` }];
-    return [{ check: 'model server', status: 'ok', detail: `OpenAI-compatible server at ${host}` }, { check: 'model', status: 'ok', detail: `${name} is served` }];
+    if (!version.ok)
+      return [
+        {
+          check: 'model server',
+          status: 'warn',
+          detail: `the OpenAI-compatible server at ${host} fails its health check: ${version.error}`,
+          hint: `start the server with ${name} loaded, or fix model.host / model.apiKeyEnv; ${NO_MODEL}`,
+        },
+      ];
+    return [
+      { check: 'model server', status: 'ok', detail: `OpenAI-compatible server at ${host}` },
+      { check: 'model', status: 'ok', detail: `${name} is served` },
+    ];
   }
-  if (!version.ok) return [{ check: 'model server', status: 'warn', detail: `cannot reach ${host}: ${version.error}`, hint: `start Ollama (ollama serve) or set MVNX_HOST; ${NO_MODEL}` }];
+  if (!version.ok)
+    return [
+      {
+        check: 'model server',
+        status: 'warn',
+        detail: `cannot reach ${host}: ${version.error}`,
+        hint: `start Ollama (ollama serve) or set MVNX_HOST; ${NO_MODEL}`,
+      },
+    ];
   const server: CheckResult = { check: 'model server', status: 'ok', detail: `Ollama ${version.value} at ${host}` };
   if (!models) return [server];
-  if (!models.ok) return [server, { check: 'model', status: 'warn', detail: `cannot list models at ${host}: ${models.error}`, hint: NO_MODEL }];
-  if (!isModelPulled(name, models.value)) return [server, { check: 'model', status: 'warn', detail: `${name} is not pulled on ${host}`, hint: `run ollama pull ${name}; ${NO_MODEL}` }];
+  if (!models.ok)
+    return [
+      server,
+      { check: 'model', status: 'warn', detail: `cannot list models at ${host}: ${models.error}`, hint: NO_MODEL },
+    ];
+  if (!isModelPulled(name, models.value))
+    return [
+      server,
+      {
+        check: 'model',
+        status: 'warn',
+        detail: `${name} is not pulled on ${host}`,
+        hint: `run ollama pull ${name}; ${NO_MODEL}`,
+      },
+    ];
   return [server, { check: 'model', status: 'ok', detail: `${name} is pulled` }];
 }
 
 function sandboxCheck(facts: DoctorFacts): CheckResult {
   const { probe, mode, modeSource, image, imageSuggested } = facts.sandbox;
   const imageHint = `set sandbox.mode docker or podman with sandbox.image (${imageSuggested ? `suggested for this project: ${image}` : image}, pulled beforehand)`;
-  if (!probe.ok) return { check: 'sandbox', status: 'warn', detail: `the probe failed: ${probe.error}`, hint: 'run mvnx doctor again; until the probe passes verification is not isolated' };
+  if (!probe.ok)
+    return {
+      check: 'sandbox',
+      status: 'warn',
+      detail: `the probe failed: ${probe.error}`,
+      hint: 'run mvnx doctor again; until the probe passes verification is not isolated',
+    };
   const { kind, isolated, available, reason, tried } = probe.value;
   const passedOver = tried.filter((t) => t.problem).map((t) => `${t.kind}: ${t.problem}`);
   if (!available) {
-    return { check: 'sandbox', status: 'fail', detail: `sandbox.mode ${mode} (${modeSource}) is required but unavailable: ${reason ?? 'unknown'}`, hint: `repairs stop before the first model call until it works; install bubblewrap or ${imageHint}` };
+    return {
+      check: 'sandbox',
+      status: 'fail',
+      detail: `sandbox.mode ${mode} (${modeSource}) is required but unavailable: ${reason ?? 'unknown'}`,
+      hint: `repairs stop before the first model call until it works; install bubblewrap or ${imageHint}`,
+    };
   }
   if (isolated) {
     const via = kind === 'bwrap' ? 'bubblewrap' : `${kind}, image ${image}`;
-    return { check: 'sandbox', status: 'ok', detail: `verification builds will run under ${via} (sandbox.mode ${mode})${passedOver.length > 0 ? `; passed over: ${passedOver.join('; ')}` : ''}` };
+    return {
+      check: 'sandbox',
+      status: 'ok',
+      detail: `verification builds will run under ${via} (sandbox.mode ${mode})${passedOver.length > 0 ? `; passed over: ${passedOver.join('; ')}` : ''}`,
+    };
   }
   return {
     check: 'sandbox',
     status: 'warn',
     detail: `verification builds will run WITHOUT isolation: ${reason ?? 'no sandbox'}`,
-    hint: mode === 'none' ? 'sandbox.mode is none; written in a config file it means this environment is the sandbox' : `install bubblewrap (apt-get install bubblewrap) or ${imageHint}; until then auto does not apply fixes`,
+    hint:
+      mode === 'none'
+        ? 'sandbox.mode is none; written in a config file it means this environment is the sandbox'
+        : `install bubblewrap (apt-get install bubblewrap) or ${imageHint}; until then auto does not apply fixes`,
   };
 }
 
@@ -157,19 +275,28 @@ function isolationCheck(facts: DoctorFacts): CheckResult {
       detail: `isolated: network (none), writes (workspace only; ${localRepository} read-only), host sockets and $HOME (not visible), settings.xml passwords (removed), processes (own PID namespace); ${always}. Not isolated: CPU and memory (no limits), reads of system folders (/usr, needed /etc files)`,
     };
   }
-  const optedOut = mode === 'none' && modeSource !== 'default' && !modeSource.startsWith('env ') && !modeSource.startsWith('flag ');
+  const optedOut =
+    mode === 'none' && modeSource !== 'default' && !modeSource.startsWith('env ') && !modeSource.startsWith('flag ');
   return {
     check: 'isolation',
     status: 'warn',
     detail: `NOT isolated: network, your files, host sockets, other processes' environments and settings.xml passwords are reachable by a candidate's code (secrets found are redacted from every output); still done: ${always}`,
-    hint: optedOut ? `${modeSource} says the environment is the sandbox: auto applies fixes anyway` : 'auto and assist.autoApplyLowRisk will not apply fixes verified like this',
+    hint: optedOut
+      ? `${modeSource} says the environment is the sandbox: auto applies fixes anyway`
+      : 'auto and assist.autoApplyLowRisk will not apply fixes verified like this',
   };
 }
 
 function pluginsCheck(facts: DoctorFacts): CheckResult {
   const plugins = facts.plugins;
   if (!plugins) return { check: 'plugins', status: 'ok', detail: 'none configured' };
-  if (!plugins.ok) return { check: 'plugins', status: 'fail', detail: plugins.error, hint: 'install the plugin or fix the path in the config; until then failed builds are not repaired' };
+  if (!plugins.ok)
+    return {
+      check: 'plugins',
+      status: 'fail',
+      detail: plugins.error,
+      hint: 'install the plugin or fix the path in the config; until then failed builds are not repaired',
+    };
   const notes = plugins.value.notes.length > 0 ? `; ${plugins.value.notes.join('; ')}` : '';
   return { check: 'plugins', status: 'ok', detail: `${plugins.value.summaries.join(', ')}${notes}` };
 }
@@ -178,7 +305,12 @@ function commandToolsCheck(facts: DoctorFacts): CheckResult {
   const tools = facts.commandTools;
   if (!tools || tools.length === 0) return { check: 'command tools', status: 'ok', detail: 'none configured' };
   const missing = tools.filter((tool) => !tool.found);
-  if (missing.length === 0) return { check: 'command tools', status: 'ok', detail: tools.map((tool) => `${tool.name} (${tool.program})`).join(', ') };
+  if (missing.length === 0)
+    return {
+      check: 'command tools',
+      status: 'ok',
+      detail: tools.map((tool) => `${tool.name} (${tool.program})`).join(', '),
+    };
   return {
     check: 'command tools',
     status: 'warn',
@@ -194,10 +326,19 @@ function startupCheck(facts: DoctorFacts): CheckResult {
   const { extraCaCerts, extraCaCertsCostMs } = facts.startup;
   if (extraCaCerts === undefined) return { check: 'start-up', status: 'ok', detail: 'NODE_EXTRA_CA_CERTS is not set' };
   if (!extraCaCertsCostMs || !extraCaCertsCostMs.ok) {
-    return { check: 'start-up', status: 'ok', detail: `NODE_EXTRA_CA_CERTS=${extraCaCerts} (its start-up cost could not be measured: ${extraCaCertsCostMs?.ok === false ? extraCaCertsCostMs.error : 'not measured'})` };
+    return {
+      check: 'start-up',
+      status: 'ok',
+      detail: `NODE_EXTRA_CA_CERTS=${extraCaCerts} (its start-up cost could not be measured: ${extraCaCertsCostMs?.ok === false ? extraCaCertsCostMs.error : 'not measured'})`,
+    };
   }
   const cost = Math.round(extraCaCertsCostMs.value);
-  if (cost < NOTABLE_STARTUP_COST_MS) return { check: 'start-up', status: 'ok', detail: `NODE_EXTRA_CA_CERTS=${extraCaCerts} costs about ${cost} ms per start` };
+  if (cost < NOTABLE_STARTUP_COST_MS)
+    return {
+      check: 'start-up',
+      status: 'ok',
+      detail: `NODE_EXTRA_CA_CERTS=${extraCaCerts} costs about ${cost} ms per start`,
+    };
   return {
     check: 'start-up',
     status: 'warn',
@@ -207,7 +348,18 @@ function startupCheck(facts: DoctorFacts): CheckResult {
 }
 
 export function evaluateDoctor(facts: DoctorFacts): CheckResult[] {
-  return [javaCheck(facts), ...mavenChecks(facts), offlineCheck(facts), configCheck(facts), ...modelChecks(facts), sandboxCheck(facts), isolationCheck(facts), pluginsCheck(facts), commandToolsCheck(facts), startupCheck(facts)];
+  return [
+    javaCheck(facts),
+    ...mavenChecks(facts),
+    offlineCheck(facts),
+    configCheck(facts),
+    ...modelChecks(facts),
+    sandboxCheck(facts),
+    isolationCheck(facts),
+    pluginsCheck(facts),
+    commandToolsCheck(facts),
+    startupCheck(facts),
+  ];
 }
 
 /** Checks without which mvnx cannot do its job at all. */

@@ -45,7 +45,8 @@ async function probeJava(env: NodeJS.ProcessEnv): Promise<DoctorFacts['java']> {
   try {
     const result = await execa(command, ['-version'], { env, reject: false, timeout: 20_000, all: true });
     const version = parseJavaVersion(result.all ?? '');
-    if (result.exitCode !== 0 || !version) return { ok: false, error: `${command} -version failed${result.all ? `: ${result.all.split('\n')[0]}` : ''}` };
+    if (result.exitCode !== 0 || !version)
+      return { ok: false, error: `${command} -version failed${result.all ? `: ${result.all.split('\n')[0]}` : ''}` };
     return { ok: true, value: { command, version } };
   } catch (error) {
     return failure(error);
@@ -53,18 +54,39 @@ async function probeJava(env: NodeJS.ProcessEnv): Promise<DoctorFacts['java']> {
 }
 
 /** The Maven the build would run (`findMaven`: --mvnx-maven, MVNX_MAVEN, config, nearest mvnw, mvn on PATH). */
-async function probeMaven(cwd: string, env: NodeJS.ProcessEnv, flags: OptionValues, configured: string | undefined): Promise<DoctorFacts['maven']> {
+async function probeMaven(
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+  flags: OptionValues,
+  configured: string | undefined,
+): Promise<DoctorFacts['maven']> {
   try {
-    const found = await findMaven({ ...(typeof flags.maven === 'string' ? { flag: flags.maven } : {}), env, ...(configured ? { configured } : {}), cwd, mavenArgs: [] });
+    const found = await findMaven({
+      ...(typeof flags.maven === 'string' ? { flag: flags.maven } : {}),
+      env,
+      ...(configured ? { configured } : {}),
+      cwd,
+      mavenArgs: [],
+    });
     return { ok: true, value: { path: found.executable, source: MAVEN_SOURCE_LABELS[found.source] } };
   } catch (error) {
     if (!(error instanceof MavenNotFoundError)) return failure(error);
-    if (error.named) return { ok: false, error: `${error.named.label} names ${error.named.value}, which is not an executable file` };
-    return { ok: false, error: 'not found: searched --mvnx-maven, MVNX_MAVEN, config maven.executable, mvnw from the working folder up, mvn on PATH' };
+    if (error.named)
+      return { ok: false, error: `${error.named.label} names ${error.named.value}, which is not an executable file` };
+    return {
+      ok: false,
+      error:
+        'not found: searched --mvnx-maven, MVNX_MAVEN, config maven.executable, mvnw from the working folder up, mvn on PATH',
+    };
   }
 }
 
-async function probeMavenVersion(maven: string, source: string, cwd: string, env: NodeJS.ProcessEnv): Promise<Probe<string>> {
+async function probeMavenVersion(
+  maven: string,
+  source: string,
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+): Promise<Probe<string>> {
   try {
     const result = await execa(maven, ['-v', '-B'], { cwd, env, reject: false, timeout: 60_000, all: true });
     const version = parseMavenVersion(result.all ?? '');
@@ -73,7 +95,13 @@ async function probeMavenVersion(maven: string, source: string, cwd: string, env
     const distribution = wrapperDistribution(maven);
     const wrapperLine =
       source === MAVEN_SOURCE_LABELS.mvnw
-        ? describeWrapperFailure({ wrapper: maven, cwd, exitCode: result.exitCode ?? 1, output: result.all ?? '', ...(distribution ? { distribution } : {}) })
+        ? describeWrapperFailure({
+            wrapper: maven,
+            cwd,
+            exitCode: result.exitCode ?? 1,
+            output: result.all ?? '',
+            ...(distribution ? { distribution } : {}),
+          })
         : undefined;
     return { ok: false, error: wrapperLine ?? `${maven} -v exited ${result.exitCode} without a version` };
   } catch (error) {
@@ -81,7 +109,9 @@ async function probeMavenVersion(maven: string, source: string, cwd: string, env
   }
 }
 
-/** Plugins with a literal (or property-resolved) version in a pom's build and pluginManagement sections (maven/pom.ts). */
+/**
+ * Plugins with a literal (or property-resolved) version in a pom's build and pluginManagement sections (maven/pom.ts).
+ */
 export function pinnedPlugins(pomXml: string): Omit<PluginPin, 'present'>[] {
   const project = parsePomProject(pomXml);
   const pins = new Map<string, Omit<PluginPin, 'present'>>();
@@ -93,12 +123,21 @@ export function pinnedPlugins(pomXml: string): Omit<PluginPin, 'present'>[] {
 }
 
 async function probeOffline(projectRoot: string, env: NodeJS.ProcessEnv): Promise<DoctorFacts['offline']> {
-  // The one resolver the build uses: settings.xml <localRepository>, -Dmaven.repo.local in MAVEN_OPTS or .mvn/maven.config.
+  // The one resolver the build uses: settings.xml <localRepository>, -Dmaven.repo.local in MAVEN_OPTS or
+  // .mvn/maven.config.
   const { localRepository } = resolveMavenUserState({ args: [], env, cwd: projectRoot, projectRoot });
   const pom = await readFile(path.join(projectRoot, 'pom.xml'), 'utf8').catch(() => undefined);
   const plugins = (pom ? pinnedPlugins(pom) : []).map((pin) => ({
     ...pin,
-    present: existsSync(path.join(localRepository, ...pin.groupId.split('.'), pin.artifactId, pin.version, `${pin.artifactId}-${pin.version}.jar`)),
+    present: existsSync(
+      path.join(
+        localRepository,
+        ...pin.groupId.split('.'),
+        pin.artifactId,
+        pin.version,
+        `${pin.artifactId}-${pin.version}.jar`,
+      ),
+    ),
   }));
   return { localRepository, repositoryExists: existsSync(localRepository), pomFound: pom !== undefined, plugins };
 }
@@ -120,14 +159,18 @@ async function probeModel(host: string, name: string): Promise<DoctorFacts['mode
   let version: Probe<string>;
   try {
     const body = (await getJson(`${base}/api/version`)) as { version?: unknown };
-    version = typeof body?.version === 'string' ? { ok: true, value: body.version } : { ok: false, error: `${base}/api/version did not answer with a version` };
+    version =
+      typeof body?.version === 'string'
+        ? { ok: true, value: body.version }
+        : { ok: false, error: `${base}/api/version did not answer with a version` };
   } catch (error) {
     return { host, name, version: { ok: false, error: describeFetchError(error) } };
   }
   if (!version.ok) return { host, name, version };
   try {
     const body = (await getJson(`${base}/api/tags`)) as { models?: { name?: unknown }[] };
-    if (!Array.isArray(body?.models)) return { host, name, version, models: { ok: false, error: '/api/tags did not list models' } };
+    if (!Array.isArray(body?.models))
+      return { host, name, version, models: { ok: false, error: '/api/tags did not list models' } };
     return { host, name, version, models: { ok: true, value: body.models.map((m) => String(m?.name)) } };
   } catch (error) {
     return { host, name, version, models: { ok: false, error: describeFetchError(error) } };
@@ -146,27 +189,64 @@ async function probeProvider(config: EffectiveConfig, env: NodeJS.ProcessEnv): P
   }
 }
 
-/** Exactly the probe a build runs (detectSandbox with the config's mode and image), and the environment it would pass. */
-async function probeSandbox(input: { env: NodeJS.ProcessEnv; cwd: string; projectRoot: string; mode: SandboxMode; modeSource: string; image?: string; pass: string[] }): Promise<DoctorFacts['sandbox']> {
+/**
+ * Exactly the probe a build runs (detectSandbox with the config's mode and image), and the environment it would pass.
+ */
+async function probeSandbox(input: {
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+  projectRoot: string;
+  mode: SandboxMode;
+  modeSource: string;
+  image?: string;
+  pass: string[];
+}): Promise<DoctorFacts['sandbox']> {
   const pom = await readFile(path.join(input.projectRoot, 'pom.xml'), 'utf8').catch(() => '');
   const image = input.image ?? suggestedImage(projectJavaRelease(pom));
   const { env, dropped } = buildEnvironment(input.env, input.pass);
-  const localRepository = resolveMavenUserState({ args: [], env: input.env, cwd: input.cwd, projectRoot: input.projectRoot }).localRepository;
+  const localRepository = resolveMavenUserState({
+    args: [],
+    env: input.env,
+    cwd: input.cwd,
+    projectRoot: input.projectRoot,
+  }).localRepository;
   let probe: DoctorFacts['sandbox']['probe'];
   try {
     const info = await detectSandbox(input.mode, { image, env: input.env });
-    probe = { ok: true, value: { kind: info.kind, isolated: info.isolated, available: info.available, ...(info.reason ? { reason: info.reason } : {}), tried: info.tried } };
+    probe = {
+      ok: true,
+      value: {
+        kind: info.kind,
+        isolated: info.isolated,
+        available: info.available,
+        ...(info.reason ? { reason: info.reason } : {}),
+        tried: info.tried,
+      },
+    };
   } catch (error) {
     probe = failure(error);
   }
-  return { mode: input.mode, modeSource: input.modeSource, image, imageSuggested: input.image === undefined, probe, env: { passed: Object.keys(env).sort(), dropped }, localRepository };
+  return {
+    mode: input.mode,
+    modeSource: input.modeSource,
+    image,
+    imageSuggested: input.image === undefined,
+    probe,
+    env: { passed: Object.keys(env).sort(), dropped },
+    localRepository,
+  };
 }
 
 async function probePlugins(specifiers: string[], projectRoot: string): Promise<NonNullable<DoctorFacts['plugins']>> {
   try {
     const loaded = await loadPlugins(specifiers, { projectRoot });
     const summaries = loaded.plugins.map(({ plugin }) => {
-      const parts = [`${plugin.fixers?.length ?? 0} fixer(s)`, `${plugin.reporters?.length ?? 0} reporter(s)`, `${plugin.tools?.length ?? 0} tool(s)`, `${plugin.parsers?.length ?? 0} parser(s)`];
+      const parts = [
+        `${plugin.fixers?.length ?? 0} fixer(s)`,
+        `${plugin.reporters?.length ?? 0} reporter(s)`,
+        `${plugin.tools?.length ?? 0} tool(s)`,
+        `${plugin.parsers?.length ?? 0} parser(s)`,
+      ];
       return `${plugin.name}${plugin.version ? ` ${plugin.version}` : ''} (${parts.join(', ')})`;
     });
     return { ok: true, value: { summaries, notes: loaded.notes } };
@@ -188,7 +268,12 @@ async function probeStartup(env: NodeJS.ProcessEnv): Promise<DoctorFacts['startu
   const { NODE_EXTRA_CA_CERTS: _measured, ...without } = env;
   const timeNode = async (childEnv: NodeJS.ProcessEnv) => {
     const started = process.hrtime.bigint();
-    const result = await execa(process.execPath, ['-e', '0'], { env: childEnv, extendEnv: false, reject: false, timeout: 10_000 });
+    const result = await execa(process.execPath, ['-e', '0'], {
+      env: childEnv,
+      extendEnv: false,
+      reject: false,
+      timeout: 10_000,
+    });
     if (result.exitCode !== 0) throw new Error(`node -e 0 exited ${result.exitCode}`);
     return Number(process.hrtime.bigint() - started) / 1e6;
   };
@@ -219,9 +304,18 @@ export async function gatherFacts(options: GatherOptions): Promise<DoctorFacts> 
   let providerCheck: (() => Promise<DoctorFacts['model']>) | undefined;
   let plugins: DoctorFacts['plugins'];
   let commandTools: DoctorFacts['commandTools'];
-  let sandboxConfig: { mode: SandboxMode; modeSource: string; image?: string; pass: string[] } = { mode: 'auto', modeSource: 'default', pass: [] };
+  let sandboxConfig: { mode: SandboxMode; modeSource: string; image?: string; pass: string[] } = {
+    mode: 'auto',
+    modeSource: 'default',
+    pass: [],
+  };
   try {
-    const effective = await loadEffectiveConfig({ projectRoot, ...(options.configFile ? { configFile: options.configFile } : {}), env, overrides: flags });
+    const effective = await loadEffectiveConfig({
+      projectRoot,
+      ...(options.configFile ? { configFile: options.configFile } : {}),
+      env,
+      overrides: flags,
+    });
     config = { ok: true, value: { tier: effective.tier, files: [...effective.files] } };
     host = effective.model.host;
     modelName = effective.model.name;
@@ -257,5 +351,16 @@ export async function gatherFacts(options: GatherOptions): Promise<DoctorFacts> 
   ]);
   // After the others: timing node start-ups next to JVM start-ups would measure the contention.
   const startup = await probeStartup(env);
-  return { java, maven, mavenVersion, offline, config, model, sandbox, startup, ...(plugins ? { plugins } : {}), ...(commandTools ? { commandTools } : {}) };
+  return {
+    java,
+    maven,
+    mavenVersion,
+    offline,
+    config,
+    model,
+    sandbox,
+    startup,
+    ...(plugins ? { plugins } : {}),
+    ...(commandTools ? { commandTools } : {}),
+  };
 }

@@ -8,7 +8,14 @@
  * program that is missing, fails or times out answers one line: it never stops a repair.
  */
 import { escape } from 'minimatch';
-import { type AgentState, type AgentTool, MAX_TOOL_OUTPUT_CHARS, type SourceView, type ToolParameter, type ToolResult } from '../../../plugins/contracts.js';
+import {
+  type AgentState,
+  type AgentTool,
+  MAX_TOOL_OUTPUT_CHARS,
+  type SourceView,
+  type ToolParameter,
+  type ToolResult,
+} from '../../../plugins/contracts.js';
 import type { CommandRun } from '../../../workspace/command.js';
 import { splitCommandLine } from '../../../policy/command-line.js';
 import { fit, plural } from './support/tool-kit.js';
@@ -26,14 +33,27 @@ export interface CommandToolConfig {
 /** Runs an argument list in a workspace holding the attempt's code, and says how it went. */
 export interface CommandRunner {
   /** `argvFor` gets the workspace's root (for %WORKSPACE%) once one is ready. */
-  run(argvFor: (workspaceRoot: string) => string[], timeoutMs: number): Promise<{ run: CommandRun; workspaceRoot: string }>;
+  run(
+    argvFor: (workspaceRoot: string) => string[],
+    timeoutMs: number,
+  ): Promise<{ run: CommandRun; workspaceRoot: string }>;
 }
 
 export function createCommandTool(config: CommandToolConfig, runner: CommandRunner, view: SourceView): AgentTool {
   const uses = (placeholder: string) => config.command.includes(placeholder);
   const parameters: Record<string, ToolParameter> = {};
-  if (uses('%FILE%') || uses('%MODULE%')) parameters.file = { type: 'string', description: 'project-relative path of the file to check', optional: !uses('%FILE%') };
-  if (uses('%CLASS%')) parameters.class = { type: 'string', description: 'fully qualified class name, e.g. com.acme.App (default: the class of "file")', optional: uses('%FILE%') };
+  if (uses('%FILE%') || uses('%MODULE%'))
+    parameters.file = {
+      type: 'string',
+      description: 'project-relative path of the file to check',
+      optional: !uses('%FILE%'),
+    };
+  if (uses('%CLASS%'))
+    parameters.class = {
+      type: 'string',
+      description: 'fully qualified class name, e.g. com.acme.App (default: the class of "file")',
+      optional: uses('%FILE%'),
+    };
   if (uses('%LINE%')) parameters.line = { type: 'integer', description: 'a line number in "file"' };
   const describe = config.description ?? `runs \`${config.command}\``;
 
@@ -71,12 +91,18 @@ interface Values {
 }
 
 /** Every value checked before it reaches a command line: a project file, a number, a class name. */
-async function placeholderValues(config: CommandToolConfig, args: Record<string, unknown>, view: SourceView): Promise<Values | { problem: string }> {
+async function placeholderValues(
+  config: CommandToolConfig,
+  args: Record<string, unknown>,
+  view: SourceView,
+): Promise<Values | { problem: string }> {
   const values: Values = {};
   if (args.file !== undefined) {
-    if (typeof args.file !== 'string' || args.file.trim() === '') return { problem: 'needs "file" as a project-relative path' };
+    if (typeof args.file !== 'string' || args.file.trim() === '')
+      return { problem: 'needs "file" as a project-relative path' };
     const file = args.file.trim().replace(/\\/g, '/').replace(/^\.\//, '');
-    if (file.startsWith('/') || file.startsWith('-') || file.split('/').includes('..')) return { problem: `refuses "${args.file}": give a path inside the project` };
+    if (file.startsWith('/') || file.startsWith('-') || file.split('/').includes('..'))
+      return { problem: `refuses "${args.file}": give a path inside the project` };
     if ((await view.list(escape(file))).length !== 1) return { problem: `no file ${file} in the project` };
     values.file = file;
     values.module = await moduleOf(file, view);
@@ -85,13 +111,15 @@ async function placeholderValues(config: CommandToolConfig, args: Record<string,
   }
   if (config.command.includes('%LINE%')) {
     const line = typeof args.line === 'string' && /^\s*\d+\s*$/.test(args.line) ? Number(args.line) : args.line;
-    if (typeof line !== 'number' || !Number.isSafeInteger(line) || line < 1) return { problem: 'needs "line" as a line number from 1' };
+    if (typeof line !== 'number' || !Number.isSafeInteger(line) || line < 1)
+      return { problem: 'needs "line" as a line number from 1' };
     values.line = String(line);
   }
   if (config.command.includes('%CLASS%')) {
     const given = typeof args.class === 'string' ? args.class.trim() : undefined;
     const className = given || (values.file ? classOfFile(values.file) : undefined);
-    if (!className || !/^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*$/.test(className)) return { problem: 'needs "class" as a fully qualified class name such as com.acme.App' };
+    if (!className || !/^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*$/.test(className))
+      return { problem: 'needs "class" as a fully qualified class name such as com.acme.App' };
     values.className = className;
   }
   return values;
@@ -113,17 +141,50 @@ async function moduleOf(file: string, view: SourceView): Promise<string> {
   return '.';
 }
 
-async function answer(config: CommandToolConfig, run: CommandRun, workspace: string, view: SourceView): Promise<ToolResult> {
-  if (run.notFound) return { ok: false, output: `${config.name}: ${run.notFound} is not installed here (not found${run.notFound.includes('/') ? '' : ' on PATH'}); use the other tools` };
+async function answer(
+  config: CommandToolConfig,
+  run: CommandRun,
+  workspace: string,
+  view: SourceView,
+): Promise<ToolResult> {
+  if (run.notFound)
+    return {
+      ok: false,
+      output: `${config.name}: ${run.notFound} is not installed here (not found${run.notFound.includes('/') ? '' : ' on PATH'}); use the other tools`,
+    };
   if (run.timedOut) return { ok: false, output: `${config.name} did not finish within ${config.timeoutSeconds} s` };
   const read = readToolOutput(config.outputFormat, run.stdout, workspace);
-  const stderr = run.stderr.trim().split('\n').find((line) => line.trim() !== '')?.trim().slice(0, 200);
-  if (!read.ok) return { ok: false, output: `${config.name} failed (exit ${run.exitCode ?? 'killed'}): ${read.problem}${stderr ? `; it said: ${stderr}` : ''}` };
+  const stderr = run.stderr
+    .trim()
+    .split('\n')
+    .find((line) => line.trim() !== '')
+    ?.trim()
+    .slice(0, 200);
+  if (!read.ok)
+    return {
+      ok: false,
+      output: `${config.name} failed (exit ${run.exitCode ?? 'killed'}): ${read.problem}${stderr ? `; it said: ${stderr}` : ''}`,
+    };
   const empty = read.findings ? read.findings.length === 0 : read.text === '';
-  if (empty && run.exitCode !== 0) return { ok: false, output: `${config.name} failed (exit ${run.exitCode ?? 'killed'})${stderr ? `: ${stderr}` : ' without output'}` };
+  if (empty && run.exitCode !== 0)
+    return {
+      ok: false,
+      output: `${config.name} failed (exit ${run.exitCode ?? 'killed'})${stderr ? `: ${stderr}` : ' without output'}`,
+    };
   if (empty) return { ok: true, output: `${config.name} found nothing to report` };
-  const lines = read.findings ? await Promise.all(read.findings.map(async (finding) => renderFinding({ ...finding, file: await projectFile(finding.file, view) }))) : read.text.split('\n');
-  const tail = (shown: number) => (shown < lines.length ? `... ${plural(lines.length - shown, 'more line', 'more lines')} not shown${run.truncated ? ' (the output was cut at 2 MiB)' : ''}` : run.truncated ? '(the output was cut at 2 MiB)' : '');
+  const lines = read.findings
+    ? await Promise.all(
+        read.findings.map(async (finding) =>
+          renderFinding({ ...finding, file: await projectFile(finding.file, view) }),
+        ),
+      )
+    : read.text.split('\n');
+  const tail = (shown: number) =>
+    shown < lines.length
+      ? `... ${plural(lines.length - shown, 'more line', 'more lines')} not shown${run.truncated ? ' (the output was cut at 2 MiB)' : ''}`
+      : run.truncated
+        ? '(the output was cut at 2 MiB)'
+        : '';
   return { ok: true, output: fit(lines, tail, MAX_TOOL_OUTPUT_CHARS) };
 }
 

@@ -8,7 +8,8 @@ export const expressHypothesis = {
   parameters: { hypothesis: { type: 'string', description: 'what causes the failure' } },
   move(args, memory) {
     const text = typeof args.hypothesis === 'string' ? args.hypothesis.trim() : '';
-    if (text === '') return { ok: false, answer: 'express_hypothesis needs "hypothesis": one sentence on what causes the failure.' };
+    if (text === '')
+      return { ok: false, answer: 'express_hypothesis needs "hypothesis": one sentence on what causes the failure.' };
     memory.hypothesis = text;
     memory.state = 'collect';
     return { ok: true, answer: 'Noted. Now collect what the fix needs, then call write_fix.' };

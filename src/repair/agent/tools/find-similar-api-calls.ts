@@ -3,10 +3,30 @@
  * then similar names), found with src/java's parser, so that the model copies how the code
  * base uses an API.
  */
-import { findMethodCalls, lineAt, methodAt, outline, typeAt, viewJavaFile, type JavaSourceFile } from '../../../java/index.js';
+import {
+  findMethodCalls,
+  lineAt,
+  methodAt,
+  outline,
+  typeAt,
+  viewJavaFile,
+  type JavaSourceFile,
+} from '../../../java/index.js';
 import { MAX_TOOL_OUTPUT_CHARS } from '../../../plugins/contracts.js';
 import { subTokens } from '../sub-tokens.js';
-import { BadCall, clip, defineTool, fit, given, integer, plural, projectPath, text, toLines, type Args } from './support/tool-kit.js';
+import {
+  BadCall,
+  clip,
+  defineTool,
+  fit,
+  given,
+  integer,
+  plural,
+  projectPath,
+  text,
+  toLines,
+  type Args,
+} from './support/tool-kit.js';
 import { editDistance } from '../../../shared/similar.js';
 
 // The one Levenshtein distance, named here too for the agent's tools and their tests.
@@ -15,8 +35,38 @@ export { editDistance };
 const MAX_PARSED_FILES = 150;
 const MAX_CALLS_SHOWN = 25;
 const CALL_NAME = /([A-Za-z_$][\w$]*)\s*\(/g;
-const COMMON_WORDS = new Set(['get', 'set', 'has', 'can', 'for', 'with', 'add', 'put', 'new', 'create', 'make', 'from', 'the', 'and']);
-const KEYWORDS = new Set(['if', 'for', 'while', 'switch', 'catch', 'return', 'new', 'synchronized', 'super', 'this', 'try', 'throw', 'else', 'assert']);
+const COMMON_WORDS = new Set([
+  'get',
+  'set',
+  'has',
+  'can',
+  'for',
+  'with',
+  'add',
+  'put',
+  'new',
+  'create',
+  'make',
+  'from',
+  'the',
+  'and',
+]);
+const KEYWORDS = new Set([
+  'if',
+  'for',
+  'while',
+  'switch',
+  'catch',
+  'return',
+  'new',
+  'synchronized',
+  'super',
+  'this',
+  'try',
+  'throw',
+  'else',
+  'assert',
+]);
 
 /** Names close enough to be the same idea: a small typo, or most of the same words. */
 export function similarName(a: string, b: string): boolean {
@@ -29,9 +79,12 @@ export function similarName(a: string, b: string): boolean {
   const right = new Set(subTokens(b));
   // Sharing only a verb (`get` of getName and getValue) says nothing about what the methods do.
   const shared = [...left].filter((word) => right.has(word) && word.length >= 3 && !COMMON_WORDS.has(word)).length;
-  return shared > 0 && shared >= Math.ceil(Math.min(left.size, right.size) / 2) && Math.max(left.size, right.size) <= shared + 2;
+  return (
+    shared > 0 &&
+    shared >= Math.ceil(Math.min(left.size, right.size) / 2) &&
+    Math.max(left.size, right.size) <= shared + 2
+  );
 }
-
 
 /** The method name a snippet calls: the last `name(` in it, or the bare name. */
 function calledName(raw: string): string | undefined {
@@ -54,13 +107,20 @@ export const findSimilarApiCalls = defineTool(
   'how the project calls a method elsewhere (same name first, then similar names), one line each, and declared methods with a similar name: copy how the code base uses an API',
   {
     call: { type: 'string', description: 'the method, or the call as written, e.g. discount.apply(total, 10)' },
-    file: { type: 'string', description: 'the file of the call you are looking at, to leave it out (with "line")', optional: true },
+    file: {
+      type: 'string',
+      description: 'the file of the call you are looking at, to leave it out (with "line")',
+      optional: true,
+    },
     line: { type: 'integer', description: 'the line of that call in "file"', optional: true },
   },
   async (args: Args, view) => {
     const raw = text('find_similar_api_calls', args, 'call', 'a method name or the call as written');
     const name = calledName(raw!);
-    if (!name) throw new BadCall(`find_similar_api_calls needs "call" as a method name or a call such as list.add(x)${given(raw)}`);
+    if (!name)
+      throw new BadCall(
+        `find_similar_api_calls needs "call" as a method name or a call such as list.add(x)${given(raw)}`,
+      );
     const own = args.file !== undefined ? projectPath('find_similar_api_calls', args, 'file', view) : undefined;
     const ownLine = integer('find_similar_api_calls', args, 'line', 'the line of the call in "file"', true);
     const files = [...(await view.list('**/*.java'))].sort();
@@ -101,11 +161,13 @@ export const findSimilarApiCalls = defineTool(
         calls.push({ file, line, name: call.name, ...withinOf(viewed.parsed.file, call.range.start) });
       }
       for (const entry of entries) {
-        if (entry.kind !== 'type' && (entry.name === name || candidates.has(entry.name))) declared.push({ file, line: entry.line, signature: entry.signature, name: entry.name });
+        if (entry.kind !== 'type' && (entry.name === name || candidates.has(entry.name)))
+          declared.push({ file, line: entry.line, signature: entry.signature, name: entry.name });
       }
     }
     const lineText = (file: string, line: number) => clip((toLines(texts.get(file) ?? '')[line - 1] ?? '').trim());
-    const render = (call: FoundCall) => `${call.file}:${call.line}: ${lineText(call.file, call.line)}${call.within ? `  (in ${call.within})` : ''}`;
+    const render = (call: FoundCall) =>
+      `${call.file}:${call.line}: ${lineText(call.file, call.line)}${call.within ? `  (in ${call.within})` : ''}`;
     const same = calls.filter((call) => call.name === name);
     const similar = calls.filter((call) => call.name !== name);
     const rows: string[] = [];
@@ -117,10 +179,16 @@ export const findSimilarApiCalls = defineTool(
     }
     if (declared.length > 0) {
       rows.push(`declared methods named ${name} or similar:`);
-      rows.push(...declared.slice(0, MAX_CALLS_SHOWN).map((entry) => `${entry.file}:${entry.line}: ${entry.signature}`));
+      rows.push(
+        ...declared.slice(0, MAX_CALLS_SHOWN).map((entry) => `${entry.file}:${entry.line}: ${entry.signature}`),
+      );
     }
-    if (skipped > 0) rows.push(`(${plural(skipped, 'more file names', 'more files name')} these methods and was not read: narrow with search_code_base)`);
-    const tail = (k: number) => (k < rows.length ? '... cut at the output limit: ask search_code_base for a narrower pattern' : '');
+    if (skipped > 0)
+      rows.push(
+        `(${plural(skipped, 'more file names', 'more files name')} these methods and was not read: narrow with search_code_base)`,
+      );
+    const tail = (k: number) =>
+      k < rows.length ? '... cut at the output limit: ask search_code_base for a narrower pattern' : '';
     return { ok: true, output: fit(rows, tail, MAX_TOOL_OUTPUT_CHARS) };
   },
 );

@@ -19,10 +19,31 @@ import { searchCodeBase } from './search-code-base.js';
 import { writeFix } from './write-fix.js';
 import type { AgentTool } from '../../../plugins/contracts.js';
 
-export { collectMoreInformation, discardHypothesis, expressHypothesis, extractMethod, extractTestCode, findSimilarApiCalls, getClassesAndMethods, giveUp, goalsAccomplished, readRange, runTests, searchCodeBase, writeFix };
+export {
+  collectMoreInformation,
+  discardHypothesis,
+  expressHypothesis,
+  extractMethod,
+  extractTestCode,
+  findSimilarApiCalls,
+  getClassesAndMethods,
+  giveUp,
+  goalsAccomplished,
+  readRange,
+  runTests,
+  searchCodeBase,
+  writeFix,
+};
 
 /** The reading tools: what a developer does before touching a failing build. */
-export const CODE_TOOLS: readonly AgentTool[] = [readRange, searchCodeBase, getClassesAndMethods, extractMethod, extractTestCode, findSimilarApiCalls];
+export const CODE_TOOLS: readonly AgentTool[] = [
+  readRange,
+  searchCodeBase,
+  getClassesAndMethods,
+  extractMethod,
+  extractTestCode,
+  findSimilarApiCalls,
+];
 
 /** The tools every agent session runs: the code readers, and the build. */
 export const BUILT_IN_AGENT_TOOLS: readonly AgentTool[] = [...CODE_TOOLS, runTests];

@@ -1,5 +1,17 @@
 /** read_range: open a file at a line, as a developer does before touching a failing build. */
-import { BadCall, defineTool, fileParameter, fit, integer, numbered, plural, projectPath, readLines, span, widthFor } from './support/tool-kit.js';
+import {
+  BadCall,
+  defineTool,
+  fileParameter,
+  fit,
+  integer,
+  numbered,
+  plural,
+  projectPath,
+  readLines,
+  span,
+  widthFor,
+} from './support/tool-kit.js';
 
 const MAX_LINES = 200;
 const DEFAULT_LINES = 60;
@@ -10,7 +22,11 @@ export const readRange = defineTool(
   {
     file: fileParameter,
     start: { type: 'integer', description: 'first line to show, from 1' },
-    end: { type: 'integer', description: `last line to show (inclusive), default start+${DEFAULT_LINES - 1}`, optional: true },
+    end: {
+      type: 'integer',
+      description: `last line to show (inclusive), default start+${DEFAULT_LINES - 1}`,
+      optional: true,
+    },
   },
   async (args, view) => {
     const file = projectPath('read_range', args, 'file', view);
@@ -20,12 +36,21 @@ export const readRange = defineTool(
     if (end < start) throw new BadCall(`read_range needs "end" (${end}) to be at least "start" (${start})`);
     const lines = await readLines(view, file);
     if (lines.length === 0) return { ok: false, output: `${file} is empty` };
-    if (start > lines.length) return { ok: false, output: `${file} has ${plural(lines.length, 'line', 'lines')}; start ${start} is past its end` };
+    if (start > lines.length)
+      return {
+        ok: false,
+        output: `${file} has ${plural(lines.length, 'line', 'lines')}; start ${start} is past its end`,
+      };
     const last = Math.min(end, lines.length);
     const width = widthFor(lines.length);
-    const shown = Array.from({ length: Math.min(last, start + MAX_LINES - 1) - start + 1 }, (_, i) => numbered(lines, start + i, width));
+    const shown = Array.from({ length: Math.min(last, start + MAX_LINES - 1) - start + 1 }, (_, i) =>
+      numbered(lines, start + i, width),
+    );
     const clamped = end > lines.length ? `(the file has ${plural(lines.length, 'line', 'lines')})` : '';
-    const tail = (k: number) => [start + k <= last ? `... ${span(start + k, last)} not shown: ask for them with another read_range` : '', clamped].filter(Boolean).join(' ');
+    const tail = (k: number) =>
+      [start + k <= last ? `... ${span(start + k, last)} not shown: ask for them with another read_range` : '', clamped]
+        .filter(Boolean)
+        .join(' ');
     return { ok: true, output: fit(shown, tail) };
   },
 );

@@ -23,16 +23,25 @@ export const searchCodeBase = defineTool(
   `find code by words: an identifier such as fastSortArray also finds lines with sortArray, fast, sort or array, best first (exact text, then most words); lists path:line: text, at most ${MAX_HITS} hits`,
   {
     pattern: { type: 'string', description: 'an identifier or a bit of code, e.g. calculateTotal or price * percent' },
-    glob: { type: 'string', description: 'which files, e.g. src/test/**/*.java; a glob without / matches file names anywhere; default **/*.java', optional: true },
+    glob: {
+      type: 'string',
+      description:
+        'which files, e.g. src/test/**/*.java; a glob without / matches file names anywhere; default **/*.java',
+      optional: true,
+    },
   },
   async (args, view) => {
     const pattern = args.pattern;
-    if (typeof pattern !== 'string' || pattern.trim() === '') throw new BadCall(`search_code_base needs "pattern" (the code or identifier to look for)${given(pattern)}`);
-    if (/[\r\n]/.test(pattern)) throw new BadCall('search_code_base matches within one line: "pattern" cannot hold a line break');
+    if (typeof pattern !== 'string' || pattern.trim() === '')
+      throw new BadCall(`search_code_base needs "pattern" (the code or identifier to look for)${given(pattern)}`);
+    if (/[\r\n]/.test(pattern))
+      throw new BadCall('search_code_base matches within one line: "pattern" cannot hold a line break');
     const rawGlob = args.glob ?? '';
-    if (typeof rawGlob !== 'string') throw new BadCall(`search_code_base needs "glob" as text such as "**/*.java"${given(rawGlob)}`);
+    if (typeof rawGlob !== 'string')
+      throw new BadCall(`search_code_base needs "glob" as text such as "**/*.java"${given(rawGlob)}`);
     let glob = rawGlob.trim().replace(/\\/g, '/') || '**/*.java';
-    if (glob.startsWith('/') || glob.split('/').includes('..')) throw new BadCall(`search_code_base refuses glob "${rawGlob}": files outside the project are not readable`);
+    if (glob.startsWith('/') || glob.split('/').includes('..'))
+      throw new BadCall(`search_code_base refuses glob "${rawGlob}": files outside the project are not readable`);
     if (!glob.includes('/')) glob = `**/${glob}`;
     const terms = searchTerms(pattern.trim());
     const files = [...(await view.list(glob))].sort();
@@ -52,7 +61,10 @@ export const searchCodeBase = defineTool(
     if (hits.length === 0) {
       const none = files.length === 0 ? ` (no file matches the glob ${JSON.stringify(glob)})` : '';
       const words = terms.words.length > 1 ? ` nor any of its words (${terms.words.join(', ')})` : '';
-      return { ok: true, output: `no match for ${JSON.stringify(pattern)}${words} in ${plural(files.length, 'file', 'files')}${none}` };
+      return {
+        ok: true,
+        output: `no match for ${JSON.stringify(pattern)}${words} in ${plural(files.length, 'file', 'files')}${none}`,
+      };
     }
     // A stable sort keeps path and line order among equal scores.
     hits.sort((a, b) => compareScores(a.score, b.score));
@@ -61,8 +73,16 @@ export const searchCodeBase = defineTool(
       terms.words.length > 1
         ? `${plural(hits.length, 'line matches', 'lines match')} (${exact} exactly; words: ${terms.words.join(', ')}), best first:`
         : `${plural(hits.length, 'line matches', 'lines match')} (${exact} exactly), best first:`;
-    const rows = hits.slice(0, MAX_HITS).map((hit) => `${hit.file}:${hit.line}: ${clip(hit.text.trim())}${hit.score.exact || terms.words.length < 2 ? '' : `  [${hit.score.found.join(', ')}]`}`);
-    const tail = (k: number) => (hits.length > k ? `... ${plural(hits.length - k, 'more match', 'more matches')} not shown: narrow the pattern or the glob` : '');
+    const rows = hits
+      .slice(0, MAX_HITS)
+      .map(
+        (hit) =>
+          `${hit.file}:${hit.line}: ${clip(hit.text.trim())}${hit.score.exact || terms.words.length < 2 ? '' : `  [${hit.score.found.join(', ')}]`}`,
+      );
+    const tail = (k: number) =>
+      hits.length > k
+        ? `... ${plural(hits.length - k, 'more match', 'more matches')} not shown: narrow the pattern or the glob`
+        : '';
     return { ok: true, output: `${head}\n${fit(rows, tail, MAX_TOOL_OUTPUT_CHARS - head.length - 1)}` };
   },
 );

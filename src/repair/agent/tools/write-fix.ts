@@ -9,7 +9,8 @@ import type { ToolDeclaration } from './support/state-tool.js';
 export const writeFix = {
   name: 'write_fix',
   states: ['collect', 'fix'],
-  description: 'try one fix ("patch") or several different ones ("patches"), each built and tested in a copy of the project; the first that passes ends the work, the others are reported',
+  description:
+    'try one fix ("patch") or several different ones ("patches"), each built and tested in a copy of the project; the first that passes ends the work, the others are reported',
   parameters: {
     patch: { type: 'string', description: 'the fix in the edit format asked for', optional: true },
     patches: { type: 'string[]', description: 'several different fixes, tried in order', optional: true },
@@ -23,7 +24,11 @@ const FENCE = /```[^\n]*\n([\s\S]*?)```/g;
  * Several fenced blocks are several fixes only when each is a whole unified diff; blocks
  * of the other formats (a SEARCH/REPLACE block per file) make up one fix together.
  */
-export function fixCandidates(args: Record<string, unknown>, replyText: string, max: number): { candidates: string[]; note?: string } {
+export function fixCandidates(
+  args: Record<string, unknown>,
+  replyText: string,
+  max: number,
+): { candidates: string[]; note?: string } {
   const texts = (value: unknown): string[] => {
     if (typeof value === 'string') return value.trim() === '' ? [] : [value];
     if (Array.isArray(value)) return value.flatMap(texts);
@@ -34,8 +39,16 @@ export function fixCandidates(args: Record<string, unknown>, replyText: string, 
   if (candidates.length === 0) {
     const blocks = [...replyText.matchAll(FENCE)].map((match) => match[0]).filter(containsPatch);
     const wholeDiffs = blocks.filter((block) => /^--- /m.test(block) && /^\+\+\+ /m.test(block) && /^@@/m.test(block));
-    candidates = wholeDiffs.length >= 2 && wholeDiffs.length === blocks.length ? wholeDiffs : containsPatch(replyText) || /"edits"\s*:/.test(replyText) ? [replyText] : [];
+    candidates =
+      wholeDiffs.length >= 2 && wholeDiffs.length === blocks.length
+        ? wholeDiffs
+        : containsPatch(replyText) || /"edits"\s*:/.test(replyText)
+          ? [replyText]
+          : [];
   }
   if (candidates.length <= max) return { candidates };
-  return { candidates: candidates.slice(0, max), note: `(only the first ${max} fixes were tried; ${candidates.length - max} more were left out)` };
+  return {
+    candidates: candidates.slice(0, max),
+    note: `(only the first ${max} fixes were tried; ${candidates.length - max} more were left out)`,
+  };
 }

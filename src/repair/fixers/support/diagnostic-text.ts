@@ -24,8 +24,15 @@ export function symbolLocation(diagnostic: Diagnostic): string | undefined {
 }
 
 /** True for a javac compile diagnostic with a file and line, the only kind fixers can place. */
-export function isPlacedCompileError(diagnostic: Diagnostic): diagnostic is Diagnostic & { file: string; line: number } {
-  return diagnostic.kind === 'compile' && typeof diagnostic.file === 'string' && typeof diagnostic.line === 'number' && diagnostic.file.endsWith('.java');
+export function isPlacedCompileError(
+  diagnostic: Diagnostic,
+): diagnostic is Diagnostic & { file: string; line: number } {
+  return (
+    diagnostic.kind === 'compile' &&
+    typeof diagnostic.file === 'string' &&
+    typeof diagnostic.line === 'number' &&
+    diagnostic.file.endsWith('.java')
+  );
 }
 
 /** Groups diagnostics by file, keeping the first-seen order. */

@@ -30,7 +30,9 @@ function isSorted(group: JavaImport[]): boolean {
 
 /** True when `qualifiedName` is already visible through a single-type or on-demand import. */
 export function isImported(text: string, qualifiedName: string): boolean {
-  return readJavaHeader(text).imports.some((entry) => !entry.isStatic && (entry.name === qualifiedName || entry.name === `${packageOf(qualifiedName)}.*`));
+  return readJavaHeader(text).imports.some(
+    (entry) => !entry.isStatic && (entry.name === qualifiedName || entry.name === `${packageOf(qualifiedName)}.*`),
+  );
 }
 
 /**
@@ -49,7 +51,12 @@ export function insertImport(text: string, qualifiedName: string): string {
 
   if (regular.length === 0) {
     // 0-based index of the line to insert after: the last import, else the package line.
-    const anchor = imports.length > 0 ? imports.at(-1)!.endLine - 1 : header.packageLine !== undefined ? header.packageLine - 1 : undefined;
+    const anchor =
+      imports.length > 0
+        ? imports.at(-1)!.endLine - 1
+        : header.packageLine !== undefined
+          ? header.packageLine - 1
+          : undefined;
     if (anchor === undefined) {
       source.lines.splice(0, 0, statement, '');
     } else if (imports.length > 0) {

@@ -19,7 +19,16 @@ const COMMON_PACKAGES = [
   'java.text',
 ];
 
-const DESKTOP_PREFIXES = ['java.awt', 'javax.swing', 'java.applet', 'java.beans', 'javax.sound', 'javax.print', 'javax.imageio', 'javax.accessibility'];
+const DESKTOP_PREFIXES = [
+  'java.awt',
+  'javax.swing',
+  'java.applet',
+  'java.beans',
+  'javax.sound',
+  'javax.print',
+  'javax.imageio',
+  'javax.accessibility',
+];
 
 function packageOf(qualifiedName: string): string {
   return qualifiedName.slice(0, qualifiedName.lastIndexOf('.'));

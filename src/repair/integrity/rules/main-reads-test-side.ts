@@ -25,7 +25,8 @@ export const mainReadsTestSide = {
 } as const satisfies IntegrityRule;
 
 /** The calls that open a file by a path relative to the working directory (the module's folder under Maven). */
-const READ = /\b(?:new\s+(?:java\.io\.)?(File|FileInputStream|FileReader|RandomAccessFile)|(?:java\.nio\.file\.)?(Paths\.get|Path\.of))\s*\(/g;
+const READ =
+  /\b(?:new\s+(?:java\.io\.)?(File|FileInputStream|FileReader|RandomAccessFile)|(?:java\.nio\.file\.)?(Paths\.get|Path\.of))\s*\(/g;
 const STRING = /^"((?:[^"\\\n]|\\.)*)"$/;
 
 interface Read {
@@ -94,7 +95,10 @@ function stringConstants(text: string, masked: string): Map<string, string> {
 }
 
 /** `"a" + B + "c"`: the text as far as it is known, and whether that is all of it. */
-function concatenation(expression: string, constants: ReadonlyMap<string, string>): { known: string; complete: boolean } {
+function concatenation(
+  expression: string,
+  constants: ReadonlyMap<string, string>,
+): { known: string; complete: boolean } {
   const masked = maskCommentsAndLiterals(expression);
   const operands: string[] = [];
   let start = 0;
@@ -122,7 +126,10 @@ function closingParen(masked: string, open: number): number | undefined {
   return undefined;
 }
 
-/** The arguments between `open` and `close`, split at top-level commas (read in the masked text, taken from the real one). */
+/**
+ * The arguments between `open` and `close`, split at top-level commas (read in the masked text, taken from the real
+ * one).
+ */
 function splitTopLevel(text: string, masked: string, open: number, close: number): string[] {
   const out: string[] = [];
   let depth = 0;
@@ -151,7 +158,8 @@ function memberAt(text: string, line: number): string | undefined {
   const parsed = parseJava(text);
   if (!parsed.ok) return undefined;
   const found = methodAt(parsed.file, { line });
-  if (found) return `${found.type.name}#${found.method.name}(${found.method.parameters.map((parameter) => parameter.type).join(', ')})`;
+  if (found)
+    return `${found.type.name}#${found.method.name}(${found.method.parameters.map((parameter) => parameter.type).join(', ')})`;
   const type = typeAt(parsed.file, { line });
   return type ? `class ${type.name}` : undefined;
 }

@@ -7,7 +7,8 @@
  * failing tests, every change on the test side is a finding, named by its file, the
  * member it is in and the part that differs. Files with a compile error of their own in
  * the diagnosis are left to the method-by-method comparison: a repair must be able to fix
- * them, and such a fix is high risk (`compileErrorFix`). `tests.allowFailingTestEdits` lets these findings through (high risk, never
+ * them, and such a fix is high risk (`compileErrorFix`). `tests.allowFailingTestEdits` lets these findings through
+ * (high risk, never
  * applied without a person).
  */
 import { methodAt, parseJava, typeAt, type JavaSourceFile } from '../../../java/index.js';
@@ -54,12 +55,20 @@ export function testSideFindings(input: TestSideInput): IntegrityFinding[] {
   const findings: IntegrityFinding[] = [];
   for (const change of input.changes) {
     const paths = [...new Set([change.oldPath ?? change.path, change.path])];
-    const onTestSide = paths.map((file) => ({ file, root: testSideRootOf(input.testSide, file) })).find((entry) => entry.root);
+    const onTestSide = paths
+      .map((file) => ({ file, root: testSideRootOf(input.testSide, file) }))
+      .find((entry) => entry.root);
     if (!onTestSide?.root) continue;
     if (paths.some((file) => input.alreadyFound.has(file))) continue;
     const where = `${change.path} (${onTestSide.root.what})`;
     if (paths.some((file) => input.compileErrorFiles.has(file))) {
-      findings.push({ rule: 'test-side-changed', file: change.path, message: `${describeChange(change, where)}, which had a compile error of its own`, failingTestEdit: true, compileErrorFix: true });
+      findings.push({
+        rule: 'test-side-changed',
+        file: change.path,
+        message: `${describeChange(change, where)}, which had a compile error of its own`,
+        failingTestEdit: true,
+        compileErrorFix: true,
+      });
       continue;
     }
     findings.push({
@@ -79,8 +88,12 @@ function describeChange(change: FileChange, where: string): string {
   const moved = change.oldPath && change.oldPath !== change.path ? ` (moved from ${change.oldPath})` : '';
   if (change.binary) return `changed ${where}${moved}`;
   const places = changedPlaces(change.before, change.after, change.path.endsWith('.java'));
-  if (places.length === 0) return `changed ${where}${moved}${change.oldMode !== change.newMode ? ' (its mode)' : ' (white space only)'}`;
-  const more = places.length > PLACES ? `; and ${places.length - PLACES} more change${places.length - PLACES === 1 ? '' : 's'}` : '';
+  if (places.length === 0)
+    return `changed ${where}${moved}${change.oldMode !== change.newMode ? ' (its mode)' : ' (white space only)'}`;
+  const more =
+    places.length > PLACES
+      ? `; and ${places.length - PLACES} more change${places.length - PLACES === 1 ? '' : 's'}`
+      : '';
   return `changed ${where}${moved}: ${places.slice(0, PLACES).join('; ')}${more}`;
 }
 
@@ -99,7 +112,16 @@ function changedPlaces(before: string, after: string, java: boolean): string[] {
     );
     if (!difference) continue;
     const line = run.added.length > 0 ? run.added[0]! + 1 : run.removed[0]! + 1;
-    const member = run.added.length > 0 ? memberAt(parsedAfter, run.added.map((index) => index + 1)) : memberAt(parsedBefore, run.removed.map((index) => index + 1));
+    const member =
+      run.added.length > 0
+        ? memberAt(
+            parsedAfter,
+            run.added.map((index) => index + 1),
+          )
+        : memberAt(
+            parsedBefore,
+            run.removed.map((index) => index + 1),
+          );
     places.push(`${member ? `in ${member}, ` : ''}line ${line}: ${difference}`);
   }
   return places;
@@ -130,7 +152,12 @@ function describeRun(removed: string[], added: string[]): string | undefined {
     }
     const was = flat(removed[from]!);
     const now = flat(line);
-    const described = was.length <= 80 && now.length <= 80 ? (was === now ? undefined : `\`${was}\` became \`${now}\``) : describeDifference(was, now);
+    const described =
+      was.length <= 80 && now.length <= 80
+        ? was === now
+          ? undefined
+          : `\`${was}\` became \`${now}\``
+        : describeDifference(was, now);
     if (described) parts.push(described);
   });
   const kept = new Set(pairedWith.values());
@@ -150,7 +177,8 @@ function memberAt(file: JavaSourceFile | undefined, lines: number[]): string | u
   if (!file) return undefined;
   for (const line of lines) {
     const found = methodAt(file, { line });
-    if (found) return `${found.type.name}#${found.method.name}(${found.method.parameters.map((parameter) => parameter.type).join(', ')})`;
+    if (found)
+      return `${found.type.name}#${found.method.name}(${found.method.parameters.map((parameter) => parameter.type).join(', ')})`;
   }
   const type = typeAt(file, { line: lines[0]! });
   return type ? `class ${type.name}` : undefined;

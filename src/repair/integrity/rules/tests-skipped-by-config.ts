@@ -8,14 +8,31 @@ import type { FileChange } from '../../../patch/types.js';
 import type { IntegrityFinding, IntegrityRule } from '../types.js';
 
 /** User properties (pom `<properties>`, `-D` in .mvn/maven.config) that skip, select or ignore tests. */
-const TEST_PROPERTIES = /^(skipTests|skipITs|maven\.test\.skip(\.exec)?|maven\.test\.failure\.ignore|test|it\.test|groups|excludedGroups|(surefire|failsafe)\.[\w.]+|junit\.(jupiter|platform)\.[\w.]+)$/;
+const TEST_PROPERTIES =
+  /^(skipTests|skipITs|maven\.test\.skip(\.exec)?|maven\.test\.failure\.ignore|test|it\.test|groups|excludedGroups|(surefire|failsafe)\.[\w.]+|junit\.(jupiter|platform)\.[\w.]+)$/;
 /** Surefire and Failsafe parameters that skip, select or ignore tests. */
 const PLUGIN_PARAMETERS = new Set([
-  'skip', 'skipTests', 'skipExec', 'skipITs', 'testFailureIgnore', 'test', 'excludes', 'exclude', 'includes', 'include',
-  'excludedGroups', 'groups', 'excludesFile', 'includesFile', 'skipAfterFailureCount', 'excludeJUnit5Engines', 'includeJUnit5Engines',
+  'skip',
+  'skipTests',
+  'skipExec',
+  'skipITs',
+  'testFailureIgnore',
+  'test',
+  'excludes',
+  'exclude',
+  'includes',
+  'include',
+  'excludedGroups',
+  'groups',
+  'excludesFile',
+  'includesFile',
+  'skipAfterFailureCount',
+  'excludeJUnit5Engines',
+  'includeJUnit5Engines',
 ]);
 /** JUnit Platform settings that turn conditions off, filter what runs or load extensions that may. */
-const JUNIT_SETTING = /^junit\.(jupiter|platform)\.[\w.]*(deactivate|exclude|include|filter|tags?|autodetection|conditions)[\w.]*$/i;
+const JUNIT_SETTING =
+  /^junit\.(jupiter|platform)\.[\w.]*(deactivate|exclude|include|filter|tags?|autodetection|conditions)[\w.]*$/i;
 const FALSE_LIKE = /^(false|no|off)$/i;
 
 export const testsSkippedByConfig = {
@@ -32,11 +49,13 @@ export function buildConfigFindings(changes: readonly FileChange[]): IntegrityFi
     const name = file.split('/').pop() ?? '';
     const before = change.before ?? '';
     const after = change.after ?? '';
-    const push = (message: string) => findings.push({ rule: 'tests-skipped-by-config', file, message: `${file}: ${message}`, failingTestEdit: false });
+    const push = (message: string) =>
+      findings.push({ rule: 'tests-skipped-by-config', file, message: `${file}: ${message}`, failingTestEdit: false });
     if (name === 'pom.xml') pomFindings(before, after).forEach(push);
     else if (/(^|\/)\.mvn\/(maven|jvm)\.config$/.test(file)) mavenConfigFindings(before, after).forEach(push);
     else if (name === 'junit-platform.properties') propertiesFindings(before, after).forEach(push);
-    else if (/(^|\/)META-INF\/services\/org\.junit\./.test(file) && after !== before && change.after !== null) push('registers a JUnit service that can filter or skip tests');
+    else if (/(^|\/)META-INF\/services\/org\.junit\./.test(file) && after !== before && change.after !== null)
+      push('registers a JUnit service that can filter or skip tests');
   }
   return findings;
 }
@@ -55,14 +74,26 @@ function pomFindings(before: string, after: string): string[] {
     const shown = `<${leaf}>${setting.value}</${leaf}>`;
     if (property && TEST_PROPERTIES.test(property) && !FALSE_LIKE.test(setting.value)) {
       problems.push(`sets the property ${shown}, which skips, selects or ignores tests`);
-    } else if (plugin && parameter && segments.includes('configuration') && PLUGIN_PARAMETERS.has(parameter) && !FALSE_LIKE.test(setting.value)) {
-      problems.push(`adds ${shown} to ${plugin.slice('plugin['.length, -1)}'s configuration, which ${parameter === 'testFailureIgnore' ? 'lets failing tests pass the build' : 'skips or excludes tests'}`);
-    } else if (JUNIT_SETTING.test(leaf) || /junit\.(jupiter|platform)\.[\w.]*(deactivate|exclude|filter)/.test(setting.value)) {
+    } else if (
+      plugin &&
+      parameter &&
+      segments.includes('configuration') &&
+      PLUGIN_PARAMETERS.has(parameter) &&
+      !FALSE_LIKE.test(setting.value)
+    ) {
+      problems.push(
+        `adds ${shown} to ${plugin.slice('plugin['.length, -1)}'s configuration, which ${parameter === 'testFailureIgnore' ? 'lets failing tests pass the build' : 'skips or excludes tests'}`,
+      );
+    } else if (
+      JUNIT_SETTING.test(leaf) ||
+      /junit\.(jupiter|platform)\.[\w.]*(deactivate|exclude|filter)/.test(setting.value)
+    ) {
       problems.push(`sets ${shown}, a JUnit setting that changes which tests run`);
     }
   }
   for (const setting of added(now, old ?? [])) {
-    if (/(^|\/)modules\/module$/.test(setting.path)) problems.push(`removes the module ${setting.value} from the build, so its tests would not run`);
+    if (/(^|\/)modules\/module$/.test(setting.path))
+      problems.push(`removes the module ${setting.value} from the build, so its tests would not run`);
   }
   return problems;
 }
@@ -92,7 +123,14 @@ function xmlSettings(text: string): Setting[] | undefined {
         const kids = Array.isArray(children) ? (children as Record<string, unknown>[]) : [];
         const path = `${prefix}${prefix ? '/' : ''}${segmentName(tag, kids)}`;
         const elements = kids.filter((kid) => !('#text' in kid));
-        if (elements.length === 0) out.push({ path, value: kids.map((kid) => xmlText(kid['#text'])).join('').trim() });
+        if (elements.length === 0)
+          out.push({
+            path,
+            value: kids
+              .map((kid) => xmlText(kid['#text']))
+              .join('')
+              .trim(),
+          });
         else visit(kids, path);
       }
     }
@@ -118,7 +156,8 @@ function segmentName(tag: string, kids: Record<string, unknown>[]): string {
 /** Settings of `after` that `before` does not have (as many times). */
 function added(before: Setting[], after: Setting[]): Setting[] {
   const remaining = new Map<string, number>();
-  for (const setting of before) remaining.set(`${setting.path}=${setting.value}`, (remaining.get(`${setting.path}=${setting.value}`) ?? 0) + 1);
+  for (const setting of before)
+    remaining.set(`${setting.path}=${setting.value}`, (remaining.get(`${setting.path}=${setting.value}`) ?? 0) + 1);
   return after.filter((setting) => {
     const key = `${setting.path}=${setting.value}`;
     const left = remaining.get(key) ?? 0;
@@ -134,16 +173,25 @@ function mavenConfigFindings(before: string, after: string): string[] {
     text
       .split(/\s+/)
       .filter(Boolean)
-      .map((token, index, all) => ((token === '-D' || token === '--define') && all[index + 1] ? `-D${all[index + 1]}` : token.startsWith('--define=') ? `-D${token.slice('--define='.length)}` : token))
+      .map((token, index, all) =>
+        (token === '-D' || token === '--define') && all[index + 1]
+          ? `-D${all[index + 1]}`
+          : token.startsWith('--define=')
+            ? `-D${token.slice('--define='.length)}`
+            : token,
+      )
       .filter((token) => token !== '-D' && token !== '--define');
   const old = new Set(tokens(before));
   const problems: string[] = [];
   for (const token of tokens(after)) {
     if (old.has(token)) continue;
     const property = /^-D([^=]+)(?:=(.*))?$/.exec(token);
-    if (property && TEST_PROPERTIES.test(property[1]!) && !FALSE_LIKE.test(property[2] ?? '')) problems.push(`adds \`${token}\`, which skips, selects or ignores tests`);
-    else if (token === '-fn' || token === '--fail-never') problems.push(`adds \`${token}\`, which makes a failing build pass`);
-    else if (token === '-pl' || token === '--projects' || token.startsWith('--projects=')) problems.push(`adds \`${token}\`, which leaves modules (and their tests) out of the build`);
+    if (property && TEST_PROPERTIES.test(property[1]!) && !FALSE_LIKE.test(property[2] ?? ''))
+      problems.push(`adds \`${token}\`, which skips, selects or ignores tests`);
+    else if (token === '-fn' || token === '--fail-never')
+      problems.push(`adds \`${token}\`, which makes a failing build pass`);
+    else if (token === '-pl' || token === '--projects' || token.startsWith('--projects='))
+      problems.push(`adds \`${token}\`, which leaves modules (and their tests) out of the build`);
   }
   return problems;
 }

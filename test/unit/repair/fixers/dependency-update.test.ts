@@ -32,10 +32,18 @@ function dependencyFixers(): FixerRegistry {
 
 function update(errors: DependencyUpdateAnalysis['errors']): DependencyUpdateAnalysis {
   const api = { jar: 'lib.jar', classes: new Map(), bySimpleName: new Map(), packages: new Set<string>() };
-  return { change: { groupId: 'a', artifactId: 'util', from: '1.0', to: '2.0', source: 'pom.xml', comparedWith: 'HEAD' }, newApi: api, errors, tests: [] };
+  return {
+    change: { groupId: 'a', artifactId: 'util', from: '1.0', to: '2.0', source: 'pom.xml', comparedWith: 'HEAD' },
+    newApi: api,
+    errors,
+    tests: [],
+  };
 }
 
-function runData(analysis: DependencyUpdateAnalysis | undefined, originals: Record<string, string> = {}): DependencyUpdateFixerData {
+function runData(
+  analysis: DependencyUpdateAnalysis | undefined,
+  originals: Record<string, string> = {},
+): DependencyUpdateFixerData {
   return { analysis: () => analysis, log: new Map() as PatternLog, readOriginal: async (file) => originals[file] };
 }
 
@@ -43,15 +51,33 @@ describe('the dependency-update fixers, registered through BUILT_IN_FIXERS', () 
   const moved = compileError(USE, 3, 'package a.util does not exist');
 
   it('both are in the one map', () => {
-    expect(dependencyFixers().list().map((fixer) => fixer.name)).toEqual(['dependency-update', 'dependency-pattern']);
+    expect(
+      dependencyFixers()
+        .list()
+        .map((fixer) => fixer.name),
+    ).toEqual(['dependency-update', 'dependency-pattern']);
   });
 
   it('write the replacement the update names, and log its sites for the run record', async () => {
-    const run = runData(update([{ diagnostic: moved, site: `${USE}:3`, symbols: [], lines: [], replacement: { shape: 'moved-class', from: 'a.util.TextUtils', to: 'a.text.TextUtils' } }]));
-    const [candidate, ...rest] = await dependencyFixers().propose([moved], viewOf({ [USE]: useSource }), { dependencyUpdate: run });
+    const run = runData(
+      update([
+        {
+          diagnostic: moved,
+          site: `${USE}:3`,
+          symbols: [],
+          lines: [],
+          replacement: { shape: 'moved-class', from: 'a.util.TextUtils', to: 'a.text.TextUtils' },
+        },
+      ]),
+    );
+    const [candidate, ...rest] = await dependencyFixers().propose([moved], viewOf({ [USE]: useSource }), {
+      dependencyUpdate: run,
+    });
     expect(rest).toEqual([]);
     expect(candidate?.fixer).toBe('dependency-update');
-    expect(candidate?.changeSet.files).toEqual([{ path: USE, before: useSource, after: useSource.replace('a.util.TextUtils', 'a.text.TextUtils') }]);
+    expect(candidate?.changeSet.files).toEqual([
+      { path: USE, before: useSource, after: useSource.replace('a.util.TextUtils', 'a.text.TextUtils') },
+    ]);
     expect([...run.log.values()]).toEqual([{ from: 'a.util.TextUtils', to: 'a.text.TextUtils', sites: [`${USE}:3`] }]);
   });
 
@@ -60,9 +86,18 @@ describe('the dependency-update fixers, registered through BUILT_IN_FIXERS', () 
     const edited = '    return Formatter.format(count, java.util.Locale.ROOT, "%d");';
     const first = compileError(USE, 1, 'no suitable method found for format(String,int)');
     const second = compileError(OTHER, 1, 'no suitable method found for format(String,int)');
-    const run = runData(update([{ diagnostic: first, site: `${USE}:1`, symbols: [], lines: [] }]), { [USE]: before, [OTHER]: '    return Formatter.format("%d items", total);' });
-    const candidates = await dependencyFixers().propose([second], viewOf({ [USE]: edited, [OTHER]: '    return Formatter.format("%d items", total);' }), { dependencyUpdate: run });
-    expect(candidates.map((candidate) => [candidate.fixer, candidate.changeSet.files.map((file) => file.after)])).toEqual([['dependency-pattern', ['    return Formatter.format(total, java.util.Locale.ROOT, "%d items");']]]);
+    const run = runData(update([{ diagnostic: first, site: `${USE}:1`, symbols: [], lines: [] }]), {
+      [USE]: before,
+      [OTHER]: '    return Formatter.format("%d items", total);',
+    });
+    const candidates = await dependencyFixers().propose(
+      [second],
+      viewOf({ [USE]: edited, [OTHER]: '    return Formatter.format("%d items", total);' }),
+      { dependencyUpdate: run },
+    );
+    expect(
+      candidates.map((candidate) => [candidate.fixer, candidate.changeSet.files.map((file) => file.after)]),
+    ).toEqual([['dependency-pattern', ['    return Formatter.format(total, java.util.Locale.ROOT, "%d items");']]]);
     expect([...run.log.values()].map((entry) => entry.sites)).toEqual([[`${OTHER}:1`]]);
   });
 

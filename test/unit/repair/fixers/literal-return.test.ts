@@ -4,7 +4,8 @@ import { PROJECT_ROOT, testFixer, type FixerTestRow } from '../../../helpers/fix
 const A = 'src/main/java/a/A.java';
 const java = (...lines: string[]) => `${lines.join('\n')}\n`;
 /** A method declared to return `type` whose third line returns `literal`: javac points at the literal, column 12. */
-const returning = (type: string, literal: string) => java('class A {', `  ${type} f() {`, `    return ${literal};`, '  }', '}');
+const returning = (type: string, literal: string) =>
+  java('class A {', `  ${type} f() {`, `    return ${literal};`, '  }', '}');
 const error = (line: number, message: string) => `[ERROR] ${PROJECT_ROOT}/${A}:[${line},12] ${message}`;
 /** javac's message for `literal` returned where `type` is declared. */
 const mismatch = (literal: string, type: string) => {
@@ -32,7 +33,16 @@ const changed: [string, string][] = [
   ['"yes"', 'boolean'],
 ];
 
-const twoMethods = java('class A {', '  long f() {', '    return "3";', '  }', '  int g() {', '    return value;', '  }', '}');
+const twoMethods = java(
+  'class A {',
+  '  long f() {',
+  '    return "3";',
+  '  }',
+  '  int g() {',
+  '    return value;',
+  '  }',
+  '}',
+);
 
 testFixer(literalReturnFixer, [
   ...kept.map(([literal, type, written]): FixerTestRow => ({
@@ -47,7 +57,23 @@ testFixer(literalReturnFixer, [
     log: [error(3, mismatch(literal, type))],
     edit: 'none',
   })),
-  { name: 'rewrites for the type the method returns', files: { [A]: twoMethods }, log: [error(3, 'incompatible types: String cannot be converted to long')], edit: { [A]: twoMethods.replace('"3"', '3') }, reason: 'rewrite the returned literal as long at src/main/java/a/A.java:3' },
-  { name: 'refuses when the method does not return the type javac wanted', files: { [A]: twoMethods }, log: [error(3, 'incompatible types: String cannot be converted to int')], edit: 'none' },
-  { name: 'refuses a line that is no literal return', files: { [A]: twoMethods }, log: [error(6, 'incompatible types: String cannot be converted to int')], edit: 'none' },
+  {
+    name: 'rewrites for the type the method returns',
+    files: { [A]: twoMethods },
+    log: [error(3, 'incompatible types: String cannot be converted to long')],
+    edit: { [A]: twoMethods.replace('"3"', '3') },
+    reason: 'rewrite the returned literal as long at src/main/java/a/A.java:3',
+  },
+  {
+    name: 'refuses when the method does not return the type javac wanted',
+    files: { [A]: twoMethods },
+    log: [error(3, 'incompatible types: String cannot be converted to int')],
+    edit: 'none',
+  },
+  {
+    name: 'refuses a line that is no literal return',
+    files: { [A]: twoMethods },
+    log: [error(6, 'incompatible types: String cannot be converted to int')],
+    edit: 'none',
+  },
 ]);

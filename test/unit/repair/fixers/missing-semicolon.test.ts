@@ -5,7 +5,8 @@ const A = 'src/main/java/a/A.java';
 const java = (...lines: string[]) => `${lines.join('\n')}\n`;
 /** `statement` as the third line of a method body, `next` the line after it. */
 const body = (statement: string, next = '    }') => java('class A {', '  void f() {', statement, next, '}');
-const semicolonExpected = (line: number, column: number) => `[ERROR] ${PROJECT_ROOT}/${A}:[${line},${column}] ';' expected`;
+const semicolonExpected = (line: number, column: number) =>
+  `[ERROR] ${PROJECT_ROOT}/${A}:[${line},${column}] ';' expected`;
 
 const refusals: [string, string, number][] = [
   ['after an opening brace', '    if (x) {', 15],
@@ -17,11 +18,42 @@ const refusals: [string, string, number][] = [
 ];
 
 testFixer(missingSemicolonFixer, [
-  { name: 'inserts right after the token javac points at', files: { [A]: body('    int x = 1') }, log: [semicolonExpected(3, 14)], edit: { [A]: body('    int x = 1;') }, reason: `add the missing semicolon at ${A}:3:14` },
-  { name: 'inserts before a trailing comment', files: { [A]: body('    i++ /* bump */') }, log: [semicolonExpected(3, 8)], edit: { [A]: body('    i++; /* bump */') } },
-  ...refusals.map(([why, statement, column]) => ({ name: `refuses ${why}`, files: { [A]: body(statement) }, log: [semicolonExpected(3, column)], edit: 'none' as const })),
-  { name: 'refuses when the next line continues the expression', files: { [A]: body('    String s = a', '        .trim();') }, log: [semicolonExpected(3, 17)], edit: 'none' },
-  { name: 'refuses a line past the end of the file', files: { [A]: body('    int x = 1') }, log: [semicolonExpected(99, 2)], edit: 'none' },
-  { name: 'refuses a column past the end of the line', files: { [A]: body('    int x = 1') }, log: [semicolonExpected(3, 80)], edit: 'none' },
+  {
+    name: 'inserts right after the token javac points at',
+    files: { [A]: body('    int x = 1') },
+    log: [semicolonExpected(3, 14)],
+    edit: { [A]: body('    int x = 1;') },
+    reason: `add the missing semicolon at ${A}:3:14`,
+  },
+  {
+    name: 'inserts before a trailing comment',
+    files: { [A]: body('    i++ /* bump */') },
+    log: [semicolonExpected(3, 8)],
+    edit: { [A]: body('    i++; /* bump */') },
+  },
+  ...refusals.map(([why, statement, column]) => ({
+    name: `refuses ${why}`,
+    files: { [A]: body(statement) },
+    log: [semicolonExpected(3, column)],
+    edit: 'none' as const,
+  })),
+  {
+    name: 'refuses when the next line continues the expression',
+    files: { [A]: body('    String s = a', '        .trim();') },
+    log: [semicolonExpected(3, 17)],
+    edit: 'none',
+  },
+  {
+    name: 'refuses a line past the end of the file',
+    files: { [A]: body('    int x = 1') },
+    log: [semicolonExpected(99, 2)],
+    edit: 'none',
+  },
+  {
+    name: 'refuses a column past the end of the line',
+    files: { [A]: body('    int x = 1') },
+    log: [semicolonExpected(3, 80)],
+    edit: 'none',
+  },
   { name: 'refuses line 0', files: { [A]: body('    int x = 1') }, log: [semicolonExpected(0, 1)], edit: 'none' },
 ]);

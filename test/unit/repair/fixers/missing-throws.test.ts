@@ -4,9 +4,11 @@ import { PROJECT_ROOT, testFixer, type FixerTestRow } from '../../../helpers/fix
 const A = 'src/main/java/a/A.java';
 const java = (...lines: string[]) => `${lines.join('\n')}\n`;
 /** A class whose one method, declared by `header`, calls `x.run()` on line 5 plus one line per line of `extra` (above the class). */
-const cls = (header: string, extra: string[] = []) => java('package a;', '', ...extra, 'class A {', `  ${header} {`, '    x.run();', '  }', '}');
+const cls = (header: string, extra: string[] = []) =>
+  java('package a;', '', ...extra, 'class A {', `  ${header} {`, '    x.run();', '  }', '}');
 /** javac points at the call's opening parenthesis. */
-const unreported = (exception: string, line = 5, column = 10) => `[ERROR] ${PROJECT_ROOT}/${A}:[${line},${column}] unreported exception ${exception}; must be caught or declared to be thrown`;
+const unreported = (exception: string, line = 5, column = 10) =>
+  `[ERROR] ${PROJECT_ROOT}/${A}:[${line},${column}] unreported exception ${exception}; must be caught or declared to be thrown`;
 
 const refusedHeaders: [string, string][] = [
   ['a public method: its signature is API', 'public void f()'],
@@ -14,15 +16,29 @@ const refusedHeaders: [string, string][] = [
   ['an override: the supertype decides what it throws', '@Override void f()'],
 ];
 /** A CRLF file with one LF line pasted in. */
-const mixed = (header: string) => ['package a;\r\n', 'import java.io.IOException;\n', 'class A {\r\n', '  void a() {\r\n', '  }\r\n', `  ${header} {\r\n`, '    x.run();\r\n', '  }\r\n', '}\r\n'].join('');
+const mixed = (header: string) =>
+  [
+    'package a;\r\n',
+    'import java.io.IOException;\n',
+    'class A {\r\n',
+    '  void a() {\r\n',
+    '  }\r\n',
+    `  ${header} {\r\n`,
+    '    x.run();\r\n',
+    '  }\r\n',
+    '}\r\n',
+  ].join('');
 
 testFixer(missingThrowsFixer, [
   {
     name: 'adds to an existing throws clause and needs no import for java.lang',
     files: { [A]: cls('private void f() throws IOException', ['import java.io.IOException;', '']) },
     log: [unreported('java.lang.InterruptedException', 7)],
-    edit: { [A]: cls('private void f() throws IOException, InterruptedException', ['import java.io.IOException;', '']) },
-    reason: 'unreported java.lang.InterruptedException: declare it on the non-public method that throws it in src/main/java/a/A.java',
+    edit: {
+      [A]: cls('private void f() throws IOException, InterruptedException', ['import java.io.IOException;', '']),
+    },
+    reason:
+      'unreported java.lang.InterruptedException: declare it on the non-public method that throws it in src/main/java/a/A.java',
   },
   {
     name: 'writes the qualified name when another class of that simple name is imported',
@@ -34,15 +50,45 @@ testFixer(missingThrowsFixer, [
     name: 'declares it on a private constructor and imports it',
     files: { [A]: cls('private A()') },
     log: [unreported('java.io.IOException')],
-    edit: { [A]: java('package a;', '', 'import java.io.IOException;', '', 'class A {', '  private A() throws IOException {', '    x.run();', '  }', '}') },
+    edit: {
+      [A]: java(
+        'package a;',
+        '',
+        'import java.io.IOException;',
+        '',
+        'class A {',
+        '  private A() throws IOException {',
+        '    x.run();',
+        '  }',
+        '}',
+      ),
+    },
   },
   {
     name: 'declares two exceptions of one method in one clause',
     files: { [A]: java('package a;', '', 'class A {', '  void f() {', '    x.run();', '    y.sleep();', '  }', '}') },
     log: [unreported('java.io.IOException', 5, 10), unreported('java.lang.InterruptedException', 6, 12)],
-    edit: { [A]: java('package a;', '', 'import java.io.IOException;', '', 'class A {', '  void f() throws IOException, InterruptedException {', '    x.run();', '    y.sleep();', '  }', '}') },
+    edit: {
+      [A]: java(
+        'package a;',
+        '',
+        'import java.io.IOException;',
+        '',
+        'class A {',
+        '  void f() throws IOException, InterruptedException {',
+        '    x.run();',
+        '    y.sleep();',
+        '  }',
+        '}',
+      ),
+    },
   },
-  ...refusedHeaders.map(([why, header]): FixerTestRow => ({ name: `refuses ${why}`, files: { [A]: cls(header) }, log: [unreported('java.io.IOException')], edit: 'none' })),
+  ...refusedHeaders.map(([why, header]): FixerTestRow => ({
+    name: `refuses ${why}`,
+    files: { [A]: cls(header) },
+    log: [unreported('java.io.IOException')],
+    edit: 'none',
+  })),
   {
     name: 'finds the method in a file with mixed line endings',
     files: { [A]: mixed('void b()') },
@@ -51,7 +97,17 @@ testFixer(missingThrowsFixer, [
   },
   {
     name: 'refuses inside a lambda',
-    files: { [A]: java('class A {', '  private void f() {', '    Runnable r = () -> {', '      x.run();', '    };', '  }', '}') },
+    files: {
+      [A]: java(
+        'class A {',
+        '  private void f() {',
+        '    Runnable r = () -> {',
+        '      x.run();',
+        '    };',
+        '  }',
+        '}',
+      ),
+    },
     log: [unreported('java.io.IOException', 4, 12)],
     edit: 'none',
   },

@@ -7,7 +7,16 @@ const MESSAGE = 'method does not override or implement a method from a supertype
 /** javac points at the annotation's `@`. */
 const stale = (line: number, column: number) => `[ERROR] ${PROJECT_ROOT}/${F}:[${line},${column}] ${MESSAGE}`;
 /** A listener implementation; `members` are its body's lines (line 6 onwards). */
-const handler = (...members: string[]) => java('package com.acme.ui;', '', 'import com.acme.events.WindowListener;', '', 'public class CloseHandler implements WindowListener {', ...members, '}');
+const handler = (...members: string[]) =>
+  java(
+    'package com.acme.ui;',
+    '',
+    'import com.acme.events.WindowListener;',
+    '',
+    'public class CloseHandler implements WindowListener {',
+    ...members,
+    '}',
+  );
 
 testFixer(staleOverrideFixer, [
   {
@@ -41,9 +50,22 @@ testFixer(staleOverrideFixer, [
   },
   {
     name: 'removes @java.lang.Override and keeps the other annotations',
-    files: { [F]: handler('  @Deprecated', '  @java.lang.Override', '  @SuppressWarnings({"unused", "rawtypes"})', '  protected synchronized <T> List<T>[] windowClosed(Event event) { return null; }') },
+    files: {
+      [F]: handler(
+        '  @Deprecated',
+        '  @java.lang.Override',
+        '  @SuppressWarnings({"unused", "rawtypes"})',
+        '  protected synchronized <T> List<T>[] windowClosed(Event event) { return null; }',
+      ),
+    },
     log: [stale(7, 3)],
-    edit: { [F]: handler('  @Deprecated', '  @SuppressWarnings({"unused", "rawtypes"})', '  protected synchronized <T> List<T>[] windowClosed(Event event) { return null; }') },
+    edit: {
+      [F]: handler(
+        '  @Deprecated',
+        '  @SuppressWarnings({"unused", "rawtypes"})',
+        '  protected synchronized <T> List<T>[] windowClosed(Event event) { return null; }',
+      ),
+    },
   },
   {
     name: 'removes only the @Override of a line that holds other annotations',
@@ -59,15 +81,44 @@ testFixer(staleOverrideFixer, [
   },
   {
     name: 'removes it from a method of an anonymous class',
-    files: { [F]: handler('  Runnable register(Window window) {', '    window.add(new WindowAdapter() {', '      @Override', '      public void windowClosed(Event event) {}', '    });', '    return null;', '  }') },
+    files: {
+      [F]: handler(
+        '  Runnable register(Window window) {',
+        '    window.add(new WindowAdapter() {',
+        '      @Override',
+        '      public void windowClosed(Event event) {}',
+        '    });',
+        '    return null;',
+        '  }',
+      ),
+    },
     log: [stale(8, 7)],
-    edit: { [F]: handler('  Runnable register(Window window) {', '    window.add(new WindowAdapter() {', '      public void windowClosed(Event event) {}', '    });', '    return null;', '  }') },
+    edit: {
+      [F]: handler(
+        '  Runnable register(Window window) {',
+        '    window.add(new WindowAdapter() {',
+        '      public void windowClosed(Event event) {}',
+        '    });',
+        '    return null;',
+        '  }',
+      ),
+    },
   },
   {
     name: 'removes every stale @Override of a file in one change',
-    files: { [F]: handler('  @Override', '  public void windowClosed(Event event) {}', '', '  @Override', '  public void windowIconified(Event event) {}') },
+    files: {
+      [F]: handler(
+        '  @Override',
+        '  public void windowClosed(Event event) {}',
+        '',
+        '  @Override',
+        '  public void windowIconified(Event event) {}',
+      ),
+    },
     log: [stale(6, 3), stale(9, 3)],
-    edit: { [F]: handler('  public void windowClosed(Event event) {}', '', '  public void windowIconified(Event event) {}') },
+    edit: {
+      [F]: handler('  public void windowClosed(Event event) {}', '', '  public void windowIconified(Event event) {}'),
+    },
     reason: `remove the @Override at ${F}:6, 9`,
   },
   {
@@ -120,14 +171,24 @@ testFixer(staleOverrideFixer, [
   },
   {
     name: 'refuses a whole file when one of its sites holds no @Override',
-    files: { [F]: handler('  @Override', '  public void windowClosed(Event event) {}', '  public void windowIconified(Event event) {}') },
+    files: {
+      [F]: handler(
+        '  @Override',
+        '  public void windowClosed(Event event) {}',
+        '  public void windowIconified(Event event) {}',
+      ),
+    },
     log: [stale(6, 3), stale(8, 3)],
     edit: 'none',
   },
   {
     name: 'leaves a diagnostic of another kind at an @Override to the others',
     files: { [F]: handler('  @Override', '  public void windowClosed(Event event) {}') },
-    log: [`[ERROR] ${PROJECT_ROOT}/${F}:[6,4] cannot find symbol`, '  symbol:   class Override', '  location: class com.acme.ui.CloseHandler'],
+    log: [
+      `[ERROR] ${PROJECT_ROOT}/${F}:[6,4] cannot find symbol`,
+      '  symbol:   class Override',
+      '  location: class com.acme.ui.CloseHandler',
+    ],
     edit: 'none',
     handled: false,
   },

@@ -70,7 +70,14 @@ function readSarif(text: string): Finding[] | string {
 }
 
 type XmlNode = Record<string, unknown>;
-const parser = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '@', processEntities: true, textNodeName: '#text', parseAttributeValue: false, isArray: (name, _path, _leaf, isAttribute) => !isAttribute && name !== '#text' });
+const parser = new XMLParser({
+  ignoreAttributes: false,
+  attributeNamePrefix: '@',
+  processEntities: true,
+  textNodeName: '#text',
+  parseAttributeValue: false,
+  isArray: (name, _path, _leaf, isAttribute) => !isAttribute && name !== '#text',
+});
 
 function readXml(text: string): Finding[] | string {
   const start = text.indexOf('<');
@@ -111,7 +118,11 @@ function walk(node: unknown, inheritedFile: string | undefined, findings: Findin
       if (file && line !== undefined && /^\d+$/.test(line)) {
         const message = attr(attributes, '@message') ?? textOf(attributes) ?? attr(attributes, '@rule') ?? name;
         const rule = attr(attributes, '@source') ?? attr(attributes, '@rule');
-        findings.push({ file, line: Number(line), message: `${message}${rule && rule !== message ? ` (${rule.replace(/^.*\./, '')})` : ''}` });
+        findings.push({
+          file,
+          line: Number(line),
+          message: `${message}${rule && rule !== message ? ` (${rule.replace(/^.*\./, '')})` : ''}`,
+        });
         continue;
       }
       walk(element, ownFile ?? inheritedFile, findings);
@@ -121,9 +132,17 @@ function walk(node: unknown, inheritedFile: string | undefined, findings: Findin
 
 /** SpotBugs: the primary SourceLine (or the first) holds the place, LongMessage or ShortMessage the text. */
 function spotbugs(bug: XmlNode): Finding {
-  const lines = [...asArray(bug.SourceLine), ...asArray((asArray(bug.Method)[0] as XmlNode | undefined)?.SourceLine), ...asArray((asArray(bug.Class)[0] as XmlNode | undefined)?.SourceLine)] as XmlNode[];
+  const lines = [
+    ...asArray(bug.SourceLine),
+    ...asArray((asArray(bug.Method)[0] as XmlNode | undefined)?.SourceLine),
+    ...asArray((asArray(bug.Class)[0] as XmlNode | undefined)?.SourceLine),
+  ] as XmlNode[];
   const place = lines.find((line) => attr(line, '@primary') === 'true') ?? lines[0] ?? {};
-  const message = textOf(asArray(bug.LongMessage)[0]) ?? textOf(asArray(bug.ShortMessage)[0]) ?? attr(bug, '@type') ?? 'SpotBugs finding';
+  const message =
+    textOf(asArray(bug.LongMessage)[0]) ??
+    textOf(asArray(bug.ShortMessage)[0]) ??
+    attr(bug, '@type') ??
+    'SpotBugs finding';
   const start = attr(place, '@start');
   return {
     file: attr(place, '@sourcepath') ?? attr(place, '@classname') ?? '(no file)',
@@ -153,5 +172,9 @@ function textOf(node: unknown): string | undefined {
   if (typeof node === 'string') return node.trim() || undefined;
   const text = node && typeof node === 'object' ? (node as XmlNode)['#text'] : undefined;
   const value = Array.isArray(text) ? text.join(' ') : text;
-  return typeof value === 'string' && value.trim() !== '' ? value.trim() : typeof value === 'number' ? String(value) : undefined;
+  return typeof value === 'string' && value.trim() !== ''
+    ? value.trim()
+    : typeof value === 'number'
+      ? String(value)
+      : undefined;
 }

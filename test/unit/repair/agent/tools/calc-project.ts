@@ -134,12 +134,29 @@ export const GENERATED = 'src/main/java/com/acme/gen/Generated.java';
 export const BIG = 'src/main/java/com/acme/gen/BigMethod.java';
 
 /** 300 one-line methods: value1() on line 4 to value300() on line 303. */
-export const GENERATED_LINES = ['package com.acme.gen;', '', 'public class Generated {', ...Array.from({ length: 300 }, (_, i) => `    public int value${i + 1}() { return ${i + 1}; }`), '}'];
+export const GENERATED_LINES = [
+  'package com.acme.gen;',
+  '',
+  'public class Generated {',
+  ...Array.from({ length: 300 }, (_, i) => `    public int value${i + 1}() { return ${i + 1}; }`),
+  '}',
+];
 /** sum() runs from line 4 to line 407. */
-export const BIG_LINES = ['package com.acme.gen;', '', 'public class BigMethod {', '    public int sum() {', '        int total = 0;', ...Array.from({ length: 400 }, (_, i) => `        total += ${i + 1};`), '        return total;', '    }', '}'];
+export const BIG_LINES = [
+  'package com.acme.gen;',
+  '',
+  'public class BigMethod {',
+  '    public int sum() {',
+  '        int total = 0;',
+  ...Array.from({ length: 400 }, (_, i) => `        total += ${i + 1};`),
+  '        return total;',
+  '    }',
+  '}',
+];
 
 export const row = (lines: readonly string[], n: number) => `${String(n).padStart(4)}| ${lines[n - 1]}`;
-export const rows = (lines: readonly string[], from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => row(lines, from + i)).join('\n');
+export const rows = (lines: readonly string[], from: number, to: number) =>
+  Array.from({ length: to - from + 1 }, (_, i) => row(lines, from + i)).join('\n');
 export const numbersFile = Array.from({ length: 400 }, (_, i) => String(i + 1));
 export const wideFile = Array.from({ length: 200 }, () => 'x'.repeat(100));
 
@@ -147,7 +164,8 @@ export const wideFile = Array.from({ length: 200 }, () => 'x'.repeat(100));
 export const OUTSIDE = { 'secret.txt': 'password=hunter2\n' };
 
 export const PROJECT: Record<string, string> = {
-  'pom.xml': '<project>\n  <modelVersion>4.0.0</modelVersion>\n  <groupId>com.acme</groupId>\n  <artifactId>calc</artifactId>\n  <version>1.0</version>\n</project>\n',
+  'pom.xml':
+    '<project>\n  <modelVersion>4.0.0</modelVersion>\n  <groupId>com.acme</groupId>\n  <artifactId>calc</artifactId>\n  <version>1.0</version>\n</project>\n',
   [CALC]: `${CALCULATOR.join('\n')}\n`,
   [OP]: `${OPERATION.join('\n')}\n`,
   [TEST]: `${CALCULATOR_TEST.join('\n')}\n`,

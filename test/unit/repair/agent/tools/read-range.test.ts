@@ -3,11 +3,25 @@ import { expect } from 'vitest';
 import { runToolTable } from '../../../../helpers/agent-tool-tester.js';
 import { MAX_TOOL_OUTPUT_CHARS } from '../../../../../src/plugins/contracts.js';
 import { readRange } from '../../../../../src/repair/agent/tools/read-range.js';
-import { BIG, CALC, CALCULATOR, GENERATED, numbersFile, OP, OPERATION, OUTSIDE, PROJECT, rows, wideFile } from './calc-project.js';
+import {
+  BIG,
+  CALC,
+  CALCULATOR,
+  GENERATED,
+  numbersFile,
+  OP,
+  OPERATION,
+  OUTSIDE,
+  PROJECT,
+  rows,
+  wideFile,
+} from './calc-project.js';
 
 const line = `var calc={add:function(a,b){return a+b}};${'/*pad*/'.repeat(200)}`;
-const leaving = (file: string) => `read_range refuses "${file}": files outside the project are not readable; give a path inside the project without ".."`;
-const absolute = (file: string) => `read_range refuses "${file}": files outside the project are not readable; give a path relative to the project root`;
+const leaving = (file: string) =>
+  `read_range refuses "${file}": files outside the project are not readable; give a path inside the project without ".."`;
+const absolute = (file: string) =>
+  `read_range refuses "${file}": files outside the project are not readable; give a path relative to the project root`;
 
 runToolTable(readRange, {
   files: PROJECT,
@@ -17,13 +31,39 @@ runToolTable(readRange, {
       name: 'shows the asked lines with right-aligned numbers',
       args: { file: CALC, start: 9, end: 12 },
       ok: true,
-      output: ['   9| public class Calculator implements Operation {', '  10|     private final List<Integer> history = new ArrayList<>();', '  11|     private static final String FORMAT = "{result}";', '  12| '].join('\n'),
+      output: [
+        '   9| public class Calculator implements Operation {',
+        '  10|     private final List<Integer> history = new ArrayList<>();',
+        '  11|     private static final String FORMAT = "{result}";',
+        '  12| ',
+      ].join('\n'),
     },
-    { name: 'shows 60 lines when no end is given', args: { file: 'src/main/resources/numbers.txt', start: 100 }, ok: true, output: rows(numbersFile, 100, 159) },
+    {
+      name: 'shows 60 lines when no end is given',
+      args: { file: 'src/main/resources/numbers.txt', start: 100 },
+      ok: true,
+      output: rows(numbersFile, 100, 159),
+    },
     // The tool's own reading of numbers as text; through the middleware the call is corrected first and the model told so.
-    { name: 'accepts numbers sent as strings', direct: true, args: { file: CALC, start: '22', end: ' 25 ' }, ok: true, output: rows(CALCULATOR, 22, 25) },
-    { name: 'numbers sent as strings, as the model sends them: corrected and said', args: { file: CALC, start: '22', end: ' 25 ' }, ok: true, output: `(mvnx corrected your call: "22" → 22; " 25 " → 25)\n${rows(CALCULATOR, 22, 25)}` },
-    { name: 'clamps a range past the end of the file and says how long the file is', args: { file: OP, start: 10 }, ok: true, output: `${rows(OPERATION, 10, 14)}\n(the file has 14 lines)` },
+    {
+      name: 'accepts numbers sent as strings',
+      direct: true,
+      args: { file: CALC, start: '22', end: ' 25 ' },
+      ok: true,
+      output: rows(CALCULATOR, 22, 25),
+    },
+    {
+      name: 'numbers sent as strings, as the model sends them: corrected and said',
+      args: { file: CALC, start: '22', end: ' 25 ' },
+      ok: true,
+      output: `(mvnx corrected your call: "22" → 22; " 25 " → 25)\n${rows(CALCULATOR, 22, 25)}`,
+    },
+    {
+      name: 'clamps a range past the end of the file and says how long the file is',
+      args: { file: OP, start: 10 },
+      ok: true,
+      output: `${rows(OPERATION, 10, 14)}\n(the file has 14 lines)`,
+    },
     {
       name: 'shows at most 200 lines and says which were left out',
       args: { file: 'src/main/resources/numbers.txt', start: 12, end: 400 },
@@ -50,19 +90,52 @@ runToolTable(readRange, {
       ok: true,
       output: '   1| greeting=hello\n   2| target=world\n(the file has 2 lines)',
     },
-    { name: 'cuts a very long line and marks it', args: { file: 'src/main/resources/static/app.min.js', start: 1, end: 1 }, ok: true, output: `   1| ${line.slice(0, 1000)} ... (line cut)` },
-    { name: 'accepts backslashes and ./ in paths', direct: true, args: { file: '.\\src\\main\\java\\com\\acme\\calc\\Operation.java', start: 4, end: 5 }, ok: true, output: rows(OPERATION, 4, 5) },
-    { name: 'refuses a start past the end of the file', args: { file: OP, start: 15 }, ok: false, output: `${OP} has 14 lines; start 15 is past its end` },
-    { name: 'suggests files with the same name for a missing file', direct: true, args: { file: 'src/Calculator.java', start: 1 }, ok: false, output: `no file src/Calculator.java in the project; files named Calculator.java: ${CALC}` },
+    {
+      name: 'cuts a very long line and marks it',
+      args: { file: 'src/main/resources/static/app.min.js', start: 1, end: 1 },
+      ok: true,
+      output: `   1| ${line.slice(0, 1000)} ... (line cut)`,
+    },
+    {
+      name: 'accepts backslashes and ./ in paths',
+      direct: true,
+      args: { file: '.\\src\\main\\java\\com\\acme\\calc\\Operation.java', start: 4, end: 5 },
+      ok: true,
+      output: rows(OPERATION, 4, 5),
+    },
+    {
+      name: 'refuses a start past the end of the file',
+      args: { file: OP, start: 15 },
+      ok: false,
+      output: `${OP} has 14 lines; start 15 is past its end`,
+    },
+    {
+      name: 'suggests files with the same name for a missing file',
+      direct: true,
+      args: { file: 'src/Calculator.java', start: 1 },
+      ok: false,
+      output: `no file src/Calculator.java in the project; files named Calculator.java: ${CALC}`,
+    },
     {
       name: 'suggests the first five files of that name and counts the rest',
       direct: true,
       args: { file: 'docs/README.md', start: 1 },
       ok: false,
-      output: 'no file docs/README.md in the project; files named README.md: modules/m1/README.md, modules/m2/README.md, modules/m3/README.md, modules/m4/README.md, modules/m5/README.md and 2 more',
+      output:
+        'no file docs/README.md in the project; files named README.md: modules/m1/README.md, modules/m2/README.md, modules/m3/README.md, modules/m4/README.md, modules/m5/README.md and 2 more',
     },
-    { name: 'says when no file has the name', args: { file: 'src/main/java/com/acme/Nope.java', start: 1 }, ok: false, output: 'no file src/main/java/com/acme/Nope.java in the project, and no file named Nope.java anywhere in it' },
-    { name: 'says a folder is not a file', args: { file: 'src/main/java/com/acme/gen/', start: 1 }, ok: false, output: `src/main/java/com/acme/gen is a folder, not a file; it holds ${BIG}, ${GENERATED}` },
+    {
+      name: 'says when no file has the name',
+      args: { file: 'src/main/java/com/acme/Nope.java', start: 1 },
+      ok: false,
+      output: 'no file src/main/java/com/acme/Nope.java in the project, and no file named Nope.java anywhere in it',
+    },
+    {
+      name: 'says a folder is not a file',
+      args: { file: 'src/main/java/com/acme/gen/', start: 1 },
+      ok: false,
+      output: `src/main/java/com/acme/gen is a folder, not a file; it holds ${BIG}, ${GENERATED}`,
+    },
     // Each bad argument answered with one line naming it. `direct`: the tool's own check of a
     // call the middleware corrects or completes first (a missing start, a number as text).
     ...(
@@ -81,8 +154,16 @@ runToolTable(readRange, {
       ] as const
     ).map(([args, output, direct]) => ({ direct, args, ok: false, output })),
     // Paths that leave the project.
-    ...['../secret.txt', 'src/../../secret.txt', '..\\secret.txt', 'src/../pom.xml'].map((file) => ({ args: { file, start: 1 }, ok: false, output: leaving(file) })),
-    ...['/etc/passwd', 'C:\\Windows\\win.ini'].map((file) => ({ args: { file, start: 1 }, ok: false, output: absolute(file) })),
+    ...['../secret.txt', 'src/../../secret.txt', '..\\secret.txt', 'src/../pom.xml'].map((file) => ({
+      args: { file, start: 1 },
+      ok: false,
+      output: leaving(file),
+    })),
+    ...['/etc/passwd', 'C:\\Windows\\win.ini'].map((file) => ({
+      args: { file, start: 1 },
+      ok: false,
+      output: absolute(file),
+    })),
     {
       name: 'refuses an absolute path outside the project',
       args: ({ base }) => ({ file: path.join(base, 'secret.txt'), start: 1 }),

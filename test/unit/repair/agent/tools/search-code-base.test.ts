@@ -25,8 +25,20 @@ runToolTable(searchCodeBase, {
         `${TEST}:27: assertEquals(value, new Calculator().add(value, 0));`,
       ]),
     },
-    { name: 'matches the pattern literally first, so parentheses need no escaping', args: { pattern: 'add(a, b)' }, ok: true, output: /best first:\n/, check: (output) => expect(output.split('\n')[1]).toBe(`${CALC}:19: return add(a, b);`) },
-    { name: 'matches the pattern literally first, so dots need no escaping', args: { pattern: 'getClass().get' }, ok: true, output: /best first:\n/, check: (output) => expect(output.split('\n')[1]).toBe(`${OP}:8: return getClass().getSimpleName();`) },
+    {
+      name: 'matches the pattern literally first, so parentheses need no escaping',
+      args: { pattern: 'add(a, b)' },
+      ok: true,
+      output: /best first:\n/,
+      check: (output) => expect(output.split('\n')[1]).toBe(`${CALC}:19: return add(a, b);`),
+    },
+    {
+      name: 'matches the pattern literally first, so dots need no escaping',
+      args: { pattern: 'getClass().get' },
+      ok: true,
+      output: /best first:\n/,
+      check: (output) => expect(output.split('\n')[1]).toBe(`${OP}:8: return getClass().getSimpleName();`),
+    },
     {
       name: 'finds the words of an identifier in other identifiers, case-insensitively, ranked by how many words a line holds',
       args: { pattern: 'addsTwoValues' },
@@ -40,7 +52,17 @@ runToolTable(searchCodeBase, {
     },
     {
       name: 'ranks a line holding a run of the words (sortArray of fastSortArray) above one holding the same number apart',
-      files: { [SORTING]: ['package com.acme.calc;', 'class Sorting {', '  int[] arrayToSort;', '  void sortArray(int[] a) {}', '  void fast() {}', '}', ''].join('\n') },
+      files: {
+        [SORTING]: [
+          'package com.acme.calc;',
+          'class Sorting {',
+          '  int[] arrayToSort;',
+          '  void sortArray(int[] a) {}',
+          '  void fast() {}',
+          '}',
+          '',
+        ].join('\n'),
+      },
       args: { pattern: 'fastSortArray', glob: '**/Sorting.java' },
       ok: true,
       output: hits('3 lines match (0 exactly; words: fast, sort, array), best first:', [
@@ -53,7 +75,10 @@ runToolTable(searchCodeBase, {
       name: 'finds text inside strings and comments, since it is a text search',
       args: { pattern: 'memory', glob: 'src/*/java/com/acme/calc/*.java' },
       ok: true,
-      output: hits('2 lines match (1 exactly), best first:', [`${CALC}:7: * A calculator with a memory. Braces in this comment { do not } count.`, `${CALC}:40: static class Memory {`]),
+      output: hits('2 lines match (1 exactly), best first:', [
+        `${CALC}:7: * A calculator with a memory. Braces in this comment { do not } count.`,
+        `${CALC}:40: static class Memory {`,
+      ]),
     },
     {
       name: 'searches the files a glob names; a glob without a slash matches names in any folder',
@@ -67,12 +92,42 @@ runToolTable(searchCodeBase, {
         `${TEST}:3: import static org.junit.jupiter.api.Assertions.assertEquals;  [assert, equals]`,
       ]),
     },
-    { name: 'a glob of one file name', args: { pattern: 'artifactId', glob: 'pom.xml' }, ok: true, output: hits('1 line matches (1 exactly), best first:', ['pom.xml:4: <artifactId>calc</artifactId>']) },
-    { name: 'leaves build output out of the project', args: { pattern: 'Stale', glob: '**/*' }, ok: true, output: 'no match for "Stale" in 20 files' },
-    { name: 'skips binary files', args: { pattern: 'Calculator', glob: 'lib/**' }, ok: true, output: 'no match for "Calculator" in 1 file' },
-    { name: 'says how many files it looked in when nothing matches', args: { pattern: 'subtract(' }, ok: true, output: 'no match for "subtract(" in 6 files' },
-    { name: 'says which words it tried when nothing matches', args: { pattern: 'zebraQuark' }, ok: true, output: 'no match for "zebraQuark" nor any of its words (zebra, quark) in 6 files' },
-    { name: 'says when no file matches the glob', args: { pattern: 'fun ', glob: '**/*.kt' }, ok: true, output: 'no match for "fun " in 0 files (no file matches the glob "**/*.kt")' },
+    {
+      name: 'a glob of one file name',
+      args: { pattern: 'artifactId', glob: 'pom.xml' },
+      ok: true,
+      output: hits('1 line matches (1 exactly), best first:', ['pom.xml:4: <artifactId>calc</artifactId>']),
+    },
+    {
+      name: 'leaves build output out of the project',
+      args: { pattern: 'Stale', glob: '**/*' },
+      ok: true,
+      output: 'no match for "Stale" in 20 files',
+    },
+    {
+      name: 'skips binary files',
+      args: { pattern: 'Calculator', glob: 'lib/**' },
+      ok: true,
+      output: 'no match for "Calculator" in 1 file',
+    },
+    {
+      name: 'says how many files it looked in when nothing matches',
+      args: { pattern: 'subtract(' },
+      ok: true,
+      output: 'no match for "subtract(" in 6 files',
+    },
+    {
+      name: 'says which words it tried when nothing matches',
+      args: { pattern: 'zebraQuark' },
+      ok: true,
+      output: 'no match for "zebraQuark" nor any of its words (zebra, quark) in 6 files',
+    },
+    {
+      name: 'says when no file matches the glob',
+      args: { pattern: 'fun ', glob: '**/*.kt' },
+      ok: true,
+      output: 'no match for "fun " in 0 files (no file matches the glob "**/*.kt")',
+    },
     {
       name: 'shows at most 50 hits and says how many more there are',
       args: { pattern: 'TODO', glob: '**/notes.txt' },
@@ -100,7 +155,12 @@ runToolTable(searchCodeBase, {
         expect(output.endsWith(`y\n... (cut at ${MAX_TOOL_OUTPUT_CHARS} characters)`)).toBe(true);
       },
     },
-    ...['../**', '/etc/**'].map((glob) => ({ name: `refuses a glob that leaves the project: ${glob}`, args: { pattern: 'password', glob }, ok: false, output: `search_code_base refuses glob "${glob}": files outside the project are not readable` })),
+    ...['../**', '/etc/**'].map((glob) => ({
+      name: `refuses a glob that leaves the project: ${glob}`,
+      args: { pattern: 'password', glob },
+      ok: false,
+      output: `search_code_base refuses glob "${glob}": files outside the project are not readable`,
+    })),
     // Each bad argument answered with one line naming it; `direct`: the tool's own check of a
     // call the middleware completes or corrects first.
     ...(
@@ -108,9 +168,17 @@ runToolTable(searchCodeBase, {
         [{}, 'search_code_base needs "pattern" (the code or identifier to look for)', true],
         [{ pattern: '' }, 'search_code_base needs "pattern" (the code or identifier to look for), got ""', true],
         [{ pattern: 5 }, 'search_code_base needs "pattern" (the code or identifier to look for), got 5', false],
-        [{ pattern: 'int a,\nint b' }, 'search_code_base matches within one line: "pattern" cannot hold a line break', false],
+        [
+          { pattern: 'int a,\nint b' },
+          'search_code_base matches within one line: "pattern" cannot hold a line break',
+          false,
+        ],
         [{ pattern: 'add', glob: 3 }, 'search_code_base needs "glob" as text such as "**/*.java", got 3', false],
-        [{ pattern: 'add', glob: ['**/*.java'] }, 'search_code_base needs "glob" as text such as "**/*.java", got ["**/*.java"]', true],
+        [
+          { pattern: 'add', glob: ['**/*.java'] },
+          'search_code_base needs "glob" as text such as "**/*.java", got ["**/*.java"]',
+          true,
+        ],
       ] as const
     ).map(([args, output, direct]) => ({ direct, args, ok: false, output })),
   ],
