@@ -6,8 +6,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { collectTestResults, type DiagnosticParser } from '../diagnose/index.js';
 import type { Diagnosis } from '../diagnose/types.js';
-import type { ChangeSet } from '../patch/types.js';
-import { createProvider, ModelTraffic, promptWindow, withRedaction, type Redactor } from '../model/index.js';
+import { ModelTraffic, promptWindow, type Redactor } from '../model/index.js';
 import { applyChangeSet, fingerprintChangeSet } from '../patch/index.js';
 import { toPatchPolicy, type EffectiveConfig } from '../policy/index.js';
 import type { Progress } from '../report/progress.js';
@@ -20,12 +19,10 @@ import {
   runGoalInWorkspace,
   suggestedImage,
   type SandboxInfo,
-  type WorkspaceBuildOptions,
 } from '../workspace/index.js';
 import {
   type ChangeChecker,
   createDependencyUpdateRepair,
-  createFailureRecheck,
   createIntegrityCheck,
   createModelProposer,
   dependencyUpdateLine,
@@ -33,7 +30,6 @@ import {
   type LoopPorts,
   overlayReaders,
   recoverHiddenWarnings,
-  startVerificationSession,
   type VerificationSession,
 } from '../repair/index.js';
 import type { BuildFailureContext } from './build-failure.js';
@@ -42,9 +38,11 @@ import { createParseCache, createSourceView, createTypeIndex } from '../codebase
 import { flushJavaParses, useJavaParseCache } from '../java/index.js';
 import { wireAgent } from './agent-wiring.js';
 import { wireLoopPorts } from './loop-ports.js';
+import { wireModel } from './session-model.js';
+import { wireVerification } from './session-verification.js';
 import { quickFixProposals } from './quick-fix-wiring.js';
 import { runBudget } from './run-budget.js';
-import { guidelinesText, modelSettings } from './model-settings.js';
+import { guidelinesText } from './model-settings.js';
 import { resolveMavenUserState } from '../maven/settings.js';
 import type { DependencyUpdateRecord } from '../report/run-record.js';
 
@@ -120,14 +118,13 @@ export async function startRepairSession(input: {
   });
   requireSandbox(sandbox);
   // The provider before the workspace: a provider set-up that throws leaves no workspace behind.
-  const settings = modelSettings(config, context.env);
-  // Busy servers are waited for within the run's wall-time budget; each wait and skipped host is one console line.
-  const traffic = new ModelTraffic((line) => progress.note(line));
-  const runRemainingMs = () => started + budgetFor(input.diagnosis, 0).maxWallSeconds * 1000 - Date.now();
-  const provider = withRedaction(
-    createProvider(settings, { traffic, runRemainingMs, coolDownMs: config.model.coolDownSeconds * 1000 }),
-    input.redactor,
-  );
+  const { settings, traffic, provider } = wireModel({
+    config,
+    env: context.env,
+    redactor: input.redactor,
+    note: (line) => progress.note(line),
+    runRemainingMs: () => started + budgetFor(input.diagnosis, 0).maxWallSeconds * 1000 - Date.now(),
+  });
   const baselineTests = await collectTestResults({ projectRoot: context.projectRoot, since: context.result.startedAt });
 
   const budgetFor = runBudget(config);
@@ -174,48 +171,16 @@ export async function startRepairSession(input: {
   });
 
   // The workspaces, the outputs reused from the user's build, the scope and the quick-JVM flags.
-  const verification = await startVerificationSession({
-    projectRoot: context.projectRoot,
-    mavenArgs: context.mavenArgs,
-    executable: context.mavenExecutable,
-    env: context.env,
-    userCwd: context.cwd,
-    buildStartedAt: context.result.startedAt,
+  const { verification, workspace, buildInWorkspace, verifierFor, recheckFailures } = await wireVerification({
+    context,
     config,
     sandbox,
     baselineTests,
     timeoutMs: perAttemptMs,
     signal,
-    onStage: (name) => progress.step(`verifying: ${name}`),
-    ...(input.pluginParsers ? { parsers: input.pluginParsers } : {}),
+    progress,
+    ...(input.pluginParsers ? { pluginParsers: input.pluginParsers } : {}),
   });
-  const { workspace } = verification;
-  // What the extra builds in the workspace share: the formatter goal, the flaky re-run, the -Werror recompile.
-  const buildInWorkspace: WorkspaceBuildOptions = {
-    workspace,
-    executable: context.mavenExecutable,
-    env: context.env,
-    sandbox,
-    envPass: config.sandbox.env.pass,
-    timeoutMs: perAttemptMs,
-    signal,
-    userCwd: context.cwd,
-  };
-  // The agent's candidate builds, each in a workspace of its pool, through the same verifier (scope, reused outputs,
-  // quick JVMs).
-  const verifierFor =
-    (buildIn: typeof workspace) => (fix: ChangeSet, diagnosis: Diagnosis, buildSignal?: AbortSignal) =>
-      verification.verify(fix, diagnosis, { workspace: buildIn, ...(buildSignal ? { signal: buildSignal } : {}) });
-  if (verification.reusedOutputs.length > 0)
-    progress.note(`verification reuses the outputs of your build for ${describeModules(verification.reusedOutputs)}`);
-
-  const recheckFailures = config.tests.flakyCheck
-    ? createFailureRecheck({
-        ...buildInWorkspace,
-        mavenArgs: context.mavenArgs,
-        ...(verification.facts.jvm ? { jvm: verification.facts.jvm } : {}),
-      })
-    : undefined;
 
   // The tests that failed: in the user's build, and in any later diagnosis worked on.
   const userFailures = [
@@ -295,11 +260,6 @@ export async function startRepairSession(input: {
       await verification.dispose();
     },
   };
-}
-
-function describeModules(dirs: string[]): string {
-  const names = dirs.map((dir) => dir || 'the root module');
-  return names.length <= 4 ? names.join(', ') : `${names.length} modules`;
 }
 
 /** sandbox.image, else the image suggested for the project's Java release. */
