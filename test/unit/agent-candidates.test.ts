@@ -13,7 +13,7 @@ import type { ChangeSet } from '../../src/patch/types.js';
 import { checkProposedChange } from '../../src/repair/loop/change-check.js';
 import { checkTestIntegrity, failingTestRef, testWeakeningReason } from '../../src/repair/integrity/index.js';
 import { toFixTrial, tryCandidates, type CandidatePorts } from '../../src/repair/agent/fix-candidates.js';
-import type { Verification } from '../../src/repair/loop/repair-loop.js';
+import type { Verification } from '../../src/repair/loop/ports.js';
 
 const FILE = 'src/main/java/com/acme/D.java';
 const SOURCE = [

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ChangeSet } from '../../src/patch/types.js';
 import { verifyCandidates, type CandidateOrder } from '../../src/repair/verification/candidate-race.js';
-import type { Verification } from '../../src/repair/loop/repair-loop.js';
+import type { Verification } from '../../src/repair/loop/ports.js';
 
 /** A candidate per name; `run` verifies after `ms`, or reports interrupted as soon as its signal is aborted. */
 const fixes = (...names: string[]): ChangeSet[] =>

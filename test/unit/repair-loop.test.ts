@@ -2,15 +2,15 @@ import { describe, expect, it } from 'vitest';
 import { createHash } from 'node:crypto';
 import type { Diagnosis, Diagnostic } from '../../src/diagnose/types.js';
 import type { ChangeSet } from '../../src/patch/types.js';
+import { runRepairLoop } from '../../src/repair/loop/repair-loop.js';
 import {
-  runRepairLoop,
   ProviderUnavailable,
   type FailureRecheck,
   type IntegrityOutcome,
   type LoopPorts,
   type Proposal,
   type Verification,
-} from '../../src/repair/loop/repair-loop.js';
+} from '../../src/repair/loop/ports.js';
 import { composeChangeSets, overlayRead } from '../../src/repair/loop/compose.js';
 
 function diagnostic(message: string, file = 'src/main/java/com/acme/App.java'): Diagnostic {

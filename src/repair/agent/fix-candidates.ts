@@ -9,7 +9,8 @@ import { renderDiagnostic } from '../../model/prompts/index.js';
 import { isPlacementProblem } from '../../patch/problems.js';
 import type { ChangeSet, PatchProblem } from '../../patch/types.js';
 import type { CheckedChange } from '../loop/change-check.js';
-import { describeProblems, type Verification } from '../loop/repair-loop.js';
+import { describeProblems } from '../loop/attempt-record.js';
+import type { Verification } from '../loop/ports.js';
 import type { FixOutcome, FixTrial } from './agent-session.js';
 
 export interface CandidatePorts {

@@ -13,7 +13,7 @@ import type { AgentAttemptStats, AttemptRecord } from '../../shared/run-vocabula
 import { checkProposedChange, type ChangeChecker } from '../loop/change-check.js';
 import { composeChangeSets } from '../loop/compose.js';
 import { renderMessages } from '../proposers/model-proposer.js';
-import { ProviderUnavailable, type IntegrityOutcome, type Proposal, type Verification } from '../loop/repair-loop.js';
+import { ProviderUnavailable, type IntegrityOutcome, type Proposal, type Verification } from '../loop/ports.js';
 import { toFixTrial, tryCandidates, type CandidateResult } from './fix-candidates.js';
 import { runAgentSession, ToolCallingRefused, type AgentSessionResult } from './agent-session.js';
 import { sessionTools } from './toolbox.js';

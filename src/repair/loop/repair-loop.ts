@@ -20,19 +20,6 @@ import { ProviderUnavailable, type LoopPorts, type LoopResult, type Proposal } f
 import { judgeProgress } from './judge-progress.js';
 import { startBesideRecheck } from './recheck-beside.js';
 
-export { ProviderUnavailable } from './ports.js';
-export type {
-  FailureRecheck,
-  IntegrityOutcome,
-  LoopBudget,
-  LoopPorts,
-  LoopResult,
-  Proposal,
-  RecheckEvents,
-  Verification,
-} from './ports.js';
-export { describeProblems } from './attempt-record.js';
-
 /** Two built attempts in a row that do not make the build better: stop. */
 const NO_PROGRESS_STREAK = 2;
 
