@@ -5,6 +5,6 @@ import { slice } from './slice.mjs';
 export default slice(
   'integrity-test-side-rule',
   'repair/integrity',
-  ['rules/test-side-changed.ts', 'differing-part.ts'],
+  ['rules/test-side-changed.ts', 'member-name.ts', 'differing-part.ts'],
   'integrity-java',
 );

@@ -4,7 +4,7 @@
  * without loading either.
  */
 import type { ChangeSet, FileChange } from '../../patch/types.js';
-import { testSideRootOf, type TestSide } from './test-side.js';
+import { moduleDirOf, testSideRootOf, type TestSide } from './test-side.js';
 
 /** Test markers in a Java file's text. */
 const TEST_MARKERS =
@@ -40,8 +40,8 @@ function concerns(file: FileChange, testSide: TestSide): boolean {
  */
 function namesTestSide(file: FileChange, testSide: TestSide): boolean {
   if (file.binary || file.after === null || !file.path.endsWith('.java')) return false;
-  const at = file.path.search(/(^|\/)src\//);
-  const module = at <= 0 ? '' : `${file.path.slice(0, at)}/`;
+  const dir = moduleDirOf(file.path);
+  const module = dir === '' ? '' : `${dir}/`;
   const before = new Set(file.before?.match(/"[^"\n]*"/g) ?? []);
   return (file.after.match(/"[^"\n]*"/g) ?? []).some((literal) => {
     const path = `${module}${literal.slice(1, -1).replace(/^(\.\/)+/, '')}`;

@@ -154,3 +154,9 @@ function projectFolder(moduleDir: string, folder: string, interpolate: (text: st
   if (joined === '.' || joined === '' || joined.startsWith('..')) return undefined;
   return joined;
 }
+
+/** The module folder of a source file: what comes before its `src/` (Maven runs the module's tests there). */
+export function moduleDirOf(file: string): string {
+  const at = file.search(/(^|\/)src\//);
+  return at <= 0 ? '' : file.slice(0, at);
+}

@@ -11,11 +11,12 @@
  * folder but is not read (a Maven plugin's default, a message) is no finding. Only reads
  * the patch adds count: one the original file already had is the project's own.
  */
-import { maskCommentsAndLiterals, methodAt, parseJava, typeAt } from '../../../java/index.js';
+import { maskCommentsAndLiterals } from '../../../java/index.js';
 import type { FileChange } from '../../../patch/types.js';
 import { oneLine } from '../assertions.js';
+import { memberAt, parsedJava } from '../member-name.js';
 import { isMainJava } from '../oracle-inputs.js';
-import { testSideRootOf, type TestSide } from '../test-side.js';
+import { moduleDirOf, testSideRootOf, type TestSide } from '../test-side.js';
 import type { IntegrityFinding, IntegrityRule } from '../types.js';
 
 export const mainReadsTestSide = {
@@ -38,7 +39,7 @@ interface Read {
 function findings(change: FileChange, side: TestSide): IntegrityFinding[] {
   if (!isMainJava(change) || testSideRootOf(side, change.path)) return [];
   const already = new Set((change.before === null ? [] : reads(change.before)).map((read) => read.path));
-  const module = moduleDir(change.path);
+  const module = moduleDirOf(change.path);
   const out: IntegrityFinding[] = [];
   for (const read of reads(change.after!)) {
     if (already.has(read.path)) continue;
@@ -46,7 +47,7 @@ function findings(change: FileChange, side: TestSide): IntegrityFinding[] {
     const root = testSideRootOf(side, file) ?? testSideRootOf(side, `${file}/`);
     if (!root) continue;
     const line = change.after!.slice(0, read.offset).split('\n').length;
-    const member = memberAt(change.after!, line);
+    const member = memberAt(parsedJava(change.after!), [line]);
     out.push({
       rule: 'main-reads-test-side',
       file: change.path,
@@ -145,21 +146,4 @@ function splitTopLevel(text: string, masked: string, open: number, close: number
   }
   out.push(text.slice(start, close).trim());
   return out;
-}
-
-/** The module folder of a source file: what comes before its `src/` (Maven runs the module's tests there). */
-function moduleDir(file: string): string {
-  const at = file.search(/(^|\/)src\//);
-  return at <= 0 ? '' : file.slice(0, at);
-}
-
-/** `Type#method(params)` or `class Type` at the line, when the file parses. */
-function memberAt(text: string, line: number): string | undefined {
-  const parsed = parseJava(text);
-  if (!parsed.ok) return undefined;
-  const found = methodAt(parsed.file, { line });
-  if (found)
-    return `${found.type.name}#${found.method.name}(${found.method.parameters.map((parameter) => parameter.type).join(', ')})`;
-  const type = typeAt(parsed.file, { line });
-  return type ? `class ${type.name}` : undefined;
 }

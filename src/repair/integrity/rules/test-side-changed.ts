@@ -11,10 +11,10 @@
  * (high risk, never
  * applied without a person).
  */
-import { methodAt, parseJava, typeAt, type JavaSourceFile } from '../../../java/index.js';
 import type { FileChange } from '../../../patch/types.js';
 import { oneLine } from '../assertions.js';
 import { describeDifference, similarity } from '../differing-part.js';
+import { memberAt, parsedJava } from '../member-name.js';
 import { differingRuns } from '../test-body.js';
 import { testSideRootOf, type TestSide } from '../test-side.js';
 import type { IntegrityFinding, IntegrityRule } from '../types.js';
@@ -102,8 +102,8 @@ function changedPlaces(before: string, after: string, java: boolean): string[] {
   const oldLines = before.split('\n');
   const newLines = after.split('\n');
   const key = (line: string) => line.trim().replace(/\s+/g, ' ');
-  const parsedBefore = java ? parsed(before) : undefined;
-  const parsedAfter = java ? parsed(after) : undefined;
+  const parsedBefore = java ? parsedJava(before) : undefined;
+  const parsedAfter = java ? parsedJava(after) : undefined;
   const places: string[] = [];
   for (const run of differingRuns(oldLines.map(key), newLines.map(key))) {
     const difference = describeRun(
@@ -165,23 +165,6 @@ function describeRun(removed: string[], added: string[]): string | undefined {
     if (!kept.has(index) && flat(line) !== '') parts.push(`deleted \`${oneLine(line, 120)}\``);
   });
   return parts.length > 0 ? parts.join(', ') : undefined;
-}
-
-function parsed(text: string): JavaSourceFile | undefined {
-  const result = parseJava(text);
-  return result.ok ? result.file : undefined;
-}
-
-/** The method (`Type#method(params)`) or type the lines are in, when the file parsed. */
-function memberAt(file: JavaSourceFile | undefined, lines: number[]): string | undefined {
-  if (!file) return undefined;
-  for (const line of lines) {
-    const found = methodAt(file, { line });
-    if (found)
-      return `${found.type.name}#${found.method.name}(${found.method.parameters.map((parameter) => parameter.type).join(', ')})`;
-  }
-  const type = typeAt(file, { line: lines[0]! });
-  return type ? `class ${type.name}` : undefined;
 }
 
 function firstLine(change: FileChange): { line?: number } {
