@@ -10,7 +10,7 @@ export async function loadPlugins(
   specifiers: readonly string[],
   options: { projectRoot: string },
 ): Promise<LoadedPlugins> {
-  // The integrity rules load the Java parser: only read when there are plugins to check against them.
+  // The built-in integrity rules' names: the rules are loaded only when there are plugins to check against them.
   const integrityRules = specifiers.length === 0 ? [] : (await loadIntegrity()).BUILT_IN_INTEGRITY_RULE_NAMES;
   return loadPluginModules(specifiers, {
     projectRoot: options.projectRoot,

@@ -4,7 +4,8 @@
  *
  * The integrity check is not exported here: `verification/integrity-check.ts` imports it
  * with `import()` only for a fix that needs it, so that loading the repair stage does not
- * load the Java parser (docs/ARCHITECTURE.md, "Test integrity").
+ * load the rules and their Java readers (the parser itself loads lazily, at the first parse
+ * or at the failure sign).
  */
 export { runRepairLoop } from './loop/repair-loop.js';
 export { ProviderUnavailable } from './loop/ports.js';
@@ -38,7 +39,7 @@ export {
 } from './agent/index.js';
 export { buildPromptFor, renderMessages, renderPromptText } from './proposers/model-proposer.js';
 export { BUILT_IN_FIXERS, FixerRegistry } from './fixers/registry.js';
-/** The integrity rules and checks, loaded on demand: loading them loads the Java parser. */
+/** The integrity rules and checks, loaded on demand (see above). */
 export const loadIntegrity = () => import('./integrity/index.js');
 export { createDependencyUpdateRepair } from './dependency-update/update-repair.js';
 export { dependencyUpdateLine, dependencyUpdatePiece } from './dependency-update/record.js';
