@@ -1,10 +1,8 @@
 /**
- * The app's door: what cli/ needs to hand a failed build over, and the few pieces of a
- * repair its subcommands use (the model settings for `mvnx doctor`, plugin loading, the
- * apply of a recorded fix, the agent's tools for `mvnx tool`).
+ * The app's door: what cli/ loads at the first sign of a failed build to hand it over, and
+ * the agent's tools for `mvnx tool`. Subcommands that need one piece of a repair import
+ * its module alone (`model-settings.ts` for `mvnx doctor`, `plugin-loading.ts`,
+ * `tier-actions.ts` for `mvnx apply`), so they do not load the whole repair stage.
  */
-export { handleBuildFailure, isCI, type BuildFailureContext } from './handle-build-failure.js';
-export { modelSettings, guidelinesText } from './model-settings.js';
-export { loadPlugins } from './plugin-loading.js';
-export { applyInPlace, confirm, fixBaseOf, staleFiles } from './tier-actions.js';
+export { handleBuildFailure, type BuildFailureContext } from './handle-build-failure.js';
 export { BUILT_IN_AGENT_TOOLS, STATE_TOOLS } from '../repair/index.js';
