@@ -7,13 +7,14 @@ import os from 'node:os';
 import { diagnoseBuild } from '../diagnose/index.js';
 import type { Diagnosis } from '../diagnose/types.js';
 import { readSettingsSecrets, resolveMavenUserState } from '../maven/settings.js';
+import { hasProjectPom } from '../maven/project.js';
 import { wrapperFailure } from '../maven/wrapper.js';
 import { Redactor, secretEnvValues } from '../model/index.js';
 import { decideAttempt, loadEffectiveConfig, type EffectiveConfig } from '../policy/index.js';
 import { runReporters } from '../plugins/load-plugins.js';
 import type { LoadedPlugins } from '../plugins/types.js';
 import { createProgress, redactingProgress } from '../report/progress.js';
-import { RunRecorder } from '../report/run-record.js';
+import { newRunId, RunRecorder } from '../report/run-record.js';
 import { renderSummary } from '../report/summary.js';
 import { preloadTelemetry } from '../report/telemetry/index.js';
 import type { ChangeSet } from '../patch/types.js';
@@ -48,6 +49,7 @@ async function explainWrapperFailure(context: BuildFailureContext, diagnosis: Di
 }
 
 export async function handleBuildFailure(context: BuildFailureContext): Promise<number> {
+  if (!hasProjectPom(context.cwd, context.mavenArgs)) return notAProject(context);
   const { result, projectRoot } = context;
   const config =
     context.config ??
@@ -141,6 +143,43 @@ export async function handleBuildFailure(context: BuildFailureContext): Promise<
   // Maven ends its output with colour resets and no newline: start the record on its own line.
   if (context.options.json) process.stdout.write(`\n${JSON.stringify(written)}\n`);
   return exitCode;
+}
+
+/**
+ * Maven found no pom.xml: there is nothing to repair and no project to keep a record in.
+ * One line names Maven's error; nothing is written (--mvnx-json still prints the record).
+ */
+async function notAProject(context: BuildFailureContext): Promise<number> {
+  const { result } = context;
+  const handledAt = new Date();
+  const diagnosis = await diagnoseBuild({
+    projectRoot: context.cwd,
+    logFile: result.log.file,
+    runStartedAt: result.startedAt,
+    exitCode: result.exitCode,
+    interrupted: result.interrupted,
+    timedOut: result.timedOut,
+    logTruncated: result.log.truncated,
+  });
+  const config = context.config ?? (await loadEffectiveConfig({ projectRoot: context.cwd, env: context.env }));
+  const redactor = runRedactor(context, config);
+  const record = new RunRecordBuilder({
+    runId: newRunId(handledAt),
+    build: { startedAt: result.startedAt, exitCode: result.exitCode },
+    mavenArgs: context.mavenArgs,
+    tier: config.tier,
+    diagnosis,
+    handledAt,
+    diagnoseMs: Date.now() - handledAt.getTime(),
+  });
+  const decision = decideAttempt({ diagnosis, config, mavenArgs: context.mavenArgs });
+  record.attemptDecided(decision);
+  record.skipped(diagnosis, decision);
+  const finished = redactor.forLocalOutput().redactDeep(record.finish(new Date(), result.finishedAt, handledAt));
+  const why = diagnosis.diagnostics.find((d) => d.reason)?.reason ?? 'Maven found no pom.xml, so there is no project';
+  process.stderr.write(`mvnx: not repairing: ${redactor.redactSecrets(why)}.\n`);
+  if (context.options.json) process.stdout.write(`\n${JSON.stringify(finished)}\n`);
+  return result.exitCode;
 }
 
 /**

@@ -24,6 +24,30 @@ const COORDINATES = /\b([\w.-]+:[\w.-]+(?::[\w.-]+){1,3})\b/;
 
 export const NON_CODE_RULES: readonly NonCodeRule[] = [
   {
+    // Maven started where there is no project: nothing to repair, and no project to keep a record in.
+    category: 'pom-invalid',
+    pattern:
+      /there is no POM in this directory \(([^)]*)\)|POM file (\S+) specified with the -f\/--file command line argument does not exist/,
+    reason: 'there is no pom.xml here, so Maven has no project to build',
+    explain: (m) =>
+      m[1] !== undefined
+        ? `there is no pom.xml in ${m[1]}, so Maven has no project to build; run mvnx in the project's folder, or name its pom with -f`
+        : `the pom ${m[2]} named with -f does not exist; fix the -f argument`,
+  },
+  {
+    category: 'java-version',
+    pattern:
+      /release version (\d+) not supported|invalid (?:target|source) release: ([\w.]+)|(?:Source|Target) option (\d+) is no longer supported/,
+    reason: 'the build asks for a Java version the JDK running Maven does not support',
+    explain: (m) => {
+      const version = m[1] ?? m[2] ?? m[3];
+      const removed = m[3] !== undefined;
+      return removed
+        ? `the build compiles for Java ${version}, which the JDK running Maven no longer supports; raise maven.compiler.release (or source and target) in the pom`
+        : `the build compiles for Java ${version} (maven.compiler.release, or source and target), which the JDK running Maven does not support; run Maven with JDK ${version} or newer (JAVA_HOME), or lower the release in the pom`;
+    },
+  },
+  {
     category: 'pom-invalid',
     pattern:
       /Non-parseable POM ([^:]+(?::\\[^:]+)?)|Malformed POM ([^:]+)|Non-readable POM ([^:]+)|'[\w.]+' for [^ ]+ is (?:missing|invalid)|must be a valid version but is/,
@@ -31,6 +55,8 @@ export const NON_CODE_RULES: readonly NonCodeRule[] = [
     explain: (m, text) => {
       const pom = (m[1] ?? m[2] ?? m[3])?.trim();
       const at = /@ line (\d+)/.exec(text)?.[1];
+      if (pom && m[3] !== undefined && /No such file or directory/.test(text))
+        return `the pom ${pom} does not exist; fix the -f argument, or run mvnx in the project's folder`;
       return pom
         ? `${pom} is not a valid pom${at ? ` (line ${at})` : ''}; fix the build file, a source patch cannot help`
         : undefined;

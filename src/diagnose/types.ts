@@ -20,6 +20,8 @@ export type FailureCategory =
   | 'interrupted'
   | 'pom-invalid'
   | 'unknown-lifecycle'
+  /** The build compiles for a Java release the JDK running Maven does not support (maven.compiler.release). */
+  | 'java-version'
   | 'unknown';
 
 export interface TestFailureDetail {

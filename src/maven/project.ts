@@ -2,7 +2,7 @@
  * The project root: the folder of the top pom, where `.mvnx/` lives, and the git root
  * above it. Dependency-free, so the passing-build path can use it without the config stack.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileArgument, startFolder } from './args.js';
 
@@ -24,6 +24,26 @@ export function projectRootOf(cwd: string, mavenArgs: readonly string[]): string
     const parent = path.dirname(root);
     if (parent === root || !existsSync(path.join(parent, 'pom.xml'))) return root;
     root = parent;
+  }
+}
+
+/**
+ * Whether Maven had a project to read: the `-f` target (a file, or a folder's pom.xml) or
+ * cwd's pom.xml exists. Without one Maven stops at once ("there is no POM in this
+ * directory"), and mvnx keeps no record there: that folder is not a project.
+ */
+export function hasProjectPom(cwd: string, mavenArgs: readonly string[]): boolean {
+  const target = fileArgument(mavenArgs);
+  if (target === undefined) return existsSync(path.join(cwd, 'pom.xml'));
+  const absolute = path.resolve(cwd, target);
+  return existsSync(path.join(startFolder(cwd, mavenArgs), 'pom.xml')) || isFile(absolute);
+}
+
+function isFile(file: string): boolean {
+  try {
+    return statSync(file, { throwIfNoEntry: false })?.isFile() ?? false;
+  } catch {
+    return false;
   }
 }
 

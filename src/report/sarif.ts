@@ -33,7 +33,8 @@ const RULES: Record<string, string> = {
   'jvm-crash': 'The JVM crashed or ran out of memory.',
   timeout: 'The build timed out.',
   interrupted: 'The build was interrupted.',
-  'pom-invalid': 'A pom.xml is invalid.',
+  'pom-invalid': 'A pom.xml is missing or invalid.',
+  'java-version': 'The build compiles for a Java release the JDK running Maven does not support.',
   'unknown-lifecycle': 'An unknown lifecycle phase or goal was named.',
   unknown: 'The build failed for a reason mvnx could not classify.',
 };
