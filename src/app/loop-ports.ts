@@ -65,7 +65,8 @@ export function wireLoopPorts(input: PortsInput): LoopPorts {
       : {}),
     checkIntegrity,
     fixerProposals: async (diagnosis, base) => {
-      progress.step('looking for a deterministic quick-fix');
+      // --mvnx-no-fixers: there is nothing to look for, so nothing is said.
+      if (config.fixers.enabled) progress.step('looking for a deterministic quick-fix');
       return fixerProposals(diagnosis, base);
     },
     modelProposal: async (request) => {
@@ -74,9 +75,16 @@ export function wireLoopPorts(input: PortsInput): LoopPorts {
         progress.step(`attempt ${request.n}: agent session with ${input.modelName}`);
         return input.agentProposal(request);
       }
-      progress.step(`attempt ${request.n}: asking ${input.modelName}`);
+      // Started before the quick-fixes are looked at, so it is not yet an attempt: said as what it is.
+      progress.step(
+        request.besideRecheck
+          ? `meanwhile preparing a first request to ${input.modelName}${config.fixers.enabled ? ', used if no quick-fix applies' : ''}`
+          : `attempt ${request.n}: asking ${input.modelName}`,
+      );
       return input.modelProposal(request);
     },
+    tookRequestBesideRecheck: (n) =>
+      progress.step(`attempt ${n}: the request to ${input.modelName} prepared beside the re-check`),
     fingerprint: fingerprintChangeSet,
     verify: async (fix, diagnosis, n, upcoming = []) => {
       progress.step(`attempt ${n}: verifying in a workspace`);

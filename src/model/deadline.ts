@@ -47,5 +47,6 @@ export function isConnectionFailure(error: unknown): boolean {
 export function describeError(error: unknown): string {
   if (!(error instanceof Error)) return String(error);
   const code = (error.cause as { code?: unknown } | undefined)?.code;
-  return typeof code === 'string' ? `${error.message} (${code})` : error.message;
+  // "fetch failed: ECONNREFUSED": callers put it in parentheses, which must not nest.
+  return typeof code === 'string' ? `${error.message}: ${code}` : error.message;
 }

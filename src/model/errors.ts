@@ -43,8 +43,9 @@ export class ModelCallError extends Error {
   }
 }
 
-export function ollamaServeHint(host: string): string {
-  return `Start the server with \`ollama serve\` (mvnx expects it at ${host}; change that with --mvnx-host or MVNX_HOST)`;
+/** The reason beside it names the host; no parentheses, so the console's closing sentence stays one plain sentence. */
+export function ollamaServeHint(): string {
+  return 'Start it with `ollama serve`, or point mvnx at another server with --mvnx-host or MVNX_HOST';
 }
 
 export function ollamaPullHint(model: string): string {

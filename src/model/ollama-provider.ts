@@ -158,7 +158,7 @@ export class OllamaProvider implements ModelProvider {
       if (!final && !stopped)
         throw new ProviderUnavailableError(
           `The answer from ${call?.host ?? this.host} broke off before it was complete; the partial answer was dropped`,
-          ollamaServeHint(this.host),
+          ollamaServeHint(),
         );
       call?.end('answered', { promptTokens: final?.prompt_eval_count, completionTokens: final?.eval_count });
     } catch (error) {
@@ -221,7 +221,7 @@ export class OllamaProvider implements ModelProvider {
     const cause = deadline.cause();
     if (cause === 'aborted') return abortedError(error);
     if (error instanceof ProviderUnavailableError) return error;
-    const serve = ollamaServeHint(this.host);
+    const serve = ollamaServeHint();
     if (cause === 'timeout') {
       return new ProviderUnavailableError(
         `The Ollama server at ${this.host} did not answer ${endpoint} within ${this.healthTimeoutMs} ms`,
@@ -264,7 +264,7 @@ export class OllamaProvider implements ModelProvider {
       this.health.forget();
       return new ProviderUnavailableError(
         `Lost the Ollama server at ${host} (${describeError(error)})`,
-        ollamaServeHint(host),
+        ollamaServeHint(),
         { cause: error },
       );
     }

@@ -1,10 +1,21 @@
 import path from 'node:path';
 import type { RunRecord } from './run-record.js';
 
-/** The few lines mvnx prints after a failed build: what happened, and what to do next. */
+/**
+ * The few lines mvnx prints after a failed build, in the order a reader needs them: why
+ * mvnx repaired, where the record is, and last what happened and what to do next, each a
+ * plain sentence.
+ */
 export function renderSummary(record: RunRecord, where: { recordDir: string; projectRoot: string }): string {
   const dir = path.relative(where.projectRoot, where.recordDir).split(path.sep).join('/') || '.';
   const lines: string[] = [];
+  const reasons = record.decisions.filter((reason) => !reason.startsWith('diagnosis:')).slice(-3);
+  if (reasons.length > 0 && record.status !== 'skipped') lines.push(`mvnx: why: ${reasons.join('; ')}`);
+  lines.push(`mvnx: details in ${dir}/run.json`);
+  return `${[...lines, ...outcomeLines(record, dir)].join('\n')}\n`;
+}
+
+function outcomeLines(record: RunRecord, dir: string): string[] {
   const verified = record.attempts.find((a) => a.outcome === 'verified');
   const files = verified?.filesChanged.join(', ') ?? '';
   const by = verified
@@ -12,7 +23,7 @@ export function renderSummary(record: RunRecord, where: { recordDir: string; pro
       ? `quick-fix ${verified.fixer ?? ''}`.trim()
       : verified.source
     : '';
-
+  const lines: string[] = [];
   switch (record.status) {
     case 'fixed':
       if (record.applied) {
@@ -35,7 +46,7 @@ export function renderSummary(record: RunRecord, where: { recordDir: string; pro
       lines.push(`mvnx: not repairing: ${record.message ?? record.decisions.at(-1) ?? record.stopReason}.`);
       break;
     case 'error':
-      lines.push(`mvnx: the repair stopped on an error: ${record.message ?? 'unknown'}.`);
+      lines.push(`mvnx: the repair stopped on an error: ${oneSentence(record.message ?? 'unknown')}.`);
       break;
     default:
       if (record.stopReason === 'flaky') {
@@ -44,12 +55,24 @@ export function renderSummary(record: RunRecord, where: { recordDir: string; pro
         );
         break;
       }
-      lines.push(
-        `mvnx: no verified fix (${record.stopReason}${record.message ? `: ${record.message}` : ''}), ${record.attempts.length} attempt(s).`,
-      );
+      lines.push(noFixSentence(record));
   }
-  const reasons = record.decisions.filter((reason) => !reason.startsWith('diagnosis:')).slice(-3);
-  if (reasons.length > 0 && record.status !== 'skipped') lines.push(`mvnx: why: ${reasons.join('; ')}`);
-  lines.push(`mvnx: details in ${dir}/run.json`);
-  return `${lines.join('\n')}\n`;
+  return lines;
+}
+
+/** "no fix was tried: <why>." or "no verified fix after 2 attempts: <why>.": one sentence, whatever the reason said. */
+export function noFixSentence(record: Pick<RunRecord, 'attempts' | 'stopReason' | 'message'>): string {
+  const n = record.attempts.length;
+  const head = n === 0 ? 'no fix was tried' : `no verified fix after ${n} attempt${n === 1 ? '' : 's'}`;
+  return `mvnx: ${head}: ${oneSentence(record.message ?? record.stopReason.replace(/-/g, ' '))}.`;
+}
+
+/** Sentences joined by semicolons, the first letter of each lower-cased unless it starts a name (HTTP, GET). */
+function oneSentence(text: string): string {
+  return text
+    .trim()
+    .replace(/[.;:]+$/, '')
+    .split(/(?<=[a-z0-9)`'"])\.\s+(?=[A-Z])/)
+    .map((part) => (/^[A-Z][a-z]/.test(part) ? part[0]!.toLowerCase() + part.slice(1) : part))
+    .join('; ');
 }

@@ -172,7 +172,7 @@ describe('model.host lists several hosts: failover with a cool-down', () => {
     // The health check found the dead host first (GET, safe to ask the next) and cooled it down.
     expect(lines).toEqual([
       expect.stringContaining(
-        `model server ${dead} failed (fetch failed (ECONNREFUSED)): skipped for its cool-down, asking ${mock.url}`,
+        `model server ${dead} failed (fetch failed: ECONNREFUSED): skipped for its cool-down, asking ${mock.url}`,
       ),
     ]);
   });

@@ -102,7 +102,11 @@ export interface LoopPorts {
     attemptsLeft: number;
     secondsLeft: number;
     signal?: AbortSignal;
+    /** Attempt 1's request, started beside the re-check before the quick-fixes are looked at (recheck-beside.ts). */
+    besideRecheck?: boolean;
   }): Promise<Proposal>;
+  /** The loop took the request started beside the re-check as attempt `n`'s (told so the console can say it). */
+  tookRequestBesideRecheck?(n: number): void;
   fingerprint(changeSet: ChangeSet): string;
   /** Does `fix` (relative to the original tree) weaken, skip, disable or delete tests? No build. */
   checkIntegrity(fix: ChangeSet, diagnosis: Diagnosis): Promise<IntegrityOutcome>;

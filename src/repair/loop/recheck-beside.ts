@@ -48,6 +48,7 @@ export function startBesideRecheck(initial: Diagnosis, ports: LoopPorts): LoopPo
       modelCallsLeft: budget.maxModelCalls,
       attemptsLeft: budget.maxAttempts,
       signal: controller.signal,
+      besideRecheck: true,
     };
     early = started.then(() => {
       // Flaky before the request began: nothing to ask (the loop stops without taking it).
@@ -88,8 +89,10 @@ export function startBesideRecheck(initial: Diagnosis, ports: LoopPorts): LoopPo
       request.history.length === 0 &&
       request.base.files.length === 0 &&
       request.diagnosis === initial
-    )
+    ) {
+      ports.tookRequestBesideRecheck?.(request.n);
       return pending;
+    }
     controller.abort();
     return undefined;
   };
