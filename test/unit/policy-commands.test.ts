@@ -2,9 +2,8 @@ import { chmod, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { run as explain } from '../../src/cli/commands/explain.js';
-import { run as init } from '../../src/cli/commands/init.js';
+import { run as init, STARTER_SCHEMA } from '../../src/cli/commands/init.js';
 import { PRESETS_DIR } from '../../src/policy/extends.js';
-import { SCHEMA_ID } from '../../src/policy/json-schema.js';
 import { load, tempRepo, writeFiles } from './policy-helpers.js';
 
 // The commands write to the process streams; capture them (the code under test runs for real).
@@ -23,7 +22,9 @@ describe('mvnx init', () => {
     const root = await tempRepo({ 'pom.xml': '<project/>', 'core/pom.xml': '<project/>' });
     expect(await init([], { cwd: path.join(root, 'core'), env: {} })).toBe(0);
     const text = await readFile(path.join(root, '.mvnxrc.yaml'), 'utf8');
-    expect(text.split('\n')[0]).toBe(`# yaml-language-server: $schema=${SCHEMA_ID}`);
+    // The README's recommendation (test/integration/package-links.test.ts holds them together).
+    expect(text.split('\n')[0]).toBe(`# yaml-language-server: $schema=${STARTER_SCHEMA}`);
+    expect(STARTER_SCHEMA).toBe('./node_modules/mvnx/schema.json');
     expect(text).toContain('extends: assist');
     const config = await load(root);
     expect(config.tier).toBe('assist');

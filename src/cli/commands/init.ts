@@ -9,7 +9,6 @@ import { projectJavaRelease } from '../../maven/settings.js';
 import { suggestedImage } from '../../workspace/container.js';
 import { SEARCH_PLACES } from '../../policy/config-discovery.js';
 import { PRESET_NAMES } from '../../policy/extends.js';
-import { SCHEMA_ID } from '../../policy/json-schema.js';
 import { closestMatch } from '../../shared/similar.js';
 import { helpAsked, parseSubcommandArgs, type SubcommandOption, type SubcommandSpec } from '../subcommand-args.js';
 
@@ -92,11 +91,18 @@ function fail(message: string): number {
   return 2;
 }
 
+/**
+ * The schema the starter file names: the installed package's own copy, as the README says
+ * (the npm name `mvnx` on a public CDN serves another package). A global install maps it in
+ * the editor's settings instead (README, Configuration).
+ */
+export const STARTER_SCHEMA = './node_modules/mvnx/schema.json';
+
 /** The starter file: the preset plus the settings teams change first, commented out. */
 export function starterConfig(preset: string, image = suggestedImage(undefined)): string {
-  return `# yaml-language-server: $schema=${SCHEMA_ID}
+  return `# yaml-language-server: $schema=${STARTER_SCHEMA}
 #
-# mvnx configuration. Every field and its default: docs/config.md, or \`mvnx explain\`
+# mvnx configuration. Every field and its default: docs/config.md in the mvnx package, or \`mvnx explain\`
 # to see the effective values and where each one comes from.
 # Precedence, lowest first: defaults < extends < this file < MVNX_* env < --mvnx-* flags.
 
