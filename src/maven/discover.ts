@@ -61,7 +61,10 @@ function locateMaven(opts: FindMavenOptions): FoundMaven {
     if (value === undefined || value === '') continue;
     const executable = resolveNamed(value, opts.cwd, opts.env, platform);
     if (!executable)
-      throw new MavenNotFoundError(`Maven not found: ${label}=${value} is not an executable file`, { label, value });
+      throw new MavenNotFoundError(`Maven not found: ${label}=${value} ${whyNotFound(value, platform)}`, {
+        label,
+        value,
+      });
     return { executable, source };
   }
 
@@ -82,6 +85,12 @@ function locateMaven(opts: FindMavenOptions): FoundMaven {
       `${wrapperName} in ${start} and its parents, ${mavenName} on PATH (${pathValue(opts.env, platform) || 'empty'}); ` +
       `install Maven or set MVNX_MAVEN=/path/to/mvn`,
   );
+}
+
+/** Why a named Maven was not found: a bare name is looked for on PATH (resolveNamed), a path is a file. */
+function whyNotFound(value: string, platform: NodeJS.Platform): string {
+  const hasSeparator = value.includes('/') || (platform === 'win32' && value.includes('\\'));
+  return hasSeparator ? 'is not an executable file' : 'is not found on PATH';
 }
 
 /** A value with a path separator is a path (relative to cwd); a bare name is looked up on PATH. */

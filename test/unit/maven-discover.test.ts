@@ -147,6 +147,12 @@ describe('findMaven', () => {
     const fromEnv = await failure(findMaven({ env: { ...env, MVNX_MAVEN: root }, cwd: root, mavenArgs: [] }));
     expect(fromEnv.message).toBe(`Maven not found: MVNX_MAVEN=${root} is not an executable file`);
     const fromConfig = await failure(findMaven({ env, configured: 'mvn-missing', cwd: root, mavenArgs: [] }));
-    expect(fromConfig.message).toBe('Maven not found: config maven.executable=mvn-missing is not an executable file');
+    // A bare name is looked for on PATH, and said so (issue 48: MVNX_MAVEN=mvn3).
+    expect(fromConfig.message).toBe('Maven not found: config maven.executable=mvn-missing is not found on PATH');
+    const bareFromEnv = await failure(findMaven({ env: { ...env, MVNX_MAVEN: 'mvn3' }, cwd: root, mavenArgs: [] }));
+    expect([bareFromEnv.exitCode, bareFromEnv.message]).toEqual([
+      127,
+      'Maven not found: MVNX_MAVEN=mvn3 is not found on PATH',
+    ]);
   });
 });

@@ -98,10 +98,13 @@ describe('mvnx runs arguments (the shared subcommand reader)', () => {
   });
 
   it.each([
-    [['--limit'], /^mvnx runs: --limit needs a value; usage: mvnx runs \[--limit N\]/],
+    [['--limit'], /^mvnx runs: --limit needs a value; usage: mvnx runs \[--stats/],
     [['--module='], /^mvnx runs: --module needs a value; usage/],
     [['--limit', '0'], /^mvnx runs: --limit 0: expected a whole number of at least 1$/],
-    [['--bogus'], /^mvnx runs: unknown argument --bogus; usage/],
+    [
+      ['--bogus'],
+      /^mvnx runs: unknown argument --bogus; usage: mvnx runs \[--stats \| --advise \| --reconcile\] \[--limit N\].* \[--from DIR\|GLOB\]\.\.\. \[--config FILE\] \[--json\]$/,
+    ],
     [['stray'], /^mvnx runs: unknown argument stray; usage/],
     [['--json=1'], /^mvnx runs: --json takes no value; usage/],
   ])('%j is refused in one line, exit 2', (args, message) => {

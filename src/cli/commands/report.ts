@@ -91,8 +91,15 @@ export async function run(args: string[], io: { cwd: string; env: NodeJS.Process
   } finally {
     await page.close();
   }
+  const repositories = stats.repositories.length;
   process.stderr.write(
-    `mvnx: report written to ${path.relative(io.cwd, file) || file} (${stats.runs} runs, ${stats.repositories.length} repositor${stats.repositories.length === 1 ? 'y' : 'ies'})\n`,
+    `mvnx: report written to ${shownPath(io.cwd, file)} (${stats.runs} run${stats.runs === 1 ? '' : 's'}, ${repositories} repositor${repositories === 1 ? 'y' : 'ies'})\n`,
   );
   return 0;
+}
+
+/** Relative to cwd when the file is below it; otherwise absolute (never a chain of ../). */
+function shownPath(cwd: string, file: string): string {
+  const relative = path.relative(cwd, file);
+  return relative === '' || relative.startsWith('..') || path.isAbsolute(relative) ? file : relative;
 }

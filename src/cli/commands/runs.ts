@@ -22,6 +22,10 @@ const USAGE = [
   '       mvnx runs --reconcile [--json]',
 ].join('\n');
 
+/** The one line an argument error ends with (the contract: one stderr line): every mode and option. */
+const USAGE_LINE =
+  'usage: mvnx runs [--stats | --advise | --reconcile] [--limit N] [--since AGE] [--module ARTIFACT_ID] [--from DIR|GLOB]... [--config FILE] [--json]';
+
 export interface RunsOptions {
   stats: boolean;
   advise: boolean;
@@ -53,8 +57,8 @@ export const LISTING_OPTIONS = {
 
 const RUNS_OPTIONS = { ...LISTING_OPTIONS, ...RECORD_WINDOW_OPTIONS };
 
-export function parseRunsArgs(args: string[], now: Date, command = 'mvnx runs', usage = USAGE): RunsOptions {
-  const { values } = parseSubcommandArgs({ command, usage: usage.split('\n')[0]!, options: RUNS_OPTIONS }, args);
+export function parseRunsArgs(args: string[], now: Date, command = 'mvnx runs', usage = USAGE_LINE): RunsOptions {
+  const { values } = parseSubcommandArgs({ command, usage, options: RUNS_OPTIONS }, args);
   return runsOptionsOf(values, now, command);
 }
 
