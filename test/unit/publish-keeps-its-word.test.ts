@@ -296,7 +296,7 @@ describe('mvnx publish keeps track of the requests it opened', () => {
 
 describe('mvnx publish, the smaller promises', () => {
   it(
-    'sends expectedHeadOid (the pushed commit); a branch moved since is not merged',
+    'sends expectedHeadOid, the commit mvnx pushed (GitHub then refuses to merge a branch that moved since)',
     async () => {
       const { repo, state, api, publish } = await setup();
       try {
