@@ -10,9 +10,9 @@ import type { EffectiveConfig } from '../policy/schema.js';
 import type { ChangeSet } from '../patch/types.js';
 import { reconcileRuns } from '../report/reconcile.js';
 import { repositoryName } from '../report/repository.js';
-import { publishRun } from '../report/publish/index.js';
+import { builtSource, publishRun, recordPublication } from '../report/publish/index.js';
 import { postReview } from '../report/review/post.js';
-import type { RunRecord, RunRecorder } from '../report/run-record.js';
+import type { RunBuilt, RunRecord, RunRecorder } from '../report/run-record.js';
 import { buildSarif } from '../report/sarif.js';
 import { writeSarifFile } from '../report/sarif-file.js';
 import { toolVersion } from '../report/tool-version.js';
@@ -25,6 +25,16 @@ const say = (line: string) => process.stderr.write(`mvnx: ${line}\n`);
 export async function repositoryOf(projectRoot: string, env: NodeJS.ProcessEnv): Promise<{ repository?: string }> {
   try {
     return { repository: await repositoryName(projectRoot, env) };
+  } catch {
+    return {};
+  }
+}
+
+/** The commit and tree the failed build ran on, read before any fix touches the tree; nothing outside git. */
+export async function builtSourceOf(projectRoot: string): Promise<{ built?: RunBuilt }> {
+  try {
+    const built = await builtSource(projectRoot);
+    return built ? { built } : {};
   } catch {
     return {};
   }
@@ -111,7 +121,7 @@ export async function afterRun(input: {
     const line = published.skipped ?? published.outcome!.message;
     say(`publish: ${line}`);
     record.decisions.push(line.startsWith('not published') ? line : `published: ${line}`);
-    if (published.outcome?.published) record.publication = published.outcome.publication;
+    if (published.outcome?.published) Object.assign(record, recordPublication(record, published.outcome.publication));
     await recorder.writeRecord(record);
   }
 

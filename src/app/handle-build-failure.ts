@@ -18,7 +18,7 @@ import { newRunId, RunRecorder } from '../report/run-record.js';
 import { renderSummary } from '../report/summary.js';
 import { preloadTelemetry } from '../report/telemetry/index.js';
 import type { ChangeSet } from '../patch/types.js';
-import { afterRun, repositoryOf } from './after-run.js';
+import { afterRun, builtSourceOf, repositoryOf } from './after-run.js';
 import { isCI, type BuildFailureContext } from './build-failure.js';
 import { loadPlugins } from './plugin-loading.js';
 import { repairFailedBuild } from './repair-run.js';
@@ -101,6 +101,7 @@ export async function handleBuildFailure(context: BuildFailureContext): Promise<
     handledAt,
     diagnoseMs: Date.now() - handledAt.getTime(),
     ...(await repositoryOf(projectRoot, context.env)),
+    ...(await builtSourceOf(projectRoot)),
   });
   let exitCode = result.exitCode;
   let fix: ChangeSet | undefined;

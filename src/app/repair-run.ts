@@ -19,9 +19,10 @@ import {
 } from '../policy/index.js';
 import type { Progress } from '../report/progress.js';
 import type { RunRecorder } from '../report/run-record.js';
+import { IN_CI_CHECKOUT } from '../report/stats.js';
 import { runRepairLoop, type LoopResult } from '../repair/index.js';
 import { describeSandbox, repositoryGoalNote, type SandboxInfo } from '../workspace/index.js';
-import type { BuildFailureContext } from './build-failure.js';
+import { isCI, type BuildFailureContext } from './build-failure.js';
 import { startRepairSession, type RepairSession } from './repair-session.js';
 import type { RunRecordBuilder } from './run-record-builder.js';
 import { applyInPlace, confirm } from './tier-actions.js';
@@ -138,7 +139,9 @@ export async function repairFailedBuild(input: RepairInput): Promise<{ exitCode:
   record.verdictDecided(verdict, { modules: touchedModules, coverage });
 
   let apply = verdict.action === 'apply';
-  let appliedBy = verdict.tier === 'auto' ? 'tier auto' : 'assist.autoApplyLowRisk';
+  // In CI the tree is the job's checkout, thrown away after it: the counts must not read that apply as taken.
+  const where = isCI(context.env) ? IN_CI_CHECKOUT : '';
+  let appliedBy = `${verdict.tier === 'auto' ? 'tier auto' : 'assist.autoApplyLowRisk'}${where}`;
   if (verdict.action === 'suggest') {
     // Shown redacted; fix.patch and the apply below keep the real text.
     process.stderr.write(`\n${input.redactor.redactSecrets(toUnifiedDiff(loop.fix))}\n`);

@@ -12,7 +12,7 @@ import type { ChangeSet } from '../patch/types.js';
 import type { LoadedPlugins } from '../plugins/types.js';
 import type { AttemptDecision, VerifiedDecision } from '../policy/index.js';
 import { withOutcome } from '../report/outcome.js';
-import type { DependencyUpdateRecord, RunRecord } from '../report/run-record.js';
+import type { DependencyUpdateRecord, RunBuilt, RunRecord } from '../report/run-record.js';
 import type { FailureRecheck, LoopResult } from '../repair/index.js';
 import { SandboxError, type SandboxInfo } from '../workspace/index.js';
 import { fixBaseOf } from './tier-actions.js';
@@ -29,6 +29,8 @@ export interface RunStart {
   /** Wall time of the diagnosis. */
   diagnoseMs: number;
   repository?: string;
+  /** The commit and tree the user's build ran on (report/publish builtSource), when in git. */
+  built?: RunBuilt;
 }
 
 export class RunRecordBuilder {
@@ -51,6 +53,7 @@ export class RunRecordBuilder {
       modelCalls: 0,
       timings: { totalMs: 0, modelMs: 0, applyMs: 0, verifyMs: 0, diagnoseMs: start.diagnoseMs },
       ...(start.repository !== undefined ? { repository: start.repository } : {}),
+      ...(start.built ? { built: start.built } : {}),
     };
   }
 

@@ -8,6 +8,7 @@ export const COLORS = {
   fixed: '#1f6f43',
   applied: '#2c7fb8',
   adopted: '#41ab5d',
+  merged: '#238b45',
   open: '#c8c8c8',
   superseded: '#fdae61',
   reverted: '#d7191c',

@@ -34,7 +34,7 @@ export interface GroupStats {
   suggestionsTaken: number;
   takenShare: number | null;
   applied: number;
-  /** Fixed runs by who took the fix (stats.ts takenBy). */
+  /** Distinct fixes by who took the fix (stats.ts takenBy), counted as `outcomes` counts them. */
   appliedByAuto: number;
   appliedByPerson: number;
   merged: number;

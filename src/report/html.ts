@@ -136,12 +136,14 @@ function acceptanceRow(label: string, fixes: ReadonlyMap<string, FixSummary>): B
   const suggested = [...fixes.values()].filter((fix) => fix.suggested);
   if (suggested.length === 0) return [];
   const outcomes = countOutcomes(suggested);
-  const taken = outcomes.applied + outcomes.adopted + outcomes.reverted;
+  // Taken as `suggestions taken` counts it (stats-base wasTaken): a merged request is taken too.
+  const taken = suggested.filter((fix) => fix.taken).length;
   return [
     {
       label,
       segments: [
         { name: 'applied', value: outcomes.applied, color: COLORS.applied },
+        { name: 'merged', value: outcomes.merged, color: COLORS.merged },
         { name: 'adopted', value: outcomes.adopted, color: COLORS.adopted },
         { name: 'reverted', value: outcomes.reverted, color: COLORS.reverted },
         { name: 'superseded', value: outcomes.superseded, color: COLORS.superseded },

@@ -50,6 +50,13 @@ const runRecordSchema = z.looseObject({
       reason: z.string().optional(),
     })
     .optional(),
+  built: z
+    .looseObject({
+      commit: z.string().regex(/^[0-9a-f]{40,64}$/, 'a commit id'),
+      tree: z.string().regex(/^[0-9a-f]{40,64}$/, 'a tree id'),
+      uncommitted: z.boolean().optional(),
+    })
+    .optional(),
 });
 
 export class InvalidRunRecordError extends Error {

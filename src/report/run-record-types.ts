@@ -77,6 +77,21 @@ export interface RunRecord {
   dependencyUpdate?: DependencyUpdateRecord;
   /** The pull/merge request the fix was published as (tier auto in CI, or `mvnx publish`). */
   publication?: RunPublication;
+  /** Every request mvnx opened for this run's fix, oldest first (`publication` is the newest). */
+  publications?: RunPublication[];
+  /** What the user's build ran on, read when mvnx took over: publication builds its commit on exactly this. */
+  built?: RunBuilt;
+}
+
+/**
+ * The commit checked out when the build ran and the tree that was built: HEAD's tree, or (uncommitted) the working
+ * tree's, Maven's `target/` folders and `.mvnx/` left out.
+ */
+export interface RunBuilt {
+  commit: string;
+  tree: string;
+  /** True when the working tree differed from the commit: no commit holds what was built. */
+  uncommitted?: boolean;
 }
 
 export interface DependencyUpdateRecord {
@@ -119,6 +134,8 @@ export interface RunPublication {
   branch: string;
   autoMerge: 'enabled' | 'refused' | 'off';
   reason?: string;
+  /** The fix's commit as mvnx pushed it: the branch is deleted after the merge or close only while it is still this. */
+  commit?: string;
 }
 
 /** `merged` and `closed`: what became of the fix's pull/merge request (merged counts with the applied fixes). */

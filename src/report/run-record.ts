@@ -18,6 +18,7 @@ export type {
   DependencyUpdateRecord,
   OutcomeEvent,
   RunOutcome,
+  RunBuilt,
   RunPublication,
   RunRecord,
 } from './run-record-types.js';

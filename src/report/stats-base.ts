@@ -5,7 +5,7 @@
  * back. Import it from stats.ts. Pure.
  */
 import type { StopReason } from '../shared/run-vocabulary.js';
-import type { RunRecord } from './run-record.js';
+import type { OutcomeEvent, RunOutcome, RunRecord } from './run-record.js';
 
 export type FailureKind = 'compile' | 'test' | 'quality' | 'other';
 export type Tier = RunRecord['tier'];
@@ -35,15 +35,15 @@ export interface RunStats {
   modelCalls: number;
   stopReasons: Partial<Record<StopReason, number>>;
   /**
-   * Fixed runs by who took the fix (takenBy): mvnx on its own (tier auto on a developer's
-   * machine, assist.autoApplyLowRisk), a person (`mvnx apply`, yes at the prompt, or the
-   * change taken by hand), the forge merging its pull/merge request; the rest were only suggested.
+   * Distinct verified fixes (as `outcomes` counts them) by who took the fix (takenBy): mvnx on its own (tier auto on
+   * a developer's machine, assist.autoApplyLowRisk), a person (`mvnx apply`, yes at the prompt, or the change taken
+   * by hand), the forge merging its pull/merge request; the rest were only suggested.
    */
   autoApplied: number;
   appliedByPerson: number;
   mergedByRequest: number;
   suggestedOnly: number;
-  /** Shares of the fixed runs; null without fixed runs. */
+  /** Shares of the distinct fixes; null without fixes. */
   autoAppliedShare: number | null;
   appliedByPersonShare: number | null;
   mergedShare: number | null;
@@ -103,37 +103,57 @@ export function median(values: number[]): number | null {
 }
 
 /**
- * Taken by a person or by mvnx, whatever happened after: a reverted fix was taken first; a merged request counts as
- * applied.
+ * The words an `applied` event carries when mvnx applied the fix in a CI job's checkout (app/repair-run.ts): that
+ * tree is thrown away with the job, so the fix reaches the repository only through its request, or not at all.
  */
-export function wasTaken(record: RunRecord): boolean {
-  return (
-    record.outcome === 'applied' ||
-    record.outcome === 'adopted' ||
-    record.outcome === 'reverted' ||
-    record.outcome === 'merged' ||
-    record.applied
-  );
-}
+export const IN_CI_CHECKOUT = ' in a CI checkout';
 
 /** Evidence of an `applied` event that means mvnx applied the fix without a person (repair/entry.ts writes these). */
 const AUTOMATIC_EVIDENCE = new Set(['tier auto', 'assist.autoApplyLowRisk']);
 
 /**
- * Who took a fix: `request` (its pull/merge request was merged), `auto` (mvnx applied it on
- * its own), `person` (`mvnx apply`, yes at the prompt, or the same change made by hand);
- * undefined when nobody did. A fix published as a request was applied in place only in CI's
- * throwaway checkout: until the request merges it is a suggestion.
+ * Whether an `applied` event wrote the fix where nothing keeps it: a CI checkout, said by its evidence, or, in a
+ * record from before the evidence said so, an automatic apply of a fix that was then published (publication runs in
+ * CI, where the checkout is thrown away).
+ */
+function appliedOnlyInCi(event: OutcomeEvent, record: RunRecord): boolean {
+  return (
+    event.evidence.endsWith(IN_CI_CHECKOUT) || (Boolean(record.publication) && AUTOMATIC_EVIDENCE.has(event.evidence))
+  );
+}
+
+/**
+ * The outcome every count reads (`--stats`, `--advise`, the HTML report): the record's own, except that a fix applied
+ * only in a CI checkout is not `applied` but still open (nothing known yet: its request may merge, or nobody takes it).
+ */
+export function countedOutcome(record: RunRecord): RunOutcome | undefined {
+  if (record.outcome !== 'applied') return record.outcome;
+  const applies = (record.outcomeHistory ?? []).filter((event) => event.outcome === 'applied');
+  if (applies.length > 0 && applies.every((event) => appliedOnlyInCi(event, record))) return undefined;
+  return record.outcome;
+}
+
+/**
+ * Who took a fix: `request` (its pull/merge request was merged), `person` (`mvnx apply`, yes at the prompt, or the
+ * same change made by hand: adopted, a cherry-pick of the published commit too), `auto` (mvnx applied it on its own
+ * where it stays); undefined when nobody did. An apply in a CI checkout is nobody's taking: until the request merges
+ * (or a person takes the change) the fix was only suggested.
  */
 export function takenBy(record: RunRecord): 'auto' | 'person' | 'request' | undefined {
   const history = record.outcomeHistory ?? [];
   if (record.outcome === 'merged' || history.some((event) => event.outcome === 'merged')) return 'request';
-  if (record.publication) return undefined;
-  const applied = history.find((event) => event.outcome === 'applied');
-  if (applied) return AUTOMATIC_EVIDENCE.has(applied.evidence) ? 'auto' : 'person';
-  if (history.some((event) => event.outcome === 'adopted') || record.outcome === 'adopted') return 'person';
+  if (record.outcome === 'adopted' || history.some((event) => event.outcome === 'adopted')) return 'person';
+  const applies = history.filter((event) => event.outcome === 'applied');
+  const kept = applies.find((event) => !appliedOnlyInCi(event, record));
+  if (kept) return AUTOMATIC_EVIDENCE.has(kept.evidence) ? 'auto' : 'person';
+  if (applies.length > 0 || record.publication) return undefined;
   // Records from before outcomes were kept: applied in the run itself means the verdict applied it
   // (mvnx apply has written an outcome event since the rollout loop came).
   if (record.applied) return record.action === 'suggest' ? 'person' : 'auto';
   return undefined;
+}
+
+/** Taken by a person, by mvnx or by a merged request, whatever happened after: a reverted fix was taken first. */
+export function wasTaken(record: RunRecord): boolean {
+  return takenBy(record) !== undefined || record.outcome === 'reverted';
 }

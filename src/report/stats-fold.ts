@@ -8,6 +8,7 @@
 import type { StopReason } from '../shared/run-vocabulary.js';
 import type { RunRecord } from './run-record.js';
 import {
+  countedOutcome,
   median,
   runKind,
   takenBy,
@@ -22,9 +23,11 @@ import {
 /** What the numbers read of a distinct fix: the run that speaks for it, reduced to this. */
 export interface FixSummary {
   startedAt: string;
+  /** countedOutcome: what every count reads. */
   outcome: RunRecord['outcome'];
   suggested: boolean;
   taken: boolean;
+  takenBy: 'auto' | 'person' | 'request' | 'suggested';
 }
 
 /** The fix's identity: its verified attempt's fingerprint, per repository. */
@@ -49,9 +52,10 @@ export function replacesFix(
 export function summarizeFix(record: RunRecord): FixSummary {
   return {
     startedAt: record.startedAt,
-    outcome: record.outcome,
+    outcome: countedOutcome(record),
     suggested: record.action === 'suggest',
     taken: wasTaken(record),
+    takenBy: takenBy(record) ?? 'suggested',
   };
 }
 
@@ -115,7 +119,6 @@ export class RunStatsFold {
   private readonly stops = new Map<StopReason, { count: number; newest: string }>();
   private readonly fixDurations: number[] = [];
   readonly fixes = new Map<string, FixSummary>();
-  private readonly taken = { auto: 0, person: 0, request: 0, suggested: 0 };
   private attempts = 0;
   private regressions = 0;
   private modelCalls = 0;
@@ -147,7 +150,6 @@ export class RunStatsFold {
     if (this.firstRunAt === undefined || record.startedAt < this.firstRunAt) this.firstRunAt = record.startedAt;
     if (this.lastRunAt === undefined || record.startedAt > this.lastRunAt) this.lastRunAt = record.startedAt;
     if (run.fix) {
-      this.taken[takenBy(record) ?? 'suggested'] += 1;
       const start = Date.parse(record.startedAt);
       const end = Date.parse(record.finishedAt);
       if (Number.isFinite(start) && Number.isFinite(end) && end >= start) this.fixDurations.push(end - start);
@@ -163,14 +165,16 @@ export class RunStatsFold {
     const outcomes = countOutcomes(this.fixes.values());
     let suggested = 0;
     let suggestionsTaken = 0;
+    // One definition with `outcomes`: each distinct fix once, as the run that speaks for it says.
+    const taken = { auto: 0, person: 0, request: 0, suggested: 0 };
     for (const fix of this.fixes.values()) {
+      taken[fix.takenBy] += 1;
       if (!fix.suggested) continue;
       suggested += 1;
       if (fix.taken) suggestionsTaken += 1;
     }
-    const { taken } = this;
-    const fixedRuns = taken.auto + taken.person + taken.request + taken.suggested;
-    const share = (count: number) => (fixedRuns === 0 ? null : count / fixedRuns);
+    const fixes = taken.auto + taken.person + taken.request + taken.suggested;
+    const share = (count: number) => (fixes === 0 ? null : count / fixes);
     const stopReasons: Partial<Record<StopReason, number>> = {};
     for (const [reason, stop] of [...this.stops].sort(([, a], [, b]) => b.newest.localeCompare(a.newest)))
       stopReasons[reason] = stop.count;

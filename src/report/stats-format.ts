@@ -90,13 +90,13 @@ export function formatRunStats(stats: RunStats): string {
       ],
       ['median time to a verified fix', formatDuration(stats.medianTimeToFixMs)],
       ['model calls', String(stats.modelCalls)],
-      ['applied by auto', `${stats.autoApplied} of ${fixed} fixed (${formatPercent(stats.autoAppliedShare)})`],
+      ['applied by auto', `${stats.autoApplied} of ${fixed} fixes (${formatPercent(stats.autoAppliedShare)})`],
       [
         'applied by a person',
-        `${stats.appliedByPerson} of ${fixed} fixed (${formatPercent(stats.appliedByPersonShare)}; mvnx apply, the prompt, or by hand)`,
+        `${stats.appliedByPerson} of ${fixed} fixes (${formatPercent(stats.appliedByPersonShare)}; mvnx apply, the prompt, or by hand)`,
       ],
-      ['merged through a request', `${stats.mergedByRequest} of ${fixed} fixed (${formatPercent(stats.mergedShare)})`],
-      ['suggested only', `${stats.suggestedOnly} of ${fixed} fixed (${formatPercent(stats.suggestedShare)})`],
+      ['merged through a request', `${stats.mergedByRequest} of ${fixed} fixes (${formatPercent(stats.mergedShare)})`],
+      ['suggested only', `${stats.suggestedOnly} of ${fixed} fixes (${formatPercent(stats.suggestedShare)})`],
       [
         'suggestions taken',
         `${stats.suggestionsTaken} of ${stats.suggested} suggested (${formatPercent(stats.takenShare)})`,

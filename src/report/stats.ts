@@ -9,6 +9,8 @@ import type { FailureKind, RunStats } from './stats-base.js';
 import { fixKey, foldedRun, inWindowOf, replacesFix, RunStatsFold } from './stats-fold.js';
 
 export {
+  countedOutcome,
+  IN_CI_CHECKOUT,
   median,
   runKind,
   takenBy,

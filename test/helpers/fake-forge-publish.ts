@@ -46,13 +46,32 @@ export interface GithubPublishState {
   rateLimit?: { count: number; retryAfter: string };
   /** Answer every request with this status (a token without rights). */
   forbid?: number;
+  /** The head branch's tip as the remote has it: expectedHeadOid must be it. */
+  branchHead?: (branch: string) => string | undefined;
+  /** Answer GraphQL with this status (a 502 from GitHub's edge). */
+  graphqlStatus?: number;
+  graphqlCalls?: number;
+  /** No rulesets endpoint (GitHub Enterprise Server before 3.9): 404. */
+  noRulesets?: boolean;
+  /** Answer every request 403 with x-ratelimit-remaining: 0 and this reset (epoch seconds): a primary rate limit. */
+  rateLimited403?: number;
 }
 
 function limiter(
-  state: { rateLimit?: { count: number; retryAfter: string }; forbid?: number },
+  state: { rateLimit?: { count: number; retryAfter: string }; forbid?: number; rateLimited403?: number },
   message: string,
 ): Route[] {
-  const handle = () => {
+  const handle = (): ReturnType<Route['handle']> => {
+    if (state.rateLimited403)
+      return {
+        status: 403,
+        body: { message: 'API rate limit exceeded for installation ID 1.' },
+        headers: {
+          'x-ratelimit-limit': '5000',
+          'x-ratelimit-remaining': '0',
+          'x-ratelimit-reset': String(state.rateLimited403),
+        },
+      };
     if (state.forbid)
       return {
         status: state.forbid,
@@ -191,22 +210,25 @@ export async function startGithubPublishApi(state: GithubPublishState): Promise<
     {
       method: 'GET',
       pattern: new RegExp(`${base}/rules/branches/([^/]+)$`),
-      handle: (_r, [branch]) => ({
-        status: 200,
-        body:
-          (state.rulesets[branch!] ?? []).length > 0
-            ? [
-                {
-                  type: 'required_status_checks',
-                  ruleset_id: 7,
-                  parameters: {
-                    strict_required_status_checks_policy: false,
-                    required_status_checks: state.rulesets[branch!]!.map((context) => ({ context })),
-                  },
-                },
-              ]
-            : [],
-      }),
+      handle: (_r, [branch]) =>
+        state.noRulesets
+          ? { status: 404, body: { message: 'Not Found' } }
+          : {
+              status: 200,
+              body:
+                (state.rulesets[branch!] ?? []).length > 0
+                  ? [
+                      {
+                        type: 'required_status_checks',
+                        ruleset_id: 7,
+                        parameters: {
+                          strict_required_status_checks_policy: false,
+                          required_status_checks: state.rulesets[branch!]!.map((context) => ({ context })),
+                        },
+                      },
+                    ]
+                  : [],
+            },
     },
     {
       method: 'POST',
@@ -215,15 +237,36 @@ export async function startGithubPublishApi(state: GithubPublishState): Promise<
         const problem = need(request.body, { query: 'string', variables: 'object' });
         if (problem) return { status: 400, body: { message: problem } };
         const { query, variables } = request.body as { query: string; variables: Record<string, unknown> };
+        // EnablePullRequestAutoMergeInput (docs.github.com/graphql/reference/input-objects): pullRequestId,
+        // mergeMethod and expectedHeadOid, each passed as a declared variable.
+        const flat = query.replace(/\s+/g, ' ');
         if (
-          !/mutation\s*\(\$pullRequestId: ID!, \$mergeMethod: PullRequestMergeMethod!\)/.test(query) ||
-          !/enablePullRequestAutoMerge\(input: \{pullRequestId: \$pullRequestId, mergeMethod: \$mergeMethod\}\)/.test(
-            query,
+          !/mutation ?\(\$pullRequestId: ID!, \$mergeMethod: PullRequestMergeMethod!, \$expectedHeadOid: GitObjectID!?\)/.test(
+            flat,
+          ) ||
+          !/enablePullRequestAutoMerge\( ?input: \{ ?pullRequestId: \$pullRequestId, mergeMethod: \$mergeMethod, expectedHeadOid: \$expectedHeadOid ?\} ?\)/.test(
+            flat,
           )
         )
           return { status: 200, body: { errors: [{ message: 'unexpected query' }] } };
+        state.graphqlCalls = (state.graphqlCalls ?? 0) + 1;
+        if (state.graphqlStatus) return { status: state.graphqlStatus, body: { message: 'Server Error' } };
         const target = state.pulls.find((p) => p.node_id === variables.pullRequestId);
         const method = String(variables.mergeMethod);
+        if (typeof variables.expectedHeadOid !== 'string' || !/^[0-9a-f]{40}$/.test(variables.expectedHeadOid))
+          return {
+            status: 200,
+            body: { data: null, errors: [{ type: 'INVALID', message: 'expectedHeadOid must be a GitObjectID' }] },
+          };
+        const head = target && state.branchHead?.(target.head.ref);
+        if (head !== undefined && head !== variables.expectedHeadOid)
+          return {
+            status: 200,
+            body: {
+              data: null,
+              errors: [{ type: 'UNPROCESSABLE', message: `Head sha didn't match expected head sha` }],
+            },
+          };
         if (!target)
           return {
             status: 200,

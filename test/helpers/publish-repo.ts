@@ -114,7 +114,12 @@ export function fixedRecord(runId: string, overrides: Partial<RunRecord> = {}): 
   };
 }
 
+/**
+ * Writes the run under .mvnx/runs. A record without `built` is taken to have built the work tree's HEAD, as a run
+ * there would have: `built` is filled in on the object itself, so the caller's record says it too.
+ */
 export async function writeRun(work: string, record: RunRecord, patch = FIX_PATCH): Promise<void> {
+  record.built ??= { commit: await git(work, 'rev-parse', 'HEAD'), tree: await git(work, 'rev-parse', 'HEAD^{tree}') };
   const dir = path.join(work, '.mvnx', 'runs', record.runId);
   await mkdir(dir, { recursive: true });
   await writeFile(path.join(dir, 'run.json'), `${JSON.stringify(record, null, 2)}\n`);

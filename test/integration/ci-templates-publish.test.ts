@@ -104,6 +104,7 @@ describe('examples/ci/github-actions.yml, run', () => {
         branch: BRANCH,
         autoMerge: 'enabled',
         reason: 'merges when the required checks pass (branch protection requires build)',
+        commit: await git(repo.bare, 'rev-parse', BRANCH),
       });
 
       state.pulls[0]!.merged = true;

@@ -115,12 +115,16 @@ describe('publishing on GitHub', () => {
       ])
         expect(pull.body).toContain(part);
 
+      // The same fix on the same base: the branch already holds it, so nothing is pushed (the commit stays run-1's).
+      const pushed = await git(repo.bare, 'rev-parse', BRANCH);
       const second = await publish(fixedRecord('run-2'));
       expect(second.outcome).toMatchObject({ published: true, publication: { number: 1, autoMerge: 'enabled' } });
       expect(second.outcome!.message).toMatch(/^updated pull request #1/);
       expect(state.pulls).toHaveLength(1);
       expect(state.pulls[0]!.body).toContain('run-2');
-      expect(await git(repo.bare, 'log', '-1', '--format=%B', BRANCH)).toContain('Mvnx-Run: run-2');
+      expect(await git(repo.bare, 'log', '-1', '--format=%B', BRANCH)).toContain('Mvnx-Run: run-1');
+      expect(await git(repo.bare, 'rev-parse', BRANCH)).toBe(pushed);
+      expect(second.outcome!.message).toContain('nothing pushed: the branch already holds this fix on this base');
       expect(await git(repo.bare, 'rev-list', '--count', `main..${BRANCH}`)).toBe('1');
       expect(
         api.requests.filter((request) => request.method === 'POST' && request.path.endsWith('/pulls')),

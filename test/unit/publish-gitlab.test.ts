@@ -92,11 +92,15 @@ describe('publishing on GitLab', () => {
         sha: await git(repo.bare, 'rev-parse', BRANCH),
       });
 
+      // The same fix on the same base: the branch already holds it, so nothing is pushed (the commit stays run-1's).
+      const pushed = await git(repo.bare, 'rev-parse', BRANCH);
       const second = await publish(fixedRecord('run-2'));
       expect(second.outcome!.message).toMatch(/^updated merge request !1/);
       expect(state.mergeRequests).toHaveLength(1);
       expect(state.mergeRequests[0]!.description).toContain('run-2');
-      expect(await git(repo.bare, 'log', '-1', '--format=%B', BRANCH)).toContain('Mvnx-Run: run-2');
+      expect(await git(repo.bare, 'log', '-1', '--format=%B', BRANCH)).toContain('Mvnx-Run: run-1');
+      expect(await git(repo.bare, 'rev-parse', BRANCH)).toBe(pushed);
+      expect(second.outcome!.message).toContain('nothing pushed: the branch already holds this fix on this base');
       expect(api.failures).toEqual([]);
     } finally {
       await api.close();

@@ -18,10 +18,11 @@ describe('computeRunStats', () => {
     expect(stats.overall).toEqual({ runs: 6, repaired: 5, fixed: 3, fixRate: 3 / 5 });
     expect(stats.medianTimeToFixMs).toBe(40_000);
     expect(stats.stopReasons).toEqual({ fixed: 3, 'budget-exhausted': 1, 'not-fixable': 1, 'provider-unavailable': 1 });
+    // Who took a fix counts distinct fixes, as the outcomes do (issue 47): 3 fixed runs are 2 fixes.
     expect(stats.autoApplied).toBe(1);
-    expect(stats.suggestedOnly).toBe(2);
-    expect(stats.autoAppliedShare).toBeCloseTo(1 / 3);
-    expect(stats.suggestedShare).toBeCloseTo(2 / 3);
+    expect(stats.suggestedOnly).toBe(1);
+    expect(stats.autoAppliedShare).toBeCloseTo(1 / 2);
+    expect(stats.suggestedShare).toBeCloseTo(1 / 2);
     expect(stats.tiers).toEqual({ off: 0, monitor: 2, assist: 2, auto: 2 });
     expect(stats.firstRunAt).toBe('2024-05-01T09:00:00.000Z');
     expect(stats.lastRunAt).toBe('2024-05-28T14:00:00.000Z');
@@ -40,7 +41,7 @@ describe('computeRunStats', () => {
     records[0]!.diagnostics = [{ ...records[0]!.diagnostics[0]!, module: 'payments' }];
     records[3]!.diagnostics = [{ ...records[3]!.diagnostics[0]!, module: 'payments' }];
     const stats = computeRunStats(records, { module: 'payments' });
-    expect(stats).toMatchObject({ module: 'payments', runs: 2, autoApplied: 1, suggestedOnly: 1 });
+    expect(stats).toMatchObject({ module: 'payments', runs: 2, autoApplied: 1, suggestedOnly: 0 });
     expect(formatRunStats(computeRunStats(records, { module: 'web' }))).toBe('No runs recorded for module web.');
   });
 
@@ -124,7 +125,7 @@ describe('formatRunStats', () => {
     const text = formatRunStats(computeRunStats(teamMonth()));
     expect(text).toContain('fix rate                       60% (3 of 5 repaired)');
     expect(text).toContain('median time to a verified fix  40.0s');
-    expect(text).toContain('applied by auto                1 of 3 fixed (33%)');
+    expect(text).toContain('applied by auto                1 of 2 fixes (50%)');
     expect(text).toMatch(/^compile\s+3\s+3\s+2\s+67%$/m);
     expect(text).toMatch(/^other\s+1\s+0\s+0\s+-$/m);
     expect(text).toMatch(/^fixed\s+3$/m);

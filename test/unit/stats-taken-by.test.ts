@@ -37,9 +37,9 @@ describe('who took a fix', () => {
     expect(stats.autoApplied).toBe(0);
     expect(stats.appliedByPerson).toBe(1);
     expect(takenBy(applied)).toBe('person');
-    expect(formatRunStats(stats)).toMatch(/applied by auto\s+0 of 1 fixed \(0%\)/);
+    expect(formatRunStats(stats)).toMatch(/applied by auto\s+0 of 1 fixes \(0%\)/);
     expect(formatRunStats(stats)).toMatch(
-      /applied by a person\s+1 of 1 fixed \(100%; mvnx apply, the prompt, or by hand\)/,
+      /applied by a person\s+1 of 1 fixes \(100%; mvnx apply, the prompt, or by hand\)/,
     );
   });
 

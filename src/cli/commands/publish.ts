@@ -1,6 +1,6 @@
 import { findProjectRootAbove } from '../../maven/project.js';
 import { loadEffectiveConfig } from '../../policy/load.js';
-import { publishRun } from '../../report/publish/index.js';
+import { publishRun, recordPublication } from '../../report/publish/index.js';
 import { updateRunRecord, type RunRecord } from '../../report/run-record.js';
 import { toolVersion } from '../../report/tool-version.js';
 import { MvnxError } from '../../shared/errors.js';
@@ -15,6 +15,15 @@ const ARGS = {
   tooMany: (ids: string[]) => `one run id at a time, got ${ids.join(' and ')}`,
 } satisfies SubcommandSpec<Record<string, SubcommandOption>>;
 
+export const EXIT_CODES = [
+  'Exit codes:',
+  '  0  published: the request was opened or updated (a later step such as auto-merge may have failed: the line says why)',
+  '  1  not published: the run has no verified fix, or the token, git or the forge failed (the line says why)',
+  '  2  bad arguments or run id',
+  "  3  refused: the policy did not let the run's fix be taken (the line names the rule), or the commit the run built",
+  '     cannot be the base (not recorded, uncommitted changes, not on the target branch, a merge checkout)',
+].join('\n');
+
 /**
  * `mvnx publish [runId]`: the recorded run's verified fix as branch mvnx/fix-<fingerprint>,
  * one commit and a pull/merge request (updated when one is open), with the forge's
@@ -23,7 +32,7 @@ const ARGS = {
 export async function run(args: string[], io: { cwd: string; env: NodeJS.ProcessEnv }): Promise<number> {
   if (helpAsked(ARGS, args)) {
     process.stdout.write(
-      `${ARGS.usage}\nPublishes the verified fix of .mvnx/runs/RUN_ID as a pull request (GitHub Actions) or merge request (GitLab CI), with the token named by publish.tokenEnv; a later job of a pipeline can publish what the repair job recorded.\n`,
+      `${ARGS.usage}\nPublishes the verified fix of .mvnx/runs/RUN_ID as a pull request (GitHub Actions) or merge request (GitLab CI), with the token named by publish.tokenEnv; a later job of a pipeline can publish what the repair job recorded. The fix's commit is built on the commit the run built (the record's built.commit), never on a later HEAD.\n${EXIT_CODES}\n`,
     );
     return 0;
   }
@@ -47,8 +56,8 @@ export async function run(args: string[], io: { cwd: string; env: NodeJS.Process
   });
   const outcome = result.outcome!;
   const updated: RunRecord = { ...record, decisions: [...record.decisions, `mvnx publish: ${outcome.message}`] };
-  if (outcome.published) updated.publication = outcome.publication;
+  if (outcome.published) Object.assign(updated, recordPublication(record, outcome.publication));
   await updateRunRecord(projectRoot, updated);
   process.stderr.write(`mvnx: publish: ${outcome.message}\n`);
-  return outcome.published ? 0 : 1;
+  return outcome.published ? 0 : outcome.refused ? 3 : 1;
 }

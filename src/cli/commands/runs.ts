@@ -133,7 +133,7 @@ async function requestStates(projectRoot: string, env: NodeJS.ProcessEnv, config
   const { requestStateReader } = await import('../../report/publish/index.js');
   const { toolVersion } = await import('../../report/tool-version.js');
   const config = await loadEffectiveConfig({ projectRoot, env, ...(configFile ? { configFile } : {}) });
-  return requestStateReader(env, config, `mvnx/${await toolVersion()}`);
+  return requestStateReader(env, config, `mvnx/${await toolVersion()}`, projectRoot);
 }
 
 const write = (text: string) => process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);

@@ -47,6 +47,8 @@ export interface ForgeTarget {
   runUrl?: string;
   /** Commit e-mail for the fix's commit. */
   email: string;
+  /** The job checked out a merge the forge made, not a branch: `GitHub's merge commit refs/pull/3/merge`. */
+  mergeCheckout?: string;
 }
 
 export type TargetLookup = { target: ForgeTarget } | { reason: string };
@@ -86,6 +88,9 @@ export function findForgeTarget(env: NodeJS.ProcessEnv, config: PublishConfig): 
         ...(targetBranch ? { targetBranch } : {}),
         ...(env.GITHUB_RUN_ID ? { runUrl: `${server}/${project}/actions/runs/${env.GITHUB_RUN_ID}` } : {}),
         email: 'mvnx@users.noreply.github.com',
+        ...(/^refs\/pull\/\d+\/merge$/.test(env.GITHUB_REF ?? '')
+          ? { mergeCheckout: `GitHub's merge commit ${env.GITHUB_REF}` }
+          : {}),
       },
     };
   }
@@ -105,6 +110,9 @@ export function findForgeTarget(env: NodeJS.ProcessEnv, config: PublishConfig): 
       ...(targetBranch ? { targetBranch } : {}),
       ...(env.CI_JOB_URL ? { runUrl: env.CI_JOB_URL } : {}),
       email: `mvnx@${env.CI_SERVER_HOST ?? 'gitlab.invalid'}`,
+      ...(env.CI_MERGE_REQUEST_EVENT_TYPE === 'merged_result' || env.CI_MERGE_REQUEST_EVENT_TYPE === 'merge_train'
+        ? { mergeCheckout: `GitLab's merged result of merge request !${env.CI_MERGE_REQUEST_IID ?? '?'}` }
+        : {}),
     },
   };
 }

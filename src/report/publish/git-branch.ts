@@ -106,7 +106,7 @@ export async function resolveCommit(place: GitPlace, ref: string): Promise<strin
 export async function commitFix(
   place: GitPlace,
   input: { parent: string; patch: Buffer; message: string; email: string },
-): Promise<string> {
+): Promise<{ commit: string; tree: string }> {
   return withIndex(place, input.parent, async (env) => {
     try {
       await git(place, applyArgs(place), { env, input: input.patch });
@@ -115,8 +115,49 @@ export async function commitFix(
     }
     const tree = await git(place, ['write-tree'], { env });
     const identity = { ...IDENTITY, GIT_AUTHOR_EMAIL: input.email, GIT_COMMITTER_EMAIL: input.email };
-    return git(place, ['commit-tree', tree, '-p', input.parent, '-F', '-'], { env: identity, input: input.message });
+    const commit = await git(place, ['commit-tree', tree, '-p', input.parent, '-F', '-'], {
+      env: identity,
+      input: input.message,
+    });
+    return { commit, tree };
   });
+}
+
+/**
+ * Whether `tip` (the fix branch as the remote has it) already is this fix on this base: the same tree on the same
+ * single parent. Then a re-publish pushes nothing (a new commit would differ only in its date and run id).
+ */
+export async function holdsSameFix(place: GitPlace, tip: string, fix: { tree: string; parent: string }) {
+  const [tree, parents] = await Promise.all([
+    git(place, ['rev-parse', `${tip}^{tree}`]),
+    git(place, ['rev-list', '--parents', '-n', '1', tip]),
+  ]);
+  return tree === fix.tree && parents.split(' ').slice(1).join(' ') === fix.parent;
+}
+
+/** Whether `ancestor` is `commit` or one of its ancestors (both present locally). */
+export async function isAncestor(place: GitPlace, ancestor: string, commit: string): Promise<boolean> {
+  const result = await execa('git', ['merge-base', '--is-ancestor', ancestor, commit], {
+    cwd: place.root,
+    reject: false,
+    stdin: 'ignore',
+  });
+  return result.exitCode === 0;
+}
+
+/** Whether the object exists in the repository (a commit id from the record may not, in another clone). */
+export async function hasCommit(place: GitPlace, commit: string): Promise<boolean> {
+  const result = await execa('git', ['cat-file', '-e', `${commit}^{commit}`], {
+    cwd: place.root,
+    reject: false,
+    stdin: 'ignore',
+  });
+  return result.exitCode === 0;
+}
+
+/** The parents of `commit`, first parent first. */
+export async function parentsOf(place: GitPlace, commit: string): Promise<string[]> {
+  return (await git(place, ['rev-list', '--parents', '-n', '1', commit])).split(' ').slice(1);
 }
 
 /** Whether `commit` already holds the fix (its change, reversed, applies cleanly there). */
@@ -131,7 +172,10 @@ export async function containsFix(place: GitPlace, commit: string, patch: Buffer
   });
 }
 
-/** The tip of `branch` on the remote, fetched; undefined when the remote has no such branch. */
+/**
+ * The tip of `branch` on the remote, fetched; undefined when the remote has no such branch. The fetch goes through a
+ * temporary ref, removed again: the user's repository keeps the objects (until git's own gc) but no mvnx ref.
+ */
 export async function fetchBranch(
   place: GitPlace,
   url: string,
@@ -144,11 +188,33 @@ export async function fetchBranch(
     ...(auth ? { token: auth.token } : {}),
   });
   if (!listed) return undefined;
-  await git(place, ['fetch', '--no-tags', '--quiet', url, `+refs/heads/${branch}:refs/mvnx/fetched/${branch}`], {
-    env,
+  const ref = `refs/mvnx/fetched/${branch}`;
+  try {
+    await git(place, ['fetch', '--no-tags', '--quiet', url, `+refs/heads/${branch}:${ref}`], {
+      env,
+      ...(auth ? { token: auth.token } : {}),
+    });
+    return await resolveCommit(place, ref);
+  } finally {
+    await execa('git', ['update-ref', '-d', ref], { cwd: place.root, reject: false, stdin: 'ignore' });
+  }
+}
+
+/** The tip of `branch` on the remote without fetching it; undefined when there is no such branch. */
+export async function remoteTip(place: GitPlace, url: string, branch: string, auth?: GitAuth) {
+  const listed = await git(place, ['ls-remote', '--heads', url, `refs/heads/${branch}`], {
+    env: authEnvironment(auth),
     ...(auth ? { token: auth.token } : {}),
   });
-  return resolveCommit(place, `refs/mvnx/fetched/${branch}`);
+  return listed ? listed.split(/\s/)[0] : undefined;
+}
+
+/** Deletes `branch` on the remote. */
+export async function deleteBranch(place: GitPlace, url: string, branch: string, auth?: GitAuth): Promise<void> {
+  await git(place, ['push', '--quiet', url, `:refs/heads/${branch}`], {
+    env: authEnvironment(auth),
+    ...(auth ? { token: auth.token } : {}),
+  });
 }
 
 /** Pushes `commit` as `branch`, replacing what is there (the same fix re-made by a later run). */

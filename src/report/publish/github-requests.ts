@@ -29,8 +29,11 @@ const toRequest = (pull: Pull): ChangeRequest => ({
 
 const statusOf = (error: unknown) => (error as { status?: number }).status;
 
-const ENABLE_AUTO_MERGE = `mutation($pullRequestId: ID!, $mergeMethod: PullRequestMergeMethod!) {
-  enablePullRequestAutoMerge(input: {pullRequestId: $pullRequestId, mergeMethod: $mergeMethod}) {
+// expectedHeadOid: GitHub refuses when the branch moved since mvnx pushed, so nobody's later push is merged unseen.
+const ENABLE_AUTO_MERGE = `mutation($pullRequestId: ID!, $mergeMethod: PullRequestMergeMethod!, $expectedHeadOid: GitObjectID) {
+  enablePullRequestAutoMerge(
+    input: {pullRequestId: $pullRequestId, mergeMethod: $mergeMethod, expectedHeadOid: $expectedHeadOid}
+  ) {
     pullRequest { number autoMergeRequest { enabledAt mergeMethod } }
   }
 }`;
@@ -91,10 +94,14 @@ export function githubClient(
       } catch (error) {
         if (statusOf(error) !== 404) throw error;
       }
-      const rules = (await octokit.rest.repos.getBranchRules({ ...at, branch, per_page: 100 })).data as {
-        type: string;
-        parameters?: { required_status_checks?: { context: string }[] };
-      }[];
+      // GitHub Enterprise Server before 3.9 has no rulesets endpoint (404): no rulesets there.
+      const rules = (await octokit.rest.repos.getBranchRules({ ...at, branch, per_page: 100 }).then(
+        (answer) => answer.data,
+        (error: unknown) => {
+          if (statusOf(error) === 404) return [];
+          throw error;
+        },
+      )) as { type: string; parameters?: { required_status_checks?: { context: string }[] } }[];
       const ruleChecks = rules
         .filter((rule) => rule.type === 'required_status_checks')
         .flatMap((rule) => rule.parameters?.required_status_checks ?? [])
@@ -107,7 +114,7 @@ export function githubClient(
             detail: `branch ${branch} has no required status checks (branch protection or rulesets), so GitHub would merge at once`,
           };
     },
-    async enableAutoMerge(request): Promise<AutoMergeResult> {
+    async enableAutoMerge(request, headSha): Promise<AutoMergeResult> {
       const repository = (await octokit.rest.repos.get(at)).data;
       if (!repository.allow_auto_merge)
         return {
@@ -124,7 +131,11 @@ export function githubClient(
               : undefined;
       if (!method) return { enabled: false, reason: `${target.project} allows no merge method` };
       try {
-        await octokit.graphql(ENABLE_AUTO_MERGE, { pullRequestId: request.nodeId, mergeMethod: method });
+        await octokit.graphql(ENABLE_AUTO_MERGE, {
+          pullRequestId: request.nodeId,
+          mergeMethod: method,
+          expectedHeadOid: headSha,
+        });
       } catch (error) {
         const errors = (error as { errors?: { message: string }[] }).errors;
         if (!errors?.length) throw error;

@@ -9,10 +9,41 @@ import { decidePublication, type PublishDecision, type PublishPolicy } from '../
 import { runsDir, type RunRecord } from '../run-record.js';
 import { findForgeTarget } from './forge.js';
 import { forgeClient, publishFix, type PublishOutcome } from './publish.js';
+import { removeFixBranch } from './fix-branch-cleanup.js';
 import type { RateLimitOptions } from './rate-limit.js';
 import { verifiedAttempt } from './publish-text.js';
 
 export type { PublishOutcome } from './publish.js';
+export { builtSource } from './built-source.js';
+
+/**
+ * Why `mvnx publish` will not publish this run whoever asks: the policy did not let the fix be taken (action
+ * `record`: a rule's allowedChanges or protected paths, or tier off/monitor). The line names the rule as the run
+ * recorded it. Undefined when the policy allowed it (apply, or suggest: a request is a suggestion a person merges).
+ */
+export function policyRefusal(record: RunRecord): string | undefined {
+  if (record.status !== 'fixed' || record.action === 'apply' || record.action === 'suggest') return undefined;
+  const decisions = record.decisions ?? [];
+  const rule =
+    decisions.find((line) => /not allowed by rules\[\d+\]|protected/.test(line)) ??
+    decisions.find((line) => /^recorded only|^tier (off|monitor): the fix is recorded/.test(line));
+  const said = rule ?? `the run records action ${record.action ?? 'none'}`;
+  return `the policy did not allow run ${record.runId}'s fix to be taken: ${said}`;
+}
+
+/** The record with this request as its publication, and named in `publications` (every request mvnx opened). */
+export function recordPublication(
+  record: RunRecord,
+  publication: NonNullable<RunRecord['publication']>,
+): Pick<RunRecord, 'publication' | 'publications'> {
+  const same = (one: NonNullable<RunRecord['publication']>) =>
+    one.forge === publication.forge && one.number === publication.number;
+  const known = [...(record.publications ?? []), ...(record.publication ? [record.publication] : [])];
+  const earlier: NonNullable<RunRecord['publications']> = [];
+  for (const one of known)
+    if (!same(one) && !earlier.some((e) => e.forge === one.forge && e.number === one.number)) earlier.push(one);
+  return { publication, publications: [...earlier, publication] };
+}
 
 export interface PublishRunInput {
   projectRoot: string;
@@ -51,6 +82,8 @@ export async function publishRun(input: PublishRunInput): Promise<PublishRunResu
   const decision = publicationDecision(record, policy);
   if (!input.asked && !decision.publishAutomatically)
     return { decision, skipped: `not published as a request: ${decision.reasons.join('; ')}` };
+  const refusal = policyRefusal(record);
+  if (refusal) return { decision, outcome: { published: false, refused: true, message: `not published: ${refusal}` } };
   const lookup = findForgeTarget(input.env, policy.publish);
   if ('reason' in lookup)
     return { decision, outcome: { published: false, message: `not published: ${lookup.reason}` } };
@@ -74,14 +107,28 @@ export async function publishRun(input: PublishRunInput): Promise<PublishRunResu
   return { decision, outcome };
 }
 
-/** What reconcile asks the forge, or the reason it cannot (outside CI, no token). */
-export function requestStateReader(env: NodeJS.ProcessEnv, policy: Pick<PublishPolicy, 'publish'>, userAgent: string) {
+/**
+ * What reconcile asks the forge, or the reason it cannot (outside CI, no token). With `projectRoot`, a request found
+ * merged or closed has its `mvnx/fix-*` branch deleted when the forge left it, and only while the branch is still the
+ * commit mvnx pushed (a person's later push is never deleted).
+ */
+export function requestStateReader(
+  env: NodeJS.ProcessEnv,
+  policy: Pick<PublishPolicy, 'publish'>,
+  userAgent: string,
+  projectRoot?: string,
+) {
   const lookup = findForgeTarget(env, policy.publish);
   if ('reason' in lookup) return { note: `request states not read: ${lookup.reason}` };
   const target = lookup.target;
   const client = forgeClient(target, { userAgent });
   return {
-    read: async (publication: NonNullable<RunRecord['publication']>) =>
-      publication.forge === target.forge ? client.state(publication.number) : undefined,
+    read: async (publication: NonNullable<RunRecord['publication']>) => {
+      if (publication.forge !== target.forge) return undefined;
+      const state = await client.state(publication.number);
+      if (state !== 'open' && projectRoot && publication.commit)
+        await removeFixBranch(projectRoot, target, publication).catch(() => undefined);
+      return state;
+    },
   };
 }

@@ -12,13 +12,14 @@ import { redact } from '../../model/redact.js';
 import type { MergeMode } from '../../policy/publish.js';
 import type { RunPublication, RunRecord } from '../run-record.js';
 import type { ChangeRequest, ForgeClient, ForgeName, ForgeTarget } from './forge.js';
+import { builtBase } from './built-base.js';
 import {
   commitFix,
   containsFix,
   GitPublishError,
   fetchBranch,
+  holdsSameFix,
   pushBranch,
-  resolveCommit,
   type GitPlace,
 } from './git-branch.js';
 import { githubClient } from './github-requests.js';
@@ -30,7 +31,8 @@ export type Publication = RunPublication;
 
 export type PublishOutcome =
   | { published: true; publication: Publication; message: string }
-  | { published: false; message: string; status?: number };
+  /** refused: mvnx would not publish this run at all (the built commit cannot be had); nothing was pushed or opened. */
+  | { published: false; message: string; status?: number; refused?: boolean };
 
 export interface PublishInput {
   projectRoot: string;
@@ -100,10 +102,10 @@ export async function publishFix(input: PublishInput): Promise<PublishOutcome> {
       userAgent: input.userAgent,
       ...(input.rateLimit ? { rateLimit: input.rateLimit } : {}),
     });
-    const existing = await client.findOpen(branch);
 
     const targetTip = await fetchBranch(place, target.pushUrl, targetBranch, target.auth);
     if (targetTip && (await containsFix(place, targetTip, input.patch))) {
+      const existing = await client.findOpen(branch);
       if (!existing) return { published: false, message: `not published: ${targetBranch} already contains this fix` };
       await client.close(
         existing,
@@ -115,52 +117,106 @@ export async function publishFix(input: PublishInput): Promise<PublishOutcome> {
       };
     }
 
-    const parent = await resolveCommit(place, 'HEAD');
-    const commit = await commitFix(place, {
+    const base = await builtBase(place, record, { ...target, targetBranch }, targetTip);
+    if ('refusal' in base) return { published: false, refused: true, message: `not published: ${base.refusal}` };
+    const parent = base.parent;
+    const made = await commitFix(place, {
       parent,
       patch: input.patch,
       message: commitMessage(record, input.patch.toString('utf8')),
       email: target.email,
     });
-    await pushBranch(place, target.pushUrl, commit, branch, target.auth);
+    // The same fix on the same base is on the branch already: pushing a new commit would only change its date.
+    const branchTip = await fetchBranch(place, target.pushUrl, branch, target.auth);
+    const unchanged = branchTip !== undefined && (await holdsSameFix(place, branchTip, { tree: made.tree, parent }));
+    const commit = unchanged ? branchTip : made.commit;
+    if (!unchanged) await pushBranch(place, target.pushUrl, commit, branch, target.auth);
 
+    const existing = await client.findOpen(branch);
     const title = requestTitle(record);
     const describe = (note?: string) =>
       requestDescription(record, input.patch.toString('utf8'), {
         ...(target.runUrl ? { runUrl: target.runUrl } : {}),
         ...(note ? { autoMergeNote: note } : {}),
       });
-    const request = existing ?? (await client.create({ branch, target: targetBranch, title, body: describe() }));
-    const merge = await autoMerge(client, input, request, commit, targetBranch);
+    const opened = existing ?? (await client.create({ branch, target: targetBranch, title, body: describe() }));
+    // From here the request exists: a later step's failure is said as what it is, never as "not published".
+    const merge = await autoMerge(client, input, opened, commit, targetBranch).catch(
+      (error: unknown): Pick<Publication, 'autoMerge' | 'reason'> => ({
+        autoMerge: 'refused',
+        reason: `not enabled: ${failureLine(error, target)}`,
+      }),
+    );
     const note =
       merge.autoMerge === 'enabled'
         ? `enabled: ${merge.reason}`
-        : `${merge.autoMerge}${merge.reason ? `: ${merge.reason}` : ''}`;
+        : merge.reason?.startsWith('not enabled: ')
+          ? merge.reason
+          : `${merge.autoMerge}${merge.reason ? `: ${merge.reason}` : ''}`;
     // The description says what the forge will do, so a reader of the request knows without the record.
-    await client.update(request, { title, body: describe(note) });
+    const described = await client.update(opened, { title, body: describe(note) }).then(
+      () => '',
+      (error: unknown) => `; description not updated: ${failureLine(error, target)}`,
+    );
     const publication: Publication = {
       forge: target.forge,
-      url: request.url,
-      number: request.number,
+      url: opened.url,
+      number: opened.number,
       branch,
       ...merge,
+      commit,
     };
     const verb = existing ? 'updated' : 'opened';
+    const pushed = unchanged ? ' (nothing pushed: the branch already holds this fix on this base)' : '';
     return {
       published: true,
       publication,
-      message: `${verb} ${label(target.forge, request)} ${request.url} from ${branch}; auto-merge ${note}`,
+      message: `${verb} ${label(target.forge, opened)} ${opened.url} from ${branch}${pushed}; auto-merge ${note}${described}`,
     };
   } catch (error) {
     const status = (error as { status?: number }).status;
-    const forgeName = target.forge === 'github' ? 'GitHub' : 'GitLab';
-    const first = String((error as Error).message ?? error).split('\n')[0]!;
-    const said =
-      status && !first.includes(String(status)) && !(error instanceof GitPublishError)
-        ? `${forgeName} answered ${status}: ${first}`
-        : first;
-    const rights = status === 401 || status === 403 ? ' (the token may not push or open requests here)' : '';
-    const line = redact(`not published: ${said}${rights}`).split(target.token).join('[REDACTED]');
+    const line = `not published: ${failureLine(error, target)}`;
     return { published: false, message: line, ...(status ? { status } : {}) };
   }
+}
+
+/** One line for a failed git or forge call: a rate limit, a failed connection, missing rights, or what was said. */
+export function failureLine(error: unknown, target: ForgeTarget): string {
+  const status = (error as { status?: number }).status;
+  const forgeName = target.forge === 'github' ? 'GitHub' : 'GitLab';
+  const first = String((error as Error).message ?? error).split('\n')[0]!;
+  const clean = (text: string) => redact(text).split(target.token).join('[REDACTED]');
+  const connection = connectionFailure(error);
+  if (connection) return clean(`cannot reach ${forgeName} at ${target.apiUrl}: ${connection}`);
+  const headers = (error as { response?: { headers?: Record<string, string | undefined> } }).response?.headers ?? {};
+  if (status === 429 || (status === 403 && (headers['x-ratelimit-remaining'] === '0' || /rate limit/i.test(first)))) {
+    const reset = Number(headers['x-ratelimit-reset']);
+    const when = Number.isFinite(reset) && reset > 0 ? `; it resets at ${new Date(reset * 1000).toISOString()}` : '';
+    return clean(`rate limited: ${forgeName} answered ${status} (${first})${when}`);
+  }
+  const said =
+    status && !first.includes(String(status)) && !(error instanceof GitPublishError)
+      ? `${forgeName} answered ${status}: ${first}`
+      : first;
+  const rights = status === 401 || status === 403 ? ' (the token may not push or open requests here)' : '';
+  return clean(`${said}${rights}`);
+}
+
+const CONNECTION_CODES: Record<string, string> = {
+  ECONNREFUSED: 'connection refused',
+  ECONNRESET: 'connection reset',
+  ENOTFOUND: 'host not found',
+  EAI_AGAIN: 'host not found',
+  ETIMEDOUT: 'connection timed out',
+  EHOSTUNREACH: 'host unreachable',
+  UND_ERR_CONNECT_TIMEOUT: 'connection timed out',
+};
+
+/** The connection failure under a fetch error (Octokit reports it as status 500), in words; undefined otherwise. */
+function connectionFailure(error: unknown): string | undefined {
+  for (let cause = error, depth = 0; cause && depth < 5; cause = (cause as { cause?: unknown }).cause, depth++) {
+    const code = (cause as { code?: unknown }).code;
+    if (typeof code === 'string' && CONNECTION_CODES[code]) return CONNECTION_CODES[code];
+  }
+  return undefined;
 }
