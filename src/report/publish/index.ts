@@ -13,6 +13,7 @@ import type { RateLimitOptions } from './rate-limit.js';
 import { verifiedAttempt } from './publish-text.js';
 
 export type { PublishOutcome } from './publish.js';
+export { publishUpdateBranchRun, type UpdateBranchRunResult } from './update-branch-run.js';
 
 export interface PublishRunInput {
   projectRoot: string;
