@@ -14,6 +14,7 @@ import { verifiedAttempt } from './publish-text.js';
 
 export type { PublishOutcome } from './publish.js';
 export { publishUpdateBranchRun, type UpdateBranchRunResult } from './update-branch-run.js';
+export { publishFromDir } from './from-dir.js';
 
 export interface PublishRunInput {
   projectRoot: string;

@@ -41,6 +41,10 @@ export async function revalidateFix(input: {
     reasons.push(
       `the patch is not the verified fix: on ${input.base.slice(0, 12)} it makes fingerprint ${actual.slice(0, 12)}, the record says ${fingerprint.slice(0, 12)}`,
     );
+  const claimed = [...(verifiedAttempt(record)?.filesChanged ?? [])].sort();
+  const actualFiles = files.map((file) => file.path).sort();
+  if (JSON.stringify(claimed) !== JSON.stringify(actualFiles))
+    reasons.push(`the patch changes ${actualFiles.join(', ')}; the record says ${claimed.join(', ') || 'nothing'}`);
   for (const file of files) {
     const protection = protectionOf(file.path, record.fixModules ?? [], input.policy);
     if (protection.protected) reasons.push(protection.reason ?? `${file.path} is protected`);

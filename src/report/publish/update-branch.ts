@@ -88,6 +88,9 @@ export async function publishToUpdateBranch(input: UpdateBranchInput): Promise<U
     if (!tip) return { pushed: false, placed: false, message: `not pushed: ${bot.branch} is gone from the remote` };
     const built = bot.builtHead ?? (await resolveCommit(place, 'HEAD'));
     const moved = `not pushed: ${bot.branch} moved since the build (built ${built.slice(0, 12)}, now ${tip.slice(0, 12)}); the next CI run repairs the new head`;
+    // A moved head is said before anything else: the built commit may not even be here then (another job's artifact).
+    const placedOnBot = input.mode === 'commit' && (await alreadyPlaced(place, tip, built, input.patch));
+    if (tip !== built && !placedOnBot) return { pushed: false, placed: false, message: moved };
     const checked = await revalidateFix({ place, base: built, patch: input.patch, record, policy: input.policy });
     if (!checked.ok) return { pushed: false, placed: false, message: `not pushed: ${checked.reasons.join('; ')}` };
 
@@ -95,14 +98,13 @@ export async function publishToUpdateBranch(input: UpdateBranchInput): Promise<U
     const comments = input.comments ?? (target.forge === 'github' ? githubBotComments(target, input) : undefined);
     let outcome: UpdateBranchOutcome;
     if (input.mode === 'commit') {
-      if (await alreadyPlaced(place, tip, built, input.patch))
+      if (placedOnBot)
         outcome = {
           pushed: false,
           placed: true,
           commit: tip,
           message: `nothing pushed: ${bot.branch} already holds this fix on ${built.slice(0, 12)} (${tip.slice(0, 12)})`,
         };
-      else if (tip !== built) return { pushed: false, placed: false, message: moved };
       else {
         const commit = await commitFix(place, {
           parent: built,
@@ -136,7 +138,6 @@ export async function publishToUpdateBranch(input: UpdateBranchInput): Promise<U
           reason: `the fix is a commit on the bot's branch ${bot.branch}`,
         };
     } else {
-      if (tip !== built) return { pushed: false, placed: false, message: moved };
       const branch = branchFor(fingerprint);
       const client = forgeClient(target, input);
       const fixTip = await fetchBranch(place, target.pushUrl, branch, target.auth);
