@@ -8,9 +8,11 @@ import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { fingerprintChangeSet, toUnifiedDiff, type ChangeSet } from '../../src/patch/index.js';
+import { afterRun } from '../../src/app/after-run.js';
+import type { BuildFailureContext } from '../../src/app/handle-build-failure.js';
 import { configSchema } from '../../src/policy/schema.js';
 import { publishUpdateBranchRun } from '../../src/report/publish/index.js';
-import type { RunRecord } from '../../src/report/run-record.js';
+import { readRunRecord, RunRecorder, type RunRecord } from '../../src/report/run-record.js';
 import { startGitHttpServer } from '../helpers/git-http-server.js';
 import { startGithubPublishApi, type GithubPublishState } from '../helpers/fake-forge-publish.js';
 import { FIX_PATCH, fixedRecord, git, makePublishRepo, writeRun } from '../helpers/publish-repo.js';
@@ -133,7 +135,7 @@ async function setup(options: { updateBranch?: string; branch?: string; config?:
   };
   const remoteTip = (name = branch) => git(repo.bare, 'rev-parse', `refs/heads/${name}`);
   const close = async () => Promise.all([gitServer.close(), api.close()]);
-  return { repo, state, api, botHead, publish, remoteTip, writeEvent, close, fixFingerprint, branch };
+  return { repo, state, api, botHead, publish, remoteTip, writeEvent, close, fixFingerprint, branch, env, policy };
 }
 
 describe("publish.updateBranch: commit, on a Dependabot pull request's branch", () => {
@@ -160,7 +162,8 @@ describe("publish.updateBranch: commit, on a Dependabot pull request's branch", 
           `^pushed ${tip.slice(0, 12)} onto ${BOT_BRANCH} \\(on top of ${botHead.slice(0, 12)}, no force-push\\); comment posted on https://github.example/acme/demo/pull/1$`,
         ),
       );
-      expect(first.handled && first.outcome.publication).toMatchObject({ number: 1, branch: BOT_BRANCH });
+      // The contract's publication is a request from an mvnx branch: a commit on the bot's branch is not one.
+      expect(first.handled && first.outcome.publication).toBeUndefined();
       expect(state.comments).toHaveLength(1);
       expect(state.comments[0]!.body).toContain('`com.google.guava:guava` 16.0.1 -> 33.0.0-jre');
       expect(state.comments[0]!.body).toContain('- removed: static CharMatcher CharMatcher.WHITESPACE');
@@ -310,6 +313,26 @@ describe('publish.updateBranch: pull-request, and when the mode does not apply',
       );
     } finally {
       await custom.close();
+    }
+  });
+});
+
+describe("after a run under auto in CI on the bot's pull request (app/after-run.ts)", () => {
+  it("puts the fix on the bot's branch instead of opening a request against main, and records it", async () => {
+    const { repo, state, botHead, remoteTip, close, fixFingerprint, env, policy } = await setup();
+    try {
+      const config = { ...policy, sources: {}, files: [] } as unknown as Parameters<typeof afterRun>[0]['config'];
+      const context = { options: {}, cwd: repo.work, projectRoot: repo.work, env } as unknown as BuildFailureContext;
+      const record = botRecord('run-ci', fixFingerprint, [CALC]);
+      await writeRun(repo.work, record);
+      await afterRun({ context, config, record, recorder: await RunRecorder.open(repo.work, 'run-ci') });
+      const written = await readRunRecord(repo.work, 'run-ci');
+      expect(written.decisions.at(-1)).toMatch(new RegExp(`^update branch: pushed [0-9a-f]{12} onto ${BOT_BRANCH} `));
+      expect(written.publication).toBeUndefined();
+      expect(await git(repo.bare, 'rev-parse', `${await remoteTip()}^`)).toBe(botHead);
+      expect(state.pulls).toHaveLength(1);
+    } finally {
+      await close();
     }
   });
 });

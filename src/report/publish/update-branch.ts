@@ -127,16 +127,8 @@ export async function publishToUpdateBranch(input: UpdateBranchInput): Promise<U
           message: `pushed ${commit.slice(0, 12)} onto ${bot.branch} (on top of ${built.slice(0, 12)}, no force-push)`,
         };
       }
-      const pull = comments ? await comments.pull(bot) : undefined;
-      if (pull)
-        outcome.publication = {
-          forge: target.forge,
-          url: pull.url,
-          number: pull.number,
-          branch: bot.branch,
-          autoMerge: 'off',
-          reason: `the fix is a commit on the bot's branch ${bot.branch}`,
-        };
+      // No `publication`: the contract's publication.branch is an mvnx branch; the commit is said in `decisions`
+      // (a record field for it is a contract addition, issue 43's note).
     } else {
       const branch = branchFor(fingerprint);
       const client = forgeClient(target, input);
@@ -172,7 +164,7 @@ export async function publishToUpdateBranch(input: UpdateBranchInput): Promise<U
         },
       };
     }
-    const pull = outcome.publication?.branch === bot.branch ? outcome.publication : await comments?.pull(bot);
+    const pull = await comments?.pull(bot);
     if (!pull || !comments)
       return { ...outcome, message: `${outcome.message}; no comment (the bot's request was not found)` };
     const where =
