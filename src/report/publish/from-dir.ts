@@ -23,7 +23,9 @@ export async function publishFromDir(input: {
   userAgent: string;
   rateLimit?: RateLimitOptions;
 }): Promise<{ record?: RunRecord; outcome: UpdateBranchOutcome }> {
-  const refused = (message: string) => ({ outcome: { pushed: false, placed: false, message: `not pushed: ${message}` } });
+  const refused = (message: string) => ({
+    outcome: { pushed: false, placed: false, message: `not pushed: ${message}` },
+  });
   const recordFile = path.join(input.dir, 'run.json');
   let record: RunRecord;
   try {
