@@ -10,7 +10,13 @@ import type { EffectiveConfig } from '../policy/schema.js';
 import type { ChangeSet } from '../patch/types.js';
 import { reconcileRuns } from '../report/reconcile.js';
 import { repositoryName } from '../report/repository.js';
-import { builtSource, publishRun, recordPublication } from '../report/publish/index.js';
+import {
+  builtSource,
+  publicationDecision,
+  publishRun,
+  publishUpdateBranchRun,
+  recordPublication,
+} from '../report/publish/index.js';
 import { postReview } from '../report/review/post.js';
 import type { RunBuilt, RunRecord, RunRecorder } from '../report/run-record.js';
 import { buildSarif } from '../report/sarif.js';
@@ -48,6 +54,34 @@ export function sarifTarget(options: BuildFailureContext['options'], cwd: string
 async function repoPrefix(projectRoot: string): Promise<string> {
   const gitRoot = await findGitRoot(projectRoot);
   return gitRoot ? path.relative(gitRoot, projectRoot).split(path.sep).join('/') : '';
+}
+
+/**
+ * A dependency bot's pull request (issue 43): the fix goes to the bot's branch when publish.updateBranch says so;
+ * false leaves the run to the usual publication. Same gate as that one: what auto may publish on its own.
+ */
+async function publishedToUpdateBranch(
+  context: BuildFailureContext,
+  config: EffectiveConfig,
+  record: RunRecord,
+  recorder: RunRecorder,
+  version: string,
+): Promise<boolean> {
+  if (!record.dependencyUpdate || !publicationDecision(record, config).publishAutomatically) return false;
+  const result = await publishUpdateBranchRun({
+    projectRoot: context.projectRoot,
+    record,
+    policy: config,
+    env: context.env,
+    userAgent: `mvnx/${version}`,
+  });
+  if (!result.handled) return false;
+  const line = result.outcome.message;
+  say(`publish: ${line}`);
+  record.decisions.push(line.startsWith('not pushed') ? line : `update branch: ${line}`);
+  if (result.outcome.publication) record.publication = result.outcome.publication;
+  await recorder.writeRecord(record);
+  return true;
 }
 
 export async function afterRun(input: {
@@ -108,7 +142,8 @@ export async function afterRun(input: {
     record.status === 'fixed' &&
     isCI(context.env) &&
     config.publish.auto &&
-    (config.tier === 'auto' || record.tier === 'auto')
+    (config.tier === 'auto' || record.tier === 'auto') &&
+    !(await publishedToUpdateBranch(context, config, record, recorder, version))
   ) {
     const published = await publishRun({
       projectRoot: context.projectRoot,

@@ -2,7 +2,7 @@
  * Loopback GitHub and GitLab APIs for publishing fixes, checking each request against the
  * documented endpoint and payload (as fake-forge.ts does for reviews):
  * GitHub (docs.github.com/rest): GET/POST /repos/{o}/{r}/pulls (head=owner:branch), GET/PATCH
- * .../pulls/{n}, POST .../issues/{n}/comments, GET /repos/{o}/{r}, GET .../branches/{b}
+ * .../pulls/{n}, GET/POST .../issues/{n}/comments, PATCH .../issues/comments/{id}, GET /repos/{o}/{r}, GET .../branches/{b}
  * (protection.required_status_checks), GET .../rules/branches/{b} (rulesets), POST /graphql
  * with `enablePullRequestAutoMerge` (ID and PullRequestMergeMethod variables).
  * GitLab (docs.gitlab.com/api): GET /projects/:id, GET/POST .../merge_requests, GET/PUT
@@ -174,6 +174,33 @@ export async function startGithubPublishApi(state: GithubPublishState): Promise<
         if (problem) return { status: 422, body: { message: problem } };
         state.comments.push({ issue_number: Number(n), body: request.body!.body as string });
         return { status: 201, body: { id: state.comments.length } };
+      },
+    },
+    {
+      // A comment's id is its place in state.comments (1-based), as the POST above answers.
+      method: 'GET',
+      pattern: new RegExp(`${base}/issues/(\\d+)/comments$`),
+      handle: (_r, [n]) =>
+        pull(n!)
+          ? {
+              status: 200,
+              body: state.comments
+                .map((comment, index) => ({ id: index + 1, ...comment }))
+                .filter((comment) => comment.issue_number === Number(n))
+                .map(({ id, body }) => ({ id, body, html_url: `https://github.example/c/${id}` })),
+            }
+          : { status: 404, body: { message: 'Not Found' } },
+    },
+    {
+      method: 'PATCH',
+      pattern: new RegExp(`${base}/issues/comments/(\\d+)$`),
+      handle: (request, [id]) => {
+        const comment = state.comments[Number(id) - 1];
+        if (!comment) return { status: 404, body: { message: 'Not Found' } };
+        const problem = need(request.body, { body: 'string' });
+        if (problem) return { status: 422, body: { message: problem } };
+        comment.body = request.body!.body as string;
+        return { status: 200, body: { id: Number(id), body: comment.body } };
       },
     },
     {

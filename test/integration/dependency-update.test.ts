@@ -86,6 +86,23 @@ describe('a dependency update that breaks the build', () => {
     });
   }, 600_000);
 
+  it('guava CharMatcher.WHITESPACE/ASCII -> whitespace()/ascii() (a rename only in case): fixed with no model call', async () => {
+    // Real guava jars from ~/.m2; the quick-fix writes both sites, the build verifies it, no model server is asked.
+    const { record } = await runDepUpdateCase(cases.get('guava-case-only-rename')!, mvnxBin, repository, []);
+    expect(record?.dependencyUpdate).toMatchObject({
+      groupId: 'com.google.guava',
+      artifactId: 'guava',
+      from: '16.0.1',
+      to: '33.0.0-jre',
+    });
+    expect(record!.status).toBe('fixed');
+    expect(record!.modelCalls).toBe(0);
+    expect(record!.attempts.find((a) => a.outcome === 'verified')?.fixer).toBe('dependency-update');
+    expect(record!.dependencyUpdate!.patterns?.map((p) => [p.from, p.to])).toEqual([
+      ['.WHITESPACE; .ASCII', '.whitespace(); .ascii()'],
+    ]);
+  }, 600_000);
+
   it('a behaviour change that breaks a test: diagnosed as the update, and the prompt names the dependency', async () => {
     const benchCase = cases.get('behaviour-change-test')!;
     const { record, prompt } = await runDepUpdateCase(benchCase, mvnxBin, repository, benchCase.replies);

@@ -1,6 +1,7 @@
+import path from 'node:path';
 import { findProjectRootAbove } from '../../maven/project.js';
 import { loadEffectiveConfig } from '../../policy/load.js';
-import { publishRun, recordPublication } from '../../report/publish/index.js';
+import { publishFromDir, publishRun, recordPublication } from '../../report/publish/index.js';
 import { updateRunRecord, type RunRecord } from '../../report/run-record.js';
 import { toolVersion } from '../../report/tool-version.js';
 import { MvnxError } from '../../shared/errors.js';
@@ -9,8 +10,8 @@ import { helpAsked, parseSubcommandArgs, type SubcommandOption, type SubcommandS
 
 const ARGS = {
   command: 'mvnx publish',
-  usage: 'usage: mvnx publish [RUN_ID]   (default: the latest run)',
-  options: {},
+  usage: 'usage: mvnx publish [RUN_ID]   (default: the latest run)   |   mvnx publish --from DIR',
+  options: { from: { type: 'string', valueName: 'a folder holding run.json and fix.patch' } },
   maxPositionals: 1,
   tooMany: (ids: string[]) => `one run id at a time, got ${ids.join(' and ')}`,
 } satisfies SubcommandSpec<Record<string, SubcommandOption>>;
@@ -32,12 +33,26 @@ export const EXIT_CODES = [
 export async function run(args: string[], io: { cwd: string; env: NodeJS.ProcessEnv }): Promise<number> {
   if (helpAsked(ARGS, args)) {
     process.stdout.write(
-      `${ARGS.usage}\nPublishes the verified fix of .mvnx/runs/RUN_ID as a pull request (GitHub Actions) or merge request (GitLab CI), with the token named by publish.tokenEnv; a later job of a pipeline can publish what the repair job recorded. The fix's commit is built on the commit the run built (the record's built.commit), never on a later HEAD.\n${EXIT_CODES}\n`,
+      `${ARGS.usage}\nPublishes the verified fix of .mvnx/runs/RUN_ID as a pull request (GitHub Actions) or merge request (GitLab CI), with the token named by publish.tokenEnv; a later job of a pipeline can publish what the repair job recorded. The fix's commit is built on the commit the run built (the record's built.commit), never on a later HEAD.\n--from DIR: run.json and fix.patch made by another job (a dependency bot's pull request), checked again here (fingerprint, policy paths, no test side or build-time code) and put on the bot's branch per publish.updateBranch; nothing is built or run.\n${EXIT_CODES}\n`,
     );
     return 0;
   }
-  const { positionals } = parseSubcommandArgs(ARGS, args);
+  const { positionals, values } = parseSubcommandArgs(ARGS, args);
   const projectRoot = await findProjectRootAbove(io.cwd);
+  if (values.from !== undefined) {
+    if (positionals.length > 0) throw new MvnxError(`mvnx publish: --from DIR or a RUN_ID, not both; ${ARGS.usage}`, 2);
+    // Another job's run (a dependency bot's pull request), re-validated against this checkout's config, never trusted.
+    const config = await loadEffectiveConfig({ projectRoot, env: io.env });
+    const from = await publishFromDir({
+      projectRoot,
+      dir: path.resolve(io.cwd, values.from),
+      policy: config,
+      env: io.env,
+      userAgent: `mvnx/${await toolVersion()}`,
+    });
+    process.stderr.write(`mvnx: publish: ${from.outcome.message}\n`);
+    return from.outcome.placed ? 0 : 1;
+  }
   const { runId, record } = await readNamedRun('mvnx publish', projectRoot, positionals[0]);
   if (record.status !== 'fixed')
     throw new MvnxError(

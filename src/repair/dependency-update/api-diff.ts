@@ -270,6 +270,15 @@ function rankCandidates(
   return out.sort((a, b) => b.score - a.score);
 }
 
+/**
+ * `WHITESPACE` and `whitespace`, `JAVA_LETTER_OR_DIGIT` and `javaLetterOrDigit`: one name written in another case
+ * convention. With the same type and no parameters (the caller checks), such a method is not a guess.
+ */
+export function sameButForCaseAndUnderscores(a: string, b: string): boolean {
+  const plain = (name: string) => name.replace(/_/g, '').toLowerCase();
+  return a !== b && plain(a) === plain(b);
+}
+
 /** The one unambiguous replacement of a known shape, or undefined (the model decides). */
 function replacementFor(
   symbol: TouchedSymbol,
@@ -291,11 +300,13 @@ function replacementFor(
       (candidate) =>
         candidate.owner === owner &&
         candidate.member.kind === 'method' &&
-        [
+        isStatic(candidate.member.access) === isStatic(template.access) &&
+        ([
           template.name,
           `get${template.name[0]!.toUpperCase()}${template.name.slice(1)}`,
           `is${template.name[0]!.toUpperCase()}${template.name.slice(1)}`,
-        ].includes(candidate.member.name),
+        ].includes(candidate.member.name) ||
+          sameButForCaseAndUnderscores(template.name, candidate.member.name)),
     );
     const chosen = pick(accessors);
     if (chosen) return { shape: 'field-to-accessor', field: template.name, accessor: chosen.member.name, owner };

@@ -230,3 +230,67 @@ export async function pushBranch(
     ...(auth ? { token: auth.token } : {}),
   });
 }
+
+/**
+ * Pushes `commit` as `branch` only as a fast-forward (no force: a bot's commits are never replaced); git refuses when
+ * the remote branch moved past the commit's parent, which is the guard against a push racing the bot.
+ */
+export async function pushFastForward(
+  place: GitPlace,
+  url: string,
+  commit: string,
+  branch: string,
+  auth?: GitAuth,
+): Promise<void> {
+  await git(place, ['push', '--quiet', url, `${commit}:refs/heads/${branch}`], {
+    env: authEnvironment(auth),
+    ...(auth ? { token: auth.token } : {}),
+  });
+}
+
+/** The parent of `commit` (its first), or undefined for a root commit. */
+export async function parentOf(place: GitPlace, commit: string): Promise<string | undefined> {
+  try {
+    return await resolveCommit(place, `${commit}^1`);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * What fix.patch makes of `base`'s files, per changed path (project-relative): the text before (null: added) and
+ * after (null: deleted), read from git objects in a private index, never from the working tree. Throws
+ * GitPublishError when the patch does not apply there.
+ */
+export async function patchedFiles(
+  place: GitPlace,
+  base: string,
+  patch: Buffer,
+): Promise<{ path: string; before: string | null; after: string | null }[]> {
+  return withIndex(place, base, async (env) => {
+    try {
+      await git(place, applyArgs(place), { env, input: patch });
+    } catch (error) {
+      throw new GitPublishError(`the fix does not apply to ${base.slice(0, 12)}: ${(error as Error).message}`);
+    }
+    const tree = await git(place, ['write-tree'], { env });
+    const scope = place.prefix ? ['--', place.prefix] : [];
+    const names = await git(place, ['diff-tree', '-r', '--no-renames', '--name-only', base, tree, ...scope]);
+    // Exact bytes (git() trims): the fingerprint is of the text after, to the last newline.
+    const read = async (treeish: string, file: string) => {
+      const result = await execa('git', ['cat-file', 'blob', `${treeish}:${file}`], {
+        cwd: place.root,
+        reject: false,
+        stripFinalNewline: false,
+        stdin: 'ignore',
+      });
+      return result.exitCode === 0 ? result.stdout : null;
+    };
+    const files = [];
+    for (const file of names.split('\n').filter(Boolean)) {
+      const relative = place.prefix ? file.slice(place.prefix.length + 1) : file;
+      files.push({ path: relative, before: await read(base, file), after: await read(tree, file) });
+    }
+    return files;
+  });
+}

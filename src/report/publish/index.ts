@@ -44,6 +44,8 @@ export function recordPublication(
     if (!same(one) && !earlier.some((e) => e.forge === one.forge && e.number === one.number)) earlier.push(one);
   return { publication, publications: [...earlier, publication] };
 }
+export { publishUpdateBranchRun, type UpdateBranchRunResult } from './update-branch-run.js';
+export { publishFromDir } from './from-dir.js';
 
 export interface PublishRunInput {
   projectRoot: string;

@@ -1,0 +1,48 @@
+/**
+ * `mvnx publish --from DIR`: a run record and fix.patch made by another job (the template's `pull_request` job, which
+ * ran the pull request's code with no write token) published by a job that holds one, without building or running
+ * anything: the record is checked against the run-record contract, the patch against the record's fingerprint on the
+ * head that was built, the config of the checked-out (trusted) branch decides paths and mode, and the push guard
+ * refuses the test side and build-time code (revalidate.ts). For now only a dependency bot's pull request
+ * (publish.updateBranch) is published this way.
+ */
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { PublishPolicy } from '../../policy/publish.js';
+import { parseRunRecord } from '../run-record-schema.js';
+import type { RunRecord } from '../run-record.js';
+import type { RateLimitOptions } from './rate-limit.js';
+import { publishUpdateBranchRun } from './update-branch-run.js';
+import type { UpdateBranchOutcome } from './update-branch.js';
+
+export async function publishFromDir(input: {
+  projectRoot: string;
+  dir: string;
+  policy: PublishPolicy;
+  env: NodeJS.ProcessEnv;
+  userAgent: string;
+  rateLimit?: RateLimitOptions;
+}): Promise<{ record?: RunRecord; outcome: UpdateBranchOutcome }> {
+  const refused = (message: string) => ({
+    outcome: { pushed: false, placed: false, message: `not pushed: ${message}` },
+  });
+  const recordFile = path.join(input.dir, 'run.json');
+  let record: RunRecord;
+  try {
+    record = parseRunRecord(await readFile(recordFile, 'utf8'), recordFile);
+  } catch (error) {
+    return refused((error as Error).message.split('\n')[0]!);
+  }
+  const result = await publishUpdateBranchRun({
+    projectRoot: input.projectRoot,
+    record,
+    policy: input.policy,
+    env: input.env,
+    userAgent: input.userAgent,
+    patchFile: path.join(input.dir, 'fix.patch'),
+    ...(input.rateLimit ? { rateLimit: input.rateLimit } : {}),
+  });
+  if (!result.handled)
+    return { record, ...refused(`${result.why}; --from publishes only a dependency bot's pull request`) };
+  return { record, outcome: result.outcome };
+}
