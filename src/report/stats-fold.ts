@@ -119,6 +119,8 @@ export class RunStatsFold {
   private attempts = 0;
   private regressions = 0;
   private modelCalls = 0;
+  private discardedModelCalls = 0;
+  private incompleteRuns = 0;
   private timeSpentMs = 0;
   private modelMs = 0;
   firstRunAt?: string;
@@ -142,6 +144,8 @@ export class RunStatsFold {
     this.attempts += recordAttempts.length;
     for (const attempt of recordAttempts) if (attempt.outcome === 'regressed') this.regressions += 1;
     this.modelCalls += record.modelCalls ?? 0;
+    this.discardedModelCalls += record.discardedModelCalls ?? 0;
+    if (record.incomplete) this.incompleteRuns += 1;
     this.timeSpentMs += record.timings?.totalMs ?? 0;
     this.modelMs += record.timings?.modelMs ?? 0;
     if (this.firstRunAt === undefined || record.startedAt < this.firstRunAt) this.firstRunAt = record.startedAt;
@@ -194,6 +198,8 @@ export class RunStatsFold {
     stats.overall = kindStats(runs, repaired, fixed);
     stats.medianTimeToFixMs = median(this.fixDurations);
     stats.modelCalls = this.modelCalls;
+    stats.discardedModelCalls = this.discardedModelCalls;
+    stats.incompleteRuns = this.incompleteRuns;
     stats.stopReasons = stopReasons;
     stats.autoApplied = taken.auto;
     stats.appliedByPerson = taken.person;
