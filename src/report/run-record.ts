@@ -1,8 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, readFile, readdir, rename, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { InvalidRunRecordError, parseRunRecord } from './run-record-schema.js';
 import type { RunRecord } from './run-record-types.js';
+import { markOwner, OWNER_FILE } from '../maven/owner-marker.js';
+import { runJsonOrKilled, type RunStartFacts } from './killed-runs.js';
 
 // The loop's vocabulary lives in the shared leaf; named here too for readers of the record's types.
 export type {
@@ -70,9 +72,12 @@ export class RunRecorder {
     projectRoot: string,
     runId: string = newRunId(),
     redaction: RecordRedaction = NO_REDACTION,
+    start?: RunStartFacts,
   ): Promise<RunRecorder> {
     const recorder = new RunRecorder(projectRoot, runId, redaction);
     await mkdir(recorder.dir, { recursive: true });
+    // Until run.json is written, the folder names its process: a run killed outright is recorded by the next one.
+    await markOwner(recorder.dir, start ? redaction.redactDeep({ ...start }) : {});
     await writeAtomically(path.join(runsDir(projectRoot), 'latest'), `${runId}\n`);
     return recorder;
   }
@@ -99,6 +104,7 @@ export class RunRecorder {
   async writeRecord(record: RunRecord): Promise<RunRecord> {
     const written = this.redaction.redactDeep(record);
     await writeAtomically(path.join(this.dir, 'run.json'), `${JSON.stringify(written, null, 2)}\n`);
+    await rm(path.join(this.dir, OWNER_FILE), { force: true });
     return written;
   }
 }
@@ -137,15 +143,16 @@ export async function listRunRecordsIn(folder: string, onInvalid?: OnInvalidReco
   for (const name of names) {
     if (name === 'latest') continue;
     const file = path.join(folder, name, 'run.json');
-    let text: string;
-    try {
-      text = await readFile(file, 'utf8');
-    } catch {
-      // A run killed before its first write leaves an empty folder: not a record.
+    // A run killed before it wrote run.json: its incomplete record when its process is gone (killed-runs.ts); an empty
+    // folder of an older mvnx, or a run still going, is not a record.
+    const found = await runJsonOrKilled(path.join(folder, name));
+    if (!found) continue;
+    if ('record' in found) {
+      records.push(found.record);
       continue;
     }
     try {
-      records.push(parseRunRecord(text, file));
+      records.push(parseRunRecord(found.text, file));
     } catch (error) {
       if (!(error instanceof InvalidRunRecordError)) throw error;
       onInvalid?.(error);
