@@ -97,7 +97,7 @@ export async function recordKilledRuns(
   for (const name of await names(runsFolder)) {
     const folder = path.join(runsFolder, name);
     if (HALF_WRITTEN.test(name)) {
-      if (writerIsGone(name)) await rm(folder, { force: true });
+      if (writerIsGone(name)) await rm(folder, { recursive: true, force: true });
       continue;
     }
     const files = await names(folder);

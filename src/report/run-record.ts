@@ -75,9 +75,12 @@ export class RunRecorder {
     start?: RunStartFacts,
   ): Promise<RunRecorder> {
     const recorder = new RunRecorder(projectRoot, runId, redaction);
-    await mkdir(recorder.dir, { recursive: true });
-    // Until run.json is written, the folder names its process: a run killed outright is recorded by the next one.
-    await markOwner(recorder.dir, start ? redaction.redactDeep({ ...start }) : {});
+    // Until run.json is written, the folder names its process: a run killed outright is recorded by the next one. Made
+    // under a temporary name and renamed, so that no kill leaves the folder without its marker.
+    const making = `${recorder.dir}.${process.pid}.tmp`;
+    await mkdir(making, { recursive: true });
+    await markOwner(making, start ? redaction.redactDeep({ ...start }) : {});
+    await rename(making, recorder.dir);
     await writeAtomically(path.join(runsDir(projectRoot), 'latest'), `${runId}\n`);
     return recorder;
   }
@@ -141,7 +144,8 @@ export async function listRunRecordsIn(folder: string, onInvalid?: OnInvalidReco
   }
   const records: RunRecord[] = [];
   for (const name of names) {
-    if (name === 'latest') continue;
+    // `latest`, and a folder or file still being made (`*.<pid>.tmp`, renamed when done).
+    if (name === 'latest' || name.endsWith('.tmp')) continue;
     const file = path.join(folder, name, 'run.json');
     // A run killed before it wrote run.json: its incomplete record when its process is gone (killed-runs.ts); an empty
     // folder of an older mvnx, or a run still going, is not a record.

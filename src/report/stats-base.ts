@@ -33,10 +33,10 @@ export interface RunStats {
   /** finishedAt - startedAt of fixed runs; null without fixed runs. */
   medianTimeToFixMs: number | null;
   modelCalls: number;
-  /** Of modelCalls, requests whose replies were discarded unused (made beside a flaky re-check). */
-  discardedModelCalls: number;
-  /** Runs killed before they wrote their record, recorded by a later run (stop reason interrupted too). */
-  incompleteRuns: number;
+  /** Of modelCalls, requests whose replies were discarded unused (made beside a flaky re-check); absent when none. */
+  discardedModelCalls?: number;
+  /** Runs killed before they wrote their record, found by a later run (stop reason interrupted); absent when none. */
+  incompleteRuns?: number;
   stopReasons: Partial<Record<StopReason, number>>;
   /**
    * Fixed runs by who took the fix (takenBy): mvnx on its own (tier auto on a developer's

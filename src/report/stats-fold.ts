@@ -198,8 +198,9 @@ export class RunStatsFold {
     stats.overall = kindStats(runs, repaired, fixed);
     stats.medianTimeToFixMs = median(this.fixDurations);
     stats.modelCalls = this.modelCalls;
-    stats.discardedModelCalls = this.discardedModelCalls;
-    stats.incompleteRuns = this.incompleteRuns;
+    // Only when there are any: the numbers of fleets without them read as they always have.
+    if (this.discardedModelCalls > 0) stats.discardedModelCalls = this.discardedModelCalls;
+    if (this.incompleteRuns > 0) stats.incompleteRuns = this.incompleteRuns;
     stats.stopReasons = stopReasons;
     stats.autoApplied = taken.auto;
     stats.appliedByPerson = taken.person;

@@ -91,11 +91,11 @@ export function formatRunStats(stats: RunStats): string {
       ['median time to a verified fix', formatDuration(stats.medianTimeToFixMs)],
       [
         'model calls',
-        stats.discardedModelCalls > 0
+        stats.discardedModelCalls
           ? `${stats.modelCalls} (${stats.discardedModelCalls} discarded unused beside a flaky re-check)`
           : String(stats.modelCalls),
       ],
-      ['interrupted runs', interruptedRuns(stats)],
+      ...(stats.incompleteRuns ? [['interrupted runs', interruptedRuns(stats)]] : []),
       ['applied by auto', `${stats.autoApplied} of ${fixed} fixed (${formatPercent(stats.autoAppliedShare)})`],
       [
         'applied by a person',
@@ -177,7 +177,5 @@ export function formatRolloutStats(stats: RolloutStats): string {
 /** Runs a signal stopped (stop reason interrupted), with those killed outright and found by a later run. */
 function interruptedRuns(stats: RunStats): string {
   const interrupted = stats.stopReasons.interrupted ?? 0;
-  return stats.incompleteRuns > 0
-    ? `${interrupted} (${stats.incompleteRuns} killed before writing a record, found by a later run)`
-    : String(interrupted);
+  return `${interrupted} (${stats.incompleteRuns ?? 0} killed before writing a record, found by a later run)`;
 }

@@ -22,7 +22,7 @@ async function deadPid(): Promise<number> {
   return pid;
 }
 
-async function folderOwnedBy(parent: string, name: string, owner: Record<string, unknown>): Promise<string> {
+async function folderOwnedBy(parent: string, name: string, owner: object): Promise<string> {
   const dir = path.join(parent, name);
   await mkdir(dir, { recursive: true });
   await writeFile(path.join(dir, OWNER_FILE), JSON.stringify(owner));
@@ -65,6 +65,8 @@ describe('cleanUpKilledRuns', () => {
     await folderOwnedBy(runs, '20261205-110000Z-bbbbbb', thisProcess());
     await mkdir(path.join(runs, '20261205-090000Z-cccccc'));
     await writeFile(path.join(runs, `latest.${pid}.tmp`), 'x');
+    // Killed while its run folder was being made (under a temporary name, renamed once marked).
+    await folderOwnedBy(runs, `20261205-120000Z-dddddd.${pid}.tmp`, dead);
 
     // Before the next run: `mvnx runs` already lists the killed run (and not the one still going).
     const listed = await listRunRecordsIn(runs);
