@@ -7,7 +7,7 @@
  * (the pid was reused). A folder without a marker (made by an older mvnx, or by something
  * else) is never touched.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, readlinkSync, writeFileSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
@@ -19,6 +19,19 @@ export interface FolderOwner {
   startTicks?: number;
   /** When the folder was made. */
   createdAt: string;
+  /**
+   * The PID namespace the pid belongs to (`pid:[…]` of /proc/self/ns/pid): a pid from a container sharing TMPDIR
+   * names nothing here, so its owner is never judged gone.
+   */
+  pidNamespace?: string;
+}
+
+function pidNamespace(): string | undefined {
+  try {
+    return readlinkSync('/proc/self/ns/pid');
+  } catch {
+    return undefined;
+  }
 }
 
 /** The process's start time as /proc tells it; undefined where there is no /proc (or the process is gone). */
@@ -48,7 +61,11 @@ let self: FolderOwner | undefined;
 
 /** This process, as a marker names it (the start time read once). */
 export function thisProcess(): FolderOwner {
-  self ??= { pid: process.pid, createdAt: '' };
+  if (!self) {
+    self = { pid: process.pid, createdAt: '' };
+    const namespace = pidNamespace();
+    if (namespace !== undefined) self.pidNamespace = namespace;
+  }
   const ticks = self.startTicks ?? processStartTicks(process.pid);
   if (ticks !== undefined) self.startTicks = ticks;
   return { ...self, createdAt: new Date().toISOString() };
@@ -76,6 +93,7 @@ export async function readOwner(dir: string): Promise<(FolderOwner & Record<stri
 
 /** True only when the owner is provably gone: its pid is free, or taken by a process that started at another time. */
 export function ownerIsGone(owner: FolderOwner): boolean {
+  if (owner.pidNamespace !== undefined && owner.pidNamespace !== thisProcess().pidNamespace) return false;
   if (owner.pid === process.pid) return owner.startTicks !== undefined && owner.startTicks !== thisProcess().startTicks;
   try {
     process.kill(owner.pid, 0);

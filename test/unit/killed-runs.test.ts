@@ -39,6 +39,10 @@ describe('owner markers', () => {
     expect(ticks).toBeGreaterThan(0);
     expect(ownerIsGone({ pid: process.pid, startTicks: ticks! + 1, createdAt: '' })).toBe(true);
     expect(ownerIsGone({ pid: 1, createdAt: '' })).toBe(false);
+    // A pid of another PID namespace (a container sharing TMPDIR) proves nothing here.
+    expect(thisProcess().pidNamespace).toMatch(/^pid:\[\d+\]$/);
+    expect(ownerIsGone({ pid, createdAt: '', pidNamespace: 'pid:[1]' })).toBe(false);
+    expect(ownerIsGone({ pid, createdAt: '', pidNamespace: thisProcess().pidNamespace! })).toBe(true);
   });
 });
 
