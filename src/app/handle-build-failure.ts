@@ -63,7 +63,12 @@ export async function handleBuildFailure(context: BuildFailureContext): Promise<
   const interactive = Boolean(process.stderr.isTTY) && !isCI(context.env);
   const redactor = runRedactor(context, config);
   const progress = redactingProgress(createProgress({ interactive }), (text) => redactor.redactSecrets(text));
-  const recorder = await RunRecorder.open(projectRoot, undefined, redactor.forLocalOutput());
+  const recorder = await RunRecorder.open(projectRoot, undefined, redactor.forLocalOutput(), {
+    startedAt: result.startedAt.toISOString(),
+    mavenArgs: context.mavenArgs,
+    mavenExitCode: result.exitCode,
+    tier: config.tier,
+  });
   const handledAt = new Date();
 
   // Plugins load first: their parsers read the log too. One that cannot load stops the

@@ -59,8 +59,14 @@ export function wireLoopPorts(input: PortsInput): LoopPorts {
             };
             return recheckFailures(diagnosis, { launched });
           },
-          // An agent session builds in the workspace the re-check runs in: it waits.
-          proposesBesideRecheck: (diagnosis: Diagnosis) => config.agent.mode !== 'always' && recheckApplies(diagnosis),
+          // An agent session builds in the workspace the re-check runs in: it waits. tests.flakyCheck `alone`: no
+          // request at all while the re-check runs (a shared model server under load).
+          proposesBesideRecheck: (diagnosis: Diagnosis) =>
+            config.tests.flakyCheck !== 'alone' && config.agent.mode !== 'always' && recheckApplies(diagnosis),
+          modelRequestDiscarded: (n: number, why: string) => {
+            traffic.discard(n, why);
+            progress.note(`attempt ${n}'s model request, made beside the re-check, was discarded unused: ${why}`);
+          },
         }
       : {}),
     checkIntegrity,

@@ -112,7 +112,9 @@ export class RunRecordBuilder {
 
   loopFinished(loop: LoopResult, traffic: ModelTraffic | undefined): void {
     this.record.attempts = loop.attempts;
-    this.record.modelCalls = loop.modelCalls;
+    // A request made beside the re-check and thrown away was still made: counted, and named apart.
+    this.record.modelCalls = loop.modelCalls + (loop.discardedModelCalls ?? 0);
+    if (loop.discardedModelCalls) this.record.discardedModelCalls = loop.discardedModelCalls;
     Object.assign(this.record, modelTrafficFields(traffic));
     this.record.stopReason = loop.stopReason;
     this.record.timings = { ...this.record.timings, ...loop.timings };
@@ -182,7 +184,12 @@ export function modelTrafficFields(
 /** The flaky check's decision line. */
 function recheckDecision(loop: LoopResult, recheck: FailureRecheck): string {
   const { passed, failed } = recheck;
-  if (loop.flakyTests) return `flaky: ${loop.message ?? passed.join(', ')}; no model was asked (tests.flakyCheck)`;
+  if (loop.flakyTests) {
+    const asked = loop.discardedModelCalls
+      ? `the model request made beside the re-check was cancelled and its reply not used (${loop.discardedModelCalls} discarded)`
+      : 'no model was asked';
+    return `flaky: ${loop.message ?? passed.join(', ')}; ${asked} (tests.flakyCheck)`;
+  }
   if (passed.length > 0)
     return `flaky check: ${passed.join(', ')} passed when re-run on the unchanged code, ${failed.join(', ')} failed again; repairing`;
   return `flaky check: ${recheckedWhich(recheck)} failed again when re-run on the unchanged code; repairing`;

@@ -56,6 +56,12 @@ export async function runBuild(invocation: Invocation, io: CliIo): Promise<numbe
           await Promise.all([import('../app/index.js'), ...(config ? [] : [import('../policy/load.js')])]);
           (await import('../java/parse.js')).loadJavaParser();
         });
+  // What a run killed outright left (its TMPDIR folders, a run folder without a record) is put right beside Maven's
+  // build, off its path: a readdir of TMPDIR and of .mvnx/runs (killed-runs.ts).
+  const killedRuns = import('../report/killed-runs.js').then(async (module) => ({
+    line: module.killedRunsLine(await module.cleanUpKilledRuns(path.join(projectRoot, '.mvnx', 'runs'))),
+  }));
+  killedRuns.catch(() => undefined);
   const result = await runMaven({
     executable: maven.executable,
     args: mavenArgs,
@@ -73,6 +79,8 @@ export async function runBuild(invocation: Invocation, io: CliIo): Promise<numbe
     const { writeEmptySarif } = await import('../report/sarif-file.js');
     await writeEmptySarif(path.resolve(io.cwd, sarif), note);
   };
+  const { line: killedLine } = await killedRuns.catch(() => ({ line: undefined }));
+  if (killedLine) process.stderr.write(`${killedLine}\n`);
   try {
     if (result.exitCode === 0) {
       await emptySarif();

@@ -3,6 +3,7 @@
  * memory stays flat however long the log is. When the ring wrapped, `finish()` rewrites
  * it in order (oldest kept byte first) starting at the first whole line.
  */
+import { markOwnerSync, OWNER_FILE } from './owner-marker.js';
 import { closeSync, mkdtempSync, openSync, readSync, rmdirSync, unlinkSync, writeSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -34,6 +35,8 @@ export class LogSpool {
     }
     // Synchronous: one mkdir, cheaper than a round trip through the thread pool before spawn.
     const dir = mkdtempSync(path.join(os.tmpdir(), 'mvnx-log-'));
+    // A run killed with SIGKILL leaves the spool behind: the next run removes it by this marker (owner-marker.ts).
+    markOwnerSync(dir);
     return new LogSpool(dir, path.join(dir, 'maven.log'), limitBytes);
   }
 
@@ -132,7 +135,7 @@ export class LogSpool {
  */
 function removeSpoolDir(dir: string, files: readonly string[]): void | Promise<void> {
   try {
-    for (const file of files) {
+    for (const file of [...files, path.join(dir, OWNER_FILE)]) {
       try {
         unlinkSync(file);
       } catch (error) {

@@ -59,3 +59,9 @@ export function abortedError(cause: unknown): ModelCallError {
 export function chatTimeoutError(model: string, timeoutSeconds: number, cause: unknown): ModelCallError {
   return new ModelCallError('timeout', `${model} gave no complete answer within ${timeoutSeconds} s`, { cause });
 }
+
+/** How a chat call that threw ended, for its traffic record. */
+export function callOutcome(failure: Error): 'unavailable' | 'cancelled' | 'failed' {
+  if (failure instanceof ProviderUnavailableError) return 'unavailable';
+  return failure instanceof ModelCallError && failure.code === 'aborted' ? 'cancelled' : 'failed';
+}

@@ -9,6 +9,7 @@ import { estimateTokens, sizeContextWindow } from './context-window.js';
 import { createDeadline, describeError, isConnectionFailure, type Deadline } from './deadline.js';
 import {
   abortedError,
+  callOutcome,
   chatTimeoutError,
   ModelCallError,
   ProviderUnavailableError,
@@ -163,7 +164,7 @@ export class OllamaProvider implements ModelProvider {
       call?.end('answered', { promptTokens: final?.prompt_eval_count, completionTokens: final?.eval_count });
     } catch (error) {
       const failure = this.chatFailure(error, deadline, call?.host);
-      call?.end(failure instanceof ProviderUnavailableError ? 'unavailable' : 'failed');
+      call?.end(callOutcome(failure));
       if (offersTools && failure instanceof ModelCallError && failure.status === 400) {
         this.tools.refuse(`the server refused tools for ${this.model} (HTTP 400)`);
         throw new ModelCallError(

@@ -3,7 +3,7 @@
  * GET /v1/models for the health check, POST /v1/chat/completions streamed as SSE.
  */
 import { createDeadline, describeError, isConnectionFailure, type Deadline } from './deadline.js';
-import { abortedError, chatTimeoutError, ModelCallError, ProviderUnavailableError } from './errors.js';
+import { abortedError, callOutcome, chatTimeoutError, ModelCallError, ProviderUnavailableError } from './errors.js';
 import { DEFAULT_HEALTH_TIMEOUT_MS } from './ollama-provider.js';
 import {
   bearerHeaders,
@@ -186,7 +186,7 @@ export class OpenAiCompatibleProvider implements ModelProvider {
       logged?.end('answered', { promptTokens: usage?.prompt_tokens, completionTokens: usage?.completion_tokens });
     } catch (error) {
       const failure = this.failure(error, deadline, 'chat');
-      logged?.end(failure instanceof ProviderUnavailableError ? 'unavailable' : 'failed');
+      logged?.end(callOutcome(failure));
       throw failure;
     }
     answer.rethrowCallbackError();

@@ -15,9 +15,14 @@ export interface ModelRequestRecord {
   durationMs: number;
   /**
    * answered; failed (the server answered with an error, or the call timed out); unavailable (no server could serve
-   * it).
+   * it); cancelled (mvnx stopped waiting for it: its reply was not needed any more).
    */
-  outcome: 'answered' | 'failed' | 'unavailable';
+  outcome: 'answered' | 'failed' | 'unavailable' | 'cancelled';
+  /**
+   * Set when the request was made but its reply, if any, was never used, with why (the flaky re-check beside it
+   * passed first, or a quick-fix was tried first). Counted in the record's `discardedModelCalls`.
+   */
+  discarded?: string;
   /** Time spent waiting for a busy service, in all. */
   waitedMs?: number;
   waits?: BusyWait[];
@@ -31,6 +36,8 @@ export class ModelTraffic {
   readonly requests: ModelRequestRecord[] = [];
   /** Set by the engine before each attempt's model call. */
   attempt?: number;
+  /** Attempts whose requests were made and then thrown away, with why (see `discard`). */
+  private readonly discards = new Map<number, string>();
 
   constructor(private readonly notify: (line: string) => void = () => undefined) {}
 
@@ -46,6 +53,19 @@ export class ModelTraffic {
     };
   }
 
+  /**
+   * The requests of attempt `n` were made but their replies are not used (cancelled when still under way): those
+   * already ended, and those that end later, say so.
+   */
+  discard(n: number, why: string): void {
+    this.discards.set(n, why);
+    for (const request of this.requests) if (request.attempt === n) request.discarded = why;
+  }
+
+  discardedWhy(n: number | undefined): string | undefined {
+    return n === undefined ? undefined : this.discards.get(n);
+  }
+
   /** Waits of every call, for the record's summary. */
   waitedMs(): number {
     return this.requests.reduce((sum, request) => sum + (request.waitedMs ?? 0), 0);
@@ -57,13 +77,17 @@ export class ModelCall implements TrafficEvents {
   private readonly started = Date.now();
   private readonly waits: BusyWait[] = [];
   private readonly failedHosts: { host: string; reason: string }[] = [];
+  /** The attempt when the call began: a call that ends after the next attempt began still belongs to its own. */
+  private readonly attempt: number | undefined;
 
   constructor(
     private readonly traffic: ModelTraffic,
     public host: string,
     private readonly model: string,
     private readonly notify: (line: string) => void,
-  ) {}
+  ) {
+    this.attempt = traffic.attempt;
+  }
 
   onWait(wait: BusyWait): void {
     this.waits.push(wait);
@@ -86,8 +110,9 @@ export class ModelCall implements TrafficEvents {
     tokens: { promptTokens?: number | undefined; completionTokens?: number | undefined } = {},
   ): void {
     const waitedMs = this.waits.reduce((sum, wait) => sum + wait.ms, 0);
+    const discarded = this.traffic.discardedWhy(this.attempt);
     this.traffic.requests.push({
-      ...(this.traffic.attempt !== undefined ? { attempt: this.traffic.attempt } : {}),
+      ...(this.attempt !== undefined ? { attempt: this.attempt } : {}),
       host: this.host,
       model: this.model,
       startedAt: new Date(this.started).toISOString(),
@@ -97,6 +122,7 @@ export class ModelCall implements TrafficEvents {
       ...(this.failedHosts.length > 0 ? { failedHosts: this.failedHosts } : {}),
       ...(tokens.promptTokens !== undefined ? { promptTokens: tokens.promptTokens } : {}),
       ...(tokens.completionTokens !== undefined ? { completionTokens: tokens.completionTokens } : {}),
+      ...(discarded !== undefined ? { discarded } : {}),
     });
   }
 }

@@ -252,10 +252,10 @@ export const configSchema = z
             'Let a fix change the tests that failed (their assertions, expected values, statements, data or setup) and, while tests fail, the rest of the test side (helpers, test utilities, test resources, test-support modules) when the test itself may be wrong. Such a fix is always high risk, never applied by auto or assist.autoApplyLowRisk, and the console and run record say it edits the failing test. Disabling, skipping or deleting tests is never allowed.',
           ),
         flakyCheck: z
-          .boolean()
+          .union([z.boolean(), z.enum(['beside', 'alone'])])
           .default(true)
           .describe(
-            "Before repairing a test failure, re-run only the failing tests once on the unchanged code in the workspace; when they pass, stop with stop reason flaky (the first model request, made beside the re-run, is cancelled and unused) and keep Maven's exit code.",
+            "Before repairing a test failure, re-run only the failing tests once on the unchanged code in the workspace; when they pass, stop with stop reason flaky and keep Maven's exit code. true or beside: the first model request is made beside the re-run, and when the tests pass it is cancelled, its reply never used, and the run record counts it in discardedModelCalls; alone: no model request until the re-run has failed again (for a shared model server under load); false: no re-run.",
           ),
       })
       .prefault({})

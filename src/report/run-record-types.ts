@@ -27,7 +27,18 @@ export interface RunRecord {
   risk?: 'low' | 'medium' | 'high';
   /** Files the fix was made against, so that a later `mvnx apply` can refuse a changed tree. */
   fixBase?: { path: string; beforeSha256: string | null }[];
+  /** Model calls made, counting those whose replies were discarded unused. */
   modelCalls: number;
+  /**
+   * Of `modelCalls`, requests made whose replies were never used (the first request, made beside the flaky re-check,
+   * cancelled when the re-check passed first or a quick-fix came first); each is marked `discarded` in `modelRequests`.
+   */
+  discardedModelCalls?: number;
+  /**
+   * Set on a record written for a run that was killed before it wrote its own (found by a later run): what the run
+   * had started, nothing of what it did.
+   */
+  incomplete?: { foundAt: string; pid: number; reason: string };
   model?: { provider: string; name: string; host: string };
   /** Every model request: the host that answered, how long it waited for a busy service and why (issue 28). */
   modelRequests?: ModelRequestRecord[];

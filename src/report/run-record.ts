@@ -1,8 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, readFile, readdir, rename, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { InvalidRunRecordError, parseRunRecord } from './run-record-schema.js';
 import type { RunRecord } from './run-record-types.js';
+import { markOwner, OWNER_FILE } from '../maven/owner-marker.js';
+import { runJsonOrKilled, type RunStartFacts } from './killed-runs.js';
 
 // The loop's vocabulary lives in the shared leaf; named here too for readers of the record's types.
 export type {
@@ -71,9 +73,15 @@ export class RunRecorder {
     projectRoot: string,
     runId: string = newRunId(),
     redaction: RecordRedaction = NO_REDACTION,
+    start?: RunStartFacts,
   ): Promise<RunRecorder> {
     const recorder = new RunRecorder(projectRoot, runId, redaction);
-    await mkdir(recorder.dir, { recursive: true });
+    // Until run.json is written, the folder names its process: a run killed outright is recorded by the next one. Made
+    // under a temporary name and renamed, so that no kill leaves the folder without its marker.
+    const making = `${recorder.dir}.${process.pid}.tmp`;
+    await mkdir(making, { recursive: true });
+    await markOwner(making, start ? redaction.redactDeep({ ...start }) : {});
+    await rename(making, recorder.dir);
     await writeAtomically(path.join(runsDir(projectRoot), 'latest'), `${runId}\n`);
     return recorder;
   }
@@ -100,6 +108,7 @@ export class RunRecorder {
   async writeRecord(record: RunRecord): Promise<RunRecord> {
     const written = this.redaction.redactDeep(record);
     await writeAtomically(path.join(this.dir, 'run.json'), `${JSON.stringify(written, null, 2)}\n`);
+    await rm(path.join(this.dir, OWNER_FILE), { force: true });
     return written;
   }
 }
@@ -136,17 +145,19 @@ export async function listRunRecordsIn(folder: string, onInvalid?: OnInvalidReco
   }
   const records: RunRecord[] = [];
   for (const name of names) {
-    if (name === 'latest') continue;
+    // `latest`, and a folder or file still being made (`*.<pid>.tmp`, renamed when done).
+    if (name === 'latest' || name.endsWith('.tmp')) continue;
     const file = path.join(folder, name, 'run.json');
-    let text: string;
-    try {
-      text = await readFile(file, 'utf8');
-    } catch {
-      // A run killed before its first write leaves an empty folder: not a record.
+    // A run killed before it wrote run.json: its incomplete record when its process is gone (killed-runs.ts); an empty
+    // folder of an older mvnx, or a run still going, is not a record.
+    const found = await runJsonOrKilled(path.join(folder, name));
+    if (!found) continue;
+    if ('record' in found) {
+      records.push(found.record);
       continue;
     }
     try {
-      records.push(parseRunRecord(text, file));
+      records.push(parseRunRecord(found.text, file));
     } catch (error) {
       if (!(error instanceof InvalidRunRecordError)) throw error;
       onInvalid?.(error);

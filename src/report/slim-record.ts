@@ -36,6 +36,8 @@ const RECORD_KEYS = [
   'action',
   'risk',
   'modelCalls',
+  'discardedModelCalls',
+  'incomplete',
   'repository',
   'fixModules',
   'coverage',

@@ -33,6 +33,10 @@ export interface RunStats {
   /** finishedAt - startedAt of fixed runs; null without fixed runs. */
   medianTimeToFixMs: number | null;
   modelCalls: number;
+  /** Of modelCalls, requests whose replies were discarded unused (made beside a flaky re-check); absent when none. */
+  discardedModelCalls?: number;
+  /** Runs killed before they wrote their record, found by a later run (stop reason interrupted); absent when none. */
+  incompleteRuns?: number;
   stopReasons: Partial<Record<StopReason, number>>;
   /**
    * Distinct verified fixes (as `outcomes` counts them) by who took the fix (takenBy): mvnx on its own (tier auto on

@@ -122,6 +122,8 @@ export class RunStatsFold {
   private attempts = 0;
   private regressions = 0;
   private modelCalls = 0;
+  private discardedModelCalls = 0;
+  private incompleteRuns = 0;
   private timeSpentMs = 0;
   private modelMs = 0;
   firstRunAt?: string;
@@ -145,6 +147,8 @@ export class RunStatsFold {
     this.attempts += recordAttempts.length;
     for (const attempt of recordAttempts) if (attempt.outcome === 'regressed') this.regressions += 1;
     this.modelCalls += record.modelCalls ?? 0;
+    this.discardedModelCalls += record.discardedModelCalls ?? 0;
+    if (record.incomplete) this.incompleteRuns += 1;
     this.timeSpentMs += record.timings?.totalMs ?? 0;
     this.modelMs += record.timings?.modelMs ?? 0;
     if (this.firstRunAt === undefined || record.startedAt < this.firstRunAt) this.firstRunAt = record.startedAt;
@@ -198,6 +202,9 @@ export class RunStatsFold {
     stats.overall = kindStats(runs, repaired, fixed);
     stats.medianTimeToFixMs = median(this.fixDurations);
     stats.modelCalls = this.modelCalls;
+    // Only when there are any: the numbers of fleets without them read as they always have.
+    if (this.discardedModelCalls > 0) stats.discardedModelCalls = this.discardedModelCalls;
+    if (this.incompleteRuns > 0) stats.incompleteRuns = this.incompleteRuns;
     stats.stopReasons = stopReasons;
     stats.autoApplied = taken.auto;
     stats.appliedByPerson = taken.person;

@@ -47,7 +47,7 @@ export function formatRunList(records: RunRecord[]): string {
     record.runId,
     formatTime(record.startedAt),
     record.tier,
-    record.applied ? `${record.status} (applied)` : record.status,
+    record.applied ? `${record.status} (applied)` : record.incomplete ? `${record.status} (incomplete)` : record.status,
     record.outcome ?? (record.status === 'fixed' ? 'open' : '-'),
     record.stopReason,
     String(record.attempts?.length ?? 0),
@@ -89,7 +89,13 @@ export function formatRunStats(stats: RunStats): string {
         `${formatPercent(stats.overall.fixRate)} (${stats.overall.fixed} of ${stats.overall.repaired} repaired)`,
       ],
       ['median time to a verified fix', formatDuration(stats.medianTimeToFixMs)],
-      ['model calls', String(stats.modelCalls)],
+      [
+        'model calls',
+        stats.discardedModelCalls
+          ? `${stats.modelCalls} (${stats.discardedModelCalls} discarded unused beside a flaky re-check)`
+          : String(stats.modelCalls),
+      ],
+      ...(stats.incompleteRuns ? [['interrupted runs', interruptedRuns(stats)]] : []),
       ['applied by auto', `${stats.autoApplied} of ${fixed} fixes (${formatPercent(stats.autoAppliedShare)})`],
       [
         'applied by a person',
@@ -166,4 +172,10 @@ export function formatRolloutStats(stats: RolloutStats): string {
     rows,
   );
   return `${totals}\n\n${stats.repositories.length} repositor${stats.repositories.length === 1 ? 'y' : 'ies'}, by module and tier:\n${table}`;
+}
+
+/** Runs a signal stopped (stop reason interrupted), with those killed outright and found by a later run. */
+function interruptedRuns(stats: RunStats): string {
+  const interrupted = stats.stopReasons.interrupted ?? 0;
+  return `${interrupted} (${stats.incompleteRuns ?? 0} killed before writing a record, found by a later run)`;
 }

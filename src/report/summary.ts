@@ -51,7 +51,11 @@ function outcomeLines(record: RunRecord, dir: string): string[] {
     default:
       if (record.stopReason === 'flaky') {
         lines.push(
-          `mvnx: ${record.message ?? 'the failing tests passed when re-run'}: a flaky failure, not one a patch should fix; no model was asked.`,
+          `mvnx: ${record.message ?? 'the failing tests passed when re-run'}: a flaky failure, not one a patch should fix; ${
+            record.discardedModelCalls
+              ? `the model request made beside the re-check was discarded unused (${record.discardedModelCalls})`
+              : 'no model was asked'
+          }.`,
         );
         break;
       }

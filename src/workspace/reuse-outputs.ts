@@ -18,6 +18,7 @@ import { constants as fsConstants } from 'node:fs';
 import { copyFile, lstat, mkdir, mkdtemp, readdir, readFile, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { markOwner } from '../maven/owner-marker.js';
 import { registerCleanup } from './cleanup.js';
 import { takeAsLeft, type OutputFile } from './reuse-as-left.js';
 
@@ -64,6 +65,7 @@ export async function takeOutputs(
 ): Promise<{ snapshot: OutputSnapshot; dispose(): Promise<void> }> {
   const container = await mkdtemp(path.join(path.resolve(input.baseDir ?? os.tmpdir()), 'mvnx-outputs-'));
   const unregister = registerCleanup(container);
+  await markOwner(container);
   const dispose = async () => {
     await rm(container, { recursive: true, force: true, maxRetries: 3 });
     unregister();

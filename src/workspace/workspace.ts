@@ -23,6 +23,7 @@ import { chmod, lstat, mkdir, mkdtemp, readdir, readlink, realpath, rm, stat, sy
 import type { BigIntStats, Dirent } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { markOwner } from '../maven/owner-marker.js';
 import { registerCleanup } from './cleanup.js';
 import { copyPreserving, rebaseStatusLists, type OutputSnapshot } from './reuse-outputs.js';
 
@@ -85,6 +86,8 @@ export async function createWorkspace(projectRoot: string, options: WorkspaceOpt
   await mkdir(baseDir, { recursive: true });
   const container = await mkdtemp(path.join(baseDir, 'mvnx-ws-'));
   const unregister = registerCleanup(container);
+  // Beside the copy, not in it: the next run removes the container by this marker if this one is killed.
+  await markOwner(container);
   const root = path.join(container, 'project');
   const scratchDir = path.join(container, 'logs');
   const exclude = exclusionRule(options.includeGit === true);

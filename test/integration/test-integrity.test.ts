@@ -193,13 +193,42 @@ describe('the flaky check', () => {
     expect(r.flakyTests).toEqual(['com.acme.calc.ExchangeRateTest#convertsAtTheCurrentRate']);
     expect(r.timings.recheckMs).toBeGreaterThan(0);
     expect(r.attempts).toEqual([]);
-    expect(r.modelCalls).toBe(0);
-    // Asked at once, beside the re-check (prompt building and the HTTP wait need no Maven); nothing of it was used.
+    // Asked at once, beside the re-check (prompt building and the HTTP wait need no Maven); nothing of it was used,
+    // and the record says a request was made and thrown away, not that none was made.
     expect(mock.chatRequests()).toHaveLength(1);
+    expect(r.modelCalls).toBe(1);
+    expect(r.discardedModelCalls).toBe(1);
+    expect(r.modelRequests).toHaveLength(1);
+    expect(r.modelRequests![0]!.discarded).toBe('the failing tests passed when re-run (flaky)');
+    expect(['answered', 'cancelled']).toContain(r.modelRequests![0]!.outcome);
+    const decision = r.decisions.find((line) => line.startsWith('flaky: '));
+    expect(decision).toContain('the model request made beside the re-check was cancelled and its reply not used');
+    expect(decision).not.toContain('no model was asked');
     expect(run.stderr).not.toContain('attempt 1 (model)');
+    expect(run.stderr).not.toContain('no model was asked');
+    expect(run.stderr).toContain("attempt 1's model request, made beside the re-check, was discarded unused");
     expect(run.exitCode).toBe(1);
     expect(run.stderr).toContain('re-running the failing tests on the unchanged code (tests.flakyCheck)');
     expect(run.stderr).toContain('passed when re-run on the unchanged code');
+    const stats = await runMvnx(copy.root, ['runs', '--stats']);
+    expect(stats.stdout).toMatch(/model calls\s+1 \(1 discarded unused beside a flaky re-check\)/);
+  });
+
+  it('tests.flakyCheck alone: no model request at all while the re-check runs, and the record says none was asked', async () => {
+    const copy = await project('calc-flaky', modelOnly('tests:\n  flakyCheck: alone\n'));
+    const mock = await ollama([], { failIfCalled: true });
+
+    const run = await runMvnx(copy.root, verify(mock.url));
+    const r = record(run);
+
+    expect(r.stopReason).toBe('flaky');
+    expect(mock.chatRequests()).toHaveLength(0);
+    expect(r.modelCalls).toBe(0);
+    expect(r.discardedModelCalls).toBeUndefined();
+    expect(r.modelRequests ?? []).toEqual([]);
+    expect(r.decisions.find((line) => line.startsWith('flaky: '))).toContain('no model was asked');
+    expect(run.stderr).toContain('no model was asked');
+    expect(run.exitCode).toBe(1);
   });
 
   it('four tests that fail every other run: the first three re-run first pass, so the fourth is re-run too, and all four are flaky', async () => {

@@ -29,6 +29,26 @@ const sr = (path: string, search: string, replace: string) =>
   `${path}\n<<<<<<< SEARCH\n${search}=======\n${replace}>>>>>>> REPLACE\n`;
 
 describe('changeSetFromModelText', () => {
+  it('reads `diff --git my file.txt my file.txt` (a path with spaces, no a/ b/ prefixes) with or without ---/+++', async () => {
+    const root = project({ 'my file.txt': 'one\ntwo\n', 'run.sh': 'echo\n' });
+    const withHeaders = await changeSetFromModelText(
+      'diff --git my file.txt my file.txt\n--- my file.txt\n+++ my file.txt\n@@ -1,2 +1,2 @@\n one\n-two\n+three\n',
+      root,
+      policy(),
+    );
+    expect(withHeaders.problems).toEqual([]);
+    expect(withHeaders.changeSet?.files).toEqual([
+      { path: 'my file.txt', before: 'one\ntwo\n', after: 'one\nthree\n' },
+    ]);
+    const modeOnly = await changeSetFromModelText(
+      'diff --git my file.txt my file.txt\nold mode 100644\nnew mode 100755\n',
+      root,
+      policy(),
+    );
+    expect(modeOnly.problems).toEqual([]);
+    expect(modeOnly.changeSet?.files.map((file) => [file.path, file.newMode])).toEqual([['my file.txt', '100755']]);
+  });
+
   it('does not read a reply over twice patch.maxChangeSetBytes, and reads one of exactly that length', async () => {
     const root = project({ 'a.txt': 'a\n' });
     const reply = sr('a.txt', 'a\n', 'b\n');

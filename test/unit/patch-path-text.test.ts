@@ -60,6 +60,11 @@ describe('parseDiffGitPaths', () => {
       newPath: 'sp ace2.txt',
     });
     expect(parseDiffGitPaths('x.txt y.txt')).toEqual({ oldPath: 'x.txt', newPath: 'y.txt' });
+    expect(parseDiffGitPaths('my file.txt my file.txt')).toEqual({ oldPath: 'my file.txt', newPath: 'my file.txt' });
+    expect(parseDiffGitPaths('a dir/my file.txt a dir/my file.txt')).toEqual({
+      oldPath: 'a dir/my file.txt',
+      newPath: 'a dir/my file.txt',
+    });
   });
 
   it('gives up on what it cannot tell apart, and on /dev/null', () => {

@@ -87,6 +87,13 @@ export function parseDiffGitPaths(rest: string): { oldPath: string; newPath: str
     const newPath = cleanHeaderPath(text.slice(split + 1));
     if (oldPath !== null && newPath !== null) return { oldPath, newPath };
   }
+  // `git diff --no-prefix` of a path with spaces: `my file.txt my file.txt`, the same name twice around the middle
+  // space (git writes it so when the file keeps its name).
+  const half = (text.length - 1) / 2;
+  if (Number.isInteger(half) && text[half] === ' ' && text.slice(0, half) === text.slice(half + 1)) {
+    const same = cleanHeaderPath(text.slice(0, half));
+    if (same !== null) return { oldPath: same, newPath: same };
+  }
   const parts = text.split(/\s+/);
   if (parts.length === 2) {
     const oldPath = cleanHeaderPath(parts[0] as string);

@@ -85,6 +85,8 @@ export interface RecheckEvents {
 export interface LoopPorts {
   /** tests.flakyCheck: re-run the failing tests on the unchanged code; undefined when that does not apply. */
   recheckFailures?(diagnosis: Diagnosis, events?: RecheckEvents): Promise<FailureRecheck | undefined>;
+  /** Attempt `n`'s model request was made but its reply will not be used (recheck-beside.ts), with why. */
+  modelRequestDiscarded?(n: number, why: string): void;
   /** Whether attempt 1's model request may start beside the re-check (recheck-beside.ts): it builds nothing. */
   proposesBesideRecheck?(diagnosis: Diagnosis): boolean;
   /** Deterministic candidates for the current diagnosis, best first. */
@@ -124,6 +126,8 @@ export interface LoopResult {
   /** The verified fix, relative to the original tree. */
   fix?: ChangeSet;
   modelCalls: number;
+  /** Model requests made beside the re-check whose replies were never used (not in `modelCalls`). */
+  discardedModelCalls?: number;
   message?: string;
   /** stopReason flaky: the tests that passed when re-run. */
   flakyTests?: string[];

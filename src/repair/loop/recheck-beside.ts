@@ -17,7 +17,10 @@
  *     the same change on the same diagnosis gets that result;
  *   - when the loop asks the model for attempt 1, it gets the request already under way;
  *     a first request it does not use (a quick-fix was tried first, so the history
- *     differs) is cancelled.
+ *     differs, or one was verified) is cancelled;
+ *   - a request made and not used is told to the ports (`modelRequestDiscarded`) and
+ *     counted (`settle`): the record and the console say a request was made and its reply
+ *     thrown away, never that no model was asked.
  *
  * Agent sessions build candidates themselves, so the engine only lets a plain model
  * request start early (`proposesBesideRecheck`).
@@ -27,8 +30,15 @@ import type { FailureRecheck, IntegrityOutcome, LoopPorts, Proposal } from './po
 
 type ModelRequest = Parameters<LoopPorts['modelProposal']>[0];
 
-export function startBesideRecheck(initial: Diagnosis, ports: LoopPorts): LoopPorts {
-  if (!ports.recheckFailures || !ports.proposesBesideRecheck?.(initial)) return ports;
+export interface BesideRecheck {
+  ports: LoopPorts;
+  /** At the loop's end: cancels the early request if nobody took it, waits for it to end; how many were discarded. */
+  settle(): Promise<number>;
+}
+
+export function startBesideRecheck(initial: Diagnosis, ports: LoopPorts): BesideRecheck {
+  if (!ports.recheckFailures || !ports.proposesBesideRecheck?.(initial))
+    return { ports, settle: () => Promise.resolve(0) };
   let launched = () => {};
   const started = new Promise<void>((resolve) => (launched = resolve));
   const recheck = ports.recheckFailures(initial, { launched });
@@ -38,6 +48,16 @@ export function startBesideRecheck(initial: Diagnosis, ports: LoopPorts): LoopPo
     result !== undefined && result.passed.length > 0 && result.failed.length === 0;
   const budget = ports.budget(initial, 0);
   let early: Promise<Proposal> | undefined;
+  /** The early request was sent on its way (the model proposer was called), and what became of it. */
+  let asked = false;
+  let discarded = false;
+  let ended: Promise<unknown> = Promise.resolve();
+  const discard = (why: string) => {
+    if (discarded) return;
+    discarded = true;
+    controller.abort();
+    if (asked) ports.modelRequestDiscarded?.(1, why);
+  };
   let integrityAhead: { fingerprint: string; result: Promise<IntegrityOutcome> } | undefined;
   if (budget.maxModelCalls >= 1 && budget.maxAttempts >= 1) {
     const request = {
@@ -53,6 +73,7 @@ export function startBesideRecheck(initial: Diagnosis, ports: LoopPorts): LoopPo
     early = started.then(() => {
       // Flaky before the request began: nothing to ask (the loop stops without taking it).
       if (controller.signal.aborted) throw controller.signal.reason;
+      asked = true;
       return ports.modelProposal({
         ...request,
         secondsLeft: Math.max(0, budget.maxWallSeconds - ports.elapsedSeconds()),
@@ -60,6 +81,7 @@ export function startBesideRecheck(initial: Diagnosis, ports: LoopPorts): LoopPo
     });
     // Not asked for (flaky, interrupted, a quick-fix first): its failure is nobody's.
     early.catch(() => undefined);
+    ended = early.catch(() => undefined);
     early.then(
       (proposal) => {
         if (!proposal.changeSet || controller.signal.aborted) return;
@@ -72,8 +94,8 @@ export function startBesideRecheck(initial: Diagnosis, ports: LoopPorts): LoopPo
       () => undefined,
     );
     recheck.then(
-      (result) => (flaky(result) ? controller.abort() : undefined),
-      () => controller.abort(),
+      (result) => (flaky(result) ? discard('the failing tests passed when re-run (flaky)') : undefined),
+      () => discard('the re-check failed'),
     );
   }
   const afterRecheck = async <T>(work: () => Promise<T>): Promise<T> => {
@@ -93,7 +115,7 @@ export function startBesideRecheck(initial: Diagnosis, ports: LoopPorts): LoopPo
       ports.tookRequestBesideRecheck?.(request.n);
       return pending;
     }
-    controller.abort();
+    discard('the loop asked the model on another history (a quick-fix was tried first)');
     return undefined;
   };
   const checkIntegrity: LoopPorts['checkIntegrity'] = (fix, diagnosis) => {
@@ -103,12 +125,20 @@ export function startBesideRecheck(initial: Diagnosis, ports: LoopPorts): LoopPo
       ? ahead.result
       : ports.checkIntegrity(fix, diagnosis);
   };
+  const settle = async () => {
+    if (early) discard('the run ended without using it');
+    await ended;
+    return discarded && asked ? 1 : 0;
+  };
   return {
-    ...ports,
-    checkIntegrity,
-    recheckFailures: () => recheck,
-    fixerProposals: (diagnosis, base) => afterRecheck(() => ports.fixerProposals(diagnosis, base)),
-    modelProposal: (request) => takeEarly(request) ?? ports.modelProposal(request),
-    verify: (fix, diagnosis, n, upcoming) => afterRecheck(() => ports.verify(fix, diagnosis, n, upcoming)),
+    settle,
+    ports: {
+      ...ports,
+      checkIntegrity,
+      recheckFailures: () => recheck,
+      fixerProposals: (diagnosis, base) => afterRecheck(() => ports.fixerProposals(diagnosis, base)),
+      modelProposal: (request) => takeEarly(request) ?? ports.modelProposal(request),
+      verify: (fix, diagnosis, n, upcoming) => afterRecheck(() => ports.verify(fix, diagnosis, n, upcoming)),
+    },
   };
 }

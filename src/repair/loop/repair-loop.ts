@@ -24,6 +24,21 @@ import { startBesideRecheck } from './recheck-beside.js';
 const NO_PROGRESS_STREAK = 2;
 
 export async function runRepairLoop(initial: Diagnosis, ports: LoopPorts): Promise<LoopResult> {
+  // A test failure that goes away when the same code runs again is not the code's to fix (re-checked beside attempt 1's
+  // model request, which is cancelled and counted when its reply goes unused).
+  const beside = startBesideRecheck(initial, ports);
+  let result: LoopResult;
+  try {
+    result = await loopFrom(initial, beside.ports);
+  } catch (error) {
+    await beside.settle();
+    throw error;
+  }
+  const discarded = await beside.settle();
+  return discarded > 0 ? { ...result, discardedModelCalls: discarded } : result;
+}
+
+async function loopFrom(initial: Diagnosis, ports: LoopPorts): Promise<LoopResult> {
   const attempts: AttemptRecord[] = [];
   const tried = new Set<string>();
   const timings = { modelMs: 0, promptMs: 0, applyMs: 0, verifyMs: 0 };
@@ -34,9 +49,6 @@ export async function runRepairLoop(initial: Diagnosis, ports: LoopPorts): Promi
   let extraBuilds = 0;
   let progress = 0;
   let unchangedStreak = 0;
-  // A test failure that goes away when the same code runs again is not the code's to fix (re-checked beside attempt 1's
-  // model request).
-  ports = startBesideRecheck(initial, ports);
   const recheck = await ports.recheckFailures?.(initial);
   const end = (stopReason: StopReason, extra: Partial<LoopResult> = {}): LoopResult => ({
     stopReason,

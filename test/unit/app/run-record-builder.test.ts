@@ -147,6 +147,25 @@ describe('RunRecordBuilder', () => {
     expect(record.timings).toMatchObject({ modelMs: 100, verifyMs: 900, recheckMs: 1800 });
     expect(record.decisions).toEqual(['flaky: ShopTest#total; no model was asked (tests.flakyCheck)']);
 
+    // The request made beside the re-check and thrown away: counted in modelCalls, named apart, never "not asked".
+    const discarded = builder();
+    discarded.loopFinished(
+      loop({
+        stopReason: 'flaky',
+        modelCalls: 0,
+        discardedModelCalls: 1,
+        message: 'ShopTest#total',
+        flakyTests: ['ShopTest#total'],
+        recheck: { passed: ['ShopTest#total'], failed: [], durationMs: 1800 },
+      }),
+      undefined,
+    );
+    const told = discarded.finish(BUILD_END, BUILD_END, HANDED_OVER);
+    expect(told).toMatchObject({ modelCalls: 1, discardedModelCalls: 1 });
+    expect(told.decisions).toEqual([
+      'flaky: ShopTest#total; the model request made beside the re-check was cancelled and its reply not used (1 discarded) (tests.flakyCheck)',
+    ]);
+
     const again = builder();
     again.loopFinished(
       loop({ recheck: { passed: [], failed: ['A#a', 'A#b', 'A#c'], reran: 1, durationMs: 900 } }),
