@@ -7,7 +7,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { decidePublication, type PublishDecision, type PublishPolicy } from '../../policy/publish.js';
 import { runsDir, type RunRecord } from '../run-record.js';
-import { findForgeTarget } from './forge.js';
+import { findForgeTarget, type ForgeClient } from './forge.js';
 import { forgeClient, publishFix, type PublishOutcome } from './publish.js';
 import type { RateLimitOptions } from './rate-limit.js';
 import { verifiedAttempt } from './publish-text.js';
@@ -79,9 +79,13 @@ export function requestStateReader(env: NodeJS.ProcessEnv, policy: Pick<PublishP
   const lookup = findForgeTarget(env, policy.publish);
   if ('reason' in lookup) return { note: `request states not read: ${lookup.reason}` };
   const target = lookup.target;
-  const client = forgeClient(target, { userAgent });
+  // Made at the first publication to read: a listing with none never loads a forge client.
+  let client: Promise<ForgeClient> | undefined;
   return {
-    read: async (publication: NonNullable<RunRecord['publication']>) =>
-      publication.forge === target.forge ? client.state(publication.number) : undefined,
+    read: async (publication: NonNullable<RunRecord['publication']>) => {
+      if (publication.forge !== target.forge) return undefined;
+      client ??= forgeClient(target, { userAgent });
+      return (await client).state(publication.number);
+    },
   };
 }
