@@ -10,7 +10,7 @@
 // The subset: every unit test (each module's pure logic, the installed tree's engines) and
 // the Maven integration tests of the drop-in (wrapper-cli), the repair loop and its run
 // record (repair), the sandbox (workspace-sandbox) and the installed tarball (installed-package).
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -59,7 +59,7 @@ function nodeBinDir(version) {
   return bin;
 }
 
-function runLine(line) {
+async function runLine(line) {
   const version = LINES[line];
   if (!version) fail(`no Node line ${line}; known: ${Object.keys(LINES).join(', ')}`);
   const bin = nodeBinDir(version);
@@ -71,20 +71,28 @@ function runLine(line) {
   const vitest = path.join(root, 'node_modules/vitest/vitest.mjs');
   const started = Date.now();
   console.log(`node-lines: Node ${reported}: unit tests and ${INTEGRATION_SUBSET.length} integration files`);
-  const run = spawnSync(node, [vitest, 'run', 'test/unit/', ...INTEGRATION_SUBSET], {
+  // Its own process group, so that Ctrl-C or a kill of this script reaches vitest and its
+  // workers (a SIGTERM to vitest alone left its workers running).
+  const child = spawn(node, [vitest, 'run', 'test/unit/', ...INTEGRATION_SUBSET], {
     cwd: root,
     env,
     stdio: 'inherit',
+    detached: true,
   });
+  const forward = (signal) => process.kill(-child.pid, signal);
+  process.on('SIGINT', forward).on('SIGTERM', forward);
+  const status = await new Promise((resolve) => child.on('close', (code) => resolve(code)));
+  process.off('SIGINT', forward).off('SIGTERM', forward);
   const seconds = Math.round((Date.now() - started) / 1000);
-  console.log(`node-lines: Node ${reported}: ${run.status === 0 ? 'passed' : 'FAILED'} in ${seconds} s`);
-  return run.status === 0;
+  console.log(`node-lines: Node ${reported}: ${status === 0 ? 'passed' : 'FAILED'} in ${seconds} s`);
+  return status === 0;
 }
 
 if (!existsSync(path.join(root, 'dist/cli/mvnx.cjs'))) fail('dist/ is missing: run `npm run build` first');
 const wanted = process.argv.slice(2);
 for (const line of wanted) if (!LINES[line]) fail(`no Node line ${line}; known: ${Object.keys(LINES).join(', ')}`);
-const results = (wanted.length > 0 ? wanted : Object.keys(LINES)).map((line) => runLine(line));
+const results = [];
+for (const line of wanted.length > 0 ? wanted : Object.keys(LINES)) results.push(await runLine(line));
 // Leave no stale release behind when a pin moves.
 const kept = new Set(Object.values(LINES).map((v) => `${process.platform}-${process.arch}-${v}`));
 for (const entry of existsSync(cache) ? readdirSync(cache) : []) {
