@@ -85,8 +85,10 @@ describe.skipIf(!sandbox.available)('bwrap sandbox', () => {
       for (const target of [`${port}, '127.0.0.1'`, JSON.stringify(socketPath)]) {
         const control = await execa(process.execPath, ['-e', connect(target)], { reject: false });
         expect(control.stdout).toBe('connected');
-        const sandboxed = await inSandbox(process.execPath, ['-e', connect(target)]);
-        expect(sandboxed.exitCode, target).toBe(3);
+        // `node` by PATH, not process.execPath: the sandbox shows system folders only, and the
+        // Node lines of scripts/node-lines.mjs run from node_modules/.cache (PATH then finds /usr's).
+        const sandboxed = await inSandbox('node', ['-e', connect(target)]);
+        expect(sandboxed.exitCode, `${target}: ${sandboxed.stderr}`).toBe(3);
         expect(['ECONNREFUSED', 'ENOENT']).toContain(sandboxed.stdout);
       }
     } finally {

@@ -7,7 +7,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { decidePublication, type PublishDecision, type PublishPolicy } from '../../policy/publish.js';
 import { runsDir, type RunRecord } from '../run-record.js';
-import { findForgeTarget } from './forge.js';
+import { findForgeTarget, type ForgeClient } from './forge.js';
 import { forgeClient, publishFix, type PublishOutcome } from './publish.js';
 import { removeFixBranch } from './fix-branch-cleanup.js';
 import type { RateLimitOptions } from './rate-limit.js';
@@ -123,11 +123,13 @@ export function requestStateReader(
   const lookup = findForgeTarget(env, policy.publish);
   if ('reason' in lookup) return { note: `request states not read: ${lookup.reason}` };
   const target = lookup.target;
-  const client = forgeClient(target, { userAgent });
+  // Made at the first publication to read: a listing with none never loads a forge client.
+  let client: Promise<ForgeClient> | undefined;
   return {
     read: async (publication: NonNullable<RunRecord['publication']>) => {
       if (publication.forge !== target.forge) return undefined;
-      const state = await client.state(publication.number);
+      client ??= forgeClient(target, { userAgent });
+      const state = await (await client).state(publication.number);
       if (state !== 'open' && projectRoot && publication.commit)
         await removeFixBranch(projectRoot, target, publication).catch(() => undefined);
       return state;

@@ -22,7 +22,6 @@ import {
   pushBranch,
   type GitPlace,
 } from './git-branch.js';
-import { githubClient } from './github-requests.js';
 import { gitlabClient } from './gitlab-requests.js';
 import type { RateLimitOptions } from './rate-limit.js';
 import { branchFor, commitMessage, fixFingerprint, requestDescription, requestTitle } from './publish-text.js';
@@ -47,13 +46,16 @@ export interface PublishInput {
   rateLimit?: RateLimitOptions;
 }
 
-export function forgeClient(
+/**
+ * The GitHub client (Octokit, about 18 MB installed) is imported only when a run publishes to
+ * GitHub: every other run, and every GitLab one, never loads it.
+ */
+export async function forgeClient(
   target: ForgeTarget,
   options: { userAgent: string; rateLimit?: RateLimitOptions },
-): ForgeClient {
-  return target.forge === 'github'
-    ? githubClient(target, options)
-    : gitlabClient(target, options.rateLimit ? { rateLimit: options.rateLimit } : {});
+): Promise<ForgeClient> {
+  if (target.forge === 'github') return (await import('./github-requests.js')).githubClient(target, options);
+  return gitlabClient(target, options.rateLimit ? { rateLimit: options.rateLimit } : {});
 }
 
 const kind = (forge: ForgeName) => (forge === 'github' ? 'pull request' : 'merge request');
@@ -98,7 +100,7 @@ export async function publishFix(input: PublishInput): Promise<PublishOutcome> {
         published: false,
         message: 'not published: the branch that was built is unknown (detached HEAD outside CI)',
       };
-    const client = forgeClient(target, {
+    const client = await forgeClient(target, {
       userAgent: input.userAgent,
       ...(input.rateLimit ? { rateLimit: input.rateLimit } : {}),
     });

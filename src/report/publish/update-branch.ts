@@ -131,7 +131,7 @@ export async function publishToUpdateBranch(input: UpdateBranchInput): Promise<U
       // (a record field for it is a contract addition, issue 43's note).
     } else {
       const branch = branchFor(fingerprint);
-      const client = forgeClient(target, input);
+      const client = await forgeClient(target, input);
       const fixTip = await fetchBranch(place, target.pushUrl, branch, target.auth);
       const existing = await client.findOpen(branch);
       let commit = fixTip;

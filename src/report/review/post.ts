@@ -10,7 +10,6 @@ import { toUnifiedDiff } from '../../patch/unified-diff.js';
 import { lineChangesOfFix, splitLines } from '../line-changes.js';
 import type { RunRecord } from '../run-record.js';
 import { findReviewTarget } from './context.js';
-import { postGithubReview } from './github.js';
 import { postGitlabSuggestions } from './gitlab.js';
 import type { ReviewPlan } from './plan.js';
 import { suggestionsOf } from './suggestions.js';
@@ -92,7 +91,8 @@ export async function postReview(input: PostInput): Promise<PostOutcome> {
   try {
     const result =
       target.platform === 'github'
-        ? await postGithubReview(target, plan, { userAgent: input.userAgent })
+        ? // Octokit (about 18 MB installed) loads only when a review goes to GitHub.
+          await (await import('./github.js')).postGithubReview(target, plan, { userAgent: input.userAgent })
         : await postGitlabSuggestions(target, plan);
     return {
       posted: true,
