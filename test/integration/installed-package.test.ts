@@ -137,7 +137,7 @@ describe('mvnx installed from the packed tarball', () => {
   it('report --html writes one page', async () => {
     const report = await mvnx(['report', '--html', 'out/report.html']);
     expect(report.exitCode, report.stderr).toBe(0);
-    expect(report.stderr).toContain('report written to out/report.html (1 runs');
+    expect(report.stderr).toContain('report written to out/report.html (1 run');
     const html = await readFile(path.join(project.root, 'out/report.html'), 'utf8');
     expect(html).toMatch(/^<!doctype html>/i);
     expect(html).toContain('</html>');

@@ -4,7 +4,7 @@
  * GET/POST /repos/{o}/{r}/issues/{n}/comments, PATCH /repos/{o}/{r}/issues/comments/{id}
  * (docs.github.com/rest/issues/comments); the pull request found by GET /repos/{o}/{r}/pulls?head=owner:branch.
  */
-import { Octokit } from '@octokit/rest';
+import { newOctokit, type Octokit } from '../octokit.js';
 import { redact } from '../../model/redact.js';
 import { fetchWithTimeout } from '../review/plan.js';
 import type { RunRecord } from '../run-record.js';
@@ -23,12 +23,12 @@ export interface BotComments {
   upsert(number: number, body: string): Promise<'posted' | 'updated'>;
 }
 
-export function githubBotComments(
+export async function githubBotComments(
   target: ForgeTarget,
   options: { userAgent: string; rateLimit?: RateLimitOptions },
-): BotComments {
+): Promise<BotComments> {
   const quiet = () => undefined;
-  const octokit = new Octokit({
+  const octokit: Octokit = await newOctokit({
     auth: target.token,
     baseUrl: target.apiUrl,
     userAgent: options.userAgent,

@@ -4,7 +4,7 @@
  * own auto-merge through GraphQL `enablePullRequestAutoMerge` with a merge method the
  * repository allows.
  */
-import { Octokit } from '@octokit/rest';
+import { newOctokit, type Octokit } from '../octokit.js';
 import { fetchWithTimeout } from '../review/plan.js';
 import type { AutoMergeResult, ChangeRequest, ForgeClient, ForgeTarget, RequestState } from './forge.js';
 import { rateLimitedFetch, type RateLimitOptions } from './rate-limit.js';
@@ -38,12 +38,12 @@ const ENABLE_AUTO_MERGE = `mutation($pullRequestId: ID!, $mergeMethod: PullReque
   }
 }`;
 
-export function githubClient(
+export async function githubClient(
   target: ForgeTarget,
   options: { userAgent: string; timeoutMs?: number; rateLimit?: RateLimitOptions },
-): ForgeClient {
+): Promise<ForgeClient> {
   const quiet = () => undefined;
-  const octokit = new Octokit({
+  const octokit: Octokit = await newOctokit({
     auth: target.token,
     baseUrl: target.apiUrl,
     userAgent: options.userAgent,

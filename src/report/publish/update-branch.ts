@@ -95,7 +95,7 @@ export async function publishToUpdateBranch(input: UpdateBranchInput): Promise<U
     if (!checked.ok) return { pushed: false, placed: false, message: `not pushed: ${checked.reasons.join('; ')}` };
 
     const patchText = input.patch.toString('utf8');
-    const comments = input.comments ?? (target.forge === 'github' ? githubBotComments(target, input) : undefined);
+    const comments = input.comments ?? (target.forge === 'github' ? await githubBotComments(target, input) : undefined);
     let outcome: UpdateBranchOutcome;
     if (input.mode === 'commit') {
       if (placedOnBot)

@@ -4,7 +4,7 @@
  * review by its hidden marker and updates it (PUT .../reviews/{id}), edits its line
  * comments in place, adds new ones and deletes the ones for lines the new fix no longer touches.
  */
-import { Octokit } from '@octokit/rest';
+import { newOctokit } from '../octokit.js';
 import type { GithubTarget } from './context.js';
 import { fetchWithTimeout, gitBlobSha, type PostResult, type ReviewPlan } from './plan.js';
 import {
@@ -53,7 +53,7 @@ export async function postGithubReview(
 ): Promise<PostResult> {
   const quiet = () => undefined;
   // Octokit logs failed requests itself; mvnx says it once, in its own line.
-  const octokit = new Octokit({
+  const octokit = await newOctokit({
     auth: target.token,
     baseUrl: target.apiUrl,
     userAgent: options.userAgent,
