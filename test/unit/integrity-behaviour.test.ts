@@ -304,6 +304,27 @@ describe('the verdict: behaviour that changes only at the failing input, with a 
     expect(findings).toEqual([]);
   });
 
+  it('a guard for the one bad input the test uses ("" or 0) brings in that value and passes', () => {
+    const signature = 'public static int length(String text)';
+    const original: Fn = (text) => {
+      if (text === null || text === '') throw new RangeError('empty');
+      return (text as string).length;
+    };
+    const patched: Fn = (text) => (text === '' ? 0 : original(text));
+    const { findings } = judge({
+      before: mainClass('        return text.charAt(0) == 0 ? 0 : text.length();', '', signature),
+      after: mainClass(
+        '        if ("".equals(text)) return 0;\n        return text.charAt(0) == 0 ? 0 : text.length();',
+        '',
+        signature,
+      ),
+      test: testClass('assertEquals(0, Calc.length(""));', 'assertEquals(3, Calc.length("abc"));'),
+      original,
+      patched,
+    });
+    expect(findings).toEqual([]);
+  });
+
   it('a row added to a switch that already had two or more keys is a real row; the same key in a new map is not', () => {
     const signature = 'public static int decimals(String code)';
     const table =

@@ -8,6 +8,7 @@
  *   input whatever its syntax: `behaviour changes only at year = 1900`. A new key added to
  *   a table that already had two or more keys (a missing currency code) is a real row, and
  *   a fix that brings in no such constant (`x > 10` to `x >= 10`) is left to the other checks;
+ *   A guard for one bad input the test uses (null, `""`, 0, 1) is not a special case either;
  * - a fix whose answer to the same call changes when it is asked again, or in another order,
  *   where the original's does not, depends on how often it was called (a first-call flag, a
  *   counter, a cached answer).
@@ -32,6 +33,9 @@ export interface BehaviourFinding {
   line?: number;
   message: string;
 }
+
+/** Values that guards and base cases branch on, as the static check takes them (special-casing.ts). */
+const BOUNDARY = new Set(['n:0', 'n:1', 's:', 'null', 'b:true', 'b:false']);
 
 interface NewConstant {
   value: ConstantValue;
@@ -78,7 +82,8 @@ export function behaviourFindings(input: {
     for (let at = 0; at < target.types.length; at++) {
       const values = [...new Set(calls.map((call) => call.args[at]!))];
       const own = values.every((value) => [...plan.failingInputs].some((input) => near(value, input)));
-      if (!own) continue;
+      // A guard for one bad input (null, empty, zero) changes behaviour there alone, and honestly.
+      if (!own || values.every((value) => BOUNDARY.has(value))) continue;
       const equal = constants.filter(
         (constant) =>
           values.some((value) => near(constant.value, value)) && !(constant.table && constant.tableKeysBefore >= 2),
