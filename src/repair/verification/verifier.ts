@@ -26,7 +26,7 @@ import {
   type Workspace,
 } from '../../workspace/index.js';
 import type { Verification } from '../loop/ports.js';
-import { checkBehaviour } from './behaviour-check.js';
+import { checkBehaviour, type BehaviourCheck } from './behaviour-check.js';
 
 export interface VerifierOptions {
   workspace: Workspace;
@@ -215,10 +215,11 @@ export function createVerifier(options: VerifierOptions): Verify {
             pass: options.envPass ?? [],
             sandbox: options.sandbox,
             signal,
-          })
+            // The probe only refuses: one that cannot run (a file it could not copy) leaves the verdict as it is.
+          }).catch((error: unknown): BehaviourCheck => ({ why: String(error) }))
         : undefined;
     if (probed?.stage) stageSummaries.push(probed.stage);
-    verifyMs = Date.now() - verifyStarted;
+    if (probed) verifyMs = Date.now() - verifyStarted;
     if (probed?.refused) {
       return {
         outcome: 'refused',
