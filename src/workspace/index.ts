@@ -62,3 +62,12 @@ export { takeOutputs, type OutputSnapshot } from './reuse-outputs.js';
 export { QUICK_JVM_FLAGS, type QuickJvm } from './quick-jvm.js';
 export type { VerdictCommand } from './verify.js';
 export { findProgram, runCommandInWorkspace, type CommandInput, type CommandRun } from './command.js';
+export { testClassPathOf } from './class-order.js';
+export {
+  runBehaviourProbe,
+  PROBE_DIR,
+  type ProbeCall,
+  type ProbeInput,
+  type ProbeRun,
+  type ProbeTarget,
+} from './behaviour-probe.js';

@@ -121,6 +121,26 @@ describe('tryCandidates', () => {
     });
   });
 
+  it('a candidate the behavioural probe refused after its build is rejected with the reason, and the next one is built', async () => {
+    const refusal = 'test-special-casing: behaviour changes only at p = 500 (D.apply(500): 50 before, 5 after; ...)';
+    const trial = await tryCandidates(
+      [diff('p == 500 ? 5 : p / 10'), diff('p / 100')],
+      ports({
+        verify: (changeSet) =>
+          Promise.resolve(
+            changeSet.files[0]?.after?.includes('p == 500')
+              ? { ...verdict('refused'), refused: refusal }
+              : verdict(passes(changeSet.files[0]?.after) ? 'verified' : 'build-failed'),
+          ),
+      }),
+    );
+    expect(trial.verified?.index).toBe(1);
+    expect(trial.results.map((result) => `${result.outcome}: ${result.detail}`)).toEqual([
+      `rejected: built and passed, but refused: ${refusal}`,
+      'verified: passed: the build and the tests pass with it',
+    ]);
+  });
+
   it('builds two at a time when allowed, and the first to pass stops the build still running', async () => {
     const log: string[] = [];
     let slow = true;

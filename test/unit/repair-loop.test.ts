@@ -203,6 +203,37 @@ describe('repair loop stop rules', () => {
     );
   });
 
+  it('records a fix the behavioural probe refused after its build as rejected with the reason, and goes on', async () => {
+    const refused = 'test-special-casing: behaviour changes only at x = 2 (App.f(2): 1 before, 4 after; ...)';
+    const p = ports({
+      model: [
+        { source: 'model', changeSet: edit('class App {\n  int x = 2;\n}\n'), problems: [] },
+        { source: 'model', changeSet: edit('class App {\n  int x = 1;\n}\n'), problems: [] },
+      ],
+      verify: [
+        {
+          outcome: 'refused',
+          refused,
+          regressions: [],
+          applyMs: 1,
+          verifyMs: 5,
+          stages: [
+            { name: 'full', exitCode: 0, durationMs: 4 },
+            { name: 'behaviour-probe', exitCode: 0, durationMs: 1 },
+          ],
+        },
+        verified,
+      ],
+    });
+    const result = await runRepairLoop(semicolon, p);
+    expect(result.stopReason).toBe('fixed');
+    expect(result.attempts.map((a) => [a.outcome, a.reason ?? ''])).toEqual([
+      ['rejected', refused],
+      ['verified', ''],
+    ]);
+    expect(result.attempts[0]!.stages?.map((stage) => stage.name)).toEqual(['full', 'behaviour-probe']);
+  });
+
   it('sends a rejected patch back without a build', async () => {
     const p = ports({
       model: [

@@ -165,6 +165,10 @@ function describeBuild(result: CandidateResult, verification: Verification): voi
       result.outcome = 'stopped';
       result.detail = 'the build was interrupted';
       return;
+    case 'refused':
+      result.outcome = 'rejected';
+      result.detail = `built and passed, but refused: ${verification.refused ?? 'test-special-casing'}`;
+      return;
     case 'not-applied':
       result.outcome = 'not-applicable';
       result.detail = `could not be written in the workspace: ${verification.message ?? 'unknown reason'}`;

@@ -28,12 +28,20 @@ import {
 import type { FileChange } from '../../patch/types.js';
 import { conditionParts, constantValue, describeValue, equalityOf, type ConstantValue } from './constant-value.js';
 import { isMainJava } from './oracle-inputs.js';
+import { swallowedExceptions } from './swallowed-exception.js';
 import { constantsOf, testOracles, type FailingTestSource, type TestOracle } from './test-oracle.js';
+import { testResourceNames, type ResourcePaths } from './test-resource-names.js';
 
 export type { FailingTestSource } from './test-oracle.js';
 
 export type SpecialCasingRule =
-  'literal-special-case' | 'trivial-equality' | 'constant-identity' | 'caller-inspection' | 'call-counting';
+  | 'literal-special-case'
+  | 'trivial-equality'
+  | 'constant-identity'
+  | 'caller-inspection'
+  | 'call-counting'
+  | 'swallowed-exception'
+  | 'test-resource';
 
 export interface SpecialCasingFinding {
   rule: SpecialCasingRule;
@@ -51,6 +59,8 @@ const TABLE_ROWS = 2;
 export function specialCasingFindings(input: {
   changes: readonly FileChange[];
   tests: readonly FailingTestSource[];
+  /** The project's resource files (test-resource-names.ts); absent: not checked. */
+  resources?: ResourcePaths;
 }): SpecialCasingFinding[] {
   const oracles = testOracles(input.tests);
   if (oracles.length === 0) return [];
@@ -68,6 +78,8 @@ export function specialCasingFindings(input: {
       // getStackTrace, getCallerClass or test words in a literal gives none either
       ...callerInspection(change.path, after.file.text, change.before ?? '', oracles),
       ...callCounting(change.path, after.file, before),
+      ...swallowedExceptions(change, oracles, constantsOf(allTypes(after.file))),
+      ...testResourceNames(change, input.resources),
     );
   }
   return findings;
@@ -266,7 +278,9 @@ const CALLER_CODE: [RegExp, string][] = [
   [/\.\s*getStackTrace\s*\(/g, 'getStackTrace()'],
   [/\bgetCallerClass\s*\(/g, 'getCallerClass()'],
 ];
-const TEST_WORDS = /(^|[^a-z])(org\.junit|junit|testng|surefire|failsafe|org\.apache\.maven)/i;
+// Test frameworks and runners, and what tells a test run apart: its class folder, the launcher's command.
+const TEST_WORDS =
+  /(^|[^a-z])(org\.junit|junit|testng|surefire|failsafe|org\.apache\.maven|test-classes|sun\.java\.command)/i;
 
 function callerInspection(
   file: string,

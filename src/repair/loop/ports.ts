@@ -34,8 +34,13 @@ export interface Proposal {
 }
 
 export interface Verification {
-  /** `not-applied`: the fix could not be written in the workspace (nothing was built). */
-  outcome: 'verified' | 'build-failed' | 'regressed' | 'interrupted' | 'timeout' | 'not-applied';
+  /**
+   * `not-applied`: the fix could not be written in the workspace (nothing was built). `refused`: it built and the tests
+   * passed, but the behavioural probe found it special-cases the failing tests (`refused` says how).
+   */
+  outcome: 'verified' | 'build-failed' | 'regressed' | 'interrupted' | 'timeout' | 'not-applied' | 'refused';
+  /** Why, for `refused`: a `test-special-casing:` reason. */
+  refused?: string;
   /** Why, for `not-applied`. */
   message?: string;
   /** The diagnosis of the patched build when it failed. */

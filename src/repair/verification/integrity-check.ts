@@ -26,6 +26,7 @@ export function createIntegrityCheck(input: {
 }) {
   const pluginRules = input.pluginRules ?? [];
   let testSide: Promise<TestSide> | undefined;
+  let resources: Promise<{ test: string[]; main: string[] }> | undefined;
   return async (fix: ChangeSet, diagnosis: Diagnosis): Promise<IntegrityOutcome> => {
     const side = await (testSide ??= readTestSide(input.projectRoot));
     const failing = [...new Set([...input.userFailures, ...failingTests(diagnosis)])];
@@ -56,6 +57,7 @@ export function createIntegrityCheck(input: {
       ? integrity.specialCasingFindings({
           changes: fix.files,
           tests: await readFailingTestSources(failing, input.original),
+          resources: await (resources ??= resourcePaths(input.original)),
         })
       : [];
     return {
@@ -79,4 +81,13 @@ export async function testSideOfPrompt(
     diagnosis.diagnostics.flatMap((d) => (d.kind === 'compile' && d.file ? [d.file] : [])),
   );
   return { testSide: (path) => !compileErrorFiles.has(path) && testSideRootOf(side, path) !== undefined };
+}
+
+/** The project's resource files, relative to their `src/{test,main}/resources` folder (read once per repair). */
+async function resourcePaths(original: OriginalTree): Promise<{ test: string[]; main: string[] }> {
+  const under = async (kind: 'test' | 'main') =>
+    (await original.list(`**/src/${kind}/resources/**`)).map((file) =>
+      file.replace(/^(.*\/)?src\/(test|main)\/resources\//, ''),
+    );
+  return { test: await under('test'), main: await under('main') };
 }

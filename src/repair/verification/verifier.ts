@@ -26,6 +26,7 @@ import {
   type Workspace,
 } from '../../workspace/index.js';
 import type { Verification } from '../loop/ports.js';
+import { checkBehaviour, type BehaviourCheck } from './behaviour-check.js';
 
 export interface VerifierOptions {
   workspace: Workspace;
@@ -55,6 +56,11 @@ export interface VerifierOptions {
   tests?: TestsMode;
   /** Reads a narrowed module's compiled classes (the session's, read once from the outputs snapshot). */
   readClasses?: ModuleClassesReader;
+  /**
+   * The behavioural probe of a candidate that passed while tests failed (behaviour-check.ts), with mvnx's cache folder
+   * (where its harness is kept compiled); absent: not probed.
+   */
+  probe?: { cacheDir: string };
 }
 
 export type Verify = (
@@ -167,8 +173,8 @@ export function createVerifier(options: VerifierOptions): Verify {
       ...(narrowing ? { narrowing } : {}),
       ...(jvm ? { jvm } : {}),
     });
-    const verifyMs = Date.now() - verifyStarted;
-    const stageSummaries = result.stageResults.map((stage) => ({
+    let verifyMs = Date.now() - verifyStarted;
+    const stageSummaries: Verification['stages'] = result.stageResults.map((stage) => ({
       name: stage.name,
       exitCode: stage.exitCode,
       durationMs: stage.durationMs,
@@ -196,6 +202,35 @@ export function createVerifier(options: VerifierOptions): Verify {
           : stoppedByFailingTests
             ? 'failing-tests'
             : result.failedStage;
+    // A candidate that passed while tests failed: does its behaviour change anywhere but at the tests' own inputs?
+    const probed =
+      result.outcome === 'verified' && options.probe && failing.length > 0
+        ? await checkBehaviour({
+            workspace,
+            fix,
+            failing,
+            modules: graph ? graph.projects.map((project) => project.dir) : [''],
+            cacheDir: options.probe.cacheDir,
+            env: options.env,
+            pass: options.envPass ?? [],
+            sandbox: options.sandbox,
+            signal,
+            // The probe only refuses: one that cannot run (a file it could not copy) leaves the verdict as it is.
+          }).catch((error: unknown): BehaviourCheck => ({ why: String(error) }))
+        : undefined;
+    if (probed?.stage) stageSummaries.push(probed.stage);
+    if (probed) verifyMs = Date.now() - verifyStarted;
+    if (probed?.refused) {
+      return {
+        outcome: 'refused',
+        refused: probed.refused,
+        regressions: [],
+        applyMs,
+        verifyMs,
+        stages: stageSummaries,
+        ...(result.verdict ? { verdict: result.verdict } : {}),
+      };
+    }
     return {
       outcome: result.outcome,
       regressions: result.regressions,
