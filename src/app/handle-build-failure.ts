@@ -47,6 +47,18 @@ async function explainWrapperFailure(context: BuildFailureContext, diagnosis: Di
   };
 }
 
+/** mvnx could not keep Maven's log (TMPDIR full, missing, read-only): say so, not "a reason mvnx does not know". */
+function explainLostLog(context: BuildFailureContext, diagnosis: Diagnosis): Diagnosis {
+  const lost = context.result.log.lost;
+  if (!lost || diagnosis.fixable) return diagnosis;
+  const line = `mvnx ${lost}, so it could not read the whole failure`;
+  return {
+    ...diagnosis,
+    reason: line,
+    diagnostics: diagnosis.diagnostics.map((d) => (d.category === 'unknown' ? { ...d, reason: line } : d)),
+  };
+}
+
 export async function handleBuildFailure(context: BuildFailureContext): Promise<number> {
   const { result, projectRoot } = context;
   const config =
@@ -76,18 +88,21 @@ export async function handleBuildFailure(context: BuildFailureContext): Promise<
     }
   }
 
-  const diagnosis = await explainWrapperFailure(
+  const diagnosis = explainLostLog(
     context,
-    await diagnoseBuild({
-      projectRoot,
-      logFile: result.log.file,
-      runStartedAt: result.startedAt,
-      exitCode: result.exitCode,
-      interrupted: result.interrupted,
-      timedOut: result.timedOut,
-      logTruncated: result.log.truncated,
-      ...(plugins && plugins.parsers.length > 0 ? { parsers: plugins.parsers } : {}),
-    }),
+    await explainWrapperFailure(
+      context,
+      await diagnoseBuild({
+        projectRoot,
+        logFile: result.log.file,
+        runStartedAt: result.startedAt,
+        exitCode: result.exitCode,
+        interrupted: result.interrupted,
+        timedOut: result.timedOut,
+        logTruncated: result.log.truncated,
+        ...(plugins && plugins.parsers.length > 0 ? { parsers: plugins.parsers } : {}),
+      }),
+    ),
   );
 
   const record = new RunRecordBuilder({
