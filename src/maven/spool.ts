@@ -10,6 +10,7 @@
 import { closeSync, mkdtempSync, openSync, readSync, rmdirSync, unlinkSync, writeSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { errnoPhrase } from '../shared/errors.js';
 import type { CapturedLog } from './types.js';
 
 export const DEFAULT_CAPTURE_LIMIT = 64 * 1024 * 1024;
@@ -183,15 +184,6 @@ export class LogSpool {
     if (this.dir !== undefined) await removeSpoolDir(this.dir, [this.file]);
   }
 }
-
-/** `ENOSPC (no space left on device)`: the code a user can search for, and what it means. */
-export function errnoPhrase(error: unknown): string {
-  const { code, message } = error as NodeJS.ErrnoException;
-  if (typeof code !== 'string') return String((error as Error)?.message ?? error);
-  const meaning = /^[A-Z]+: ([^,]+)/.exec(message ?? '')?.[1];
-  return meaning ? `${code} (${meaning})` : code;
-}
-
 /**
  * Removes the spool folder whose files are known: two unlinks and an rmdir, synchronous,
  * instead of a recursive `rm`, whose first use loads Node's rimraf (~2 ms on the passing

@@ -2,7 +2,14 @@ import path from 'node:path';
 import type { RunRecord } from './run-record.js';
 
 /** The few lines mvnx prints after a failed build: what happened, and what to do next. */
-export function renderSummary(record: RunRecord, where: { recordDir: string; projectRoot: string }): string {
+export function renderSummary(
+  record: RunRecord,
+  where: {
+    recordDir: string;
+    projectRoot: string;
+    /** Why the record could not be written, when it could not. */ unwritable?: string;
+  },
+): string {
   const dir = path.relative(where.projectRoot, where.recordDir).split(path.sep).join('/') || '.';
   const lines: string[] = [];
   const verified = record.attempts.find((a) => a.outcome === 'verified');
@@ -17,6 +24,11 @@ export function renderSummary(record: RunRecord, where: { recordDir: string; pro
     case 'fixed':
       if (record.applied) {
         lines.push(`mvnx: fixed ${files} (${by}, attempt ${verified?.n}) and applied it; the build passes now.`);
+      } else if (where.unwritable) {
+        // No fix.patch to point at: the diff was printed above, and `mvnx apply` would find no record.
+        lines.push(
+          `mvnx: verified fix for ${files} (${by}, attempt ${verified?.n}): the diff above; apply it with git apply.`,
+        );
       } else if (record.action === 'record') {
         lines.push(
           `mvnx: monitor: a verified fix for ${files} (${by}) is recorded in ${dir}/fix.patch; nothing was changed.`,
@@ -50,6 +62,10 @@ export function renderSummary(record: RunRecord, where: { recordDir: string; pro
   }
   const reasons = record.decisions.filter((reason) => !reason.startsWith('diagnosis:')).slice(-3);
   if (reasons.length > 0 && record.status !== 'skipped') lines.push(`mvnx: why: ${reasons.join('; ')}`);
-  lines.push(`mvnx: details in ${dir}/run.json`);
+  lines.push(
+    where.unwritable
+      ? `mvnx: the run record could not be written to ${dir}: ${where.unwritable}`
+      : `mvnx: details in ${dir}/run.json`,
+  );
   return `${lines.join('\n')}\n`;
 }
