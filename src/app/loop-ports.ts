@@ -84,6 +84,7 @@ export function wireLoopPorts(input: PortsInput): LoopPorts {
     },
     budget: input.budget,
     elapsedSeconds: () => (Date.now() - started) / 1000,
+    wallTimeLeft: (seconds) => AbortSignal.timeout(Math.max(0, Math.round(seconds * 1000))),
     interrupted: () => signal.aborted,
     onAttempt: (attempt) => {
       input.onAttempt(attempt);

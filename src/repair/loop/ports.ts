@@ -110,6 +110,8 @@ export interface LoopPorts {
   verify(fix: ChangeSet, diagnosis: Diagnosis, n: number, upcoming?: ChangeSet[]): Promise<Verification>;
   budget(diagnosis: Diagnosis, attemptsWithProgress: number): LoopBudget;
   elapsedSeconds(): number;
+  /** A signal that fires when `seconds` of the wall-time budget have passed: a wait on the model ends there. */
+  wallTimeLeft?(seconds: number): AbortSignal;
   interrupted(): boolean;
   onAttempt?(attempt: AttemptRecord): void;
 }

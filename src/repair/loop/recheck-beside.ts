@@ -88,8 +88,11 @@ export function startBesideRecheck(initial: Diagnosis, ports: LoopPorts): LoopPo
       request.history.length === 0 &&
       request.base.files.length === 0 &&
       request.diagnosis === initial
-    )
+    ) {
+      // The loop's own signal (its wall-time budget) reaches the request that started early too.
+      request.signal?.addEventListener('abort', () => controller.abort(), { once: true });
       return pending;
+    }
     controller.abort();
     return undefined;
   };

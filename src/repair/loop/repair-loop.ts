@@ -75,26 +75,40 @@ export async function runRepairLoop(initial: Diagnosis, ports: LoopPorts): Promi
       if (modelCalls >= budget.maxModelCalls) {
         return end('budget-exhausted', { message: `used all ${budget.maxModelCalls} model calls` });
       }
+      const secondsLeft = Math.max(0, budget.maxWallSeconds - ports.elapsedSeconds());
+      // The wall-time budget holds during the wait too: a model that holds its answer is left at the budget.
+      const wall = ports.wallTimeLeft?.(secondsLeft);
+      const wallPassed = () =>
+        end('budget-exhausted', {
+          message: `stopped at the ${budget.maxWallSeconds}s wall-time budget while waiting for the model`,
+        });
       try {
         modelCalls++;
-        proposal = await ports.modelProposal({
-          diagnosis,
-          base,
-          history: attempts,
-          n,
-          modelCallsLeft: budget.maxModelCalls - modelCalls + 1,
-          attemptsLeft: budget.maxAttempts - n - extraBuilds + 1,
-          secondsLeft: Math.max(0, budget.maxWallSeconds - ports.elapsedSeconds()),
-        });
+        proposal = await untilAborted(
+          ports.modelProposal({
+            diagnosis,
+            base,
+            history: attempts,
+            n,
+            modelCallsLeft: budget.maxModelCalls - modelCalls + 1,
+            attemptsLeft: budget.maxAttempts - n - extraBuilds + 1,
+            secondsLeft,
+            ...(wall ? { signal: wall } : {}),
+          }),
+          wall,
+        );
         modelCalls += Math.max(1, proposal.modelCalls ?? 1) - 1;
         extraBuilds += proposal.extraBuilds ?? 0;
       } catch (error) {
+        if (wall?.aborted && !ports.interrupted()) return wallPassed();
         if (error instanceof ProviderUnavailable) {
           modelCalls--;
           return end('provider-unavailable', { message: error.message });
         }
         throw error;
       }
+      // A proposer that turned the abort into a failed proposal: the budget ended it, not the model.
+      if (wall?.aborted && !ports.interrupted()) return wallPassed();
       timings.modelMs += proposal.modelMs ?? 0;
       timings.promptMs += proposal.promptMs ?? 0;
     }
@@ -193,4 +207,15 @@ export async function runRepairLoop(initial: Diagnosis, ports: LoopPorts): Promi
     diagnosis = after;
     queue = await ports.fixerProposals(diagnosis, base);
   }
+}
+
+/** The work's result, or a rejection as soon as `signal` fires (the work itself is told through the same signal). */
+function untilAborted<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return work;
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason as Error);
+    if (signal.aborted) onAbort();
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
 }
