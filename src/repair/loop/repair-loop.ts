@@ -22,6 +22,8 @@ import { startBesideRecheck } from './recheck-beside.js';
 
 /** Two built attempts in a row that do not make the build better: stop. */
 const NO_PROGRESS_STREAK = 2;
+/** Two model calls in a row that the server failed (timeout, HTTP 5xx): the server's problem, stop. */
+const SERVER_FAILURE_STREAK = 2;
 
 export async function runRepairLoop(initial: Diagnosis, ports: LoopPorts): Promise<LoopResult> {
   const attempts: AttemptRecord[] = [];
@@ -34,6 +36,7 @@ export async function runRepairLoop(initial: Diagnosis, ports: LoopPorts): Promi
   let extraBuilds = 0;
   let progress = 0;
   let unchangedStreak = 0;
+  const serverFailures: string[] = [];
   // A test failure that goes away when the same code runs again is not the code's to fix (re-checked beside attempt 1's
   // model request).
   ports = startBesideRecheck(initial, ports);
@@ -111,6 +114,19 @@ export async function runRepairLoop(initial: Diagnosis, ports: LoopPorts): Promi
       if (wall?.aborted && !ports.interrupted()) return wallPassed();
       timings.modelMs += proposal.modelMs ?? 0;
       timings.promptMs += proposal.promptMs ?? 0;
+      // The server failed the call: counted as a server failure, not a rejected attempt (n is asked again).
+      if (proposal.serverFailure) {
+        serverFailures.push(proposal.serverFailure);
+        ports.onServerFailure?.(n, proposal.serverFailure);
+        if (serverFailures.length >= SERVER_FAILURE_STREAK) {
+          return end('provider-unavailable', {
+            message: `the model server failed ${serverFailures.length} calls in a row (last: ${proposal.serverFailure})`,
+          });
+        }
+        n--;
+        continue;
+      }
+      serverFailures.length = 0;
     }
     if (ports.interrupted()) return end('interrupted');
 
