@@ -133,3 +133,37 @@ describe('a TMPDIR mvnx cannot write to', () => {
     expect(failing.exitCode).toBe(1);
   });
 });
+
+describe('a TMPDIR that fills up during verification', () => {
+  it.skipIf(!process.getuid || process.getuid() !== 0)(
+    'stops the run with a reason of its own: the fix is not blamed and no other candidate is tried',
+    async () => {
+      // 32 KB left: the workspace copy fits, the patched build's class files do not.
+      const small = path.join(scratch, 'small');
+      await mkdir(small);
+      await execa('mount', ['-t', 'tmpfs', '-o', 'size=200k', 'tmpfs', small]);
+      try {
+        await execa('dd', ['if=/dev/zero', `of=${path.join(small, 'fill')}`, 'bs=1k', 'count=168']);
+        const root = await compileErrorProject();
+        const run = await mvnx(root, ['-o', '-B', '-q', 'verify', '--mvnx-json'], small);
+        const record = JSON.parse(run.stdout.trim().split('\n').at(-1)!) as {
+          stopReason: string;
+          message?: string;
+          modelCalls?: number;
+          attempts: { outcome: string; reason?: string }[];
+        };
+        expect(record.stopReason, run.stderr).toBe('error');
+        expect(record.message).toContain('not of the fix: no space left on device');
+        expect(record.attempts).toHaveLength(1);
+        expect(record.attempts[0]!.reason).toMatch(
+          /^environment: the build could not run here: no space left on device/,
+        );
+        expect(record.modelCalls ?? 0).toBe(0);
+        expect(run.stderr).not.toContain('asking');
+        expect(run.exitCode).toBe(1);
+      } finally {
+        await execa('umount', [small], { reject: false });
+      }
+    },
+  );
+});

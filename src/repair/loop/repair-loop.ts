@@ -16,6 +16,7 @@ import {
   recordVerification,
 } from './attempt-record.js';
 import { composeChangeSets } from './compose.js';
+import { environmentFailure } from './environment-failure.js';
 import { ProviderUnavailable, type LoopPorts, type LoopResult, type Proposal } from './ports.js';
 import { judgeProgress } from './judge-progress.js';
 import { startBesideRecheck } from './recheck-beside.js';
@@ -197,6 +198,16 @@ export async function runRepairLoop(initial: Diagnosis, ports: LoopPorts): Promi
 
     record.outcome = 'build-failed';
     const after = verification.diagnosis;
+    // The machine failed the build (no space, no memory, a killed fork): not the candidate's fault, and no other
+    // candidate would fare better here.
+    const environment = environmentFailure(after, verification.message);
+    if (environment) {
+      record.reason = `environment: the build could not run here: ${environment}; the fix itself was not judged`;
+      ports.onAttempt?.(record);
+      return end('error', {
+        message: `a verification build failed for a reason of this machine, not of the fix: ${environment}`,
+      });
+    }
     const judged = after
       ? judgeProgress(diagnosis, after)
       : { adopted: false, why: 'nothing was read from the patched build' };
