@@ -29,6 +29,14 @@ export function renderSummary(
         lines.push(
           `mvnx: verified fix for ${files} (${by}, attempt ${verified?.n}): the diff above; apply it with git apply.`,
         );
+      } else if (record.action === 'apply') {
+        // Tier auto could not apply it (a file changed since, or the command still failed in place): `mvnx apply`
+        // would refuse the same way, so the next step is the patch itself.
+        const why = record.decisions.findLast((reason) => /^(not applied|rolled back):/.test(reason));
+        lines.push(
+          `mvnx: verified fix for ${files} (${by}) in ${dir}/fix.patch was ${why ?? 'not applied'}.`,
+          `mvnx: check whether it still applies with: git apply --check ${dir}/fix.patch`,
+        );
       } else if (record.action === 'record') {
         lines.push(
           `mvnx: monitor: a verified fix for ${files} (${by}) is recorded in ${dir}/fix.patch; nothing was changed.`,
