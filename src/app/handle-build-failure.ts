@@ -3,7 +3,9 @@
  * run the repair (repair-run.ts), and leave the run record. The record is built from
  * these events by run-record-builder.ts; this file only says when they happen.
  */
+import { writeFile } from 'node:fs/promises';
 import os from 'node:os';
+import path from 'node:path';
 import { diagnoseBuild } from '../diagnose/index.js';
 import type { Diagnosis } from '../diagnose/types.js';
 import { readSettingsSecrets, resolveMavenUserState } from '../maven/settings.js';
@@ -17,7 +19,9 @@ import { createProgress, redactingProgress } from '../report/progress.js';
 import { newRunId, RunRecorder } from '../report/run-record.js';
 import { renderSummary } from '../report/summary.js';
 import { preloadTelemetry } from '../report/telemetry/index.js';
+import { toUnifiedDiff } from '../patch/index.js';
 import type { ChangeSet } from '../patch/types.js';
+import { errnoPhrase } from '../shared/errors.js';
 import { afterRun, builtSourceOf, repositoryOf } from './after-run.js';
 import { isCI, type BuildFailureContext } from './build-failure.js';
 import { loadPlugins } from './plugin-loading.js';
@@ -48,6 +52,18 @@ async function explainWrapperFailure(context: BuildFailureContext, diagnosis: Di
   };
 }
 
+/** mvnx could not keep Maven's log (TMPDIR full, missing, read-only): say so, not "a reason mvnx does not know". */
+function explainLostLog(context: BuildFailureContext, diagnosis: Diagnosis): Diagnosis {
+  const lost = context.result.log.lost;
+  if (!lost || diagnosis.fixable) return diagnosis;
+  const line = `mvnx ${lost}, so it could not read the whole failure`;
+  return {
+    ...diagnosis,
+    reason: line,
+    diagnostics: diagnosis.diagnostics.map((d) => (d.category === 'unknown' ? { ...d, reason: line } : d)),
+  };
+}
+
 export async function handleBuildFailure(context: BuildFailureContext): Promise<number> {
   if (!hasProjectPom(context.cwd, context.mavenArgs)) return notAProject(context);
   const { result, projectRoot } = context;
@@ -69,6 +85,8 @@ export async function handleBuildFailure(context: BuildFailureContext): Promise<
     mavenExitCode: result.exitCode,
     tier: config.tier,
   });
+  // The caller's own run (the pre-push hook reads this, never `latest`, which a second run may have taken).
+  await tellRunId(context, recorder.runId);
   const handledAt = new Date();
 
   // Plugins load first: their parsers read the log too. One that cannot load stops the
@@ -83,18 +101,21 @@ export async function handleBuildFailure(context: BuildFailureContext): Promise<
     }
   }
 
-  const diagnosis = await explainWrapperFailure(
+  const diagnosis = explainLostLog(
     context,
-    await diagnoseBuild({
-      projectRoot,
-      logFile: result.log.file,
-      runStartedAt: result.startedAt,
-      exitCode: result.exitCode,
-      interrupted: result.interrupted,
-      timedOut: result.timedOut,
-      logTruncated: result.log.truncated,
-      ...(plugins && plugins.parsers.length > 0 ? { parsers: plugins.parsers } : {}),
-    }),
+    await explainWrapperFailure(
+      context,
+      await diagnoseBuild({
+        projectRoot,
+        logFile: result.log.file,
+        runStartedAt: result.startedAt,
+        exitCode: result.exitCode,
+        interrupted: result.interrupted,
+        timedOut: result.timedOut,
+        logTruncated: result.log.truncated,
+        ...(plugins && plugins.parsers.length > 0 ? { parsers: plugins.parsers } : {}),
+      }),
+    ),
   );
 
   const record = new RunRecordBuilder({
@@ -145,10 +166,31 @@ export async function handleBuildFailure(context: BuildFailureContext): Promise<
 
   // SARIF and review comments leave the machine: they get the redacted record too.
   await afterRun({ context, config, record: written, recorder, ...(fix ? { fix } : {}) });
-  process.stderr.write(renderSummary(written, { recordDir: recorder.dir, projectRoot }));
+  // A record that could not be written: the fix still reaches the console (tier assist printed it already).
+  if (recorder.unwritable && fix && !written.applied && written.action !== 'suggest')
+    process.stderr.write(`\n${redactor.redactSecrets(toUnifiedDiff(fix))}\n`);
+  process.stderr.write(
+    renderSummary(written, {
+      recordDir: recorder.dir,
+      projectRoot,
+      ...(recorder.unwritable ? { unwritable: recorder.unwritable } : {}),
+    }),
+  );
   // Maven ends its output with colour resets and no newline: start the record on its own line.
   if (context.options.json) process.stdout.write(`\n${JSON.stringify(written)}\n`);
   return exitCode;
+}
+
+/** --mvnx-run-id-file / MVNX_RUN_ID_FILE: the run's id for its caller; one line when it cannot be written. */
+async function tellRunId(context: BuildFailureContext, runId: string): Promise<void> {
+  const target = context.options.runIdFile;
+  if (!target) return;
+  const file = path.resolve(context.cwd, target);
+  try {
+    await writeFile(file, `${runId}\n`);
+  } catch (error) {
+    process.stderr.write(`mvnx: could not write the run id to ${file}: ${errnoPhrase(error)}\n`);
+  }
 }
 
 /**

@@ -98,7 +98,9 @@ export function wireLoopPorts(input: PortsInput): LoopPorts {
     },
     budget: input.budget,
     elapsedSeconds: () => (Date.now() - started) / 1000,
+    wallTimeLeft: (seconds) => AbortSignal.timeout(Math.max(0, Math.round(seconds * 1000))),
     interrupted: () => signal.aborted,
+    onServerFailure: (n, message) => progress.note(`attempt ${n}: ${message} (a server failure, not a rejected fix)`),
     onAttempt: (attempt) => {
       input.onAttempt(attempt);
       attempt.finishedAt ??= new Date().toISOString();

@@ -71,6 +71,8 @@ export async function runBuild(invocation: Invocation, io: CliIo): Promise<numbe
     inheritStdin: true,
     ...(loadRepairEarly ? { onOutput: loadRepairEarly } : {}),
   });
+  // mvnx's copy of the log is its own business: Maven ran, and its exit code stands either way.
+  if (result.log.lost) process.stderr.write(`mvnx: ${result.log.lost}; Maven ran as usual and its exit code stands\n`);
   // --mvnx-sarif: a passing build (or one mvnx does not look at) still leaves a log, so code scanning can close earlier
   // alerts.
   const sarif = options.sarif;

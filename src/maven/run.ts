@@ -108,7 +108,16 @@ export async function runMaven(options: RunMavenOptions): Promise<MavenRunResult
   // A verification build's group dies with it even when it ended normally: a candidate's
   // forked background process must not outlive the stage.
   const child = subprocess;
+  // Should mvnx itself die while Maven runs (an uncaught error), Maven must not run on alone: Node emits 'exit'
+  // on that path too, and a synchronous kill is all an 'exit' handler can do.
+  let running = true;
+  const killIfOrphaned = () => {
+    if (running && child.pid !== undefined) signalTree(child.pid, 'SIGKILL', ownGroup);
+  };
+  process.once('exit', killIfOrphaned);
   child.once('exit', () => {
+    running = false;
+    process.off('exit', killIfOrphaned);
     if ((interrupted || timedOut || options.killGroupOnExit) && ownGroup && child.pid !== undefined)
       signalProcessGroup(child.pid, 'SIGKILL');
   });
@@ -120,6 +129,7 @@ export async function runMaven(options: RunMavenOptions): Promise<MavenRunResult
     if (timeout) clearTimeout(timeout);
     if (killTimer) clearTimeout(killTimer);
     stopForwarding();
+    process.off('exit', killIfOrphaned);
     options.signal?.removeEventListener('abort', onAbort);
   }
   const finishedAt = new Date();

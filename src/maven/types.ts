@@ -6,6 +6,11 @@ export interface CapturedLog {
   bytes: number;
   /** True when the spool dropped the head of the output to stay within its limit. */
   truncated: boolean;
+  /**
+   * Set when mvnx could not keep its copy (TMPDIR full, missing or read-only): what it could
+   * not do and why, as a phrase. `file` then holds what was kept before, or does not exist.
+   */
+  lost?: string;
   /** Remove the spool file. Safe to call twice. */
   dispose(): Promise<void>;
 }

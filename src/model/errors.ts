@@ -57,7 +57,25 @@ export function abortedError(cause: unknown): ModelCallError {
 }
 
 export function chatTimeoutError(model: string, timeoutSeconds: number, cause: unknown): ModelCallError {
-  return new ModelCallError('timeout', `${model} gave no complete answer within ${timeoutSeconds} s`, { cause });
+  return new ModelCallError('timeout', `${model} timed out after ${timeoutSeconds} s without a complete answer`, {
+    cause,
+  });
+}
+
+/** A server that runs but fails (HTTP 5xx): `ollama serve` is not the advice then. */
+export function serverFailsHint(host: string): string {
+  return `The server at ${host} is running but failing: see its log`;
+}
+
+/**
+ * What a failing server sent, fit for one console line: an HTML error page is reduced to its title (or first
+ * heading), any other text to its first line, at most 160 characters.
+ */
+export function briefServerText(text: string): string {
+  const html = /<(!doctype|html|head|body)\b/i.test(text);
+  const title = html ? /<(title|h1)[^>]*>([^<]*)</i.exec(text)?.[2]?.trim() : undefined;
+  const line = html ? (title ?? 'an HTML page') : (text.split('\n').find((part) => part.trim()) ?? '').trim();
+  return line.length > 160 ? `${line.slice(0, 157)}...` : line;
 }
 
 /** How a chat call that threw ended, for its traffic record. */

@@ -15,6 +15,8 @@ import {
   ProviderUnavailableError,
   ollamaPullHint,
   ollamaServeHint,
+  briefServerText,
+  serverFailsHint,
 } from './errors.js';
 import {
   bearerHeaders,
@@ -244,8 +246,8 @@ export class OllamaProvider implements ModelProvider {
       });
     if (status !== undefined) {
       return new ProviderUnavailableError(
-        `The server at ${this.host} answered ${endpoint} with HTTP ${status}: ${describeError(error)}`,
-        serve,
+        `The server at ${this.host} answered ${endpoint} with HTTP ${status}: ${briefServerText(describeError(error))}`,
+        status >= 500 ? serverFailsHint(this.host) : serve,
         { cause: error },
       );
     }
@@ -288,10 +290,14 @@ export class OllamaProvider implements ModelProvider {
         status,
       });
     if (status !== undefined)
-      return new ModelCallError('http-error', `Ollama answered HTTP ${status}: ${describeError(error)}`, {
-        cause: error,
-        status,
-      });
+      return new ModelCallError(
+        'http-error',
+        `Ollama answered HTTP ${status}: ${briefServerText(describeError(error))}`,
+        {
+          cause: error,
+          status,
+        },
+      );
     // ollama-js turns an NDJSON {"error"} line (sent under HTTP 200) into a plain Error.
     return new ModelCallError('stream-error', `Ollama reported an error while answering: ${describeError(error)}`, {
       cause: error,

@@ -141,7 +141,7 @@ export function decideVerified(input: VerifiedInput): VerifiedDecision {
         `tier assist: the fix is suggested${assessment.risk === 'low' ? ' (assist.autoApplyLowRisk is off)' : ''}`,
       );
     case 'auto':
-      return decide('apply', tier, 'tier auto: verified fix applied');
+      return decide('apply', tier, 'tier auto: the verified fix is to be applied');
   }
 }
 

@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, readFile, readdir, rename, rm, writeFile } from 'node:fs/promises';
+import { constants as fsConstants } from 'node:fs';
+import { access, mkdir, readFile, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { errnoPhrase } from '../shared/errors.js';
 import { InvalidRunRecordError, parseRunRecord } from './run-record-schema.js';
 import type { RunRecord } from './run-record-types.js';
 import { markOwner, OWNER_FILE } from '../maven/owner-marker.js';
@@ -54,12 +56,14 @@ export interface RecordRedaction {
 const NO_REDACTION: RecordRedaction = { redact: (text) => text, redactDeep: (value) => value };
 
 /**
- * Writes into `.mvnx/runs/<runId>/` as the run goes, so a crash still leaves evidence.
+ * Writes into `.mvnx/runs/<runId>/` as the run goes, so a crash still leaves evidence;
+ * `latest` is written when the record is (write-then-rename), so it never names a run still going.
  * Everything but fix.patch is redacted on the way to disk: the patch is what gets
  * applied, made only of the project's own lines.
  */
 export class RunRecorder {
   readonly dir: string;
+  private announced = false;
 
   private constructor(
     readonly projectRoot: string,
@@ -77,40 +81,88 @@ export class RunRecorder {
   ): Promise<RunRecorder> {
     const recorder = new RunRecorder(projectRoot, runId, redaction);
     // Until run.json is written, the folder names its process: a run killed outright is recorded by the next one. Made
-    // under a temporary name and renamed, so that no kill leaves the folder without its marker.
-    const making = `${recorder.dir}.${process.pid}.tmp`;
-    await mkdir(making, { recursive: true });
-    await markOwner(making, start ? redaction.redactDeep({ ...start }) : {});
-    await rename(making, recorder.dir);
-    await writeAtomically(path.join(runsDir(projectRoot), 'latest'), `${runId}\n`);
+    // under a temporary name and renamed, so that no kill leaves the folder without its marker. `latest` is written when
+    // the run finishes (writeRecord), not here.
+    await recorder.keep(async () => {
+      const making = `${recorder.dir}.${process.pid}.tmp`;
+      await mkdir(making, { recursive: true });
+      await markOwner(making, start ? redaction.redactDeep({ ...start }) : {});
+      await rename(making, recorder.dir);
+    });
     return recorder;
+  }
+
+  /**
+   * Set once a write failed (a read-only mount, no permission, no space): why, as a phrase. The record is mvnx's, not
+   * the build's: the run goes on without writing (the diagnosis and any fix still reach the console, Maven's exit
+   * code stands), and the caller says this once.
+   */
+  unwritable: string | undefined;
+
+  private async keep(write: () => Promise<unknown>): Promise<void> {
+    if (this.unwritable) return;
+    try {
+      await write();
+    } catch (error) {
+      this.unwritable = await whyNotWritable(error, this.dir);
+    }
   }
 
   async writeAttemptExchange(n: number, prompt: string, response: string): Promise<void> {
     // The prompt arrives as sent (already redacted); redacting again changes nothing there.
-    await writeFile(path.join(this.dir, `attempt-${n}.prompt.txt`), this.redaction.redact(prompt));
-    await writeFile(path.join(this.dir, `attempt-${n}.response.txt`), this.redaction.redact(response));
+    await this.keep(async () => {
+      await writeFile(path.join(this.dir, `attempt-${n}.prompt.txt`), this.redaction.redact(prompt));
+      await writeFile(path.join(this.dir, `attempt-${n}.response.txt`), this.redaction.redact(response));
+    });
   }
 
   /** An agent session step by step (each reply and mvnx's answer), secrets redacted like the exchange. */
   async writeAttemptLog(n: number, log: string): Promise<void> {
-    await writeFile(path.join(this.dir, `attempt-${n}.agent-log.txt`), this.redaction.redact(log));
+    await this.keep(() => writeFile(path.join(this.dir, `attempt-${n}.agent-log.txt`), this.redaction.redact(log)));
   }
 
   /** Bytes, not text: each file's section is in that file's own encoding. */
   async writeFixPatch(diff: string | Uint8Array): Promise<string> {
     const file = path.join(this.dir, 'fix.patch');
-    await writeAtomically(file, diff);
+    await this.keep(() => writeAtomically(file, diff));
     return file;
   }
 
   /** Writes the record redacted, and returns what was written (for the console, --mvnx-json and reporters). */
   async writeRecord(record: RunRecord): Promise<RunRecord> {
     const written = this.redaction.redactDeep(record);
-    await writeAtomically(path.join(this.dir, 'run.json'), `${JSON.stringify(written, null, 2)}\n`);
-    await rm(path.join(this.dir, OWNER_FILE), { force: true });
+    await this.keep(() => writeAtomically(path.join(this.dir, 'run.json'), `${JSON.stringify(written, null, 2)}\n`));
+    await this.keep(() => rm(path.join(this.dir, OWNER_FILE), { force: true }));
+    // `latest` names the newest FINISHED run, once: a run that started earlier and finishes later still becomes
+    // latest, but a later rewrite of this record (a publication) does not take `latest` back from a newer run.
+    if (!this.announced) {
+      this.announced = true;
+      await this.keep(() => writeAtomically(path.join(runsDir(this.projectRoot), 'latest'), `${this.runId}\n`));
+    }
     return written;
   }
+}
+
+/**
+ * Why `target` cannot be written, named by its cause: a recursive mkdir on a read-only mount reports ENOENT for the
+ * folder it could not make, so the nearest folder that exists is asked (access W_OK says EROFS or EACCES).
+ */
+async function whyNotWritable(error: unknown, target: string): Promise<string> {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === 'ENOENT' || code === 'EROFS' || code === 'EACCES' || code === 'EPERM') {
+    for (let folder = path.dirname(target); ; folder = path.dirname(folder)) {
+      const cause = await access(folder, fsConstants.W_OK).then(
+        () => undefined,
+        (problem: NodeJS.ErrnoException) => (problem.code === 'ENOENT' ? 'missing' : problem),
+      );
+      if (cause !== 'missing') {
+        if (cause) return `${errnoPhrase(cause)} at ${folder}`;
+        break;
+      }
+      if (path.dirname(folder) === folder) break;
+    }
+  }
+  return errnoPhrase(error);
 }
 
 export async function readLatestRunId(projectRoot: string): Promise<string | undefined> {

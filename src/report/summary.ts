@@ -3,19 +3,30 @@ import type { RunRecord } from './run-record.js';
 
 /**
  * The few lines mvnx prints after a failed build, in the order a reader needs them: why
- * mvnx repaired, where the record is, and last what happened and what to do next, each a
- * plain sentence.
+ * mvnx repaired, where the record is (or why it could not be written), and last what
+ * happened and what to do next, each a plain sentence.
  */
-export function renderSummary(record: RunRecord, where: { recordDir: string; projectRoot: string }): string {
+export function renderSummary(
+  record: RunRecord,
+  where: {
+    recordDir: string;
+    projectRoot: string;
+    /** Why the record could not be written, when it could not. */ unwritable?: string;
+  },
+): string {
   const dir = path.relative(where.projectRoot, where.recordDir).split(path.sep).join('/') || '.';
   const lines: string[] = [];
   const reasons = record.decisions.filter((reason) => !reason.startsWith('diagnosis:')).slice(-3);
   if (reasons.length > 0 && record.status !== 'skipped') lines.push(`mvnx: why: ${reasons.join('; ')}`);
-  lines.push(`mvnx: details in ${dir}/run.json`);
-  return `${[...lines, ...outcomeLines(record, dir)].join('\n')}\n`;
+  lines.push(
+    where.unwritable
+      ? `mvnx: the run record could not be written to ${dir}: ${where.unwritable}`
+      : `mvnx: details in ${dir}/run.json`,
+  );
+  return `${[...lines, ...outcomeLines(record, dir, where.unwritable)].join('\n')}\n`;
 }
 
-function outcomeLines(record: RunRecord, dir: string): string[] {
+function outcomeLines(record: RunRecord, dir: string, unwritable: string | undefined): string[] {
   const verified = record.attempts.find((a) => a.outcome === 'verified');
   const files = verified?.filesChanged.join(', ') ?? '';
   const by = verified
@@ -28,6 +39,19 @@ function outcomeLines(record: RunRecord, dir: string): string[] {
     case 'fixed':
       if (record.applied) {
         lines.push(`mvnx: fixed ${files} (${by}, attempt ${verified?.n}) and applied it; the build passes now.`);
+      } else if (unwritable) {
+        // No fix.patch to point at: the diff was printed above, and `mvnx apply` would find no record.
+        lines.push(
+          `mvnx: verified fix for ${files} (${by}, attempt ${verified?.n}): the diff above; apply it with git apply.`,
+        );
+      } else if (record.action === 'apply') {
+        // Tier auto could not apply it (a file changed since, or the command still failed in place): `mvnx apply`
+        // would refuse the same way, so the next step is the patch itself.
+        const why = record.decisions.findLast((reason) => /^(not applied|rolled back):/.test(reason));
+        lines.push(
+          `mvnx: verified fix for ${files} (${by}) in ${dir}/fix.patch was ${why ?? 'not applied'}.`,
+          `mvnx: check whether it still applies with: git apply --check ${dir}/fix.patch`,
+        );
       } else if (record.action === 'record') {
         lines.push(
           `mvnx: monitor: a verified fix for ${files} (${by}) is recorded in ${dir}/fix.patch; nothing was changed.`,

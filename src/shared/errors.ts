@@ -51,3 +51,11 @@ export function firstLine(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
   return message.split('\n')[0] ?? message;
 }
+
+/** `ENOSPC (no space left on device)`: the code a user can search for, and what it means; else the message. */
+export function errnoPhrase(error: unknown): string {
+  const { code, message } = (error ?? {}) as NodeJS.ErrnoException;
+  if (typeof code !== 'string') return firstLine(error);
+  const meaning = /^[A-Z]+: ([^,]+)/.exec(message ?? '')?.[1];
+  return meaning ? `${code} (${meaning})` : code;
+}

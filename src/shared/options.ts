@@ -65,6 +65,13 @@ export const OPTIONS: readonly OptionSpec[] = [
     help: 'Write the diagnostics and any verified fix as SARIF 2.1.0 (a passing build writes an empty log).',
   },
   {
+    name: 'run-id-file',
+    kind: 'string',
+    valueName: 'FILE',
+    readByCli: true,
+    help: "Write this run's id to FILE as soon as it has one (a failed build that mvnx looked at): a caller's own run, never `latest`.",
+  },
+  {
     name: 'maven',
     kind: 'string',
     valueName: 'PATH',
@@ -316,6 +323,8 @@ export interface CliOptions {
   json: boolean;
   verbose: boolean;
   sarif?: string;
+  /** --mvnx-run-id-file: where this run's id goes, for a caller (the pre-push hook) that must read its own run. */
+  runIdFile?: string;
 }
 
 export function cliOptions(values: OptionValues, env: NodeJS.ProcessEnv): CliOptions {
@@ -327,6 +336,9 @@ export function cliOptions(values: OptionValues, env: NodeJS.ProcessEnv): CliOpt
   };
   const on = (name: string): boolean =>
     values[name] !== undefined ? switchOn(values[name]) : variables(name).some((value) => switchOn(value));
-  const sarif = typeof values.sarif === 'string' ? values.sarif : variables('sarif')[0];
-  return { json: on('json'), verbose: on('verbose'), ...(sarif ? { sarif } : {}) };
+  const text = (name: string): string | undefined =>
+    typeof values[name] === 'string' ? values[name] : variables(name)[0];
+  const sarif = text('sarif');
+  const runIdFile = text('run-id-file');
+  return { json: on('json'), verbose: on('verbose'), ...(sarif ? { sarif } : {}), ...(runIdFile ? { runIdFile } : {}) };
 }

@@ -117,8 +117,10 @@ describe('the hook script when it runs', () => {
     });
   }
 
+  // As mvnx does: the run's id to MVNX_RUN_ID_FILE when it starts its record, `latest` when the record is written.
   const writeRecord = (runId: string, json: string) =>
-    `mkdir -p .mvnx/runs/${runId} && printf '%s\\n' '${json}' > .mvnx/runs/${runId}/run.json && echo ${runId} > .mvnx/runs/latest`;
+    `echo ${runId} > "$MVNX_RUN_ID_FILE" && mkdir -p .mvnx/runs/${runId} && ` +
+    `printf '%s\\n' '${json}' > .mvnx/runs/${runId}/run.json && echo ${runId} > .mvnx/runs/latest`;
 
   it('lets the push through when the build passes', async () => {
     const result = await runHook(await standIn('exit 0'));
@@ -152,6 +154,16 @@ describe('the hook script when it runs', () => {
     const result = await runHook(await standIn('exit 1'));
     expect(result.exitCode).toBe(1);
     expect(result.stderr).not.toContain('mvnx apply');
+  });
+
+  it("decides by its own run's record, not by the run another mvnx made `latest` meanwhile", async () => {
+    const other = `mkdir -p .mvnx/runs/other && printf '%s\\n' '{"status": "unfixed"}' > .mvnx/runs/other/run.json`;
+    const own = await standIn(
+      `${writeRecord('own', '{"status": "fixed", "applied": true}')}\n${other} && echo other > .mvnx/runs/latest\nexit 0`,
+    );
+    const result = await runHook(own);
+    expect(result.stderr).toContain('mvnx applied a verified fix to your working tree (run own)');
+    expect(result.exitCode).toBe(1);
   });
 
   it('blocks a passing build whose fix mvnx applied to the working tree', async () => {

@@ -18,6 +18,7 @@ const SAMPLES: Record<string, { value: string; sets?: unknown }> = {
   config: { value: 'ci/mvnx.yaml' },
   json: { value: 'true' },
   sarif: { value: 'out.sarif' },
+  'run-id-file': { value: '/tmp/run-id' },
   maven: { value: '/opt/maven/bin/mvn', sets: '/opt/maven/bin/mvn' },
   model: { value: 'tiny:1b', sets: 'tiny:1b' },
   host: { value: 'http://gpu-box:9000', sets: 'http://gpu-box:9000' },

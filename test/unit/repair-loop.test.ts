@@ -271,6 +271,24 @@ describe('repair loop stop rules', () => {
     expect(result.message).toContain('ollama serve');
   });
 
+  it('stops with budget-exhausted when the wall-time budget passes during a model call that never answers', async () => {
+    let told: AbortSignal | undefined;
+    const held = {
+      ...ports({}),
+      modelProposal: (request: { signal?: AbortSignal }) => {
+        told = request.signal;
+        return new Promise<Proposal>(() => undefined);
+      },
+      wallTimeLeft: () => AbortSignal.timeout(50),
+    };
+    const result = await runRepairLoop(semicolon, held);
+    expect(result.stopReason).toBe('budget-exhausted');
+    expect(result.message).toBe('stopped at the 600s wall-time budget while waiting for the model');
+    expect(result.attempts).toEqual([]);
+    // The model call itself is told, so that its request is cancelled too.
+    expect(told?.aborted).toBe(true);
+  });
+
   it('tries fixers before the model and never calls the model when a fixer verifies', async () => {
     const p = ports({
       fixers: [

@@ -31,6 +31,8 @@ export interface Proposal {
   /** Builds beyond this attempt's own that the proposer made (other candidates): they count against maxAttempts. */
   extraBuilds?: number;
   agent?: AgentAttemptStats;
+  /** The model server failed this call (timed out, HTTP 5xx, an error mid-stream): not an attempt, a server failure. */
+  serverFailure?: string;
 }
 
 export interface Verification {
@@ -121,8 +123,12 @@ export interface LoopPorts {
   verify(fix: ChangeSet, diagnosis: Diagnosis, n: number, upcoming?: ChangeSet[]): Promise<Verification>;
   budget(diagnosis: Diagnosis, attemptsWithProgress: number): LoopBudget;
   elapsedSeconds(): number;
+  /** A signal that fires when `seconds` of the wall-time budget have passed: a wait on the model ends there. */
+  wallTimeLeft?(seconds: number): AbortSignal;
   interrupted(): boolean;
   onAttempt?(attempt: AttemptRecord): void;
+  /** A model call the server failed (one console line each); it is no attempt. */
+  onServerFailure?(n: number, message: string): void;
 }
 
 export interface LoopResult {

@@ -113,6 +113,8 @@ export function startBesideRecheck(initial: Diagnosis, ports: LoopPorts): Beside
       request.diagnosis === initial
     ) {
       ports.tookRequestBesideRecheck?.(request.n);
+      // The loop's own signal (its wall-time budget) reaches the request that started early too.
+      request.signal?.addEventListener('abort', () => controller.abort(), { once: true });
       return pending;
     }
     discard('the loop asked the model on another history (a quick-fix was tried first)');

@@ -16,12 +16,15 @@ import {
   recordVerification,
 } from './attempt-record.js';
 import { composeChangeSets } from './compose.js';
+import { environmentFailure } from './environment-failure.js';
 import { ProviderUnavailable, type LoopPorts, type LoopResult, type Proposal } from './ports.js';
 import { judgeProgress } from './judge-progress.js';
 import { startBesideRecheck } from './recheck-beside.js';
 
 /** Two built attempts in a row that do not make the build better: stop. */
 const NO_PROGRESS_STREAK = 2;
+/** Two model calls in a row that the server failed (timeout, HTTP 5xx): the server's problem, stop. */
+const SERVER_FAILURE_STREAK = 2;
 
 export async function runRepairLoop(initial: Diagnosis, ports: LoopPorts): Promise<LoopResult> {
   // A test failure that goes away when the same code runs again is not the code's to fix (re-checked beside attempt 1's
@@ -49,6 +52,7 @@ async function loopFrom(initial: Diagnosis, ports: LoopPorts): Promise<LoopResul
   let extraBuilds = 0;
   let progress = 0;
   let unchangedStreak = 0;
+  const serverFailures: string[] = [];
   const recheck = await ports.recheckFailures?.(initial);
   const end = (stopReason: StopReason, extra: Partial<LoopResult> = {}): LoopResult => ({
     stopReason,
@@ -87,28 +91,55 @@ async function loopFrom(initial: Diagnosis, ports: LoopPorts): Promise<LoopResul
       if (modelCalls >= budget.maxModelCalls) {
         return end('budget-exhausted', { message: `used all ${budget.maxModelCalls} model calls` });
       }
+      const secondsLeft = Math.max(0, budget.maxWallSeconds - ports.elapsedSeconds());
+      // The wall-time budget holds during the wait too: a model that holds its answer is left at the budget.
+      const wall = ports.wallTimeLeft?.(secondsLeft);
+      const wallPassed = () =>
+        end('budget-exhausted', {
+          message: `stopped at the ${budget.maxWallSeconds}s wall-time budget while waiting for the model`,
+        });
       try {
         modelCalls++;
-        proposal = await ports.modelProposal({
-          diagnosis,
-          base,
-          history: attempts,
-          n,
-          modelCallsLeft: budget.maxModelCalls - modelCalls + 1,
-          attemptsLeft: budget.maxAttempts - n - extraBuilds + 1,
-          secondsLeft: Math.max(0, budget.maxWallSeconds - ports.elapsedSeconds()),
-        });
+        proposal = await untilAborted(
+          ports.modelProposal({
+            diagnosis,
+            base,
+            history: attempts,
+            n,
+            modelCallsLeft: budget.maxModelCalls - modelCalls + 1,
+            attemptsLeft: budget.maxAttempts - n - extraBuilds + 1,
+            secondsLeft,
+            ...(wall ? { signal: wall } : {}),
+          }),
+          wall,
+        );
         modelCalls += Math.max(1, proposal.modelCalls ?? 1) - 1;
         extraBuilds += proposal.extraBuilds ?? 0;
       } catch (error) {
+        if (wall?.aborted && !ports.interrupted()) return wallPassed();
         if (error instanceof ProviderUnavailable) {
           modelCalls--;
           return end('provider-unavailable', { message: error.message });
         }
         throw error;
       }
+      // A proposer that turned the abort into a failed proposal: the budget ended it, not the model.
+      if (wall?.aborted && !ports.interrupted()) return wallPassed();
       timings.modelMs += proposal.modelMs ?? 0;
       timings.promptMs += proposal.promptMs ?? 0;
+      // The server failed the call: counted as a server failure, not a rejected attempt (n is asked again).
+      if (proposal.serverFailure) {
+        serverFailures.push(proposal.serverFailure);
+        ports.onServerFailure?.(n, proposal.serverFailure);
+        if (serverFailures.length >= SERVER_FAILURE_STREAK) {
+          return end('provider-unavailable', {
+            message: `the model server failed ${serverFailures.length} calls in a row (last: ${proposal.serverFailure})`,
+          });
+        }
+        n--;
+        continue;
+      }
+      serverFailures.length = 0;
     }
     if (ports.interrupted()) return end('interrupted');
 
@@ -186,6 +217,16 @@ async function loopFrom(initial: Diagnosis, ports: LoopPorts): Promise<LoopResul
 
     record.outcome = 'build-failed';
     const after = verification.diagnosis;
+    // The machine failed the build (no space, no memory, a killed fork): not the candidate's fault, and no other
+    // candidate would fare better here.
+    const environment = environmentFailure(after, verification.message);
+    if (environment) {
+      record.reason = `environment: the build could not run here: ${environment}; the fix itself was not judged`;
+      ports.onAttempt?.(record);
+      return end('error', {
+        message: `a verification build failed for a reason of this machine, not of the fix: ${environment}`,
+      });
+    }
     const judged = after
       ? judgeProgress(diagnosis, after)
       : { adopted: false, why: 'nothing was read from the patched build' };
@@ -212,4 +253,15 @@ async function loopFrom(initial: Diagnosis, ports: LoopPorts): Promise<LoopResul
     diagnosis = after;
     queue = await ports.fixerProposals(diagnosis, base);
   }
+}
+
+/** The work's result, or a rejection as soon as `signal` fires (the work itself is told through the same signal). */
+function untilAborted<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return work;
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason as Error);
+    if (signal.aborted) onAbort();
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
 }

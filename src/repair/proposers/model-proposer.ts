@@ -72,11 +72,8 @@ export function createModelProposer(options: ModelProposerOptions) {
     let sent = messages;
     const promptText = () => renderMessages(sent);
 
-    const signal = AbortSignal.any([
-      options.signal,
-      ...(input.signal ? [input.signal] : []),
-      AbortSignal.timeout(options.perCallTimeoutMs),
-    ]);
+    const perCall = AbortSignal.timeout(options.perCallTimeoutMs);
+    const signal = AbortSignal.any([options.signal, ...(input.signal ? [input.signal] : []), perCall]);
     let text: string;
     let shown: string;
     try {
@@ -94,6 +91,16 @@ export function createModelProposer(options: ModelProposerOptions) {
     } catch (error) {
       await options.keepExchange(input.n, promptText(), `(no reply: ${(error as Error).message})`);
       if (error instanceof ProviderUnavailableError) throw new ProviderUnavailable(oneLine(error));
+      // Our own deadline fired (the provider saw a caller's abort): say it timed out, and after how long.
+      const timedOut = perCall.aborted && !options.signal.aborted && !input.signal?.aborted;
+      const serverFailure = timedOut
+        ? `the model call timed out after ${Math.round(options.perCallTimeoutMs / 1000)} s`
+        : error instanceof ModelCallError && isServerFailure(error)
+          ? `the model server failed: ${error.message}`
+          : undefined;
+      if (serverFailure) {
+        return { source: 'model', problems: [], serverFailure, modelMs: Date.now() - started, promptMs };
+      }
       if (error instanceof ModelCallError) {
         return {
           source: 'model',
@@ -119,6 +126,15 @@ export function createModelProposer(options: ModelProposerOptions) {
       ...(summary ? { summary } : {}),
     };
   };
+}
+
+/** The server's fault, not the request's: no answer in time, HTTP 5xx, an error reported mid-stream. */
+function isServerFailure(error: ModelCallError): boolean {
+  return (
+    error.code === 'timeout' ||
+    error.code === 'stream-error' ||
+    (error.code === 'http-error' && (error.status ?? 500) >= 500)
+  );
 }
 
 /** A promise that never rejects: its error, or undefined. */
