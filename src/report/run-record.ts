@@ -80,9 +80,9 @@ export class RunRecorder {
     start?: RunStartFacts,
   ): Promise<RunRecorder> {
     const recorder = new RunRecorder(projectRoot, runId, redaction);
-    // Until run.json is written, the folder names its process: a run killed outright is recorded by the next one. Made
-    // under a temporary name and renamed, so that no kill leaves the folder without its marker. `latest` is written when
-    // the run finishes (writeRecord), not here.
+    // Until run.json is written, the folder names its process: a run killed outright is recorded by the next one.
+    // Made under a temporary name and renamed, so that no kill leaves the folder without its marker. `latest` is
+    // written when the run finishes (writeRecord), not here.
     await recorder.keep(async () => {
       const making = `${recorder.dir}.${process.pid}.tmp`;
       await mkdir(making, { recursive: true });

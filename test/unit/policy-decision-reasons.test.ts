@@ -188,7 +188,9 @@ describe('decideVerified: reasons and edges', () => {
       action: 'record',
       reasons: [expect.any(String), 'tier off: the fix is recorded, not shown or applied'],
     });
-    expect(verified(policy({ tier: 'auto' }), logicFix).reasons.at(-1)).toBe('tier auto: the verified fix is to be applied');
+    expect(verified(policy({ tier: 'auto' }), logicFix).reasons.at(-1)).toBe(
+      'tier auto: the verified fix is to be applied',
+    );
     expect(verified(policy({ assist: { autoApplyLowRisk: true } }), importFix).reasons.at(-1)).toBe(
       'tier assist with assist.autoApplyLowRisk: low-risk fix applied',
     );
