@@ -56,6 +56,8 @@ export class OllamaProvider implements ModelProvider {
   private readonly healthTimeoutMs: number;
   private readonly health = new HealthGate((signal) => this.healthCheck(signal));
   private readonly tools = new ToolCallingMemory();
+  /** The largest num_ctx sent so far (contextWindowFor). */
+  private largestWindow = 0;
   private readonly transport: Transport;
 
   constructor(settings: ModelSettings, options: OllamaProviderOptions = {}) {
@@ -206,7 +208,10 @@ export class OllamaProvider implements ModelProvider {
         `The prompt (about ${promptTokens} tokens) does not fit the context window of ${cap} tokens; send less source`,
       );
     }
-    return window;
+    // Never smaller than a window already sent: another num_ctx makes Ollama load the model
+    // again, and the prompt it had evaluated is lost with it.
+    this.largestWindow = Math.max(this.largestWindow, window);
+    return this.largestWindow;
   }
 
   private client(deadline: Deadline, events?: TrafficEvents): Ollama {

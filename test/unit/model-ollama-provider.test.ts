@@ -175,6 +175,17 @@ describe('OllamaProvider chat', () => {
     expect(sent).toEqual([8192, 16384, 8192]);
   });
 
+  it('never sends a smaller num_ctx than before: another window makes Ollama load the model again', async () => {
+    const server = await startMock({ replies: ['a', 'b', 'c'], contextLength: 32768 });
+    const provider = new OllamaProvider(settings(server.url));
+    const sized = (chars: number): ChatRequest => ({ messages: [{ role: 'user', content: 'x'.repeat(chars) }] });
+    await provider.chat(sized(100));
+    await provider.chat(sized(20_000));
+    await provider.chat(sized(100));
+    const sent = server.chatRequests().map((r) => (r.body as { options: { num_ctx: number } }).options.num_ctx);
+    expect(sent).toEqual([4096, 8192, 8192]);
+  });
+
   it('refuses a prompt that cannot fit the window instead of letting Ollama truncate it', async () => {
     const server = await startMock({ replies: ['never'] });
     const error = await failure(
