@@ -162,7 +162,13 @@ export class OllamaProvider implements ModelProvider {
           `The answer from ${call?.host ?? this.host} broke off before it was complete; the partial answer was dropped`,
           ollamaServeHint(this.host),
         );
-      call?.end('answered', { promptTokens: final?.prompt_eval_count, completionTokens: final?.eval_count });
+      call?.end('answered', {
+        promptTokens: final?.prompt_eval_count,
+        completionTokens: final?.eval_count,
+        loadMs: nanosToMs(final?.load_duration),
+        promptEvalMs: nanosToMs(final?.prompt_eval_duration),
+        evalMs: nanosToMs(final?.eval_duration),
+      });
     } catch (error) {
       const failure = this.chatFailure(error, deadline, call?.host);
       call?.end(failure instanceof ProviderUnavailableError ? 'unavailable' : 'failed');
@@ -350,4 +356,9 @@ export function contextLengthOf(show: ShowResponse): number | undefined {
       return value;
   }
   return undefined;
+}
+
+/** Ollama reports durations in nanoseconds; the run record keeps whole milliseconds. */
+function nanosToMs(nanos: number | undefined): number | undefined {
+  return typeof nanos === 'number' && Number.isFinite(nanos) ? Math.round(nanos / 1e6) : undefined;
 }

@@ -60,5 +60,25 @@ describe('stable prompt prefixes', () => {
     const calls = scripted.charges().filter((charge) => charge.promptTokens > 0);
     expect(calls[1]!.loadSeconds).toBe(0);
     expect(calls[1]!.evaluatedTokens / calls[1]!.promptTokens).toBeLessThanOrEqual(0.25);
+    // The run record keeps the server's own counters per call.
+    const ms = (seconds: number) => Math.round(seconds * 1000);
+    expect(run.record?.modelRequests?.map((request) => request.outcome)).toEqual(['answered', 'answered']);
+    expect(
+      run.record?.modelRequests?.map(({ promptTokens, completionTokens, loadMs, promptEvalMs, evalMs }) => ({
+        promptTokens,
+        completionTokens,
+        loadMs,
+        promptEvalMs,
+        evalMs,
+      })),
+    ).toEqual(
+      calls.map((charge) => ({
+        promptTokens: charge.evaluatedTokens,
+        completionTokens: charge.outputTokens,
+        loadMs: ms(charge.loadSeconds),
+        promptEvalMs: ms(charge.promptSeconds),
+        evalMs: ms(charge.outputSeconds),
+      })),
+    );
   });
 });
