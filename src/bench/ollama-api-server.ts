@@ -65,7 +65,7 @@ export interface OllamaApiHandlers {
 }
 
 export interface OllamaApiServer extends MockHandle {
-  /** The recorded /api/chat requests only. */
+  /** The recorded /api/chat requests that ask the model something (not those that only load it). */
   chatRequests(): RecordedRequest[];
   /** Model calls that got a completion. */
   answered(): number;
@@ -165,7 +165,7 @@ export async function startOllamaApiServer(
 
   return {
     ...handle,
-    chatRequests: () => handle.requests.filter((request) => request.path === '/api/chat'),
+    chatRequests: () => handle.requests.filter((request) => request.path === '/api/chat' && !isLoadRequest(request)),
     answered: () => answered,
   };
 }

@@ -193,8 +193,24 @@ export class OllamaProvider implements ModelProvider {
     };
   }
 
+  async preload(signal?: AbortSignal): Promise<void> {
+    // The window a first repair prompt takes; the chats after it never send a smaller one.
+    const numCtx = this.contextWindowFor({ messages: [{ role: 'user', content: '' }] }, PRELOAD_PROMPT_TOKENS);
+    const deadline = createDeadline(this.settings.timeoutSeconds * 1000, signal);
+    // Straight to the first host, outside the health check and the host roster: a server that is down is the first
+    // chat's to report, and a failed load must not put a host into its cool-down.
+    const client = new Ollama({ host: this.host.split(',')[0]!, fetch: deadline.fetch });
+    await client.chat({
+      model: this.model,
+      messages: [],
+      stream: false,
+      ...(this.settings.keepAlive !== undefined ? { keep_alive: this.settings.keepAlive } : {}),
+      options: { temperature: this.settings.temperature, seed: this.settings.seed, num_ctx: numCtx },
+    });
+  }
+
   /** The window for this prompt; see context-window.ts for why it is sized per call. */
-  contextWindowFor(request: ChatRequest): number {
+  contextWindowFor(request: ChatRequest, atLeastPromptTokens = 0): number {
     const promptText = request.messages
       .map((message) => message.content + (message.toolCalls ? JSON.stringify(message.toolCalls) : ''))
       .join('\n');
@@ -202,7 +218,10 @@ export class OllamaProvider implements ModelProvider {
     const formatText =
       (request.format ? JSON.stringify(request.format) : '') + (request.tools ? JSON.stringify(request.tools) : '');
     // A few tokens of chat template per message.
-    const promptTokens = estimateTokens(promptText + formatText) + 8 * request.messages.length;
+    const promptTokens = Math.max(
+      atLeastPromptTokens,
+      estimateTokens(promptText + formatText) + 8 * request.messages.length,
+    );
     const caps = [this.contextLength, this.settings.numCtx].filter(
       (value): value is number => typeof value === 'number' && value > 0,
     );
@@ -357,6 +376,13 @@ export function contextLengthOf(show: ShowResponse): number | undefined {
   }
   return undefined;
 }
+
+/**
+ * Tokens a preload sizes the window for (8192 with the answer's room): every single-shot prompt and agent session
+ * of the bench fits it, so a run sends one num_ctx and Ollama never reloads the model for another; a bigger prompt
+ * still grows it.
+ */
+const PRELOAD_PROMPT_TOKENS = 6000;
 
 /** Ollama reports durations in nanoseconds; the run record keeps whole milliseconds. */
 function nanosToMs(nanos: number | undefined): number | undefined {

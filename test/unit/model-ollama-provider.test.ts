@@ -186,6 +186,21 @@ describe('OllamaProvider chat', () => {
     expect(sent).toEqual([4096, 8192, 8192]);
   });
 
+  it('preloads the model with an empty chat, keep_alive and the num_ctx the first call then sends too', async () => {
+    const server = await startMock({ replies: ['a'] });
+    const provider = new OllamaProvider(settings(server.url, { keepAlive: '10m' }));
+    await provider.preload();
+    await provider.chat(ask);
+    const [load, chat] = server.requests
+      .filter((r) => r.path === '/api/chat')
+      .map((r) => r.body as Record<string, unknown>);
+    expect(server.chatRequests()).toHaveLength(1);
+    expect(load).toMatchObject({ model: 'qwen2.5-coder:7b', messages: [], keep_alive: '10m', stream: false });
+    expect((load!.options as { num_ctx: number }).num_ctx).toBe((chat!.options as { num_ctx: number }).num_ctx);
+    // The load used no scripted reply: the chat got the first.
+    expect(server.answered()).toBe(1);
+  });
+
   it('refuses a prompt that cannot fit the window instead of letting Ollama truncate it', async () => {
     const server = await startMock({ replies: ['never'] });
     const error = await failure(
