@@ -19,6 +19,7 @@ export function formatModelCostTable(results: readonly BenchResult[], rates: Mod
     'evaluated / sent',
     'output tokens',
     'model s',
+    'loaded ahead s',
     'Maven s',
     'total s',
     'per call: sent→evaluated',
@@ -38,6 +39,7 @@ export function formatModelCostTable(results: readonly BenchResult[], rates: Mod
     share(cost.evaluatedTokens, cost.promptTokens),
     String(cost.outputTokens),
     fixed1(cost.modelSeconds),
+    fixed1(cost.aheadSeconds ?? 0),
     fixed1(cost.otherSeconds),
     fixed1(cost.modelSeconds + cost.otherSeconds),
     perCallCell(cost),
@@ -58,6 +60,7 @@ export function formatModelCostTable(results: readonly BenchResult[], rates: Mod
     ),
     String(sum((cost) => cost.outputTokens)),
     fixed1(sum((cost) => cost.modelSeconds)),
+    fixed1(sum((cost) => cost.aheadSeconds ?? 0)),
     fixed1(sum((cost) => cost.otherSeconds)),
     fixed1(sum((cost) => cost.modelSeconds + cost.otherSeconds)),
     '',
@@ -65,7 +68,7 @@ export function formatModelCostTable(results: readonly BenchResult[], rates: Mod
   const line = (cells: string[]) => `| ${cells.map((cell) => cell.replace(/\|/g, '\\|')).join(' | ')} |`;
   const table = [
     line(header),
-    line(header.map((_, index) => (index <= 1 || index === 10 ? '---' : '---:'))),
+    line(header.map((_, index) => (index <= 1 || index === 11 ? '---' : '---:'))),
     ...rows.map(line),
   ].join('\n');
   const perFix =
@@ -81,7 +84,7 @@ export function formatModelCostTable(results: readonly BenchResult[], rates: Mod
           later.reduce((total, call) => total + call.sent, 0),
         )} of their prompt tokens evaluated.`;
   return [
-    `Cost model: prompt ${rates.prompt} tokens/s, output ${rates.output} tokens/s, load ${rates.load} s; Maven s is the run's wall time less the server's waits (scale ${rates.scale}).`,
+    `Cost model: prompt ${rates.prompt} tokens/s, output ${rates.output} tokens/s, load ${rates.load} s; model s are the calls' own (a load they waited for included), loaded ahead s a load asked beside Maven; Maven s is the run's wall time less the server's waits (scale ${rates.scale}).`,
     table,
     `${perFix} ${laterLine}`,
   ].join('\n\n');

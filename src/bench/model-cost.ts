@@ -182,7 +182,10 @@ export interface ModelCostSample {
   promptTokens: number;
   evaluatedTokens: number;
   outputTokens: number;
+  /** Seconds the calls that asked something took (their loads included). */
   modelSeconds: number;
+  /** Seconds of loads asked ahead (requests with nothing to read), which run beside Maven rather than on the path. */
+  aheadSeconds: number;
   /** The run's wall time less the server's real waits: Maven, the sandbox and mvnx itself. */
   otherSeconds: number;
   /** Per call: tokens sent, evaluated, written (loads left out). */
@@ -191,7 +194,9 @@ export interface ModelCostSample {
 
 export function summariseCharges(charges: readonly CallCharge[], rates: ModelCostRates, runSeconds: number) {
   const calls = charges.filter((charge) => charge.promptTokens > 0);
-  const modelSeconds = charges.reduce((sum, charge) => sum + totalSeconds(charge), 0);
+  const ahead = charges.filter((charge) => charge.promptTokens === 0);
+  const modelSeconds = calls.reduce((sum, charge) => sum + totalSeconds(charge), 0);
+  const aheadSeconds = ahead.reduce((sum, charge) => sum + totalSeconds(charge), 0);
   const sum = (pick: (charge: CallCharge) => number) => calls.reduce((total, charge) => total + pick(charge), 0);
   return {
     calls: calls.length,
@@ -200,7 +205,8 @@ export function summariseCharges(charges: readonly CallCharge[], rates: ModelCos
     evaluatedTokens: sum((charge) => charge.evaluatedTokens),
     outputTokens: sum((charge) => charge.outputTokens),
     modelSeconds,
-    otherSeconds: Math.max(0, runSeconds - modelSeconds * rates.scale),
+    aheadSeconds,
+    otherSeconds: Math.max(0, runSeconds - (modelSeconds + aheadSeconds) * rates.scale),
     perCall: calls.map((charge) => ({
       sent: charge.promptTokens,
       evaluated: charge.evaluatedTokens,

@@ -198,6 +198,7 @@ describe('the scripted server with a cost model, through the real ollama client'
                 evaluatedTokens: 1200,
                 outputTokens: 100,
                 modelSeconds: 38.5,
+                aheadSeconds: 0,
                 otherSeconds: 5,
                 perCall: [
                   { sent: 900, evaluated: 900, output: 50 },
@@ -210,7 +211,9 @@ describe('the scripted server with a cost model, through the real ollama client'
       ],
       RATES,
     );
-    expect(table).toContain('| case-a | fixed | 2 | 2000 | 1200 | 60% | 100 | 38.5 | 5.0 | 43.5 | 900→900, 1100→300 |');
+    expect(table).toContain(
+      '| case-a | fixed | 2 | 2000 | 1200 | 60% | 100 | 38.5 | 0.0 | 5.0 | 43.5 | 900→900, 1100→300 |',
+    );
     expect(table).toContain('Per fixed run (1): 1200 tokens evaluated, 38.5 model s.');
     expect(table).toContain('Calls after the first of a run (1): 27% of their prompt tokens evaluated.');
   });
