@@ -125,6 +125,9 @@ export async function startRepairSession(input: {
     note: (line) => progress.note(line),
     runRemainingMs: () => started + budgetFor(input.diagnosis, 0).maxWallSeconds * 1000 - Date.now(),
   });
+  // The policy attempts a repair: the model loads now (seconds, from disk), beside the workspace, the quick-fixes
+  // and the flaky re-check, instead of at the first model call. The first chat reports any failure itself.
+  provider.preload?.(signal).catch(() => undefined);
   const baselineTests = await collectTestResults({ projectRoot: context.projectRoot, since: context.result.startedAt });
 
   const budgetFor = runBudget(config);

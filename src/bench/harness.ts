@@ -12,6 +12,7 @@ import { estimateTokens } from '../model/context-window.js';
 import { materialiseCase, type BenchCase } from './cases.js';
 import { fixCoverage, javaIdentifiers } from './fix-coverage.js';
 import { SCRIPTED_MODEL, startScriptedOllama } from './scripted-ollama.js';
+import { summariseCharges, type ModelCostRates, type ModelCostSample } from './model-cost.js';
 
 export const BENCH_GOALS = ['-o', '-q', 'verify'];
 /** Model calls an agent run may take: one session of agent.maxSteps (12) and a second, shorter one. */
@@ -32,6 +33,8 @@ export interface BenchOptions {
   agent?: boolean;
   repeat: number;
   scripted: boolean;
+  /** Scripted runs only: the server charges each call as llama.cpp's prompt cache does (model-cost.ts). */
+  modelCost?: ModelCostRates;
   /** Skip the plain-mvn timing (tests). */
   skipBaseline?: boolean;
   env?: NodeJS.ProcessEnv;
@@ -61,6 +64,8 @@ export interface BenchSample {
   error?: string;
   /** "Fix lines in prompt" (src/bench/fix-coverage.ts), for a case with a fix.patch. */
   fixInPrompt?: FixInPrompt;
+  /** With a cost model: what the server charged, and the run's own seconds without its waits. */
+  modelCost?: ModelCostSample;
 }
 
 export interface AgentSample {
@@ -194,7 +199,10 @@ async function runOnce(benchCase: BenchCase, options: BenchOptions): Promise<Ben
     const replies = options.agent ? (benchCase.agentReplies ?? []) : benchCase.replies;
     const server = options.host
       ? undefined
-      : await startScriptedOllama(replies, options.model ? { model: options.model } : {});
+      : await startScriptedOllama(replies, {
+          ...(options.model ? { model: options.model } : {}),
+          ...(options.modelCost ? { cost: options.modelCost } : {}),
+        });
     try {
       const host = options.host ?? server!.url;
       const args = [
@@ -219,7 +227,12 @@ async function runOnce(benchCase: BenchCase, options: BenchOptions): Promise<Ben
       );
       const exitCode = result.exitCode ?? -1;
       const record = parseRunRecordFromStdout(result.stdout);
-      const serverCalls = server ? { serverCalls: server.calls() } : {};
+      const serverCalls = {
+        ...(server ? { serverCalls: server.calls() } : {}),
+        ...(server && options.modelCost
+          ? { modelCost: summariseCharges(server.charges(), options.modelCost, ms / 1000) }
+          : {}),
+      };
       if (!record) {
         const why =
           exitCode === 0

@@ -21,6 +21,7 @@ import {
   type RecordedRequest,
   type ReplySpec,
 } from './recording-server.js';
+import { renderPromptAsModelReadsIt, totalSeconds, type CallCharge, type PromptCacheCost } from './model-cost.js';
 
 export {
   ReplyQueue,
@@ -48,6 +49,12 @@ export interface OllamaApiSettings {
   chunks?: number | undefined;
   tokenDelayMs?: number | undefined;
   version?: string | undefined;
+  /**
+   * Charge each call the way llama.cpp's prompt cache does (model-cost.ts): the response
+   * fields report the charge, and the server waits `rates.scale` times it. Without it every
+   * call reports a nominal microsecond and the whole prompt as evaluated.
+   */
+  cost?: PromptCacheCost | undefined;
 }
 
 export interface OllamaApiHandlers {
@@ -58,7 +65,7 @@ export interface OllamaApiHandlers {
 }
 
 export interface OllamaApiServer extends MockHandle {
-  /** The recorded /api/chat requests only. */
+  /** The recorded /api/chat requests that ask the model something (not those that only load it). */
   chatRequests(): RecordedRequest[];
   /** Model calls that got a completion. */
   answered(): number;
@@ -102,10 +109,21 @@ export async function startOllamaApiServer(
     if (settings.tools === false && offersTools(request)) {
       return sendJson(response, 400, { error: `registry.ollama.ai/library/${model} does not support tools` });
     }
+    const body = request.body as { stream?: boolean } | undefined;
+    // Nothing to read (Ollama's way to load a model ahead): loaded, no reply used.
+    if (isLoadRequest(request)) {
+      const charge = settings.cost?.load(model, windowOf(request));
+      if (charge) await pause(totalSeconds(charge) * settings.cost!.rates.scale * 1000);
+      return sendJson(response, 200, {
+        ...modelPiece(request, model, ''),
+        done: true,
+        done_reason: 'load',
+        ...(charge ? { load_duration: nanos(charge.loadSeconds), total_duration: nanos(totalSeconds(charge)) } : {}),
+      });
+    }
     const reply = handlers.reply(request);
     if (!reply) return sendJson(response, 500, { error: 'no scripted reply left' });
     answered += 1;
-    const body = request.body as { stream?: boolean } | undefined;
     const native = reply.toolCalls !== undefined && offersTools(request);
     const text = native || !reply.toolCalls ? reply.text : toolCallsAsText(reply);
     // Ollama sends tool calls whole, arguments as an object, in the message of one chunk.
@@ -116,15 +134,24 @@ export async function startOllamaApiServer(
           })),
         }
       : undefined;
+    const written = calls ? `${text}${calls.tool_calls.map((call) => JSON.stringify(call.function)).join('')}` : text;
+    const charge = settings.cost?.charge(model, renderPromptAsModelReadsIt(request.body), written, windowOf(request));
+    const scale = (settings.cost?.rates.scale ?? 0) * 1000;
+    if (charge) await pause((charge.loadSeconds + charge.promptSeconds) * scale);
+    const done = doneFields(request, text, charge);
     // Ollama streams unless the request says stream: false.
     if (body?.stream === false) {
+      if (charge) await pause(charge.outputSeconds * scale);
       const whole = modelPiece(request, model, text) as { message?: object };
       if (calls && whole.message) whole.message = { ...whole.message, ...calls };
-      return sendJson(response, 200, { ...whole, ...doneFields(request, text) });
+      return sendJson(response, 200, { ...whole, ...done });
     }
     response.writeHead(200, { 'Content-Type': 'application/x-ndjson' });
-    const delay = reply.tokenDelayMs ?? settings.tokenDelayMs ?? 0;
-    for (const piece of splitIntoPieces(text, reply.chunks ?? settings.chunks ?? 4)) {
+    const pieces = splitIntoPieces(text, reply.chunks ?? settings.chunks ?? 4);
+    const delay = charge
+      ? (charge.outputSeconds * scale) / pieces.length
+      : (reply.tokenDelayMs ?? settings.tokenDelayMs ?? 0);
+    for (const piece of pieces) {
       if (response.destroyed) return;
       response.write(`${JSON.stringify({ ...modelPiece(request, model, piece), done: false })}\n`);
       await pause(delay);
@@ -133,14 +160,21 @@ export async function startOllamaApiServer(
       response.write(
         `${JSON.stringify({ model, created_at: new Date().toISOString(), message: { role: 'assistant', content: '', ...calls }, done: false })}\n`,
       );
-    response.end(`${JSON.stringify({ ...modelPiece(request, model, ''), ...doneFields(request, text) })}\n`);
+    response.end(`${JSON.stringify({ ...modelPiece(request, model, ''), ...done })}\n`);
   }
 
   return {
     ...handle,
-    chatRequests: () => handle.requests.filter((request) => request.path === '/api/chat'),
+    chatRequests: () => handle.requests.filter((request) => request.path === '/api/chat' && !isLoadRequest(request)),
     answered: () => answered,
   };
+}
+
+/** A model call with nothing to read: an empty `messages` (or no `prompt`), sent to load the model. */
+export function isLoadRequest(request: RecordedRequest): boolean {
+  const body = request.body as { messages?: unknown; prompt?: unknown } | undefined;
+  if (request.path === '/api/chat') return Array.isArray(body?.messages) && body.messages.length === 0;
+  return request.path === '/api/generate' && (body?.prompt === undefined || body.prompt === '');
 }
 
 export function isModelCall(path: string): boolean {
@@ -198,7 +232,27 @@ function showResponse(settings: OllamaApiSettings) {
   };
 }
 
-function doneFields(request: RecordedRequest, text: string) {
+/** The request's `options.num_ctx`, if it names one. */
+function windowOf(request: RecordedRequest): number | undefined {
+  const window = (request.body as { options?: { num_ctx?: unknown } } | undefined)?.options?.num_ctx;
+  return typeof window === 'number' ? window : undefined;
+}
+
+const nanos = (seconds: number) => Math.round(seconds * 1e9);
+
+/** Ollama's closing fields; with a cost model, its charge (`prompt_eval_count` counts only evaluated tokens). */
+function doneFields(request: RecordedRequest, text: string, charge?: CallCharge) {
+  if (charge)
+    return {
+      done: true,
+      done_reason: 'stop',
+      total_duration: nanos(totalSeconds(charge)),
+      load_duration: nanos(charge.loadSeconds),
+      prompt_eval_count: charge.evaluatedTokens,
+      prompt_eval_duration: nanos(charge.promptSeconds),
+      eval_count: charge.outputTokens,
+      eval_duration: nanos(charge.outputSeconds),
+    };
   return {
     done: true,
     done_reason: 'stop',

@@ -3,6 +3,7 @@
  * that the benchmark measures mvnx (extraction, validation, verification, stop rules)
  * and not a model's mood; once the script has run out, the model has nothing to add.
  */
+import { PromptCacheCost, type CallCharge, type ModelCostRates } from './model-cost.js';
 import { ReplyQueue, startOllamaApiServer, type ScriptedReply } from './ollama-api-server.js';
 
 export interface ScriptedOllamaOptions {
@@ -14,6 +15,8 @@ export interface ScriptedOllamaOptions {
   exhaustedReply?: string;
   /** Pieces a streamed reply is cut into (default 8), as a real model streams tokens. */
   streamPieces?: number;
+  /** Charge calls as llama.cpp's prompt cache does (model-cost.ts). */
+  cost?: ModelCostRates;
 }
 
 export interface ScriptedOllama {
@@ -22,6 +25,8 @@ export interface ScriptedOllama {
   calls(): number;
   /** The chat requests' bodies, for checking what mvnx sent. */
   requests(): unknown[];
+  /** What each model call (loads included) was charged; empty without a cost model. */
+  charges(): CallCharge[];
   close(): Promise<void>;
 }
 
@@ -39,12 +44,14 @@ export async function startScriptedOllama(
     contextLength: options.contextLength ?? 32768,
     chunks: options.streamPieces ?? 8,
     version: '0.6.4-scripted',
+    cost: options.cost ? new PromptCacheCost(options.cost) : undefined,
   };
   const server = await startOllamaApiServer(settings, { reply: (request) => queue.take(request) ?? exhausted });
   return {
     url: server.url,
     calls: () => server.answered(),
     requests: () => server.chatRequests().map((request) => request.body),
+    charges: () => [...(settings.cost?.charges ?? [])],
     close: () => server.close(),
   };
 }

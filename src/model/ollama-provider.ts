@@ -59,6 +59,8 @@ export class OllamaProvider implements ModelProvider {
   private readonly healthTimeoutMs: number;
   private readonly health = new HealthGate((signal) => this.healthCheck(signal));
   private readonly tools = new ToolCallingMemory();
+  /** The largest num_ctx sent so far (contextWindowFor). */
+  private largestWindow = 0;
   private readonly transport: Transport;
 
   constructor(settings: ModelSettings, options: OllamaProviderOptions = {}) {
@@ -163,7 +165,13 @@ export class OllamaProvider implements ModelProvider {
           `The answer from ${call?.host ?? this.host} broke off before it was complete; the partial answer was dropped`,
           ollamaServeHint(),
         );
-      call?.end('answered', { promptTokens: final?.prompt_eval_count, completionTokens: final?.eval_count });
+      call?.end('answered', {
+        promptTokens: final?.prompt_eval_count,
+        completionTokens: final?.eval_count,
+        loadMs: nanosToMs(final?.load_duration),
+        promptEvalMs: nanosToMs(final?.prompt_eval_duration),
+        evalMs: nanosToMs(final?.eval_duration),
+      });
     } catch (error) {
       const failure = this.chatFailure(error, deadline, call?.host);
       call?.end(callOutcome(failure));
@@ -188,8 +196,24 @@ export class OllamaProvider implements ModelProvider {
     };
   }
 
+  async preload(signal?: AbortSignal): Promise<void> {
+    // The window a first repair prompt takes; the chats after it never send a smaller one.
+    const numCtx = this.contextWindowFor({ messages: [{ role: 'user', content: '' }] }, PRELOAD_PROMPT_TOKENS);
+    const deadline = createDeadline(this.settings.timeoutSeconds * 1000, signal);
+    // Straight to the first host, outside the health check and the host roster: a server that is down is the first
+    // chat's to report, and a failed load must not put a host into its cool-down.
+    const client = new Ollama({ host: this.host.split(',')[0]!, fetch: deadline.fetch });
+    await client.chat({
+      model: this.model,
+      messages: [],
+      stream: false,
+      ...(this.settings.keepAlive !== undefined ? { keep_alive: this.settings.keepAlive } : {}),
+      options: { temperature: this.settings.temperature, seed: this.settings.seed, num_ctx: numCtx },
+    });
+  }
+
   /** The window for this prompt; see context-window.ts for why it is sized per call. */
-  contextWindowFor(request: ChatRequest): number {
+  contextWindowFor(request: ChatRequest, atLeastPromptTokens = 0): number {
     const promptText = request.messages
       .map((message) => message.content + (message.toolCalls ? JSON.stringify(message.toolCalls) : ''))
       .join('\n');
@@ -197,7 +221,10 @@ export class OllamaProvider implements ModelProvider {
     const formatText =
       (request.format ? JSON.stringify(request.format) : '') + (request.tools ? JSON.stringify(request.tools) : '');
     // A few tokens of chat template per message.
-    const promptTokens = estimateTokens(promptText + formatText) + 8 * request.messages.length;
+    const promptTokens = Math.max(
+      atLeastPromptTokens,
+      estimateTokens(promptText + formatText) + 8 * request.messages.length,
+    );
     const caps = [this.contextLength, this.settings.numCtx].filter(
       (value): value is number => typeof value === 'number' && value > 0,
     );
@@ -209,7 +236,10 @@ export class OllamaProvider implements ModelProvider {
         `The prompt (about ${promptTokens} tokens) does not fit the context window of ${cap} tokens; send less source`,
       );
     }
-    return window;
+    // Never smaller than a window already sent: another num_ctx makes Ollama load the model
+    // again, and the prompt it had evaluated is lost with it.
+    this.largestWindow = Math.max(this.largestWindow, window);
+    return this.largestWindow;
   }
 
   private client(deadline: Deadline, events?: TrafficEvents): Ollama {
@@ -352,4 +382,16 @@ export function contextLengthOf(show: ShowResponse): number | undefined {
       return value;
   }
   return undefined;
+}
+
+/**
+ * Tokens a preload sizes the window for (8192 with the answer's room): every single-shot prompt and agent session
+ * of the bench fits it, so a run sends one num_ctx and Ollama never reloads the model for another; a bigger prompt
+ * still grows it.
+ */
+const PRELOAD_PROMPT_TOKENS = 6000;
+
+/** Ollama reports durations in nanoseconds; the run record keeps whole milliseconds. */
+function nanosToMs(nanos: number | undefined): number | undefined {
+  return typeof nanos === 'number' && Number.isFinite(nanos) ? Math.round(nanos / 1e6) : undefined;
 }

@@ -249,6 +249,7 @@ export function withRedaction(provider: ModelProvider, redactor: Redactor | Reda
     kind: provider.kind,
     model: provider.model,
     host: provider.host,
+    ...(provider.preload ? { preload: (signal?: AbortSignal) => provider.preload!(signal) } : {}),
     healthCheck: (signal) => provider.healthCheck(signal),
     chat: async (request: ChatRequest): Promise<ChatResult> => {
       const messages: ChatMessage[] = request.messages.map((message) => ({

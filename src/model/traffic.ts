@@ -28,9 +28,20 @@ export interface ModelRequestRecord {
   waits?: BusyWait[];
   /** Hosts skipped during this call, with why. */
   failedHosts?: { host: string; reason: string }[];
+  /** The server's own counters (Ollama): prompt tokens it evaluated (after what its cache held), tokens written. */
   promptTokens?: number;
   completionTokens?: number;
+  /** The server's own durations (Ollama): loading the model, evaluating the prompt, writing the answer. */
+  loadMs?: number;
+  promptEvalMs?: number;
+  evalMs?: number;
 }
+
+/** What the server reported about one answered call. */
+export type ServerCounters = Pick<
+  ModelRequestRecord,
+  'promptTokens' | 'completionTokens' | 'loadMs' | 'promptEvalMs' | 'evalMs'
+>;
 
 export class ModelTraffic {
   readonly requests: ModelRequestRecord[] = [];
@@ -107,10 +118,13 @@ export class ModelCall implements TrafficEvents {
 
   end(
     outcome: ModelRequestRecord['outcome'],
-    tokens: { promptTokens?: number | undefined; completionTokens?: number | undefined } = {},
+    counters: { [K in keyof ServerCounters]?: number | undefined } = {},
   ): void {
     const waitedMs = this.waits.reduce((sum, wait) => sum + wait.ms, 0);
     const discarded = this.traffic.discardedWhy(this.attempt);
+    const reported = Object.fromEntries(
+      Object.entries(counters).filter((entry): entry is [string, number] => typeof entry[1] === 'number'),
+    ) as ServerCounters;
     this.traffic.requests.push({
       ...(this.attempt !== undefined ? { attempt: this.attempt } : {}),
       host: this.host,
@@ -120,8 +134,7 @@ export class ModelCall implements TrafficEvents {
       outcome,
       ...(this.waits.length > 0 ? { waitedMs, waits: this.waits } : {}),
       ...(this.failedHosts.length > 0 ? { failedHosts: this.failedHosts } : {}),
-      ...(tokens.promptTokens !== undefined ? { promptTokens: tokens.promptTokens } : {}),
-      ...(tokens.completionTokens !== undefined ? { completionTokens: tokens.completionTokens } : {}),
+      ...reported,
       ...(discarded !== undefined ? { discarded } : {}),
     });
   }

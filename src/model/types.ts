@@ -89,6 +89,12 @@ export interface ModelProvider {
    * (agent mode) take the smaller of this and the configured window.
    */
   modelContextTokens?(): number | undefined;
+  /**
+   * Asks the server to load the model now (Ollama: a chat with no messages, keep_alive and
+   * the num_ctx the first call will send), so the load overlaps other work; resolves when
+   * it is loaded. A failure is the caller's to ignore: the first chat says it again.
+   */
+  preload?(signal?: AbortSignal): Promise<void>;
 }
 
 export interface ModelSettings {

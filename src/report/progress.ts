@@ -1,4 +1,8 @@
 import { Listr, ListrLogger, PRESET_TIMER, ProcessOutput, type ListrTaskWrapper } from 'listr2';
+import { TokenMeter } from './token-meter.js';
+
+/** In CI, at most one line per this many milliseconds on what the model is writing. */
+export const PLAIN_TOKEN_LINE_MS = 10_000;
 
 /**
  * What the repair shows while it works. All of it goes to stderr, so that
@@ -9,7 +13,10 @@ export interface Progress {
   run<T>(title: string, work: () => Promise<T>): Promise<T>;
   /** A new step began: "attempt 2 (model): verifying". */
   step(title: string): void;
-  /** Streamed model tokens: shown live on a TTY, dropped in plain mode. */
+  /**
+   * Streamed model tokens: on a TTY one live line (tokens so far, the rate, the last words); in plain mode one
+   * line every PLAIN_TOKEN_LINE_MS at most, with the count and the rate.
+   */
   tokens(text: string): void;
   /** A line worth keeping: the outcome of an attempt. */
   note(line: string): void;
@@ -33,6 +40,8 @@ export function createProgress(options: { interactive: boolean; stream?: NodeJS.
 /** CI, pipes and non-TTY output: one plain line per step, no cursor movement. */
 class PlainProgress implements Progress {
   private readonly startedAt = Date.now();
+  private meter = new TokenMeter();
+  private lastTokenLineAt = Date.now();
 
   constructor(private readonly stream: NodeJS.WritableStream) {}
 
@@ -42,10 +51,17 @@ class PlainProgress implements Progress {
   }
 
   step(title: string): void {
+    this.meter = new TokenMeter();
+    this.lastTokenLineAt = Date.now();
     this.line(title);
   }
 
-  tokens(): void {}
+  tokens(text: string): void {
+    this.meter.add(text);
+    if (Date.now() - this.lastTokenLineAt < PLAIN_TOKEN_LINE_MS) return;
+    this.lastTokenLineAt = Date.now();
+    this.line(`the model is writing: ${this.meter.describe()}`);
+  }
 
   note(line: string): void {
     this.line(line);
@@ -63,6 +79,7 @@ class ListrProgress implements Progress {
   private task: AnyTask | undefined;
   private stepTitle = '';
   private tail = '';
+  private meter = new TokenMeter();
 
   constructor(private readonly stream: NodeJS.WriteStream) {}
 
@@ -97,10 +114,12 @@ class ListrProgress implements Progress {
   step(title: string): void {
     this.stepTitle = title;
     this.tail = '';
+    this.meter = new TokenMeter();
     if (this.task) this.task.title = title;
   }
 
   tokens(text: string): void {
+    this.meter.add(text);
     this.tail = (this.tail + text).slice(-200);
     const lastLine = (
       this.tail
@@ -110,7 +129,7 @@ class ListrProgress implements Progress {
     )
       .trim()
       .slice(0, 60);
-    if (this.task) this.task.title = lastLine ? `${this.stepTitle}: ${lastLine}` : this.stepTitle;
+    if (this.task) this.task.title = `${this.stepTitle}: ${this.meter.describe()}${lastLine ? ` · ${lastLine}` : ''}`;
   }
 
   note(line: string): void {

@@ -16,6 +16,7 @@ import type { ServerResponse } from 'node:http';
 import {
   DEFAULT_MOCK_MODEL,
   hasModel,
+  isLoadRequest,
   isModelCall,
   modelOf,
   modelPiece,
@@ -85,6 +86,8 @@ export async function startOllamaMock(script: MockScript = {}): Promise<OllamaMo
     intercept: async (request, response) => {
       if (script.hang === true || (script.hang === 'chat' && isModelCall(request.path))) return true;
       if (!isModelCall(request.path)) return false;
+      // Loading the model ahead reads nothing and takes no scripted reply: the server answers it.
+      if (isLoadRequest(request) && !script.busy) return false;
       if (script.failIfCalled) fail(`${request.path} was called although the script says failIfCalled`);
       // Not pulled, or tools offered to a model without them: the server's own refusal.
       if (!hasModel(models(), modelOf(request))) return false;

@@ -55,14 +55,18 @@ describe('agent mode', () => {
       const recordDir = path.join(copy.root, '.mvnx/runs', run.record!.runId);
       // The prompt file holds the last request as sent: it carries what the tools found, from the real files.
       const lastPrompt = await readFile(path.join(recordDir, 'attempt-1.prompt.txt'), 'utf8');
-      expect(lastPrompt).toContain('## What you found so far');
+      // One conversation: what the tools found, the hypothesis as the model's own call, nothing rebuilt.
+      expect(lastPrompt).toContain('## Tools, and the states they can be used in');
       expect(lastPrompt).toContain('assertEquals(90, new Discount().apply(100, 10));');
       expect(lastPrompt).toContain('return price - price * percent / 10;');
       expect(lastPrompt).toContain(`${MAIN} is owned by team-payments`);
-      expect(lastPrompt).toContain('## Your hypothesis\n\napply() divides by 10 instead of 100');
+      expect(lastPrompt).toContain(
+        '[tool call] express_hypothesis {"hypothesis":"apply() divides by 10 instead of 100',
+      );
       const log = await readFile(path.join(recordDir, 'attempt-1.agent-log.txt'), 'utf8');
       expect(log).toContain('run_tests cannot be used while understanding the failure');
-      // The plugin's tool is offered natively from the collect state on, not before.
+      // Every tool (the plugin's among them) is offered natively on every call, in one order: the
+      // definitions at the top of the prompt never change; each answer says which are usable now.
       const offered = mock
         .chatRequests()
         .map((request) =>
@@ -70,8 +74,8 @@ describe('agent mode', () => {
             (tool) => tool.function.name,
           ),
         );
-      expect(offered[0]).not.toContain('who_owns');
-      expect(offered[5]).toContain('who_owns');
+      expect(offered[0]).toContain('who_owns');
+      for (const tools of offered) expect(tools).toEqual(offered[0]);
       expect(run.record?.attempts[0]?.agent).toMatchObject({
         stop: 'fix-verified',
         steps: 7,

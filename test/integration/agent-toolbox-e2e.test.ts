@@ -135,22 +135,38 @@ async function expectToolboxRun(root: string, replies: ScriptedReply[], mode: 'n
   return run;
 }
 
+/** Per request, the tools its last message says are usable now (the opening message for the first request). */
+function usableNow(requests: { body: unknown }[]): string[][] {
+  return requests.map((request) => {
+    const messages = (request.body as { messages: { content: string }[] }).messages;
+    const text = messages.length === 2 ? messages[1]!.content : messages.at(-1)!.content;
+    return /Tools you can use now: (.*?)\.(?: |$)/m.exec(text)?.[1]?.split(', ') ?? [];
+  });
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
 describe('the agent toolbox', () => {
   it('through native tool calls: every new tool, a failed fix, collect_more_information, then two candidates in one write_fix where only the second verifies', async () => {
     const replies = toolboxSession(native);
     mock = await startOllamaMock({ replies });
     const root = await cartProject(CONFIG);
     await expectToolboxRun(root, replies, 'native');
-    // The tools offered follow the state: no write_fix while understanding, collect_more_information only after a failed fix.
+    // Every tool is offered on every call (the definitions never change); the tools usable now follow the state:
+    // no write_fix while understanding, collect_more_information only after a failed fix.
     const offered = mock
       .chatRequests()
       .map((request) =>
         ((request.body as { tools?: { function: { name: string } }[] }).tools ?? []).map((tool) => tool.function.name),
       );
-    expect(offered[0]).not.toContain('write_fix');
-    expect(offered[5]).toContain('write_fix');
-    expect(offered[5]).not.toContain('collect_more_information');
-    expect(offered[6]).toContain('collect_more_information');
+    for (const tools of offered) expect(tools).toEqual(offered[0]);
+    const usable = usableNow(mock.chatRequests());
+    expect(usable[0]).not.toContain('write_fix');
+    expect(usable[5]).toContain('write_fix');
+    expect(usable[5]).not.toContain('collect_more_information');
+    expect(usable[6]).toContain('collect_more_information');
   });
 
   it('through text when the server refuses native tools: the same session, read from JSON in the replies, and the refusal in the run record', async () => {
@@ -239,16 +255,19 @@ describe('command tools', () => {
           (tool) => tool.function.name,
         ),
       );
-    expect(offered[0]).not.toContain('units_lint');
-    expect(offered[1]).not.toContain('units_lint');
-    expect(offered[2]).toContain('units_lint');
+    for (const tools of offered) expect(tools).toContain('units_lint');
+    const usable = usableNow(mock.chatRequests());
+    expect(usable[0]).not.toContain('units_lint');
+    expect(usable[1]).not.toContain('units_lint');
+    expect(usable[2]).toContain('units_lint');
     // The analyser's report, read from its XML, reached the model with the path corrected and relative to the project.
     const fourth = mock.chatRequests()[3]!.body as { messages: { role: string; content: string }[] };
-    expect(fourth.messages.at(-1)).toEqual({
-      role: 'tool',
-      content: `(mvnx corrected your call: file "Cart.java" → "${CART}")\n${CART}:17: euro amount added to a cents total: convert it with Money.toCents (EuroAsCents)`,
-      tool_name: 'units_lint',
-    });
+    expect(fourth.messages.at(-1)).toMatchObject({ role: 'tool', tool_name: 'units_lint' });
+    expect(fourth.messages.at(-1)!.content).toMatch(
+      new RegExp(
+        `^${escapeRegExp(`(mvnx corrected your call: file "Cart.java" → "${CART}")\n${CART}:17: euro amount added to a cents total: convert it with Money.toCents (EuroAsCents)`)}\n\nState: `,
+      ),
+    );
     expect(run.record?.sandbox?.kind).toBe('bwrap');
   });
 
@@ -266,8 +285,8 @@ describe('command tools', () => {
     const run = await runMvnx(root, ['-o', '-B', '-q', 'test', `--mvnx-host=${mock.url}`, '--mvnx-json']);
     expect(run.record?.status).toBe('fixed');
     const second = mock.chatRequests()[1]!.body as { messages: { role: string; content: string }[] };
-    expect(second.messages.at(-1)?.content).toBe(
-      'spotbugs_advisor: spotbugs-not-installed is not installed here (not found on PATH); use the other tools',
+    expect(second.messages.at(-1)?.content).toMatch(
+      /^spotbugs_advisor: spotbugs-not-installed is not installed here \(not found on PATH\); use the other tools\n\nState: /,
     );
   });
 });

@@ -20,7 +20,6 @@ const INPUT: AgentTurnInput = {
   history: [{ n: 1, outcome: 'build-failed', reason: 'still fails' }],
   editFormat: 'diff',
   mode: 'text',
-  state: 'collect',
   tools: [
     {
       name: 'read_range',
@@ -30,14 +29,23 @@ const INPUT: AgentTurnInput = {
     },
     { name: 'write_fix', description: 'try fixes', parameters: '{"patch"?: string}', states: ['collect', 'fix'] },
   ],
-  hypothesis: 'apply() divides by 10',
-  facts: [
-    { call: 'read_range {"file":"A.java","start":1}', output: 'A'.repeat(4000) },
-    { call: 'read_range {"file":"B.java","start":1}', output: 'B'.repeat(4000) },
+  opening: { state: 'understand', tools: ['read_range'], stepsLeft: 10 },
+  exchanges: [
+    {
+      tool: 'read_range',
+      args: { file: 'A.java', start: 1 },
+      result: 'A'.repeat(4000),
+      after: { state: 'understand', tools: ['read_range'], stepsLeft: 9 },
+    },
+    {
+      tool: 'read_range',
+      args: { file: 'B.java', start: 1 },
+      said: 'Reading B.\n{"tool": "read_range", "args": {"file": "B.java", "start": 1}}',
+      result: 'B'.repeat(4000),
+      after: { state: 'collect', tools: ['read_range', 'write_fix'], stepsLeft: 8 },
+    },
+    { tool: 'read_range', args: { file: 'C.java', start: 1 }, result: 'C'.repeat(2000) },
   ],
-  fixesTried: [{ summary: 'step 3, fix 1 (A.java)', outcome: 'built, still fails' }],
-  last: { tool: 'read_range', args: { file: 'C.java', start: 1 }, result: 'C'.repeat(2000) },
-  stepsLeft: 7,
   contextTokens: 32_000,
   answerTokens: 1000,
 };
@@ -46,35 +54,63 @@ const tokens = (messages: { content: string }[]) =>
   messages.reduce((sum, message) => sum + estimateTokens(message.content) + 8, 0);
 
 describe('buildAgentTurn', () => {
-  it('puts role, goals, answer format and edit format in the system message, and the situation in sections after it', () => {
-    const { messages, droppedFacts } = buildAgentTurn(INPUT);
+  it('opens with role, goals, both formats and the guidelines, then the failure, the tools and the opening state', () => {
+    const { messages, droppedFacts } = buildAgentTurn({ ...INPUT, guidelines: 'Prefer records.' });
     expect(droppedFacts).toBe(0);
-    expect(messages.map((message) => message.role)).toEqual(['system', 'user', 'assistant', 'user']);
+    expect(messages.map((message) => message.role)).toEqual([
+      'system',
+      'user',
+      'assistant',
+      'user',
+      'assistant',
+      'user',
+      'assistant',
+      'user',
+    ]);
     const system = messages[0]!.content;
     expect(system.indexOf('You are mvnx')).toBe(0);
-    for (const heading of ['## Goals', '## How to answer', '## The fix (each patch of write_fix)'])
+    for (const heading of ['## Goals', '## How to answer', '## The fix (each patch of write_fix)', 'Prefer records.'])
       expect(system).toContain(heading);
-    const situation = messages[1]!.content;
+    const opening = messages[1]!.content;
     const order = [
       '## Build failure',
       '## Earlier attempts that did not work',
-      '## What you found so far',
-      '## Your hypothesis',
-      '## Fixes tried',
-      '## State: collect what the fix needs',
-      'You have 7 tool calls left.',
+      '## Tools, and the states they can be used in',
+      'State: understand the failure. Tools you can use now: read_range. You have 10 tool calls.',
     ];
-    const positions = order.map((heading) => situation.indexOf(heading));
+    const positions = order.map((heading) => opening.indexOf(heading));
     expect(positions.every((position) => position >= 0)).toBe(true);
     expect([...positions].sort((a, b) => a - b)).toEqual(positions);
-    expect(situation).toContain('- read_range {"file": string, "start": integer}: lines of a file');
-    expect(messages[2]!.content).toBe('{"tool":"read_range","args":{"file":"C.java","start":1}}');
-    expect(messages[3]!.content.startsWith('Result of read_range:\nCCC')).toBe(true);
+    expect(opening).toContain(
+      '- read_range {"file": string, "start": integer}: lines of a file (understand, collect, fix)',
+    );
+    expect(messages[2]!.content).toBe('{"tool":"read_range","args":{"file":"A.java","start":1}}');
+    expect(messages[3]!.content).toBe(
+      `Result of read_range:\n${'A'.repeat(4000)}\n\nState: understand the failure. Tools you can use now: read_range. 9 tool calls left. Answer with one JSON tool call.`,
+    );
+    // What the model wrote goes back as it wrote it.
+    expect(messages[4]!.content).toBe(INPUT.exchanges[1]!.said);
+    expect(messages[5]!.content).toContain(
+      'State: collect what the fix needs. Tools you can use now: read_range, write_fix.',
+    );
+    // The newest answer has no standing yet: the session adds it when it asks the next turn.
+    expect(messages[7]!.content).toBe(`Result of read_range:\n${'C'.repeat(2000)}`);
   });
 
-  it('in native mode lists tools by name only and gives the last call as a tool call and a tool message', () => {
-    const { messages } = buildAgentTurn({ ...INPUT, mode: 'native', last: { ...INPUT.last!, id: 'call_3' } });
-    expect(messages[1]!.content).toContain('- read_range: lines of a file');
+  it('the turns before stay as they were: a new exchange only appends', () => {
+    const before = buildAgentTurn({ ...INPUT, exchanges: INPUT.exchanges.slice(0, 2) }).messages;
+    const after = buildAgentTurn(INPUT).messages;
+    expect(after.slice(0, before.length)).toEqual(before);
+  });
+
+  it('in native mode lists tools by name and states, and gives each call as a tool call and a tool message', () => {
+    const { messages } = buildAgentTurn({
+      ...INPUT,
+      mode: 'native',
+      exchanges: [{ ...INPUT.exchanges[2]!, id: 'call_3' }],
+    });
+    expect(messages[1]!.content).toContain('- read_range (understand, collect, fix)');
+    expect(messages[1]!.content).not.toContain('lines of a file');
     expect(messages[2]).toEqual({
       role: 'assistant',
       content: '',
@@ -84,37 +120,32 @@ describe('buildAgentTurn', () => {
     expect(messages[0]!.content).toContain('Call exactly one of the tools you are offered');
   });
 
-  it('leaves the edit format out while no write_fix is offered', () => {
-    const { messages } = buildAgentTurn({ ...INPUT, state: 'understand', tools: [INPUT.tools[0]!] });
-    expect(messages[0]!.content).not.toContain('## The fix');
-  });
-
-  it('fits the context window by dropping the oldest gathered output first, keeping its call listed', () => {
+  it('fits the context window by dropping the oldest tool output first, keeping its call', () => {
     const full = tokens(buildAgentTurn(INPUT).messages);
     const window = full + INPUT.answerTokens - 500;
     const { messages, droppedFacts } = buildAgentTurn({ ...INPUT, contextTokens: window });
     expect(droppedFacts).toBe(1);
-    expect(messages[1]!.content).toContain(
-      '### read_range {"file":"A.java","start":1}\n(output left out to fit the context window; call the tool again if you need it)',
+    expect(messages[2]!.content).toBe('{"tool":"read_range","args":{"file":"A.java","start":1}}');
+    expect(messages[3]!.content).toContain(
+      'Result of read_range:\n(output left out to fit the context window; call the tool again if you need it)',
     );
-    expect(messages[1]!.content).toContain('B'.repeat(4000));
+    expect(messages[5]!.content).toContain('B'.repeat(4000));
     expect(tokens(messages) + INPUT.answerTokens).toBeLessThanOrEqual(window);
   });
 
-  it('cuts the last result when dropping every gathered output is not enough', () => {
+  it('cuts the last result when dropping every earlier output is not enough', () => {
     const bare = tokens(
       buildAgentTurn({
         ...INPUT,
-        facts: INPUT.facts.map((fact) => ({
-          ...fact,
-          output: '(output left out to fit the context window; call the tool again if you need it)',
+        exchanges: INPUT.exchanges.map((exchange, index) => ({
+          ...exchange,
+          result: index < 2 ? '(output left out to fit the context window; call the tool again if you need it)' : '',
         })),
-        last: { ...INPUT.last!, result: '' },
       }).messages,
     );
     const { messages, droppedFacts } = buildAgentTurn({ ...INPUT, contextTokens: bare + INPUT.answerTokens + 300 });
     expect(droppedFacts).toBe(2);
-    expect(messages[3]!.content).toContain('... (cut to fit the context window)');
-    expect(messages[3]!.content.length).toBeLessThan(2000);
+    expect(messages[7]!.content).toContain('... (cut to fit the context window)');
+    expect(messages[7]!.content.length).toBeLessThan(2000);
   });
 });

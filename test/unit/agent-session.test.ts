@@ -12,7 +12,8 @@ import { buildAgentTurn } from '../../src/model/prompts/index.js';
 import { ModelCallError } from '../../src/model/errors.js';
 import { runAgentSession, ToolCallingRefused, type FixTrial } from '../../src/repair/agent/agent-session.js';
 import { fixCandidates } from '../../src/repair/agent/tools/write-fix.js';
-import { toolsAllowedIn } from '../../src/repair/agent/toolbox.js';
+import { allToolNames, toolsAllowedIn } from '../../src/repair/agent/toolbox.js';
+import { renderPromptAsModelReadsIt, sharedPrefixShare } from '../../src/bench/model-cost.js';
 import type { AgentTool } from '../../src/plugins/contracts.js';
 
 let mock: OllamaMock | undefined;
@@ -112,10 +113,11 @@ async function session(replies: ScriptedReply[], options: Options = {}) {
       return (options.trial ?? failing)(candidates);
     },
   });
-  // What each turn told the model about its last call: the tool message (native) or the user message after the call (text).
+  // What each turn told the model about its last call: the tool message (native) or the user message after the call
+  // (text), without the line on where the session stands that ends it.
   for (const request of mock.chatRequests().slice(1)) {
     const messages = (request.body as { messages: { role: string; content: string }[] }).messages;
-    results.push(messages.at(-1)!.content);
+    results.push(messages.at(-1)!.content.replace(/\n\nState: [^\n]*$/, ''));
   }
   return { result, results, tried };
 }
@@ -170,15 +172,13 @@ describe('runAgentSession', () => {
       collect_more_information: 1,
     });
     expect(tried).toEqual([[`${call('write_fix')}\n${PATCH}`], [PATCH, PATCH_2]]);
-    expect(results[0]).toBe(
-      'Result of look_at_file:\ncontents of A.java\n\n(state: understand; answer with one JSON tool call)',
-    );
+    expect(results[0]).toBe('Result of look_at_file:\ncontents of A.java');
     expect(results[3]).toContain('Fix 1: built, still fails: x\nNone passed.');
     expect(result.modelCalls).toBe(7);
     expect(result.mode).toBe('text');
   });
 
-  it('rebuilds the prompt every turn: earlier outputs are gathered facts, the fixes tried are listed, the state shows its tools', async () => {
+  it('only appends: each request is the one before it, its own turn and the answer ending with the state', async () => {
     await session([
       call('look_at_file', { file: 'A.java' }),
       call('express_hypothesis', { hypothesis: 'h' }),
@@ -186,20 +186,48 @@ describe('runAgentSession', () => {
       `${call('write_fix')}\n${PATCH}`,
       call('give_up'),
     ]);
-    const user = (index: number) =>
-      (mock!.chatRequests()[index]!.body as { messages: { role: string; content: string }[] }).messages[1]!.content;
-    expect(user(0)).toContain(
-      '## State: understand the failure\n\nTools you can use now:\n- look_at_file {"file": string, "line"?: integer}: look at a file\n- express_hypothesis {"hypothesis": string}',
+    const requests = mock!
+      .chatRequests()
+      .map((request) => (request.body as { messages: { role: string; content: string }[] }).messages);
+    expect(requests.map((messages) => messages.length)).toEqual([2, 4, 6, 8, 10]);
+    for (let index = 1; index < requests.length; index++)
+      expect(requests[index]!.slice(0, -2)).toEqual(requests[index - 1]);
+    // Every tool once, with its states, at the top: a state change adds a line at the end instead.
+    expect(requests[0]![1]!.content).toContain(
+      '## Tools, and the states they can be used in\n\n- look_at_file {"file": string, "line"?: integer}: look at a file (understand, collect, fix)',
     );
-    expect(user(0)).not.toContain('write_fix');
-    expect(user(3)).toContain('## What you found so far\n\n### look_at_file {"file":"A.java"}\ncontents of A.java');
-    expect(user(3)).toContain('## Your hypothesis\n\nh');
-    expect(user(4)).toContain('## Fixes tried\n\n- step 4, fix 1 (A.java): built, still fails: x');
-    expect(user(4)).toContain('## State: fix: your last fix did not pass');
-    // Each request holds system, the situation, and the last exchange only: no growing transcript.
-    expect(mock!.chatRequests().map((request) => (request.body as { messages: unknown[] }).messages.length)).toEqual([
-      2, 4, 4, 4, 4,
-    ]);
+    expect(requests[0]![1]!.content).toContain(
+      'State: understand the failure. Tools you can use now: look_at_file, express_hypothesis, give_up. You have 10 tool calls.',
+    );
+    // The model's own words go back as its turn.
+    expect(requests[1]![2]).toEqual({ role: 'assistant', content: call('look_at_file', { file: 'A.java' }) });
+    expect(requests[2]!.at(-1)!.content).toBe(
+      'Result of express_hypothesis:\nNoted. Now collect what the fix needs, then call write_fix.\n\nState: collect what the fix needs. Tools you can use now: look_at_file, run_tests, express_hypothesis, discard_hypothesis, write_fix, give_up. 8 tool calls left. Answer with one JSON tool call.',
+    );
+    expect(requests[4]!.at(-1)!.content).toContain('Fix 1: built, still fails: x');
+    expect(requests[4]!.at(-1)!.content).toContain('State: fix (your last fix did not pass).');
+  });
+
+  it('every request after the first keeps at least 90% of the one before it as its prefix, as the model reads it', async () => {
+    for (const mode of ['text', 'native'] as const) {
+      await session(
+        [
+          mode === 'native' ? native('look_at_file', { file: 'A.java' }) : call('look_at_file', { file: 'A.java' }),
+          call('express_hypothesis', { hypothesis: 'h' }),
+          call('look_at_file', { file: 'B.java' }),
+          `${call('write_fix')}\n${PATCH}`,
+          call('look_at_file', { file: 'C.java' }),
+          call('give_up'),
+        ],
+        { mode },
+      );
+      const read = mock!.chatRequests().map((request) => renderPromptAsModelReadsIt(request.body));
+      const shares = read.slice(1).map((text, index) => sharedPrefixShare(read[index]!, text));
+      expect(shares.length).toBe(5);
+      for (const share of shares) expect(share).toBeGreaterThanOrEqual(0.9);
+      await mock!.close();
+      mock = undefined;
+    }
   });
 
   it('takes native tool calls, answers with a tool message, and falls back to reading the text when no call came', async () => {
@@ -221,7 +249,8 @@ describe('runAgentSession', () => {
     expect(second.messages.at(-2)!.tool_calls).toEqual([
       { function: { name: 'look_at_file', arguments: { file: 'A.java' } } },
     ]);
-    expect(second.tools.map((tool) => tool.function.name)).toEqual(['look_at_file', 'express_hypothesis', 'give_up']);
+    // Every tool is offered in every state, in one order: the definitions the template puts at the top never change.
+    expect(second.tools.map((tool) => tool.function.name)).toEqual(allToolNames([LOOK, BUILD]));
     expect(result.mode).toBe('native');
   });
 
@@ -269,7 +298,7 @@ describe('runAgentSession', () => {
       call('give_up'),
     ]);
     expect(results[0]).toContain(
-      '\nrun_tests cannot be used while understanding the failure. You can use: look_at_file, express_hypothesis, give_up.\n',
+      '\nrun_tests cannot be used while understanding the failure. You can use: look_at_file, express_hypothesis, give_up.',
     );
     expect(results[1]).toMatch(/\nwrite_fix cannot be used while understanding the failure/);
     expect(result.stop).toBe('gave-up');

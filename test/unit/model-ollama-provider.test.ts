@@ -175,6 +175,32 @@ describe('OllamaProvider chat', () => {
     expect(sent).toEqual([8192, 16384, 8192]);
   });
 
+  it('never sends a smaller num_ctx than before: another window makes Ollama load the model again', async () => {
+    const server = await startMock({ replies: ['a', 'b', 'c'], contextLength: 32768 });
+    const provider = new OllamaProvider(settings(server.url));
+    const sized = (chars: number): ChatRequest => ({ messages: [{ role: 'user', content: 'x'.repeat(chars) }] });
+    await provider.chat(sized(100));
+    await provider.chat(sized(20_000));
+    await provider.chat(sized(100));
+    const sent = server.chatRequests().map((r) => (r.body as { options: { num_ctx: number } }).options.num_ctx);
+    expect(sent).toEqual([4096, 8192, 8192]);
+  });
+
+  it('preloads the model with an empty chat, keep_alive and the num_ctx the first call then sends too', async () => {
+    const server = await startMock({ replies: ['a'] });
+    const provider = new OllamaProvider(settings(server.url, { keepAlive: '10m' }));
+    await provider.preload();
+    await provider.chat(ask);
+    const [load, chat] = server.requests
+      .filter((r) => r.path === '/api/chat')
+      .map((r) => r.body as Record<string, unknown>);
+    expect(server.chatRequests()).toHaveLength(1);
+    expect(load).toMatchObject({ model: 'qwen2.5-coder:7b', messages: [], keep_alive: '10m', stream: false });
+    expect((load!.options as { num_ctx: number }).num_ctx).toBe((chat!.options as { num_ctx: number }).num_ctx);
+    // The load used no scripted reply: the chat got the first.
+    expect(server.answered()).toBe(1);
+  });
+
   it('refuses a prompt that cannot fit the window instead of letting Ollama truncate it', async () => {
     const server = await startMock({ replies: ['never'] });
     const error = await failure(

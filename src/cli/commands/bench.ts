@@ -5,12 +5,14 @@ import { loadBenchCases } from '../../bench/cases.js';
 import { runBench } from '../../bench/harness.js';
 import { rebuildFirstPrompt } from '../../bench/rebuild-prompt.js';
 import { formatAgentTable, formatBenchTable } from '../../bench/table.js';
+import { formatModelCostTable } from '../../bench/model-cost-table.js';
+import { parseModelCost, type ModelCostRates } from '../../bench/model-cost.js';
 import { formatDepUpdateTable, loadDepUpdateCases, runDepUpdateBench } from '../../bench/dep-updates.js';
 import { MvnxError } from '../../shared/errors.js';
 import { helpAsked, parseSubcommandArgs, type SubcommandOption, type SubcommandSpec } from '../subcommand-args.js';
 
 const USAGE =
-  'usage: mvnx bench [--host URL --model NAME] [--agent] [--edit-format diff|search-replace|json] [--repeat N] [--cases DIR] [--only NAME[,NAME...]] [--json] [--dep-updates]';
+  'usage: mvnx bench [--host URL --model NAME] [--agent] [--edit-format diff|search-replace|json] [--repeat N] [--cases DIR] [--only NAME[,NAME...]] [--json] [--dep-updates] [--model-cost prompt=T/S,output=T/S,load=S[,scale=N]]';
 
 interface BenchArgs {
   host?: string;
@@ -22,6 +24,7 @@ interface BenchArgs {
   json: boolean;
   agent: boolean;
   depUpdates: boolean;
+  modelCost?: ModelCostRates;
 }
 
 const ARGS = {
@@ -37,6 +40,7 @@ const ARGS = {
     json: { type: 'boolean' },
     agent: { type: 'boolean' },
     'dep-updates': { type: 'boolean' },
+    'model-cost': { type: 'string' },
   },
 } satisfies SubcommandSpec<Record<string, SubcommandOption>>;
 
@@ -55,6 +59,7 @@ function parseBenchArgs(args: string[]): BenchArgs {
     parsed.host = values.host;
   }
   if (values.model !== undefined) parsed.model = values.model;
+  if (values['model-cost'] !== undefined) parsed.modelCost = parseModelCost(values['model-cost']);
   const format = values['edit-format'];
   if (format !== undefined) {
     if (format !== 'diff' && format !== 'search-replace' && format !== 'json')
@@ -80,6 +85,8 @@ function parseBenchArgs(args: string[]): BenchArgs {
     throw new MvnxError('mvnx bench: --edit-format needs --host (scripted replies are fixed text)');
   if (parsed.model && !parsed.host)
     throw new MvnxError('mvnx bench: --model needs --host (scripted runs answer as qwen2.5-coder:7b)');
+  if (parsed.modelCost && parsed.host)
+    throw new MvnxError('mvnx bench: --model-cost charges the scripted server; a real model at --host charges itself');
   return parsed;
 }
 
@@ -93,7 +100,7 @@ function defaultCasesDir(cwd: string): string {
 export async function run(args: string[], io: { cwd: string; env: NodeJS.ProcessEnv }): Promise<number> {
   if (helpAsked(ARGS, args)) {
     process.stdout.write(
-      `${USAGE}\nRuns mvnx on every case under bench/cases and prints a markdown table. Without --host each case's scripted replies stand in for the model.\n--agent: agent mode for every model attempt (quick-fixers off); the table gives steps, tool calls per tool, model calls and the fix rate per case. Scripted, only cases with agentReplies run.\n`,
+      `${USAGE}\nRuns mvnx on every case under bench/cases and prints a markdown table. Without --host each case's scripted replies stand in for the model.\n--model-cost prompt=60,output=8,load=6: the scripted server charges each call as llama.cpp's prompt cache does (only tokens after the prefix it still holds are evaluated) and a second table gives per case the tokens sent, evaluated and written, model and Maven seconds; scale=N makes it wait N real seconds per charged second (default 0).\n--agent: agent mode for every model attempt (quick-fixers off); the table gives steps, tool calls per tool, model calls and the fix rate per case. Scripted, only cases with agentReplies run.\n`,
     );
     return 0;
   }
@@ -127,10 +134,12 @@ export async function run(args: string[], io: { cwd: string; env: NodeJS.Process
     ...(options.model ? { model: options.model } : {}),
     ...(options.editFormat ? { editFormat: options.editFormat } : {}),
     ...(options.agent ? { agent: true } : {}),
+    ...(options.modelCost ? { modelCost: options.modelCost } : {}),
     onProgress: (line) => process.stderr.write(`mvnx bench: ${line}\n`),
     rebuildPrompt: rebuildFirstPrompt,
   });
   const table = options.agent ? formatAgentTable(results) : formatBenchTable(results);
-  process.stdout.write(options.json ? `${JSON.stringify(results, null, 2)}\n` : `${table}\n`);
+  const costTable = options.modelCost ? `\n\n${formatModelCostTable(results, options.modelCost)}` : '';
+  process.stdout.write(options.json ? `${JSON.stringify(results, null, 2)}\n` : `${table}${costTable}\n`);
   return 0;
 }

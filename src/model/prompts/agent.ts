@@ -1,13 +1,15 @@
 /**
- * The agent's prompt, rebuilt for every turn from sections (as RepairAgent does): its
- * role and goals, the failure, the current state and that state's tools, what it has
- * gathered, its hypothesis, the fixes it tried and how they ended, and its last call
- * with the result. A small model then always sees the whole situation at the end of a
- * short prompt instead of a transcript that grows until the window truncates it.
+ * The agent's prompt: one conversation that only grows. Its first two messages are fixed
+ * for the whole session (role, goals, how to answer, the edit format, the guidelines;
+ * then the failure, the earlier attempts, every tool with the states it may be used in,
+ * and the opening state); each call then appends the model's own turn and the answer to
+ * it, which ends with the state, the tools usable now and the calls left. Nothing near the
+ * top changes from one call to the next, so a server that keeps the evaluated prompt of
+ * the model (llama.cpp under Ollama) evaluates only the new exchange each turn.
  *
- * The prompt is trimmed to the context window: the oldest gathered tool output goes
- * first (its call stays listed, so the model can ask again), then the last result is
- * shortened. A pure function, like the single-shot repair prompt.
+ * The prompt is trimmed to the context window: the oldest tool output goes first (its
+ * call stays, so the model can ask again), then the last result is shortened; only then
+ * does the top change. A pure function, like the single-shot repair prompt.
  */
 import type { Diagnostic } from '../../diagnose/types.js';
 import { charsForTokens, estimateTokens } from '../context-window.js';
@@ -48,6 +50,21 @@ export interface LastCall {
   result: string;
 }
 
+/** Where the session stood when a turn was asked: its state, the tools usable in it, the calls left. */
+export interface TurnStanding {
+  state: AgentPromptState;
+  tools: string[];
+  stepsLeft: number;
+}
+
+/** One call of the conversation and the answer to it, as sent from then on. */
+export interface AgentExchange extends LastCall {
+  /** What the model wrote (text mode), sent back as its own turn; without it, the call as JSON. */
+  said?: string;
+  /** Where the session stood after the call: fixed once the next turn is asked. */
+  after?: TurnStanding;
+}
+
 export interface AgentTurnInput {
   diagnostics: Diagnostic[];
   /** Earlier attempts of this repair (single-shot or agent) that did not work. */
@@ -56,15 +73,12 @@ export interface AgentTurnInput {
   editFormat: EditFormat;
   /** native: the tools go to the server and calls come back as tool calls; text: one JSON object per answer. */
   mode: 'native' | 'text';
-  state: AgentPromptState;
-  /** The tools of the current state. */
+  /** Every tool of the session, in a fixed order, with the states it may be used in. */
   tools: AgentToolDescription[];
-  hypothesis?: string;
-  /** Tool outputs gathered before the last call, oldest first. */
-  facts: GatheredFact[];
-  fixesTried: TriedFix[];
-  last?: LastCall;
-  stepsLeft: number;
+  /** Where the session stood at its first call. */
+  opening: TurnStanding;
+  /** Every call so far and the answer to it, oldest first. */
+  exchanges: AgentExchange[];
   /** The model's context window in tokens, and what to keep free for its answer. */
   contextTokens: number;
   answerTokens: number;
@@ -74,7 +88,7 @@ export interface AgentTurnInput {
 
 export interface AgentTurn {
   messages: ChatMessage[];
-  /** Gathered outputs left out to fit the window. */
+  /** Tool outputs left out to fit the window. */
   droppedFacts: number;
 }
 
@@ -108,100 +122,108 @@ or several different fixes as "patches" (a fix that changes two files is one pat
 const STATE_NAMES: Record<AgentPromptState, string> = {
   understand: 'understand the failure',
   collect: 'collect what the fix needs',
-  fix: 'fix: your last fix did not pass',
+  fix: 'fix (your last fix did not pass)',
 };
 
 const DROPPED_OUTPUT = '(output left out to fit the context window; call the tool again if you need it)';
 
 export function buildAgentTurn(input: AgentTurnInput): AgentTurn {
-  const system = systemText(input);
-  const facts = [...input.facts];
-  let lastResult = input.last?.result ?? '';
-  let dropped = 0;
-  const assemble = (): ChatMessage[] => [
-    { role: 'system', content: system },
-    { role: 'user', content: situation(input, facts) },
-    ...lastExchange(input, lastResult),
+  const opening: ChatMessage[] = [
+    { role: 'system', content: systemText(input) },
+    { role: 'user', content: openingText(input) },
   ];
+  const exchanges = [...input.exchanges];
+  let dropped = 0;
+  const assemble = (): ChatMessage[] => [...opening, ...exchanges.flatMap((exchange) => render(input, exchange))];
   const cost = (messages: ChatMessage[]) =>
     messages.reduce((sum, message) => sum + estimateTokens(message.content) + 8, 0) +
     (input.toolTokens ?? 0) +
     input.answerTokens;
 
   let messages = assemble();
-  // Oldest output first: what the model read long ago matters least now.
-  for (let index = 0; index < facts.length && cost(messages) > input.contextTokens; index++) {
-    if (facts[index]!.output === DROPPED_OUTPUT) continue;
-    facts[index] = { call: facts[index]!.call, output: DROPPED_OUTPUT };
+  // Oldest output first: what the model read long ago matters least now. The last result stays whole here.
+  for (let index = 0; index < exchanges.length - 1 && cost(messages) > input.contextTokens; index++) {
+    if (exchanges[index]!.result === DROPPED_OUTPUT) continue;
+    exchanges[index] = { ...exchanges[index]!, result: DROPPED_OUTPUT };
     dropped++;
     messages = assemble();
   }
   const over = cost(messages) - input.contextTokens;
-  if (over > 0 && lastResult.length > 0) {
-    const keep = Math.max(200, lastResult.length - charsForTokens(over) - 100);
-    lastResult = `${lastResult.slice(0, keep)}\n... (cut to fit the context window)`;
+  const last = exchanges.at(-1);
+  if (over > 0 && last && last.result.length > 0) {
+    const keep = Math.max(200, last.result.length - charsForTokens(over) - 100);
+    exchanges[exchanges.length - 1] = {
+      ...last,
+      result: `${last.result.slice(0, keep)}\n... (cut to fit the context window)`,
+    };
     messages = assemble();
   }
   return { messages, droppedFacts: dropped };
 }
 
+/** Fixed for the session: the edit format is there from the start, so offering write_fix later changes nothing. */
 function systemText(input: AgentTurnInput): string {
-  const writes = input.tools.some((tool) => tool.name === 'write_fix');
   return [
     AGENT_ROLE,
     AGENT_GOALS,
     input.mode === 'text' ? TEXT_ANSWER : NATIVE_ANSWER,
-    ...(writes ? [`## The fix (each patch of write_fix)\n\n${EDIT_FORMAT_INSTRUCTIONS[input.editFormat]}`] : []),
+    `## The fix (each patch of write_fix)\n\n${EDIT_FORMAT_INSTRUCTIONS[input.editFormat]}`,
     ...(input.guidelines?.trim() ? [`${GUIDELINES_HEADING}\n${input.guidelines.trim()}`] : []),
   ].join('\n\n');
 }
 
-function situation(input: AgentTurnInput, facts: GatheredFact[]): string {
+function openingText(input: AgentTurnInput): string {
   const sections = [`## Build failure\n\n${failureSection(input.diagnostics, renderDiagnostic, input.contextTokens)}`];
   if (input.history.length > 0) {
     sections.push(
       `## Earlier attempts that did not work\n\n${input.history.map((a) => `- attempt ${a.n}: ${a.outcome}${a.reason ? `: ${a.reason}` : ''}`).join('\n')}`,
     );
   }
-  if (facts.length > 0)
-    sections.push(
-      `## What you found so far\n\n${facts.map((fact) => `### ${fact.call}\n${fact.output}`).join('\n\n')}`,
-    );
-  if (input.hypothesis) sections.push(`## Your hypothesis\n\n${input.hypothesis}`);
-  if (input.fixesTried.length > 0)
-    sections.push(`## Fixes tried\n\n${input.fixesTried.map((fix) => `- ${fix.summary}: ${fix.outcome}`).join('\n')}`);
   const tools = input.tools
-    .map((tool) =>
-      input.mode === 'text'
-        ? `- ${tool.name} ${tool.parameters}: ${tool.description}`
-        : `- ${tool.name}: ${tool.description}`,
-    )
+    .map((tool) => {
+      const states = `(${tool.states.join(', ')})`;
+      return input.mode === 'text'
+        ? `- ${tool.name} ${tool.parameters}: ${tool.description} ${states}`
+        : `- ${tool.name} ${states}`;
+    })
     .join('\n');
-  sections.push(`## State: ${STATE_NAMES[input.state]}\n\nTools you can use now:\n${tools}`);
+  sections.push(`## Tools, and the states they can be used in\n\n${tools}`);
   sections.push(
-    input.last
-      ? `You have ${input.stepsLeft} tool calls left.`
-      : `You have ${input.stepsLeft} tool calls. Start by understanding the failure.`,
+    `${standingLine(input.opening)} You have ${input.opening.stepsLeft} tool calls. Start by understanding the failure.`,
   );
   return sections.join('\n\n');
 }
 
-/** The last call and its result, as the model's own turn and the answer to it. */
-function lastExchange(input: AgentTurnInput, result: string): ChatMessage[] {
-  const last = input.last;
-  if (!last) return [];
+function standingLine(standing: TurnStanding): string {
+  return `State: ${STATE_NAMES[standing.state]}. Tools you can use now: ${standing.tools.join(', ')}.`;
+}
+
+/** One call as the model's own turn, and the answer to it ending with where the session stands. */
+function render(input: AgentTurnInput, exchange: AgentExchange): ChatMessage[] {
+  const after = exchange.after
+    ? `\n\n${standingLine(exchange.after)} ${exchange.after.stepsLeft} tool calls left.`
+    : '';
   if (input.mode === 'native') {
-    const call: ToolCall = { ...(last.id ? { id: last.id } : {}), name: last.tool, arguments: last.args };
+    const call: ToolCall = {
+      ...(exchange.id ? { id: exchange.id } : {}),
+      name: exchange.tool,
+      arguments: exchange.args,
+    };
     return [
-      { role: 'assistant', content: '', toolCalls: [call] },
-      { role: 'tool', content: result, toolName: last.tool, ...(last.id ? { toolCallId: last.id } : {}) },
+      { role: 'assistant', content: exchange.said ?? '', toolCalls: [call] },
+      {
+        role: 'tool',
+        content: `${exchange.result}${after}`,
+        toolName: exchange.tool,
+        ...(exchange.id ? { toolCallId: exchange.id } : {}),
+      },
     ];
   }
   return [
-    { role: 'assistant', content: JSON.stringify({ tool: last.tool, args: last.args }) },
+    { role: 'assistant', content: exchange.said ?? JSON.stringify({ tool: exchange.tool, args: exchange.args }) },
     {
       role: 'user',
-      content: `Result of ${last.tool}:\n${result}\n\n(state: ${input.state}; answer with one JSON tool call)`,
+      content: `Result of ${exchange.tool}:\n${exchange.result}${after}${after ? ' Answer with one JSON tool call.' : ''}`,
     },
   ];
 }

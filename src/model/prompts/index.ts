@@ -21,6 +21,7 @@ export {
   AGENT_GOALS,
   AGENT_ROLE,
   buildAgentTurn,
+  type AgentExchange,
   type AgentPromptState,
   type AgentToolDescription,
   type AgentTurn,
@@ -28,5 +29,6 @@ export {
   type GatheredFact,
   type LastCall,
   type TriedFix,
+  type TurnStanding,
 } from './agent.js';
 export { failureSection, FAILURE_SHARE, MAX_CONTEXT_FAILURES, MAX_FULL_FAILURES } from './failure-section.js';

@@ -8,6 +8,8 @@
  * the context pieces are packed by tier and relevance (context-pack.ts), whole methods or
  * nothing, and what was left out is named; earlier diffs (newest first) fill what is left.
  * The system message lists the files shown, which are the files the model may edit.
+ * Order: what one run's calls share first (rules, files, failure, code, answer format), the
+ * earlier attempts last, so each call's prompt begins with the one before it.
  */
 import type { Diagnostic } from '../../diagnose/types.js';
 import { DEFAULT_ANSWER_TOKENS, estimateTokens } from '../context-window.js';
@@ -109,15 +111,17 @@ export function composeRepairPrompt(input: RepairPromptInput): RepairPrompt {
     diffs.set(attempt.n, fenced);
   }
 
+  // What stays the same from one attempt to the next comes first and the earlier attempts last, so the
+  // next call's prompt starts with this one's and a server's prompt cache evaluates only what is new.
   const sections = [failure, code.text || '## Code\n\n(no source could be read for this failure)'];
   if (pack.omitted.length > 0) sections.push(omittedSection(pack.omitted));
+  sections.push(format);
   if (history.length > 0) {
     const attempts = history.map((attempt) =>
       [renderAttempt(attempt), diffs.get(attempt.n)].filter(Boolean).join('\n'),
     );
     sections.push(`## Earlier attempts that did not work (do not repeat them)\n\n${attempts.join('\n\n')}`);
   }
-  sections.push(format);
   const system = [SYSTEM_PROMPT, editableFilesSection(code.files, editable, onTestSide), guidelines]
     .filter(Boolean)
     .join('\n\n');

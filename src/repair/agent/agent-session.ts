@@ -1,8 +1,9 @@
 /**
  * One agent session: the model moves through understand -> collect -> fix (toolbox.ts),
  * one tool call per model call, until a fix passes, it stops itself, or a guard stops
- * it. Every turn's prompt is rebuilt from the session's memory (gathered facts,
- * hypothesis, fixes tried, the last call and its result), not appended to a transcript.
+ * it. The prompt is one conversation that only grows (model/prompts/agent.ts): each call
+ * and its answer are appended, the answer ending with the state and the calls left, so a
+ * server's prompt cache reuses everything sent before.
  *
  * Calls come natively (the server's tool calls) or as JSON in the text; either way they
  * go through the middleware, which corrects names and arguments and says so in one line.
@@ -61,12 +62,15 @@ const STATE_NAMES: Record<AgentState, string> = {
 };
 
 export async function runAgentSession(input: AgentSessionInput): Promise<AgentSessionResult> {
+  const everyTool = allToolNames(input.tools);
   const memory: TurnMemory = {
     mode: input.mode,
     state: 'understand',
     facts: [],
     fixesTried: [],
-    tools: [],
+    tools: everyTool.map((name) => describe(name, input.tools)),
+    opening: { state: 'understand', tools: toolsAllowedIn('understand', input.tools), stepsLeft: input.maxSteps },
+    exchanges: [],
     stepsLeft: input.maxSteps,
   };
   const steps: AgentStep[] = [];
@@ -80,6 +84,8 @@ export async function runAgentSession(input: AgentSessionInput): Promise<AgentSe
   let modeNote: string | undefined;
   /** Whether `memory.last` was a reading tool, whose output becomes a gathered fact once the next call comes. */
   let lastIsFact = false;
+  /** What the model wrote for the call being answered (text mode): sent back as its own turn. */
+  let said: string | undefined;
 
   const end = (stop: AgentStop): AgentSessionResult => ({
     stop,
@@ -99,6 +105,7 @@ export async function runAgentSession(input: AgentSessionInput): Promise<AgentSe
         output: memory.last.result,
       });
     memory.last = last;
+    memory.exchanges.push({ ...last, ...(said !== undefined ? { said } : {}) });
     lastIsFact = isFact;
     log.push(`### mvnx answered\n${last.result}`);
   };
@@ -107,11 +114,13 @@ export async function runAgentSession(input: AgentSessionInput): Promise<AgentSe
   while (steps.length < input.maxSteps) {
     if (input.deadline !== undefined && Date.now() > input.deadline) return end('time-limit');
     const allowed = toolsAllowedIn(memory.state, input.tools);
-    memory.tools = allowed.map((name) => describe(name, input.tools));
     memory.stepsLeft = input.maxSteps - steps.length;
+    // The answer to the last call ends with where the session now stands; fixed from here on.
+    const latest = memory.exchanges.at(-1);
+    if (latest && !latest.after) latest.after = { state: memory.state, tools: allowed, stepsLeft: memory.stepsLeft };
     let reply: AgentModelReply;
     try {
-      reply = await ask(input, memory, allowed, log, modelCalls === 0 && log.length === 0);
+      reply = await ask(input, memory, everyTool, log, modelCalls === 0 && log.length === 0);
     } catch (error) {
       if (!(error instanceof ToolCallingRefused) || memory.mode === 'text') throw error;
       memory.mode = 'text';
@@ -120,6 +129,7 @@ export async function runAgentSession(input: AgentSessionInput): Promise<AgentSe
       continue;
     }
     modelCalls++;
+    said = memory.mode === 'text' && reply.text.trim() !== '' ? reply.text : undefined;
     log.push(`### model (step ${steps.length + 1}, ${memory.state})\n${renderReply(reply)}`);
     const parsed = interpret(reply);
     input.onStep?.(
@@ -280,10 +290,11 @@ export async function runAgentSession(input: AgentSessionInput): Promise<AgentSe
   return end('step-limit');
 }
 
+/** One turn; native mode offers every tool, always in the same order, so the tool definitions never change. */
 async function ask(
   input: AgentSessionInput,
   memory: TurnMemory,
-  allowed: string[],
+  offered: string[],
   log: string[],
   first: boolean,
 ): Promise<AgentModelReply> {
@@ -291,7 +302,7 @@ async function ask(
   if (first) log.push(messages.map((message) => `### ${message.role}\n${message.content}`).join('\n\n'));
   const specs =
     memory.mode === 'native'
-      ? allowed.map((name) => {
+      ? offered.map((name) => {
           const tool = signatureOf(name, input.tools)!;
           return toolSpec(name, tool.description, tool.parameters);
         })

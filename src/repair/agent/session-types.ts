@@ -3,7 +3,14 @@
  * the ports of a fix's trial), what each step and each fix tried did, the memory a turn's
  * prompt is rebuilt from, and the session's result.
  */
-import type { AgentToolDescription, GatheredFact, LastCall, TriedFix } from '../../model/prompts/index.js';
+import type {
+  AgentExchange,
+  AgentToolDescription,
+  GatheredFact,
+  LastCall,
+  TriedFix,
+  TurnStanding,
+} from '../../model/prompts/index.js';
 import type { ChatMessage, ToolCall, ToolSpec } from '../../model/types.js';
 import { type AgentState, type AgentTool, type AgentToolContext } from '../../plugins/contracts.js';
 
@@ -50,7 +57,12 @@ export class ToolCallingRefused extends Error {}
 export interface TurnMemory {
   mode: 'native' | 'text';
   state: AgentState;
+  /** Every tool of the session in a fixed order: the prompt lists them once, the server gets them all. */
   tools: AgentToolDescription[];
+  /** Where the session stood at its first call. */
+  opening: TurnStanding;
+  /** The conversation so far: every call and its answer, oldest first; a turn only appends. */
+  exchanges: AgentExchange[];
   hypothesis?: string;
   facts: GatheredFact[];
   fixesTried: TriedFix[];

@@ -173,8 +173,20 @@ async function unlessUnavailable<T>(work: Promise<T>, health: Promise<unknown> |
 
 const SUMMARY_LIMIT = 600;
 
-export function renderMessages(messages: readonly { role: string; content: string }[]): string {
-  return messages.map((m) => `### ${m.role}\n${m.content}`).join('\n\n');
+/** Every message under its role; a native tool call as `[tool call] name {arguments}`, as the agent's log writes it. */
+export function renderMessages(
+  messages: readonly {
+    role: string;
+    content: string;
+    toolCalls?: readonly { name: string; arguments: Record<string, unknown> }[];
+  }[],
+): string {
+  return messages
+    .map((m) => {
+      const calls = (m.toolCalls ?? []).map((call) => `[tool call] ${call.name} ${JSON.stringify(call.arguments)}`);
+      return `### ${m.role}\n${[m.content, ...calls].filter((part) => part !== '').join('\n')}`;
+    })
+    .join('\n\n');
 }
 
 /** The model's prose, outside its code blocks: kept for a human, never trusted. */

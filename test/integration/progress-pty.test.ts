@@ -1,0 +1,39 @@
+/**
+ * The live line while the model writes, on a real terminal: the built progress display
+ * run under `script` (a pty), so listr2 renders as it does for a developer.
+ */
+import { describe, expect, it } from 'vitest';
+import { execa } from 'execa';
+import { fileURLToPath } from 'node:url';
+
+const progressModule = fileURLToPath(new URL('../../dist/report/progress.js', import.meta.url));
+
+describe('progress on a terminal', () => {
+  it('shows one live line with the tokens so far and the rate while the model writes', async () => {
+    const program = [
+      `const { createProgress } = await import(${JSON.stringify(progressModule)});`,
+      'const progress = createProgress({ interactive: true });',
+      "await progress.run('repairing', async () => {",
+      "  progress.step('attempt 1: asking the model');",
+      '  for (let i = 0; i < 30; i++) {',
+      "    progress.tokens('token ');",
+      '    await new Promise((resolve) => setTimeout(resolve, 60));',
+      '  }',
+      '});',
+    ].join('\n');
+    const file = fileURLToPath(new URL('../../dist/progress-pty-probe.mjs', import.meta.url));
+    const { writeFile, rm } = await import('node:fs/promises');
+    await writeFile(file, program);
+    try {
+      // A pty of its own, 200 columns wide (script's has none when the tests have no terminal).
+      const run = await execa('script', ['-qec', `stty cols 200 rows 40; node ${file}`, '/dev/null'], {
+        reject: false,
+        env: { TERM: 'xterm' },
+      });
+      expect(run.exitCode, run.stdout).toBe(0);
+      expect(run.stdout).toMatch(/attempt 1: asking the model: \d+ tokens, \d+\.\d tokens\/s · token/);
+    } finally {
+      await rm(file, { force: true });
+    }
+  }, 60_000);
+});
