@@ -87,7 +87,11 @@ export class RunRecorder {
       const making = `${recorder.dir}.${process.pid}.tmp`;
       await mkdir(making, { recursive: true });
       await markOwner(making, start ? redaction.redactDeep({ ...start }) : {});
-      await rename(making, recorder.dir);
+      await rename(making, recorder.dir).catch(async (error: NodeJS.ErrnoException) => {
+        // The run's folder exists already (a record reopened to be written again): it keeps what it holds.
+        await rm(making, { recursive: true, force: true });
+        if (error.code !== 'ENOTEMPTY' && error.code !== 'EEXIST') throw error;
+      });
     });
     return recorder;
   }

@@ -153,7 +153,7 @@ describe('knownKeysAt', () => {
   it('finds the keys through lists, optionals, defaults, prefaults, unions and nullables', () => {
     expect(knownKeysAt(configSchema, [])).toEqual(top);
     expect(knownKeysAt(configSchema, ['rules', 0])).toContain('paths');
-    expect(knownKeysAt(configSchema, ['rules', 0, 'publish'])).toEqual(['merge']);
+    expect(knownKeysAt(configSchema, ['rules', 0, 'publish'])).toEqual(['merge', 'updateBranch']);
     expect(knownKeysAt(configSchema, ['guidelines'])).toEqual(['file']);
     expect(knownKeysAt(z.object({ part: z.object({ a: z.string(), b: z.number() }).nullable() }), ['part'])).toEqual([
       'a',
