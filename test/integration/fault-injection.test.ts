@@ -157,9 +157,14 @@ it.each(Object.keys(boundaries))(
     expect(await mvnxFolders(scratch)).toEqual([]);
     expect(ignore(await copy.snapshot())).toEqual(ignore(before));
 
-    const latest = (await readFile(path.join(runs, 'latest'), 'utf8')).trim();
-    const latestFile = path.join(runs, latest, 'run.json');
-    expect(parseRunRecord(await readFile(latestFile, 'utf8'), latestFile).runId).toBe(latest);
+    // `latest` names the newest finished run (issue 49): none when the next build passed and the killed run never
+    // finished; when it is there, it names a whole record.
+    const latest = (await readFile(path.join(runs, 'latest'), 'utf8').catch(() => undefined))?.trim();
+    if (run.exitCode !== 0) expect(latest, run.stderr).toBeDefined();
+    if (latest !== undefined) {
+      const latestFile = path.join(runs, latest, 'run.json');
+      expect(parseRunRecord(await readFile(latestFile, 'utf8'), latestFile).runId).toBe(latest);
+    }
     const killedFile = path.join(runs, killedRun, 'run.json');
     const killedRecord = parseRunRecord(await readFile(killedFile, 'utf8'), killedFile);
     expect(killedRecord).toMatchObject({

@@ -32,11 +32,17 @@ async function failingServer(chat: 'html-500' | 'hold'): Promise<{ url: string; 
     if (request.url === '/api/tags') return json({ models: [{ name: 'qwen2.5-coder:7b', model: 'qwen2.5-coder:7b' }] });
     if (request.url === '/api/show')
       return json({ capabilities: ['completion', 'tools'], model_info: { 'qwen2.context_length': 32768 } });
-    chats++;
-    if (chat === 'hold') return undefined;
-    response.statusCode = 500;
-    response.setHeader('content-type', 'text/html');
-    response.end(ERROR_PAGE);
+    const body: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => body.push(chunk));
+    request.on('end', () => {
+      // A load request (no messages: mvnx loads the model ahead, issue 42) is not a chat the repair waits on.
+      const messages = (JSON.parse(Buffer.concat(body).toString('utf8') || '{}') as { messages?: unknown[] }).messages;
+      if (messages?.length) chats++;
+      if (chat === 'hold') return;
+      response.statusCode = 500;
+      response.setHeader('content-type', 'text/html');
+      response.end(ERROR_PAGE);
+    });
     return undefined;
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -138,12 +138,13 @@ describe('a TMPDIR that fills up during verification', () => {
   it.skipIf(!process.getuid || process.getuid() !== 0)(
     'stops the run with a reason of its own: the fix is not blamed and no other candidate is tried',
     async () => {
-      // 32 KB left: the workspace copy fits, the patched build's class files do not.
+      // 48 KB left: the workspace copy and the run's owner markers (a 4 KB page each on tmpfs) fit, the patched
+      // build's class files do not.
       const small = path.join(scratch, 'small');
       await mkdir(small);
       await execa('mount', ['-t', 'tmpfs', '-o', 'size=200k', 'tmpfs', small]);
       try {
-        await execa('dd', ['if=/dev/zero', `of=${path.join(small, 'fill')}`, 'bs=1k', 'count=168']);
+        await execa('dd', ['if=/dev/zero', `of=${path.join(small, 'fill')}`, 'bs=1k', 'count=152']);
         const root = await compileErrorProject();
         const run = await mvnx(root, ['-o', '-B', '-q', 'verify', '--mvnx-json'], small);
         const record = JSON.parse(run.stdout.trim().split('\n').at(-1)!) as {

@@ -79,7 +79,10 @@ describe('one Maven run per candidate, end to end (calc: Surefire from pluginMan
     // The failing test passed first; addsTwoNumbers, which ran after it in the same run, now fails.
     expect(regression!.stages?.map((s) => [s.name, s.exitCode, s.failingFirst])).toEqual([['full', 1, 'passed']]);
     expect(regression!.reason).toBe('broke tests that passed before: com.acme.calc.CalculatorTest#addsTwoNumbers');
-    expect(fix!.stages?.map((s) => [s.name, s.exitCode, s.failingFirst])).toEqual([['full', 0, 'passed']]);
+    expect(fix!.stages?.map((s) => [s.name, s.exitCode, s.failingFirst])).toEqual([
+      ['full', 0, 'passed'],
+      ['behaviour-probe', 0, undefined],
+    ]);
     expect(fix!.verdict?.args).toContain('verify');
     expect(record.status).toBe('fixed');
 
@@ -187,7 +190,10 @@ describe('one Maven run on other pom shapes (verification session, real Maven)',
 
     const fixed = await session.verify(edit(source.replace('int result = a + b;', 'int result = a * b;')), diagnosis);
     expect(fixed.outcome).toBe('verified');
-    expect(fixed.stages.map((s) => [s.name, s.exitCode, s.failingFirst])).toEqual([['full', 0, 'passed']]);
+    expect(fixed.stages.map((s) => [s.name, s.exitCode, s.failingFirst])).toEqual([
+      ['full', 0, 'passed'],
+      ['behaviour-probe', 0, undefined],
+    ]);
     const ranFixed = await collectTestResults({ projectRoot: session.workspace.root });
     expect(ranFixed.map((t) => `${t.className}#${t.method}:${t.status}`).sort()).toEqual([
       'com.acme.calc.CalculatorTest#addsTwoNumbers:passed',
@@ -271,7 +277,10 @@ describe('one Maven run on other pom shapes (verification session, real Maven)',
 
     const fixed = await session.verify(edit(source.replace('int result = a + b;', 'int result = a * b;')), diagnosis);
     expect(fixed.outcome).toBe('verified');
-    expect(fixed.stages.map((s) => [s.name, s.exitCode, s.failingFirst])).toEqual([['full', 0, 'passed']]);
+    expect(fixed.stages.map((s) => [s.name, s.exitCode, s.failingFirst])).toEqual([
+      ['full', 0, 'passed'],
+      ['behaviour-probe', 0, undefined],
+    ]);
     expect(fixed.verdict?.args).toEqual(
       expect.arrayContaining([
         '-Djunit.jupiter.testclass.order.default=mvnx.FailingFirstOrder',

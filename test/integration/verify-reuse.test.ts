@@ -176,7 +176,10 @@ describe("verification that reuses the user's build (real Maven)", () => {
     const result = await session.verify(fix, diagnosis);
 
     expect(result.outcome).toBe('verified');
-    expect(result.stages.map((s) => [s.name, s.exitCode, s.failingFirst])).toEqual([['full', 0, 'passed']]);
+    expect(result.stages.map((s) => [s.name, s.exitCode, s.failingFirst])).toEqual([
+      ['full', 0, 'passed'],
+      ['behaviour-probe', 0, undefined],
+    ]);
     expect(result.verdict).toMatchObject({ scope: 'affected', testsFromYourBuild: ['util', 'core', 'app'] });
     expect(result.verdict!.args).toEqual(
       expect.arrayContaining([
