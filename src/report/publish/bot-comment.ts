@@ -4,13 +4,12 @@
  * GET/POST /repos/{o}/{r}/issues/{n}/comments, PATCH /repos/{o}/{r}/issues/comments/{id}
  * (docs.github.com/rest/issues/comments); the pull request found by GET /repos/{o}/{r}/pulls?head=owner:branch.
  */
-import { newOctokit, type Octokit } from '../octokit.js';
+import { githubOctokit } from './github-requests.js';
 import { redact } from '../../model/redact.js';
-import { fetchWithTimeout } from '../review/plan.js';
 import type { RunRecord } from '../run-record.js';
 import type { BotPullRequest } from './bot-pull-request.js';
 import type { ForgeTarget } from './forge.js';
-import { rateLimitedFetch, type RateLimitOptions } from './rate-limit.js';
+import type { RateLimitOptions } from './rate-limit.js';
 import { diffStats } from './publish-text.js';
 
 export const BOT_COMMENT_MARKER = '<!-- mvnx:update-branch -->';
@@ -27,14 +26,7 @@ export async function githubBotComments(
   target: ForgeTarget,
   options: { userAgent: string; rateLimit?: RateLimitOptions },
 ): Promise<BotComments> {
-  const quiet = () => undefined;
-  const octokit: Octokit = await newOctokit({
-    auth: target.token,
-    baseUrl: target.apiUrl,
-    userAgent: options.userAgent,
-    log: { debug: quiet, info: quiet, warn: quiet, error: quiet },
-    request: { fetch: rateLimitedFetch(fetchWithTimeout(20_000), options.rateLimit) },
-  });
+  const octokit = await githubOctokit(target, options);
   const [owner, repo] = target.project.split('/') as [string, string];
   return {
     async pull(bot) {

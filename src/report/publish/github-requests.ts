@@ -38,18 +38,27 @@ const ENABLE_AUTO_MERGE = `mutation($pullRequestId: ID!, $mergeMethod: PullReque
   }
 }`;
 
-export async function githubClient(
+/** Octokit for the forge target: its token and API, mvnx's user agent, a timeout and the rate limit; quiet. */
+export async function githubOctokit(
   target: ForgeTarget,
   options: { userAgent: string; timeoutMs?: number; rateLimit?: RateLimitOptions },
-): Promise<ForgeClient> {
+): Promise<Octokit> {
+  // Octokit logs failed requests itself; mvnx says it once, in its own line.
   const quiet = () => undefined;
-  const octokit: Octokit = await newOctokit({
+  return newOctokit({
     auth: target.token,
     baseUrl: target.apiUrl,
     userAgent: options.userAgent,
     log: { debug: quiet, info: quiet, warn: quiet, error: quiet },
     request: { fetch: rateLimitedFetch(fetchWithTimeout(options.timeoutMs ?? 20_000), options.rateLimit) },
   });
+}
+
+export async function githubClient(
+  target: ForgeTarget,
+  options: { userAgent: string; timeoutMs?: number; rateLimit?: RateLimitOptions },
+): Promise<ForgeClient> {
+  const octokit = await githubOctokit(target, options);
   const [owner, repo] = target.project.split('/') as [string, string];
   const at = { owner, repo };
 
