@@ -17,6 +17,7 @@ import { maskCommentsAndLiterals } from '../../java/index.js';
 import type { FileChange } from '../../patch/types.js';
 import { describeValue, literalsIn, type ConstantValue } from './constant-value.js';
 import type { BehaviourCall, BehaviourPlan } from './behaviour-plan.js';
+import { splitTopLevel } from './java-arguments.js';
 import { isMainJava } from './oracle-inputs.js';
 
 export interface ProbeAnswers {
@@ -247,20 +248,7 @@ function closing(masked: string, open: number, up: string, down: string): number
   return masked.length;
 }
 
+/** The arguments of the call whose `(` ends just before `open` (to the end of the text when it is never closed). */
 function splitArguments(text: string, masked: string, open: number): string[] {
-  const close = closing(masked, open, '(', ')');
-  const out: string[] = [];
-  let depth = 0;
-  let start = open;
-  for (let at = open; at < close; at++) {
-    const char = masked[at];
-    if (char === '(' || char === '[' || char === '{') depth++;
-    else if (char === ')' || char === ']' || char === '}') depth--;
-    else if (char === ',' && depth === 0) {
-      out.push(text.slice(start, at));
-      start = at + 1;
-    }
-  }
-  out.push(text.slice(start, close));
-  return out;
+  return splitTopLevel(text, masked, open, closing(masked, open, '(', ')'));
 }

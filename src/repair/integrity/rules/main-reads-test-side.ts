@@ -15,6 +15,7 @@ import { maskCommentsAndLiterals } from '../../../java/index.js';
 import type { FileChange } from '../../../patch/types.js';
 import { oneLine } from '../assertions.js';
 import { memberAt, parsedJava } from '../member-name.js';
+import { splitTopLevel } from '../java-arguments.js';
 import { isMainJava } from '../oracle-inputs.js';
 import { moduleDirOf, testSideRootOf, type TestSide } from '../test-side.js';
 import type { IntegrityFinding, IntegrityRule } from '../types.js';
@@ -125,25 +126,4 @@ function closingParen(masked: string, open: number): number | undefined {
     else if (masked[at] === ')' && --depth === 0) return at;
   }
   return undefined;
-}
-
-/**
- * The arguments between `open` and `close`, split at top-level commas (read in the masked text, taken from the real
- * one).
- */
-function splitTopLevel(text: string, masked: string, open: number, close: number): string[] {
-  const out: string[] = [];
-  let depth = 0;
-  let start = open;
-  for (let at = open; at < close; at++) {
-    const char = masked[at];
-    if (char === '(' || char === '[' || char === '{') depth++;
-    else if (char === ')' || char === ']' || char === '}') depth--;
-    else if (char === ',' && depth === 0) {
-      out.push(text.slice(start, at).trim());
-      start = at + 1;
-    }
-  }
-  out.push(text.slice(start, close).trim());
-  return out;
 }
