@@ -233,6 +233,30 @@ describe("publish.updateBranch: commit, on a Dependabot pull request's branch", 
     }
   });
 
+  it("takes the fix's modules from the checkout's POMs: a record naming other modules does not sidestep a module rule", async () => {
+    const { repo, botHead, publish, remoteTip, close, fixFingerprint } = await setup({
+      config: { rules: [{ modules: ['calc'], paths: ['src/main/java/**'], protected: true }] },
+    });
+    try {
+      // A forged record (another job's artifact): the fix is in module calc, the record says it is elsewhere.
+      const forged = botRecord('run-f', fixFingerprint, [CALC], { fixModules: ['docs-only'] });
+      const result = await publish(forged);
+      expect(result.handled && result.outcome.message).toBe(
+        `not pushed: ${CALC} is protected by rules[0] (paths src/main/java/**)`,
+      );
+      expect(await remoteTip()).toBe(botHead);
+      // POMs this checkout cannot read leave the modules unknown: nothing is pushed then either.
+      await writeFile(path.join(repo.work, 'pom.xml'), '<modelVersion>4.0.0</modelVersion>\n');
+      const unread = await publish(botRecord('run-u', fixFingerprint, [CALC]));
+      expect(unread.handled && unread.outcome.message).toBe(
+        "not pushed: the fix's modules cannot be read from this checkout's POMs: cannot read pom.xml: no <project> element",
+      );
+      expect(await remoteTip()).toBe(botHead);
+    } finally {
+      await close();
+    }
+  });
+
   it("refuses a patch that is not the verified fix (the record's fingerprint)", async () => {
     const { botHead, publish, remoteTip, close } = await setup();
     try {
@@ -329,6 +353,21 @@ describe("after a run under auto in CI on the bot's pull request (app/after-run.
       const written = await readRunRecord(repo.work, 'run-ci');
       expect(written.decisions.at(-1)).toMatch(new RegExp(`^update branch: pushed [0-9a-f]{12} onto ${BOT_BRANCH} `));
       expect(written.publication).toBeUndefined();
+      const tip = await remoteTip();
+      // The commit pushed onto the bot's branch, in publications[] (an addition: publication stays a request).
+      expect(written.publications).toEqual([
+        {
+          target: 'update-branch',
+          forge: 'github',
+          mode: 'commit',
+          branch: BOT_BRANCH,
+          commit: tip,
+          onTopOf: botHead,
+          pushed: true,
+          url: 'https://github.example/acme/demo/pull/1',
+          number: 1,
+        },
+      ]);
       expect(await git(repo.bare, 'rev-parse', `${await remoteTip()}^`)).toBe(botHead);
       expect(state.pulls).toHaveLength(1);
     } finally {

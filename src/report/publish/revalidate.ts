@@ -19,6 +19,8 @@ export async function revalidateFix(input: {
   base: string;
   patch: Buffer;
   record: RunRecord;
+  /** The fix's modules from the checkout's POMs (fix-modules.ts), never the record's own `fixModules`. */
+  modules: readonly string[];
   policy: PathPolicy;
 }): Promise<Revalidation> {
   const { record } = input;
@@ -46,7 +48,7 @@ export async function revalidateFix(input: {
   if (JSON.stringify(claimed) !== JSON.stringify(actualFiles))
     reasons.push(`the patch changes ${actualFiles.join(', ')}; the record says ${claimed.join(', ') || 'nothing'}`);
   for (const file of files) {
-    const protection = protectionOf(file.path, record.fixModules ?? [], input.policy);
+    const protection = protectionOf(file.path, input.modules, input.policy);
     if (protection.protected) reasons.push(protection.reason ?? `${file.path} is protected`);
   }
   reasons.push(...pushRefusals(changeSet));

@@ -10,6 +10,7 @@ import type { PublishPolicy } from '../../policy/publish.js';
 import { updateBranchModeFor } from '../../policy/update-branch-mode.js';
 import { runsDir, type RunRecord } from '../run-record.js';
 import { findBotPullRequest } from './bot-pull-request.js';
+import { fixModulesFromPoms } from './fix-modules.js';
 import { findForgeTarget } from './forge.js';
 import type { RateLimitOptions } from './rate-limit.js';
 import { verifiedAttempt } from './publish-text.js';
@@ -30,7 +31,11 @@ export async function publishUpdateBranchRun(input: {
   const { record, policy } = input;
   if (!record.dependencyUpdate) return { handled: false, why: 'the failure is not a dependency update' };
   const files = verifiedAttempt(record)?.filesChanged ?? [];
-  const { mode, setBy } = updateBranchModeFor(files, record.fixModules ?? [], policy);
+  // From this checkout's POMs, not the record's fixModules: a record from another job could name other modules.
+  const found = await fixModulesFromPoms(input.projectRoot, files);
+  if ('problem' in found)
+    return { handled: true, outcome: { pushed: false, placed: false, message: `not pushed: ${found.problem}` } };
+  const { mode, setBy } = updateBranchModeFor(files, found.modules, policy);
   if (mode === 'off') return { handled: false, why: `publish.updateBranch is off${setBy ? ` (${setBy})` : ''}` };
   const lookup = findForgeTarget(input.env, policy.publish);
   if ('reason' in lookup)
@@ -51,6 +56,7 @@ export async function publishUpdateBranchRun(input: {
     target: lookup.target,
     bot,
     mode,
+    modules: found.modules,
     policy,
     userAgent: input.userAgent,
     ...(input.rateLimit ? { rateLimit: input.rateLimit } : {}),
