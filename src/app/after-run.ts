@@ -79,7 +79,8 @@ async function publishedToUpdateBranch(
   const line = result.outcome.message;
   say(`publish: ${line}`);
   record.decisions.push(line.startsWith('not pushed') ? line : `update branch: ${line}`);
-  if (result.outcome.publication) record.publication = result.outcome.publication;
+  if (result.outcome.publication) Object.assign(record, recordPublication(record, result.outcome.publication));
+  if (result.outcome.entry) record.publications = [...(record.publications ?? []), result.outcome.entry];
   await recorder.writeRecord(record);
   return true;
 }

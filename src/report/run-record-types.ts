@@ -88,8 +88,11 @@ export interface RunRecord {
   dependencyUpdate?: DependencyUpdateRecord;
   /** The pull/merge request the fix was published as (tier auto in CI, or `mvnx publish`). */
   publication?: RunPublication;
-  /** Every request mvnx opened for this run's fix, oldest first (`publication` is the newest). */
-  publications?: RunPublication[];
+  /**
+   * Every request mvnx opened for this run's fix, oldest first (`publication` is the newest), and where the fix was put
+   * on a dependency bot's branch (`target: 'update-branch'`, publish.updateBranch).
+   */
+  publications?: (RunPublication | UpdateBranchPublication)[];
   /** What the user's build ran on, read when mvnx took over: publication builds its commit on exactly this. */
   built?: RunBuilt;
 }
@@ -147,6 +150,27 @@ export interface RunPublication {
   reason?: string;
   /** The fix's commit as mvnx pushed it: the branch is deleted after the merge or close only while it is still this. */
   commit?: string;
+}
+
+/**
+ * A verified fix put on a dependency bot's branch (publish.updateBranch): under `commit` the commit on the bot's
+ * branch, under `pull-request` the commit of mvnx's request into it (that request is also the run's `publication`).
+ */
+export interface UpdateBranchPublication {
+  target: 'update-branch';
+  forge: 'github' | 'gitlab';
+  mode: 'commit' | 'pull-request';
+  /** The bot's branch. */
+  branch: string;
+  /** The commit that carries the fix: on the bot's branch (commit), on `mvnx/fix-*` (pull-request). */
+  commit: string;
+  /** The bot's head the commit sits on: the head that was built. */
+  onTopOf: string;
+  /** False when an earlier run had already put this commit there: this run pushed nothing. */
+  pushed: boolean;
+  /** The bot's pull/merge request (commit), or mvnx's request into the bot's branch (pull-request), when known. */
+  url?: string;
+  number?: number;
 }
 
 /** `merged` and `closed`: what became of the fix's pull/merge request (merged counts with the applied fixes). */

@@ -25,6 +25,7 @@ export type {
   RunBuilt,
   RunPublication,
   RunRecord,
+  UpdateBranchPublication,
 } from './run-record-types.js';
 
 export function runsDir(projectRoot: string): string {

@@ -6,7 +6,8 @@
  * (protection.required_status_checks), GET .../rules/branches/{b} (rulesets), POST /graphql
  * with `enablePullRequestAutoMerge` (ID and PullRequestMergeMethod variables).
  * GitLab (docs.gitlab.com/api): GET /projects/:id, GET/POST .../merge_requests, GET/PUT
- * .../merge_requests/:iid, POST .../notes, PUT .../merge (auto_merge / merge_when_pipeline_succeeds, sha).
+ * .../merge_requests/:iid, GET (paged: per_page capped at 100, page) /POST .../notes, PUT .../notes/:note_id,
+ * PUT .../merge (auto_merge / merge_when_pipeline_succeeds, sha).
  * Both can answer the next requests with 429 and Retry-After, as a rate-limited forge does.
  */
 import { need, serve, type FakeForge, type Route, type SeenRequest } from './fake-forge.js';
@@ -377,7 +378,8 @@ export interface GitlabPublishState {
   projectId: string;
   token: string;
   mergeRequests: GitlabMergeRequest[];
-  notes: { iid: number; body: string }[];
+  /** A note's id is its place here (1-based), as the POST answers; `system` notes are GitLab's own ("added 1 commit"). */
+  notes: { iid: number; body: string; system?: boolean }[];
   settings: { only_allow_merge_if_pipeline_succeeds: boolean };
   /** The source branch's head as the remote has it (checked against `sha` of the merge call). */
   branchHead: (branch: string) => string | undefined;
@@ -422,7 +424,8 @@ export async function startGitlabPublishApi(state: GitlabPublishState): Promise<
             status: 409,
             body: { message: [`Another open merge request already exists for this source branch: !${open.iid}`] },
           };
-        const iid = state.mergeRequests.length + 1;
+        // iids go on from the project's highest, as GitLab's do.
+        const iid = Math.max(0, ...state.mergeRequests.map((m) => m.iid)) + 1;
         const created: GitlabMergeRequest = {
           iid,
           source_branch: body.source_branch as string,
@@ -466,6 +469,35 @@ export async function startGitlabPublishApi(state: GitlabPublishState): Promise<
         if (problem) return { status: 400, body: { message: problem } };
         state.notes.push({ iid: Number(iid), body: request.body!.body as string });
         return { status: 201, body: { id: state.notes.length } };
+      },
+    },
+    {
+      method: 'GET',
+      pattern: new RegExp(`${project}/merge_requests/(\\d+)/notes$`),
+      handle: (request, [iid]) => {
+        if (!mr(iid!)) return { status: 404, body: { message: '404 Not found' } };
+        const perPage = Math.min(Number(request.query.get('per_page') ?? 20), 100);
+        const page = Number(request.query.get('page') ?? 1);
+        if (!Number.isInteger(perPage) || perPage < 1 || !Number.isInteger(page) || page < 1)
+          return { status: 400, body: { error: 'per_page or page is invalid' } };
+        const all = state.notes
+          .map((note, index) => ({ id: index + 1, ...note }))
+          .filter((note) => note.iid === Number(iid))
+          .map(({ id, body, system }) => ({ id, body, system: Boolean(system), noteable_iid: Number(iid) }));
+        return { status: 200, body: all.slice((page - 1) * perPage, page * perPage) };
+      },
+    },
+    {
+      method: 'PUT',
+      pattern: new RegExp(`${project}/merge_requests/(\\d+)/notes/(\\d+)$`),
+      handle: (request, [iid, id]) => {
+        const note = state.notes[Number(id) - 1];
+        if (!mr(iid!) || !note || note.iid !== Number(iid)) return { status: 404, body: { message: '404 Not found' } };
+        const problem = need(request.body, { body: 'string' });
+        if (problem) return { status: 400, body: { message: problem } };
+        if (note.system) return { status: 403, body: { message: '403 Forbidden' } };
+        note.body = request.body!.body as string;
+        return { status: 200, body: { id: Number(id), body: note.body } };
       },
     },
     {

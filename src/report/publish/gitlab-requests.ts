@@ -33,13 +33,16 @@ const toRequest = (mr: MergeRequest): ChangeRequest => ({
   ...(mr.description ? { body: mr.description } : {}),
 });
 
-export function gitlabClient(
+export type GitlabCall = <T>(method: string, path: string, body?: unknown) => Promise<T>;
+
+/** One JSON call under the project (`path` after /projects/:id); a non-2xx answer is a ForgeApiError. */
+export function gitlabProjectApi(
   target: ForgeTarget,
   options: { timeoutMs?: number; rateLimit?: RateLimitOptions } = {},
-): ForgeClient {
+): GitlabCall {
   const request = rateLimitedFetch(fetchWithTimeout(options.timeoutMs ?? 20_000), options.rateLimit);
   const project = `${target.apiUrl}/projects/${encodeURIComponent(target.project)}`;
-  const call = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
+  return async <T>(method: string, path: string, body?: unknown): Promise<T> => {
     const response = await request(`${project}${path}`, {
       method,
       headers: {
@@ -59,6 +62,13 @@ export function gitlabClient(
     }
     return (text ? JSON.parse(text) : undefined) as T;
   };
+}
+
+export function gitlabClient(
+  target: ForgeTarget,
+  options: { timeoutMs?: number; rateLimit?: RateLimitOptions } = {},
+): ForgeClient {
+  const call = gitlabProjectApi(target, options);
   const mr = (iid: number) => `/merge_requests/${iid}`;
   const findOpen = async (branch: string) => {
     const found = await call<MergeRequest[]>(

@@ -12,10 +12,11 @@ import { findGitRoot } from '../../maven/project.js';
 import { redact } from '../../model/redact.js';
 import type { PathPolicy } from '../../policy/paths.js';
 import type { UpdateBranchMode } from '../../policy/update-branch-mode.js';
-import type { RunPublication, RunRecord } from '../run-record.js';
+import type { RunPublication, RunRecord, UpdateBranchPublication } from '../run-record.js';
 import { botCommentBody, githubBotComments, rebaseNote, type BotComments } from './bot-comment.js';
 import type { BotPullRequest } from './bot-pull-request.js';
 import type { ForgeTarget } from './forge.js';
+import { gitlabBotNotes } from './gitlab-bot-notes.js';
 import {
   commitFix,
   containsFix,
@@ -39,10 +40,12 @@ export interface UpdateBranchInput {
   target: ForgeTarget;
   bot: BotPullRequest;
   mode: Exclude<UpdateBranchMode, 'off'>;
+  /** The fix's modules as this checkout's POMs say (fix-modules.ts), for module-scoped protection. */
+  modules: readonly string[];
   policy: PathPolicy;
   userAgent: string;
   rateLimit?: RateLimitOptions;
-  /** The comment side; default: GitHub's REST API (GitLab: not written yet, said in the outcome). */
+  /** The comment side; default: GitHub's issue comments, GitLab's merge request notes. */
   comments?: BotComments;
 }
 
@@ -55,6 +58,8 @@ export interface UpdateBranchOutcome {
   publication?: RunPublication;
   /** The commit that carries the fix. */
   commit?: string;
+  /** For the run record's `publications`: where the fix is now, and whether this run pushed it. */
+  entry?: UpdateBranchPublication;
 }
 
 async function placeOf(projectRoot: string): Promise<GitPlace> {
@@ -91,11 +96,20 @@ export async function publishToUpdateBranch(input: UpdateBranchInput): Promise<U
     // A moved head is said before anything else: the built commit may not even be here then (another job's artifact).
     const placedOnBot = input.mode === 'commit' && (await alreadyPlaced(place, tip, built, input.patch));
     if (tip !== built && !placedOnBot) return { pushed: false, placed: false, message: moved };
-    const checked = await revalidateFix({ place, base: built, patch: input.patch, record, policy: input.policy });
+    const checked = await revalidateFix({
+      place,
+      base: built,
+      patch: input.patch,
+      record,
+      modules: input.modules,
+      policy: input.policy,
+    });
     if (!checked.ok) return { pushed: false, placed: false, message: `not pushed: ${checked.reasons.join('; ')}` };
 
     const patchText = input.patch.toString('utf8');
-    const comments = input.comments ?? (target.forge === 'github' ? await githubBotComments(target, input) : undefined);
+    const comments =
+      input.comments ??
+      (target.forge === 'github' ? await githubBotComments(target, input) : gitlabBotNotes(target, input));
     let outcome: UpdateBranchOutcome;
     if (input.mode === 'commit') {
       if (placedOnBot)
@@ -161,12 +175,28 @@ export async function publishToUpdateBranch(input: UpdateBranchInput): Promise<U
           branch,
           autoMerge: 'off',
           reason: `a request into the bot's branch ${bot.branch}`,
+          ...(commit ? { commit } : {}),
         },
       };
     }
+    const entryOf = (request?: { url: string; number: number }): UpdateBranchPublication => ({
+      target: 'update-branch',
+      forge: target.forge,
+      mode: input.mode,
+      branch: bot.branch,
+      commit: outcome.commit!,
+      onTopOf: built,
+      pushed: outcome.pushed,
+      ...(request ? { url: request.url, number: request.number } : {}),
+    });
     const pull = await comments?.pull(bot);
     if (!pull || !comments)
-      return { ...outcome, message: `${outcome.message}; no comment (the bot's request was not found)` };
+      return {
+        ...outcome,
+        entry: entryOf(outcome.publication),
+        message: `${outcome.message}; no comment (the bot's request was not found)`,
+      };
+    outcome.entry = entryOf(input.mode === 'commit' ? pull : outcome.publication);
     const where =
       input.mode === 'commit'
         ? `The fix is commit ${outcome.commit?.slice(0, 12)} on this branch, on top of ${built.slice(0, 12)}.`
