@@ -77,3 +77,65 @@ describe('examples/ci/github-dependency-update-publish.yml (holds the write toke
     expect(download?.with).toMatchObject({ name: 'mvnx-update-fix', 'run-id': '${{ github.event.workflow_run.id }}' });
   });
 });
+
+interface GitlabJob {
+  stage: string;
+  rules?: { if?: string; when?: string }[];
+  needs?: { job: string; artifacts: boolean }[];
+  environment?: { name: string };
+  variables?: Record<string, string>;
+  before_script?: string[];
+  script: string[];
+  services?: unknown[];
+  artifacts?: { when?: string; paths?: string[] };
+}
+
+describe('examples/ci/gitlab-dependency-update.yml (one pipeline, two jobs)', async () => {
+  const text = await readFile(path.join(root, 'examples/ci/gitlab-dependency-update.yml'), 'utf8');
+  const yaml = parse(text) as Record<string, unknown> & { default: Record<string, unknown> };
+  const repair = yaml['mvnx-update-repair'] as GitlabJob;
+  const publish = yaml['mvnx-update-publish'] as GitlabJob;
+  // The header, as one line of prose: what it tells a team to set up.
+  const comments = text
+    .split('\n')
+    .filter((line) => line.startsWith('#'))
+    .map((line) => line.replace(/^#\s*/, ''))
+    .join(' ')
+    .replace(/\s+/g, ' ');
+
+  it('the job that builds the merge request holds no write token: no token variable, no environment, no publish', () => {
+    // Everything the job runs or sets, as GitLab reads it.
+    const said = JSON.stringify(repair);
+    expect(said).not.toMatch(/MVNX_GITLAB_TOKEN|CI_JOB_TOKEN|PRIVATE-TOKEN|TOKEN|mvnx publish|git push/);
+    // The token reaches only jobs of its environment scope: this job has none, the default neither.
+    expect(repair.environment).toBeUndefined();
+    expect(yaml.default).not.toHaveProperty('environment');
+    expect(yaml).not.toHaveProperty('variables');
+    expect(repair.variables?.MVNX_PUBLISH).toBe('false');
+    expect(repair.script.join('\n')).toContain('mvn -B verify');
+    expect(repair.artifacts).toEqual({ when: 'on_failure', expire_in: '3 days', paths: ['mvnx-update-fix/'] });
+    // Job-token pushes are a project setting, off by default: the template says to keep it off.
+    expect(comments).toContain('"Allow Git push requests to the repository" is on (off by default; keep it off)');
+  });
+
+  it('the job that holds the token is the only one in its environment, checks out the default branch and builds nothing', () => {
+    const jobs = Object.entries(yaml).filter(([, job]) => typeof job === 'object' && job && 'script' in job);
+    expect(jobs.map(([name]) => name)).toEqual(['mvnx-update-repair', 'mvnx-update-publish']);
+    expect(jobs.filter(([, job]) => (job as GitlabJob).environment).map(([name]) => name)).toEqual([
+      'mvnx-update-publish',
+    ]);
+    expect(publish.environment).toEqual({ name: 'mvnx-publish' });
+    expect(comments).toMatch(/MVNX_GITLAB_TOKEN: [^.]*; Environment scope `mvnx-publish`\./);
+    expect(publish.needs).toEqual([{ job: 'mvnx-update-repair', artifacts: true }]);
+    expect(publish.rules?.[0]?.when).toBe('on_failure');
+    expect(publish.before_script).toBeUndefined();
+    expect(publish.services).toBeUndefined();
+    const script = publish.script.join('\n');
+    expect(script).not.toMatch(/\bmvn\b|mvnw|mvnx\s+-B|\bverify\b|gradle|npm (test|run)/);
+    expect(publish.script.slice(0, 2)).toEqual([
+      'git fetch -q origin "$CI_DEFAULT_BRANCH"',
+      'git checkout -q --detach FETCH_HEAD',
+    ]);
+    expect(script).toContain('mvnx publish --from mvnx-update-fix');
+  });
+});
