@@ -162,10 +162,28 @@ describe('examples/ci/gitlab-dependency-update.yml, the publishing job run', () 
       expect(await git(repo.bare, 'log', '-1', '--format=%ae', tip)).toBe('mvnx@gitlab.example');
       expect(state.notes.map((note) => note.iid)).toEqual([5]);
       expect(state.notes[0]!.body).toContain('`mvnx@gitlab.example` is in its `gitIgnoredAuthors`');
+      // The record in the artifact folder says which commit went onto the bot's branch.
+      const written = JSON.parse(await readFile(path.join(repo.work, 'mvnx-update-fix/run.json'), 'utf8')) as RunRecord;
+      expect(written.publications).toEqual([
+        {
+          target: 'update-branch',
+          forge: 'gitlab',
+          mode: 'commit',
+          branch: BOT_BRANCH,
+          commit: tip,
+          onTopOf: botHead,
+          pushed: true,
+          url: 'https://gitlab.example/acme/demo/-/merge_requests/5',
+          number: 5,
+        },
+      ]);
+      expect(written.decisions.at(-1)).toMatch(/^mvnx publish --from: update branch: pushed [0-9a-f]{12} onto /);
       // A re-run of the job (same head, same artifact): nothing pushed, the note edited.
       const again = await runScript(made);
       expect(again.exitCode, again.stderr).toBe(0);
       expect(again.stderr).toContain('mvnx: publish: nothing pushed: ');
+      const rerun = JSON.parse(await readFile(path.join(repo.work, 'mvnx-update-fix/run.json'), 'utf8')) as RunRecord;
+      expect(rerun.publications).toEqual([expect.objectContaining({ commit: tip, pushed: false })]);
       expect(await remoteTip()).toBe(tip);
       expect(state.notes).toHaveLength(1);
       expect(api.failures).toEqual([]);

@@ -370,6 +370,14 @@ describe("after a run under auto in CI on the bot's pull request (app/after-run.
       ]);
       expect(await git(repo.bare, 'rev-parse', `${await remoteTip()}^`)).toBe(botHead);
       expect(state.pulls).toHaveLength(1);
+      // The next run on the same head (a re-run of the job): nothing pushed, and its record says so.
+      const rerun = botRecord('run-ci2', fixFingerprint, [CALC]);
+      await writeRun(repo.work, rerun);
+      await afterRun({ context, config, record: rerun, recorder: await RunRecorder.open(repo.work, 'run-ci2') });
+      const again = await readRunRecord(repo.work, 'run-ci2');
+      expect(again.decisions.at(-1)).toMatch(/^update branch: nothing pushed: .* already holds this fix/);
+      expect(again.publications).toEqual([expect.objectContaining({ commit: tip, onTopOf: botHead, pushed: false })]);
+      expect(await remoteTip()).toBe(tip);
     } finally {
       await close();
     }
