@@ -67,7 +67,7 @@ function artifactRecord(files: ChangeSet['files']): { record: RunRecord; patch: 
   return { record, patch: toUnifiedDiff({ files }) };
 }
 
-async function setup() {
+async function setup(policy = 'tier: auto\npublish:\n  updateBranch: commit\n') {
   const dir = await tempDir('mvnx-ci-dep-');
   const repo = await makePublishRepo(dir);
   await git(repo.work, 'checkout', '-q', '-b', BOT_BRANCH);
@@ -78,7 +78,7 @@ async function setup() {
   const botHead = await git(repo.work, 'rev-parse', 'HEAD');
   // The workflow_run job: the default branch checked out, its policy the one that decides.
   await git(repo.work, 'checkout', '-q', 'main');
-  await writeFile(path.join(repo.work, '.mvnxrc.yaml'), 'tier: auto\npublish:\n  updateBranch: commit\n');
+  await writeFile(path.join(repo.work, '.mvnxrc.yaml'), policy);
   const gitServer = await startGitHttpServer({
     projectRoot: repo.remoteRoot,
     username: 'x-access-token',
@@ -185,6 +185,35 @@ describe('examples/ci/github-dependency-update-publish.yml, run on workflow_run'
       expect(onPom.exitCode).toBe(1);
       expect(onPom.stderr).toContain('pom.xml adds or changes a build plugin or extension: build-time code');
       expect(onPom.stderr).toContain('maven-antrun-plugin, which runs code during the build');
+      expect(await remoteTip()).toBe(botHead);
+      expect(state.comments).toEqual([]);
+    } finally {
+      await close();
+    }
+  }, 120_000);
+
+  it("takes the fix's modules from the checkout's POMs: a forged record naming another module is refused", async () => {
+    const { repo, state, botHead, runScript, remoteTip, close } = await setup(
+      [
+        'tier: auto',
+        'publish:',
+        '  updateBranch: commit',
+        'rules:',
+        '  - modules: [calc]',
+        "    paths: ['src/main/java/**']",
+        '    protected: true',
+        '',
+      ].join('\n'),
+    );
+    try {
+      const calc = await readFile(path.join(repo.work, CALC), 'utf8');
+      const made = artifactRecord([{ path: CALC, before: calc, after: calc.replace('a - b', 'a + b') }]);
+      // The artifact says the fix is in another module, which the module-scoped rule does not name.
+      const forged = await runScript({ ...made, record: { ...made.record, fixModules: ['docs-only'] } });
+      expect(forged.exitCode).toBe(1);
+      expect(forged.stderr.trim()).toBe(
+        `mvnx: publish: not pushed: ${CALC} is protected by rules[0] (paths src/main/java/**)`,
+      );
       expect(await remoteTip()).toBe(botHead);
       expect(state.comments).toEqual([]);
     } finally {
