@@ -137,124 +137,129 @@ async function setup(options: { updateBranch?: string } = {}) {
   return { repo, state, api, env, botHead, publish, remoteTip, mvnxNotes, close, fixFingerprint };
 }
 
-describe("publish.updateBranch: commit, on a Renovate merge request's source branch (GitLab)", () => {
-  it("pushes one commit on the bot's head, leaves one note on the MR, and a re-run pushes nothing and edits that note", async () => {
-    const { repo, state, api, botHead, publish, remoteTip, mvnxNotes, close, fixFingerprint } = await setup();
-    try {
-      const first = await publish();
-      expect(first).toMatchObject({ handled: true, outcome: { pushed: true, placed: true } });
-      const tip = await remoteTip();
-      expect(await git(repo.bare, 'rev-list', `${botHead}..${tip}`)).toBe(tip);
-      expect(await git(repo.bare, 'rev-parse', `${tip}^`)).toBe(botHead);
-      expect(await git(repo.bare, 'diff', '--name-only', botHead, tip)).toBe(CALC);
-      // Renovate keeps rebasing a branch whose other commits are by an author in gitIgnoredAuthors: the commit's
-      // author is the e-mail the note names for it (nothing in a message does it for Renovate).
-      const author = await git(repo.bare, 'log', '-1', '--format=%ae', tip);
-      expect(author).toBe('mvnx@gitlab.example');
-      expect(await git(repo.bare, 'log', '-1', '--format=%B', tip)).not.toContain('[dependabot skip]');
-      expect(first.handled && first.outcome.message).toBe(
-        `pushed ${tip.slice(0, 12)} onto ${BOT_BRANCH} (on top of ${botHead.slice(0, 12)}, no force-push); comment posted on ${MR_URL}`,
-      );
-      expect(mvnxNotes()).toHaveLength(1);
-      const note = mvnxNotes()[0]!.body;
-      expect(note).toContain('`com.google.guava:guava` 16.0.1 -> 33.0.0-jre');
-      expect(note).toContain(
-        `The fix is commit ${tip.slice(0, 12)} on this branch, on top of ${botHead.slice(0, 12)}.`,
-      );
-      expect(note).toContain('- removed: static CharMatcher CharMatcher.WHITESPACE');
-      expect(note).toContain(`\`${author}\` is in its \`gitIgnoredAuthors\``);
-      // What the run record keeps (publications[]): the commit on the bot's branch, the MR, pushed by this run.
-      expect(first.handled && first.outcome.entry).toEqual({
-        target: 'update-branch',
-        forge: 'gitlab',
-        mode: 'commit',
-        branch: BOT_BRANCH,
-        commit: tip,
-        onTopOf: botHead,
-        pushed: true,
-        url: MR_URL,
-        number: 5,
-      });
+// Real git over HTTP, several fetches and pushes per test: 15-20 s alone, past 30 s at the shared VM's load of 25.
+describe(
+  "publish.updateBranch: commit, on a Renovate merge request's source branch (GitLab)",
+  { timeout: 120_000 },
+  () => {
+    it("pushes one commit on the bot's head, leaves one note on the MR, and a re-run pushes nothing and edits that note", async () => {
+      const { repo, state, api, botHead, publish, remoteTip, mvnxNotes, close, fixFingerprint } = await setup();
+      try {
+        const first = await publish();
+        expect(first).toMatchObject({ handled: true, outcome: { pushed: true, placed: true } });
+        const tip = await remoteTip();
+        expect(await git(repo.bare, 'rev-list', `${botHead}..${tip}`)).toBe(tip);
+        expect(await git(repo.bare, 'rev-parse', `${tip}^`)).toBe(botHead);
+        expect(await git(repo.bare, 'diff', '--name-only', botHead, tip)).toBe(CALC);
+        // Renovate keeps rebasing a branch whose other commits are by an author in gitIgnoredAuthors: the commit's
+        // author is the e-mail the note names for it (nothing in a message does it for Renovate).
+        const author = await git(repo.bare, 'log', '-1', '--format=%ae', tip);
+        expect(author).toBe('mvnx@gitlab.example');
+        expect(await git(repo.bare, 'log', '-1', '--format=%B', tip)).not.toContain('[dependabot skip]');
+        expect(first.handled && first.outcome.message).toBe(
+          `pushed ${tip.slice(0, 12)} onto ${BOT_BRANCH} (on top of ${botHead.slice(0, 12)}, no force-push); comment posted on ${MR_URL}`,
+        );
+        expect(mvnxNotes()).toHaveLength(1);
+        const note = mvnxNotes()[0]!.body;
+        expect(note).toContain('`com.google.guava:guava` 16.0.1 -> 33.0.0-jre');
+        expect(note).toContain(
+          `The fix is commit ${tip.slice(0, 12)} on this branch, on top of ${botHead.slice(0, 12)}.`,
+        );
+        expect(note).toContain('- removed: static CharMatcher CharMatcher.WHITESPACE');
+        expect(note).toContain(`\`${author}\` is in its \`gitIgnoredAuthors\``);
+        // What the run record keeps (publications[]): the commit on the bot's branch, the MR, pushed by this run.
+        expect(first.handled && first.outcome.entry).toEqual({
+          target: 'update-branch',
+          forge: 'gitlab',
+          mode: 'commit',
+          branch: BOT_BRANCH,
+          commit: tip,
+          onTopOf: botHead,
+          pushed: true,
+          url: MR_URL,
+          number: 5,
+        });
 
-      const second = await publish(botRecord('run-2', fixFingerprint, [CALC]));
-      expect(second).toMatchObject({ handled: true, outcome: { pushed: false, placed: true } });
-      expect(second.handled && second.outcome.message).toMatch(/^nothing pushed: .* already holds this fix/);
-      expect(second.handled && second.outcome.entry).toMatchObject({ commit: tip, onTopOf: botHead, pushed: false });
-      expect(await remoteTip()).toBe(tip);
-      expect(mvnxNotes()).toHaveLength(1);
-      expect(mvnxNotes()[0]!.body).toContain('run-2');
-      expect(state.notes[0]).toEqual({ iid: 5, body: 'added 2 commits', system: true });
-      const writes = api.requests.filter((r) => r.method !== 'GET').map((r) => `${r.method} ${r.path}`);
-      expect(writes).toEqual([
-        'POST /api/v4/projects/42/merge_requests/5/notes',
-        'PUT /api/v4/projects/42/merge_requests/5/notes/3',
-      ]);
-      expect(api.failures).toEqual([]);
-    } finally {
-      await close();
-    }
-  });
+        const second = await publish(botRecord('run-2', fixFingerprint, [CALC]));
+        expect(second).toMatchObject({ handled: true, outcome: { pushed: false, placed: true } });
+        expect(second.handled && second.outcome.message).toMatch(/^nothing pushed: .* already holds this fix/);
+        expect(second.handled && second.outcome.entry).toMatchObject({ commit: tip, onTopOf: botHead, pushed: false });
+        expect(await remoteTip()).toBe(tip);
+        expect(mvnxNotes()).toHaveLength(1);
+        expect(mvnxNotes()[0]!.body).toContain('run-2');
+        expect(state.notes[0]).toEqual({ iid: 5, body: 'added 2 commits', system: true });
+        const writes = api.requests.filter((r) => r.method !== 'GET').map((r) => `${r.method} ${r.path}`);
+        expect(writes).toEqual([
+          'POST /api/v4/projects/42/merge_requests/5/notes',
+          'PUT /api/v4/projects/42/merge_requests/5/notes/3',
+        ]);
+        expect(api.failures).toEqual([]);
+      } finally {
+        await close();
+      }
+    });
 
-  it('a rebased bump is repaired again: the same fix (same fingerprint) as one commit on the new head', async () => {
-    const { repo, env, botHead, publish, remoteTip, mvnxNotes, close, fixFingerprint } = await setup();
-    try {
-      await publish();
-      const firstFix = await remoteTip();
-      // main moves on; Renovate rebases its branch (a force-push of its own commits on the new main).
-      await git(repo.work, 'checkout', '-q', 'main');
-      await writeFile(path.join(repo.work, 'README.md'), 'calc\n');
-      await git(repo.work, 'add', 'README.md');
-      await git(repo.work, 'commit', '-qm', 'readme');
-      await git(repo.work, 'push', '-q', repo.bare, 'main');
-      await git(repo.work, 'checkout', '-q', '-B', BOT_BRANCH, 'main');
-      await renovateCommits(repo.work, '33.0.0-jre');
-      await git(repo.work, 'push', '-qf', repo.bare, BOT_BRANCH);
-      const rebased = await git(repo.work, 'rev-parse', 'HEAD');
-      expect(rebased).not.toBe(botHead);
-      // The next pipeline builds the rebased head and mvnx verifies the same fix there.
-      env.CI_COMMIT_SHA = rebased;
-      const again = await publish(botRecord('run-r', fixFingerprint, [CALC]));
-      expect(again).toMatchObject({ handled: true, outcome: { pushed: true, placed: true } });
-      const tip = await remoteTip();
-      expect(await git(repo.bare, 'rev-list', `${rebased}..${tip}`)).toBe(tip);
-      expect(await git(repo.bare, 'rev-parse', `${tip}^`)).toBe(rebased);
-      expect(await publishedFingerprint(repo.bare, tip)).toBe(fixFingerprint);
-      expect(await publishedFingerprint(repo.bare, firstFix)).toBe(fixFingerprint);
-      expect(await git(repo.bare, 'diff', rebased, tip)).toBe(await git(repo.bare, 'diff', `${firstFix}^`, firstFix));
-      expect(again.handled && again.outcome.entry).toMatchObject({ onTopOf: rebased, commit: tip, pushed: true });
-      expect(mvnxNotes()).toHaveLength(1);
-    } finally {
-      await close();
-    }
-  });
+    it('a rebased bump is repaired again: the same fix (same fingerprint) as one commit on the new head', async () => {
+      const { repo, env, botHead, publish, remoteTip, mvnxNotes, close, fixFingerprint } = await setup();
+      try {
+        await publish();
+        const firstFix = await remoteTip();
+        // main moves on; Renovate rebases its branch (a force-push of its own commits on the new main).
+        await git(repo.work, 'checkout', '-q', 'main');
+        await writeFile(path.join(repo.work, 'README.md'), 'calc\n');
+        await git(repo.work, 'add', 'README.md');
+        await git(repo.work, 'commit', '-qm', 'readme');
+        await git(repo.work, 'push', '-q', repo.bare, 'main');
+        await git(repo.work, 'checkout', '-q', '-B', BOT_BRANCH, 'main');
+        await renovateCommits(repo.work, '33.0.0-jre');
+        await git(repo.work, 'push', '-qf', repo.bare, BOT_BRANCH);
+        const rebased = await git(repo.work, 'rev-parse', 'HEAD');
+        expect(rebased).not.toBe(botHead);
+        // The next pipeline builds the rebased head and mvnx verifies the same fix there.
+        env.CI_COMMIT_SHA = rebased;
+        const again = await publish(botRecord('run-r', fixFingerprint, [CALC]));
+        expect(again).toMatchObject({ handled: true, outcome: { pushed: true, placed: true } });
+        const tip = await remoteTip();
+        expect(await git(repo.bare, 'rev-list', `${rebased}..${tip}`)).toBe(tip);
+        expect(await git(repo.bare, 'rev-parse', `${tip}^`)).toBe(rebased);
+        expect(await publishedFingerprint(repo.bare, tip)).toBe(fixFingerprint);
+        expect(await publishedFingerprint(repo.bare, firstFix)).toBe(fixFingerprint);
+        expect(await git(repo.bare, 'diff', rebased, tip)).toBe(await git(repo.bare, 'diff', `${firstFix}^`, firstFix));
+        expect(again.handled && again.outcome.entry).toMatchObject({ onTopOf: rebased, commit: tip, pushed: true });
+        expect(mvnxNotes()).toHaveLength(1);
+      } finally {
+        await close();
+      }
+    });
 
-  it('refuses a moved head in one line, and never pushes a test-side change', async () => {
-    const { repo, botHead, publish, remoteTip, mvnxNotes, close } = await setup();
-    try {
-      const test = { path: 'src/test/java/demo/CalcTest.java', before: null, after: 'class CalcTest {}\n' };
-      const onTests = await publish(
-        botRecord('run-t', fingerprintChangeSet({ files: [test] }), [test.path]),
-        toUnifiedDiff({ files: [test] }),
-      );
-      expect(onTests.handled && onTests.outcome.message).toBe(`not pushed: ${test.path} is on the test side`);
-      expect(onTests.handled && onTests.outcome.entry).toBeUndefined();
-      await git(repo.work, 'commit', '-q', '--allow-empty', '-m', 'Renovate: rebase');
-      await git(repo.work, 'push', '-q', repo.bare, BOT_BRANCH);
-      const moved = await remoteTip();
-      await git(repo.work, 'reset', '-q', '--hard', botHead);
-      const result = await publish();
-      expect(result.handled && result.outcome.message).toBe(
-        `not pushed: ${BOT_BRANCH} moved since the build (built ${botHead.slice(0, 12)}, now ${moved.slice(0, 12)}); the next CI run repairs the new head`,
-      );
-      expect(await remoteTip()).toBe(moved);
-      expect(mvnxNotes()).toEqual([]);
-    } finally {
-      await close();
-    }
-  });
-});
+    it('refuses a moved head in one line, and never pushes a test-side change', async () => {
+      const { repo, botHead, publish, remoteTip, mvnxNotes, close } = await setup();
+      try {
+        const test = { path: 'src/test/java/demo/CalcTest.java', before: null, after: 'class CalcTest {}\n' };
+        const onTests = await publish(
+          botRecord('run-t', fingerprintChangeSet({ files: [test] }), [test.path]),
+          toUnifiedDiff({ files: [test] }),
+        );
+        expect(onTests.handled && onTests.outcome.message).toBe(`not pushed: ${test.path} is on the test side`);
+        expect(onTests.handled && onTests.outcome.entry).toBeUndefined();
+        await git(repo.work, 'commit', '-q', '--allow-empty', '-m', 'Renovate: rebase');
+        await git(repo.work, 'push', '-q', repo.bare, BOT_BRANCH);
+        const moved = await remoteTip();
+        await git(repo.work, 'reset', '-q', '--hard', botHead);
+        const result = await publish();
+        expect(result.handled && result.outcome.message).toBe(
+          `not pushed: ${BOT_BRANCH} moved since the build (built ${botHead.slice(0, 12)}, now ${moved.slice(0, 12)}); the next CI run repairs the new head`,
+        );
+        expect(await remoteTip()).toBe(moved);
+        expect(mvnxNotes()).toEqual([]);
+      } finally {
+        await close();
+      }
+    });
+  },
+);
 
-describe('publish.updateBranch: pull-request (GitLab)', () => {
+describe('publish.updateBranch: pull-request (GitLab)', { timeout: 120_000 }, () => {
   it("opens one merge request from mvnx/fix-<fingerprint> into the bot's branch and says so in the one note", async () => {
     const { repo, state, api, botHead, publish, remoteTip, mvnxNotes, close, fixFingerprint } = await setup({
       updateBranch: 'pull-request',

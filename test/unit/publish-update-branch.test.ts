@@ -138,7 +138,8 @@ async function setup(options: { updateBranch?: string; branch?: string; config?:
   return { repo, state, api, botHead, publish, remoteTip, writeEvent, close, fixFingerprint, branch, env, policy };
 }
 
-describe("publish.updateBranch: commit, on a Dependabot pull request's branch", () => {
+// Real git over HTTP, several fetches and pushes per test: 5-12 s alone, past 30 s at the shared VM's load of 25.
+describe("publish.updateBranch: commit, on a Dependabot pull request's branch", { timeout: 120_000 }, () => {
   it("pushes exactly one commit on top of the bot's head, with [dependabot skip]; a second run pushes nothing", async () => {
     const { repo, state, api, botHead, publish, remoteTip, close, fixFingerprint } = await setup();
     try {
@@ -271,7 +272,7 @@ describe("publish.updateBranch: commit, on a Dependabot pull request's branch", 
   });
 });
 
-describe('publish.updateBranch: pull-request, and when the mode does not apply', () => {
+describe('publish.updateBranch: pull-request, and when the mode does not apply', { timeout: 120_000 }, () => {
   it("opens a request from mvnx/fix-<fingerprint> into the bot's branch, leaves that branch alone, and comments once", async () => {
     const { repo, state, api, botHead, publish, remoteTip, close, fixFingerprint } = await setup({
       updateBranch: 'pull-request',
@@ -341,7 +342,7 @@ describe('publish.updateBranch: pull-request, and when the mode does not apply',
   });
 });
 
-describe("after a run under auto in CI on the bot's pull request (app/after-run.ts)", () => {
+describe("after a run under auto in CI on the bot's pull request (app/after-run.ts)", { timeout: 120_000 }, () => {
   it("puts the fix on the bot's branch instead of opening a request against main, and records it", async () => {
     const { repo, state, botHead, remoteTip, close, fixFingerprint, env, policy } = await setup();
     try {
