@@ -2,7 +2,8 @@
  * The model loads while the build is read (issue 42): the built CLI, real Maven on a test
  * that fails every other run, and the shipped Ollama-API server taking a real load time.
  * The run record alone shows the load ahead of the first chat overlapping the flaky
- * re-check; a policy that will not attempt sends no load at all.
+ * re-check; a policy that will not attempt sends no load at all. And `mvnx runs --stats`
+ * over the records a real run left shows the server's own speed.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import path from 'node:path';
@@ -84,5 +85,42 @@ describe('the model loads beside the flaky re-check', () => {
     expect(mock.requests.filter((request) => request.path === '/api/chat')).toEqual([]);
     expect(run.record!.modelLoad).toBeUndefined();
     expect(mock.failures).toEqual([]);
+  });
+});
+
+describe('model cost in mvnx runs --stats, from real run records', () => {
+  it("model time per verified fix and each model's tokens/s are the server's own counts", async () => {
+    const copy = await project('calc-semicolon', modelOnly());
+    const scripted = await startScriptedOllama(
+      [await reply('semicolon-wrong-line'), await reply('semicolon-wrong-counts')],
+      { cost: { prompt: 60, output: 8, load: 6, scale: 0 } },
+    );
+    cleanups.push(scripted.close);
+
+    const run = await runMvnx(copy.root, verify(scripted.url));
+    expect(run.record?.status, run.stderr).toBe('fixed');
+    const stats = await runMvnx(copy.root, ['runs', '--stats', '--json']);
+
+    const cost = (JSON.parse(stats.stdout) as { modelCost?: { modelMsPerVerifiedFix: number; byModel: unknown[] } })
+      .modelCost;
+    expect(cost, stats.stdout).toBeDefined();
+    expect(cost!.modelMsPerVerifiedFix).toBe(run.record!.timings.modelMs);
+    const calls = scripted.charges().filter((charge) => charge.promptTokens > 0);
+    expect(cost!.byModel).toEqual([
+      expect.objectContaining({
+        model: 'qwen2.5-coder:7b',
+        requests: calls.length,
+        promptTokens: calls.reduce((sum, charge) => sum + charge.evaluatedTokens, 0),
+        outputTokens: calls.reduce((sum, charge) => sum + charge.outputTokens, 0),
+      }),
+    ]);
+    // The configured rates, within the server's rounding of each duration to a millisecond.
+    const [speed] = cost!.byModel as { promptTokensPerSecond: number; outputTokensPerSecond: number }[];
+    expect(speed!.promptTokensPerSecond).toBeCloseTo(60, 0);
+    expect(speed!.outputTokensPerSecond).toBeCloseTo(8, 0);
+    const table = await runMvnx(copy.root, ['runs', '--stats']);
+    expect(table.stdout).toMatch(
+      /speed of qwen2\.5-coder:7b\s+prompt 60\.\d tokens\/s, output 8\.\d tokens\/s \(2 requests\)/,
+    );
   });
 });
