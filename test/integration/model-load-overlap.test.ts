@@ -120,7 +120,7 @@ describe('model cost in mvnx runs --stats, from real run records', () => {
     expect(speed!.outputTokensPerSecond).toBeCloseTo(8, 0);
     const table = await runMvnx(copy.root, ['runs', '--stats']);
     expect(table.stdout).toMatch(
-      /speed of qwen2\.5-coder:7b\s+prompt 60\.\d tokens\/s, output 8\.\d tokens\/s \(2 requests\)/,
+      /speed of qwen2\.5-coder:7b\s+prompt (?:59\.9|60\.\d) tokens\/s, output (?:7\.9|8\.\d) tokens\/s \(2 requests\)/,
     );
   });
 });
