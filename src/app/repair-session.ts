@@ -123,6 +123,7 @@ export async function startRepairSession(input: {
     env: context.env,
     redactor: input.redactor,
     note: (line) => progress.note(line),
+    promptSent: (tokens, lastRate) => progress.promptSent(tokens, lastRate),
     runRemainingMs: () => started + budgetFor(input.diagnosis, 0).maxWallSeconds * 1000 - Date.now(),
   });
   // The policy attempts a repair: the model loads now (seconds, from disk), beside the workspace, the quick-fixes

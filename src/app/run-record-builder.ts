@@ -121,6 +121,7 @@ export class RunRecordBuilder {
     if (loop.message) this.record.message = loop.message;
     if (loop.recheck) {
       this.record.timings.recheckMs = loop.recheck.durationMs;
+      if (loop.recheck.startedAt) this.record.recheckStartedAt = loop.recheck.startedAt;
       this.decided(recheckDecision(loop, loop.recheck));
     }
     if (loop.flakyTests) this.record.flakyTests = loop.flakyTests;
@@ -175,10 +176,13 @@ export function sandboxField(info: SandboxInfo): NonNullable<RunRecord['sandbox'
 /** The model requests of the run, and how long busy servers were waited for. */
 export function modelTrafficFields(
   traffic: ModelTraffic | undefined,
-): Pick<RunRecord, 'modelRequests' | 'modelWaitMs'> {
-  if (!traffic || traffic.requests.length === 0) return {};
+): Pick<RunRecord, 'modelRequests' | 'modelWaitMs' | 'modelLoad'> {
+  if (!traffic) return {};
+  const load = traffic.loadRecord();
+  const loaded = load ? { modelLoad: load } : {};
+  if (traffic.requests.length === 0) return loaded;
   const waited = traffic.waitedMs();
-  return { modelRequests: traffic.requests, ...(waited > 0 ? { modelWaitMs: waited } : {}) };
+  return { modelRequests: traffic.requests, ...(waited > 0 ? { modelWaitMs: waited } : {}), ...loaded };
 }
 
 /** The flaky check's decision line. */

@@ -3,8 +3,16 @@
  * log of every request it makes (busy servers are waited for within the run's wall-time
  * budget; each wait and skipped host is one console line).
  */
-import { createProvider, ModelTraffic, withRedaction, type Redactor } from '../model/index.js';
+import {
+  createProvider,
+  ModelTraffic,
+  withRedaction,
+  type ChatMessage,
+  type ModelProvider,
+  type Redactor,
+} from '../model/index.js';
 import type { EffectiveConfig } from '../policy/index.js';
+import { lastPromptRate, tokensToEvaluate } from '../report/prompt-wait.js';
 import { modelSettings } from './model-settings.js';
 
 export function wireModel(input: {
@@ -14,6 +22,8 @@ export function wireModel(input: {
   note: (line: string) => void;
   /** What is left of the run's wall-time budget, in milliseconds. */
   runRemainingMs: () => number;
+  /** A streamed request went out: the tokens the server reads first, and its prompt rate as last measured. */
+  promptSent?: (tokens: number, lastRate: number | undefined) => void;
 }) {
   const settings = modelSettings(input.config, input.env);
   const traffic = new ModelTraffic(input.note);
@@ -25,5 +35,44 @@ export function wireModel(input: {
     }),
     input.redactor,
   );
-  return { settings, traffic, provider };
+  return { settings, traffic, provider: input.promptSent ? saysPrompt(provider, traffic, input.promptSent) : provider };
+}
+
+/**
+ * The provider, telling `promptSent` of each streamed request before it goes out: how many tokens the server reads
+ * (what is new since the run's previous request, the rest being in its prompt cache) and the prompt rate the
+ * newest request measured. A request nobody streams (the agent's) has no live line to tell.
+ */
+function saysPrompt(
+  provider: ModelProvider,
+  traffic: ModelTraffic,
+  promptSent: (tokens: number, lastRate: number | undefined) => void,
+): ModelProvider {
+  let previous: string | undefined;
+  const chat: ModelProvider['chat'] = (request) => {
+    const text = promptText(request.messages);
+    if (request.onToken) promptSent(tokensToEvaluate(previous, text), lastPromptRate(traffic.requests));
+    previous = text;
+    return provider.chat(request);
+  };
+  // Every other method called on the provider itself: its state (the largest window sent) stays one.
+  return {
+    kind: provider.kind,
+    model: provider.model,
+    host: provider.host,
+    healthCheck: (signal) => provider.healthCheck(signal),
+    chat,
+    ...(provider.preload ? { preload: (signal?: AbortSignal) => provider.preload!(signal) } : {}),
+    ...(provider.toolCalling ? { toolCalling: (signal?: AbortSignal) => provider.toolCalling!(signal) } : {}),
+    ...(provider.modelContextTokens ? { modelContextTokens: () => provider.modelContextTokens!() } : {}),
+  };
+}
+
+/** The messages as one text, in order: what a prompt cache compares. */
+function promptText(messages: readonly ChatMessage[]): string {
+  return messages
+    .map(
+      (message) => `${message.role}\n${message.content}${message.toolCalls ? JSON.stringify(message.toolCalls) : ''}`,
+    )
+    .join('\n');
 }

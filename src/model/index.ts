@@ -26,7 +26,7 @@ export { normaliseHost } from '../shared/host.js';
 export { promptWindow, CHARS_PER_TOKEN, charsForTokens, tokensForChars } from './context-window.js';
 export { secretEnvValues, isSecretEnvName, valueForms, base64Forms } from './secret-values.js';
 
-export { ModelTraffic, type ModelRequestRecord } from './traffic.js';
+export { ModelTraffic, type ModelLoadRecord, type ModelRequestRecord } from './traffic.js';
 export type { BusyWait } from './busy-retry.js';
 
 export interface ProviderOptions extends TransportOptions {

@@ -203,13 +203,15 @@ export class OllamaProvider implements ModelProvider {
     // Straight to the first host, outside the health check and the host roster: a server that is down is the first
     // chat's to report, and a failed load must not put a host into its cool-down.
     const client = new Ollama({ host: this.host.split(',')[0]!, fetch: deadline.fetch });
-    await client.chat({
+    const load = client.chat({
       model: this.model,
       messages: [],
       stream: false,
       ...(this.settings.keepAlive !== undefined ? { keep_alive: this.settings.keepAlive } : {}),
       options: { temperature: this.settings.temperature, seed: this.settings.seed, num_ctx: numCtx },
     });
+    const loadMs = load.then((loaded) => nanosToMs(loaded.load_duration));
+    await this.transport.timeLoad(this.host, this.model, loadMs);
   }
 
   /** The window for this prompt; see context-window.ts for why it is sized per call. */

@@ -37,6 +37,21 @@ export interface ModelRequestRecord {
   evalMs?: number;
 }
 
+/**
+ * The model loaded ahead of the first chat (Ollama: an empty chat with keep_alive, sent when the policy attempts), so
+ * that its load overlaps the flaky re-check and the rest of the build's reading. `loading`: still under way when the
+ * record was written (durationMs is then the time until then).
+ */
+export interface ModelLoadRecord {
+  host: string;
+  model: string;
+  startedAt: string;
+  durationMs: number;
+  outcome: 'loaded' | 'failed' | 'loading';
+  /** The server's own load time (Ollama's load_duration); 0 when the model was loaded already. */
+  loadMs?: number;
+}
+
 /** What the server reported about one answered call. */
 export type ServerCounters = Pick<
   ModelRequestRecord,
@@ -50,7 +65,33 @@ export class ModelTraffic {
   /** Attempts whose requests were made and then thrown away, with why (see `discard`). */
   private readonly discards = new Map<number, string>();
 
+  private load: { host: string; model: string; started: number; ended?: ModelLoadRecord } | undefined;
+
   constructor(private readonly notify: (line: string) => void = () => undefined) {}
+
+  /** The model's load ahead of the first chat begins; the returned function ends it. */
+  beginLoad(host: string, model: string): (outcome: 'loaded' | 'failed', loadMs?: number) => void {
+    const load: NonNullable<ModelTraffic['load']> = { host, model, started: Date.now() };
+    this.load = load;
+    return (outcome, loadMs) => {
+      load.ended = { ...this.loadAt(load, Date.now()), outcome, ...(loadMs !== undefined ? { loadMs } : {}) };
+    };
+  }
+
+  /** The load ahead, as the record keeps it: ended, or still `loading` at `now`. */
+  loadRecord(now = Date.now()): ModelLoadRecord | undefined {
+    if (!this.load) return undefined;
+    return this.load.ended ?? { ...this.loadAt(this.load, now), outcome: 'loading' };
+  }
+
+  private loadAt(load: { host: string; model: string; started: number }, now: number) {
+    return {
+      host: load.host,
+      model: load.model,
+      startedAt: new Date(load.started).toISOString(),
+      durationMs: now - load.started,
+    };
+  }
 
   begin(host: string, model: string): ModelCall {
     return new ModelCall(this, host, model, this.notify);

@@ -47,6 +47,20 @@ export class Transport {
     });
   }
 
+  /**
+   * The model's load ahead of the first chat, timed in the run's log (the record's `modelLoad`, so that its overlap
+   * with the flaky re-check can be read there); `load` resolves to the server's own load time.
+   */
+  async timeLoad(host: string, model: string, load: Promise<number | undefined>): Promise<void> {
+    const ended = this.options.traffic?.beginLoad(host, model);
+    try {
+      ended?.('loaded', await load);
+    } catch (error) {
+      ended?.('failed');
+      throw error;
+    }
+  }
+
   /** A chat call to log; a stand-in that logs nowhere when the run keeps no log. */
   begin(model: string): ModelCall | undefined {
     return this.options.traffic?.begin(this.roster.order()[0] ?? this.primary, model);

@@ -7,6 +7,7 @@
 import type { ModuleAdvice } from './advice.js';
 import { barChart, COLORS, escapeHtml, timeChart, type BarRow, type TimePoint } from './charts.js';
 import { runModule, runRepository, type RolloutStats } from './groups.js';
+import type { ModelCost } from './model-speed.js';
 import type { RunRecord } from './run-record.js';
 import { formatDuration, formatPercent } from './stats-format.js';
 import { addFix, countOutcomes, foldedRun, type FixSummary, type FoldedRun } from './stats-fold.js';
@@ -157,6 +158,22 @@ function acceptanceRow(label: string, fixes: ReadonlyMap<string, FixSummary>): B
 const tile = (stat: string, value: number | null, shown: string, title: string) =>
   `<div class="tile"><div class="big" data-stat="${stat}" data-value="${value === null ? 'null' : value}">${escapeHtml(shown)}</div><div class="small">${escapeHtml(title)}</div></div>`;
 
+/** Tokens per second by model, as the servers counted them; nothing without model requests. */
+function modelSpeedTable(cost: ModelCost | undefined): string {
+  if (!cost || cost.byModel.length === 0) return '';
+  const rate = (field: string, value: number | null) =>
+    `<td data-field="${field}" data-value="${value === null ? 'null' : value}">${value === null ? '-' : value.toFixed(1)}</td>`;
+  const rows = cost.byModel.map(
+    (speed) =>
+      `<tr data-model="${escapeHtml(speed.model)}"><td>${escapeHtml(speed.model)}</td><td data-field="requests" data-value="${speed.requests}">${speed.requests}</td>${rate('promptTokensPerSecond', speed.promptTokensPerSecond)}${rate('outputTokensPerSecond', speed.outputTokensPerSecond)}</tr>`,
+  );
+  return `<h2>Model speed</h2>
+<table class="models"><thead><tr><th>model</th><th>requests</th><th>prompt tokens/s</th><th>output tokens/s</th></tr></thead><tbody>
+${rows.join('\n')}
+</tbody></table>
+`;
+}
+
 function* groupTableParts(stats: RolloutStats): Generator<string> {
   const head = [
     'repository',
@@ -298,7 +315,7 @@ ${tile('suggestedOnly', stats.suggestedOnly, String(stats.suggestedOnly), 'sugge
 ${tile('outcomes.adopted', stats.outcomes.adopted, String(stats.outcomes.adopted), 'adopted without mvnx apply')}
 ${tile('outcomes.reverted', stats.outcomes.reverted, String(stats.outcomes.reverted), 'reverted later')}
 ${tile('modelCalls', stats.modelCalls, String(stats.modelCalls), 'model calls')}
-${tile('timeSpentMs', stats.timeSpentMs, formatDuration(stats.timeSpentMs), 'time mvnx spent')}
+${tile('timeSpentMs', stats.timeSpentMs, formatDuration(stats.timeSpentMs), 'time mvnx spent')}${stats.modelCost ? `\n${tile('modelCost.modelMsPerVerifiedFix', stats.modelCost.modelMsPerVerifiedFix, formatDuration(stats.modelCost.modelMsPerVerifiedFix), 'model time per verified fix')}` : ''}
 </div>
 <h2>Runs and verified fixes over time</h2>
 ${timeChart('chart-time', `Runs and verified fixes per ${series.unit}`, series.points)}
@@ -314,7 +331,7 @@ ${barChart('chart-module', 'Fix rate by module', moduleRows)}
 ${barChart('chart-acceptance', 'What became of the suggested fixes, by module', charts.acceptanceRows, { legend: acceptanceLegend })}
 <h2>Why runs stopped</h2>
 ${barChart('chart-stops', 'Stop reasons', stopRows)}
-<h2>By repository, module and tier</h2>
+${modelSpeedTable(stats.modelCost)}<h2>By repository, module and tier</h2>
 `;
   yield* groupTableParts(stats);
   yield `

@@ -1,4 +1,5 @@
 import { Listr, ListrLogger, PRESET_TIMER, ProcessOutput, type ListrTaskWrapper } from 'listr2';
+import { PLAIN_PROMPT_LINE_SECONDS, promptSeconds, promptWaitLine } from './prompt-wait.js';
 import { TokenMeter } from './token-meter.js';
 
 /** In CI, at most one line per this many milliseconds on what the model is writing. */
@@ -18,6 +19,12 @@ export interface Progress {
    * line every PLAIN_TOKEN_LINE_MS at most, with the count and the rate.
    */
   tokens(text: string): void;
+  /**
+   * A streamed request went out: `tokens` the server has to read before the first token, and its prompt rate as last
+   * measured in this run (none before). A TTY's live line says it until the first token; CI gets a line only for a
+   * wait of PLAIN_PROMPT_LINE_SECONDS or more.
+   */
+  promptSent(tokens: number, lastRate: number | undefined): void;
   /** A line worth keeping: the outcome of an attempt. */
   note(line: string): void;
 }
@@ -28,6 +35,7 @@ export function redactingProgress(inner: Progress, redact: (text: string) => str
     run: (title, work) => inner.run(redact(title), work),
     step: (title) => inner.step(redact(title)),
     tokens: (text) => inner.tokens(redact(text)),
+    promptSent: (tokens, lastRate) => inner.promptSent(tokens, lastRate),
     note: (line) => inner.note(redact(line)),
   };
 }
@@ -61,6 +69,11 @@ class PlainProgress implements Progress {
     if (Date.now() - this.lastTokenLineAt < PLAIN_TOKEN_LINE_MS) return;
     this.lastTokenLineAt = Date.now();
     this.line(`the model is writing: ${this.meter.describe()}`);
+  }
+
+  promptSent(tokens: number, lastRate: number | undefined): void {
+    const seconds = promptSeconds(tokens, lastRate);
+    if (seconds !== undefined && seconds >= PLAIN_PROMPT_LINE_SECONDS) this.line(promptWaitLine(tokens, lastRate));
   }
 
   note(line: string): void {
@@ -130,6 +143,12 @@ class ListrProgress implements Progress {
       .trim()
       .slice(0, 60);
     if (this.task) this.task.title = `${this.stepTitle}: ${this.meter.describe()}${lastLine ? ` · ${lastLine}` : ''}`;
+  }
+
+  promptSent(tokens: number, lastRate: number | undefined): void {
+    this.tail = '';
+    this.meter = new TokenMeter();
+    if (this.task) this.task.title = `${this.stepTitle}: ${promptWaitLine(tokens, lastRate)}`;
   }
 
   note(line: string): void {

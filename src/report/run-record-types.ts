@@ -4,7 +4,7 @@
  * record's writer import it without importing each other. Import it from run-record.ts.
  */
 import type { Diagnostic } from '../diagnose/types.js';
-import type { ModelRequestRecord } from '../model/traffic.js';
+import type { ModelLoadRecord, ModelRequestRecord } from '../model/traffic.js';
 import type { AttemptRecord, RunStatus, StopReason } from '../shared/run-vocabulary.js';
 
 /** The contract's run record (`.mvnx/runs/<runId>/run.json`). Extra fields are additions. */
@@ -42,12 +42,20 @@ export interface RunRecord {
   model?: { provider: string; name: string; host: string };
   /** Every model request: the host that answered, how long it waited for a busy service and why (issue 28). */
   modelRequests?: ModelRequestRecord[];
+  /**
+   * The model loaded ahead of the first chat (Ollama, when the policy attempts): when it began, how long it took and
+   * the server's own load time. With `recheckStartedAt` and `timings.recheckMs` it shows whether the load overlapped
+   * the flaky re-check.
+   */
+  modelLoad?: ModelLoadRecord;
   /** Time spent waiting for busy model servers, in all (absent when none). */
   modelWaitMs?: number;
   /** Agent mode: whether the model took native tool calls, and how that was learned (once per run). */
   toolCalling?: { native: boolean; reason: string };
   /** What isolated the verification builds (bwrap, podman, docker, none), and why not when isolated is false. */
   sandbox?: { kind: string; isolated: boolean; reason?: string };
+  /** When the flaky check's re-run of the failing tests began (it took `timings.recheckMs`). */
+  recheckStartedAt?: string;
   /** stopReason flaky: the failing tests that passed when re-run on the unchanged code. */
   flakyTests?: string[];
   /** The command was re-run in place after an auto apply: its exit code. */

@@ -5,6 +5,7 @@
  * back. Import it from stats.ts. Pure.
  */
 import type { StopReason } from '../shared/run-vocabulary.js';
+import type { ModelCost } from './model-speed.js';
 import type { OutcomeEvent, RunOutcome, RunRecord } from './run-record.js';
 
 export type FailureKind = 'compile' | 'test' | 'quality' | 'other';
@@ -71,6 +72,11 @@ export interface RunStats {
   /** mvnx's own time on these runs (diagnosis, attempts, verification), and the model's part of it. */
   timeSpentMs: number;
   modelMs: number;
+  /**
+   * Model time per verified fix and each model's speed from the servers' counters; absent when no run in the window
+   * recorded a model request with the server's counters (Ollama's, since issue 42).
+   */
+  modelCost?: ModelCost;
 }
 
 export interface OutcomeCounts {

@@ -6,6 +6,7 @@
  * so the streamed and the in-memory numbers are one code. Pure.
  */
 import type { StopReason } from '../shared/run-vocabulary.js';
+import { hasServerCounters, modelMsPerVerifiedFix, ModelSpeedFold } from './model-speed.js';
 import type { RunRecord } from './run-record.js';
 import {
   countedOutcome,
@@ -126,6 +127,11 @@ export class RunStatsFold {
   private incompleteRuns = 0;
   private timeSpentMs = 0;
   private modelMs = 0;
+  /**
+   * Made at the first record whose model requests carry the server's counters: the numbers of fleets without them read
+   * as they always have.
+   */
+  private modelSpeed: ModelSpeedFold | undefined;
   firstRunAt?: string;
   lastRunAt?: string;
 
@@ -151,6 +157,8 @@ export class RunStatsFold {
     if (record.incomplete) this.incompleteRuns += 1;
     this.timeSpentMs += record.timings?.totalMs ?? 0;
     this.modelMs += record.timings?.modelMs ?? 0;
+    if (record.modelRequests?.some(hasServerCounters))
+      (this.modelSpeed ??= new ModelSpeedFold()).add(record.modelRequests);
     if (this.firstRunAt === undefined || record.startedAt < this.firstRunAt) this.firstRunAt = record.startedAt;
     if (this.lastRunAt === undefined || record.startedAt > this.lastRunAt) this.lastRunAt = record.startedAt;
     if (run.fix) {
@@ -225,6 +233,11 @@ export class RunStatsFold {
     stats.takenShare = suggested === 0 ? null : suggestionsTaken / suggested;
     stats.timeSpentMs = this.timeSpentMs;
     stats.modelMs = this.modelMs;
+    if (this.modelSpeed)
+      stats.modelCost = {
+        modelMsPerVerifiedFix: modelMsPerVerifiedFix(this.modelMs, fixed),
+        byModel: this.modelSpeed.result(),
+      };
     return stats;
   }
 }

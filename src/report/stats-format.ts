@@ -1,5 +1,6 @@
 /** Plain-text tables for `mvnx runs` and `mvnx runs --stats`; pure, so tests read them exactly. */
 import type { RolloutStats } from './groups.js';
+import { describeModelSpeed } from './model-speed.js';
 import type { RunRecord } from './run-record.js';
 import { FAILURE_KINDS, type RunStats } from './stats.js';
 
@@ -112,6 +113,7 @@ export function formatRunStats(stats: RunStats): string {
         `${stats.outcomes.applied} applied, ${stats.outcomes.adopted} adopted, ${stats.outcomes.superseded} superseded, ${stats.outcomes.reverted} reverted, ${stats.outcomes.merged} merged, ${stats.outcomes.closed} closed, ${stats.outcomes.open} open (of ${stats.outcomes.fixes} distinct fixes)`,
       ],
       ['time spent by mvnx', `${formatDuration(stats.timeSpentMs)} (model ${formatDuration(stats.modelMs)})`],
+      ...modelCostRows(stats),
     ],
   );
   const kinds = alignedTable(
@@ -178,4 +180,17 @@ export function formatRolloutStats(stats: RolloutStats): string {
 function interruptedRuns(stats: RunStats): string {
   const interrupted = stats.stopReasons.interrupted ?? 0;
   return `${interrupted} (${stats.incompleteRuns ?? 0} killed before writing a record, found by a later run)`;
+}
+
+/** Model time per verified fix, and each model's speed as its server counted it; none without model requests. */
+function modelCostRows(stats: RunStats): string[][] {
+  if (!stats.modelCost) return [];
+  const fixed = stats.overall.fixed;
+  return [
+    [
+      'model time per verified fix',
+      `${formatDuration(stats.modelCost.modelMsPerVerifiedFix)} (${formatDuration(stats.modelMs)} over ${fixed} verified fix${fixed === 1 ? '' : 'es'})`,
+    ],
+    ...stats.modelCost.byModel.map((speed) => [`speed of ${speed.model}`, describeModelSpeed(speed)]),
+  ];
 }

@@ -15,6 +15,9 @@ describe('progress on a terminal', () => {
       'const progress = createProgress({ interactive: true });',
       "await progress.run('repairing', async () => {",
       "  progress.step('attempt 1: asking the model');",
+      // Before the first token: the prompt's wait, estimated at the rate the run's previous request measured.
+      '  progress.promptSent(1800, 60);',
+      '  await new Promise((resolve) => setTimeout(resolve, 400));',
       '  for (let i = 0; i < 30; i++) {',
       "    progress.tokens('token ');",
       '    await new Promise((resolve) => setTimeout(resolve, 60));',
@@ -31,6 +34,9 @@ describe('progress on a terminal', () => {
         env: { TERM: 'xterm' },
       });
       expect(run.exitCode, run.stdout).toBe(0);
+      expect(run.stdout).toContain(
+        'attempt 1: asking the model: reading the prompt: ~1,800 tokens, about 30 s at the last measured 60 tokens/s',
+      );
       expect(run.stdout).toMatch(/attempt 1: asking the model: \d+ tokens, \d+\.\d tokens\/s · token/);
     } finally {
       await rm(file, { force: true });

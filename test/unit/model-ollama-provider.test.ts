@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ModelCallError, ProviderUnavailableError } from '../../src/model/errors.js';
 import { OllamaProvider } from '../../src/model/ollama-provider.js';
+import { ModelTraffic } from '../../src/model/traffic.js';
 import type { ChatRequest, ModelSettings } from '../../src/model/types.js';
 import { deadServerUrl, startOllamaMock, type MockScript, type OllamaMock } from '../helpers/ollama-mock.js';
 
@@ -199,6 +200,31 @@ describe('OllamaProvider chat', () => {
     expect((load!.options as { num_ctx: number }).num_ctx).toBe((chat!.options as { num_ctx: number }).num_ctx);
     // The load used no scripted reply: the chat got the first.
     expect(server.answered()).toBe(1);
+  });
+
+  it("logs the load for the run record: when it began, how long it took, the server's load time; failed when refused", async () => {
+    const server = await startMock({ replies: ['a'] });
+    const traffic = new ModelTraffic();
+    const provider = new OllamaProvider(settings(server.url), { traffic });
+    const before = Date.now();
+    const loading = provider.preload();
+    // Asked for before the answer: still loading, timed so far.
+    expect(traffic.loadRecord()).toMatchObject({ host: server.url, model: 'qwen2.5-coder:7b', outcome: 'loading' });
+    await loading;
+    const load = traffic.loadRecord()!;
+    // (This server reports no load_duration without a cost model: test/integration/model-load-overlap.test.ts has one.)
+    expect(load).toMatchObject({ host: server.url, outcome: 'loaded' });
+    expect(Date.parse(load.startedAt)).toBeGreaterThanOrEqual(before - 1);
+    expect(load.durationMs).toBeGreaterThanOrEqual(0);
+    // A load is no chat call: modelRequests stays empty.
+    expect(traffic.requests).toEqual([]);
+
+    const refused = await startMock({ modelMissing: true });
+    const refusedTraffic = new ModelTraffic();
+    await failure(new OllamaProvider(settings(refused.url), { traffic: refusedTraffic }).preload());
+    expect(refusedTraffic.loadRecord()).toMatchObject({ outcome: 'failed' });
+    expect(refusedTraffic.loadRecord()!.loadMs).toBeUndefined();
+    await refused.close();
   });
 
   it('refuses a prompt that cannot fit the window instead of letting Ollama truncate it', async () => {

@@ -66,6 +66,8 @@ export interface FailureRecheck {
   reran?: number;
   /** What the re-run cost, for the run record. */
   durationMs: number;
+  /** When the re-run began (ISO), for the run record: what ran beside it can be read against it. */
+  startedAt?: string;
 }
 
 /** Test integrity of a candidate fix, read from the patch before any build. */

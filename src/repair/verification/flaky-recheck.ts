@@ -74,6 +74,12 @@ export function createFailureRecheck(options: RecheckOptions) {
     // A build that still fails (even for another reason) proves nothing flaky.
     const passed = runs.every((run) => run.exitCode === 0) ? tests.filter(passedAlways) : [];
     const reran = tests.filter((test) => statuses.has(test)).length;
-    return { passed, failed: tests.filter((test) => !passed.includes(test)), reran, durationMs: Date.now() - started };
+    return {
+      passed,
+      failed: tests.filter((test) => !passed.includes(test)),
+      reran,
+      durationMs: Date.now() - started,
+      startedAt: new Date(started).toISOString(),
+    };
   };
 }
