@@ -57,6 +57,8 @@ export function createDependencyUpdateRepair(options: {
   let analysis: DependencyUpdateAnalysis | undefined;
   let record: DependencyUpdateRecord | undefined;
   const log: PatternLog = new Map();
+  /** Errors explain() already read, found or not: each is read once per run. */
+  const read = new Set<string>();
   return {
     async analyse(diagnosis) {
       const changes = await detectVersionChanges({
@@ -86,7 +88,9 @@ export function createDependencyUpdateRepair(options: {
         const known = new Set(analysis.errors.map((error) => key(error.site, error.diagnostic.message)));
         let added = false;
         for (const diagnostic of diagnostics) {
-          if (known.has(key(`${diagnostic.file}:${diagnostic.line}`, diagnostic.message))) continue;
+          const at = key(`${diagnostic.file}:${diagnostic.line}`, diagnostic.message);
+          if (known.has(at) || read.has(at)) continue;
+          read.add(at);
           const found = await compileErrorDifference(
             diagnostic,
             every,
