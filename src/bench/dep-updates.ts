@@ -33,6 +33,14 @@ export interface DepUpdateCase {
   fix: string;
   replies: string[];
   junit: boolean;
+  /** Several bumps at once (grouped, BOM): each with the files whose errors must be attributed to it. */
+  updates?: { groupId: string; artifactId: string; from: string; to: string; files: string[] }[];
+  /** The BOM or parent bump the record must name (`bom g:a 1.0 -> 2.0`). */
+  via?: string;
+  /** `own`: the client ships `pom.old.xml`/`pom.new.xml` (any folder) instead of the rendered POM. */
+  poms?: 'own';
+  /** Text the first prompt must hold besides the fix (a changelog line, an @deprecated text). */
+  promptHas?: string[];
 }
 
 export interface DepUpdateRun {
@@ -43,6 +51,10 @@ export interface DepUpdateRun {
   status?: string;
   fixers: string[];
   patternSites: number;
+  /** Files the verified fix changed. */
+  filesChanged: number;
+  /** Wall time of the mvnx run (build, repair, verification). */
+  seconds: number;
 }
 
 export interface DepUpdateResult {
@@ -90,6 +102,18 @@ export async function prepareRepository(
   await mkdir(repository, { recursive: true });
   for (const entry of await readdir(userRepository))
     if (entry !== SYNTHETIC_GROUP) await symlink(path.join(userRepository, entry), path.join(repository, entry));
+  // BOMs and parents of the cases: `_boms/*.pom`, installed at their own coordinates.
+  const bomDir = path.join(casesDir, '_boms');
+  for (const file of existsSync(bomDir) ? await readdir(bomDir) : []) {
+    if (!file.endsWith('.pom')) continue;
+    const text = await readFile(path.join(bomDir, file), 'utf8');
+    const field = (name: string) => new RegExp(`^  <${name}>([^<]+)</${name}>`, 'm').exec(text)?.[1];
+    const [groupId, artifactId, version] = [field('groupId'), field('artifactId'), field('version')];
+    if (!groupId || !artifactId || !version) throw new MvnxError(`${path.join(bomDir, file)}: no coordinates`);
+    const target = path.join(repository, ...groupId.split('.'), artifactId, version);
+    await mkdir(target, { recursive: true });
+    await writeFile(path.join(target, `${artifactId}-${version}.pom`), text);
+  }
   const libDir = path.join(casesDir, '_lib');
   for (const version of existsSync(libDir) ? await readdir(libDir) : []) {
     const sources = path.join(libDir, version);
@@ -170,15 +194,49 @@ const GIT_ENV = {
 /** The client at the old version, committed, then bumped: the tree a Dependabot pull request leaves. */
 export async function materialiseDepUpdateCase(benchCase: DepUpdateCase, root: string): Promise<void> {
   await cp(path.join(benchCase.dir, 'client'), root, { recursive: true });
-  await writeFile(path.join(root, 'pom.xml'), renderClientPom(benchCase, benchCase.dependency.from));
+  const own =
+    benchCase.poms === 'own'
+      ? (await readdir(root, { recursive: true })).filter((file) => path.basename(file) === 'pom.old.xml')
+      : [];
+  const bumped = new Map<string, string>();
+  for (const file of own) {
+    const folder = path.join(root, path.dirname(file));
+    await writeFile(path.join(folder, 'pom.xml'), await readFile(path.join(folder, 'pom.old.xml')));
+    bumped.set(path.join(folder, 'pom.xml'), await readFile(path.join(folder, 'pom.new.xml'), 'utf8'));
+    await rm(path.join(folder, 'pom.old.xml'));
+    await rm(path.join(folder, 'pom.new.xml'));
+  }
+  if (benchCase.poms !== 'own')
+    await writeFile(path.join(root, 'pom.xml'), renderClientPom(benchCase, benchCase.dependency.from));
   const git = (...args: string[]) => execa('git', args, { cwd: root, env: GIT_ENV });
   await git('init', '-q', '-b', 'main');
   await git('add', '-A');
   await git('commit', '-q', '-m', 'client at the old version');
-  await writeFile(path.join(root, 'pom.xml'), renderClientPom(benchCase, benchCase.dependency.to));
+  if (benchCase.poms !== 'own')
+    await writeFile(path.join(root, 'pom.xml'), renderClientPom(benchCase, benchCase.dependency.to));
+  for (const [file, text] of bumped) await writeFile(file, text);
 }
 
-function runOf(record: RunRecord | undefined, benchCase: DepUpdateCase): DepUpdateRun {
+/** Every expected bump is in the record with its versions, and every error of its files is attributed to it. */
+export function attributionRight(update: RunRecord['dependencyUpdate'], benchCase: DepUpdateCase): boolean {
+  if (!update) return false;
+  if (benchCase.via !== undefined && update.via !== benchCase.via) return false;
+  if (!benchCase.updates) return true;
+  return benchCase.updates.every((expected) => {
+    const label = `${expected.groupId}:${expected.artifactId} ${expected.from} -> ${expected.to}`;
+    const entry = update.updates?.find((u) => u.groupId === expected.groupId && u.artifactId === expected.artifactId);
+    const sites = update.differences.filter((d) => expected.files.some((file) => d.site.startsWith(`${file}:`)));
+    return (
+      entry !== undefined &&
+      entry.from === expected.from &&
+      entry.to === expected.to &&
+      sites.length > 0 &&
+      sites.every((d) => d.dependency === label)
+    );
+  });
+}
+
+function runOf(record: RunRecord | undefined, benchCase: DepUpdateCase, seconds: number): DepUpdateRun {
   const update = record?.dependencyUpdate;
   const { groupId, artifactId, from, to } = benchCase.dependency;
   return {
@@ -188,7 +246,8 @@ function runOf(record: RunRecord | undefined, benchCase: DepUpdateCase): DepUpda
       update.groupId === groupId &&
       update.artifactId === artifactId &&
       update.from === from &&
-      update.to === to,
+      update.to === to &&
+      attributionRight(update, benchCase),
     fixed: record?.status === 'fixed',
     modelCalls: record?.modelCalls ?? 0,
     ...(record?.status ? { status: record.status } : {}),
@@ -196,6 +255,8 @@ function runOf(record: RunRecord | undefined, benchCase: DepUpdateCase): DepUpda
       .filter((attempt) => attempt.outcome === 'verified' || attempt.outcome === 'build-failed')
       .map((attempt) => attempt.fixer ?? attempt.source),
     patternSites: (update?.patterns ?? []).reduce((sum, pattern) => sum + pattern.sites.length, 0),
+    filesChanged: record?.attempts.find((attempt) => attempt.outcome === 'verified')?.filesChanged.length ?? 0,
+    seconds,
   };
 }
 
@@ -204,7 +265,7 @@ export async function runDepUpdateCase(
   mvnxBin: string,
   repository: string,
   replies: string[],
-): Promise<{ record?: RunRecord; prompt?: string }> {
+): Promise<{ record?: RunRecord; prompt?: string; seconds: number }> {
   const parent = await mkdtemp(path.join(tmpdir(), `mvnx-dep-${benchCase.name}-`));
   const root = path.join(parent, benchCase.name);
   const server = await startScriptedOllama(replies);
@@ -231,7 +292,9 @@ export async function runDepUpdateCase(
       `--mvnx-host=${server.url}`,
       `--mvnx-model=${SCRIPTED_MODEL}`,
     ];
+    const started = performance.now();
     const result = await execa('node', args, { cwd: root, env, reject: false, timeout: 15 * 60_000, stdin: 'ignore' });
+    const seconds = Math.round((performance.now() - started) / 100) / 10;
     const record = parseRunRecordFromStdout(result.stdout);
     const promptFile = record ? path.join(root, '.mvnx', 'runs', record.runId, 'attempt-1.prompt.txt') : undefined;
     const prompt =
@@ -240,7 +303,7 @@ export async function runDepUpdateCase(
         : record?.dependencyUpdate
           ? dependencyUpdatePiece(record.dependencyUpdate).text
           : undefined;
-    return { ...(record ? { record } : {}), ...(prompt ? { prompt } : {}) };
+    return { ...(record ? { record } : {}), ...(prompt ? { prompt } : {}), seconds };
   } finally {
     await server.close();
     await rm(parent, { recursive: true, force: true });
@@ -269,18 +332,21 @@ export async function runDepUpdateBench(options: {
     for (const benchCase of options.cases) {
       options.onProgress?.(`${benchCase.name}: scripted`);
       const scripted = await runDepUpdateCase(benchCase, options.mvnxBin, repository, benchCase.replies);
-      const scriptedRun = runOf(scripted.record, benchCase);
+      const scriptedRun = runOf(scripted.record, benchCase, scripted.seconds);
       let noModelRun = scriptedRun;
       if (scriptedRun.modelCalls > 0 || !scriptedRun.fixed) {
         options.onProgress?.(`${benchCase.name}: no model (a server with no replies)`);
-        noModelRun = runOf((await runDepUpdateCase(benchCase, options.mvnxBin, repository, [])).record, benchCase);
+        const bare = await runDepUpdateCase(benchCase, options.mvnxBin, repository, []);
+        noModelRun = runOf(bare.record, benchCase, bare.seconds);
       }
       results.push({
         name: benchCase.name,
         source: benchCase.source,
         shape: benchCase.shape,
         diffLines: diffLinesIn(scripted.prompt),
-        fixInPrompt: (scripted.prompt ?? '').includes(benchCase.fix),
+        fixInPrompt: [benchCase.fix, ...(benchCase.promptHas ?? [])].every((text) =>
+          (scripted.prompt ?? '').includes(text),
+        ),
         scripted: scriptedRun,
         noModel: { ...noModelRun, fixed: noModelRun.fixed && noModelRun.modelCalls === 0 },
         ...(scripted.record ? {} : { error: 'no run record on stdout' }),
@@ -296,13 +362,13 @@ export function formatDepUpdateTable(results: DepUpdateResult[]): string {
   const yes = (value: boolean) => (value ? 'yes' : 'no');
   const rows = results.map(
     (r) =>
-      `| ${r.name} | ${r.source} | ${r.shape} | ${yes(r.scripted.diagnosed)}${r.scripted.diagnosed && !r.scripted.coordinatesRight ? ' (wrong coordinates)' : ''} | ${r.diffLines} | ${yes(r.fixInPrompt)} | ${yes(r.noModel.fixed)} | ${yes(r.scripted.fixed)} | ${r.scripted.modelCalls} | ${r.scripted.fixers.join(', ') || '-'} | ${r.scripted.patternSites} |`,
+      `| ${r.name} | ${r.source} | ${r.shape} | ${yes(r.scripted.diagnosed)}${r.scripted.diagnosed && !r.scripted.coordinatesRight ? ' (wrong coordinates)' : ''} | ${r.diffLines} | ${yes(r.fixInPrompt)} | ${yes(r.noModel.fixed)} | ${yes(r.scripted.fixed)} | ${r.scripted.modelCalls} | ${r.scripted.fixers.join(', ') || '-'} | ${r.scripted.patternSites} | ${r.scripted.filesChanged} | ${r.scripted.seconds}${r.noModel === r.scripted || r.noModel.seconds === r.scripted.seconds ? '' : ` / ${r.noModel.seconds}`} |`,
   );
   const count = (pick: (r: DepUpdateResult) => boolean) => results.filter(pick).length;
   return [
-    '| case | library | shape | diagnosed as dep update | API-diff lines in prompt | fix in prompt | fixed, no model | fixed, scripted | model calls | fixed by | pattern sites |',
-    '|---|---|---|---|---|---|---|---|---|---|---|',
+    '| case | library | shape | diagnosed as dep update | API-diff lines in prompt | fix in prompt | fixed, no model | fixed, scripted | model calls | fixed by | pattern sites | files changed | seconds (scripted / no model) |',
+    '|---|---|---|---|---|---|---|---|---|---|---|---|---|',
     ...rows,
-    `| **total ${results.length}** | | | ${count((r) => r.scripted.coordinatesRight)} | | ${count((r) => r.fixInPrompt)} | ${count((r) => r.noModel.fixed)} | ${count((r) => r.scripted.fixed)} | ${results.reduce((s, r) => s + r.scripted.modelCalls, 0)} | | |`,
+    `| **total ${results.length}** | | | ${count((r) => r.scripted.coordinatesRight)} | | ${count((r) => r.fixInPrompt)} | ${count((r) => r.noModel.fixed)} | ${count((r) => r.scripted.fixed)} | ${results.reduce((s, r) => s + r.scripted.modelCalls, 0)} | | | | |`,
   ].join('\n');
 }

@@ -5,6 +5,7 @@
  * build failed, and the repair pipeline is imported only once the output shows that the
  * build is failing (diagnose/failure-sign.ts), while Maven finishes.
  */
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { onFirstFailureSign } from '../diagnose/failure-sign.js';
 import { findMaven } from '../maven/discover.js';
@@ -86,6 +87,9 @@ export async function runBuild(invocation: Invocation, io: CliIo): Promise<numbe
   try {
     if (result.exitCode === 0) {
       await emptySarif();
+      // Where mvnx already keeps runs: the POMs of this passing build, what a later dependency update is compared with.
+      if (existsSync(path.join(projectRoot, '.mvnx')))
+        await import('../report/passing-build.js').then((module) => module.rememberPassingBuild(projectRoot));
       return 0;
     }
     config ??= await loadConfig();

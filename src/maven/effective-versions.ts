@@ -158,16 +158,19 @@ export interface VersionChange {
   to: string;
   /** How the new version is set (see EffectiveDependency.source). */
   source: string;
+  /** How the old version was set. */
+  fromSource?: string;
 }
 
 export function versionChanges(
   before: readonly EffectiveDependency[],
   after: readonly EffectiveDependency[],
 ): VersionChange[] {
-  const old = new Map(before.map((dependency) => [key(dependency.groupId, dependency.artifactId), dependency.version]));
+  const old = new Map(before.map((dependency) => [key(dependency.groupId, dependency.artifactId), dependency]));
   const changes: VersionChange[] = [];
   for (const dependency of after) {
-    const from = old.get(key(dependency.groupId, dependency.artifactId));
+    const earlier = old.get(key(dependency.groupId, dependency.artifactId));
+    const from = earlier?.version;
     if (from === undefined || from === dependency.version) continue;
     if (changes.some((change) => change.groupId === dependency.groupId && change.artifactId === dependency.artifactId))
       continue;
@@ -177,6 +180,7 @@ export function versionChanges(
       from,
       to: dependency.version,
       source: dependency.source,
+      fromSource: earlier!.source,
     });
   }
   return changes;

@@ -140,9 +140,30 @@ export interface DependencyUpdateRecord {
     method?: string;
     lines: string[];
     quickFix?: string;
+    /** `groupId:artifactId from -> to` of the bump whose API this error uses (with `updates`). */
+    dependency?: string;
   }[];
   /** Fixes carried from one site to the others (old -> new), and the sites each fixed, once verified. */
   patterns?: { from: string; to: string; sites: string[]; attempt: number; outcome: string }[];
+  /** The BOM or parent whose bump moved the version: `bom g:a 1.0 -> 2.0`, `parent g:a 1 -> 2`. */
+  via?: string;
+  /**
+   * Several bumps broke places (a grouped update, a BOM): each with its errors, the lead (the fields above) first.
+   * Each difference then names its own in `dependency`.
+   */
+  updates?: DependencyUpdateEntry[];
+  /** When the versions were compared with the last build that passed under mvnx (no git revision to compare with). */
+  previousRun?: { at: string; commit?: string };
+}
+
+/** One bumped dependency and the errors that use its API. */
+export interface DependencyUpdateEntry {
+  groupId: string;
+  artifactId: string;
+  from: string;
+  to: string;
+  via?: string;
+  errors: string[];
 }
 
 /**

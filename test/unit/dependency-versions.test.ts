@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { effectiveDependencies, versionChanges, type PomSource } from '../../src/maven/effective-versions.js';
+import { bumpedThrough } from '../../src/repair/dependency-update/detect.js';
 import { applyPatterns, patternOfLine, patternsOf } from '../../src/repair/dependency-update/patterns.js';
 
 const pom = (body: string, parent = '') =>
@@ -62,9 +63,23 @@ describe('effective dependency versions', () => {
     const repo = { 'b:bom:1': bom('1'), 'b:bom:2': bom('2') };
     const before = await effectiveDependencies(text('1'), 'pom.xml', source({}, repo));
     const after = await effectiveDependencies(text('2'), 'pom.xml', source({}, repo));
-    expect(versionChanges(before, after)).toEqual([
-      { groupId: 'x', artifactId: 'lib', from: '1.0', to: '2.0', source: 'bom b:bom:2' },
+    const changes = versionChanges(before, after);
+    expect(changes).toEqual([
+      { groupId: 'x', artifactId: 'lib', from: '1.0', to: '2.0', source: 'bom b:bom:2', fromSource: 'bom b:bom:1' },
     ]);
+    // The change names the BOM bump that moved it.
+    expect(bumpedThrough(changes[0]!)).toBe('bom b:bom 1 -> 2');
+  });
+
+  it('a version moved by a POM of its own is no BOM or parent bump', () => {
+    const change = { groupId: 'x', artifactId: 'lib', from: '1', to: '2' };
+    expect(bumpedThrough({ ...change, source: 'explicit', fromSource: 'explicit' })).toBeUndefined();
+    // The BOM was swapped for another, not bumped; or the entry left the BOM for the POM.
+    expect(bumpedThrough({ ...change, source: 'bom b:other:2', fromSource: 'bom b:bom:1' })).toBeUndefined();
+    expect(bumpedThrough({ ...change, source: 'dependencyManagement', fromSource: 'bom b:bom:1' })).toBeUndefined();
+    expect(bumpedThrough({ ...change, source: 'parent p:parent:3', fromSource: 'parent p:parent:2' })).toBe(
+      'parent p:parent 2 -> 3',
+    );
   });
 
   it('a POM that is not XML has no dependencies', async () => {

@@ -6,12 +6,14 @@
  * code uses the changed dependency counts too (a behaviour change has no API difference
  * to show, but the prompt names the update).
  */
-import path from 'node:path';
 import type { Diagnostic, Diagnosis } from '../../diagnose/types.js';
 import { methodAt, parseJava, scanJavaHeader, type JavaImport } from '../../java/index.js';
 import { deprecatedText, readArtifactApi, type JarApi } from '../../maven/jar-api.js';
+import { testDifference, testUsesDependency, type TestUse } from './behaviour-change.js';
+import { touchedSymbols } from './touched-symbols.js';
+
+export { touchedSymbols } from './touched-symbols.js';
 import { simpleName } from '../../maven/class-file.js';
-import { locationOf, symbolOf } from '../context/symbols.js';
 import { methodLabel } from '../context/pieces.js';
 import {
   binaryNameIn,
@@ -33,6 +35,8 @@ export interface ErrorDifference {
   symbols: TouchedSymbol[];
   lines: string[];
   replacement?: Replacement;
+  /** The update whose API the error uses (several bumps in one change: each error its own). */
+  change?: DetectedChange;
 }
 
 export interface DependencyUpdateAnalysis {
@@ -43,115 +47,16 @@ export interface DependencyUpdateAnalysis {
   /** Test failures whose code uses the dependency (a behaviour change). */
   tests: ErrorDifference[];
   branchHint?: string;
+  /** Every update that broke a place, the lead (`change`) first; absent in analyses built by hand. */
+  updates?: UpdateApis[];
+  /** Every changed dependency whose jar is local: what a later module's errors are read against. */
+  everyUpdate?: UpdateApis[];
 }
 
 type Read = (file: string) => Promise<string | undefined>;
 
 function inJar(api: JarApi | undefined, name: string): boolean {
   return binaryNameIn(api, name) !== undefined;
-}
-
-/** A simple or dotted name as the file means it: through its imports, else as written. */
-function qualify(name: string, imports: readonly JavaImport[], apis: (JarApi | undefined)[]): string {
-  const clean = name.replace(/<.*$/, '').trim();
-  if (clean.includes('.') && apis.some((api) => inJar(api, clean))) return clean;
-  const head = clean.split('.')[0]!;
-  const single = imports.find((entry) => !entry.isStatic && entry.simpleName === head);
-  if (single) return `${single.name}${clean.slice(head.length)}`;
-  for (const entry of imports.filter((entry) => entry.simpleName === '*' && !entry.isStatic)) {
-    const candidate = `${entry.name.slice(0, -2)}.${clean}`;
-    if (apis.some((api) => inJar(api, candidate))) return candidate;
-  }
-  return clean;
-}
-
-/** The symbols a compile error names, with owners as binary names where they are known. */
-export function touchedSymbols(
-  diagnostic: Diagnostic,
-  lineText: string,
-  imports: readonly JavaImport[],
-  apis: (JarApi | undefined)[],
-): TouchedSymbol[] {
-  const message = diagnostic.message;
-  const q = (name: string) => qualify(name, imports, apis);
-  const missingPackage = /^package ([\w.]+) does not exist/.exec(message);
-  if (missingPackage) {
-    const used = new RegExp(`${missingPackage[1]!.replace(/\./g, '\\.')}\\.([A-Z][\\w$]*)`).exec(lineText);
-    return used ? [{ owner: `${missingPackage[1]}.${used[1]}`, kind: 'class' }] : [];
-  }
-  const symbol = symbolOf(diagnostic);
-  const location = locationOf(diagnostic);
-  if (message.startsWith('cannot find symbol') && symbol) {
-    if (symbol.kind === 'class' || symbol.kind === 'interface')
-      return [
-        {
-          owner: q(
-            location &&
-              location.kind !== 'variable' &&
-              /\.[A-Z]/.test(location.type) &&
-              lineText.includes(`.${symbol.name}`)
-              ? `${location.type}.${symbol.name}`
-              : symbol.name,
-          ),
-          kind: 'class',
-        },
-      ];
-    if (location) {
-      const kind = symbol.kind === 'method' ? 'method' : symbol.kind === 'constructor' ? 'constructor' : 'field';
-      return [
-        {
-          owner: q(location.type),
-          member: symbol.name,
-          kind,
-          ...(symbol.argumentTypes ? { argumentTypes: symbol.argumentTypes } : {}),
-        },
-      ];
-    }
-  }
-  const constructor = /^constructor ([\w$]+) in (?:class|enum) ([\w.$<>]+) cannot be applied/.exec(message);
-  if (constructor) return [{ owner: q(constructor[2]!), kind: 'constructor' }];
-  const access = /^([\w$]+)\((.*)\) (?:has (?:private|protected) access in|is not public in) ([\w.$]+)/.exec(message);
-  if (access) {
-    const argumentTypes = access[2]!.trim() === '' ? [] : access[2]!.split(',').map((type) => type.trim());
-    return [
-      {
-        owner: q(access[3]!),
-        argumentTypes,
-        ...(simpleName(q(access[3]!)) === access[1]
-          ? { kind: 'constructor' as const }
-          : { member: access[1]!, kind: 'method' as const }),
-      },
-    ];
-  }
-  const field = /^([\w$]+) (?:has (?:private|protected) access in|is not public in) ([\w.$]+)/.exec(message);
-  if (field) return [{ owner: q(field[2]!), member: field[1]!, kind: 'field' }];
-  const method = /^method ([\w$]+) in (?:class|interface|enum) ([\w.$<>, ]+?) cannot be applied/.exec(message);
-  if (method) return [{ owner: q(method[2]!), member: method[1]!, kind: 'method' }];
-  const suitable = /^no suitable (method|constructor) found for ([\w$]+)\(/.exec(message);
-  if (suitable) {
-    const owner = (diagnostic.details ?? [])
-      .map((line) => /(?:method|constructor) ([\w.$]+)\.[\w$<>]+\(/.exec(line)?.[1])
-      .find(Boolean);
-    if (owner)
-      return [
-        {
-          owner: q(owner),
-          ...(suitable[1] === 'constructor'
-            ? { kind: 'constructor' as const }
-            : { member: suitable[2]!, kind: 'method' as const }),
-        },
-      ];
-  }
-  const abstract = /does not override abstract method ([\w$]+)\(.*\) in ([\w.$]+)/.exec(message);
-  if (abstract) return [{ owner: q(abstract[2]!), member: abstract[1]!, kind: 'method' }];
-  // Anything else (incompatible types, ...): the dependency's classes the line names, and the member used on each.
-  const out: TouchedSymbol[] = [];
-  for (const match of lineText.matchAll(/(?<![\w$.])([A-Z][\w$]*)(?:\s*\.\s*([a-zA-Z_$][\w$]*))?/g)) {
-    const owner = q(match[1]!);
-    if (!apis.some((api) => inJar(api, owner))) continue;
-    out.push({ owner, ...(match[2] ? { member: match[2], kind: 'any' as const } : { kind: 'class' as const }) });
-  }
-  return out;
 }
 
 async function notesFor(
@@ -184,9 +89,129 @@ async function notesFor(
   return notes;
 }
 
+/** One changed dependency with both jars' APIs (the old one when it is local). */
+export interface UpdateApis {
+  change: DetectedChange;
+  oldApi?: JarApi;
+  newApi: JarApi;
+}
+
+/** The changed dependencies whose new jar is local, each with its APIs. */
+export async function updateApis(changes: DetectedChange[], localRepository: string): Promise<UpdateApis[]> {
+  const out: UpdateApis[] = [];
+  for (const change of changes) {
+    const coordinates = { groupId: change.groupId, artifactId: change.artifactId };
+    const newApi = await readArtifactApi(localRepository, { ...coordinates, version: change.to }).catch(
+      () => undefined,
+    );
+    if (!newApi) continue;
+    const oldApi = await readArtifactApi(localRepository, { ...coordinates, version: change.from }).catch(
+      () => undefined,
+    );
+    out.push({ change, newApi, ...(oldApi ? { oldApi } : {}) });
+  }
+  return out;
+}
+
+/** The symbols of a compile error that belong to one update's jars. */
+function symbolsOf(update: UpdateApis, diagnostic: Diagnostic, lineText: string, imports: readonly JavaImport[]) {
+  const { oldApi, newApi } = update;
+  return touchedSymbols(diagnostic, lineText, imports, [oldApi, newApi]).filter(
+    (symbol) =>
+      inJar(oldApi, symbol.owner) ||
+      inJar(newApi, symbol.owner) ||
+      (symbol.kind === 'class' && (oldApi?.bySimpleName.has(simpleName(symbol.owner)) ?? false)),
+  );
+}
+
 /**
- * The analysis of the change with the most errors that belong to it; undefined when no error touches a changed
- * dependency.
+ * One compile error read against the updates: it belongs to the update whose jars hold the symbols it names (the one
+ * whose old jar has them first: the code was written against it), with that update's API difference.
+ */
+export async function compileErrorDifference(
+  diagnostic: Diagnostic,
+  updates: UpdateApis[],
+  read: Read,
+  localRepository: string,
+): Promise<ErrorDifference | undefined> {
+  if (diagnostic.kind !== 'compile' || !diagnostic.file || !diagnostic.line) return undefined;
+  const text = await read(diagnostic.file);
+  if (text === undefined) return undefined;
+  const lineText = text.split('\n')[diagnostic.line - 1] ?? '';
+  const imports = scanJavaHeader(text).imports;
+  const matches = updates
+    .map((update) => ({ update, symbols: symbolsOf(update, diagnostic, lineText, imports) }))
+    .filter((match) => match.symbols.length > 0);
+  const chosen =
+    matches.find((match) => match.symbols.some((symbol) => inJar(match.update.oldApi, symbol.owner))) ?? matches[0];
+  if (!chosen) return undefined;
+  const { update, symbols } = chosen;
+  const { oldApi, newApi, change } = update;
+  const notes = await notesFor(symbols, oldApi, change, localRepository);
+  const differences = symbols.map((symbol) =>
+    symbol.kind === 'method' && /does not override abstract/.test(diagnostic.message)
+      ? { lines: typeDifference(binaryNameIn(newApi, symbol.owner) ?? symbol.owner, oldApi, newApi), candidates: [] }
+      : symbolDifference(symbol, oldApi, newApi, notes),
+  );
+  const method = methodNameAt(text, diagnostic.line);
+  const replacement = differences.find((difference) => 'replacement' in difference && difference.replacement) as
+    { replacement?: Replacement } | undefined;
+  return {
+    diagnostic,
+    change,
+    site: `${diagnostic.file}:${diagnostic.line}`,
+    failingLine: lineText.trim(),
+    ...(method ? { method } : {}),
+    symbols,
+    lines: [...new Set(differences.flatMap((difference) => difference.lines))],
+    ...(replacement?.replacement ? { replacement: replacement.replacement } : {}),
+  };
+}
+
+/** A failing test read against the updates: the one whose classes its code uses most, with that update's notes. */
+async function testErrorDifference(
+  diagnostic: Diagnostic,
+  updates: UpdateApis[],
+  read: Read,
+  localRepository: string,
+): Promise<ErrorDifference | undefined> {
+  let best: { update: UpdateApis; use: TestUse } | undefined;
+  for (const update of updates) {
+    const use = await testUsesDependency(diagnostic, read, [update.oldApi, update.newApi]);
+    if (use.classes.length > (best?.use.classes.length ?? 0)) best = { update, use };
+  }
+  if (!best) return undefined;
+  const { site, lines } = await testDifference({
+    diagnostic,
+    use: best.use,
+    oldApi: best.update.oldApi,
+    newApi: best.update.newApi,
+    change: best.update.change,
+    localRepository,
+  });
+  return { diagnostic, change: best.update.change, site, symbols: [], lines };
+}
+
+/** Same coordinates: the update an error was attributed to. */
+export const sameChange = (a: DetectedChange, b: DetectedChange) =>
+  a.groupId === b.groupId && a.artifactId === b.artifactId;
+
+/** The updates some error uses, most errors first (the lead, when given, stays first). */
+export function brokenUpdates(
+  analysis: Pick<DependencyUpdateAnalysis, 'errors' | 'tests'>,
+  updates: UpdateApis[],
+  lead?: DetectedChange,
+): UpdateApis[] {
+  const count = (update: UpdateApis) =>
+    [...analysis.errors, ...analysis.tests].filter((error) => error.change && sameChange(error.change, update.change))
+      .length;
+  const rank = (update: UpdateApis) => (lead && sameChange(lead, update.change) ? Infinity : count(update));
+  return updates.filter((update) => count(update) > 0).sort((a, b) => rank(b) - rank(a));
+}
+
+/**
+ * The analysis of a failure against every changed dependency: each error (and failing test) attributed to the update
+ * whose API it uses; the update with the most errors leads (`change`). Undefined when no error touches one.
  */
 export async function analyseDependencyUpdate(input: {
   diagnosis: Diagnosis;
@@ -195,68 +220,32 @@ export async function analyseDependencyUpdate(input: {
   read: Read;
   branchHint?: string;
 }): Promise<DependencyUpdateAnalysis | undefined> {
-  let best: DependencyUpdateAnalysis | undefined;
-  for (const change of input.changes) {
-    const coordinates = { groupId: change.groupId, artifactId: change.artifactId };
-    const newApi = await readArtifactApi(input.localRepository, { ...coordinates, version: change.to }).catch(
-      () => undefined,
-    );
-    if (!newApi) continue;
-    const oldApi = await readArtifactApi(input.localRepository, { ...coordinates, version: change.from }).catch(
-      () => undefined,
-    );
-    const analysis: DependencyUpdateAnalysis = {
-      change,
-      newApi,
-      ...(oldApi ? { oldApi } : {}),
-      errors: [],
-      tests: [],
-      ...(input.branchHint ? { branchHint: input.branchHint } : {}),
-    };
-    for (const diagnostic of input.diagnosis.diagnostics.filter((d) => d.fixable)) {
-      if (diagnostic.kind === 'test') {
-        const uses = await testUsesDependency(diagnostic, input.read, [oldApi, newApi]);
-        if (uses.length > 0) analysis.tests.push(testDifference(diagnostic, uses, oldApi, newApi));
-        continue;
-      }
-      if (diagnostic.kind !== 'compile' || !diagnostic.file || !diagnostic.line) continue;
-      const text = await input.read(diagnostic.file);
-      if (text === undefined) continue;
-      const lineText = text.split('\n')[diagnostic.line - 1] ?? '';
-      const imports = scanJavaHeader(text).imports;
-      const symbols = touchedSymbols(diagnostic, lineText, imports, [oldApi, newApi]).filter(
-        (symbol) =>
-          inJar(oldApi, symbol.owner) ||
-          inJar(newApi, symbol.owner) ||
-          (symbol.kind === 'class' && (oldApi?.bySimpleName.has(simpleName(symbol.owner)) ?? false)),
-      );
-      if (symbols.length === 0) continue;
-      const notes = await notesFor(symbols, oldApi, change, input.localRepository);
-      const differences = symbols.map((symbol) =>
-        symbol.kind === 'method' && /does not override abstract/.test(diagnostic.message)
-          ? {
-              lines: typeDifference(binaryNameIn(newApi, symbol.owner) ?? symbol.owner, oldApi, newApi),
-              candidates: [],
-            }
-          : symbolDifference(symbol, oldApi, newApi, notes),
-      );
-      const method = methodNameAt(text, diagnostic.line);
-      const replacement = differences.find((difference) => 'replacement' in difference && difference.replacement) as
-        { replacement?: Replacement } | undefined;
-      analysis.errors.push({
-        diagnostic,
-        site: `${diagnostic.file}:${diagnostic.line}`,
-        failingLine: lineText.trim(),
-        ...(method ? { method } : {}),
-        symbols,
-        lines: [...new Set(differences.flatMap((difference) => difference.lines))],
-        ...(replacement?.replacement ? { replacement: replacement.replacement } : {}),
-      });
+  const updates = await updateApis(input.changes, input.localRepository);
+  if (updates.length === 0) return undefined;
+  const errors: ErrorDifference[] = [];
+  const tests: ErrorDifference[] = [];
+  for (const diagnostic of input.diagnosis.diagnostics.filter((d) => d.fixable)) {
+    if (diagnostic.kind === 'test') {
+      const found = await testErrorDifference(diagnostic, updates, input.read, input.localRepository);
+      if (found) tests.push(found);
+      continue;
     }
-    const size = analysis.errors.length + analysis.tests.length;
-    if (size > 0 && (!best || size > best.errors.length + best.tests.length)) best = analysis;
+    const found = await compileErrorDifference(diagnostic, updates, input.read, input.localRepository);
+    if (found) errors.push(found);
   }
-  return best;
+  const broken = brokenUpdates({ errors, tests }, updates);
+  const lead = broken[0];
+  if (!lead) return undefined;
+  return {
+    everyUpdate: updates,
+    change: lead.change,
+    newApi: lead.newApi,
+    ...(lead.oldApi ? { oldApi: lead.oldApi } : {}),
+    errors,
+    tests,
+    updates: broken,
+    ...(input.branchHint ? { branchHint: input.branchHint } : {}),
+  };
 }
 
 function methodNameAt(text: string, line: number): string | undefined {
@@ -268,68 +257,4 @@ function methodNameAt(text: string, line: number): string | undefined {
   } catch {
     return undefined;
   }
-}
-
-/** The dependency's classes a failing test's code imports (the test and the project frames of its stack). */
-async function testUsesDependency(diagnostic: Diagnostic, read: Read, apis: (JarApi | undefined)[]): Promise<string[]> {
-  const files = [
-    ...new Set(
-      [diagnostic.file, ...(diagnostic.testFailure?.frames ?? []).map((frame) => frame.file)].filter(
-        (file): file is string => Boolean(file),
-      ),
-    ),
-  ];
-  const used = new Set<string>();
-  for (const file of files) {
-    const text = await read(file);
-    if (!text) continue;
-    for (const entry of scanJavaHeader(text).imports) {
-      if (entry.isStatic) continue;
-      if (
-        entry.simpleName === '*'
-          ? apis.some((api) => api?.packages.has(entry.name.slice(0, -2)))
-          : apis.some((api) => inJar(api, entry.name))
-      )
-        used.add(entry.name);
-    }
-  }
-  // The project classes the test names (same package, main sources): a behaviour change shows through them.
-  for (const file of files.filter((f) => f.includes('src/test/java/'))) {
-    const text = (await read(file)) ?? '';
-    const folder = path.posix.dirname(file).replace('src/test/java/', 'src/main/java/');
-    for (const name of new Set([...text.matchAll(/\b([A-Z][\w$]*)\b/g)].map((m) => m[1]!))) {
-      const source = await read(`${folder}/${name}.java`);
-      if (!source) continue;
-      for (const entry of scanJavaHeader(source).imports)
-        if (!entry.isStatic && apis.some((api) => inJar(api, entry.name))) used.add(entry.name);
-    }
-  }
-  for (const match of (diagnostic.testFailure?.stackTrace ?? '').matchAll(/at ([\w.$]+)\.[\w$<>]+\(/g)) {
-    const owner = match[1]!.replace(/\$.*$/, '');
-    if (apis.some((api) => inJar(api, owner))) used.add(owner);
-  }
-  return [...used];
-}
-
-function testDifference(
-  diagnostic: Diagnostic,
-  used: string[],
-  oldApi: JarApi | undefined,
-  newApi: JarApi,
-): ErrorDifference {
-  const lines: string[] = [];
-  for (const name of used) {
-    const binary = binaryNameIn(newApi, name);
-    const changed = binary ? typeDifference(binary, oldApi, newApi) : [];
-    lines.push(
-      changed.length > 0 ? `${name}:` : `${name}: no change in its public API (the behaviour changed)`,
-      ...changed.map((line) => `  ${line}`),
-    );
-  }
-  return {
-    diagnostic,
-    site: diagnostic.test ?? `${diagnostic.file ?? ''}:${diagnostic.line ?? ''}`,
-    symbols: [],
-    lines,
-  };
 }

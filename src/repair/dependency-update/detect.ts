@@ -15,11 +15,24 @@ import {
   type PomSource,
   type VersionChange,
 } from '../../maven/effective-versions.js';
-import { parsePomProject, pomModules } from '../../maven/pom.js';
+import { projectPoms } from '../../maven/project-poms.js';
+import { readPassingBuild } from '../../report/passing-build.js';
 
 export interface DetectedChange extends VersionChange {
   /** What the versions were compared with: `HEAD`, `merge-base <sha> (<branch>)`. */
   comparedWith: string;
+  /** Set when the versions were compared with the last build that passed under mvnx. */
+  previousRun?: { at: string; commit?: string };
+  /** The BOM or parent whose bump moved this version: `bom g:a 1.0 -> 2.0`, `parent g:a 1 -> 2`. */
+  via?: string;
+}
+
+/** `bom g:a:2.0` now and `bom g:a:1.0` before: the bump of that BOM (or parent) moved the version. */
+export function bumpedThrough(change: VersionChange): string | undefined {
+  const now = /^(bom|parent) ([^:\s]+:[^:\s]+):(\S+)$/.exec(change.source);
+  const then = /^(bom|parent) ([^:\s]+:[^:\s]+):(\S+)$/.exec(change.fromSource ?? '');
+  if (!now || !then || now[1] !== then[1] || now[2] !== then[2] || now[3] === then[3]) return undefined;
+  return `${now[1]} ${now[2]} ${then[3]} -> ${now[3]}`;
 }
 
 export interface DetectOptions {
@@ -33,25 +46,6 @@ const BASE_BRANCHES = ['origin/main', 'origin/master', 'main', 'master'];
 async function git(root: string, args: string[]): Promise<string | undefined> {
   const result = await execa('git', args, { cwd: root, reject: false, timeout: 20_000 });
   return result.exitCode === 0 ? result.stdout : undefined;
-}
-
-/** Project-relative paths of the root POM and every module's, recursively. */
-async function projectPoms(
-  root: string,
-  read: (file: string) => Promise<string | undefined>,
-  dir = '',
-  seen = new Set<string>(),
-): Promise<string[]> {
-  const pom = path.posix.join(dir, 'pom.xml');
-  if (seen.has(pom)) return [];
-  seen.add(pom);
-  const text = await read(pom);
-  const project = text ? parsePomProject(text) : undefined;
-  if (!project) return [];
-  const out = [pom];
-  for (const module of pomModules(project))
-    out.push(...(await projectPoms(root, read, path.posix.normalize(path.posix.join(dir, module)), seen)));
-  return out;
 }
 
 function sourceAt(read: (file: string) => Promise<string | undefined>, localRepository: string): PomSource {
@@ -92,28 +86,56 @@ async function earlierRevision(root: string, poms: string[]): Promise<{ rev: str
   return parent ? { rev: parent.trim(), label: 'HEAD~1' } : undefined;
 }
 
-/** Dependencies whose effective version differs from the earlier revision's; empty outside git or when none did. */
-export async function detectVersionChanges(options: DetectOptions): Promise<DetectedChange[]> {
-  const root = options.projectRoot;
-  const readNow = async (file: string) => readFile(path.join(root, file), 'utf8').catch(() => undefined);
-  const poms = await projectPoms(root, readNow);
-  if (poms.length === 0) return [];
-  const earlier = await earlierRevision(root, poms);
-  if (!earlier) return [];
-  const prefix = ((await git(root, ['rev-parse', '--show-prefix'])) ?? '').trim();
-  const readThen = async (file: string) => git(root, ['show', `${earlier.rev}:${prefix}${file}`]);
+type Read = (file: string) => Promise<string | undefined>;
+
+/** Changes between the POMs read now and then (`then` reads the same paths at the earlier point). */
+async function changesBetween(
+  poms: string[],
+  readNow: Read,
+  readThen: Read,
+  localRepository: string,
+  label: { comparedWith: string; previousRun?: { at: string; commit?: string } },
+): Promise<DetectedChange[]> {
   const changes: DetectedChange[] = [];
   for (const pom of poms) {
     const [now, then] = await Promise.all([readNow(pom), readThen(pom)]);
     if (!now || !then) continue;
-    const after = await effectiveDependencies(now, pom, sourceAt(readNow, options.localRepository));
-    const before = await effectiveDependencies(then, pom, sourceAt(readThen, options.localRepository));
+    const after = await effectiveDependencies(now, pom, sourceAt(readNow, localRepository));
+    const before = await effectiveDependencies(then, pom, sourceAt(readThen, localRepository));
     for (const change of versionChanges(before, after)) {
       if (changes.some((known) => known.groupId === change.groupId && known.artifactId === change.artifactId)) continue;
-      changes.push({ ...change, comparedWith: earlier.label });
+      const via = bumpedThrough(change);
+      changes.push({ ...change, ...label, ...(via ? { via } : {}) });
     }
   }
   return changes;
+}
+
+/**
+ * Dependencies whose effective version differs from the earlier revision's; when git has no revision to compare with
+ * or shows no change, from the last build that passed under mvnx (.mvnx/last-passing-build.json). Empty when none did.
+ */
+export async function detectVersionChanges(options: DetectOptions): Promise<DetectedChange[]> {
+  const root = options.projectRoot;
+  const readNow = async (file: string) => readFile(path.join(root, file), 'utf8').catch(() => undefined);
+  const poms = await projectPoms(readNow);
+  if (poms.length === 0) return [];
+  const earlier = await earlierRevision(root, poms);
+  if (earlier) {
+    const prefix = ((await git(root, ['rev-parse', '--show-prefix'])) ?? '').trim();
+    const readThen = async (file: string) => git(root, ['show', `${earlier.rev}:${prefix}${file}`]);
+    const changes = await changesBetween(poms, readNow, readThen, options.localRepository, {
+      comparedWith: earlier.label,
+    });
+    if (changes.length > 0) return changes;
+  }
+  const passed = await readPassingBuild(root);
+  if (!passed) return [];
+  const readPassed = (file: string) => Promise.resolve(passed.poms[file]);
+  return changesBetween(poms, readNow, readPassed, options.localRepository, {
+    comparedWith: `the last passing build (${passed.at}${passed.commit ? `, ${passed.commit.slice(0, 12)}` : ''})`,
+    previousRun: { at: passed.at, ...(passed.commit ? { commit: passed.commit } : {}) },
+  });
 }
 
 /** `dependabot/maven/com.google.guava-guava-33.0.0-jre`, `renovate/guava-33.x`: the bot's branch, as a hint. */

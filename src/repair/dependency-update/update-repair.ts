@@ -4,11 +4,16 @@
  * ordinary fixers in ../fixers/, and get it through their FixerContext), the prompt's
  * section, and the record of which sites each pattern fixed once the loop verified or kept it.
  */
-import type { Diagnosis } from '../../diagnose/types.js';
+import type { Diagnosis, Diagnostic } from '../../diagnose/types.js';
 import type { ContextPiece } from '../../model/prompts/index.js';
 import type { DependencyUpdateRecord } from '../../report/run-record.js';
 import type { AttemptRecord } from '../../shared/run-vocabulary.js';
-import { analyseDependencyUpdate, type DependencyUpdateAnalysis } from './analyse.js';
+import {
+  analyseDependencyUpdate,
+  brokenUpdates,
+  compileErrorDifference,
+  type DependencyUpdateAnalysis,
+} from './analyse.js';
 import { detectVersionChanges, updateBranchHint } from './detect.js';
 import { dependencyUpdatePiece, dependencyUpdateRecord } from './record.js';
 
@@ -27,6 +32,11 @@ export interface DependencyUpdateFixerData {
   /** The fixers write what they proposed here; onAttempt() reads it. */
   log: PatternLog;
   readOriginal(file: string): Promise<string | undefined>;
+  /**
+   * Reads compile errors the first analysis did not see (a module built only once an earlier one was fixed) against
+   * the same updates and adds those that use one; resolves when done.
+   */
+  explain?(diagnostics: Diagnostic[]): Promise<void>;
 }
 
 export interface DependencyUpdateRepair {
@@ -47,6 +57,8 @@ export function createDependencyUpdateRepair(options: {
   let analysis: DependencyUpdateAnalysis | undefined;
   let record: DependencyUpdateRecord | undefined;
   const log: PatternLog = new Map();
+  /** Errors explain() already read, found or not: each is read once per run. */
+  const read = new Set<string>();
   return {
     async analyse(diagnosis) {
       const changes = await detectVersionChanges({
@@ -65,7 +77,36 @@ export function createDependencyUpdateRepair(options: {
       record = analysis ? dependencyUpdateRecord(analysis) : undefined;
       return record;
     },
-    fixerData: { analysis: () => analysis, log, readOriginal: options.readOriginal },
+    fixerData: {
+      analysis: () => analysis,
+      log,
+      readOriginal: options.readOriginal,
+      async explain(diagnostics) {
+        const every = analysis?.everyUpdate;
+        if (!analysis || !every) return;
+        const key = (site: string, message: string) => `${site}\u0000${message}`;
+        const known = new Set(analysis.errors.map((error) => key(error.site, error.diagnostic.message)));
+        let added = false;
+        for (const diagnostic of diagnostics) {
+          const at = key(`${diagnostic.file}:${diagnostic.line}`, diagnostic.message);
+          if (known.has(at) || read.has(at)) continue;
+          read.add(at);
+          const found = await compileErrorDifference(
+            diagnostic,
+            every,
+            options.readOriginal,
+            options.localRepository,
+          ).catch(() => undefined);
+          if (!found) continue;
+          analysis.errors.push(found);
+          known.add(key(found.site, diagnostic.message));
+          added = true;
+        }
+        if (!added || !record) return;
+        analysis.updates = brokenUpdates(analysis, every, analysis.change);
+        record = { ...dependencyUpdateRecord(analysis), ...(record.patterns ? { patterns: record.patterns } : {}) };
+      },
+    },
     promptPieces: () => (record ? [dependencyUpdatePiece(record)] : []),
     onAttempt(attempt) {
       const applied = log.get(attempt.fingerprint);

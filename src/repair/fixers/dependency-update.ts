@@ -56,6 +56,20 @@ export function ensureImport(text: string, name: string): string {
   return lines.join('\n');
 }
 
+/**
+ * `import static owner.from;` becomes `import static owner.to;`; `seen` says whether the file sees the member through a
+ * static import at all (that one, already renamed, or `owner.*`), so a bare use of it may be rewritten.
+ */
+function renameStaticImport(text: string, owner: string, from: string, to: string): { text: string; seen: boolean } {
+  const dotted = escape(owner.replace(/\$/g, '.'));
+  const single = new RegExp(`^(\\s*import\\s+static\\s+${dotted}\\s*\\.\\s*)${escape(from)}(\\s*;)`, 'gm');
+  const out = text.replace(single, `$1${to}$2`);
+  const seen =
+    out !== text ||
+    new RegExp(`^\\s*import\\s+static\\s+${dotted}\\s*\\.\\s*(?:${escape(to)}|\\*)\\s*;`, 'm').test(out);
+  return { text: out, seen };
+}
+
 /** One replacement written at one error line of a file (imports anywhere in the file). */
 export function applyReplacement(text: string, line: number, replacement: Replacement): string {
   switch (replacement.shape) {
@@ -86,20 +100,35 @@ export function applyReplacement(text: string, line: number, replacement: Replac
       if (qualified !== out) out = ensureImport(qualified, replacement.toClass);
       return out;
     }
-    case 'field-to-accessor':
-      return replaceInCode(
-        text,
+    case 'field-to-accessor': {
+      const { field, accessor } = replacement;
+      const imported = renameStaticImport(text, replacement.owner, field, accessor);
+      // The error on the import line itself: the import is the whole fix there.
+      if (/^\s*import\s/.test(text.split('\n')[line - 1] ?? '')) return imported.text;
+      const qualified = replaceInCode(
+        imported.text,
         line,
-        new RegExp(`(\\.\\s*)${escape(replacement.field)}(?![\\w$])(?!\\s*\\()`),
-        (match) => `${match[1]}${replacement.accessor}()`,
+        new RegExp(`(\\.\\s*)${escape(field)}(?![\\w$])(?!\\s*\\()`),
+        (match) => `${match[1]}${accessor}()`,
       );
-    case 'renamed-method':
+      if (!imported.seen) return qualified;
       return replaceInCode(
-        text,
+        qualified,
+        line,
+        new RegExp(`(?<![\\w$.])${escape(field)}(?![\\w$])(?!\\s*\\()`),
+        () => `${accessor}()`,
+      );
+    }
+    case 'renamed-method': {
+      const imported = renameStaticImport(text, replacement.owner, replacement.from, replacement.to);
+      if (/^\s*import\s/.test(text.split('\n')[line - 1] ?? '')) return imported.text;
+      return replaceInCode(
+        imported.text,
         line,
         new RegExp(`(\\.\\s*|(?<![\\w$.]))${escape(replacement.from)}(\\s*\\()`),
         (match) => `${match[1]}${replacement.to}${match[2]}`,
       );
+    }
     case 'constructor-to-factory': {
       const owner = simpleName(replacement.owner);
       return replaceInCode(
@@ -150,6 +179,7 @@ export const dependencyUpdateFixer: Fixer = {
     const update = run?.analysis();
     if (!run || !update) return [];
     const current = diagnostics.filter(isPlacedCompileError);
+    await run.explain?.(current);
     // The replacement each current error gets: its own analysis entry, else one of the same message and symbol.
     const planned: { diagnostic: Diagnostic & { file: string; line: number }; replacement: Replacement }[] = [];
     for (const diagnostic of current) {

@@ -153,3 +153,140 @@ testFixer(dependencyUpdateFixer, [
     context: contextFor(undefined),
   },
 ]);
+
+// Through `import static ...CharMatcher.WHITESPACE;`: javac reports the import line (symbol `static WHITESPACE`) and
+// each bare use (symbol `variable WHITESPACE` in the client's own class).
+const SQUEEZE = 'src/main/java/app/Squeeze.java';
+const squeeze = (member: string, imported = `CharMatcher.${member}`) =>
+  java(
+    'package app;',
+    '',
+    `import static com.google.common.base.${imported};`,
+    '',
+    'public class Squeeze {',
+    '  public String squeeze(String text) {',
+    `    return ${member}.trimAndCollapseFrom(text, ' ');`,
+    '  }',
+    '',
+    '  public boolean blank(String text) {',
+    `    return "WHITESPACE".isEmpty() || ${member}.matchesAllOf(text);`,
+    '  }',
+    '}',
+  );
+const staticErrors = [
+  `[ERROR] ${PROJECT_ROOT}/${SQUEEZE}:[3,1] cannot find symbol`,
+  '  symbol:   static WHITESPACE',
+  '  location: class CharMatcher',
+  `[ERROR] ${PROJECT_ROOT}/${SQUEEZE}:[7,12] cannot find symbol`,
+  '  symbol:   variable WHITESPACE',
+  '  location: class app.Squeeze',
+  `[ERROR] ${PROJECT_ROOT}/${SQUEEZE}:[11,37] cannot find symbol`,
+  '  symbol:   variable WHITESPACE',
+  '  location: class app.Squeeze',
+];
+
+function staticContext(replacement: Replacement): FixerContext {
+  const site = (line: number): Diagnostic => ({
+    kind: 'compile',
+    category: 'compile',
+    fixable: true,
+    message: 'cannot find symbol',
+    file: SQUEEZE,
+    line,
+    fingerprint: `${SQUEEZE}:${line}`,
+  });
+  const api = { jar: 'guava.jar', classes: new Map(), bySimpleName: new Map(), packages: new Set<string>() };
+  const analysis: DependencyUpdateAnalysis = {
+    change: {
+      groupId: 'com.google.guava',
+      artifactId: 'guava',
+      from: '16.0.1',
+      to: '33.0.0-jre',
+      source: 'pom.xml',
+      comparedWith: 'HEAD',
+    },
+    newApi: api,
+    errors: [3, 7, 11].map((line) => ({
+      diagnostic: site(line),
+      site: `${SQUEEZE}:${line}`,
+      symbols: [],
+      lines: [],
+      replacement,
+    })),
+    tests: [],
+  };
+  const context: BuiltInFixerContext = {
+    dependencyUpdate: { analysis: () => analysis, log: new Map() as PatternLog, readOriginal: async () => '' },
+  };
+  return context as FixerContext;
+}
+
+testFixer(dependencyUpdateFixer, [
+  {
+    name: 'import static CharMatcher.WHITESPACE: the import and the bare uses become whitespace / whitespace()',
+    files: { [SQUEEZE]: squeeze('WHITESPACE') },
+    log: staticErrors,
+    // The string "WHITESPACE" on line 11 stays.
+    edit: { [SQUEEZE]: squeeze('whitespace()', 'CharMatcher.whitespace') },
+    context: staticContext(caseRename),
+  },
+  {
+    name: 'import static CharMatcher.*: the bare uses become whitespace(), the import stays',
+    files: { [SQUEEZE]: squeeze('WHITESPACE', 'CharMatcher.*') },
+    log: staticErrors.slice(3),
+    edit: { [SQUEEZE]: squeeze('whitespace()', 'CharMatcher.*') },
+    context: staticContext(caseRename),
+  },
+]);
+
+describe.skipIf(!hasGuava)('a renamed constant used through a static import names its owner (real jars)', async () => {
+  const { touchedSymbols } = await import('../../../../src/repair/dependency-update/analyse.js');
+  const old = (await readArtifactApi(repo, guava('16.0.1')))!;
+  const fresh = (await readArtifactApi(repo, guava('33.0.0-jre')))!;
+  const single = [
+    {
+      line: 3,
+      endLine: 3,
+      isStatic: true,
+      name: 'com.google.common.base.CharMatcher.WHITESPACE',
+      simpleName: 'WHITESPACE',
+    },
+  ];
+  const error = (details: string[]): Diagnostic => ({
+    kind: 'compile',
+    category: 'compile',
+    fixable: true,
+    message: 'cannot find symbol',
+    details,
+    file: SQUEEZE,
+    line: 7,
+    fingerprint: 'f',
+  });
+  const whitespace = { owner: CHAR_MATCHER, member: 'WHITESPACE', kind: 'field' };
+
+  it('the import line (symbol: static WHITESPACE, location: class CharMatcher) and a bare use', () => {
+    const onImport = error(['symbol:   static WHITESPACE', 'location: class CharMatcher']);
+    expect(
+      touchedSymbols(onImport, 'import static com.google.common.base.CharMatcher.WHITESPACE;', single, [old, fresh]),
+    ).toEqual([whitespace]);
+    const bare = error(['symbol:   variable WHITESPACE', 'location: class app.Squeeze']);
+    expect(touchedSymbols(bare, "    return WHITESPACE.trimAndCollapseFrom(text, ' ');", single, [old, fresh])).toEqual(
+      [whitespace],
+    );
+    // Through `CharMatcher.*`: the old CharMatcher had such a member.
+    const wildcard = [{ ...single[0]!, name: 'com.google.common.base.CharMatcher.*', simpleName: '*' }];
+    expect(touchedSymbols(bare, '    return WHITESPACE.matchesAllOf(text);', wildcard, [old, fresh])).toEqual([
+      whitespace,
+    ]);
+    // The difference of that symbol is the case-only rename.
+    expect(symbolDifference({ ...whitespace, kind: 'field' }, old, fresh).replacement).toEqual(caseRename);
+  });
+
+  it("a bare name no static import brings in is the client's own (not the dependency's)", () => {
+    const bare = error(['symbol:   variable WHITESPACE', 'location: class app.Squeeze']);
+    const own = [{ owner: 'app.Squeeze', member: 'WHITESPACE', kind: 'field' }];
+    expect(touchedSymbols(bare, '    return WHITESPACE.matchesAllOf(text);', [], [old, fresh])).toEqual(own);
+    const other = [{ ...single[0]!, name: 'com.google.common.base.CharMatcher.ASCII', simpleName: 'ASCII' }];
+    expect(touchedSymbols(bare, '    return WHITESPACE.matchesAllOf(text);', other, [old, fresh])).toEqual(own);
+  });
+});
