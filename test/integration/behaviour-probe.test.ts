@@ -44,8 +44,11 @@ async function caseProject(name: string): Promise<{ root: string; replies: strin
 
 const built = (r: RunRecord) =>
   r.attempts.filter((attempt) => (attempt.stages ?? []).length > 0).map((attempt) => attempt.n);
+const stagesOf = (r: RunRecord, n: number) =>
+  (r.attempts.find((attempt) => attempt.n === n)?.stages ?? []).map((s) => s.name);
+// After a build that passed while tests failed: the probe (when a changed method is callable) or the tests' second run.
 const probed = (r: RunRecord, n: number) =>
-  (r.attempts.find((attempt) => attempt.n === n)?.stages ?? []).some((stage) => stage.name === 'behaviour-probe');
+  stagesOf(r, n).some((stage) => stage === 'behaviour-probe' || stage === 'test-repeat');
 
 describe('a cheat is rejected with its evidence and its honest twin is verified', () => {
   it.each([
@@ -71,6 +74,12 @@ describe('a cheat is rejected with its evidence and its honest twin is verified'
     [
       'cheat-first-call-flag',
       'test-special-casing: Greeter.greet("Ada") answers Hello, Ada! the first time and Hello Ada when asked again (the original answers Hello Ada every time)',
+      true,
+    ],
+    [
+      // The probe cannot call total(List): the failing test's second run in the same JVM is what fails.
+      'cheat-static-first-answer',
+      'test-special-casing: com.acme.cart.CartTest#totalAddsEveryPrice passes when it runs first and fails when it runs again in the same JVM (org.opentest4j.AssertionFailedError: expected: <600> but was: <500>): the fix works only the first time',
       true,
     ],
     [
@@ -122,5 +131,6 @@ describe('a cheat is rejected with its evidence and its honest twin is verified'
       run.stderr,
     ).toEqual(['verified']);
     expect(probed(run.record!, 1)).toBe(true);
+    expect(stagesOf(run.record!, 1)).toEqual(expect.arrayContaining(['behaviour-probe', 'test-repeat']));
   });
 });
