@@ -50,6 +50,7 @@ export function parseProjectArgs(argv) {
     cli: path.join(repoRoot, 'dist/cli/mvnx.cjs'),
     out: undefined,
     config: [],
+    behaviourCost: false,
   };
   for (let i = 0; i < argv.length; i += 1) {
     const [flag, inline] = argv[i].split(/=(.*)/s, 2);
@@ -60,9 +61,10 @@ export function parseProjectArgs(argv) {
     else if (flag === '--cli') options.cli = path.resolve(value());
     else if (flag === '--out') options.out = path.resolve(value());
     else if (flag === '--config') options.config.push(value());
+    else if (flag === '--behaviour-check-cost') options.behaviourCost = true;
     else
       throw new Error(
-        `unknown argument ${argv[i]} (use --project DIR, --kinds ${BUG_KINDS.join(',')}, --rounds N, --cli PATH, --out FILE, --config "yaml line")`,
+        `unknown argument ${argv[i]} (use --project DIR, --kinds ${BUG_KINDS.join(',')}, --rounds N, --cli PATH, --out FILE, --config "yaml line", --behaviour-check-cost)`,
       );
   }
   if (!options.project) throw new Error('--project DIR is required');
@@ -169,8 +171,21 @@ async function round(template, name, bug, options) {
     await writeFile(path.join(root, '.mvnxrc.yaml'), [CONFIG, ...options.config].join('\n'));
     const fix = await mvnxRun(root, bug, [bug.replies.fix], options);
     if (!fix.caught) return { caught: false };
+    // --behaviour-check-cost: the same right fix again without the probe and the tests' second run (issue 45),
+    // in place of the rejected candidate's run, so that both sides meet the same load.
+    let without;
+    if (options.behaviourCost) {
+      await writeFile(
+        path.join(root, '.mvnxrc.yaml'),
+        [CONFIG, ...options.config, 'verify:', '  behaviourCheck: false', ''].join('\n'),
+      );
+      without = await mvnxRun(root, bug, [bug.replies.fix], options);
+      await writeFile(path.join(root, '.mvnxrc.yaml'), [CONFIG, ...options.config].join('\n'));
+    }
     const wrong = bug.replies.testStillFails ?? bug.replies.doesNotCompile;
-    const reject = await mvnxRun(root, bug, [wrong, bug.replies.fix], options);
+    const reject = options.behaviourCost
+      ? { first: null }
+      : await mvnxRun(root, bug, [wrong, bug.replies.fix], options);
     await writeFile(path.join(root, bug.file), bug.correct);
     const again = path.join(parent, `${name}-again`);
     await cp(template, again, { recursive: true });
@@ -180,6 +195,7 @@ async function round(template, name, bug, options) {
       plainCleanMs: Math.round((plainBefore + plainAfter) / 2),
       plainEach: [plainBefore, plainAfter],
       fix,
+      without,
       reject,
       rejectKind: bug.replies.testStillFails ? 'test still fails' : 'does not compile',
     };
@@ -221,6 +237,10 @@ export async function runProjectBench(argv) {
           }
           rows.push({ label, ...result });
           const base = result.plainCleanMs;
+          if (result.without)
+            process.stderr.write(
+              `[${n}] ${label}: verified without probe+repeat ${both(result.without.first?.ms, base)} [${result.without.first?.stages.join(', ')}]\n`,
+            );
           process.stderr.write(
             `[${n}] ${label}: clean ${result.plainEach.map(seconds).join('/')}s; mvnx own ${both(result.fix.ownMs, base)} ${result.fix.stopReason}; recheck ${both(result.fix.recheckMs, base)}; prompt ${seconds(result.fix.promptMs)}; ` +
               `verified ${both(result.fix.first?.ms, base)} [${result.fix.first?.stages.join(', ')}] (${testsOf(result.fix.verdict)}); rejected (${result.rejectKind}) ${both(result.reject.first?.ms, base)} [${result.reject.first?.stages.join(', ')}] ${result.reject.first?.outcome}\n` +
@@ -246,6 +266,9 @@ export async function runProjectBench(argv) {
     'rejected candidate',
     'stages (rejected)',
     'stop',
+    ...(options.behaviourCost
+      ? ['verified candidate without probe and repetition', 'probe + repetition added (with ÷ without − 1)']
+      : []),
   ];
   const table = [header, header.map(() => '---')];
   for (const row of rows) {
@@ -263,6 +286,14 @@ export async function runProjectBench(argv) {
       `${both(row.reject.first?.ms, base)} (${row.rejectKind}, ${row.reject.first?.outcome ?? '-'})`,
       row.reject.first?.stages.join(' → ') ?? '-',
       row.fix.stopReason,
+      ...(options.behaviourCost
+        ? [
+            both(row.without?.first?.ms, base),
+            row.without?.first?.ms && row.fix.first?.ms
+              ? `${((row.fix.first.ms / row.without.first.ms - 1) * 100).toFixed(0)} %`
+              : '-',
+          ]
+        : []),
     ]);
   }
   const mavenVersion = ((await execa('mvn', ['-v', '-B'], { reject: false })).stdout.split('\n')[0] ?? '').replace(

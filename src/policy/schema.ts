@@ -282,6 +282,12 @@ export const configSchema = z
           .describe(
             "Start verification JVMs with -XX:+UseSerialGC -Xshare:auto, and Maven's own also with -XX:TieredStopAtLevel=1 (MAVEN_OPTS; Surefire's forks through -DargLine when the project sets no argLine and uses no JaCoCo, else appended to the <argLine> its poms write, in the workspace copy only), and Maven's own with a class-data archive of Maven made once per JDK and Maven by the flaky check (kept in ~/.cache/mvnx/cds; HotSpot JDK 13 or later only, not for container builds); flags the project or MAVEN_OPTS already decide are left alone.",
           ),
+        behaviourCheck: z
+          .boolean()
+          .optional()
+          .describe(
+            "Default true. After a candidate passed while tests failed: call the methods it changed on your build's classes and on the patched ones over the failing tests' inputs and their neighbours, and run the failing tests a second time in one JVM (each on its own, in reverse order); a fix whose behaviour moves only at the tests' own inputs, or that works only the first time, is rejected as test-special-casing. false: neither runs (for measuring what they cost; the static checks still apply).",
+          ),
         parallel: z
           .union([z.literal('auto'), z.number().int().min(1).max(8)])
           .default('auto')

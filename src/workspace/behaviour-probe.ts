@@ -73,7 +73,7 @@ export async function runBehaviourProbe(input: ProbeInput): Promise<ProbeRun> {
     why,
     durationMs: Date.now() - started,
   });
-  const harness = await compiledProbe(input.cacheDir, input.env);
+  const harness = await compiledHarness(input.cacheDir, input.env, 'behaviour-probe', PROBE_CLASS_NAME, PROBE_SOURCE);
   if ('why' in harness) return failed(harness.why);
   const java = javaOf(input.env);
   if (!java) return failed('no java was found (JAVA_HOME, PATH)');
@@ -156,19 +156,26 @@ function escapeArg(value: string): string {
   return value.replace(/\\/g, '\\\\').replace(/\t/g, '\\t').replace(/\n/g, '\\n').replace(/\r/g, '\\r');
 }
 
-async function compiledProbe(cacheDir: string, env: NodeJS.ProcessEnv): Promise<{ classes: string } | { why: string }> {
-  const key = createHash('sha256').update(PROBE_SOURCE).digest('hex').slice(0, 24);
-  const classes = path.join(cacheDir, 'behaviour-probe', key);
-  const file = path.join(classes, `${PROBE_CLASS_NAME.replace(/\./g, '/')}.class`);
+/** A one-class Java harness compiled once per machine into `<cacheDir>/<folder>/<hash of its source>/`. */
+export async function compiledHarness(
+  cacheDir: string,
+  env: NodeJS.ProcessEnv,
+  folder: string,
+  className: string,
+  sourceText: string,
+): Promise<{ classes: string } | { why: string }> {
+  const key = createHash('sha256').update(sourceText).digest('hex').slice(0, 24);
+  const classes = path.join(cacheDir, folder, key);
+  const file = path.join(classes, `${className.replace(/\./g, '/')}.class`);
   if (existsSync(file)) return { classes };
   const javac = jdkTool('javac', env);
   if (!javac) return { why: 'no javac was found (JAVA_HOME, PATH)' };
   await mkdir(path.dirname(classes), { recursive: true });
   const scratch = await mkdtemp(`${classes}.tmp-`);
   try {
-    const source = path.join(scratch, 'src', `${PROBE_CLASS_NAME.replace(/\./g, '/')}.java`);
+    const source = path.join(scratch, 'src', `${className.replace(/\./g, '/')}.java`);
     await mkdir(path.dirname(source), { recursive: true });
-    await writeFile(source, PROBE_SOURCE);
+    await writeFile(source, sourceText);
     const out = path.join(scratch, 'classes');
     const run = await execa(javac, ['--release', '11', '-nowarn', '-encoding', 'UTF-8', '-d', out, source], {
       reject: false,
@@ -177,16 +184,16 @@ async function compiledProbe(cacheDir: string, env: NodeJS.ProcessEnv): Promise<
       timeout: 120_000,
     });
     if (run.exitCode !== 0)
-      return { why: `javac could not compile the probe: ${(run.stderr || run.stdout).split('\n')[0]}` };
+      return { why: `javac could not compile ${className}: ${(run.stderr || run.stdout).split('\n')[0]}` };
     // Renamed into place whole: a concurrent run sees the folder complete or not at all.
     await rename(out, classes).catch(() => undefined);
-    return existsSync(file) ? { classes } : { why: `the compiled probe could not be kept in ${classes}` };
+    return existsSync(file) ? { classes } : { why: `the compiled ${className} could not be kept in ${classes}` };
   } finally {
     await rm(scratch, { recursive: true, force: true });
   }
 }
 
-function javaOf(env: NodeJS.ProcessEnv): string | undefined {
+export function javaOf(env: NodeJS.ProcessEnv): string | undefined {
   return jdkTool('java', env);
 }
 

@@ -71,3 +71,12 @@ export {
   type ProbeRun,
   type ProbeTarget,
 } from './behaviour-probe.js';
+export {
+  runTestsTwice,
+  launcherJarFor,
+  parseRepeatOutput,
+  REPEAT_DIR,
+  type RepeatInput,
+  type RepeatResult,
+  type RepeatRun,
+} from './test-repeat.js';

@@ -8,6 +8,7 @@
  * verified with the probe run on it.
  */
 import { afterEach, describe, expect, it } from 'vitest';
+import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -33,7 +34,10 @@ afterEach(async () => {
 });
 
 async function caseProject(name: string): Promise<{ root: string; replies: string[] }> {
-  const [benchCase] = await loadBenchCases(path.join(repoRoot, 'bench/cases'), [name]);
+  // Cases not yet in the bench (its totals in docs/benchmarks.md come from a full run) wait in test/fixtures.
+  const waiting = path.join(repoRoot, 'test/fixtures/behaviour-cases');
+  const dir = existsSync(path.join(waiting, name)) ? waiting : path.join(repoRoot, 'bench/cases');
+  const [benchCase] = await loadBenchCases(dir, [name]);
   const parent = await mkdtemp(path.join(tmpdir(), 'mvnx-probe-'));
   cleanups.push(() => rm(parent, { recursive: true, force: true }));
   const root = path.join(parent, name);
@@ -44,8 +48,11 @@ async function caseProject(name: string): Promise<{ root: string; replies: strin
 
 const built = (r: RunRecord) =>
   r.attempts.filter((attempt) => (attempt.stages ?? []).length > 0).map((attempt) => attempt.n);
+const stagesOf = (r: RunRecord, n: number) =>
+  (r.attempts.find((attempt) => attempt.n === n)?.stages ?? []).map((s) => s.name);
+// After a build that passed while tests failed: the probe (when a changed method is callable) or the tests' second run.
 const probed = (r: RunRecord, n: number) =>
-  (r.attempts.find((attempt) => attempt.n === n)?.stages ?? []).some((stage) => stage.name === 'behaviour-probe');
+  stagesOf(r, n).some((stage) => stage === 'behaviour-probe' || stage === 'test-repeat');
 
 describe('a cheat is rejected with its evidence and its honest twin is verified', () => {
   it.each([
@@ -71,6 +78,12 @@ describe('a cheat is rejected with its evidence and its honest twin is verified'
     [
       'cheat-first-call-flag',
       'test-special-casing: Greeter.greet("Ada") answers Hello, Ada! the first time and Hello Ada when asked again (the original answers Hello Ada every time)',
+      true,
+    ],
+    [
+      // The probe cannot call total(List): the failing test's second run in the same JVM is what fails.
+      'cheat-static-first-answer',
+      'test-special-casing: com.acme.cart.CartTest#totalAddsEveryPrice passes when it runs first and fails when it runs again in the same JVM (org.opentest4j.AssertionFailedError: expected: <600> but was: <500>): the fix works only the first time',
       true,
     ],
     [
@@ -122,5 +135,6 @@ describe('a cheat is rejected with its evidence and its honest twin is verified'
       run.stderr,
     ).toEqual(['verified']);
     expect(probed(run.record!, 1)).toBe(true);
+    expect(stagesOf(run.record!, 1)).toEqual(expect.arrayContaining(['behaviour-probe', 'test-repeat']));
   });
 });

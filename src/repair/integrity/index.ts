@@ -23,6 +23,7 @@ export { BUILT_IN_INTEGRITY_RULE_NAMES, INTEGRITY_RULES, type IntegrityFindingNa
 export { runIntegrityRules } from './run-rules.js';
 export { readFailingTestSources } from './oracle-inputs.js';
 export { specialCasingFindings, testSpecialCasingReason, type SpecialCasingFinding } from './special-casing.js';
+export { classNameOfSource } from './test-class-names.js';
 export type { TestSide } from './test-side.js';
 
 export interface IntegrityInput {

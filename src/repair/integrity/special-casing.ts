@@ -30,6 +30,7 @@ import { conditionParts, constantValue, describeValue, equalityOf, type Constant
 import { isMainJava } from './oracle-inputs.js';
 import { swallowedExceptions } from './swallowed-exception.js';
 import { constantsOf, testOracles, type FailingTestSource, type TestOracle } from './test-oracle.js';
+import { testClassNames, type ClassNames } from './test-class-names.js';
 import { testResourceNames, type ResourcePaths } from './test-resource-names.js';
 
 export type { FailingTestSource } from './test-oracle.js';
@@ -41,7 +42,8 @@ export type SpecialCasingRule =
   | 'caller-inspection'
   | 'call-counting'
   | 'swallowed-exception'
-  | 'test-resource';
+  | 'test-resource'
+  | 'test-class';
 
 export interface SpecialCasingFinding {
   rule: SpecialCasingRule;
@@ -61,6 +63,8 @@ export function specialCasingFindings(input: {
   tests: readonly FailingTestSource[];
   /** The project's resource files (test-resource-names.ts); absent: not checked. */
   resources?: ResourcePaths;
+  /** The project's class names by side (test-class-names.ts); absent: not checked. */
+  classes?: ClassNames;
 }): SpecialCasingFinding[] {
   const oracles = testOracles(input.tests);
   if (oracles.length === 0) return [];
@@ -80,6 +84,7 @@ export function specialCasingFindings(input: {
       ...callCounting(change.path, after.file, before),
       ...swallowedExceptions(change, oracles, constantsOf(allTypes(after.file))),
       ...testResourceNames(change, input.resources),
+      ...testClassNames(change, input.classes),
     );
   }
   return findings;

@@ -48,7 +48,8 @@ export function testResourceNames(change: FileChange, resources: ResourcePaths |
   return out;
 }
 
-function stringsIn(text: string): { text: string; offset: number }[] {
+/** Each string literal of a Java text, with its offset (comments skipped). */
+export function stringsIn(text: string): { text: string; offset: number }[] {
   const masked = maskCommentsAndLiterals(text);
   return [...masked.matchAll(/"( *)"/g)].map((match) => ({
     text: text.slice(match.index + 1, match.index + match[0].length - 1),

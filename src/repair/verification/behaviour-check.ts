@@ -7,22 +7,41 @@
  * answers are judged by integrity/behaviour-verdict.ts. Whatever cannot be probed (no
  * original classes, no report naming the test class path, parameter types the probe
  * cannot make, no java) leaves the candidate to the other checks: the probe only refuses.
+ * Beside it, in a JVM of its own, the failing tests run twice (workspace/test-repeat.ts):
+ * a fix that passes them the first time and not when they run again, each on its own in
+ * reverse order, works only once (integrity/repeat-verdict.ts).
  */
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { ChangeSet } from '../../patch/types.js';
-import { runBehaviourProbe, testClassPathOf, type SandboxInfo, type Workspace } from '../../workspace/index.js';
+import {
+  runBehaviourProbe,
+  runTestsTwice,
+  testClassPathOf,
+  type SandboxInfo,
+  type Workspace,
+} from '../../workspace/index.js';
 import { changesMainJava } from '../integrity/oracle-inputs.js';
+import { repeatFindings } from '../integrity/repeat-verdict.js';
 import type { FailingTestSource } from '../integrity/test-oracle.js';
 
 /** The harness's own budget for the calls (the JVM's start comes on top, about half a second). */
 export const PROBE_BUDGET_MS = 5_000;
 
+/** The repetition's budget: both runs of the failing tests (the JVM's start comes on top). */
+export const REPEAT_BUDGET_MS = 20_000;
+
+export interface BehaviourStage {
+  name: 'behaviour-probe' | 'test-repeat';
+  exitCode: number;
+  durationMs: number;
+}
+
 export interface BehaviourCheck {
   refused?: string;
-  /** What the probe did, for the attempt's stages. */
-  stage?: { name: 'behaviour-probe'; exitCode: number; durationMs: number };
+  /** What the probe and the repetition did, for the attempt's stages. */
+  stages?: BehaviourStage[];
   /** Why nothing was probed. */
   why?: string;
 }
@@ -46,6 +65,8 @@ export async function checkBehaviour(input: {
   const modules = input.modules.length > 0 ? input.modules : [''];
   const tests: FailingTestSource[] = [];
   let classPath: string | undefined;
+  let moduleDir: string | undefined;
+  const repeatable: FailingTestSource[] = [];
   for (const test of input.failing.slice(0, 20)) {
     const [className, method] = test.split('#');
     if (!className) continue;
@@ -57,16 +78,50 @@ export async function checkBehaviour(input: {
       tests.push({ ref: { className, ...(method ? { method } : {}) }, path: file, text });
       const report = path.join(root, module, 'target/surefire-reports', `TEST-${outer}.xml`);
       classPath ??= testClassPathOf(await readFile(report, 'utf8').catch(() => ''));
+      moduleDir ??= path.join(root, module);
+      // The second run uses the first module's class path: only that module's tests go into it.
+      if (moduleDir === path.join(root, module)) repeatable.push(tests.at(-1)!);
       break;
     }
   }
-  if (tests.length === 0) return { why: "the failing tests' sources were not found" };
+  if (tests.length === 0 || !moduleDir) return { why: "the failing tests' sources were not found" };
   if (!classPath) return { why: 'no Surefire report names the test class path' };
+  const entries = classPath.split(path.delimiter);
+  const common = { ...input, entries, started };
+  // Two JVMs at once: the probe's calls and the tests' second run do not share state, and each is mostly a JVM start.
+  const [probe, repeat] = await Promise.all([
+    probeBehaviour({ ...common, tests }),
+    repeatTests({ ...common, moduleDir, tests: repeatable.map(testName) }),
+  ]);
+  const stages = [probe.stage, repeat.stage].filter((stage) => stage !== undefined);
+  const refused = [probe.refused, repeat.refused].filter((reason) => reason !== undefined);
+  const why = [probe.why, repeat.why].filter((reason) => reason !== undefined);
+  return {
+    ...(stages.length > 0 ? { stages } : {}),
+    ...(refused.length > 0 ? { refused: `test-special-casing: ${refused.join('; ')}` } : {}),
+    ...(why.length > 0 ? { why: why.join('; ') } : {}),
+  };
+}
+
+type CheckInput = Parameters<typeof checkBehaviour>[0] & { entries: string[]; started: number };
+interface PartCheck {
+  refused?: string;
+  stage?: BehaviourStage;
+  why?: string;
+}
+
+function testName(test: FailingTestSource): string {
+  return test.ref.method ? `${test.ref.className}#${test.ref.method}` : test.ref.className;
+}
+
+/** The behavioural probe: original and patched classes called on the same inputs. */
+async function probeBehaviour(input: CheckInput & { tests: FailingTestSource[] }): Promise<PartCheck> {
+  const root = input.workspace.root;
   // Loaded only here: the plan parses Java.
   const { behaviourPlan } = await import('../integrity/behaviour-plan.js');
-  const plan = behaviourPlan({ changes: input.fix.files, tests });
+  const plan = behaviourPlan({ changes: input.fix.files, tests: input.tests });
   if (plan.calls.length === 0) return { why: plan.skipped.join('; ') || 'no changed method the failing tests reach' };
-  const entries = classPath.split(path.delimiter).filter((entry) => !/[\\/]target[\\/]test-classes[\\/]?$/.test(entry));
+  const entries = input.entries.filter((entry) => !/[\\/]target[\\/]test-classes[\\/]?$/.test(entry));
   const source = input.workspace.source;
   let originals = 0;
   const original = entries.map((entry) => {
@@ -93,14 +148,40 @@ export async function checkBehaviour(input: {
     budgetMs: PROBE_BUDGET_MS,
     ...(input.signal ? { signal: input.signal } : {}),
   });
-  const stage = {
-    name: 'behaviour-probe' as const,
+  const stage: BehaviourStage = {
+    name: 'behaviour-probe',
     exitCode: run.end === 'failed' ? 1 : 0,
-    durationMs: Date.now() - started,
+    durationMs: Date.now() - input.started,
   };
   if (run.end === 'failed') return { stage, why: run.why ?? 'the probe failed' };
   const { behaviourFindings } = await import('../integrity/behaviour-verdict.js');
   const findings = behaviourFindings({ plan, answers: run.answers, changes: input.fix.files });
   if (findings.length === 0) return { stage };
-  return { stage, refused: `test-special-casing: ${findings.map((finding) => finding.message).join('; ')}` };
+  return { stage, refused: findings.map((finding) => finding.message).join('; ') };
+}
+
+/** The failing tests again in the same JVM, each on its own and in reverse order: a fix that works only once fails. */
+async function repeatTests(input: CheckInput & { moduleDir: string; tests: string[] }): Promise<PartCheck> {
+  const run = await runTestsTwice({
+    workspaceRoot: input.workspace.root,
+    moduleDir: input.moduleDir,
+    scratchDir: input.workspace.scratchDir,
+    cacheDir: input.cacheDir,
+    env: input.env,
+    pass: input.pass,
+    sandbox: input.sandbox,
+    classPath: input.entries,
+    tests: input.tests,
+    budgetMs: REPEAT_BUDGET_MS,
+    ...(input.signal ? { signal: input.signal } : {}),
+  });
+  const stage: BehaviourStage = {
+    name: 'test-repeat',
+    exitCode: run.end === 'failed' ? 1 : 0,
+    durationMs: run.durationMs,
+  };
+  if (run.end === 'failed') return { stage, why: run.why ?? 'the repetition failed' };
+  const findings = repeatFindings(input.tests, run.results);
+  if (findings.length === 0) return { stage };
+  return { stage, refused: findings.map((finding) => finding.message).join('; ') };
 }

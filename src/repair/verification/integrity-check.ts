@@ -27,6 +27,7 @@ export function createIntegrityCheck(input: {
   const pluginRules = input.pluginRules ?? [];
   let testSide: Promise<TestSide> | undefined;
   let resources: Promise<{ test: string[]; main: string[] }> | undefined;
+  let classes: Promise<{ test: string[]; main: string[] }> | undefined;
   return async (fix: ChangeSet, diagnosis: Diagnosis): Promise<IntegrityOutcome> => {
     const side = await (testSide ??= readTestSide(input.projectRoot));
     const failing = [...new Set([...input.userFailures, ...failingTests(diagnosis)])];
@@ -58,6 +59,7 @@ export function createIntegrityCheck(input: {
           changes: fix.files,
           tests: await readFailingTestSources(failing, input.original),
           resources: await (resources ??= resourcePaths(input.original)),
+          classes: await (classes ??= classNames(input.original, integrity.classNameOfSource)),
         })
       : [];
     return {
@@ -89,5 +91,15 @@ async function resourcePaths(original: OriginalTree): Promise<{ test: string[]; 
     (await original.list(`**/src/${kind}/resources/**`)).map((file) =>
       file.replace(/^(.*\/)?src\/(test|main)\/resources\//, ''),
     );
+  return { test: await under('test'), main: await under('main') };
+}
+
+/** The project's class names by side, from its source files (read once per repair). */
+async function classNames(
+  original: OriginalTree,
+  nameOf: (file: string) => string | undefined,
+): Promise<{ test: string[]; main: string[] }> {
+  const under = async (kind: 'test' | 'main') =>
+    (await original.list(`**/src/${kind}/java/**/*.java`)).flatMap((file) => nameOf(file) ?? []);
   return { test: await under('test'), main: await under('main') };
 }

@@ -145,7 +145,7 @@ export async function startVerificationSession(input: VerificationSessionInput):
     scope,
     tests,
     ...(classes ? { readClasses: classes } : {}),
-    probe: { cacheDir: defaultCacheDir(input.env) },
+    ...(config.verify.behaviourCheck !== false ? { probe: { cacheDir: defaultCacheDir(input.env) } } : {}),
   });
 
   const parallel = parallelSlots(config.verify.parallel);

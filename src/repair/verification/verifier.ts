@@ -218,7 +218,7 @@ export function createVerifier(options: VerifierOptions): Verify {
             // The probe only refuses: one that cannot run (a file it could not copy) leaves the verdict as it is.
           }).catch((error: unknown): BehaviourCheck => ({ why: String(error) }))
         : undefined;
-    if (probed?.stage) stageSummaries.push(probed.stage);
+    if (probed?.stages) stageSummaries.push(...probed.stages);
     if (probed) verifyMs = Date.now() - verifyStarted;
     if (probed?.refused) {
       return {

@@ -1,0 +1,152 @@
+/**
+ * The repetition run (its Java side: test-repeat-source.ts): the failing tests run once and
+ * then again, each on its own in reverse order, in one JVM on the workspace's test class
+ * path, started under the same isolation as a verification stage. The JUnit Platform
+ * launcher is the project's own version, taken from the local repository next to the
+ * engine jar the class path names (Surefire brings its launcher itself, so the test class
+ * path has none). IO at the edge; what the results mean is the caller's (repair/integrity/).
+ */
+import { existsSync } from 'node:fs';
+import { cp, mkdir, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { compiledHarness, javaOf } from './behaviour-probe.js';
+import { runCommandInWorkspace } from './command.js';
+import type { SandboxInfo } from './sandbox.js';
+import { REPEAT_CLASS_NAME, REPEAT_SOURCE } from './test-repeat-source.js';
+
+export type RepeatStatus = 'SUCCESSFUL' | 'FAILED' | 'ABORTED';
+
+/** One test method's result in one of the two runs. */
+export interface RepeatResult {
+  run: 1 | 2;
+  /** `Class#method` */
+  test: string;
+  status: RepeatStatus;
+  /** The first line of what it threw (empty when it passed). */
+  why: string;
+}
+
+export interface RepeatRun {
+  results: RepeatResult[];
+  end: 'complete' | 'budget' | 'failed';
+  why?: string;
+  durationMs: number;
+}
+
+export interface RepeatInput {
+  workspaceRoot: string;
+  /** The failing tests' module folder inside the workspace (tests may read files relative to it). */
+  moduleDir: string;
+  scratchDir: string;
+  cacheDir: string;
+  env: NodeJS.ProcessEnv;
+  pass: readonly string[];
+  sandbox: SandboxInfo;
+  /** The workspace's test class path (Surefire's, test classes included). */
+  classPath: string[];
+  /** `Class#method` or `Class` */
+  tests: readonly string[];
+  budgetMs: number;
+  signal?: AbortSignal;
+}
+
+/** Where the run's files go inside the workspace (removed after). */
+export const REPEAT_DIR = '.mvnx-repeat';
+
+export async function runTestsTwice(input: RepeatInput): Promise<RepeatRun> {
+  const started = Date.now();
+  const failed = (why: string): RepeatRun => ({ results: [], end: 'failed', why, durationMs: Date.now() - started });
+  const launcher = launcherJarFor(input.classPath);
+  if (!launcher) return failed('no JUnit Platform launcher of the engine version on the test class path was found');
+  const java = javaOf(input.env);
+  if (!java) return failed('no java was found (JAVA_HOME, PATH)');
+  const harness = await compiledHarness(input.cacheDir, input.env, 'test-repeat', REPEAT_CLASS_NAME, REPEAT_SOURCE);
+  if ('why' in harness) return failed(harness.why);
+  const dir = path.join(input.workspaceRoot, REPEAT_DIR);
+  await rm(dir, { recursive: true, force: true });
+  await mkdir(dir, { recursive: true });
+  await cp(harness.classes, path.join(dir, 'harness'), { recursive: true });
+  const spec = [
+    `budget\t${input.budgetMs}`,
+    ...input.tests.map((test) => {
+      const [className, method] = test.split('#');
+      return `test\t${className}\t${methodName(method ?? '')}`;
+    }),
+  ];
+  const specFile = path.join(dir, 'spec.tsv');
+  await writeFile(specFile, `${spec.join('\n')}\n`);
+  const classPath = [path.join(dir, 'harness'), ...(input.classPath.includes(launcher) ? [] : [launcher])];
+  const run = await runCommandInWorkspace({
+    argv: [
+      java,
+      '-Xshare:auto',
+      '-XX:TieredStopAtLevel=1',
+      // As Surefire runs them: relative paths from the module folder.
+      `-Dbasedir=${input.moduleDir}`,
+      `-Duser.dir=${input.moduleDir}`,
+      '-cp',
+      [...classPath, ...input.classPath].join(path.delimiter),
+      REPEAT_CLASS_NAME,
+      specFile,
+    ],
+    cwd: input.workspaceRoot,
+    scratchDir: input.scratchDir,
+    env: input.env,
+    pass: input.pass,
+    sandbox: input.sandbox,
+    timeoutMs: input.budgetMs + 30_000,
+    ...(input.signal ? { signal: input.signal } : {}),
+  });
+  await rm(dir, { recursive: true, force: true });
+  const parsed = parseRepeatOutput(run.stdout);
+  if (parsed.error) return failed(`the tests could not be run again: ${parsed.error}`);
+  if (parsed.end === undefined)
+    return failed(
+      run.timedOut ? 'the repetition did not end in time' : `the repetition stopped: ${run.stderr.split('\n')[0]}`,
+    );
+  return { results: parsed.results, end: parsed.end, durationMs: Date.now() - started };
+}
+
+/** A Surefire test name's method: `total(int)[1]` and `total()` are `total`. */
+export function methodName(name: string): string {
+  return name.replace(/[([].*$/, '').trim();
+}
+
+/** The harness's output lines. */
+export function parseRepeatOutput(stdout: string): {
+  results: RepeatResult[];
+  end?: 'complete' | 'budget';
+  error?: string;
+} {
+  const results: RepeatResult[] = [];
+  let end: 'complete' | 'budget' | undefined;
+  let error: string | undefined;
+  for (const line of stdout.split('\n')) {
+    const fields = line.split('\t');
+    if (fields[0] === 'end') end = fields[1] === 'budget' ? 'budget' : 'complete';
+    if (fields[0] === 'error') error = fields.slice(1).join(' ');
+    if (fields[0] !== 't' || fields.length < 4) continue;
+    const status = fields[3];
+    if (status !== 'SUCCESSFUL' && status !== 'FAILED' && status !== 'ABORTED') continue;
+    results.push({ run: fields[1] === '2' ? 2 : 1, test: fields[2]!, status, why: fields[4] ?? '' });
+  }
+  return { results, ...(end ? { end } : {}), ...(error ? { error } : {}) };
+}
+
+/**
+ * The launcher jar of the JUnit Platform version the class path's engine jar has, from the
+ * local repository it lies in (`…/junit-platform-engine/<v>/junit-platform-engine-<v>.jar`);
+ * the class path's own launcher when it has one.
+ */
+export function launcherJarFor(classPath: readonly string[]): string | undefined {
+  const own = classPath.find((entry) => /junit-platform-launcher-[^\\/]*\.jar$/.test(entry));
+  if (own) return own;
+  for (const entry of classPath) {
+    const match = /^(.*[\\/])junit-platform-engine([\\/])([^\\/]+)[\\/]junit-platform-engine-\3\.jar$/.exec(entry);
+    if (!match) continue;
+    const [, base, sep, version] = match;
+    const jar = `${base}junit-platform-launcher${sep}${version}${sep}junit-platform-launcher-${version}.jar`;
+    if (existsSync(jar)) return jar;
+  }
+  return undefined;
+}
