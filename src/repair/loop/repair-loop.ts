@@ -26,7 +26,12 @@ const NO_PROGRESS_STREAK = 2;
 /** Two model calls in a row that the server failed (timeout, HTTP 5xx): the server's problem, stop. */
 const SERVER_FAILURE_STREAK = 2;
 
-export async function runRepairLoop(initial: Diagnosis, ports: LoopPorts): Promise<LoopResult> {
+export async function runRepairLoop(initial: Diagnosis, given: LoopPorts): Promise<LoopResult> {
+  // The re-check's builds end at the wall-time budget too (it counts from the session's start).
+  const recheckWall = given.recheckFailures && given.wallTimeLeft?.(secondsLeft(given, given.budget(initial, 0)));
+  const ports: LoopPorts = recheckWall
+    ? { ...given, recheckFailures: (d, events) => given.recheckFailures!(d, { ...events, signal: recheckWall }) }
+    : given;
   // A test failure that goes away when the same code runs again is not the code's to fix (re-checked beside attempt 1's
   // model request, which is cancelled and counted when its reply goes unused).
   const beside = startBesideRecheck(initial, ports);
@@ -39,6 +44,15 @@ export async function runRepairLoop(initial: Diagnosis, ports: LoopPorts): Promi
   }
   const discarded = await beside.settle();
   return discarded > 0 ? { ...result, discardedModelCalls: discarded } : result;
+}
+
+function secondsLeft(ports: LoopPorts, budget: { maxWallSeconds: number }): number {
+  return Math.max(0, budget.maxWallSeconds - ports.elapsedSeconds());
+}
+
+/** A wait the wall-time budget ended (not the user's interrupt). */
+function wallEnded(wall: AbortSignal | undefined, ports: LoopPorts): boolean {
+  return wall?.aborted === true && !ports.interrupted();
 }
 
 async function loopFrom(initial: Diagnosis, ports: LoopPorts): Promise<LoopResult> {
@@ -63,6 +77,13 @@ async function loopFrom(initial: Diagnosis, ports: LoopPorts): Promise<LoopResul
     ...extra,
   });
 
+  // A re-check the wall-time budget ended proves nothing, and no time is left for a repair.
+  const { maxWallSeconds } = ports.budget(initial, 0);
+  if (!recheck && ports.recheckFailures && !ports.interrupted() && ports.elapsedSeconds() >= maxWallSeconds) {
+    return end('budget-exhausted', {
+      message: `stopped at the ${maxWallSeconds}s wall-time budget during the re-check`,
+    });
+  }
   if (recheck && recheck.passed.length > 0 && recheck.failed.length === 0) {
     const tests = recheck.passed.join(', ');
     return end('flaky', {
@@ -91,9 +112,8 @@ async function loopFrom(initial: Diagnosis, ports: LoopPorts): Promise<LoopResul
       if (modelCalls >= budget.maxModelCalls) {
         return end('budget-exhausted', { message: `used all ${budget.maxModelCalls} model calls` });
       }
-      const secondsLeft = Math.max(0, budget.maxWallSeconds - ports.elapsedSeconds());
       // The wall-time budget holds during the wait too: a model that holds its answer is left at the budget.
-      const wall = ports.wallTimeLeft?.(secondsLeft);
+      const wall = ports.wallTimeLeft?.(secondsLeft(ports, budget));
       const wallPassed = () =>
         end('budget-exhausted', {
           message: `stopped at the ${budget.maxWallSeconds}s wall-time budget while waiting for the model`,
@@ -108,7 +128,7 @@ async function loopFrom(initial: Diagnosis, ports: LoopPorts): Promise<LoopResul
             n,
             modelCallsLeft: budget.maxModelCalls - modelCalls + 1,
             attemptsLeft: budget.maxAttempts - n - extraBuilds + 1,
-            secondsLeft,
+            secondsLeft: secondsLeft(ports, budget),
             ...(wall ? { signal: wall } : {}),
           }),
           wall,
@@ -116,7 +136,7 @@ async function loopFrom(initial: Diagnosis, ports: LoopPorts): Promise<LoopResul
         modelCalls += Math.max(1, proposal.modelCalls ?? 1) - 1;
         extraBuilds += proposal.extraBuilds ?? 0;
       } catch (error) {
-        if (wall?.aborted && !ports.interrupted()) return wallPassed();
+        if (wallEnded(wall, ports)) return wallPassed();
         if (error instanceof ProviderUnavailable) {
           modelCalls--;
           return end('provider-unavailable', { message: error.message });
@@ -124,7 +144,7 @@ async function loopFrom(initial: Diagnosis, ports: LoopPorts): Promise<LoopResul
         throw error;
       }
       // A proposer that turned the abort into a failed proposal: the budget ended it, not the model.
-      if (wall?.aborted && !ports.interrupted()) return wallPassed();
+      if (wallEnded(wall, ports)) return wallPassed();
       timings.modelMs += proposal.modelMs ?? 0;
       timings.promptMs += proposal.promptMs ?? 0;
       // The server failed the call: counted as a server failure, not a rejected attempt (n is asked again).
@@ -178,8 +198,17 @@ async function loopFrom(initial: Diagnosis, ports: LoopPorts): Promise<LoopResul
     // An agent attempt's fix was already built by its session (it passed the same integrity check above).
     // Otherwise the quick-fixes queued next go along, so that spare workspaces can start on them (verify.parallel).
     const upcoming = queue.flatMap((next) => (next.changeSet ? [composeChangeSets(base, next.changeSet)] : []));
-    const verification = proposal.verification ?? (await ports.verify(candidateFix, diagnosis, n, upcoming));
+    const buildWall = proposal.verification ? undefined : ports.wallTimeLeft?.(secondsLeft(ports, budget));
+    const verification = proposal.verification ?? (await ports.verify(candidateFix, diagnosis, n, upcoming, buildWall));
     recordVerification(record, verification, timings);
+    if (wallEnded(buildWall, ports) && verification.outcome !== 'verified') {
+      record.outcome = 'interrupted';
+      record.reason = `stopped at the ${budget.maxWallSeconds}s wall-time budget during verification`;
+      ports.onAttempt?.(record);
+      return end('budget-exhausted', {
+        message: `stopped at the ${budget.maxWallSeconds}s wall-time budget while verifying attempt ${n}`,
+      });
+    }
 
     if (verification.outcome === 'not-applied') {
       // The workspace refused the write (a link, a FIFO, a file that is not there): back to the proposer.
