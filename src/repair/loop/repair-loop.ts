@@ -110,6 +110,11 @@ async function loopFrom(initial: Diagnosis, ports: LoopPorts): Promise<LoopResul
       proposal = fromFixer;
     } else {
       if (modelCalls >= budget.maxModelCalls) {
+        // The last call the budget allowed was failed by the server: the server's problem, not the budget's.
+        if (serverFailures.length > 0)
+          return end('provider-unavailable', {
+            message: `the model server failed the last model call the budget allowed (${serverFailures.at(-1)})`,
+          });
         return end('budget-exhausted', { message: `used all ${budget.maxModelCalls} model calls` });
       }
       // The wall-time budget holds during the wait too: a model that holds its answer is left at the budget.
