@@ -20,6 +20,7 @@ import { environmentFailure } from './environment-failure.js';
 import { ProviderUnavailable, type LoopPorts, type LoopResult, type Proposal } from './ports.js';
 import { judgeProgress } from './judge-progress.js';
 import { startBesideRecheck } from './recheck-beside.js';
+import { secondsLeft, untilAborted, wallEnded } from './wall-budget.js';
 
 /** Two built attempts in a row that do not make the build better: stop. */
 const NO_PROGRESS_STREAK = 2;
@@ -44,15 +45,6 @@ export async function runRepairLoop(initial: Diagnosis, given: LoopPorts): Promi
   }
   const discarded = await beside.settle();
   return discarded > 0 ? { ...result, discardedModelCalls: discarded } : result;
-}
-
-function secondsLeft(ports: LoopPorts, budget: { maxWallSeconds: number }): number {
-  return Math.max(0, budget.maxWallSeconds - ports.elapsedSeconds());
-}
-
-/** A wait the wall-time budget ended (not the user's interrupt). */
-function wallEnded(wall: AbortSignal | undefined, ports: LoopPorts): boolean {
-  return wall?.aborted === true && !ports.interrupted();
 }
 
 async function loopFrom(initial: Diagnosis, ports: LoopPorts): Promise<LoopResult> {
@@ -287,15 +279,4 @@ async function loopFrom(initial: Diagnosis, ports: LoopPorts): Promise<LoopResul
     diagnosis = after;
     queue = await ports.fixerProposals(diagnosis, base);
   }
-}
-
-/** The work's result, or a rejection as soon as `signal` fires (the work itself is told through the same signal). */
-function untilAborted<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
-  if (!signal) return work;
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason as Error);
-    if (signal.aborted) onAbort();
-    signal.addEventListener('abort', onAbort, { once: true });
-    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
-  });
 }
