@@ -57,7 +57,7 @@ export function wireLoopPorts(input: PortsInput): LoopPorts {
               verification.warm(failingModuleDirs(diagnosis));
               events?.launched?.();
             };
-            return recheckFailures(diagnosis, { launched });
+            return recheckFailures(diagnosis, { launched, ...(events?.signal ? { signal: events.signal } : {}) });
           },
           // An agent session builds in the workspace the re-check runs in: it waits. tests.flakyCheck `alone`: no
           // request at all while the re-check runs (a shared model server under load).
@@ -92,9 +92,9 @@ export function wireLoopPorts(input: PortsInput): LoopPorts {
     tookRequestBesideRecheck: (n) =>
       progress.step(`attempt ${n}: the request to ${input.modelName} prepared beside the re-check`),
     fingerprint: fingerprintChangeSet,
-    verify: async (fix, diagnosis, n, upcoming = []) => {
+    verify: async (fix, diagnosis, n, upcoming = [], buildSignal) => {
       progress.step(`attempt ${n}: verifying in a workspace`);
-      return verification.verifyAhead(fix, diagnosis, upcoming);
+      return verification.verifyAhead(fix, diagnosis, upcoming, buildSignal);
     },
     budget: input.budget,
     elapsedSeconds: () => (Date.now() - started) / 1000,

@@ -10,6 +10,7 @@ import path from 'node:path';
 import { onFirstFailureSign } from '../diagnose/failure-sign.js';
 import { findMaven } from '../maven/discover.js';
 import { findProjectRoot } from '../maven/project.js';
+import { mayHaveKilledRuns } from '../report/killed-runs-probe.js';
 import { runMaven } from '../maven/run.js';
 import type { EffectiveConfig } from '../policy/schema.js';
 import { configFileMayExist, configGivenOnCommandLine } from './config-inputs.js';
@@ -58,10 +59,13 @@ export async function runBuild(invocation: Invocation, io: CliIo): Promise<numbe
           (await import('../java/parse.js')).loadJavaParser();
         });
   // What a run killed outright left (its TMPDIR folders, a run folder without a record) is put right beside Maven's
-  // build, off its path: a readdir of TMPDIR and of .mvnx/runs (killed-runs.ts).
-  const killedRuns = import('../report/killed-runs.js').then(async (module) => ({
-    line: module.killedRunsLine(await module.cleanUpKilledRuns(path.join(projectRoot, '.mvnx', 'runs'))),
-  }));
+  // build, off its path (killed-runs.ts), its module loaded only when a marked folder is there (killed-runs-probe.ts).
+  const runsFolder = path.join(projectRoot, '.mvnx', 'runs');
+  const killedRuns = mayHaveKilledRuns(runsFolder).then(async (found) => {
+    if (!found) return { line: undefined };
+    const module = await import('../report/killed-runs.js');
+    return { line: module.killedRunsLine(await module.cleanUpKilledRuns(runsFolder)) };
+  });
   killedRuns.catch(() => undefined);
   const result = await runMaven({
     executable: maven.executable,

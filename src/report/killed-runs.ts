@@ -15,6 +15,7 @@ import { readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { ownerIsGone, readOwner, OWNER_FILE, type FolderOwner } from '../maven/owner-marker.js';
+import { HALF_WRITTEN, TEMP_FOLDER } from './killed-runs-probe.js';
 import type { RunRecord } from './run-record-types.js';
 
 /** What `RunRecorder.open` writes into the marker of a run's folder, so a killed run still has a record's basics. */
@@ -24,9 +25,6 @@ export interface RunStartFacts {
   mavenExitCode: number;
   tier: RunRecord['tier'];
 }
-
-const TEMP_FOLDER = /^mvnx-(ws|log|outputs)-/;
-const HALF_WRITTEN = /\.(\d+)\.tmp$/;
 
 export interface KilledRunsCleanup {
   /** TMPDIR folders removed. */

@@ -56,8 +56,8 @@ async function failingServer(chat: 'html-500' | 'hold'): Promise<{ url: string; 
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, chats: () => chats };
 }
 
-async function repairWith(url: string, extra: string[] = []) {
-  const copy = await copyProject(path.join(repoRoot, 'examples/compile-error'));
+async function repairWith(url: string, extra: string[] = [], config?: string) {
+  const copy = await copyProject(path.join(repoRoot, 'examples/compile-error'), config);
   cleanups.push(copy.remove);
   return runMvnx(copy.root, [
     '-o',
@@ -100,5 +100,50 @@ it('a model call that times out says "timed out after N s" and counts as a serve
   expect(record.message).toContain('timed out after 2 s');
   expect(record.attempts).toEqual([]);
   expect(run.stderr).not.toMatch(/\baborted\b/);
+  expect(run.exitCode).toBe(1);
+});
+
+// Agent mode (issue 49 item 6): a server failure of an agent session's call is a server failure too, not a rejected
+// attempt; so is one that used the last model call the budget allowed.
+const AGENT = `agent:
+  mode: always
+`;
+
+it('agent mode, HTTP 500: server failures, not attempts; the run stops on the server', async () => {
+  const server = await failingServer('html-500');
+  const run = await repairWith(server.url, [], AGENT);
+  const record = run.record!;
+  expect(record, run.stderr).toBeDefined();
+  expect(run.stderr).toContain('agent session');
+  expect(record.stopReason, run.stderr).toBe('provider-unavailable');
+  expect(record.message).toMatch(
+    /^the model server failed 2 calls in a row \(last: .*HTTP 500: 500 Internal Server Error\)$/,
+  );
+  expect(record.attempts).toEqual([]);
+  const failureLines = run.stderr.split('\n').filter((line) => line.includes('a server failure, not a rejected fix'));
+  expect(failureLines).toHaveLength(2);
+  expect(run.stderr).not.toContain('<html');
+  expect(run.exitCode).toBe(1);
+});
+
+it('agent mode, a held call with one model call allowed: timed out, a server failure, provider-unavailable', async () => {
+  const server = await failingServer('hold');
+  const run = await repairWith(
+    server.url,
+    ['--mvnx-model-timeout=2'],
+    `${AGENT}budget:
+  dynamic: false
+  maxModelCalls: 1
+`,
+  );
+  const record = run.record!;
+  expect(record, run.stderr).toBeDefined();
+  expect(record.stopReason, run.stderr).toBe('provider-unavailable');
+  expect(record.message).toBe(
+    'the model server failed the last model call the budget allowed (the model call timed out after 2 s)',
+  );
+  expect(record.attempts).toEqual([]);
+  expect(server.chats()).toBe(1);
+  expect(run.stderr).toContain('attempt 1: the model call timed out after 2 s (a server failure, not a rejected fix)');
   expect(run.exitCode).toBe(1);
 });

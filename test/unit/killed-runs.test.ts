@@ -4,11 +4,12 @@
  * are real folders.
  */
 import { execa } from 'execa';
-import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { OWNER_FILE, ownerIsGone, processStartTicks, thisProcess } from '../../src/maven/owner-marker.js';
 import { cleanUpKilledRuns, killedRunsLine } from '../../src/report/killed-runs.js';
+import { mayHaveKilledRuns } from '../../src/report/killed-runs-probe.js';
 import { listRunRecordsIn } from '../../src/report/run-record.js';
 import { formatRunList, formatRunStats } from '../../src/report/stats-format.js';
 import { computeRunStats } from '../../src/report/stats.js';
@@ -116,5 +117,28 @@ describe('cleanUpKilledRuns', () => {
 
     // Said once: the next run finds nothing more.
     expect(killedRunsLine(await cleanUpKilledRuns(runs, tmp), tmp)).toBeUndefined();
+  });
+});
+
+describe('mayHaveKilledRuns (the passing build loads killed-runs.js only when it says so)', () => {
+  it('says no for nothing, finished runs and unmarked folders; yes for each kind of leftover', async () => {
+    const tmp = await tempDir('mvnx-probe-tmp-');
+    const runs = await tempDir('mvnx-probe-runs-');
+    await mkdir(path.join(tmp, 'mvnx-ws-unmarked'));
+    await folderOwnedBy(tmp, 'other-marked', thisProcess());
+    await mkdir(path.join(runs, '20261205-090000Z-cccccc'));
+    await writeFile(path.join(runs, '20261205-090000Z-cccccc', 'run.json'), '{}');
+    await writeFile(path.join(runs, 'latest'), '20261205-090000Z-cccccc');
+    expect(await mayHaveKilledRuns(runs, tmp)).toBe(false);
+    expect(await mayHaveKilledRuns(path.join(runs, 'missing'), path.join(tmp, 'missing'))).toBe(false);
+
+    const marked = await folderOwnedBy(tmp, 'mvnx-log-x', thisProcess());
+    expect(await mayHaveKilledRuns(runs, tmp)).toBe(true);
+    await rm(marked, { recursive: true });
+    const going = await folderOwnedBy(runs, '20261205-100000Z-aaaaaa', thisProcess());
+    expect(await mayHaveKilledRuns(runs, tmp)).toBe(true);
+    await rm(going, { recursive: true });
+    await writeFile(path.join(runs, `latest.${await deadPid()}.tmp`), 'x');
+    expect(await mayHaveKilledRuns(runs, tmp)).toBe(true);
   });
 });

@@ -12,7 +12,7 @@ import type { ChangeSet } from '../../patch/types.js';
 import type { AgentAttemptStats, AttemptRecord } from '../../shared/run-vocabulary.js';
 import { checkProposedChange, type ChangeChecker } from '../loop/change-check.js';
 import { composeChangeSets } from '../loop/compose.js';
-import { renderMessages } from '../proposers/model-proposer.js';
+import { isServerFailure, renderMessages } from '../proposers/model-proposer.js';
 import { ProviderUnavailable, type IntegrityOutcome, type Proposal, type Verification } from '../loop/ports.js';
 import { toFixTrial, tryCandidates, type CandidateResult } from './fix-candidates.js';
 import { runAgentSession, ToolCallingRefused, type AgentSessionResult } from './agent-session.js';
@@ -69,6 +69,8 @@ export interface AgentAttemptInput {
   /** Builds the attempt budget still allows (this attempt's included). */
   attemptsLeft?: number;
   secondsLeft?: number;
+  /** Ends a model call early (the loop's wall-time budget). */
+  signal?: AbortSignal;
 }
 
 const ANSWER_TOKENS = 1536;
@@ -125,6 +127,8 @@ export function createAgentProposer(options: AgentProposerOptions) {
 
     let session: AgentSessionResult | undefined;
     const log: string[] = [];
+    /** Whether the last chat ended at its own per-call deadline (not a caller's abort). */
+    let callTimedOut = () => false;
     try {
       const mode = await decideMode();
       session = await runAgentSession({
@@ -155,7 +159,9 @@ export function createAgentProposer(options: AgentProposerOptions) {
             toolTokens: memory.mode === 'native' ? tokensForChars(JSON.stringify(memory.tools).length) : 0,
           }).messages,
         chat: async (messages, specs) => {
-          const signal = AbortSignal.any([options.signal, AbortSignal.timeout(options.perCallTimeoutMs)]);
+          const perCall = AbortSignal.timeout(options.perCallTimeoutMs);
+          const signal = AbortSignal.any([options.signal, ...(input.signal ? [input.signal] : []), perCall]);
+          callTimedOut = () => perCall.aborted && !options.signal.aborted && !input.signal?.aborted;
           try {
             const reply = await options.provider.chat({
               messages,
@@ -231,6 +237,16 @@ export function createAgentProposer(options: AgentProposerOptions) {
     } catch (error) {
       await keep(log);
       if (error instanceof ProviderUnavailableError) throw new ProviderUnavailable(error.message);
+      // The server failed the call (timed out, HTTP 5xx, an error mid-stream): a server failure, not a rejected fix.
+      const serverFailure = callTimedOut()
+        ? `the model call timed out after ${Math.round(options.perCallTimeoutMs / 1000)} s`
+        : error instanceof ModelCallError && isServerFailure(error)
+          ? `the model server failed: ${error.message}`
+          : undefined;
+      if (serverFailure) {
+        const modelCalls = Math.max(1, session?.modelCalls ?? 1);
+        return { source: 'agent', problems: [], serverFailure, modelMs: Date.now() - started, modelCalls };
+      }
       if (error instanceof ModelCallError) {
         return {
           source: 'agent',

@@ -16,7 +16,9 @@ const SIGNS: readonly { pattern: RegExp; what: string }[] = [
   },
   { pattern: /Too many open files|EMFILE/, what: 'too many open files' },
   {
-    pattern: /Process Exit Code: 137|forked VM terminated.*(killed|signal 9)/i,
+    // Surefire's own words, and the diagnosis's (diagnose/ reads surefire's "Process Exit Code" into "exit code").
+    pattern:
+      /Process Exit Code: 137|forked VM terminated.*(killed|signal 9)|JVM died\b.*\(exit code 137\)|killed by SIGKILL/i,
     what: 'a test JVM killed from outside',
   },
 ];

@@ -89,6 +89,8 @@ export class ProviderUnavailable extends Error {}
 /** `launched`: the re-check's Maven has started (called once per re-run). */
 export interface RecheckEvents {
   launched?: () => void;
+  /** Ends the re-check's builds early (the wall-time budget): the re-check then proves nothing (undefined). */
+  signal?: AbortSignal;
 }
 
 export interface LoopPorts {
@@ -121,11 +123,17 @@ export interface LoopPorts {
   fingerprint(changeSet: ChangeSet): string;
   /** Does `fix` (relative to the original tree) weaken, skip, disable or delete tests? No build. */
   checkIntegrity(fix: ChangeSet, diagnosis: Diagnosis): Promise<IntegrityOutcome>;
-  /** Apply `fix` (relative to the original tree) in a clean workspace and build it. */
-  verify(fix: ChangeSet, diagnosis: Diagnosis, n: number, upcoming?: ChangeSet[]): Promise<Verification>;
+  /** Apply `fix` (relative to the original tree) in a clean workspace and build it; `signal` ends the build early. */
+  verify(
+    fix: ChangeSet,
+    diagnosis: Diagnosis,
+    n: number,
+    upcoming?: ChangeSet[],
+    signal?: AbortSignal,
+  ): Promise<Verification>;
   budget(diagnosis: Diagnosis, attemptsWithProgress: number): LoopBudget;
   elapsedSeconds(): number;
-  /** A signal that fires when `seconds` of the wall-time budget have passed: a wait on the model ends there. */
+  /** Fires when `seconds` of the wall-time budget have passed: a wait (model, build, re-check) ends there. */
   wallTimeLeft?(seconds: number): AbortSignal;
   interrupted(): boolean;
   onAttempt?(attempt: AttemptRecord): void;

@@ -140,7 +140,8 @@ export function startBesideRecheck(initial: Diagnosis, ports: LoopPorts): Beside
       recheckFailures: () => recheck,
       fixerProposals: (diagnosis, base) => afterRecheck(() => ports.fixerProposals(diagnosis, base)),
       modelProposal: (request) => takeEarly(request) ?? ports.modelProposal(request),
-      verify: (fix, diagnosis, n, upcoming) => afterRecheck(() => ports.verify(fix, diagnosis, n, upcoming)),
+      verify: (fix, diagnosis, n, upcoming, signal) =>
+        afterRecheck(() => ports.verify(fix, diagnosis, n, upcoming, signal)),
     },
   };
 }

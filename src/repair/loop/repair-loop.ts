@@ -20,13 +20,19 @@ import { environmentFailure } from './environment-failure.js';
 import { ProviderUnavailable, type LoopPorts, type LoopResult, type Proposal } from './ports.js';
 import { judgeProgress } from './judge-progress.js';
 import { startBesideRecheck } from './recheck-beside.js';
+import { secondsLeft, untilAborted, wallEnded } from './wall-budget.js';
 
 /** Two built attempts in a row that do not make the build better: stop. */
 const NO_PROGRESS_STREAK = 2;
 /** Two model calls in a row that the server failed (timeout, HTTP 5xx): the server's problem, stop. */
 const SERVER_FAILURE_STREAK = 2;
 
-export async function runRepairLoop(initial: Diagnosis, ports: LoopPorts): Promise<LoopResult> {
+export async function runRepairLoop(initial: Diagnosis, given: LoopPorts): Promise<LoopResult> {
+  // The re-check's builds end at the wall-time budget too (it counts from the session's start).
+  const recheckWall = given.recheckFailures && given.wallTimeLeft?.(secondsLeft(given, given.budget(initial, 0)));
+  const ports: LoopPorts = recheckWall
+    ? { ...given, recheckFailures: (d, events) => given.recheckFailures!(d, { ...events, signal: recheckWall }) }
+    : given;
   // A test failure that goes away when the same code runs again is not the code's to fix (re-checked beside attempt 1's
   // model request, which is cancelled and counted when its reply goes unused).
   const beside = startBesideRecheck(initial, ports);
@@ -63,6 +69,13 @@ async function loopFrom(initial: Diagnosis, ports: LoopPorts): Promise<LoopResul
     ...extra,
   });
 
+  // A re-check the wall-time budget ended proves nothing, and no time is left for a repair.
+  const { maxWallSeconds } = ports.budget(initial, 0);
+  if (!recheck && ports.recheckFailures && !ports.interrupted() && ports.elapsedSeconds() >= maxWallSeconds) {
+    return end('budget-exhausted', {
+      message: `stopped at the ${maxWallSeconds}s wall-time budget during the re-check`,
+    });
+  }
   if (recheck && recheck.passed.length > 0 && recheck.failed.length === 0) {
     const tests = recheck.passed.join(', ');
     return end('flaky', {
@@ -89,11 +102,15 @@ async function loopFrom(initial: Diagnosis, ports: LoopPorts): Promise<LoopResul
       proposal = fromFixer;
     } else {
       if (modelCalls >= budget.maxModelCalls) {
+        // The last call the budget allowed was failed by the server: the server's problem, not the budget's.
+        if (serverFailures.length > 0)
+          return end('provider-unavailable', {
+            message: `the model server failed the last model call the budget allowed (${serverFailures.at(-1)})`,
+          });
         return end('budget-exhausted', { message: `used all ${budget.maxModelCalls} model calls` });
       }
-      const secondsLeft = Math.max(0, budget.maxWallSeconds - ports.elapsedSeconds());
       // The wall-time budget holds during the wait too: a model that holds its answer is left at the budget.
-      const wall = ports.wallTimeLeft?.(secondsLeft);
+      const wall = ports.wallTimeLeft?.(secondsLeft(ports, budget));
       const wallPassed = () =>
         end('budget-exhausted', {
           message: `stopped at the ${budget.maxWallSeconds}s wall-time budget while waiting for the model`,
@@ -108,7 +125,7 @@ async function loopFrom(initial: Diagnosis, ports: LoopPorts): Promise<LoopResul
             n,
             modelCallsLeft: budget.maxModelCalls - modelCalls + 1,
             attemptsLeft: budget.maxAttempts - n - extraBuilds + 1,
-            secondsLeft,
+            secondsLeft: secondsLeft(ports, budget),
             ...(wall ? { signal: wall } : {}),
           }),
           wall,
@@ -116,7 +133,7 @@ async function loopFrom(initial: Diagnosis, ports: LoopPorts): Promise<LoopResul
         modelCalls += Math.max(1, proposal.modelCalls ?? 1) - 1;
         extraBuilds += proposal.extraBuilds ?? 0;
       } catch (error) {
-        if (wall?.aborted && !ports.interrupted()) return wallPassed();
+        if (wallEnded(wall, ports)) return wallPassed();
         if (error instanceof ProviderUnavailable) {
           modelCalls--;
           return end('provider-unavailable', { message: error.message });
@@ -124,7 +141,7 @@ async function loopFrom(initial: Diagnosis, ports: LoopPorts): Promise<LoopResul
         throw error;
       }
       // A proposer that turned the abort into a failed proposal: the budget ended it, not the model.
-      if (wall?.aborted && !ports.interrupted()) return wallPassed();
+      if (wallEnded(wall, ports)) return wallPassed();
       timings.modelMs += proposal.modelMs ?? 0;
       timings.promptMs += proposal.promptMs ?? 0;
       // The server failed the call: counted as a server failure, not a rejected attempt (n is asked again).
@@ -178,8 +195,17 @@ async function loopFrom(initial: Diagnosis, ports: LoopPorts): Promise<LoopResul
     // An agent attempt's fix was already built by its session (it passed the same integrity check above).
     // Otherwise the quick-fixes queued next go along, so that spare workspaces can start on them (verify.parallel).
     const upcoming = queue.flatMap((next) => (next.changeSet ? [composeChangeSets(base, next.changeSet)] : []));
-    const verification = proposal.verification ?? (await ports.verify(candidateFix, diagnosis, n, upcoming));
+    const buildWall = proposal.verification ? undefined : ports.wallTimeLeft?.(secondsLeft(ports, budget));
+    const verification = proposal.verification ?? (await ports.verify(candidateFix, diagnosis, n, upcoming, buildWall));
     recordVerification(record, verification, timings);
+    if (wallEnded(buildWall, ports) && verification.outcome !== 'verified') {
+      record.outcome = 'interrupted';
+      record.reason = `stopped at the ${budget.maxWallSeconds}s wall-time budget during verification`;
+      ports.onAttempt?.(record);
+      return end('budget-exhausted', {
+        message: `stopped at the ${budget.maxWallSeconds}s wall-time budget while verifying attempt ${n}`,
+      });
+    }
 
     if (verification.outcome === 'not-applied') {
       // The workspace refused the write (a link, a FIFO, a file that is not there): back to the proposer.
@@ -253,15 +279,4 @@ async function loopFrom(initial: Diagnosis, ports: LoopPorts): Promise<LoopResul
     diagnosis = after;
     queue = await ports.fixerProposals(diagnosis, base);
   }
-}
-
-/** The work's result, or a rejection as soon as `signal` fires (the work itself is told through the same signal). */
-function untilAborted<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
-  if (!signal) return work;
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason as Error);
-    if (signal.aborted) onAbort();
-    signal.addEventListener('abort', onAbort, { once: true });
-    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
-  });
 }

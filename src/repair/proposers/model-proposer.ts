@@ -129,7 +129,7 @@ export function createModelProposer(options: ModelProposerOptions) {
 }
 
 /** The server's fault, not the request's: no answer in time, HTTP 5xx, an error reported mid-stream. */
-function isServerFailure(error: ModelCallError): boolean {
+export function isServerFailure(error: ModelCallError): boolean {
   return (
     error.code === 'timeout' ||
     error.code === 'stream-error' ||

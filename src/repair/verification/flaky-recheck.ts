@@ -50,8 +50,15 @@ export function createFailureRecheck(options: RecheckOptions) {
       const stage = planVerification({ mavenArgs, failingModules, failingTests: some, kinds: ['test'] }).find(
         (candidate) => candidate.name === 'failing-tests',
       );
+      const signals = [build.signal, events.signal].filter((one): one is AbortSignal => one !== undefined);
+      const signal = signals.length > 1 ? AbortSignal.any(signals) : signals[0];
       return stage
-        ? await rerunTests({ ...build, stage, ...(events.launched ? { onLaunched: events.launched } : {}) })
+        ? await rerunTests({
+            ...build,
+            ...(signal ? { signal } : {}),
+            stage,
+            ...(events.launched ? { onLaunched: events.launched } : {}),
+          })
         : undefined;
     };
     const started = Date.now();

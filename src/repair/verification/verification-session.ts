@@ -65,7 +65,7 @@ export interface VerificationSession {
    * it still takes the results one by one, in order. Look-ahead on a diagnosis the loop
    * has left, or after a verified fix, is stopped.
    */
-  verifyAhead(fix: ChangeSet, diagnosis: Diagnosis, upcoming: ChangeSet[]): Promise<Verification>;
+  verifyAhead(fix: ChangeSet, diagnosis: Diagnosis, upcoming: ChangeSet[], signal?: AbortSignal): Promise<Verification>;
   /** Verify several fixes at once in their own workspaces; see candidates.ts. */
   verifyCandidates(
     fixes: ChangeSet[],
@@ -193,7 +193,7 @@ export async function startVerificationSession(input: VerificationSessionInput):
   return {
     workspace: primary,
     facts,
-    async verifyAhead(fix, diagnosis, upcoming) {
+    async verifyAhead(fix, diagnosis, upcoming, signal) {
       stopAhead((entry) => entry.diagnosis === diagnosis.fingerprint);
       const key = keyOf(fix, diagnosis);
       const started = ahead.get(key);
@@ -204,7 +204,9 @@ export async function startVerificationSession(input: VerificationSessionInput):
           if (!ahead.has(keyOf(next, diagnosis)) && keyOf(next, diagnosis) !== key) startAhead(next, diagnosis);
         }
       }
-      const verification = await (started ? started.result : verify(fix, diagnosis));
+      // `signal` (the wall-time budget) ends this build, whether it runs here or started ahead.
+      if (started && signal) signal.addEventListener('abort', () => started.controller.abort(), { once: true });
+      const verification = await (started ? started.result : verify(fix, diagnosis, signal ? { signal } : {}));
       if (verification.outcome === 'verified') stopAhead();
       return verification;
     },
