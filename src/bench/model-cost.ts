@@ -203,8 +203,8 @@ export interface ModelCostSample {
   aheadSeconds: number;
   /** The run's wall time less the server's real waits: Maven, the sandbox and mvnx itself. */
   otherSeconds: number;
-  /** Per call: tokens sent, evaluated, written (loads left out). */
-  perCall: { sent: number; evaluated: number; output: number }[];
+  /** Per call: tokens sent, evaluated, written (loads left out), and whether mvnx stopped the answer at its end. */
+  perCall: { sent: number; evaluated: number; output: number; stoppedEarly?: true }[];
 }
 
 export function summariseCharges(charges: readonly CallCharge[], rates: ModelCostRates, runSeconds: number) {
@@ -226,6 +226,7 @@ export function summariseCharges(charges: readonly CallCharge[], rates: ModelCos
       sent: charge.promptTokens,
       evaluated: charge.evaluatedTokens,
       output: charge.outputTokens,
+      ...(charge.stoppedEarly ? { stoppedEarly: true as const } : {}),
     })),
   } satisfies ModelCostSample;
 }
