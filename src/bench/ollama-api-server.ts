@@ -183,9 +183,10 @@ export async function startOllamaApiServer(
 
 /**
  * Real milliseconds between streamed lines under a cost model, so a client that closes the stream once the answer is
- * whole is heard before the next line is written (and charged).
+ * whole is heard before the next line is written (and charged), even on a busy machine; a modelled line of ~10 tokens
+ * takes over a second at the rates measured.
  */
-const CLIENT_REACTION_MS = 25;
+const CLIENT_REACTION_MS = 100;
 
 /** The text as lines, each with its line break: how the cost model streams a reply. */
 function splitIntoLines(text: string): string[] {
