@@ -4,9 +4,12 @@ import type { ModelCostRates, ModelCostSample } from './model-cost.js';
 
 const fixed1 = (value: number) => value.toFixed(1);
 
-/** `sent→evaluated` per call: how much of each prompt the cache could not reuse. */
+/** `sent→evaluated` per call: what the cache could not reuse; `(stopped)` when mvnx ended the answer at its end. */
 function perCallCell(cost: ModelCostSample): string {
-  return cost.perCall.map((call) => `${call.sent}→${call.evaluated}`).join(', ') || '-';
+  return (
+    cost.perCall.map((call) => `${call.sent}→${call.evaluated}${call.stoppedEarly ? ' (stopped)' : ''}`).join(', ') ||
+    '-'
+  );
 }
 
 export function formatModelCostTable(results: readonly BenchResult[], rates: ModelCostRates): string {

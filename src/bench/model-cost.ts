@@ -117,6 +117,8 @@ export interface CallCharge {
   loadSeconds: number;
   promptSeconds: number;
   outputSeconds: number;
+  /** The client closed the stream before the answer's end: only what was written is charged. */
+  stoppedEarly?: boolean;
 }
 
 export function totalSeconds(charge: Pick<CallCharge, 'loadSeconds' | 'promptSeconds' | 'outputSeconds'>): number {
@@ -130,7 +132,7 @@ export function totalSeconds(charge: Pick<CallCharge, 'loadSeconds' | 'promptSec
  * scheduler compares the options), and the cache starts empty. `charge` records every call.
  */
 export class PromptCacheCost {
-  private readonly held = new Map<string, { text: string; window: number | undefined }>();
+  private readonly held = new Map<string, { text: string; window: number | undefined; prompt?: string }>();
   readonly charges: CallCharge[] = [];
 
   constructor(readonly rates: ModelCostRates) {}
@@ -164,9 +166,22 @@ export class PromptCacheCost {
     this.held.set(model, {
       text: prompt === '' ? cached : `${prompt}${output}`,
       window: window ?? loaded?.window,
+      ...(prompt === '' ? {} : { prompt }),
     });
     this.charges.push(charge);
     return charge;
+  }
+
+  /**
+   * The client closed the stream after `written` of the answer (it had what it needed): only that was generated, and
+   * only that follows the prompt in the cache.
+   */
+  cutShort(charge: CallCharge, written: string): void {
+    charge.outputTokens = written === '' ? 0 : estimateTokens(written);
+    charge.outputSeconds = charge.outputTokens / this.rates.output;
+    charge.stoppedEarly = true;
+    const held = this.held.get(charge.model);
+    if (held && held.prompt !== undefined) this.held.set(charge.model, { ...held, text: `${held.prompt}${written}` });
   }
 }
 
@@ -188,8 +203,8 @@ export interface ModelCostSample {
   aheadSeconds: number;
   /** The run's wall time less the server's real waits: Maven, the sandbox and mvnx itself. */
   otherSeconds: number;
-  /** Per call: tokens sent, evaluated, written (loads left out). */
-  perCall: { sent: number; evaluated: number; output: number }[];
+  /** Per call: tokens sent, evaluated, written (loads left out), and whether mvnx stopped the answer at its end. */
+  perCall: { sent: number; evaluated: number; output: number; stoppedEarly?: true }[];
 }
 
 export function summariseCharges(charges: readonly CallCharge[], rates: ModelCostRates, runSeconds: number) {
@@ -211,6 +226,7 @@ export function summariseCharges(charges: readonly CallCharge[], rates: ModelCos
       sent: charge.promptTokens,
       evaluated: charge.evaluatedTokens,
       output: charge.outputTokens,
+      ...(charge.stoppedEarly ? { stoppedEarly: true as const } : {}),
     })),
   } satisfies ModelCostSample;
 }

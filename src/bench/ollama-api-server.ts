@@ -147,13 +147,24 @@ export async function startOllamaApiServer(
       return sendJson(response, 200, { ...whole, ...done });
     }
     response.writeHead(200, { 'Content-Type': 'application/x-ndjson' });
-    const pieces = splitIntoPieces(text, reply.chunks ?? settings.chunks ?? 4);
+    // Charged as a model writes: a line at a time, and a client that closes the stream stops the writing (Ollama
+    // cancels the generation), so only what was written is charged.
+    const pieces = charge ? splitIntoLines(text) : splitIntoPieces(text, reply.chunks ?? settings.chunks ?? 4);
     const delay = charge
-      ? (charge.outputSeconds * scale) / pieces.length
+      ? Math.max((charge.outputSeconds * scale) / pieces.length, CLIENT_REACTION_MS)
       : (reply.tokenDelayMs ?? settings.tokenDelayMs ?? 0);
+    let streamed = '';
+    let clientGone = false;
+    response.on('close', () => {
+      clientGone = true;
+    });
     for (const piece of pieces) {
-      if (response.destroyed) return;
+      if (response.destroyed || clientGone) {
+        if (charge) settings.cost!.cutShort(charge, streamed);
+        return;
+      }
       response.write(`${JSON.stringify({ ...modelPiece(request, model, piece), done: false })}\n`);
+      streamed += piece;
       await pause(delay);
     }
     if (calls)
@@ -168,6 +179,19 @@ export async function startOllamaApiServer(
     chatRequests: () => handle.requests.filter((request) => request.path === '/api/chat' && !isLoadRequest(request)),
     answered: () => answered,
   };
+}
+
+/**
+ * Real milliseconds between streamed lines under a cost model, so a client that closes the stream once the answer is
+ * whole is heard before the next line is written (and charged), even on a busy machine; a modelled line of ~10 tokens
+ * takes over a second at the rates measured.
+ */
+const CLIENT_REACTION_MS = 100;
+
+/** The text as lines, each with its line break: how the cost model streams a reply. */
+function splitIntoLines(text: string): string[] {
+  const lines = text.match(/[^\n]*\n|[^\n]+$/g) ?? [];
+  return lines.length > 0 ? lines : [''];
 }
 
 /** A model call with nothing to read: an empty `messages` (or no `prompt`), sent to load the model. */

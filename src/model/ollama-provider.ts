@@ -20,6 +20,7 @@ import {
 } from './errors.js';
 import {
   bearerHeaders,
+  ending,
   HealthGate,
   parseToolArguments,
   StreamedAnswer,
@@ -129,7 +130,7 @@ export class OllamaProvider implements ModelProvider {
     if (offersTools && this.tools.refused())
       throw new ModelCallError('tools-unsupported', `${this.model} takes no native tool calls on ${this.host}`);
     request.onSend?.(request.messages);
-    const answer = new StreamedAnswer(request.onToken);
+    const answer = new StreamedAnswer(request.onToken, request.isComplete);
     const toolCalls: ToolCall[] = [];
     const numCtx = this.contextWindowFor(request);
     const deadline = createDeadline(this.settings.timeoutSeconds * 1000, request.signal);
@@ -151,12 +152,13 @@ export class OllamaProvider implements ModelProvider {
         // Ollama sends each tool call whole, in one streamed message.
         for (const call of part.message?.tool_calls ?? [])
           toolCalls.push({ name: call.function?.name ?? '', ...parseToolArguments(call.function?.arguments) });
+        if (part.done) final = part;
         if (!answer.push(part.message?.content ?? '')) {
-          stream.abort();
+          // The answer is whole (or the display failed): closing the stream makes Ollama stop generating.
+          if (!part.done) stream.abort();
           stopped = true;
           break;
         }
-        if (part.done) final = part;
       }
       // A stream that ends without its done line was cut (a server or gateway that died
       // mid-answer): the half answer is dropped, never read as a patch.
@@ -165,13 +167,7 @@ export class OllamaProvider implements ModelProvider {
           `The answer from ${call?.host ?? this.host} broke off before it was complete; the partial answer was dropped`,
           ollamaServeHint(),
         );
-      call?.end('answered', {
-        promptTokens: final?.prompt_eval_count,
-        completionTokens: final?.eval_count,
-        loadMs: nanosToMs(final?.load_duration),
-        promptEvalMs: nanosToMs(final?.prompt_eval_duration),
-        evalMs: nanosToMs(final?.eval_duration),
-      });
+      call?.end('answered', serverCounters(final), ending(answer, final?.done_reason));
     } catch (error) {
       const failure = this.chatFailure(error, deadline, call?.host);
       call?.end(callOutcome(failure));
@@ -192,6 +188,7 @@ export class OllamaProvider implements ModelProvider {
       promptTokens: final?.prompt_eval_count,
       completionTokens: final?.eval_count,
       durationMs: answer.durationMs(),
+      ...ending(answer, final?.done_reason),
       model: final?.model ?? this.model,
     };
   }
@@ -386,14 +383,19 @@ export function contextLengthOf(show: ShowResponse): number | undefined {
   return undefined;
 }
 
-/**
- * Tokens a preload sizes the window for (8192 with the answer's room): every single-shot prompt and agent session
- * of the bench fits it, so a run sends one num_ctx and Ollama never reloads the model for another; a bigger prompt
- * still grows it.
- */
+/** Tokens a preload sizes the window for (8192 with the answer's room): every bench prompt and agent session fits it,
+ * so a run sends one num_ctx and Ollama never reloads the model for another; a bigger prompt still grows it. */
 const PRELOAD_PROMPT_TOKENS = 6000;
 
-/** Ollama reports durations in nanoseconds; the run record keeps whole milliseconds. */
-function nanosToMs(nanos: number | undefined): number | undefined {
-  return typeof nanos === 'number' && Number.isFinite(nanos) ? Math.round(nanos / 1e6) : undefined;
+/** What the answer's last line reported; Ollama's durations are nanoseconds, the run record keeps whole ms. */
+function serverCounters(final: ChatResponse | undefined) {
+  const ms = (nanos: number | undefined) =>
+    typeof nanos === 'number' && Number.isFinite(nanos) ? Math.round(nanos / 1e6) : undefined;
+  return {
+    promptTokens: final?.prompt_eval_count,
+    completionTokens: final?.eval_count,
+    loadMs: ms(final?.load_duration),
+    promptEvalMs: ms(final?.prompt_eval_duration),
+    evalMs: ms(final?.eval_duration),
+  };
 }

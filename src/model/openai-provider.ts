@@ -7,6 +7,7 @@ import { abortedError, callOutcome, chatTimeoutError, ModelCallError, ProviderUn
 import { DEFAULT_HEALTH_TIMEOUT_MS } from './ollama-provider.js';
 import {
   bearerHeaders,
+  ending,
   HealthGate,
   parseToolArguments,
   StreamedAnswer,
@@ -99,7 +100,7 @@ export class OpenAiCompatibleProvider implements ModelProvider {
     if (offersTools && this.tools.refused())
       throw new ModelCallError('tools-unsupported', `${this.model} takes no native tool calls on ${this.host}`);
     request.onSend?.(request.messages);
-    const answer = new StreamedAnswer(request.onToken);
+    const answer = new StreamedAnswer(request.onToken, request.isComplete);
     const deadline = createDeadline(this.settings.timeoutSeconds * 1000, request.signal);
     const calls = new Map<number, { id?: string; name: string; arguments: string }>();
     const body = {
@@ -130,6 +131,8 @@ export class OpenAiCompatibleProvider implements ModelProvider {
     let usage: CompletionChunk['usage'];
     const logged = this.transport.begin(this.model);
     let complete = false;
+    let finishReason: string | undefined;
+    let closeEarly = false;
     try {
       const response = await this.transport.fetchFor(deadline, logged)(`${this.host}/v1/chat/completions`, {
         method: 'POST',
@@ -170,12 +173,19 @@ export class OpenAiCompatibleProvider implements ModelProvider {
           if (delta.function?.arguments) call.arguments += delta.function.arguments;
           calls.set(index, call);
         }
-        if (chunk.choices?.[0]?.finish_reason) complete = true;
+        const finish = chunk.choices?.[0]?.finish_reason;
+        if (finish) {
+          complete = true;
+          finishReason = finish;
+        }
         if (!answer.push(chunk.choices?.[0]?.delta?.content ?? '')) {
           complete = true;
+          closeEarly = !finishReason;
           break;
         }
       }
+      // The answer is whole (or the display failed): closing the connection makes the server stop generating.
+      if (closeEarly) await response.body.cancel().catch(() => undefined);
       // No [DONE] and no finish_reason: the stream was cut (a server or gateway died mid-answer); the half answer is
       // dropped.
       if (!complete)
@@ -183,7 +193,11 @@ export class OpenAiCompatibleProvider implements ModelProvider {
           `The answer from ${logged?.host ?? this.host} broke off before it was complete; the partial answer was dropped`,
           startServerHint(this.host),
         );
-      logged?.end('answered', { promptTokens: usage?.prompt_tokens, completionTokens: usage?.completion_tokens });
+      logged?.end(
+        'answered',
+        { promptTokens: usage?.prompt_tokens, completionTokens: usage?.completion_tokens },
+        ending(answer, finishReason),
+      );
     } catch (error) {
       const failure = this.failure(error, deadline, 'chat');
       logged?.end(callOutcome(failure));
@@ -203,6 +217,7 @@ export class OpenAiCompatibleProvider implements ModelProvider {
       promptTokens: usage?.prompt_tokens,
       completionTokens: usage?.completion_tokens,
       durationMs: answer.durationMs(),
+      ...ending(answer, finishReason),
       model,
     };
   }

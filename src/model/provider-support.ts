@@ -34,26 +34,37 @@ export class HealthGate {
 /**
  * The text of a streamed answer and how long it took. Each piece goes to the request's
  * `onToken`; a failing progress display is the caller's bug, not the model's, so reading
- * stops and `rethrowCallbackError()` hands the error back as is.
+ * stops and `rethrowCallbackError()` hands the error back as is. Reading also stops once
+ * `isComplete` says the text holds a whole answer (`stoppedEarly`): the provider closes the
+ * stream, and a server that sees its client go stops generating.
  */
 export class StreamedAnswer {
   text = '';
+  /** The answer was complete before the server ended it (isComplete said so). */
+  stoppedEarly = false;
   private readonly started = performance.now();
   private callbackError: unknown;
 
-  constructor(private readonly onToken?: (piece: string) => void) {}
+  constructor(
+    private readonly onToken?: (piece: string) => void,
+    private readonly isComplete?: (text: string) => boolean,
+  ) {}
 
-  /** Adds a piece (empty ones are skipped); false when the callback threw and reading must stop. */
+  /** Adds a piece (empty ones are skipped); false when reading must stop (the callback threw, the answer is whole). */
   push(piece: string): boolean {
     if (!piece) return true;
     this.text += piece;
     try {
       this.onToken?.(piece);
-      return true;
     } catch (error) {
       this.callbackError = error;
       return false;
     }
+    if (this.isComplete?.(this.text)) {
+      this.stoppedEarly = true;
+      return false;
+    }
+    return true;
   }
 
   rethrowCallbackError(): void {
@@ -63,6 +74,18 @@ export class StreamedAnswer {
   durationMs(): number {
     return Math.round(performance.now() - this.started);
   }
+}
+
+/**
+ * How an answer ended, for the result and the record: stopped early by mvnx (the answer was whole), or the server's
+ * own reason when it finished (a stream closed on a failing display is neither).
+ */
+export function ending(
+  answer: StreamedAnswer,
+  doneReason: string | null | undefined,
+): { stoppedEarly?: true; doneReason?: string } {
+  if (answer.stoppedEarly && !doneReason) return { stoppedEarly: true };
+  return typeof doneReason === 'string' && doneReason !== '' ? { doneReason } : {};
 }
 
 /** The Authorization header for an API key, or none. */

@@ -265,9 +265,14 @@ export function withRedaction(provider: ModelProvider, redactor: Redactor | Reda
             }
           : {}),
       }));
-      const { onSend, ...rest } = request;
+      const { onSend, isComplete, ...rest } = request;
       onSend?.(messages);
-      const result = await provider.chat({ ...rest, messages });
+      const result = await provider.chat({
+        ...rest,
+        messages,
+        // The answer is judged as it will be read: with the placeholders mapped back.
+        ...(isComplete ? { isComplete: (text: string) => isComplete(active.restore(text)) } : {}),
+      });
       return {
         ...result,
         shown: result.shown ?? result.text,

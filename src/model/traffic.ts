@@ -35,6 +35,13 @@ export interface ModelRequestRecord {
   loadMs?: number;
   promptEvalMs?: number;
   evalMs?: number;
+  /**
+   * mvnx closed the stream as soon as the answer was whole (a diff's closing fence), so the server stopped writing
+   * what would not be read; its counters are then absent (they come with the answer's last line).
+   */
+  stoppedEarly?: true;
+  /** Why the server ended the answer itself: Ollama's `done_reason`, an OpenAI server's `finish_reason`. */
+  doneReason?: string;
 }
 
 /**
@@ -160,6 +167,7 @@ export class ModelCall implements TrafficEvents {
   end(
     outcome: ModelRequestRecord['outcome'],
     counters: { [K in keyof ServerCounters]?: number | undefined } = {},
+    ending: Pick<ModelRequestRecord, 'stoppedEarly' | 'doneReason'> = {},
   ): void {
     const waitedMs = this.waits.reduce((sum, wait) => sum + wait.ms, 0);
     const discarded = this.traffic.discardedWhy(this.attempt);
@@ -176,6 +184,8 @@ export class ModelCall implements TrafficEvents {
       ...(this.waits.length > 0 ? { waitedMs, waits: this.waits } : {}),
       ...(this.failedHosts.length > 0 ? { failedHosts: this.failedHosts } : {}),
       ...reported,
+      ...(ending.stoppedEarly ? { stoppedEarly: true as const } : {}),
+      ...(ending.doneReason ? { doneReason: ending.doneReason } : {}),
       ...(discarded !== undefined ? { discarded } : {}),
     });
   }

@@ -49,6 +49,11 @@ export interface ChatRequest {
   tools?: ToolSpec[];
   /** Called with the messages exactly as they go out (after redaction), just before the request. */
   onSend?: (messages: ChatMessage[]) => void;
+  /**
+   * Whether the answer streamed so far is whole (e.g. its diff's fence has closed): the provider then closes the
+   * stream, so the server stops writing what would not be read, and the result says `stoppedEarly`.
+   */
+  isComplete?: (text: string) => boolean;
 }
 
 export interface ChatResult {
@@ -61,6 +66,10 @@ export interface ChatResult {
   promptTokens?: number;
   completionTokens?: number;
   durationMs: number;
+  /** The provider closed the stream once `isComplete` said the answer was whole (no server counters then). */
+  stoppedEarly?: boolean;
+  /** Why the server ended the answer itself (Ollama `done_reason`, OpenAI `finish_reason`: `stop`, `length`…). */
+  doneReason?: string;
   /** The model that answered, as the server names it. */
   model: string;
 }

@@ -56,7 +56,9 @@ describe('agent mode', () => {
       // The prompt file holds the last request as sent: it carries what the tools found, from the real files.
       const lastPrompt = await readFile(path.join(recordDir, 'attempt-1.prompt.txt'), 'utf8');
       // One conversation: what the tools found, the hypothesis as the model's own call, nothing rebuilt.
-      expect(lastPrompt).toContain('## Tools, and the states they can be used in');
+      // Native tools travel as the server's definitions only, not listed again in the text.
+      expect(lastPrompt).not.toContain('## Tools, and the states they can be used in');
+      expect(lastPrompt).toContain('State: understand the failure. Tools you can use now:');
       expect(lastPrompt).toContain('assertEquals(90, new Discount().apply(100, 10));');
       expect(lastPrompt).toContain('return price - price * percent / 10;');
       expect(lastPrompt).toContain(`${MAIN} is owned by team-payments`);

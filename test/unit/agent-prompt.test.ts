@@ -103,14 +103,17 @@ describe('buildAgentTurn', () => {
     expect(after.slice(0, before.length)).toEqual(before);
   });
 
-  it('in native mode lists tools by name and states, and gives each call as a tool call and a tool message', () => {
+  it('in native mode lists no tools in text (the server definitions carry them), and gives each call as a tool call and a tool message', () => {
     const { messages } = buildAgentTurn({
       ...INPUT,
       mode: 'native',
       exchanges: [{ ...INPUT.exchanges[2]!, id: 'call_3' }],
     });
-    expect(messages[1]!.content).toContain('- read_range (understand, collect, fix)');
+    expect(messages[1]!.content).not.toContain('## Tools, and the states they can be used in');
+    expect(messages[1]!.content).not.toContain('read_range (understand');
     expect(messages[1]!.content).not.toContain('lines of a file');
+    // The state's usable tools are named, at the start and at the end of every answer.
+    expect(messages[1]!.content).toContain('State: understand the failure. Tools you can use now: read_range.');
     expect(messages[2]).toEqual({
       role: 'assistant',
       content: '',

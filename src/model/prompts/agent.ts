@@ -1,11 +1,12 @@
 /**
  * The agent's prompt: one conversation that only grows. Its first two messages are fixed
  * for the whole session (role, goals, how to answer, the edit format, the guidelines;
- * then the failure, the earlier attempts, every tool with the states it may be used in,
- * and the opening state); each call then appends the model's own turn and the answer to
- * it, which ends with the state, the tools usable now and the calls left. Nothing near the
- * top changes from one call to the next, so a server that keeps the evaluated prompt of
- * the model (llama.cpp under Ollama) evaluates only the new exchange each turn.
+ * then the failure, the earlier attempts, in text mode every tool with the states it may
+ * be used in (native mode: the server's tool definitions carry them), and the opening
+ * state); each call then appends the model's own turn and the answer to it, which ends
+ * with the state, the tools usable now and the calls left. Nothing near the top changes
+ * from one call to the next, so a server that keeps the evaluated prompt of the model
+ * (llama.cpp under Ollama) evaluates only the new exchange each turn.
  *
  * The prompt is trimmed to the context window: the oldest tool output goes first (its
  * call stays, so the model can ask again), then the last result is shortened; only then
@@ -179,15 +180,14 @@ function openingText(input: AgentTurnInput): string {
       `## Earlier attempts that did not work\n\n${input.history.map((a) => `- attempt ${a.n}: ${a.outcome}${a.reason ? `: ${a.reason}` : ''}`).join('\n')}`,
     );
   }
-  const tools = input.tools
-    .map((tool) => {
-      const states = `(${tool.states.join(', ')})`;
-      return input.mode === 'text'
-        ? `- ${tool.name} ${tool.parameters}: ${tool.description} ${states}`
-        : `- ${tool.name} ${states}`;
-    })
-    .join('\n');
-  sections.push(`## Tools, and the states they can be used in\n\n${tools}`);
+  // Native tools reach the model as the server's definitions (name, description, parameters): listed here again they
+  // would be read twice. Which of them a state allows is said at the end of every answer.
+  if (input.mode === 'text') {
+    const tools = input.tools.map(
+      (tool) => `- ${tool.name} ${tool.parameters}: ${tool.description} (${tool.states.join(', ')})`,
+    );
+    sections.push(`## Tools, and the states they can be used in\n\n${tools.join('\n')}`);
+  }
   sections.push(
     `${standingLine(input.opening)} You have ${input.opening.stepsLeft} tool calls. Start by understanding the failure.`,
   );

@@ -8,7 +8,7 @@ export type EditFormat = 'diff' | 'search-replace' | 'json';
 
 export const EDIT_FORMATS: readonly EditFormat[] = ['diff', 'search-replace', 'json'];
 
-const DIFF = `Answer format: one unified diff in a \`\`\`diff fence.
+const DIFF = `Answer format: one unified diff, every change in it, in a \`\`\`diff fence.
 - Start each file with "--- a/PATH" and "+++ b/PATH", PATH relative to the project root.
 - Each hunk starts with "@@ -OLD_START,OLD_COUNT +NEW_START,NEW_COUNT @@".
 - Give 3 lines of unchanged context before and after each change, copied exactly.

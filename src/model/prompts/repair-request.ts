@@ -4,7 +4,8 @@
  *
  * Budget (`contextTokens`, the model's window): room for the answer is kept free; the
  * failure (its first failures in full, failure-section.ts), the format instructions and
- * what each earlier attempt did are always sent;
+ * what each earlier attempt did are always sent, the attempts within a fixed allowance
+ * reserved from the first attempt on (so every attempt packs the same code);
  * the context pieces are packed by tier and relevance (context-pack.ts), whole methods or
  * nothing, and what was left out is named; earlier diffs (newest first) fill what is left.
  * The system message lists the files shown, which are the files the model may edit.
@@ -66,6 +67,12 @@ const MAX_DIFF_LINES = 80;
 const MAX_OMITTED_NAMED = 20;
 /** Guidelines may take at most this share of the window; the failure and the code matter more. */
 const GUIDELINES_SHARE = 0.2;
+/**
+ * Share of the prompt the packer leaves for the earlier attempts' lines from the first attempt on, so a later attempt
+ * packs the same code as the first and its prompt begins with the first's (a server's prompt cache reuses it); only
+ * history that outgrows the share takes room from the code.
+ */
+const HISTORY_SHARE = 0.08;
 /** Tokens of chat template around each message (Ollama's templates add a few). */
 const MESSAGE_OVERHEAD = 8;
 
@@ -87,20 +94,23 @@ export function composeRepairPrompt(input: RepairPromptInput): RepairPrompt {
 
   // Reserve the largest file list and left-out note the pieces could need, so the packed prompt always fits.
   const allPaths = [...new Set(input.context.map((piece) => piece.path).filter((p): p is string => p !== undefined))];
+  const historyLines = history.reduce((sum, attempt) => sum + estimateTokens(renderAttempt(attempt)) + 2, 0);
+  const allowance = Math.max(historyLines, Math.floor(promptBudget * HISTORY_SHARE));
   const reserved =
     estimateTokens(SYSTEM_PROMPT) +
     estimateTokens(guidelines) +
     estimateTokens(editableFilesSection(allPaths, editable, onTestSide)) +
     estimateTokens(failure) +
     estimateTokens(format) +
-    history.reduce((sum, attempt) => sum + estimateTokens(renderAttempt(attempt)) + 2, 0) +
+    allowance +
     estimateTokens(omittedSection(input.context)) +
     40 +
     2 * MESSAGE_OVERHEAD;
   const pack = packContext(input.context, Math.max(0, promptBudget - reserved));
   const code = renderContext(pack.included, editable, onTestSide);
 
-  let spent = reserved + pack.tokens;
+  // The earlier diffs may use what the attempts' lines left of the allowance.
+  let spent = reserved - allowance + historyLines + pack.tokens;
   const diffs = new Map<number, string>();
   for (const attempt of [...history].reverse()) {
     if (!attempt.diff) continue;

@@ -11,6 +11,7 @@ import type { ChangeSet } from '../../patch/types.js';
 import type { AttemptRecord } from '../../shared/run-vocabulary.js';
 import { flushJavaParses } from '../../java/index.js';
 import { gatherContext } from '../context/gather.js';
+import { answerCompleteFor } from './answer-complete.js';
 import type { TypeIndex } from '../../plugins/contracts.js';
 import { ProviderUnavailable, type Proposal } from '../loop/ports.js';
 import { checkProposedChange, type ChangeChecker } from '../loop/change-check.js';
@@ -72,6 +73,8 @@ export function createModelProposer(options: ModelProposerOptions) {
     let sent = messages;
     const promptText = () => renderMessages(sent);
 
+    // Read up to the end of a whole answer, not the chatter after it.
+    const isComplete = answerCompleteFor(options.editFormat);
     const perCall = AbortSignal.timeout(options.perCallTimeoutMs);
     const signal = AbortSignal.any([options.signal, ...(input.signal ? [input.signal] : []), perCall]);
     let text: string;
@@ -85,6 +88,7 @@ export function createModelProposer(options: ModelProposerOptions) {
         signal,
         ...(options.editFormat === 'json' ? { format: jsonEditListJsonSchema } : {}),
         ...(options.onToken ? { onToken: options.onToken } : {}),
+        ...(isComplete ? { isComplete } : {}),
       });
       text = reply.text;
       shown = reply.shown ?? reply.text;

@@ -1,0 +1,90 @@
+import { describe, expect, it } from 'vitest';
+import {
+  answerCompleteFor,
+  diffAnswerComplete,
+  searchReplaceAnswerComplete,
+} from '../../src/repair/proposers/answer-complete.js';
+
+const DIFF = [
+  'The loop stops one early.',
+  '',
+  '```diff',
+  '--- a/src/main/java/com/acme/Series.java',
+  '+++ b/src/main/java/com/acme/Series.java',
+  '@@ -3,3 +3,3 @@',
+  '     int sum = 0;',
+  '-    for (int i = 1; i < n; i++) {',
+  '+    for (int i = 1; i <= n; i++) {',
+  '         sum += i;',
+  '```',
+  '',
+].join('\n');
+
+const BLOCKS = [
+  'src/main/java/com/acme/Series.java',
+  '```java',
+  '<<<<<<< SEARCH',
+  '    for (int i = 1; i < n; i++) {',
+  '=======',
+  '    for (int i = 1; i <= n; i++) {',
+  '>>>>>>> REPLACE',
+  '```',
+  '',
+].join('\n');
+
+/** Every prefix of `text` the stream could have delivered, ending at each character. */
+const firstCompletePrefix = (text: string, complete: (text: string) => boolean) => {
+  for (let end = 1; end <= text.length; end++) if (complete(text.slice(0, end))) return text.slice(0, end);
+  return undefined;
+};
+
+describe('a diff answer is whole at its closing fence', () => {
+  it('stops right after the fence that closes a clean diff, before the chatter', () => {
+    const reply = `${DIFF}\nIncluding n makes the sum 10.\nThat is all.\n`;
+    expect(firstCompletePrefix(reply, diffAnswerComplete)).toBe(DIFF);
+  });
+
+  it('is not whole while the fence is open or its closing line is unfinished', () => {
+    expect(diffAnswerComplete(DIFF.slice(0, DIFF.lastIndexOf('```')))).toBe(false);
+    expect(diffAnswerComplete(DIFF.slice(0, -1))).toBe(false);
+  });
+
+  it('does not stop at a fence of quoted code before the diff', () => {
+    const quoted = ['The method reads:', '```java', 'for (int i = 1; i < n; i++) {', '```', ''].join('\n');
+    const reply = `${quoted}\n${DIFF}Done.\n`;
+    expect(firstCompletePrefix(reply, diffAnswerComplete)).toBe(`${quoted}\n${DIFF}`);
+  });
+
+  it('never stops on a diff that does not extract cleanly (read to the end, as before)', () => {
+    const broken = DIFF.replace('@@ -3,3 +3,3 @@', '@@ @@').replace('--- a/', '--- /etc/');
+    expect(firstCompletePrefix(`${broken}More text.\n`, diffAnswerComplete)).toBeUndefined();
+    expect(firstCompletePrefix('I cannot fix this.\n', diffAnswerComplete)).toBeUndefined();
+  });
+});
+
+describe('a search-replace answer is whole once prose follows its last block', () => {
+  it('waits for a line of prose after the fence, then stops', () => {
+    const reply = `${BLOCKS}\nThis includes n.\nMore chatter here.\n`;
+    expect(firstCompletePrefix(reply, searchReplaceAnswerComplete)).toBe(`${BLOCKS}\nThis includes n.\n`);
+  });
+
+  it('keeps reading when the next line names another file or opens another block', () => {
+    const second = BLOCKS.replace(/Series/g, 'Other');
+    for (const between of ['src/main/java/com/acme/Other.java\n', 'Also change this file:\n', 'In `Other.java`:\n']) {
+      const reply = `${BLOCKS}\n${between}${second.split('\n').slice(1).join('\n')}\nDone now.\n`;
+      const stopped = firstCompletePrefix(reply, searchReplaceAnswerComplete);
+      expect(stopped, between).toBe(`${BLOCKS}\n${between}${second.split('\n').slice(1).join('\n')}\nDone now.\n`);
+    }
+  });
+
+  it('is not whole with blocks alone (another may follow) or without any block', () => {
+    expect(searchReplaceAnswerComplete(BLOCKS)).toBe(false);
+    expect(searchReplaceAnswerComplete('Some words here.\nAnd more words.\n')).toBe(false);
+  });
+});
+
+it('asks for no predicate in the JSON format: the server grammar ends the object', () => {
+  expect(answerCompleteFor('json')).toBeUndefined();
+  expect(answerCompleteFor('diff')).toBe(diffAnswerComplete);
+  expect(answerCompleteFor('search-replace')).toBe(searchReplaceAnswerComplete);
+});
