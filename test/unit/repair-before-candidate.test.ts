@@ -110,6 +110,14 @@ describe('withBeforeCandidate', () => {
     expect(result.diagnosis).toBeUndefined();
     expect(result.verdict!.tests!.beforeCandidate!.failed).toHaveLength(1);
   });
+
+  it('a rejected candidate judged before the run ended: the modules leave testsFromYourBuild, nothing else is said', () => {
+    const own: Verification = { ...verified, outcome: 'regressed', regressions: ['com.acme.app.AppTest#x'] };
+    const result = withBeforeCandidate(own, undefined, taken);
+    expect(result.outcome).toBe('regressed');
+    expect(result.verdict!.testsFromYourBuild).toEqual(['util']);
+    expect(result.verdict!.tests!.beforeCandidate).toBeUndefined();
+  });
 });
 
 describe('speaksFor', () => {

@@ -40,6 +40,8 @@ export interface BeforeCandidate {
   modules: NeverReachedModule[];
   /** Undefined when the run could not speak for them (interrupted, not started). */
   result: Promise<BeforeCandidateResult | undefined>;
+  /** The result once the run has ended (undefined before). */
+  readonly settled: BeforeCandidateResult | undefined;
   stop(): void;
 }
 
@@ -121,7 +123,16 @@ export function startBeforeCandidate(input: BeforeCandidateInput): BeforeCandida
       input.release(workspace);
     }
   })().catch(() => undefined);
-  return { modules, result, stop: () => controller.abort() };
+  let settled: BeforeCandidateResult | undefined;
+  void result.then((done) => (settled = done));
+  return {
+    modules,
+    result,
+    get settled() {
+      return settled;
+    },
+    stop: () => controller.abort(),
+  };
 }
 
 /** Whether the run speaks for every one of `taken` (each passed or failed, none skipped or unknown). */
@@ -142,10 +153,16 @@ export function speaksFor(
  */
 export function withBeforeCandidate(
   verification: Verification,
-  result: BeforeCandidateResult,
+  result: BeforeCandidateResult | undefined,
   taken: readonly { artifactId: string }[],
 ): Verification {
   const names = new Set(taken.map((m) => m.artifactId));
+  // A rejected candidate, judged before the run ended: those modules' tests were neither run nor taken from your build.
+  if (!result) {
+    if (!verification.verdict) return verification;
+    const testsFromYourBuild = verification.verdict.testsFromYourBuild.filter((module) => !names.has(module));
+    return { ...verification, verdict: { ...verification.verdict, testsFromYourBuild } };
+  }
   const failed = result.failed.filter((module) => names.has(module));
   const failedTests = result.run.tests
     .filter((t) => failed.includes(t.module ?? '') && (t.status === 'failed' || t.status === 'error'))

@@ -85,11 +85,13 @@ export function createVerifier(options: VerifierOptions): Verify {
     const started = Date.now();
     const { result, taken = [] } = await verifyOnce(fix, diagnosis, at);
     if (taken.length === 0 || !options.beforeCandidate) return result;
+    // A rejected candidate needs nothing of the run beside the model: it does not wait for it.
+    if (result.outcome !== 'verified') return withBeforeCandidate(result, options.beforeCandidate.settled, taken);
     // The verdict build left those modules out: their results come from the run beside the model (waited for, and
     // counted in this verification's time), or the verification runs again with them.
     const early = await options.beforeCandidate.result;
     const waited = { ...result, verifyMs: Date.now() - started - result.applyMs };
-    if (speaksFor(early, taken)) return withBeforeCandidate(waited, early!, taken);
+    if (speaksFor(early, taken)) return withBeforeCandidate(waited, early, taken);
     const again = await verify(fix, diagnosis, { ...at, withoutBeforeCandidate: true });
     return { ...again, verifyMs: again.verifyMs + waited.applyMs + waited.verifyMs };
   };
