@@ -184,6 +184,7 @@ export async function startRepairSession(input: {
     signal,
     progress,
     ...(input.pluginParsers ? { pluginParsers: input.pluginParsers } : {}),
+    diagnosis: input.diagnosis,
   });
 
   // The tests that failed: in the user's build, and in any later diagnosis worked on.

@@ -24,6 +24,8 @@ export async function wireVerification(input: {
   signal: AbortSignal;
   progress: Progress;
   pluginParsers?: readonly DiagnosticParser[];
+  /** The failed build's diagnosis: the modules it never reached run beside the model. */
+  diagnosis?: Diagnosis;
 }) {
   const { context, config, sandbox, baselineTests, timeoutMs, signal, progress } = input;
   const verification = await startVerificationSession({
@@ -40,6 +42,11 @@ export async function wireVerification(input: {
     signal,
     onStage: (name) => progress.step(`verifying: ${name}`),
     ...(input.pluginParsers ? { parsers: input.pluginParsers } : {}),
+    ...(input.diagnosis ? { diagnosis: input.diagnosis } : {}),
+    onBeforeCandidate: (modules) =>
+      progress.note(
+        `meanwhile building and testing ${modules.join(', ')} on the unchanged code: your build stopped before ${modules.length === 1 ? 'it' : 'them'}, and the fix cannot affect ${modules.length === 1 ? 'it' : 'them'}`,
+      ),
   });
   const { workspace } = verification;
   // What the extra builds in the workspace share: the formatter goal, the flaky re-run, the -Werror recompile.

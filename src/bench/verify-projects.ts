@@ -85,6 +85,8 @@ export const MULTI_MODULE_BUGS: BugSpec[] = [
   { name: 'leaf module (report)', kind: 'leaf', module: 'report', classIndex: 8 },
   { name: 'core module (core)', kind: 'core', module: 'core', classIndex: 12 },
   { name: 'test code (service)', kind: 'test', module: 'service', classIndex: 16 },
+  // Issue 42: app fails and Maven stops there, before report (declared last), which needs none of app.
+  { name: 'leaf before an independent module (app)', kind: 'leaf', module: 'app', classIndex: 8 },
 ];
 
 export const SINGLE_MODULE_SPEC: ProjectSpec = {

@@ -98,7 +98,25 @@ export interface AttemptVerdict {
    * verify.tests (issue 26): the test classes that ran, those whose results were taken from your build, why; what was
    * compiled again.
    */
-  tests?: { ran: string[]; fromYourBuild: string[]; why: string; recompiled?: string[]; compileWhy?: string };
+  tests?: {
+    ran: string[];
+    fromYourBuild: string[];
+    why: string;
+    recompiled?: string[];
+    compileWhy?: string;
+    /**
+     * Issue 42: modules your build never reached (it stopped first) that need none of the failing ones, built and
+     * tested once on the unchanged code beside the model; their results count in this verdict.
+     */
+    beforeCandidate?: {
+      modules: string[];
+      ran: string[];
+      failed: string[];
+      args: string[];
+      durationMs: number;
+      why: string;
+    };
+  };
 }
 
 /** An agent session in the run record: its steps, tool calls per tool, and the candidate fixes it built. */

@@ -57,6 +57,12 @@ export {
   type TestsMode,
 } from './narrow.js';
 export { decideScope, EXCLUDES_FILE, type ScopeDecision, type VerifyScope } from './verify-scope.js';
+export {
+  neverReachedModules,
+  runNeverReached,
+  type NeverReachedModule,
+  type NeverReachedRun,
+} from './never-reached.js';
 export { readVerificationFacts, type VerificationFacts } from './verify-facts.js';
 export { takeOutputs, type OutputSnapshot } from './reuse-outputs.js';
 export { QUICK_JVM_FLAGS, type QuickJvm } from './quick-jvm.js';

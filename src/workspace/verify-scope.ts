@@ -36,6 +36,12 @@ export interface ScopeInput {
   blockers: string[];
   /** The user's command: whether it built the whole reactor one module at a time. */
   mavenArgs?: readonly string[];
+  /**
+   * Modules the user's build never reached whose tests ran on the unchanged code beside the model
+   * (never-reached.ts): those the fix cannot affect are left out of the verdict build like the proven ones, their
+   * results taken from that run.
+   */
+  testedBeforeCandidate?: readonly { dir: string; artifactId: string }[];
 }
 
 export interface ScopeDecision {
@@ -49,6 +55,8 @@ export interface ScopeDecision {
   reactor?: string[];
   /** Why verification covers every module although `affected` was asked for. */
   why?: string;
+  /** Of `testsFromYourBuild`: the modules whose tests ran beside the model (`testedBeforeCandidate`). */
+  testedBeforeCandidate?: { dir: string; artifactId: string }[];
 }
 
 /** The file every module's Surefire reads under the affected scope (relative: Maven resolves it per module). */
@@ -96,6 +104,12 @@ export function decideScope(input: ScopeInput): ScopeDecision {
     const allPassed = results.every((test) => test.status === 'passed' || test.status === 'skipped');
     if (ran && allPassed) decision.testsFromYourBuild.push({ dir: project.dir, artifactId: project.artifactId });
   }
+  const proven = new Set(decision.testsFromYourBuild.map((m) => m.dir));
+  const before = (input.testedBeforeCandidate ?? []).filter((m) => !affected.has(m.dir) && !proven.has(m.dir));
+  if (before.length > 0) {
+    decision.testsFromYourBuild.push(...before.map((m) => ({ dir: m.dir, artifactId: m.artifactId })));
+    decision.testedBeforeCandidate = before.map((m) => ({ dir: m.dir, artifactId: m.artifactId }));
+  }
   if (decision.testsFromYourBuild.length === 0)
     return { ...decision, why: 'no unaffected module has tests that ran and passed in your build' };
   const reactor = wholeReactorOneByOne(input.mavenArgs)
@@ -107,7 +121,8 @@ export function decideScope(input: ScopeInput): ScopeDecision {
   return { ...decision, scope: 'affected', ...(reactor ? { reactor } : {}) };
 }
 
-function wholeReactorOneByOne(mavenArgs: readonly string[] | undefined): boolean {
+/** Whether the user's command built the whole reactor one module at a time (no -pl/-rf/-N/-am/-amd/-T). */
+export function wholeReactorOneByOne(mavenArgs: readonly string[] | undefined): boolean {
   if (!mavenArgs) return false;
   const parsed = parseMavenArgs(mavenArgs);
   return !['projects', 'resume-from', 'non-recursive', 'also-make', 'also-make-dependents', 'threads', 'builder'].some(

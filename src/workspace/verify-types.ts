@@ -73,6 +73,24 @@ export interface VerdictTests {
   recompiled?: string[];
   /** Why those, or why the whole module. */
   compileWhy?: string;
+  /**
+   * Modules the user's build never reached that the fix cannot affect: their tests ran once on the unchanged code,
+   * beside the model (never-reached.ts), and count in this verdict.
+   */
+  beforeCandidate?: BeforeCandidateTests;
+}
+
+export interface BeforeCandidateTests {
+  /** artifactIds. */
+  modules: string[];
+  /** Their test classes that ran. */
+  ran: string[];
+  /** `com.acme.FooTest#method` that failed there, on the unchanged code. */
+  failed: string[];
+  /** The run's Maven arguments, as run in its workspace. */
+  args: string[];
+  durationMs: number;
+  why: string;
 }
 
 /**

@@ -31,11 +31,12 @@ describe('the bench:verify projects', () => {
     expect([...again.files.entries()]).toEqual([...multi.files.entries()]);
   });
 
-  it('bugs sit in a leaf module, a core module and a test; each broken file differs from the correct one', () => {
+  it('bugs sit in a leaf module, a core module, a test and a leaf the build stops at before an independent module; each broken file differs from the correct one', () => {
     expect(multi.bugs.map((bug) => [bug.kind, bug.file.split('/')[0]])).toEqual([
       ['leaf', 'report'],
       ['core', 'core'],
       ['test', 'service'],
+      ['leaf', 'app'],
     ]);
     for (const bug of [...multi.bugs, ...single.bugs]) {
       expect(bug.broken).not.toBe(bug.correct);

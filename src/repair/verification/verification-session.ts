@@ -27,7 +27,8 @@ import {
 } from '../../workspace/index.js';
 import { verifyCandidates, type CandidatesResult, type CandidateOrder } from './candidate-race.js';
 import type { Verification } from '../loop/ports.js';
-import { createVerifier, type Verify } from './verifier.js';
+import { startBeforeCandidate, type BeforeCandidate } from './before-candidate.js';
+import { createVerifier, failingModuleDirs, type Verify } from './verifier.js';
 
 export interface VerificationSessionInput {
   projectRoot: string;
@@ -47,6 +48,12 @@ export interface VerificationSessionInput {
   onStage?: (name: string) => void;
   /** Plugins' parsers, for the diagnosis of a failed candidate build. */
   parsers?: readonly DiagnosticParser[];
+  /**
+   * The user's failed build's diagnosis: the modules it never reached that need none of the failing ones are built
+   * and tested at once, beside the model (before-candidate.ts), told through `onBeforeCandidate`.
+   */
+  diagnosis?: Diagnosis;
+  onBeforeCandidate?: (artifactIds: string[]) => void;
 }
 
 export interface VerificationSession {
@@ -56,6 +63,8 @@ export interface VerificationSession {
   scope: VerifyScope;
   /** Module folders whose outputs came from the user's build. */
   reusedOutputs: string[];
+  /** The modules the user's build never reached, under test beside the model (before-candidate.ts), if any. */
+  beforeCandidate?: Pick<BeforeCandidate, 'modules' | 'result'>;
   /** Verify one fix, in the loop's workspace unless told otherwise. */
   verify: Verify;
   /**
@@ -128,6 +137,41 @@ export async function startVerificationSession(input: VerificationSessionInput):
   const scope = effectiveScope(config);
   const tests = effectiveTests(config);
   const classes = snapshot && tests === 'affected' ? classesOfOutputs(snapshot.dir) : undefined;
+  // Spare workspaces for the never-reached modules, look-ahead and candidates; the first one stays the loop's alone.
+  const idle: Workspace[] = [];
+  const acquire = async (): Promise<Workspace> => {
+    const free = idle.pop();
+    if (free) return free;
+    const made = await createWorkspace(input.projectRoot, snapshot ? { outputs: snapshot } : {});
+    workspaces.push(made);
+    return made;
+  };
+  const release = (workspace: Workspace) => {
+    idle.push(workspace);
+  };
+  const beforeCandidate =
+    input.diagnosis && scope === 'affected'
+      ? startBeforeCandidate({
+          diagnosis: input.diagnosis,
+          failingModules: failingModuleDirs(input.diagnosis),
+          baselineTests: input.baselineTests,
+          facts,
+          mavenArgs: input.mavenArgs,
+          executable: input.executable,
+          env: input.env,
+          sandbox: input.sandbox,
+          envPass: config.sandbox.env.pass,
+          userCwd: input.userCwd,
+          timeoutMs: input.timeoutMs,
+          signal: input.signal,
+          ...(input.parsers ? { parsers: input.parsers } : {}),
+          acquire,
+          release,
+          ...(input.onBeforeCandidate
+            ? { onStart: (modules) => input.onBeforeCandidate!(modules.map((m) => m.artifactId)) }
+            : {}),
+        })
+      : undefined;
   const verify = createVerifier({
     workspace: primary,
     executable: input.executable,
@@ -146,21 +190,10 @@ export async function startVerificationSession(input: VerificationSessionInput):
     tests,
     ...(classes ? { readClasses: classes } : {}),
     ...(config.verify.behaviourCheck !== false ? { probe: { cacheDir: defaultCacheDir(input.env) } } : {}),
+    ...(beforeCandidate ? { beforeCandidate } : {}),
   });
 
   const parallel = parallelSlots(config.verify.parallel);
-  // Spare workspaces for look-ahead and candidates; the first one stays the loop's alone.
-  const idle: Workspace[] = [];
-  const acquire = async (): Promise<Workspace> => {
-    const free = idle.pop();
-    if (free) return free;
-    const made = await createWorkspace(input.projectRoot, snapshot ? { outputs: snapshot } : {});
-    workspaces.push(made);
-    return made;
-  };
-  const release = (workspace: Workspace) => {
-    idle.push(workspace);
-  };
 
   // Look-ahead verifications by key (fix and diagnosis), each in a spare workspace.
   const ahead = new Map<string, { diagnosis: string; controller: AbortController; result: Promise<Verification> }>();
@@ -212,6 +245,7 @@ export async function startVerificationSession(input: VerificationSessionInput):
     },
     scope,
     reusedOutputs: snapshot?.modules ?? [],
+    ...(beforeCandidate ? { beforeCandidate } : {}),
     verify,
     parallel,
     verifyCandidates: (fixes, diagnosis, options = {}) =>
@@ -237,7 +271,8 @@ export async function startVerificationSession(input: VerificationSessionInput):
     async dispose() {
       const pending = [...ahead.values()].map((entry) => entry.result.catch(() => undefined));
       stopAhead();
-      await Promise.all(pending);
+      beforeCandidate?.stop();
+      await Promise.all([...pending, beforeCandidate?.result]);
       await Promise.all(workspaces.map((workspace) => workspace.dispose()));
       await outputs?.dispose();
     },

@@ -26,6 +26,7 @@ import {
   type Workspace,
 } from '../../workspace/index.js';
 import type { Verification } from '../loop/ports.js';
+import { speaksFor, withBeforeCandidate, type BeforeCandidate } from './before-candidate.js';
 import { checkBehaviour, type BehaviourCheck } from './behaviour-check.js';
 
 export interface VerifierOptions {
@@ -61,12 +62,14 @@ export interface VerifierOptions {
    * (where its harness is kept compiled); absent: not probed.
    */
   probe?: { cacheDir: string };
+  /** The modules the user's build never reached, tested beside the model (before-candidate.ts). */
+  beforeCandidate?: BeforeCandidate;
 }
 
 export type Verify = (
   fix: ChangeSet,
   diagnosis: Diagnosis,
-  at?: { workspace?: Workspace; signal?: AbortSignal },
+  at?: { workspace?: Workspace; signal?: AbortSignal; withoutBeforeCandidate?: boolean },
 ) => Promise<Verification>;
 
 /**
@@ -78,7 +81,27 @@ export type Verify = (
  * when it fails, diagnose the new failure from the workspace's own log.
  */
 export function createVerifier(options: VerifierOptions): Verify {
-  return async function verify(fix, diagnosis, at = {}) {
+  const verify: Verify = async (fix, diagnosis, at = {}) => {
+    const started = Date.now();
+    const { result, taken = [] } = await verifyOnce(fix, diagnosis, at);
+    if (taken.length === 0 || !options.beforeCandidate) return result;
+    // A rejected candidate needs nothing of the run beside the model: it does not wait for it.
+    if (result.outcome !== 'verified') return withBeforeCandidate(result, options.beforeCandidate.settled, taken);
+    // The verdict build left those modules out: their results come from the run beside the model (waited for, and
+    // counted in this verification's time), or the verification runs again with them.
+    const early = await options.beforeCandidate.result;
+    const waited = { ...result, verifyMs: Date.now() - started - result.applyMs };
+    if (speaksFor(early, taken)) return withBeforeCandidate(waited, early, taken);
+    const again = await verify(fix, diagnosis, { ...at, withoutBeforeCandidate: true });
+    return { ...again, verifyMs: again.verifyMs + waited.applyMs + waited.verifyMs };
+  };
+  return verify;
+
+  async function verifyOnce(
+    fix: ChangeSet,
+    diagnosis: Diagnosis,
+    at: Parameters<Verify>[2] & object,
+  ): Promise<{ result: Verification; taken?: { dir: string; artifactId: string }[] }> {
     const workspace = at.workspace ?? options.workspace;
     // `at.signal` stops this build alone (a candidate another one beat); the options' signal stops every build.
     const signal = at.signal ? AbortSignal.any([options.signal, at.signal]) : options.signal;
@@ -90,12 +113,14 @@ export function createVerifier(options: VerifierOptions): Verify {
       // What a patch asks for can fail to write (the checks ran on the user's tree): an attempt outcome, not a crash.
       if (!(error instanceof PatchApplyError)) throw error;
       return {
-        outcome: 'not-applied',
-        message: `${error.code}: ${error.message}`,
-        regressions: [],
-        applyMs: Date.now() - applyStarted,
-        verifyMs: 0,
-        stages: [],
+        result: {
+          outcome: 'not-applied',
+          message: `${error.code}: ${error.message}`,
+          regressions: [],
+          applyMs: Date.now() - applyStarted,
+          verifyMs: 0,
+          stages: [],
+        },
       };
     }
     const applyMs = Date.now() - applyStarted;
@@ -111,6 +136,7 @@ export function createVerifier(options: VerifierOptions): Verify {
       ),
     ];
     const graph = options.facts?.graph;
+    const early = at.withoutBeforeCandidate ? undefined : options.beforeCandidate;
     const decision = graph
       ? decideScope({
           scope: options.scope ?? 'full',
@@ -120,6 +146,7 @@ export function createVerifier(options: VerifierOptions): Verify {
           baselineTests: options.baselineTests,
           blockers: options.facts?.blockers ?? [],
           mavenArgs: options.mavenArgs,
+          ...(early ? { testedBeforeCandidate: early.modules } : {}),
         })
       : undefined;
     const touchedModules = graph
@@ -220,29 +247,36 @@ export function createVerifier(options: VerifierOptions): Verify {
         : undefined;
     if (probed?.stages) stageSummaries.push(...probed.stages);
     if (probed) verifyMs = Date.now() - verifyStarted;
+    const taken = decision?.testedBeforeCandidate;
     if (probed?.refused) {
       return {
-        outcome: 'refused',
-        refused: probed.refused,
-        regressions: [],
-        applyMs,
-        verifyMs,
-        stages: stageSummaries,
-        ...(result.verdict ? { verdict: result.verdict } : {}),
+        result: {
+          outcome: 'refused',
+          refused: probed.refused,
+          regressions: [],
+          applyMs,
+          verifyMs,
+          stages: stageSummaries,
+          ...(result.verdict ? { verdict: result.verdict } : {}),
+        },
+        ...(taken ? { taken } : {}),
       };
     }
     return {
-      outcome: result.outcome,
-      regressions: result.regressions,
-      ...(result.testProblems.length > 0 ? { testProblems: result.testProblems } : {}),
-      applyMs,
-      verifyMs,
-      stages: stageSummaries,
-      ...(after ? { diagnosis: after } : {}),
-      ...(rejectedAt ? { rejectedAt } : {}),
-      ...(result.verdict ? { verdict: result.verdict } : {}),
+      result: {
+        outcome: result.outcome,
+        regressions: result.regressions,
+        ...(result.testProblems.length > 0 ? { testProblems: result.testProblems } : {}),
+        applyMs,
+        verifyMs,
+        stages: stageSummaries,
+        ...(after ? { diagnosis: after } : {}),
+        ...(rejectedAt ? { rejectedAt } : {}),
+        ...(result.verdict ? { verdict: result.verdict } : {}),
+      },
+      ...(taken ? { taken } : {}),
     };
-  };
+  }
 }
 
 /**
