@@ -27,6 +27,7 @@ import {
   ToolCallingMemory,
 } from './provider-support.js';
 import { splitHosts } from '../shared/host.js';
+import { nanosToMs, serverCounters } from './ollama-counters.js';
 import type { TrafficEvents } from './busy-retry.js';
 import { Transport, type TransportOptions } from './transport.js';
 import type {
@@ -386,16 +387,3 @@ export function contextLengthOf(show: ShowResponse): number | undefined {
 /** Tokens a preload sizes the window for (8192 with the answer's room): every bench prompt and agent session fits it,
  * so a run sends one num_ctx and Ollama never reloads the model for another; a bigger prompt still grows it. */
 const PRELOAD_PROMPT_TOKENS = 6000;
-
-/** What the answer's last line reported; Ollama's durations are nanoseconds, the run record keeps whole ms. */
-function serverCounters(final: ChatResponse | undefined) {
-  const ms = (nanos: number | undefined) =>
-    typeof nanos === 'number' && Number.isFinite(nanos) ? Math.round(nanos / 1e6) : undefined;
-  return {
-    promptTokens: final?.prompt_eval_count,
-    completionTokens: final?.eval_count,
-    loadMs: ms(final?.load_duration),
-    promptEvalMs: ms(final?.prompt_eval_duration),
-    evalMs: ms(final?.eval_duration),
-  };
-}
