@@ -108,14 +108,7 @@ export interface AttemptVerdict {
      * Issue 42: modules your build never reached (it stopped first) that need none of the failing ones, built and
      * tested once on the unchanged code beside the model; their results count in this verdict.
      */
-    beforeCandidate?: {
-      modules: string[];
-      ran: string[];
-      failed: string[];
-      args: string[];
-      durationMs: number;
-      why: string;
-    };
+    beforeCandidate?: BeforeCandidateTests;
   };
 }
 
@@ -136,4 +129,18 @@ export interface AgentAttemptStats {
   toolCalling: 'native' | 'text';
   /** Every fix given to write_fix, in order, with what became of it. */
   candidates?: { outcome: string; reason: string; filesChanged: string[]; fingerprint?: string }[];
+}
+
+/** The never-reached modules' run on the unchanged code (issue 42), as a verdict names it. */
+export interface BeforeCandidateTests {
+  /** artifactIds. */
+  modules: string[];
+  /** Their test classes that ran. */
+  ran: string[];
+  /** `com.acme.FooTest#method` that failed there, on the unchanged code. */
+  failed: string[];
+  /** The run's Maven arguments, as run in its workspace. */
+  args: string[];
+  durationMs: number;
+  why: string;
 }

@@ -62,6 +62,43 @@ export interface ProbeInput {
   signal?: AbortSignal;
 }
 
+/** What a harness JVM needs of its caller: the workspace, its sandbox and the harness's own time budget. */
+export type HarnessRunInput = Pick<
+  ProbeInput,
+  'workspaceRoot' | 'scratchDir' | 'env' | 'pass' | 'sandbox' | 'budgetMs' | 'signal'
+>;
+
+/** A harness JVM (the probe's or the test repetition's), started in the workspace's sandbox. */
+export function runHarnessJvm(
+  input: HarnessRunInput,
+  java: string,
+  jvmArgs: readonly string[],
+  classPath: readonly string[],
+  mainClass: string,
+  specFile: string,
+) {
+  return runCommandInWorkspace({
+    argv: [
+      java,
+      '-Xshare:auto',
+      '-XX:TieredStopAtLevel=1',
+      ...jvmArgs,
+      '-cp',
+      classPath.join(path.delimiter),
+      mainClass,
+      specFile,
+    ],
+    cwd: input.workspaceRoot,
+    scratchDir: input.scratchDir,
+    env: input.env,
+    pass: input.pass,
+    sandbox: input.sandbox,
+    // The harness keeps its own budget; this is the JVM's start and end on top of it.
+    timeoutMs: input.budgetMs + 30_000,
+    ...(input.signal ? { signal: input.signal } : {}),
+  });
+}
+
 /** Where the probe's files go inside the workspace (removed with the rest when the workspace is reset). */
 export const PROBE_DIR = '.mvnx-probe';
 
@@ -108,25 +145,7 @@ export async function runBehaviourProbe(input: ProbeInput): Promise<ProbeRun> {
   ];
   const specFile = path.join(dir, 'spec.tsv');
   await writeFile(specFile, `${spec.join('\n')}\n`);
-  const run = await runCommandInWorkspace({
-    argv: [
-      java,
-      '-Xshare:auto',
-      '-XX:TieredStopAtLevel=1',
-      '-cp',
-      path.join(dir, 'harness'),
-      PROBE_CLASS_NAME,
-      specFile,
-    ],
-    cwd: input.workspaceRoot,
-    scratchDir: input.scratchDir,
-    env: input.env,
-    pass: input.pass,
-    sandbox: input.sandbox,
-    // The harness keeps its own budget; this is the JVM's start and end on top of it.
-    timeoutMs: input.budgetMs + 30_000,
-    ...(input.signal ? { signal: input.signal } : {}),
-  });
+  const run = await runHarnessJvm(input, java, [], [path.join(dir, 'harness')], PROBE_CLASS_NAME, specFile);
   await rm(dir, { recursive: true, force: true });
   const parsed = parseProbeOutput(run.stdout);
   if (parsed.end === undefined)

@@ -9,8 +9,7 @@
 import { existsSync } from 'node:fs';
 import { cp, mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { compiledHarness, javaOf } from './behaviour-probe.js';
-import { runCommandInWorkspace } from './command.js';
+import { compiledHarness, javaOf, runHarnessJvm } from './behaviour-probe.js';
 import type { SandboxInfo } from './sandbox.js';
 import { REPEAT_CLASS_NAME, REPEAT_SOURCE } from './test-repeat-source.js';
 
@@ -76,27 +75,16 @@ export async function runTestsTwice(input: RepeatInput): Promise<RepeatRun> {
   const specFile = path.join(dir, 'spec.tsv');
   await writeFile(specFile, `${spec.join('\n')}\n`);
   const classPath = [path.join(dir, 'harness'), ...(input.classPath.includes(launcher) ? [] : [launcher])];
-  const run = await runCommandInWorkspace({
-    argv: [
-      java,
-      '-Xshare:auto',
-      '-XX:TieredStopAtLevel=1',
-      // As Surefire runs them: relative paths from the module folder.
-      `-Dbasedir=${input.moduleDir}`,
-      `-Duser.dir=${input.moduleDir}`,
-      '-cp',
-      [...classPath, ...input.classPath].join(path.delimiter),
-      REPEAT_CLASS_NAME,
-      specFile,
-    ],
-    cwd: input.workspaceRoot,
-    scratchDir: input.scratchDir,
-    env: input.env,
-    pass: input.pass,
-    sandbox: input.sandbox,
-    timeoutMs: input.budgetMs + 30_000,
-    ...(input.signal ? { signal: input.signal } : {}),
-  });
+  // As Surefire runs them: relative paths from the module folder.
+  const jvmArgs = [`-Dbasedir=${input.moduleDir}`, `-Duser.dir=${input.moduleDir}`];
+  const run = await runHarnessJvm(
+    input,
+    java,
+    jvmArgs,
+    [...classPath, ...input.classPath],
+    REPEAT_CLASS_NAME,
+    specFile,
+  );
   await rm(dir, { recursive: true, force: true });
   const parsed = parseRepeatOutput(run.stdout);
   if (parsed.error) return failed(`the tests could not be run again: ${parsed.error}`);

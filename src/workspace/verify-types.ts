@@ -3,6 +3,7 @@
  * workspace shares, the stages and what they found, the verdict's command and tests.
  */
 import type { TestCaseResult } from '../diagnose/types.js';
+import type { BeforeCandidateTests } from '../shared/run-vocabulary.js';
 import type { FailingFirstOutcome } from './failing-first.js';
 import type { QuickJvm } from './quick-jvm.js';
 import type { SandboxInfo } from './sandbox.js';
@@ -80,18 +81,7 @@ export interface VerdictTests {
   beforeCandidate?: BeforeCandidateTests;
 }
 
-export interface BeforeCandidateTests {
-  /** artifactIds. */
-  modules: string[];
-  /** Their test classes that ran. */
-  ran: string[];
-  /** `com.acme.FooTest#method` that failed there, on the unchanged code. */
-  failed: string[];
-  /** The run's Maven arguments, as run in its workspace. */
-  args: string[];
-  durationMs: number;
-  why: string;
-}
+export type { BeforeCandidateTests };
 
 /**
  * What every Maven run in the workspace needs, a verification or another build (the
