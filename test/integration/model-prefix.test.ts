@@ -66,22 +66,25 @@ describe('stable prompt prefixes', () => {
     // The run record keeps the server's own counters per call.
     const ms = (seconds: number) => Math.round(seconds * 1000);
     expect(run.record?.modelRequests?.map((request) => request.outcome)).toEqual(['answered', 'answered']);
-    expect(
-      run.record?.modelRequests?.map(({ promptTokens, completionTokens, loadMs, promptEvalMs, evalMs }) => ({
-        promptTokens,
-        completionTokens,
-        loadMs,
-        promptEvalMs,
-        evalMs,
-      })),
-    ).toEqual(
-      calls.map((charge) => ({
+    // A request mvnx closed at a whole answer has no final line, so no server counters (and says so); the cost server
+    // may have charged a line or two more by the time it heard the close.
+    const requests = run.record?.modelRequests ?? [];
+    expect(requests).toHaveLength(calls.length);
+    requests.forEach((request, index) => {
+      const { promptTokens, completionTokens, loadMs, promptEvalMs, evalMs } = request;
+      const counters = { promptTokens, completionTokens, loadMs, promptEvalMs, evalMs };
+      if ((request as { stoppedEarly?: true }).stoppedEarly) {
+        expect(Object.values(counters).every((value) => value === undefined)).toBe(true);
+        return;
+      }
+      const charge = calls[index]!;
+      expect(counters).toEqual({
         promptTokens: charge.evaluatedTokens,
         completionTokens: charge.outputTokens,
         loadMs: ms(charge.loadSeconds),
         promptEvalMs: ms(charge.promptSeconds),
         evalMs: ms(charge.outputSeconds),
-      })),
-    );
+      });
+    });
   });
 });
