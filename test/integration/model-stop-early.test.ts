@@ -41,13 +41,14 @@ it('ends the request at the diff closing fence, verifies that patch, and records
   expect(await readRecordFile(copy.root, 'fix.patch')).toContain('+        int result = a * b;');
   const [request] = run.record?.modelRequests ?? [];
   expect(request).toMatchObject({ outcome: 'answered', stoppedEarly: true });
-  // The server wrote (and charged) the answer up to the fence, and at most a line after it: not the chatter.
+  // The server wrote (and charged) the answer up to the fence and the line of prose that ends it, and at most a line
+  // more: not the chatter.
   const calls = scripted.charges().filter((charge) => charge.promptTokens > 0);
   expect(calls).toHaveLength(1);
   expect(calls[0]).toMatchObject({ stoppedEarly: true });
-  expect(calls[0]!.outputTokens).toBeLessThanOrEqual(estimateTokens(`${fix}\n\n${CHATTER[0]}\n`));
-  // The reply kept beside the record is what was read: the diff, no chatter after the first line.
+  expect(calls[0]!.outputTokens).toBeLessThanOrEqual(estimateTokens(`${fix}\n\n${CHATTER[0]}\n${CHATTER[1]}\n`));
+  // The reply kept beside the record is what was read: the diff and the line after it, not the rest.
   const kept = await readRecordFile(copy.root, 'attempt-1.response.txt');
   expect(kept).toContain('int result = a * b;');
-  expect(kept).not.toContain('Note 2:');
+  expect(kept).not.toContain('Note 3:');
 });

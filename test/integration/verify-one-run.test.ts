@@ -82,6 +82,7 @@ describe('one Maven run per candidate, end to end (calc: Surefire from pluginMan
     expect(fix!.stages?.map((s) => [s.name, s.exitCode, s.failingFirst])).toEqual([
       ['full', 0, 'passed'],
       ['behaviour-probe', 0, undefined],
+      ['test-repeat', 0, undefined],
     ]);
     expect(fix!.verdict?.args).toContain('verify');
     expect(record.status).toBe('fixed');
@@ -193,6 +194,7 @@ describe('one Maven run on other pom shapes (verification session, real Maven)',
     expect(fixed.stages.map((s) => [s.name, s.exitCode, s.failingFirst])).toEqual([
       ['full', 0, 'passed'],
       ['behaviour-probe', 0, undefined],
+      ['test-repeat', 0, undefined],
     ]);
     const ranFixed = await collectTestResults({ projectRoot: session.workspace.root });
     expect(ranFixed.map((t) => `${t.className}#${t.method}:${t.status}`).sort()).toEqual([
@@ -280,6 +282,7 @@ describe('one Maven run on other pom shapes (verification session, real Maven)',
     expect(fixed.stages.map((s) => [s.name, s.exitCode, s.failingFirst])).toEqual([
       ['full', 0, 'passed'],
       ['behaviour-probe', 0, undefined],
+      ['test-repeat', 0, undefined],
     ]);
     expect(fixed.verdict?.args).toEqual(
       expect.arrayContaining([

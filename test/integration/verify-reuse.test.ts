@@ -179,6 +179,7 @@ describe("verification that reuses the user's build (real Maven)", () => {
     expect(result.stages.map((s) => [s.name, s.exitCode, s.failingFirst])).toEqual([
       ['full', 0, 'passed'],
       ['behaviour-probe', 0, undefined],
+      ['test-repeat', 0, undefined],
     ]);
     expect(result.verdict).toMatchObject({ scope: 'affected', testsFromYourBuild: ['util', 'core', 'app'] });
     expect(result.verdict!.args).toEqual(

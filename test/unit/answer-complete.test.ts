@@ -39,9 +39,15 @@ const firstCompletePrefix = (text: string, complete: (text: string) => boolean) 
 };
 
 describe('a diff answer is whole at its closing fence', () => {
-  it('stops right after the fence that closes a clean diff, before the chatter', () => {
+  it('stops at the first line of prose after the fence that closes a clean diff, before the rest of the chatter', () => {
     const reply = `${DIFF}\nIncluding n makes the sum 10.\nThat is all.\n`;
-    expect(firstCompletePrefix(reply, diffAnswerComplete)).toBe(DIFF);
+    expect(firstCompletePrefix(reply, diffAnswerComplete)).toBe(`${DIFF}\nIncluding n makes the sum 10.\n`);
+  });
+
+  it('keeps reading when another fence follows: a fence per file is a small model habit', () => {
+    const second = DIFF.replace(/Series/g, 'Other').replace('The loop stops one early.\n', '');
+    const reply = `${DIFF}\n${second}\nBoth loops now include n.\nMore.\n`;
+    expect(firstCompletePrefix(reply, diffAnswerComplete)).toBe(`${DIFF}\n${second}\nBoth loops now include n.\n`);
   });
 
   it('is not whole while the fence is open or its closing line is unfinished', () => {
@@ -51,8 +57,8 @@ describe('a diff answer is whole at its closing fence', () => {
 
   it('does not stop at a fence of quoted code before the diff', () => {
     const quoted = ['The method reads:', '```java', 'for (int i = 1; i < n; i++) {', '```', ''].join('\n');
-    const reply = `${quoted}\n${DIFF}Done.\n`;
-    expect(firstCompletePrefix(reply, diffAnswerComplete)).toBe(`${quoted}\n${DIFF}`);
+    const reply = `${quoted}\n${DIFF}Done with it.\n`;
+    expect(firstCompletePrefix(reply, diffAnswerComplete)).toBe(reply);
   });
 
   it('never stops on a diff that does not extract cleanly (read to the end, as before)', () => {

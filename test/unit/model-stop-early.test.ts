@@ -66,7 +66,7 @@ describe('Ollama: the stream is closed once the diff is whole', () => {
 
     const result = await provider.chat({ ...ask, isComplete: diffAnswerComplete });
 
-    expect(result.text).toBe(DIFF);
+    expect(result.text).toBe(`${DIFF}\nChatter line 1 explains the fix once more.\n`);
     expect(result.stoppedEarly).toBe(true);
     // The server stopped writing when the client went: only the answer up to the fence is charged. It notices the
     // close before its next line, which may be after chat() returned.

@@ -3,8 +3,9 @@
  * server stops writing what mvnx would not read (issue 42: at 5–15 output tokens a second,
  * the chatter after a diff costs seconds). A pure function of the text so far.
  *
- * - diff: the format asks for one unified diff in one fence, so the answer is whole when a
- *   fence holding a diff has closed and its edits extract without a problem.
+ * - diff: the format asks for one unified diff in one fence, but small models often give a fence
+ *   per file, so the answer is whole when a fence holding a diff has closed, a line of prose
+ *   follows it (not another fence) and its edits extract without a problem.
  * - search-replace: the format allows several blocks, each in its own fence, so the answer
  *   is whole only once a line of prose follows the last closed fence (not a path line, a
  *   fence or a marker that would start another block) and the blocks extract cleanly.
@@ -40,6 +41,8 @@ export function diffAnswerComplete(text: string): boolean {
   if (!last) return false;
   if (!last.body.some((line) => line.startsWith('@@')) || !last.body.some((line) => line.startsWith('+++ ')))
     return false;
+  // Small models put one file's diff in each fence despite the format; a fence followed by another is not the end.
+  if (!proseFollows(lines, last.end)) return false;
   return extractsCleanly(lines.slice(0, last.end + 1));
 }
 
@@ -49,9 +52,14 @@ export function searchReplaceAnswerComplete(text: string): boolean {
   const fences = closedFences(lines);
   const last = fences.at(-1);
   if (!last || !fences.some((fence) => fence.body.some((line) => /^\s*>{5,9}\s*REPLACE\b/i.test(line)))) return false;
-  const after = lines.slice(last.end + 1).filter((line) => line.trim() !== '');
-  if (after.length === 0 || !isProse(after[0]!)) return false;
+  if (!proseFollows(lines, last.end)) return false;
   return extractsCleanly(lines.slice(0, last.end + 1));
+}
+
+/** The first non-blank line after the fence that ends at `end` is prose that cannot start another block. */
+function proseFollows(lines: readonly string[], end: number): boolean {
+  const after = lines.slice(end + 1).find((line) => line.trim() !== '');
+  return after !== undefined && isProse(after);
 }
 
 /** A line that ends a block answer: words, not a path on its own, not a heading that names the next file. */
