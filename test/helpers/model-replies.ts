@@ -34,3 +34,19 @@ export function loadModelReply(name: string): string {
 export function replyTargetDir(target: ModelReplyInfo['target']): string {
   return `${MODEL_REPLIES_DIR}targets/${target}`;
 }
+
+/** A whole one-fence diff answer (the off-by-one loop), for the tests of stopping a stream at a complete answer. */
+export const SERIES_DIFF_ANSWER = [
+  'The loop stops one early.',
+  '',
+  '```diff',
+  '--- a/src/main/java/com/acme/Series.java',
+  '+++ b/src/main/java/com/acme/Series.java',
+  '@@ -3,3 +3,3 @@',
+  '     int sum = 0;',
+  '-    for (int i = 1; i < n; i++) {',
+  '+    for (int i = 1; i <= n; i++) {',
+  '         sum += i;',
+  '```',
+  '',
+].join('\n');

@@ -4,21 +4,9 @@ import {
   diffAnswerComplete,
   searchReplaceAnswerComplete,
 } from '../../src/repair/proposers/answer-complete.js';
+import { SERIES_DIFF_ANSWER } from '../helpers/model-replies.js';
 
-const DIFF = [
-  'The loop stops one early.',
-  '',
-  '```diff',
-  '--- a/src/main/java/com/acme/Series.java',
-  '+++ b/src/main/java/com/acme/Series.java',
-  '@@ -3,3 +3,3 @@',
-  '     int sum = 0;',
-  '-    for (int i = 1; i < n; i++) {',
-  '+    for (int i = 1; i <= n; i++) {',
-  '         sum += i;',
-  '```',
-  '',
-].join('\n');
+const DIFF = SERIES_DIFF_ANSWER;
 
 const BLOCKS = [
   'src/main/java/com/acme/Series.java',

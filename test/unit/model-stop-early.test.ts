@@ -13,22 +13,10 @@ import { OpenAiCompatibleProvider } from '../../src/model/openai-provider.js';
 import { ModelTraffic } from '../../src/model/traffic.js';
 import type { ChatRequest, ModelSettings } from '../../src/model/types.js';
 import { diffAnswerComplete } from '../../src/repair/proposers/answer-complete.js';
+import { SERIES_DIFF_ANSWER } from '../helpers/model-replies.js';
 import { startOpenAiMock, type OpenAiMock } from '../helpers/openai-mock.js';
 
-const DIFF = [
-  'The loop stops one early.',
-  '',
-  '```diff',
-  '--- a/src/main/java/com/acme/Series.java',
-  '+++ b/src/main/java/com/acme/Series.java',
-  '@@ -3,3 +3,3 @@',
-  '     int sum = 0;',
-  '-    for (int i = 1; i < n; i++) {',
-  '+    for (int i = 1; i <= n; i++) {',
-  '         sum += i;',
-  '```',
-  '',
-].join('\n');
+const DIFF = SERIES_DIFF_ANSWER;
 const CHATTER = Array.from({ length: 12 }, (_, i) => `Chatter line ${i + 1} explains the fix once more.`).join('\n');
 const REPLY = `${DIFF}\n${CHATTER}\n`;
 
