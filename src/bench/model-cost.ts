@@ -11,7 +11,10 @@
  * reports the figures in Ollama's own response fields and waits `scale` times the charge.
  */
 import { estimateTokens } from '../model/context-window.js';
+import { commonPrefixLength } from '../model/closed-request-estimate.js';
 import { MvnxError } from '../shared/errors.js';
+
+export { commonPrefixLength };
 
 export interface ModelCostRates {
   /** Prompt tokens evaluated per second. */
@@ -96,14 +99,6 @@ function renderToolCalls(calls: unknown): string {
     )
     .map((json) => `\n<tool_call>\n${json}\n</tool_call>`)
     .join('');
-}
-
-/** Length of the longest common prefix of two texts, in characters. */
-export function commonPrefixLength(a: string, b: string): number {
-  const limit = Math.min(a.length, b.length);
-  let index = 0;
-  while (index < limit && a.charCodeAt(index) === b.charCodeAt(index)) index++;
-  return index;
 }
 
 /** What one call cost, in Ollama's terms (seconds here; the server reports nanoseconds). */

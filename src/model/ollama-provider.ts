@@ -3,6 +3,7 @@
  * deadline (see deadline.ts) and errors are told apart by HTTP status, never by text:
  * Ollama's messages for "model not pulled" vary between versions.
  */
+import { promptAsSent } from './closed-request-estimate.js';
 import { Ollama } from 'ollama';
 import type { ChatResponse, Message, ShowResponse, Tool } from 'ollama';
 import { estimateTokens, sizeContextWindow } from './context-window.js';
@@ -136,6 +137,7 @@ export class OllamaProvider implements ModelProvider {
     const numCtx = this.contextWindowFor(request);
     const deadline = createDeadline(this.settings.timeoutSeconds * 1000, request.signal);
     const call = this.transport.begin(this.model);
+    call?.sent(promptAsSent(request.messages, request.tools));
     const client = this.client(deadline, call);
     let final: ChatResponse | undefined;
     let stopped = false;
@@ -168,7 +170,7 @@ export class OllamaProvider implements ModelProvider {
           `The answer from ${call?.host ?? this.host} broke off before it was complete; the partial answer was dropped`,
           ollamaServeHint(),
         );
-      call?.end('answered', serverCounters(final), ending(answer, final?.done_reason));
+      call?.end('answered', serverCounters(final), ending(answer, final?.done_reason), answer.text);
     } catch (error) {
       const failure = this.chatFailure(error, deadline, call?.host);
       call?.end(callOutcome(failure));

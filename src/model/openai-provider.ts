@@ -2,6 +2,7 @@
  * The OpenAI-compatible provider (llama.cpp server, vLLM, LM Studio), on plain fetch:
  * GET /v1/models for the health check, POST /v1/chat/completions streamed as SSE.
  */
+import { promptAsSent } from './closed-request-estimate.js';
 import { createDeadline, describeError, isConnectionFailure, type Deadline } from './deadline.js';
 import { abortedError, callOutcome, chatTimeoutError, ModelCallError, ProviderUnavailableError } from './errors.js';
 import { DEFAULT_HEALTH_TIMEOUT_MS } from './ollama-provider.js';
@@ -130,6 +131,7 @@ export class OpenAiCompatibleProvider implements ModelProvider {
     let model = this.model;
     let usage: CompletionChunk['usage'];
     const logged = this.transport.begin(this.model);
+    logged?.sent(promptAsSent(request.messages, request.tools));
     let complete = false;
     let finishReason: string | undefined;
     let closeEarly = false;
@@ -197,6 +199,7 @@ export class OpenAiCompatibleProvider implements ModelProvider {
         'answered',
         { promptTokens: usage?.prompt_tokens, completionTokens: usage?.completion_tokens },
         ending(answer, finishReason),
+        answer.text,
       );
     } catch (error) {
       const failure = this.failure(error, deadline, 'chat');

@@ -4,6 +4,7 @@
  * console gets one line per wait and per skipped host, and telemetry reads its times.
  */
 import { seconds, type BusyWait, type TrafficEvents } from './busy-retry.js';
+import { estimateClosedRequest, type TokenEstimate } from './closed-request-estimate.js';
 
 export interface ModelRequestRecord {
   /** The loop's attempt this call belongs to, when the engine said. */
@@ -42,6 +43,11 @@ export interface ModelRequestRecord {
   stoppedEarly?: true;
   /** Why the server ended the answer itself: Ollama's `done_reason`, an OpenAI server's `finish_reason`. */
   doneReason?: string;
+  /**
+   * A request mvnx closed early has no server counters: mvnx's own estimate of the prompt tokens the server evaluated
+   * (after what its cache held from this run's previous request to the model) and of the tokens it read.
+   */
+  estimatedTokens?: TokenEstimate;
 }
 
 /**
@@ -71,6 +77,9 @@ export class ModelTraffic {
   attempt?: number;
   /** Attempts whose requests were made and then thrown away, with why (see `discard`). */
   private readonly discards = new Map<number, string>();
+
+  /** Per host and model, what the server's prompt cache holds by mvnx's account: the last prompt and its answer. */
+  private readonly held = new Map<string, string>();
 
   private load: { host: string; model: string; started: number; ended?: ModelLoadRecord } | undefined;
 
@@ -125,6 +134,15 @@ export class ModelTraffic {
     return n === undefined ? undefined : this.discards.get(n);
   }
 
+  /** What the prompt cache of `model` on `host` holds, as far as this run knows (undefined: nothing known). */
+  heldBy(host: string, model: string): string | undefined {
+    return this.held.get(`${host} ${model}`);
+  }
+
+  hold(host: string, model: string, text: string): void {
+    this.held.set(`${host} ${model}`, text);
+  }
+
   /** Waits of every call, for the record's summary. */
   waitedMs(): number {
     return this.requests.reduce((sum, request) => sum + (request.waitedMs ?? 0), 0);
@@ -138,6 +156,8 @@ export class ModelCall implements TrafficEvents {
   private readonly failedHosts: { host: string; reason: string }[] = [];
   /** The attempt when the call began: a call that ends after the next attempt began still belongs to its own. */
   private readonly attempt: number | undefined;
+  /** The prompt as sent (promptAsSent), for the estimate of a request closed early. */
+  private prompt?: string;
 
   constructor(
     private readonly traffic: ModelTraffic,
@@ -164,16 +184,29 @@ export class ModelCall implements TrafficEvents {
     this.host = host;
   }
 
+  sent(prompt: string): void {
+    this.prompt = prompt;
+  }
+
+  /** `answer`: the text read (an answered call), which the server's cache now holds after the prompt. */
   end(
     outcome: ModelRequestRecord['outcome'],
     counters: { [K in keyof ServerCounters]?: number | undefined } = {},
     ending: Pick<ModelRequestRecord, 'stoppedEarly' | 'doneReason'> = {},
+    answer = '',
   ): void {
     const waitedMs = this.waits.reduce((sum, wait) => sum + wait.ms, 0);
     const discarded = this.traffic.discardedWhy(this.attempt);
     const reported = Object.fromEntries(
       Object.entries(counters).filter((entry): entry is [string, number] => typeof entry[1] === 'number'),
     ) as ServerCounters;
+    let estimatedTokens: TokenEstimate | undefined;
+    if (outcome === 'answered' && this.prompt !== undefined) {
+      const counted = reported.promptTokens !== undefined || reported.completionTokens !== undefined;
+      if (ending.stoppedEarly && !counted)
+        estimatedTokens = estimateClosedRequest(this.traffic.heldBy(this.host, this.model), this.prompt, answer);
+      this.traffic.hold(this.host, this.model, `${this.prompt}${answer}`);
+    }
     this.traffic.requests.push({
       ...(this.attempt !== undefined ? { attempt: this.attempt } : {}),
       host: this.host,
@@ -186,6 +219,7 @@ export class ModelCall implements TrafficEvents {
       ...reported,
       ...(ending.stoppedEarly ? { stoppedEarly: true as const } : {}),
       ...(ending.doneReason ? { doneReason: ending.doneReason } : {}),
+      ...(estimatedTokens ? { estimatedTokens } : {}),
       ...(discarded !== undefined ? { discarded } : {}),
     });
   }

@@ -9,8 +9,13 @@ import type { ModelRequestRecord } from '../model/traffic.js';
 
 export interface ModelSpeed {
   model: string;
-  /** Requests whose server counters were recorded. */
+  /** Requests whose server counters were recorded, and those mvnx closed early with its own estimate instead. */
   requests: number;
+  /** Of `requests`, those counted by mvnx's estimate (closed at a whole answer): not in the rates. */
+  estimatedRequests: number;
+  /** Their tokens, by mvnx's estimate: prompt tokens evaluated after what the cache held, and tokens read. */
+  estimatedPromptTokens: number;
+  estimatedOutputTokens: number;
   /** Prompt tokens the server evaluated (after what its cache held) and the time it took. */
   promptTokens: number;
   promptEvalMs: number;
@@ -27,7 +32,7 @@ export interface ModelSpeed {
 export interface ModelCost {
   /** timings.modelMs of every run in the window, per run that verified a fix; null without one. */
   modelMsPerVerifiedFix: number | null;
-  /** By model name; only models whose requests carry server counters. */
+  /** By model name; only models whose requests carry server counters or mvnx's estimate. */
   byModel: ModelSpeed[];
 }
 
@@ -39,13 +44,29 @@ export class ModelSpeedFold {
 
   add(requests: readonly ModelRequestRecord[]): void {
     for (const request of requests) {
-      if (!hasServerCounters(request)) continue;
+      if (!hasServerCounters(request) && !request.estimatedTokens) continue;
       let sums = this.byModel.get(request.model);
       if (!sums) {
-        sums = { requests: 0, promptTokens: 0, promptEvalMs: 0, outputTokens: 0, evalMs: 0, loadMs: 0 };
+        sums = {
+          requests: 0,
+          estimatedRequests: 0,
+          estimatedPromptTokens: 0,
+          estimatedOutputTokens: 0,
+          promptTokens: 0,
+          promptEvalMs: 0,
+          outputTokens: 0,
+          evalMs: 0,
+          loadMs: 0,
+        };
         this.byModel.set(request.model, sums);
       }
       sums.requests += 1;
+      if (request.estimatedTokens) {
+        // No server time comes with an estimate: it is counted apart, never in a rate.
+        sums.estimatedRequests += 1;
+        sums.estimatedPromptTokens += request.estimatedTokens.prompt;
+        sums.estimatedOutputTokens += request.estimatedTokens.completion;
+      }
       // A rate needs both its tokens and its time: a request with only one of them adds to neither.
       if (request.promptTokens !== undefined && request.promptEvalMs !== undefined) {
         sums.promptTokens += request.promptTokens;
@@ -65,6 +86,9 @@ export class ModelSpeedFold {
       .map(([model, sums]) => ({
         model,
         requests: sums.requests,
+        estimatedRequests: sums.estimatedRequests,
+        estimatedPromptTokens: sums.estimatedPromptTokens,
+        estimatedOutputTokens: sums.estimatedOutputTokens,
         promptTokens: sums.promptTokens,
         promptEvalMs: sums.promptEvalMs,
         promptTokensPerSecond: perSecond(sums.promptTokens, sums.promptEvalMs),
@@ -90,8 +114,15 @@ function perSecond(tokens: number, ms: number): number | null {
   return ms > 0 ? (tokens * 1000) / ms : null;
 }
 
-/** `prompt 62.0 tokens/s, output 8.1 tokens/s (5 requests)`: one model's line. */
+/**
+ * `prompt 62.0 tokens/s, output 8.1 tokens/s (5 requests)`: one model's line; `(5 requests, 2 closed early: ~840
+ * tokens estimated)` when some had no server counters.
+ */
 export function describeModelSpeed(speed: ModelSpeed): string {
   const rate = (value: number | null) => (value === null ? '-' : value.toFixed(1));
-  return `prompt ${rate(speed.promptTokensPerSecond)} tokens/s, output ${rate(speed.outputTokensPerSecond)} tokens/s (${speed.requests} request${speed.requests === 1 ? '' : 's'})`;
+  const estimated =
+    speed.estimatedRequests === 0
+      ? ''
+      : `, ${speed.estimatedRequests} closed early: ~${speed.estimatedPromptTokens + speed.estimatedOutputTokens} tokens estimated`;
+  return `prompt ${rate(speed.promptTokensPerSecond)} tokens/s, output ${rate(speed.outputTokensPerSecond)} tokens/s (${speed.requests} request${speed.requests === 1 ? '' : 's'}${estimated})`;
 }

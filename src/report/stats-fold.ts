@@ -157,7 +157,7 @@ export class RunStatsFold {
     if (record.incomplete) this.incompleteRuns += 1;
     this.timeSpentMs += record.timings?.totalMs ?? 0;
     this.modelMs += record.timings?.modelMs ?? 0;
-    if (record.modelRequests?.some(hasServerCounters))
+    if (record.modelRequests?.some((request) => hasServerCounters(request) || request.estimatedTokens))
       (this.modelSpeed ??= new ModelSpeedFold()).add(record.modelRequests);
     if (this.firstRunAt === undefined || record.startedAt < this.firstRunAt) this.firstRunAt = record.startedAt;
     if (this.lastRunAt === undefined || record.startedAt > this.lastRunAt) this.lastRunAt = record.startedAt;

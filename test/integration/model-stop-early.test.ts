@@ -47,6 +47,12 @@ it('ends the request at the diff closing fence, verifies that patch, and records
   expect(calls).toHaveLength(1);
   expect(calls[0]).toMatchObject({ stoppedEarly: true });
   expect(calls[0]!.outputTokens).toBeLessThanOrEqual(estimateTokens(`${fix}\n\n${CHATTER[0]}\n${CHATTER[1]}\n`));
+  // No server counts came (they are on the answer's last line): the record keeps mvnx's estimate, near the charge.
+  expect(request!.promptTokens).toBeUndefined();
+  const estimate = request!.estimatedTokens!;
+  expect(Math.abs(estimate.prompt - calls[0]!.evaluatedTokens) / calls[0]!.evaluatedTokens).toBeLessThan(0.15);
+  expect(estimate.completion).toBeGreaterThan(0);
+  expect(estimate.completion).toBeLessThanOrEqual(calls[0]!.outputTokens);
   // The reply kept beside the record is what was read: the diff and the line after it, not the rest.
   const kept = await readRecordFile(copy.root, 'attempt-1.response.txt');
   expect(kept).toContain('int result = a * b;');

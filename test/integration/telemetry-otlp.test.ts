@@ -93,13 +93,18 @@ describe('OpenTelemetry export of a failed build', () => {
       'gen_ai.request.model': 'qwen2.5-coder:7b',
       'server.address': '127.0.0.1',
     });
-    // The server's usage counts come on its last line; a request mvnx closed at a whole answer has none to report.
-    if (run.record!.modelRequests?.[0]?.stoppedEarly) {
-      expect(chat.attributes['gen_ai.usage.input_tokens']).toBeUndefined();
-    } else {
-      expect(chat.attributes['gen_ai.usage.input_tokens']).toBeGreaterThan(0);
-      expect(chat.attributes['gen_ai.usage.output_tokens']).toBeGreaterThan(0);
-    }
+    // The server's usage counts come on its last line; a request mvnx closed at a whole answer carries mvnx's estimate,
+    // marked as one.
+    const [request] = run.record!.modelRequests!;
+    expect(chat.attributes['gen_ai.usage.input_tokens']).toBeGreaterThan(0);
+    expect(chat.attributes['gen_ai.usage.output_tokens']).toBeGreaterThan(0);
+    if (request!.stoppedEarly) {
+      expect(chat.attributes).toMatchObject({
+        'gen_ai.usage.input_tokens': request!.estimatedTokens!.prompt,
+        'gen_ai.usage.output_tokens': request!.estimatedTokens!.completion,
+        'mvnx.usage.estimated': true,
+      });
+    } else expect(chat.attributes['mvnx.usage.estimated']).toBeUndefined();
     const stages = spans.filter((span) => span.name.startsWith('verify '));
     expect(stages.length).toBe(run.record!.attempts[0]!.stages!.length);
     expect(
@@ -130,14 +135,14 @@ describe('OpenTelemetry export of a failed build', () => {
       point('gen_ai.client.operation.duration', { 'gen_ai.request.model': 'qwen2.5-coder:7b' }).map((p) => p.count),
     ).toEqual([1]);
     const tokens = point('gen_ai.client.token.usage');
-    // As on the span: no server counts for a request closed at a whole answer (issue 42 left: estimate them).
-    if (run.record!.modelRequests?.[0]?.stoppedEarly) expect(tokens).toEqual([]);
-    else {
-      expect(tokens.map((p) => p.attributes['gen_ai.token.type']).sort()).toEqual(['input', 'output']);
-      expect(tokens.find((p) => p.attributes['gen_ai.token.type'] === 'input')?.sum).toBe(
-        chat.attributes['gen_ai.usage.input_tokens'],
-      );
-    }
+    // As on the span: the server's counts, or mvnx's estimate of a request closed at a whole answer, marked as one.
+    expect(tokens.map((p) => p.attributes['gen_ai.token.type']).sort()).toEqual(['input', 'output']);
+    expect(tokens.find((p) => p.attributes['gen_ai.token.type'] === 'input')?.sum).toBe(
+      chat.attributes['gen_ai.usage.input_tokens'],
+    );
+    expect(
+      tokens.every((p) => (p.attributes['mvnx.usage.estimated'] === true) === Boolean(request!.stoppedEarly)),
+    ).toBe(true);
   }, 120_000);
 
   it('a dead collector (telemetry.otlp in the config) is one console line and leaves the exit code alone', async () => {

@@ -48,6 +48,8 @@ const unfixedOtherModel = record({
   ],
 });
 
+const noEstimate = { estimatedRequests: 0, estimatedPromptTokens: 0, estimatedOutputTokens: 0 };
+
 describe('model speed by model, from the servers counters', () => {
   it('sums tokens and times per model and divides once (a weighted rate, not a mean of rates)', () => {
     const fold = new ModelSpeedFold();
@@ -57,6 +59,7 @@ describe('model speed by model, from the servers counters', () => {
       {
         model: 'llama3.1:8b',
         requests: 1,
+        ...noEstimate,
         promptTokens: 900,
         promptEvalMs: 10_000,
         promptTokensPerSecond: 90,
@@ -68,6 +71,7 @@ describe('model speed by model, from the servers counters', () => {
       {
         model: 'qwen2.5-coder:7b',
         requests: 2,
+        ...noEstimate,
         promptTokens: 1920,
         promptEvalMs: 32_000,
         promptTokensPerSecond: 60,
@@ -97,6 +101,34 @@ describe('model speed by model, from the servers counters', () => {
     ]);
   });
 
+  it('a request mvnx closed early is counted with its estimate, apart from the rates, and the line says so', () => {
+    const fold = new ModelSpeedFold();
+    fold.add([
+      request('m', { promptTokens: 600, promptEvalMs: 10_000, completionTokens: 80, evalMs: 10_000 }),
+      request('m', { stoppedEarly: true, estimatedTokens: { prompt: 700, completion: 90 } }),
+      // Closed early before this estimate existed: no counters and no estimate, not counted.
+      request('m', { stoppedEarly: true }),
+    ]);
+    const [speed] = fold.result();
+    expect(speed).toEqual({
+      model: 'm',
+      requests: 2,
+      estimatedRequests: 1,
+      estimatedPromptTokens: 700,
+      estimatedOutputTokens: 90,
+      promptTokens: 600,
+      promptEvalMs: 10_000,
+      promptTokensPerSecond: 60,
+      outputTokens: 80,
+      evalMs: 10_000,
+      outputTokensPerSecond: 8,
+      loadMs: 0,
+    });
+    expect(describeModelSpeed(speed!)).toBe(
+      'prompt 60.0 tokens/s, output 8.0 tokens/s (2 requests, 1 closed early: ~790 tokens estimated)',
+    );
+  });
+
   it('model time per verified fix is all the model time over the fixed runs; none without a fix', () => {
     expect(modelMsPerVerifiedFix(90_000, 1)).toBe(90_000);
     expect(modelMsPerVerifiedFix(90_000, 4)).toBe(22_500);
@@ -107,6 +139,7 @@ describe('model speed by model, from the servers counters', () => {
     const [speed] = new ModelSpeedFold().result().concat({
       model: 'm',
       requests: 1,
+      ...noEstimate,
       promptTokens: 1,
       promptEvalMs: 1,
       promptTokensPerSecond: 62,

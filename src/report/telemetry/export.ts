@@ -171,5 +171,10 @@ function recordMetrics(provider: MeterProvider, record: RunRecord): void {
       tokens.record(request.promptTokens, { ...attributes, 'gen_ai.token.type': 'input' });
     if (request.completionTokens !== undefined)
       tokens.record(request.completionTokens, { ...attributes, 'gen_ai.token.type': 'output' });
+    if (request.estimatedTokens) {
+      const estimated = { ...attributes, 'mvnx.usage.estimated': true };
+      tokens.record(request.estimatedTokens.prompt, { ...estimated, 'gen_ai.token.type': 'input' });
+      tokens.record(request.estimatedTokens.completion, { ...estimated, 'gen_ai.token.type': 'output' });
+    }
   }
 }

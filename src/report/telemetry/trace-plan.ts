@@ -176,6 +176,14 @@ export function planRunTrace(record: RunRecord, env: NodeJS.ProcessEnv = {}): Pl
         ...hostParts(request.host),
         ...(request.promptTokens !== undefined ? { 'gen_ai.usage.input_tokens': request.promptTokens } : {}),
         ...(request.completionTokens !== undefined ? { 'gen_ai.usage.output_tokens': request.completionTokens } : {}),
+        // Closed at a whole answer, the request has no server counts: mvnx's estimate, marked as one.
+        ...(request.estimatedTokens
+          ? {
+              'gen_ai.usage.input_tokens': request.estimatedTokens.prompt,
+              'gen_ai.usage.output_tokens': request.estimatedTokens.completion,
+              'mvnx.usage.estimated': true,
+            }
+          : {}),
         ...(request.waitedMs
           ? { 'mvnx.model.waited_ms': request.waitedMs, 'mvnx.model.waits': request.waits?.length ?? 0 }
           : {}),
