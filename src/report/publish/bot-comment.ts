@@ -77,12 +77,20 @@ export function botCommentBody(
   input: { where: string; bot: BotPullRequest['bot']; email: string; runUrl?: string },
 ): string {
   const update = record.dependencyUpdate;
-  const heading = update
-    ? `**mvnx** repaired the build after \`${update.groupId}:${update.artifactId}\` ${update.from} -> ${update.to}.`
-    : '**mvnx** repaired the build of this update.';
+  const bumps = update?.updates && update.updates.length > 1 ? update.updates : update ? [update] : [];
+  const bump = (entry: (typeof bumps)[number]) =>
+    `\`${entry.groupId}:${entry.artifactId}\` ${entry.from} -> ${entry.to}${entry.via ? ` (via ${entry.via})` : ''}`;
+  const heading =
+    bumps.length === 0
+      ? '**mvnx** repaired the build of this update.'
+      : bumps.length === 1
+        ? `**mvnx** repaired the build after ${bump(bumps[0]!)}.`
+        : `**mvnx** repaired the build after ${bumps.length} updates: ${bumps.map(bump).join(', ')}.`;
+  const grouped = bumps.length > 1;
   const lines = (update?.differences ?? [])
     .flatMap((difference) => [
-      `${difference.site}: ${difference.message}`,
+      // A grouped update: each error says whose API it uses.
+      `${difference.site}: ${difference.message}${grouped && difference.dependency ? ` [${difference.dependency}]` : ''}`,
       ...difference.lines.map((line) => `  ${line}`),
       ...(difference.quickFix ? [`  => ${difference.quickFix}`] : []),
     ])
