@@ -1,6 +1,6 @@
 /**
  * Dependency updates as they really come, end to end with real Maven (offline), real git and the scripted Ollama-API
- * server: several libraries bumped in one commit, a BOM bump that breaks two modules, a behaviour change whose library
+ * server: several libraries bumped in one commit, a BOM bump that breaks two modules, a parent bump, a behaviour change whose library
  * ships a changelog and @deprecated text, a renamed constant used through a static import, and a bump found against
  * the last build that passed under mvnx (the bench's own cases under bench/dep-updates).
  */
@@ -63,6 +63,20 @@ describe('updates as they really come', () => {
       'src/main/java/bench/Cleaner.java',
       'src/main/java/bench/Greeting.java',
     ]);
+  }, 600_000);
+
+  it("a parent bump: the managed version moved by the project's <parent>, named through it and fixed with no model", async () => {
+    const benchCase = cases.get('parent-bump')!;
+    const { record } = await runDepUpdateCase(benchCase, mvnxBin, repository, []);
+    const update = record!.dependencyUpdate!;
+    expect(update).toMatchObject({ groupId: 'mvnxbench', artifactId: 'shapes', from: '1.0', to: '2.0' });
+    expect(update.via).toBe('parent mvnxbench:shapes-parent 1.0 -> 2.0');
+    expect(update.differences.map((d) => d.site)).toEqual(['src/main/java/bench/Greeting.java:7']);
+    expect(attributionRight(update, benchCase)).toBe(true);
+    expect(record!.status).toBe('fixed');
+    expect(record!.modelCalls).toBe(0);
+    const verified = record!.attempts.find((a) => a.outcome === 'verified')!;
+    expect(verified.filesChanged).toEqual(['src/main/java/bench/Greeting.java']);
   }, 600_000);
 
   it('a BOM bump that breaks two modules: named through the BOM, the second module read once the reactor reaches it, both fixed with no model', async () => {
