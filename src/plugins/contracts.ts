@@ -49,6 +49,11 @@ export interface FixCandidate {
 export type { LibraryMember, LibraryType, SourceScope, TypeIndex } from '../codebase/index.js';
 
 export interface FixerContext {
+  /**
+   * Every fixable diagnostic of the build, not only those the fixer handles (`propose` gets those): what else failed
+   * in a file can decide whether a fix of one error is sound.
+   */
+  buildDiagnostics?: readonly Diagnostic[];
   /** Absolute path of the Java home that compiled the project, when known. */
   javaHome?: string;
   /** Absolute jar paths on the failing module's compile classpath, when known. */

@@ -91,7 +91,7 @@ export class FixerRegistry {
       const relevant = diagnostics.filter((diagnostic) => fixer.handles(diagnostic));
       if (relevant.length === 0) continue;
       try {
-        const candidates = await fixer.propose(relevant, view, context);
+        const candidates = await fixer.propose(relevant, view, { ...context, buildDiagnostics: diagnostics });
         if (!Array.isArray(candidates)) throw new FixerError(fixer.name, 'propose() did not return an array');
         for (const candidate of candidates) {
           const problem = candidateProblem(candidate);

@@ -6,12 +6,14 @@
  * exactly `@Override` (or `@java.lang.Override`) on a method's declaration; the method
  * itself stays, since code may still call it. Read lexically, so methods of anonymous
  * classes, where listeners live, are covered too. Removing it may not be the whole fix
- * (the method may have been renamed), so the confidence is moderate: verification runs the tests.
+ * (the method may have been renamed), so the confidence is moderate: verification runs the tests. A file whose class
+ * extends or implements a type javac cannot find is left alone: its supertype is missing, not its method (a class
+ * replaced by another in a dependency's new major), and the annotation is what keeps the later fix honest.
  */
 import type { Diagnostic } from '../../diagnose/types.js';
 import { byFile, isPlacedCompileError } from './support/diagnostic-text.js';
 import { joinLines, maskCommentsAndLiterals, offsetAt, splitLines } from '../../java/index.js';
-import type { FixCandidate, Fixer, SourceView } from '../../plugins/contracts.js';
+import type { FixCandidate, Fixer, FixerContext, SourceView } from '../../plugins/contracts.js';
 
 const NAME = 'stale-override';
 const MESSAGE = 'method does not override or implement a method from a supertype';
@@ -91,11 +93,29 @@ export function removeStaleOverrides(text: string, sites: Site[]): string | unde
   return joinLines(source);
 }
 
-async function propose(diagnostics: Diagnostic[], view: SourceView): Promise<FixCandidate[]> {
+/** Classes javac reported it cannot find in `file` (`symbol:   class Handler`). */
+function unresolvedClasses(diagnostics: readonly Diagnostic[], file: string): string[] {
+  return diagnostics
+    .filter((d) => d.file === file && d.message.startsWith('cannot find symbol'))
+    .flatMap((d) => (d.details ?? []).flatMap((line) => /^symbol:\s+class\s+([\w$]+)/.exec(line.trim())?.[1] ?? []));
+}
+
+/** Whether a class of the (masked) text extends or implements one of `names`. */
+function extendsAnyOf(maskedText: string, names: string[]): boolean {
+  return names.some((name) =>
+    new RegExp(String.raw`\b(?:extends|implements)\b[^{;]*(?<![\w$.])${name.replace(/\$/g, '\\$')}(?![\w$])`).test(
+      maskedText,
+    ),
+  );
+}
+
+async function propose(diagnostics: Diagnostic[], view: SourceView, context: FixerContext): Promise<FixCandidate[]> {
   const candidates: FixCandidate[] = [];
   for (const [file, group] of byFile(diagnostics.filter(handles).filter(isPlacedCompileError))) {
     const before = await view.read(file);
     if (before === undefined) continue;
+    if (extendsAnyOf(maskCommentsAndLiterals(before), unresolvedClasses(context.buildDiagnostics ?? [], file)))
+      continue;
     const after = removeStaleOverrides(
       before,
       group.map((d) => ({ line: d.line, ...(d.column !== undefined ? { column: d.column } : {}) })),

@@ -140,6 +140,25 @@ testFixer(staleOverrideFixer, [
     edit: { [F]: handler('  public void windowClosed(Event event) {}') },
   },
   {
+    name: 'leaves the @Override alone when the class extends a type javac cannot find (the supertype is gone, not the method)',
+    files: { [F]: handler('  @Override', '  public void windowClosed(Event event) {}') },
+    log: [
+      `[ERROR] ${PROJECT_ROOT}/${F}:[3,25] cannot find symbol`,
+      '  symbol:   class WindowListener',
+      '  location: package com.acme.events',
+      `[ERROR] ${PROJECT_ROOT}/${F}:[5,33] cannot find symbol`,
+      '  symbol: class WindowListener',
+      stale(6, 3),
+    ],
+    edit: 'none',
+  },
+  {
+    name: 'still removes it when the missing class is another one, not a supertype',
+    files: { [F]: handler('  @Override', '  public void windowClosed(Event event) { new Toast(); }') },
+    log: [`[ERROR] ${PROJECT_ROOT}/${F}:[7,47] cannot find symbol`, '  symbol:   class Toast', stale(6, 3)],
+    edit: { [F]: handler('  public void windowClosed(Event event) { new Toast(); }') },
+  },
+  {
     name: 'refuses a line with two @Override when javac gave no column',
     files: { [F]: handler('  @Override void windowClosed() {} @Override void windowIconified() {}') },
     log: [`${PROJECT_ROOT}/${F}:6: error: ${MESSAGE}`],
