@@ -29,6 +29,7 @@ import {
   failingTests,
   type LoopPorts,
   overlayReaders,
+  recheckApplies,
   recoverHiddenWarnings,
   type VerificationSession,
 } from '../repair/index.js';
@@ -128,7 +129,9 @@ export async function startRepairSession(input: {
   });
   // The policy attempts a repair: the model loads now (seconds, from disk), beside the workspace, the quick-fixes
   // and the flaky re-check, instead of at the first model call. The first chat reports any failure itself.
-  provider.preload?.(signal).catch(() => undefined);
+  // tests.flakyCheck `alone` asks nothing of a shared server for a failure that may be flaky, not even the load.
+  if (!(config.tests.flakyCheck === 'alone' && recheckApplies(input.diagnosis)))
+    provider.preload?.(signal).catch(() => undefined);
   const baselineTests = await collectTestResults({ projectRoot: context.projectRoot, since: context.result.startedAt });
 
   const budgetFor = runBudget(config);

@@ -255,7 +255,7 @@ export const configSchema = z
           .union([z.boolean(), z.enum(['beside', 'alone'])])
           .default(true)
           .describe(
-            "Before repairing a test failure, re-run only the failing tests once on the unchanged code in the workspace; when they pass, stop with stop reason flaky and keep Maven's exit code. true or beside: the first model request is made beside the re-run, and when the tests pass it is cancelled, its reply never used, and the run record counts it in discardedModelCalls; alone: no model request until the re-run has failed again (for a shared model server under load); false: no re-run.",
+            "Before repairing a test failure, re-run only the failing tests once on the unchanged code in the workspace; when they pass, stop with stop reason flaky and keep Maven's exit code. true or beside: the first model request is made beside the re-run, and when the tests pass it is cancelled, its reply never used, and the run record counts it in discardedModelCalls; alone: no model request, not even the load of the model ahead, until the re-run has failed again (for a shared model server under load); false: no re-run.",
           ),
       })
       .prefault({})

@@ -223,6 +223,9 @@ describe('the flaky check', () => {
 
     expect(r.stopReason).toBe('flaky');
     expect(mock.chatRequests()).toHaveLength(0);
+    // Not even the model's load ahead (an empty chat): the server hears nothing of a failure that may be flaky.
+    expect(mock.requests.filter((request) => request.path === '/api/chat')).toEqual([]);
+    expect(r.modelLoad).toBeUndefined();
     expect(r.modelCalls).toBe(0);
     expect(r.discardedModelCalls).toBeUndefined();
     expect(r.modelRequests ?? []).toEqual([]);
