@@ -65,12 +65,24 @@ export function signalTree(pid: number, signal: NodeJS.Signals, ownGroup: boolea
 }
 
 /**
+ * Set in an unsandboxed verification stage's environment (workspace/launch.ts), so that a process that left the group
+ * is still found. Its value starts with the stage's workspace folder: a later run that finds the workspace of a killed
+ * mvnx also finds the builds it left running (report/killed-runs.ts).
+ */
+export const STAGE_MARKER = 'MVNX_VERIFY_STAGE';
+
+/**
  * Kills every process of ours whose environment holds `name=value`: the processes an
  * unsandboxed build started that left its process group (`setsid`, a daemonising fork).
  * Linux only (/proc); a process that cleared its environment is not found.
  */
 export function killByEnvironmentMarker(name: string, value: string): number[] {
-  const needle = `${name}=${value}`;
+  return killByEnvironment(name, (found) => found === value);
+}
+
+/** The same for every process whose value of `name` passes `matches`. */
+export function killByEnvironment(name: string, matches: (value: string) => boolean): number[] {
+  const prefix = `${name}=`;
   const killed: number[] = [];
   let entries: string[];
   try {
@@ -86,7 +98,8 @@ export function killByEnvironmentMarker(name: string, value: string): number[] {
     } catch {
       continue;
     }
-    if (!environ.split('\0').includes(needle)) continue;
+    const variable = environ.split('\0').find((entry) => entry.startsWith(prefix));
+    if (variable === undefined || !matches(variable.slice(prefix.length))) continue;
     try {
       process.kill(Number(entry), 'SIGKILL');
       killed.push(Number(entry));
