@@ -15,7 +15,7 @@
  * like bubblewrap's --die-with-parent ends it), and the next run stops it.
  */
 import { execa, type ResultPromise } from 'execa';
-import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, readlink, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -234,14 +234,14 @@ describe('kill -9 between making a temp folder and marking it', () => {
   );
 });
 
-/** Processes whose environment holds a verification stage marker naming a folder under `scratch`. */
-async function stageProcessesUnder(scratch: string): Promise<number[]> {
-  const found: number[] = [];
+/** Processes working in a folder under `scratch` (a workspace's Maven and its test JVMs), with their command lines. */
+async function processesWorkingUnder(scratch: string): Promise<{ pid: number; cmdline: string }[]> {
+  const found: { pid: number; cmdline: string }[] = [];
   for (const entry of await readdir('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
-    const environ = await readFile(`/proc/${entry}/environ`, 'latin1').catch(() => '');
-    if (environ.split('\0').some((variable) => variable.startsWith(`MVNX_VERIFY_STAGE=${scratch}/`)))
-      found.push(Number(entry));
+    const cwd = await readlink(`/proc/${entry}/cwd`).catch(() => '');
+    if (!cwd.startsWith(`${scratch}/`)) continue;
+    found.push({ pid: Number(entry), cmdline: await readFile(`/proc/${entry}/cmdline`, 'utf8').catch(() => '') });
   }
   return found;
 }
@@ -253,7 +253,7 @@ describe('kill -9 with --mvnx-sandbox=none', () => {
     cleanups.push(copy.remove);
     const scratch = await mkdtemp(path.join(tmpdir(), 'mvnx-kill-'));
     cleanups.push(async () => {
-      for (const pid of await stageProcessesUnder(scratch)) process.kill(pid, 'SIGKILL');
+      for (const { pid } of await processesWorkingUnder(scratch)) process.kill(pid, 'SIGKILL');
       await rm(scratch, { recursive: true, force: true });
     });
     const before = await copy.snapshot();
@@ -266,14 +266,9 @@ describe('kill -9 with --mvnx-sandbox=none', () => {
     });
     let stderr = '';
     child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    // In the test JVM: surefire's fork is a java process started inside the workspace.
+    // In the test JVM: surefire's fork is a java process working inside the workspace.
     const inTests = async () =>
-      (await stageProcessesUnder(scratch)).length > 0 &&
-      (
-        await Promise.all(
-          (await stageProcessesUnder(scratch)).map((pid) => readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '')),
-        )
-      ).some((cmdline) => cmdline.includes('surefire'));
+      (await processesWorkingUnder(scratch)).some(({ cmdline }) => cmdline.includes('surefire'));
     for (let i = 0; i < 1200 && child.exitCode === null && !(await inTests()); i++)
       await new Promise((resolve) => setTimeout(resolve, 100));
     expect(await inTests(), stderr).toBe(true);
@@ -282,8 +277,7 @@ describe('kill -9 with --mvnx-sandbox=none', () => {
     expect((await child).signal).toBe('SIGKILL');
     // Nothing ends them with their mvnx: the builds of its workspace run on.
     await new Promise((resolve) => setTimeout(resolve, 1000));
-    const orphans = await stageProcessesUnder(scratch);
-    expect(orphans.length).toBeGreaterThan(0);
+    expect((await processesWorkingUnder(scratch)).length).toBeGreaterThan(0);
 
     // The next run (a passing build; the fake mvn is enough: the cleanup runs beside whatever Maven runs).
     const next = await runMvnx(copy.root, ['-o', '-B', 'verify'], { ...env, MVNX_MAVEN: FAKE_MVN });
@@ -292,9 +286,9 @@ describe('kill -9 with --mvnx-sandbox=none', () => {
     expect(said, next.stderr).toHaveLength(1);
     expect(said[0]).toContain(`(pid ${killedPid})`);
     expect(said[0]).toMatch(/stopped \d+ process(es)? of its builds still running/);
-    for (let i = 0; i < 50 && (await stageProcessesUnder(scratch)).length > 0; i++)
+    for (let i = 0; i < 50 && (await processesWorkingUnder(scratch)).length > 0; i++)
       await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(await stageProcessesUnder(scratch)).toEqual([]);
+    expect(await processesWorkingUnder(scratch)).toEqual([]);
     expect(await mvnxFolders(scratch)).toEqual([]);
     expect(await copy.snapshot()).toEqual(before);
   }, 180_000);
