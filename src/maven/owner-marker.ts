@@ -24,6 +24,9 @@ export interface FolderOwner {
    * names nothing here, so its owner is never judged gone.
    */
   pidNamespace?: string;
+  /** A log spool's: the process group Maven runs in (its leader's pid) and the leader's start time. */
+  mavenGroup?: number;
+  mavenGroupStartTicks?: number;
 }
 
 function pidNamespace(): string | undefined {

@@ -5,6 +5,7 @@
  * with its descendants as /proc lists them.
  */
 import { readdirSync, readFileSync } from 'node:fs';
+import { processStartTicks } from './owner-marker.js';
 
 export function signalProcessGroup(pid: number, signal: NodeJS.Signals): boolean {
   try {
@@ -62,6 +63,35 @@ export function signalTree(pid: number, signal: NodeJS.Signals, ownGroup: boolea
       // Already gone.
     }
   }
+}
+
+/**
+ * Kills what is left of the process group `pgid` that a killed mvnx started Maven in, and returns its members' pids.
+ * Not when that number now leads another process (its start time differs): Linux does not hand out a pid still in use
+ * as a group's id, so a group whose leader is gone but whose members live is still the same group.
+ */
+export function killLeftGroup(pgid: number, leaderStartTicks: number | undefined): number[] {
+  const leaderTicks = processStartTicks(pgid);
+  if (leaderTicks !== undefined && leaderTicks !== leaderStartTicks) return [];
+  const members: number[] = [];
+  let entries: string[];
+  try {
+    entries = readdirSync('/proc');
+  } catch {
+    return members;
+  }
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      // After the command name: state, ppid, pgrp.
+      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]) === pgid) members.push(Number(entry));
+    } catch {
+      // Ended while we looked.
+    }
+  }
+  if (members.length === 0 || members.includes(process.pid)) return [];
+  return signalProcessGroup(pgid, 'SIGKILL') ? members : [];
 }
 
 /**

@@ -7,7 +7,7 @@
  * stops the copy (what was written so far stays readable) and `CapturedLog.lost` says
  * why, while Maven runs on and its exit code stands.
  */
-import { markOwnerSync, ownedPrefix, OWNER_FILE } from './owner-marker.js';
+import { markOwnerSync, ownedPrefix, OWNER_FILE, processStartTicks } from './owner-marker.js';
 import { pauseForKillTest } from './kill-window-pause.js';
 import { closeSync, mkdtempSync, openSync, readSync, rmdirSync, unlinkSync, writeSync } from 'node:fs';
 import os from 'node:os';
@@ -181,6 +181,24 @@ export class LogSpool {
       }
     } finally {
       closeSync(out);
+    }
+  }
+
+  /**
+   * Adds the process group Maven runs in (its own, `detached`) to the spool's owner marker: should mvnx be killed
+   * outright, the next run that removes this spool stops the build it left running (report/killed-runs.ts).
+   * Never throws.
+   */
+  keepGroup(pid: number): void {
+    if (this.dir === undefined) return;
+    try {
+      const startTicks = processStartTicks(pid);
+      markOwnerSync(this.dir, {
+        mavenGroup: pid,
+        ...(startTicks !== undefined ? { mavenGroupStartTicks: startTicks } : {}),
+      });
+    } catch {
+      // A full TMPDIR: the marker written before the spawn stands.
     }
   }
 

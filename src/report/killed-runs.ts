@@ -24,7 +24,7 @@ import {
   type FolderOwner,
 } from '../maven/owner-marker.js';
 import { HALF_WRITTEN, TEMP_FOLDER } from './killed-runs-probe.js';
-import { killByEnvironment, STAGE_MARKER } from '../maven/process-tree.js';
+import { killByEnvironment, killLeftGroup, STAGE_MARKER } from '../maven/process-tree.js';
 import type { RunRecord } from './run-record-types.js';
 
 /** What `RunRecorder.open` writes into the marker of a run's folder, so a killed run still has a record's basics. */
@@ -154,6 +154,12 @@ export async function removeKilledRunFolders(
     if (!owner || !ownerIsGone(owner)) continue;
     // Without a sandbox (`--mvnx-sandbox=none`) nothing ends a workspace's builds with their mvnx (bubblewrap's
     // --die-with-parent does otherwise): each carries its workspace's path in its environment.
+    // A log spool names the process group its Maven ran in (the user's build, or a verification build).
+    const group = owner.mavenGroup;
+    if (typeof group === 'number' && Number.isInteger(group) && group > 1) {
+      const ticks = owner.mavenGroupStartTicks;
+      stopped.push(...killLeftGroup(group, typeof ticks === 'number' ? ticks : undefined));
+    }
     if (name.startsWith('mvnx-ws-'))
       stopped.push(...killByEnvironment(STAGE_MARKER, (value) => value.includes(`${path.sep}${name}${path.sep}`)));
     await rm(folder, { recursive: true, force: true, maxRetries: 3 });

@@ -16,6 +16,7 @@
  */
 import { execa, type ResultPromise } from 'execa';
 import { mkdtemp, readdir, readFile, readlink, rm, stat } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -34,6 +35,14 @@ budget:
   maxAttempts: 1
   maxModelCalls: 1
 `;
+
+const readFileSyncSafe = (file: string) => {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return '';
+  }
+};
 
 const exists = (file: string) =>
   stat(file).then(
@@ -292,4 +301,53 @@ describe('kill -9 with --mvnx-sandbox=none', () => {
     expect(await mvnxFolders(scratch)).toEqual([]);
     expect(await copy.snapshot()).toEqual(before);
   }, 180_000);
+});
+
+describe("kill -9 during the user's own build", () => {
+  it('Maven, in its own process group, runs on after its mvnx; the next run stops that group', async () => {
+    const setup = await fakeMavenProject();
+    const childPidFile = path.join(setup.scratch, '..', `${path.basename(setup.scratch)}.grandchild`);
+    cleanups.push(() => rm(childPidFile, { force: true }));
+    // The fake mvn starts a grandchild (a forked JVM's stand-in) and waits for it.
+    const child = execa('node', [cliPath, '-o', '-B', 'verify'], {
+      cwd: setup.root,
+      reject: false,
+      stdin: 'ignore',
+      env: { CI: 'true', ...setup.env, FAKE_MVN_CHILD_PID: childPidFile },
+    });
+    for (let i = 0; i < 300 && !(await exists(childPidFile)) && child.exitCode === null; i++)
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    const grandchild = Number((await readFile(childPidFile, 'utf8')).trim());
+    cleanups.push(async () => {
+      try {
+        process.kill(grandchild, 'SIGKILL');
+      } catch {
+        // gone, as it should be
+      }
+    });
+    const killedPid = child.pid!;
+    child.kill('SIGKILL');
+    expect((await child).signal).toBe('SIGKILL');
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const alive = (pid: number) => {
+      try {
+        process.kill(pid, 0);
+        return !readFileSyncSafe(`/proc/${pid}/stat`).includes(') Z ');
+      } catch {
+        return false;
+      }
+    };
+    expect(alive(grandchild)).toBe(true);
+
+    const next = await runMvnx(setup.root, ['-o', '-B', 'verify'], { ...setup.env, FAKE_MVN_EXIT: '0' });
+    expect(next.exitCode, next.stderr).toBe(0);
+    const said = next.stderr.split('\n').filter((line) => line.includes('killed before finishing'));
+    expect(said, next.stderr).toHaveLength(1);
+    expect(said[0]).toContain(`(pid ${killedPid})`);
+    expect(said[0]).toMatch(/stopped \d+ process(es)? of its builds still running/);
+    for (let i = 0; i < 50 && alive(grandchild); i++) await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(alive(grandchild)).toBe(false);
+    expect(await mvnxFolders(setup.scratch)).toEqual([]);
+    expect(await setup.snapshot()).toEqual(setup.before);
+  }, 60_000);
 });
