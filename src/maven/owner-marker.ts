@@ -24,6 +24,9 @@ export interface FolderOwner {
    * names nothing here, so its owner is never judged gone.
    */
   pidNamespace?: string;
+  /** A log spool's: the process group Maven runs in (its leader's pid) and the leader's start time. */
+  mavenGroup?: number;
+  mavenGroupStartTicks?: number;
 }
 
 function pidNamespace(): string | undefined {
@@ -71,6 +74,26 @@ export function thisProcess(): FolderOwner {
   return { ...self, createdAt: new Date().toISOString() };
 }
 
+/**
+ * The start of a temp folder's name that names its maker too: `mvnx-ws-<pid>-n<pid namespace>-` (the namespace's
+ * number where /proc tells it). Between making a folder and writing its marker a kill can fall; the name still says
+ * whose the folder is, so the next run can remove it once that pid is gone (ownerFromName).
+ */
+export function ownedPrefix(kind: string): string {
+  const namespace = /\[(\d+)\]/.exec(thisProcess().pidNamespace ?? '')?.[1];
+  return `${kind}${process.pid}-${namespace ? `n${namespace}-` : ''}`;
+}
+
+const OWNED_NAME = /^mvnx-(?:ws|log|outputs)-(\d+)-(?:n(\d+)-)?/;
+
+/** The maker a folder's name carries (ownedPrefix), without a start time; undefined for other names. */
+export function ownerFromName(name: string): FolderOwner | undefined {
+  const match = OWNED_NAME.exec(name);
+  const pid = Number(match?.[1]);
+  if (!match || !Number.isSafeInteger(pid) || pid <= 0) return undefined;
+  return { pid, createdAt: '', ...(match[2] ? { pidNamespace: `pid:[${match[2]}]` } : {}) };
+}
+
 /** Marks `dir` as this process's (synchronous: the log spool is made just before Maven is spawned). */
 export function markOwnerSync(dir: string, extra: Record<string, unknown> = {}): void {
   writeFileSync(path.join(dir, OWNER_FILE), `${JSON.stringify({ ...thisProcess(), ...extra })}\n`);
@@ -80,12 +103,25 @@ export async function markOwner(dir: string, extra: Record<string, unknown> = {}
   await writeFile(path.join(dir, OWNER_FILE), `${JSON.stringify({ ...thisProcess(), ...extra })}\n`);
 }
 
+function ownerOf(text: string): (FolderOwner & Record<string, unknown>) | undefined {
+  const value = JSON.parse(text) as Record<string, unknown>;
+  if (typeof value.pid !== 'number' || !Number.isInteger(value.pid) || value.pid <= 0) return undefined;
+  return value as FolderOwner & Record<string, unknown>;
+}
+
 /** The marker of `dir` with whatever else it holds; undefined when there is none or it cannot be read. */
 export async function readOwner(dir: string): Promise<(FolderOwner & Record<string, unknown>) | undefined> {
   try {
-    const value = JSON.parse(await readFile(path.join(dir, OWNER_FILE), 'utf8')) as Record<string, unknown>;
-    if (typeof value.pid !== 'number' || !Number.isInteger(value.pid) || value.pid <= 0) return undefined;
-    return value as FolderOwner & Record<string, unknown>;
+    return ownerOf(await readFile(path.join(dir, OWNER_FILE), 'utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
+/** The same, blocking (for the record stream's synchronous reads). */
+export function readOwnerSync(dir: string): (FolderOwner & Record<string, unknown>) | undefined {
+  try {
+    return ownerOf(readFileSync(path.join(dir, OWNER_FILE), 'utf8'));
   } catch {
     return undefined;
   }

@@ -85,6 +85,7 @@ export async function runMaven(options: RunMavenOptions): Promise<MavenRunResult
     throw error;
   }
   const ended = settle(subprocess);
+  if (ownGroup && subprocess.pid !== undefined) spool.keepGroup(subprocess.pid);
   if (options.onSpawn) subprocess.once('spawn', options.onSpawn);
 
   const onAbort = () => {

@@ -7,7 +7,8 @@
  * stops the copy (what was written so far stays readable) and `CapturedLog.lost` says
  * why, while Maven runs on and its exit code stands.
  */
-import { markOwnerSync, OWNER_FILE } from './owner-marker.js';
+import { markOwnerSync, ownedPrefix, OWNER_FILE, processStartTicks } from './owner-marker.js';
+import { pauseForKillTest } from './kill-window-pause.js';
 import { closeSync, mkdtempSync, openSync, readSync, rmdirSync, unlinkSync, writeSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -52,13 +53,14 @@ export class LogSpool {
     // Synchronous: one mkdir, cheaper than a round trip through the thread pool before spawn.
     let dir: string;
     try {
-      dir = mkdtempSync(path.join(os.tmpdir(), 'mvnx-log-'));
+      dir = mkdtempSync(path.join(os.tmpdir(), ownedPrefix('mvnx-log-')));
     } catch (error) {
       return new LogSpool(undefined, path.join(os.tmpdir(), 'mvnx-log-not-created', 'maven.log'), limitBytes, error);
     }
     // A run killed with SIGKILL leaves the spool behind: the next run removes it by this marker (owner-marker.ts).
     // A TMPDIR too full for the marker keeps the spool unmarked; the log copy itself says what it lost.
     try {
+      pauseForKillTest('log-marker');
       markOwnerSync(dir);
     } catch {
       // nothing to add: the spool's own writes report the lack of space
@@ -179,6 +181,24 @@ export class LogSpool {
       }
     } finally {
       closeSync(out);
+    }
+  }
+
+  /**
+   * Adds the process group Maven runs in (its own, `detached`) to the spool's owner marker: should mvnx be killed
+   * outright, the next run that removes this spool stops the build it left running (report/killed-runs.ts).
+   * Never throws.
+   */
+  keepGroup(pid: number): void {
+    if (this.dir === undefined) return;
+    try {
+      const startTicks = processStartTicks(pid);
+      markOwnerSync(this.dir, {
+        mavenGroup: pid,
+        ...(startTicks !== undefined ? { mavenGroupStartTicks: startTicks } : {}),
+      });
+    } catch {
+      // A full TMPDIR: the marker written before the spawn stands.
     }
   }
 

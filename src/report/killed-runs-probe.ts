@@ -9,7 +9,7 @@ import { existsSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { OWNER_FILE } from '../maven/owner-marker.js';
+import { ownerFromName, OWNER_FILE } from '../maven/owner-marker.js';
 
 /** What a run makes in TMPDIR: its workspace, its log spool, its reused outputs. */
 export const TEMP_FOLDER = /^mvnx-(ws|log|outputs)-/;
@@ -29,15 +29,20 @@ function hasOwnerMarker(folder: string): boolean {
   return existsSync(path.join(folder, OWNER_FILE));
 }
 
+/** An unmarked folder whose name carries a pid (made by this mvnx, killed before it marked it, or being marked now). */
+function ownedByName(name: string): boolean {
+  return ownerFromName(name) !== undefined;
+}
+
 /**
- * True when TMPDIR holds an `mvnx-*` folder with an owner marker, or `.mvnx/runs` a run
+ * True when TMPDIR holds an `mvnx-*` folder with an owner marker or a pid in its name, or `.mvnx/runs` a run
  * folder still marked (no record written) or a half-written file; whether its owner is gone
  * is killed-runs.ts's to decide. A live concurrent run's folders answer true too.
  */
 export async function mayHaveKilledRuns(runsFolder: string, tmp = os.tmpdir()): Promise<boolean> {
   const [temp, runs] = await Promise.all([names(tmp), names(runsFolder)]);
   return (
-    temp.some((name) => TEMP_FOLDER.test(name) && hasOwnerMarker(path.join(tmp, name))) ||
+    temp.some((name) => TEMP_FOLDER.test(name) && (hasOwnerMarker(path.join(tmp, name)) || ownedByName(name))) ||
     runs.some((name) => name !== 'latest' && (HALF_WRITTEN.test(name) || hasOwnerMarker(path.join(runsFolder, name))))
   );
 }

@@ -3,7 +3,8 @@
  * crash) leaves, found and put right by the next run (issue 44):
  *
  *   - its folders in TMPDIR (workspace `mvnx-ws-*`, log spool `mvnx-log-*`, reused outputs
- *     `mvnx-outputs-*`) are removed when their owner marker names a process that is gone;
+ *     `mvnx-outputs-*`) are removed when their owner marker names a process that is gone, or,
+ *     with no readable marker, when the pid their name carries (ownedPrefix) is gone;
  *   - its `.mvnx/runs/<id>/` without a `run.json` gets one: a record marked `incomplete`,
  *     stop reason `interrupted`, so `mvnx runs` lists it and `--stats` counts it;
  *   - half-written files (`*.<pid>.tmp` of a write-then-rename) of dead writers go.
@@ -14,8 +15,16 @@
 import { readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { ownerIsGone, readOwner, OWNER_FILE, type FolderOwner } from '../maven/owner-marker.js';
+import {
+  ownerFromName,
+  ownerIsGone,
+  readOwner,
+  readOwnerSync,
+  OWNER_FILE,
+  type FolderOwner,
+} from '../maven/owner-marker.js';
 import { HALF_WRITTEN, TEMP_FOLDER } from './killed-runs-probe.js';
+import { killByEnvironment, killLeftGroup, STAGE_MARKER } from '../maven/process-tree.js';
 import type { RunRecord } from './run-record-types.js';
 
 /** What `RunRecorder.open` writes into the marker of a run's folder, so a killed run still has a record's basics. */
@@ -33,6 +42,8 @@ export interface KilledRunsCleanup {
   recordedRuns: string[];
   /** The killed processes whose leftovers these were. */
   pids: number[];
+  /** Processes of their builds still running, now killed (`--mvnx-sandbox=none`). */
+  stoppedProcesses: number[];
 }
 
 /** The record of a run that was killed before it wrote its own; `foundAt` is when a later run found it. */
@@ -62,6 +73,13 @@ export function incompleteRecord(runId: string, owner: FolderOwner & Partial<Run
 /** A run folder without run.json whose owner is gone: the record it stands for; undefined otherwise. */
 export async function killedRunRecord(folder: string, foundAt = new Date()): Promise<RunRecord | undefined> {
   const owner = await readOwner(folder);
+  if (!owner || !ownerIsGone(owner)) return undefined;
+  return incompleteRecord(path.basename(folder), owner, foundAt);
+}
+
+/** The same, blocking (record-stream.ts reads a runs folder with synchronous reads). */
+export function killedRunRecordSync(folder: string, foundAt = new Date()): RunRecord | undefined {
+  const owner = readOwnerSync(folder);
   if (!owner || !ownerIsGone(owner)) return undefined;
   return incompleteRecord(path.basename(folder), owner, foundAt);
 }
@@ -99,7 +117,15 @@ export async function recordKilledRuns(
       continue;
     }
     const files = await names(folder);
-    if (files.length === 0 || files.includes('run.json') || !files.includes(OWNER_FILE)) continue;
+    if (files.length === 0 || !files.includes(OWNER_FILE)) continue;
+    if (files.includes('run.json')) {
+      // Killed between renaming its record into place and removing its marker: the record is whole; only the marker
+      // is left (it would make every later build look here again).
+      const owner = await readOwner(folder);
+      if (owner && ownerIsGone(owner)) await rm(path.join(folder, OWNER_FILE), { force: true });
+      for (const file of files) if (writerIsGone(file)) await rm(path.join(folder, file), { force: true });
+      continue;
+    }
     const record = await killedRunRecord(folder, foundAt);
     if (!record) continue;
     for (const file of files) if (HALF_WRITTEN.test(file)) await rm(path.join(folder, file), { force: true });
@@ -114,24 +140,38 @@ export async function recordKilledRuns(
 }
 
 /** Removes the TMPDIR folders of mvnx runs that are gone. */
-export async function removeKilledRunFolders(tmp = os.tmpdir()): Promise<{ folders: string[]; pids: number[] }> {
+export async function removeKilledRunFolders(
+  tmp = os.tmpdir(),
+): Promise<{ folders: string[]; pids: number[]; stopped: number[] }> {
   const folders: string[] = [];
   const pids: number[] = [];
+  const stopped: number[] = [];
   for (const name of await names(tmp)) {
     if (!TEMP_FOLDER.test(name)) continue;
     const folder = path.join(tmp, name);
-    const owner = await readOwner(folder);
+    // No marker (killed between making the folder and marking it, or killed while writing the marker): the name says.
+    const owner = (await readOwner(folder)) ?? ownerFromName(name);
     if (!owner || !ownerIsGone(owner)) continue;
+    // Without a sandbox (`--mvnx-sandbox=none`) nothing ends a workspace's builds with their mvnx (bubblewrap's
+    // --die-with-parent does otherwise): each carries its workspace's path in its environment.
+    // A log spool names the process group its Maven ran in (the user's build, or a verification build).
+    const group = owner.mavenGroup;
+    if (typeof group === 'number' && Number.isInteger(group) && group > 1) {
+      const ticks = owner.mavenGroupStartTicks;
+      stopped.push(...killLeftGroup(group, typeof ticks === 'number' ? ticks : undefined));
+    }
+    if (name.startsWith('mvnx-ws-'))
+      stopped.push(...killByEnvironment(STAGE_MARKER, (value) => value.includes(`${path.sep}${name}${path.sep}`)));
     await rm(folder, { recursive: true, force: true, maxRetries: 3 });
     folders.push(folder);
     pids.push(owner.pid);
   }
-  return { folders, pids };
+  return { folders, pids, stopped };
 }
 
 /** Both of the above; never throws (cleaning up after another run must not fail this one). */
 export async function cleanUpKilledRuns(runsFolder: string, tmp = os.tmpdir()): Promise<KilledRunsCleanup> {
-  const empty = { folders: [] as string[], runs: [] as string[], pids: [] as number[] };
+  const empty = { folders: [] as string[], runs: [] as string[], pids: [] as number[], stopped: [] as number[] };
   const [temp, runs] = await Promise.all([
     removeKilledRunFolders(tmp).catch(() => empty),
     recordKilledRuns(runsFolder).catch(() => empty),
@@ -139,15 +179,20 @@ export async function cleanUpKilledRuns(runsFolder: string, tmp = os.tmpdir()): 
   return {
     removedFolders: temp.folders,
     recordedRuns: runs.runs,
+    stoppedProcesses: temp.stopped,
     pids: [...new Set([...temp.pids, ...runs.pids])].sort((a, b) => a - b),
   };
 }
 
 /** The one line the console gets, or undefined when nothing was found. */
 export function killedRunsLine(cleanup: KilledRunsCleanup, tmp = os.tmpdir()): string | undefined {
-  const { removedFolders, recordedRuns, pids } = cleanup;
+  const { removedFolders, recordedRuns, pids, stoppedProcesses } = cleanup;
   if (removedFolders.length === 0 && recordedRuns.length === 0) return undefined;
   const parts: string[] = [];
+  if (stoppedProcesses.length > 0)
+    parts.push(
+      `stopped ${stoppedProcesses.length} process${stoppedProcesses.length === 1 ? '' : 'es'} of its builds still running`,
+    );
   if (removedFolders.length > 0)
     parts.push(`removed ${removedFolders.length} folder${removedFolders.length === 1 ? '' : 's'} it left in ${tmp}`);
   if (recordedRuns.length > 0)

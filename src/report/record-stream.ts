@@ -10,6 +10,7 @@
  */
 import { closeSync, openSync, readdirSync, readFileSync, readSync } from 'node:fs';
 import path from 'node:path';
+import { killedRunRecordSync } from './killed-runs.js';
 import { InvalidRunRecordError } from './run-record-schema.js';
 import type { RunRecord } from './run-record.js';
 
@@ -65,7 +66,13 @@ export function readRunsFolder(
     // A plain concatenation: path.join's normalising showed in the profile, once per record of the fleet.
     const file = `${folder}${path.sep}${name}${path.sep}run.json`;
     const text = readRecordText(file);
-    if (text === undefined) continue;
+    if (text === undefined) {
+      // A run killed before it wrote its record is listed as such (killed-runs.ts); a folder still being made
+      // (`<id>.<pid>.tmp`) or a run still going is not a record.
+      const killed = name.endsWith('.tmp') ? undefined : killedRunRecordSync(`${folder}${path.sep}${name}`);
+      if (killed) visit(killed, name);
+      continue;
+    }
     let record: RunRecord;
     try {
       record = parse(text, file);

@@ -6,6 +6,7 @@ import { errnoPhrase } from '../shared/errors.js';
 import { InvalidRunRecordError, parseRunRecord } from './run-record-schema.js';
 import type { RunRecord } from './run-record-types.js';
 import { markOwner, OWNER_FILE } from '../maven/owner-marker.js';
+import { pauseForKillTest, type KillWindow } from '../maven/kill-window-pause.js';
 import { runJsonOrKilled, type RunStartFacts } from './killed-runs.js';
 
 // The loop's vocabulary lives in the shared leaf; named here too for readers of the record's types.
@@ -42,9 +43,10 @@ export function newRunId(now: Date = new Date()): string {
   return `${stamp}-${randomBytes(3).toString('hex')}`;
 }
 
-async function writeAtomically(file: string, content: string | Uint8Array): Promise<void> {
+async function writeAtomically(file: string, content: string | Uint8Array, window?: KillWindow): Promise<void> {
   const temp = `${file}.${process.pid}.tmp`;
   await writeFile(temp, content);
+  if (window) pauseForKillTest(window);
   await rename(temp, file);
 }
 
@@ -136,13 +138,18 @@ export class RunRecorder {
   /** Writes the record redacted, and returns what was written (for the console, --mvnx-json and reporters). */
   async writeRecord(record: RunRecord): Promise<RunRecord> {
     const written = this.redaction.redactDeep(record);
-    await this.keep(() => writeAtomically(path.join(this.dir, 'run.json'), `${JSON.stringify(written, null, 2)}\n`));
+    const json = `${JSON.stringify(written, null, 2)}\n`;
+    await this.keep(() => writeAtomically(path.join(this.dir, 'run.json'), json, 'run-record-rename'));
+    // A kill between these two leaves a whole record beside a stale marker: the next run removes the marker.
+    pauseForKillTest('run-record-owner');
     await this.keep(() => rm(path.join(this.dir, OWNER_FILE), { force: true }));
     // `latest` names the newest FINISHED run, once: a run that started earlier and finishes later still becomes
     // latest, but a later rewrite of this record (a publication) does not take `latest` back from a newer run.
     if (!this.announced) {
       this.announced = true;
-      await this.keep(() => writeAtomically(path.join(runsDir(this.projectRoot), 'latest'), `${this.runId}\n`));
+      await this.keep(() =>
+        writeAtomically(path.join(runsDir(this.projectRoot), 'latest'), `${this.runId}\n`, 'latest-rename'),
+      );
     }
     return written;
   }

@@ -7,7 +7,7 @@
 import { execa } from 'execa';
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
-import { killByEnvironmentMarker } from '../maven/process-tree.js';
+import { killByEnvironmentMarker, STAGE_MARKER } from '../maven/process-tree.js';
 import type { MavenRunResult, RunMavenOptions } from '../maven/types.js';
 import { bwrapArgs } from './bwrap.js';
 import { buildFootprint } from './build-footprint.js';
@@ -38,16 +38,14 @@ export interface Launch {
   after(run: MavenRunResult): Promise<void>;
 }
 
-/** Set in an unsandboxed stage's environment, so that a process that left the group is still found. */
-export const STAGE_MARKER = 'MVNX_VERIFY_STAGE';
-
 export async function prepareLaunch(input: LaunchInput): Promise<Launch> {
   requireSandbox(input.sandbox);
   const { env: allowed } = buildEnvironment(input.env, input.pass);
   const { sandbox } = input;
 
   if (sandbox.kind === 'none') {
-    const marker = randomBytes(8).toString('hex');
+    // The workspace folder first: a later run that removes the workspace of a killed mvnx kills its builds by it.
+    const marker = `${input.workspaceRoot}#${randomBytes(8).toString('hex')}`;
     return {
       wrap: (file, args) => [file, args],
       env: { ...allowed, [STAGE_MARKER]: marker },

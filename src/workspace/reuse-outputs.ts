@@ -18,7 +18,8 @@ import { constants as fsConstants } from 'node:fs';
 import { copyFile, lstat, mkdir, mkdtemp, readdir, readFile, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { markOwner } from '../maven/owner-marker.js';
+import { markOwner, ownedPrefix } from '../maven/owner-marker.js';
+import { pauseForKillTest } from '../maven/kill-window-pause.js';
 import { registerCleanup } from './cleanup.js';
 import { takeAsLeft, type OutputFile } from './reuse-as-left.js';
 
@@ -63,8 +64,9 @@ export const UNTAKEN_OUTPUTS = new Set(['surefire-reports', 'failsafe-reports'])
 export async function takeOutputs(
   input: Omit<SnapshotInput, 'into'> & { baseDir?: string },
 ): Promise<{ snapshot: OutputSnapshot; dispose(): Promise<void> }> {
-  const container = await mkdtemp(path.join(path.resolve(input.baseDir ?? os.tmpdir()), 'mvnx-outputs-'));
+  const container = await mkdtemp(path.join(path.resolve(input.baseDir ?? os.tmpdir()), ownedPrefix('mvnx-outputs-')));
   const unregister = registerCleanup(container);
+  pauseForKillTest('outputs-marker');
   await markOwner(container);
   const dispose = async () => {
     await rm(container, { recursive: true, force: true, maxRetries: 3 });

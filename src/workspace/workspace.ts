@@ -16,14 +16,15 @@
  * build outputs of an `OutputSnapshot` (reuse-outputs.ts) are laid into the copy, so the
  * build does not redo what the user's build already did.
  *
- * Layout: `<tmp>/mvnx-ws-<random>/project` is the copy; `.../logs` holds verification
+ * Layout: `<tmp>/mvnx-ws-<pid>-n<pid namespace>-<random>/project` is the copy; `.../logs` holds verification
  * logs, kept until `dispose()` so the caller can diagnose a new failure from them.
  */
 import { chmod, lstat, mkdir, mkdtemp, readdir, readlink, realpath, rm, stat, symlink } from 'node:fs/promises';
 import type { BigIntStats, Dirent } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { markOwner } from '../maven/owner-marker.js';
+import { markOwner, ownedPrefix } from '../maven/owner-marker.js';
+import { pauseForKillTest } from '../maven/kill-window-pause.js';
 import { registerCleanup } from './cleanup.js';
 import { copyPreserving, rebaseStatusLists, type OutputSnapshot } from './reuse-outputs.js';
 
@@ -84,8 +85,10 @@ export async function createWorkspace(projectRoot: string, options: WorkspaceOpt
     throw new WorkspaceError(`the build outputs were taken from ${outputs.source}, not from ${source}`);
 
   await mkdir(baseDir, { recursive: true });
-  const container = await mkdtemp(path.join(baseDir, 'mvnx-ws-'));
+  // The name carries this pid, so that a kill before the marker is written still leaves it attributable.
+  const container = await mkdtemp(path.join(baseDir, ownedPrefix('mvnx-ws-')));
   const unregister = registerCleanup(container);
+  pauseForKillTest('workspace-marker');
   // Beside the copy, not in it: the next run removes the container by this marker if this one is killed.
   await markOwner(container);
   const root = path.join(container, 'project');

@@ -3,8 +3,8 @@
  * job after its grace period) at a stage boundary of a real run: real Maven on a small
  * fixture, the verification sandbox (bubblewrap where present), a loopback Ollama server.
  * Sampled boundaries, to keep the run time small: diagnosis, the flaky re-check, the model
- * wait and verification (record writing is the unit test's: a half-written
- * `run.json.<pid>.tmp`, test/unit/killed-runs.test.ts). After each:
+ * wait and verification (record writing, and the windows between making a temp folder and
+ * marking it, are test/integration/kill-windows.test.ts's: a test hook pauses mvnx there). After each:
  *
  *   - the user's tree is byte for byte what it was;
  *   - the killed run left its folders (it could not remove them) and no JVM of its workspace;

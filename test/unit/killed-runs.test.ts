@@ -7,7 +7,14 @@ import { execa } from 'execa';
 import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { OWNER_FILE, ownerIsGone, processStartTicks, thisProcess } from '../../src/maven/owner-marker.js';
+import {
+  OWNER_FILE,
+  ownedPrefix,
+  ownerFromName,
+  ownerIsGone,
+  processStartTicks,
+  thisProcess,
+} from '../../src/maven/owner-marker.js';
 import { cleanUpKilledRuns, killedRunsLine } from '../../src/report/killed-runs.js';
 import { mayHaveKilledRuns } from '../../src/report/killed-runs-probe.js';
 import { listRunRecordsIn } from '../../src/report/run-record.js';
@@ -140,5 +147,57 @@ describe('mayHaveKilledRuns (the passing build loads killed-runs.js only when it
     await rm(going, { recursive: true });
     await writeFile(path.join(runs, `latest.${await deadPid()}.tmp`), 'x');
     expect(await mayHaveKilledRuns(runs, tmp)).toBe(true);
+  });
+});
+
+describe('folders named with their maker (a kill before the marker is written)', () => {
+  it('reads the pid and PID namespace back from the name; other names carry none', () => {
+    const prefix = ownedPrefix('mvnx-ws-');
+    expect(prefix).toMatch(new RegExp(`^mvnx-ws-${process.pid}-n\\d+-$`));
+    const owner = ownerFromName(`${prefix}Ab12Cd`);
+    expect(owner).toEqual({ pid: process.pid, createdAt: '', pidNamespace: thisProcess().pidNamespace });
+    expect(ownerIsGone(owner!)).toBe(false);
+    expect(ownerFromName('mvnx-log-123-4abcde')).toEqual({ pid: 123, createdAt: '' });
+    for (const name of ['mvnx-ws-unmarked', 'mvnx-ws-123456', 'mvnx-log-not-created', 'mvnx-built-1-x', 'mvnx-ws-0-x'])
+      expect(ownerFromName(name), name).toBeUndefined();
+  });
+
+  it('removes an unmarked folder of a dead pid; keeps one of a live pid or of another PID namespace', async () => {
+    const tmp = await tempDir('mvnx-named-tmp-');
+    const pid = await deadPid();
+    const namespace = /\d+/.exec(thisProcess().pidNamespace!)![0];
+    await mkdir(path.join(tmp, `mvnx-ws-${pid}-n${namespace}-Ab12Cd`));
+    await mkdir(path.join(tmp, `mvnx-outputs-${pid}-Zz9Yy8`));
+    // A half-written marker (killed while writing it) reads as none: the name decides.
+    await mkdir(path.join(tmp, `mvnx-log-${pid}-n${namespace}-Qq1Ww2`));
+    await writeFile(path.join(tmp, `mvnx-log-${pid}-n${namespace}-Qq1Ww2`, OWNER_FILE), '{"pid": ');
+    await mkdir(path.join(tmp, `mvnx-ws-${process.pid}-n${namespace}-Live01`));
+    await mkdir(path.join(tmp, `mvnx-ws-${pid}-n1-Other1`));
+    expect(await mayHaveKilledRuns(path.join(tmp, 'no-runs'), tmp)).toBe(true);
+
+    const cleanup = await cleanUpKilledRuns(path.join(tmp, 'no-runs'), tmp);
+
+    expect(cleanup.removedFolders).toHaveLength(3);
+    expect(cleanup.pids).toEqual([pid]);
+    const kept = [`mvnx-ws-${pid}-n1-Other1`, `mvnx-ws-${process.pid}-n${namespace}-Live01`];
+    expect((await readdir(tmp)).sort()).toEqual(kept.sort());
+  });
+
+  it('removes the stale marker of a run killed after its record was renamed into place, and no record is made', async () => {
+    const runs = await tempDir('mvnx-stale-runs-');
+    const pid = await deadPid();
+    const folder = await folderOwnedBy(runs, '20261205-100000Z-aaaaaa', { pid, createdAt: '' });
+    await writeFile(path.join(folder, 'run.json'), '{"whole": true}\n');
+    await folderOwnedBy(runs, '20261205-110000Z-bbbbbb', thisProcess());
+    await writeFile(path.join(runs, '20261205-110000Z-bbbbbb', 'run.json'), '{"going": true}\n');
+    expect(await mayHaveKilledRuns(runs, path.join(runs, 'no-tmp'))).toBe(true);
+
+    const cleanup = await cleanUpKilledRuns(runs, path.join(runs, 'no-tmp'));
+
+    expect(cleanup.recordedRuns).toEqual([]);
+    expect((await readdir(folder)).sort()).toEqual(['run.json', 'some-file.txt']);
+    expect(await readFile(path.join(folder, 'run.json'), 'utf8')).toBe('{"whole": true}\n');
+    // A live run's marker stays.
+    expect(await readdir(path.join(runs, '20261205-110000Z-bbbbbb'))).toContain(OWNER_FILE);
   });
 });
