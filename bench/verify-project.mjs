@@ -1,4 +1,5 @@
-// `npm run bench:verify -- --project DIR [--kinds k1,k2] [--rounds N] [--cli PATH] [--out FILE] [--config "yaml line"]`:
+// `npm run bench:verify -- --project DIR [--kinds k1,k2] [--rounds N] [--cli PATH] [--out FILE] [--config "yaml line"]
+// [--model-cost prompt=60,output=8,load=6]`:
 // what repairing a one-line bug costs on a real project, per bug and per stage, as ratios to a
 // plain clean `mvn -o -q verify` of the same project measured in the same round, interleaved.
 //
@@ -14,6 +15,8 @@
 //   4. a second plain clean build of a fresh copy: the round's baseline is the mean of the two.
 // Per stage: the flaky re-check, building the prompt, each verification stage, and mvnx's own time
 // from the end of the user's failed build to the verdict (the record's totalMs).
+// --model-cost: the scripted server charges each call as llama.cpp's prompt cache does (src/bench/model-cost.ts), and
+// a second table gives per mvnx run the prompt tokens sent and evaluated, output tokens, model s, Maven s and total.
 import { execa } from 'execa';
 import { cp, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -21,6 +24,8 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { parseRunRecordFromStdout } from '../dist/bench/harness.js';
+import { parseModelCost, summariseCharges } from '../dist/bench/model-cost.js';
+import { formatModelCostTable } from '../dist/bench/model-cost-table.js';
 import { findProjectBugs, BUG_KINDS } from '../dist/bench/project-bugs.js';
 import { startScriptedOllama } from '../dist/bench/scripted-ollama.js';
 
@@ -51,6 +56,7 @@ export function parseProjectArgs(argv) {
     out: undefined,
     config: [],
     behaviourCost: false,
+    modelCost: undefined,
   };
   for (let i = 0; i < argv.length; i += 1) {
     const [flag, inline] = argv[i].split(/=(.*)/s, 2);
@@ -62,9 +68,10 @@ export function parseProjectArgs(argv) {
     else if (flag === '--out') options.out = path.resolve(value());
     else if (flag === '--config') options.config.push(value());
     else if (flag === '--behaviour-check-cost') options.behaviourCost = true;
+    else if (flag === '--model-cost') options.modelCost = parseModelCost(value() ?? '');
     else
       throw new Error(
-        `unknown argument ${argv[i]} (use --project DIR, --kinds ${BUG_KINDS.join(',')}, --rounds N, --cli PATH, --out FILE, --config "yaml line", --behaviour-check-cost)`,
+        `unknown argument ${argv[i]} (use --project DIR, --kinds ${BUG_KINDS.join(',')}, --rounds N, --cli PATH, --out FILE, --config "yaml line", --behaviour-check-cost, --model-cost prompt=60,output=8,load=6)`,
       );
   }
   if (!options.project) throw new Error('--project DIR is required');
@@ -127,7 +134,7 @@ async function plainVerify(root, label, again = true) {
 /** One mvnx run on the bug; what its record says, per stage. */
 async function mvnxRun(root, bug, replies, options) {
   await writeFile(path.join(root, bug.file), bug.broken);
-  const server = await startScriptedOllama(replies);
+  const server = await startScriptedOllama(replies, options.modelCost ? { cost: options.modelCost } : {});
   try {
     const args = [options.cli, '-o', '-B', '-q', 'verify', '--mvnx-json', `--mvnx-host=${server.url}`];
     const { value: result, ms } = await timed(() =>
@@ -140,6 +147,8 @@ async function mvnxRun(root, bug, replies, options) {
     const cost = (a) => (a?.timings ? (a.timings.applyMs ?? 0) + (a.timings.verifyMs ?? 0) : null);
     return {
       caught: true,
+      status: record?.status,
+      ...(options.modelCost ? { modelCost: summariseCharges(server.charges(), options.modelCost, ms / 1000) } : {}),
       wallMs: ms,
       stopReason: record?.stopReason ?? `no record (exit ${result.exitCode})`,
       ownMs: record?.timings?.totalMs ?? null,
@@ -296,6 +305,16 @@ export async function runProjectBench(argv) {
         : []),
     ]);
   }
+  // Under --model-cost, each mvnx run as `mvnx bench --model-cost` tables it: the right fix first, then the wrong reply
+  // followed by the fix.
+  const costRuns = rows.flatMap((row) =>
+    [
+      [row.label, row.fix],
+      [`${row.label}, ${row.rejectKind} first`, row.reject],
+    ].flatMap(([label, run]) =>
+      run?.modelCost ? [{ name: label, samples: [{ status: run.status, modelCost: run.modelCost }] }] : [],
+    ),
+  );
   const mavenVersion = ((await execa('mvn', ['-v', '-B'], { reject: false })).stdout.split('\n')[0] ?? '').replace(
     /\x1b\[[0-9;]*m/g,
     '',
@@ -303,7 +322,7 @@ export async function runProjectBench(argv) {
   const output = [
     `# Verification on a real project: ${name}`,
     '',
-    `\`npm run bench:verify -- --project ${name}${options.config.map((c) => ` --config "${c}"`).join('')}\` on ${new Date().toISOString().slice(0, 16)}Z, ${options.rounds} round(s); ${mavenVersion}, node ${process.version}, ${os.cpus().length} cores (shared), load ${os
+    `\`npm run bench:verify -- --project ${name}${options.config.map((c) => ` --config "${c}"`).join('')}${options.modelCost ? ` --model-cost prompt=${options.modelCost.prompt},output=${options.modelCost.output},load=${options.modelCost.load}` : ''}\` on ${new Date().toISOString().slice(0, 16)}Z, ${options.rounds} round(s); ${mavenVersion}, node ${process.version}, ${os.cpus().length} cores (shared), load ${os
       .loadavg()
       .map((l) => l.toFixed(1))
       .join(' ')} at the end.`,
@@ -316,6 +335,14 @@ export async function runProjectBench(argv) {
     "- **verified** / **rejected candidate**: attempt 1's apply (workspace reset and write) plus its verification stages.",
     '- Timings come from a shared 2-core machine where other builds run at the same time.',
     '',
+    ...(options.modelCost
+      ? [
+          `## Model cost (--model-cost prompt=${options.modelCost.prompt},output=${options.modelCost.output},load=${options.modelCost.load})`,
+          '',
+          formatModelCostTable(costRuns, options.modelCost),
+          '',
+        ]
+      : []),
   ].join('\n');
   await writeFile(options.out, output);
   process.stdout.write(output);

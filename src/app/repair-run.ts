@@ -111,6 +111,9 @@ export async function repairFailedBuild(input: RepairInput): Promise<{ exitCode:
   }
 
   record.loopFinished(loop, session?.traffic);
+  // Disposed, the session has awaited the never-reached modules' run: its result is settled (undefined if interrupted).
+  const neverReached = await session?.verification.beforeCandidate?.result;
+  if (neverReached) record.neverReachedRan(neverReached.run);
   if (loop.stopReason === 'interrupted') return { exitCode: 128 + (osConstants.signals[stoppedBy ?? 'SIGINT'] ?? 2) };
   if (!loop.fix) return { exitCode: context.result.exitCode };
 

@@ -125,6 +125,7 @@ export async function startRepairSession(input: {
     redactor: input.redactor,
     note: (line) => progress.note(line),
     promptSent: (tokens, lastRate) => progress.promptSent(tokens, lastRate),
+    promptAnswered: () => progress.promptAnswered?.(),
     runRemainingMs: () => started + budgetFor(input.diagnosis, 0).maxWallSeconds * 1000 - Date.now(),
   });
   // The policy attempts a repair: the model loads now (seconds, from disk), beside the workspace, the quick-fixes

@@ -128,6 +128,12 @@ export class RunRecordBuilder {
     if (loop.stopReason === 'interrupted') this.record.status = 'unfixed';
   }
 
+  /** The modules the failed build never reached were built and tested on the unchanged code: when, and how long. */
+  neverReachedRan(run: { startedAt: Date; durationMs: number }): void {
+    this.record.neverReachedStartedAt = run.startedAt.toISOString();
+    this.record.timings.neverReachedMs = run.durationMs;
+  }
+
   fixVerified(fix: ChangeSet): void {
     this.record.status = 'fixed';
     this.record.fixBase = fixBaseOf(fix);

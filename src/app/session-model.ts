@@ -22,8 +22,10 @@ export function wireModel(input: {
   note: (line: string) => void;
   /** What is left of the run's wall-time budget, in milliseconds. */
   runRemainingMs: () => number;
-  /** A streamed request went out: the tokens the server reads first, and its prompt rate as last measured. */
+  /** A request went out: the tokens the server reads first, and its prompt rate as last measured. */
   promptSent?: (tokens: number, lastRate: number | undefined) => void;
+  /** A request nobody streamed (the agent's) was answered: nothing replaces the prompt's line but this. */
+  promptAnswered?: () => void;
 }) {
   const settings = modelSettings(input.config, input.env);
   const traffic = new ModelTraffic(input.note);
@@ -35,25 +37,33 @@ export function wireModel(input: {
     }),
     input.redactor,
   );
-  return { settings, traffic, provider: input.promptSent ? saysPrompt(provider, traffic, input.promptSent) : provider };
+  return {
+    settings,
+    traffic,
+    provider: input.promptSent ? saysPrompt(provider, traffic, input.promptSent, input.promptAnswered) : provider,
+  };
 }
 
 /**
- * The provider, telling `promptSent` of each streamed request before it goes out: how many tokens the server reads
- * (what is new since the run's previous request, the rest being in its prompt cache) and the prompt rate the
- * newest request measured. A request nobody streams (the agent's) has no live line to tell.
+ * The provider, telling `promptSent` of each request before it goes out: how many tokens the server reads (what is new
+ * since the run's previous request, the rest being in its prompt cache) and the prompt rate the newest request
+ * measured. The native tool definitions count too: they travel with every request (the same each time, so read once).
+ * A streamed answer's first token replaces the prompt's line; an answer nobody streams (the agent's) says
+ * `promptAnswered` when it is in.
  */
 function saysPrompt(
   provider: ModelProvider,
   traffic: ModelTraffic,
   promptSent: (tokens: number, lastRate: number | undefined) => void,
+  promptAnswered: (() => void) | undefined,
 ): ModelProvider {
   let previous: string | undefined;
   const chat: ModelProvider['chat'] = (request) => {
-    const text = promptText(request.messages);
-    if (request.onToken) promptSent(tokensToEvaluate(previous, text), lastPromptRate(traffic.requests));
+    const text = `${request.tools ? JSON.stringify(request.tools) : ''}${promptText(request.messages)}`;
+    promptSent(tokensToEvaluate(previous, text), lastPromptRate(traffic.requests));
     previous = text;
-    return provider.chat(request);
+    const answer = provider.chat(request);
+    return request.onToken || !promptAnswered ? answer : answer.finally(promptAnswered);
   };
   // Every other method called on the provider itself: its state (the largest window sent) stays one.
   return {

@@ -25,6 +25,8 @@ export interface Progress {
    * wait of PLAIN_PROMPT_LINE_SECONDS or more.
    */
   promptSent(tokens: number, lastRate: number | undefined): void;
+  /** An answer nobody streamed is in: a TTY's live line goes back to the step's title. */
+  promptAnswered?(): void;
   /** A line worth keeping: the outcome of an attempt. */
   note(line: string): void;
 }
@@ -36,6 +38,7 @@ export function redactingProgress(inner: Progress, redact: (text: string) => str
     step: (title) => inner.step(redact(title)),
     tokens: (text) => inner.tokens(redact(text)),
     promptSent: (tokens, lastRate) => inner.promptSent(tokens, lastRate),
+    promptAnswered: () => inner.promptAnswered?.(),
     note: (line) => inner.note(redact(line)),
   };
 }
@@ -149,6 +152,10 @@ class ListrProgress implements Progress {
     this.tail = '';
     this.meter = new TokenMeter();
     if (this.task) this.task.title = `${this.stepTitle}: ${promptWaitLine(tokens, lastRate)}`;
+  }
+
+  promptAnswered(): void {
+    if (this.task) this.task.title = this.stepTitle;
   }
 
   note(line: string): void {

@@ -56,6 +56,11 @@ export interface RunRecord {
   sandbox?: { kind: string; isolated: boolean; reason?: string };
   /** When the flaky check's re-run of the failing tests began (it took `timings.recheckMs`). */
   recheckStartedAt?: string;
+  /**
+   * When the build of the modules the failed build never reached began (on the unchanged code, beside the re-check and
+   * the model; it took `timings.neverReachedMs`). Absent when there were none, or the run was interrupted.
+   */
+  neverReachedStartedAt?: string;
   /** stopReason flaky: the failing tests that passed when re-run on the unchanged code. */
   flakyTests?: string[];
   /** The command was re-run in place after an auto apply: its exit code. */
@@ -64,7 +69,7 @@ export interface RunRecord {
   /**
    * totalMs: mvnx's own time, from the end of the user's build to the record (loading the repair stage included);
    * recheckMs: the flaky check's re-run of the failing tests, when there was one; promptMs: building the prompts (not
-   * in modelMs).
+   * in modelMs); neverReachedMs: building and testing the modules the failed build never reached (beside the rest).
    */
   timings: {
     totalMs: number;
@@ -73,6 +78,7 @@ export interface RunRecord {
     applyMs: number;
     verifyMs: number;
     recheckMs?: number;
+    neverReachedMs?: number;
     diagnoseMs?: number;
   };
   // Rollout loop (docs/rollout.md): where the run happened and what became of its fix.

@@ -135,12 +135,17 @@ async function expectToolboxRun(root: string, replies: ScriptedReply[], mode: 'n
   return run;
 }
 
-/** Per request, the tools its last message says are usable now (the opening message for the first request). */
+/**
+ * Per request, the tools usable now: the last list the conversation names (an answer names them only when they change
+ * and says "the same tools" otherwise; the opening message names them first).
+ */
 function usableNow(requests: { body: unknown }[]): string[][] {
   return requests.map((request) => {
     const messages = (request.body as { messages: { content: string }[] }).messages;
-    const text = messages.length === 2 ? messages[1]!.content : messages.at(-1)!.content;
-    return /Tools you can use now: (.*?)\.(?: |$)/m.exec(text)?.[1]?.split(', ') ?? [];
+    const lists = messages.flatMap((message) =>
+      [...message.content.matchAll(/Tools you can use now: (.*?)\.(?: |$)/gm)].map((match) => match[1]!.split(', ')),
+    );
+    return lists.at(-1) ?? [];
   });
 }
 

@@ -42,4 +42,36 @@ describe('progress on a terminal', () => {
       await rm(file, { force: true });
     }
   }, 60_000);
+
+  it("an answer nobody streamed (the agent's): the prompt's line, then the step's own title once the answer is in", async () => {
+    const program = [
+      `const { createProgress } = await import(${JSON.stringify(progressModule)});`,
+      'const progress = createProgress({ interactive: true });',
+      "await progress.run('repairing', async () => {",
+      "  progress.step('attempt 1 (agent): asking the model');",
+      '  progress.promptSent(2400, 60);',
+      '  await new Promise((resolve) => setTimeout(resolve, 500));',
+      '  progress.promptAnswered();',
+      '  await new Promise((resolve) => setTimeout(resolve, 500));',
+      '});',
+    ].join('\n');
+    const file = fileURLToPath(new URL('../../dist/progress-pty-agent-probe.mjs', import.meta.url));
+    const { writeFile, rm } = await import('node:fs/promises');
+    await writeFile(file, program);
+    try {
+      const run = await execa('script', ['-qec', `stty cols 200 rows 40; node ${file}`, '/dev/null'], {
+        reject: false,
+        env: { TERM: 'xterm' },
+      });
+      expect(run.exitCode, run.stdout).toBe(0);
+      const waitLine = 'attempt 1 (agent): asking the model: reading the prompt: ~2,400 tokens, about 40 s';
+      expect(run.stdout).toContain(waitLine);
+      // After the wait line's last frame, the step's title alone (no ': reading the prompt').
+      const after = run.stdout.slice(run.stdout.lastIndexOf(waitLine) + waitLine.length);
+      expect(after).toMatch(/attempt 1 \(agent\): asking the model(?!:)/);
+      expect(after).not.toContain('reading the prompt');
+    } finally {
+      await rm(file, { force: true });
+    }
+  }, 60_000);
 });

@@ -444,7 +444,11 @@ describe('a required argument still missing gets the exact form that works', () 
       `extract_method needs "method" (method or constructor name, e.g. add). extract_method takes "file", "method", where "file" may also be a class (OrderService, com.acme.OrderService) or a member (OrderService#total); for example {"tool":"extract_method","args":{"file":"${DISCOUNTS}","method":"add"}}`,
     );
     expect((await coerce(getClassesAndMethods, {})).answer).toContain(
-      'get_classes_and_methods needs "file" (project-relative path, e.g. src/main/java/com/acme/App.java). get_classes_and_methods takes "file", where "file" may also be a class',
+      'get_classes_and_methods needs "file" (project-relative path). get_classes_and_methods takes "file", where "file" may also be a class',
+    );
+    // The tool's short description leaves the example path to the form, where it stands in for the missing file.
+    expect((await coerce(getClassesAndMethods, {})).answer).toContain(
+      'for example {"tool":"get_classes_and_methods","args":{"file":"src/main/java/com/acme/App.java"}}',
     );
     expect((await coerce(searchCodeBase, { glob: '**/*.java' })).answer).toContain(
       'for example {"tool":"search_code_base","args":{"pattern":"calculateTotal or price * percent","glob":"**/*.java"}}',

@@ -86,7 +86,7 @@ describe('buildAgentTurn', () => {
     );
     expect(messages[2]!.content).toBe('{"tool":"read_range","args":{"file":"A.java","start":1}}');
     expect(messages[3]!.content).toBe(
-      `Result of read_range:\n${'A'.repeat(4000)}\n\nState: understand the failure. Tools you can use now: read_range. 9 tool calls left. Answer with one JSON tool call.`,
+      `Result of read_range:\n${'A'.repeat(4000)}\n\nState: understand the failure, the same tools. 9 tool calls left. Answer with one JSON tool call.`,
     );
     // What the model wrote goes back as it wrote it.
     expect(messages[4]!.content).toBe(INPUT.exchanges[1]!.said);
@@ -95,6 +95,38 @@ describe('buildAgentTurn', () => {
     );
     // The newest answer has no standing yet: the session adds it when it asks the next turn.
     expect(messages[7]!.content).toBe(`Result of read_range:\n${'C'.repeat(2000)}`);
+  });
+
+  it('names the tools usable now only when they change: an unchanged list is not sent again at the end of each answer', () => {
+    const standing = (tools: string[], stepsLeft: number, state: 'collect' | 'fix' = 'collect') => ({
+      state,
+      tools,
+      stepsLeft,
+    });
+    const exchange = (after: ReturnType<typeof standing>) => ({
+      tool: 'read_range',
+      args: { file: 'A.java', start: 1 },
+      result: 'x',
+      after,
+    });
+    const { messages } = buildAgentTurn({
+      ...INPUT,
+      exchanges: [
+        exchange(standing(['read_range', 'write_fix'], 9)),
+        exchange(standing(['read_range', 'write_fix'], 8)),
+        exchange(standing(['read_range', 'write_fix'], 7, 'fix')),
+        exchange(standing(['read_range', 'write_fix', 'give_up'], 6, 'fix')),
+        exchange(standing(['read_range', 'write_fix', 'give_up'], 5, 'fix')),
+      ],
+    });
+    const ends = messages.filter((message) => message.content.startsWith('Result of')).map((m) => m.content);
+    expect(ends.map((text) => text.slice(text.indexOf('State:')))).toEqual([
+      'State: collect what the fix needs. Tools you can use now: read_range, write_fix. 9 tool calls left. Answer with one JSON tool call.',
+      'State: collect what the fix needs, the same tools. 8 tool calls left. Answer with one JSON tool call.',
+      'State: fix (your last fix did not pass). Tools you can use now: read_range, write_fix. 7 tool calls left. Answer with one JSON tool call.',
+      'State: fix (your last fix did not pass). Tools you can use now: read_range, write_fix, give_up. 6 tool calls left. Answer with one JSON tool call.',
+      'State: fix (your last fix did not pass), the same tools. 5 tool calls left. Answer with one JSON tool call.',
+    ]);
   });
 
   it('the turns before stay as they were: a new exchange only appends', () => {

@@ -135,7 +135,12 @@ export function buildAgentTurn(input: AgentTurnInput): AgentTurn {
   ];
   const exchanges = [...input.exchanges];
   let dropped = 0;
-  const assemble = (): ChatMessage[] => [...opening, ...exchanges.flatMap((exchange) => render(input, exchange))];
+  const assemble = (): ChatMessage[] => [
+    ...opening,
+    ...exchanges.flatMap((exchange, index) =>
+      render(input, exchange, index === 0 ? input.opening : exchanges[index - 1]!.after),
+    ),
+  ];
   const cost = (messages: ChatMessage[]) =>
     messages.reduce((sum, message) => sum + estimateTokens(message.content) + 8, 0) +
     (input.toolTokens ?? 0) +
@@ -194,14 +199,26 @@ function openingText(input: AgentTurnInput): string {
   return sections.join('\n\n');
 }
 
-function standingLine(standing: TurnStanding): string {
-  return `State: ${STATE_NAMES[standing.state]}. Tools you can use now: ${standing.tools.join(', ')}.`;
+/**
+ * Where the session stands. The tools usable now are listed when they differ from those of the standing before (the
+ * opening's, or the previous answer's): the conversation keeps every earlier list, so repeating an unchanged one at
+ * the end of each answer only adds tokens to evaluate.
+ */
+function standingLine(standing: TurnStanding, before?: TurnStanding): string {
+  const same =
+    before !== undefined &&
+    before.state === standing.state &&
+    before.tools.length === standing.tools.length &&
+    before.tools.every((tool, index) => standing.tools[index] === tool);
+  return same
+    ? `State: ${STATE_NAMES[standing.state]}, the same tools.`
+    : `State: ${STATE_NAMES[standing.state]}. Tools you can use now: ${standing.tools.join(', ')}.`;
 }
 
 /** One call as the model's own turn, and the answer to it ending with where the session stands. */
-function render(input: AgentTurnInput, exchange: AgentExchange): ChatMessage[] {
+function render(input: AgentTurnInput, exchange: AgentExchange, before: TurnStanding | undefined): ChatMessage[] {
   const after = exchange.after
-    ? `\n\n${standingLine(exchange.after)} ${exchange.after.stepsLeft} tool calls left.`
+    ? `\n\n${standingLine(exchange.after, before)} ${exchange.after.stepsLeft} tool calls left.`
     : '';
   if (input.mode === 'native') {
     const call: ToolCall = {

@@ -4,7 +4,7 @@ import type { MovingTool } from './support/state-tool.js';
 export const collectMoreInformation = {
   name: 'collect_more_information',
   states: ['fix'],
-  description: 'the fixes tried show that more is needed: back to reading code before the next write_fix',
+  description: 'read more code before the next write_fix',
   parameters: { reason: { type: 'string', description: 'what is missing', optional: true } },
   move(_args, memory) {
     memory.state = 'collect';

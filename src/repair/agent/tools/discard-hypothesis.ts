@@ -4,8 +4,8 @@ import { reasonOf, type MovingTool } from './support/state-tool.js';
 export const discardHypothesis = {
   name: 'discard_hypothesis',
   states: ['collect', 'fix'],
-  description: 'the hypothesis was wrong: back to understanding the failure',
-  parameters: { reason: { type: 'string', description: 'why it was wrong', optional: true } },
+  description: 'the hypothesis was wrong: back to understanding',
+  parameters: { reason: { type: 'string', description: 'why', optional: true } },
   move(args, memory) {
     const reason = reasonOf(args);
     memory.hypothesis = undefined;

@@ -4,8 +4,8 @@ import type { MovingTool } from './support/state-tool.js';
 export const expressHypothesis = {
   name: 'express_hypothesis',
   states: ['understand', 'collect'],
-  description: 'say in one sentence what causes the failure; moves on to collecting what the fix needs',
-  parameters: { hypothesis: { type: 'string', description: 'what causes the failure' } },
+  description: 'one sentence on what causes the failure; then collect what the fix needs',
+  parameters: { hypothesis: { type: 'string', description: 'the cause' } },
   move(args, memory) {
     const text = typeof args.hypothesis === 'string' ? args.hypothesis.trim() : '';
     if (text === '')

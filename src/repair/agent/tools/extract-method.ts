@@ -25,7 +25,7 @@ function methodName(tool: string, raw: unknown): string {
 
 export const extractMethod = defineTool(
   'extract_method',
-  'the full source of the methods or constructors with this name in a file (every overload), with line numbers',
+  'the numbered source of every method or constructor with this name in a file',
   { file: fileParameter, method: { type: 'string', description: 'method or constructor name, e.g. add' } },
   async (args, view) => {
     const file = projectPath('extract_method', args, 'file', view);

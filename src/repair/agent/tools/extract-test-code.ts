@@ -107,14 +107,14 @@ async function testFile(view: SourceView, className: string, method: string): Pr
 
 export const extractTestCode = defineTool(
   'extract_test_code',
-  'a failing test method with the fields and set-up methods of its class, the line where it failed marked >>; without arguments, the first failing test',
+  "a failing test method with its class's fields and set-up, the failing line marked >>",
   {
     test: {
       type: 'string',
-      description: 'the test as com.acme.FooTest#method (default: the first failing test)',
+      description: 'e.g. com.acme.FooTest#method; default: the first failing test',
       optional: true,
     },
-    file: { type: 'string', description: 'the test file, when the class name does not find it', optional: true },
+    file: { type: 'string', description: 'the test file, if the class is not found', optional: true },
   },
   async (args, view, context) => {
     const failing = failingTests(context.diagnostics);

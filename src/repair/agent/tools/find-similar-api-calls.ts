@@ -104,15 +104,15 @@ interface FoundCall {
 
 export const findSimilarApiCalls = defineTool(
   'find_similar_api_calls',
-  'how the project calls a method elsewhere (same name first, then similar names), one line each, and declared methods with a similar name: copy how the code base uses an API',
+  'how the project calls a method elsewhere (same name, then similar names) and methods declared with a similar name',
   {
-    call: { type: 'string', description: 'the method, or the call as written, e.g. discount.apply(total, 10)' },
+    call: { type: 'string', description: 'a method or a call as written, e.g. discount.apply(total, 10)' },
     file: {
       type: 'string',
-      description: 'the file of the call you are looking at, to leave it out (with "line")',
+      description: 'the file of your call, to leave it out (with line)',
       optional: true,
     },
-    line: { type: 'integer', description: 'the line of that call in "file"', optional: true },
+    line: { type: 'integer', description: 'the line of your call', optional: true },
   },
   async (args: Args, view) => {
     const raw = text('find_similar_api_calls', args, 'call', 'a method name or the call as written');

@@ -4,7 +4,7 @@ import { defineTool, fileParameter, fit, plural, projectPath, readJava, widthFor
 
 export const getClassesAndMethods = defineTool(
   'get_classes_and_methods',
-  'outline of a Java file: its classes, interfaces, enums, records, methods and constructors with their line numbers',
+  'outline of a Java file: its types, methods and constructors with line numbers',
   { file: fileParameter },
   async (args, view) => {
     const file = projectPath('get_classes_and_methods', args, 'file', view);

@@ -18,15 +18,11 @@ const DEFAULT_LINES = 60;
 
 export const readRange = defineTool(
   'read_range',
-  `lines start..end of a project file with their numbers (at most ${MAX_LINES} per call; end defaults to start+${DEFAULT_LINES - 1})`,
+  `numbered lines start..end of a project file (at most ${MAX_LINES}; end defaults to start+${DEFAULT_LINES - 1})`,
   {
     file: fileParameter,
-    start: { type: 'integer', description: 'first line to show, from 1' },
-    end: {
-      type: 'integer',
-      description: `last line to show (inclusive), default start+${DEFAULT_LINES - 1}`,
-      optional: true,
-    },
+    start: { type: 'integer', description: 'first line, from 1' },
+    end: { type: 'integer', description: 'last line, inclusive', optional: true },
   },
   async (args, view) => {
     const file = projectPath('read_range', args, 'file', view);

@@ -3,8 +3,7 @@ import type { AgentTool } from '../../../plugins/contracts.js';
 
 export const runTests: AgentTool = {
   name: 'run_tests',
-  description:
-    'build the code as it is now in a separate workspace (failing tests first) and say what still fails; takes a while',
+  description: 'build and test the code as it is now in a copy: what still fails (slow)',
   parameters: {},
   states: ['collect', 'fix'],
   run: async (_args, context) => context.runTests(),

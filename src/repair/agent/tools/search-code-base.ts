@@ -20,13 +20,12 @@ interface Hit {
 
 export const searchCodeBase = defineTool(
   'search_code_base',
-  `find code by words: an identifier such as fastSortArray also finds lines with sortArray, fast, sort or array, best first (exact text, then most words); lists path:line: text, at most ${MAX_HITS} hits`,
+  `find code by words (fastSortArray also finds sortArray, fast, sort, array), best first; path:line: text, at most ${MAX_HITS}`,
   {
     pattern: { type: 'string', description: 'an identifier or a bit of code, e.g. calculateTotal or price * percent' },
     glob: {
       type: 'string',
-      description:
-        'which files, e.g. src/test/**/*.java; a glob without / matches file names anywhere; default **/*.java',
+      description: 'which files, default **/*.java; without / it matches file names anywhere',
       optional: true,
     },
   },

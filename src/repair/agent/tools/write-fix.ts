@@ -10,10 +10,10 @@ export const writeFix = {
   name: 'write_fix',
   states: ['collect', 'fix'],
   description:
-    'try one fix ("patch") or several different ones ("patches"), each built and tested in a copy of the project; the first that passes ends the work, the others are reported',
+    'try a fix (patch) or several (patches), each built and tested in a copy; the first that passes ends the work',
   parameters: {
     patch: { type: 'string', description: 'the fix in the edit format asked for', optional: true },
-    patches: { type: 'string[]', description: 'several different fixes, tried in order', optional: true },
+    patches: { type: 'string[]', description: 'different fixes, tried in order', optional: true },
   },
 } as const satisfies ToolDeclaration;
 

@@ -28,7 +28,7 @@ export type Args = Record<string, unknown>;
 
 export const fileParameter: ToolParameter = {
   type: 'string',
-  description: 'project-relative path, e.g. src/main/java/com/acme/App.java',
+  description: 'project-relative path',
 };
 
 /** A call the model got wrong: answered with ok: false and this message, never thrown past the tool. */
