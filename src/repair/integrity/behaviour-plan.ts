@@ -24,6 +24,17 @@ export interface BehaviourTarget {
   parameters: string[];
   /** `Dates.isLeapYear`, for the reason. */
   label: string;
+  /** The main file that declares it, and the offset in its patched text just inside the body's `{`. */
+  file: string;
+  entry: number;
+}
+
+/** The arguments a target was called with while the failing tests ran, by `targetKey`. */
+export type CapturedCalls = ReadonlyMap<string, readonly ConstantValue[][]>;
+
+/** `com.acme.Dates#isLeapYear(int)`: a target's name across two plans of the same fix. */
+export function targetKey(target: Pick<BehaviourTarget, 'className' | 'name' | 'types'>): string {
+  return `${target.className}#${target.name}(${target.types.join(',')})`;
 }
 
 export interface BehaviourCall {
@@ -74,9 +85,15 @@ const MAX_BASE_TUPLES = 16;
 export function behaviourPlan(input: {
   changes: readonly FileChange[];
   tests: readonly FailingTestSource[];
+  /** Arguments captured at the call while the failing tests ran: the inputs a test computes. */
+  captured?: CapturedCalls;
 }): BehaviourPlan {
   const oracles = testOracles(input.tests);
-  const failingInputs = new Set(oracles.flatMap((oracle) => [...oracle.inputs]));
+  const captured = input.captured ?? new Map<string, ConstantValue[][]>();
+  const failingInputs = new Set([
+    ...oracles.flatMap((oracle) => [...oracle.inputs]),
+    ...[...captured.values()].flat(2),
+  ]);
   const typeNames = new Set(oracles.flatMap((oracle) => [...oracle.typeNames]));
   const testTexts = input.tests.map((test) => test.text).join('\n');
   const passingInputs = new Set(input.tests.flatMap((test) => literalsIn(test.text)));
@@ -109,6 +126,7 @@ export function behaviourPlan(input: {
           plan.skipped.push(`${label}: more than ${MAX_TARGETS} changed methods`);
           continue;
         }
+        const body = method.body;
         const target =
           plan.targets.push({
             className: type.binaryName,
@@ -117,8 +135,13 @@ export function behaviourPlan(input: {
             types,
             parameters: method.parameters.map((parameter) => parameter.name),
             label,
+            file: change.path,
+            entry: body.range.start + body.text.indexOf('{') + 1,
           }) - 1;
-        for (const args of tuplesFor(types, failingInputs, passingInputs)) plan.calls.push({ target, args });
+        const seen = (captured.get(targetKey(plan.targets[target]!)) ?? []).filter(
+          (args) => args.length === types.length,
+        );
+        for (const args of tuplesFor(types, failingInputs, passingInputs, seen)) plan.calls.push({ target, args });
       }
     }
   }
@@ -129,14 +152,21 @@ function same(a: JavaMethod, b: JavaMethod): boolean {
   return a.text.replace(/\s+/g, ' ') === b.text.replace(/\s+/g, ' ');
 }
 
-/** The failing inputs' combinations, each varied one parameter at a time over its candidates; then the others'. */
+/**
+ * The failing inputs' combinations (those captured at the call first, as the test made
+ * them), each varied one parameter at a time over its candidates; then the others'.
+ */
 function tuplesFor(
   types: readonly string[],
   failing: ReadonlySet<ConstantValue>,
   passing: ReadonlySet<ConstantValue>,
+  captured: readonly ConstantValue[][],
 ): ConstantValue[][] {
   if (types.length === 0) return [[]];
-  const own = types.map((type) => fitting(type, failing));
+  const real = captured.filter((args) =>
+    args.every((value, index) => fitting(types[index]!, new Set([value])).length > 0),
+  );
+  const own = types.map((type, index) => unique([...real.map((args) => args[index]!), ...fitting(type, failing)]));
   const others = types.map((type) => fitting(type, passing));
   const candidates = types.map((type, index) =>
     unique([
@@ -147,7 +177,7 @@ function tuplesFor(
     ]),
   );
   const baseValues = types.map((type, index) => (own[index]!.length > 0 ? own[index]! : defaults(type).slice(0, 1)));
-  const bases = product(baseValues).slice(0, MAX_BASE_TUPLES);
+  const bases = [...real.map((args) => [...args]), ...product(baseValues)].slice(0, MAX_BASE_TUPLES);
   const out: ConstantValue[][] = [];
   const seen = new Set<string>();
   const add = (tuple: ConstantValue[]) => {
