@@ -11,7 +11,7 @@
  *
  * Main methods compiled with a call to `RepeatRun.record` at their start (call-capture.ts)
  * report the arguments they are called with while the tests run: the inputs a test
- * computes, as the behavioural probe writes them (`n:1900`, `s:text`, `c:x`, `b:true`, `null`).
+ * computes, as the behavioural probe writes them (`n:1900`, `s:text`, `c:x`, `b:true`, `e:FEBRUARY`, `null`).
  *
  * Spec file, tab-separated lines: `budget <ms>`, `test <class> <method or empty>`.
  * Output: `t <run 1|2> <class>#<method> <SUCCESSFUL|FAILED|ABORTED> <first failure line>` per
@@ -67,6 +67,7 @@ public final class RepeatRun {
         if (value instanceof String || value instanceof StringBuilder || value instanceof StringBuffer) return "s:" + value;
         if (value instanceof Character) return "c:" + value;
         if (value instanceof Boolean) return "b:" + value;
+        if (value instanceof Enum) return "e:" + ((Enum<?>) value).name();
         if (value instanceof Integer || value instanceof Long || value instanceof Short || value instanceof Byte
             || value instanceof Double || value instanceof Float) return "n:" + value;
         return null;

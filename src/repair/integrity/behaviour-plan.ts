@@ -8,7 +8,7 @@
  * varied one parameter at a time, so a difference is pinned to the parameter it comes
  * from. Pure and deterministic: the same fix and tests give the same calls.
  */
-import { allTypes, parseKept, type JavaMethod } from '../../java/index.js';
+import { allTypes, parseKept, type JavaSourceFile, type JavaMethod } from '../../java/index.js';
 import type { FileChange } from '../../patch/types.js';
 import { literalsIn, type ConstantValue } from './constant-value.js';
 import { isMainJava } from './oracle-inputs.js';
@@ -18,7 +18,7 @@ export interface BehaviourTarget {
   className: string;
   name: string;
   isStatic: boolean;
-  /** As the probe names them: `int`, `Integer`, `String`, ... */
+  /** As the probe names them: `int`, `Integer`, `String`, ..., `enum:com.acme.Month` */
   types: string[];
   /** Parameter names, for the reason. */
   parameters: string[];
@@ -116,8 +116,19 @@ export function behaviourPlan(input: {
         const reached = typeNames.has(type.name) || new RegExp(String.raw`\b${method.name}\s*\(`).test(testTexts);
         if (!reached) continue;
         const label = `${type.name}.${method.name}`;
-        const types = method.parameters.map((parameter) => parameter.type.replace(/^final\s+/, '').trim());
-        const unsupported = types.find((name) => !SUPPORTED.has(name));
+        const key = (types: string[]) => targetKey({ className: type.binaryName, name: method.name, types });
+        const written = method.parameters.map((parameter) => parameter.type.replace(/^final\s+/, '').trim());
+        const seenArgs = captured.get(key(written)) ?? [];
+        // An enum parameter: the constants the tests name (`Month.FEBRUARY`) or the failing test passed in.
+        const types = written.map((name, index) =>
+          !SUPPORTED.has(name) && enumConstants(name, testTexts, seenArgs, index).length > 0
+            ? `enum:${binaryNameOf(name, after.file)}`
+            : name,
+        );
+        for (const [index, name] of types.entries())
+          if (name.startsWith('enum:'))
+            for (const value of enumConstants(written[index]!, testTexts, seenArgs, index)) passingInputs.add(value);
+        const unsupported = types.find((name) => !SUPPORTED.has(name) && !name.startsWith('enum:'));
         if (unsupported !== undefined) {
           plan.skipped.push(`${label}: the probe cannot make a ${unsupported}`);
           continue;
@@ -138,9 +149,7 @@ export function behaviourPlan(input: {
             file: change.path,
             entry: body.range.start + body.text.indexOf('{') + 1,
           }) - 1;
-        const seen = (captured.get(targetKey(plan.targets[target]!)) ?? []).filter(
-          (args) => args.length === types.length,
-        );
+        const seen = seenArgs.filter((args) => args.length === types.length);
         for (const args of tuplesFor(types, failingInputs, passingInputs, seen)) plan.calls.push({ target, args });
       }
     }
@@ -209,6 +218,37 @@ function unique(values: ConstantValue[]): ConstantValue[] {
   return [...new Set(values)];
 }
 
+/**
+ * The constants of enum type `name` the tests name (`Month.FEBRUARY`) and the failing tests passed in at
+ * parameter `index` (captured), as `e:FEBRUARY`. A difference at one of them is never the rule's evidence
+ * (an enum's constants are few and each may rightly have a case of its own): they hold the parameter
+ * while the others are varied.
+ */
+function enumConstants(
+  name: string,
+  testTexts: string,
+  captured: readonly ConstantValue[][],
+  index: number,
+): ConstantValue[] {
+  const simple = name.split('.').pop()!;
+  if (!/^[A-Z][\w$]*$/.test(simple)) return [];
+  const named = [...testTexts.matchAll(new RegExp(String.raw`\b${simple}\s*\.\s*([A-Z][A-Z0-9_]*)\b`, 'g'))].map(
+    (match) => `e:${match[1]}`,
+  );
+  const passed = captured.map((args) => args[index]).filter((value) => value?.startsWith('e:')) as ConstantValue[];
+  return unique([...passed, ...named]);
+}
+
+/** `Month` as a class loader names it: a type of the file, an import, else the file's package. */
+function binaryNameOf(name: string, file: JavaSourceFile): string {
+  if (name.includes('.')) return name;
+  const own = allTypes(file).find((type) => type.name === name);
+  if (own) return own.binaryName;
+  const imported = file.imports.find((line) => line.endsWith(`.${name}`));
+  if (imported) return imported;
+  return file.packageName ? `${file.packageName}.${name}` : name;
+}
+
 function kindOf(type: string): string {
   return BOXES[type] ?? (type === 'CharSequence' ? 'String' : type);
 }
@@ -217,6 +257,7 @@ function kindOf(type: string): string {
 function fitting(type: string, values: ReadonlySet<ConstantValue>): ConstantValue[] {
   const kind = kindOf(type);
   const out: ConstantValue[] = [];
+  if (kind.startsWith('enum:')) return [...values].filter((value) => value === 'null' || value.startsWith('e:'));
   for (const value of values) {
     if (value === 'null') {
       if (type !== kind || kind === 'String') out.push(value);
@@ -237,6 +278,7 @@ function fitting(type: string, values: ReadonlySet<ConstantValue>): ConstantValu
 
 function defaults(type: string): ConstantValue[] {
   const kind = kindOf(type);
+  if (kind.startsWith('enum:')) return ['null'];
   const boxed = type !== kind || kind === 'String' ? ['null'] : [];
   if (INTEGRAL[kind]) return ['n:0', 'n:1', 'n:-1', `n:${INTEGRAL[kind][0]}`, `n:${INTEGRAL[kind][1]}`, ...boxed];
   if (kind === 'double' || kind === 'float') return ['n:0', 'n:1', 'n:-1', 'n:0.5', ...boxed];
