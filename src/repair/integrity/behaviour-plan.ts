@@ -118,7 +118,9 @@ export function behaviourPlan(input: {
         const label = `${type.name}.${method.name}`;
         const key = (types: string[]) => targetKey({ className: type.binaryName, name: method.name, types });
         const written = method.parameters.map((parameter) => parameter.type.replace(/^final\s+/, '').trim());
-        const seenArgs = captured.get(key(written)) ?? [];
+        // Captured under the probe's names for the types (`enum:com.acme.Month`) or as written.
+        const asEnums = written.map((name) => (SUPPORTED.has(name) ? name : `enum:${binaryNameOf(name, after.file)}`));
+        const seenArgs = captured.get(key(written)) ?? captured.get(key(asEnums)) ?? [];
         // An enum parameter: the constants the tests name (`Month.FEBRUARY`) or the failing test passed in.
         const types = written.map((name, index) =>
           !SUPPORTED.has(name) && enumConstants(name, testTexts, seenArgs, index).length > 0
