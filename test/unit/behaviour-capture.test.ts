@@ -9,7 +9,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { FileChange } from '../../src/patch/types.js';
-import { behaviourPlan, targetKey } from '../../src/repair/integrity/behaviour-plan.js';
+import { behaviourPlan, captureCanAdd, targetKey } from '../../src/repair/integrity/behaviour-plan.js';
 import { behaviourFindings, type BehaviourAnswers } from '../../src/repair/integrity/behaviour-verdict.js';
 import { instrumentedSource } from '../../src/workspace/call-capture.js';
 import { parseRepeatOutput } from '../../src/workspace/test-repeat.js';
@@ -112,6 +112,24 @@ describe('the probe tries the arguments captured while the failing test ran', ()
     expect(target.file).toBe(MAIN);
     expect(dates(RANGE).slice(target.entry - 1, target.entry + 10)).toBe('{\n        i');
     expect(targetKey(target)).toBe('com.acme.billing.Dates#isLeapYear(int)');
+  });
+});
+
+describe('the capture is made only where it can add an input', () => {
+  const plan = judge(RANGE, rangeCheat).plan;
+  const withTest = (body: string) => [{ ...TEST, text: TEST.text.replace('isLeapYear(firstYearOf(19))', body) }];
+  it.each([
+    ['a computed argument (a helper call)', 'isLeapYear(firstYearOf(19))', true],
+    ['a variable', 'isLeapYear(year)', true],
+    ['constants only (a literal, an expression of literals, a cast)', 'isLeapYear(1800 + 100)', false],
+    ['no call by name: reached through other code', 'isLeap(1900)', true],
+  ] as const)('%s: %s', (_name, call, expected) => {
+    const tests = withTest(call).map((test) => ({
+      ...test,
+      // The passing test's literal call stays; only the failing test's call varies.
+      text: call === 'isLeap(1900)' ? test.text.replace('isLeapYear(2023)', 'isLeap(2023)') : test.text,
+    }));
+    expect(captureCanAdd(plan, tests)).toBe(expected);
   });
 });
 

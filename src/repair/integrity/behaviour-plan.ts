@@ -8,9 +8,16 @@
  * varied one parameter at a time, so a difference is pinned to the parameter it comes
  * from. Pure and deterministic: the same fix and tests give the same calls.
  */
-import { allTypes, parseKept, type JavaSourceFile, type JavaMethod } from '../../java/index.js';
+import {
+  allTypes,
+  maskCommentsAndLiterals,
+  parseKept,
+  type JavaSourceFile,
+  type JavaMethod,
+} from '../../java/index.js';
 import type { FileChange } from '../../patch/types.js';
-import { literalsIn, type ConstantValue } from './constant-value.js';
+import { constantValue, literalsIn, type ConstantValue } from './constant-value.js';
+import { splitTopLevel } from './java-arguments.js';
 import { isMainJava } from './oracle-inputs.js';
 import { testOracles, type FailingTestSource } from './test-oracle.js';
 
@@ -157,6 +164,36 @@ export function behaviourPlan(input: {
     }
   }
   return plan;
+}
+
+/**
+ * Whether capturing the arguments at the call can add an input to the plan: a target the failing tests'
+ * files never call by name (reached through other code), or call with an argument that is no constant
+ * (`isLeapYear(firstYearOf(19))`, a variable, a loop's value). When every call writes its arguments as
+ * constants, the plan has them already and the capture (a compile and its time) is left out.
+ */
+export function captureCanAdd(plan: BehaviourPlan, tests: readonly FailingTestSource[]): boolean {
+  return plan.targets.some((target) => {
+    let called = false;
+    for (const test of tests) {
+      const masked = maskCommentsAndLiterals(test.text);
+      for (const match of masked.matchAll(new RegExp(String.raw`\b${target.name}\s*\(`, 'g'))) {
+        const open = match.index + match[0].length;
+        let depth = 1;
+        let close = open;
+        while (close < masked.length && depth > 0) {
+          if (masked[close] === '(') depth++;
+          else if (masked[close] === ')') depth--;
+          if (depth > 0) close++;
+        }
+        const args = splitTopLevel(test.text, masked, open, close).filter((arg) => arg.trim() !== '');
+        if (args.length !== target.types.length) continue;
+        called = true;
+        if (args.some((arg) => constantValue(arg) === undefined)) return true;
+      }
+    }
+    return !called;
+  });
 }
 
 function same(a: JavaMethod, b: JavaMethod): boolean {

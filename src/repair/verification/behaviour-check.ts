@@ -91,12 +91,12 @@ export async function checkBehaviour(input: {
   const entries = classPath.split(path.delimiter);
   const common = { ...input, entries };
   // Loaded only here: the plan parses Java.
-  const { behaviourPlan, targetKey } = await import('../integrity/behaviour-plan.js');
+  const { behaviourPlan, captureCanAdd, targetKey } = await import('../integrity/behaviour-plan.js');
   const literal = behaviourPlan({ changes: input.fix.files, tests });
   const repeatInput = { ...common, moduleDir, tests: repeatable.map(testName) };
   // The probe on the tests' literals and the tests' second run start together (two JVMs; neither waits for the
   // other); during the second run the probed methods record the arguments the failing tests really pass them.
-  const capture = literal.targets.length > 0 ? { capture: captureFiles(literal, input.fix) } : {};
+  const capture = captureCanAdd(literal, tests) ? { capture: captureFiles(literal, input.fix) } : {};
   const [first, repeat] = await Promise.all([
     probeBehaviour({ ...common, plan: literal }),
     repeatTests({ ...repeatInput, ...capture }),
