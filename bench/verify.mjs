@@ -17,6 +17,9 @@
 // A candidate's cost is its attempt's apply (workspace reset and write) plus verification,
 // from the run record. Plain and mvnx runs interleave; figures are medians over rounds.
 // Maven runs as the user's would: no MAVEN_OPTS from this script.
+// --behaviour-check-cost (issue 45): per round and bug, the right fix verified with the behavioural probe and the
+// failing tests' second run (the default), then the same fix again with `verify.behaviourCheck: false`, in place of
+// steps 3-5; the table (bench/results-behaviour-cost-reactor.md unless --out) compares the two.
 import { execa } from 'execa';
 import { cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -67,6 +70,7 @@ function parseArgs(argv) {
     cli: path.join(repoRoot, 'dist/cli/mvnx.cjs'),
     out: path.join(repoRoot, 'bench/results-verify.md'),
     config: [],
+    behaviourCost: false,
   };
   for (let i = 0; i < argv.length; i += 1) {
     const arg = argv[i];
@@ -78,11 +82,14 @@ function parseArgs(argv) {
     else if (flag === '--cli') options.cli = path.resolve(value());
     else if (flag === '--out') options.out = path.resolve(value());
     else if (flag === '--config') options.config.push(value());
+    else if (flag === '--behaviour-check-cost') options.behaviourCost = true;
     else
       throw new Error(
-        `unknown argument ${arg} (use --rounds N, --only multi|single, --bug NAME, --cli PATH, --out FILE, --config "yaml line")`,
+        `unknown argument ${arg} (use --rounds N, --only multi|single, --bug NAME, --cli PATH, --out FILE, --config "yaml line", --behaviour-check-cost)`,
       );
   }
+  if (options.behaviourCost && !argv.some((arg) => arg.startsWith('--out')))
+    options.out = path.join(repoRoot, 'bench/results-behaviour-cost-reactor.md');
   if (!Number.isInteger(options.rounds) || options.rounds < 1) throw new Error('--rounds needs a whole number >= 1');
   for (const only of options.only)
     if (only !== 'multi' && only !== 'single') throw new Error(`--only takes multi or single, not ${only}`);
@@ -163,6 +170,8 @@ async function round(project, template, bug, options) {
     await writeFile(path.join(root, '.mvnxrc.yaml'), [CONFIG, ...options.config].join('\n'));
 
     const fix = await mvnxRun(root, bug, 'fix', options);
+    if (options.behaviourCost)
+      return await behaviourCostRound(template, parent, project, root, bug, fix, plainCleanMs, options);
     await writeFile(path.join(root, bug.file), bug.correct);
     const plainIncrementalMs = await plainVerify(root, `${project.name} incremental`);
     const compile = await mvnxRun(root, bug, 'doesNotCompile', options);
@@ -195,6 +204,67 @@ async function round(project, template, bug, options) {
   }
 }
 
+/** The same right fix again without the probe and the second run, on the same copy; then the second plain build. */
+async function behaviourCostRound(template, parent, project, root, bug, fix, plainCleanMs, options) {
+  const config = (extra) =>
+    writeFile(path.join(root, '.mvnxrc.yaml'), [CONFIG, ...options.config, ...extra].join('\n'));
+  await config(['verify:', '  behaviourCheck: false', '']);
+  const without = await mvnxRun(root, bug, 'fix', options);
+  await config([]);
+  const second = path.join(parent, `${project.name}-again`);
+  await cp(template, second, { recursive: true });
+  const plainCleanAgainMs = await plainVerify(second, `${project.name} clean (again)`);
+  return {
+    plainCleanMs: Math.round((plainCleanMs + plainCleanAgainMs) / 2),
+    plainCleanEachMs: [plainCleanMs, plainCleanAgainMs],
+    with: costDetail(fix),
+    without: costDetail(without),
+    problems: [...fix.problems, ...without.problems],
+  };
+}
+
+/** Attempt 1's verification, with each stage's seconds. */
+function costDetail(run) {
+  const stages = run.record?.attempts?.find((a) => a.n === 1)?.stages ?? [];
+  return {
+    outcome: run.first?.outcome,
+    ms: run.first?.ms ?? null,
+    stages: stages.map((stage) => `${stage.name} ${(stage.durationMs / 1000).toFixed(1)}s`),
+    stageMs: Object.fromEntries(stages.map((stage) => [stage.name, stage.durationMs])),
+  };
+}
+
+/** --behaviour-check-cost: one row per round and bug, both sides' verification and stages. */
+function behaviourCostTable(rows, options) {
+  const s = (ms) => (ms === null || ms === undefined ? '-' : (ms / 1000).toFixed(1));
+  const stageMs = (first, name) => first?.stageMs?.[name] ?? 0;
+  const lines = [
+    '| round | project / bug | plain clean s | verified, with probe + second run s | its stages | verified, without s | its stages | probe + second run: time outside the full build, with − without s | ÷ verification without | with ÷ without − 1 (whole, noisy) |',
+    '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
+  ];
+  for (const row of rows) {
+    // The two run side by side: what they add is the verification's time outside its build, beyond the other side's.
+    const outside = (first) => (first?.ms ?? 0) - stageMs(first, 'full');
+    const own = outside(row.with) - outside(row.without);
+    lines.push(
+      `| ${row.round} | ${row.label} | ${s(row.plainCleanMs)} | ${s(row.with?.ms)} | ${(row.with?.stages ?? []).join(' → ')} | ${s(row.without?.ms)} | ${(row.without?.stages ?? []).join(' → ')} | ${s(own)} | ${row.without?.ms ? `${((own / row.without.ms) * 100).toFixed(1)} %` : '-'} | ${row.with?.ms && row.without?.ms ? `${((row.with.ms / row.without.ms - 1) * 100).toFixed(0)} %` : '-'} |`,
+    );
+  }
+  return [
+    "# What the behavioural probe and the failing tests' second run cost on the generated projects (issue 45)",
+    '',
+    `\`npm run bench:verify -- --behaviour-check-cost --rounds ${options.rounds}${options.only.map((o) => ` --only ${o}`).join('')}${options.bugs.map((b) => ` --bug "${b}"`).join('')}\` on ${new Date().toISOString().slice(0, 16)}Z; node ${process.version}, ${os.cpus().length} cores (shared), load ${os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')} at the end.`,
+    '',
+    "Per round and bug, on the same copy: the right fix verified with the probe and the second run (the default), then the same fix with `verify.behaviourCheck: false`. Verification = attempt 1's apply plus its stages, from the run record. The probe and the second run (which compiles the probed files with a record call first, and captures their arguments) start together; the probe runs once more when a captured call is new. What they add is the verification's time outside its full build, minus the same on the other side (the full build's own variance under load is left out).",
+    '',
+    ...lines,
+    '',
+  ].join('\n');
+}
+
 // A real project (bench/verify-project.mjs): its own bugs, written into a copy.
 if (process.argv.slice(2).some((arg) => arg === '--project' || arg.startsWith('--project='))) {
   await (await import('./verify-project.mjs')).runProjectBench(process.argv.slice(2));
@@ -217,6 +287,7 @@ try {
     await writeProject(entry.project, entry.template);
   }
   const rounds = new Map();
+  const costRows = [];
   for (let n = 1; n <= options.rounds; n += 1) {
     for (const entry of projects) {
       for (const bug of entry.project.bugs.filter(
@@ -224,6 +295,13 @@ try {
       )) {
         const key = `${entry.label}\u0000${bug.name}`;
         const result = await round(entry.project, entry.template, bug, options);
+        if (options.behaviourCost) {
+          costRows.push({ round: n, label: `${entry.label} / ${bug.name}`, ...result });
+          process.stderr.write(
+            `[${n}/${options.rounds}] ${entry.label} / ${bug.name}: clean ${result.plainCleanEachMs.map((ms) => (ms / 1000).toFixed(1)).join('/')}s, with ${JSON.stringify(result.with)}, without ${JSON.stringify(result.without)}${result.problems.length ? ` PROBLEMS: ${result.problems.join('; ')}` : ''}\n`,
+          );
+          continue;
+        }
         rounds.set(key, [...(rounds.get(key) ?? []), result]);
         const r = (ms) => (ms === null ? '-' : `${(ms / result.plainCleanMs).toFixed(2)}×`);
         process.stderr.write(
@@ -235,6 +313,12 @@ try {
     }
   }
 
+  if (options.behaviourCost) {
+    const output = behaviourCostTable(costRows, options);
+    await writeFile(options.out, output);
+    process.stdout.write(output);
+    process.exit(costRows.some((row) => row.problems.length > 0) ? 1 : 0);
+  }
   const summaries = [...rounds.entries()].map(([key, results]) => {
     const [label, bug] = key.split('\u0000');
     return summariseVerify(label, bug, results);

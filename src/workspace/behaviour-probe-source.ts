@@ -10,7 +10,8 @@
  *
  * Spec file, tab-separated lines: `budget <ms>`, `side <name> <class path>`,
  * `method <class> <name> <static|instance> <type,type...>`, `call <method index> <arg>...`
- * (args `n:12`, `s:text`, `c:x`, `b:true`, `null`; tabs, newlines and backslashes escaped).
+ * (args `n:12`, `s:text`, `c:x`, `b:true`, `e:CONSTANT`, `null`; tabs, newlines and backslashes escaped;
+ * a parameter type `enum:<binary name>` is that enum of the side's own classes).
  * Output: `r <call> <side> <first>\t<again>\t<reversed>` per call, `end <complete|budget|timeout>`.
  */
 export const PROBE_CLASS_NAME = 'mvnx.BehaviourProbe';
@@ -115,7 +116,7 @@ public final class BehaviourProbe {
         try {
             Class<?> cls = Class.forName(target.cls, true, loader);
             Class<?>[] types = new Class<?>[target.types.length];
-            for (int i = 0; i < types.length; i++) types[i] = typeOf(target.types[i]);
+            for (int i = 0; i < types.length; i++) types[i] = typeOf(target.types[i], loader);
             method = cls.getDeclaredMethod(target.name, types);
             method.setAccessible(true);
             if (Modifier.isStatic(method.getModifiers()) != target.isStatic) throw new NoSuchMethodException("static");
@@ -142,7 +143,9 @@ public final class BehaviourProbe {
         return got;
     }
 
-    private static Class<?> typeOf(String name) throws ClassNotFoundException {
+    private static Class<?> typeOf(String name, ClassLoader loader) throws ClassNotFoundException {
+        // An enum of the code under test: each side's own class, from its own loader.
+        if (name.startsWith("enum:")) return Class.forName(name.substring(5), false, loader);
         switch (name) {
             case "int": return int.class;
             case "long": return long.class;
@@ -167,9 +170,11 @@ public final class BehaviourProbe {
         }
     }
 
+    @SuppressWarnings({ "unchecked", "rawtypes" })
     private static Object argument(Class<?> type, String value) {
         if (value.equals("null")) return null;
         String text = unescape(value.substring(2));
+        if (type.isEnum()) return Enum.valueOf((Class) type, text);
         if (type == String.class || type == CharSequence.class || type == Object.class) return text;
         if (type == int.class || type == Integer.class) return Integer.valueOf((int) Long.parseLong(text));
         if (type == long.class || type == Long.class) return Long.valueOf(Long.parseLong(text));

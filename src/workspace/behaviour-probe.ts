@@ -216,7 +216,7 @@ export function javaOf(env: NodeJS.ProcessEnv): string | undefined {
   return jdkTool('java', env);
 }
 
-function jdkTool(name: string, env: NodeJS.ProcessEnv): string | undefined {
+export function jdkTool(name: string, env: NodeJS.ProcessEnv): string | undefined {
   const bundled = env.JAVA_HOME
     ? path.join(env.JAVA_HOME, 'bin', process.platform === 'win32' ? `${name}.exe` : name)
     : undefined;

@@ -85,4 +85,6 @@ export {
   type RepeatInput,
   type RepeatResult,
   type RepeatRun,
+  type CapturedCall,
 } from './test-repeat.js';
+export { instrumentedSource, type CaptureFile, type CaptureSite } from './call-capture.js';

@@ -9,9 +9,14 @@
  * (the launcher jar of the project's own version goes on the class path). What the tests
  * print is swallowed; a run that does not end within the budget ends the JVM.
  *
+ * Main methods compiled with a call to `RepeatRun.record` at their start (call-capture.ts)
+ * report the arguments they are called with while the tests run: the inputs a test
+ * computes, as the behavioural probe writes them (`n:1900`, `s:text`, `c:x`, `b:true`, `e:FEBRUARY`, `null`).
+ *
  * Spec file, tab-separated lines: `budget <ms>`, `test <class> <method or empty>`.
  * Output: `t <run 1|2> <class>#<method> <SUCCESSFUL|FAILED|ABORTED> <first failure line>` per
- * test method and run, `end <complete|budget>`; `error <text>` when the launcher is missing.
+ * test method and run, `c <site> <arg>...` per distinct captured call, `end <complete|budget>`;
+ * `error <text>` when the launcher is missing.
  */
 export const REPEAT_CLASS_NAME = 'mvnx.RepeatRun';
 
@@ -40,6 +45,33 @@ import java.util.concurrent.TimeoutException;
 /** Written by mvnx into its workspace copy only: the failing tests run again in the same JVM. */
 public final class RepeatRun {
     private static PrintStream out;
+    private static final java.util.Set<String> captured = new java.util.LinkedHashSet<String>();
+    private static final int MAX_CAPTURED = 256;
+
+    /** Called at the start of an instrumented main method: its arguments, once per distinct call. */
+    public static void record(String site, Object[] args) {
+        StringBuilder line = new StringBuilder("c\\t").append(site);
+        for (Object arg : args) {
+            String value = canonical(arg);
+            if (value == null) return;
+            line.append('\\t').append(value.replace("\\\\", "\\\\\\\\").replace("\\t", "\\\\t").replace("\\n", "\\\\n").replace("\\r", "\\\\r"));
+        }
+        synchronized (captured) {
+            if (captured.size() < MAX_CAPTURED) captured.add(line.toString());
+        }
+    }
+
+    /** A value as the probe writes it; null for one it cannot make. */
+    private static String canonical(Object value) {
+        if (value == null) return "null";
+        if (value instanceof String || value instanceof StringBuilder || value instanceof StringBuffer) return "s:" + value;
+        if (value instanceof Character) return "c:" + value;
+        if (value instanceof Boolean) return "b:" + value;
+        if (value instanceof Enum) return "e:" + ((Enum<?>) value).name();
+        if (value instanceof Integer || value instanceof Long || value instanceof Short || value instanceof Byte
+            || value instanceof Double || value instanceof Float) return "n:" + value;
+        return null;
+    }
 
     public static void main(String[] argv) throws Exception {
         out = new PrintStream(new java.io.FileOutputStream(java.io.FileDescriptor.out), true, "UTF-8");
@@ -67,6 +99,9 @@ public final class RepeatRun {
         } catch (java.util.concurrent.ExecutionException e) {
             Throwable cause = e.getCause();
             out.println("error\\t" + oneLine(cause.getClass().getName() + ": " + cause.getMessage()));
+        }
+        synchronized (captured) {
+            for (String line : captured) out.println(line);
         }
         out.println("end\\t" + end);
         out.flush();

@@ -10,6 +10,7 @@ import { existsSync } from 'node:fs';
 import { cp, mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { compiledHarness, javaOf, runHarnessJvm } from './behaviour-probe.js';
+import { compileCaptureClasses, type CaptureFile } from './call-capture.js';
 import type { SandboxInfo } from './sandbox.js';
 import { REPEAT_CLASS_NAME, REPEAT_SOURCE } from './test-repeat-source.js';
 
@@ -25,11 +26,21 @@ export interface RepeatResult {
   why: string;
 }
 
+/** A probed method's arguments at one call while the tests ran (`n:1900`, `s:text`, `null`, ...). */
+export interface CapturedCall {
+  site: string;
+  args: string[];
+}
+
 export interface RepeatRun {
   results: RepeatResult[];
   end: 'complete' | 'budget' | 'failed';
   why?: string;
   durationMs: number;
+  /** The probed methods' calls while the tests ran (when `capture` was asked for and compiled). */
+  captured: CapturedCall[];
+  /** Why nothing was captured although it was asked for. */
+  captureWhy?: string;
 }
 
 export interface RepeatInput {
@@ -47,6 +58,8 @@ export interface RepeatInput {
   tests: readonly string[];
   budgetMs: number;
   signal?: AbortSignal;
+  /** Main files to compile with a record call in the probed methods (call-capture.ts). */
+  capture?: readonly CaptureFile[];
 }
 
 /** Where the run's files go inside the workspace (removed after). */
@@ -54,7 +67,13 @@ export const REPEAT_DIR = '.mvnx-repeat';
 
 export async function runTestsTwice(input: RepeatInput): Promise<RepeatRun> {
   const started = Date.now();
-  const failed = (why: string): RepeatRun => ({ results: [], end: 'failed', why, durationMs: Date.now() - started });
+  const failed = (why: string): RepeatRun => ({
+    results: [],
+    end: 'failed',
+    why,
+    durationMs: Date.now() - started,
+    captured: [],
+  });
   const launcher = launcherJarFor(input.classPath);
   if (!launcher) return failed('no JUnit Platform launcher of the engine version on the test class path was found');
   const java = javaOf(input.env);
@@ -74,7 +93,25 @@ export async function runTestsTwice(input: RepeatInput): Promise<RepeatRun> {
   ];
   const specFile = path.join(dir, 'spec.tsv');
   await writeFile(specFile, `${spec.join('\n')}\n`);
-  const classPath = [path.join(dir, 'harness'), ...(input.classPath.includes(launcher) ? [] : [launcher])];
+  let captureWhy: string | undefined;
+  const instrumented: string[] = [];
+  if (input.capture && input.capture.length > 0) {
+    const compiled = await compileCaptureClasses({
+      ...input,
+      files: input.capture,
+      dir,
+      harnessClasses: path.join(dir, 'harness'),
+      classPath: input.classPath,
+    });
+    if ('why' in compiled) captureWhy = compiled.why;
+    else instrumented.push(compiled.classes);
+  }
+  // The instrumented classes shadow the patched ones: the same code, plus a record call.
+  const classPath = [
+    ...instrumented,
+    path.join(dir, 'harness'),
+    ...(input.classPath.includes(launcher) ? [] : [launcher]),
+  ];
   // As Surefire runs them: relative paths from the module folder.
   const jvmArgs = [`-Dbasedir=${input.moduleDir}`, `-Duser.dir=${input.moduleDir}`];
   const run = await runHarnessJvm(
@@ -92,7 +129,13 @@ export async function runTestsTwice(input: RepeatInput): Promise<RepeatRun> {
     return failed(
       run.timedOut ? 'the repetition did not end in time' : `the repetition stopped: ${run.stderr.split('\n')[0]}`,
     );
-  return { results: parsed.results, end: parsed.end, durationMs: Date.now() - started };
+  return {
+    results: parsed.results,
+    end: parsed.end,
+    durationMs: Date.now() - started,
+    captured: parsed.captured,
+    ...(captureWhy ? { captureWhy } : {}),
+  };
 }
 
 /** A Surefire test name's method: `total(int)[1]` and `total()` are `total`. */
@@ -103,22 +146,38 @@ export function methodName(name: string): string {
 /** The harness's output lines. */
 export function parseRepeatOutput(stdout: string): {
   results: RepeatResult[];
+  captured: CapturedCall[];
   end?: 'complete' | 'budget';
   error?: string;
 } {
   const results: RepeatResult[] = [];
+  const captured: CapturedCall[] = [];
   let end: 'complete' | 'budget' | undefined;
   let error: string | undefined;
   for (const line of stdout.split('\n')) {
     const fields = line.split('\t');
     if (fields[0] === 'end') end = fields[1] === 'budget' ? 'budget' : 'complete';
     if (fields[0] === 'error') error = fields.slice(1).join(' ');
+    if (fields[0] === 'c' && fields.length >= 2)
+      captured.push({ site: fields[1]!, args: fields.slice(2).map((value) => canonicalCaptured(unescaped(value))) });
     if (fields[0] !== 't' || fields.length < 4) continue;
     const status = fields[3];
     if (status !== 'SUCCESSFUL' && status !== 'FAILED' && status !== 'ABORTED') continue;
     results.push({ run: fields[1] === '2' ? 2 : 1, test: fields[2]!, status, why: fields[4] ?? '' });
   }
-  return { results, ...(end ? { end } : {}), ...(error ? { error } : {}) };
+  return { results, captured, ...(end ? { end } : {}), ...(error ? { error } : {}) };
+}
+
+function unescaped(text: string): string {
+  return text.replace(/\\(.)/g, (_, char: string) => ({ n: '\n', t: '\t', r: '\r' })[char] ?? char);
+}
+
+/** Java's `1900.0` and `1900` are one number, as the probe's constants write it (`n:1900`). */
+function canonicalCaptured(value: string): string {
+  if (!value.startsWith('n:')) return value;
+  const text = value.slice(2);
+  if (/^-?\d+$/.test(text)) return `n:${BigInt(text)}`;
+  return `n:${Number(text)}`;
 }
 
 /**

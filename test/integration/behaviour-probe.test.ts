@@ -87,6 +87,13 @@ describe('a cheat is rejected with its evidence and its honest twin is verified'
       true,
     ],
     [
+      // The test computes its year (firstYearOf(19)): only the argument captured while it runs names 1900.
+      'cheat-computed-input',
+      'test-special-casing: behaviour changes only at year = 1900 (Dates.isLeapYear(1900): true before, false after;',
+      true,
+      'brings in 1899 and 1901 around it (line 10)',
+    ],
+    [
       'cheat-swallowed-exception',
       'test-special-casing: src/main/java/com/acme/till/Prices.java: a new catch of NumberFormatException returns 1.5 (line 13), the value the failing test com.acme.till.PricesTest#readsADecimalComma expects',
       false,

@@ -144,6 +144,8 @@ describe('the probe plan', () => {
         types: ['int'],
         parameters: ['year'],
         label: 'Calc.check',
+        file: MAIN,
+        entry: expect.any(Number),
       },
     ]);
     const years = plan.calls.map((call) => call.args[0]);

@@ -87,6 +87,7 @@ describe('parseRepeatOutput', () => {
           why: 'org.opentest4j.AssertionFailedError: expected: <600> but was: <500>',
         },
       ],
+      captured: [],
       end: 'complete',
     });
     expect(parseRepeatOutput('end\tbudget\n').end).toBe('budget');
@@ -96,6 +97,7 @@ describe('parseRepeatOutput', () => {
       ),
     ).toEqual({
       results: [],
+      captured: [],
       end: 'complete',
       error: 'java.lang.ClassNotFoundException: org.junit.platform.launcher.core.LauncherFactory',
     });

@@ -8,9 +8,16 @@
  * varied one parameter at a time, so a difference is pinned to the parameter it comes
  * from. Pure and deterministic: the same fix and tests give the same calls.
  */
-import { allTypes, parseKept, type JavaMethod } from '../../java/index.js';
+import {
+  allTypes,
+  maskCommentsAndLiterals,
+  parseKept,
+  type JavaSourceFile,
+  type JavaMethod,
+} from '../../java/index.js';
 import type { FileChange } from '../../patch/types.js';
-import { literalsIn, type ConstantValue } from './constant-value.js';
+import { constantValue, literalsIn, type ConstantValue } from './constant-value.js';
+import { splitTopLevel } from './java-arguments.js';
 import { isMainJava } from './oracle-inputs.js';
 import { testOracles, type FailingTestSource } from './test-oracle.js';
 
@@ -18,12 +25,23 @@ export interface BehaviourTarget {
   className: string;
   name: string;
   isStatic: boolean;
-  /** As the probe names them: `int`, `Integer`, `String`, ... */
+  /** As the probe names them: `int`, `Integer`, `String`, ..., `enum:com.acme.Month` */
   types: string[];
   /** Parameter names, for the reason. */
   parameters: string[];
   /** `Dates.isLeapYear`, for the reason. */
   label: string;
+  /** The main file that declares it, and the offset in its patched text just inside the body's `{`. */
+  file: string;
+  entry: number;
+}
+
+/** The arguments a target was called with while the failing tests ran, by `targetKey`. */
+export type CapturedCalls = ReadonlyMap<string, readonly ConstantValue[][]>;
+
+/** `com.acme.Dates#isLeapYear(int)`: a target's name across two plans of the same fix. */
+export function targetKey(target: Pick<BehaviourTarget, 'className' | 'name' | 'types'>): string {
+  return `${target.className}#${target.name}(${target.types.join(',')})`;
 }
 
 export interface BehaviourCall {
@@ -74,9 +92,15 @@ const MAX_BASE_TUPLES = 16;
 export function behaviourPlan(input: {
   changes: readonly FileChange[];
   tests: readonly FailingTestSource[];
+  /** Arguments captured at the call while the failing tests ran: the inputs a test computes. */
+  captured?: CapturedCalls;
 }): BehaviourPlan {
   const oracles = testOracles(input.tests);
-  const failingInputs = new Set(oracles.flatMap((oracle) => [...oracle.inputs]));
+  const captured = input.captured ?? new Map<string, ConstantValue[][]>();
+  const failingInputs = new Set([
+    ...oracles.flatMap((oracle) => [...oracle.inputs]),
+    ...[...captured.values()].flat(2),
+  ]);
   const typeNames = new Set(oracles.flatMap((oracle) => [...oracle.typeNames]));
   const testTexts = input.tests.map((test) => test.text).join('\n');
   const passingInputs = new Set(input.tests.flatMap((test) => literalsIn(test.text)));
@@ -99,8 +123,21 @@ export function behaviourPlan(input: {
         const reached = typeNames.has(type.name) || new RegExp(String.raw`\b${method.name}\s*\(`).test(testTexts);
         if (!reached) continue;
         const label = `${type.name}.${method.name}`;
-        const types = method.parameters.map((parameter) => parameter.type.replace(/^final\s+/, '').trim());
-        const unsupported = types.find((name) => !SUPPORTED.has(name));
+        const key = (types: string[]) => targetKey({ className: type.binaryName, name: method.name, types });
+        const written = method.parameters.map((parameter) => parameter.type.replace(/^final\s+/, '').trim());
+        // Captured under the probe's names for the types (`enum:com.acme.Month`) or as written.
+        const asEnums = written.map((name) => (SUPPORTED.has(name) ? name : `enum:${binaryNameOf(name, after.file)}`));
+        const seenArgs = captured.get(key(written)) ?? captured.get(key(asEnums)) ?? [];
+        // An enum parameter: the constants the tests name (`Month.FEBRUARY`) or the failing test passed in.
+        const types = written.map((name, index) =>
+          !SUPPORTED.has(name) && enumConstants(name, testTexts, seenArgs, index).length > 0
+            ? `enum:${binaryNameOf(name, after.file)}`
+            : name,
+        );
+        for (const [index, name] of types.entries())
+          if (name.startsWith('enum:'))
+            for (const value of enumConstants(written[index]!, testTexts, seenArgs, index)) passingInputs.add(value);
+        const unsupported = types.find((name) => !SUPPORTED.has(name) && !name.startsWith('enum:'));
         if (unsupported !== undefined) {
           plan.skipped.push(`${label}: the probe cannot make a ${unsupported}`);
           continue;
@@ -109,6 +146,7 @@ export function behaviourPlan(input: {
           plan.skipped.push(`${label}: more than ${MAX_TARGETS} changed methods`);
           continue;
         }
+        const body = method.body;
         const target =
           plan.targets.push({
             className: type.binaryName,
@@ -117,26 +155,66 @@ export function behaviourPlan(input: {
             types,
             parameters: method.parameters.map((parameter) => parameter.name),
             label,
+            file: change.path,
+            entry: body.range.start + body.text.indexOf('{') + 1,
           }) - 1;
-        for (const args of tuplesFor(types, failingInputs, passingInputs)) plan.calls.push({ target, args });
+        const seen = seenArgs.filter((args) => args.length === types.length);
+        for (const args of tuplesFor(types, failingInputs, passingInputs, seen)) plan.calls.push({ target, args });
       }
     }
   }
   return plan;
 }
 
+/**
+ * Whether capturing the arguments at the call can add an input to the plan: a target the failing tests'
+ * files never call by name (reached through other code), or call with an argument that is no constant
+ * (`isLeapYear(firstYearOf(19))`, a variable, a loop's value). When every call writes its arguments as
+ * constants, the plan has them already and the capture (a compile and its time) is left out.
+ */
+export function captureCanAdd(plan: BehaviourPlan, tests: readonly FailingTestSource[]): boolean {
+  return plan.targets.some((target) => {
+    let called = false;
+    for (const test of tests) {
+      const masked = maskCommentsAndLiterals(test.text);
+      for (const match of masked.matchAll(new RegExp(String.raw`\b${target.name}\s*\(`, 'g'))) {
+        const open = match.index + match[0].length;
+        let depth = 1;
+        let close = open;
+        while (close < masked.length && depth > 0) {
+          if (masked[close] === '(') depth++;
+          else if (masked[close] === ')') depth--;
+          if (depth > 0) close++;
+        }
+        const args = splitTopLevel(test.text, masked, open, close).filter((arg) => arg.trim() !== '');
+        if (args.length !== target.types.length) continue;
+        called = true;
+        if (args.some((arg) => constantValue(arg) === undefined)) return true;
+      }
+    }
+    return !called;
+  });
+}
+
 function same(a: JavaMethod, b: JavaMethod): boolean {
   return a.text.replace(/\s+/g, ' ') === b.text.replace(/\s+/g, ' ');
 }
 
-/** The failing inputs' combinations, each varied one parameter at a time over its candidates; then the others'. */
+/**
+ * The failing inputs' combinations (those captured at the call first, as the test made
+ * them), each varied one parameter at a time over its candidates; then the others'.
+ */
 function tuplesFor(
   types: readonly string[],
   failing: ReadonlySet<ConstantValue>,
   passing: ReadonlySet<ConstantValue>,
+  captured: readonly ConstantValue[][],
 ): ConstantValue[][] {
   if (types.length === 0) return [[]];
-  const own = types.map((type) => fitting(type, failing));
+  const real = captured.filter((args) =>
+    args.every((value, index) => fitting(types[index]!, new Set([value])).length > 0),
+  );
+  const own = types.map((type, index) => unique([...real.map((args) => args[index]!), ...fitting(type, failing)]));
   const others = types.map((type) => fitting(type, passing));
   const candidates = types.map((type, index) =>
     unique([
@@ -147,7 +225,7 @@ function tuplesFor(
     ]),
   );
   const baseValues = types.map((type, index) => (own[index]!.length > 0 ? own[index]! : defaults(type).slice(0, 1)));
-  const bases = product(baseValues).slice(0, MAX_BASE_TUPLES);
+  const bases = [...real.map((args) => [...args]), ...product(baseValues)].slice(0, MAX_BASE_TUPLES);
   const out: ConstantValue[][] = [];
   const seen = new Set<string>();
   const add = (tuple: ConstantValue[]) => {
@@ -179,6 +257,37 @@ function unique(values: ConstantValue[]): ConstantValue[] {
   return [...new Set(values)];
 }
 
+/**
+ * The constants of enum type `name` the tests name (`Month.FEBRUARY`) and the failing tests passed in at
+ * parameter `index` (captured), as `e:FEBRUARY`. A difference at one of them is never the rule's evidence
+ * (an enum's constants are few and each may rightly have a case of its own): they hold the parameter
+ * while the others are varied.
+ */
+function enumConstants(
+  name: string,
+  testTexts: string,
+  captured: readonly ConstantValue[][],
+  index: number,
+): ConstantValue[] {
+  const simple = name.split('.').pop()!;
+  if (!/^[A-Z][\w$]*$/.test(simple)) return [];
+  const named = [...testTexts.matchAll(new RegExp(String.raw`\b${simple}\s*\.\s*([A-Z][A-Z0-9_]*)\b`, 'g'))].map(
+    (match) => `e:${match[1]}`,
+  );
+  const passed = captured.map((args) => args[index]).filter((value) => value?.startsWith('e:')) as ConstantValue[];
+  return unique([...passed, ...named]);
+}
+
+/** `Month` as a class loader names it: a type of the file, an import, else the file's package. */
+function binaryNameOf(name: string, file: JavaSourceFile): string {
+  if (name.includes('.')) return name;
+  const own = allTypes(file).find((type) => type.name === name);
+  if (own) return own.binaryName;
+  const imported = file.imports.find((line) => line.endsWith(`.${name}`));
+  if (imported) return imported;
+  return file.packageName ? `${file.packageName}.${name}` : name;
+}
+
 function kindOf(type: string): string {
   return BOXES[type] ?? (type === 'CharSequence' ? 'String' : type);
 }
@@ -187,6 +296,7 @@ function kindOf(type: string): string {
 function fitting(type: string, values: ReadonlySet<ConstantValue>): ConstantValue[] {
   const kind = kindOf(type);
   const out: ConstantValue[] = [];
+  if (kind.startsWith('enum:')) return [...values].filter((value) => value === 'null' || value.startsWith('e:'));
   for (const value of values) {
     if (value === 'null') {
       if (type !== kind || kind === 'String') out.push(value);
@@ -207,6 +317,7 @@ function fitting(type: string, values: ReadonlySet<ConstantValue>): ConstantValu
 
 function defaults(type: string): ConstantValue[] {
   const kind = kindOf(type);
+  if (kind.startsWith('enum:')) return ['null'];
   const boxed = type !== kind || kind === 'String' ? ['null'] : [];
   if (INTEGRAL[kind]) return ['n:0', 'n:1', 'n:-1', `n:${INTEGRAL[kind][0]}`, `n:${INTEGRAL[kind][1]}`, ...boxed];
   if (kind === 'double' || kind === 'float') return ['n:0', 'n:1', 'n:-1', 'n:0.5', ...boxed];

@@ -19,9 +19,12 @@ import {
   runBehaviourProbe,
   runTestsTwice,
   testClassPathOf,
+  type CaptureFile,
+  type CapturedCall,
   type SandboxInfo,
   type Workspace,
 } from '../../workspace/index.js';
+import type { BehaviourPlan, CapturedCalls } from '../integrity/behaviour-plan.js';
 import { changesMainJava } from '../integrity/oracle-inputs.js';
 import { repeatFindings } from '../integrity/repeat-verdict.js';
 import type { FailingTestSource } from '../integrity/test-oracle.js';
@@ -60,7 +63,6 @@ export async function checkBehaviour(input: {
 }): Promise<BehaviourCheck> {
   if (input.failing.length === 0 || !changesMainJava(input.fix))
     return { why: 'no failing test, or no main Java change' };
-  const started = Date.now();
   const root = input.workspace.root;
   const modules = input.modules.length > 0 ? input.modules : [''];
   const tests: FailingTestSource[] = [];
@@ -87,12 +89,31 @@ export async function checkBehaviour(input: {
   if (tests.length === 0 || !moduleDir) return { why: "the failing tests' sources were not found" };
   if (!classPath) return { why: 'no Surefire report names the test class path' };
   const entries = classPath.split(path.delimiter);
-  const common = { ...input, entries, started };
-  // Two JVMs at once: the probe's calls and the tests' second run do not share state, and each is mostly a JVM start.
-  const [probe, repeat] = await Promise.all([
-    probeBehaviour({ ...common, tests }),
-    repeatTests({ ...common, moduleDir, tests: repeatable.map(testName) }),
+  const common = { ...input, entries };
+  // Loaded only here: the plan parses Java.
+  const { behaviourPlan, captureCanAdd, targetKey } = await import('../integrity/behaviour-plan.js');
+  const literal = behaviourPlan({ changes: input.fix.files, tests });
+  const repeatInput = { ...common, moduleDir, tests: repeatable.map(testName) };
+  // The probe on the tests' literals and the tests' second run start together (two JVMs; neither waits for the
+  // other); during the second run the probed methods record the arguments the failing tests really pass them.
+  const capture = captureCanAdd(literal, tests) ? { capture: captureFiles(literal, input.fix) } : {};
+  const [first, repeat] = await Promise.all([
+    probeBehaviour({ ...common, plan: literal }),
+    repeatTests({ ...repeatInput, ...capture }),
   ]);
+  let probe: PartCheck = first;
+  // A captured call the literal plan did not make (an input the test computes): the probe again, on every input.
+  const captured = behaviourPlan({
+    changes: input.fix.files,
+    tests,
+    captured: capturedCalls(literal, repeat.captured, targetKey),
+  });
+  const made = new Set(literal.calls.map((call) => `${call.target}\u0000${call.args.join('\u0000')}`));
+  if (captured.calls.some((call) => !made.has(`${call.target}\u0000${call.args.join('\u0000')}`))) {
+    const again = await probeBehaviour({ ...common, plan: captured });
+    const durationMs = (first.stage?.durationMs ?? 0) + (again.stage?.durationMs ?? 0);
+    probe = again.stage ? { ...again, stage: { ...again.stage, durationMs } } : again;
+  }
   const stages = [probe.stage, repeat.stage].filter((stage) => stage !== undefined);
   const refused = [probe.refused, repeat.refused].filter((reason) => reason !== undefined);
   const why = [probe.why, repeat.why].filter((reason) => reason !== undefined);
@@ -103,7 +124,34 @@ export async function checkBehaviour(input: {
   };
 }
 
-type CheckInput = Parameters<typeof checkBehaviour>[0] & { entries: string[]; started: number };
+/** The changed main files with a record call in each probed method: site = the target's index in the plan. */
+function captureFiles(plan: BehaviourPlan, fix: ChangeSet): CaptureFile[] {
+  const files: CaptureFile[] = [];
+  for (const change of fix.files) {
+    const sites = plan.targets.flatMap((target, index) =>
+      target.file === change.path ? [{ id: String(index), entry: target.entry, parameters: target.parameters }] : [],
+    );
+    if (sites.length > 0 && change.after !== null) files.push({ path: change.path, text: change.after, sites });
+  }
+  return files;
+}
+
+function capturedCalls(
+  plan: BehaviourPlan,
+  calls: readonly CapturedCall[],
+  targetKey: (target: BehaviourPlan['targets'][number]) => string,
+): CapturedCalls {
+  const out = new Map<string, string[][]>();
+  for (const call of calls) {
+    const target = plan.targets[Number(call.site)];
+    if (!target) continue;
+    const key = targetKey(target);
+    out.set(key, [...(out.get(key) ?? []), call.args]);
+  }
+  return out;
+}
+
+type CheckInput = Parameters<typeof checkBehaviour>[0] & { entries: string[] };
 interface PartCheck {
   refused?: string;
   stage?: BehaviourStage;
@@ -115,11 +163,10 @@ function testName(test: FailingTestSource): string {
 }
 
 /** The behavioural probe: original and patched classes called on the same inputs. */
-async function probeBehaviour(input: CheckInput & { tests: FailingTestSource[] }): Promise<PartCheck> {
+async function probeBehaviour(input: CheckInput & { plan: BehaviourPlan }): Promise<PartCheck> {
   const root = input.workspace.root;
-  // Loaded only here: the plan parses Java.
-  const { behaviourPlan } = await import('../integrity/behaviour-plan.js');
-  const plan = behaviourPlan({ changes: input.fix.files, tests: input.tests });
+  const plan = input.plan;
+  const started = Date.now();
   if (plan.calls.length === 0) return { why: plan.skipped.join('; ') || 'no changed method the failing tests reach' };
   const entries = input.entries.filter((entry) => !/[\\/]target[\\/]test-classes[\\/]?$/.test(entry));
   const source = input.workspace.source;
@@ -151,7 +198,7 @@ async function probeBehaviour(input: CheckInput & { tests: FailingTestSource[] }
   const stage: BehaviourStage = {
     name: 'behaviour-probe',
     exitCode: run.end === 'failed' ? 1 : 0,
-    durationMs: Date.now() - input.started,
+    durationMs: Date.now() - started,
   };
   if (run.end === 'failed') return { stage, why: run.why ?? 'the probe failed' };
   const { behaviourFindings } = await import('../integrity/behaviour-verdict.js');
@@ -161,7 +208,9 @@ async function probeBehaviour(input: CheckInput & { tests: FailingTestSource[] }
 }
 
 /** The failing tests again in the same JVM, each on its own and in reverse order: a fix that works only once fails. */
-async function repeatTests(input: CheckInput & { moduleDir: string; tests: string[] }): Promise<PartCheck> {
+async function repeatTests(
+  input: CheckInput & { moduleDir: string; tests: string[]; capture?: CaptureFile[] },
+): Promise<PartCheck & { captured: CapturedCall[] }> {
   const run = await runTestsTwice({
     workspaceRoot: input.workspace.root,
     moduleDir: input.moduleDir,
@@ -174,14 +223,17 @@ async function repeatTests(input: CheckInput & { moduleDir: string; tests: strin
     tests: input.tests,
     budgetMs: REPEAT_BUDGET_MS,
     ...(input.signal ? { signal: input.signal } : {}),
+    ...(input.capture ? { capture: input.capture } : {}),
   });
   const stage: BehaviourStage = {
     name: 'test-repeat',
     exitCode: run.end === 'failed' ? 1 : 0,
     durationMs: run.durationMs,
   };
-  if (run.end === 'failed') return { stage, why: run.why ?? 'the repetition failed' };
+  const captured = run.captured;
+  if (run.end === 'failed') return { stage, captured, why: run.why ?? 'the repetition failed' };
   const findings = repeatFindings(input.tests, run.results);
-  if (findings.length === 0) return { stage };
-  return { stage, refused: findings.map((finding) => finding.message).join('; ') };
+  const why = run.captureWhy ? { why: run.captureWhy } : {};
+  if (findings.length === 0) return { stage, captured, ...why };
+  return { stage, captured, ...why, refused: findings.map((finding) => finding.message).join('; ') };
 }
