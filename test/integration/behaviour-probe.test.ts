@@ -8,7 +8,6 @@
  * verified with the probe run on it.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -34,10 +33,7 @@ afterEach(async () => {
 });
 
 async function caseProject(name: string): Promise<{ root: string; replies: string[] }> {
-  // Cases not yet in the bench (its totals in docs/benchmarks.md come from a full run) wait in test/fixtures.
-  const waiting = path.join(repoRoot, 'test/fixtures/behaviour-cases');
-  const dir = existsSync(path.join(waiting, name)) ? waiting : path.join(repoRoot, 'bench/cases');
-  const [benchCase] = await loadBenchCases(dir, [name]);
+  const [benchCase] = await loadBenchCases(path.join(repoRoot, 'bench/cases'), [name]);
   const parent = await mkdtemp(path.join(tmpdir(), 'mvnx-probe-'));
   cleanups.push(() => rm(parent, { recursive: true, force: true }));
   const root = path.join(parent, name);
