@@ -11,7 +11,7 @@
  * replaced by another in a dependency's new major), and the annotation is what keeps the later fix honest.
  */
 import type { Diagnostic } from '../../diagnose/types.js';
-import { byFile, isPlacedCompileError } from './support/diagnostic-text.js';
+import { byFile, isPlacedCompileError, missingSymbol } from './support/diagnostic-text.js';
 import { joinLines, maskCommentsAndLiterals, offsetAt, splitLines } from '../../java/index.js';
 import type { FixCandidate, Fixer, FixerContext, SourceView } from '../../plugins/contracts.js';
 
@@ -97,7 +97,10 @@ export function removeStaleOverrides(text: string, sites: Site[]): string | unde
 function unresolvedClasses(diagnostics: readonly Diagnostic[], file: string): string[] {
   return diagnostics
     .filter((d) => d.file === file && d.message.startsWith('cannot find symbol'))
-    .flatMap((d) => (d.details ?? []).flatMap((line) => /^symbol:\s+class\s+([\w$]+)/.exec(line.trim())?.[1] ?? []));
+    .flatMap((d) => {
+      const symbol = missingSymbol(d);
+      return symbol?.kind === 'class' ? [symbol.name] : [];
+    });
 }
 
 /** Whether a class of the (masked) text extends or implements one of `names`. */
