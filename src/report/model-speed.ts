@@ -44,7 +44,7 @@ export class ModelSpeedFold {
 
   add(requests: readonly ModelRequestRecord[]): void {
     for (const request of requests) {
-      if (!hasServerCounters(request) && !request.estimatedTokens) continue;
+      if (!isCounted(request)) continue;
       let sums = this.byModel.get(request.model);
       if (!sums) {
         sums = {
@@ -103,6 +103,11 @@ export class ModelSpeedFold {
 /** Whether the server reported its own durations for the request (Ollama does; records before issue 42 do not). */
 export function hasServerCounters(request: ModelRequestRecord): boolean {
   return request.promptEvalMs !== undefined || request.evalMs !== undefined;
+}
+
+/** Whether a request adds to the model's figures: the server's counters, or mvnx's estimate of one it closed early. */
+export function isCounted(request: ModelRequestRecord): boolean {
+  return hasServerCounters(request) || request.estimatedTokens !== undefined;
 }
 
 /** Model time per verified fix: all the model time of the window over the runs that verified a fix. */

@@ -6,7 +6,7 @@
  * so the streamed and the in-memory numbers are one code. Pure.
  */
 import type { StopReason } from '../shared/run-vocabulary.js';
-import { hasServerCounters, modelMsPerVerifiedFix, ModelSpeedFold } from './model-speed.js';
+import { isCounted, modelMsPerVerifiedFix, ModelSpeedFold } from './model-speed.js';
 import type { RunRecord } from './run-record.js';
 import {
   countedOutcome,
@@ -157,8 +157,7 @@ export class RunStatsFold {
     if (record.incomplete) this.incompleteRuns += 1;
     this.timeSpentMs += record.timings?.totalMs ?? 0;
     this.modelMs += record.timings?.modelMs ?? 0;
-    if (record.modelRequests?.some((request) => hasServerCounters(request) || request.estimatedTokens))
-      (this.modelSpeed ??= new ModelSpeedFold()).add(record.modelRequests);
+    if (record.modelRequests?.some(isCounted)) (this.modelSpeed ??= new ModelSpeedFold()).add(record.modelRequests);
     if (this.firstRunAt === undefined || record.startedAt < this.firstRunAt) this.firstRunAt = record.startedAt;
     if (this.lastRunAt === undefined || record.startedAt > this.lastRunAt) this.lastRunAt = record.startedAt;
     if (run.fix) {
