@@ -10,24 +10,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startScriptedOllama } from '../../src/bench/scripted-ollama.js';
-import { generateProject, type ProjectSpec } from '../../src/bench/verify-projects.js';
 import { CLOCK_SLACK_MS } from '../../src/diagnose/index.js';
 import { runMaven } from '../../src/maven/run.js';
 import { toUnifiedDiff } from '../../src/patch/index.js';
 import { runMvnx } from '../helpers/repair-project.js';
+import { neverReached as generated, neverReachedBug as bug } from '../helpers/never-reached-reactor.js';
 
-const SPEC: ProjectSpec = {
-  name: 'tri',
-  groupId: 'com.acme.tri',
-  modules: [
-    { dir: 'util', stems: ['Text'], classes: 6, testEvery: 2, dependsOn: [] },
-    { dir: 'core', stems: ['Rule'], classes: 6, testEvery: 2, dependsOn: ['util'] },
-    { dir: 'app', stems: ['Screen'], classes: 6, testEvery: 2, dependsOn: ['core'] },
-    { dir: 'report', stems: ['Summary'], classes: 6, testEvery: 2, dependsOn: ['util'] },
-  ],
-};
-const generated = generateProject(SPEC, [{ name: 'leaf', kind: 'leaf', module: 'app', classIndex: 4 }]);
-const bug = generated.bugs[0]!;
 const CONFIG = `tier: monitor
 fixers:
   enabled: false

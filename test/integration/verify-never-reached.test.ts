@@ -13,7 +13,6 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateProject, type GeneratedBug, type ProjectSpec } from '../../src/bench/verify-projects.js';
 import { CLOCK_SLACK_MS, collectTestResults, diagnoseBuild, type TestCaseResult } from '../../src/diagnose/index.js';
 import type { Diagnosis } from '../../src/diagnose/types.js';
 import { runMaven } from '../../src/maven/run.js';
@@ -24,19 +23,8 @@ import {
   type VerificationSession,
 } from '../../src/repair/verification/verification-session.js';
 import { detectSandbox, type SandboxInfo } from '../../src/workspace/sandbox.js';
+import { neverReached as generated, neverReachedBug as bug } from '../helpers/never-reached-reactor.js';
 
-const SPEC: ProjectSpec = {
-  name: 'tri',
-  groupId: 'com.acme.tri',
-  modules: [
-    { dir: 'util', stems: ['Text'], classes: 6, testEvery: 2, dependsOn: [] },
-    { dir: 'core', stems: ['Rule'], classes: 6, testEvery: 2, dependsOn: ['util'] },
-    { dir: 'app', stems: ['Screen'], classes: 6, testEvery: 2, dependsOn: ['core'] },
-    { dir: 'report', stems: ['Summary'], classes: 6, testEvery: 2, dependsOn: ['util'] },
-  ],
-};
-const generated = generateProject(SPEC, [{ name: 'leaf', kind: 'leaf', module: 'app', classIndex: 4 }]);
-const bug: GeneratedBug = generated.bugs[0]!;
 const env = { ...process.env };
 delete env.MAVEN_OPTS;
 const fix: ChangeSet = { files: [{ path: bug.file, before: bug.broken, after: bug.correct }] };
