@@ -41,8 +41,11 @@ afterAll(async () => {
   await rm(scratch, { recursive: true, force: true });
 });
 
+/** Run folders, not `latest` nor a folder still being made (`<id>.<pid>.tmp`, renamed once its owner marker is in). */
 async function runFolders(): Promise<string[]> {
-  return (await readdir(path.join(work, '.mvnx/runs')).catch(() => [] as string[])).filter((name) => name !== 'latest');
+  return (await readdir(path.join(work, '.mvnx/runs')).catch(() => [] as string[])).filter(
+    (name) => name !== 'latest' && !name.endsWith('.tmp'),
+  );
 }
 
 it("the hook blocks the push by its own run's record while a second run makes `latest` its own", async () => {
