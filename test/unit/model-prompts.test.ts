@@ -261,7 +261,7 @@ describe('buildRepairPrompt', () => {
           startLine: 1,
           text: lines(20),
           label: `method F${i}.m()`,
-          tier: 'other',
+          tier: 'declaration',
           score: 30 - i,
         }),
       ),
@@ -281,12 +281,35 @@ describe('buildRepairPrompt', () => {
     expect(text).toContain('test9();');
     expect(text).toContain('### src/F0.java');
     expect(text).not.toContain('### src/F29.java');
-    expect(text).toContain('## Left out to fit the context window\n\n- method F');
+    expect(text).toMatch(/## Left out to keep the prompt short\n\n- src\/F\d+\.java: m\(\) at 1\n/);
     expect(text).toMatch(/- and \d+ more/);
+    // One line per file, the owner's name taken off: the file says whose method it is.
+    expect(text.slice(text.indexOf('## Left out'))).not.toContain('method F');
     // Only what is shown is offered for editing.
     expect(prompt.files).toContain('src/Main.java');
     expect(prompt.files).not.toContain('src/F29.java');
     expect(system(prompt.messages)).not.toContain('src/F29.java');
+  });
+
+  it('names what it left out one line per file, each name without its owner', () => {
+    const money = 'src/main/java/com/acme/Money.java';
+    const context = [
+      piece({ path: money, startLine: 200, text: lines(30), label: 'method Money.parse(String)', tier: 'primary' }),
+      piece({
+        path: money,
+        startLine: 100,
+        text: lines(60),
+        label: 'constructor Money.Money(long, String)',
+        tier: 'other',
+      }),
+      piece({ path: money, startLine: 1, text: lines(60), label: 'imports of Money.java', tier: 'other' }),
+      piece({ path: money, startLine: 300, text: lines(60), label: 'field Money.cents', tier: 'other' }),
+      piece({ text: lines(80), label: 'members of List', heading: 'java.util.List (JDK)', tier: 'other' }),
+    ];
+    const text = user(composeRepairPrompt(input({ context, contextTokens: 8192 })).messages);
+    expect(text.slice(text.indexOf('## Left out'), text.indexOf('## Your answer'))).toBe(
+      `## Left out to keep the prompt short\n\n- ${money}: Money(long, String) at 100; imports at 1; field cents at 300\n- members of List\n\n`,
+    );
   });
 
   it('drops older diffs before newer ones when the window is short', () => {
@@ -342,6 +365,29 @@ describe('packContext', () => {
       ],
       budget: 10_000,
       included: ['primary', 'decl', 'test', 'other'],
+      omitted: [],
+    },
+    {
+      name: 'takes supporting (`other`) pieces only within a quarter of what the other tiers took, however large the window',
+      pieces: [
+        piece({ label: 'primary', tier: 'primary', score: 1, path: 'p.java', startLine: 1, text: lines(200) }),
+        piece({ label: 'rest 1', tier: 'other', score: 30, path: 'p.java', startLine: 300, text: lines(40) }),
+        piece({ label: 'rest 2', tier: 'other', score: 20, path: 'p.java', startLine: 400, text: lines(40) }),
+        piece({ label: 'imports', tier: 'other', score: 0, path: 'q.java', startLine: 1, text: lines(40) }),
+      ],
+      budget: 100_000,
+      included: ['primary', 'rest 1'],
+      omitted: ['rest 2', 'imports'],
+    },
+    {
+      name: 'takes a small supporting piece beside a small failure (the floor), and one whose lines are shown already',
+      pieces: [
+        piece({ label: 'primary', tier: 'primary', score: 1, path: 'p.java', startLine: 1, text: lines(3) }),
+        piece({ label: 'rest', tier: 'other', score: 30, path: 'p.java', startLine: 10, text: lines(5) }),
+        piece({ label: 'inside', tier: 'other', score: 0, path: 'p.java', startLine: 1, text: lines(2) }),
+      ],
+      budget: 100_000,
+      included: ['primary', 'rest', 'inside'],
       omitted: [],
     },
     {

@@ -115,6 +115,54 @@ describe('gatherContext for a failing test', () => {
     expect(pieces.find((p) => p.tier === 'test' && p.label.includes('anItemWithoutANoteHasAnEmptyCell'))).toBeDefined();
   });
 
+  it('supporting context: imports away from a compile error and fields no shown method reads are tier other', async () => {
+    // No right fix of the bench or of the jsoup bugs used these (bench/results-context-use.md).
+    const root = await mkdtemp(path.join(os.tmpdir(), 'mvnx-context-'));
+    temps.push(root);
+    const write = async (file: string, text: string) => {
+      await mkdir(path.dirname(path.join(root, file)), { recursive: true });
+      await writeFile(path.join(root, file), text);
+    };
+    await write(
+      'src/main/java/com/acme/shop/Cart.java',
+      'package com.acme.shop;\n\nimport java.util.ArrayList;\nimport java.util.List;\n\npublic class Cart {\n    private final List<Integer> items = new ArrayList<>();\n    private String createdBy = "web";\n\n    public long totalCents() {\n        long sum = 0;\n        for (int item : items) sum += item;\n        return sum;\n    }\n}\n',
+    );
+    await write(
+      'src/test/java/com/acme/shop/CartTest.java',
+      'package com.acme.shop;\n\nimport static org.junit.jupiter.api.Assertions.assertEquals;\n\nimport org.junit.jupiter.api.Test;\n\nclass CartTest {\n    @Test\n    void totalIsInCents() {\n        assertEquals(1250, new Cart().totalCents());\n    }\n}\n',
+    );
+    const d = testFailure({
+      message: 'expected: <1250> but was <12>',
+      test: 'com.acme.shop.CartTest#totalIsInCents',
+      testFailure: {
+        className: 'com.acme.shop.CartTest',
+        method: 'totalIsInCents',
+        outcome: 'failure',
+        failureType: 'org.opentest4j.AssertionFailedError',
+        stackTrace: '',
+        reportFile: 'x',
+        frames: [
+          {
+            file: 'src/test/java/com/acme/shop/CartTest.java',
+            line: 10,
+            className: 'com.acme.shop.CartTest',
+            method: 'totalIsInCents',
+          },
+        ],
+      },
+    });
+    const pieces = await context(root, [d]);
+    const imports = pieces.filter((p) => p.label.startsWith('imports of'));
+    expect(imports.map((p) => [p.label, p.tier])).toEqual([
+      ['imports of CartTest.java', 'other'],
+      ['imports of Cart.java', 'other'],
+    ]);
+    // Cart.items is read by the method the test calls, so it stays beside it; createdBy is read by nothing shown.
+    expect(pieces.find((p) => p.label === 'field Cart.items')).toMatchObject({ tier: 'declaration' });
+    expect(pieces.find((p) => p.label === 'field Cart.createdBy')).toMatchObject({ tier: 'other' });
+    expect(pieces.find((p) => p.label === 'method Cart.totalCents()')).toMatchObject({ tier: 'primary' });
+  });
+
   it('an assertion without a main frame: the method the test calls through a local, and the helper it calls', async () => {
     const root = path.join(cases, 'assertion-without-main-frame/project');
     const d = testFailure({
@@ -244,6 +292,8 @@ describe('gatherContext for a compile error about a symbol', () => {
       label: 'declaration method StdScalarReader._fromEmptyString(ReadContext)',
       path: 'src/main/java/com/acme/json/StdScalarReader.java',
     });
+    // Where javac fails, the imports may be the fix: they stay beside the method.
+    expect(pieces.find((p) => p.label === 'imports of OptionalIntReader.java')).toMatchObject({ tier: 'primary' });
     // Private members of a superclass and its constructors are not offered.
     expect(declarations.map((p) => p.label)).not.toContain('declaration method StdScalarReader.describe()');
     expect(declarations.map((p) => p.label)).not.toContain(

@@ -7,6 +7,11 @@
  * Tiers, in order: `primary` (the methods at the failure: the root cause's frame, the
  * line javac names), `declaration` (what the fix may need to call: the receiver type's
  * members, called methods), `test` (the failing test), `other` (callers, the rest).
+ *
+ * `other` is supporting context: the rest of a class, imports away from a compile error, fields no shown method
+ * reads. Measured on the bench's right fixes and jsoup's (bench/results-context-use.md), it was most of what a
+ * large project's prompt showed and little of what the fixes used, so it is taken only within an allowance beside
+ * the rest (SUPPORTING_SHARE of it, at least SUPPORTING_FLOOR), not until the window is full.
  */
 import { estimateTokens } from '../context-window.js';
 
@@ -43,6 +48,11 @@ export interface PackResult {
   tokens: number;
 }
 
+/** Supporting (`other`) pieces may add this share of what the other tiers took... */
+export const SUPPORTING_SHARE = 0.25;
+/** ...or this many tokens, whichever is more: a small class's other methods fit beside a small failure. */
+export const SUPPORTING_FLOOR = 300;
+
 /** Tokens a new file heading and its fences cost beyond the lines. */
 const FILE_OVERHEAD = 24;
 
@@ -70,13 +80,21 @@ export function packContext(pieces: readonly ContextPiece[], budgetTokens: numbe
   const included: ContextPiece[] = [];
   const omitted: ContextPiece[] = [];
   let tokens = 0;
+  let core = 0;
+  let supporting = 0;
   for (const piece of orderPieces(pieces)) {
     const cost = marginalCost(piece, taken);
-    if (tokens + cost > budgetTokens) {
+    const isSupporting = piece.tier === 'other';
+    if (
+      tokens + cost > budgetTokens ||
+      (isSupporting && cost > 0 && supporting + cost > Math.max(SUPPORTING_FLOOR, core * SUPPORTING_SHARE))
+    ) {
       omitted.push(piece);
       continue;
     }
     tokens += cost;
+    if (isSupporting) supporting += cost;
+    else core += cost;
     included.push(piece);
     if (piece.path !== undefined && piece.startLine !== undefined) {
       const lines = taken.get(piece.path) ?? new Set<number>();

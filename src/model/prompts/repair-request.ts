@@ -205,16 +205,32 @@ function renderContext(
   return { text: sections.join('\n\n'), files: [...files.keys()] };
 }
 
+/**
+ * What was not shown, one line per file: the model may name a file it needs, and an agent may read it. Each name is
+ * short (the file says whose method it is): on jsoup the list of 20 named pieces was 500 of a 4,300-token prompt.
+ */
 function omittedSection(omitted: readonly ContextPiece[]): string {
   if (omitted.length === 0) return '';
-  const named = omitted
-    .slice(0, MAX_OMITTED_NAMED)
-    .map(
-      (piece) =>
-        `- ${piece.label}${piece.path ? ` (${piece.path}${piece.startLine ? `, line ${piece.startLine}` : ''})` : ''}`,
-    );
+  const byFile = new Map<string, string[]>();
+  for (const piece of omitted.slice(0, MAX_OMITTED_NAMED)) {
+    const key = piece.path ?? '';
+    const name = piece.path ? shortLabel(piece) : piece.label;
+    byFile.set(key, [...(byFile.get(key) ?? []), name]);
+  }
+  const lines = [...byFile].flatMap(([file, names]) =>
+    file ? [`- ${file}: ${names.join('; ')}`] : names.map((name) => `- ${name}`),
+  );
   const more = omitted.length > MAX_OMITTED_NAMED ? `\n- and ${omitted.length - MAX_OMITTED_NAMED} more` : '';
-  return `## Left out to fit the context window\n\n${named.join('\n')}${more}`;
+  return `## Left out to keep the prompt short\n\n${lines.join('\n')}${more}`;
+}
+
+/** `method DataUtil.load(File)` at line 71 -> `load(File) at 71`; `imports of DataUtil.java` -> `imports`. */
+function shortLabel(piece: ContextPiece): string {
+  const name = piece.label
+    .replace(/^(?:part of )?(?:method|constructor) (?:[\w$]+\.)+(?=[\w$<]+\()/, '')
+    .replace(/^imports of .*$/, 'imports')
+    .replace(/^field (?:[\w$]+\.)+/, 'field ');
+  return piece.startLine ? `${name} at ${piece.startLine}` : name;
 }
 
 export function renderDiagnostic(diagnostic: Diagnostic, index: number): string {

@@ -14,63 +14,17 @@ import {
   rawTypeName,
   returnTypeOf,
   type JavaMethod,
-  type JavaSourceFile,
   type JavaType,
 } from '../../java/index.js';
 import type { Diagnostic, FailureFrame } from '../../diagnose/types.js';
-import { CONTEXT_TIERS, type ContextPiece } from '../../model/prompts/index.js';
-import { fieldPieces, importsPiece, methodPiece, typeHeaderPiece, type PieceMeta } from './pieces.js';
+import type { ContextPiece } from '../../model/prompts/index.js';
+import { fieldPieces, importsPiece, methodPiece, PieceSet, typeHeaderPiece, type PieceMeta } from './pieces.js';
+import { restOfClassScore, surroundings, SUPPORTING_IMPORTS_SCORE } from './supporting.js';
 import { scopeOf, type ProjectSources, type ProjectType } from './sources.js';
 
 /** How far calls are followed from the test into the code under test. */
 const MAX_CALL_DEPTH = 3;
 const MAX_UNDER_TEST_METHODS = 24;
-
-/** Pieces without duplicates: the same lines found twice keep their better tier and score. */
-export class PieceSet {
-  readonly pieces: ContextPiece[] = [];
-  private readonly keys = new Map<string, number>();
-
-  add(piece: ContextPiece | undefined): void {
-    if (!piece) return;
-    const key = `${piece.path ?? piece.heading}\u0000${piece.startLine ?? ''}\u0000${piece.text.length}`;
-    const at = this.keys.get(key);
-    if (at === undefined) {
-      this.keys.set(key, this.pieces.length);
-      this.pieces.push(piece);
-      return;
-    }
-    const known = this.pieces[at]!;
-    const rank = (p: ContextPiece) => CONTEXT_TIERS.indexOf(p.tier);
-    if (rank(piece) < rank(known) || (rank(piece) === rank(known) && piece.score > known.score))
-      this.pieces[at] = piece;
-  }
-
-  addAll(pieces: readonly (ContextPiece | undefined)[]): void {
-    pieces.forEach((piece) => this.add(piece));
-  }
-}
-
-/** Imports, the type's declaration and its fields, once per type: what a method's code refers to. */
-export function surroundings(
-  out: PieceSet,
-  path: string,
-  file: JavaSourceFile,
-  type: JavaType,
-  score: number,
-  reason: string,
-  tier: 'primary' | 'other' = 'primary',
-): void {
-  out.add(importsPiece(path, file, { tier, score: score - 4, reason }));
-  out.add(typeHeaderPiece(path, file, type, { tier, score: score - 3, reason }));
-  out.addAll(
-    fieldPieces(path, file, type, {
-      tier: tier === 'primary' ? 'declaration' : 'other',
-      score: score - 20,
-      reason: `fields of ${type.name}`,
-    }),
-  );
-}
 
 function isTestFrame(frame: FailureFrame, testClass: string): boolean {
   return frame.className === testClass || frame.className.startsWith(`${testClass}$`) || scopeOf(frame.file) === 'test';
@@ -118,7 +72,7 @@ export async function testFailureContext(diagnostic: Diagnostic, sources: Projec
       out.add(
         methodPiece(frame.file, file, method, {
           tier: 'other',
-          score: 40 - mainFrames,
+          score: restOfClassScore(method, 40 - mainFrames),
           reason: `rest of ${found.type.name}`,
         }),
       );
@@ -131,7 +85,13 @@ export async function testFailureContext(diagnostic: Diagnostic, sources: Projec
     out.add(
       methodPiece(test.path, test.file, testMethod.method, { tier: 'test', score: 100, reason: 'the failing test' }),
     );
-    out.add(importsPiece(test.path, test.file, { tier: 'test', score: 95, reason: 'the failing test' }));
+    out.add(
+      importsPiece(test.path, test.file, {
+        tier: 'other',
+        score: SUPPORTING_IMPORTS_SCORE,
+        reason: 'the failing test',
+      }),
+    );
     out.add(
       typeHeaderPiece(test.path, test.file, testMethod.type, { tier: 'test', score: 94, reason: 'the failing test' }),
     );
@@ -288,7 +248,7 @@ async function codeUnderTest(
         out.add(
           methodPiece(entry.owner.path, entry.owner.file, method, {
             tier: 'other',
-            score: 30,
+            score: restOfClassScore(method, 30),
             reason: `rest of ${entry.owner.type.name}`,
           }),
         );

@@ -11,6 +11,7 @@ import { testFailureContext } from './failures.js';
 import { linesPiece } from './pieces.js';
 import { ProjectSources, type SourceAccess } from './sources.js';
 import { compileErrorContext } from './symbols.js';
+import { withUnreadFieldsSupporting } from './supporting.js';
 
 export interface GatherInput {
   diagnostics: Diagnostic[];
@@ -46,7 +47,7 @@ export async function gatherContext(input: GatherInput): Promise<ContextPiece[]>
       out.push({ ...piece, score: piece.score - index * PER_DIAGNOSTIC });
     }
   }
-  return out;
+  return withUnreadFieldsSupporting(out);
 }
 
 /** A file that is not Java (a pom, a resource): the lines around the one named. */

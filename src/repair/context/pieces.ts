@@ -15,7 +15,7 @@ import {
   type JavaSourceFile,
   type JavaType,
 } from '../../java/index.js';
-import type { ContextPiece, ContextTier } from '../../model/prompts/index.js';
+import { CONTEXT_TIERS, type ContextPiece, type ContextTier } from '../../model/prompts/index.js';
 import type { LibraryMember, LibraryType } from '../../plugins/contracts.js';
 import { editDistance as levenshtein } from '../../shared/similar.js';
 
@@ -278,4 +278,29 @@ export function libraryPiece(
 /** `public boolean java.util.List.add(E)` reads better as `public boolean add(E)`. */
 function simplify(member: LibraryMember): string {
   return member.signature.replace(/java\.lang\.(?=[A-Z])/g, '');
+}
+
+/** Pieces without duplicates: the same lines found twice keep their better tier and score. */
+export class PieceSet {
+  readonly pieces: ContextPiece[] = [];
+  private readonly keys = new Map<string, number>();
+
+  add(piece: ContextPiece | undefined): void {
+    if (!piece) return;
+    const key = `${piece.path ?? piece.heading}\u0000${piece.startLine ?? ''}\u0000${piece.text.length}`;
+    const at = this.keys.get(key);
+    if (at === undefined) {
+      this.keys.set(key, this.pieces.length);
+      this.pieces.push(piece);
+      return;
+    }
+    const known = this.pieces[at]!;
+    const rank = (p: ContextPiece) => CONTEXT_TIERS.indexOf(p.tier);
+    if (rank(piece) < rank(known) || (rank(piece) === rank(known) && piece.score > known.score))
+      this.pieces[at] = piece;
+  }
+
+  addAll(pieces: readonly (ContextPiece | undefined)[]): void {
+    pieces.forEach((piece) => this.add(piece));
+  }
 }

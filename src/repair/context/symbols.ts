@@ -20,7 +20,8 @@ import {
 } from '../../java/index.js';
 import type { Diagnostic } from '../../diagnose/types.js';
 import type { ContextPiece } from '../../model/prompts/index.js';
-import { PieceSet, surroundings } from './failures.js';
+import { PieceSet } from './pieces.js';
+import { surroundings } from './supporting.js';
 import {
   declarationPiece,
   editDistance,
@@ -123,7 +124,7 @@ export async function compileErrorContext(diagnostic: Diagnostic, sources: Proje
       }),
     );
   if (owner) {
-    surroundings(out, path, file, owner, 96, reason);
+    surroundings(out, path, file, owner, 96, reason, 'primary', true);
     for (const method of owner.methods)
       out.add(methodPiece(path, file, method, { tier: 'other', score: 30, reason: `rest of ${owner.name}` }));
   } else {
