@@ -17,6 +17,7 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const dist = path.resolve(here, '../dist');
 const { loadBenchCases, materialiseCase } = await import(`${dist}/bench/cases.js`);
 const { findProjectBugs } = await import(`${dist}/bench/project-bugs.js`);
+const { sources } = await import('./verify-project.mjs');
 const { fixShape, pieceKind, pieceUse, kindUse, formatKindUse } = await import(`${dist}/bench/context-use.js`);
 const { fixCoverage, javaIdentifiers } = await import(`${dist}/bench/fix-coverage.js`);
 const { diagnoseBuild } = await import(`${dist}/diagnose/index.js`);
@@ -126,16 +127,6 @@ async function measureCase(benchCase) {
   }
 }
 
-async function javaSources(root, dir = '', files = new Map()) {
-  for (const entry of await readdir(path.join(root, dir), { withFileTypes: true })) {
-    const rel = dir ? `${dir}/${entry.name}` : entry.name;
-    if (entry.isDirectory() && !['target', '.git', '.mvnx', 'node_modules'].includes(entry.name))
-      await javaSources(root, rel, files);
-    else if (entry.isFile() && rel.endsWith('.java')) files.set(rel, await readFile(path.join(root, rel), 'utf8'));
-  }
-  return files;
-}
-
 /** A real project's bug (src/bench/project-bugs.ts, as bench:verify writes it), named `File.java:line`; its right fix is the reply's diff. */
 async function measureProjectBug(project, bug) {
   const parent = await mkdtemp(path.join(os.tmpdir(), 'mvnx-context-project-'));
@@ -152,64 +143,71 @@ async function measureProjectBug(project, bug) {
   }
 }
 
-const options = parseArgs(process.argv.slice(2));
-const results = [];
-const work = [];
-if (options.project) {
-  const bugs = findProjectBugs(await javaSources(options.project));
-  for (const wanted of options.bugs) {
-    const bug = bugs.find((b) => `${b.file.split('/').pop()}:${b.line}` === wanted);
-    if (!bug)
-      throw new Error(
-        `--bugs: no bug at ${wanted} (there are: ${bugs.map((b) => `${b.file.split('/').pop()}:${b.line}`).join(', ')})`,
-      );
-    work.push(() => measureProjectBug(options.project, bug));
+let options;
+try {
+  options = parseArgs(process.argv.slice(2));
+  const results = [];
+  const work = [];
+  if (options.project) {
+    const bugs = findProjectBugs(await sources(options.project));
+    for (const wanted of options.bugs) {
+      const bug = bugs.find((b) => `${b.file.split('/').pop()}:${b.line}` === wanted);
+      if (!bug)
+        throw new Error(
+          `--bugs: no bug at ${wanted} (there are: ${bugs.map((b) => `${b.file.split('/').pop()}:${b.line}`).join(', ')})`,
+        );
+      work.push(() => measureProjectBug(options.project, bug));
+    }
+  } else
+    for (const benchCase of await loadBenchCases(path.join(here, 'cases'), options.cases))
+      work.push(() => measureCase(benchCase));
+  for (const measure of work) {
+    const result = await measure();
+    if (!result) continue;
+    results.push(result);
+    const line = result.skipped
+      ? `${result.name}: skipped (${result.skipped})`
+      : `${result.name}: prompt ~${result.promptTokens} tokens, code ${result.contextTokens}, ${result.pieces.length} pieces (${result.pieces.filter((p) => p.use === 'unused').length} unused, ${result.omitted} left out), fix in prompt: ${result.fixInPrompt ? 'yes' : `no (${result.missing.join('; ')})`}`;
+    process.stderr.write(`${line}\n`);
+    if (options.pieces && !result.skipped)
+      for (const { piece, use, tokens } of result.pieces)
+        process.stderr.write(
+          `    ${use.padEnd(11)} ${String(tokens).padStart(5)}  ${pieceKind(piece)}  ${piece.label}${piece.path ? ` (${piece.path}:${piece.startLine})` : ''}\n`,
+        );
   }
-} else
-  for (const benchCase of await loadBenchCases(path.join(here, 'cases'), options.cases))
-    work.push(() => measureCase(benchCase));
-for (const measure of work) {
-  const result = await measure();
-  if (!result) continue;
-  results.push(result);
-  const line = result.skipped
-    ? `${result.name}: skipped (${result.skipped})`
-    : `${result.name}: prompt ~${result.promptTokens} tokens, code ${result.contextTokens}, ${result.pieces.length} pieces (${result.pieces.filter((p) => p.use === 'unused').length} unused, ${result.omitted} left out), fix in prompt: ${result.fixInPrompt ? 'yes' : `no (${result.missing.join('; ')})`}`;
-  process.stderr.write(`${line}\n`);
-  if (options.pieces && !result.skipped)
-    for (const { piece, use, tokens } of result.pieces)
-      process.stderr.write(
-        `    ${use.padEnd(11)} ${String(tokens).padStart(5)}  ${pieceKind(piece)}  ${piece.label}${piece.path ? ` (${piece.path}:${piece.startLine})` : ''}\n`,
-      );
-}
-const measured = results.filter((result) => !result.skipped);
-const table = formatKindUse(kindUse(measured));
-const sum = (values) => values.reduce((a, b) => a + b, 0);
-const totals = [
-  `Cases measured: ${measured.length} (skipped: ${results.length - measured.length}).`,
-  `Prompt tokens: ${sum(measured.map((r) => r.promptTokens))} in all, mean ${Math.round(sum(measured.map((r) => r.promptTokens)) / (measured.length || 1))}; code ${sum(measured.map((r) => r.contextTokens))}.`,
-  `Code tokens in pieces the fix edited or referenced: ${sum(measured.flatMap((r) => r.pieces.filter((p) => p.use === 'edited' || p.use === 'referenced').map((p) => p.tokens)))}; the failing test's: ${sum(measured.flatMap((r) => r.pieces.filter((p) => p.use === 'expectation').map((p) => p.tokens)))}; unused: ${sum(measured.flatMap((r) => r.pieces.filter((p) => p.use === 'unused').map((p) => p.tokens)))}.`,
-  `True fix in the first prompt: ${measured.filter((r) => r.fixInPrompt).length} of ${measured.length}${
-    measured.some((r) => !r.fixInPrompt)
-      ? ` (not: ${measured
-          .filter((r) => !r.fixInPrompt)
-          .map((r) => r.name)
-          .join(', ')})`
-      : ''
-  }.`,
-];
-process.stdout.write(`${totals.join('\n')}\n\n${table}\n`);
-if (options.out) {
-  const perCase = [
-    '| case | prompt tokens | code tokens | pieces | unused | fix in prompt |',
-    '|---|---:|---:|---:|---:|---|',
-    ...measured.map(
-      (r) =>
-        `| ${r.name} | ${r.promptTokens} | ${r.contextTokens} | ${r.pieces.length} | ${r.pieces.filter((p) => p.use === 'unused').length} | ${r.fixInPrompt ? 'yes' : 'no'} |`,
-    ),
-  ].join('\n');
-  await appendFile(
-    options.out,
-    `\n## ${new Date().toISOString().slice(0, 16)}Z (load ${os.loadavg()[0].toFixed(1)})\n\n${totals.join('\n')}\n\n${table}\n\n${perCase}\n`,
-  );
+  const measured = results.filter((result) => !result.skipped);
+  const table = formatKindUse(kindUse(measured));
+  const sum = (values) => values.reduce((a, b) => a + b, 0);
+  const totals = [
+    `Cases measured: ${measured.length} (skipped: ${results.length - measured.length}).`,
+    `Prompt tokens: ${sum(measured.map((r) => r.promptTokens))} in all, mean ${Math.round(sum(measured.map((r) => r.promptTokens)) / (measured.length || 1))}; code ${sum(measured.map((r) => r.contextTokens))}.`,
+    `Code tokens in pieces the fix edited or referenced: ${sum(measured.flatMap((r) => r.pieces.filter((p) => p.use === 'edited' || p.use === 'referenced').map((p) => p.tokens)))}; the failing test's: ${sum(measured.flatMap((r) => r.pieces.filter((p) => p.use === 'expectation').map((p) => p.tokens)))}; unused: ${sum(measured.flatMap((r) => r.pieces.filter((p) => p.use === 'unused').map((p) => p.tokens)))}.`,
+    `True fix in the first prompt: ${measured.filter((r) => r.fixInPrompt).length} of ${measured.length}${
+      measured.some((r) => !r.fixInPrompt)
+        ? ` (not: ${measured
+            .filter((r) => !r.fixInPrompt)
+            .map((r) => r.name)
+            .join(', ')})`
+        : ''
+    }.`,
+  ];
+  process.stdout.write(`${totals.join('\n')}\n\n${table}\n`);
+  if (options.out) {
+    const perCase = [
+      '| case | prompt tokens | code tokens | pieces | unused | fix in prompt |',
+      '|---|---:|---:|---:|---:|---|',
+      ...measured.map(
+        (r) =>
+          `| ${r.name} | ${r.promptTokens} | ${r.contextTokens} | ${r.pieces.length} | ${r.pieces.filter((p) => p.use === 'unused').length} | ${r.fixInPrompt ? 'yes' : 'no'} |`,
+      ),
+    ].join('\n');
+    await appendFile(
+      options.out,
+      `\n## ${new Date().toISOString().slice(0, 16)}Z (load ${os.loadavg()[0].toFixed(1)})\n\n${totals.join('\n')}\n\n${table}\n\n${perCase}\n`,
+    );
+  }
+} catch (error) {
+  // A bad argument or an unknown bug is one line, not a stack.
+  process.stderr.write(`bench:context: ${error.message}\n`);
+  process.exitCode = 2;
 }

@@ -94,7 +94,8 @@ async function timed(work) {
   return { value, ms: Math.round(performance.now() - started) };
 }
 
-async function sources(root, dir = '', files = new Map()) {
+/** The project's Java files by project-relative path (target, .git, .mvnx and node_modules left out). */
+export async function sources(root, dir = '', files = new Map()) {
   for (const entry of await readdir(path.join(root, dir), { withFileTypes: true })) {
     const rel = dir ? `${dir}/${entry.name}` : entry.name;
     if (entry.isDirectory() && !['target', '.git', '.mvnx', 'node_modules'].includes(entry.name))

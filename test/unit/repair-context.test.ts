@@ -23,6 +23,17 @@ afterAll(async () => {
   for (const dir of temps) await rm(dir, { recursive: true, force: true });
 });
 
+/** An empty project folder in the temp dir (removed after the tests) and a writer of its files. */
+async function scratchProject(): Promise<{ root: string; write: (file: string, text: string) => Promise<void> }> {
+  const root = await mkdtemp(path.join(os.tmpdir(), 'mvnx-context-'));
+  temps.push(root);
+  const write = async (file: string, text: string) => {
+    await mkdir(path.dirname(path.join(root, file)), { recursive: true });
+    await writeFile(path.join(root, file), text);
+  };
+  return { root, write };
+}
+
 async function context(root: string, diagnostics: Diagnostic[], withTypes = false): Promise<ContextPiece[]> {
   const view = createSourceView(root);
   return gatherContext({
@@ -117,12 +128,7 @@ describe('gatherContext for a failing test', () => {
 
   it('supporting context: imports away from a compile error and fields no shown method reads are tier other', async () => {
     // No right fix of the bench or of the jsoup bugs used these (bench/results-context-use.md).
-    const root = await mkdtemp(path.join(os.tmpdir(), 'mvnx-context-'));
-    temps.push(root);
-    const write = async (file: string, text: string) => {
-      await mkdir(path.dirname(path.join(root, file)), { recursive: true });
-      await writeFile(path.join(root, file), text);
-    };
+    const { root, write } = await scratchProject();
     await write(
       'src/main/java/com/acme/shop/Cart.java',
       'package com.acme.shop;\n\nimport java.util.ArrayList;\nimport java.util.List;\n\npublic class Cart {\n    private final List<Integer> items = new ArrayList<>();\n    private String createdBy = "web";\n\n    public long totalCents() {\n        long sum = 0;\n        for (int item : items) sum += item;\n        return sum;\n    }\n}\n',
@@ -202,12 +208,7 @@ describe('gatherContext for a failing test', () => {
   });
 
   it('finds the code under test through fields, static imports of a class, FooTest -> Foo and the message', async () => {
-    const root = await mkdtemp(path.join(os.tmpdir(), 'mvnx-context-'));
-    temps.push(root);
-    const write = async (file: string, text: string) => {
-      await mkdir(path.dirname(path.join(root, file)), { recursive: true });
-      await writeFile(path.join(root, file), text);
-    };
+    const { root, write } = await scratchProject();
     await write(
       'src/main/java/com/acme/shop/Cart.java',
       'package com.acme.shop;\n\npublic class Cart {\n    private final Pricing pricing = new Pricing();\n\n    public int total(int n) {\n        return pricing.price(n) * n;\n    }\n}\n',
@@ -329,11 +330,9 @@ describe('gatherContext for a compile error about a symbol', () => {
   });
 
   it('a method of a JDK type: its members from javap, nearest names first', async () => {
-    const root = await mkdtemp(path.join(os.tmpdir(), 'mvnx-context-'));
-    temps.push(root);
-    await mkdir(path.join(root, 'src/main/java/com/acme'), { recursive: true });
-    await writeFile(
-      path.join(root, 'src/main/java/com/acme/Playlist.java'),
+    const { root, write } = await scratchProject();
+    await write(
+      'src/main/java/com/acme/Playlist.java',
       'package com.acme;\n\nimport java.util.ArrayList;\nimport java.util.List;\n\npublic class Playlist {\n    private final List<String> songs = new ArrayList<>();\n\n    public void with(String song) {\n        songs.push(song);\n    }\n}\n',
     );
     const d = compileError({
