@@ -71,7 +71,8 @@ export function orderPieces(pieces: readonly ContextPiece[]): ContextPiece[] {
 /**
  * Takes pieces in order while they fit `budgetTokens`. Lines already taken for another
  * piece of the same file cost nothing again, so a method inside a class already shown is
- * cheap. A piece that does not fit is left out whole; smaller ones after it may still fit.
+ * cheap. A piece that does not fit is left out whole; smaller ones after it may still fit. Supporting pieces
+ * (tier `other`) must also fit their allowance beside what the other tiers took.
  */
 export function packContext(pieces: readonly ContextPiece[], budgetTokens: number): PackResult {
   if (!Number.isFinite(budgetTokens) || budgetTokens < 0)
