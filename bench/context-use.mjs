@@ -1,6 +1,6 @@
 // `npm run bench:context [-- --cases a,b | --project DIR --bugs File.java:N,...] [--pieces] [--prompts DIR] [--out FILE]`:
 // which context pieces the right fixes use. For every bench
-// case with a known fix (fix.patch), the case's project is built as the user would (`mvn -o -q verify`, it fails),
+// case with a known fix (fix.patch), the case's project is built as the user would (`mvn -o -B verify`, it fails),
 // the failure is diagnosed, and the first prompt is built by the code the model proposer uses, with the default
 // config. Each piece the packer took is judged against fix.patch (src/bench/context-use.ts): edited, referenced,
 // the failing test's expectation, or unused. Prints a table per kind of piece, the prompt's tokens per case and
@@ -8,7 +8,7 @@
 // --project, a real project's bugs (src/bench/project-bugs.ts, as bench:verify writes them) instead of the cases;
 // --pieces lists every included piece with its use, --prompts writes each first prompt to DIR.
 import { execa } from 'execa';
-import { appendFile, cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { appendFile, cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -19,13 +19,12 @@ const { loadBenchCases, materialiseCase } = await import(`${dist}/bench/cases.js
 const { findProjectBugs } = await import(`${dist}/bench/project-bugs.js`);
 const { sources } = await import('./verify-project.mjs');
 const { fixShape, pieceKind, pieceUse, kindUse, formatKindUse } = await import(`${dist}/bench/context-use.js`);
-const { fixCoverage, javaIdentifiers } = await import(`${dist}/bench/fix-coverage.js`);
+const { fixCoverage } = await import(`${dist}/bench/fix-coverage.js`);
 const { diagnoseBuild } = await import(`${dist}/diagnose/index.js`);
-const { promptWindow } = await import(`${dist}/model/index.js`);
 const { packContext } = await import(`${dist}/model/prompts/index.js`);
-const { configSchema, toPatchPolicy } = await import(`${dist}/policy/index.js`);
-const { createSourceView, createTypeIndex } = await import(`${dist}/codebase/index.js`);
-const { buildPromptFor, renderPromptText } = await import(`${dist}/repair/index.js`);
+const { firstRepairPrompt } = await import(`${dist}/bench/rebuild-prompt.js`);
+const { projectJavaIdentifiers } = await import(`${dist}/bench/harness.js`);
+const { renderPromptText } = await import(`${dist}/repair/index.js`);
 
 function parseArgs(argv) {
   const options = { cases: [], out: undefined, project: undefined, bugs: [], pieces: false, prompts: undefined };
@@ -43,16 +42,6 @@ function parseArgs(argv) {
       );
   }
   return options;
-}
-
-async function projectIdentifiers(root) {
-  const out = new Set();
-  for (const entry of await readdir(root, { recursive: true, withFileTypes: true })) {
-    if (!entry.isFile() || !entry.name.endsWith('.java')) continue;
-    if (/[\\/](target|\.mvnx)([\\/]|$)/.test(path.relative(root, entry.parentPath))) continue;
-    for (const name of javaIdentifiers(await readFile(path.join(entry.parentPath, entry.name), 'utf8'))) out.add(name);
-  }
-  return out;
 }
 
 /** Each included piece's marginal cost, as the packer counts it (lines already shown cost nothing again). */
@@ -80,16 +69,7 @@ async function measurePrompt(name, root, patch, workDir) {
   await writeFile(logFile, build.all);
   const diagnosis = await diagnoseBuild({ projectRoot: root, logFile, exitCode: build.exitCode });
   if (!diagnosis.diagnostics.some((d) => d.fixable)) return { name, skipped: 'nothing fixable' };
-  const config = configSchema.parse({});
-  const view = createSourceView(root);
-  const prompt = await buildPromptFor(diagnosis, { files: [] }, [], {
-    read: () => (file) => view.read(file),
-    list: (glob) => view.list(glob),
-    types: createTypeIndex({ projectRoot: root }),
-    checker: { root, policy: toPatchPolicy(config) },
-    editFormat: config.model.editFormat,
-    contextTokens: promptWindow(config.model),
-  });
+  const prompt = await firstRepairPrompt(root, diagnosis.diagnostics);
   const shape = fixShape(patch);
   const costs = marginalTokens(prompt.pack.included);
   const pieces = prompt.pack.included.map((piece, index) => ({
@@ -102,7 +82,7 @@ async function measurePrompt(name, root, patch, workDir) {
     await mkdir(options.prompts, { recursive: true });
     await writeFile(path.join(options.prompts, `${name.replace(/[^\w.-]+/g, '_')}.prompt.txt`), text);
   }
-  const coverage = fixCoverage(patch, text, await projectIdentifiers(root));
+  const coverage = fixCoverage(patch, text, await projectJavaIdentifiers(root));
   return {
     name,
     pieces,

@@ -3,13 +3,13 @@
  * piece the first prompt included is judged by what the fix does with it. A piece is
  *
  *   edited      the fix changes one of its lines (or inserts next to one)
- *   referenced  it shows a name the fix introduces and the project declares (a member
- *               the fix calls, a field it reads, a type it names)
+ *   referenced  it shows a name the fix introduces (a member the fix calls, of the
+ *               project or a library, a field it reads, a type it names)
  *   expectation the failing test: the model reads what is expected there, the fix never
  *               touches it (counted apart, never as unused)
  *   unused      none of these
  *
- * Pure functions of the pieces, the patch text and the project's identifiers. What the
+ * Pure functions of the pieces and the patch text. What the
  * bench measures with them (`npm run bench:context`) decides what the packer takes.
  */
 import { parsePatch } from 'diff';

@@ -268,7 +268,8 @@ async function firstPrompt(projectRoot: string, runId: string): Promise<string |
   return numbers.length > 0 ? readFile(path.join(dir, `attempt-${numbers[0]}.prompt.txt`), 'utf8') : undefined;
 }
 
-async function projectJavaIdentifiers(root: string): Promise<Set<string>> {
+/** Every identifier of the Java sources under `root` (build output and .mvnx left out). */
+export async function projectJavaIdentifiers(root: string): Promise<Set<string>> {
   const out = new Set<string>();
   const entries = await readdir(root, { recursive: true, withFileTypes: true });
   for (const entry of entries) {

@@ -3,26 +3,37 @@
  * run record's diagnosis by the same code the model proposer uses, on the case's tree,
  * with the default config the bench runs under. So "fix lines in prompt" measures the
  * prompt mvnx would have sent for every case, not only those a model was asked about.
+ * `npm run bench:context` judges the pieces of the same prompt (firstRepairPrompt).
  */
+import type { Diagnostic } from '../diagnose/types.js';
 import { promptWindow } from '../model/index.js';
+import type { RepairPrompt } from '../model/prompts/index.js';
 import { configSchema, toPatchPolicy } from '../policy/index.js';
 import type { RunRecord } from '../report/run-record.js';
 import { createSourceView, createTypeIndex } from '../codebase/index.js';
 import { buildPromptFor, dependencyUpdatePiece, renderPromptText } from '../repair/index.js';
 
-export async function rebuildFirstPrompt(projectRoot: string, record: RunRecord): Promise<string | undefined> {
-  if (!record.diagnostics.some((diagnostic) => diagnostic.fixable)) return undefined;
+/** The first repair prompt for these diagnostics on the tree at `projectRoot`, under the default config. */
+export async function firstRepairPrompt(
+  projectRoot: string,
+  diagnostics: Diagnostic[],
+  dependencyUpdate?: RunRecord['dependencyUpdate'],
+): Promise<RepairPrompt> {
   const config = configSchema.parse({});
   const view = createSourceView(projectRoot);
-  const diagnosis = { diagnostics: record.diagnostics, fingerprint: '', fixable: true, modules: [], warnings: [] };
-  const prompt = await buildPromptFor(diagnosis, { files: [] }, [], {
+  const diagnosis = { diagnostics, fingerprint: '', fixable: true, modules: [], warnings: [] };
+  return buildPromptFor(diagnosis, { files: [] }, [], {
     read: () => (file) => view.read(file),
     list: (glob) => view.list(glob),
     types: createTypeIndex({ projectRoot }),
     checker: { root: projectRoot, policy: toPatchPolicy(config) },
     editFormat: config.model.editFormat,
     contextTokens: promptWindow(config.model),
-    ...(record.dependencyUpdate ? { extraContext: () => [dependencyUpdatePiece(record.dependencyUpdate!)] } : {}),
+    ...(dependencyUpdate ? { extraContext: () => [dependencyUpdatePiece(dependencyUpdate)] } : {}),
   });
-  return renderPromptText(prompt);
+}
+
+export async function rebuildFirstPrompt(projectRoot: string, record: RunRecord): Promise<string | undefined> {
+  if (!record.diagnostics.some((diagnostic) => diagnostic.fixable)) return undefined;
+  return renderPromptText(await firstRepairPrompt(projectRoot, record.diagnostics, record.dependencyUpdate));
 }
