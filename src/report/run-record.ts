@@ -33,6 +33,11 @@ export function runsDir(projectRoot: string): string {
   return path.join(projectRoot, '.mvnx', 'runs');
 }
 
+/** A name in the runs folder that is a run's folder: not `latest`, nor one still being made (`*.<pid>.tmp`). */
+export function isRunFolderName(name: string): boolean {
+  return name !== 'latest' && !name.endsWith('.tmp');
+}
+
 /** Sortable by time, unique enough for concurrent runs on one machine. */
 export function newRunId(now: Date = new Date()): string {
   const stamp = now
@@ -209,8 +214,7 @@ export async function listRunRecordsIn(folder: string, onInvalid?: OnInvalidReco
   }
   const records: RunRecord[] = [];
   for (const name of names) {
-    // `latest`, and a folder or file still being made (`*.<pid>.tmp`, renamed when done).
-    if (name === 'latest' || name.endsWith('.tmp')) continue;
+    if (!isRunFolderName(name)) continue;
     const file = path.join(folder, name, 'run.json');
     // A run killed before it wrote run.json: its incomplete record when its process is gone (killed-runs.ts); an empty
     // folder of an older mvnx, or a run still going, is not a record.

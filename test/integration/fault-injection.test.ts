@@ -17,6 +17,7 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, expect, it } from 'vitest';
+import { isRunFolderName } from '../../src/report/run-record.js';
 import { parseRunRecord } from '../../src/report/run-record-schema.js';
 import { startOllamaMock, type OllamaMock } from '../helpers/ollama-mock.js';
 import { cliPath, copyProject, FAST_MAVEN_OPTS, repairFixtures, reply, runMvnx } from '../helpers/repair-project.js';
@@ -44,9 +45,6 @@ async function javaProcessesMentioning(marker: string): Promise<string[]> {
   }
   return found;
 }
-
-/** A run's folder once made: not `latest`, not one still being made under its temporary name. */
-const isRunFolder = (entry: string) => entry !== 'latest' && !entry.endsWith('.tmp');
 
 const mvnxFolders = async (dir: string) => (await readdir(dir)).filter((name) => name.startsWith('mvnx-')).sort();
 
@@ -118,7 +116,7 @@ it.each(Object.keys(boundaries))(
     let at = false;
     for (let i = 0; i < 600 && !at && child.exitCode === null; i++) {
       await new Promise((resolve) => setTimeout(resolve, 100));
-      const runFolderMade = (await readdir(runs).catch(() => [] as string[])).some(isRunFolder);
+      const runFolderMade = (await readdir(runs).catch(() => [] as string[])).some(isRunFolderName);
       at = runFolderMade && (await boundary.reached(stderr, mock, scratch));
     }
     expect(at, stderr).toBe(true);
@@ -134,7 +132,7 @@ it.each(Object.keys(boundaries))(
         left.some((entry) => pattern.test(entry)),
         left.join(' '),
       ).toBe(true);
-    const killedRun = (await readdir(runs)).find(isRunFolder)!;
+    const killedRun = (await readdir(runs)).find(isRunFolderName)!;
     expect(await readdir(path.join(runs, killedRun))).not.toContain('run.json');
     // bubblewrap dies with its parent, and the JVMs with it.
     for (let i = 0; i < 25 && (await javaProcessesMentioning(scratch)).length > 0; i++)

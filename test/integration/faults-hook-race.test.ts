@@ -8,6 +8,7 @@ import { cp, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { isRunFolderName } from '../../src/report/run-record.js';
 import { cliPath, FAST_MAVEN_OPTS, repoRoot } from '../helpers/repair-project.js';
 
 let scratch: string;
@@ -43,9 +44,7 @@ afterAll(async () => {
 
 /** Run folders, not `latest` nor a folder still being made (`<id>.<pid>.tmp`, renamed once its owner marker is in). */
 async function runFolders(): Promise<string[]> {
-  return (await readdir(path.join(work, '.mvnx/runs')).catch(() => [] as string[])).filter(
-    (name) => name !== 'latest' && !name.endsWith('.tmp'),
-  );
+  return (await readdir(path.join(work, '.mvnx/runs')).catch(() => [] as string[])).filter(isRunFolderName);
 }
 
 it("the hook blocks the push by its own run's record while a second run makes `latest` its own", async () => {

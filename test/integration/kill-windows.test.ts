@@ -20,6 +20,7 @@ import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { isRunFolderName } from '../../src/report/run-record.js';
 import { parseRunRecord } from '../../src/report/run-record-schema.js';
 import { FAKE_MVN } from '../helpers/fake-mvn.js';
 import { cliPath, copyProject, FAST_MAVEN_OPTS, repairFixtures, runMvnx } from '../helpers/repair-project.js';
@@ -158,7 +159,7 @@ async function expectNothingLeft(setup: Setup, latestRunId: string): Promise<voi
 }
 
 async function runFolders(setup: Setup): Promise<string[]> {
-  return (await readdir(setup.runs)).filter((name) => name !== 'latest' && !name.endsWith('.tmp'));
+  return (await readdir(setup.runs)).filter(isRunFolderName);
 }
 
 describe('kill -9 while the record is written', () => {
