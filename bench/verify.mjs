@@ -177,13 +177,8 @@ async function round(project, template, bug, options) {
     const compile = await mvnxRun(root, bug, 'doesNotCompile', options);
     const test = await mvnxRun(root, bug, 'testStillFails', options);
     await writeFile(path.join(root, bug.file), bug.correct);
-    const second = path.join(parent, `${project.name}-again`);
-    await cp(template, second, { recursive: true });
-    const plainCleanAgainMs = await plainVerify(second, `${project.name} clean (again)`);
-
     return {
-      plainCleanMs: Math.round((plainCleanMs + plainCleanAgainMs) / 2),
-      plainCleanEachMs: [plainCleanMs, plainCleanAgainMs],
+      ...(await plainCleanBothSides(template, parent, project, plainCleanMs)),
       plainIncrementalMs,
       rejectCompileMs: compile.first?.ms ?? null,
       rejectTestMs: test.first?.ms ?? null,
@@ -204,6 +199,20 @@ async function round(project, template, bug, options) {
   }
 }
 
+/**
+ * The round's second plain clean build, in a fresh copy of the template after the bug's mvnx runs, and the mean with
+ * the first: a round's ratios are against both sides, so load that changes during the round weighs on each.
+ */
+async function plainCleanBothSides(template, parent, project, plainCleanMs) {
+  const second = path.join(parent, `${project.name}-again`);
+  await cp(template, second, { recursive: true });
+  const plainCleanAgainMs = await plainVerify(second, `${project.name} clean (again)`);
+  return {
+    plainCleanMs: Math.round((plainCleanMs + plainCleanAgainMs) / 2),
+    plainCleanEachMs: [plainCleanMs, plainCleanAgainMs],
+  };
+}
+
 /** The same right fix again without the probe and the second run, on the same copy; then the second plain build. */
 async function behaviourCostRound(template, parent, project, root, bug, fix, plainCleanMs, options) {
   const config = (extra) =>
@@ -211,12 +220,8 @@ async function behaviourCostRound(template, parent, project, root, bug, fix, pla
   await config(['verify:', '  behaviourCheck: false', '']);
   const without = await mvnxRun(root, bug, 'fix', options);
   await config([]);
-  const second = path.join(parent, `${project.name}-again`);
-  await cp(template, second, { recursive: true });
-  const plainCleanAgainMs = await plainVerify(second, `${project.name} clean (again)`);
   return {
-    plainCleanMs: Math.round((plainCleanMs + plainCleanAgainMs) / 2),
-    plainCleanEachMs: [plainCleanMs, plainCleanAgainMs],
+    ...(await plainCleanBothSides(template, parent, project, plainCleanMs)),
     with: costDetail(fix),
     without: costDetail(without),
     problems: [...fix.problems, ...without.problems],
